@@ -1,0 +1,94 @@
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { accountRoutes } from "./modules/account/routes.ts";
+import { activityRoutes } from "./modules/activities/routes.ts";
+import { configRoutes } from "./modules/config/routes.ts";
+import { dashboardRoutes } from "./modules/dashboard/routes.ts";
+import { erpMatchingRoutes } from "./modules/erp-matching/routes.ts";
+import { healthRoutes } from "./modules/health/routes.ts";
+import { jobRoutes } from "./modules/jobs/routes.ts";
+import { licenseRoutes } from "./modules/license/routes.ts";
+import { notificationRoutes } from "./modules/notifications/routes.ts";
+import { settingsRoutes } from "./modules/settings/routes.ts";
+import { supportRoutes } from "./modules/support/routes.ts";
+import { ticketRoutes } from "./modules/tickets/routes.ts";
+import type { AppContext } from "./platform/context.ts";
+import { AppError, failure } from "./platform/http/envelope.ts";
+import { installErrorHandling } from "./platform/http/error-handler.ts";
+import { installMetrics } from "./platform/http/metrics.ts";
+
+const webDist = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+/** Every domain area is one encapsulated plugin; adding an area is adding one line here. */
+const modules = [
+  configRoutes,
+  accountRoutes,
+  licenseRoutes,
+  jobRoutes,
+  activityRoutes,
+  notificationRoutes,
+  dashboardRoutes,
+  settingsRoutes,
+  erpMatchingRoutes,
+  ticketRoutes,
+  supportRoutes,
+];
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    // The spec mixes /api/account/… and /api/Account/…: paths match without regard to case.
+    // maxParamLength: comma-separated lists in a path ({types}, {keys}) run past the default 100.
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 1000 },
+    trustProxy: true,
+    bodyLimit: 12 * 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+  });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  // A POST without a body but with a JSON content type (the spec's query-string calls) is no error.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const error = Object.assign(new Error("Invalid JSON body"), { statusCode: 400 });
+      done(error, undefined);
+    }
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  installMetrics(app);
+
+  await app.register(swagger, {
+    openapi: { info: { title: "Entegrasyon Paneli API", version: "1.0.0" } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  await app.register(healthRoutes(ctx));
+  for (const module of modules) await app.register(module(ctx));
+
+  const hasWeb = existsSync(resolve(webDist, "index.html"));
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.toLowerCase().startsWith("/api") || !hasWeb || request.method !== "GET") {
+      return reply.status(404).send(failure(AppError.notFound()));
+    }
+    // SPA fallback: the web app's router decides what this path shows.
+    reply.header("cache-control", "no-cache");
+    return reply.sendFile("index.html");
+  });
+  return app;
+}

@@ -1,0 +1,162 @@
+import { isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { DEMO_DEFAULT_EMAIL, DEMO_DEFAULT_PASSWORD } from "./modules/demo/defaults.ts";
+
+const captchaModes = ["off", "adaptive", "required"] as const;
+export type CaptchaMode = (typeof captchaModes)[number];
+
+const emptyToUndefined = (v: unknown) => (v === "" ? undefined : v);
+
+const schema = z.object({
+  PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "PORT must be a number" })
+      .int()
+      .min(0)
+      .max(65535, "PORT must be 0–65535")
+      .default(3000),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+      .optional(),
+  ),
+  PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ error: "PUBLIC_URL must be an absolute URL" }).optional(),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://")
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z.string().default("Entegrasyon Paneli <no-reply@entegrasyon.local>"),
+  ),
+  CAPTCHA: z.preprocess(
+    emptyToUndefined,
+    z.enum(captchaModes, { error: "CAPTCHA must be one of off, adaptive, required" }).default("adaptive"),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+  ),
+  TOKEN_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, "TOKEN_SECRET must be at least 32 characters").optional(),
+  ),
+  CREDENTIAL_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+:[A-Za-z0-9+/=]{43,44}$/, "CREDENTIAL_KEY must be keyId:base64 of 32 bytes")
+      .optional(),
+  ),
+  DEMO: z.preprocess(emptyToUndefined, z.enum(["0", "1"], { error: "DEMO must be 0 or 1" }).optional()),
+  DEMO_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z.email({ error: "DEMO_EMAIL must be an e-mail address" }).optional(),
+  ),
+  DEMO_PASSWORD: z.preprocess(
+    emptyToUndefined,
+    z.string().min(8, "DEMO_PASSWORD must be at least 8 characters").max(50).optional(),
+  ),
+  ENGINE_LEASE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: "ENGINE_LEASE_SECONDS must be a number" }).int().min(2).max(3600).default(60),
+  ),
+  CONNECTOR_TIMEOUT_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: "CONNECTOR_TIMEOUT_SECONDS must be a number" }).min(0.1).max(600).default(30),
+  ),
+  CONNECTOR_RATE_MULTIPLIER: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: "CONNECTOR_RATE_MULTIPLIER must be a number" }).min(0.01).max(1000).default(1),
+  ),
+  SUPPORT_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z.email({ error: "SUPPORT_EMAIL must be an e-mail address" }).optional(),
+  ),
+  SUPPORT_PASSWORD: z.preprocess(
+    emptyToUndefined,
+    z.string().min(8, "SUPPORT_PASSWORD must be at least 8 characters").max(50).optional(),
+  ),
+  ROLE: z.preprocess(
+    emptyToUndefined,
+    z.enum(["all", "api", "worker"], { error: "ROLE must be one of all, api, worker" }).default("all"),
+  ),
+});
+
+export type Config = {
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  captcha: CaptchaMode;
+  logLevel: string;
+  tokenSecret: string | undefined;
+  credentialKey: string | undefined;
+  role: "all" | "api" | "worker";
+  /** A run whose worker stops renewing its lease for this long is marked Crashed. */
+  engineLeaseMs: number;
+  /** How long one call to an external system may take before it counts as a timeout. */
+  connectorTimeoutMs: number;
+  /** Scales every connector's request budget: for emulators only (benchmarks, tests); 1 against real systems. */
+  connectorRateMultiplier: number;
+  /** A support-team account made (or its password reset) at start; null unless both are set. */
+  supportAccount: { email: string; password: string } | null;
+  /** Seed and run the demo company: on by default with the embedded database, never by default on PostgreSQL. */
+  demo: { email: string; password: string } | null;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+/** Reads and validates the environment once at start; every bad value is named in one message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const c = parsed.data;
+  // npm runs workspace scripts inside the workspace folder; relative paths mean the caller's folder.
+  const base = env.INIT_CWD ?? process.cwd();
+  return {
+    port: c.PORT,
+    dataDir: isAbsolute(c.DATA_DIR) ? c.DATA_DIR : resolve(base, c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM,
+    captcha: c.CAPTCHA,
+    logLevel: c.LOG_LEVEL,
+    tokenSecret: c.TOKEN_SECRET,
+    credentialKey: c.CREDENTIAL_KEY,
+    role: c.ROLE,
+    engineLeaseMs: c.ENGINE_LEASE_SECONDS * 1000,
+    connectorTimeoutMs: Math.round(c.CONNECTOR_TIMEOUT_SECONDS * 1000),
+    connectorRateMultiplier: c.CONNECTOR_RATE_MULTIPLIER,
+    supportAccount:
+      c.SUPPORT_EMAIL && c.SUPPORT_PASSWORD ? { email: c.SUPPORT_EMAIL, password: c.SUPPORT_PASSWORD } : null,
+    demo:
+      c.DEMO === "1" || (c.DEMO === undefined && !c.DATABASE_URL)
+        ? { email: c.DEMO_EMAIL ?? DEMO_DEFAULT_EMAIL, password: c.DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD }
+        : null,
+  };
+}

@@ -1,0 +1,54 @@
+import { buildApp } from "./app.ts";
+import { closeContext, createContext } from "./bootstrap.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { startDemoCompany } from "./modules/demo/demo-company.ts";
+import { openBrowser } from "./platform/os/open-browser.ts";
+
+/** `npm start`: API, web app, scheduler and workers in one process (ROLE=worker: workers only). */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const ctx = await createContext(config);
+  const demo = config.demo && config.role !== "worker" ? await startDemoCompany(ctx, config.demo) : undefined;
+  if (demo && config.demo) ctx.demoLogin = config.demo;
+  const app = config.role === "worker" ? undefined : await buildApp(ctx);
+  if (app) {
+    await app.listen({ port: config.port, host: "0.0.0.0" });
+    const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
+    ctx.logger.info(`Entegrasyon Paneli is running at ${config.publicUrl} (${where})`);
+    if (demo && config.demo) {
+      // Printed plainly too, so a newcomer sees it whatever the log format.
+      console.log(
+        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (emulated Mikro ERP at ${demo.erp.url}, emulated IKAS shop at ${demo.shop.url})\n`,
+      );
+    }
+    openBrowser(config.publicUrl);
+  } else {
+    ctx.logger.info("worker started");
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.logger.info({ signal }, "shutting down");
+    await app?.close();
+    await demo?.stop();
+    await closeContext(ctx);
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import {
+  type CallCounter,
+  type ConnectorKind,
+  createErpConnector,
+  createShopConnector,
+  type ErpConnector,
+  getDescriptor,
+  InMemoryRateLimitStore,
+  type RateLimitStore,
+  type ShopConnector,
+} from "@ep/connectors";
+import { type OpenedConnectors, PgRateLimitStore } from "@ep/engine";
+import type { AppContext } from "../../platform/context.ts";
+import { findConnection, openCredentials } from "./repository.ts";
+
+export class MissingConnectionError extends Error {}
+
+/**
+ * Builds a company's ERP and shop connectors from its stored connections: credentials opened only
+ * here, the rate limiter shared across processes through the database, calls counted per run.
+ */
+export async function openCompanyConnectors(
+  ctx: Pick<AppContext, "database" | "credentials" | "logger">,
+  companyId: number,
+  counter: CallCounter,
+  tuning: { timeoutMs?: number; rateMultiplier?: number } = {},
+): Promise<OpenedConnectors> {
+  const db = ctx.database.db;
+  const [erpRow, shopRow] = await Promise.all([
+    findConnection(db, companyId, "erp"),
+    findConnection(db, companyId, "shop"),
+  ]);
+  if (!erpRow || !shopRow)
+    throw new MissingConnectionError(`company ${companyId} has no ${erpRow ? "shop" : "ERP"} connection`);
+  const rateLimitStore = rateLimitStoreFor(ctx.database);
+  const logger = ctx.logger.child({ companyId });
+  const connectorContext = {
+    companyId: String(companyId),
+    rateLimitStore,
+    counter,
+    timeoutMs: tuning.timeoutMs,
+    logger: (entry: object) => logger.debug({ call: entry }, "external call"),
+  };
+  // Scaled budgets are for emulators (benchmarks, tests); against real systems the multiplier stays 1.
+  const budget = (kind: ConnectorKind, type: number) => {
+    const base = getDescriptor(kind, type)?.budget;
+    const m = tuning.rateMultiplier ?? 1;
+    return base && m !== 1 ? { ...base, requests: Math.max(1, Math.round(base.requests * m)) } : undefined;
+  };
+  return {
+    erp: createErpConnector(erpRow.systemType, openCredentials(ctx.credentials, erpRow), {
+      ...connectorContext,
+      budget: budget("erp", erpRow.systemType),
+    }),
+    shop: createShopConnector(shopRow.systemType, openCredentials(ctx.credentials, shopRow), {
+      ...connectorContext,
+      budget: budget("shop", shopRow.systemType),
+    }),
+    erpConnectionId: erpRow.id,
+    shopConnectionId: shopRow.id,
+  };
+}
+
+let processStore: InMemoryRateLimitStore | undefined;
+
+/**
+ * Where the rate limiter keeps its windows: in PostgreSQL when several processes share the budget;
+ * with the embedded database there is one process only, so its memory is the exact same thing and
+ * costs no query per call.
+ */
+function rateLimitStoreFor(database: AppContext["database"]): RateLimitStore {
+  if (database.kind === "postgres") return new PgRateLimitStore(database.db);
+  processStore ??= new InMemoryRateLimitStore();
+  return processStore;
+}
+
+/** One side's connector built from given credentials (settings: connection test, live lists). */
+export function connectorFor(
+  ctx: Pick<AppContext, "config">,
+  companyId: number,
+  kind: ConnectorKind,
+  type: number,
+  credentials: Record<string, string>,
+): ErpConnector | ShopConnector {
+  const connectorContext = {
+    companyId: String(companyId),
+    // A handful of calls for a person waiting on a screen: no shared budget, no retries.
+    rateLimitStore: new InMemoryRateLimitStore(),
+    timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
+    retry: { maxRetries: 0 },
+  };
+  return kind === "erp"
+    ? createErpConnector(type, credentials, connectorContext)
+    : createShopConnector(type, credentials, connectorContext);
+}

@@ -1,0 +1,75 @@
+import { engineSchema } from "@ep/engine";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../platform/db/database.ts";
+import type { CredentialCipher } from "../../platform/security/credentials.ts";
+
+const { connections } = engineSchema;
+export type ConnectionRow = typeof connections.$inferSelect;
+export type ConnectionKind = "erp" | "shop";
+
+export async function findConnection(
+  db: Db,
+  companyId: number,
+  kind: ConnectionKind,
+): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.companyId, companyId), eq(connections.kind, kind)));
+  return row;
+}
+
+/** Stores (or replaces) a company's connection; the credentials are sealed before they touch the database. */
+export async function saveConnection(
+  db: Db,
+  cipher: CredentialCipher,
+  input: {
+    companyId: number;
+    kind: ConnectionKind;
+    systemType: number;
+    credentials: Record<string, string>;
+    isEmulated?: boolean;
+  },
+): Promise<ConnectionRow> {
+  const credentialsSealed = cipher.encrypt(JSON.stringify(input.credentials));
+  const [row] = await db
+    .insert(connections)
+    .values({
+      companyId: input.companyId,
+      kind: input.kind,
+      systemType: input.systemType,
+      credentialsSealed,
+      isEmulated: input.isEmulated ?? false,
+    })
+    .onConflictDoUpdate({
+      target: [connections.companyId, connections.kind],
+      set: {
+        systemType: input.systemType,
+        credentialsSealed,
+        isEmulated: input.isEmulated ?? false,
+        updatedAt: new Date(),
+      },
+    })
+    .returning();
+  return row!;
+}
+
+export function openCredentials(cipher: CredentialCipher, row: ConnectionRow): Record<string, string> {
+  return JSON.parse(cipher.decrypt(row.credentialsSealed)) as Record<string, string>;
+}
+
+/** Keeps the outcome of the last connection test (the dashboard's connection status reads it). */
+export async function recordConnectionTest(
+  db: Db,
+  connectionId: number,
+  test: { ok: boolean; message: string; at: Date } | null,
+): Promise<void> {
+  await db
+    .update(connections)
+    .set({
+      lastTestAt: test?.at ?? null,
+      lastTestOk: test?.ok ?? null,
+      lastTestMessage: test?.message ?? null,
+    })
+    .where(eq(connections.id, connectionId));
+}

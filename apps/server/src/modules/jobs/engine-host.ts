@@ -1,0 +1,115 @@
+import { hostname } from "node:os";
+import {
+  type EngineDeps,
+  executeRun,
+  JOB_CATALOG,
+  recoverAfterRestart,
+  requeueStaleRuns,
+  scheduleDueJobs,
+  sweepCrashedRuns,
+} from "@ep/engine";
+import type { AppContext } from "../../platform/context.ts";
+import { txExecutor } from "../../platform/db/tx-sql.ts";
+import { openCompanyConnectors } from "../connections/connector-factory.ts";
+import { expiredLicenceReason } from "../license/guard.ts";
+import { RunEventHub } from "./run-events.ts";
+
+export const ENGINE_RUN_QUEUE = "engine-run";
+const SCHEDULER_TICK_MS = 5_000;
+const SWEEP_EVERY_MS = 15_000;
+
+export type EngineHostOptions = {
+  workers: boolean;
+  scheduler?: boolean;
+  concurrency?: number;
+  leaseMs?: number;
+  connectorTimeoutMs?: number;
+  connectorRateMultiplier?: number;
+  recoverAtStart?: boolean;
+};
+
+/**
+ * The engine inside the server process: the queue workers that execute runs, the scheduler tick,
+ * the sweeper for runs of dead workers, and the event hub behind the long-poll call.
+ */
+export class EngineHost {
+  readonly deps: EngineDeps;
+  readonly hub: RunEventHub;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly ctx: Omit<AppContext, "engine">,
+    private readonly options: EngineHostOptions,
+  ) {
+    this.hub = new RunEventHub(ctx.database, ctx.logger);
+    const logger = ctx.logger.child({ part: "engine" });
+    this.deps = {
+      db: ctx.database.db,
+      logger,
+      now: () => ctx.clock.now(),
+      workerId: `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+      enqueueRun: async (tx, runId) => {
+        // Long runs (a 100,000-SKU first sync) must not be expired by the queue: the lease watches them.
+        await ctx.queue.send(
+          ENGINE_RUN_QUEUE,
+          { runId },
+          { db: txExecutor(tx), retryLimit: 0, expireInSeconds: 4 * 3600 },
+        );
+      },
+      publish: (event) => this.hub.publish(event),
+      openConnectors: (companyId, counter) =>
+        openCompanyConnectors(ctx, companyId, counter, {
+          timeoutMs: options.connectorTimeoutMs,
+          rateMultiplier: options.connectorRateMultiplier,
+        }),
+      refuseRun: (companyId, jobType) =>
+        expiredLicenceReason(
+          ctx.database.db,
+          companyId,
+          JOB_CATALOG[jobType]?.name ?? jobType,
+          ctx.clock.now(),
+        ),
+      leaseMs: options.leaseMs,
+    };
+  }
+
+  async start() {
+    await this.hub.start();
+    if (this.options.recoverAtStart) await recoverAfterRestart(this.deps);
+    if (!this.options.workers) return;
+    const concurrency = this.options.concurrency ?? 2;
+    for (let i = 0; i < concurrency; i++) {
+      await this.ctx.queue.boss.work<{ runId: number }>(
+        ENGINE_RUN_QUEUE,
+        { pollingIntervalSeconds: 0.5, batchSize: 1 },
+        async ([job]) => {
+          if (job) await executeRun(this.deps, job.data.runId);
+        },
+      );
+    }
+    if (this.options.scheduler === false) return;
+    const every = (ms: number, task: () => Promise<unknown>, what: string) => {
+      const timer = setInterval(() => {
+        task().catch((error) => this.ctx.logger.warn({ err: error }, `${what} failed`));
+      }, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(SCHEDULER_TICK_MS, () => scheduleDueJobs(this.deps), "scheduler tick");
+    const leaseMs = this.options.leaseMs ?? 60_000;
+    every(
+      SWEEP_EVERY_MS,
+      async () => {
+        await sweepCrashedRuns(this.deps);
+        await requeueStaleRuns(this.deps, leaseMs * 2);
+      },
+      "sweeper",
+    );
+  }
+
+  async stop() {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await this.hub.close();
+  }
+}

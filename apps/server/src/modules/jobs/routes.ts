@@ -1,0 +1,148 @@
+import {
+  envelopeSchema,
+  jobErrorIdListSchema,
+  jobErrorQuerySchema,
+  jobHistoryQuerySchema,
+  jobHistoryReportSchema,
+  jobHistorySchema,
+  jobSchema,
+  jobTypeListSchema,
+  jobTypeSchema,
+  pagedListSchema,
+  updateJobSchema,
+} from "@ep/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../../platform/context.ts";
+import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
+import { ok } from "../../platform/http/envelope.ts";
+import { JobService } from "./service.ts";
+
+const id = z.coerce.number().int().positive();
+const tags = ["Jobs"];
+
+/** Spec section 7 "Jobs": jobs, their history with reports, the long poll and failed tasks. */
+export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const service = new JobService(ctx);
+    app.addHook("onRequest", requireCompanyUser(ctx));
+
+    app.get(
+      "/api/Job/type-filter/:types",
+      {
+        schema: {
+          tags,
+          params: z.object({ types: jobTypeListSchema }),
+          response: { 200: envelopeSchema(z.array(jobSchema)) },
+        },
+      },
+      async (request) => ok(await service.list(companyOf(request), request.params.types)),
+    );
+
+    app.get(
+      "/api/Job/:id",
+      { schema: { tags, params: z.object({ id }), response: { 200: envelopeSchema(jobSchema) } } },
+      async (request) => ok(await service.get(companyOf(request), request.params.id)),
+    );
+
+    app.put(
+      "/api/job",
+      { schema: { tags, body: updateJobSchema, response: { 200: envelopeSchema(jobSchema) } } },
+      async (request) => ok(await service.update(companyOf(request), request.body, authOf(request).userId)),
+    );
+
+    app.post(
+      "/api/Job/run-job",
+      { schema: { tags, querystring: z.object({ jobId: id }) } },
+      async (request) =>
+        ok(
+          await service.run(companyOf(request), request.query.jobId, authOf(request).userId),
+          "engine.statusQueued",
+        ),
+    );
+
+    app.get(
+      "/api/JobHistory",
+      {
+        schema: {
+          tags,
+          querystring: jobHistoryQuerySchema,
+          response: { 200: envelopeSchema(pagedListSchema(jobHistorySchema)) },
+        },
+      },
+      async (request) => ok(await service.history(companyOf(request), request.query)),
+    );
+
+    app.get(
+      "/api/JobHistory/report/:id",
+      {
+        schema: { tags, params: z.object({ id }), response: { 200: envelopeSchema(jobHistoryReportSchema) } },
+      },
+      async (request) => ok(await service.report(companyOf(request), request.params.id)),
+    );
+
+    app.get(
+      "/api/JobHistory/do-long-polling",
+      {
+        schema: {
+          tags,
+          querystring: z.object({
+            jobTypes: jobTypeListSchema.optional(),
+            channelName: z.string().max(100).optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const controller = new AbortController();
+        request.raw.on("close", () => controller.abort());
+        const result = await service.longPoll(
+          companyOf(request),
+          request.query.jobTypes ?? null,
+          controller.signal,
+        );
+        return ok({ ...result, channelName: request.query.channelName ?? null });
+      },
+    );
+
+    app.get(
+      "/api/JobErrorReport/:pageNumber/:pageSize/:jobType",
+      {
+        schema: {
+          tags,
+          params: z.object({
+            pageNumber: id,
+            pageSize: z.coerce.number().int().min(1).max(100),
+            jobType: jobTypeSchema,
+          }),
+          querystring: jobErrorQuerySchema,
+        },
+      },
+      async (request) => {
+        const { pageNumber, pageSize, jobType } = request.params;
+        return ok(
+          await service.errors(companyOf(request), jobType, { pageNumber, pageSize, ...request.query }),
+        );
+      },
+    );
+
+    app.post(
+      "/api/JobErrorReport/delete",
+      { schema: { tags, body: jobErrorIdListSchema } },
+      async (request) =>
+        ok({
+          deleted: await service.deleteErrors(
+            companyOf(request),
+            request.body.jobErrorIdList,
+            authOf(request).userId,
+          ),
+        }),
+    );
+
+    app.post("/api/JobErrorReport/retry", { schema: { tags, body: jobErrorIdListSchema } }, async (request) =>
+      ok(
+        await service.retryErrors(companyOf(request), request.body.jobErrorIdList, authOf(request).userId),
+        "engine.statusQueued",
+      ),
+    );
+  };
+}

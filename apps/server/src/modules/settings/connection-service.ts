@@ -1,0 +1,294 @@
+import {
+  type ConnectorDescriptor,
+  ConnectorError,
+  type ConnectorKind,
+  getDescriptor,
+  listConnectors,
+} from "@ep/connectors";
+import {
+  type ConnectionsOverview,
+  type ConnectionTest,
+  type ConnectionType,
+  type ConnectionView,
+  type ConnectorInfo,
+  type FieldError,
+  type MessageKey,
+  message,
+} from "@ep/contracts";
+import { engineSchema, ensureCompanyJobs } from "@ep/engine";
+import { eq } from "drizzle-orm";
+import type { AppContext } from "../../platform/context.ts";
+import { companies } from "../../platform/db/schema.ts";
+import { AppError } from "../../platform/http/envelope.ts";
+import { recordActivity } from "../activities/repository.ts";
+import { connectorFor } from "../connections/connector-factory.ts";
+import {
+  type ConnectionRow,
+  findConnection,
+  openCredentials,
+  recordConnectionTest,
+  saveConnection,
+} from "../connections/repository.ts";
+
+export const KIND_OF: Record<ConnectionType, ConnectorKind> = { erp: "erp", ecommerce: "shop" };
+
+function infoOf(d: ConnectorDescriptor): ConnectorInfo {
+  return {
+    connectionType: d.kind === "erp" ? "erp" : "ecommerce",
+    productType: d.type,
+    name: d.name,
+    implemented: d.implemented,
+    onPremOnly: d.onPremOnly,
+    fields: d.credentials.map((f) => ({
+      name: f.name,
+      label: f.label,
+      help: f.help ?? null,
+      secret: f.secret,
+      required: f.required,
+      type: f.type ?? (f.secret ? "password" : "text"),
+      default: f.default ?? null,
+      placeholder: f.placeholder ?? null,
+    })),
+  };
+}
+
+/** What the panel may see of a stored connection: secrets only as "set", never their value. */
+function viewOf(
+  connectionType: ConnectionType,
+  row: ConnectionRow,
+  credentials: Record<string, string>,
+): ConnectionView {
+  const d = getDescriptor(KIND_OF[connectionType], row.systemType);
+  const values: Record<string, string> = {};
+  const secretsSet: string[] = [];
+  for (const f of d?.credentials ?? []) {
+    const v = credentials[f.name];
+    if (f.secret) {
+      if (v) secretsSet.push(f.name);
+    } else values[f.name] = v ?? "";
+  }
+  return {
+    connectionType,
+    productType: row.systemType,
+    name: d?.name ?? String(row.systemType),
+    values,
+    secretsSet,
+    isEmulated: row.isEmulated,
+    lastTest:
+      row.lastTestAt && row.lastTestOk !== null
+        ? {
+            ok: row.lastTestOk,
+            message: row.lastTestMessage ?? "",
+            testedAt: row.lastTestAt.toISOString(),
+          }
+        : null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const TEST_MESSAGES: Partial<Record<ConnectorError["reason"], MessageKey>> = {
+  auth: "connectionSettings.testAuth",
+  network: "connectionSettings.testUnreachable",
+  unavailable: "connectionSettings.testUnreachable",
+  server_error: "connectionSettings.testUnreachable",
+  timeout: "connectionSettings.testTimeout",
+  rate_limited: "connectionSettings.testRateLimited",
+  blocked: "connectionSettings.testRateLimited",
+  unsupported: "connectionSettings.testUnsupported",
+  config: "connectionSettings.testConfig",
+  validation: "connectionSettings.testConfig",
+};
+
+const isHttpUrl = (v: string) => {
+  try {
+    return ["http:", "https:"].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** Connections of a company (spec: settings/api-keys): read masked, save, test against the live system. */
+export class ConnectionService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  private descriptor(connectionType: ConnectionType, productType: number): ConnectorDescriptor {
+    const d = getDescriptor(KIND_OF[connectionType], productType);
+    if (!d) throw AppError.notFound();
+    return d;
+  }
+
+  async overview(companyId: number): Promise<ConnectionsOverview> {
+    const [company] = await this.db
+      .select({ erpType: companies.erpType, ecommerceType: companies.ecommerceType })
+      .from(companies)
+      .where(eq(companies.id, companyId));
+    if (!company) throw AppError.notFound();
+    const side = async (type: ConnectionType) => {
+      const row = await findConnection(this.db, companyId, KIND_OF[type]);
+      return row ? viewOf(type, row, openCredentials(this.ctx.credentials, row)) : null;
+    };
+    return {
+      erp: await side("erp"),
+      ecommerce: await side("ecommerce"),
+      registeredErpType: company.erpType,
+      registeredEcommerceType: company.ecommerceType,
+      connectors: listConnectors().map(infoOf),
+    };
+  }
+
+  /**
+   * The credentials a form stands for: the stored ones of the same system, overwritten by what
+   * the form sends (an empty secret keeps the stored one), checked against the declared fields.
+   */
+  private async merge(
+    companyId: number,
+    connectionType: ConnectionType,
+    d: ConnectorDescriptor,
+    fields: Record<string, string> | undefined,
+  ) {
+    const row = await findConnection(this.db, companyId, KIND_OF[connectionType]);
+    const stored = row && row.systemType === d.type ? openCredentials(this.ctx.credentials, row) : {};
+    const errors: FieldError[] = [];
+    const declared = new Set(d.credentials.map((f) => f.name));
+    for (const name of Object.keys(fields ?? {})) {
+      if (!declared.has(name))
+        errors.push({ field: `fields.${name}`, message: message("connectionSettings.unknownField") });
+    }
+    const credentials: Record<string, string> = {};
+    for (const f of d.credentials) {
+      const sent = fields?.[f.name]?.trim();
+      const value = sent === undefined || (f.secret && sent === "") ? (stored[f.name] ?? "") : sent;
+      const field = `fields.${f.name}`;
+      if (value === "") {
+        if (f.required) errors.push({ field, message: message("connectionSettings.fieldRequired") });
+        continue;
+      }
+      if (f.type === "url" && !isHttpUrl(value))
+        errors.push({ field, message: message("connectionSettings.urlInvalid") });
+      if (f.type === "number" && !/^\d{1,12}$/.test(value))
+        errors.push({ field, message: message("connectionSettings.numberInvalid") });
+      credentials[f.name] = value;
+    }
+    if (errors.length > 0) throw AppError.validation(errors);
+    const unchanged = !!row && row.systemType === d.type && sameCredentials(stored, credentials);
+    return { row, credentials, unchanged };
+  }
+
+  /**
+   * Saves a side's connection and tests it at once (its status is that test). A working pair —
+   * both sides saved and their last tests passed — gets the company's jobs.
+   */
+  async save(
+    companyId: number,
+    userId: number,
+    connectionType: ConnectionType,
+    productType: number,
+    fields: Record<string, string>,
+  ): Promise<{ connection: ConnectionView; jobsReady: boolean }> {
+    const d = this.descriptor(connectionType, productType);
+    if (!d.implemented) throw new AppError(400, "connectionSettings.unsupportedSystem");
+    const { row: before, credentials, unchanged } = await this.merge(companyId, connectionType, d, fields);
+    const kind = KIND_OF[connectionType];
+    const saved = await saveConnection(this.db, this.ctx.credentials, {
+      companyId,
+      kind,
+      systemType: productType,
+      credentials,
+      isEmulated: before?.systemType === productType ? before.isEmulated : false,
+    });
+    const outcome = await this.probe(companyId, d, credentials);
+    const test = { ok: outcome.ok, message: outcome.message, at: new Date(outcome.testedAt) };
+    await recordConnectionTest(this.db, saved.id, test);
+    const row = { ...saved, lastTestAt: test.at, lastTestOk: test.ok, lastTestMessage: test.message };
+    const jobsReady = await this.jobsForWorkingPair(companyId);
+    if (!unchanged) {
+      await recordActivity(this.db, { companyId, userId, action: "connectionChanged", detail: d.name });
+    }
+    this.ctx.logger.info({ companyId, kind, system: d.system, changed: !unchanged }, "connection saved");
+    return { connection: viewOf(connectionType, row, credentials), jobsReady };
+  }
+
+  /** Creates the jobs once both sides are saved and tested fine; answers whether the company has them. */
+  private async jobsForWorkingPair(companyId: number): Promise<boolean> {
+    const [erp, shop] = await Promise.all([
+      findConnection(this.db, companyId, "erp"),
+      findConnection(this.db, companyId, "shop"),
+    ]);
+    if (erp?.lastTestOk && shop?.lastTestOk) {
+      await ensureCompanyJobs(this.db, companyId, this.ctx.clock.now());
+    }
+    const [job] = await this.db
+      .select({ id: engineSchema.jobs.id })
+      .from(engineSchema.jobs)
+      .where(eq(engineSchema.jobs.companyId, companyId))
+      .limit(1);
+    return !!job;
+  }
+
+  /** The connector's own test, its outcome in Turkish; no credential reaches the log. */
+  private async probe(
+    companyId: number,
+    d: ConnectorDescriptor,
+    credentials: Record<string, string>,
+  ): Promise<ConnectionTest> {
+    const at = this.ctx.clock.now();
+    const result = (key: MessageKey, params: Record<string, string>, ok = false): ConnectionTest => ({
+      ok,
+      message: message(key, params),
+      testedAt: at.toISOString(),
+    });
+    let outcome: ConnectionTest;
+    let reason = "ok";
+    try {
+      const connector = connectorFor(this.ctx, companyId, d.kind, d.type, credentials);
+      const info = await connector.testConnection();
+      outcome = result("connectionSettings.testOk", { description: info.description }, true);
+    } catch (error) {
+      reason = error instanceof ConnectorError ? error.reason : "unexpected";
+      const key =
+        (error instanceof ConnectorError && TEST_MESSAGES[error.reason]) || "connectionSettings.testFailed";
+      outcome = result(key, { system: d.name });
+    }
+    this.ctx.logger.info(
+      { companyId, kind: d.kind, system: d.system, ok: outcome.ok, reason },
+      "connection tested",
+    );
+    return outcome;
+  }
+
+  /** Runs the connector's own connection test on the form's values (or the stored ones). */
+  async test(
+    companyId: number,
+    connectionType: ConnectionType,
+    productType: number,
+    fields: Record<string, string> | undefined,
+  ): Promise<ConnectionTest> {
+    const d = this.descriptor(connectionType, productType);
+    if (!d.implemented) {
+      return {
+        ok: false,
+        message: message("connectionSettings.testUnsupported", { system: d.name }),
+        testedAt: this.ctx.clock.now().toISOString(),
+      };
+    }
+    const { row, credentials, unchanged } = await this.merge(companyId, connectionType, d, fields);
+    const outcome = await this.probe(companyId, d, credentials);
+    // Only the saved credentials' test is their status; a test of unsaved form values is not.
+    if (row && unchanged) {
+      const at = new Date(outcome.testedAt);
+      await recordConnectionTest(this.db, row.id, { ok: outcome.ok, message: outcome.message, at });
+      if (outcome.ok) await this.jobsForWorkingPair(companyId);
+    }
+    return outcome;
+  }
+}
+
+function sameCredentials(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if ((a[k] ?? "") !== (b[k] ?? "")) return false;
+  return true;
+}

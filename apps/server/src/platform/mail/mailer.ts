@@ -1,0 +1,69 @@
+import { eq } from "drizzle-orm";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Logger } from "pino";
+import type { Database } from "../db/database.ts";
+import { mailMessages } from "../db/schema.ts";
+import { type Tx, txExecutor } from "../db/tx-sql.ts";
+import type { Queue } from "../queue/queue.ts";
+
+export const MAIL_QUEUE = "mail-send";
+export type Mail = { to: string; subject: string; body: string };
+
+/**
+ * Mail always goes through the queue: the request stores the message and enqueues it in the same
+ * transaction; a worker sends it over SMTP, or files it in the outbox (table + log line) without SMTP.
+ */
+export class Mailer {
+  private readonly transport: Transporter | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly logger: Logger,
+    smtpUrl: string | undefined,
+    private readonly from: string,
+  ) {
+    this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
+  }
+
+  async enqueue(tx: Tx, queue: Queue, mail: Mail): Promise<void> {
+    const [row] = await tx.insert(mailMessages).values(mail).returning({ id: mailMessages.id });
+    await queue.send(MAIL_QUEUE, { id: row!.id }, { db: txExecutor(tx), retryLimit: 5, retryBackoff: true });
+  }
+
+  /** The queue worker's step for one message. Throws on SMTP failure so pg-boss retries it. */
+  async deliver(id: number): Promise<void> {
+    const { db } = this.database;
+    const [mail] = await db.select().from(mailMessages).where(eq(mailMessages.id, id));
+    if (!mail || mail.status === "sent" || mail.status === "outbox") return;
+    if (!this.transport) {
+      await db
+        .update(mailMessages)
+        .set({ status: "outbox", sentAt: new Date() })
+        .where(eq(mailMessages.id, id));
+      this.logger.info(
+        { mailId: id, to: mail.to, subject: mail.subject, body: mail.body },
+        "mail written to outbox",
+      );
+      return;
+    }
+    try {
+      await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.body });
+      await db
+        .update(mailMessages)
+        .set({ status: "sent", sentAt: new Date(), error: null })
+        .where(eq(mailMessages.id, id));
+    } catch (error) {
+      await db
+        .update(mailMessages)
+        .set({ status: "failed", error: String(error) })
+        .where(eq(mailMessages.id, id));
+      throw error;
+    }
+  }
+
+  async startWorker(queue: Queue): Promise<void> {
+    await queue.boss.work<{ id: number }>(MAIL_QUEUE, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      for (const job of jobs) await this.deliver(job.data.id);
+    });
+  }
+}

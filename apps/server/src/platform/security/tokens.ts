@@ -1,0 +1,41 @@
+import { jwtVerify, SignJWT } from "jose";
+
+export type TokenClaims = {
+  sessionId: string;
+  userId: number;
+  companyId: number | null;
+  role: "company" | "support";
+};
+
+/** Signs and checks session tokens (HS256). The session row decides whether a valid token still counts. */
+export class TokenService {
+  private readonly key: Uint8Array;
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  sign(claims: TokenClaims, expiresAt: Date): Promise<string> {
+    return new SignJWT({ cid: claims.companyId, role: claims.role })
+      .setProtectedHeader({ alg: "HS256" })
+      .setJti(claims.sessionId)
+      .setSubject(String(claims.userId))
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<TokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"] });
+      if (!payload.jti || !payload.sub) return null;
+      return {
+        sessionId: payload.jti,
+        userId: Number(payload.sub),
+        companyId: typeof payload.cid === "number" ? payload.cid : null,
+        role: payload.role === "support" ? "support" : "company",
+      };
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, registerAndLogin, startTestApp, type TestApp, validRegistration } from "./harness.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ CAPTCHA: "off" });
+});
+afterAll(() => t.close());
+
+const fieldMessages = (body: { data: { errors: { field: string; message: string }[] } }) =>
+  Object.fromEntries(body.data.errors.map((e) => [e.field, e.message]));
+
+describe("POST /api/account/register", () => {
+  it("creates the company, its first user and two 14-day trial licences", async () => {
+    const { token, registration, account } = await registerAndLogin(t.app);
+    expect(account.companyUser.email).toBe(registration.email);
+    expect(account.company.company_Name).toBe(registration.company_Name);
+    const licences = await call(t.app, "GET", "/api/CustomerLicense", { token });
+    expect(licences.status).toBe(200);
+    expect(licences.body.data.map((l: { product_type: string }) => l.product_type).sort()).toEqual([
+      "ECommerceIntegration",
+      "ErpIntegration",
+    ]);
+    for (const l of licences.body.data) {
+      expect(l.days_left).toBe(14);
+      expect(l.is_trial).toBe(true);
+    }
+  });
+
+  it("answers every required-field message of spec section 5 for an empty form", async () => {
+    const res = await call(t.app, "POST", "/api/account/register", { body: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.successful).toBe(false);
+    expect(fieldMessages(res.body)).toEqual({
+      company_Name: "Şirket Adı adı zorunludur.",
+      email: "E-Posta zorunludur.",
+      password: "Şifre zorunludur.",
+      first_Name: "Ad zorunludur.",
+      last_Name: "Soyad zorunludur.",
+      phone: "Telefon zorunludur.",
+      erpType: "Muhasebe programı zorunludur.",
+      ecommerceType: "E-ticaret yazılımı zorunludur.",
+    });
+  });
+
+  it("checks the length rules: company name min 3, password min 8", async () => {
+    const res = await call(t.app, "POST", "/api/account/register", {
+      body: validRegistration({ company_Name: "ab", password: "kisa12" }),
+    });
+    expect(res.status).toBe(400);
+    expect(fieldMessages(res.body)).toEqual({
+      company_Name: "En az 3 karakter içermelidir.",
+      password: "En az 8 karakter içermelidir.",
+    });
+  });
+
+  it("refuses unknown system types and malformed phones", async () => {
+    const res = await call(t.app, "POST", "/api/account/register", {
+      body: validRegistration({ erpType: 3, ecommerceType: 99, phone: "5321234" }),
+    });
+    expect(fieldMessages(res.body)).toEqual({
+      erpType: "Muhasebe programı zorunludur.",
+      ecommerceType: "E-ticaret yazılımı zorunludur.",
+      phone: "Geçerli bir telefon numarası giriniz.",
+    });
+  });
+
+  it("answers 119 for an invalid e-mail format", async () => {
+    const res = await call(t.app, "POST", "/api/account/register", {
+      body: validRegistration({ email: "ali@@x" }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.statusCode).toBe(119);
+    expect(res.body.message).toBe("Geçersiz eposta formatı. Lütfen e-posta adresini kontrol ediniz.");
+  });
+
+  it("answers 120 for an e-mail with Turkish characters", async () => {
+    const res = await call(t.app, "POST", "/api/account/register", {
+      body: validRegistration({ email: "ayşe@şirket.com" }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.statusCode).toBe(120);
+    expect(res.body.message).toMatch(/Türkçe karakter/);
+  });
+
+  it("answers 105 when the e-mail is already registered, whatever its case", async () => {
+    const first = validRegistration();
+    expect((await call(t.app, "POST", "/api/account/register", { body: first })).status).toBe(200);
+    const again = await call(t.app, "POST", "/api/account/register", {
+      body: validRegistration({ email: first.email.toUpperCase() }),
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.statusCode).toBe(105);
+  });
+
+  it("lets only one of two simultaneous registrations of one address through", async () => {
+    const body = validRegistration();
+    const results = await Promise.all([
+      call(t.app, "POST", "/api/account/register", { body }),
+      call(t.app, "POST", "/api/account/register", { body: { ...body, email: body.email.toUpperCase() } }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+});

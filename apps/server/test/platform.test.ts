@@ -1,0 +1,197 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { CredentialCipher } from "../src/platform/security/credentials.ts";
+import { loadSecrets } from "../src/platform/security/secrets.ts";
+import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ CAPTCHA: "off" });
+  t.app.get("/api/test/boom", async () => {
+    throw new Error("secret internal detail");
+  });
+  await t.app.ready();
+});
+afterAll(() => t.close());
+
+describe("the HTTP platform", () => {
+  it("answers /health with database and queue reachable", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", database: "ok", queue: "ok" });
+  });
+
+  it("serves Prometheus metrics counted by route pattern", async () => {
+    await call(t.app, "GET", "/api/config");
+    const res = await t.app.inject({ method: "GET", url: "/metrics" });
+    expect(res.headers["content-type"]).toContain("text/plain");
+    expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/config",status="200"\} \d+/);
+  });
+
+  it("serves the OpenAPI document generated from the schemas", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/api/account/register", "/api/account/login", "/api/Account"]),
+    );
+    expect(
+      doc.paths["/api/account/register"].post.requestBody.content["application/json"].schema.properties,
+    ).toHaveProperty("company_Name");
+  });
+
+  it("matches API paths without regard to case", async () => {
+    const { token } = await registerAndLogin(t.app);
+    for (const path of ["/api/Account", "/api/account", "/API/ACCOUNT", "/api/customerlicense"]) {
+      expect((await call(t.app, "GET", path, { token })).status).toBe(200);
+    }
+  });
+
+  it("answers unknown API paths with the 404 envelope", async () => {
+    const res = await call(t.app, "GET", "/api/no-such-thing");
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      successful: false,
+      statusCode: 404,
+      message: "Aradığınız kayıt bulunamadı.",
+      data: null,
+    });
+  });
+
+  it("turns an unexpected error into 500 with a request id and no internals", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/test/boom" });
+    expect(res.statusCode).toBe(500);
+    const body = res.json();
+    expect(body.successful).toBe(false);
+    expect(body.data.requestId).toBe(res.headers["x-request-id"]);
+    expect(res.body).not.toContain("secret internal detail");
+    expect(res.body).not.toContain("at ");
+  });
+
+  it("answers malformed JSON with 400, not 500", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/account/login",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().successful).toBe(false);
+  });
+
+  it("never writes passwords, tokens or reset codes to the log", async () => {
+    const { registration, token } = await registerAndLogin(t.app);
+    await call(
+      t.app,
+      "POST",
+      `/api/account/recover-password?email=${encodeURIComponent(registration.email)}`,
+    );
+    await call(t.app, "POST", "/api/account/check-row-id?rowid=abcdefsecretcode");
+    await call(
+      t.app,
+      "POST",
+      "/api/Account/update-password?oldPassword=Eski.Gizli1&password=Yeni.Gizli1&confirmPassword=Yeni.Gizli1",
+      { token },
+    );
+    const text = t.logs.join("");
+    expect(text).not.toContain(registration.password);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain("abcdefsecretcode");
+    expect(text).not.toContain("Yeni.Gizli1");
+    expect(text).not.toContain("Eski.Gizli1");
+    expect(text).toContain('"reqId"');
+  });
+});
+
+describe("configuration", () => {
+  it("has the documented defaults", () => {
+    const c = loadConfig({ INIT_CWD: "/srv/app" });
+    expect(c).toMatchObject({
+      port: 3000,
+      dataDir: "/srv/app/data",
+      captcha: "adaptive",
+      logLevel: "info",
+      databaseUrl: undefined,
+    });
+    expect(c.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("names every bad value in one clear message", () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: "abc",
+        CAPTCHA: "sometimes",
+        DATABASE_URL: "mysql://x",
+        SMTP_URL: "http://x",
+        LOG_LEVEL: "loud",
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join("\n");
+    for (const name of ["PORT", "CAPTCHA", "DATABASE_URL", "SMTP_URL", "LOG_LEVEL"])
+      expect(problems).toContain(name);
+  });
+
+  it("generates secrets once into DATA_DIR with mode 0600 and reuses them", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ep-secrets-"));
+    const config = loadConfig({ DATA_DIR: dir });
+    const first = loadSecrets(config);
+    const second = loadSecrets(config);
+    expect(second.tokenSecret).toBe(first.tokenSecret);
+    expect(statSync(join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, "secrets.json"), "utf8")).toContain(first.tokenSecret);
+  });
+
+  it("prefers secrets from the environment", () => {
+    const key = Buffer.alloc(32, 7).toString("base64");
+    const config = loadConfig({
+      DATA_DIR: "/nonexistent-never-created",
+      TOKEN_SECRET: "x".repeat(40),
+      CREDENTIAL_KEY: `k9:${key}`,
+    });
+    const secrets = loadSecrets(config);
+    expect(secrets.tokenSecret).toBe("x".repeat(40));
+    expect(secrets.credentialKey.id).toBe("k9");
+  });
+});
+
+describe("credential encryption", () => {
+  it("round-trips with AES-256-GCM, carries the key id, and refuses tampering or an unknown key", () => {
+    const k1 = Buffer.alloc(32, 1);
+    const k2 = Buffer.alloc(32, 2);
+    const old = new CredentialCipher(new Map([["k1", k1]]), "k1");
+    const sealed = old.encrypt("client-secret-123");
+    expect(sealed.startsWith("k1.")).toBe(true);
+    expect(sealed).not.toContain("client-secret-123");
+    const rotated = new CredentialCipher(
+      new Map([
+        ["k1", k1],
+        ["k2", k2],
+      ]),
+      "k2",
+    );
+    expect(rotated.decrypt(sealed)).toBe("client-secret-123");
+    expect(rotated.encrypt("x").startsWith("k2.")).toBe(true);
+    const parts = sealed.split(".");
+    parts[3] = Buffer.from("tampered").toString("base64url");
+    expect(() => rotated.decrypt(parts.join("."))).toThrow();
+    expect(() => new CredentialCipher(new Map([["k2", k2]]), "k2").decrypt(sealed)).toThrow(/key k1/);
+  });
+});
+
+describe("request bodies", () => {
+  it("accepts a JSON content type with an empty body on calls that take none", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/account/logout",
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,18 @@
+import { MantineProvider } from "@mantine/core";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { BrowserRouter } from "react-router";
+import { AppRoutes } from "./AppRoutes";
+import { queryClient } from "./query-client";
+import { theme } from "./theme";
+
+export function App() {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

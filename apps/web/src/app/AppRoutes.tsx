@@ -1,0 +1,47 @@
+import { lazy, Suspense } from "react";
+import { Navigate, Route, Routes, useLocation } from "react-router";
+import { LoadingState } from "@/components/feedback/LoadingState";
+import { useIsSignedIn } from "@/features/auth/session-store";
+import { AppErrorBoundary } from "@/features/errors/AppErrorBoundary";
+import SystemErrorPage from "@/features/errors/SystemErrorPage";
+import { ensureFeatureLocales } from "@/i18n";
+
+const AuthRoutes = lazy(() => import("@/features/auth/routes"));
+// The signed-in screens and their features' texts arrive together.
+const PrivateRoutes = lazy(() =>
+  Promise.all([import("./PrivateRoutes"), ensureFeatureLocales()]).then(([routes]) => routes),
+);
+const LogoutPage = lazy(() => import("@/features/auth/pages/LogoutPage"));
+const NotFoundPage = lazy(() => import("@/features/errors/NotFoundPage"));
+
+/** /auth/login is where an unauthorised answer sends the user: the sign-in screen. */
+function AuthLoginRedirect() {
+  const location = useLocation();
+  return <Navigate to={{ pathname: "/account/login", search: location.search }} replace />;
+}
+
+export function AppRoutes() {
+  const signedIn = useIsSignedIn();
+  const { pathname } = useLocation();
+  return (
+    <AppErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<LoadingState minHeight="100dvh" />}>
+        <Routes>
+          <Route path="error/404" element={<NotFoundPage />} />
+          <Route path="error/500" element={<SystemErrorPage />} />
+          <Route path="error/*" element={<Navigate to="/error/404" replace />} />
+          <Route path="logout" element={<LogoutPage />} />
+          {signedIn ? (
+            <Route path="*" element={<PrivateRoutes />} />
+          ) : (
+            <>
+              <Route path="auth/login" element={<AuthLoginRedirect />} />
+              <Route path="account/*" element={<AuthRoutes />} />
+              <Route path="*" element={<Navigate to="/account" replace />} />
+            </>
+          )}
+        </Routes>
+      </Suspense>
+    </AppErrorBoundary>
+  );
+}

@@ -1,0 +1,19 @@
+import { Anchor, Group, Text } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import classes from "./layout.module.css";
+
+/** Page footer, with the Support link (/tickets). */
+export function Footer() {
+  const { t } = useTranslation();
+  return (
+    <Group component="footer" justify="space-between" px="lg" py="md" className={classes.footer}>
+      <Text size="sm" c="dimmed">
+        {t("footer.copyright", { year: new Date().getFullYear() })}
+      </Text>
+      <Anchor component={Link} to="/tickets" size="sm" c="dimmed">
+        {t("tickets.footerSupport")}
+      </Anchor>
+    </Group>
+  );
+}

@@ -1,0 +1,123 @@
+import { type Company, updateCompanySchema } from "@ep/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Button, Group, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { IconAlertCircle } from "@tabler/icons-react";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import { PhoneInput } from "@/components/form/PhoneInput";
+import { errorMessage } from "@/lib/errors";
+import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { ANY_PHONE_MASK } from "@/lib/phone-mask";
+import { useUpdateCompany } from "../api";
+
+type Values = z.input<typeof updateCompanySchema>;
+const FIELDS = ["company_Name", "tax_Office", "tax_Number", "address", "phone"] as const;
+const valuesOf = (c: Company): Values => ({
+  company_Name: c.company_Name,
+  tax_Office: c.tax_Office,
+  tax_Number: c.tax_Number,
+  address: c.address,
+  phone: c.phone,
+});
+
+/** Company name, tax office, tax number, address, phone → PUT /api/Account/company. */
+export function CompanyForm({ company }: { company: Company }) {
+  const { t } = useTranslation();
+  const update = useUpdateCompany();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<Values>({
+    resolver: zodResolver(updateCompanySchema),
+    defaultValues: valuesOf(company),
+    mode: "onTouched",
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const { data } = await update.mutateAsync({
+        company_Name: values.company_Name,
+        tax_Office: values.tax_Office ?? "",
+        tax_Number: values.tax_Number ?? "",
+        address: values.address ?? "",
+        phone: values.phone ?? "",
+      });
+      if (data.company) reset(valuesOf(data.company));
+      notifications.show({ color: "green", message: t("api.companyUpdated", { ns: "shared" }) });
+    } catch (error) {
+      if (!applyServerFieldErrors(error, setError, FIELDS)) setFormError(errorMessage(error));
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t("company.title")}>
+      <Stack gap="md">
+        {formError && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+            {formError}
+          </Alert>
+        )}
+        <TextInput
+          label={t("company.companyName")}
+          autoComplete="organization"
+          withAsterisk
+          error={fieldError(errors.company_Name)}
+          {...register("company_Name")}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput
+            label={t("company.taxOffice")}
+            error={fieldError(errors.tax_Office)}
+            {...register("tax_Office")}
+          />
+          <TextInput
+            label={t("company.taxNumber")}
+            inputMode="numeric"
+            maxLength={11}
+            error={fieldError(errors.tax_Number)}
+            {...register("tax_Number")}
+          />
+        </SimpleGrid>
+        <Textarea
+          label={t("company.address")}
+          autosize
+          minRows={3}
+          maxRows={6}
+          autoComplete="street-address"
+          error={fieldError(errors.address)}
+          {...register("address")}
+        />
+        <Controller
+          control={control}
+          name="phone"
+          render={({ field }) => (
+            <PhoneInput
+              label={t("company.phone")}
+              mask={ANY_PHONE_MASK}
+              error={fieldError(errors.phone)}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              name={field.name}
+              ref={field.ref}
+            />
+          )}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+            {t("common.saveChanges")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,116 @@
+import type { Language } from "@ep/contracts";
+import { Box, Input } from "@mantine/core";
+import type {} from "altcha/types/react";
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { CAPTCHA_CHALLENGE_URL } from "../api";
+
+export type CaptchaHandle = {
+  /** A fresh challenge after a failed attempt (payloads are single use). */
+  reset: () => void;
+  /** The solved payload, solving now when the widget has not finished yet. */
+  ensure: () => Promise<string | undefined>;
+};
+
+type WidgetElement = HTMLElement & {
+  reset: (state?: string) => void;
+  verify: () => Promise<{ payload?: string } | null>;
+};
+
+/** The widget script (~50 kB) loads only on the screens that show it. */
+const widgetTranslations: Partial<Record<Language, () => Promise<unknown>>> = {
+  tr: () => import("altcha/i18n/tr"),
+  de: () => import("altcha/i18n/de"),
+  es: () => import("altcha/i18n/es-es"),
+  fr: () => import("altcha/i18n/fr-fr"),
+  ja: () => import("altcha/i18n/ja"),
+  zh: () => import("altcha/i18n/zh-cn"),
+};
+const widgetLanguage: Record<Language, string> = {
+  tr: "tr",
+  en: "en",
+  de: "de",
+  es: "es-es",
+  fr: "fr-fr",
+  ja: "ja",
+  zh: "zh-cn",
+};
+
+async function loadWidget(lang: Language): Promise<void> {
+  await import("altcha");
+  await widgetTranslations[lang]?.();
+}
+
+type Props = { onChange: (payload: string | undefined) => void };
+
+/** Self-hosted proof-of-work captcha (ALTCHA): solves in the background, no third party. */
+export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaField({ onChange }, ref) {
+  const { t, i18n } = useTranslation();
+  const lang = (i18n.language in widgetLanguage ? i18n.language : "tr") as Language;
+  const [ready, setReady] = useState(false);
+  const widget = useRef<WidgetElement | null>(null);
+  const payload = useRef<string | undefined>(undefined);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+
+  useEffect(() => {
+    let alive = true;
+    loadWidget(lang)
+      .then(() => alive && setReady(true))
+      .catch(() => alive && setReady(false));
+    return () => {
+      alive = false;
+    };
+  }, [lang]);
+
+  useEffect(() => {
+    const el = widget.current;
+    if (!ready || !el) return;
+    const handler = (event: Event) => {
+      const detail = (event as CustomEvent<{ state: string; payload?: string }>).detail;
+      payload.current = detail.state === "verified" ? detail.payload : undefined;
+      onChangeRef.current(payload.current);
+    };
+    el.addEventListener("statechange", handler);
+    return () => el.removeEventListener("statechange", handler);
+  }, [ready]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      reset: () => {
+        payload.current = undefined;
+        onChangeRef.current(undefined);
+        const el = widget.current;
+        if (!el || typeof el.reset !== "function") return;
+        el.reset();
+        void el.verify().catch(() => undefined);
+      },
+      ensure: async () => {
+        if (payload.current) return payload.current;
+        const el = widget.current;
+        if (!el || typeof el.verify !== "function") return undefined;
+        const result = await el.verify().catch(() => null);
+        return result?.payload ?? payload.current;
+      },
+    }),
+    [],
+  );
+
+  return (
+    <Input.Wrapper label={t("auth.login.captcha")} id="captcha" labelElement="div">
+      <Box mt={4} mih={68} data-testid="captcha">
+        {ready && (
+          <altcha-widget
+            ref={widget}
+            challenge={CAPTCHA_CHALLENGE_URL}
+            auto="onload"
+            language={widgetLanguage[lang]}
+            name="captcha"
+            style={{ "--altcha-max-width": "100%" } as React.CSSProperties}
+          />
+        )}
+      </Box>
+    </Input.Wrapper>
+  );
+});

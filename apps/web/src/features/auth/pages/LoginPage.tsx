@@ -1,0 +1,173 @@
+import { BusinessCode, loginSchema } from "@ep/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { IconAlertCircle, IconInfoCircle } from "@tabler/icons-react";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Link, useSearchParams } from "react-router";
+import type { z } from "zod";
+import { ApiError } from "@/lib/api-client";
+import { errorMessage } from "@/lib/errors";
+import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { authKeys, fetchConfig, signIn } from "../api";
+import { CaptchaField, type CaptchaHandle } from "../components/CaptchaField";
+import { FormHeading } from "../components/FormHeading";
+import { forgetSessionEnd, peekSessionExpired } from "../session-store";
+
+type LoginValues = z.input<typeof loginSchema>;
+
+/** Only partner install redirects carry an error dialog; its code loads only then. */
+const InstallErrorDialog = lazy(() =>
+  import("../components/InstallErrorDialog").then((m) => ({ default: m.InstallErrorDialog })),
+);
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const [sessionExpired] = useState(peekSessionExpired);
+  useEffect(forgetSessionEnd, []);
+  const config = useQuery({
+    queryKey: authKeys.config,
+    queryFn: ({ signal }) => fetchConfig(signal),
+    staleTime: 300_000,
+  });
+  const showCaptcha = config.data ? config.data.captcha !== "off" : !config.isPending;
+  const captcha = useRef<CaptchaHandle>(null);
+  const [captchaPayload, setCaptchaPayload] = useState<string | undefined>();
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginValues>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: "", password: "" },
+    mode: "onTouched",
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    let token = captchaPayload;
+    // The widget solves on load; if it has not finished (or was just reset), finish it now.
+    if (showCaptcha && !token) token = await captcha.current?.ensure();
+    try {
+      await signIn({ email: values.email, password: values.password, captcha: token });
+      // The signed-in routes take over from here (/account/* → /dashboard).
+    } catch (error) {
+      captcha.current?.reset();
+      if (!(error instanceof ApiError)) return setFormError(errorMessage(error));
+      if (error.httpStatus === 401) return setFormError(t("auth.login.failed"));
+      if (
+        error.statusCode === BusinessCode.CaptchaRequired ||
+        error.statusCode === BusinessCode.CaptchaInvalid
+      ) {
+        return setFormError(
+          error.message ||
+            t(error.statusCode === 130 ? "api.captchaRequired" : "api.captchaInvalid", { ns: "shared" }),
+        );
+      }
+      if (applyServerFieldErrors(error, setError, ["email", "password"])) return;
+      setFormError(errorMessage(error));
+    }
+  });
+
+  const fillDemo = () => {
+    if (!config.data?.demo) return;
+    setValue("email", config.data.demo.email, { shouldValidate: true });
+    setValue("password", config.data.demo.password, { shouldValidate: true });
+  };
+
+  return (
+    <>
+      {params.has("error_code") && (
+        <Suspense fallback={null}>
+          <InstallErrorDialog />
+        </Suspense>
+      )}
+      <FormHeading title={t("auth.login.title")}>
+        {t("auth.login.subtitle")}{" "}
+        <Anchor component={Link} to="/account/registration" fw={600}>
+          {t("auth.login.registerLink")}
+        </Anchor>
+      </FormHeading>
+
+      <form onSubmit={onSubmit} noValidate aria-label={t("auth.login.title")}>
+        <Stack gap="md">
+          {sessionExpired && !formError && (
+            <Alert color="yellow" icon={<IconInfoCircle size={18} />} variant="light">
+              {t("auth.login.sessionExpired")}
+            </Alert>
+          )}
+          {formError && (
+            <Alert
+              color="red"
+              icon={<IconAlertCircle size={18} />}
+              variant="light"
+              role="alert"
+              data-testid="login-error"
+            >
+              {formError}
+            </Alert>
+          )}
+          {config.data?.demo && (
+            <Alert
+              color="brand"
+              variant="light"
+              title={t("auth.login.demoTitle")}
+              icon={<IconInfoCircle size={18} />}
+            >
+              <Text size="sm">{t("auth.login.demoText")}</Text>
+              <Text size="sm" ff="monospace" mt={4}>
+                {config.data.demo.email} / {config.data.demo.password}
+              </Text>
+              <Button size="compact-sm" variant="light" mt="xs" onClick={fillDemo}>
+                {t("auth.login.demoFill")}
+              </Button>
+            </Alert>
+          )}
+          <TextInput
+            label={t("auth.login.email")}
+            placeholder={t("auth.login.emailPlaceholder")}
+            type="email"
+            autoComplete="username"
+            size="md"
+            withAsterisk
+            error={fieldError(errors.email)}
+            {...register("email")}
+          />
+          <Stack gap={6}>
+            <PasswordInput
+              label={t("auth.login.password")}
+              autoComplete="current-password"
+              size="md"
+              withAsterisk
+              error={fieldError(errors.password)}
+              {...register("password")}
+            />
+            <Group justify="flex-end">
+              <Anchor component={Link} to="/account/forgot-password" size="sm" fw={500}>
+                {t("auth.login.forgotPassword")}
+              </Anchor>
+            </Group>
+          </Stack>
+          {showCaptcha && <CaptchaField ref={captcha} onChange={setCaptchaPayload} />}
+          <Button
+            type="submit"
+            size="md"
+            fullWidth
+            loading={isSubmitting}
+            loaderProps={{ type: "dots" }}
+            mt="xs"
+          >
+            {t("auth.login.submit")}
+          </Button>
+        </Stack>
+      </form>
+    </>
+  );
+}

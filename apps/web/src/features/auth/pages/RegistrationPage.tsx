@@ -1,0 +1,266 @@
+import { BusinessCode, ECOMMERCE_TYPES, ERP_TYPES, registerSchema } from "@ep/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { IconAlertCircle } from "@tabler/icons-react";
+import { useQuery } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { z } from "zod";
+import { PasswordStrengthMeter } from "@/components/form/PasswordStrengthMeter";
+import { PhoneInput } from "@/components/form/PhoneInput";
+import { ApiError } from "@/lib/api-client";
+import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { authKeys, fetchConfig, register as registerAccount, signIn } from "../api";
+import { CaptchaField, type CaptchaHandle } from "../components/CaptchaField";
+import { FormHeading } from "../components/FormHeading";
+
+type RegisterValues = z.input<typeof registerSchema>;
+const FIELDS = [
+  "company_Name",
+  "email",
+  "password",
+  "first_Name",
+  "last_Name",
+  "phone",
+  "erpType",
+  "ecommerceType",
+] as const;
+
+const erpOptions = ERP_TYPES.map((o) => ({ value: String(o.value), label: o.label }));
+const ecommerceOptions = ECOMMERCE_TYPES.map((o) => ({ value: String(o.value), label: o.label }));
+
+type Dialog = { title: string; body?: string } | null;
+
+export default function RegistrationPage() {
+  const { t } = useTranslation();
+  const config = useQuery({
+    queryKey: authKeys.config,
+    queryFn: ({ signal }) => fetchConfig(signal),
+    staleTime: 300_000,
+  });
+  // The registration call takes no captcha; the sign-in right after it does when the server insists.
+  const needsCaptcha = config.data?.captcha === "required";
+  const captcha = useRef<CaptchaHandle>(null);
+  const [captchaPayload, setCaptchaPayload] = useState<string | undefined>();
+  const [formStatus, setFormStatus] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<RegisterValues>({
+    resolver: zodResolver(registerSchema),
+    mode: "onTouched",
+    defaultValues: {
+      company_Name: "",
+      email: "",
+      password: "",
+      first_Name: "",
+      last_Name: "",
+      phone: "",
+      erpType: undefined,
+      ecommerceType: undefined,
+    },
+  });
+  const password = useWatch({ control, name: "password" }) ?? "";
+  const hasErrors = Object.keys(errors).length > 0;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormStatus(null);
+    try {
+      await registerAccount(values);
+    } catch (error) {
+      if (!(error instanceof ApiError))
+        return setDialog({ title: t("api.registrationFailed", { ns: "shared" }) });
+      if (error.isNetworkError) return setFormStatus(t("api.registrationNetworkFailed", { ns: "shared" }));
+      const emailMessage = {
+        [BusinessCode.InvalidEmailFormat]: t("api.invalidEmailFormat", { ns: "shared" }),
+        [BusinessCode.EmailHasTurkishCharacters]:
+          error.message || t("api.emailHasTurkishCharacters", { ns: "shared" }),
+        [BusinessCode.EmailAlreadyRegistered]:
+          error.message || t("api.emailAlreadyRegistered", { ns: "shared" }),
+      }[error.statusCode as 119 | 120 | 105];
+      if (emailMessage)
+        return setError("email", { type: "server", message: emailMessage }, { shouldFocus: true });
+      if (applyServerFieldErrors(error, setError, FIELDS)) return;
+      return setDialog({
+        title: t("api.registrationFailed", { ns: "shared" }),
+        body: error.message || undefined,
+      });
+    }
+    try {
+      const token = needsCaptcha ? (captchaPayload ?? (await captcha.current?.ensure())) : undefined;
+      await signIn({ email: values.email, password: values.password, captcha: token });
+      // Signed in: the panel routes take over.
+    } catch {
+      setDialog({
+        title: t("auth.register.autoLoginFailedTitle"),
+        body: t("api.autoLoginFailed", { ns: "shared" }),
+      });
+    }
+  });
+
+  return (
+    <>
+      <FormHeading title={t("auth.register.title")}>
+        {t("auth.register.subtitle")}{" "}
+        <Anchor component={Link} to="/account/login" fw={600}>
+          {t("auth.register.loginLink")}
+        </Anchor>
+      </FormHeading>
+
+      <form onSubmit={onSubmit} noValidate aria-label={t("auth.register.title")}>
+        <Stack gap="md">
+          {formStatus && (
+            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+              {formStatus}
+            </Alert>
+          )}
+          <TextInput
+            label={t("auth.register.companyName")}
+            autoComplete="organization"
+            withAsterisk
+            error={fieldError(errors.company_Name)}
+            {...register("company_Name")}
+          />
+          <TextInput
+            label={t("auth.register.email")}
+            type="email"
+            autoComplete="email"
+            withAsterisk
+            error={fieldError(errors.email)}
+            {...register("email")}
+          />
+          <div>
+            <PasswordInput
+              label={t("auth.register.password")}
+              autoComplete="new-password"
+              withAsterisk
+              error={fieldError(errors.password)}
+              {...register("password")}
+            />
+            <PasswordStrengthMeter password={password} />
+          </div>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label={t("auth.register.firstName")}
+              autoComplete="given-name"
+              withAsterisk
+              error={fieldError(errors.first_Name)}
+              {...register("first_Name")}
+            />
+            <TextInput
+              label={t("auth.register.lastName")}
+              autoComplete="family-name"
+              withAsterisk
+              error={fieldError(errors.last_Name)}
+              {...register("last_Name")}
+            />
+          </SimpleGrid>
+          <Controller
+            control={control}
+            name="phone"
+            render={({ field }) => (
+              <PhoneInput
+                label={t("auth.register.phone")}
+                withAsterisk
+                error={fieldError(errors.phone)}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                name={field.name}
+                ref={field.ref}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="erpType"
+            render={({ field }) => (
+              <Select
+                label={t("auth.register.erpType")}
+                placeholder={t("auth.register.erpTypePlaceholder")}
+                data={erpOptions}
+                searchable
+                withAsterisk
+                maxDropdownHeight={280}
+                error={fieldError(errors.erpType)}
+                value={field.value === undefined ? null : String(field.value)}
+                onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
+                onBlur={field.onBlur}
+                name={field.name}
+                ref={field.ref}
+                data-testid="erp-select"
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="ecommerceType"
+            render={({ field }) => (
+              <Select
+                label={t("auth.register.ecommerceType")}
+                placeholder={t("auth.register.ecommerceTypePlaceholder")}
+                data={ecommerceOptions}
+                withAsterisk
+                error={fieldError(errors.ecommerceType)}
+                value={field.value === undefined ? null : String(field.value)}
+                onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
+                onBlur={field.onBlur}
+                name={field.name}
+                ref={field.ref}
+                data-testid="ecommerce-select"
+              />
+            )}
+          />
+          {needsCaptcha && <CaptchaField ref={captcha} onChange={setCaptchaPayload} />}
+          <Stack gap="sm" mt="xs">
+            <Button
+              type="submit"
+              size="md"
+              fullWidth
+              loading={isSubmitting}
+              disabled={hasErrors && !isSubmitting}
+            >
+              {t("auth.register.submit")}
+            </Button>
+            <Button component={Link} to="/account/login" variant="light" color="gray" size="md" fullWidth>
+              {t("auth.register.backToLogin")}
+            </Button>
+          </Stack>
+        </Stack>
+      </form>
+
+      <Modal
+        opened={dialog !== null}
+        onClose={() => setDialog(null)}
+        centered
+        title={<Text fw={700}>{dialog?.title}</Text>}
+      >
+        {dialog?.body && <Text size="sm">{dialog.body}</Text>}
+        <Group justify="flex-end" mt="lg">
+          <Button onClick={() => setDialog(null)} data-autofocus>
+            {t("common.close")}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+import { resetPasswordFormSchema } from "@ep/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Button, Group, PasswordInput, Stack } from "@mantine/core";
+import { IconCircleCheck } from "@tabler/icons-react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import type { z } from "zod";
+import { LoadingState } from "@/components/feedback/LoadingState";
+import { PasswordStrengthMeter } from "@/components/form/PasswordStrengthMeter";
+import { fieldError } from "@/lib/form-errors";
+import { checkRowId, resetPassword } from "../api";
+import { FormHeading } from "../components/FormHeading";
+
+type Values = z.input<typeof resetPasswordFormSchema>;
+export const RESET_REDIRECT_MS = 3000;
+
+/** /account/reset-password?rowid=…: the link is checked first; missing or invalid goes to sign-in. */
+export default function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const rowid = params.get("rowid") ?? params.get("rowId") ?? "";
+  const check = useQuery({
+    queryKey: ["reset-link", rowid],
+    queryFn: async () => (await checkRowId(rowid)).data,
+    enabled: rowid !== "",
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+
+  if (!rowid || check.isError) return <Navigate to="/account/login" replace />;
+  if (check.isPending) return <LoadingState label={t("auth.reset.checking")} minHeight={300} />;
+  return <ResetForm rowid={rowid} />;
+}
+
+function ResetForm({ rowid }: { rowid: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [done, setDone] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
+    resolver: zodResolver(resetPasswordFormSchema),
+    defaultValues: { newPassword: "", confirmPassword: "" },
+    mode: "onTouched",
+  });
+  const newPassword = useWatch({ control, name: "newPassword" }) ?? "";
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate("/account/login", { replace: true }), RESET_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await resetPassword({
+        rowid,
+        newPassword: values.newPassword,
+        confirmPassword: values.confirmPassword,
+      });
+      setDone(true);
+    } catch {
+      // Spec: a failed reset only re-enables the button.
+    }
+  });
+
+  return (
+    <>
+      <FormHeading title={t("auth.reset.title")}>{t("auth.reset.subtitle")}</FormHeading>
+      <form onSubmit={onSubmit} noValidate aria-label={t("auth.reset.title")}>
+        <Stack gap="md">
+          {done && (
+            <Alert
+              color="green"
+              variant="light"
+              icon={<IconCircleCheck size={18} />}
+              role="status"
+              data-testid="reset-done"
+            >
+              {t("api.passwordReset", { ns: "shared" })}
+            </Alert>
+          )}
+          <div>
+            <PasswordInput
+              label={t("auth.reset.newPassword")}
+              autoComplete="new-password"
+              size="md"
+              withAsterisk
+              error={fieldError(errors.newPassword)}
+              {...register("newPassword")}
+            />
+            <PasswordStrengthMeter password={newPassword} />
+          </div>
+          <PasswordInput
+            label={t("auth.reset.confirmPassword")}
+            autoComplete="new-password"
+            size="md"
+            withAsterisk
+            error={fieldError(errors.confirmPassword)}
+            {...register("confirmPassword")}
+          />
+          <Group grow mt="xs">
+            <Button type="submit" size="md" loading={isSubmitting} disabled={done}>
+              {t("auth.reset.submit")}
+            </Button>
+            <Button component={Link} to="/account/login" variant="light" color="gray" size="md">
+              {t("auth.reset.backToLogin")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}

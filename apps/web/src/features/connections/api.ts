@@ -1,0 +1,157 @@
+import type {
+  ConnectionSaveResult,
+  ConnectionsOverview,
+  ConnectionTest,
+  ConnectionType,
+  CreateErpMatchingRequest,
+  ErpMatchingDto,
+  ErpMatchingImportResult,
+  JobDto,
+  JobScheduleDto,
+  OptionDto,
+  RunPreview,
+  SettingDto,
+  SettingKey,
+  SettingsLayout,
+  SettingType,
+} from "@ep/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, request } from "@/lib/api-client";
+
+export const connectionKeys = {
+  overview: ["connections"] as const,
+  layout: ["settings", "layout"] as const,
+  settings: (type: SettingType) => ["settings", "type", type] as const,
+  list: (path: string) => ["settings", "list", path] as const,
+  jobs: ["settings", "jobs"] as const,
+};
+
+/** GET /api/settings/connections — both sides, secrets only as "set", with each system's form. */
+export function useConnections() {
+  return useQuery({
+    queryKey: connectionKeys.overview,
+    queryFn: ({ signal }) => api.get<ConnectionsOverview>("/api/settings/connections", { signal }),
+  });
+}
+
+type ConnectionCall = { connectionType: ConnectionType; productType: number; fields: Record<string, string> };
+
+/** POST /api/settings/connection-setting-update/{connectionType}/{productType}. */
+export function useSaveConnection() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ connectionType, productType, fields }: ConnectionCall) =>
+      request<ConnectionSaveResult>(
+        `/api/settings/connection-setting-update/${connectionType}/${productType}`,
+        { method: "POST", body: { fields } },
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["connections"] }),
+  });
+}
+
+/** POST /api/APIConnection/{erp|ecommerce}/{x} — the connector's real test, answered in Turkish. */
+export function useTestConnection() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ connectionType, productType, fields }: ConnectionCall) =>
+      api.post<ConnectionTest>(`/api/APIConnection/${connectionType}/${productType}`, { fields }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["connections"] }),
+  });
+}
+
+export function useSettingsLayout() {
+  return useQuery({
+    queryKey: connectionKeys.layout,
+    queryFn: ({ signal }) => api.get<SettingsLayout>("/api/settings/settings-layout", { signal }),
+  });
+}
+
+/** GET /api/settings/{type}: the settings of one job type (engine defaults when never saved). */
+export function useSettings(type: SettingType) {
+  return useQuery({
+    queryKey: connectionKeys.settings(type),
+    queryFn: ({ signal }) => api.get<SettingDto[]>(`/api/settings/${type}`, { signal }),
+  });
+}
+
+/** POST /api/settings — validated per key on the server; takes effect on the next run. */
+export function useSaveSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: Array<{ key: SettingKey; value: unknown }>) =>
+      request<SettingDto[]>("/api/settings", { method: "POST", body: { settings } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["settings", "type"] }),
+  });
+}
+
+/** A list read from the connected system (order statuses, payment types, price groups, depots). */
+export function useLiveList(path: string, enabled = true) {
+  return useQuery({
+    queryKey: connectionKeys.list(path),
+    queryFn: ({ signal }) => api.get<OptionDto[]>(`/api/settings/${path}`, { signal }),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+export function useCompanyJobs() {
+  return useQuery({
+    queryKey: connectionKeys.jobs,
+    queryFn: ({ signal }) =>
+      api.get<JobDto[]>(
+        "/api/Job/type-filter/ProductIntegration,PriceIntegration,StockIntegration,ProductUpdate,CategoryIntegration,OrderIntegration,InvoiceIntegration",
+        { signal },
+      ),
+  });
+}
+
+/** PUT /api/job — enabled and schedule of one job. */
+export function useUpdateJob() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { id: number; is_enabled?: boolean; schedule?: JobScheduleDto }) =>
+      request<JobDto>("/api/job", { method: "PUT", body }),
+    onSuccess: () => client.invalidateQueries({ queryKey: connectionKeys.jobs }),
+  });
+}
+
+export const matchingKeys = { list: (search: string) => ["erp-matching", search] as const };
+
+/** GET /api/ErpMatching?search — the manual links, newest first. */
+export function useErpMatchings(search: string) {
+  return useQuery({
+    queryKey: matchingKeys.list(search),
+    queryFn: ({ signal }) =>
+      api.get<ErpMatchingDto[]>("/api/ErpMatching", { signal, query: { search: search || undefined } }),
+  });
+}
+
+function useMatchingWrite<TIn, TOut>(call: (input: TIn) => Promise<TOut>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => client.invalidateQueries({ queryKey: ["erp-matching"] }),
+  });
+}
+
+export const useCreateErpMatching = () =>
+  useMatchingWrite((body: CreateErpMatchingRequest) =>
+    request<ErpMatchingDto>("/api/ErpMatching", { method: "POST", body }),
+  );
+export const useDeleteErpMatching = () =>
+  useMatchingWrite((id: number) => request<null>(`/api/ErpMatching/${id}`, { method: "DELETE" }));
+export const useImportErpMatchings = () =>
+  useMatchingWrite((csv: string) => api.post<ErpMatchingImportResult>("/api/ErpMatching/import", { csv }));
+
+/** POST /api/settings/preview/{job}: what the next price or stock run would write, nothing written. */
+export const usePreviewRun = () =>
+  useMutation({
+    mutationFn: (jobType: RunPreview["jobType"]) => api.post<RunPreview>(`/api/settings/preview/${jobType}`),
+  });
+
+/** POST /api/Job/run-job?jobId. */
+export const useRunJob = () =>
+  useMutation({
+    mutationFn: (jobId: number) =>
+      request<{ runId: number }>("/api/Job/run-job", { method: "POST", query: { jobId } }),
+  });

@@ -1,0 +1,233 @@
+import type { ConnectionField, ConnectionsOverview, ConnectionTest, ConnectionType } from "@ep/contracts";
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Divider,
+  Group,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { IconCircleCheck, IconCircleX, IconPlugConnected } from "@tabler/icons-react";
+import { type FormEvent, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "@/i18n";
+import { ApiError } from "@/lib/api-client";
+import { errorMessage } from "@/lib/errors";
+import { formatDateTime } from "@/lib/format";
+import { useSaveConnection, useTestConnection } from "../api";
+
+type Props = { connectionType: ConnectionType; overview: ConnectionsOverview };
+
+/**
+ * One side's connection: the system, then exactly the fields that system's connector declares.
+ * Secrets are never shown: a stored one is kept unless a new value is typed.
+ */
+export function ConnectionCard({ connectionType, overview }: Props) {
+  const { t } = useTranslation();
+  const saved = overview[connectionType];
+  const registered = connectionType === "erp" ? overview.registeredErpType : overview.registeredEcommerceType;
+  const systems = overview.connectors.filter((c) => c.connectionType === connectionType);
+  const [productType, setProductType] = useState(saved?.productType ?? registered);
+  const system = systems.find((s) => s.productType === productType);
+  const savedHere = saved && saved.productType === productType ? saved : null;
+  const initial = useMemo(() => valuesFor(system?.fields ?? [], savedHere?.values), [system, savedHere]);
+  const [values, setValues] = useState<Record<string, string>>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [result, setResult] = useState<ConnectionTest | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const save = useSaveConnection();
+  const test = useTestConnection();
+  const title = t(
+    connectionType === "erp" ? "connections.apiKeys.erpTitle" : "connections.apiKeys.ecommerceTitle",
+  );
+
+  const changeSystem = (value: string | null) => {
+    const next = Number(value);
+    const nextSystem = systems.find((s) => s.productType === next);
+    setProductType(next);
+    setValues(valuesFor(nextSystem?.fields ?? [], saved?.productType === next ? saved.values : undefined));
+    setErrors({});
+    setResult(null);
+    setFormError(null);
+  };
+
+  const fail = (error: unknown) => {
+    if (error instanceof ApiError && error.fieldErrors.length > 0) {
+      setErrors(
+        Object.fromEntries(
+          error.fieldErrors.map((e) => [e.field.replace(/^fields\./, ""), translateMessage(e.message)]),
+        ),
+      );
+    } else setFormError(errorMessage(error));
+  };
+
+  const call = { connectionType, productType, fields: values };
+  const onTest = async () => {
+    setErrors({});
+    setFormError(null);
+    setResult(null);
+    try {
+      setResult(await test.mutateAsync(call));
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const onSave = async (event: FormEvent) => {
+    event.preventDefault();
+    setErrors({});
+    setFormError(null);
+    try {
+      const { message, data } = await save.mutateAsync(call);
+      notifications.show({ color: "green", message });
+      setValues(valuesFor(system?.fields ?? [], data.connection.values));
+      setResult(data.connection.lastTest);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const lastTest = savedHere?.lastTest;
+  return (
+    <Card component="section" aria-label={title} data-testid={`connection-${connectionType}`}>
+      <Card.Section px="lg" py="md">
+        <Group justify="space-between">
+          <Group gap="xs">
+            <IconPlugConnected size={20} aria-hidden />
+            <Title order={2} fz="lg" fw={600}>
+              {title}
+            </Title>
+          </Group>
+          <Group gap={6}>
+            {savedHere?.isEmulated && (
+              <Badge color="violet" variant="light">
+                {t("connections.apiKeys.emulated")}
+              </Badge>
+            )}
+            {savedHere ? (
+              <Badge color={lastTest ? (lastTest.ok ? "green" : "red") : "gray"} variant="light">
+                {lastTest
+                  ? t(lastTest.ok ? "connections.apiKeys.statusOk" : "connections.apiKeys.statusFailed")
+                  : t("connections.apiKeys.statusUntested")}
+              </Badge>
+            ) : (
+              <Badge color="gray" variant="light">
+                {t("connections.apiKeys.statusNotSaved")}
+              </Badge>
+            )}
+          </Group>
+        </Group>
+      </Card.Section>
+      <Divider color="gray.2" />
+      <Card.Section p="lg">
+        <form onSubmit={onSave} noValidate aria-label={title}>
+          <Stack gap="md">
+            <Select
+              label={t("connections.apiKeys.system")}
+              data={systems.map((s) => ({
+                value: String(s.productType),
+                label: s.implemented ? s.name : `${s.name} ${t("connections.apiKeys.soon")}`,
+              }))}
+              value={String(productType)}
+              onChange={changeSystem}
+              allowDeselect={false}
+              searchable
+            />
+            {system && !system.implemented && (
+              <Alert color="yellow" variant="light">
+                {t("connections.apiKeys.notImplemented")}
+              </Alert>
+            )}
+            {system?.implemented && system.onPremOnly && (
+              <Text size="sm" c="dimmed">
+                {t("connections.apiKeys.onPrem")}
+              </Text>
+            )}
+            {formError && (
+              <Alert color="red" variant="light" role="alert">
+                {formError}
+              </Alert>
+            )}
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              {(system?.fields ?? []).map((f) => {
+                const stored = f.secret && savedHere?.secretsSet.includes(f.name);
+                const common = {
+                  label: f.label,
+                  description: f.help ?? undefined,
+                  withAsterisk: f.required && !stored,
+                  error: errors[f.name],
+                  value: values[f.name] ?? "",
+                  onChange: (e: { currentTarget: { value: string } }) => {
+                    const value = e.currentTarget.value;
+                    setValues((v) => ({ ...v, [f.name]: value }));
+                  },
+                };
+                return f.secret ? (
+                  <PasswordInput
+                    key={f.name}
+                    {...common}
+                    autoComplete="new-password"
+                    placeholder={stored ? t("connections.apiKeys.secretKept") : undefined}
+                  />
+                ) : (
+                  <TextInput
+                    key={f.name}
+                    {...common}
+                    inputMode={f.type === "number" ? "numeric" : f.type === "url" ? "url" : undefined}
+                    placeholder={f.placeholder ?? f.default ?? undefined}
+                  />
+                );
+              })}
+            </SimpleGrid>
+            {result && (
+              <Alert
+                role="status"
+                data-testid={`connection-test-${connectionType}`}
+                color={result.ok ? "green" : "red"}
+                variant="light"
+                icon={result.ok ? <IconCircleCheck size={18} /> : <IconCircleX size={18} />}
+                title={t(result.ok ? "connections.apiKeys.testOk" : "connections.apiKeys.testFailed")}
+              >
+                {result.message}
+              </Alert>
+            )}
+            {!result && lastTest && (
+              <Text size="sm" c="dimmed">
+                {t("connections.apiKeys.lastTest", { date: formatDateTime(lastTest.testedAt) })}:{" "}
+                {lastTest.message}
+              </Text>
+            )}
+            <Group justify="flex-end">
+              <Button
+                variant="light"
+                onClick={onTest}
+                loading={test.isPending}
+                disabled={!system?.implemented || save.isPending}
+              >
+                {t("connections.apiKeys.test")}
+              </Button>
+              <Button
+                type="submit"
+                loading={save.isPending}
+                disabled={!system?.implemented || test.isPending}
+              >
+                {t("connections.apiKeys.save")}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Card.Section>
+    </Card>
+  );
+}
+
+function valuesFor(fields: ConnectionField[], saved?: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(fields.map((f) => [f.name, f.secret ? "" : (saved?.[f.name] ?? "")]));
+}

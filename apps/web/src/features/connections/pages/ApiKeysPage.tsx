@@ -1,0 +1,33 @@
+import { Grid } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { PageHeader } from "@/components/layout/PageHeader";
+import { useConnections } from "../api";
+import { ConnectionCard } from "../components/ConnectionCard";
+
+/** /settings/api-keys — the ERP connection and the shop connection, each with its test. */
+export default function ApiKeysPage() {
+  const { t } = useTranslation();
+  const overview = useConnections();
+  return (
+    <>
+      <PageHeader
+        title={t("connections.apiKeys.title")}
+        description={t("connections.apiKeys.subtitle")}
+        breadcrumbs={[{ label: t("settings.title"), to: "/settings" }]}
+      />
+      <QueryBoundary query={overview} minHeight={320}>
+        {(data) => (
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, xl: 6 }}>
+              <ConnectionCard connectionType="erp" overview={data} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, xl: 6 }}>
+              <ConnectionCard connectionType="ecommerce" overview={data} />
+            </Grid.Col>
+          </Grid>
+        )}
+      </QueryBoundary>
+    </>
+  );
+}

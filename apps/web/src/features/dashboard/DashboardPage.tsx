@@ -1,0 +1,120 @@
+import { Avatar, Button, Card, Grid, Group, Stack, Text, Title } from "@mantine/core";
+import { IconBuilding, IconUser } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { PageHeader } from "@/components/layout/PageHeader";
+import { useAccount } from "@/features/account/api";
+import { useSession } from "@/features/auth/session-store";
+import { useDashboard } from "./api";
+import {
+  AnnouncementsCard,
+  CompanyJobsWidget,
+  ConnectionStatusCard,
+  FailedJobsCard,
+  FreshnessCard,
+  IntegrationReports,
+  LicenceExpiryCard,
+  TaskNotificationsWidget,
+} from "./components/DashboardCards";
+import { IntegrationJobsCard } from "./components/IntegrationJobsCard";
+import { SalesChartCard } from "./components/SalesChartCard";
+
+/** The dashboard: every card of spec section 2, fed by GET /api/Dashboard. */
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const dashboard = useDashboard();
+  return (
+    <>
+      <PageHeader title={t("dashboard.title")} />
+      <Stack gap="lg">
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, lg: 5 }}>
+            <WelcomeCard />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 7 }}>
+            <QueryBoundary query={dashboard} minHeight={120}>
+              {(data) => <ConnectionStatusCard data={data} />}
+            </QueryBoundary>
+          </Grid.Col>
+        </Grid>
+        <QueryBoundary query={dashboard} minHeight={200}>
+          {(data) => (
+            <Stack gap="lg">
+              <IntegrationReports data={data} />
+              <Grid gap="lg">
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
+                  <LicenceExpiryCard data={data} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
+                  <FailedJobsCard data={data} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
+                  <AnnouncementsCard data={data} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
+                  <CompanyJobsWidget data={data} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
+                  <TaskNotificationsWidget />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
+                  <FreshnessCard data={data} />
+                </Grid.Col>
+              </Grid>
+              <SalesChartCard />
+              <IntegrationJobsCard jobs={data.companyJobs} />
+            </Stack>
+          )}
+        </QueryBoundary>
+      </Stack>
+    </>
+  );
+}
+
+function WelcomeCard() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const account = useAccount();
+  const person = account.data?.companyUser ?? user;
+  const name = [person?.first_Name, person?.last_Name].filter(Boolean).join(" ");
+  return (
+    <Card h="100%">
+      <Stack gap="md">
+        <Group gap="md" wrap="nowrap">
+          <Avatar color="brand" size={56} radius="md">
+            {person?.first_Name?.charAt(0).toLocaleUpperCase("tr-TR")}
+          </Avatar>
+          <div>
+            <Title order={2} fz="lg" fw={600} data-testid="welcome-title">
+              {t("dashboard.welcome", { name })}
+            </Title>
+            {account.data?.company && (
+              <Text size="sm" c="dimmed">
+                {t("dashboard.welcomeText", { company: account.data.company.company_Name })}
+              </Text>
+            )}
+          </div>
+        </Group>
+        <Group gap="sm">
+          <Button
+            component={Link}
+            to="/settings/account/details"
+            variant="light"
+            leftSection={<IconUser size={16} />}
+          >
+            {t("dashboard.editProfile")}
+          </Button>
+          <Button
+            component={Link}
+            to="/settings/company"
+            variant="default"
+            leftSection={<IconBuilding size={16} />}
+          >
+            {t("dashboard.companySettings")}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

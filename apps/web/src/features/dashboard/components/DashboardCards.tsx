@@ -1,0 +1,352 @@
+import { type DashboardDto, ORDER_AREA_JOB_TYPES } from "@ep/contracts";
+import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from "@mantine/core";
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconClockHour4,
+  IconPlugConnected,
+  IconPlugConnectedX,
+} from "@tabler/icons-react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { JobIcon } from "@/features/integration/components/JobIcon";
+import { ageOf } from "@/features/notifications/age";
+import { useMarkAsRead, useNotifications } from "@/features/notifications/api";
+import { NotificationItem } from "@/features/notifications/components/NotificationItem";
+import { formatDate, formatDateTime, formatDayMonth } from "@/lib/format";
+
+const areaOf = (jobType: string) =>
+  (ORDER_AREA_JOB_TYPES as readonly string[]).includes(jobType) ? "order" : "product";
+
+export const failedTasksPath = (jobType: string) =>
+  `/integration/${areaOf(jobType)}/failed-tasks?jobType=${jobType}`;
+
+function CardTitle({ children, action }: { children: ReactNode; action?: ReactNode }) {
+  return (
+    <Group justify="space-between" mb="sm" wrap="nowrap">
+      <Title order={2} fz="lg" fw={600}>
+        {children}
+      </Title>
+      {action}
+    </Group>
+  );
+}
+
+function CardLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Anchor component={Link} to={to} size="sm" fw={500}>
+      {children}
+    </Anchor>
+  );
+}
+
+/** A dashboard card: title (with an optional link), then its empty text or its content. */
+function ListCard(props: {
+  testId: string;
+  title: string;
+  action?: ReactNode;
+  empty: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <Card h="100%" data-testid={props.testId}>
+      <CardTitle action={props.action}>{props.title}</CardTitle>
+      {props.empty !== null ? (
+        <Text size="sm" c="dimmed">
+          {props.empty}
+        </Text>
+      ) : (
+        props.children
+      )}
+    </Card>
+  );
+}
+
+/** The four integration reports of the dashboard response. */
+export function IntegrationReports({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  const reports = [
+    data.productIntegrationReport,
+    data.stockIntegrationReport,
+    data.priceIntegrationReport,
+    data.orderIntegrationReport,
+  ];
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }} spacing="lg">
+      {reports.map((r) => (
+        <Card key={r.jobType} data-testid="integration-report">
+          <Group gap="xs" mb={6} wrap="nowrap">
+            {r.last_Run_State === false ? (
+              <IconAlertTriangle size={18} color="var(--mantine-color-red-6)" aria-hidden />
+            ) : (
+              <IconCircleCheck size={18} color="var(--mantine-color-green-6)" aria-hidden />
+            )}
+            <Text size="xs" c="dimmed">
+              {t("dashboard.reports.lastRun", { date: formatDateTime(r.last_run_date) })}
+            </Text>
+          </Group>
+          <Text size="sm" fw={500}>
+            {r.description}
+          </Text>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** Connection status per licence, with the link to the API-key settings. */
+export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  const rows = [
+    { key: "erp", ok: data.erpapiConnectionStatus, message: data.connectionMessages.erp },
+    { key: "eCommerce", ok: data.eCommerceAPIConnectionStatus, message: data.connectionMessages.eCommerce },
+  ] as const;
+  return (
+    <ListCard
+      testId="connection-card"
+      title={t("dashboard.connection.title")}
+      action={<CardLink to="/settings/api-keys">{t("dashboard.connection.settings")}</CardLink>}
+      empty={null}
+    >
+      <Stack gap="sm">
+        {rows.map((r) => (
+          <Group key={r.key} wrap="nowrap" align="flex-start">
+            <ThemeIcon color={r.ok ? "green" : "red"} variant="light" size={36} radius="md" aria-hidden>
+              {r.ok ? <IconPlugConnected size={20} /> : <IconPlugConnectedX size={20} />}
+            </ThemeIcon>
+            <div>
+              <Group gap="xs">
+                <Text size="sm" fw={600}>
+                  {t(`dashboard.connection.${r.key}`)}
+                </Text>
+                <Badge color={r.ok ? "green" : "red"} variant="light" size="sm">
+                  {r.ok ? t("dashboard.connection.connected") : t("dashboard.connection.disconnected")}
+                </Badge>
+              </Group>
+              {r.message && (
+                <Text size="xs" c="dimmed">
+                  {r.message}
+                </Text>
+              )}
+            </div>
+          </Group>
+        ))}
+      </Stack>
+    </ListCard>
+  );
+}
+
+/** Licence expiry dates (DD-MM-YYYY), with the link to the licence page. */
+export function LicenceExpiryCard({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  return (
+    <ListCard
+      testId="licence-card"
+      title={t("dashboard.licencesTitle")}
+      action={<CardLink to="/settings/licence">{t("dashboard.allLicences")}</CardLink>}
+      empty={data.licences.length === 0 ? t("dashboard.licencesEmpty") : null}
+    >
+      <Stack gap="xs">
+        {data.licences.map((l) => (
+          <Group key={l.product_type} justify="space-between" wrap="nowrap">
+            <Text size="sm" fw={500}>
+              {l.license_name}
+            </Text>
+            <Text size="sm" data-testid="licence-expiry">
+              {formatDate(l.expire_date)}
+            </Text>
+          </Group>
+        ))}
+      </Stack>
+    </ListCard>
+  );
+}
+
+/** Open failed tasks per job; each row opens that job type's failed tasks. */
+export function FailedJobsCard({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  return (
+    <ListCard
+      testId="failed-jobs-card"
+      title={t("dashboard.failed.title")}
+      empty={data.failedJobReports.length === 0 ? t("dashboard.failed.empty") : null}
+    >
+      <Stack gap="xs">
+        {data.failedJobReports.map((r) => (
+          <Group key={r.jobType} justify="space-between" wrap="nowrap">
+            <Anchor component={Link} to={failedTasksPath(r.jobType)} size="sm" fw={500}>
+              {r.jobName}
+            </Anchor>
+            <Badge color="red" variant="light">
+              {t("dashboard.failed.count", { count: r.failedOperationCount })}
+            </Badge>
+          </Group>
+        ))}
+      </Stack>
+    </ListCard>
+  );
+}
+
+/** Latest announcements (DD-MM). */
+export function AnnouncementsCard({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  return (
+    <ListCard
+      testId="announcements-card"
+      title={t("dashboard.announcements.title")}
+      empty={data.lastAnnouncements.length === 0 ? t("dashboard.announcements.empty") : null}
+    >
+      <Stack gap="sm">
+        {data.lastAnnouncements.map((a) => (
+          <Group key={`${a.created_date}-${a.content}`} wrap="nowrap" align="flex-start">
+            <Badge variant="light" w={64}>
+              {formatDayMonth(a.created_date)}
+            </Badge>
+            <div>
+              <Text size="xs" c="dimmed" fw={600}>
+                {a.type}
+              </Text>
+              <Text size="sm">{a.content}</Text>
+            </div>
+          </Group>
+        ))}
+      </Stack>
+    </ListCard>
+  );
+}
+
+/** The company jobs widget: how many jobs are active, passive and failing, and what runs next. */
+export function CompanyJobsWidget({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  const jobs = data.companyJobs;
+  const active = jobs.filter((j) => j.is_enabled).length;
+  const failing = jobs.filter((j) => j.is_enabled && j.last_Run_State === false).length;
+  const next = jobs
+    .filter((j) => j.next_run_date)
+    .sort((a, b) => (a.next_run_date ?? "").localeCompare(b.next_run_date ?? ""))[0];
+  const stats = [
+    { label: t("dashboard.companyJobs.active"), value: active, color: "green" },
+    { label: t("dashboard.companyJobs.passive"), value: jobs.length - active, color: "gray" },
+    { label: t("dashboard.companyJobs.failing"), value: failing, color: "red" },
+  ];
+  return (
+    <Card h="100%" data-testid="company-jobs-widget">
+      <CardTitle>{t("dashboard.companyJobs.title")}</CardTitle>
+      <SimpleGrid cols={3} spacing="xs" mb="sm">
+        {stats.map((s) => (
+          <div key={s.label}>
+            <Text fz={22} fw={700} c={`${s.color}.7`}>
+              {s.value}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {s.label}
+            </Text>
+          </div>
+        ))}
+      </SimpleGrid>
+      {next && (
+        <Text size="sm">
+          {t("dashboard.companyJobs.next", { job: next.name, date: formatDateTime(next.next_run_date) })}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+/** The task notifications widget: the latest notifications the runs raised. */
+export function TaskNotificationsWidget() {
+  const { t } = useTranslation();
+  const list = useNotifications(1, 5);
+  const markRead = useMarkAsRead();
+  const items = list.data?.dataList ?? [];
+  return (
+    <Card h="100%" data-testid="task-notifications-widget">
+      <CardTitle
+        action={
+          <Anchor component={Link} to="/notifications" size="sm" fw={500}>
+            {t("dashboard.taskNotifications.all")}
+          </Anchor>
+        }
+      >
+        {t("dashboard.taskNotifications.title")}
+      </CardTitle>
+      {list.isPending ? (
+        <Text size="sm" c="dimmed">
+          {t("dashboard.loading")}
+        </Text>
+      ) : list.isError ? (
+        <Text size="sm" c="dimmed" role="alert">
+          {t("dashboard.loadFailed")}
+        </Text>
+      ) : items.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t("dashboard.taskNotifications.empty")}
+        </Text>
+      ) : (
+        <Stack gap={2}>
+          {items.map((n) => (
+            <NotificationItem key={n.id} item={n} onRead={(id) => markRead.mutate(id)} />
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+/** How far the shop is behind the ERP now: time since each job's last success and items waiting. */
+export function FreshnessCard({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  return (
+    <Card h="100%" data-testid="freshness-card">
+      <CardTitle>{t("dashboard.freshness.title")}</CardTitle>
+      <Text size="xs" c="dimmed" mb="sm">
+        {t("dashboard.freshness.hint")}
+      </Text>
+      <Table verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
+            <Table.Th>{t("dashboard.freshness.lastSuccess")}</Table.Th>
+            <Table.Th ta="right">{t("dashboard.freshness.waiting")}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.freshness.map((f) => {
+            const age = f.last_success_date ? ageOf(f.last_success_date) : null;
+            const job = data.companyJobs.find((j) => j.id === f.jobId);
+            return (
+              <Table.Tr key={f.jobId}>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    {job && <JobIcon job={job} />}
+                    <Text size="sm">{f.name}</Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <IconClockHour4 size={14} aria-hidden />
+                    <Text size="sm">
+                      {!f.is_enabled
+                        ? t("dashboard.jobs.passive")
+                        : age
+                          ? t(`notifications.age.${age.unit}`, { count: age.count })
+                          : t("dashboard.freshness.never")}
+                    </Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Badge color={f.waiting > 0 ? "orange" : "green"} variant="light">
+                    {f.waiting > 0
+                      ? t("dashboard.freshness.waitingCount", { count: f.waiting })
+                      : t("dashboard.freshness.upToDate")}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}

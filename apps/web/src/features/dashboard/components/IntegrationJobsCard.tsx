@@ -1,0 +1,75 @@
+import type { JobDto } from "@ep/contracts";
+import { Badge, Card, Group, Table, Text, Title } from "@mantine/core";
+import { IconCircleCheckFilled, IconCircleXFilled } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+import { JobIcon } from "@/features/integration/components/JobIcon";
+import { formatDateTime } from "@/lib/format";
+
+/** 'Entegrasyon Görevleri': name with its icon, last run, Aktif/Pasif and the outcome image. */
+export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
+  const { t } = useTranslation();
+  return (
+    <Card data-testid="integration-jobs-card">
+      <Title order={2} fz="lg" fw={600} mb="sm">
+        {t("dashboard.jobs.title")}
+      </Title>
+      {jobs.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t("dashboard.jobs.empty")}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={520}>
+          <Table verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
+                <Table.Th>{t("dashboard.jobs.lastRun")}</Table.Th>
+                <Table.Th>{t("dashboard.jobs.enabled")}</Table.Th>
+                <Table.Th>{t("dashboard.jobs.status")}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {jobs.map((job) => (
+                <Table.Tr key={job.id} data-testid="integration-job-row">
+                  <Table.Td>
+                    <Group gap="sm" wrap="nowrap">
+                      <JobIcon job={job} />
+                      <Text size="sm" fw={500}>
+                        {job.name}
+                      </Text>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>
+                    <Text size="sm">{formatDateTime(job.last_run_date)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={job.is_enabled ? "green" : "gray"} variant="light">
+                      {job.is_enabled ? t("dashboard.jobs.active") : t("dashboard.jobs.passive")}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {job.last_Run_State === true ? (
+                      <IconCircleCheckFilled
+                        size={22}
+                        color="var(--mantine-color-green-6)"
+                        aria-label={t("dashboard.jobs.succeeded")}
+                        role="img"
+                      />
+                    ) : (
+                      <IconCircleXFilled
+                        size={22}
+                        color="var(--mantine-color-red-6)"
+                        aria-label={t("dashboard.jobs.failed")}
+                        role="img"
+                      />
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Card>
+  );
+}

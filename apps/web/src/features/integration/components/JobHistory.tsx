@@ -1,0 +1,109 @@
+import type { JobDto } from "@ep/contracts";
+import { Button, Group, MultiSelect, Stack, Table, Text } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { ServerPagination } from "@/components/table/ServerPagination";
+import { DateRangeFilter, type DayRange, rangeQuery } from "@/features/reports/components/DateRangeFilter";
+import { formatDateTime } from "@/lib/format";
+import { AREA_JOB_TYPES, type Area, useJobHistory } from "../api";
+import { RunReportModal } from "./RunReportModal";
+import { RunStatusBadge } from "./RunStatusBadge";
+
+const PAGE_SIZE = 10;
+
+/** Job history with the spec's filters (job types, date range), server paging and a report per run. */
+export function JobHistory({ area, jobs }: { area: Area; jobs: JobDto[] }) {
+  const { t } = useTranslation();
+  const [types, setTypes] = useState<string[]>([]);
+  const [range, setRange] = useState<DayRange>([null, null]);
+  const [page, setPage] = useState(1);
+  const [reportId, setReportId] = useState<number | null>(null);
+  const history = useJobHistory(
+    { jobTypes: types.length > 0 ? types : [...AREA_JOB_TYPES[area]], ...rangeQuery(range) },
+    page,
+    PAGE_SIZE,
+  );
+  const options = AREA_JOB_TYPES[area].map((type) => ({
+    value: type,
+    label: jobs.find((j) => j.type === type)?.name ?? type,
+  }));
+  return (
+    <Stack>
+      <Group align="flex-end" wrap="wrap">
+        <MultiSelect
+          label={t("integration.history.jobTypes")}
+          placeholder={t("integration.history.allJobs")}
+          data={options}
+          value={types}
+          onChange={(v) => {
+            setTypes(v);
+            setPage(1);
+          }}
+          clearable
+          w={320}
+        />
+        <DateRangeFilter
+          value={range}
+          onChange={(r) => {
+            setRange(r);
+            setPage(1);
+          }}
+        />
+      </Group>
+      <QueryBoundary
+        query={history}
+        isEmpty={(d) => d.dataList.length === 0}
+        emptyMessage={t("integration.history.empty")}
+      >
+        {(data) => (
+          <Stack gap="sm">
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped verticalSpacing="xs" data-testid="job-history">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t("integration.history.job")}</Table.Th>
+                    <Table.Th>{t("integration.history.trigger")}</Table.Th>
+                    <Table.Th>{t("integration.history.status")}</Table.Th>
+                    <Table.Th>{t("integration.history.started")}</Table.Th>
+                    <Table.Th>{t("integration.history.finished")}</Table.Th>
+                    <Table.Th>{t("integration.history.result")}</Table.Th>
+                    <Table.Th />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.dataList.map((run) => (
+                    <Table.Tr key={run.id}>
+                      <Table.Td>{run.jobName}</Table.Td>
+                      <Table.Td>{t(`integration.trigger.${run.trigger}`)}</Table.Td>
+                      <Table.Td>
+                        <RunStatusBadge status={run.status} />
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(run.started_date ?? run.queued_date)}</Table.Td>
+                      <Table.Td>{formatDateTime(run.finished_date)}</Table.Td>
+                      <Table.Td>
+                        <Text size="xs">{t("integration.counts", run.counts)}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Button size="compact-xs" variant="light" onClick={() => setReportId(run.id)}>
+                          {t("integration.history.report")}
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <ServerPagination
+              totalCount={data.totalCount}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onChange={setPage}
+            />
+          </Stack>
+        )}
+      </QueryBoundary>
+      {reportId !== null && <RunReportModal runId={reportId} onClose={() => setReportId(null)} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import type { JobDto, JobScheduleDto } from "@ep/contracts";
+import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "@/lib/api-client";
+import { errorMessage } from "@/lib/errors";
+import { useUpdateJob } from "../api";
+
+/** Edits a job's schedule: every N minutes, or a cron expression (Europe/Istanbul). */
+export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => void }) {
+  const { t } = useTranslation();
+  const update = useUpdateJob();
+  const [kind, setKind] = useState<JobScheduleDto["kind"]>(job.schedule.kind);
+  const [minutes, setMinutes] = useState<number>(
+    job.schedule.kind === "interval" ? job.schedule.minutes : 60,
+  );
+  const [expression, setExpression] = useState(
+    job.schedule.kind === "cron" ? job.schedule.expression : "0 */2 * * *",
+  );
+  const schedule: JobScheduleDto = kind === "interval" ? { kind, minutes } : { kind, expression };
+  const fieldError = update.error instanceof ApiError ? update.error.fieldErrors[0]?.message : undefined;
+  return (
+    <Modal opened onClose={onClose} title={t("integration.schedule.title", { job: job.name })}>
+      <Stack>
+        <SegmentedControl
+          value={kind}
+          onChange={(v) => setKind(v as JobScheduleDto["kind"])}
+          data={[
+            { value: "interval", label: t("integration.schedule.interval") },
+            { value: "cron", label: t("integration.schedule.cronLabel") },
+          ]}
+        />
+        {kind === "interval" ? (
+          <NumberInput
+            label={t("integration.schedule.minutes")}
+            min={1}
+            max={10080}
+            value={minutes}
+            onChange={(v) => setMinutes(Number(v) || 1)}
+          />
+        ) : (
+          <TextInput
+            label={t("integration.schedule.expression")}
+            description={t("integration.schedule.cronHint")}
+            value={expression}
+            onChange={(e) => setExpression(e.currentTarget.value)}
+            error={fieldError}
+          />
+        )}
+        {update.isError && !fieldError && (
+          <Text size="sm" c="red" role="alert">
+            {errorMessage(update.error)}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t("integration.cancel")}
+          </Button>
+          <Button
+            loading={update.isPending}
+            onClick={() => update.mutate({ id: job.id, schedule }, { onSuccess: onClose })}
+          >
+            {t("integration.save")}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

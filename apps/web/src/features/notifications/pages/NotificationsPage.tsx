@@ -1,0 +1,52 @@
+import { Card, Group, Stack, Text } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { PageHeader } from "@/components/layout/PageHeader";
+import { ServerPagination } from "@/components/table/ServerPagination";
+import { formatDateTime } from "@/lib/format";
+import { useMarkAsRead, useNotifications } from "../api";
+import { NotificationItem } from "../components/NotificationItem";
+
+const PAGE_SIZE = 20;
+
+/** Every notification of the company, newest first, paged on the server. */
+export default function NotificationsPage() {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const list = useNotifications(page, PAGE_SIZE);
+  const markRead = useMarkAsRead();
+  return (
+    <>
+      <PageHeader title={t("notifications.allTitle")} />
+      <Card>
+        <QueryBoundary
+          query={list}
+          isEmpty={(d) => d.dataList.length === 0}
+          emptyMessage={t("notifications.empty")}
+        >
+          {(data) => (
+            <Stack gap="xs">
+              {data.dataList.map((n) => (
+                <Group key={n.id} wrap="nowrap" align="flex-start" justify="space-between">
+                  <div style={{ flex: 1 }}>
+                    <NotificationItem item={n} onRead={(id) => markRead.mutate(id)} />
+                  </div>
+                  <Text size="xs" c="dimmed" pt="sm" style={{ whiteSpace: "nowrap" }}>
+                    {formatDateTime(n.created_Date)}
+                  </Text>
+                </Group>
+              ))}
+              <ServerPagination
+                totalCount={data.totalCount}
+                pageSize={PAGE_SIZE}
+                page={page}
+                onChange={setPage}
+              />
+            </Stack>
+          )}
+        </QueryBoundary>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+import type { SalesReportDto } from "@ep/contracts";
+import { Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { IconFileSpreadsheet } from "@tabler/icons-react";
+import dayjs from "dayjs";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { PageHeader } from "@/components/layout/PageHeader";
+import { ServerPagination } from "@/components/table/ServerPagination";
+import { formatDateTime, formatMoney } from "@/lib/format";
+import { useRunStatistics, useSalesReport } from "../api";
+import { DateRangeFilter, type DayRange, rangeQuery } from "../components/DateRangeFilter";
+
+const PAGE_SIZE = 20;
+
+/** /reports: the sales report with totals, a date range and xlsx export; job run statistics below. */
+export default function ReportsPage() {
+  const { t } = useTranslation();
+  const [range, setRange] = useState<DayRange>([
+    dayjs().startOf("month").format("YYYY-MM-DD"),
+    dayjs().format("YYYY-MM-DD"),
+  ]);
+  const [page, setPage] = useState(1);
+  const query = rangeQuery(range);
+  const sales = useSalesReport(page, PAGE_SIZE, query);
+  const stats = useRunStatistics(query);
+
+  const exportXlsx = async (data: SalesReportDto) => {
+    const { downloadXlsx } = await import("../xlsx");
+    const header = [
+      t("reports.orderNo"),
+      t("reports.date"),
+      t("reports.customer"),
+      t("reports.state"),
+      t("reports.amount"),
+    ];
+    const rows = data.dataList.map((o) => [
+      o.orderNo,
+      formatDateTime(o.order_date),
+      o.customer,
+      t(`reports.states.${o.state}`, { defaultValue: o.state }),
+      o.grand_total,
+    ]);
+    downloadXlsx(`satis-raporu-${range[0] ?? ""}-${range[1] ?? ""}.xlsx`, t("reports.salesTitle"), [
+      header,
+      ...rows,
+      [t("reports.total"), "", "", "", data.totalAmount],
+    ]);
+  };
+
+  return (
+    <>
+      <PageHeader title={t("reports.title")} />
+      <Stack gap="lg">
+        <Card>
+          <Group justify="space-between" align="flex-end" mb="md" wrap="wrap">
+            <DateRangeFilter
+              value={range}
+              onChange={(r) => {
+                setRange(r);
+                setPage(1);
+              }}
+            />
+            <Button
+              leftSection={<IconFileSpreadsheet size={16} />}
+              variant="light"
+              disabled={!sales.data || sales.data.dataList.length === 0}
+              onClick={() => sales.data && void exportXlsx(sales.data)}
+            >
+              {t("reports.export")}
+            </Button>
+          </Group>
+          <Title order={2} fz="lg" fw={600} mb="sm">
+            {t("reports.salesTitle")}
+          </Title>
+          <QueryBoundary
+            query={sales}
+            isEmpty={(d) => d.dataList.length === 0}
+            emptyMessage={t("reports.empty")}
+          >
+            {(data) => (
+              <Stack gap="sm">
+                <Group gap="xl">
+                  <Text size="sm">
+                    {t("reports.orderCount")}: <b data-testid="report-count">{data.totalCount}</b>
+                  </Text>
+                  <Text size="sm">
+                    {t("reports.total")}: <b data-testid="report-total">{formatMoney(data.totalAmount)}</b>
+                  </Text>
+                </Group>
+                <Table.ScrollContainer minWidth={640}>
+                  <Table striped verticalSpacing="xs">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>{t("reports.orderNo")}</Table.Th>
+                        <Table.Th>{t("reports.date")}</Table.Th>
+                        <Table.Th>{t("reports.customer")}</Table.Th>
+                        <Table.Th>{t("reports.state")}</Table.Th>
+                        <Table.Th ta="right">{t("reports.amount")}</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {data.dataList.map((o) => (
+                        <Table.Tr key={o.id}>
+                          <Table.Td>{o.orderNo}</Table.Td>
+                          <Table.Td>{formatDateTime(o.order_date)}</Table.Td>
+                          <Table.Td>{o.customer}</Table.Td>
+                          <Table.Td>{t(`reports.states.${o.state}`, { defaultValue: o.state })}</Table.Td>
+                          <Table.Td ta="right">{formatMoney(o.grand_total)}</Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+                <ServerPagination
+                  totalCount={data.totalCount}
+                  pageSize={PAGE_SIZE}
+                  page={page}
+                  onChange={setPage}
+                />
+              </Stack>
+            )}
+          </QueryBoundary>
+        </Card>
+        <Card>
+          <Title order={2} fz="lg" fw={600} mb="sm">
+            {t("reports.statsTitle")}
+          </Title>
+          <QueryBoundary query={stats} isEmpty={(d) => d.length === 0} emptyMessage={t("reports.statsEmpty")}>
+            {(data) => (
+              <Table verticalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t("reports.job")}</Table.Th>
+                    <Table.Th ta="right">{t("reports.runs")}</Table.Th>
+                    <Table.Th ta="right">{t("reports.failures")}</Table.Th>
+                    <Table.Th ta="right">{t("reports.written")}</Table.Th>
+                    <Table.Th ta="right">{t("reports.failedItems")}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.map((s) => (
+                    <Table.Tr key={s.jobType}>
+                      <Table.Td>{s.name}</Table.Td>
+                      <Table.Td ta="right">{s.runs}</Table.Td>
+                      <Table.Td ta="right">{s.failures}</Table.Td>
+                      <Table.Td ta="right">{s.written}</Table.Td>
+                      <Table.Td ta="right">{s.failed}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </QueryBoundary>
+        </Card>
+      </Stack>
+    </>
+  );
+}

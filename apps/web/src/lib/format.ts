@@ -1,0 +1,43 @@
+import dayjs from "dayjs";
+import "dayjs/locale/tr";
+
+/** The one place dates and money get their Turkish shape (spec section 9). */
+
+type DateInput = string | number | Date | null | undefined;
+
+const EMPTY = "-";
+
+function parse(value: DateInput): dayjs.Dayjs | null {
+  if (value === null || value === undefined || value === "") return null;
+  const parsed = dayjs(value);
+  return parsed.isValid() ? parsed.locale("tr") : null;
+}
+
+/** `DD-MM-YYYY HH:mm`, for example `05-03-2025 14:07`. */
+export function formatDateTime(value: DateInput): string {
+  return parse(value)?.format("DD-MM-YYYY HH:mm") ?? EMPTY;
+}
+
+/** `DD-MM-YYYY`, for example `05-03-2025`. */
+export function formatDate(value: DateInput): string {
+  return parse(value)?.format("DD-MM-YYYY") ?? EMPTY;
+}
+
+/** `DD-MM`, for example `05-03` (announcements). */
+export function formatDayMonth(value: DateInput): string {
+  return parse(value)?.format("DD-MM") ?? EMPTY;
+}
+
+const moneyFormat = new Intl.NumberFormat("tr-TR", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  useGrouping: true,
+});
+
+/** Turkish money with two decimals and a trailing lira sign: `1.234,56 ₺`. */
+export function formatMoney(amount: number | string | null | undefined): string {
+  const value = typeof amount === "string" ? Number(amount) : amount;
+  const safe = value === null || value === undefined || !Number.isFinite(value) ? 0 : value;
+  // Intl puts a minus sign that some fonts draw wide; keep the plain hyphen-minus.
+  return `${moneyFormat.format(safe).replace("\u2212", "-")} ₺`;
+}

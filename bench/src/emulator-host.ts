@@ -1,0 +1,83 @@
+/**
+ * Child process of the bench: the Mikro and IKAS emulators with the same seeded catalogue, so their
+ * memory and CPU do not count against the engine process. Controlled over IPC (see ipc.ts).
+ */
+import {
+  type IkasEmulatorCredentials,
+  type MikroEmulatorCredentials,
+  startIkasEmulator,
+  startMikroEmulator,
+} from "@ep/connectors";
+import { failIpc, serveIpc } from "./ipc.ts";
+
+export type EmulatorsReady = {
+  erp: MikroEmulatorCredentials;
+  shop: IkasEmulatorCredentials;
+  skus: number;
+};
+
+export type CallStats = {
+  stock: { calls: number; items: number };
+  prices: { calls: number; items: number };
+  shop: { requests: number; reads: number; writes: number; rateLimitViolations: number };
+  erp: { requests: number; reads: number; writes: number };
+};
+
+export type Mutation = { stockChanges: number; priceChanges: number };
+
+async function main() {
+  const skus = Number(process.env.BENCH_SKUS ?? 100_000);
+  const seed = process.env.BENCH_SEED ?? "bench-100k";
+  // Same seed and count: both sides hold the same SKUs, so ProductIntegration binds every one.
+  const erp = await startMikroEmulator({ host: "127.0.0.1", seed, productCount: skus });
+  const shop = await startIkasEmulator({ host: "127.0.0.1", seed, productCount: skus, errorBlock: false });
+
+  const codes = () =>
+    erp.state
+      .table("STOKLAR")
+      .rows.map((r) => String(r.sto_kod))
+      .sort();
+
+  serveIpc({ erp: erp.credentials, shop: shop.credentials, skus } satisfies EmulatorsReady, {
+    setRateLimit: (args) => shop.setRateLimit(args as { requests: number; windowMs: number } | false),
+    resetCounters: () => {
+      shop.resetCounters();
+      erp.resetCounters();
+    },
+    stats: (): CallStats => ({
+      ...shop.batchWriteStats(),
+      shop: {
+        requests: shop.counters.requests,
+        reads: shop.counters.reads,
+        writes: shop.counters.writes,
+        rateLimitViolations: shop.counters.rateLimitViolations,
+      },
+      erp: { requests: erp.counters.requests, reads: erp.counters.reads, writes: erp.counters.writes },
+    }),
+    /** Changes stock (depot 1) and the retail price (list 1) of every `every`-th stock card. */
+    mutate: (args): Mutation => {
+      const { every } = args as { every: number };
+      let stockChanges = 0;
+      let priceChanges = 0;
+      const all = codes();
+      for (let i = 0; i < all.length; i += every) {
+        const code = all[i]!;
+        erp.state.setStock(code, 1, erp.state.quantity(code, 1) + 7);
+        stockChanges++;
+        const price = erp.state.prices.get(`${code}|1`);
+        if (price) {
+          erp.state.setPrice(code, 1, Math.round((Number(price.sfiyat_fiyati) + 1.25) * 100) / 100);
+          priceChanges++;
+        }
+      }
+      return { stockChanges, priceChanges };
+    },
+    memory: () => process.memoryUsage().rss,
+    close: async () => {
+      await Promise.all([erp.close(), shop.close()]);
+      setImmediate(() => process.exit(0));
+    },
+  });
+}
+
+main().catch(failIpc);

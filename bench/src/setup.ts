@@ -1,0 +1,53 @@
+/**
+ * Child process of the bench, before the timed part: seeds the company and its two connections into
+ * the database and runs ProductIntegration once (limits lifted), binding every SKU to its shop
+ * variant. A process of its own, so the engine process's peak memory shows the stock and price sync
+ * only.
+ */
+import { ensureCompanyJobs } from "@ep/engine";
+import { saveConnection } from "@ep/server/connections";
+import { companies } from "@ep/server/schema";
+import { benchCipher, benchDeps, IKAS, MIKRO, openBenchDatabase, runJob } from "./engine.ts";
+import { failIpc, serveIpc } from "./ipc.ts";
+
+export type SetupReady = {
+  companyId: number;
+  seconds: number;
+  status: string;
+  written: number;
+  moved: number;
+};
+
+const UNLIMITED = { requests: 1_000_000, windowMs: 1_000 };
+
+async function main() {
+  const erp = JSON.parse(process.env.BENCH_ERP_CREDENTIALS ?? "{}") as Record<string, string>;
+  const shop = JSON.parse(process.env.BENCH_SHOP_CREDENTIALS ?? "{}") as Record<string, string>;
+  const database = await openBenchDatabase();
+  const cipher = benchCipher();
+  const [company] = await database.db
+    .insert(companies)
+    .values({ name: "Bench Ticaret A.Ş.", erpType: MIKRO, ecommerceType: IKAS })
+    .returning();
+  const companyId = company!.id;
+  await saveConnection(database.db, cipher, { companyId, kind: "erp", systemType: MIKRO, credentials: erp });
+  await saveConnection(database.db, cipher, { companyId, kind: "shop", systemType: IKAS, credentials: shop });
+  await ensureCompanyJobs(database.db, companyId, new Date());
+
+  const deps = benchDeps(database, cipher, { erp: UNLIMITED, shop: UNLIMITED });
+  const run = await runJob(deps, companyId, "ProductIntegration");
+  await database.close();
+  if (run.status !== "Succeeded") throw new Error(`ProductIntegration ended ${run.status}:\n${run.report}`);
+  serveIpc(
+    {
+      companyId,
+      seconds: run.seconds,
+      status: run.status,
+      written: run.counts?.written ?? 0,
+      moved: run.counts?.read ?? 0,
+    } satisfies SetupReady,
+    { close: () => setImmediate(() => process.exit(0)) },
+  );
+}
+
+main().catch(failIpc);

@@ -1,0 +1,77 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { baseUrl } from "./browser.ts";
+
+export type TestUser = {
+  company_Name: string;
+  email: string;
+  password: string;
+  first_Name: string;
+  last_Name: string;
+  phone: string;
+  erpType: number;
+  ecommerceType: number;
+};
+
+/** A unique user each call, so tests never collide on the shared server. */
+export function newUser(overrides: Partial<TestUser> = {}): TestUser {
+  const id = randomUUID().slice(0, 8);
+  return {
+    company_Name: `Deneme Ticaret ${id}`,
+    email: `kullanici.${id}@example.com`,
+    password: "Guclu.Sifre1",
+    first_Name: "Ayşe",
+    last_Name: "Yılmaz",
+    phone: "05321234567",
+    erpType: 4,
+    ecommerceType: 2,
+    ...overrides,
+  };
+}
+
+/** Registers through the API (for tests that are not about the registration screen). */
+export async function registerByApi(user: TestUser): Promise<void> {
+  const res = await fetch(`${baseUrl()}/api/account/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(user),
+  });
+  const body = (await res.json()) as { successful: boolean; message: string };
+  if (!res.ok || !body.successful) throw new Error(`register failed: ${res.status} ${body.message}`);
+}
+
+/** Signs in through the sign-in screen and waits for the dashboard (splash gone). */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/account/login");
+  await field(page, "E-Posta").fill(email);
+  await field(page, "Şifre").fill(password);
+  await page.getByRole("button", { name: "Giriş Yap" }).click();
+  await page.waitForURL("**/dashboard");
+  await waitForShell(page);
+}
+
+/** The signed-in shell is visible once the 1 s splash is gone. */
+export async function waitForShell(page: Page): Promise<void> {
+  await page.getByTestId("user-menu").waitFor();
+  await page.getByTestId("splash").waitFor({ state: "detached", timeout: 10_000 });
+}
+
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+export async function expectPath(page: Page, path: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === path, { waitUntil: "commit" });
+  expect(pathOf(page)).toBe(path);
+}
+
+/** A text, e-mail, tel or password input by its exact accessible name (its label). */
+export function field(page: Page, name: string) {
+  return page.getByRole("textbox", { name, exact: true });
+}
+
+/** A Mantine Select by its label. */
+export function combo(page: Page, name: string) {
+  return page.getByRole("combobox", { name, exact: true });
+}

@@ -1,0 +1,88 @@
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, inject } from "vitest";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export const baseUrl = (): string => inject("baseUrl");
+export const mailboxDir = (): string => inject("mailboxDir");
+
+/**
+ * The system Chromium, launched once per test file (Playwright gives it a fresh temporary
+ * profile); every test gets a new context, so no cookie or storage leaks between tests.
+ */
+export class BrowserSession {
+  private contexts: BrowserContext[] = [];
+  /** Uncaught page errors; a test can assert there were none. */
+  readonly pageErrors: string[] = [];
+
+  private constructor(private readonly browser: Browser) {}
+
+  static async launch(): Promise<BrowserSession> {
+    const browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
+    return new BrowserSession(browser);
+  }
+
+  async newPage(): Promise<Page> {
+    const context = await this.browser.newContext({
+      baseURL: baseUrl(),
+      viewport: { width: 1366, height: 860 },
+      locale: "tr-TR",
+      timezoneId: "Europe/Istanbul",
+    });
+    this.contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on("pageerror", (error) => this.pageErrors.push(error.message));
+    return page;
+  }
+
+  /** Closes the contexts of the finished test. */
+  async reset(): Promise<void> {
+    for (const context of this.contexts.splice(0)) await context.close();
+  }
+
+  async close(): Promise<void> {
+    await this.reset();
+    await this.browser.close();
+  }
+}
+
+/**
+ * The browser of one test file: launched before its tests, a fresh context for each test, closed
+ * after. `const browser = useBrowser();` at the top of the file, then `await browser.newPage()`.
+ */
+export function useBrowser() {
+  let session: BrowserSession | undefined;
+  beforeAll(async () => {
+    session = await BrowserSession.launch();
+  });
+  afterEach(async () => {
+    await session?.reset();
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+  const current = (): BrowserSession => {
+    if (!session) throw new Error("the browser starts in beforeAll; call newPage() inside a test");
+    return session;
+  };
+  return {
+    newPage: () => current().newPage(),
+    get pageErrors(): readonly string[] {
+      return current().pageErrors;
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+import { startMailbox } from "./mailbox.ts";
+import { SUPPORT_ACCOUNT } from "./support-account.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    mailboxDir: string;
+  }
+}
+
+const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const webDir = join(root, "apps/web");
+const distIndex = join(webDir, "dist/index.html");
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === "node_modules" || entry === "dist") continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** Builds apps/web when dist is missing or older than its sources (or the shared contracts). */
+function buildWebIfStale(): void {
+  const sources = [
+    join(webDir, "src"),
+    join(webDir, "index.html"),
+    join(webDir, "vite.config.ts"),
+    join(webDir, "public"),
+    join(root, "packages/contracts/src"),
+  ];
+  const builtAt = existsSync(distIndex) ? statSync(distIndex).mtimeMs : 0;
+  if (builtAt > Math.max(...sources.map(newestMtime))) return;
+  // Vitest sets NODE_ENV=test; the build must be a production one.
+  const result = spawnSync("npm", ["run", "build", "-w", "@ep/web"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) throw new Error("web build failed");
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`server did not answer /health within ${timeoutMs} ms:\n${output()}`);
+}
+
+export default async function setup(project: TestProject) {
+  buildWebIfStale();
+
+  const work = mkdtempSync(join(tmpdir(), "ep-e2e-"));
+  const mailboxDir = join(work, "mail");
+  const mailbox = await startMailbox(mailboxDir);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    DATA_DIR: join(work, "data"),
+    SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
+    PUBLIC_URL: baseUrl,
+    CAPTCHA: "adaptive",
+    LOG_LEVEL: "warn",
+    SUPPORT_EMAIL: SUPPORT_ACCOUNT.email,
+    SUPPORT_PASSWORD: SUPPORT_ACCOUNT.password,
+  };
+  // The browser tests always run on the embedded database.
+  delete env.DATABASE_URL;
+  delete env.NODE_OPTIONS;
+
+  let log = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d: Buffer) => {
+    log += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    log += d.toString();
+  });
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise<void>((r) => child.once("exit", () => r()));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await mailbox.close();
+    rmSync(work, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseUrl, child, () => log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  project.provide("baseUrl", baseUrl);
+  project.provide("mailboxDir", mailboxDir);
+  return stop;
+}

@@ -1,0 +1,447 @@
+/** In-memory store of the IKAS emulator: products/variants, stock per location, prices per list, orders. */
+
+import {
+  type CatalogItem,
+  type GeneratedCustomer,
+  generateCatalog,
+  generateCustomer,
+} from "../../testing/catalog";
+import { Prng } from "../../testing/prng";
+import { CARGO_COMPANIES } from "../../testing/turkish-data";
+
+export interface IkasPrice {
+  priceListId: string | null;
+  sellPrice: number;
+  discountPrice: number | null;
+  buyPrice: number | null;
+  currency: string;
+}
+
+export interface IkasStock {
+  stockLocationId: string;
+  stockCount: number;
+}
+
+export interface IkasVariantValue {
+  variantTypeName: string;
+  variantValueName: string;
+}
+
+export interface IkasVariant {
+  id: string;
+  sku: string | null;
+  barcodeList: string[];
+  isActive: boolean;
+  prices: IkasPrice[];
+  stocks: IkasStock[];
+  variantValues: IkasVariantValue[];
+}
+
+export interface IkasProduct {
+  id: string;
+  name: string;
+  description: string | null;
+  type: string;
+  brandId: string | null;
+  categoryIds: string[];
+  salesChannelIds: string[];
+  vatRate: number | null;
+  variants: IkasVariant[];
+  createdAt: number;
+  updatedAt: number;
+  deleted: boolean;
+}
+
+export interface IkasCategory {
+  id: string;
+  name: string;
+  parentId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface IkasNamed {
+  id: string;
+  name: string;
+}
+
+export interface IkasAddress {
+  firstName: string;
+  lastName: string;
+  company: string | null;
+  addressLine1: string;
+  addressLine2: string | null;
+  city: { name: string };
+  district: { name: string };
+  country: { name: string };
+  postalCode: string | null;
+  phone: string | null;
+  identityNumber: string | null;
+  taxNumber: string | null;
+  taxOffice: string | null;
+  isDefault: boolean;
+}
+
+export interface IkasOrderLine {
+  id: string;
+  quantity: number;
+  price: number;
+  finalPrice: number;
+  discountPrice: number | null;
+  taxValue: number;
+  variant: { id: string; sku: string | null; name: string; productId: string; barcodeList: string[] };
+}
+
+export interface IkasPackage {
+  id: string;
+  orderPackageNumber: string;
+  orderPackageFulfillStatus: string;
+  orderLineItemIds: string[];
+  trackingInfo: {
+    trackingNumber: string | null;
+    cargoCompany: string | null;
+    trackingLink: string | null;
+  } | null;
+}
+
+export interface IkasInvoice {
+  id: string;
+  invoiceNumber: string;
+  invoiceDate: number;
+  ettn: string | null;
+  fileName: string | null;
+  size: number;
+}
+
+export interface IkasOrder {
+  id: string;
+  orderNumber: string;
+  status: string;
+  orderPaymentStatus: string;
+  orderPackageStatus: string;
+  currencyCode: string;
+  totalPrice: number;
+  totalFinalPrice: number;
+  orderedAt: number;
+  createdAt: number;
+  updatedAt: number;
+  salesChannelId: string;
+  note: string | null;
+  customer: { id: string; firstName: string; lastName: string; email: string; phone: string | null };
+  billingAddress: IkasAddress;
+  shippingAddress: IkasAddress;
+  shippingLines: Array<{ title: string; price: number; finalPrice: number }>;
+  paymentMethods: Array<{ type: string; paymentGatewayName: string; price: number }>;
+  orderLineItems: IkasOrderLine[];
+  orderPackages: IkasPackage[];
+  invoices: IkasInvoice[];
+}
+
+export interface IkasStateOptions {
+  seed: number | string;
+  productCount: number;
+  storeName: string;
+  now: () => number;
+  /** Seed with N orders. */
+  orderCount?: number;
+}
+
+export class IkasState {
+  readonly storeName: string;
+  readonly merchantId: string;
+  readonly products = new Map<string, IkasProduct>();
+  readonly categories = new Map<string, IkasCategory>();
+  readonly brands = new Map<string, IkasNamed>();
+  readonly stockLocations: IkasNamed[];
+  readonly priceLists: Array<IkasNamed & { currencyCode: string }>;
+  readonly salesChannels: Array<IkasNamed & { type: string }>;
+  readonly paymentGateways: Array<IkasNamed & { paymentMethodType: string }>;
+  readonly orders: IkasOrder[] = [];
+  private readonly ordersById = new Map<string, IkasOrder>();
+  /** sku -> [productId, variantId] */
+  readonly skuIndex = new Map<string, [string, string]>();
+  /** variantId -> productId */
+  readonly variantIndex = new Map<string, string>();
+  private readonly rng: Prng;
+  private readonly idRng: Prng;
+  private readonly now: () => number;
+  private orderSeq = 1000;
+  private customerSeq = 0;
+  private lastTs = 0;
+
+  constructor(opts: IkasStateOptions) {
+    this.storeName = opts.storeName;
+    this.now = opts.now;
+    this.rng = new Prng(`${opts.seed}:ikas`);
+    this.idRng = new Prng(`${opts.seed}:ikas-ids`);
+    this.merchantId = this.uuid();
+    this.stockLocations = [
+      { id: this.uuid(), name: "Merkez Depo" },
+      { id: this.uuid(), name: "İstanbul Mağaza" },
+    ];
+    this.priceLists = [{ id: this.uuid(), name: "Bayi Fiyat Listesi", currencyCode: "TRY" }];
+    this.salesChannels = [
+      { id: this.uuid(), name: "Online Mağaza", type: "STOREFRONT" },
+      { id: this.uuid(), name: "Mobil Uygulama", type: "APP" },
+    ];
+    this.paymentGateways = [
+      { id: this.uuid(), name: "Kredi Kartı (iyzico)", paymentMethodType: "CREDIT_CARD" },
+      { id: this.uuid(), name: "Havale / EFT", paymentMethodType: "BANK_TRANSFER" },
+      { id: this.uuid(), name: "Kapıda Ödeme", paymentMethodType: "CASH_ON_DELIVERY" },
+    ];
+    if (opts.productCount > 0)
+      this.seedCatalog(generateCatalog({ seed: opts.seed, count: opts.productCount }));
+    if (opts.orderCount) this.generateOrders(opts.orderCount);
+  }
+
+  /** A monotonic "now" so that every change gets a distinct, increasing updatedAt. */
+  tick(): number {
+    const t = Math.max(this.now(), this.lastTs + 1);
+    this.lastTs = t;
+    return t;
+  }
+
+  uuid(): string {
+    const h = () =>
+      Math.floor(this.idRng.next() * 0x10000)
+        .toString(16)
+        .padStart(4, "0");
+    return `${h()}${h()}-${h()}-4${h().slice(1)}-a${h().slice(1)}-${h()}${h()}${h()}`;
+  }
+
+  private categoryFor(root: string, child: string): string {
+    let rootCat = [...this.categories.values()].find((c) => c.name === root && c.parentId === null);
+    if (!rootCat) rootCat = this.addCategory(root, null);
+    const rootId = rootCat.id;
+    let childCat = [...this.categories.values()].find((c) => c.name === child && c.parentId === rootId);
+    if (!childCat) childCat = this.addCategory(child, rootId);
+    return childCat.id;
+  }
+
+  addCategory(name: string, parentId: string | null): IkasCategory {
+    const ts = this.tick();
+    const c: IkasCategory = { id: this.uuid(), name, parentId, createdAt: ts, updatedAt: ts };
+    this.categories.set(c.id, c);
+    return c;
+  }
+
+  brandFor(name: string): string {
+    for (const b of this.brands.values()) if (b.name === name) return b.id;
+    const b = { id: this.uuid(), name };
+    this.brands.set(b.id, b);
+    return b.id;
+  }
+
+  private seedCatalog(items: CatalogItem[]): void {
+    const catCache = new Map<string, string>();
+    const brandCache = new Map<string, string>();
+    const dealerList = this.priceLists[0]?.id ?? null;
+    // Shared, never mutated in place (saves memory on 100k-product stores).
+    const channels = this.salesChannels.map((s) => s.id);
+    const noValues: IkasVariantValue[] = [];
+    let current: IkasProduct | undefined;
+    let currentModel: string | undefined;
+    for (const it of items) {
+      if (!current || currentModel !== it.modelCode) {
+        const key = `${it.categoryRoot}/${it.categoryChild}`;
+        let catId = catCache.get(key);
+        if (!catId) {
+          catId = this.categoryFor(it.categoryRoot, it.categoryChild);
+          catCache.set(key, catId);
+        }
+        let brandId = brandCache.get(it.brand);
+        if (!brandId) {
+          brandId = this.brandFor(it.brand);
+          brandCache.set(it.brand, brandId);
+        }
+        current = {
+          id: this.uuid(),
+          name: it.modelName,
+          description: null,
+          type: "PHYSICAL",
+          brandId,
+          categoryIds: [catId],
+          salesChannelIds: channels,
+          vatRate: it.vatRate,
+          variants: [],
+          createdAt: it.updatedAt,
+          updatedAt: it.updatedAt,
+          deleted: false,
+        };
+        currentModel = it.modelCode;
+        this.products.set(current.id, current);
+      }
+      const v: IkasVariant = {
+        id: this.uuid(),
+        sku: it.sku,
+        barcodeList: [it.barcode],
+        isActive: true,
+        prices: [
+          {
+            priceListId: null,
+            sellPrice: it.retailPrice,
+            discountPrice: null,
+            buyPrice: null,
+            currency: "TRY",
+          },
+          {
+            priceListId: dealerList,
+            sellPrice: it.wholesalePrice,
+            discountPrice: null,
+            buyPrice: null,
+            currency: "TRY",
+          },
+        ],
+        stocks: [
+          { stockLocationId: this.stockLocations[0]?.id ?? "", stockCount: it.stock1 },
+          { stockLocationId: this.stockLocations[1]?.id ?? "", stockCount: it.stock2 },
+        ],
+        variantValues:
+          it.optionName && it.optionValue
+            ? [{ variantTypeName: it.optionName, variantValueName: it.optionValue }]
+            : noValues,
+      };
+      current.variants.push(v);
+      this.skuIndex.set(it.sku, [current.id, v.id]);
+      this.variantIndex.set(v.id, current.id);
+    }
+  }
+
+  /** Re-index a product after a save. */
+  indexProduct(p: IkasProduct): void {
+    for (const v of p.variants) {
+      if (v.sku) this.skuIndex.set(v.sku, [p.id, v.id]);
+      this.variantIndex.set(v.id, p.id);
+    }
+  }
+
+  unindexProduct(p: IkasProduct): void {
+    for (const v of p.variants) {
+      if (v.sku && this.skuIndex.get(v.sku)?.[1] === v.id) this.skuIndex.delete(v.sku);
+      this.variantIndex.delete(v.id);
+    }
+  }
+
+  findVariant(productId: string, variantId: string): IkasVariant | undefined {
+    const p = this.products.get(productId);
+    return p?.variants.find((v) => v.id === variantId);
+  }
+
+  // ---- orders ----
+
+  private customers: GeneratedCustomer[] = [];
+
+  private nextCustomer(): GeneratedCustomer {
+    if (this.customers.length < 50 || this.rng.chance(0.3)) {
+      const c = generateCustomer(this.rng, ++this.customerSeq);
+      this.customers.push(c);
+      return c;
+    }
+    return this.rng.pick(this.customers);
+  }
+
+  getOrder(id: string): IkasOrder | undefined {
+    return this.ordersById.get(id);
+  }
+
+  /** Create `n` new orders from products that have stock and a price. Returns them. */
+  generateOrders(n: number): IkasOrder[] {
+    const sellable: Array<[IkasProduct, IkasVariant]> = [];
+    for (const p of this.products.values()) {
+      if (p.deleted) continue;
+      for (const v of p.variants)
+        if (v.isActive && v.prices.some((x) => x.priceListId === null)) sellable.push([p, v]);
+      if (sellable.length > 5000) break;
+    }
+    const out: IkasOrder[] = [];
+    if (sellable.length === 0) return out;
+    for (let i = 0; i < n; i++) {
+      const ts = this.tick();
+      const c = this.nextCustomer();
+      const addr: IkasAddress = {
+        firstName: c.address.firstName,
+        lastName: c.address.lastName,
+        company: c.companyName ?? null,
+        addressLine1: c.address.line1,
+        addressLine2: null,
+        city: { name: c.address.city },
+        district: { name: c.address.district },
+        country: { name: c.address.country },
+        postalCode: c.address.postalCode,
+        phone: c.phone,
+        identityNumber: c.isCompany ? null : c.tckn,
+        taxNumber: c.taxNumber ?? null,
+        taxOffice: c.taxOffice ?? null,
+        isDefault: true,
+      };
+      const lineCount = this.rng.int(1, 3);
+      const lines: IkasOrderLine[] = [];
+      for (let l = 0; l < lineCount; l++) {
+        const [p, v] = this.rng.pick(sellable);
+        const price = v.prices.find((x) => x.priceListId === null)?.sellPrice ?? 0;
+        const qty = this.rng.int(1, 3);
+        const vat = p.vatRate ?? 20;
+        const finalPrice = Math.round(price * qty * 100) / 100;
+        lines.push({
+          id: this.uuid(),
+          quantity: qty,
+          price,
+          finalPrice,
+          discountPrice: null,
+          taxValue: vat,
+          variant: { id: v.id, sku: v.sku, name: p.name, productId: p.id, barcodeList: v.barcodeList },
+        });
+      }
+      const itemsTotal = Math.round(lines.reduce((a, l) => a + l.finalPrice, 0) * 100) / 100;
+      const shipping = itemsTotal >= 500 ? 0 : 49.9;
+      const gateway = this.rng.pick(this.paymentGateways);
+      const channel = this.salesChannels[0];
+      const order: IkasOrder = {
+        id: this.uuid(),
+        orderNumber: String(++this.orderSeq),
+        status: "CREATED",
+        orderPaymentStatus: gateway.paymentMethodType === "CASH_ON_DELIVERY" ? "WAITING" : "PAID",
+        orderPackageStatus: "UNFULFILLED",
+        currencyCode: "TRY",
+        totalPrice: itemsTotal,
+        totalFinalPrice: Math.round((itemsTotal + shipping) * 100) / 100,
+        orderedAt: ts,
+        createdAt: ts,
+        updatedAt: ts,
+        salesChannelId: channel?.id ?? "",
+        note: this.rng.chance(0.1) ? "Lütfen zili çalmayın." : null,
+        customer: { id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone },
+        billingAddress: addr,
+        shippingAddress: { ...addr },
+        shippingLines: [{ title: this.rng.pick(CARGO_COMPANIES), price: shipping, finalPrice: shipping }],
+        paymentMethods: [
+          {
+            type: gateway.paymentMethodType,
+            paymentGatewayName: gateway.name,
+            price: Math.round((itemsTotal + shipping) * 100) / 100,
+          },
+        ],
+        orderLineItems: lines,
+        orderPackages: [
+          {
+            id: this.uuid(),
+            orderPackageNumber: `${this.orderSeq}-1`,
+            orderPackageFulfillStatus: "UNFULFILLED",
+            orderLineItemIds: lines.map((l) => l.id),
+            trackingInfo: null,
+          },
+        ],
+        invoices: [],
+      };
+      this.orders.push(order);
+      this.ordersById.set(order.id, order);
+      out.push(order);
+    }
+    return out;
+  }
+
+  /** Touch an order (e.g. the customer changed it): it moves to the end of the updatedAt order. */
+  touchOrder(order: IkasOrder): void {
+    order.updatedAt = this.tick();
+  }
+}

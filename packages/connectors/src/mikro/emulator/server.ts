@@ -1,0 +1,440 @@
+/**
+ * Mikro emulator: a Fastify server that behaves like MikroAPI V2 as documented — login block with the
+ * daily-hashed password in every request body, `POST /Api/APIMethods/<Method>`, answers wrapped in
+ * `{ result: [{ StatusCode, IsError, ErrorMessage, Data }] }` (errors inside HTTP 200), a read-only
+ * `SqlVeriOkuV2` over Mikro-named tables, and switchable faults.
+ */
+
+import { createHash } from "node:crypto";
+import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+import {
+  type CallInfo,
+  countCall,
+  delay,
+  dropConnection,
+  EmulatedRateLimit,
+  type EmulatorCounters,
+  type FaultConfig,
+  FaultInjector,
+  hangAndDrop,
+  newCounters,
+} from "../../testing/faults";
+import { type Row, runSelect, SqlError } from "./sql";
+import { MIKRO_VAT_POINTERS, MikroState, mikroDate, mikroDateTime } from "./state";
+
+export interface MikroEmulatorOptions {
+  port?: number;
+  host?: string;
+  seed?: number | string;
+  productCount?: number;
+  apiKey?: string;
+  firmCode?: string;
+  period?: string;
+  userCode?: string;
+  password?: string;
+  firmName?: string;
+  /** Mikro documents no limit; `false` (default) = unlimited. */
+  rateLimit?: { requests: number; windowMs: number } | false;
+  faults?: FaultConfig;
+  /** Max rows one SqlVeriOkuV2 answer carries. */
+  maxSqlRows?: number;
+  now?: () => number;
+}
+
+export type MikroEmulatorCredentials = {
+  apiUrl: string;
+  apiKey: string;
+  firmCode: string;
+  period: string;
+  userCode: string;
+  password: string;
+};
+
+export interface MikroEmulator {
+  url: string;
+  port: number;
+  credentials: MikroEmulatorCredentials;
+  state: MikroState;
+  counters: EmulatorCounters;
+  faults: FaultInjector;
+  setFaults(config: FaultConfig): void;
+  /** Invoice the open orders every `intervalMs` (the accountant's round in the demo). */
+  startAutoInvoicing(intervalMs: number): () => void;
+  resetCounters(): void;
+  close(): Promise<void>;
+}
+
+export function mikroPasswordHash(password: string, date: string): string {
+  return createHash("md5").update(`${date} ${password}`, "utf8").digest("hex");
+}
+
+interface MikroResult {
+  StatusCode: number;
+  IsError: boolean;
+  ErrorMessage: string | null;
+  Data: unknown[];
+}
+
+const ok = (data: unknown[]): { result: MikroResult[] } => ({
+  result: [{ StatusCode: 200, IsError: false, ErrorMessage: null, Data: data }],
+});
+const fail = (status: number, message: string): { result: MikroResult[] } => ({
+  result: [{ StatusCode: status, IsError: true, ErrorMessage: message, Data: [] }],
+});
+
+class MikroApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const str = (v: unknown): string => (v === undefined || v === null ? "" : String(v));
+const num = (v: unknown): number => (typeof v === "number" ? v : Number(str(v).replace(",", ".")));
+
+function isWrite(method: string): boolean {
+  return /kaydet|guncelle|sil|olustur/i.test(method);
+}
+
+export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promise<MikroEmulator> {
+  const now = opts.now ?? Date.now;
+  const seed = opts.seed ?? 1;
+  const cred = {
+    apiKey: opts.apiKey ?? "mikro-emulator-api-key-0001",
+    firmCode: opts.firmCode ?? "01",
+    period: opts.period ?? "2025",
+    userCode: opts.userCode ?? "SRV",
+    password: opts.password ?? "Mikro-Emu-Parola1",
+  };
+  const state = new MikroState({
+    seed,
+    productCount: opts.productCount ?? 0,
+    firmName: opts.firmName ?? "Demo Ticaret A.Ş.",
+    now,
+  });
+  const counters = newCounters();
+  const faults = new FaultInjector(opts.faults, seed);
+  const limiter = opts.rateLimit
+    ? new EmulatedRateLimit(opts.rateLimit.requests, opts.rateLimit.windowMs)
+    : undefined;
+  const maxSqlRows = opts.maxSqlRows ?? 50_000;
+  let sortCache: { key: string; version: number; rows: Row[] } | undefined;
+  /** STOKLAR sorted by a column, cached until the table changes. */
+  function sortedStock(key: string): Row[] {
+    if (sortCache && sortCache.key === key && sortCache.version === state.version) return sortCache.rows;
+    const rows = [...state.table("STOKLAR").rows].sort((a, b) => {
+      const x = str(a[key]);
+      const y = str(b[key]);
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    sortCache = { key, version: state.version, rows };
+    return rows;
+  }
+
+  function authenticate(body: Record<string, unknown>): void {
+    const m = (body.Mikro ?? {}) as Record<string, unknown>;
+    if (str(m.ApiKey) !== cred.apiKey) throw new MikroApiError(401, "ApiKey geçersiz.");
+    if (str(m.FirmaKodu) !== cred.firmCode)
+      throw new MikroApiError(401, `${str(m.FirmaKodu)} kodlu firma bulunamadı.`);
+    if (str(m.CalismaYili) !== cred.period) {
+      throw new MikroApiError(401, `${str(m.CalismaYili)} çalışma yılına ait veritabanı bulunamadı.`);
+    }
+    const expected = mikroPasswordHash(cred.password, mikroDate(now()));
+    if (str(m.KullaniciKodu) !== cred.userCode || str(m.Sifre).toLowerCase() !== expected) {
+      throw new MikroApiError(401, "Kullanıcı adı veya şifre hatalı.");
+    }
+  }
+
+  /** Payload fields may sit beside the login block or inside it. */
+  function payload(body: Record<string, unknown>): Record<string, unknown> {
+    const inner = (body.Mikro ?? {}) as Record<string, unknown>;
+    return { ...body, ...inner };
+  }
+
+  const methods: Record<string, (p: Record<string, unknown>) => unknown[]> = {
+    StokListesiV2: (p) => {
+      const prefix = str(p.StokKod);
+      const dateCol = num(p.TarihTipi) === 1 ? "sto_create_date" : "sto_lastup_date";
+      const from = str(p.IlkTarih);
+      const to = str(p.SonTarih).slice(0, 10);
+      const size = Math.min(Math.max(1, num(p.Size) || 100), 5000);
+      const index = Math.max(0, num(p.Index) || 0);
+      const sortCol = str(p.Sort) || "sto_kod";
+      const key = state.table("STOKLAR").columns.find((c) => c.toLowerCase() === sortCol.toLowerCase());
+      if (!key) throw new MikroApiError(400, `Invalid column name '${sortCol}'.`);
+      const out: Row[] = [];
+      let skip = index * size;
+      for (const r of sortedStock(key)) {
+        if (prefix && !str(r.sto_kod).startsWith(prefix)) continue;
+        const d = str(r[dateCol]);
+        if ((from && d < from) || (to && d.slice(0, 10) > to)) continue;
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        out.push({ ...r });
+        if (out.length >= size) break;
+      }
+      return out;
+    },
+    SqlVeriOkuV2: (p) => {
+      const sql = str(p.SQLSorgu);
+      if (!sql.trim()) throw new MikroApiError(400, "SQLSorgu boş olamaz.");
+      try {
+        return [{ SQLResult1: runSelect(sql, state.tables, maxSqlRows) }];
+      } catch (e) {
+        if (e instanceof SqlError) throw new MikroApiError(400, e.message);
+        throw e;
+      }
+    },
+    VergiListesiV2: () =>
+      MIKRO_VAT_POINTERS.map((v) => ({ VergiNo: v.no, VergiOrani: v.rate, VergiAdi: v.name })),
+    CariKaydetV2: (p) => {
+      const list = (p.cariler ?? []) as Array<Record<string, unknown>>;
+      if (!Array.isArray(list) || list.length === 0) throw new MikroApiError(400, "cariler listesi boş.");
+      for (const c of list) {
+        const kod = str(c.cari_kod);
+        if (!kod) throw new MikroApiError(400, "cari_kod zorunludur.");
+        if (kod.length > 25) throw new MikroApiError(400, `cari_kod en fazla 25 karakter olabilir: ${kod}`);
+        if (!str(c.cari_unvan1)) throw new MikroApiError(400, `${kod} için cari_unvan1 zorunludur.`);
+        if (state.cariByKod.has(kod)) throw new MikroApiError(400, `${kod} kodlu cari zaten mevcut.`);
+      }
+      const out: unknown[] = [];
+      for (const c of list) {
+        const ts = mikroDateTime(state.tick());
+        const row: Row = {
+          cari_Guid: state.guid(),
+          cari_kod: str(c.cari_kod),
+          cari_unvan1: str(c.cari_unvan1),
+          cari_unvan2: str(c.cari_unvan2),
+          cari_vdaire_adi: str(c.cari_vdaire_adi),
+          cari_vdaire_no: str(c.cari_vdaire_no),
+          cari_EMail: str(c.cari_EMail),
+          cari_CepTel: str(c.cari_CepTel),
+          cari_create_date: ts,
+          cari_lastup_date: ts,
+        };
+        state.table("CARI_HESAPLAR").rows.push(row);
+        state.cariByKod.set(str(row.cari_kod), row);
+        const addresses = (c.adres ?? []) as Array<Record<string, unknown>>;
+        addresses.forEach((a, i) => {
+          state.table("CARI_HESAP_ADRESLERI").rows.push({
+            adr_Guid: state.guid(),
+            adr_cari_kod: str(row.cari_kod),
+            adr_adres_no: i + 1,
+            adr_cadde: str(a.adr_cadde),
+            adr_ilce: str(a.adr_ilce),
+            adr_il: str(a.adr_il),
+            adr_ulke: str(a.adr_ulke) || "Türkiye",
+            adr_posta_kodu: str(a.adr_posta_kodu),
+            adr_tel_no1: str(a.adr_tel_no1),
+          });
+        });
+        out.push({ cari_kod: row.cari_kod, cari_Guid: row.cari_Guid });
+      }
+      state.touch("CARI_HESAPLAR", "CARI_HESAP_ADRESLERI");
+      return out;
+    },
+    SiparisKaydetV2: (p) => {
+      const docs = (p.evraklar ?? []) as Array<{ satirlar?: Array<Record<string, unknown>> }>;
+      if (!Array.isArray(docs) || docs.length === 0) throw new MikroApiError(400, "evraklar listesi boş.");
+      const depots = new Set(state.depots.map((d) => d.no));
+      for (const d of docs) {
+        const lines = d.satirlar ?? [];
+        if (lines.length === 0) throw new MikroApiError(400, "satirlar listesi boş.");
+        for (const l of lines) {
+          if (!state.cariByKod.has(str(l.sip_musteri_kod))) {
+            throw new MikroApiError(400, `${str(l.sip_musteri_kod)} kodlu cari bulunamadı.`);
+          }
+          if (!state.stokByKod.has(str(l.sip_stok_kod))) {
+            throw new MikroApiError(400, `${str(l.sip_stok_kod)} kodlu stok bulunamadı.`);
+          }
+          if (!(num(l.sip_miktar) > 0)) throw new MikroApiError(400, "sip_miktar sıfırdan büyük olmalıdır.");
+          if (!depots.has(num(l.sip_depono)))
+            throw new MikroApiError(400, `${str(l.sip_depono)} numaralı depo bulunamadı.`);
+        }
+      }
+      const out: unknown[] = [];
+      for (const d of docs) {
+        const lines = d.satirlar ?? [];
+        const first = lines[0] ?? {};
+        const seri = str(first.sip_evrakno_seri);
+        const sira = num(first.sip_evrakno_sira) > 0 ? num(first.sip_evrakno_sira) : state.nextSira(seri);
+        const guids: string[] = [];
+        lines.forEach((l, i) => {
+          const ts = mikroDateTime(state.tick());
+          const g = state.guid();
+          guids.push(g);
+          state.table("SIPARISLER").rows.push({
+            sip_Guid: g,
+            sip_tarih: str(l.sip_tarih),
+            sip_teslim_tarih: str(l.sip_teslim_tarih) || str(l.sip_tarih),
+            sip_tip: num(l.sip_tip) || 0,
+            sip_cins: num(l.sip_cins) || 0,
+            sip_evrakno_seri: seri,
+            sip_evrakno_sira: sira,
+            sip_satirno: i,
+            sip_belgeno: str(l.sip_belgeno),
+            sip_belge_tarih: str(l.sip_belge_tarih) || str(l.sip_tarih),
+            sip_musteri_kod: str(l.sip_musteri_kod),
+            sip_stok_kod: str(l.sip_stok_kod),
+            sip_b_fiyat: num(l.sip_b_fiyat),
+            sip_miktar: num(l.sip_miktar),
+            sip_birim_pntr: num(l.sip_birim_pntr) || 1,
+            sip_teslim_miktar: 0,
+            sip_tutar: num(l.sip_tutar),
+            sip_vergi_pntr: num(l.sip_vergi_pntr),
+            sip_vergi: num(l.sip_vergi),
+            sip_depono: num(l.sip_depono),
+            sip_aciklama: str(l.sip_aciklama),
+            sip_create_date: ts,
+            sip_lastup_date: ts,
+          });
+        });
+        out.push({ sip_evrakno_seri: seri, sip_evrakno_sira: sira, sip_Guid: guids });
+      }
+      state.touch("SIPARISLER");
+      return out;
+    },
+  };
+  const methodByLower = new Map(Object.keys(methods).map((k) => [k.toLowerCase(), k]));
+
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: 64 * 1024 * 1024,
+    routerOptions: { caseSensitive: false },
+  });
+
+  async function preFault(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    call: CallInfo,
+  ): Promise<"handled" | "drop" | undefined> {
+    const lat = faults.latency();
+    if (lat > 0) await delay(lat);
+    const kind = faults.decide(call);
+    if (!kind) return undefined;
+    counters.faults[kind]++;
+    switch (kind) {
+      case "5xx":
+        counters.errors++;
+        await reply.code(500).send({ Message: "An error has occurred." });
+        return "handled";
+      case "429":
+        counters.errors++;
+        await reply
+          .code(429)
+          .header("retry-after", String(faults.retryAfterSeconds()))
+          .send({ Message: "Too many requests." });
+        return "handled";
+      case "timeout":
+        await hangAndDrop(req, reply, faults.hangMs());
+        return "handled";
+      case "lock":
+        counters.errors++;
+        await reply
+          .code(200)
+          .send(
+            fail(
+              500,
+              "Transaction (Process ID 61) was deadlocked on lock resources with another process and has been chosen as the deadlock victim. Rerun the transaction.",
+            ),
+          );
+        return "handled";
+      case "dropAfterWrite":
+        return "drop";
+    }
+  }
+
+  app.get("/Api/APIMethods/:method", async (req, reply) => {
+    const { method } = req.params as { method: string };
+    if (!/^healthcheck2?$/i.test(method))
+      return reply.code(405).send({ Message: "The requested resource does not support http method 'GET'." });
+    const call: CallInfo = { kind: "read", operation: "HealthCheck2" };
+    countCall(counters, call);
+    if ((await preFault(req, reply, call)) === "handled") return reply;
+    return ok(["Mikro API çalışıyor"]);
+  });
+
+  app.post("/Api/APIMethods/:method", async (req, reply) => {
+    const { method: raw } = req.params as { method: string };
+    const method = methodByLower.get(raw.toLowerCase());
+    const t = now();
+    if (limiter) {
+      const wait = limiter.arrive(t);
+      if (wait > 0) {
+        counters.requests++;
+        counters.rateLimitViolations++;
+        counters.errors++;
+        return reply
+          .code(429)
+          .header("retry-after", String(Math.ceil(wait / 1000)))
+          .send({ Message: "Too many requests." });
+      }
+    }
+    if (!method) {
+      counters.requests++;
+      counters.errors++;
+      return reply
+        .code(404)
+        .send({ Message: `No HTTP resource was found that matches the request URI '${req.url}'.` });
+    }
+    const call: CallInfo = { kind: isWrite(method) ? "write" : "read", operation: method };
+    countCall(counters, call);
+    const pf = await preFault(req, reply, call);
+    if (pf === "handled") return reply;
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    let answer: { result: MikroResult[] };
+    try {
+      authenticate(body);
+      const handler = methods[method];
+      answer = ok(handler ? handler(payload(body)) : []);
+    } catch (e) {
+      if (!(e instanceof MikroApiError)) throw e;
+      counters.errors++;
+      if (e.status === 401) counters.authFailures++;
+      answer = fail(e.status, e.message);
+    }
+    if (pf === "drop") {
+      dropConnection(req, reply);
+      return reply;
+    }
+    return reply.code(200).send(answer);
+  });
+
+  const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
+  const url = address.replace("[::1]", "127.0.0.1");
+  const port = Number(new URL(url).port);
+  const timers = new Set<NodeJS.Timeout>();
+
+  return {
+    url,
+    port,
+    credentials: { apiUrl: url, ...cred },
+    state,
+    counters,
+    faults,
+    setFaults: (c) => faults.set(c),
+    startAutoInvoicing: (intervalMs) => {
+      const t = setInterval(() => state.invoiceOpenOrders(), intervalMs);
+      t.unref();
+      timers.add(t);
+      return () => {
+        clearInterval(t);
+        timers.delete(t);
+      };
+    },
+    resetCounters: () => {
+      Object.assign(counters, newCounters());
+      limiter?.reset();
+    },
+    close: async () => {
+      for (const t of timers) clearInterval(t);
+      timers.clear();
+      await app.close();
+    },
+  };
+}

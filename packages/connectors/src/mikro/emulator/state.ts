@@ -1,0 +1,514 @@
+/**
+ * The Mikro emulator's database: the tables integrators read through `SqlVeriOkuV2` (STOKLAR,
+ * BARKOD_TANIMLARI, STOK_SATIS_FIYAT_LISTELERI, DEPOLAR, STOK_HAREKETLERI(_OZET), SIPARISLER, CARI_HESAPLAR,
+ * CARI_HESAP_HAREKETLERI …) as rows with Mikro's column names.
+ */
+
+import { randomUUID } from "node:crypto";
+import { generateCatalog } from "../../testing/catalog";
+import { Prng } from "../../testing/prng";
+import type { Row, Table } from "./sql";
+
+/** Mikro's VAT pointers (sto_perakende_vergi / sip_vergi_pntr) → rate. */
+export const MIKRO_VAT_POINTERS: Array<{ no: number; rate: number; name: string }> = [
+  { no: 1, rate: 0, name: "%0 KDV" },
+  { no: 2, rate: 1, name: "%1 KDV" },
+  { no: 3, rate: 10, name: "%10 KDV" },
+  { no: 4, rate: 20, name: "%20 KDV" },
+];
+
+export const vatPointer = (rate: number): number => MIKRO_VAT_POINTERS.find((v) => v.rate === rate)?.no ?? 4;
+
+/** Mikro server local time (Europe/Istanbul, UTC+3 all year) as "yyyy-MM-dd HH:mm:ss.SSS". */
+export function mikroDateTime(ms: number): string {
+  return new Date(ms + 3 * 3600_000).toISOString().replace("T", " ").slice(0, 23);
+}
+
+export function mikroDate(ms: number): string {
+  return mikroDateTime(ms).slice(0, 10);
+}
+
+export interface MikroStateOptions {
+  seed: number | string;
+  productCount: number;
+  firmName: string;
+  now: () => number;
+}
+
+const TABLES: Record<string, string[]> = {
+  FIRMALAR: ["fir_sirano", "fir_unvan", "fir_vergi_daire", "fir_vergi_no"],
+  STOKLAR: [
+    "sto_Guid",
+    "sto_kod",
+    "sto_isim",
+    "sto_kisa_ismi",
+    "sto_birim1_ad",
+    "sto_anagrup_kod",
+    "sto_altgrup_kod",
+    "sto_marka_kodu",
+    "sto_model_kodu",
+    "sto_perakende_vergi",
+    "sto_toptan_vergi",
+    "sto_pasif_fl",
+    "sto_webe_gonderilecek_fl",
+    "sto_create_date",
+    "sto_lastup_date",
+  ],
+  BARKOD_TANIMLARI: ["bar_Guid", "bar_kodu", "bar_stokkodu", "bar_birimpntr", "bar_lastup_date"],
+  STOK_ANA_GRUPLARI: ["san_kod", "san_isim", "san_lastup_date"],
+  STOK_ALT_GRUPLARI: ["sta_kod", "sta_isim", "sta_ana_grup_kod", "sta_lastup_date"],
+  STOK_MARKALARI: ["mrk_kod", "mrk_ismi"],
+  DEPOLAR: ["dep_no", "dep_adi", "dep_tipi"],
+  STOK_SATIS_FIYAT_LISTE_TANIMLARI: ["sfl_sirano", "sfl_aciklama", "sfl_kdvdahil", "sfl_doviz"],
+  STOK_SATIS_FIYAT_LISTELERI: [
+    "sfiyat_Guid",
+    "sfiyat_stokkod",
+    "sfiyat_listesirano",
+    "sfiyat_deposirano",
+    "sfiyat_fiyati",
+    "sfiyat_doviz",
+    "sfiyat_lastup_date",
+  ],
+  STOK_HAREKETLERI_OZET: [
+    "sho_StokKodu",
+    "sho_Depo",
+    "sho_GirisNormal",
+    "sho_GirisIade",
+    "sho_CikisNormal",
+    "sho_CikisIade",
+  ],
+  STOK_HAREKETLERI: [
+    "sth_Guid",
+    "sth_stok_kod",
+    "sth_tarih",
+    "sth_tip",
+    "sth_evraktip",
+    "sth_evrakno_seri",
+    "sth_evrakno_sira",
+    "sth_satirno",
+    "sth_giris_depo_no",
+    "sth_cikis_depo_no",
+    "sth_miktar",
+    "sth_tutar",
+    "sth_vergi",
+    "sth_vergi_pntr",
+    "sth_cari_kodu",
+    "sth_sip_uid",
+    "sth_fat_uid",
+    "sth_lastup_date",
+  ],
+  SIPARISLER: [
+    "sip_Guid",
+    "sip_tarih",
+    "sip_teslim_tarih",
+    "sip_tip",
+    "sip_cins",
+    "sip_evrakno_seri",
+    "sip_evrakno_sira",
+    "sip_satirno",
+    "sip_belgeno",
+    "sip_belge_tarih",
+    "sip_musteri_kod",
+    "sip_stok_kod",
+    "sip_b_fiyat",
+    "sip_miktar",
+    "sip_birim_pntr",
+    "sip_teslim_miktar",
+    "sip_tutar",
+    "sip_vergi_pntr",
+    "sip_vergi",
+    "sip_depono",
+    "sip_aciklama",
+    "sip_create_date",
+    "sip_lastup_date",
+  ],
+  CARI_HESAPLAR: [
+    "cari_Guid",
+    "cari_kod",
+    "cari_unvan1",
+    "cari_unvan2",
+    "cari_vdaire_adi",
+    "cari_vdaire_no",
+    "cari_EMail",
+    "cari_CepTel",
+    "cari_create_date",
+    "cari_lastup_date",
+  ],
+  CARI_HESAP_ADRESLERI: [
+    "adr_Guid",
+    "adr_cari_kod",
+    "adr_adres_no",
+    "adr_cadde",
+    "adr_ilce",
+    "adr_il",
+    "adr_ulke",
+    "adr_posta_kodu",
+    "adr_tel_no1",
+  ],
+  CARI_HESAP_HAREKETLERI: [
+    "cha_Guid",
+    "cha_evrak_tip",
+    "cha_evrakno_seri",
+    "cha_evrakno_sira",
+    "cha_tarihi",
+    "cha_kod",
+    "cha_meblag",
+    "cha_aratoplam",
+    "cha_lastup_date",
+  ],
+};
+
+export class MikroState {
+  readonly tables: Record<string, Table>;
+  readonly stokByKod = new Map<string, Row>();
+  readonly ozet = new Map<string, Row>();
+  readonly prices = new Map<string, Row>();
+  readonly cariByKod = new Map<string, Row>();
+  readonly depots = [
+    { no: 1, name: "Merkez Depo" },
+    { no: 2, name: "İstanbul Mağaza" },
+  ];
+  readonly priceLists = [
+    { no: 1, name: "Perakende Satış Fiyatı", vatIncluded: true },
+    { no: 2, name: "Bayi Satış Fiyatı", vatIncluded: false },
+  ];
+  readonly firmName: string;
+  private readonly now: () => number;
+  private lastTs = 0;
+  private readonly seriesNext = new Map<string, number>();
+  private readonly rng: Prng;
+
+  constructor(opts: MikroStateOptions) {
+    this.now = opts.now;
+    this.firmName = opts.firmName;
+    this.rng = new Prng(`${opts.seed}:mikro`);
+    this.tables = Object.fromEntries(
+      Object.entries(TABLES).map(([k, columns]) => [k, { columns, rows: [] as Row[] }]),
+    );
+    this.table("FIRMALAR").rows.push({
+      fir_sirano: 0,
+      fir_unvan: opts.firmName,
+      fir_vergi_daire: "Kadıköy",
+      fir_vergi_no: "1234567890",
+    });
+    for (const d of this.depots)
+      this.table("DEPOLAR").rows.push({ dep_no: d.no, dep_adi: d.name, dep_tipi: 0 });
+    for (const l of this.priceLists) {
+      this.table("STOK_SATIS_FIYAT_LISTE_TANIMLARI").rows.push({
+        sfl_sirano: l.no,
+        sfl_aciklama: l.name,
+        sfl_kdvdahil: l.vatIncluded ? 1 : 0,
+        sfl_doviz: 0,
+      });
+    }
+    this.seed(opts.seed, opts.productCount);
+  }
+
+  /** Mark tables changed (sorted caches of the SQL engine depend on it). */
+  touch(...names: string[]): void {
+    for (const n of names) {
+      const t = this.table(n);
+      t.version = (t.version ?? 0) + 1;
+    }
+  }
+
+  /** Bumped whenever STOKLAR changes. */
+  get version(): number {
+    return this.table("STOKLAR").version ?? 0;
+  }
+
+  table(name: string): Table {
+    const t = this.tables[name];
+    if (!t) throw new Error(`no table ${name}`);
+    return t;
+  }
+
+  tick(): number {
+    const t = Math.max(this.now(), this.lastTs + 1);
+    this.lastTs = t;
+    return t;
+  }
+
+  guid(): string {
+    return randomUUID().toUpperCase();
+  }
+
+  private seed(seed: number | string, count: number): void {
+    const items = generateCatalog({ seed, count });
+    const groups = new Map<string, string>();
+    const subgroups = new Map<string, string>();
+    const brands = new Map<string, string>();
+    const created = mikroDateTime(Date.UTC(2023, 0, 2, 6));
+    const stok = this.table("STOKLAR").rows;
+    const bar = this.table("BARKOD_TANIMLARI").rows;
+    const fiyat = this.table("STOK_SATIS_FIYAT_LISTELERI").rows;
+    const ozet = this.table("STOK_HAREKETLERI_OZET").rows;
+    for (const it of items) {
+      let g = groups.get(it.categoryRoot);
+      if (!g) {
+        g = `AG${String(groups.size + 1).padStart(2, "0")}`;
+        groups.set(it.categoryRoot, g);
+        this.table("STOK_ANA_GRUPLARI").rows.push({
+          san_kod: g,
+          san_isim: it.categoryRoot,
+          san_lastup_date: created,
+        });
+      }
+      const subKey = `${it.categoryRoot}/${it.categoryChild}`;
+      let s = subgroups.get(subKey);
+      if (!s) {
+        s = `${g}.${String(subgroups.size + 1).padStart(3, "0")}`;
+        subgroups.set(subKey, s);
+        this.table("STOK_ALT_GRUPLARI").rows.push({
+          sta_kod: s,
+          sta_isim: it.categoryChild,
+          sta_ana_grup_kod: g,
+          sta_lastup_date: created,
+        });
+      }
+      let b = brands.get(it.brand);
+      if (!b) {
+        b = `M${String(brands.size + 1).padStart(3, "0")}`;
+        brands.set(it.brand, b);
+        this.table("STOK_MARKALARI").rows.push({ mrk_kod: b, mrk_ismi: it.brand });
+      }
+      const lastup = mikroDateTime(it.updatedAt);
+      const row: Row = {
+        sto_Guid: this.guid(),
+        sto_kod: it.sku,
+        sto_isim: it.name,
+        sto_kisa_ismi: it.optionValue ?? null,
+        sto_birim1_ad: it.unit,
+        sto_anagrup_kod: g,
+        sto_altgrup_kod: s,
+        sto_marka_kodu: b,
+        sto_model_kodu: it.modelCode,
+        sto_perakende_vergi: vatPointer(it.vatRate),
+        sto_toptan_vergi: vatPointer(it.vatRate),
+        sto_pasif_fl: 0,
+        sto_webe_gonderilecek_fl: 1,
+        sto_create_date: created,
+        sto_lastup_date: lastup,
+      };
+      stok.push(row);
+      this.stokByKod.set(it.sku, row);
+      bar.push({
+        bar_Guid: this.guid(),
+        bar_kodu: it.barcode,
+        bar_stokkodu: it.sku,
+        bar_birimpntr: 1,
+        bar_lastup_date: lastup,
+      });
+      for (const [list, price] of [
+        [1, it.retailPrice],
+        [2, it.wholesalePrice],
+      ] as const) {
+        const p: Row = {
+          sfiyat_Guid: this.guid(),
+          sfiyat_stokkod: it.sku,
+          sfiyat_listesirano: list,
+          sfiyat_deposirano: 0,
+          sfiyat_fiyati: price,
+          sfiyat_doviz: 0,
+          sfiyat_lastup_date: lastup,
+        };
+        fiyat.push(p);
+        this.prices.set(`${it.sku}|${list}`, p);
+      }
+      for (const [depo, qty] of [
+        [1, it.stock1],
+        [2, it.stock2],
+      ] as const) {
+        const o: Row = {
+          sho_StokKodu: it.sku,
+          sho_Depo: depo,
+          sho_GirisNormal: qty,
+          sho_GirisIade: 0,
+          sho_CikisNormal: 0,
+          sho_CikisIade: 0,
+        };
+        ozet.push(o);
+        this.ozet.set(`${it.sku}|${depo}`, o);
+      }
+    }
+  }
+
+  quantity(code: string, depot: number): number {
+    const o = this.ozet.get(`${code}|${depot}`);
+    if (!o) return 0;
+    return (
+      Number(o.sho_GirisNormal) +
+      Number(o.sho_CikisIade) -
+      Number(o.sho_CikisNormal) -
+      Number(o.sho_GirisIade)
+    );
+  }
+
+  private movement(code: string, depot: number, delta: number, extra: Partial<Row> = {}): Row {
+    const ts = this.tick();
+    const row: Row = {
+      sth_Guid: this.guid(),
+      sth_stok_kod: code,
+      sth_tarih: mikroDate(ts),
+      sth_tip: delta >= 0 ? 0 : 1,
+      sth_evraktip: 12,
+      sth_evrakno_seri: "",
+      sth_evrakno_sira: 0,
+      sth_satirno: 0,
+      sth_giris_depo_no: delta >= 0 ? depot : 0,
+      sth_cikis_depo_no: delta < 0 ? depot : 0,
+      sth_miktar: Math.abs(delta),
+      sth_tutar: 0,
+      sth_vergi: 0,
+      sth_vergi_pntr: 0,
+      sth_cari_kodu: "",
+      sth_sip_uid: null,
+      sth_fat_uid: null,
+      sth_lastup_date: mikroDateTime(ts),
+      ...extra,
+    };
+    this.table("STOK_HAREKETLERI").rows.push(row);
+    return row;
+  }
+
+  /** Set the quantity of a stock card in a depot (as a stock count slip would): writes a movement. */
+  setStock(code: string, depot: number, qty: number): void {
+    if (!this.stokByKod.has(code)) throw new Error(`unknown stock code ${code}`);
+    const delta = qty - this.quantity(code, depot);
+    if (delta === 0) return;
+    let o = this.ozet.get(`${code}|${depot}`);
+    if (!o) {
+      o = {
+        sho_StokKodu: code,
+        sho_Depo: depot,
+        sho_GirisNormal: 0,
+        sho_GirisIade: 0,
+        sho_CikisNormal: 0,
+        sho_CikisIade: 0,
+      };
+      this.table("STOK_HAREKETLERI_OZET").rows.push(o);
+      this.ozet.set(`${code}|${depot}`, o);
+    }
+    if (delta > 0) o.sho_GirisNormal = Number(o.sho_GirisNormal) + delta;
+    else o.sho_CikisNormal = Number(o.sho_CikisNormal) - delta;
+    this.movement(code, depot, delta);
+    this.touch("STOK_HAREKETLERI_OZET", "STOK_HAREKETLERI");
+  }
+
+  setPrice(code: string, list: number, price: number): void {
+    const p = this.prices.get(`${code}|${list}`);
+    const lastup = mikroDateTime(this.tick());
+    this.touch("STOK_SATIS_FIYAT_LISTELERI");
+    if (p) {
+      p.sfiyat_fiyati = price;
+      p.sfiyat_lastup_date = lastup;
+      return;
+    }
+    const row: Row = {
+      sfiyat_Guid: this.guid(),
+      sfiyat_stokkod: code,
+      sfiyat_listesirano: list,
+      sfiyat_deposirano: 0,
+      sfiyat_fiyati: price,
+      sfiyat_doviz: 0,
+      sfiyat_lastup_date: lastup,
+    };
+    this.table("STOK_SATIS_FIYAT_LISTELERI").rows.push(row);
+    this.prices.set(`${code}|${list}`, row);
+  }
+
+  updateProduct(code: string, patch: Partial<Row>): void {
+    const row = this.stokByKod.get(code);
+    if (!row) throw new Error(`unknown stock code ${code}`);
+    Object.assign(row, patch, { sto_lastup_date: mikroDateTime(this.tick()) });
+    this.touch("STOKLAR");
+  }
+
+  nextSira(seri: string): number {
+    let max = this.seriesNext.get(seri);
+    if (max === undefined) {
+      max = 0;
+      for (const r of this.table("SIPARISLER").rows) {
+        if (r.sip_evrakno_seri === seri) max = Math.max(max, Number(r.sip_evrakno_sira));
+      }
+    }
+    this.seriesNext.set(seri, max + 1);
+    return max + 1;
+  }
+
+  /**
+   * Invoice an order (what the accountant does in Mikro): a sales invoice with one line per order line,
+   * stock going out of the order's depot. Returns the invoice Guid (its ETTN), or undefined if no order.
+   */
+  invoiceOrder(belgeno: string, seri = "EFT"): string | undefined {
+    const lines = this.table("SIPARISLER").rows.filter((r) => r.sip_belgeno === belgeno);
+    if (lines.length === 0) return undefined;
+    const already = this.table("STOK_HAREKETLERI").rows.find(
+      (r) => r.sth_evraktip === 4 && lines.some((l) => l.sip_Guid === r.sth_sip_uid),
+    );
+    if (already) return String(already.sth_fat_uid);
+    const fat = this.guid();
+    let sira = 0;
+    for (const r of this.table("CARI_HESAP_HAREKETLERI").rows)
+      if (r.cha_evrakno_seri === seri) sira = Math.max(sira, Number(r.cha_evrakno_sira));
+    sira++;
+    let net = 0;
+    let tax = 0;
+    lines.forEach((l, i) => {
+      const code = String(l.sip_stok_kod);
+      const depot = Number(l.sip_depono);
+      const qty = Number(l.sip_miktar);
+      net += Number(l.sip_tutar);
+      tax += Number(l.sip_vergi);
+      const o = this.ozet.get(`${code}|${depot}`);
+      if (o) o.sho_CikisNormal = Number(o.sho_CikisNormal) + qty;
+      l.sip_teslim_miktar = qty;
+      this.movement(code, depot, -qty, {
+        sth_evraktip: 4,
+        sth_evrakno_seri: seri,
+        sth_evrakno_sira: sira,
+        sth_satirno: i,
+        sth_tutar: Number(l.sip_tutar),
+        sth_vergi: Number(l.sip_vergi),
+        sth_vergi_pntr: Number(l.sip_vergi_pntr),
+        sth_cari_kodu: String(l.sip_musteri_kod),
+        sth_sip_uid: String(l.sip_Guid),
+        sth_fat_uid: fat,
+      });
+    });
+    this.touch("SIPARISLER", "STOK_HAREKETLERI", "STOK_HAREKETLERI_OZET", "CARI_HESAP_HAREKETLERI");
+    const ts = this.tick();
+    this.table("CARI_HESAP_HAREKETLERI").rows.push({
+      cha_Guid: fat,
+      cha_evrak_tip: 63,
+      cha_evrakno_seri: seri,
+      cha_evrakno_sira: sira,
+      cha_tarihi: mikroDate(ts),
+      cha_kod: String(lines[0]?.sip_musteri_kod ?? ""),
+      cha_meblag: Math.round((net + tax) * 100) / 100,
+      cha_aratoplam: Math.round(net * 100) / 100,
+      cha_lastup_date: mikroDateTime(ts),
+    });
+    return fat;
+  }
+
+  /** Invoice every order not invoiced yet (demo: the accountant's daily round). */
+  invoiceOpenOrders(): number {
+    const done = new Set(
+      this.table("STOK_HAREKETLERI")
+        .rows.filter((r) => r.sth_evraktip === 4)
+        .map((r) => r.sth_sip_uid),
+    );
+    const refs = new Set<string>();
+    for (const r of this.table("SIPARISLER").rows)
+      if (!done.has(r.sip_Guid ?? null)) refs.add(String(r.sip_belgeno));
+    for (const ref of refs) this.invoiceOrder(ref);
+    return refs.size;
+  }
+
+  /** A random existing stock code (tests / benchmarks). */
+  randomCode(): string {
+    const rows = this.table("STOKLAR").rows;
+    return String(rows[this.rng.int(0, rows.length - 1)]?.sto_kod ?? "");
+  }
+}

@@ -1,0 +1,388 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ErpConnector } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import type { Order, Product } from "../sdk/model";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { isValidEan13 } from "../testing/prng";
+import { createMikroConnector, MikroConnector, mikroDailyPassword } from "./connector";
+import { type MikroEmulator, startMikroEmulator } from "./emulator/server";
+
+const BUDGET = { requests: 15, windowMs: 500, safetyMarginMs: 40 };
+const COUNT = 120;
+
+let emu: MikroEmulator;
+let conn: ErpConnector;
+const logs: HttpLogEntry[] = [];
+const counter = new CallCounter();
+const store = new InMemoryRateLimitStore();
+
+function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: store,
+    budget: BUDGET,
+    batch: { page: 25 },
+    logger: (e) => logs.push(e),
+    counter,
+    timeoutMs: 400,
+    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+    ...over,
+  };
+}
+
+async function caught(p: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ConnectorError) return e;
+    throw e;
+  }
+  throw new Error("expected a ConnectorError");
+}
+
+async function all<T>(
+  fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string; cursor?: string }>,
+) {
+  const items: T[] = [];
+  let token: string | undefined;
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const p = await fetchPage(token);
+    items.push(...p.items);
+    token = p.nextPageToken;
+    cursor = p.cursor ?? cursor;
+    pages++;
+  } while (token);
+  return { items, cursor, pages };
+}
+
+function order(no: string, skus: string[]): Order {
+  const address = {
+    firstName: "Ayşe",
+    lastName: "Yılmaz",
+    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
+    district: "Kadıköy",
+    city: "İstanbul",
+    postalCode: "34710",
+    country: "Türkiye",
+    phone: "05321234567",
+  };
+  return {
+    id: `shop-${no}`,
+    orderNo: no,
+    createdAt: "2025-01-15T08:30:00.000Z",
+    updatedAt: "2025-01-15T08:30:00.000Z",
+    status: "UNFULFILLED",
+    currency: "TRY",
+    customer: {
+      ref: "ikas-C000123",
+      firstName: "Ayşe",
+      lastName: "Yılmaz",
+      email: "ayse@example.com.tr",
+      isCompany: false,
+      billingAddress: address,
+    },
+    billingAddress: address,
+    shippingAddress: address,
+    lines: skus.map((sku) => ({
+      sku,
+      name: sku,
+      qty: 2,
+      unitPrice: 120,
+      vatRate: 20,
+      discount: 0,
+      total: 240,
+    })),
+    shipping: { cost: 49.9, method: "Yurtiçi Kargo" },
+    totals: {
+      subtotal: 240 * skus.length,
+      discount: 0,
+      shipping: 49.9,
+      tax: 40 * skus.length,
+      grandTotal: 240 * skus.length + 49.9,
+    },
+  };
+}
+
+beforeAll(async () => {
+  emu = await startMikroEmulator({
+    seed: 5,
+    productCount: COUNT,
+    rateLimit: { requests: BUDGET.requests, windowMs: BUDGET.windowMs },
+  });
+  conn = createMikroConnector(emu.credentials, ctx());
+});
+
+afterAll(async () => {
+  await emu.close();
+});
+
+afterEach(() => {
+  emu.faults.clear();
+});
+
+describe("Mikro connector against its emulator", () => {
+  it("tests the connection and says which firm and period answered", async () => {
+    const info = await conn.testConnection();
+    expect(info.firm).toBe("01");
+    expect(info.period).toBe("2025");
+    expect(info.description).toContain("Demo Ticaret A.Ş.");
+  });
+
+  it("lists stock locations, price groups and categories", async () => {
+    expect(await conn.listStockLocations()).toEqual([
+      { id: "1", name: "Merkez Depo" },
+      { id: "2", name: "İstanbul Mağaza" },
+    ]);
+    const groups = await conn.listPriceGroups();
+    expect(groups.map((g) => [g.id, g.vatIncluded])).toEqual([
+      ["1", true],
+      ["2", false],
+    ]);
+    const cats = (await conn.listCategories()).items;
+    const child = cats.find((c) => c.parentId);
+    expect(child?.path).toHaveLength(2);
+    expect(cats.find((c) => c.id === child?.parentId)?.path).toEqual([child?.path[0]]);
+  });
+
+  it("pages through all products with barcodes, VAT, unit, category and brand", async () => {
+    const { items, pages, cursor } = await all<Product>((t) => conn.listProducts({ pageToken: t }));
+    expect(items).toHaveLength(COUNT);
+    expect(new Set(items.map((p) => p.sku)).size).toBe(COUNT);
+    expect(pages).toBe(Math.ceil(COUNT / 25));
+    expect(cursor).toMatch(/^\d{4}-\d{2}-\d{2} /);
+    for (const p of items) {
+      expect(p.variants[0]?.barcodes.every(isValidEan13)).toBe(true);
+      expect([0, 1, 10, 20]).toContain(p.vatRate);
+      expect(p.categoryPath).toHaveLength(2);
+      expect(p.brand).toBeTruthy();
+      expect(p.unit).toBeTruthy();
+    }
+    expect(items.some((p) => items.filter((x) => x.groupKey === p.groupKey).length > 1)).toBe(true);
+  });
+
+  it("handles a page size that divides the total exactly (last page empty)", async () => {
+    const { items, pages } = await all<Product>((t) => conn.listProducts({ pageToken: t, pageSize: 40 }));
+    expect(items).toHaveLength(COUNT);
+    expect(pages).toBe(COUNT / 40 + 1);
+  });
+
+  it("reads products changed since a cursor", async () => {
+    const full = await all<Product>((t) => conn.listProducts({ pageToken: t, pageSize: 200 }));
+    const code = emu.state.randomCode();
+    emu.state.updateProduct(code, { sto_isim: "Yeni Ürün Adı" });
+    const changed = await all<Product>((t) => conn.listProducts({ since: full.cursor, pageToken: t }));
+    expect(changed.items.find((p) => p.sku === code)?.name).toBe("Yeni Ürün Adı");
+    expect(changed.items.length).toBeLessThan(COUNT);
+    expect((changed.cursor ?? "") > (full.cursor ?? "")).toBe(true);
+  });
+
+  it("reads stock per location, fully and changed since a cursor", async () => {
+    const full = await all((t) => conn.listStock({ pageToken: t }));
+    expect(full.items.length).toBe(COUNT * 2);
+    const sample = full.items[7];
+    expect(sample?.qty).toBe(emu.state.quantity(sample?.sku ?? "", Number(sample?.location)));
+    const onlyDepot2 = await all((t) => conn.listStock({ pageToken: t, locations: ["2"] }));
+    expect(onlyDepot2.items.every((s) => s.location === "2")).toBe(true);
+
+    const code = emu.state.randomCode();
+    emu.state.setStock(code, 1, 999);
+    const changed = await all((t) => conn.listStock({ since: full.cursor, pageToken: t }));
+    expect(changed.items.find((s) => s.sku === code && s.location === "1")?.qty).toBe(999);
+    expect(changed.items.length).toBeLessThanOrEqual(4);
+    const none = await conn.listStock({ since: changed.cursor });
+    expect(none.items.every((s) => s.sku === code)).toBe(true);
+  });
+
+  it("reads prices per price group, fully and changed since a cursor", async () => {
+    const full = await all((t) => conn.listPrices({ pageToken: t }));
+    expect(full.items).toHaveLength(COUNT * 2);
+    expect(full.items.filter((p) => p.priceGroup === "2").every((p) => !p.vatIncluded)).toBe(true);
+    const code = emu.state.randomCode();
+    emu.state.setPrice(code, 1, 1234.5);
+    const changed = await all((t) =>
+      conn.listPrices({ since: full.cursor, pageToken: t, priceGroups: ["1"] }),
+    );
+    expect(changed.items.find((p) => p.sku === code)).toMatchObject({
+      amount: 1234.5,
+      currency: "TRY",
+      vatIncluded: true,
+    });
+  });
+
+  it("creates a customer idempotently with a code of at most 25 characters", async () => {
+    const o = order("1001", []);
+    const first = await conn.createCustomer(o.customer);
+    expect(first.existed).toBe(false);
+    expect(first.code.length).toBeLessThanOrEqual(25);
+    const again = await conn.createCustomer(o.customer);
+    expect(again).toEqual({ code: first.code, existed: true });
+    const long = await conn.createCustomer({
+      ...o.customer,
+      ref: "ikas-customer-with-a-very-long-reference-0001",
+    });
+    expect(long.code.length).toBeLessThanOrEqual(25);
+  });
+
+  it("creates a sales order once, finds it by our reference, and reads its invoices", async () => {
+    const skus = [emu.state.randomCode(), emu.state.randomCode()];
+    const o = order("1002", skus);
+    const cust = await conn.createCustomer(o.customer);
+    expect(await conn.findOrderByRef("1002")).toBeNull();
+    const created = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(created.existed).toBe(false);
+    expect(created.documentId).toMatch(/^WEB-\d+$/);
+    const again = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(again.existed).toBe(true);
+    expect(again.documentId).toBe(created.documentId);
+    expect((await conn.findOrderByRef("1002"))?.documentId).toBe(created.documentId);
+    const rows = emu.state.table("SIPARISLER").rows.filter((r) => r.sip_belgeno === "1002");
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.sip_tutar).toBe(200);
+    expect(rows[0]?.sip_vergi).toBe(40);
+
+    expect(await conn.listInvoicesForOrder("1002")).toEqual([]);
+    const before = emu.state.quantity(skus[0] ?? "", 1);
+    emu.state.invoiceOrder("1002");
+    const invoices = await conn.listInvoicesForOrder("1002");
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]?.totals).toEqual({ net: 400, tax: 80, gross: 480 });
+    expect(invoices[0]?.lines).toHaveLength(2);
+    expect(invoices[0]?.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(emu.state.quantity(skus[0] ?? "", 1)).toBeLessThan(before);
+  });
+
+  it("maps an unknown stock code to a permanent unknown-item failure", async () => {
+    const o = order("1003", ["YOK-999"]);
+    const cust = await conn.createCustomer(o.customer);
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect(e.kind).toBe("permanent");
+    expect(e.reason).toBe("unknown_item");
+    expect(e.itemKeys).toContain("YOK-999");
+    expect(e.systemMessage).toBe("YOK-999 kodlu stok bulunamadı.");
+  });
+
+  it("maps wrong credentials and a wrong period to permanent auth failures", async () => {
+    const bad = createMikroConnector({ ...emu.credentials, password: "yanlis-parola" }, ctx());
+    const e = await caught(bad.testConnection());
+    expect(e.kind).toBe("permanent");
+    expect(e.reason).toBe("auth");
+    expect(e.systemMessage).toBe("Kullanıcı adı veya şifre hatalı.");
+    const period = createMikroConnector({ ...emu.credentials, period: "2019" }, ctx());
+    const p = await caught(period.testConnection());
+    expect(p.reason).toBe("auth");
+    expect(p.systemMessage).toContain("2019");
+  });
+
+  it("rolls the daily password over midnight when the clocks disagree", async () => {
+    // Server already on the next day (00:02 Istanbul), we still at 23:58.
+    const serverNow = Date.UTC(2025, 2, 10, 21, 2);
+    const ourNow = Date.UTC(2025, 2, 10, 20, 58);
+    const e2 = await startMikroEmulator({ seed: 9, productCount: 2, now: () => serverNow });
+    try {
+      const c = createMikroConnector(e2.credentials, ctx({ now: () => ourNow }));
+      expect((await c.testConnection()).ok).toBe(true);
+      expect(e2.counters.authFailures).toBe(1);
+      expect(mikroDailyPassword("x", serverNow)).not.toBe(mikroDailyPassword("x", ourNow));
+    } finally {
+      await e2.close();
+    }
+  });
+});
+
+describe("Mikro faults map to the right failure class", () => {
+  it("retries a 5xx on a read", async () => {
+    emu.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2" });
+    expect(await conn.listStockLocations()).toHaveLength(2);
+    emu.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2", times: 10 });
+    const e = await caught(conn.listStockLocations());
+    expect(e.kind).toBe("transient");
+    expect(e.reason).toBe("server_error");
+    expect(e.httpStatus).toBe(500);
+  });
+
+  it("maps a deadlock inside HTTP 200 to transient lock", async () => {
+    emu.faults.enqueue({ kind: "lock", operation: "SqlVeriOkuV2", times: 10 });
+    const e = await caught(conn.listPriceGroups());
+    expect(e.kind).toBe("transient");
+    expect(e.reason).toBe("lock");
+    expect(e.systemMessage).toContain("deadlocked");
+    emu.faults.clear();
+    emu.faults.enqueue({ kind: "lock", operation: "SqlVeriOkuV2" });
+    expect(await conn.listPriceGroups()).toHaveLength(2);
+  });
+
+  it("honours 429 with Retry-After", async () => {
+    emu.setFaults({ retryAfterSeconds: 0, queue: [{ kind: "429", times: 2 }] });
+    expect(await conn.listStockLocations()).toHaveLength(2);
+    emu.setFaults({ retryAfterSeconds: 0, queue: [{ kind: "429", times: 10 }] });
+    const e = await caught(conn.listStockLocations());
+    expect(e.reason).toBe("rate_limited");
+    expect(e.kind).toBe("transient");
+  });
+
+  it("retries a timed-out read; a timed-out order write is maybe applied", async () => {
+    emu.setFaults({ hangMs: 1500, queue: [{ kind: "timeout", operation: "SqlVeriOkuV2" }] });
+    expect(await conn.listStockLocations()).toHaveLength(2);
+    const o = order("1004", [emu.state.randomCode()]);
+    const cust = await conn.createCustomer(o.customer);
+    emu.setFaults({ hangMs: 1500, queue: [{ kind: "timeout", operation: "SiparisKaydetV2" }] });
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect(e.kind).toBe("transient");
+    expect(e.reason).toBe("timeout");
+    expect(e.maybeApplied).toBe(true);
+    // The engine looks up before retrying; here the write never ran, so the retry creates it once.
+    expect(await conn.findOrderByRef("1004")).toBeNull();
+    expect((await conn.createSalesOrder({ order: o, customerCode: cust.code })).existed).toBe(false);
+  });
+
+  it("never creates a second ERP order when a write is accepted and its connection dropped", async () => {
+    const o = order("1005", [emu.state.randomCode()]);
+    const cust = await conn.createCustomer(o.customer);
+    emu.faults.enqueue({ kind: "dropAfterWrite", operation: "SiparisKaydetV2" });
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect(e.kind).toBe("transient");
+    expect(e.reason).toBe("network");
+    expect(e.maybeApplied).toBe(true);
+    const retry = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(retry.existed).toBe(true);
+    expect(emu.state.table("SIPARISLER").rows.filter((r) => r.sip_belgeno === "1005")).toHaveLength(1);
+    expect(emu.counters.byOperation.SiparisKaydetV2).toBeGreaterThan(0);
+  });
+
+  it("treats a customer accepted then dropped as existing on retry", async () => {
+    const o = order("1006", []);
+    const customer = { ...o.customer, ref: "ikas-C000999" };
+    emu.faults.enqueue({ kind: "dropAfterWrite", operation: "CariKaydetV2" });
+    const e = await caught(conn.createCustomer(customer));
+    expect(e.maybeApplied).toBe(true);
+    expect((await conn.createCustomer(customer)).existed).toBe(true);
+  });
+
+  it("refuses SQL that is not a SELECT, as a permanent validation failure", async () => {
+    const c = new MikroConnector(emu.credentials, ctx());
+    const e = await caught(
+      (c as unknown as { sql(q: string): Promise<unknown> }).sql("DELETE FROM STOKLAR WHERE sto_kod = 'X'"),
+    );
+    expect(e.kind).toBe("permanent");
+    expect(e.reason).toBe("validation");
+  });
+
+  it("never exceeds the rate limit (the emulator counts)", async () => {
+    const before = emu.counters.rateLimitViolations;
+    await Promise.all(Array.from({ length: 45 }, () => conn.listStockLocations()));
+    expect(emu.counters.rateLimitViolations - before).toBe(0);
+  });
+
+  it("keeps the password, API key and daily hash out of the logs", () => {
+    const text = JSON.stringify(logs);
+    expect(logs.length).toBeGreaterThan(20);
+    expect(text).not.toContain(emu.credentials.password);
+    expect(text).not.toContain(emu.credentials.apiKey);
+    expect(text).not.toContain(mikroDailyPassword(emu.credentials.password, Date.now()));
+    expect(text).toContain("***");
+    expect(counter.get("mikro").write).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Every ERP and shop type of the spec (section 3), with the adapter when there is one. Adding a connector is
+ * one new folder and one line in `MODULES`.
+ */
+
+import { ikasModule } from "./ikas/index";
+import { mikroModule } from "./mikro/index";
+import type {
+  ConnectorContext,
+  ConnectorDescriptor,
+  ConnectorKind,
+  ConnectorModule,
+  Credentials,
+  ErpConnector,
+  ErpConnectorModule,
+  ShopConnector,
+  ShopConnectorModule,
+} from "./sdk/connector";
+import { ConnectorError } from "./sdk/errors";
+
+/** Implemented connectors. */
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule];
+
+/** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
+const ERP_TYPES: Array<[number, string, string, boolean]> = [
+  [1, "Nebim", "nebim", true],
+  [2, "Netsis", "netsis", true],
+  [4, "Logo", "logo", true],
+  [11, "Logo Tiger", "logo-tiger", true],
+  [5, "Dia", "dia", false],
+  [6, "Wolvox", "wolvox", true],
+  [10, "WolvoxSDK", "wolvox-sdk", true],
+  [7, "Microsoft Dynamics AX", "dynamics-ax", true],
+  [17, "Microsoft Dynamics AX Rest API", "dynamics-ax-rest", false],
+  [8, "Uyumsoft", "uyumsoft", false],
+  [9, "Mikro", "mikro", true],
+  [12, "Gizsoft", "gizsoft", true],
+  [13, "Zirve", "zirve", true],
+  [14, "Nebim Winner", "nebim-winner", true],
+  [15, "Eta", "eta", true],
+  [16, "Entegra", "entegra", false],
+  [18, "UyumsoftPortal", "uyumsoft-portal", false],
+  [19, "LucaPortal", "luca-portal", false],
+  [20, "Shopier", "shopier", false],
+  [21, "Logo Is Basi", "logo-isbasi", false],
+  [22, "LucaNet", "luca-net", false],
+  [23, "LucaKoza", "luca-koza", false],
+  [24, "TrendyolEfaturam", "trendyol-efaturam", false],
+];
+
+const SHOP_TYPES: Array<[number, string, string]> = [
+  [1, "IKAS", "ikas"],
+  [2, "Ideasoft", "ideasoft"],
+  [3, "Sentos", "sentos"],
+  [4, "Tsoft", "tsoft"],
+  [5, "Shopify", "shopify"],
+  [6, "Sopyo", "sopyo"],
+  [7, "JetStok", "jetstok"],
+];
+
+function placeholder(
+  kind: ConnectorKind,
+  type: number,
+  name: string,
+  system: string,
+  onPremOnly: boolean,
+): ConnectorDescriptor {
+  return {
+    kind,
+    type,
+    name,
+    system,
+    implemented: false,
+    credentials: [],
+    batch: {},
+    budget: { requests: 1, windowMs: 1000 },
+    onPremOnly,
+  };
+}
+
+const erpModules = new Map<number, ErpConnectorModule>();
+const shopModules = new Map<number, ShopConnectorModule>();
+
+function isErp(m: ConnectorModule): m is ErpConnectorModule {
+  return m.descriptor.kind === "erp";
+}
+
+for (const [type, name, system, onPrem] of ERP_TYPES) {
+  erpModules.set(type, { descriptor: { ...placeholder("erp", type, name, system, onPrem), kind: "erp" } });
+}
+for (const [type, name, system] of SHOP_TYPES) {
+  shopModules.set(type, { descriptor: { ...placeholder("shop", type, name, system, false), kind: "shop" } });
+}
+for (const m of MODULES) {
+  if (isErp(m)) erpModules.set(m.descriptor.type, m);
+  else shopModules.set(m.descriptor.type, m as ShopConnectorModule);
+}
+
+/** Descriptors of every type of the spec, in the spec's order (settings screens list them). */
+export function listConnectors(kind?: ConnectorKind): ConnectorDescriptor[] {
+  const erp = [...erpModules.values()].map((m) => m.descriptor);
+  const shop = [...shopModules.values()].map((m) => m.descriptor);
+  return kind === "erp" ? erp : kind === "shop" ? shop : [...erp, ...shop];
+}
+
+export function getDescriptor(kind: ConnectorKind, type: number): ConnectorDescriptor | undefined {
+  return (kind === "erp" ? erpModules.get(type) : shopModules.get(type))?.descriptor;
+}
+
+function notImplemented(kind: ConnectorKind, type: number): ConnectorError {
+  const d = getDescriptor(kind, type);
+  return new ConnectorError(`${d?.name ?? `${kind} type ${type}`}: no connector yet`, {
+    reason: "unsupported",
+    system: d?.system,
+  });
+}
+
+export function createErpConnector(
+  type: number,
+  credentials: Credentials,
+  ctx: ConnectorContext,
+): ErpConnector {
+  const create = erpModules.get(type)?.create;
+  if (!create) throw notImplemented("erp", type);
+  return create(credentials, ctx);
+}
+
+export function createShopConnector(
+  type: number,
+  credentials: Credentials,
+  ctx: ConnectorContext,
+): ShopConnector {
+  const create = shopModules.get(type)?.create;
+  if (!create) throw notImplemented("shop", type);
+  return create(credentials, ctx);
+}

@@ -1,0 +1,233 @@
+/** The two connector interfaces (ERP side, shop side) and what each connector declares about itself. */
+
+import type { BatchResult } from "./errors";
+import type { CallCounter, HttpLogger } from "./logging";
+import type {
+  Category,
+  ChangeCursorSupport,
+  Customer,
+  Invoice,
+  Option,
+  Order,
+  Page,
+  PageQuery,
+  Price,
+  PriceGroup,
+  Product,
+  StockLevel,
+  StockLocation,
+} from "./model";
+import type { RateBudget, RateLimitStore } from "./rate-limit";
+
+export type ConnectorKind = "erp" | "shop";
+
+/** One field of the connection settings form. */
+export interface CredentialField {
+  name: string;
+  /** Turkish label shown on the settings form. */
+  label: string;
+  /** Turkish help text. */
+  help?: string;
+  secret: boolean;
+  required: boolean;
+  type?: "text" | "url" | "number" | "password";
+  default?: string;
+  placeholder?: string;
+}
+
+export interface BatchSizes {
+  /** Items per stock write call. */
+  stock?: number;
+  /** Items per price write call. */
+  prices?: number;
+  /** Rows per read page. */
+  page?: number;
+  /** Products per product write call. */
+  products?: number;
+}
+
+export interface ConnectorDescriptor {
+  kind: ConnectorKind;
+  /** The spec's type number (ERP 1..24, e-commerce 1..7). */
+  type: number;
+  /** The spec's label. */
+  name: string;
+  /** Short machine id, also the logging / rate-limit system name ("mikro", "ikas"). */
+  system: string;
+  implemented: boolean;
+  credentials: CredentialField[];
+  batch: BatchSizes;
+  /** Request budget the connector keeps (the rate limiter's default). */
+  budget: RateBudget;
+  /** Only reachable from inside the customer's network: runs in the on-site agent. */
+  onPremOnly: boolean;
+  changeCursors?: ChangeCursorSupport;
+  notes?: string;
+}
+
+/** What the engine hands a connector when it builds one. */
+export interface ConnectorContext {
+  /** Company id: part of the rate limiter key. */
+  companyId: string;
+  /** Where the rate limiter keeps its state (the engine: the database; tests: in memory). */
+  rateLimitStore: RateLimitStore;
+  /** Override of the descriptor's budget (e.g. a benchmark against an emulator with a higher limit). */
+  budget?: RateBudget;
+  /** Override of the descriptor's batch sizes (never above what the system accepts). */
+  batch?: BatchSizes;
+  logger?: HttpLogger;
+  counter?: CallCounter;
+  timeoutMs?: number;
+  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
+  now?: () => number;
+  fetch?: typeof fetch;
+}
+
+export type Credentials = Record<string, string | undefined>;
+
+export interface ConnectionInfo {
+  ok: true;
+  system: string;
+  /** Which store / firm answered, in words for the settings screen. */
+  description: string;
+  storeName?: string;
+  firm?: string;
+  period?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface ErpOrderRef {
+  /** ERP document id (e.g. Mikro "WEB-123"). */
+  documentId: string;
+  /** Our reference written into the ERP document (the shop order no). */
+  ref: string;
+  /** True when the order was already there (idempotent create). */
+  existed: boolean;
+  lineIds?: string[];
+}
+
+export interface ErpCustomerRef {
+  /** ERP customer code (Mikro cari kodu). */
+  code: string;
+  existed: boolean;
+}
+
+export interface CreateSalesOrderInput {
+  order: Order;
+  /** ERP customer code the order is written to (from createCustomer). */
+  customerCode: string;
+  /** Stock location (depot) to sell from. */
+  location?: string;
+  /** Document series to use (Mikro evrak seri). */
+  series?: string;
+}
+
+export interface ErpConnector {
+  readonly descriptor: ConnectorDescriptor;
+  testConnection(): Promise<ConnectionInfo>;
+  listProducts(q?: PageQuery): Promise<Page<Product>>;
+  listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>>;
+  listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>>;
+  listCategories(q?: PageQuery): Promise<Page<Category>>;
+  listPriceGroups(): Promise<PriceGroup[]>;
+  listStockLocations(): Promise<StockLocation[]>;
+  /** Look an order up by our reference (shop order no). */
+  findOrderByRef(ref: string): Promise<ErpOrderRef | null>;
+  /** Create a customer; idempotent by `customer.ref`. */
+  createCustomer(customer: Customer): Promise<ErpCustomerRef>;
+  /** Create a sales order; idempotent by `order.orderNo` (looks up first). */
+  createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef>;
+  /** Invoices issued for an order (by our reference). */
+  listInvoicesForOrder(ref: string): Promise<Invoice[]>;
+}
+
+export interface ShopCategory {
+  id: string;
+  name: string;
+  parentId?: string;
+}
+
+/** Shop ids of a product and of its variants by sku. */
+export interface ShopProductRef {
+  productId: string;
+  variants: Record<string, string>;
+}
+
+export interface StockUpdate {
+  sku: string;
+  locationId: string;
+  qty: number;
+  productId?: string;
+  variantId?: string;
+}
+
+export interface PriceUpdate {
+  sku: string;
+  /** Shop price list id; undefined = the default list. */
+  priceListId?: string;
+  amount: number;
+  /** Price before discount; when set, `amount` is the discounted price. */
+  listAmount?: number;
+  currency: string;
+  productId?: string;
+  variantId?: string;
+}
+
+export interface ProductWriteInput {
+  product: Product;
+  /** Shop category id to put the product in (the engine maps category paths). */
+  categoryId?: string;
+  /** Initial prices (default list), optional. */
+  prices?: Array<{ sku: string; amount: number; currency: string; listAmount?: number }>;
+}
+
+export interface OrderStatusUpdate {
+  /** Shop-native status code (from listOrderStatuses). */
+  status: string;
+  trackingNumber?: string;
+  cargoCompany?: string;
+  trackingUrl?: string;
+}
+
+export interface InvoiceAttachment {
+  invoice: Invoice;
+}
+
+export interface ShopConnector {
+  readonly descriptor: ConnectorDescriptor;
+  testConnection(): Promise<ConnectionInfo>;
+  listCategories(): Promise<ShopCategory[]>;
+  createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory>;
+  /** Shop ids for skus (the engine's id map, refreshed on "unknown item"). */
+  findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>>;
+  createProduct(input: ProductWriteInput): Promise<ShopProductRef>;
+  /** Update name, brand, category, barcodes, variants; keeps prices and stock the update does not name. */
+  updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef>;
+  /** Absolute quantities, in batches of `descriptor.batch.stock`. */
+  setStock(items: StockUpdate[]): Promise<BatchResult>;
+  /** Absolute prices, in batches of `descriptor.batch.prices`. */
+  setPrices(items: PriceUpdate[]): Promise<BatchResult>;
+  listOrders(q?: PageQuery): Promise<Page<Order>>;
+  updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void>;
+  attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void>;
+  listOrderStatuses(): Promise<Option[]>;
+  listPaymentTypes(): Promise<Option[]>;
+  listPriceLists(): Promise<PriceGroup[]>;
+  listSalesChannels(): Promise<Option[]>;
+  listStockLocations(): Promise<StockLocation[]>;
+}
+
+export type ErpConnectorFactory = (credentials: Credentials, ctx: ConnectorContext) => ErpConnector;
+export type ShopConnectorFactory = (credentials: Credentials, ctx: ConnectorContext) => ShopConnector;
+
+export interface ErpConnectorModule {
+  descriptor: ConnectorDescriptor & { kind: "erp" };
+  create?: ErpConnectorFactory;
+}
+
+export interface ShopConnectorModule {
+  descriptor: ConnectorDescriptor & { kind: "shop" };
+  create?: ShopConnectorFactory;
+}
+
+export type ConnectorModule = ErpConnectorModule | ShopConnectorModule;

@@ -1,0 +1,336 @@
+/**
+ * The one HTTP client of all connectors: Node's fetch with AbortSignal timeouts, a rate limiter per
+ * (company, system), bounded retries of transient failures with exponential backoff + jitter, Retry-After
+ * honoured, request/response logging with secrets masked, and a call counter.
+ *
+ * Writes are never re-sent blindly: a non-idempotent write is retried inside the client only when the
+ * system provably did not take it (429, connection refused before anything was sent, or a 401 after a token
+ * refresh). A write whose outcome is unknown fails with `maybeApplied: true` so the engine looks it up first.
+ */
+
+import { ConnectorError, type FailureReason, parseRetryAfter, reasonForHttpStatus } from "./errors";
+import { type CallCounter, type CallKind, type HttpLogger, maskText } from "./logging";
+import { sleep as defaultSleep, type RateLimiter } from "./rate-limit";
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 3). */
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited for inside the client: the error goes up. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 3,
+  baseDelayMs: 300,
+  maxDelayMs: 10_000,
+  maxRetryAfterMs: 60_000,
+};
+
+export interface HttpClientOptions {
+  system: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  rateLimiter?: RateLimiter;
+  logger?: HttpLogger;
+  counter?: CallCounter;
+  /** Values never to be logged (passwords, secrets, tokens). More can be added with `addSecret`. */
+  secrets?: string[];
+  /** Log request/response bodies (masked, truncated). Default true. */
+  logBodies?: boolean;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  defaultHeaders?: Record<string, string>;
+}
+
+export type HttpBody =
+  | { json: unknown }
+  | { form: Record<string, string> }
+  | { text: string; contentType?: string };
+
+export interface HttpRequest {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Absolute URL or a path under baseUrl. */
+  url: string;
+  /** A name for logs and counters, e.g. "listProduct" or "SiparisKaydetV2". */
+  operation: string;
+  kind: CallKind;
+  /** Safe to send twice (default: true for reads, false for writes). */
+  idempotent?: boolean;
+  body?: HttpBody;
+  /** Headers computed per attempt (e.g. a bearer token that may have been refreshed). */
+  headers?: () => Promise<Record<string, string>> | Record<string, string>;
+  timeoutMs?: number;
+  /** Body-level classification (errors inside HTTP 200 etc.). Return a ConnectorError to fail the call. */
+  classify?: (res: HttpResponse) => ConnectorError | undefined;
+  /** Called once on an auth failure; if it resolves true the request is sent once more (token refresh). */
+  onAuthFailure?: () => Promise<boolean>;
+  signal?: AbortSignal;
+  /** Rate limit cost of the call (default 1). */
+  cost?: number;
+  /** Not counted by the rate limiter (e.g. a token endpoint on another host). */
+  skipRateLimit?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON, or undefined when the body is not JSON. */
+  json: unknown;
+}
+
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function errorCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur && typeof cur === "object"; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function errorMessage(e: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    if (cur instanceof Error) parts.push(cur.message);
+    else parts.push(String(cur));
+    cur = cur instanceof Error ? cur.cause : undefined;
+  }
+  return parts.join(": ");
+}
+
+export class HttpClient {
+  readonly system: string;
+  readonly baseUrl?: string;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly rateLimiter?: RateLimiter;
+  private readonly logger?: HttpLogger;
+  private readonly counter?: CallCounter;
+  private readonly secrets = new Set<string>();
+  private readonly logBodies: boolean;
+  private readonly fetchFn: typeof fetch;
+  private readonly sleepFn: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly defaultHeaders: Record<string, string>;
+
+  constructor(opts: HttpClientOptions) {
+    this.system = opts.system;
+    this.baseUrl = opts.baseUrl;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.rateLimiter = opts.rateLimiter;
+    this.logger = opts.logger;
+    this.counter = opts.counter;
+    for (const s of opts.secrets ?? []) this.addSecret(s);
+    this.logBodies = opts.logBodies ?? true;
+    this.fetchFn = opts.fetch ?? fetch;
+    this.sleepFn = opts.sleep ?? ((ms) => defaultSleep(ms));
+    this.random = opts.random ?? Math.random;
+    this.defaultHeaders = opts.defaultHeaders ?? {};
+  }
+
+  addSecret(value: string | undefined): void {
+    if (value) this.secrets.add(value);
+  }
+
+  mask(text: string): string {
+    return maskText(text, this.secrets);
+  }
+
+  private resolveUrl(url: string): string {
+    if (/^https?:\/\//i.test(url)) return url;
+    if (!this.baseUrl)
+      throw new ConnectorError(`No base URL for ${url}`, { reason: "config", system: this.system });
+    return `${this.baseUrl.replace(/\/+$/, "")}/${url.replace(/^\/+/, "")}`;
+  }
+
+  private backoff(attempt: number): number {
+    const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
+    return Math.round(exp / 2 + (this.random() * exp) / 2);
+  }
+
+  /** Send a request; resolves with the response or throws a classified ConnectorError. */
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    const idempotent = req.idempotent ?? req.kind === "read";
+    let authRetried = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(req, attempt);
+      } catch (e) {
+        if (!(e instanceof ConnectorError)) throw e;
+        if (e.reason === "auth" && req.onAuthFailure && !authRetried) {
+          authRetried = true;
+          if (await req.onAuthFailure()) {
+            this.counter?.recordRetry(this.system);
+            attempt--;
+            continue;
+          }
+        }
+        if (e.kind !== "transient" || attempt >= this.retry.maxRetries) throw e;
+        // A write whose outcome is unknown is never re-sent here.
+        if (!idempotent && e.maybeApplied) throw e;
+        if (e.retryAfterMs !== undefined && e.retryAfterMs > this.retry.maxRetryAfterMs) throw e;
+        if (e.reason === "rate_limited" && e.retryAfterMs !== undefined) {
+          await this.rateLimiter?.pause(e.retryAfterMs);
+        }
+        const wait = Math.max(e.retryAfterMs ?? 0, this.backoff(attempt));
+        this.counter?.recordRetry(this.system);
+        await this.sleepFn(wait);
+      }
+    }
+  }
+
+  private async once(req: HttpRequest, attempt: number): Promise<HttpResponse> {
+    const url = this.resolveUrl(req.url);
+    const method = req.method ?? "POST";
+    const headers: Record<string, string> = { accept: "application/json", ...this.defaultHeaders };
+    let body: string | undefined;
+    if (req.body && "json" in req.body) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(req.body.json);
+    } else if (req.body && "form" in req.body) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(req.body.form).toString();
+    } else if (req.body && "text" in req.body) {
+      headers["content-type"] = req.body.contentType ?? "text/plain";
+      body = req.body.text;
+    }
+    if (req.headers) Object.assign(headers, await req.headers());
+
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const ticket = req.skipRateLimit
+      ? undefined
+      : await this.rateLimiter?.acquire(req.cost ?? 1, req.signal, timeoutMs + 1000);
+    try {
+      return await this.send(req, attempt, url, method, headers, body, timeoutMs);
+    } finally {
+      await this.rateLimiter?.release(ticket);
+    }
+  }
+
+  private async send(
+    req: HttpRequest,
+    attempt: number,
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<HttpResponse> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = req.signal ? AbortSignal.any([timeout, req.signal]) : timeout;
+    const started = Date.now();
+    this.counter?.record(this.system, req.kind, req.operation);
+    const isWrite = req.kind === "write";
+    const idempotent = req.idempotent ?? !isWrite;
+
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchFn(url, { method, headers, body, signal });
+      text = await res.text();
+    } catch (e) {
+      if (req.signal?.aborted) throw req.signal.reason ?? e;
+      const timedOut = timeout.aborted;
+      const code = errorCode(e);
+      const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+      const err = new ConnectorError(
+        timedOut
+          ? `${this.system} ${req.operation}: no answer within ${timeoutMs} ms`
+          : `${this.system} ${req.operation}: connection failed (${code ?? "network"})`,
+        {
+          reason: timedOut ? "timeout" : "network",
+          systemMessage: errorMessage(e),
+          systemCode: code,
+          maybeApplied: isWrite && !idempotent && !notSent,
+          system: this.system,
+          operation: req.operation,
+          cause: e,
+        },
+      );
+      this.counter?.recordFailure(this.system);
+      this.log(req, method, url, attempt, started, undefined, body, undefined, err);
+      throw err;
+    }
+
+    let json: unknown;
+    if (text.length > 0) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    const response: HttpResponse = { status: res.status, headers: res.headers, text, json };
+    let err = req.classify?.(response);
+    if (!err) {
+      const reason = reasonForHttpStatus(res.status);
+      if (reason) err = this.statusError(req, response, reason);
+    }
+    if (err && err.reason === "rate_limited" && err.retryAfterMs === undefined) {
+      const ra = parseRetryAfter(res.headers.get("retry-after"));
+      if (ra !== undefined) err = err.with({ retryAfterMs: ra });
+    }
+    if (err && isWrite && !idempotent && err.kind === "transient" && err.maybeApplied === false) {
+      // A 5xx / timeout-like answer to a write: the system may have applied it. 429/423 are refusals.
+      if (err.reason !== "rate_limited" && err.reason !== "lock" && err.reason !== "blocked") {
+        err = err.with({ maybeApplied: true });
+      }
+    }
+    this.log(req, method, url, attempt, started, res.status, body, text, err);
+    if (err) {
+      this.counter?.recordFailure(this.system);
+      throw err;
+    }
+    return response;
+  }
+
+  private statusError(req: HttpRequest, res: HttpResponse, reason: FailureReason): ConnectorError {
+    const snippet = res.text.slice(0, 500);
+    return new ConnectorError(`${this.system} ${req.operation}: HTTP ${res.status}`, {
+      reason,
+      httpStatus: res.status,
+      systemMessage: snippet ? this.mask(snippet) : undefined,
+      retryAfterMs: parseRetryAfter(res.headers.get("retry-after")),
+      system: this.system,
+      operation: req.operation,
+    });
+  }
+
+  private log(
+    req: HttpRequest,
+    method: string,
+    url: string,
+    attempt: number,
+    started: number,
+    status: number | undefined,
+    requestBody: string | undefined,
+    responseBody: string | undefined,
+    err: ConnectorError | undefined,
+  ): void {
+    if (!this.logger) return;
+    const cut = (s: string | undefined) =>
+      s === undefined ? undefined : this.mask(s.length > 4000 ? `${s.slice(0, 4000)}…` : s);
+    this.logger({
+      system: this.system,
+      operation: req.operation,
+      kind: req.kind,
+      method,
+      url: this.mask(url),
+      attempt,
+      status,
+      durationMs: Date.now() - started,
+      requestBody: this.logBodies ? cut(requestBody) : undefined,
+      responseBody: this.logBodies ? cut(responseBody) : undefined,
+      error: err ? { kind: err.kind, reason: err.reason, message: this.mask(err.message) } : undefined,
+    });
+  }
+}

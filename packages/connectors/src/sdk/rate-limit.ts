@@ -1,0 +1,185 @@
+/**
+ * Rate limiter per (company, system). Its state lives behind `RateLimitStore`, so the engine can keep it in
+ * the database and share it across worker processes; `InMemoryRateLimitStore` serves unit tests and a
+ * single process.
+ */
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** When not allowed: how long to wait before the cost can fit. */
+  retryAfterMs: number;
+  /** When allowed and the units are held: pass to `settle` once the request is answered. */
+  ticket?: string;
+}
+
+export interface RateLimitStore {
+  /**
+   * Atomically try to take `cost` units from the sliding window of `key` whose capacity is `limit`: a unit
+   * counts while its time is after `now - windowMs`. Must be atomic per key (e.g. one row locked with
+   * SELECT … FOR UPDATE). With `holdMs`, the units are stamped `now + holdMs` (a request in flight counts
+   * until it is answered) and a ticket is returned; `settle` then re-stamps them with the answer time.
+   */
+  take(
+    key: string,
+    cost: number,
+    limit: number,
+    windowMs: number,
+    now: number,
+    holdMs?: number,
+  ): Promise<RateLimitDecision>;
+  /** Re-stamp the units of `ticket` with `at` (the time the request was answered). */
+  settle?(key: string, ticket: string, at: number): Promise<void>;
+  /**
+   * Block the key until `until` (epoch ms), e.g. after a 429 with Retry-After: every process then waits.
+   * Optional for stores that cannot do it.
+   */
+  blockUntil?(key: string, until: number): Promise<void>;
+}
+
+interface Stamp {
+  t: number;
+  ticket?: string;
+}
+
+/**
+ * Sliding-window log, exact: never more than `limit` units in any window of `windowMs`, counting a request
+ * from when it is sent until it is answered (so the system, which counts arrivals, never sees more).
+ */
+export class InMemoryRateLimitStore implements RateLimitStore {
+  private readonly logs = new Map<string, Stamp[]>();
+  private readonly blocks = new Map<string, number>();
+  private seq = 0;
+
+  async take(
+    key: string,
+    cost: number,
+    limit: number,
+    windowMs: number,
+    now: number,
+    holdMs?: number,
+  ): Promise<RateLimitDecision> {
+    const blocked = this.blocks.get(key);
+    if (blocked !== undefined && blocked > now) return { allowed: false, retryAfterMs: blocked - now };
+    const from = now - windowMs;
+    const log = (this.logs.get(key) ?? []).filter((s) => s.t > from);
+    this.logs.set(key, log);
+    if (log.length + cost <= limit) {
+      const ticket = holdMs !== undefined ? `${++this.seq}` : undefined;
+      for (let i = 0; i < cost; i++) log.push({ t: now + (holdMs ?? 0), ticket });
+      return { allowed: true, retryAfterMs: 0, ticket };
+    }
+    // The stamp that must leave the window before `cost` units fit.
+    const times = log.map((s) => s.t).sort((x, y) => x - y);
+    const idx = Math.min(log.length + cost - limit - 1, times.length - 1);
+    const oldest = times[Math.max(0, idx)] ?? now;
+    return { allowed: false, retryAfterMs: Math.max(1, oldest + windowMs - now + 1) };
+  }
+
+  async settle(key: string, ticket: string, at: number): Promise<void> {
+    for (const s of this.logs.get(key) ?? []) {
+      if (s.ticket === ticket) {
+        s.t = at;
+        s.ticket = undefined;
+      }
+    }
+  }
+
+  async blockUntil(key: string, until: number): Promise<void> {
+    const cur = this.blocks.get(key) ?? 0;
+    if (until > cur) this.blocks.set(key, until);
+  }
+}
+
+export interface RateBudget {
+  /** Requests allowed per window. */
+  requests: number;
+  windowMs: number;
+  /**
+   * Extra width added to the window on our side, to absorb network jitter between our clock and the
+   * system's (the system counts arrivals). Default: 2 % of the window, at least 50 ms.
+   */
+  safetyMarginMs?: number;
+}
+
+export interface RateLimiterOptions {
+  store: RateLimitStore;
+  key: string;
+  budget: RateBudget;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (ms <= 0) {
+      resolve();
+      return;
+    }
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+export class RateLimiter {
+  readonly key: string;
+  readonly budget: RateBudget;
+  private readonly store: RateLimitStore;
+  private readonly now: () => number;
+  private readonly sleepFn: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Total time spent waiting for the limiter (for metrics). */
+  waitedMs = 0;
+
+  constructor(opts: RateLimiterOptions) {
+    this.store = opts.store;
+    this.key = opts.key;
+    this.budget = opts.budget;
+    this.now = opts.now ?? Date.now;
+    this.sleepFn = opts.sleep ?? sleep;
+  }
+
+  private get windowMs(): number {
+    const margin = this.budget.safetyMarginMs ?? Math.max(50, Math.round(this.budget.windowMs * 0.02));
+    return this.budget.windowMs + margin;
+  }
+
+  /**
+   * Wait until `cost` units may be spent, then spend them. With `holdMs` (the request's timeout) the units
+   * count until `release(ticket)` is called with the answer, or at most `holdMs`.
+   */
+  async acquire(cost = 1, signal?: AbortSignal, holdMs?: number): Promise<string | undefined> {
+    for (;;) {
+      const d = await this.store.take(
+        this.key,
+        cost,
+        this.budget.requests,
+        this.windowMs,
+        this.now(),
+        holdMs,
+      );
+      if (d.allowed) return d.ticket;
+      const wait = Math.min(d.retryAfterMs, 30_000);
+      this.waitedMs += wait;
+      await this.sleepFn(wait, signal);
+    }
+  }
+
+  /** The request of `ticket` was answered (or failed): its units now count from this moment. */
+  async release(ticket: string | undefined): Promise<void> {
+    if (ticket !== undefined && this.store.settle) await this.store.settle(this.key, ticket, this.now());
+  }
+
+  /** Tell every user of this key to hold off (after a 429 with Retry-After). */
+  async pause(ms: number): Promise<void> {
+    if (this.store.blockUntil) await this.store.blockUntil(this.key, this.now() + ms);
+  }
+}

@@ -1,0 +1,4 @@
+export * from "./catalog";
+export * from "./faults";
+export * from "./prng";
+export * from "./turkish-data";

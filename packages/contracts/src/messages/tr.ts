@@ -1,0 +1,218 @@
+/**
+ * Every Turkish message shared by the server and the web app lives here, once. Zod schemas carry
+ * these keys as their messages; the server and the web app translate them.
+ */
+export const tr = {
+  validation: {
+    companyNameRequired: "Şirket Adı adı zorunludur.",
+    min3: "En az 3 karakter içermelidir.",
+    max50: "En fazla 50 karakter içermelidir.",
+    max100: "En fazla 100 karakter içermelidir.",
+    emailInvalid: "Geçerli bir e-posta adresi giriniz.",
+    emailRequired: "E-Posta zorunludur.",
+    passwordMin8: "En az 8 karakter içermelidir.",
+    passwordRequired: "Şifre zorunludur.",
+    firstNameRequired: "Ad zorunludur.",
+    lastNameRequired: "Soyad zorunludur.",
+    phoneRequired: "Telefon zorunludur.",
+    phoneInvalid: "Geçerli bir telefon numarası giriniz.",
+    erpTypeRequired: "Muhasebe programı zorunludur.",
+    ecommerceTypeRequired: "E-ticaret yazılımı zorunludur.",
+    loginEmailRequired: "E-pota adı zorunludur.",
+    loginMin3: "En az 3 karakter giriniz.",
+    loginMax50: "En fazla 50 karakter girilebilir.",
+    forgotEmailInvalid: "Hatalı e-posta formatı",
+    forgotEmailRequired: "E-posta alanı zorunludur.",
+    resetMin8: "En az 8 karakter giriniz.",
+    resetMax16: "En fazla 16 karakter girilebilir.",
+    newPasswordRequired: "Yeni Şifre alanı zorunludur.",
+    confirmPasswordRequired: "Yeni Şifre (Tekrar) alanı zorunludur.",
+    passwordsDoNotMatch: "Yeni şifre alanları eşleşmiyor.",
+    oldPasswordRequired: "Mevcut şifre alanı zorunludur.",
+    rowIdRequired: "Bağlantı kodu zorunludur.",
+    taxNumberInvalid: "Vergi numarası 10 veya 11 haneli olmalıdır.",
+    fieldInvalid: "Alan geçerli değil.",
+    cronInvalid: "Geçerli bir cron ifadesi giriniz (ör. 0 */2 * * *).",
+    dateInvalid: "Geçerli bir tarih giriniz.",
+    selectAtLeastOne: "En az bir kayıt seçiniz.",
+  },
+  api: {
+    validationFailed: "Lütfen formdaki hataları düzeltiniz.",
+    invalidEmailFormat: "Geçersiz eposta formatı. Lütfen e-posta adresini kontrol ediniz.",
+    emailHasTurkishCharacters:
+      "E-posta adresiniz Türkçe karakter içeriyor. Lütfen Türkçe karakter içermeyen bir adres giriniz.",
+    emailAlreadyRegistered: "Bu e-posta adresiyle kayıtlı bir kullanıcı zaten var.",
+    registrationFailed: "Kayıt İşleminde Hata Oluştu.",
+    registrationNetworkFailed: "Kayıt işlemi hatalı...",
+    autoLoginFailed: "Kayıt tamamlandı ancak giriş yapılamadı. Lütfen site yöneticisi ile iletişime geçiniz.",
+    registered: "Kayıt işlemi başarılı.",
+    loginFailed: "Kullanıcı adı veya şifre yanlış.",
+    tooManyLoginAttempts:
+      "Çok fazla başarısız giriş denemesi yapıldı. Lütfen 15 dakika sonra tekrar deneyiniz.",
+    captchaRequired: "Lütfen robot olmadığınızı doğrulayınız.",
+    captchaInvalid: "Doğrulama başarısız oldu. Lütfen tekrar deneyiniz.",
+    unauthorized: "Oturumunuzun süresi doldu. Lütfen tekrar giriş yapınız.",
+    forbidden: "Bu işlem için yetkiniz bulunmuyor.",
+    notFound: "Aradığınız kayıt bulunamadı.",
+    conflict: "Bu kayıt başka bir işlemle değiştirildi. Lütfen tekrar deneyiniz.",
+    rateLimited: "Çok fazla istek gönderildi. Lütfen biraz bekleyip tekrar deneyiniz.",
+    internalError: "Beklenmeyen bir hata oluştu. Lütfen daha sonra tekrar deneyiniz.",
+    recoverMailSent: "E-posta adresiniz kayıtlıysa şifre sıfırlama bağlantısı gönderildi.",
+    recoverMailFailed: "Şifre sıfırlama bağlantısı gönderilirken bir hata oluştu.",
+    resetLinkInvalid: "Şifre sıfırlama bağlantısı geçersiz veya süresi dolmuş.",
+    passwordReset: "Şifreniz başarıyla değiştirildi. Giriş sayfasına yönlendiriliyorsunuz...",
+    passwordUpdated: "Şifreniz güncellendi.",
+    oldPasswordWrong: "Mevcut şifreniz hatalı.",
+    loginCodeInvalid: "Giriş kodu geçersiz veya süresi dolmuş.",
+    profileUpdated: "Bilgileriniz güncellendi.",
+    companyUpdated: "Şirket bilgileriniz güncellendi.",
+    loggedOut: "Çıkış yapıldı.",
+    ok: "İşlem başarılı.",
+  },
+  engine: {
+    statusQueued: "Sırada bekliyor.",
+    statusRunning: "Çalışıyor.",
+    statusSucceeded: "Başarıyla tamamlandı.",
+    statusPartiallyFailed: "Tamamlandı; bazı kayıtlar aktarılamadı.",
+    statusFailed: "Başarısız oldu.",
+    statusCrashed: "Yarıda kesildi.",
+    reportSummary:
+      "{{read}} kayıt okundu, {{changed}} kayıtta değişiklik bulundu, {{written}} kayıt yazıldı, {{failed}} kayıt aktarılamadı.",
+    reportCalls:
+      "ERP'ye {{erpRead}} okuma ve {{erpWrite}} yazma, mağazaya {{shopRead}} okuma ve {{shopWrite}} yazma çağrısı yapıldı.",
+    reportNothingChanged: "Değişiklik yok; hiçbir sisteme yazma çağrısı yapılmadı.",
+    reportResolved: "Önceki çalışmalarda aktarılamayan {{count}} kayıt bu çalışmada aktarıldı.",
+    reportNotInShop: "{{count}} kayıt mağazada bulunmadığı için atlandı (önce Ürün Aktarımı çalışmalı).",
+    reportTransientLeft: "{{count}} kayıt geçici bir hata nedeniyle bir sonraki çalışmaya bırakıldı.",
+    reportCreateDisabled:
+      "{{count}} ürün mağazada yok; ayarlarda ürün oluşturma kapalı olduğu için oluşturulmadı.",
+    runFailed: "{{job}} görevi başarısız oldu: {{reason}}",
+    runPartiallyFailed: "{{job}} görevi tamamlandı ancak {{count}} kayıt aktarılamadı.",
+    runRecovered: "{{job}} görevi yeniden başarıyla çalıştı.",
+    runCrashed:
+      "{{job}} görevi yarıda kesildi (çalışan süreç durdu). Bir sonraki çalışma kaldığı yerden devam edecek.",
+    runRefusedLicence: "{{job}} çalıştırılmadı: {{licence}} lisansınızın süresi doldu.",
+    alreadyRunning: "Bu görev zaten sırada veya çalışıyor.",
+    systemError: "Sistem hatası: {{detail}}",
+    unexpectedError: "Beklenmeyen hata: {{detail}}",
+    noShopStockLocation: "Mağazada stok lokasyonu bulunamadı.",
+    noErpPriceGroup: "ERP'de fiyat grubu bulunamadı.",
+  },
+  mail: {
+    resetSubject: "Entegrasyon Paneli şifre sıfırlama",
+    resetBody:
+      "Merhaba {{name}},\n\nŞifrenizi sıfırlamak için aşağıdaki bağlantıya tıklayınız. Bağlantı bir saat geçerlidir ve yalnızca bir kez kullanılabilir.\n\n{{link}}\n\nBu isteği siz yapmadıysanız bu e-postayı dikkate almayınız.",
+    welcomeSubject: "Entegrasyon Paneli'ne hoş geldiniz",
+    welcomeBody:
+      "Merhaba {{name}},\n\n{{company}} hesabınız oluşturuldu. 14 günlük deneme lisanslarınız tanımlandı.\n\n{{link}}",
+  },
+  activity: {
+    signIn: "Panele giriş yapıldı.",
+    settingsSaved: "Ayarlar kaydedildi ({{detail}}).",
+    connectionChanged: "Bağlantı bilgileri değiştirildi ({{detail}}).",
+    jobEnabled: "{{detail}} görevi aktif edildi.",
+    jobDisabled: "{{detail}} görevi pasif edildi.",
+    jobScheduleChanged: "{{detail}} görevinin çalışma zamanı değiştirildi.",
+    jobRun: "{{detail}} görevi elle çalıştırıldı.",
+    failedTasksDeleted: "{{detail}} hatalı görev kaydı silindi.",
+    failedTasksRetried: "{{detail}} hatalı görev kaydı yeniden denendi.",
+    ticketCreated: "Destek talebi açıldı: {{detail}}",
+    ticketReplied: "Destek talebi yanıtlandı: {{detail}}",
+    ticketClosed: "Destek talebi kapatıldı: {{detail}}",
+    profileUpdated: "Profil bilgileri güncellendi.",
+    companyUpdated: "Şirket bilgileri güncellendi.",
+    passwordChanged: "Şifre değiştirildi.",
+    erpMatchingChanged: "ERP eşleştirmesi değiştirildi ({{detail}}).",
+    custom: "{{detail}}",
+  },
+  panel: {
+    licenceExpiring: "{{licence}} lisansınızın süresi {{date}} tarihinde doluyor ({{days}} gün kaldı).",
+    licenceExpired: "{{licence}} lisansınızın süresi doldu; ilgili görevler çalıştırılmıyor.",
+    reportNever: "{{job}} henüz çalışmadı.",
+    reportSucceeded: "{{job}} son çalışmasında başarılı oldu; {{written}} kayıt yazıldı.",
+    reportFailed: "{{job}} son çalışmasında hata aldı; {{failed}} kayıt aktarılamadı.",
+    reportDisabled: "{{job}} pasif durumda.",
+    connectionUntested: "Bağlantı henüz denenmedi.",
+    connectionFromRuns: "Son görev çalışmalarına göre belirlendi.",
+  },
+  connectionSettings: {
+    previewNothing: "Bir sonraki çalışmada değişecek kayıt yok.",
+    previewPriceOk: "{{total}} fiyat değişecek; hiçbiri %{{limit}} sınırından fazla düşmüyor.",
+    previewPriceTripped:
+      "{{flagged}} üründe fiyat %{{limit}} sınırından fazla düşecek. Çalıştırmadan önce kontrol edip onaylayınız.",
+    previewStockOk: "{{total}} stok kaydı değişecek; {{flagged}} ürün 0 stoğa inecek.",
+    previewStockTripped:
+      "Okunan ürünlerin %{{share}} kadarı 0 stoğa inecek (sınır %{{limit}}). Çalıştırmadan önce kontrol edip onaylayınız.",
+    connectionSaved: "Bağlantı ayarları kaydedildi.",
+    connectionSavedJobsReady: "Bağlantı ayarları kaydedildi. Entegrasyon görevleriniz hazır.",
+    testOk: "Bağlantı başarılı. {{description}}",
+    testAuth:
+      "{{system}} sistemine ulaşıldı ancak kimlik bilgileri kabul edilmedi. Lütfen anahtar, kullanıcı ve şifre bilgilerini kontrol ediniz.",
+    testUnreachable:
+      "{{system}} sistemine ulaşılamadı. Lütfen adresi ve sunucunun erişilebilir olduğunu kontrol ediniz.",
+    testTimeout: "{{system}} sistemi zamanında yanıt vermedi. Lütfen daha sonra tekrar deneyiniz.",
+    testRateLimited:
+      "{{system}} çok fazla istek nedeniyle isteği geri çevirdi. Lütfen biraz bekleyip tekrar deneyiniz.",
+    testUnsupported: "{{system}} için bağlantı henüz desteklenmiyor.",
+    testConfig: "{{system}} bağlantı bilgileri eksik veya hatalı. Lütfen formu kontrol ediniz.",
+    testFailed: "{{system}} bağlantı testi başarısız oldu. Lütfen bilgileri kontrol edip tekrar deneyiniz.",
+    notConnected: "Önce bu sistemin bağlantı ayarlarını kaydediniz.",
+    listFailed: "Bağlı sistemden liste alınamadı. Lütfen bağlantı ayarlarını test ediniz.",
+    unsupportedSystem: "Bu sistem için bağlantı henüz desteklenmiyor.",
+    fieldRequired: "Bu alan zorunludur.",
+    urlInvalid: "Geçerli bir adres giriniz (http:// veya https://).",
+    numberInvalid: "Geçerli bir sayı giriniz.",
+    unknownField: "Bu sistem için tanımlı olmayan bir alan.",
+    unknownSetting: "Bilinmeyen ayar anahtarı.",
+    settingsSaved: "Ayarlar kaydedildi. Değişiklikler bir sonraki çalışmada uygulanır.",
+  },
+  tickets: {
+    categoryRequired: "Kategori seçimi zorunludur.",
+    subjectRequired: "Konu zorunludur.",
+    subjectMax: "Konu en fazla 150 karakter olabilir.",
+    messageRequired: "Mesaj zorunludur.",
+    messageMax: "Mesaj en fazla 5000 karakter olabilir.",
+    attachmentTooLarge: "Her dosya en fazla 5 MB olabilir.",
+    attachmentType: "Yalnızca resim (PNG, JPEG, GIF, WEBP) ve PDF dosyaları eklenebilir.",
+    attachmentTooMany: "En fazla 5 dosya eklenebilir.",
+    ticketClosed: "Bu ticket kapatılmış; yeni mesaj eklenemez.",
+    statusInvalid: "Ticket yalnızca kapatılabilir (durum 3).",
+    created: "Ticketınız oluşturuldu.",
+    replied: "Mesajınız gönderildi.",
+    closed: "Ticket kapatıldı.",
+    announcementTypeRequired: "Duyuru türü zorunludur.",
+    announcementContentRequired: "Duyuru metni zorunludur.",
+    announcementCreated: "Duyuru yayınlandı.",
+    licenseUpdated: "Lisans güncellendi.",
+    notifyAnswered: '#{{id}} numaralı "{{subject}}" ticketınız destek ekibi tarafından cevaplandı.',
+    mailAnsweredSubject: "#{{id}} numaralı ticketınız cevaplandı",
+    mailAnsweredBody:
+      'Merhaba {{name}},\n\n"{{subject}}" konulu ticketınıza destek ekibimiz cevap verdi:\n\n{{message}}\n\nCevaplamak için: {{link}}\n\nCevap verilmezse ticket 24 saat sonra otomatik olarak kapatılır.',
+    mailAutoClosedSubject: "#{{id}} numaralı ticketınız kapatıldı",
+    mailAutoClosedBody:
+      'Merhaba {{name}},\n\n"{{subject}}" konulu ticketınız, destek ekibinin cevabından sonra 24 saat içinde yanıt verilmediği için otomatik olarak kapatıldı.\n\nYeni bir sorunuz olursa yeni bir ticket açabilirsiniz: {{link}}',
+    mailNewSubject: "Yeni ticket #{{id}}: {{subject}}",
+    mailNewBody:
+      "{{company}} firmasından {{name}} yeni bir ticket açtı.\n\nKategori: {{category}}\nKonu: {{subject}}\n\n{{message}}\n\nDestek konsolu: {{link}}",
+  },
+  erpMatching: {
+    saved: "Eşleştirme kaydedildi.",
+    deleted: "Eşleştirme silindi.",
+    shopSkuNotFound: "Mağazada bu stok koduna sahip ürün bulunamadı.",
+    duplicate: "Bu ERP veya mağaza kodu için zaten bir eşleştirme var.",
+    rowInvalid: "Satırda ERP ve mağaza stok kodu bulunmalıdır.",
+    imported: "{{accepted}} satır kabul edildi, {{refused}} satır reddedildi.",
+    tooManyRows: "Bir dosyada en fazla 5000 satır içe aktarılabilir.",
+  },
+} as const;
+
+type Leaves<T, P extends string = ""> = {
+  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>;
+}[keyof T & string];
+
+/** A dotted path to one shared message, for example `validation.emailRequired`. */
+export type MessageKey = Leaves<typeof tr>;
+
+type Widen<T> = { [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+/** The shape every language's catalogue must have: the same keys as Turkish. */
+export type MessageCatalog = Widen<typeof tr>;

@@ -1,0 +1,250 @@
+import { z } from "zod";
+import { JOB_TYPES } from "../enums.ts";
+import type { MessageKey } from "../messages/tr.ts";
+import { licenseSchema } from "./account.ts";
+
+const err = (key: MessageKey) => ({ error: key });
+
+/** `{connectionType}` of the connection calls: the ERP side or the shop side. */
+export const CONNECTION_TYPES = ["erp", "ecommerce"] as const;
+export const connectionTypeSchema = z.enum(CONNECTION_TYPES, err("validation.fieldInvalid"));
+export type ConnectionType = z.infer<typeof connectionTypeSchema>;
+
+/** One field of a system's connection form, as its connector declares it (Turkish label and help). */
+export const connectionFieldSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  help: z.string().nullable(),
+  secret: z.boolean(),
+  required: z.boolean(),
+  type: z.enum(["text", "url", "number", "password"]),
+  default: z.string().nullable(),
+  placeholder: z.string().nullable(),
+});
+export type ConnectionField = z.infer<typeof connectionFieldSchema>;
+
+/** A system the company can connect (spec section 3 lists), with its form. */
+export const connectorInfoSchema = z.object({
+  connectionType: connectionTypeSchema,
+  productType: z.number().int(),
+  name: z.string(),
+  implemented: z.boolean(),
+  onPremOnly: z.boolean(),
+  fields: z.array(connectionFieldSchema),
+});
+export type ConnectorInfo = z.infer<typeof connectorInfoSchema>;
+
+export const connectionTestSchema = z.object({
+  ok: z.boolean(),
+  /** Turkish result: reachable? credentials accepted? which firm / store answered? */
+  message: z.string(),
+  testedAt: z.string(),
+});
+export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+/**
+ * A saved connection as the panel may see it: plain fields in clear, secret fields only as
+ * "set" (never their value), and the last test.
+ */
+export const connectionViewSchema = z.object({
+  connectionType: connectionTypeSchema,
+  productType: z.number().int(),
+  name: z.string(),
+  values: z.record(z.string(), z.string()),
+  secretsSet: z.array(z.string()),
+  isEmulated: z.boolean(),
+  lastTest: connectionTestSchema.nullable(),
+  updatedAt: z.string(),
+});
+export type ConnectionView = z.infer<typeof connectionViewSchema>;
+
+/** Both sides of the company: the saved connection (or null) and the type chosen at sign-up. */
+export const connectionsOverviewSchema = z.object({
+  erp: connectionViewSchema.nullable(),
+  ecommerce: connectionViewSchema.nullable(),
+  registeredErpType: z.number().int(),
+  registeredEcommerceType: z.number().int(),
+  connectors: z.array(connectorInfoSchema),
+});
+export type ConnectionsOverview = z.infer<typeof connectionsOverviewSchema>;
+
+/** Form values; a secret left empty keeps the stored one. */
+export const connectionFieldsSchema = z.object({
+  fields: z.record(z.string().max(100), z.string().max(2000)),
+});
+export type ConnectionFieldsRequest = z.infer<typeof connectionFieldsSchema>;
+
+export const connectionSaveResultSchema = z.object({
+  connection: connectionViewSchema,
+  /** True once both sides are saved and the company's jobs exist. */
+  jobsReady: z.boolean(),
+});
+export type ConnectionSaveResult = z.infer<typeof connectionSaveResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Integration settings: one key per engine mapping (what the engine reads on its next run).
+
+const code = z.string().trim().min(1, err("validation.fieldInvalid")).max(100);
+const codeMap = z.record(code, code);
+
+/** Every setting key with its validator; a key not listed here is refused. */
+export const settingValueSchemas = {
+  erpPriceGroup: code.nullable(),
+  shopPriceList: code.nullable(),
+  shopPricesIncludeVat: z.boolean(),
+  stockLocations: z
+    .array(z.object({ shopLocationId: code, erpLocations: z.array(code).max(100) }))
+    .max(100)
+    .refine((list) => new Set(list.map((l) => l.shopLocationId)).size === list.length, {
+      message: "validation.fieldInvalid",
+    }),
+  minStock: z.number().int().min(0, err("validation.fieldInvalid")).max(1_000_000),
+  createMissingProducts: z.boolean(),
+  categoryFilter: z.array(z.string().trim().min(1).max(300)).max(200),
+  orderStatusesToTransfer: z.array(code).max(50),
+  paymentTypes: codeMap,
+  salesChannels: codeMap,
+  customerRule: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("perCustomer") }),
+    z.object({ kind: z.literal("singleAccount"), accountCode: code }),
+  ]),
+  orderWarehouse: code.nullable(),
+  orderSeries: z.string().trim().min(1, err("validation.fieldInvalid")).max(20),
+  statusAfterTransfer: code.nullable(),
+  priceGuardMaxDropPercent: z.number().min(0, err("validation.fieldInvalid")).max(100),
+  stockGuardMaxZeroPercent: z.number().min(0, err("validation.fieldInvalid")).max(100),
+} as const;
+
+export type SettingKey = keyof typeof settingValueSchemas;
+export const SETTING_KEYS = Object.keys(settingValueSchemas) as SettingKey[];
+export type SettingValues = { [K in SettingKey]: z.infer<(typeof settingValueSchemas)[K]> };
+
+/** The setting types (`GET /api/settings/{type}`): one per job type plus stock locations. */
+export const SETTING_TYPE_KEYS = {
+  ProductIntegration: ["createMissingProducts", "categoryFilter"],
+  ProductUpdate: ["categoryFilter"],
+  CategoryIntegration: ["categoryFilter"],
+  PriceIntegration: ["erpPriceGroup", "shopPriceList", "shopPricesIncludeVat", "priceGuardMaxDropPercent"],
+  StockIntegration: ["stockLocations", "minStock", "stockGuardMaxZeroPercent"],
+  OrderIntegration: [
+    "orderStatusesToTransfer",
+    "paymentTypes",
+    "salesChannels",
+    "customerRule",
+    "orderWarehouse",
+    "orderSeries",
+    "statusAfterTransfer",
+  ],
+  InvoiceIntegration: [],
+  StockLocations: ["stockLocations"],
+} as const satisfies Record<string, readonly SettingKey[]>;
+export const SETTING_TYPES = Object.keys(SETTING_TYPE_KEYS) as Array<keyof typeof SETTING_TYPE_KEYS>;
+export const settingTypeSchema = z.enum(
+  SETTING_TYPES as [keyof typeof SETTING_TYPE_KEYS, ...Array<keyof typeof SETTING_TYPE_KEYS>],
+  err("validation.fieldInvalid"),
+);
+export type SettingType = z.infer<typeof settingTypeSchema>;
+
+export const settingSchema = z.object({
+  key: z.string(),
+  value: z.unknown(),
+  /** True when nothing is stored and the engine uses its default. */
+  isDefault: z.boolean(),
+  updatedAt: z.string().nullable(),
+});
+export type SettingDto = z.infer<typeof settingSchema>;
+
+/** `POST /api/settings`: each value validated by its key's schema; unknown keys refused. */
+export const saveSettingsSchema = z.object({
+  settings: z
+    .array(z.object({ key: z.string().max(100), value: z.unknown() }))
+    .min(1, err("validation.selectAtLeastOne"))
+    .max(50),
+});
+export type SaveSettingsRequest = z.infer<typeof saveSettingsSchema>;
+
+/** An entry of a list read from a live system (statuses, payment types, price groups, depots). */
+export const optionSchema = z.object({ id: z.string(), name: z.string() });
+export type OptionDto = z.infer<typeof optionSchema>;
+
+export const settingsLayoutSchema = z.object({
+  groups: z.array(
+    z.object({
+      type: z.enum(JOB_TYPES),
+      area: z.enum(["product", "order"]),
+      keys: z.array(z.string()),
+      /** False when the licence this job needs has run out. */
+      licensed: z.boolean(),
+    }),
+  ),
+  LicenceInfo: z.array(licenseSchema),
+  connections: z.object({ erp: z.boolean(), ecommerce: z.boolean() }),
+});
+export type SettingsLayout = z.infer<typeof settingsLayoutSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// ERP matching: manual links between a shop variant and an ERP item whose codes differ.
+
+const sku = z
+  .string(err("validation.fieldInvalid"))
+  .trim()
+  .min(1, err("validation.fieldInvalid"))
+  .max(100, err("validation.max100"));
+
+export const erpMatchingSchema = z.object({
+  id: z.number().int(),
+  erpSku: z.string(),
+  shopSku: z.string(),
+  shopProductId: z.string(),
+  shopVariantId: z.string(),
+  created_Date: z.string(),
+});
+export type ErpMatchingDto = z.infer<typeof erpMatchingSchema>;
+
+export const createErpMatchingSchema = z.object({ erpSku: sku, shopSku: sku });
+export type CreateErpMatchingRequest = z.infer<typeof createErpMatchingSchema>;
+
+export const erpMatchingQuerySchema = z.object({ search: z.string().trim().max(100).optional() });
+
+/** Bulk import: the file's text (CSV, `;` or `,` separated: ERP code, shop code; header optional). */
+export const importErpMatchingSchema = z.object({ csv: z.string().min(1).max(2_000_000) });
+
+export const erpMatchingImportRowSchema = z.object({
+  row: z.number().int(),
+  erpSku: z.string(),
+  shopSku: z.string(),
+  accepted: z.boolean(),
+  /** Why a row was refused, in Turkish; null when accepted. */
+  reason: z.string().nullable(),
+});
+export const erpMatchingImportResultSchema = z.object({
+  accepted: z.number().int(),
+  refused: z.number().int(),
+  rows: z.array(erpMatchingImportRowSchema),
+});
+export type ErpMatchingImportResult = z.infer<typeof erpMatchingImportResultSchema>;
+
+/** What the next price or stock run would write (nothing is written), with its guard rail. */
+export const runPreviewSchema = z.object({
+  jobType: z.enum(["PriceIntegration", "StockIntegration"]),
+  /** Items the run would write. */
+  total: z.number().int(),
+  /** Items read from the ERP. */
+  read: z.number().int(),
+  rows: z.array(
+    z.object({
+      sku: z.string(),
+      location: z.string().nullable(),
+      /** What was last written to the shop, when known. */
+      before: z.number().nullable(),
+      after: z.number(),
+    }),
+  ),
+  /** Price: items falling more than the limit; stock: items going to 0. */
+  flagged: z.number().int(),
+  limitPercent: z.number(),
+  /** True when the run would cross the guard rail: run it only after the user confirms. */
+  tripped: z.boolean(),
+  message: z.string(),
+});
+export type RunPreview = z.infer<typeof runPreviewSchema>;

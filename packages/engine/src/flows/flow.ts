@@ -1,0 +1,71 @@
+import type { ErpConnector, ShopConnector } from "@ep/connectors";
+import type { JobType } from "@ep/contracts";
+import type { Db } from "../db.ts";
+import type { SyncLedger } from "../ledger/sync-ledger.ts";
+import type { ItemFailure } from "../runs/error-reports.ts";
+import type { RunCounts } from "../store/schema.ts";
+import type { CompanyMappings } from "./mappings.ts";
+
+/** What a flow gets for one run: both systems, the ledger, the company's mappings, and its tallies. */
+export type FlowContext = {
+  db: Db;
+  companyId: number;
+  runId: number;
+  job: { id: number; type: JobType; name: string; options: Record<string, unknown> };
+  erp: ErpConnector;
+  shop: ShopConnector;
+  erpConnectionId: number;
+  shopConnectionId: number;
+  ledger: SyncLedger;
+  mappings: CompanyMappings;
+  /** A retry of selected failed tasks moves only these records; null = everything. */
+  onlyKeys: Set<string> | null;
+  now(): Date;
+  tally: RunTally;
+  signal: AbortSignal;
+  /** A unique owner id of this worker (for per-record locks). */
+  workerId: string;
+  /** How long a per-record lock holds before another worker may take the record over. */
+  lockMs: number;
+};
+
+export type Flow = (ctx: FlowContext) => Promise<void>;
+
+/**
+ * Counts of a run, the failures to file, the records that moved, and report lines. `changed()`
+ * ticks progress that the long-poll call shows while the run goes on.
+ */
+export class RunTally {
+  readonly counts: RunCounts = { read: 0, changed: 0, written: 0, failed: 0 };
+  readonly failures: ItemFailure[] = [];
+  readonly movedKeys: string[] = [];
+  readonly lines: string[] = [];
+
+  constructor(private readonly onProgress: (counts: RunCounts) => void = () => {}) {}
+
+  read(n: number) {
+    this.counts.read += n;
+    this.onProgress(this.counts);
+  }
+  changed(n: number) {
+    this.counts.changed += n;
+    this.onProgress(this.counts);
+  }
+  written(keys: string[]) {
+    this.counts.written += keys.length;
+    this.movedKeys.push(...keys);
+    this.onProgress(this.counts);
+  }
+  /** A record that moved without a write (e.g. already in the ERP): its failed task resolves too. */
+  moved(keys: string[]) {
+    this.movedKeys.push(...keys);
+  }
+  fail(failure: ItemFailure) {
+    this.counts.failed++;
+    this.failures.push(failure);
+    this.onProgress(this.counts);
+  }
+  note(line: string) {
+    this.lines.push(line);
+  }
+}

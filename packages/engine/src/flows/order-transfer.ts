@@ -1,0 +1,263 @@
+import type { Order } from "@ep/connectors";
+import { isConnectorError } from "@ep/connectors";
+import { message } from "@ep/contracts";
+import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { orderLedger, syncCursors } from "../store/schema.ts";
+import type { Flow, FlowContext } from "./flow.ts";
+
+const CANCELLED = /cancel|iptal|refund|iade/i;
+const ORDER_CONCURRENCY = 8;
+
+type LedgerRow = typeof orderLedger.$inferSelect;
+
+/**
+ * OrderTransfer: every shop order reaches the ERP exactly once.
+ * 1. Ingest: orders changed since the cursor go into the order ledger, keyed by (shop, order no);
+ *    the cursor moves only after they are committed.
+ * 2. Transfer, each order under its own lock: taking the lock also commits `sent` (the intent),
+ *    before any ERP call; an order that was ever sent is looked up in the ERP by our reference
+ *    first; the ERP document id is committed right after the create. A crash anywhere leaves either no document
+ *    (found missing, created once) or one (found, confirmed), never two.
+ */
+export const orderTransfer: Flow = async (ctx) => {
+  if (!ctx.onlyKeys) await ingestOrders(ctx);
+  const pending = await pendingOrders(ctx);
+  let transientLeft = 0;
+  const customers = new CustomerAccounts(ctx);
+  // A few orders at a time: each under its own lock, all within the ERP's shared rate budget.
+  let next = 0;
+  const worker = async () => {
+    while (next < pending.length && !ctx.signal.aborted) {
+      const row = pending[next++]!;
+      if ((await transferOne(ctx, row, customers)) === "transient") transientLeft++;
+    }
+  };
+  await Promise.all(Array.from({ length: ORDER_CONCURRENCY }, worker));
+  if (transientLeft > 0) ctx.tally.note(message("engine.reportTransientLeft", { count: transientLeft }));
+};
+
+async function ingestOrders(ctx: FlowContext) {
+  const stream = `orders:${ctx.shopConnectionId}`;
+  const [cursorRow] = await ctx.db
+    .select()
+    .from(syncCursors)
+    .where(and(eq(syncCursors.companyId, ctx.companyId), eq(syncCursors.stream, stream)));
+  // The cursor is the connector's own opaque high-water mark; it overlaps the last window itself.
+  const since = cursorRow?.cursor;
+  let high: string | undefined;
+  let pageToken: string | undefined;
+  do {
+    const page = await ctx.shop.listOrders({ since, pageToken });
+    ctx.tally.read(page.items.length);
+    const wanted = page.items.filter((o) => shouldTransfer(ctx, o));
+    if (wanted.length > 0) {
+      await ctx.db
+        .insert(orderLedger)
+        .values(
+          wanted.map((o) => ({
+            companyId: ctx.companyId,
+            shopConnectionId: ctx.shopConnectionId,
+            orderNo: o.orderNo,
+            shopOrderId: o.id,
+            orderDate: new Date(o.createdAt),
+            grandTotal: o.totals.grandTotal,
+            currency: o.currency,
+            shopUpdatedAt: new Date(o.updatedAt),
+            payload: o,
+          })),
+        )
+        // Seen before: refresh what the shop says, but never touch the transfer state.
+        .onConflictDoUpdate({
+          target: [orderLedger.shopConnectionId, orderLedger.orderNo],
+          set: {
+            shopUpdatedAt: sql`excluded.shop_updated_at`,
+            payload: sql`case when ${orderLedger.state} in ('received', 'failed', 'needs_review') then excluded.payload else ${orderLedger.payload} end`,
+          },
+        });
+    }
+    high = page.cursor ?? high;
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  if (high && high !== cursorRow?.cursor) {
+    await ctx.db
+      .insert(syncCursors)
+      .values({ companyId: ctx.companyId, stream, cursor: high })
+      .onConflictDoUpdate({
+        target: [syncCursors.companyId, syncCursors.stream],
+        set: { cursor: high, updatedAt: new Date() },
+      });
+  }
+}
+
+function shouldTransfer(ctx: FlowContext, order: Order): boolean {
+  const allowed = ctx.mappings.orderStatusesToTransfer;
+  if (allowed.length > 0) return allowed.includes(order.status);
+  return !CANCELLED.test(order.status);
+}
+
+async function pendingOrders(ctx: FlowContext): Promise<LedgerRow[]> {
+  const base = and(
+    eq(orderLedger.companyId, ctx.companyId),
+    eq(orderLedger.shopConnectionId, ctx.shopConnectionId),
+  );
+  if (ctx.onlyKeys) {
+    return ctx.db
+      .select()
+      .from(orderLedger)
+      .where(
+        and(base, inArray(orderLedger.orderNo, [...ctx.onlyKeys]), sql`${orderLedger.state} <> 'confirmed'`),
+      )
+      .orderBy(asc(orderLedger.orderDate));
+  }
+  return ctx.db
+    .select()
+    .from(orderLedger)
+    .where(and(base, inArray(orderLedger.state, ["received", "mapped", "sent"])))
+    .orderBy(asc(orderLedger.orderDate));
+}
+
+/**
+ * Takes an order for this worker and, in the same statement, records the intent to create it in the
+ * ERP (`sent`, one more attempt). From here on, any later attempt looks the order up first.
+ */
+async function claim(
+  ctx: FlowContext,
+  id: number,
+): Promise<{ row: LedgerRow; triedBefore: boolean } | undefined> {
+  const now = ctx.now();
+  const [before] = await ctx.db
+    .select({ state: orderLedger.state, attempts: orderLedger.attempts })
+    .from(orderLedger)
+    .where(eq(orderLedger.id, id));
+  if (!before) return undefined;
+  const [row] = await ctx.db
+    .update(orderLedger)
+    .set({
+      lockOwner: ctx.workerId,
+      lockUntil: new Date(now.getTime() + ctx.lockMs),
+      state: "sent",
+      attempts: sql`${orderLedger.attempts} + 1`,
+      sentAt: now,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(orderLedger.id, id),
+        eq(orderLedger.attempts, before.attempts),
+        sql`${orderLedger.state} <> 'confirmed'`,
+        or(
+          isNull(orderLedger.lockUntil),
+          lt(orderLedger.lockUntil, now),
+          eq(orderLedger.lockOwner, ctx.workerId),
+        ),
+      ),
+    )
+    .returning();
+  return row ? { row, triedBefore: before.state === "sent" || before.attempts > 0 } : undefined;
+}
+
+async function update(ctx: FlowContext, id: number, set: Partial<typeof orderLedger.$inferInsert>) {
+  await ctx.db
+    .update(orderLedger)
+    .set({ ...set, updatedAt: ctx.now() })
+    .where(and(eq(orderLedger.id, id), eq(orderLedger.lockOwner, ctx.workerId)));
+}
+
+/**
+ * ERP customer accounts of this run, one creation per customer even when two of their orders are
+ * transferred at the same moment (only one run of a job is ever active, so this run is the only writer).
+ */
+class CustomerAccounts {
+  private readonly codes = new Map<string, Promise<string>>();
+  constructor(private readonly ctx: FlowContext) {}
+
+  codeFor(order: Order): Promise<string> {
+    const rule = this.ctx.mappings.customerRule;
+    if (rule.kind === "singleAccount") return Promise.resolve(rule.accountCode);
+    const ref = order.customer.ref;
+    let code = this.codes.get(ref);
+    if (!code) {
+      code = this.ctx.erp.createCustomer(order.customer).then((c) => c.code);
+      // A failed creation is not remembered: the next order of that customer tries again.
+      code.catch(() => this.codes.delete(ref));
+      this.codes.set(ref, code);
+    }
+    return code;
+  }
+}
+
+async function transferOne(
+  ctx: FlowContext,
+  candidate: LedgerRow,
+  customers: CustomerAccounts,
+): Promise<"done" | "skipped" | "transient" | "failed"> {
+  const claimed = await claim(ctx, candidate.id);
+  if (!claimed) return "skipped";
+  const { row } = claimed;
+  const order = row.payload as Order;
+  try {
+    // Anything that may have reached the ERP before is looked up first.
+    if (claimed.triedBefore) {
+      const existing = await ctx.erp.findOrderByRef(row.orderNo);
+      if (existing) {
+        await update(ctx, row.id, {
+          state: "confirmed",
+          erpDocumentId: existing.documentId,
+          confirmedAt: ctx.now(),
+          lastError: null,
+          lockOwner: null,
+          lockUntil: null,
+        });
+        ctx.tally.moved([row.orderNo]);
+        return "done";
+      }
+    }
+    ctx.tally.changed(1);
+    const customerCode = row.erpCustomerCode ?? (await customers.codeFor(order));
+    const mapped: Order = {
+      ...order,
+      paymentType: order.paymentType
+        ? (ctx.mappings.paymentTypes[order.paymentType] ?? order.paymentType)
+        : undefined,
+      salesChannel: order.salesChannel
+        ? (ctx.mappings.salesChannels[order.salesChannel] ?? order.salesChannel)
+        : undefined,
+    };
+    const created = await ctx.erp.createSalesOrder({
+      order: mapped,
+      customerCode,
+      location: ctx.mappings.orderWarehouse ?? undefined,
+      series: ctx.mappings.orderSeries,
+    });
+    await update(ctx, row.id, {
+      state: "confirmed",
+      erpDocumentId: created.documentId,
+      erpCustomerCode: customerCode,
+      confirmedAt: ctx.now(),
+      lastError: null,
+      lockOwner: null,
+      lockUntil: null,
+    });
+    ctx.tally.written([row.orderNo]);
+    if (ctx.mappings.statusAfterTransfer) {
+      await ctx.shop
+        .updateOrderStatus(row.shopOrderId, { status: ctx.mappings.statusAfterTransfer })
+        .catch(() => undefined);
+    }
+    return "done";
+  } catch (error) {
+    if (isConnectorError(error) && error.kind === "transient") {
+      await update(ctx, row.id, {
+        lastError: error.systemMessage ?? error.message,
+        lockOwner: null,
+        lockUntil: null,
+      });
+      return "transient";
+    }
+    const reason = isConnectorError(error) ? error.reason : "unexpected";
+    const text = isConnectorError(error) ? (error.systemMessage ?? error.message) : String(error);
+    await update(ctx, row.id, { state: "failed", lastError: text, lockOwner: null, lockUntil: null });
+    ctx.tally.fail({ key: row.orderNo, errorType: reason, message: text, payload: order });
+    return "failed";
+  }
+}

@@ -1,0 +1,19 @@
+import type { JobType } from "@ep/contracts";
+import { categorySync } from "./category-sync.ts";
+import type { Flow } from "./flow.ts";
+import { invoiceTransfer } from "./invoice-transfer.ts";
+import { orderTransfer } from "./order-transfer.ts";
+import { priceSync } from "./price-sync.ts";
+import { productSync, productUpdate } from "./product-sync.ts";
+import { stockSync } from "./stock-sync.ts";
+
+/** The flow each job type runs. */
+export const FLOWS: Record<JobType, Flow> = {
+  CategoryIntegration: categorySync,
+  ProductIntegration: productSync,
+  ProductUpdate: productUpdate,
+  StockIntegration: stockSync,
+  PriceIntegration: priceSync,
+  OrderIntegration: orderTransfer,
+  InvoiceIntegration: invoiceTransfer,
+};

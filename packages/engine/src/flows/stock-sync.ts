@@ -1,0 +1,151 @@
+import type { StockUpdate } from "@ep/connectors";
+import { message } from "@ep/contracts";
+import { BatchWriter } from "./batch-writer.ts";
+import type { Flow } from "./flow.ts";
+import { readAhead } from "./read-ahead.ts";
+import { resolveVariantBindings } from "./shop-bindings.ts";
+
+const DIFF_CHUNK = 2000;
+
+/**
+ * StockSync: ERP stock per warehouse, summed into the shop's stock locations as the company maps
+ * them, compared with what was last pushed, and only the differences written, in the shop's
+ * largest stock batches. A run with nothing changed makes no write call.
+ */
+export const stockSync: Flow = async (ctx) => {
+  const [shopLocations, erpLocations] = await Promise.all([
+    ctx.shop.listStockLocations(),
+    ctx.erp.listStockLocations(),
+  ]);
+  const firstShopLocation = shopLocations[0];
+  if (!firstShopLocation) throw new Error(message("engine.noShopStockLocation"));
+  const mapping =
+    ctx.mappings.stockLocations.length > 0
+      ? ctx.mappings.stockLocations
+      : [{ shopLocationId: firstShopLocation.id, erpLocations: erpLocations.map((l) => l.id) }];
+  const erpToShop = new Map<string, string>();
+  for (const m of mapping) for (const e of m.erpLocations) erpToShop.set(e, m.shopLocationId);
+
+  const shopKey = (sku: string, location: string) => {
+    if (ctx.onlyKeys && !ctx.onlyKeys.has(sku)) return undefined;
+    const shopLocation = erpToShop.get(location);
+    return shopLocation ? `${sku}@${shopLocation}` : undefined;
+  };
+
+  const writer = new BatchWriter<StockUpdate>(
+    ctx,
+    "stock",
+    ctx.shop.descriptor.batch.stock ?? 100,
+    (items) => ctx.shop.setStock(items),
+    (item) => item.sku,
+  );
+  let missing = 0;
+
+  /** Compares keys (sku@shopLocation) whose totals are complete with the ledger; queues the differences. */
+  const diffAndWrite = async (keys: string[], desired: Map<string, number>) => {
+    for (let i = 0; i < keys.length; i += DIFF_CHUNK) {
+      const chunk = keys.slice(i, i + DIFF_CHUNK);
+      const last = await ctx.ledger.get("stock", chunk);
+      const changed = chunk.filter(
+        (key) => last.get(key)?.hash !== String(shownQty(desired.get(key)!, ctx.mappings.minStock)),
+      );
+      if (changed.length === 0) continue;
+      const skus = changed.map((key) => key.slice(0, key.lastIndexOf("@")));
+      const { bound } = await resolveVariantBindings(ctx, [...new Set(skus)]);
+      for (const key of changed) {
+        const at = key.lastIndexOf("@");
+        const sku = key.slice(0, at);
+        const binding = bound.get(sku);
+        if (!binding) {
+          missing++;
+          continue;
+        }
+        ctx.tally.changed(1);
+        const qty = shownQty(desired.get(key)!, ctx.mappings.minStock);
+        await writer.add({
+          key: sku,
+          ledgerKey: key,
+          hash: String(qty),
+          item: {
+            sku,
+            locationId: key.slice(at + 1),
+            qty,
+            productId: binding.productId,
+            variantId: binding.variantId,
+          },
+          payload: { sku, location: key.slice(at + 1), qty },
+        });
+      }
+    }
+  };
+
+  /**
+   * A SKU's total is known once all its warehouses are read. An ERP that lists a SKU's warehouses
+   * together (Mikro orders by stock code) completes each SKU when the next one starts: those are
+   * compared and written while reading goes on, and memory holds one chunk. Answers false, having
+   * written only complete SKUs, when a SKU shows up again after another one.
+   */
+  const streamed = async (): Promise<boolean> => {
+    const seen = new Set<string>();
+    const desired = new Map<string, number>();
+    let complete: string[] = [];
+    let current: string | undefined;
+    let currentKeys = new Set<string>();
+    for await (const page of readAhead((pageToken) => ctx.erp.listStock({ pageToken }))) {
+      ctx.tally.read(page.items.length);
+      for (const level of page.items) {
+        if (level.sku !== current) {
+          if (seen.has(level.sku)) return false;
+          seen.add(level.sku);
+          complete.push(...currentKeys);
+          current = level.sku;
+          currentKeys = new Set();
+        }
+        const key = shopKey(level.sku, level.location);
+        if (!key) continue;
+        currentKeys.add(key);
+        desired.set(key, (desired.get(key) ?? 0) + level.qty);
+      }
+      if (complete.length >= DIFF_CHUNK) {
+        await diffAndWrite(complete, desired);
+        for (const key of complete) desired.delete(key);
+        complete = [];
+      }
+    }
+    complete.push(...currentKeys);
+    await diffAndWrite(complete, desired);
+    return true;
+  };
+
+  /** Any other order: every warehouse of every SKU first, then the comparison. */
+  const wholeRead = async () => {
+    const desired = new Map<string, number>();
+    for await (const page of readAhead((pageToken) => ctx.erp.listStock({ pageToken }))) {
+      ctx.tally.read(page.items.length);
+      for (const level of page.items) {
+        const key = shopKey(level.sku, level.location);
+        if (key) desired.set(key, (desired.get(key) ?? 0) + level.qty);
+      }
+    }
+    await diffAndWrite([...desired.keys()], desired);
+  };
+
+  try {
+    if (!(await streamed())) {
+      // What went out is recorded first, so the second pass compares against it.
+      await writer.flush();
+      await wholeRead();
+    }
+    await writer.flush();
+  } finally {
+    // A failure mid-way: the batch in flight still lands (and is recorded) before the run moves on.
+    await writer.drain();
+  }
+  if (missing > 0) ctx.tally.note(message("engine.reportNotInShop", { count: missing }));
+  if (writer.transientLeft > 0)
+    ctx.tally.note(message("engine.reportTransientLeft", { count: writer.transientLeft }));
+};
+
+/** Negative stock shows as 0; below the company's minimum, too. */
+export const shownQty = (qty: number, minStock: number) =>
+  qty < Math.max(minStock, 0) || qty < 0 ? 0 : Math.floor(qty);

@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "../db.ts";
+import { jobs } from "../store/schema.ts";
+import { JOB_DEFINITIONS } from "./catalog.ts";
+
+/**
+ * Gives a company its set of jobs (once both connections exist). Existing jobs keep their settings;
+ * new ones start shortly, in dependency order (categories, products, then stock and prices).
+ */
+export async function ensureCompanyJobs(db: Executor, companyId: number, now: Date): Promise<void> {
+  await db
+    .insert(jobs)
+    .values(
+      JOB_DEFINITIONS.map((d) => ({
+        companyId,
+        type: d.type,
+        name: d.name,
+        isEnabled: true,
+        schedule: d.defaultSchedule,
+        nextRunAt: new Date(now.getTime() + d.order * 5_000),
+      })),
+    )
+    .onConflictDoNothing();
+}
+
+export const companyJobs = (db: Executor, companyId: number) =>
+  db.select().from(jobs).where(eq(jobs.companyId, companyId)).orderBy(jobs.id);

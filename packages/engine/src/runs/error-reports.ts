@@ -1,0 +1,95 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "../db.ts";
+import { jobErrorReports } from "../store/schema.ts";
+
+export type ItemFailure = { key: string; errorType: string; message: string; payload?: unknown };
+
+/**
+ * Failed tasks of a job. One open row per (company, job type, record): a record that keeps failing
+ * counts occurrences instead of piling up rows; it resolves itself when a later run moves it.
+ */
+export async function recordFailures(
+  db: Executor,
+  run: { companyId: number; jobId: number; jobType: string; runId: number },
+  failures: ItemFailure[],
+  now: Date,
+) {
+  for (let i = 0; i < failures.length; i += 500) {
+    const chunk = failures.slice(i, i + 500);
+    await db
+      .insert(jobErrorReports)
+      .values(
+        chunk.map((f) => ({
+          companyId: run.companyId,
+          jobId: run.jobId,
+          jobType: run.jobType,
+          jobRunId: run.runId,
+          entityKey: f.key,
+          errorType: f.errorType,
+          message: f.message,
+          payload: f.payload ?? null,
+          createdAt: now,
+          lastSeenAt: now,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [jobErrorReports.companyId, jobErrorReports.jobType, jobErrorReports.entityKey],
+        targetWhere: sql`${jobErrorReports.status} = 'Open'`,
+        set: {
+          jobRunId: sql`excluded.job_run_id`,
+          errorType: sql`excluded.error_type`,
+          message: sql`excluded.message`,
+          payload: sql`excluded.payload`,
+          lastSeenAt: sql`excluded.last_seen_at`,
+          occurrences: sql`${jobErrorReports.occurrences} + 1`,
+        },
+      });
+  }
+}
+
+/** Keys of the open failed tasks of a job type (usually few; read once per run). */
+export async function openFailureKeys(
+  db: Executor,
+  companyId: number,
+  jobType: string,
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ key: jobErrorReports.entityKey })
+    .from(jobErrorReports)
+    .where(
+      and(
+        eq(jobErrorReports.companyId, companyId),
+        eq(jobErrorReports.jobType, jobType),
+        eq(jobErrorReports.status, "Open"),
+      ),
+    );
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Records that moved this run close their open failed tasks. */
+export async function resolveFailures(
+  db: Executor,
+  companyId: number,
+  jobType: string,
+  keys: string[],
+  now: Date,
+): Promise<number> {
+  let resolved = 0;
+  for (let i = 0; i < keys.length; i += 1000) {
+    const chunk = keys.slice(i, i + 1000);
+    const rows = await db
+      .update(jobErrorReports)
+      .set({ status: "Resolved", resolvedAt: now })
+      .where(
+        and(
+          eq(jobErrorReports.companyId, companyId),
+          eq(jobErrorReports.jobType, jobType),
+          eq(jobErrorReports.status, "Open"),
+          inArray(jobErrorReports.entityKey, chunk),
+        ),
+      )
+      .returning({ id: jobErrorReports.id });
+    resolved += rows.length;
+  }
+  return resolved;
+}

@@ -1,0 +1,263 @@
+import { CallCounter, isConnectorError } from "@ep/connectors";
+import { type JobType, type MessageKey, message } from "@ep/contracts";
+import { and, eq } from "drizzle-orm";
+import type { EngineDeps } from "../deps.ts";
+import type { Flow } from "../flows/flow.ts";
+import { RunTally } from "../flows/flow.ts";
+import { loadMappings } from "../flows/mappings.ts";
+import { FLOWS } from "../flows/registry.ts";
+import { SyncLedger } from "../ledger/sync-ledger.ts";
+import { jobRuns, jobs, type RunCalls, type RunCounts, type RunStatus } from "../store/schema.ts";
+import { openFailureKeys, recordFailures, resolveFailures } from "./error-reports.ts";
+import { notifyCompany } from "./notifications.ts";
+
+const DEFAULT_LEASE_MS = 60_000;
+const PROGRESS_EVERY_MS = 750;
+/** Whole-run retries for a transient failure (the flows are idempotent: the ledger skips what moved). */
+const RUN_RETRY_DELAYS_MS = [2_000, 10_000];
+
+type ClaimedRun = typeof jobRuns.$inferSelect;
+
+/**
+ * Executes one queued run: claims it, holds a lease with a heartbeat, runs the job's flow, files
+ * failed tasks, writes JobHistory and raises the notifications. A run not in `Queued` (already taken,
+ * or marked Crashed by the sweeper) is left alone.
+ */
+export async function executeRun(
+  deps: EngineDeps,
+  runId: number,
+  flows: Record<string, Flow> = FLOWS,
+): Promise<RunStatus | null> {
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const now = deps.now();
+  const [run] = await deps.db
+    .update(jobRuns)
+    .set({
+      status: "Running",
+      startedAt: now,
+      leaseOwner: deps.workerId,
+      leaseExpiresAt: new Date(now.getTime() + leaseMs),
+    })
+    .where(and(eq(jobRuns.id, runId), eq(jobRuns.status, "Queued")))
+    .returning();
+  if (!run) return null;
+  await deps.publish(event(run, "Running"));
+
+  const heartbeat = setInterval(
+    () => {
+      deps.db
+        .update(jobRuns)
+        .set({ leaseExpiresAt: new Date(deps.now().getTime() + leaseMs) })
+        .where(
+          and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running"), eq(jobRuns.leaseOwner, deps.workerId)),
+        )
+        .catch((error) => deps.logger.warn({ err: error, runId }, "lease heartbeat failed"));
+    },
+    Math.max(1_000, Math.floor(leaseMs / 3)),
+  );
+  heartbeat.unref?.();
+
+  const counter = new CallCounter();
+  let tally = newTally(deps, run);
+  let status: RunStatus = "Failed";
+  let reason: string | null = null;
+  let systems = { erp: "", shop: "" };
+  try {
+    reason = (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ?? null;
+    if (!reason) {
+      const flow = flows[run.jobType];
+      if (!flow) throw new Error(`No flow for job type ${run.jobType}`);
+      const [job] = await deps.db.select().from(jobs).where(eq(jobs.id, run.jobId));
+      if (!job) throw new Error(`Job ${run.jobId} is gone`);
+      const opened = await deps.openConnectors(run.companyId, counter);
+      systems = { erp: opened.erp.descriptor.system, shop: opened.shop.descriptor.system };
+      const mappings = await loadMappings(deps.db, run.companyId);
+      for (let attempt = 0; ; attempt++) {
+        tally = newTally(deps, run);
+        const controller = new AbortController();
+        try {
+          await flow({
+            db: deps.db,
+            companyId: run.companyId,
+            runId: run.id,
+            job: { id: job.id, type: job.type as JobType, name: job.name, options: job.options },
+            erp: opened.erp,
+            shop: opened.shop,
+            erpConnectionId: opened.erpConnectionId,
+            shopConnectionId: opened.shopConnectionId,
+            ledger: new SyncLedger(deps.db, opened.shopConnectionId, run.companyId),
+            mappings,
+            onlyKeys: run.onlyKeys ? new Set(run.onlyKeys) : null,
+            now: deps.now,
+            tally,
+            signal: controller.signal,
+            workerId: deps.workerId,
+            lockMs: Math.round(leaseMs * 1.5),
+          });
+          break;
+        } catch (error) {
+          const delay = RUN_RETRY_DELAYS_MS[attempt];
+          if (!isConnectorError(error) || error.kind !== "transient" || delay === undefined) throw error;
+          deps.logger.warn({ runId, attempt, err: error }, "transient failure, the run starts over");
+          await new Promise((r) =>
+            setTimeout(r, error.retryAfterMs ? Math.max(delay, error.retryAfterMs) : delay),
+          );
+        }
+      }
+      status = tally.counts.failed > 0 ? "PartiallyFailed" : "Succeeded";
+    }
+  } catch (error) {
+    status = "Failed";
+    reason = describeError(error);
+    deps.logger.warn({ runId, jobType: run.jobType, err: error }, "run failed");
+  } finally {
+    clearInterval(heartbeat);
+  }
+  await finishRun(deps, run, status, tally, counter, systems, reason);
+  return status;
+}
+
+function newTally(deps: EngineDeps, run: ClaimedRun): RunTally {
+  let last = 0;
+  return new RunTally((counts) => {
+    const t = Date.now();
+    if (t - last < PROGRESS_EVERY_MS) return;
+    last = t;
+    deps.db
+      .update(jobRuns)
+      .set({ counts: { ...counts } })
+      .where(and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running")))
+      .then(() => deps.publish({ ...event(run, "Running"), counts: { ...counts } }))
+      .catch((error) => deps.logger.warn({ err: error }, "progress update failed"));
+  });
+}
+
+async function finishRun(
+  deps: EngineDeps,
+  run: ClaimedRun,
+  status: RunStatus,
+  tally: RunTally,
+  counter: CallCounter,
+  systems: { erp: string; shop: string },
+  reason: string | null,
+) {
+  const now = deps.now();
+  const ctx = { companyId: run.companyId, jobId: run.jobId, jobType: run.jobType, runId: run.id };
+  if (tally.failures.length > 0) await recordFailures(deps.db, ctx, tally.failures, now);
+  let resolved = 0;
+  if (tally.movedKeys.length > 0) {
+    const open = await openFailureKeys(deps.db, run.companyId, run.jobType);
+    const failedNow = new Set(tally.failures.map((f) => f.key));
+    const toResolve = tally.movedKeys.filter((k) => open.has(k) && !failedNow.has(k));
+    if (toResolve.length > 0)
+      resolved = await resolveFailures(deps.db, run.companyId, run.jobType, toResolve, now);
+  }
+  const erpStats = counter.get(systems.erp || "erp");
+  const shopStats = counter.get(systems.shop || "shop");
+  const calls: RunCalls = {
+    erp: { read: erpStats.read, write: erpStats.write },
+    shop: { read: shopStats.read, write: shopStats.write },
+  };
+  const report = buildReport(status, tally.counts, calls, reason, resolved, tally.lines);
+  // The row only changes if this worker still holds it: a run the sweeper already called Crashed stays so.
+  const [finished] = await deps.db
+    .update(jobRuns)
+    .set({ status, finishedAt: now, counts: tally.counts, calls, report, leaseExpiresAt: null })
+    .where(and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running"), eq(jobRuns.leaseOwner, deps.workerId)))
+    .returning({ id: jobRuns.id });
+  if (!finished) return;
+  const succeeded = status === "Succeeded";
+  const [before] = await deps.db
+    .select({ lastRunState: jobs.lastRunState, name: jobs.name })
+    .from(jobs)
+    .where(eq(jobs.id, run.jobId));
+  await deps.db
+    .update(jobs)
+    .set({
+      lastRunState: succeeded,
+      lastRunDate: now,
+      ...(succeeded || status === "PartiallyFailed" ? { lastSuccessAt: now } : {}),
+    })
+    .where(eq(jobs.id, run.jobId));
+  const job = before?.name ?? run.jobName;
+  if (status === "Failed") {
+    await notifyCompany(
+      deps.db,
+      run.companyId,
+      "Error",
+      message("engine.runFailed", { job, reason: reason ?? "" }),
+      `run:${run.id}`,
+    );
+  } else if (status === "PartiallyFailed") {
+    await notifyCompany(
+      deps.db,
+      run.companyId,
+      "Error",
+      message("engine.runPartiallyFailed", { job, count: tally.counts.failed }),
+      `run:${run.id}`,
+    );
+  } else if (before?.lastRunState === false) {
+    await notifyCompany(
+      deps.db,
+      run.companyId,
+      "Info",
+      message("engine.runRecovered", { job }),
+      `run:${run.id}`,
+    );
+  }
+  await deps.publish({ ...event(run, status), counts: tally.counts });
+}
+
+export function buildReport(
+  status: RunStatus,
+  counts: RunCounts,
+  calls: RunCalls,
+  reason: string | null,
+  resolved: number,
+  lines: string[],
+): string {
+  const out: string[] = [];
+  const statusKey: Record<RunStatus, MessageKey> = {
+    Queued: "engine.statusQueued",
+    Running: "engine.statusRunning",
+    Succeeded: "engine.statusSucceeded",
+    PartiallyFailed: "engine.statusPartiallyFailed",
+    Failed: "engine.statusFailed",
+    Crashed: "engine.statusCrashed",
+  };
+  out.push(message(statusKey[status]));
+  if (reason) out.push(reason);
+  out.push(message("engine.reportSummary", { ...counts }));
+  out.push(
+    message("engine.reportCalls", {
+      erpRead: calls.erp.read,
+      erpWrite: calls.erp.write,
+      shopRead: calls.shop.read,
+      shopWrite: calls.shop.write,
+    }),
+  );
+  if (status === "Succeeded" && counts.changed === 0 && calls.shop.write === 0 && calls.erp.write === 0) {
+    out.push(message("engine.reportNothingChanged"));
+  }
+  if (resolved > 0) out.push(message("engine.reportResolved", { count: resolved }));
+  out.push(...lines);
+  return out.join("\n");
+}
+
+function describeError(error: unknown): string {
+  if (isConnectorError(error)) {
+    const system = error.system ? `${error.system}: ` : "";
+    return message("engine.systemError", { detail: `${system}${error.systemMessage ?? error.message}` });
+  }
+  return message("engine.unexpectedError", {
+    detail: error instanceof Error ? error.message : String(error),
+  });
+}
+
+const event = (run: ClaimedRun, status: string) => ({
+  companyId: run.companyId,
+  runId: run.id,
+  jobId: run.jobId,
+  jobType: run.jobType,
+  status,
+});

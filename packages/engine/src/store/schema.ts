@@ -1,0 +1,289 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/**
+ * The engine's tables. Company ids reference the server's `companies` table; the engine package
+ * does not import the server, so those foreign keys are written in the SQL migration.
+ */
+
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+const createdAt = () => ts("created_at").notNull().defaultNow();
+
+/** A company's ERP or shop connection; credentials are sealed with AES-256-GCM by the server. */
+export const connections = pgTable(
+  "connections",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    kind: text("kind", { enum: ["erp", "shop"] }).notNull(),
+    systemType: integer("system_type").notNull(),
+    credentialsSealed: text("credentials_sealed").notNull(),
+    /** Emulated systems of the demo company (the panel marks them). */
+    isEmulated: boolean("is_emulated").notNull().default(false),
+    lastTestAt: ts("last_test_at"),
+    lastTestOk: boolean("last_test_ok"),
+    lastTestMessage: text("last_test_message"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("connections_company_kind_uq").on(t.companyId, t.kind)],
+);
+
+export type JobSchedule = { kind: "interval"; minutes: number } | { kind: "cron"; expression: string };
+
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    type: text("type").notNull(),
+    name: text("name").notNull(),
+    isEnabled: boolean("is_enabled").notNull().default(true),
+    schedule: jsonb("schedule").$type<JobSchedule>().notNull(),
+    /** Job options (price group, VAT handling, minimum stock…); empty = defaults. */
+    options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
+    lastRunState: boolean("last_run_state"),
+    lastRunDate: ts("last_run_date"),
+    lastSuccessAt: ts("last_success_at"),
+    nextRunAt: ts("next_run_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("jobs_company_type_uq").on(t.companyId, t.type),
+    index("jobs_due_idx").on(t.nextRunAt).where(sql`${t.isEnabled}`),
+  ],
+);
+
+export const RUN_STATUSES = [
+  "Queued",
+  "Running",
+  "Succeeded",
+  "PartiallyFailed",
+  "Failed",
+  "Crashed",
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export type RunCounts = { read: number; changed: number; written: number; failed: number };
+export type RunCalls = { erp: { read: number; write: number }; shop: { read: number; write: number } };
+
+/** JobHistory: one row per run, from queued to its end. */
+export const jobRuns = pgTable(
+  "job_runs",
+  {
+    id: serial("id").primaryKey(),
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    companyId: integer("company_id").notNull(),
+    jobType: text("job_type").notNull(),
+    jobName: text("job_name").notNull(),
+    trigger: text("trigger", { enum: ["schedule", "manual", "retry"] }).notNull(),
+    status: text("status", { enum: RUN_STATUSES }).notNull().default("Queued"),
+    queuedAt: createdAt(),
+    /** Last time the run was put on the queue (the sweeper re-queues a run whose message was lost). */
+    enqueuedAt: ts("enqueued_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    counts: jsonb("counts")
+      .$type<RunCounts>()
+      .notNull()
+      .default({ read: 0, changed: 0, written: 0, failed: 0 }),
+    calls: jsonb("calls")
+      .$type<RunCalls>()
+      .notNull()
+      .default({ erp: { read: 0, write: 0 }, shop: { read: 0, write: 0 } }),
+    /** Readable report (Turkish), written at the end of the run. */
+    report: text("report").notNull().default(""),
+    /** Only these entity keys (a retry of selected failed tasks); null = everything. */
+    onlyKeys: jsonb("only_keys").$type<string[]>(),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: ts("lease_expires_at"),
+  },
+  (t) => [
+    // One active run per job: the database refuses a second one.
+    uniqueIndex("job_runs_one_active_uq").on(t.jobId).where(sql`${t.status} in ('Queued', 'Running')`),
+    index("job_runs_company_idx").on(t.companyId, t.queuedAt),
+    index("job_runs_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'Running'`),
+  ],
+);
+
+/** A failed task: one record that a run could not move, open until a later run moves it. */
+export const jobErrorReports = pgTable(
+  "job_error_reports",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    jobType: text("job_type").notNull(),
+    jobRunId: integer("job_run_id").notNull(),
+    entityKey: text("entity_key").notNull(),
+    errorType: text("error_type").notNull(),
+    message: text("message").notNull(),
+    payload: jsonb("payload").$type<unknown>(),
+    status: text("status", { enum: ["Open", "Resolved"] })
+      .notNull()
+      .default("Open"),
+    occurrences: integer("occurrences").notNull().default(1),
+    createdAt: createdAt(),
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
+    resolvedAt: ts("resolved_at"),
+  },
+  (t) => [
+    uniqueIndex("job_error_reports_open_uq")
+      .on(t.companyId, t.jobType, t.entityKey)
+      .where(sql`${t.status} = 'Open'`),
+    index("job_error_reports_list_idx").on(t.companyId, t.jobType, t.createdAt),
+  ],
+);
+
+/**
+ * Bindings and the delta ledger: (connection, entity, our key) ↔ external id, with the hash of what
+ * was last pushed. Unique on both sides, so the database itself refuses a second creation.
+ */
+export const syncLedger = pgTable(
+  "sync_ledger",
+  {
+    connectionId: integer("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    companyId: integer("company_id").notNull(),
+    entity: text("entity").notNull(),
+    key: text("key").notNull(),
+    externalId: text("external_id"),
+    hash: text("hash"),
+    pushedAt: ts("pushed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.entity, t.key] }),
+    uniqueIndex("sync_ledger_external_uq")
+      .on(t.connectionId, t.entity, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+  ],
+);
+
+export const ORDER_STATES = ["received", "mapped", "sent", "confirmed", "failed", "needs_review"] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** Every shop order seen, keyed by (shop connection, order no): the exactly-once record. */
+export const orderLedger = pgTable(
+  "order_ledger",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    shopConnectionId: integer("shop_connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    orderNo: text("order_no").notNull(),
+    shopOrderId: text("shop_order_id").notNull(),
+    state: text("state", { enum: ORDER_STATES }).notNull().default("received"),
+    erpDocumentId: text("erp_document_id"),
+    erpCustomerCode: text("erp_customer_code"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** Per-order lock: only the holder transfers it; a dead holder's lock runs out. */
+    lockOwner: text("lock_owner"),
+    lockUntil: ts("lock_until"),
+    orderDate: ts("order_date").notNull(),
+    grandTotal: doublePrecision("grand_total").notNull().default(0),
+    currency: text("currency").notNull().default("TRY"),
+    shopUpdatedAt: ts("shop_updated_at"),
+    payload: jsonb("payload").$type<unknown>().notNull(),
+    receivedAt: createdAt(),
+    sentAt: ts("sent_at"),
+    confirmedAt: ts("confirmed_at"),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("order_ledger_shop_order_uq").on(t.shopConnectionId, t.orderNo),
+    index("order_ledger_company_date_idx").on(t.companyId, t.orderDate),
+    index("order_ledger_state_idx").on(t.companyId, t.state),
+  ],
+);
+
+/** Invoices moved to the shop, keyed by their ETTN (UBL-TR UUID). */
+export const invoiceLedger = pgTable(
+  "invoice_ledger",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    shopConnectionId: integer("shop_connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    ettn: text("ettn").notNull(),
+    orderNo: text("order_no").notNull(),
+    invoiceNo: text("invoice_no").notNull(),
+    shopOrderId: text("shop_order_id").notNull(),
+    state: text("state", { enum: ["received", "sending", "sent", "failed"] })
+      .notNull()
+      .default("received"),
+    attachedAt: ts("attached_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("invoice_ledger_ettn_uq").on(t.shopConnectionId, t.ettn)],
+);
+
+/** "Changed since" cursors; advanced only after the batch they cover is committed. */
+export const syncCursors = pgTable(
+  "sync_cursors",
+  {
+    companyId: integer("company_id").notNull(),
+    stream: text("stream").notNull(),
+    cursor: text("cursor").notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.stream] })],
+);
+
+/** Shared rate-limit windows per (company, external system), across every worker process. */
+export const rateLimitWindows = pgTable("rate_limit_windows", {
+  key: text("key").primaryKey(),
+  /** Epoch-ms timestamps of the calls inside the current window. */
+  stamps: jsonb("stamps").$type<number[]>().notNull().default([]),
+  blockedUntil: bigint("blocked_until", { mode: "number" }).notNull().default(0),
+});
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    type: text("type", { enum: ["Info", "Error"] }).notNull(),
+    text: text("text").notNull(),
+    isRead: boolean("is_read").notNull().default(false),
+    /** What raised it (e.g. `run:42`, `licence-expiring:7`), so one event notifies once. */
+    source: text("source"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notifications_company_idx").on(t.companyId, t.createdAt),
+    uniqueIndex("notifications_source_uq").on(t.companyId, t.source),
+  ],
+);
+
+/** A company's integration settings and mappings, one JSON value per key (see `flows/mappings.ts`). */
+export const companySettings = pgTable(
+  "company_settings",
+  {
+    companyId: integer("company_id").notNull(),
+    key: text("key").notNull(),
+    value: jsonb("value").$type<unknown>().notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.key] })],
+);
