@@ -9,6 +9,9 @@ export default defineConfig({
     include: ["tests/**/*.e2e.test.ts"],
     globalSetup: ["./support/global-setup.ts"],
     testTimeout: 60_000,
+    // A browser waits on a real server (argon2, the demo's jobs on the same embedded database):
+    // vitest's 1 s default for expect.poll is a race, not a check.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     hookTimeout: 240_000,
     fileParallelism: false,
     maxWorkers: 1,

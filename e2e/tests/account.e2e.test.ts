@@ -89,7 +89,21 @@ describe("the signed-in shell and account settings", () => {
     await signIn(page, user.email, user.password);
     const nav = page.getByRole("navigation", { name: "Ana menü" });
     const links = await nav.getByRole("link").evaluateAll((els) => els.map((e) => e.getAttribute("href")));
-    expect(links).toEqual(["/dashboard", "/settings"]);
+    expect(links).toEqual([
+      "/dashboard",
+      "/integration/product",
+      "/integration/order",
+      "/reports",
+      "/settings",
+      "/tickets",
+    ]);
+    // Every menu entry opens a real screen, never the 404 page.
+    for (const href of links) {
+      await nav.locator(`a[href="${href}"]`).click();
+      await page.waitForURL((url) => url.pathname.startsWith(href ?? ""), { waitUntil: "commit" });
+      await page.getByRole("main").waitFor();
+      expect(await page.getByText("Sayfa bulunamadı").count()).toBe(0);
+    }
     await nav.getByRole("link", { name: "Ayarlar" }).click();
     await expectPath(page, "/settings");
     for (const [name, path] of [

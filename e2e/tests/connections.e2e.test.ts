@@ -1,5 +1,6 @@
 import { type IkasEmulator, type MikroEmulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildXlsx } from "../../apps/web/src/lib/xlsx.ts";
 import { expectPath, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
@@ -121,6 +122,23 @@ describe("connections from an empty company", () => {
     await page.getByRole("textbox", { name: "Mağaza stok kodu" }).fill(shopSku);
     await page.getByRole("button", { name: "Eşleştir" }).click();
     await eventually(() => page.getByRole("cell", { name: "ERP-OZEL-1", exact: true }).count()).toBe(1);
+
+    // A workbook saved in Excel: a header, a match, an unknown shop code; each row answered.
+    const otherSku = [...shop.state.skuIndex.keys()][1]!;
+    const workbook = buildXlsx("Eşleştirme", [
+      ["ERP Kodu", "Mağaza Kodu"],
+      ["ERP-EXCEL-1", otherSku],
+      ["ERP-EXCEL-2", "YOK-BOYLE-KOD"],
+    ]);
+    await page.locator('input[type="file"]').setInputFiles({
+      name: "eslestirme.xlsx",
+      mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      buffer: Buffer.from(workbook),
+    });
+    const importStatus = page.getByRole("status").filter({ hasText: "satır kabul edildi" });
+    await eventually(() => importStatus.textContent()).toContain("1 satır kabul edildi, 1 satır reddedildi.");
+    expect(await importStatus.textContent()).toContain("Satır 3: ERP-EXCEL-2 → YOK-BOYLE-KOD");
+    await eventually(() => page.getByRole("cell", { name: "ERP-EXCEL-1", exact: true }).count()).toBe(1);
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // The spec mixes /api/account/… and /api/Account/…: paths match without regard to case.
     // maxParamLength: comma-separated lists in a path ({types}, {keys}) run past the default 100.
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 1000 },
-    trustProxy: true,
+    trustProxy: ctx.config.trustProxy,
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,

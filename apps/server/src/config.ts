@@ -92,6 +92,16 @@ const schema = z.object({
     emptyToUndefined,
     z.string().min(8, "SUPPORT_PASSWORD must be at least 8 characters").max(50).optional(),
   ),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^(off|\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/,
+        "TRUST_PROXY must be off, a hop count, or comma-separated proxy addresses",
+      )
+      .default("off"),
+  ),
   ROLE: z.preprocess(
     emptyToUndefined,
     z.enum(["all", "api", "worker"], { error: "ROLE must be one of all, api, worker" }).default("all"),
@@ -110,6 +120,11 @@ export type Config = {
   tokenSecret: string | undefined;
   credentialKey: string | undefined;
   role: "all" | "api" | "worker";
+  /**
+   * Which proxies may name the client's address in X-Forwarded-For. Off by default: the sign-in
+   * throttle counts failures per address, and a header anyone can set must not choose it.
+   */
+  trustProxy: false | string[] | ((address: string, hop: number) => boolean);
   /** A run whose worker stops renewing its lease for this long is marked Crashed. */
   engineLeaseMs: number;
   /** How long one call to an external system may take before it counts as a timeout. */
@@ -129,6 +144,11 @@ export class ConfigError extends Error {
 }
 
 /** Reads and validates the environment once at start; every bad value is named in one message. */
+/** Trust the nearest `count` proxies, as proxy-addr does for a hop count. */
+function trustHops(count: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < count;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
@@ -149,6 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenSecret: c.TOKEN_SECRET,
     credentialKey: c.CREDENTIAL_KEY,
     role: c.ROLE,
+    trustProxy:
+      c.TRUST_PROXY === "off"
+        ? false
+        : /^\d+$/.test(c.TRUST_PROXY)
+          ? trustHops(Number(c.TRUST_PROXY))
+          : c.TRUST_PROXY.split(","),
     engineLeaseMs: c.ENGINE_LEASE_SECONDS * 1000,
     connectorTimeoutMs: Math.round(c.CONNECTOR_TIMEOUT_SECONDS * 1000),
     connectorRateMultiplier: c.CONNECTOR_RATE_MULTIPLIER,

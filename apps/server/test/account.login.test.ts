@@ -153,6 +153,27 @@ describe("login throttling (CAPTCHA=off)", () => {
     });
     expect(elsewhere.status).toBe(200);
   });
+
+  it("does not let a forged X-Forwarded-For choose the address it counts", async () => {
+    for (let i = 0; i < 10; i++) {
+      await t.app.inject({
+        method: "POST",
+        url: "/api/account/login",
+        payload: { email: `y${i}@example.com`, password: "wrong-pass" },
+        headers: { "x-forwarded-for": `203.0.113.${i}` },
+        remoteAddress: "10.5.0.1",
+      });
+    }
+    const user = await registered(t);
+    const blocked = await t.app.inject({
+      method: "POST",
+      url: "/api/account/login",
+      payload: { email: user.email, password: user.password },
+      headers: { "x-forwarded-for": "198.51.100.7" },
+      remoteAddress: "10.5.0.1",
+    });
+    expect(blocked.statusCode).toBe(429);
+  });
 });
 
 describe("login (CAPTCHA=required)", () => {

@@ -117,6 +117,13 @@ describe("configuration", () => {
       databaseUrl: undefined,
     });
     expect(c.publicUrl).toBe("http://localhost:3000");
+    expect(c.trustProxy).toBe(false);
+    const oneHop = loadConfig({ TRUST_PROXY: "1" }).trustProxy;
+    expect(typeof oneHop === "function" && [oneHop("10.0.0.1", 0), oneHop("10.0.0.2", 1)]).toEqual([
+      true,
+      false,
+    ]);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.1,10.0.0.0/8" }).trustProxy).toEqual(["10.0.0.1", "10.0.0.0/8"]);
   });
 
   it("names every bad value in one clear message", () => {
@@ -128,13 +135,14 @@ describe("configuration", () => {
         DATABASE_URL: "mysql://x",
         SMTP_URL: "http://x",
         LOG_LEVEL: "loud",
+        TRUST_PROXY: "everyone",
       });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join("\n");
-    for (const name of ["PORT", "CAPTCHA", "DATABASE_URL", "SMTP_URL", "LOG_LEVEL"])
+    for (const name of ["PORT", "CAPTCHA", "DATABASE_URL", "SMTP_URL", "LOG_LEVEL", "TRUST_PROXY"])
       expect(problems).toContain(name);
   });
 

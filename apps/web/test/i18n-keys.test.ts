@@ -59,7 +59,8 @@ for (const [path, mod] of Object.entries(featureFiles)) {
   sets[file.replace(/\.json$/, "")] = mod.default;
   byFeature.set(feature, sets);
 }
-for (const [feature, sets] of byFeature) checkSameShape(`feature locales (src/features/${feature}/locales)`, sets);
+for (const [feature, sets] of byFeature)
+  checkSameShape(`feature locales (src/features/${feature}/locales)`, sets);
 checkSameShape("shared contracts catalogues", catalogs as unknown as Record<string, Tree>);
 
 describe("translations are real", () => {

@@ -242,7 +242,10 @@ describe("IKAS connector against its emulator", () => {
   });
 
   it("does not skip orders that share one updatedAt across a page edge", async () => {
-    const ts = Date.now() + 10_000;
+    // Past every updatedAt the emulator has handed out (its clock runs ahead of Date.now() while
+    // seeding) by more than the connector's 5-minute re-read window.
+    const overlapMs = 5 * 60_000;
+    const ts = emu.state.tick() + 2 * overlapMs;
     const same = emu.generateOrders(5);
     for (const o of same) o.updatedAt = ts;
     const got = new Set<string>();
@@ -253,7 +256,7 @@ describe("IKAS connector against its emulator", () => {
       token = page.nextPageToken;
     } while (token);
     expect([...got].sort()).toEqual(same.map((o) => o.id).sort());
-    const empty = await conn.listOrders({ since: String(ts + 1) });
+    const empty = await conn.listOrders({ since: String(ts + overlapMs + 1) });
     expect(empty.items).toEqual([]);
     expect(empty.nextPageToken).toBeUndefined();
   });

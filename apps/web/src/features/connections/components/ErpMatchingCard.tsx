@@ -21,7 +21,23 @@ import { SectionCard } from "@/features/account/components/SectionCard";
 import { errorMessage } from "@/lib/errors";
 import { useCreateErpMatching, useDeleteErpMatching, useErpMatchings, useImportErpMatchings } from "../api";
 
-/** ERP matching: manual links between an ERP code and a shop code, one by one or from a CSV file. */
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/**
+ * The import call takes CSV text; a workbook saved in Excel becomes the same text here, its first
+ * two columns quoted and joined by ';' and its row numbers kept, so refusals name the Excel row.
+ */
+async function importText(file: File): Promise<string> {
+  if (!file.name.toLowerCase().endsWith(".xlsx") && file.type !== XLSX_TYPE) return file.text();
+  const { readXlsxRows } = await import("@/lib/xlsx");
+  const rows = await readXlsxRows(new Uint8Array(await file.arrayBuffer()));
+  const quote = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+  return rows
+    .map((row) => (row.some((cell) => cell.trim()) ? row.slice(0, 2).map(quote).join(";") : ""))
+    .join("\n");
+}
+
+/** ERP matching: manual links between an ERP code and a shop code, one by one or from a CSV/Excel file. */
 export function ErpMatchingCard() {
   const { t } = useTranslation();
   const [search, setSearch] = useState("");
@@ -53,7 +69,7 @@ export function ErpMatchingCard() {
     setError(null);
     setImported(null);
     try {
-      setImported(await importCsv.mutateAsync(await file.text()));
+      setImported(await importCsv.mutateAsync(await importText(file)));
     } catch (e) {
       setError(errorMessage(e));
     }
@@ -82,7 +98,7 @@ export function ErpMatchingCard() {
             <Button type="submit" loading={create.isPending} disabled={!erpSku.trim() || !shopSku.trim()}>
               {t("connections.matching.add")}
             </Button>
-            <FileButton onChange={onFile} accept=".csv,text/csv,text/plain">
+            <FileButton onChange={onFile} accept={`.csv,.xlsx,text/csv,text/plain,${XLSX_TYPE}`}>
               {(props) => (
                 <Button
                   {...props}

@@ -26,7 +26,7 @@ export default function ReportsPage() {
   const stats = useRunStatistics(query);
 
   const exportXlsx = async (data: SalesReportDto) => {
-    const { downloadXlsx } = await import("../xlsx");
+    const { downloadXlsx } = await import("@/lib/xlsx");
     const header = [
       t("reports.orderNo"),
       t("reports.date"),

@@ -1,6 +1,7 @@
 /**
- * A minimal .xlsx writer: one sheet of strings and numbers, zipped without compression. Enough for
- * "export what is on screen" without shipping a spreadsheet library; loaded only on export.
+ * Minimal .xlsx support without a spreadsheet library, loaded only when used: a writer (one sheet
+ * of strings and numbers, zipped without compression) for "export what is on screen", and a reader
+ * (the first sheet's cells as text) for imports from a file a merchant saved in Excel.
  */
 export type Cell = string | number;
 
@@ -132,4 +133,97 @@ export function downloadXlsx(fileName: string, sheetName: string, rows: Cell[][]
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// ---- Reading -------------------------------------------------------------------------------
+
+const unescapeXml = (s: string) =>
+  s.replace(/&(lt|gt|quot|apos|amp|#x[0-9a-fA-F]+|#\d+);/g, (_, e: string) => {
+    if (e === "lt") return "<";
+    if (e === "gt") return ">";
+    if (e === "quot") return '"';
+    if (e === "apos") return "'";
+    if (e === "amp") return "&";
+    return String.fromCodePoint(e[1] === "x" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1)));
+  });
+
+/** The text of every <t> in a fragment (a shared string may be split into rich-text runs). */
+const textOf = (xml: string) =>
+  [...xml.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((m) => unescapeXml(m[1] ?? "")).join("");
+
+async function inflateRaw(data: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The files of a zip archive by name, read through its central directory. */
+async function unzip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error("not a zip archive");
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const files = new Map<string, Uint8Array>();
+  const decoder = new TextDecoder();
+  for (let i = 0; i < count; i++) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("broken zip directory");
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const name = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const data = bytes.subarray(start, start + size);
+    if (method === 0) files.set(name, data);
+    else if (method === 8) files.set(name, await inflateRaw(data));
+    else throw new Error(`unsupported zip method ${method}`);
+    at += 46 + skip;
+  }
+  return files;
+}
+
+/** Column index of a cell reference: "A1" → 0, "AB7" → 27. */
+function columnIndex(ref: string): number {
+  let n = 0;
+  for (const ch of ref.replace(/\d+$/, "")) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n - 1;
+}
+
+/**
+ * The first sheet of an .xlsx workbook as rows of text, row i of the sheet at index i (rows the
+ * sheet skips come back empty, so row numbers match what the user sees in Excel).
+ */
+export async function readXlsxRows(bytes: Uint8Array): Promise<string[][]> {
+  const files = await unzip(bytes);
+  const text = (name: string) => {
+    const data = files.get(name);
+    return data ? new TextDecoder().decode(data) : undefined;
+  };
+  const sheetName =
+    (files.has("xl/worksheets/sheet1.xml") && "xl/worksheets/sheet1.xml") ||
+    [...files.keys()].filter((n) => /^xl\/worksheets\/[^/]+\.xml$/.test(n)).sort()[0];
+  const sheet = sheetName ? text(sheetName) : undefined;
+  if (!sheet) throw new Error("no worksheet in the workbook");
+  const shared = [...(text("xl/sharedStrings.xml") ?? "").matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
+    textOf(m[1] ?? ""),
+  );
+  const rows: string[][] = [];
+  for (const row of sheet.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
+    const number = Number(/\br="(\d+)"/.exec(row[1] ?? "")?.[1] ?? rows.length + 1);
+    const cells: string[] = [];
+    for (const cell of (row[2] ?? "").matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
+      const attrs = cell[1] ?? "";
+      const body = cell[2] ?? "";
+      const ref = /\br="([A-Z]+\d*)"/.exec(attrs)?.[1];
+      const type = /\bt="(\w+)"/.exec(attrs)?.[1];
+      const raw = unescapeXml(/<v>([\s\S]*?)<\/v>/.exec(body)?.[1] ?? "");
+      const value = type === "s" ? (shared[Number(raw)] ?? "") : type === "inlineStr" ? textOf(body) : raw;
+      cells[ref ? columnIndex(ref) : cells.length] = value;
+    }
+    while (rows.length < number - 1) rows.push([]);
+    rows[number - 1] = Array.from(cells, (c) => c ?? "");
+  }
+  return rows;
 }
