@@ -10,7 +10,7 @@
  *   BENCH_SKUS            catalogue size (default 100000; e.g. 5000 for a quick check)
  *   BENCH_SPEEDUP         divides IKAS's window (50 requests / 10 s) and multiplies the ERP budget
  *                         (Mikro descriptor: 10 / s) by this factor (default 1 = the real limits)
- *   BENCH_ERP_PAGE        rows per ERP page (default: the Mikro connector's own, 1000; at most 5000)
+ *   BENCH_ERP_PAGE        rows per ERP page (default: the Mikro connector's own, 5000; at most 5000)
  *   BENCH_CONCURRENT=1    run StockIntegration and PriceIntegration at the same time (default: one
  *                         after the other)
  *   DATABASE_URL          use a fresh database on this PostgreSQL server (default: PGlite in a temp dir)
@@ -112,7 +112,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   console.log(
     `IKAS emulator limit: ${shopLimit.requests} requests / ${shopLimit.windowMs / 1000} s ` +
       `(${rate} /s); connector budgets: IKAS ${budgets.shop.requests} / ${budgets.shop.windowMs / 1000} s, ` +
-      `Mikro ${budgets.erp.requests} / ${budgets.erp.windowMs / 1000} s, ERP page ${ERP_PAGE ?? "1000 (connector default)"}`,
+      `Mikro ${budgets.erp.requests} / ${budgets.erp.windowMs / 1000} s, ERP page ${ERP_PAGE ?? `${mikroDescriptor.batch.page} (connector default)`}`,
   );
 
   // Where the memory sits, sampled: the JS heap (the engine's own objects) and "external" memory
