@@ -10,7 +10,7 @@
  *   BENCH_SKUS            catalogue size (default 100000; e.g. 5000 for a quick check)
  *   BENCH_SPEEDUP         divides IKAS's window (50 requests / 10 s) and multiplies the ERP budget
  *                         (Mikro descriptor: 10 / s) by this factor (default 1 = the real limits)
- *   BENCH_ERP_PAGE        rows per ERP page (default: the Mikro connector's own, 5000; at most 5000)
+ *   BENCH_ERP_PAGE        rows per ERP page (default: the Mikro connector's own, 2000; at most 5000)
  *   BENCH_CONCURRENT=1    run StockIntegration and PriceIntegration at the same time (default: one
  *                         after the other)
  *   DATABASE_URL          use a fresh database on this PostgreSQL server (default: PGlite in a temp dir)

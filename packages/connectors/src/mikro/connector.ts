@@ -120,7 +120,7 @@ export class MikroConnector implements ErpConnector {
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     this.cfg = requireCredentials("mikro", mikroDescriptor.credentials, credentials);
     this.now = ctx.now ?? Date.now;
-    this.pageSize = ctx.batch?.page ?? mikroDescriptor.batch.page ?? 5000;
+    this.pageSize = ctx.batch?.page ?? mikroDescriptor.batch.page ?? 2000;
     this.http = createConnectorHttp(mikroDescriptor, ctx, {
       baseUrl: this.cfg.apiUrl,
       secrets: [this.cfg.password ?? "", this.cfg.apiKey ?? ""],
