@@ -224,6 +224,26 @@ describe("integration settings", () => {
   });
 });
 
+describe("live lists while the system is busy", () => {
+  it("rides out a brief 429 or 5xx, and calls a lasting outage busy, not a bad setting", async () => {
+    shop.faults.enqueue(
+      { kind: "429", operation: "listSalesChannel" },
+      { kind: "5xx", operation: "listSalesChannel" },
+    );
+    const through = await req("GET", "/api/settings/sales-channel-list");
+    expect(through.status).toBe(200);
+    expect(through.body.data.length).toBeGreaterThan(0);
+
+    shop.faults.enqueue({ kind: "5xx", operation: "listSalesChannel", times: 10 });
+    const busy = await req("GET", "/api/settings/sales-channel-list");
+    expect(busy.status).toBe(409);
+    expect(busy.body.message).toBe(
+      "Bağlı sistem şu anda yoğun veya yanıt vermiyor. Birkaç saniye sonra tekrar deneyiniz.",
+    );
+    shop.faults.clear();
+  });
+});
+
 describe("a pair that does not work", () => {
   it("is saved but gets no jobs until both sides test fine", async () => {
     const third = (await registerAndLogin(t.app)).token;

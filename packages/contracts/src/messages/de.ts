@@ -165,6 +165,8 @@ export const de: MessageCatalog = {
     testFailed:
       "Der Verbindungstest für {{system}} ist fehlgeschlagen. Bitte prüfen Sie die Angaben und versuchen Sie es erneut.",
     notConnected: "Bitte speichern Sie zuerst die Verbindungseinstellungen dieses Systems.",
+    listBusy:
+      "Das verbundene System ist gerade ausgelastet oder antwortet nicht. Bitte versuchen Sie es in einigen Sekunden erneut.",
     listFailed:
       "Die Liste konnte nicht aus dem verbundenen System gelesen werden. Bitte testen Sie die Verbindung.",
     unsupportedSystem: "Die Verbindung zu diesem System wird noch nicht unterstützt.",

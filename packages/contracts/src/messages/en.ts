@@ -155,6 +155,7 @@ export const en: MessageCatalog = {
     testConfig: "The {{system}} connection details are missing or wrong. Please check the form.",
     testFailed: "The {{system}} connection test failed. Please check the details and try again.",
     notConnected: "Please save this system's connection settings first.",
+    listBusy: "The connected system is busy or not answering right now. Please try again in a few seconds.",
     listFailed: "The list could not be read from the connected system. Please test the connection settings.",
     unsupportedSystem: "Connecting to this system is not supported yet.",
     fieldRequired: "This field is required.",

@@ -160,6 +160,8 @@ export const es: MessageCatalog = {
     testConfig: "Los datos de conexión de {{system}} faltan o son incorrectos. Revise el formulario.",
     testFailed: "La prueba de conexión de {{system}} falló. Revise los datos e inténtelo de nuevo.",
     notConnected: "Guarde primero la configuración de conexión de este sistema.",
+    listBusy:
+      "El sistema conectado está ocupado o no responde en este momento. Inténtelo de nuevo en unos segundos.",
     listFailed: "No se pudo leer la lista del sistema conectado. Pruebe la configuración de conexión.",
     unsupportedSystem: "La conexión con este sistema aún no está disponible.",
     fieldRequired: "Este campo es obligatorio.",

@@ -163,6 +163,8 @@ export const fr: MessageCatalog = {
       "Les informations de connexion de {{system}} sont manquantes ou erronées. Vérifiez le formulaire.",
     testFailed: "Le test de connexion de {{system}} a échoué. Vérifiez les informations et réessayez.",
     notConnected: "Enregistrez d'abord les paramètres de connexion de ce système.",
+    listBusy:
+      "Le système connecté est occupé ou ne répond pas pour le moment. Réessayez dans quelques secondes.",
     listFailed:
       "La liste n'a pas pu être lue depuis le système connecté. Testez les paramètres de connexion.",
     unsupportedSystem: "La connexion à ce système n'est pas encore prise en charge.",

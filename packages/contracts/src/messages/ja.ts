@@ -154,6 +154,7 @@ export const ja: MessageCatalog = {
     testConfig: "{{system}} の接続情報が不足しているか誤っています。フォームを確認してください。",
     testFailed: "{{system}} の接続テストに失敗しました。情報を確認して再度お試しください。",
     notConnected: "先にこのシステムの接続設定を保存してください。",
+    listBusy: "接続先システムが混み合っているか応答していません。数秒後にもう一度お試しください。",
     listFailed: "接続先システムから一覧を取得できませんでした。接続設定をテストしてください。",
     unsupportedSystem: "このシステムへの接続はまだサポートされていません。",
     fieldRequired: "この項目は必須です。",

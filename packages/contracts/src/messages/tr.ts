@@ -157,6 +157,7 @@ export const tr = {
     testConfig: "{{system}} bağlantı bilgileri eksik veya hatalı. Lütfen formu kontrol ediniz.",
     testFailed: "{{system}} bağlantı testi başarısız oldu. Lütfen bilgileri kontrol edip tekrar deneyiniz.",
     notConnected: "Önce bu sistemin bağlantı ayarlarını kaydediniz.",
+    listBusy: "Bağlı sistem şu anda yoğun veya yanıt vermiyor. Birkaç saniye sonra tekrar deneyiniz.",
     listFailed: "Bağlı sistemden liste alınamadı. Lütfen bağlantı ayarlarını test ediniz.",
     unsupportedSystem: "Bu sistem için bağlantı henüz desteklenmiyor.",
     fieldRequired: "Bu alan zorunludur.",

@@ -144,6 +144,7 @@ export const zh: MessageCatalog = {
     testConfig: "{{system}} 的连接信息缺失或错误。请检查表单。",
     testFailed: "{{system}} 连接测试失败。请检查信息后重试。",
     notConnected: "请先保存此系统的连接设置。",
+    listBusy: "已连接的系统当前繁忙或没有响应。请几秒钟后重试。",
     listFailed: "无法从已连接的系统读取列表。请测试连接设置。",
     unsupportedSystem: "尚不支持连接到此系统。",
     fieldRequired: "此字段为必填项。",

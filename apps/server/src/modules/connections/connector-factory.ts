@@ -74,9 +74,14 @@ function rateLimitStoreFor(database: AppContext["database"]): RateLimitStore {
   return processStore;
 }
 
-/** One side's connector built from given credentials (settings: connection test, live lists). */
+/**
+ * One side's connector built from given credentials (settings: connection test, live lists, ERP
+ * matching). It takes its turn in the company's shared budget for that system, so a person opening
+ * a settings screen while a sync runs waits a moment instead of drawing a 429 from the system, and
+ * it retries a transient failure briefly: someone is waiting on the screen.
+ */
 export function connectorFor(
-  ctx: Pick<AppContext, "config">,
+  ctx: Pick<AppContext, "config" | "database">,
   companyId: number,
   kind: ConnectorKind,
   type: number,
@@ -84,10 +89,9 @@ export function connectorFor(
 ): ErpConnector | ShopConnector {
   const connectorContext = {
     companyId: String(companyId),
-    // A handful of calls for a person waiting on a screen: no shared budget, no retries.
-    rateLimitStore: new InMemoryRateLimitStore(),
+    rateLimitStore: rateLimitStoreFor(ctx.database),
     timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
-    retry: { maxRetries: 0 },
+    retry: { maxRetries: 2, maxRetryAfterMs: 10_000 },
   };
   return kind === "erp"
     ? createErpConnector(type, credentials, connectorContext)

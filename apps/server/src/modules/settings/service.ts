@@ -166,7 +166,9 @@ export class SettingsService {
         { companyId, kind, list, reason: error instanceof ConnectorError ? error.reason : "unexpected" },
         "live list failed",
       );
-      throw new AppError(409, "connectionSettings.listFailed");
+      // A busy or slow system is not a broken connection: say so, so nobody re-tests good settings.
+      const busy = error instanceof ConnectorError && error.kind === "transient";
+      throw new AppError(409, busy ? "connectionSettings.listBusy" : "connectionSettings.listFailed");
     }
   }
 }
