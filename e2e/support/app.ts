@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { baseUrl } from "./browser.ts";
 
@@ -67,7 +67,7 @@ export async function expectPath(page: Page, path: string): Promise<void> {
 }
 
 /** A text, e-mail, tel or password input by its exact accessible name (its label). */
-export function field(page: Page, name: string) {
+export function field(page: Page | Locator, name: string) {
   return page.getByRole("textbox", { name, exact: true });
 }
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -95,7 +95,8 @@ export default async function setup(project: TestProject) {
     SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
     PUBLIC_URL: baseUrl,
     CAPTCHA: "adaptive",
-    LOG_LEVEL: "warn",
+    // Every request and mail in e2e/test-results/server.log, for reading a failed test against.
+    LOG_LEVEL: "info",
     SUPPORT_EMAIL: SUPPORT_ACCOUNT.email,
     SUPPORT_PASSWORD: SUPPORT_ACCOUNT.password,
   };
@@ -126,6 +127,10 @@ export default async function setup(project: TestProject) {
     }
     await mailbox.close();
     rmSync(work, { recursive: true, force: true });
+    // The server's warnings and errors outlive the run, so a failed browser test can be read against them.
+    const results = join(root, "e2e/test-results");
+    mkdirSync(results, { recursive: true });
+    writeFileSync(join(results, "server.log"), log);
   };
 
   try {

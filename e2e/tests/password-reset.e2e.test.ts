@@ -14,8 +14,12 @@ describe("forgot and reset password", () => {
     await page.goto("/account/login");
     await page.getByRole("link", { name: "Şifremi Unuttum?" }).click();
     await expectPath(page, "/account/forgot-password");
-    await field(page, "E-Posta").fill(user.email);
-    await page.getByRole("button", { name: "Gönder" }).click();
+    // The router keeps the sign-in form (which has an 'E-Posta' field too) on screen until the
+    // lazily loaded page is ready: fill the forgot-password form itself, once it is there.
+    const forgotForm = page.getByRole("form", { name: "Şifrenizi mi unuttunuz?" });
+    await forgotForm.waitFor();
+    await field(forgotForm, "E-Posta").fill(user.email);
+    await forgotForm.getByRole("button", { name: "Gönder" }).click();
     await expect
       .poll(() => page.getByTestId("forgot-status").textContent())
       .toBe("E-posta adresiniz kayıtlıysa şifre sıfırlama bağlantısı gönderildi.");

@@ -22,7 +22,16 @@ export class Mailer {
     smtpUrl: string | undefined,
     private readonly from: string,
   ) {
-    this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : undefined;
+    // Bounded waits: a server that stops answering fails the send (pg-boss retries it) instead of
+    // holding the mail worker, and every mail queued behind it, for nodemailer's default 10 minutes.
+    this.transport = smtpUrl
+      ? nodemailer.createTransport({
+          url: smtpUrl,
+          connectionTimeout: 15_000,
+          greetingTimeout: 15_000,
+          socketTimeout: 30_000,
+        })
+      : undefined;
   }
 
   async enqueue(tx: Tx, queue: Queue, mail: Mail): Promise<void> {
