@@ -143,12 +143,12 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and validates the environment once at start; every bad value is named in one message. */
 /** Trust the nearest `count` proxies, as proxy-addr does for a hop count. */
 function trustHops(count: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < count;
 }
 
+/** Reads and validates the environment once at start; every bad value is named in one message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {

@@ -156,15 +156,18 @@ async function inflateRaw(data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** The files of a zip archive by name, read through its central directory. */
-async function unzip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+/**
+ * The files of a zip archive by name, read through its central directory; each is inflated only
+ * when asked for (a workbook also carries styles, themes and images the reader never needs).
+ */
+function unzip(bytes: Uint8Array): Map<string, () => Promise<Uint8Array>> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = bytes.length - 22;
   while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
   if (end < 0) throw new Error("not a zip archive");
   const count = view.getUint16(end + 10, true);
   let at = view.getUint32(end + 16, true);
-  const files = new Map<string, Uint8Array>();
+  const files = new Map<string, () => Promise<Uint8Array>>();
   const decoder = new TextDecoder();
   for (let i = 0; i < count; i++) {
     if (view.getUint32(at, true) !== 0x02014b50) throw new Error("broken zip directory");
@@ -176,9 +179,8 @@ async function unzip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
     const name = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     const data = bytes.subarray(start, start + size);
-    if (method === 0) files.set(name, data);
-    else if (method === 8) files.set(name, await inflateRaw(data));
-    else throw new Error(`unsupported zip method ${method}`);
+    if (method !== 0 && method !== 8) throw new Error(`unsupported zip method ${method}`);
+    files.set(name, () => (method === 8 ? inflateRaw(data) : Promise.resolve(data)));
     at += 46 + skip;
   }
   return files;
@@ -196,18 +198,19 @@ function columnIndex(ref: string): number {
  * sheet skips come back empty, so row numbers match what the user sees in Excel).
  */
 export async function readXlsxRows(bytes: Uint8Array): Promise<string[][]> {
-  const files = await unzip(bytes);
-  const text = (name: string) => {
-    const data = files.get(name);
-    return data ? new TextDecoder().decode(data) : undefined;
+  const files = unzip(bytes);
+  const decoder = new TextDecoder();
+  const text = async (name: string) => {
+    const read = files.get(name);
+    return read ? decoder.decode(await read()) : undefined;
   };
   const sheetName =
     (files.has("xl/worksheets/sheet1.xml") && "xl/worksheets/sheet1.xml") ||
     [...files.keys()].filter((n) => /^xl\/worksheets\/[^/]+\.xml$/.test(n)).sort()[0];
-  const sheet = sheetName ? text(sheetName) : undefined;
+  const sheet = sheetName ? await text(sheetName) : undefined;
   if (!sheet) throw new Error("no worksheet in the workbook");
-  const shared = [...(text("xl/sharedStrings.xml") ?? "").matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
-    textOf(m[1] ?? ""),
+  const shared = [...((await text("xl/sharedStrings.xml")) ?? "").matchAll(/<si>([\s\S]*?)<\/si>/g)].map(
+    (m) => textOf(m[1] ?? ""),
   );
   const rows: string[][] = [];
   for (const row of sheet.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
