@@ -5,9 +5,11 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { isValidEan13 } from "../testing/prng";
-import { createIkasConnector } from "./connector";
+import { createIkasConnector, IKAS_PACKAGE_STATUSES } from "./connector";
 import { IKAS_DEFAULT_PRICE_LIST } from "./descriptor";
 import { type IkasEmulator, startIkasEmulator } from "./emulator/server";
+import { IkasRequestRecorder } from "./judge/conformance";
+import { ikasJudgeSchema } from "./judge/schema";
 
 const BUDGET = { requests: 30, windowMs: 1000, safetyMarginMs: 60 };
 
@@ -16,6 +18,8 @@ const logs: HttpLogEntry[] = [];
 const counter = new CallCounter();
 /** One limiter state per (company, system), as the engine keeps it. */
 const store = new InMemoryRateLimitStore();
+/** Every GraphQL request of this suite, judged against the schema derived from IKAS's package. */
+const recorder = new IkasRequestRecorder();
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
   return {
@@ -26,6 +30,7 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
     counter,
     timeoutMs: 400,
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+    fetch: recorder.fetch,
     ...over,
   };
 }
@@ -56,6 +61,13 @@ function product(sku: string, sizes: string[] = []): Product {
       sizes.length === 0
         ? [{ sku, barcodes: ["8690000000017"], options: {} }]
         : sizes.map((s) => ({ sku: `${sku}-${s}`, barcodes: [], options: { Beden: s } })),
+  };
+}
+
+function renk(sku: string, colours: string[]): Product {
+  return {
+    ...product(sku),
+    variants: colours.map((c) => ({ sku: `${sku}-${c}`, barcodes: [], options: { Renk: c } })),
   };
 }
 
@@ -96,6 +108,42 @@ describe("IKAS connector against its emulator", () => {
     expect(lists).toHaveLength(2);
     expect(await conn.listSalesChannels()).toHaveLength(2);
     expect((await conn.listStockLocations()).map((l) => l.name)).toEqual(["Merkez Depo", "İstanbul Mağaza"]);
+  });
+
+  it("takes order statuses from the package's enum, without introspection", async () => {
+    const e = ikasJudgeSchema().getType("OrderPackageFulfillStatusEnum");
+    const values = e && "getValues" in e ? e.getValues().map((v) => v.name) : [];
+    expect(values.length).toBeGreaterThan(10);
+    expect(IKAS_PACKAGE_STATUSES.map(([id]) => id).sort()).toEqual([...values].sort());
+    const before = emu.counters.requests;
+    const statuses = await conn.listOrderStatuses();
+    expect(statuses.map((s) => s.id).sort()).toEqual([...values].sort());
+    expect(statuses.every((s) => s.name && s.name !== s.id)).toBe(true);
+    expect(emu.counters.requests).toBe(before);
+    const err = await caught(
+      conn.updateOrderStatus(emu.state.orders[1]?.id ?? "", { status: "UNFULFILLED" }),
+    );
+    expect(err.reason).toBe("config");
+  });
+
+  it("finds or creates variant types and values, and links variants by id", async () => {
+    const typesBefore = emu.state.variantTypes.size;
+    const a = await conn.createProduct({ product: renk("RENK-1", ["Kırmızı", "Mavi"]) });
+    const b = await conn.createProduct({ product: renk("RENK-2", ["Mavi", "Yeşil"]) });
+    // One new type "Renk" for both products, its values kept and extended.
+    expect(emu.state.variantTypes.size).toBe(typesBefore + 1);
+    const type = [...emu.state.variantTypes.values()].find((t) => t.name === "Renk");
+    expect(type?.values.map((v) => v.name)).toEqual(["Kırmızı", "Mavi", "Yeşil"]);
+    const pa = emu.state.products.get(a.productId);
+    const pb = emu.state.products.get(b.productId);
+    const mavi = type?.values.find((v) => v.name === "Mavi")?.id;
+    expect(pa?.variants.find((v) => v.sku === "RENK-1-Mavi")?.variantValueIds).toEqual([
+      { variantTypeId: type?.id, variantValueId: mavi },
+    ]);
+    expect(pb?.productVariantTypes).toEqual([
+      { order: 0, variantTypeId: type?.id, variantValueIds: expect.arrayContaining([mavi]) },
+    ]);
+    expect(pb?.productVariantTypes[0]?.variantValueIds).toHaveLength(2);
   });
 
   it("lists and creates categories", async () => {
@@ -296,6 +344,33 @@ describe("IKAS connector against its emulator", () => {
     expect(emu.counters.tokensIssued).toBe(issued + 1);
   });
 
+  it("fetches a new token when the API answers UNAUTHENTICATED inside HTTP 200", async () => {
+    let rewritten = 0;
+    const c = createIkasConnector(
+      emu.credentials,
+      ctx({
+        fetch: async (input, init) => {
+          const res = await recorder.fetch(input, init);
+          if (rewritten > 0 || !String(input).endsWith("/admin/graphql")) return res;
+          rewritten++;
+          const body = {
+            data: null,
+            errors: [{ message: "jwt expired", extensions: { code: "UNAUTHENTICATED" } }],
+          };
+          return new Response(JSON.stringify(body), {
+            status: 200,
+            headers: { "content-type": "application/json" },
+          });
+        },
+      }),
+    );
+    const issued = emu.counters.tokensIssued;
+    expect((await c.listStockLocations()).length).toBe(2);
+    expect(rewritten).toBe(1);
+    // One token for the first call, a new one after UNAUTHENTICATED.
+    expect(emu.counters.tokensIssued).toBe(issued + 2);
+  });
+
   it("refreshes a short-lived token before it expires", async () => {
     const short = await startIkasEmulator({ seed: 1, productCount: 3, tokenTtlMs: 1000, rateLimit: false });
     try {
@@ -457,5 +532,18 @@ describe("IKAS faults map to the right failure class", () => {
     expect(text).toContain("***");
     expect(counter.get("ikas").read).toBeGreaterThan(0);
     expect(counter.get("ikas").write).toBeGreaterThan(0);
+  });
+});
+
+// Runs last (vitest keeps file order): the conformance verdict over every request sent above.
+describe("IKAS conformance with the schema derived from @ikas/api-client", () => {
+  it("sent only requests the real schema accepts (document and variables)", () => {
+    const { operations, documents, rejectedDocuments, rejected } = recorder.summary();
+    console.info(
+      `ikas conformance: ${recorder.judged.length} requests, ${operations.length} distinct operations ` +
+        `(${documents} documents), rejected: ${rejected.size} operations (${rejectedDocuments} documents)`,
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(15);
+    expect(Object.fromEntries(rejected)).toEqual({});
   });
 });

@@ -1,163 +1,23 @@
 /**
- * The IKAS Admin GraphQL API (v1 names, ikas.dev) as far as the connector uses it, executed by graphql-js.
- * Field and operation names follow shared/partner-apis/shops.md §1; where the notes are silent the choice
- * is documented in packages/connectors/README.md.
+ * Resolvers of the IKAS emulator. They run against the schema derived from `@ikas/api-client`
+ * (../judge), so types, enums and nullability are IKAS's own: the emulator refuses what the real API
+ * refuses. Behaviour the package does not describe (row errors, limits) is listed in ../VERIFIED.md.
  */
 
-import { buildSchema, GraphQLError, type GraphQLSchema } from "graphql";
+import { GraphQLError, type GraphQLSchema } from "graphql";
+import { ikasJudgeSchema } from "../judge/schema";
 import type {
   IkasAddress,
   IkasCategory,
   IkasOrder,
+  IkasPackage,
   IkasPrice,
   IkasProduct,
+  IkasProductVariantType,
   IkasState,
+  IkasValueRef,
   IkasVariant,
 } from "./state";
-
-export const IKAS_SDL = /* GraphQL */ `
-  input PaginationInput { limit: Int, page: Int }
-  input StringFilterInput { eq: String, ne: String, in: [String!], nin: [String!] }
-  input DateFilterInput { gt: Float, gte: Float, lt: Float, lte: Float }
-
-  type Merchant { id: ID!, storeName: String!, email: String, merchantName: String }
-
-  type ProductPrice { priceListId: String, sellPrice: Float!, discountPrice: Float, buyPrice: Float, currency: String }
-  type ProductStockLocation { stockLocationId: String!, stockCount: Float! }
-  type VariantValue { variantTypeName: String!, variantValueName: String! }
-  type Variant {
-    id: ID!
-    sku: String
-    barcodeList: [String!]!
-    isActive: Boolean!
-    prices: [ProductPrice!]!
-    stocks: [ProductStockLocation!]!
-    variantValues: [VariantValue!]!
-  }
-  type Product {
-    id: ID!
-    name: String!
-    description: String
-    type: String!
-    brandId: String
-    categoryIds: [String!]!
-    salesChannelIds: [String!]!
-    variants: [Variant!]!
-    createdAt: Float!
-    updatedAt: Float!
-    deleted: Boolean!
-  }
-  type ProductPaginationResponse { count: Int!, data: [Product!]!, hasNext: Boolean!, limit: Int!, page: Int! }
-
-  type Category { id: ID!, name: String!, parentId: String, createdAt: Float, updatedAt: Float }
-  type ProductBrand { id: ID!, name: String! }
-  type StockLocation { id: ID!, name: String! }
-  type PriceList { id: ID!, name: String!, currencyCode: String }
-  type SalesChannel { id: ID!, name: String!, type: String }
-  type PaymentGateway { id: ID!, name: String!, paymentMethodType: String }
-
-  enum OrderStatusEnum { CREATED DRAFT CANCELLED PARTIALLY_CANCELLED REFUND_REQUESTED REFUND_REJECTED PARTIALLY_REFUNDED REFUNDED }
-  enum OrderPackageStatusEnum {
-    UNFULFILLED READY_FOR_SHIPMENT PARTIALLY_READY_FOR_SHIPMENT FULFILLED PARTIALLY_FULFILLED DELIVERED
-    PARTIALLY_DELIVERED UNABLE_TO_DELIVER READY_FOR_PICK_UP CANCELLED CANCEL_REQUESTED CANCEL_REJECTED
-    PARTIALLY_CANCELLED REFUNDED PARTIALLY_REFUNDED REFUND_REQUESTED REFUND_REQUEST_ACCEPTED REFUND_REJECTED
-  }
-  enum OrderPackageFulfillStatusEnum {
-    FULFILLED READY_FOR_SHIPMENT DELIVERED UNABLE_TO_DELIVER READY_FOR_PICK_UP CANCELLED CANCEL_REQUESTED
-    CANCEL_REJECTED REFUND_REQUESTED REFUND_REQUEST_ACCEPTED REFUND_REJECTED ERROR
-  }
-
-  type NamedRef { name: String }
-  type OrderAddress {
-    firstName: String, lastName: String, company: String, addressLine1: String, addressLine2: String,
-    city: NamedRef, district: NamedRef, country: NamedRef, postalCode: String, phone: String,
-    identityNumber: String, taxNumber: String, taxOffice: String, isDefault: Boolean
-  }
-  type OrderCustomer { id: ID, firstName: String, lastName: String, email: String, phone: String }
-  type OrderLineVariant { id: ID!, sku: String, name: String, productId: String, barcodeList: [String!] }
-  type OrderLineItem { id: ID!, quantity: Float!, price: Float!, finalPrice: Float, discountPrice: Float, taxValue: Float, variant: OrderLineVariant! }
-  type TrackingInfo { trackingNumber: String, cargoCompany: String, trackingLink: String }
-  type OrderPackage {
-    id: ID!, orderPackageNumber: String, orderPackageFulfillStatus: OrderPackageStatusEnum!,
-    orderLineItemIds: [String!]!, trackingInfo: TrackingInfo
-  }
-  type OrderShippingLine { title: String, price: Float, finalPrice: Float }
-  type OrderPaymentMethod { type: String, paymentGatewayName: String, price: Float }
-  type OrderInvoice { id: ID!, invoiceNumber: String, invoiceDate: Float, ettn: String, fileName: String, size: Int }
-  type Order {
-    id: ID!
-    orderNumber: String
-    status: OrderStatusEnum!
-    orderPaymentStatus: String
-    orderPackageStatus: OrderPackageStatusEnum
-    currencyCode: String!
-    totalPrice: Float!
-    totalFinalPrice: Float!
-    orderedAt: Float
-    createdAt: Float!
-    updatedAt: Float!
-    salesChannelId: String
-    note: String
-    customer: OrderCustomer
-    billingAddress: OrderAddress
-    shippingAddress: OrderAddress
-    shippingLines: [OrderShippingLine!]
-    paymentMethods: [OrderPaymentMethod!]
-    orderLineItems: [OrderLineItem!]!
-    orderPackages: [OrderPackage!]
-    invoices: [OrderInvoice!]
-  }
-  type OrderPaginationResponse { count: Int!, data: [Order!]!, hasNext: Boolean!, limit: Int!, page: Int! }
-
-  type Query {
-    getMerchant: Merchant!
-    listProduct(
-      pagination: PaginationInput, id: StringFilterInput, sku: StringFilterInput, barcodeList: StringFilterInput,
-      categoryIds: StringFilterInput, updatedAt: DateFilterInput, includeDeleted: Boolean, sort: String
-    ): ProductPaginationResponse!
-    listCategory(id: StringFilterInput, name: StringFilterInput): [Category!]!
-    listProductBrand(id: StringFilterInput, name: StringFilterInput): [ProductBrand!]!
-    listStockLocation: [StockLocation!]!
-    listPriceList: [PriceList!]!
-    listSalesChannel: [SalesChannel!]!
-    listPaymentGateway: [PaymentGateway!]!
-    listOrder(
-      pagination: PaginationInput, id: StringFilterInput, orderNumber: StringFilterInput,
-      updatedAt: DateFilterInput, orderedAt: DateFilterInput, sort: String
-    ): OrderPaginationResponse!
-  }
-
-  input ProductPriceInput { sellPrice: Float!, discountPrice: Float, buyPrice: Float, currency: String, priceListId: String }
-  input VariantValueInput { variantTypeName: String!, variantValueName: String! }
-  input VariantInput {
-    id: String, sku: String, barcodeList: [String!], isActive: Boolean!, prices: [ProductPriceInput!]!,
-    variantValues: [VariantValueInput!]
-  }
-  input ProductInput {
-    id: String, name: String!, description: String, type: String!, brandId: String, categoryIds: [String!],
-    salesChannelIds: [String!], variants: [VariantInput!]!
-  }
-  input CategoryInput { id: String, name: String!, parentId: String }
-  input ProductBrandInput { id: String, name: String! }
-  input ProductStockLocationInput { productId: String!, variantId: String!, stockLocationId: String!, stockCount: Float! }
-  input SaveStockLocationsInput { productStockLocationInputs: [ProductStockLocationInput!]! }
-  input VariantPriceInput { productId: String!, variantId: String!, price: ProductPriceInput! }
-  input SaveVariantPricesInput { priceListId: String, variantPriceInputs: [VariantPriceInput!]! }
-  input TrackingInfoInput { trackingNumber: String, cargoCompany: String, trackingLink: String }
-  input OrderPackageStatusInput { packageId: String!, status: OrderPackageFulfillStatusEnum!, trackingInfo: TrackingInfoInput, errorMessage: String }
-  input UpdateOrderPackageStatusInput { orderId: String!, packages: [OrderPackageStatusInput!]!, sourceId: String }
-  input AddOrderInvoiceInput { orderId: String!, invoiceNumber: String!, invoiceDate: Float, ettn: String, base64: String, fileName: String }
-
-  type Mutation {
-    saveProduct(input: ProductInput!): Product!
-    saveCategory(input: CategoryInput!): Category!
-    saveProductBrand(input: ProductBrandInput!): ProductBrand!
-    saveProductStockLocations(input: SaveStockLocationsInput!): Boolean!
-    saveVariantPrices(input: SaveVariantPricesInput!): Boolean!
-    updateOrderPackageStatus(input: UpdateOrderPackageStatusInput!): Order!
-    addOrderInvoice(input: AddOrderInvoiceInput!): Order!
-  }
-`;
 
 export interface IkasLimits {
   /** Max rows per saveVariantPrices call (documented: 3000). */
@@ -211,8 +71,9 @@ function matchDate(v: number, f: DateFilter | null | undefined): boolean {
   return true;
 }
 
+/** The package's code for refused input (`APIErrorCode.ARGUMENT_VALIDATION_ERROR`). */
 export function validationError(message: string, extra: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: "VALIDATION_ERROR", ...extra } });
+  return new GraphQLError(message, { extensions: { code: "ARGUMENT_VALIDATION_ERROR", ...extra } });
 }
 
 function page<T>(items: T[], p: Pagination | null | undefined, maxLimit: number) {
@@ -271,7 +132,7 @@ interface VariantInputShape {
     currency?: string | null;
     priceListId?: string | null;
   }>;
-  variantValues?: Array<{ variantTypeName: string; variantValueName: string }> | null;
+  variantValueIds?: IkasValueRef[] | null;
 }
 
 interface ProductInputShape {
@@ -282,6 +143,7 @@ interface ProductInputShape {
   brandId?: string | null;
   categoryIds?: string[] | null;
   salesChannelIds?: string[] | null;
+  productVariantTypes?: IkasProductVariantType[] | null;
   variants: VariantInputShape[];
 }
 
@@ -322,8 +184,69 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
       id: state.merchantId,
       storeName: state.storeName,
       email: `info@${state.storeName}.com.tr`,
+      firstName: "Ayşe",
+      lastName: "Yılmaz",
       merchantName: `${state.storeName} E-Ticaret A.Ş.`,
     }),
+
+    getAuthorizedApp: () => ({
+      ...state.authorizedApp,
+      addedDate: 0,
+      deleted: false,
+      scope: "read_products,write_products,read_orders,write_orders,read_inventories,write_inventories",
+    }),
+
+    listVariantType: (a) => {
+      const args = a as { id?: StringFilter; name?: StringFilter; updatedAt?: DateFilter };
+      return [...state.variantTypes.values()].filter(
+        (t) =>
+          !t.deleted &&
+          matchString(t.id, args.id) &&
+          matchString(t.name, args.name) &&
+          matchDate(t.updatedAt, args.updatedAt),
+      );
+    },
+
+    saveVariantType: (a) => {
+      const input = (
+        a as {
+          input: {
+            id?: string | null;
+            name: string;
+            selectionType: "CHOICE" | "COLOR";
+            values: Array<{ id?: string | null; name: string }>;
+          };
+        }
+      ).input;
+      if (!input.name.trim()) throw validationError("name is required");
+      const existing = input.id ? state.variantTypes.get(input.id) : undefined;
+      if (input.id && !existing) throw validationError(`Variant type not found: ${input.id}`);
+      const names = new Set<string>();
+      for (const v of input.values) {
+        if (!v.name.trim()) throw validationError("variant value name is required");
+        if (names.has(v.name)) throw validationError(`Duplicate variant value: ${v.name}`);
+        names.add(v.name);
+        if (v.id && !existing?.values.some((x) => x.id === v.id))
+          throw validationError(`Variant value not found: ${v.id}`);
+      }
+      const ts = state.tick();
+      // Like saveProduct, the value list is replaced: values left out are gone.
+      const type = existing ?? {
+        id: state.uuid(),
+        name: input.name,
+        selectionType: input.selectionType,
+        values: [],
+        createdAt: ts,
+        updatedAt: ts,
+        deleted: false,
+      };
+      type.name = input.name;
+      type.selectionType = input.selectionType;
+      type.values = input.values.map((v) => ({ id: v.id ?? state.uuid(), name: v.name, deleted: false }));
+      type.updatedAt = ts;
+      state.variantTypes.set(type.id, type);
+      return type;
+    },
 
     listProduct: (a) => {
       const args = a as {
@@ -363,23 +286,33 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
     },
 
     listCategory: (a) => {
-      const args = a as { id?: StringFilter; name?: StringFilter };
+      const args = a as { id?: StringFilter; updatedAt?: DateFilter; search?: string };
+      const q = args.search?.toLocaleLowerCase("tr-TR");
       return [...state.categories.values()].filter(
-        (c) => matchString(c.id, args.id) && matchString(c.name, args.name),
+        (c) =>
+          matchString(c.id, args.id) &&
+          matchDate(c.updatedAt, args.updatedAt) &&
+          (!q || c.name.toLocaleLowerCase("tr-TR").includes(q)),
       );
     },
 
     listProductBrand: (a) => {
-      const args = a as { id?: StringFilter; name?: StringFilter };
+      const args = a as { id?: StringFilter; search?: string };
+      const q = args.search?.toLocaleLowerCase("tr-TR");
       return [...state.brands.values()].filter(
-        (c) => matchString(c.id, args.id) && matchString(c.name, args.name),
+        (c) => matchString(c.id, args.id) && (!q || c.name.toLocaleLowerCase("tr-TR").includes(q)),
       );
     },
 
-    listStockLocation: () => state.stockLocations,
-    listPriceList: () => state.priceLists,
-    listSalesChannel: () => state.salesChannels,
-    listPaymentGateway: () => state.paymentGateways,
+    listStockLocation: (a) => {
+      const args = a as { id?: StringFilter; name?: StringFilter };
+      return state.stockLocations.filter((l) => matchString(l.id, args.id) && matchString(l.name, args.name));
+    },
+    listPriceList: (a) => state.priceLists.filter((l) => matchString(l.id, (a as { id?: StringFilter }).id)),
+    listSalesChannel: (a) =>
+      state.salesChannels.filter((c) => matchString(c.id, (a as { id?: StringFilter }).id)),
+    listPaymentGateway: (a) =>
+      state.paymentGateways.filter((g) => matchString(g.id, (a as { id?: StringFilter }).id)),
 
     listOrder: (a) => {
       const args = a as {
@@ -406,8 +339,7 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
       if (!input.name.trim()) throw validationError("name is required");
       if (input.variants.length === 0) throw validationError("variants must not be empty");
       const existing = input.id ? state.products.get(input.id) : undefined;
-      if (input.id && !existing)
-        throw new GraphQLError(`Product not found: ${input.id}`, { extensions: { code: "NOT_FOUND" } });
+      if (input.id && !existing) throw validationError(`Product not found: ${input.id}`);
       for (const id of input.categoryIds ?? []) {
         if (!state.categories.has(id)) throw validationError(`Category not found: ${id}`);
       }
@@ -424,6 +356,17 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
         }
         if (v.id && !existing?.variants.some((x) => x.id === v.id))
           throw validationError(`Variant not found: ${v.id}`);
+        for (const ref of v.variantValueIds ?? []) {
+          const type = state.variantTypes.get(ref.variantTypeId);
+          if (!type || type.deleted) throw validationError(`Variant type not found: ${ref.variantTypeId}`);
+          if (!type.values.some((x) => x.id === ref.variantValueId))
+            throw validationError(`Variant value ${ref.variantValueId} is not a value of ${type.name}`);
+          const declared = input.productVariantTypes?.find((t) => t.variantTypeId === ref.variantTypeId);
+          if (!declared?.variantValueIds.includes(ref.variantValueId))
+            throw validationError(
+              `Variant value ${ref.variantValueId} is not declared in productVariantTypes of the product`,
+            );
+        }
         for (const p of v.prices) {
           if (p.priceListId && !validLists().has(p.priceListId))
             throw validationError(`Price list not found: ${p.priceListId}`);
@@ -442,7 +385,8 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
           isActive: v.isActive,
           prices: v.prices.map(toPrice),
           stocks: old?.stocks ?? [],
-          variantValues: v.variantValues ?? [],
+          variantValueIds: v.variantValueIds ?? [],
+          deleted: false,
         };
       });
       const product: IkasProduct = {
@@ -453,6 +397,7 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
         brandId: input.brandId ?? null,
         categoryIds: input.categoryIds ?? [],
         salesChannelIds: input.salesChannelIds ?? state.salesChannels.map((s) => s.id),
+        productVariantTypes: input.productVariantTypes ?? [],
         vatRate: existing?.vatRate ?? null,
         variants,
         createdAt: existing?.createdAt ?? ts,
@@ -471,8 +416,7 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
         throw validationError(`Parent category not found: ${input.parentId}`);
       if (input.id) {
         const c = state.categories.get(input.id);
-        if (!c)
-          throw new GraphQLError(`Category not found: ${input.id}`, { extensions: { code: "NOT_FOUND" } });
+        if (!c) throw validationError(`Category not found: ${input.id}`);
         c.name = input.name;
         c.parentId = input.parentId ?? null;
         c.updatedAt = state.tick();
@@ -489,18 +433,19 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
     },
 
     saveProductStockLocations: (a) => {
-      const rows = (
-        a as {
-          input: {
-            productStockLocationInputs: Array<{
-              productId: string;
-              variantId: string;
-              stockLocationId: string;
-              stockCount: number;
-            }>;
-          };
-        }
-      ).input.productStockLocationInputs;
+      const rows =
+        (
+          a as {
+            input: {
+              productStockLocationInputs?: Array<{
+                productId: string;
+                variantId: string;
+                stockLocationId: string;
+                stockCount: number;
+              }> | null;
+            };
+          }
+        ).input.productStockLocationInputs ?? [];
       stats.stockCalls++;
       stats.stockItems += rows.length;
       if (rows.length > limits.maxStockBatch) {
@@ -611,8 +556,7 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
         }
       ).input;
       const order = state.getOrder(input.orderId);
-      if (!order)
-        throw new GraphQLError(`Order not found: ${input.orderId}`, { extensions: { code: "NOT_FOUND" } });
+      if (!order) throw validationError(`Order not found: ${input.orderId}`);
       for (const p of input.packages) {
         if (!order.orderPackages.some((x) => x.id === p.packageId))
           throw validationError(`Package not found: ${p.packageId}`);
@@ -634,36 +578,86 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
       return order;
     },
 
+    fulfillOrder: (a) => {
+      const input = (
+        a as {
+          input: {
+            orderId: string;
+            lines: Array<{ orderLineItemId: string; quantity: number }>;
+            markAsReadyForShipment?: boolean | null;
+            trackingInfoDetail?: IkasPackage["trackingInfo"] | null;
+          };
+        }
+      ).input;
+      const order = state.getOrder(input.orderId);
+      if (!order) throw validationError(`Order not found: ${input.orderId}`);
+      if (input.lines.length === 0) throw validationError("lines must not be empty");
+      const packaged = new Set(order.orderPackages.flatMap((p) => p.orderLineItemIds));
+      for (const l of input.lines) {
+        const line = order.orderLineItems.find((x) => x.id === l.orderLineItemId);
+        if (!line) throw validationError(`Order line not found: ${l.orderLineItemId}`);
+        if (packaged.has(l.orderLineItemId)) {
+          throw new GraphQLError(`Order line is already packaged: ${l.orderLineItemId}`, {
+            extensions: { code: "ORDER_LINE_IS_ALREADY_PACKAGED" },
+          });
+        }
+        if (!(l.quantity > 0 && l.quantity <= line.quantity))
+          throw validationError(`Invalid quantity for order line ${l.orderLineItemId}`);
+      }
+      const status = input.markAsReadyForShipment ? "READY_FOR_SHIPMENT" : "FULFILLED";
+      const t = input.trackingInfoDetail;
+      order.orderPackages.push({
+        id: state.uuid(),
+        deleted: false,
+        stockLocationId: state.stockLocations[0]?.id ?? "",
+        orderPackageNumber: `${order.orderNumber}-${order.orderPackages.length + 1}`,
+        orderPackageFulfillStatus: status,
+        orderLineItemIds: input.lines.map((l) => l.orderLineItemId),
+        trackingInfo: t
+          ? {
+              trackingNumber: t.trackingNumber ?? null,
+              cargoCompany: t.cargoCompany ?? null,
+              trackingLink: t.trackingLink ?? null,
+            }
+          : null,
+      });
+      for (const l of order.orderLineItems)
+        if (input.lines.some((x) => x.orderLineItemId === l.id)) l.status = status;
+      derivePackageStatus(order);
+      state.touchOrder(order);
+      return order;
+    },
+
     addOrderInvoice: (a) => {
       const input = (
         a as {
           input: {
             orderId: string;
+            appId: string;
             invoiceNumber: string;
-            invoiceDate?: number | null;
-            ettn?: string | null;
+            type: string;
+            sendNotificationToCustomer: boolean;
+            createdAt?: number | null;
             base64?: string | null;
-            fileName?: string | null;
           };
         }
       ).input;
       const order = state.getOrder(input.orderId);
-      if (!order)
-        throw new GraphQLError(`Order not found: ${input.orderId}`, { extensions: { code: "NOT_FOUND" } });
+      if (!order) throw validationError(`Order not found: ${input.orderId}`);
+      if (input.appId !== state.authorizedApp.id) throw validationError(`App not found: ${input.appId}`);
       if (!input.invoiceNumber.trim()) throw validationError("invoiceNumber is required");
-      if (
-        order.invoices.some(
-          (i) => i.invoiceNumber === input.invoiceNumber || (input.ettn && i.ettn === input.ettn),
-        )
-      ) {
-        return order; // already attached: same answer, no duplicate
-      }
+      if (input.base64 && !/^[A-Za-z0-9+/]*={0,2}$/.test(input.base64))
+        throw validationError("base64 must be base64-encoded");
+      // No de-duplication is documented, so none is emulated: every call adds an invoice.
       order.invoices.push({
         id: state.uuid(),
+        appId: input.appId,
+        appName: state.authorizedApp.name,
+        storeAppId: state.authorizedApp.storeAppId,
         invoiceNumber: input.invoiceNumber,
-        invoiceDate: input.invoiceDate ?? state.tick(),
-        ettn: input.ettn ?? null,
-        fileName: input.fileName ?? null,
+        type: input.type,
+        createdAt: input.createdAt ?? state.tick(),
+        hasPdf: Boolean(input.base64),
         size: input.base64 ? Math.floor((input.base64.length * 3) / 4) : 0,
       });
       state.touchOrder(order);
@@ -672,10 +666,9 @@ export function createRoot(ctx: IkasResolverContext): Record<string, (args: Args
   };
 }
 
-let cachedSchema: GraphQLSchema | undefined;
+/** The emulator executes against the judge itself. */
 export function ikasSchema(): GraphQLSchema {
-  cachedSchema ??= buildSchema(IKAS_SDL);
-  return cachedSchema;
+  return ikasJudgeSchema();
 }
 
 export type { IkasAddress };

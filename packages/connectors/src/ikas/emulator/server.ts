@@ -1,8 +1,9 @@
 /**
- * IKAS emulator: a Fastify server that behaves like the IKAS Admin API as documented —
- * client-credentials token (expiring), GraphQL at /api/v1/admin/graphql (also /api/v2/...), errors inside
- * HTTP 200, 401 on a bad/expired token, 50 requests / 10 s with 429, the error-rate block, documented batch
- * limits, and switchable faults.
+ * IKAS emulator: a Fastify server that behaves like the IKAS Admin API — client-credentials token
+ * (14,400 s), GraphQL at /api/v1/admin/graphql (also /api/v2/...) executed against the schema derived
+ * from `@ikas/api-client` (every query and mutation exists; those without state answer an error), errors
+ * inside HTTP 200 with the package's codes, 401 `UNAUTHENTICATED` on a bad/expired token, 50 requests /
+ * 10 s with 429, the error-rate block, batch limits, and switchable faults.
  */
 
 import { randomBytes } from "node:crypto";
@@ -11,6 +12,7 @@ import {
   type DocumentNode,
   execute,
   GraphQLError,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   parse,
   validate,
@@ -54,7 +56,7 @@ export interface IkasEmulatorOptions {
   clientSecret?: string;
   /** Requests per window (IKAS: 50 / 10 s). `false` = unlimited. */
   rateLimit?: { requests: number; windowMs: number } | false;
-  /** Access token lifetime (IKAS: 4 h). */
+  /** Access token lifetime (IKAS: 14,400 s). */
   tokenTtlMs?: number;
   faults?: FaultConfig;
   errorBlock?: IkasErrorBlockPolicy | false;
@@ -111,6 +113,31 @@ function gqlError(message: string, code: string, extra: Record<string, unknown> 
   return { data: null, errors: [{ message, extensions: { code, ...extra } }] };
 }
 
+/**
+ * Root resolvers for every query and mutation of the schema: those the emulator has no state for
+ * answer an error with the package's `UNKNOWN` code instead of a null the schema forbids.
+ */
+function withUnimplemented(
+  schema: GraphQLSchema,
+  root: Record<string, (args: Record<string, unknown>) => unknown>,
+): Record<string, (args: Record<string, unknown>) => unknown> {
+  const out = { ...root };
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const name of Object.keys(type?.getFields() ?? {})) {
+      out[name] ??= () => {
+        throw new GraphQLError(`The IKAS emulator does not implement ${name}`, {
+          extensions: { code: "UNKNOWN" },
+        });
+      };
+    }
+  }
+  for (const name of Object.keys(root)) {
+    const known = schema.getQueryType()?.getFields()[name] ?? schema.getMutationType()?.getFields()[name];
+    if (!known) throw new Error(`IKAS emulator resolver ${name} is not in the derived schema`);
+  }
+  return out;
+}
+
 export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise<IkasEmulator> {
   const now = opts.now ?? Date.now;
   const seed = opts.seed ?? 1;
@@ -148,8 +175,8 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
   const tokens = new Map<string, number>();
   const outcomes: Array<[number, boolean]> = [];
   let blockedUntil = 0;
-  const root = createRoot({ state, limits, stats: counters });
   const schema = ikasSchema();
+  const root = withUnimplemented(schema, createRoot({ state, limits, stats: counters }));
 
   const recordOutcome = (isError: boolean) => {
     if (isError) counters.errors++;
@@ -274,7 +301,7 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
       recordOutcome(true);
       return reply
         .code(401)
-        .send(gqlError(exp === undefined ? "Unauthorized" : "Token expired", "UNAUTHORIZED"));
+        .send(gqlError(exp === undefined ? "Unauthorized" : "Token expired", "UNAUTHENTICATED"));
     }
     const body = (req.body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
     let doc: DocumentNode;
@@ -314,10 +341,17 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
       dropConnection(req, reply);
       return reply;
     }
+    if (result.data === undefined && result.errors) {
+      // Variables the schema refuses: nothing ran (Apollo answers 400 BAD_USER_INPUT).
+      recordOutcome(true);
+      return reply.code(400).send({
+        errors: result.errors.map((e) => ({ message: e.message, extensions: { code: "BAD_USER_INPUT" } })),
+      });
+    }
     const errors = result.errors?.map((e) => ({
       message: e.message,
       path: e.path,
-      extensions: { code: "BAD_USER_INPUT", ...e.extensions },
+      extensions: { code: "INTERNAL_SERVER_ERROR", ...e.extensions },
     }));
     recordOutcome(Boolean(errors && errors.length > 0));
     return reply.code(200).send(errors ? { data: result.data ?? null, errors } : { data: result.data });

@@ -22,9 +22,27 @@ export interface IkasStock {
   stockCount: number;
 }
 
-export interface IkasVariantValue {
-  variantTypeName: string;
-  variantValueName: string;
+/** A variant's link to one option value (`VariantValueRelation`). */
+export interface IkasValueRef {
+  variantTypeId: string;
+  variantValueId: string;
+}
+
+/** An option type ("Beden") and its values, an entity of its own in IKAS. */
+export interface IkasVariantType {
+  id: string;
+  name: string;
+  selectionType: "CHOICE" | "COLOR";
+  values: Array<{ id: string; name: string; deleted: boolean }>;
+  createdAt: number;
+  updatedAt: number;
+  deleted: boolean;
+}
+
+export interface IkasProductVariantType {
+  order: number;
+  variantTypeId: string;
+  variantValueIds: string[];
 }
 
 export interface IkasVariant {
@@ -34,7 +52,8 @@ export interface IkasVariant {
   isActive: boolean;
   prices: IkasPrice[];
   stocks: IkasStock[];
-  variantValues: IkasVariantValue[];
+  variantValueIds: IkasValueRef[];
+  deleted: boolean;
 }
 
 export interface IkasProduct {
@@ -45,6 +64,7 @@ export interface IkasProduct {
   brandId: string | null;
   categoryIds: string[];
   salesChannelIds: string[];
+  productVariantTypes: IkasProductVariantType[];
   vatRate: number | null;
   variants: IkasVariant[];
   createdAt: number;
@@ -58,11 +78,13 @@ export interface IkasCategory {
   parentId: string | null;
   createdAt: number;
   updatedAt: number;
+  deleted: boolean;
 }
 
 export interface IkasNamed {
   id: string;
   name: string;
+  deleted: boolean;
 }
 
 export interface IkasAddress {
@@ -84,6 +106,8 @@ export interface IkasAddress {
 
 export interface IkasOrderLine {
   id: string;
+  status: string;
+  deleted: boolean;
   quantity: number;
   price: number;
   finalPrice: number;
@@ -94,6 +118,8 @@ export interface IkasOrderLine {
 
 export interface IkasPackage {
   id: string;
+  deleted: boolean;
+  stockLocationId: string;
   orderPackageNumber: string;
   orderPackageFulfillStatus: string;
   orderLineItemIds: string[];
@@ -106,15 +132,25 @@ export interface IkasPackage {
 
 export interface IkasInvoice {
   id: string;
+  appId: string;
+  appName: string;
+  storeAppId: string;
   invoiceNumber: string;
-  invoiceDate: number;
-  ettn: string | null;
-  fileName: string | null;
+  type: string;
+  createdAt: number;
+  hasPdf: boolean;
+  /** Decoded PDF size (emulator bookkeeping, not in the schema). */
   size: number;
 }
 
 export interface IkasOrder {
   id: string;
+  merchantId: string;
+  deleted: boolean;
+  archived: boolean;
+  currencyRates: never[];
+  shippingMethod: string;
+  salesChannel: { id: string; name: string };
   orderNumber: string;
   status: string;
   orderPaymentStatus: string;
@@ -152,10 +188,21 @@ export class IkasState {
   readonly products = new Map<string, IkasProduct>();
   readonly categories = new Map<string, IkasCategory>();
   readonly brands = new Map<string, IkasNamed>();
+  readonly variantTypes = new Map<string, IkasVariantType>();
   readonly stockLocations: IkasNamed[];
-  readonly priceLists: Array<IkasNamed & { currencyCode: string }>;
+  readonly priceLists: Array<IkasNamed & { currency: string; currencyCode: string }>;
   readonly salesChannels: Array<IkasNamed & { type: string }>;
-  readonly paymentGateways: Array<IkasNamed & { paymentMethodType: string }>;
+  readonly paymentGateways: Array<
+    IkasNamed & {
+      code: string;
+      paymentMethodType: string;
+      paymentMethods: never[];
+      testMode: boolean;
+      type: string;
+    }
+  >;
+  /** The private app the emulated store authorized (`getAuthorizedApp`, `addOrderInvoice.appId`). */
+  readonly authorizedApp: { id: string; storeAppId: string; partnerId: string; name: string };
   readonly orders: IkasOrder[] = [];
   private readonly ordersById = new Map<string, IkasOrder>();
   /** sku -> [productId, variantId] */
@@ -176,19 +223,37 @@ export class IkasState {
     this.idRng = new Prng(`${opts.seed}:ikas-ids`);
     this.merchantId = this.uuid();
     this.stockLocations = [
-      { id: this.uuid(), name: "Merkez Depo" },
-      { id: this.uuid(), name: "İstanbul Mağaza" },
+      { id: this.uuid(), name: "Merkez Depo", deleted: false },
+      { id: this.uuid(), name: "İstanbul Mağaza", deleted: false },
     ];
-    this.priceLists = [{ id: this.uuid(), name: "Bayi Fiyat Listesi", currencyCode: "TRY" }];
+    this.priceLists = [
+      { id: this.uuid(), name: "Bayi Fiyat Listesi", currency: "TRY", currencyCode: "TRY", deleted: false },
+    ];
     this.salesChannels = [
-      { id: this.uuid(), name: "Online Mağaza", type: "STOREFRONT" },
-      { id: this.uuid(), name: "Mobil Uygulama", type: "APP" },
+      { id: this.uuid(), name: "Online Mağaza", type: "STOREFRONT", deleted: false },
+      { id: this.uuid(), name: "Mobil Uygulama", type: "APP", deleted: false },
     ];
+    const gateway = (name: string, code: string, paymentMethodType: string) => ({
+      id: this.uuid(),
+      name,
+      code,
+      paymentMethodType,
+      paymentMethods: [],
+      testMode: false,
+      type: "INTERNAL",
+      deleted: false,
+    });
     this.paymentGateways = [
-      { id: this.uuid(), name: "Kredi Kartı (iyzico)", paymentMethodType: "CREDIT_CARD" },
-      { id: this.uuid(), name: "Havale / EFT", paymentMethodType: "BANK_TRANSFER" },
-      { id: this.uuid(), name: "Kapıda Ödeme", paymentMethodType: "CASH_ON_DELIVERY" },
+      gateway("Kredi Kartı (iyzico)", "iyzico", "CREDIT_CARD"),
+      gateway("Havale / EFT", "money-order", "MONEY_ORDER"),
+      gateway("Kapıda Ödeme", "cash-on-delivery", "CASH_ON_DELIVERY"),
     ];
+    this.authorizedApp = {
+      id: this.uuid(),
+      storeAppId: this.uuid(),
+      partnerId: this.uuid(),
+      name: "Entegrasyon Paneli",
+    };
     if (opts.productCount > 0)
       this.seedCatalog(generateCatalog({ seed: opts.seed, count: opts.productCount }));
     if (opts.orderCount) this.generateOrders(opts.orderCount);
@@ -220,16 +285,40 @@ export class IkasState {
 
   addCategory(name: string, parentId: string | null): IkasCategory {
     const ts = this.tick();
-    const c: IkasCategory = { id: this.uuid(), name, parentId, createdAt: ts, updatedAt: ts };
+    const c: IkasCategory = { id: this.uuid(), name, parentId, createdAt: ts, updatedAt: ts, deleted: false };
     this.categories.set(c.id, c);
     return c;
   }
 
   brandFor(name: string): string {
     for (const b of this.brands.values()) if (b.name === name) return b.id;
-    const b = { id: this.uuid(), name };
+    const b = { id: this.uuid(), name, deleted: false };
     this.brands.set(b.id, b);
     return b.id;
+  }
+
+  /** The type named `typeName` and its value `valueName`, created when missing. */
+  variantValueFor(typeName: string, valueName: string): IkasValueRef {
+    let type = [...this.variantTypes.values()].find((t) => t.name === typeName && !t.deleted);
+    if (!type) {
+      const ts = this.tick();
+      type = {
+        id: this.uuid(),
+        name: typeName,
+        selectionType: "CHOICE",
+        values: [],
+        createdAt: ts,
+        updatedAt: ts,
+        deleted: false,
+      };
+      this.variantTypes.set(type.id, type);
+    }
+    let value = type.values.find((v) => v.name === valueName);
+    if (!value) {
+      value = { id: this.uuid(), name: valueName, deleted: false };
+      type.values.push(value);
+    }
+    return { variantTypeId: type.id, variantValueId: value.id };
   }
 
   private seedCatalog(items: CatalogItem[]): void {
@@ -238,7 +327,7 @@ export class IkasState {
     const dealerList = this.priceLists[0]?.id ?? null;
     // Shared, never mutated in place (saves memory on 100k-product stores).
     const channels = this.salesChannels.map((s) => s.id);
-    const noValues: IkasVariantValue[] = [];
+    const noValues: IkasValueRef[] = [];
     let current: IkasProduct | undefined;
     let currentModel: string | undefined;
     for (const it of items) {
@@ -262,6 +351,7 @@ export class IkasState {
           brandId,
           categoryIds: [catId],
           salesChannelIds: channels,
+          productVariantTypes: [],
           vatRate: it.vatRate,
           variants: [],
           createdAt: it.updatedAt,
@@ -296,11 +386,22 @@ export class IkasState {
           { stockLocationId: this.stockLocations[0]?.id ?? "", stockCount: it.stock1 },
           { stockLocationId: this.stockLocations[1]?.id ?? "", stockCount: it.stock2 },
         ],
-        variantValues:
-          it.optionName && it.optionValue
-            ? [{ variantTypeName: it.optionName, variantValueName: it.optionValue }]
-            : noValues,
+        variantValueIds:
+          it.optionName && it.optionValue ? [this.variantValueFor(it.optionName, it.optionValue)] : noValues,
+        deleted: false,
       };
+      for (const ref of v.variantValueIds) {
+        let pvt = current.productVariantTypes.find((t) => t.variantTypeId === ref.variantTypeId);
+        if (!pvt) {
+          pvt = {
+            order: current.productVariantTypes.length,
+            variantTypeId: ref.variantTypeId,
+            variantValueIds: [],
+          };
+          current.productVariantTypes.push(pvt);
+        }
+        if (!pvt.variantValueIds.includes(ref.variantValueId)) pvt.variantValueIds.push(ref.variantValueId);
+      }
       current.variants.push(v);
       this.skuIndex.set(it.sku, [current.id, v.id]);
       this.variantIndex.set(v.id, current.id);
@@ -384,6 +485,8 @@ export class IkasState {
         const finalPrice = Math.round(price * qty * 100) / 100;
         lines.push({
           id: this.uuid(),
+          status: "UNFULFILLED",
+          deleted: false,
           quantity: qty,
           price,
           finalPrice,
@@ -398,6 +501,12 @@ export class IkasState {
       const channel = this.salesChannels[0];
       const order: IkasOrder = {
         id: this.uuid(),
+        merchantId: this.merchantId,
+        deleted: false,
+        archived: false,
+        currencyRates: [],
+        shippingMethod: "SHIPMENT",
+        salesChannel: { id: channel?.id ?? "", name: channel?.name ?? "" },
         orderNumber: String(++this.orderSeq),
         status: "CREATED",
         orderPaymentStatus: gateway.paymentMethodType === "CASH_ON_DELIVERY" ? "WAITING" : "PAID",
@@ -422,15 +531,8 @@ export class IkasState {
           },
         ],
         orderLineItems: lines,
-        orderPackages: [
-          {
-            id: this.uuid(),
-            orderPackageNumber: `${this.orderSeq}-1`,
-            orderPackageFulfillStatus: "UNFULFILLED",
-            orderLineItemIds: lines.map((l) => l.id),
-            trackingInfo: null,
-          },
-        ],
+        // Unfulfilled orders have no package until fulfillOrder creates one.
+        orderPackages: [],
         invoices: [],
       };
       this.orders.push(order);

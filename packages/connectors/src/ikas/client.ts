@@ -1,0 +1,198 @@
+/**
+ * The one request helper of the IKAS connector: it owns the client-credentials token, the GraphQL call,
+ * error classification by `extensions.code`, and page walking. Resource modules only build documents.
+ */
+
+import type { ConnectorContext, Credentials } from "../sdk/connector";
+import { ConnectorError, type FailureReason, parseRetryAfter } from "../sdk/errors";
+import type { HttpClient, HttpResponse } from "../sdk/http";
+import type { CallKind } from "../sdk/logging";
+import { createConnectorHttp, requireCredentials } from "../sdk/util";
+import { IKAS_DEFAULT_API_URL, ikasDescriptor, ikasTokenUrl } from "./descriptor";
+
+export interface GqlError {
+  message?: string;
+  extensions?: { code?: string; invalidInputIndexes?: number[]; [k: string]: unknown };
+}
+interface GqlBody<T> {
+  data?: T | null;
+  errors?: GqlError[];
+}
+
+/** Token lifetime when the answer omits `expires_in` (the package documents 14,400 s). */
+const DEFAULT_TOKEN_TTL_S = 14_400;
+
+/**
+ * Error codes by meaning. The first group is what `@ikas/api-client` knows (`globals/constants.js`
+ * `APIErrorCode`); the Apollo codes come with documents or variables the server refuses; the rest
+ * (rate limit, error-rate block, lock) are not in the package and stay inferred (VERIFIED.md).
+ */
+const CODE_REASONS: Record<string, FailureReason> = {
+  ARGUMENT_VALIDATION_ERROR: "validation",
+  UNAUTHENTICATED: "auth",
+  INTERNAL_SERVER_ERROR: "server_error",
+  NETWORK_ERROR: "network",
+  ORDER_LINE_IS_ALREADY_PACKAGED: "conflict",
+  ORDER_NOT_ELIGIBLE_FOR_UPDATE: "conflict",
+  GRAPHQL_PARSE_FAILED: "validation",
+  GRAPHQL_VALIDATION_FAILED: "validation",
+  BAD_USER_INPUT: "validation",
+  FORBIDDEN: "auth",
+  TOO_MANY_REQUESTS: "rate_limited",
+  TOO_MANY_ERRORS: "blocked",
+  LOCKED: "lock",
+};
+
+/**
+ * Classify an IKAS answer: errors inside HTTP 200 by their code, 401, 429 (rate limit or error-rate
+ * block), 5xx. Message texts are kept for people but never decide anything.
+ */
+export function classifyIkasResponse(res: HttpResponse, operation: string): ConnectorError | undefined {
+  const body = (res.json ?? undefined) as GqlBody<unknown> | undefined;
+  const first = body?.errors?.[0];
+  if (res.status >= 500 && !first) return undefined;
+  if (!first && res.status < 400) return undefined;
+  const code = first?.extensions?.code;
+  let reason: FailureReason | undefined = code ? CODE_REASONS[code] : undefined;
+  if (res.status === 401 || res.status === 403) reason = "auth";
+  else if (res.status === 429) reason = code === "TOO_MANY_ERRORS" ? "blocked" : "rate_limited";
+  else if (!reason && res.status >= 500) reason = "server_error";
+  // Unknown codes are permanent: IKAS blocks clients with many errors, so never retry them blindly.
+  reason ??= "validation";
+  return new ConnectorError(`ikas ${operation}: ${first?.message ?? `HTTP ${res.status}`}`, {
+    reason,
+    httpStatus: res.status,
+    systemMessage: first?.message ?? res.text.slice(0, 300),
+    systemCode: code,
+    retryAfterMs: parseRetryAfter(res.headers.get("retry-after")),
+    system: "ikas",
+    operation,
+    details: first?.extensions,
+  });
+}
+
+export class IkasClient {
+  readonly http: HttpClient;
+  readonly creds: Record<string, string>;
+  private readonly apiUrl: string;
+  private readonly tokenUrl: string;
+  private readonly now: () => number;
+  private token?: { value: string; expiresAt: number; ttlMs: number };
+  private tokenPromise?: Promise<string>;
+
+  constructor(credentials: Credentials, ctx: ConnectorContext) {
+    this.creds = requireCredentials("ikas", ikasDescriptor.credentials, credentials);
+    this.apiUrl = this.creds.apiUrl ?? IKAS_DEFAULT_API_URL;
+    this.tokenUrl = this.creds.tokenUrl ?? ikasTokenUrl(this.creds.storeName ?? "");
+    this.now = ctx.now ?? Date.now;
+    this.http = createConnectorHttp(ikasDescriptor, ctx, { secrets: [this.creds.clientSecret ?? ""] });
+  }
+
+  private async fetchToken(): Promise<string> {
+    const res = await this.http.request({
+      url: this.tokenUrl,
+      operation: "oauth/token",
+      kind: "read",
+      skipRateLimit: true,
+      body: {
+        form: {
+          grant_type: "client_credentials",
+          client_id: this.creds.clientId ?? "",
+          client_secret: this.creds.clientSecret ?? "",
+        },
+      },
+      classify: (r) => {
+        if (r.status === 400 || r.status === 401 || r.status === 403) {
+          const b = (r.json ?? {}) as { error?: string; error_description?: string };
+          return new ConnectorError("ikas: token request refused", {
+            reason: "auth",
+            httpStatus: r.status,
+            systemCode: b.error,
+            systemMessage: b.error_description ?? b.error ?? r.text.slice(0, 200),
+            system: "ikas",
+            operation: "oauth/token",
+          });
+        }
+        return undefined;
+      },
+    });
+    const b = (res.json ?? {}) as { access_token?: string; expires_in?: number };
+    if (!b.access_token) {
+      throw new ConnectorError("ikas: token answer without access_token", {
+        reason: "bad_response",
+        system: "ikas",
+        systemMessage: res.text.slice(0, 200),
+      });
+    }
+    const ttlMs = (b.expires_in ?? DEFAULT_TOKEN_TTL_S) * 1000;
+    this.http.addSecret(b.access_token);
+    this.token = { value: b.access_token, expiresAt: this.now() + ttlMs, ttlMs };
+    return b.access_token;
+  }
+
+  /** The package has no refresh token: a new token is fetched shortly before expiry. */
+  private async accessToken(): Promise<string> {
+    const t = this.token;
+    // 5 minutes early, or a tenth of the lifetime for short-lived tokens.
+    if (t && this.now() < t.expiresAt - Math.min(300_000, t.ttlMs / 10)) return t.value;
+    this.tokenPromise ??= this.fetchToken().finally(() => {
+      this.tokenPromise = undefined;
+    });
+    return this.tokenPromise;
+  }
+
+  /**
+   * One GraphQL call. `operation` names it in logs and counters; an `UNAUTHENTICATED` answer (HTTP 401
+   * or inside HTTP 200) drops the token and the call is sent once more with a new one.
+   */
+  async gql<T>(
+    operation: string,
+    kind: CallKind,
+    query: string,
+    variables?: Record<string, unknown>,
+    opts: { idempotent?: boolean } = {},
+  ): Promise<T> {
+    const res = await this.http.request({
+      url: this.apiUrl,
+      operation,
+      kind,
+      idempotent: opts.idempotent,
+      body: { json: { query, variables } },
+      headers: async () => ({ authorization: `Bearer ${await this.accessToken()}` }),
+      onAuthFailure: async () => {
+        this.token = undefined;
+        return true;
+      },
+      classify: (r) => classifyIkasResponse(r, operation),
+    });
+    const body = res.json as GqlBody<T> | undefined;
+    if (!body?.data) {
+      throw new ConnectorError(`ikas ${operation}: answer without data`, {
+        reason: "bad_response",
+        system: "ikas",
+        operation,
+        systemMessage: res.text.slice(0, 300),
+      });
+    }
+    return body.data;
+  }
+
+  /**
+   * Every page of a paged list (`pagination: { limit, page }`, answer `{ data, hasNext }`). The query
+   * takes `$limit: Int` and `$page: Int`; `pick` finds the page in the answer.
+   */
+  async allPages<T, D>(
+    operation: string,
+    query: string,
+    variables: Record<string, unknown>,
+    pick: (d: D) => { data: T[]; hasNext: boolean },
+    limit = 200,
+  ): Promise<T[]> {
+    const out: T[] = [];
+    for (let page = 1; ; page++) {
+      const p = pick(await this.gql<D>(operation, "read", query, { ...variables, limit, page }));
+      out.push(...p.data);
+      if (!p.hasNext || p.data.length === 0) return out;
+    }
+  }
+}

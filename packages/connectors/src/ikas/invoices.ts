@@ -1,0 +1,75 @@
+/** IKAS invoices: `addOrderInvoice` with the fields the package requires, once per invoice number. */
+
+import type { InvoiceAttachment } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import type { IkasClient } from "./client";
+
+interface InvoiceOrderDto {
+  id: string;
+  billingAddress: { taxNumber: string | null } | null;
+  invoices: Array<{ invoiceNumber: string }> | null;
+}
+
+export class IkasInvoices {
+  private appId?: string;
+
+  constructor(private readonly client: IkasClient) {}
+
+  /** `AddOrderInvoiceInput.appId`: "the app id where the merchant is registered", our authorized app. */
+  private async authorizedAppId(): Promise<string> {
+    if (this.appId) return this.appId;
+    const d = await this.client.gql<{ getAuthorizedApp: { id: string } | null }>(
+      "getAuthorizedApp",
+      "read",
+      "query AuthorizedApp { getAuthorizedApp { id } }",
+    );
+    if (!d.getAuthorizedApp) {
+      throw new ConnectorError("ikas: the token belongs to no authorized app", {
+        reason: "config",
+        system: "ikas",
+        operation: "getAuthorizedApp",
+      });
+    }
+    this.appId = d.getAuthorizedApp.id;
+    return this.appId;
+  }
+
+  async attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void> {
+    const inv = attachment.invoice;
+    const d = await this.client.gql<{ listOrder: { data: InvoiceOrderDto[] } }>(
+      "listOrder",
+      "read",
+      "query OrderInvoices($id: String!) { listOrder(id: { eq: $id }, pagination: { limit: 1, page: 1 }) { data { id billingAddress { taxNumber } invoices { invoiceNumber } } } }",
+      { id: orderId },
+    );
+    const order = d.listOrder.data[0];
+    if (!order) {
+      throw new ConnectorError(`ikas: order ${orderId} not found`, {
+        reason: "unknown_item",
+        system: "ikas",
+        operation: "addOrderInvoice",
+        itemKeys: [orderId],
+      });
+    }
+    // The package does not say the shop dedupes invoices, so a repeat is caught here, by number.
+    if ((order.invoices ?? []).some((i) => i.invoiceNumber === inv.number)) return;
+    const date = Date.parse(inv.date);
+    await this.client.gql(
+      "addOrderInvoice",
+      "write",
+      "mutation AddInvoice($input: AddOrderInvoiceInput!) { addOrderInvoice(input: $input) { id } }",
+      {
+        input: {
+          orderId,
+          appId: await this.authorizedAppId(),
+          invoiceNumber: inv.number,
+          type: order.billingAddress?.taxNumber ? "COMPANY" : "INDIVIDUAL",
+          // The ERP or e-invoice system informs the customer; the shop stays quiet.
+          sendNotificationToCustomer: false,
+          createdAt: Number.isFinite(date) ? date : null,
+          base64: inv.pdfBase64 ?? null,
+        },
+      },
+    );
+  }
+}
