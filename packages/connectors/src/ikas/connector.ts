@@ -26,7 +26,7 @@ import { IkasProducts } from "./products";
 import { IkasStockPrices } from "./stock-prices";
 
 export { classifyIkasResponse } from "./client";
-export { IKAS_PACKAGE_STATUSES, mapIkasOrder } from "./orders";
+export { IKAS_ORDER_ONLY_STATUSES, IKAS_PACKAGE_STATUSES, mapIkasOrder } from "./orders";
 
 export class IkasConnector implements ShopConnector {
   readonly descriptor = ikasDescriptor;

@@ -5,7 +5,7 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { isValidEan13 } from "../testing/prng";
-import { createIkasConnector, IKAS_PACKAGE_STATUSES } from "./connector";
+import { createIkasConnector, IKAS_ORDER_ONLY_STATUSES, IKAS_PACKAGE_STATUSES } from "./connector";
 import { IKAS_DEFAULT_PRICE_LIST } from "./descriptor";
 import { type IkasEmulator, startIkasEmulator } from "./emulator/server";
 import { IkasRequestRecorder } from "./judge/conformance";
@@ -110,20 +110,30 @@ describe("IKAS connector against its emulator", () => {
     expect((await conn.listStockLocations()).map((l) => l.name)).toEqual(["Merkez Depo", "İstanbul Mağaza"]);
   });
 
-  it("takes order statuses from the package's enum, without introspection", async () => {
-    const e = ikasJudgeSchema().getType("OrderPackageFulfillStatusEnum");
-    const values = e && "getValues" in e ? e.getValues().map((v) => v.name) : [];
-    expect(values.length).toBeGreaterThan(10);
-    expect(IKAS_PACKAGE_STATUSES.map(([id]) => id).sort()).toEqual([...values].sort());
+  it("takes order statuses from the package's enums, without introspection", async () => {
+    const values = (name: string) => {
+      const e = ikasJudgeSchema().getType(name);
+      return e && "getValues" in e ? e.getValues().map((v) => v.name) : [];
+    };
+    const settable = values("OrderPackageFulfillStatusEnum");
+    const orderLevel = values("OrderPackageStatusEnum");
+    expect(settable.length).toBeGreaterThan(10);
+    expect(IKAS_PACKAGE_STATUSES.map(([id]) => id).sort()).toEqual([...settable].sort());
+    expect(IKAS_ORDER_ONLY_STATUSES.map(([id]) => id).sort()).toEqual(
+      orderLevel.filter((v) => !settable.includes(v)).sort(),
+    );
     const before = emu.counters.requests;
     const statuses = await conn.listOrderStatuses();
-    expect(statuses.map((s) => s.id).sort()).toEqual([...values].sort());
+    expect(statuses.map((s) => s.id).sort()).toEqual([...new Set([...settable, ...orderLevel])].sort());
+    expect(statuses[0]).toEqual({ id: "UNFULFILLED", name: "Hazırlanmadı" });
     expect(statuses.every((s) => s.name && s.name !== s.id)).toBe(true);
     expect(emu.counters.requests).toBe(before);
+    // UNFULFILLED filters orders but is no package status: refused before anything is sent.
     const err = await caught(
       conn.updateOrderStatus(emu.state.orders[1]?.id ?? "", { status: "UNFULFILLED" }),
     );
     expect(err.reason).toBe("config");
+    expect(emu.counters.requests).toBe(before);
   });
 
   it("finds or creates variant types and values, and links variants by id", async () => {

@@ -33,6 +33,20 @@ export const IKAS_PACKAGE_STATUSES: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
+ * Values of `OrderPackageStatusEnum` (the order's summary status, what order filters compare) that a
+ * package cannot be set to. Listed with the settable ones so a merchant can pick e.g. "Hazırlanmadı"
+ * as the orders to transfer; a test checks both lists against the derived schema.
+ */
+export const IKAS_ORDER_ONLY_STATUSES: ReadonlyArray<readonly [string, string]> = [
+  ["UNFULFILLED", "Hazırlanmadı"],
+  ["PARTIALLY_READY_FOR_SHIPMENT", "Kısmen Kargoya Hazır"],
+  ["PARTIALLY_FULFILLED", "Kısmen Kargoya Verildi"],
+  ["PARTIALLY_DELIVERED", "Kısmen Teslim Edildi"],
+  ["PARTIALLY_CANCELLED", "Kısmen İptal Edildi"],
+  ["PARTIALLY_REFUNDED", "Kısmen İade Edildi"],
+];
+
+/**
  * Statuses that ship the goods: an order without a package gets one from `fulfillOrder` first (an
  * unfulfilled IKAS order has no package to set a status on).
  */
@@ -223,8 +237,9 @@ const PACKAGE_FIELDS = "id orderLineItems { id quantity } orderPackages { id ord
 export class IkasOrders {
   constructor(private readonly client: IkasClient) {}
 
+  /** Order statuses (for filters) first, then those a package can be set to. */
   listOrderStatuses(): Option[] {
-    return IKAS_PACKAGE_STATUSES.map(([id, name]) => ({ id, name }));
+    return [...IKAS_ORDER_ONLY_STATUSES, ...IKAS_PACKAGE_STATUSES].map(([id, name]) => ({ id, name }));
   }
 
   async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
@@ -299,7 +314,7 @@ export class IkasOrders {
 
   async updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void> {
     if (!IKAS_PACKAGE_STATUSES.some(([id]) => id === update.status)) {
-      throw new ConnectorError(`ikas: unknown package status ${update.status}`, {
+      throw new ConnectorError(`ikas: an order package cannot be set to ${update.status}`, {
         reason: "config",
         system: "ikas",
         operation: "updateOrderPackageStatus",
