@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { bearerToken, TokenStore } from "./auth";
 import { clampPageSize, decodeCursor, encodeCursor, keysetPage, offsetPage } from "./paging";
-import { describeFailures, judgeRequests, type RequestJudge } from "./recorder";
+import { describeFailures, judgeRequests, type RequestJudge, RequestRecorder } from "./recorder";
 import { createEmulatorServer, type EmulatorServer, type EmulatorServerOptions } from "./server";
 
 /** A toy system built only from the kit: a token endpoint and one guarded list. */
@@ -139,6 +139,16 @@ describe("emulator kit", () => {
     });
     expect(describeFailures(report)).toContain("page must be a number");
     expect(describeFailures(report)).toContain("unknown to the judge");
+  });
+
+  it("keeps the recorder bounded for long-running emulators, and says how many it dropped", () => {
+    const r = new RequestRecorder(2);
+    for (const path of ["/a", "/b", "/c"])
+      r.record({ at: 0, method: "GET", path, query: {}, headers: {}, body: null });
+    expect(r.list().map((x) => x.path)).toEqual(["/b", "/c"]);
+    expect(r.dropped).toBe(1);
+    r.clear();
+    expect([r.size, r.dropped]).toEqual([0, 0]);
   });
 
   it("pages by offset, keyset and cursor", () => {

@@ -34,9 +34,19 @@ export interface ConformanceReport {
 export class RequestRecorder {
   private log: RecordedRequest[] = [];
   private enabled = true;
+  /** Requests pushed out by the cap (a conformance test asserts 0, or raises the cap). */
+  dropped = 0;
+
+  /** Keeps the newest `max` requests so a long-running emulator (demo, benchmarks) stays bounded. */
+  constructor(readonly max = 2_000) {}
 
   record(r: RecordedRequest): void {
-    if (this.enabled) this.log.push(r);
+    if (!this.enabled) return;
+    this.log.push(r);
+    if (this.log.length > this.max) {
+      this.log.shift();
+      this.dropped++;
+    }
   }
 
   /** Recorded requests, oldest first (a copy). */
@@ -50,6 +60,7 @@ export class RequestRecorder {
 
   clear(): void {
     this.log = [];
+    this.dropped = 0;
   }
 
   /** Long runs (demo, benchmarks) switch recording off so memory stays flat. */

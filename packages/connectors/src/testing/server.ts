@@ -43,6 +43,8 @@ export interface EmulatorServerOptions {
   bodyLimit?: number;
   /** Parse `application/x-www-form-urlencoded` bodies into an object (OAuth token endpoints). */
   formBodies?: boolean;
+  /** How many requests the recorder keeps (newest first out of the cap; default 2,000). */
+  maxRecorded?: number;
   now?: () => number;
 }
 
@@ -87,7 +89,7 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
   const now = opts.now ?? Date.now;
   const counters = { ...newCounters(), ...extraCounters } as C;
   const faults = new FaultInjector(opts.faults, opts.seed ?? 1);
-  const recorder = new RequestRecorder();
+  const recorder = new RequestRecorder(opts.maxRecorded);
   let limiter = opts.rateLimit
     ? new EmulatedRateLimit(opts.rateLimit.requests, opts.rateLimit.windowMs)
     : undefined;
