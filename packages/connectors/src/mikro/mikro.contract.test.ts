@@ -5,8 +5,10 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order, Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { isValidEan13 } from "../testing/prng";
+import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { createMikroConnector, MikroConnector, mikroDailyPassword } from "./connector";
 import { type MikroEmulator, startMikroEmulator } from "./emulator/server";
+import { judgeMikroRequest } from "./judge/requests";
 
 const BUDGET = { requests: 15, windowMs: 500, safetyMarginMs: 40 };
 const COUNT = 120;
@@ -119,8 +121,22 @@ afterAll(async () => {
   await emu.close();
 });
 
+/** Every request the connector sent in these tests, judged against the live request shapes. */
+const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
+
 afterEach(() => {
   emu.faults.clear();
+  expect(emu.recorder.dropped).toBe(0);
+  const r = judgeRequests(emu.recorder.list(), judgeMikroRequest);
+  emu.recorder.clear();
+  conformance.requests += r.requests;
+  conformance.failures.push(...r.failures);
+  for (const [op, v] of Object.entries(r.operations)) {
+    const t = conformance.operations[op] ?? { requests: 0, failed: 0 };
+    t.requests += v.requests;
+    t.failed += v.failed;
+    conformance.operations[op] = t;
+  }
 });
 
 describe("Mikro connector against its emulator", () => {
@@ -194,6 +210,32 @@ describe("Mikro connector against its emulator", () => {
     expect(changed.items.length).toBeLessThanOrEqual(4);
     const none = await conn.listStock({ since: changed.cursor });
     expect(none.items.every((s) => s.sku === code)).toBe(true);
+  });
+
+  it("sums every summary row of a (code, depot) and never splits a group across pages", async () => {
+    const e2 = await startMikroEmulator({ seed: 12, productCount: 20 });
+    try {
+      const c = createMikroConnector(e2.credentials, ctx());
+      const code = e2.state.randomCode();
+      expect(e2.state.ozetRows(code, 1).length).toBeGreaterThanOrEqual(2);
+      const valueRows = e2.state.table("STOK_HAREKETLERI_OZET").rows.filter((r) => r.sho_HareketCins === 9);
+      expect(valueRows.length).toBeGreaterThan(0);
+      // 1 = every page is cut inside a group (read whole instead); 2, 3, 7 = cuts at varying places
+      for (const pageSize of [1, 2, 3, 7]) {
+        const { items } = await all((t) => c.listStock({ pageToken: t, pageSize }));
+        const keys = items.map((s) => `${s.sku}|${s.location}`);
+        expect(new Set(keys).size).toBe(keys.length);
+        expect(items.length).toBe(40);
+        for (const s of items) expect(s.qty).toBe(e2.state.quantity(s.sku, Number(s.location)));
+      }
+      // value-difference rows carry numbers that are no quantity
+      const v = valueRows[0];
+      const rows = e2.state.ozetRows(String(v?.sho_StokKodu), Number(v?.sho_Depo));
+      const naive = rows.reduce((a, r) => a + Number(r.sho_GirisNormal) - Number(r.sho_CikisNormal), 0);
+      expect(naive).not.toBe(e2.state.quantity(String(v?.sho_StokKodu), Number(v?.sho_Depo)));
+    } finally {
+      await e2.close();
+    }
   });
 
   it("reads prices per price group, fully and changed since a cursor", async () => {
@@ -292,6 +334,66 @@ describe("Mikro connector against its emulator", () => {
   });
 });
 
+describe("Mikro versions and answer forms", () => {
+  it("detects V17 and reads through either SqlVeriOkuV2 wrapper", async () => {
+    const e2 = await startMikroEmulator({ seed: 8, productCount: 30, sqlWrapper: "object" });
+    try {
+      const c = createMikroConnector(e2.credentials, ctx());
+      const info = await c.testConnection();
+      expect(info.details?.version).toBe(17);
+      expect(info.description).toContain("Mikro V17");
+      const stock = await all((t) => c.listStock({ pageToken: t }));
+      expect(stock.items).toHaveLength(60);
+    } finally {
+      await e2.close();
+    }
+  });
+
+  it("on V16 says in Turkish that SqlVeriOkuV2 is missing, and stops asking", async () => {
+    const e2 = await startMikroEmulator({ seed: 8, productCount: 5, version: 16 });
+    try {
+      const c = createMikroConnector(e2.credentials, ctx());
+      const e = await caught(c.testConnection());
+      expect([e.kind, e.reason]).toEqual(["permanent", "unsupported"]);
+      expect(e.systemMessage).toContain("Mikro sunucunuz (V16) SqlVeriOkuV2 yöntemini sunmuyor");
+      expect(e.systemMessage).toContain("V17");
+      const before = e2.counters.requests;
+      expect((await caught(c.listStock({}))).reason).toBe("unsupported");
+      expect(e2.counters.requests).toBe(before);
+    } finally {
+      await e2.close();
+    }
+  });
+
+  it("on V17 explains a removed list method instead of returning nothing", async () => {
+    const c = new MikroConnector(emu.credentials, ctx());
+    const api = (c as unknown as { api: { call(m: string, k: string, p: object): Promise<unknown> } }).api;
+    const e = await caught(api.call("SiparisListesiV2", "read", {}));
+    expect(e.reason).toBe("unsupported");
+    expect(e.systemMessage).toContain("(V17) SiparisListesiV2 yöntemini sunmuyor");
+    // not a call of the live request shapes: the judge does not know it
+    emu.recorder.clear();
+  });
+
+  it.each(["EvrakNo", "id"] as const)(
+    "finds a new order by our reference when the answer key is %s",
+    async (key) => {
+      const e2 = await startMikroEmulator({ seed: 8, productCount: 5, orderAnswer: key });
+      try {
+        const c = createMikroConnector(e2.credentials, ctx());
+        const o = order("5001", [e2.state.randomCode()]);
+        const cust = await c.createCustomer(o.customer);
+        const created = await c.createSalesOrder({ order: o, customerCode: cust.code });
+        expect(created.documentId).toBe("WEB-1");
+        expect(created.lineIds).toHaveLength(1);
+        expect(e2.state.table("SIPARISLER").rows[0]?.sip_vergi_pntr).toBe(4);
+      } finally {
+        await e2.close();
+      }
+    },
+  );
+});
+
 describe("Mikro faults map to the right failure class", () => {
   it("retries a 5xx on a read", async () => {
     emu.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2" });
@@ -368,6 +470,9 @@ describe("Mikro faults map to the right failure class", () => {
     );
     expect(e.kind).toBe("permanent");
     expect(e.reason).toBe("validation");
+    // The judge rejects this request as it should; it was sent on purpose, so it is not judged.
+    expect(judgeRequests(emu.recorder.list(), judgeMikroRequest).failures).toHaveLength(1);
+    emu.recorder.clear();
   });
 
   it("never exceeds the rate limit (the emulator counts)", async () => {
@@ -384,5 +489,20 @@ describe("Mikro faults map to the right failure class", () => {
     expect(text).not.toContain(mikroDailyPassword(emu.credentials.password, Date.now()));
     expect(text).toContain("***");
     expect(counter.get("mikro").write).toBeGreaterThan(0);
+  });
+});
+
+describe("Mikro conformance", () => {
+  it("every request the connector sent above matches the live request shapes", () => {
+    const ops = Object.keys(conformance.operations).sort();
+    expect(ops).toEqual([
+      "CariKaydetV2",
+      "SiparisKaydetV2",
+      "SqlVeriOkuV2",
+      "StokListesiV2",
+      "VergiListesiV2",
+    ]);
+    expect(conformance.requests).toBeGreaterThan(50);
+    expect(conformance.failures, describeFailures(conformance)).toEqual([]);
   });
 });

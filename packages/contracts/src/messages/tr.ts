@@ -98,6 +98,16 @@ export const tr = {
     noShopStockLocation: "Mağazada stok lokasyonu bulunamadı.",
     noErpPriceGroup: "ERP'de fiyat grubu bulunamadı.",
   },
+  connectors: {
+    mikroMethodMissing:
+      "Mikro sunucunuz ({{version}}) {{method}} yöntemini sunmuyor; stok, fiyat, kategori ve sipariş okumaları bu yönteme dayanır. Mikro Jump V17'ye yükseltin ya da Mikro bayinizden API servisinde {{method}} yöntemini açtırın, ardından bağlantıyı yeniden test edin.",
+    mikroVatRateMissing:
+      "%{{rate}} KDV oranı Mikro vergi tablosunda (VergiListesiV2) yok; {{orderNo}} numaralı sipariş Mikro'ya yazılmadı. Oranı Mikro'da tanımlayın veya üründeki KDV oranını düzeltin; sipariş bir sonraki çalışmada yeniden denenir.",
+    mikroVatPointerUnknown:
+      "Mikro stok kartlarında vergi tablosunda olmayan bir KDV işaretçisi ({{pointer}}) var: {{skus}}. Mikro'da bu kartların perakende vergi alanını düzeltin; ürünler düzeltilene kadar aktarılmaz.",
+    mikroOrderNotFound:
+      "{{orderNo}} numaralı sipariş Mikro'ya gönderildi ancak belge numarasıyla geri bulunamadı. Mikro'da bu belge numaralı siparişi kontrol edin; sipariş iki kez yazılmasın diye yeniden gönderilmedi.",
+  },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",
     resetBody:

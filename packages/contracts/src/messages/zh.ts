@@ -91,6 +91,16 @@ export const zh: MessageCatalog = {
     noShopStockLocation: "店铺中没有库存位置。",
     noErpPriceGroup: "ERP 中没有价格组。",
   },
+  connectors: {
+    mikroMethodMissing:
+      "Your Mikro server ({{version}}) does not offer the {{method}} method; stock, price, category and order reads depend on it. Upgrade to Mikro Jump V17 or ask your Mikro dealer to enable {{method}} in the API service, then test the connection again.",
+    mikroVatRateMissing:
+      "The {{rate}} % VAT rate is not in Mikro's tax table (VergiListesiV2); order {{orderNo}} was not written to Mikro. Define the rate in Mikro or correct the product's VAT rate; the order is retried in the next run.",
+    mikroVatPointerUnknown:
+      "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
+    mikroOrderNotFound:
+      "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+  },
   mail: {
     resetSubject: "Entegrasyon Paneli 密码重置",
     resetBody:

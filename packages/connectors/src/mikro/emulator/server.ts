@@ -1,26 +1,33 @@
 /**
- * Mikro emulator: a Fastify server that behaves like MikroAPI V2 as documented — login block with the
- * daily-hashed password in every request body, `POST /Api/APIMethods/<Method>`, answers wrapped in
- * `{ result: [{ StatusCode, IsError, ErrorMessage, Data }] }` (errors inside HTTP 200), a read-only
- * `SqlVeriOkuV2` over Mikro-named tables, and switchable faults.
+ * Mikro emulator: a Fastify server (on the emulator kit) that answers like a live MikroAPI V2 — the shapes
+ * of its judge (../judge/live-shapes.ts): login block with the daily-hashed password in every body,
+ * `POST /Api/APIMethods/<Method>`, `{ result: [{ StatusCode, IsError, ErrorMessage, Data }] }` with errors
+ * inside HTTP 200, `StokListesiV2` rows in `Data.StokListesi`, `VergiListesiV2` rows `{ vergiSiraNo,
+ * vergiAdi, vergiOrani }` with junk rows, `SqlVeriOkuV2` in either wrapper form over Mikro-named tables,
+ * and the version differences: V16 has no `SqlVeriOkuV2`, V17 lacks ten list methods.
  */
 
 import { createHash } from "node:crypto";
-import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
-import {
-  type CallInfo,
-  countCall,
-  delay,
-  dropConnection,
-  EmulatedRateLimit,
-  type EmulatorCounters,
-  type FaultConfig,
-  FaultInjector,
-  hangAndDrop,
-  newCounters,
-} from "../../testing/faults";
+import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
+import { clampPageSize } from "../../testing/paging";
+import type { RequestRecorder } from "../../testing/recorder";
+import { createEmulatorServer } from "../../testing/server";
 import { type Row, runSelect, SqlError } from "./sql";
-import { MIKRO_VAT_POINTERS, MikroState, mikroDate, mikroDateTime } from "./state";
+import { MIKRO_VAT_LIST, MikroState, mikroDate, mikroDateTime } from "./state";
+
+/** Methods a V17 server no longer has (lists go through SqlVeriOkuV2 there). */
+export const MIKRO_V17_REMOVED = [
+  "BankaListesiV2",
+  "BarkodListesiV2",
+  "CariHareketKaydetV2",
+  "FaturaListesiV2",
+  "KasaListesiV2",
+  "KdvOzetV2",
+  "MizanV2",
+  "OdemePlanListesiV2",
+  "SiparisListesiV2",
+  "StokHareketListesiV2",
+];
 
 export interface MikroEmulatorOptions {
   port?: number;
@@ -33,6 +40,12 @@ export interface MikroEmulatorOptions {
   userCode?: string;
   password?: string;
   firmName?: string;
+  /** Mikro Jump major version: 16 has no SqlVeriOkuV2; 17 (default) lacks the ten removed list methods. */
+  version?: 16 | 17;
+  /** SqlVeriOkuV2 wrapper: `[{ SQLResult1 }]` (default) or `{ SQLResult1 }` — both were seen live. */
+  sqlWrapper?: "array" | "object";
+  /** Key of the new document in the SiparisKaydetV2 answer — not pinned down live, so it varies. */
+  orderAnswer?: "evrakNo" | "EvrakNo" | "id";
   /** Mikro documents no limit; `false` (default) = unlimited. */
   rateLimit?: { requests: number; windowMs: number } | false;
   faults?: FaultConfig;
@@ -57,6 +70,8 @@ export interface MikroEmulator {
   state: MikroState;
   counters: EmulatorCounters;
   faults: FaultInjector;
+  /** Every request received (for conformance against the judge). */
+  recorder: RequestRecorder;
   setFaults(config: FaultConfig): void;
   /** Invoice the open orders every `intervalMs` (the accountant's round in the demo). */
   startAutoInvoicing(intervalMs: number): () => void;
@@ -72,14 +87,14 @@ interface MikroResult {
   StatusCode: number;
   IsError: boolean;
   ErrorMessage: string | null;
-  Data: unknown[];
+  Data: unknown;
 }
 
-const ok = (data: unknown[]): { result: MikroResult[] } => ({
+const ok = (data: unknown): { result: MikroResult[] } => ({
   result: [{ StatusCode: 200, IsError: false, ErrorMessage: null, Data: data }],
 });
 const fail = (status: number, message: string): { result: MikroResult[] } => ({
-  result: [{ StatusCode: status, IsError: true, ErrorMessage: message, Data: [] }],
+  result: [{ StatusCode: status, IsError: true, ErrorMessage: message, Data: null }],
 });
 
 class MikroApiError extends Error {
@@ -98,9 +113,12 @@ function isWrite(method: string): boolean {
   return /kaydet|guncelle|sil|olustur/i.test(method);
 }
 
+const DEADLOCK =
+  "Transaction (Process ID 61) was deadlocked on lock resources with another process and has been chosen as the deadlock victim. Rerun the transaction.";
+
 export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promise<MikroEmulator> {
-  const now = opts.now ?? Date.now;
   const seed = opts.seed ?? 1;
+  const version = opts.version ?? 17;
   const cred = {
     apiKey: opts.apiKey ?? "mikro-emulator-api-key-0001",
     firmCode: opts.firmCode ?? "01",
@@ -108,17 +126,29 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     userCode: opts.userCode ?? "SRV",
     password: opts.password ?? "Mikro-Emu-Parola1",
   };
+  const server = createEmulatorServer({
+    port: opts.port,
+    host: opts.host,
+    seed,
+    faults: opts.faults,
+    rateLimit: opts.rateLimit,
+    now: opts.now,
+    caseInsensitiveRoutes: true,
+    answers: {
+      // ASP.NET Web API's own bodies.
+      serverError: { status: 500, body: { Message: "An error has occurred." } },
+      tooManyRequests: () => ({ Message: "Too many requests." }),
+      lock: { status: 200, body: fail(500, DEADLOCK) },
+    },
+  });
+  const now = server.now;
+  const { counters } = server;
   const state = new MikroState({
     seed,
     productCount: opts.productCount ?? 0,
     firmName: opts.firmName ?? "Demo Ticaret A.Ş.",
     now,
   });
-  const counters = newCounters();
-  const faults = new FaultInjector(opts.faults, seed);
-  const limiter = opts.rateLimit
-    ? new EmulatedRateLimit(opts.rateLimit.requests, opts.rateLimit.windowMs)
-    : undefined;
   const maxSqlRows = opts.maxSqlRows ?? 50_000;
   let sortCache: { key: string; version: number; rows: Row[] } | undefined;
   /** STOKLAR sorted by a column, cached until the table changes. */
@@ -135,6 +165,7 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
 
   function authenticate(body: Record<string, unknown>): void {
     const m = (body.Mikro ?? {}) as Record<string, unknown>;
+    if (!str(m.ApiKey)) throw new MikroApiError(401, "Json da ApiKey bilgisi eksik!");
     if (str(m.ApiKey) !== cred.apiKey) throw new MikroApiError(401, "ApiKey geçersiz.");
     if (str(m.FirmaKodu) !== cred.firmCode)
       throw new MikroApiError(401, `${str(m.FirmaKodu)} kodlu firma bulunamadı.`);
@@ -153,13 +184,14 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     return { ...body, ...inner };
   }
 
-  const methods: Record<string, (p: Record<string, unknown>) => unknown[]> = {
+  /** Each handler returns the answer's `Data`. */
+  const methods: Record<string, (p: Record<string, unknown>) => unknown> = {
     StokListesiV2: (p) => {
       const prefix = str(p.StokKod);
       const dateCol = num(p.TarihTipi) === 1 ? "sto_create_date" : "sto_lastup_date";
       const from = str(p.IlkTarih);
       const to = str(p.SonTarih).slice(0, 10);
-      const size = Math.min(Math.max(1, num(p.Size) || 100), 5000);
+      const size = clampPageSize(p.Size, { fallback: 100, max: 5000 });
       const index = Math.max(0, num(p.Index) || 0);
       const sortCol = str(p.Sort) || "sto_kod";
       const key = state.table("STOKLAR").columns.find((c) => c.toLowerCase() === sortCol.toLowerCase());
@@ -177,20 +209,20 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
         out.push({ ...r });
         if (out.length >= size) break;
       }
-      return out;
+      return { StokListesi: out };
     },
     SqlVeriOkuV2: (p) => {
       const sql = str(p.SQLSorgu);
       if (!sql.trim()) throw new MikroApiError(400, "SQLSorgu boş olamaz.");
       try {
-        return [{ SQLResult1: runSelect(sql, state.tables, maxSqlRows) }];
+        const rows = runSelect(sql, state.tables, maxSqlRows);
+        return opts.sqlWrapper === "object" ? { SQLResult1: rows } : [{ SQLResult1: rows }];
       } catch (e) {
         if (e instanceof SqlError) throw new MikroApiError(400, e.message);
         throw e;
       }
     },
-    VergiListesiV2: () =>
-      MIKRO_VAT_POINTERS.map((v) => ({ VergiNo: v.no, VergiOrani: v.rate, VergiAdi: v.name })),
+    VergiListesiV2: () => ({ VergiListesi: MIKRO_VAT_LIST.map((v) => ({ ...v })) }),
     CariKaydetV2: (p) => {
       const list = (p.cariler ?? []) as Array<Record<string, unknown>>;
       if (!Array.isArray(list) || list.length === 0) throw new MikroApiError(400, "cariler listesi boş.");
@@ -256,17 +288,15 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
             throw new MikroApiError(400, `${str(l.sip_depono)} numaralı depo bulunamadı.`);
         }
       }
-      const out: unknown[] = [];
+      const out: Array<{ seri: string; sira: number }> = [];
       for (const d of docs) {
         const lines = d.satirlar ?? [];
         const first = lines[0] ?? {};
         const seri = str(first.sip_evrakno_seri);
         const sira = num(first.sip_evrakno_sira) > 0 ? num(first.sip_evrakno_sira) : state.nextSira(seri);
-        const guids: string[] = [];
         lines.forEach((l, i) => {
           const ts = mikroDateTime(state.tick());
           const g = state.guid();
-          guids.push(g);
           state.table("SIPARISLER").rows.push({
             sip_Guid: g,
             sip_tarih: str(l.sip_tarih),
@@ -293,98 +323,54 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
             sip_lastup_date: ts,
           });
         });
-        out.push({ sip_evrakno_seri: seri, sip_evrakno_sira: sira, sip_Guid: guids });
+        out.push({ seri, sira });
       }
       state.touch("SIPARISLER");
-      return out;
+      // The live answer's key for the new document is uncertain; answer in one of the seen forms.
+      const first = out[0] ?? { seri: "", sira: 0 };
+      const no = first.seri ? `${first.seri}-${first.sira}` : String(first.sira);
+      if (opts.orderAnswer === "id") return out.map((d) => ({ id: d.sira }));
+      return opts.orderAnswer === "EvrakNo" ? { EvrakNo: no } : { evrakNo: no };
     },
   };
   const methodByLower = new Map(Object.keys(methods).map((k) => [k.toLowerCase(), k]));
 
-  const app = Fastify({
-    logger: false,
-    forceCloseConnections: true,
-    bodyLimit: 64 * 1024 * 1024,
-    routerOptions: { caseSensitive: false },
+  const removed = new Set(MIKRO_V17_REMOVED.map((m) => m.toLowerCase()));
+  const notFound = (url: string) => ({
+    Message: `No HTTP resource was found that matches the request URI '${url}'.`,
   });
 
-  async function preFault(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    call: CallInfo,
-  ): Promise<"handled" | "drop" | undefined> {
-    const lat = faults.latency();
-    if (lat > 0) await delay(lat);
-    const kind = faults.decide(call);
-    if (!kind) return undefined;
-    counters.faults[kind]++;
-    switch (kind) {
-      case "5xx":
-        counters.errors++;
-        await reply.code(500).send({ Message: "An error has occurred." });
-        return "handled";
-      case "429":
-        counters.errors++;
-        await reply
-          .code(429)
-          .header("retry-after", String(faults.retryAfterSeconds()))
-          .send({ Message: "Too many requests." });
-        return "handled";
-      case "timeout":
-        await hangAndDrop(req, reply, faults.hangMs());
-        return "handled";
-      case "lock":
-        counters.errors++;
-        await reply
-          .code(200)
-          .send(
-            fail(
-              500,
-              "Transaction (Process ID 61) was deadlocked on lock resources with another process and has been chosen as the deadlock victim. Rerun the transaction.",
-            ),
-          );
-        return "handled";
-      case "dropAfterWrite":
-        return "drop";
-    }
-  }
-
-  app.get("/Api/APIMethods/:method", async (req, reply) => {
+  server.app.get("/Api/APIMethods/:method", async (req, reply) => {
     const { method } = req.params as { method: string };
     if (!/^healthcheck2?$/i.test(method))
       return reply.code(405).send({ Message: "The requested resource does not support http method 'GET'." });
-    const call: CallInfo = { kind: "read", operation: "HealthCheck2" };
-    countCall(counters, call);
-    if ((await preFault(req, reply, call)) === "handled") return reply;
+    if ((await server.gate(req, reply, { kind: "read", operation: "HealthCheck2" })) === "handled")
+      return reply;
     return ok(["Mikro API çalışıyor"]);
   });
 
-  app.post("/Api/APIMethods/:method", async (req, reply) => {
+  server.app.post("/Api/APIMethods/:method", async (req, reply) => {
     const { method: raw } = req.params as { method: string };
-    const method = methodByLower.get(raw.toLowerCase());
-    const t = now();
-    if (limiter) {
-      const wait = limiter.arrive(t);
-      if (wait > 0) {
-        counters.requests++;
-        counters.rateLimitViolations++;
-        counters.errors++;
-        return reply
-          .code(429)
-          .header("retry-after", String(Math.ceil(wait / 1000)))
-          .send({ Message: "Too many requests." });
-      }
-    }
-    if (!method) {
+    const lower = raw.toLowerCase();
+    if (await server.rateLimit(reply)) return reply;
+    const method = methodByLower.get(lower);
+    // A V16 server has no SqlVeriOkuV2 at all: ASP.NET's unknown-route answer (inferred; not seen live).
+    if (!method || (version === 16 && method === "SqlVeriOkuV2")) {
       counters.requests++;
       counters.errors++;
-      return reply
-        .code(404)
-        .send({ Message: `No HTTP resource was found that matches the request URI '${req.url}'.` });
+      if (version >= 17 && removed.has(lower)) {
+        return reply.code(200).send(fail(501, `${raw} metodu Mikro Jump V17'de bulunmamaktadır.`));
+      }
+      return reply.code(404).send(notFound(req.url));
     }
-    const call: CallInfo = { kind: isWrite(method) ? "write" : "read", operation: method };
-    countCall(counters, call);
-    const pf = await preFault(req, reply, call);
+    const pf = await server.gate(
+      req,
+      reply,
+      { kind: isWrite(method) ? "write" : "read", operation: method },
+      {
+        skipRateLimit: true,
+      },
+    );
     if (pf === "handled") return reply;
     const body = (req.body ?? {}) as Record<string, unknown>;
     let answer: { result: MikroResult[] };
@@ -398,17 +384,11 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
       if (e.status === 401) counters.authFailures++;
       answer = fail(e.status, e.message);
     }
-    if (pf === "drop") {
-      dropConnection(req, reply);
-      return reply;
-    }
+    if (pf === "drop") return server.drop(req, reply);
     return reply.code(200).send(answer);
   });
 
-  const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
-  const url = address.replace("[::1]", "127.0.0.1");
-  const port = Number(new URL(url).port);
-  const timers = new Set<NodeJS.Timeout>();
+  const { url, port } = await server.listen();
 
   return {
     url,
@@ -416,25 +396,11 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     credentials: { apiUrl: url, ...cred },
     state,
     counters,
-    faults,
-    setFaults: (c) => faults.set(c),
-    startAutoInvoicing: (intervalMs) => {
-      const t = setInterval(() => state.invoiceOpenOrders(), intervalMs);
-      t.unref();
-      timers.add(t);
-      return () => {
-        clearInterval(t);
-        timers.delete(t);
-      };
-    },
-    resetCounters: () => {
-      Object.assign(counters, newCounters());
-      limiter?.reset();
-    },
-    close: async () => {
-      for (const t of timers) clearInterval(t);
-      timers.clear();
-      await app.close();
-    },
+    faults: server.faults,
+    recorder: server.recorder,
+    setFaults: (c) => server.faults.set(c),
+    startAutoInvoicing: (intervalMs) => server.every(intervalMs, () => state.invoiceOpenOrders()),
+    resetCounters: () => server.resetCounters(),
+    close: () => server.close(),
   };
 }

@@ -11,13 +11,30 @@ import type { Row, Table } from "./sql";
 
 /** Mikro's VAT pointers (sto_perakende_vergi / sip_vergi_pntr) → rate. */
 export const MIKRO_VAT_POINTERS: Array<{ no: number; rate: number; name: string }> = [
-  { no: 1, rate: 0, name: "%0 KDV" },
-  { no: 2, rate: 1, name: "%1 KDV" },
-  { no: 3, rate: 10, name: "%10 KDV" },
-  { no: 4, rate: 20, name: "%20 KDV" },
+  { no: 1, rate: 0, name: "YOK" },
+  { no: 2, rate: 1, name: "KDV %1" },
+  { no: 3, rate: 10, name: "KDV %10" },
+  { no: 4, rate: 20, name: "KDV %20" },
+];
+
+/**
+ * VergiListesiV2 as a live Mikro answers it (judge: src/mikro/judge/live-shapes.ts "vergi-listesi"): rates
+ * as floats, and uninitialised rows with an empty name or a denormal rate between the real ones.
+ */
+export const MIKRO_VAT_LIST: Array<{ vergiSiraNo: number; vergiAdi: string; vergiOrani: number }> = [
+  { vergiSiraNo: 0, vergiAdi: "", vergiOrani: 4.6e-322 },
+  { vergiSiraNo: 1, vergiAdi: "YOK", vergiOrani: 0 },
+  { vergiSiraNo: 2, vergiAdi: "KDV %1", vergiOrani: 1.0000000000000002 },
+  { vergiSiraNo: 3, vergiAdi: "KDV %10", vergiOrani: 9.9999999999 },
+  { vergiSiraNo: 4, vergiAdi: "KDV %20", vergiOrani: 19.999999999 },
+  { vergiSiraNo: 5, vergiAdi: "", vergiOrani: 0 },
+  { vergiSiraNo: 6, vergiAdi: "", vergiOrani: 2.5e-320 },
 ];
 
 export const vatPointer = (rate: number): number => MIKRO_VAT_POINTERS.find((v) => v.rate === rate)?.no ?? 4;
+
+/** Summary-row movement kinds that carry value differences, not quantities (excluded from stock). */
+export const VALUE_ONLY_KINDS = new Set([9, 15]);
 
 /** Mikro server local time (Europe/Istanbul, UTC+3 all year) as "yyyy-MM-dd HH:mm:ss.SSS". */
 export function mikroDateTime(ms: number): string {
@@ -69,9 +86,19 @@ const TABLES: Record<string, string[]> = {
     "sfiyat_doviz",
     "sfiyat_lastup_date",
   ],
+  // Keyed by firm, branch, code, cost centre, project, depot, fiscal year, period and movement kind:
+  // several rows per (code, depot).
   STOK_HAREKETLERI_OZET: [
+    "sho_RECno",
+    "sho_firmano",
+    "sho_subeno",
     "sho_StokKodu",
+    "sho_SrmMerkezi",
+    "sho_ProjeKodu",
     "sho_Depo",
+    "sho_MaliYil",
+    "sho_Donem",
+    "sho_HareketCins",
     "sho_GirisNormal",
     "sho_GirisIade",
     "sho_CikisNormal",
@@ -161,7 +188,8 @@ const TABLES: Record<string, string[]> = {
 export class MikroState {
   readonly tables: Record<string, Table>;
   readonly stokByKod = new Map<string, Row>();
-  readonly ozet = new Map<string, Row>();
+  /** Summary rows per `code|depot`. */
+  readonly ozet = new Map<string, Row[]>();
   readonly prices = new Map<string, Row>();
   readonly cariByKod = new Map<string, Row>();
   readonly depots = [
@@ -177,6 +205,7 @@ export class MikroState {
   private lastTs = 0;
   private readonly seriesNext = new Map<string, number>();
   private readonly rng: Prng;
+  private ozetRecNo = 0;
 
   constructor(opts: MikroStateOptions) {
     this.now = opts.now;
@@ -242,7 +271,6 @@ export class MikroState {
     const stok = this.table("STOKLAR").rows;
     const bar = this.table("BARKOD_TANIMLARI").rows;
     const fiyat = this.table("STOK_SATIS_FIYAT_LISTELERI").rows;
-    const ozet = this.table("STOK_HAREKETLERI_OZET").rows;
     for (const it of items) {
       let g = groups.get(it.categoryRoot);
       if (!g) {
@@ -319,29 +347,78 @@ export class MikroState {
         [1, it.stock1],
         [2, it.stock2],
       ] as const) {
-        const o: Row = {
-          sho_StokKodu: it.sku,
-          sho_Depo: depo,
-          sho_GirisNormal: qty,
-          sho_GirisIade: 0,
-          sho_CikisNormal: 0,
-          sho_CikisIade: 0,
-        };
-        ozet.push(o);
-        this.ozet.set(`${it.sku}|${depo}`, o);
+        // Last year's carry-over, this year's movements and, for some cards, a value-difference row whose
+        // numbers are no quantity: the connector must sum the rest of the group.
+        const opening = Math.floor(qty / 2);
+        this.addOzet(it.sku, depo, { year: this.year - 1, period: 12, kind: 0 }, opening, 0);
+        this.addOzet(it.sku, depo, { year: this.year, period: 1, kind: 0 }, qty - opening + 1, 1);
+        if (this.rng.chance(0.3)) this.addOzet(it.sku, depo, { year: this.year, period: 1, kind: 9 }, 5, 0);
       }
     }
   }
 
+  private get year(): number {
+    return new Date(this.now() + 3 * 3600_000).getUTCFullYear();
+  }
+
+  private addOzet(
+    code: string,
+    depot: number,
+    key: { year: number; period: number; kind: number },
+    giris: number,
+    cikis: number,
+  ): Row {
+    const row: Row = {
+      sho_RECno: ++this.ozetRecNo,
+      sho_firmano: 0,
+      sho_subeno: 0,
+      sho_StokKodu: code,
+      sho_SrmMerkezi: "",
+      sho_ProjeKodu: "",
+      sho_Depo: depot,
+      sho_MaliYil: key.year,
+      sho_Donem: key.period,
+      sho_HareketCins: key.kind,
+      sho_GirisNormal: giris,
+      sho_GirisIade: 0,
+      sho_CikisNormal: cikis,
+      sho_CikisIade: 0,
+    };
+    this.table("STOK_HAREKETLERI_OZET").rows.push(row);
+    const k = `${code}|${depot}`;
+    const list = this.ozet.get(k);
+    if (list) list.push(row);
+    else this.ozet.set(k, [row]);
+    return row;
+  }
+
+  /** The summary row this month's normal movements go to (created on first use). */
+  private currentOzet(code: string, depot: number): Row {
+    const ts = new Date(this.now() + 3 * 3600_000);
+    const key = { year: ts.getUTCFullYear(), period: ts.getUTCMonth() + 1, kind: 0 };
+    const found = this.ozet
+      .get(`${code}|${depot}`)
+      ?.find((r) => r.sho_MaliYil === key.year && r.sho_Donem === key.period && r.sho_HareketCins === 0);
+    return found ?? this.addOzet(code, depot, key, 0, 0);
+  }
+
+  /** Summary rows of a stock card in a depot (tests). */
+  ozetRows(code: string, depot: number): Row[] {
+    return this.ozet.get(`${code}|${depot}`) ?? [];
+  }
+
+  /** On-hand quantity: every summary row of (code, depot) except value-difference kinds. */
   quantity(code: string, depot: number): number {
-    const o = this.ozet.get(`${code}|${depot}`);
-    if (!o) return 0;
-    return (
-      Number(o.sho_GirisNormal) +
-      Number(o.sho_CikisIade) -
-      Number(o.sho_CikisNormal) -
-      Number(o.sho_GirisIade)
-    );
+    let q = 0;
+    for (const o of this.ozetRows(code, depot)) {
+      if (VALUE_ONLY_KINDS.has(Number(o.sho_HareketCins))) continue;
+      q +=
+        Number(o.sho_GirisNormal) +
+        Number(o.sho_CikisIade) -
+        Number(o.sho_CikisNormal) -
+        Number(o.sho_GirisIade);
+    }
+    return q;
   }
 
   private movement(code: string, depot: number, delta: number, extra: Partial<Row> = {}): Row {
@@ -376,19 +453,7 @@ export class MikroState {
     if (!this.stokByKod.has(code)) throw new Error(`unknown stock code ${code}`);
     const delta = qty - this.quantity(code, depot);
     if (delta === 0) return;
-    let o = this.ozet.get(`${code}|${depot}`);
-    if (!o) {
-      o = {
-        sho_StokKodu: code,
-        sho_Depo: depot,
-        sho_GirisNormal: 0,
-        sho_GirisIade: 0,
-        sho_CikisNormal: 0,
-        sho_CikisIade: 0,
-      };
-      this.table("STOK_HAREKETLERI_OZET").rows.push(o);
-      this.ozet.set(`${code}|${depot}`, o);
-    }
+    const o = this.currentOzet(code, depot);
     if (delta > 0) o.sho_GirisNormal = Number(o.sho_GirisNormal) + delta;
     else o.sho_CikisNormal = Number(o.sho_CikisNormal) - delta;
     this.movement(code, depot, delta);
@@ -460,8 +525,8 @@ export class MikroState {
       const qty = Number(l.sip_miktar);
       net += Number(l.sip_tutar);
       tax += Number(l.sip_vergi);
-      const o = this.ozet.get(`${code}|${depot}`);
-      if (o) o.sho_CikisNormal = Number(o.sho_CikisNormal) + qty;
+      const o = this.currentOzet(code, depot);
+      o.sho_CikisNormal = Number(o.sho_CikisNormal) + qty;
       l.sip_teslim_miktar = qty;
       this.movement(code, depot, -qty, {
         sth_evraktip: 4,

@@ -1,0 +1,100 @@
+/**
+ * Mikro stock per depot from the summary table STOK_HAREKETLERI_OZET (sho_*). The table is keyed by
+ * firm, branch, code, cost centre, project, depot, fiscal year, period and movement kind, so a
+ * (code, depot) has several rows: the quantity is their sum, without the value-difference kinds 9 and 15.
+ * A page never ends inside a (code, depot) group — a group cut by the page limit is read again whole on
+ * the next page.
+ */
+
+import type { Page, PageQuery, StockLevel } from "../sdk/model";
+import { chunk, decodeToken, encodeToken } from "../sdk/util";
+import { type MikroApi, num, type SqlRow, sqlString, str } from "./api";
+
+const COLS = "sho_StokKodu, sho_Depo, sho_GirisNormal, sho_GirisIade, sho_CikisNormal, sho_CikisIade";
+/** Movement kinds that carry value differences, not quantities (excluded by several live integrations). */
+const QUANTITY_ROWS = "sho_HareketCins NOT IN (9, 15)";
+
+const groupKey = (r: SqlRow) => `${str(r.sho_StokKodu)}|${num(r.sho_Depo)}`;
+
+/** Sum summary rows per (code, depot). */
+export function stockLevels(rows: SqlRow[]): StockLevel[] {
+  const sums = new Map<string, StockLevel>();
+  for (const r of rows) {
+    const qty = num(r.sho_GirisNormal) + num(r.sho_CikisIade) - num(r.sho_CikisNormal) - num(r.sho_GirisIade);
+    const key = groupKey(r);
+    const cur = sums.get(key);
+    if (cur) cur.qty += qty;
+    else sums.set(key, { sku: str(r.sho_StokKodu), location: String(num(r.sho_Depo)), qty });
+  }
+  return [...sums.values()];
+}
+
+export async function listMikroStock(
+  api: MikroApi,
+  q: PageQuery & { locations?: string[] } = {},
+): Promise<Page<StockLevel>> {
+  const size = Math.min(5000, q.pageSize ?? api.pageSize);
+  const depotFilter =
+    q.locations && q.locations.length > 0
+      ? ` AND sho_Depo IN (${q.locations.map((l) => Number(l)).join(", ")})`
+      : "";
+
+  if (!q.since) {
+    // Full read, keyset on (code, depot); the cursor is the newest movement at the start.
+    type Tok = { k: string; d: number; cursor: string };
+    let tok = decodeToken<Tok>(q.pageToken, "mikro");
+    if (!tok) {
+      const last = await api.sql(
+        "SELECT TOP 1 sth_lastup_date FROM STOK_HAREKETLERI ORDER BY sth_lastup_date DESC",
+      );
+      tok = { k: "", d: -1, cursor: str(last[0]?.sth_lastup_date) || "1900-01-01 00:00:00.000" };
+    }
+    const after = `(sho_StokKodu > ${sqlString(tok.k)} OR (sho_StokKodu = ${sqlString(tok.k)} AND sho_Depo > ${tok.d}))`;
+    let rows = await api.sql(
+      `SELECT ${COLS} FROM STOK_HAREKETLERI_OZET WITH (NOLOCK) WHERE ${after} AND ${QUANTITY_ROWS}${depotFilter} ORDER BY sho_StokKodu, sho_Depo OFFSET 0 ROWS FETCH NEXT ${size} ROWS ONLY`,
+    );
+    const full = rows.length === size;
+    if (full) {
+      // The last group may go on past the limit: leave it for the next page, which reads it whole.
+      const lastKey = groupKey(rows[rows.length - 1] as SqlRow);
+      const kept = rows.filter((r) => groupKey(r) !== lastKey);
+      if (kept.length > 0) rows = kept;
+      else {
+        // One group fills the page: read exactly that group, without a limit.
+        const r0 = rows[0] as SqlRow;
+        rows = await api.sql(
+          `SELECT ${COLS} FROM STOK_HAREKETLERI_OZET WITH (NOLOCK) WHERE sho_StokKodu = ${sqlString(str(r0.sho_StokKodu))} AND sho_Depo = ${num(r0.sho_Depo)} AND ${QUANTITY_ROWS}`,
+        );
+      }
+    }
+    const last = rows[rows.length - 1];
+    const nextPageToken =
+      full && last
+        ? encodeToken({ k: str(last.sho_StokKodu), d: num(last.sho_Depo), cursor: tok.cursor } satisfies Tok)
+        : undefined;
+    return { items: stockLevels(rows), nextPageToken, cursor: tok.cursor };
+  }
+
+  // Changed since: stock movements after the cursor name the stock codes; read their whole summaries.
+  type Tok = { a: string; g: string };
+  const tok = decodeToken<Tok>(q.pageToken, "mikro") ?? { a: q.since, g: "" };
+  const moves = await api.sql(
+    `SELECT sth_Guid, sth_stok_kod, sth_lastup_date FROM STOK_HAREKETLERI WITH (NOLOCK) WHERE (sth_lastup_date > ${sqlString(tok.a)} OR (sth_lastup_date = ${sqlString(tok.a)} AND sth_Guid > ${sqlString(tok.g)})) ORDER BY sth_lastup_date, sth_Guid OFFSET 0 ROWS FETCH NEXT ${size} ROWS ONLY`,
+  );
+  const codes = [...new Set(moves.map((m) => str(m.sth_stok_kod)))];
+  const rows: SqlRow[] = [];
+  for (const part of chunk(codes, 500)) {
+    rows.push(
+      ...(await api.sql(
+        `SELECT ${COLS} FROM STOK_HAREKETLERI_OZET WITH (NOLOCK) WHERE sho_StokKodu IN (${part.map(sqlString).join(", ")}) AND ${QUANTITY_ROWS}${depotFilter}`,
+      )),
+    );
+  }
+  const last = moves[moves.length - 1];
+  const cursor = last ? str(last.sth_lastup_date) : q.since;
+  const nextPageToken =
+    moves.length === size && last
+      ? encodeToken({ a: str(last.sth_lastup_date), g: str(last.sth_Guid) } satisfies Tok)
+      : undefined;
+  return { items: stockLevels(rows), nextPageToken, cursor };
+}

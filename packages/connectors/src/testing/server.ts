@@ -1,0 +1,219 @@
+/**
+ * The HTTP scaffolding every emulator repeats: a Fastify server, call counting, the emulated rate limit,
+ * injected faults (answered in the system's own shapes), request recording for conformance, timers and
+ * shutdown. An emulator supplies its judge, its state and its handlers; it calls `gate` at the top of each
+ * handler and sends its own answer unless the gate already did.
+ */
+
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import {
+  type CallInfo,
+  countCall,
+  delay,
+  dropConnection,
+  EmulatedRateLimit,
+  type EmulatorCounters,
+  type FaultConfig,
+  FaultInjector,
+  hangAndDrop,
+  newCounters,
+} from "./faults";
+import { RequestRecorder } from "./recorder";
+
+/** How one system answers the failures the kit produces (each system has its own error bodies). */
+export interface FaultAnswers {
+  /** HTTP 5xx (the kit sends it with `status`; default 500). */
+  serverError: { status?: number; contentType?: string; body: unknown };
+  /** 429, from the emulated rate limit (`limit`) or an injected burst (`fault`). */
+  tooManyRequests: (cause: "limit" | "fault") => unknown;
+  /** "Record locked" (deadlock, LOCKED …): status and body. */
+  lock: { status?: number; body: unknown };
+}
+
+export interface EmulatorServerOptions {
+  port?: number;
+  host?: string;
+  seed?: number | string;
+  faults?: FaultConfig;
+  /** Requests per sliding window; `false`/absent = unlimited. */
+  rateLimit?: { requests: number; windowMs: number } | false;
+  answers: FaultAnswers;
+  /** Route matching ignores case (MikroAPI methods do). */
+  caseInsensitiveRoutes?: boolean;
+  bodyLimit?: number;
+  /** Parse `application/x-www-form-urlencoded` bodies into an object (OAuth token endpoints). */
+  formBodies?: boolean;
+  /** How many requests the recorder keeps (newest first out of the cap; default 2,000). */
+  maxRecorded?: number;
+  now?: () => number;
+}
+
+/** What `gate` decided: answered (return the reply), drop the connection after the write, or go on. */
+export type GateResult = "handled" | "drop" | undefined;
+
+export interface EmulatorServer<C extends EmulatorCounters = EmulatorCounters> {
+  app: FastifyInstance;
+  counters: C;
+  faults: FaultInjector;
+  recorder: RequestRecorder;
+  now: () => number;
+  /**
+   * Rate limit first (an over-limit request is counted as a violation, not as a call), then the call is
+   * counted, then latency and the injected fault. `operation` names the call for counters and queued faults.
+   */
+  gate(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    call: CallInfo,
+    opts?: { skipRateLimit?: boolean },
+  ): Promise<GateResult>;
+  /** Only the rate-limit part of `gate` (for handlers that must check something else before counting). */
+  rateLimit(reply: FastifyReply): Promise<boolean>;
+  /** Only the fault part of `gate` (the call is counted by the caller). */
+  injectFault(req: FastifyRequest, reply: FastifyReply, call: CallInfo): Promise<GateResult>;
+  /** Finish a write whose answer the fault drops: the state is changed, the client never hears. */
+  drop(req: FastifyRequest, reply: FastifyReply): FastifyReply;
+  setRateLimit(limit: { requests: number; windowMs: number } | false): void;
+  /** Run `fn` every `intervalMs` until the returned stop (or close) is called. */
+  every(intervalMs: number, fn: () => void): () => void;
+  resetCounters(extra?: Partial<C>): void;
+  /** Start listening; the URL uses 127.0.0.1 so clients never depend on IPv6 resolution. */
+  listen(): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+}
+
+export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounters>(
+  opts: EmulatorServerOptions,
+  extraCounters?: Omit<C, keyof EmulatorCounters>,
+): EmulatorServer<C> {
+  const now = opts.now ?? Date.now;
+  const counters = { ...newCounters(), ...extraCounters } as C;
+  const faults = new FaultInjector(opts.faults, opts.seed ?? 1);
+  const recorder = new RequestRecorder(opts.maxRecorded);
+  let limiter = opts.rateLimit
+    ? new EmulatedRateLimit(opts.rateLimit.requests, opts.rateLimit.windowMs)
+    : undefined;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: opts.bodyLimit ?? 64 * 1024 * 1024,
+    routerOptions: { caseSensitive: !opts.caseInsensitiveRoutes },
+  });
+  if (opts.formBodies) {
+    app.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string" },
+      (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
+  }
+  // Every request, as the client sent it, before any fault or limit decides its fate.
+  app.addHook("preHandler", async (req) => {
+    recorder.record({
+      at: now(),
+      method: req.method,
+      path: req.url.split("?")[0] ?? req.url,
+      query: req.query as Record<string, unknown>,
+      headers: req.headers as Record<string, string | string[] | undefined>,
+      body: req.body,
+    });
+  });
+
+  const answers = opts.answers;
+
+  async function rateLimit(reply: FastifyReply): Promise<boolean> {
+    if (!limiter) return false;
+    const wait = limiter.arrive(now());
+    if (wait <= 0) return false;
+    counters.requests++;
+    counters.rateLimitViolations++;
+    counters.errors++;
+    await reply
+      .code(429)
+      .header("retry-after", String(Math.ceil(wait / 1000)))
+      .send(answers.tooManyRequests("limit"));
+    return true;
+  }
+
+  async function injectFault(req: FastifyRequest, reply: FastifyReply, call: CallInfo): Promise<GateResult> {
+    const lat = faults.latency();
+    if (lat > 0) await delay(lat);
+    const kind = faults.decide(call);
+    if (!kind) return undefined;
+    counters.faults[kind]++;
+    switch (kind) {
+      case "5xx": {
+        counters.errors++;
+        const a = answers.serverError;
+        const r = reply.code(a.status ?? 500);
+        if (a.contentType) r.type(a.contentType);
+        await r.send(a.body);
+        return "handled";
+      }
+      case "429":
+        counters.errors++;
+        await reply
+          .code(429)
+          .header("retry-after", String(faults.retryAfterSeconds()))
+          .send(answers.tooManyRequests("fault"));
+        return "handled";
+      case "timeout":
+        await hangAndDrop(req, reply, faults.hangMs());
+        return "handled";
+      case "lock":
+        counters.errors++;
+        await reply.code(answers.lock.status ?? 200).send(answers.lock.body);
+        return "handled";
+      case "dropAfterWrite":
+        return "drop";
+    }
+  }
+
+  return {
+    app,
+    counters,
+    faults,
+    recorder,
+    now,
+    rateLimit,
+    injectFault,
+    async gate(req, reply, call, o) {
+      if (!o?.skipRateLimit && (await rateLimit(reply))) return "handled";
+      countCall(counters, call);
+      return injectFault(req, reply, call);
+    },
+    drop(req, reply) {
+      dropConnection(req, reply);
+      return reply;
+    },
+    setRateLimit(limit) {
+      limiter = limit === false ? undefined : new EmulatedRateLimit(limit.requests, limit.windowMs);
+    },
+    every(intervalMs, fn) {
+      const t = setInterval(fn, intervalMs);
+      t.unref();
+      timers.add(t);
+      return () => {
+        clearInterval(t);
+        timers.delete(t);
+      };
+    },
+    resetCounters(extra) {
+      Object.assign(counters, newCounters(), extraCounters, extra);
+      limiter?.reset();
+    },
+    async listen() {
+      const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
+      const url = address.replace("[::1]", "127.0.0.1");
+      return { url, port: Number(new URL(url).port) };
+    },
+    async close() {
+      for (const t of timers) clearInterval(t);
+      timers.clear();
+      await app.close();
+    },
+  };
+}
