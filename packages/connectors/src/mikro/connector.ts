@@ -57,13 +57,13 @@ export class MikroConnector implements ErpConnector {
   async testConnection(): Promise<ConnectionInfo> {
     const rows = await this.api.sql("SELECT TOP 1 fir_unvan FROM FIRMALAR");
     const firm = str(rows[0]?.fir_unvan);
-    const version = this.api.version === 17 ? "V17" : "";
+    const version = this.api.version === 17 ? ", V17" : "";
     return {
       ok: true,
       system: "mikro",
       firm: this.api.cfg.firmCode,
       period: this.api.cfg.period,
-      description: `Mikro${version ? ` ${version}` : ""}: ${firm || "firma"} (firma ${this.api.cfg.firmCode}, çalışma yılı ${this.api.cfg.period})`,
+      description: `Mikro: ${firm || "firma"} (firma ${this.api.cfg.firmCode}, çalışma yılı ${this.api.cfg.period}${version})`,
       details: { firmName: firm, version: this.api.version ?? null },
     };
   }

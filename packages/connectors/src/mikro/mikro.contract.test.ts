@@ -341,7 +341,7 @@ describe("Mikro versions and answer forms", () => {
       const c = createMikroConnector(e2.credentials, ctx());
       const info = await c.testConnection();
       expect(info.details?.version).toBe(17);
-      expect(info.description).toContain("Mikro V17");
+      expect(info.description).toMatch(/^Mikro: .*, V17\)$/);
       const stock = await all((t) => c.listStock({ pageToken: t }));
       expect(stock.items).toHaveLength(60);
     } finally {

@@ -11,6 +11,7 @@ import type { Order } from "../../sdk/model";
 import { InMemoryRateLimitStore } from "../../sdk/rate-limit";
 import { describeFailures, judgeRequests } from "../../testing/recorder";
 import { createEmulatorServer, type EmulatorServer } from "../../testing/server";
+import { mikroRows, parseVatTable, vatPointerOf } from "../api";
 import { createMikroConnector } from "../connector";
 import { LIVE_ANSWERS, liveAnswer } from "./live-shapes";
 import { judgeMikroRequest } from "./requests";
@@ -202,5 +203,41 @@ describe("Mikro connector against live answer shapes", () => {
     const e = await conn.listProducts({ pageSize: 100 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConnectorError);
     expect((e as ConnectorError).reason).toBe("bad_response");
+  });
+});
+
+describe("Mikro answer parsers", () => {
+  it("read every wrapper form, and tell an empty answer from a missing one", () => {
+    const row = { fir_unvan: "X" };
+    expect(mikroRows([{ SQLResult1: [row] }], "SQLResult1")).toEqual([row]);
+    expect(mikroRows({ SQLResult1: [row] }, "SQLResult1")).toEqual([row]);
+    expect(mikroRows([{ SQLResult1: [] }], "SQLResult1")).toEqual([]);
+    expect(mikroRows([row])).toEqual([row]);
+    expect(mikroRows({ StokListesi: [row] }, "StokListesi")).toEqual([row]);
+    // no row list at all: undefined, which the connector turns into a bad_response failure
+    expect(mikroRows(null, "SQLResult1")).toBeUndefined();
+    expect(mikroRows({ Method: "x" }, "SQLResult1")).toBeUndefined();
+  });
+
+  it("map VAT rates to the lowest matching pointer and refuse rates the table lacks", () => {
+    const answer = liveAnswer("vergi-listesi") as { result: Array<{ Data: unknown }> };
+    const table = parseVatTable(mikroRows(answer.result[0]?.Data) ?? []);
+    expect([...table.entries()]).toEqual([
+      [1, 0],
+      [2, 1],
+      [3, 10],
+      [4, 20],
+    ]);
+    expect(vatPointerOf(table, 20)).toBe(4);
+    expect(
+      vatPointerOf(
+        new Map([
+          [7, 20],
+          [4, 20],
+        ]),
+        20,
+      ),
+    ).toBe(4);
+    expect(vatPointerOf(table, 8)).toBeUndefined();
   });
 });
