@@ -54,6 +54,8 @@ export interface EmulatorCounters {
   errors: number;
   /** Auth failures (bad credentials / expired token). */
   authFailures: number;
+  /** Requests refused because the client is blocked for its error share. */
+  blockedResponses: number;
 }
 
 export function newCounters(): EmulatorCounters {
@@ -66,6 +68,7 @@ export function newCounters(): EmulatorCounters {
     faults: { "5xx": 0, timeout: 0, "429": 0, dropAfterWrite: 0, lock: 0 },
     errors: 0,
     authFailures: 0,
+    blockedResponses: 0,
   };
 }
 
@@ -169,6 +172,46 @@ export class EmulatedRateLimit {
 
   reset(): void {
     this.log = [];
+  }
+}
+
+/** When a system blocks a client whose share of failed requests is too high (IKAS: over 25 % in 1 h). */
+export interface ErrorBlockPolicy {
+  /** Window the error share is measured over. */
+  windowMs: number;
+  /** Requests needed in the window before the share counts. */
+  minRequests: number;
+  /** Error share above which the client is blocked. */
+  errorRatio: number;
+  /** Block length. */
+  blockMs: number;
+}
+
+/** Sliding-window error share; once over the policy's ratio, the client is blocked for `blockMs`. */
+export class ErrorRateBlock {
+  private outcomes: Array<[at: number, isError: boolean]> = [];
+  /** Epoch ms until which the client is blocked (0 = not blocked). */
+  blockedUntil = 0;
+
+  constructor(readonly policy: ErrorBlockPolicy) {}
+
+  /** Record one answered request. */
+  note(now: number, isError: boolean): void {
+    const p = this.policy;
+    this.outcomes.push([now, isError]);
+    let drop = 0;
+    while (drop < this.outcomes.length && (this.outcomes[drop]?.[0] ?? 0) <= now - p.windowMs) drop++;
+    if (drop > 0) this.outcomes.splice(0, drop);
+    const errors = this.outcomes.filter((o) => o[1]).length;
+    if (this.outcomes.length >= p.minRequests && errors / this.outcomes.length > p.errorRatio) {
+      this.blockedUntil = now + p.blockMs;
+      this.outcomes = [];
+    }
+  }
+
+  /** Ms left of the block at `now` (0 = not blocked). */
+  remaining(now: number): number {
+    return Math.max(0, this.blockedUntil - now);
   }
 }
 

@@ -12,6 +12,7 @@ async function toyEmulator(opts: Partial<EmulatorServerOptions>) {
       serverError: { status: 503, contentType: "text/html", body: "<h1>503</h1>" },
       tooManyRequests: (cause) => ({ error: cause === "limit" ? "RATE_LIMIT" : "BURST" }),
       lock: { status: 200, body: { error: "LOCKED" } },
+      blocked: (until) => ({ error: "BLOCKED", until }),
     },
     formBodies: true,
     now: () => clock,
@@ -23,11 +24,16 @@ async function toyEmulator(opts: Partial<EmulatorServerOptions>) {
     const g = await server.gate(req, reply, { kind: "read", operation: "token" });
     if (g === "handled") return reply;
     const body = req.body as Record<string, string>;
-    if (body.client_secret !== "s3cret") return reply.code(401).send({ error: "invalid_client" });
+    if (body.client_secret !== "s3cret") {
+      server.noteOutcome(true);
+      return reply.code(401).send({ error: "invalid_client" });
+    }
+    server.noteOutcome(false);
     const t = tokens.issue();
     return { access_token: t.token, expires_in: t.expiresIn };
   });
   server.app.post("/items", async (req, reply) => {
+    if (await server.blocked(reply)) return reply;
     const g = await server.gate(req, reply, { kind: "write", operation: "items" });
     if (g === "handled") return reply;
     const check = tokens.check(bearerToken(req.headers.authorization));
@@ -35,6 +41,7 @@ async function toyEmulator(opts: Partial<EmulatorServerOptions>) {
     const size = clampPageSize((req.body as { size?: unknown }).size, { fallback: 10, max: 20 });
     const page = offsetPage(items, Number((req.body as { page?: unknown }).page ?? 0), size);
     if (g === "drop") return server.drop(req, reply);
+    server.noteOutcome(false);
     return page;
   });
   const { url } = await server.listen();
@@ -149,6 +156,36 @@ describe("emulator kit", () => {
     expect(r.dropped).toBe(1);
     r.clear();
     expect([r.size, r.dropped]).toEqual([0, 0]);
+  });
+
+  it("blocks a client whose error share is too high, for the block's length, in the system's shape", async () => {
+    const toy = await toyEmulator({
+      errorBlock: { windowMs: 60_000, minRequests: 4, errorRatio: 0.25, blockMs: 30_000 },
+    });
+    open = toy.server;
+    const tok = await token(toy.url);
+    const badToken = () =>
+      fetch(`${toy.url}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials&client_secret=wrong",
+      });
+    // 1 failure in 3 answers: too few to count; 1 in 4 (25 %) is not over the ratio
+    expect((await badToken()).status).toBe(401);
+    await token(toy.url);
+    expect((await postItems(toy.url, tok)).status).toBe(200);
+    expect(toy.server.blockedUntil()).toBe(0);
+    // 2 in 5 (40 %): blocked
+    expect((await badToken()).status).toBe(401);
+    const until = toy.server.blockedUntil();
+    expect(until).toBeGreaterThan(0);
+    const res = await postItems(toy.url, tok);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(await res.json()).toEqual({ error: "BLOCKED", until });
+    expect(toy.server.counters.blockedResponses).toBe(1);
+    toy.tick(30_000);
+    expect((await postItems(toy.url, tok)).status).toBe(200);
   });
 
   it("pages by offset, keyset and cursor", () => {

@@ -13,6 +13,8 @@ import {
   dropConnection,
   EmulatedRateLimit,
   type EmulatorCounters,
+  type ErrorBlockPolicy,
+  ErrorRateBlock,
   type FaultConfig,
   FaultInjector,
   hangAndDrop,
@@ -28,6 +30,8 @@ export interface FaultAnswers {
   tooManyRequests: (cause: "limit" | "fault") => unknown;
   /** "Record locked" (deadlock, LOCKED …): status and body. */
   lock: { status?: number; body: unknown };
+  /** 429 while the client is blocked for its error share (with `errorBlock`); `until` is epoch ms. */
+  blocked?: (until: number) => unknown;
 }
 
 export interface EmulatorServerOptions {
@@ -37,6 +41,8 @@ export interface EmulatorServerOptions {
   faults?: FaultConfig;
   /** Requests per sliding window; `false`/absent = unlimited. */
   rateLimit?: { requests: number; windowMs: number } | false;
+  /** Block a client whose share of failed answers is too high (handlers report via `noteOutcome`). */
+  errorBlock?: ErrorBlockPolicy | false;
   answers: FaultAnswers;
   /** Route matching ignores case (MikroAPI methods do). */
   caseInsensitiveRoutes?: boolean;
@@ -69,6 +75,12 @@ export interface EmulatorServer<C extends EmulatorCounters = EmulatorCounters> {
   ): Promise<GateResult>;
   /** Only the rate-limit part of `gate` (for handlers that must check something else before counting). */
   rateLimit(reply: FastifyReply): Promise<boolean>;
+  /** With `errorBlock`: answer 429 (`answers.blocked`) while the client is blocked; true when answered. */
+  blocked(reply: FastifyReply): Promise<boolean>;
+  /** Report an answered request to the error-share block (a failure also counts in `counters.errors`). */
+  noteOutcome(isError: boolean): void;
+  /** Epoch ms until which the client is blocked (0 = not blocked). */
+  blockedUntil(): number;
   /** Only the fault part of `gate` (the call is counted by the caller). */
   injectFault(req: FastifyRequest, reply: FastifyReply, call: CallInfo): Promise<GateResult>;
   /** Finish a write whose answer the fault drops: the state is changed, the client never hears. */
@@ -93,6 +105,7 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
   let limiter = opts.rateLimit
     ? new EmulatedRateLimit(opts.rateLimit.requests, opts.rateLimit.windowMs)
     : undefined;
+  const errorBlock = opts.errorBlock ? new ErrorRateBlock(opts.errorBlock) : undefined;
   const timers = new Set<NodeJS.Timeout>();
 
   const app = Fastify({
@@ -124,13 +137,18 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
 
   const answers = opts.answers;
 
+  function noteOutcome(isError: boolean): void {
+    if (isError) counters.errors++;
+    errorBlock?.note(now(), isError);
+  }
+
   async function rateLimit(reply: FastifyReply): Promise<boolean> {
     if (!limiter) return false;
     const wait = limiter.arrive(now());
     if (wait <= 0) return false;
     counters.requests++;
     counters.rateLimitViolations++;
-    counters.errors++;
+    noteOutcome(true);
     await reply
       .code(429)
       .header("retry-after", String(Math.ceil(wait / 1000)))
@@ -172,6 +190,19 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
     }
   }
 
+  async function blocked(reply: FastifyReply): Promise<boolean> {
+    const left = errorBlock?.remaining(now()) ?? 0;
+    if (!errorBlock || left <= 0) return false;
+    counters.requests++;
+    counters.blockedResponses++;
+    counters.errors++;
+    await reply
+      .code(429)
+      .header("retry-after", String(Math.ceil(left / 1000)))
+      .send(answers.blocked?.(errorBlock.blockedUntil) ?? answers.tooManyRequests("limit"));
+    return true;
+  }
+
   return {
     app,
     counters,
@@ -179,6 +210,9 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
     recorder,
     now,
     rateLimit,
+    blocked,
+    noteOutcome,
+    blockedUntil: () => errorBlock?.blockedUntil ?? 0,
     injectFault,
     async gate(req, reply, call, o) {
       if (!o?.skipRateLimit && (await rateLimit(reply))) return "handled";

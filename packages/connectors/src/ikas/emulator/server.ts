@@ -1,13 +1,13 @@
 /**
- * IKAS emulator: a Fastify server that behaves like the IKAS Admin API — client-credentials token
- * (14,400 s), GraphQL at /api/v1/admin/graphql (also /api/v2/...) executed against the schema derived
- * from `@ikas/api-client` (every query and mutation exists; those without state answer an error), errors
- * inside HTTP 200 with the package's codes, 401 `UNAUTHENTICATED` on a bad/expired token, 50 requests /
- * 10 s with 429, the error-rate block, batch limits, and switchable faults.
+ * IKAS emulator on the emulator kit (../../testing): its judge (the schema derived from `@ikas/api-client`,
+ * executed for every GraphQL request — every query and mutation exists; those without state answer an
+ * error), its state and its handlers. IKAS's own answers: a client-credentials token (14,400 s), GraphQL at
+ * /api/v1/admin/graphql (also /api/v2/...), errors inside HTTP 200 with the package's codes, 401
+ * `UNAUTHENTICATED` on a bad or expired token, 50 requests / 10 s with 429, the error-rate block and batch
+ * limits. The kit supplies the server, rate limit, faults, token store, block and request recording.
  */
 
-import { randomBytes } from "node:crypto";
-import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import {
   type DocumentNode,
   execute,
@@ -17,31 +17,15 @@ import {
   parse,
   validate,
 } from "graphql";
-import {
-  type CallInfo,
-  countCall,
-  delay,
-  dropConnection,
-  EmulatedRateLimit,
-  type EmulatorCounters,
-  type FaultConfig,
-  FaultInjector,
-  hangAndDrop,
-  newCounters,
-} from "../../testing/faults";
+import { bearerToken, TokenStore } from "../../testing/auth";
+import type { EmulatorCounters, ErrorBlockPolicy, FaultConfig, FaultInjector } from "../../testing/faults";
+import type { RequestRecorder } from "../../testing/recorder";
+import { createEmulatorServer } from "../../testing/server";
 import { createRoot, type IkasCallStats, type IkasLimits, ikasSchema } from "./schema";
 import { type IkasOrder, IkasState } from "./state";
 
-export interface IkasErrorBlockPolicy {
-  /** Window the error rate is measured over (IKAS: 1 h). */
-  windowMs: number;
-  /** Requests needed in the window before the ratio counts. */
-  minRequests: number;
-  /** Error ratio above which the client is blocked (IKAS: 25 %). */
-  errorRatio: number;
-  /** Block length (IKAS: 1 h). */
-  blockMs: number;
-}
+/** IKAS blocks a client whose error share is over 25 % in an hour, for an hour. */
+export type IkasErrorBlockPolicy = ErrorBlockPolicy;
 
 export interface IkasEmulatorOptions {
   port?: number;
@@ -61,6 +45,8 @@ export interface IkasEmulatorOptions {
   faults?: FaultConfig;
   errorBlock?: IkasErrorBlockPolicy | false;
   limits?: Partial<IkasLimits>;
+  /** How many requests the recorder keeps (conformance; default 2,000). */
+  maxRecorded?: number;
   now?: () => number;
 }
 
@@ -74,7 +60,6 @@ export type IkasEmulatorCredentials = {
 
 export interface IkasEmulatorCounters extends EmulatorCounters, IkasCallStats {
   tokensIssued: number;
-  blockedResponses: number;
 }
 
 export interface IkasEmulator {
@@ -85,6 +70,8 @@ export interface IkasEmulator {
   state: IkasState;
   counters: IkasEmulatorCounters;
   faults: FaultInjector;
+  /** Every request received, for conformance against the judge (./../judge/conformance.ts). */
+  recorder: RequestRecorder;
   setFaults(config: FaultConfig): void;
   /** Make every issued token expired (simulates the 4-hour expiry mid-run). */
   expireTokens(): void;
@@ -139,13 +126,48 @@ function withUnimplemented(
 }
 
 export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise<IkasEmulator> {
-  const now = opts.now ?? Date.now;
   const seed = opts.seed ?? 1;
   const storeName = opts.storeName ?? "demo-magaza";
   const clientId = opts.clientId ?? "ikas-emulator-client";
   const clientSecret = opts.clientSecret ?? "ikas-emulator-secret-0123456789";
-  const tokenTtlMs = opts.tokenTtlMs ?? 4 * 3600_000;
   const limits: IkasLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const server = createEmulatorServer<IkasEmulatorCounters>(
+    {
+      port: opts.port,
+      host: opts.host,
+      seed,
+      faults: opts.faults,
+      rateLimit: opts.rateLimit === false ? false : { requests: 50, windowMs: 10_000, ...opts.rateLimit },
+      errorBlock:
+        opts.errorBlock === false
+          ? false
+          : { windowMs: 3600_000, minRequests: 40, errorRatio: 0.25, blockMs: 3600_000, ...opts.errorBlock },
+      formBodies: true,
+      maxRecorded: opts.maxRecorded,
+      now: opts.now,
+      answers: {
+        // IKAS's load balancer answers 5xx with HTML, the API everything else as GraphQL errors.
+        serverError: {
+          status: 503,
+          contentType: "text/html",
+          body: "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>",
+        },
+        tooManyRequests: (cause) =>
+          gqlError(
+            cause === "limit" ? "Rate limit exceeded: 50 requests per 10 seconds" : "Too many requests",
+            "TOO_MANY_REQUESTS",
+          ),
+        lock: {
+          status: 200,
+          body: gqlError("Resource is locked by another operation, please try again", "LOCKED"),
+        },
+        blocked: (blockedUntil) =>
+          gqlError("Client is blocked because of a high error rate", "TOO_MANY_ERRORS", { blockedUntil }),
+      },
+    },
+    { stockCalls: 0, stockItems: 0, priceCalls: 0, priceItems: 0, productSaves: 0, tokensIssued: 0 },
+  );
+  const { counters, now } = server;
   const state = new IkasState({
     seed,
     productCount: opts.productCount ?? 0,
@@ -153,94 +175,18 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
     now,
     orderCount: opts.orderCount,
   });
-  const counters: IkasEmulatorCounters = {
-    ...newCounters(),
-    stockCalls: 0,
-    stockItems: 0,
-    priceCalls: 0,
-    priceItems: 0,
-    productSaves: 0,
-    tokensIssued: 0,
-    blockedResponses: 0,
-  };
-  const faults = new FaultInjector(opts.faults, seed);
-  let limiter =
-    opts.rateLimit === false
-      ? undefined
-      : new EmulatedRateLimit(opts.rateLimit?.requests ?? 50, opts.rateLimit?.windowMs ?? 10_000);
-  const block: IkasErrorBlockPolicy | undefined =
-    opts.errorBlock === false
-      ? undefined
-      : { windowMs: 3600_000, minRequests: 40, errorRatio: 0.25, blockMs: 3600_000, ...opts.errorBlock };
-  const tokens = new Map<string, number>();
-  const outcomes: Array<[number, boolean]> = [];
-  let blockedUntil = 0;
+  const tokens = new TokenStore(opts.tokenTtlMs ?? 4 * 3600_000, now);
   const schema = ikasSchema();
   const root = withUnimplemented(schema, createRoot({ state, limits, stats: counters }));
 
-  const recordOutcome = (isError: boolean) => {
-    if (isError) counters.errors++;
-    if (!block) return;
-    const t = now();
-    outcomes.push([t, isError]);
-    while (outcomes.length > 0 && (outcomes[0]?.[0] ?? 0) <= t - block.windowMs) outcomes.shift();
-    const errors = outcomes.filter((o) => o[1]).length;
-    if (outcomes.length >= block.minRequests && errors / outcomes.length > block.errorRatio) {
-      blockedUntil = t + block.blockMs;
-      outcomes.length = 0;
-    }
-  };
-
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 * 1024 });
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
-  });
-
-  /** Faults before the handler; returns true when the request was answered (or dropped). */
-  async function preFault(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    call: CallInfo,
-  ): Promise<"handled" | "drop" | undefined> {
-    const lat = faults.latency();
-    if (lat > 0) await delay(lat);
-    const kind = faults.decide(call);
-    if (!kind) return undefined;
-    counters.faults[kind]++;
-    switch (kind) {
-      case "5xx":
-        counters.errors++;
-        await reply
-          .code(503)
-          .type("text/html")
-          .send("<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>");
-        return "handled";
-      case "429":
-        counters.errors++;
-        await reply
-          .code(429)
-          .header("retry-after", String(faults.retryAfterSeconds()))
-          .send(gqlError("Too many requests", "TOO_MANY_REQUESTS"));
-        return "handled";
-      case "timeout":
-        await hangAndDrop(req, reply, faults.hangMs());
-        return "handled";
-      case "lock":
-        counters.errors++;
-        await reply
-          .code(200)
-          .send(gqlError("Resource is locked by another operation, please try again", "LOCKED"));
-        return "handled";
-      case "dropAfterWrite":
-        return "drop";
-    }
-  }
-
-  app.post("/api/admin/oauth/token", async (req, reply) => {
-    const call: CallInfo = { kind: "read", operation: "oauth/token" };
-    countCall(counters, call);
-    const pf = await preFault(req, reply, call);
-    if (pf === "handled") return reply;
+  server.app.post("/api/admin/oauth/token", async (req, reply) => {
+    const gate = await server.gate(
+      req,
+      reply,
+      { kind: "read", operation: "oauth/token" },
+      { skipRateLimit: true },
+    );
+    if (gate === "handled") return reply;
     const body = (req.body ?? {}) as Record<string, string>;
     if (body.grant_type !== "client_credentials") {
       counters.errors++;
@@ -256,52 +202,26 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
         .code(401)
         .send({ error: "invalid_client", error_description: "Client authentication failed" });
     }
-    const token = randomBytes(24).toString("base64url");
-    tokens.set(token, now() + tokenTtlMs);
+    const issued = tokens.issue();
     counters.tokensIssued++;
     return reply.send({
       token_type: "Bearer",
-      access_token: token,
-      expires_in: Math.round(tokenTtlMs / 1000),
+      access_token: issued.token,
+      expires_in: issued.expiresIn,
       scope: "read_products write_products read_orders write_orders read_inventories write_inventories",
     });
   });
 
   const graphqlHandler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const t = now();
-    if (limiter) {
-      const wait = limiter.arrive(t);
-      if (wait > 0) {
-        counters.requests++;
-        counters.rateLimitViolations++;
-        recordOutcome(true);
-        return reply
-          .code(429)
-          .header("retry-after", String(Math.ceil(wait / 1000)))
-          .send(gqlError("Rate limit exceeded: 50 requests per 10 seconds", "TOO_MANY_REQUESTS"));
-      }
-    }
-    if (blockedUntil > t) {
-      counters.requests++;
-      counters.blockedResponses++;
-      counters.errors++;
-      return reply
-        .code(429)
-        .header("retry-after", String(Math.ceil((blockedUntil - t) / 1000)))
-        .send(
-          gqlError("Client is blocked because of a high error rate", "TOO_MANY_ERRORS", { blockedUntil }),
-        );
-    }
-    const auth = req.headers.authorization ?? "";
-    const token = auth.startsWith("Bearer ") ? auth.slice(7) : "";
-    const exp = tokens.get(token);
-    if (exp === undefined || exp <= t) {
+    if ((await server.rateLimit(reply)) || (await server.blocked(reply))) return reply;
+    const check = tokens.check(bearerToken(req.headers.authorization));
+    if (check !== "ok") {
       counters.requests++;
       counters.authFailures++;
-      recordOutcome(true);
+      server.noteOutcome(true);
       return reply
         .code(401)
-        .send(gqlError(exp === undefined ? "Unauthorized" : "Token expired", "UNAUTHENTICATED"));
+        .send(gqlError(check === "expired" ? "Token expired" : "Unauthorized", "UNAUTHENTICATED"));
     }
     const body = (req.body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
     let doc: DocumentNode;
@@ -310,19 +230,18 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
       doc = parse(body.query);
     } catch (e) {
       counters.requests++;
-      recordOutcome(true);
+      server.noteOutcome(true);
       return reply.code(400).send(gqlError((e as Error).message, "GRAPHQL_PARSE_FAILED"));
     }
     const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
     const firstField = op?.selectionSet.selections.find((s) => s.kind === "Field");
     const operation = firstField && firstField.kind === "Field" ? firstField.name.value : "unknown";
-    const call: CallInfo = { kind: op?.operation === "mutation" ? "write" : "read", operation };
-    countCall(counters, call);
-    const pf = await preFault(req, reply, call);
-    if (pf === "handled") return reply;
+    const kind = op?.operation === "mutation" ? "write" : "read";
+    const gate = await server.gate(req, reply, { kind, operation }, { skipRateLimit: true });
+    if (gate === "handled") return reply;
     const validationErrors = validate(schema, doc);
     if (validationErrors.length > 0) {
-      recordOutcome(true);
+      server.noteOutcome(true);
       return reply.code(400).send({
         errors: validationErrors.map((e) => ({
           message: e.message,
@@ -337,13 +256,10 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
       variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: typeof body.operationName === "string" ? body.operationName : undefined,
     });
-    if (pf === "drop") {
-      dropConnection(req, reply);
-      return reply;
-    }
+    if (gate === "drop") return server.drop(req, reply);
     if (result.data === undefined && result.errors) {
       // Variables the schema refuses: nothing ran (Apollo answers 400 BAD_USER_INPUT).
-      recordOutcome(true);
+      server.noteOutcome(true);
       return reply.code(400).send({
         errors: result.errors.map((e) => ({ message: e.message, extensions: { code: "BAD_USER_INPUT" } })),
       });
@@ -353,18 +269,14 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
       path: e.path,
       extensions: { code: "INTERNAL_SERVER_ERROR", ...e.extensions },
     }));
-    recordOutcome(Boolean(errors && errors.length > 0));
+    server.noteOutcome(Boolean(errors && errors.length > 0));
     return reply.code(200).send(errors ? { data: result.data ?? null, errors } : { data: result.data });
   };
-  app.post("/api/v1/admin/graphql", graphqlHandler);
-  app.post("/api/v2/admin/graphql", graphqlHandler);
-  app.get("/health", async () => ({ ok: true }));
+  server.app.post("/api/v1/admin/graphql", graphqlHandler);
+  server.app.post("/api/v2/admin/graphql", graphqlHandler);
+  server.app.get("/health", async () => ({ ok: true }));
 
-  const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
-  const url = address.replace("[::1]", "127.0.0.1");
-  const port = Number(new URL(url).port);
-  const timers = new Set<NodeJS.Timeout>();
-
+  const { url, port } = await server.listen();
   return {
     url,
     port,
@@ -377,47 +289,21 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
     },
     state,
     counters,
-    faults,
-    setFaults: (c) => faults.set(c),
-    expireTokens: () => {
-      for (const k of tokens.keys()) tokens.set(k, 0);
-    },
-    issuedTokens: () => [...tokens.keys()],
+    faults: server.faults,
+    recorder: server.recorder,
+    setFaults: (c) => server.faults.set(c),
+    expireTokens: () => tokens.expireAll(),
+    issuedTokens: () => tokens.issued(),
     generateOrders: (n) => state.generateOrders(n),
-    startOrderGenerator: (intervalMs, perTick = 1) => {
-      const t = setInterval(() => state.generateOrders(perTick), intervalMs);
-      t.unref();
-      timers.add(t);
-      return () => {
-        clearInterval(t);
-        timers.delete(t);
-      };
-    },
+    startOrderGenerator: (intervalMs, perTick = 1) =>
+      server.every(intervalMs, () => state.generateOrders(perTick)),
     batchWriteStats: () => ({
       stock: { calls: counters.stockCalls, items: counters.stockItems },
       prices: { calls: counters.priceCalls, items: counters.priceItems },
     }),
-    setRateLimit: (limit) => {
-      limiter = limit === false ? undefined : new EmulatedRateLimit(limit.requests, limit.windowMs);
-    },
-    blockedUntil: () => blockedUntil,
-    resetCounters: () => {
-      Object.assign(counters, {
-        ...newCounters(),
-        stockCalls: 0,
-        stockItems: 0,
-        priceCalls: 0,
-        priceItems: 0,
-        productSaves: 0,
-        tokensIssued: 0,
-        blockedResponses: 0,
-      });
-      limiter?.reset();
-    },
-    close: async () => {
-      for (const t of timers) clearInterval(t);
-      timers.clear();
-      await app.close();
-    },
+    setRateLimit: (limit) => server.setRateLimit(limit),
+    blockedUntil: () => server.blockedUntil(),
+    resetCounters: () => server.resetCounters(),
+    close: () => server.close(),
   };
 }

@@ -13,6 +13,7 @@ import {
   validate,
 } from "graphql";
 import { getVariableValues } from "graphql/execution/values";
+import type { RequestJudge } from "../../testing/recorder";
 import { ikasJudgeSchema } from "./schema";
 
 export interface GqlRequest {
@@ -59,39 +60,23 @@ export function judgeIkasRequest(req: GqlRequest): JudgedRequest {
 }
 
 /**
- * Records the GraphQL requests that pass through a `fetch` (the connector context's hook), judging each.
- * Token requests go through unjudged.
+ * The judge over requests the emulator's kit recorder kept: the token endpoint's form body, and every
+ * GraphQL request's document and variables against the derived schema. Anything else is unknown to it.
  */
-export class IkasRequestRecorder {
-  readonly judged: JudgedRequest[] = [];
-
-  readonly fetch: typeof fetch = async (input, init) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (new URL(url).pathname.endsWith("/admin/graphql") && typeof init?.body === "string") {
-      this.judged.push(judgeIkasRequest(JSON.parse(init.body) as GqlRequest));
-    }
-    return fetch(input, init);
-  };
-
-  /**
-   * Distinct operations and documents seen; the rejected ones (keyed by operation) with the errors of
-   * their first rejected request.
-   */
-  summary(): {
-    operations: string[];
-    documents: number;
-    rejectedDocuments: number;
-    rejected: Map<string, string[]>;
-  } {
-    const operations = [...new Set(this.judged.map((j) => j.operation))].sort();
-    const documents = new Set(this.judged.map((j) => j.document)).size;
-    const rejectedDocs = new Set<string>();
-    const rejected = new Map<string, string[]>();
-    for (const j of this.judged) {
-      if (j.errors.length === 0) continue;
-      rejectedDocs.add(j.document);
-      if (!rejected.has(j.operation)) rejected.set(j.operation, j.errors);
-    }
-    return { operations, documents, rejectedDocuments: rejectedDocs.size, rejected };
+export const judgeIkasRecorded: RequestJudge = (r) => {
+  if (r.method !== "POST") return undefined;
+  if (r.path === "/api/admin/oauth/token") {
+    const b = (r.body ?? {}) as Record<string, unknown>;
+    const problems = ["client_id", "client_secret"]
+      .filter((k) => typeof b[k] !== "string" || b[k] === "")
+      .map((k) => `${k} is missing from the form body`);
+    if (b.grant_type !== "client_credentials") problems.push("grant_type must be client_credentials");
+    return { operation: "oauth/token", problems };
   }
-}
+  if (!/^\/api\/v[12]\/admin\/graphql$/.test(r.path)) return undefined;
+  const b = r.body as Partial<GqlRequest> | undefined;
+  if (typeof b?.query !== "string")
+    return { operation: "graphql", problems: ["no query string in the body"] };
+  const judged = judgeIkasRequest(b as GqlRequest);
+  return { operation: judged.operation, problems: judged.errors };
+};
