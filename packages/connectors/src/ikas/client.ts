@@ -178,6 +178,33 @@ export class IkasClient {
   }
 
   /**
+   * The one row of `root(id: { eq: $id })` (`listOrder`, `listProduct` …) with `fields`, or a permanent
+   * `unknown_item` failure of `failing.operation` naming `failing.itemKey` (default: the id).
+   */
+  async byId<T>(
+    root: string,
+    queryName: string,
+    fields: string,
+    id: string,
+    failing: { operation: string; what: string; itemKey?: string },
+  ): Promise<T> {
+    const d = await this.gql<Record<string, { data: T[] }>>(
+      root,
+      "read",
+      `query ${queryName}($id: String!) { ${root}(id: { eq: $id }, pagination: { limit: 1, page: 1 }) { data { ${fields} } } }`,
+      { id },
+    );
+    const row = d[root]?.data[0];
+    if (row) return row;
+    throw new ConnectorError(`ikas: ${failing.what} ${id} not found`, {
+      reason: "unknown_item",
+      system: "ikas",
+      operation: failing.operation,
+      itemKeys: [failing.itemKey ?? id],
+    });
+  }
+
+  /**
    * Every page of a paged list (`pagination: { limit, page }`, answer `{ data, hasNext }`). The query
    * takes `$limit: Int` and `$page: Int`; `pick` finds the page in the answer.
    */

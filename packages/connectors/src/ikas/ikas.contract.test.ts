@@ -284,6 +284,45 @@ describe("IKAS connector against its emulator", () => {
     expect(neg.calls).toBe(1);
   });
 
+  it("stops price batches on a systemic failure: sent rows keep their outcome, unsent rows fail with it", async () => {
+    const dealer = (await conn.listPriceLists()).find((l) => !l.isDefault);
+    const skus = [...emu.state.skuIndex.keys()].slice(40, 44);
+    const ids = await conn.findProductsBySku(skus);
+    let priceCalls = 0;
+    const c = createIkasConnector(
+      emu.credentials,
+      ctx({
+        batch: { prices: 1 },
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          // After the first batch is applied, the shop throttles every further price write.
+          if (typeof init?.body === "string" && init.body.includes("saveVariantPrices") && ++priceCalls === 1)
+            emu.setFaults({
+              retryAfterSeconds: 0,
+              queue: [{ kind: "429", operation: "saveVariantPrices", times: 10 }],
+            });
+          return res;
+        },
+      }),
+    );
+    const res = await c.setPrices(
+      skus.map((sku, i) => ({
+        sku,
+        amount: 50 + i,
+        currency: "TRY",
+        priceListId: i < 2 ? undefined : dealer?.id,
+        ...ids.get(sku),
+      })),
+    );
+    expect(res.applied).toBe(1);
+    expect(res.failed.map((f) => f.key).sort()).toEqual(skus.slice(1).sort());
+    expect(res.failed.every((f) => f.error.reason === "rate_limited")).toBe(true);
+    const [pid, vid] = emu.state.skuIndex.get(skus[0] ?? "") ?? ["", ""];
+    expect(emu.state.findVariant(pid, vid)?.prices.find((x) => x.priceListId === null)?.sellPrice).toBe(50);
+    // The dealer list's rows were never sent: one applied call, then the throttled one with its retries.
+    expect(res.calls).toBe(2);
+  });
+
   it("pages through orders changed since a cursor, with overlap and no gaps", async () => {
     const seen = new Map<string, string>();
     let token: string | undefined;

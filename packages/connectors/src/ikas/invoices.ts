@@ -36,21 +36,13 @@ export class IkasInvoices {
 
   async attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void> {
     const inv = attachment.invoice;
-    const d = await this.client.gql<{ listOrder: { data: InvoiceOrderDto[] } }>(
+    const order = await this.client.byId<InvoiceOrderDto>(
       "listOrder",
-      "read",
-      "query OrderInvoices($id: String!) { listOrder(id: { eq: $id }, pagination: { limit: 1, page: 1 }) { data { id billingAddress { taxNumber } invoices { invoiceNumber } } } }",
-      { id: orderId },
+      "OrderInvoices",
+      "id billingAddress { taxNumber } invoices { invoiceNumber }",
+      orderId,
+      { operation: "addOrderInvoice", what: "order" },
     );
-    const order = d.listOrder.data[0];
-    if (!order) {
-      throw new ConnectorError(`ikas: order ${orderId} not found`, {
-        reason: "unknown_item",
-        system: "ikas",
-        operation: "addOrderInvoice",
-        itemKeys: [orderId],
-      });
-    }
     // The package does not say the shop dedupes invoices, so a repeat is caught here, by number.
     if ((order.invoices ?? []).some((i) => i.invoiceNumber === inv.number)) return;
     const date = Date.parse(inv.date);

@@ -293,23 +293,11 @@ export class IkasOrders {
     return { items: rows.map(mapIkasOrder), nextPageToken, cursor: String(max) };
   }
 
-  private async packages(orderId: string): Promise<PackagesDto> {
-    const d = await this.client.gql<{ listOrder: { data: PackagesDto[] } }>(
-      "listOrder",
-      "read",
-      `query OrderPackages($id: String!) { listOrder(id: { eq: $id }, pagination: { limit: 1, page: 1 }) { data { ${PACKAGE_FIELDS} } } }`,
-      { id: orderId },
-    );
-    const o = d.listOrder.data[0];
-    if (!o) {
-      throw new ConnectorError(`ikas: order ${orderId} not found`, {
-        reason: "unknown_item",
-        system: "ikas",
-        operation: "updateOrderPackageStatus",
-        itemKeys: [orderId],
-      });
-    }
-    return o;
+  private packages(orderId: string): Promise<PackagesDto> {
+    return this.client.byId<PackagesDto>("listOrder", "OrderPackages", PACKAGE_FIELDS, orderId, {
+      operation: "updateOrderPackageStatus",
+      what: "order",
+    });
   }
 
   async updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void> {

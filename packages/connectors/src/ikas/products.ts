@@ -310,21 +310,17 @@ export class IkasProducts {
   }
 
   async updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
-    const d = await this.client.gql<{ listProduct: { data: ProductDto[] } }>(
+    const current = await this.client.byId<ProductDto>(
       "listProduct",
-      "read",
-      `query ProductById($id: String!) { listProduct(id: { eq: $id }, pagination: { limit: 1, page: 1 }) { data { ${PRODUCT_FIELDS} } } }`,
-      { id: productId },
-    );
-    const current = d.listProduct.data[0];
-    if (!current) {
-      throw new ConnectorError(`ikas: product ${productId} not found`, {
-        reason: "unknown_item",
-        system: "ikas",
+      "ProductById",
+      PRODUCT_FIELDS,
+      productId,
+      {
         operation: "updateProduct",
-        itemKeys: [input.product.sku],
-      });
-    }
+        what: "product",
+        itemKey: input.product.sku,
+      },
+    );
     const p = input.product;
     const brandId = p.brand ? await this.brandId(p.brand) : current.brandId;
     const ids = await this.variantValueIds(p.variants.map((v) => v.options));

@@ -98,43 +98,54 @@ export class IkasStockPrices {
     });
   }
 
+  /**
+   * Send batches in order. A systemic failure (auth, blocked, rate limited) stops the run and fails every
+   * row not sent yet with it; rows of batches already sent keep their own outcome.
+   */
+  private async sendBatches<T extends { sku: string }>(
+    batches: Array<{ rows: T[]; send: (rows: T[]) => Promise<void> }>,
+    result: BatchResult,
+  ): Promise<void> {
+    for (let b = 0; b < batches.length; b++) {
+      const batch = batches[b];
+      if (!batch) continue;
+      const stop = await this.sendBatch(batch.rows, batch.send, result);
+      if (!stop) continue;
+      for (const r of batches.slice(b + 1).flatMap((x) => x.rows))
+        result.failed.push({ key: r.sku, error: stop.with({ itemKeys: [r.sku] }) });
+      return;
+    }
+  }
+
   async setStock(items: StockUpdate[]): Promise<BatchResult> {
     const result: BatchResult = { applied: 0, failed: [], calls: 0 };
     const { ready, unknown } = await this.resolveIds(items);
     for (const u of unknown) {
       result.failed.push({ key: u.sku, error: IkasStockPrices.unknown(u.sku, "saveProductStockLocations") });
     }
-    const batches = chunk(ready, this.batchStock);
-    for (let b = 0; b < batches.length; b++) {
-      const stop = await this.sendBatch(
-        batches[b] ?? [],
-        async (part) => {
-          await this.client.gql<{ saveProductStockLocations: boolean }>(
-            "saveProductStockLocations",
-            "write",
-            "mutation SaveStock($input: SaveStockLocationsInput!) { saveProductStockLocations(input: $input) }",
-            {
-              input: {
-                productStockLocationInputs: part.map((r) => ({
-                  productId: r.productId,
-                  variantId: r.variantId,
-                  stockLocationId: r.locationId,
-                  stockCount: r.qty,
-                })),
-              },
-            },
-            // Absolute quantities: sending twice is harmless.
-            { idempotent: true },
-          );
+    const send = async (part: typeof ready) => {
+      await this.client.gql<{ saveProductStockLocations: boolean }>(
+        "saveProductStockLocations",
+        "write",
+        "mutation SaveStock($input: SaveStockLocationsInput!) { saveProductStockLocations(input: $input) }",
+        {
+          input: {
+            productStockLocationInputs: part.map((r) => ({
+              productId: r.productId,
+              variantId: r.variantId,
+              stockLocationId: r.locationId,
+              stockCount: r.qty,
+            })),
+          },
         },
-        result,
+        // Absolute quantities: sending twice is harmless.
+        { idempotent: true },
       );
-      if (stop) {
-        for (const rest of batches.slice(b + 1).flat())
-          result.failed.push({ key: rest.sku, error: stop.with({ itemKeys: [rest.sku] }) });
-        break;
-      }
-    }
+    };
+    await this.sendBatches(
+      chunk(ready, this.batchStock).map((rows) => ({ rows, send })),
+      result,
+    );
     return result;
   }
 
@@ -151,44 +162,34 @@ export class IkasStockPrices {
       list.push(r);
       byList.set(k, list);
     }
-    outer: for (const [listId, rowsOfList] of byList) {
-      const batches = chunk(rowsOfList, this.batchPrices);
-      for (let b = 0; b < batches.length; b++) {
-        const stop = await this.sendBatch(
-          batches[b] ?? [],
-          async (part) => {
-            await this.client.gql<{ saveVariantPrices: boolean }>(
-              "saveVariantPrices",
-              "write",
-              "mutation SavePrices($input: SaveVariantPricesInput!) { saveVariantPrices(input: $input) }",
-              {
-                input: {
-                  priceListId: listId === IKAS_DEFAULT_PRICE_LIST ? null : listId,
-                  variantPriceInputs: part.map((r) => ({
-                    productId: r.productId,
-                    variantId: r.variantId,
-                    price: {
-                      sellPrice: r.listAmount ?? r.amount,
-                      discountPrice: r.listAmount !== undefined ? r.amount : null,
-                      currency: r.currency,
-                    },
-                  })),
-                },
+    const sendTo = (listId: string) => async (part: typeof ready) => {
+      await this.client.gql<{ saveVariantPrices: boolean }>(
+        "saveVariantPrices",
+        "write",
+        "mutation SavePrices($input: SaveVariantPricesInput!) { saveVariantPrices(input: $input) }",
+        {
+          input: {
+            priceListId: listId === IKAS_DEFAULT_PRICE_LIST ? null : listId,
+            variantPriceInputs: part.map((r) => ({
+              productId: r.productId,
+              variantId: r.variantId,
+              price: {
+                sellPrice: r.listAmount ?? r.amount,
+                discountPrice: r.listAmount !== undefined ? r.amount : null,
+                currency: r.currency,
               },
-              { idempotent: true },
-            );
+            })),
           },
-          result,
-        );
-        if (stop) {
-          const rest = [...batches.slice(b + 1).flat()];
-          for (const [k, v] of byList)
-            if (k !== listId && !result.failed.some((f) => f.key === v[0]?.sku)) rest.push(...v);
-          for (const r of rest) result.failed.push({ key: r.sku, error: stop.with({ itemKeys: [r.sku] }) });
-          break outer;
-        }
-      }
-    }
+        },
+        { idempotent: true },
+      );
+    };
+    await this.sendBatches(
+      [...byList].flatMap(([listId, rows]) =>
+        chunk(rows, this.batchPrices).map((part) => ({ rows: part, send: sendTo(listId) })),
+      ),
+      result,
+    );
     return result;
   }
 }

@@ -15,6 +15,21 @@ import {
   validationError,
 } from "./common";
 
+type TrackingInput = {
+  trackingNumber?: string | null;
+  cargoCompany?: string | null;
+  trackingLink?: string | null;
+};
+
+/** Tracking input as stored: absent fields are null, as the schema's nullable fields answer them. */
+function trackingInfo(t: TrackingInput): NonNullable<IkasPackage["trackingInfo"]> {
+  return {
+    trackingNumber: t.trackingNumber ?? null,
+    cargoCompany: t.cargoCompany ?? null,
+    trackingLink: t.trackingLink ?? null,
+  };
+}
+
 function derivePackageStatus(order: IkasOrder): void {
   const statuses = (order.orderPackages ?? []).map((p) => p.orderPackageFulfillStatus);
   const all = (s: string) => statuses.length > 0 && statuses.every((x) => x === s);
@@ -61,11 +76,7 @@ export function orderResolvers(ctx: IkasResolverContext): Resolvers {
             packages: Array<{
               packageId: string;
               status: string;
-              trackingInfo?: {
-                trackingNumber?: string | null;
-                cargoCompany?: string | null;
-                trackingLink?: string | null;
-              } | null;
+              trackingInfo?: TrackingInput | null;
             }>;
           };
         }
@@ -80,13 +91,7 @@ export function orderResolvers(ctx: IkasResolverContext): Resolvers {
         const pkg = order.orderPackages.find((x) => x.id === p.packageId);
         if (!pkg) continue;
         pkg.orderPackageFulfillStatus = p.status;
-        if (p.trackingInfo) {
-          pkg.trackingInfo = {
-            trackingNumber: p.trackingInfo.trackingNumber ?? null,
-            cargoCompany: p.trackingInfo.cargoCompany ?? null,
-            trackingLink: p.trackingInfo.trackingLink ?? null,
-          };
-        }
+        if (p.trackingInfo) pkg.trackingInfo = trackingInfo(p.trackingInfo);
       }
       derivePackageStatus(order);
       state.touchOrder(order);
@@ -100,7 +105,7 @@ export function orderResolvers(ctx: IkasResolverContext): Resolvers {
             orderId: string;
             lines: Array<{ orderLineItemId: string; quantity: number }>;
             markAsReadyForShipment?: boolean | null;
-            trackingInfoDetail?: IkasPackage["trackingInfo"] | null;
+            trackingInfoDetail?: TrackingInput | null;
           };
         }
       ).input;
@@ -128,13 +133,7 @@ export function orderResolvers(ctx: IkasResolverContext): Resolvers {
         orderPackageNumber: `${order.orderNumber}-${order.orderPackages.length + 1}`,
         orderPackageFulfillStatus: status,
         orderLineItemIds: input.lines.map((l) => l.orderLineItemId),
-        trackingInfo: t
-          ? {
-              trackingNumber: t.trackingNumber ?? null,
-              cargoCompany: t.cargoCompany ?? null,
-              trackingLink: t.trackingLink ?? null,
-            }
-          : null,
+        trackingInfo: t ? trackingInfo(t) : null,
       });
       for (const l of order.orderLineItems)
         if (input.lines.some((x) => x.orderLineItemId === l.id)) l.status = status;
