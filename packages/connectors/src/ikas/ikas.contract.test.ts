@@ -405,28 +405,12 @@ describe("IKAS connector against its emulator", () => {
   });
 
   it("fetches a new token when the API answers UNAUTHENTICATED inside HTTP 200", async () => {
-    let rewritten = 0;
-    const c = createIkasConnector(
-      emu.credentials,
-      ctx({
-        fetch: async (input, init) => {
-          const res = await fetch(input, init);
-          if (rewritten > 0 || !String(input).endsWith("/admin/graphql")) return res;
-          rewritten++;
-          const body = {
-            data: null,
-            errors: [{ message: "jwt expired", extensions: { code: "UNAUTHENTICATED" } }],
-          };
-          return new Response(JSON.stringify(body), {
-            status: 200,
-            headers: { "content-type": "application/json" },
-          });
-        },
-      }),
-    );
+    const c = createIkasConnector(emu.credentials, ctx());
     const issued = emu.counters.tokensIssued;
+    const refused = emu.counters.faults.auth;
+    emu.faults.enqueue({ kind: "auth", operation: "listStockLocation" });
     expect((await c.listStockLocations()).length).toBe(2);
-    expect(rewritten).toBe(1);
+    expect(emu.counters.faults.auth - refused).toBe(1);
     // One token for the first call, a new one after UNAUTHENTICATED.
     expect(emu.counters.tokensIssued).toBe(issued + 2);
   });

@@ -6,7 +6,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Prng } from "./prng";
 
-export type FaultKind = "5xx" | "timeout" | "429" | "dropAfterWrite" | "lock";
+/** `auth`: a valid token is refused (revoked or expired early on the server's side). */
+export type FaultKind = "5xx" | "timeout" | "429" | "dropAfterWrite" | "lock" | "auth";
 
 export interface QueuedFault {
   kind: FaultKind;
@@ -33,6 +34,8 @@ export interface FaultConfig {
   dropAfterWriteRate?: number;
   /** Probability of a "record locked" error (system-specific shape). */
   lockRate?: number;
+  /** Probability that a valid token is refused (system-specific shape, `answers.unauthorized`). */
+  authRate?: number;
   /** How long a hanging request hangs before its socket is destroyed (default 30 s). */
   hangMs?: number;
   /** Retry-After (seconds) sent with injected 429s (default 1). */
@@ -65,7 +68,7 @@ export function newCounters(): EmulatorCounters {
     writes: 0,
     byOperation: {},
     rateLimitViolations: 0,
-    faults: { "5xx": 0, timeout: 0, "429": 0, dropAfterWrite: 0, lock: 0 },
+    faults: { "5xx": 0, timeout: 0, "429": 0, dropAfterWrite: 0, lock: 0, auth: 0 },
     errors: 0,
     authFailures: 0,
     blockedResponses: 0,
@@ -141,6 +144,7 @@ export class FaultInjector {
     if (c.rate5xx && this.rng.chance(c.rate5xx)) return "5xx";
     if (c.timeoutRate && this.rng.chance(c.timeoutRate)) return "timeout";
     if (c.lockRate && this.rng.chance(c.lockRate)) return "lock";
+    if (c.authRate && this.rng.chance(c.authRate)) return "auth";
     if (call.kind === "write" && c.dropAfterWriteRate && this.rng.chance(c.dropAfterWriteRate)) {
       return "dropAfterWrite";
     }

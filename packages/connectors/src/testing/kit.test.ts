@@ -13,6 +13,7 @@ async function toyEmulator(opts: Partial<EmulatorServerOptions>) {
       tooManyRequests: (cause) => ({ error: cause === "limit" ? "RATE_LIMIT" : "BURST" }),
       lock: { status: 200, body: { error: "LOCKED" } },
       blocked: (until) => ({ error: "BLOCKED", until }),
+      unauthorized: { status: 200, body: { errors: [{ extensions: { code: "UNAUTHENTICATED" } }] } },
     },
     formBodies: true,
     now: () => clock,
@@ -107,15 +108,29 @@ describe("emulator kit", () => {
       { kind: "lock", operation: "items" },
       { kind: "429", operation: "items" },
       { kind: "dropAfterWrite", operation: "items" },
+      { kind: "auth", operation: "items" },
     );
     const a = await postItems(toy.url, tok);
     expect([a.status, await a.text()]).toEqual([503, "<h1>503</h1>"]);
     expect(await (await postItems(toy.url, tok)).json()).toEqual({ error: "LOCKED" });
     expect(await (await postItems(toy.url, tok)).json()).toEqual({ error: "BURST" });
     await expect(postItems(toy.url, tok)).rejects.toThrow();
+    // a valid token refused, in the system's shape (here: a GraphQL-style error inside HTTP 200)
+    const refused = await postItems(toy.url, tok);
+    expect([refused.status, await refused.json()]).toEqual([
+      200,
+      { errors: [{ extensions: { code: "UNAUTHENTICATED" } }] },
+    ]);
     expect((await postItems(toy.url, tok)).status).toBe(200);
-    expect(toy.server.counters.faults).toMatchObject({ "5xx": 1, lock: 1, "429": 1, dropAfterWrite: 1 });
-    expect(toy.server.counters.byOperation.items).toBe(5);
+    expect(toy.server.counters.faults).toMatchObject({
+      "5xx": 1,
+      lock: 1,
+      "429": 1,
+      dropAfterWrite: 1,
+      auth: 1,
+    });
+    expect(toy.server.counters.authFailures).toBe(1);
+    expect(toy.server.counters.byOperation.items).toBe(6);
   });
 
   it("records every request, and the judge's verdict fails a non-conforming one", async () => {

@@ -30,6 +30,8 @@ export interface FaultAnswers {
   tooManyRequests: (cause: "limit" | "fault") => unknown;
   /** "Record locked" (deadlock, LOCKED …): status and body. */
   lock: { status?: number; body: unknown };
+  /** An injected `auth` fault: a valid token refused (default 401 `{ error: "unauthorized" }`). */
+  unauthorized?: { status?: number; body: unknown };
   /** 429 while the client is blocked for its error share (with `errorBlock`); `until` is epoch ms. */
   blocked?: (until: number) => unknown;
 }
@@ -185,6 +187,13 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
         counters.errors++;
         await reply.code(answers.lock.status ?? 200).send(answers.lock.body);
         return "handled";
+      case "auth": {
+        counters.errors++;
+        counters.authFailures++;
+        const a = answers.unauthorized ?? { body: { error: "unauthorized" } };
+        await reply.code(a.status ?? 401).send(a.body);
+        return "handled";
+      }
       case "dropAfterWrite":
         return "drop";
     }

@@ -161,6 +161,8 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
           status: 200,
           body: gqlError("Resource is locked by another operation, please try again", "LOCKED"),
         },
+        // A token the server stopped accepting: the package's code inside HTTP 200.
+        unauthorized: { status: 200, body: gqlError("jwt expired", "UNAUTHENTICATED") },
         blocked: (blockedUntil) =>
           gqlError("Client is blocked because of a high error rate", "TOO_MANY_ERRORS", { blockedUntil }),
       },
