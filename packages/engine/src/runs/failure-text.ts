@@ -90,6 +90,7 @@ type DatabaseErrorFields = { code: string; constraint?: string; table?: string }
 
 /** The database's own error fields, on the error or one of its causes (Drizzle wraps the driver's). */
 export function databaseErrorOf(error: unknown): DatabaseErrorFields | undefined {
+  let query = false;
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
     const fields = e as { code?: unknown; constraint?: unknown; table?: unknown; cause?: unknown };
     // SQLSTATE codes ("23505", "42P01", "P0001"), not driver errno codes ("ECONNREFUSED", "EPIPE").
@@ -100,10 +101,11 @@ export function databaseErrorOf(error: unknown): DatabaseErrorFields | undefined
         table: typeof fields.table === "string" ? fields.table : undefined,
       };
     }
-    if (isQueryError(e)) return { code: "unknown" };
+    query ||= isQueryError(e);
     e = fields.cause;
   }
-  return undefined;
+  // A statement that failed without the server's answer (the connection dropped, say).
+  return query ? { code: "unknown" } : undefined;
 }
 
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
@@ -121,6 +123,12 @@ export function statementName(query: string): string {
   const read = /\bfrom\s+"?(\w+)"?/i.exec(query);
   return read ? `select ${read[1]}` : "statement";
 }
+
+/** DrizzleQueryError and the drivers' errors leave `name` as "Error" or "error": the class says more. */
+const classOf = (e: object): string => {
+  const ctor = (e as { constructor?: { name?: string } }).constructor?.name;
+  return ctor && ctor !== "Object" && ctor !== "Error" ? ctor : ((e as Error).name ?? "Error");
+};
 
 /** What the server log keeps about a failure: class, codes, statement name; no SQL text or values. */
 export function failureLog(error: unknown): Record<string, unknown> {
@@ -142,15 +150,15 @@ export function failureLog(error: unknown): Record<string, unknown> {
     if (db) {
       const query = isQueryError(e) ? e.query : undefined;
       return {
-        errorClass: e.name ?? e.constructor?.name,
-        causeClass: (e.cause as Error | undefined)?.name,
+        errorClass: classOf(e),
+        causeClass: e.cause ? classOf(e.cause) : undefined,
         statement: query ? statementName(query) : undefined,
         sqlState: db.code,
         constraint: db.constraint,
         table: db.table,
       };
     }
-    return { errorClass: e.name, message: String(e.message).slice(0, 300), stack: e.stack };
+    return { errorClass: classOf(e), message: String(e.message).slice(0, 300), stack: e.stack };
   }
   return { errorClass: typeof error, message: String(error).slice(0, 300) };
 }
