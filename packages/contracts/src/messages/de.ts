@@ -101,7 +101,7 @@ export const de: MessageCatalog = {
     noErpPriceGroup: "Im ERP gibt es keine Preisgruppe.",
   },
   failure: {
-    someSystem: "The connected system",
+    someSystem: "The ERP or the shop",
     network:
       "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
     timeout:

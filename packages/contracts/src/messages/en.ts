@@ -91,11 +91,13 @@ export const en: MessageCatalog = {
       "The {{job}} job was interrupted (its worker stopped). The next run continues where it left off.",
     runRefusedLicence: "{{job}} did not run: your {{licence}} licence has expired.",
     alreadyRunning: "This job is already queued or running.",
-    noShopStockLocation: "The shop has no stock location.",
-    noErpPriceGroup: "The ERP has no price group.",
+    noShopStockLocation:
+      "The shop has no stock location. Define one in your shop's panel and run the job again.",
+    noErpPriceGroup:
+      "The ERP has no price group. Define a sales price list in the ERP and run the job again.",
   },
   failure: {
-    someSystem: "The connected system",
+    someSystem: "The ERP or the shop",
     network:
       "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
     timeout:

@@ -101,7 +101,7 @@ export const es: MessageCatalog = {
     noErpPriceGroup: "El ERP no tiene ningún grupo de precios.",
   },
   failure: {
-    someSystem: "The connected system",
+    someSystem: "The ERP or the shop",
     network:
       "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
     timeout:

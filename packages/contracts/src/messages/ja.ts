@@ -95,7 +95,7 @@ export const ja: MessageCatalog = {
     noErpPriceGroup: "ERPに価格グループがありません。",
   },
   failure: {
-    someSystem: "The connected system",
+    someSystem: "The ERP or the shop",
     network:
       "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
     timeout:

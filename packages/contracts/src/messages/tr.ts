@@ -93,11 +93,13 @@ export const tr = {
       "{{job}} görevi yarıda kesildi (çalışan süreç durdu). Bir sonraki çalışma kaldığı yerden devam edecek.",
     runRefusedLicence: "{{job}} çalıştırılmadı: {{licence}} lisansınızın süresi doldu.",
     alreadyRunning: "Bu görev zaten sırada veya çalışıyor.",
-    noShopStockLocation: "Mağazada stok lokasyonu bulunamadı.",
-    noErpPriceGroup: "ERP'de fiyat grubu bulunamadı.",
+    noShopStockLocation:
+      "Mağazada stok lokasyonu bulunamadı. Mağaza panelinizde bir stok lokasyonu tanımlayıp görevi yeniden çalıştırınız.",
+    noErpPriceGroup:
+      "ERP'de fiyat grubu bulunamadı. ERP'de bir satış fiyat listesi tanımlayıp görevi yeniden çalıştırınız.",
   },
   failure: {
-    someSystem: "Bağlı sistem",
+    someSystem: "ERP veya mağaza",
     network:
       "{{system}} sistemine bağlanılamadı. Bağlantı ayarlarını kontrol edip 'Bağlantıyı Test Et' ile deneyiniz.",
     timeout:

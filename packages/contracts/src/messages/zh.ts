@@ -90,7 +90,7 @@ export const zh: MessageCatalog = {
     noErpPriceGroup: "ERP 中没有价格组。",
   },
   failure: {
-    someSystem: "The connected system",
+    someSystem: "The ERP or the shop",
     network:
       "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
     timeout:

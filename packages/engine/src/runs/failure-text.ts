@@ -1,5 +1,5 @@
 import type { ErpConnector, FailureReason, ShopConnector } from "@ep/connectors";
-import { isConnectorError } from "@ep/connectors";
+import { isConnectorError, listConnectors } from "@ep/connectors";
 import { type MessageKey, message } from "@ep/contracts";
 
 /**
@@ -76,7 +76,10 @@ function quotable(text: string | undefined): string | undefined {
 export function failureText(error: unknown, names: SystemNames = {}): string {
   if (error instanceof MerchantFacingError) return error.message;
   if (isConnectorError(error)) {
-    const system = (error.system && names[error.system]) || message("failure.someSystem");
+    const system =
+      (error.system &&
+        (names[error.system] ?? listConnectors().find((d) => d.system === error.system)?.name)) ||
+      message("failure.someSystem");
     const text = message(REASON_TEXT[error.reason] ?? "failure.unexpected", { system });
     const said = QUOTE_SYSTEM_FOR.has(error.reason) ? quotable(error.systemMessage) : undefined;
     return said ? message("failure.systemSaid", { text, said }) : text;
