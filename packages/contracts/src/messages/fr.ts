@@ -97,8 +97,6 @@ export const fr: MessageCatalog = {
       "La tâche {{job}} a été interrompue (son processus s'est arrêté). La prochaine exécution reprendra là où elle s'est arrêtée.",
     runRefusedLicence: "{{job}} n'a pas été exécutée : votre licence {{licence}} a expiré.",
     alreadyRunning: "Cette tâche est déjà en file d'attente ou en cours.",
-    systemError: "Erreur système : {{detail}}",
-    unexpectedError: "Erreur inattendue : {{detail}}",
     noShopStockLocation: "La boutique n'a aucun emplacement de stock.",
     noErpPriceGroup: "L'ERP n'a aucun groupe de prix.",
   },
@@ -111,6 +109,43 @@ export const fr: MessageCatalog = {
       "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
     mikroOrderNotFound:
       "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+  },
+  failure: {
+    someSystem: "The ERP or the shop",
+    network:
+      "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
+    timeout:
+      "{{system}} did not answer in time. The job will try again on its next run; if this persists, check that the system is up and the connection settings are right.",
+    serverError:
+      "{{system}} reported an error on its side. The job will try again on its next run; if this persists, contact the system's provider.",
+    rateLimited:
+      "{{system}} turned requests away for a while because there were too many. The job will continue where it left off on its next run; nothing for you to do.",
+    lock: "The record was locked by another operation in {{system}}. The job will try again on its next run.",
+    blocked:
+      "{{system}} blocked access for a while. Wait a little and try again; if this persists, contact the system's provider.",
+    unavailable:
+      "{{system}} is not available right now (maintenance or load). The job will try again on its next run.",
+    auth: "{{system}} did not accept the credentials. Check the user, password and key in the connection settings and try again with 'Test connection'.",
+    validation:
+      "{{system}} did not accept this record. Correct the record's details (name, price, barcode, VAT…) and retry it from the failed tasks screen.",
+    notFound:
+      "This record was not found in {{system}}. Check that it exists in both systems and retry it from the failed tasks screen.",
+    unknownItem:
+      "A definition this record uses (stock card, warehouse, customer account…) was not found in {{system}}. Create it or correct the mappings, then retry it from the failed tasks screen.",
+    conflict:
+      "{{system}} did not accept this record because it clashes with an existing one. Check the record and retry it from the failed tasks screen.",
+    unsupported: "{{system}} does not support this operation. You can open a support ticket.",
+    badResponse:
+      "{{system}} gave an answer that could not be understood. The job will try again on its next run; if this persists, open a support ticket.",
+    config:
+      "The connection details of {{system}} are missing or wrong. Check the connection settings and try again with 'Test connection'.",
+    database:
+      "Something went wrong while saving records in the panel's database. The job will try again on its next run; if this persists, open a support ticket.",
+    unexpected:
+      "The job could not finish because of an unexpected problem. It will try again on its next run; if this persists, open a support ticket.",
+    systemSaid: '{{text}} The system said: "{{said}}"',
+    bindingConflict:
+      "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli : réinitialisation du mot de passe",
@@ -222,5 +257,9 @@ export const fr: MessageCatalog = {
     rowInvalid: "La ligne doit contenir un code de stock ERP et un code boutique.",
     imported: "{{accepted}} lignes acceptées, {{refused}} lignes refusées.",
     tooManyRows: "5000 lignes au plus peuvent être importées depuis un fichier.",
+    bindingTaken:
+      "This shop product is already bound to another ERP stock code. A shop product can match only one ERP item: choose another shop product.",
+    bindingTakenRow:
+      "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
   },
 };

@@ -93,10 +93,47 @@ export const tr = {
       "{{job}} görevi yarıda kesildi (çalışan süreç durdu). Bir sonraki çalışma kaldığı yerden devam edecek.",
     runRefusedLicence: "{{job}} çalıştırılmadı: {{licence}} lisansınızın süresi doldu.",
     alreadyRunning: "Bu görev zaten sırada veya çalışıyor.",
-    systemError: "Sistem hatası: {{detail}}",
-    unexpectedError: "Beklenmeyen hata: {{detail}}",
-    noShopStockLocation: "Mağazada stok lokasyonu bulunamadı.",
-    noErpPriceGroup: "ERP'de fiyat grubu bulunamadı.",
+    noShopStockLocation:
+      "Mağazada stok lokasyonu bulunamadı. Mağaza panelinizde bir stok lokasyonu tanımlayıp görevi yeniden çalıştırınız.",
+    noErpPriceGroup:
+      "ERP'de fiyat grubu bulunamadı. ERP'de bir satış fiyat listesi tanımlayıp görevi yeniden çalıştırınız.",
+  },
+  failure: {
+    someSystem: "ERP veya mağaza",
+    network:
+      "{{system}} sistemine bağlanılamadı. Bağlantı ayarlarını kontrol edip 'Bağlantıyı Test Et' ile deneyiniz.",
+    timeout:
+      "{{system}} sistemi zamanında yanıt vermedi. Görev bir sonraki çalışmada yeniden denenecek; sorun sürerse sistemin açık olduğunu ve bağlantı ayarlarını kontrol ediniz.",
+    serverError:
+      "{{system}} sistemi kendi tarafında bir hata bildirdi. Görev bir sonraki çalışmada yeniden denenecek; sorun sürerse sistem sağlayıcınıza başvurunuz.",
+    rateLimited:
+      "{{system}} çok fazla istek nedeniyle istekleri geçici olarak geri çevirdi. Görev bir sonraki çalışmada kaldığı yerden devam edecek; sizin bir şey yapmanız gerekmiyor.",
+    lock: "{{system}} sisteminde kayıt başka bir işlem tarafından kilitliydi. Görev bir sonraki çalışmada yeniden denenecek.",
+    blocked:
+      "{{system}} erişimi geçici olarak engelledi. Bir süre bekleyip yeniden deneyiniz; sorun sürerse sistem sağlayıcınıza başvurunuz.",
+    unavailable:
+      "{{system}} şu anda hizmet vermiyor (bakım veya yoğunluk). Görev bir sonraki çalışmada yeniden denenecek.",
+    auth: "{{system}} kimlik bilgilerini kabul etmedi. Bağlantı ayarlarındaki kullanıcı, şifre ve anahtar bilgilerini kontrol edip 'Bağlantıyı Test Et' ile deneyiniz.",
+    validation:
+      "{{system}} bu kaydı kabul etmedi. Kaydın bilgilerini (ad, fiyat, barkod, KDV vb.) düzelttikten sonra Hatalı Görevler ekranından yeniden deneyiniz.",
+    notFound:
+      "{{system}} sisteminde bu kayıt bulunamadı. Kaydın iki sistemde de bulunduğunu kontrol edip Hatalı Görevler ekranından yeniden deneyiniz.",
+    unknownItem:
+      "{{system}} sisteminde bu kaydın kullandığı bir tanım (stok kartı, depo, cari hesap vb.) bulunamadı. Tanımı oluşturup veya eşleştirme ayarlarını düzeltip Hatalı Görevler ekranından yeniden deneyiniz.",
+    conflict:
+      "{{system}} bu kaydı var olan başka bir kayıtla çakıştığı için kabul etmedi. Kaydı kontrol edip Hatalı Görevler ekranından yeniden deneyiniz.",
+    unsupported: "{{system}} bu işlemi desteklemiyor. Destek ekibimize ticket açabilirsiniz.",
+    badResponse:
+      "{{system}} anlaşılamayan bir yanıt verdi. Görev bir sonraki çalışmada yeniden denenecek; sorun sürerse destek ekibimize ticket açınız.",
+    config:
+      "{{system}} bağlantı bilgileri eksik veya hatalı. Bağlantı ayarlarını kontrol edip 'Bağlantıyı Test Et' ile deneyiniz.",
+    database:
+      "Kayıtlar panelin veritabanına yazılırken bir sorun oluştu. Görev bir sonraki çalışmada yeniden denenecek; sorun sürerse destek ekibimize ticket açınız.",
+    unexpected:
+      "Görev beklenmeyen bir sorun nedeniyle tamamlanamadı. Bir sonraki çalışmada yeniden denenecek; sorun sürerse destek ekibimize ticket açınız.",
+    systemSaid: '{{text}} Sistemin yanıtı: "{{said}}"',
+    bindingConflict:
+      "{{key}} aktarılmadı: mağazadaki aynı ürün ERP'deki {{heldBy}} koduna bağlı. Bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir; ERP Eşleştirmeleri ekranında eşleştirmeyi düzeltip Hatalı Görevler ekranından yeniden deneyiniz.",
   },
   connectors: {
     mikroMethodMissing:
@@ -214,6 +251,10 @@ export const tr = {
     rowInvalid: "Satırda ERP ve mağaza stok kodu bulunmalıdır.",
     imported: "{{accepted}} satır kabul edildi, {{refused}} satır reddedildi.",
     tooManyRows: "Bir dosyada en fazla 5000 satır içe aktarılabilir.",
+    bindingTaken:
+      "Bu mağaza ürünü ERP'deki başka bir stok koduna zaten bağlı. Bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir: başka bir mağaza ürünü seçiniz.",
+    bindingTakenRow:
+      "Mağazadaki {{shopSku}} ürünü ERP'deki {{heldBy}} koduna zaten bağlı; bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir.",
   },
 } as const;
 

@@ -1,6 +1,7 @@
 import type { BatchResult, ConnectorError } from "@ep/connectors";
 import type { LedgerEntity } from "../ledger/sync-ledger.ts";
-import type { FlowContext } from "./flow.ts";
+import { uniqueByKey } from "../store/unique-by-key.ts";
+import { type FlowContext, failRecord } from "./flow.ts";
 
 /** `key` names the record for reports (SKU); `ledgerKey` is its ledger row (e.g. `sku@location`). */
 export type PendingWrite<T> = { key: string; ledgerKey?: string; hash: string; item: T; payload: unknown };
@@ -49,7 +50,8 @@ export class BatchWriter<T> {
   }
 
   private async dispatch() {
-    const batch = this.buffer.splice(0, this.batchSize);
+    // A record queued twice (read twice) goes out once, with its last value.
+    const batch = uniqueByKey(this.buffer.splice(0, this.batchSize), (w) => w.ledgerKey ?? w.key);
     while (this.queued.length > this.maxQueued) await this.queued.shift();
     if (this.failure) throw this.failure.error;
     const previous = this.queued[this.queued.length - 1] ?? Promise.resolve();
@@ -72,12 +74,7 @@ export class BatchWriter<T> {
       if (!error) {
         applied.push(w);
       } else if (error.kind === "permanent") {
-        this.ctx.tally.fail({
-          key: w.key,
-          errorType: error.reason,
-          message: error.systemMessage ?? error.message,
-          payload: w.payload,
-        });
+        failRecord(this.ctx, w.key, error, w.payload);
       } else {
         this.transientLeft++;
       }

@@ -1,6 +1,6 @@
 import type { Category } from "@ep/connectors";
 import { isConnectorError } from "@ep/connectors";
-import type { Flow, FlowContext } from "./flow.ts";
+import { type Flow, type FlowContext, failRecord } from "./flow.ts";
 
 export const categoryKey = (path: string[]) => path.join(" > ");
 
@@ -39,6 +39,8 @@ export class ShopCategories {
     const id = match?.id ?? (await this.ctx.shop.createCategory({ name, parentId })).id;
     if (!match) this.shopTree.push({ id, name, parentId });
     this.byKey.set(categoryKey(path), id);
+    // A shop category another path already holds (names equal but for case) stays unbound in the
+    // ledger; this run still uses it, and the next one matches it by name again.
     await this.ctx.ledger.put("category", [{ key: categoryKey(path), externalId: id }]);
     return { id, created: !match };
   }
@@ -70,12 +72,7 @@ export const categorySync: Flow = async (ctx) => {
       else ctx.tally.moved([key]);
     } catch (error) {
       if (!isConnectorError(error) || error.kind !== "permanent") throw error;
-      ctx.tally.fail({
-        key,
-        errorType: error.reason,
-        message: error.systemMessage ?? error.message,
-        payload: category,
-      });
+      failRecord(ctx, key, error, category);
     }
   }
 };

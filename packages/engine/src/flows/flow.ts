@@ -1,8 +1,10 @@
 import type { ErpConnector, ShopConnector } from "@ep/connectors";
-import type { JobType } from "@ep/contracts";
+import { isConnectorError } from "@ep/connectors";
+import { type JobType, message } from "@ep/contracts";
 import type { Db } from "../db.ts";
 import type { SyncLedger } from "../ledger/sync-ledger.ts";
 import type { ItemFailure } from "../runs/error-reports.ts";
+import { failureText, systemNamesOf } from "../runs/failure-text.ts";
 import type { RunCounts } from "../store/schema.ts";
 import type { CompanyMappings } from "./mappings.ts";
 
@@ -40,6 +42,7 @@ export class RunTally {
   readonly failures: ItemFailure[] = [];
   readonly movedKeys: string[] = [];
   readonly lines: string[] = [];
+  private readonly failedAt = new Map<string, number>();
 
   constructor(private readonly onProgress: (counts: RunCounts) => void = () => {}) {}
 
@@ -60,7 +63,14 @@ export class RunTally {
   moved(keys: string[]) {
     this.movedKeys.push(...keys);
   }
+  /** One failed task per record and run: a record that fails again (read twice) keeps the last failure. */
   fail(failure: ItemFailure) {
+    const at = this.failedAt.get(failure.key);
+    if (at !== undefined) {
+      this.failures[at] = failure;
+      return;
+    }
+    this.failedAt.set(failure.key, this.failures.length);
     this.counts.failed++;
     this.failures.push(failure);
     this.onProgress(this.counts);
@@ -68,4 +78,33 @@ export class RunTally {
   note(line: string) {
     this.lines.push(line);
   }
+}
+
+/** Files one record's failure as a failed task, in the merchant's words; the error goes to the log. */
+export function failRecord(ctx: FlowContext, key: string, error: unknown, payload: unknown) {
+  ctx.tally.fail({
+    key,
+    errorType: isConnectorError(error) ? error.reason : "unexpected",
+    message: failureText(error, systemNamesOf(ctx.erp, ctx.shop)),
+    payload,
+    cause: error,
+  });
+}
+
+/**
+ * A record not moved because the shop record it would be bound to is already bound to another key
+ * (see `SyncLedger.put`: the binding that came first keeps it).
+ */
+export function failBindingConflict(
+  ctx: FlowContext,
+  failedTaskKey: string,
+  conflict: { key: string; heldBy: string },
+  payload: unknown,
+) {
+  ctx.tally.fail({
+    key: failedTaskKey,
+    errorType: "binding_conflict",
+    message: message("failure.bindingConflict", { key: conflict.key, heldBy: conflict.heldBy }),
+    payload,
+  });
 }

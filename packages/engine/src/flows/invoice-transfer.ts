@@ -2,7 +2,7 @@ import { isConnectorError } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
 import { invoiceLedger, orderLedger } from "../store/schema.ts";
-import type { Flow } from "./flow.ts";
+import { type Flow, failRecord } from "./flow.ts";
 
 const ORDERS_PER_RUN = 500;
 
@@ -79,14 +79,7 @@ export const invoiceTransfer: Flow = async (ctx) => {
         transientLeft++;
         continue;
       }
-      const reason = isConnectorError(error) ? error.reason : "unexpected";
-      const text = isConnectorError(error) ? (error.systemMessage ?? error.message) : String(error);
-      ctx.tally.fail({
-        key: order.orderNo,
-        errorType: reason,
-        message: text,
-        payload: { orderNo: order.orderNo },
-      });
+      failRecord(ctx, order.orderNo, error, { orderNo: order.orderNo });
     }
   }
   if (transientLeft > 0) ctx.tally.note(message("engine.reportTransientLeft", { count: transientLeft }));

@@ -2,8 +2,10 @@ import type { Order } from "@ep/connectors";
 import { isConnectorError } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { failureText, systemNamesOf } from "../runs/failure-text.ts";
 import { orderLedger, syncCursors } from "../store/schema.ts";
-import type { Flow, FlowContext } from "./flow.ts";
+import { uniqueByKey } from "../store/unique-by-key.ts";
+import { type Flow, type FlowContext, failRecord } from "./flow.ts";
 
 const CANCELLED = /cancel|iptal|refund|iade/i;
 const ORDER_CONCURRENCY = 8;
@@ -49,7 +51,11 @@ async function ingestOrders(ctx: FlowContext) {
   do {
     const page = await ctx.shop.listOrders({ since, pageToken });
     ctx.tally.read(page.items.length);
-    const wanted = page.items.filter((o) => shouldTransfer(ctx, o));
+    // An order listed twice on a page (it changed while the shop paged) is ingested once, as last seen.
+    const wanted = uniqueByKey(
+      page.items.filter((o) => shouldTransfer(ctx, o)),
+      (o) => o.orderNo,
+    );
     if (wanted.length > 0) {
       await ctx.db
         .insert(orderLedger)
@@ -248,16 +254,15 @@ async function transferOne(
   } catch (error) {
     if (isConnectorError(error) && error.kind === "transient") {
       await update(ctx, row.id, {
-        lastError: error.systemMessage ?? error.message,
+        lastError: failureText(error, systemNamesOf(ctx.erp, ctx.shop)),
         lockOwner: null,
         lockUntil: null,
       });
       return "transient";
     }
-    const reason = isConnectorError(error) ? error.reason : "unexpected";
-    const text = isConnectorError(error) ? (error.systemMessage ?? error.message) : String(error);
+    const text = failureText(error, systemNamesOf(ctx.erp, ctx.shop));
     await update(ctx, row.id, { state: "failed", lastError: text, lockOwner: null, lockUntil: null });
-    ctx.tally.fail({ key: row.orderNo, errorType: reason, message: text, payload: order });
+    failRecord(ctx, row.orderNo, error, order);
     return "failed";
   }
 }

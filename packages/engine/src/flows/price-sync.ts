@@ -1,8 +1,9 @@
 import type { PriceUpdate } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { convertVat } from "../pricing/vat.ts";
+import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
-import type { Flow } from "./flow.ts";
+import { type Flow, failBindingConflict } from "./flow.ts";
 import { readAhead } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
 
@@ -17,7 +18,7 @@ export const priceSync: Flow = async (ctx) => {
   const groups = await ctx.erp.listPriceGroups();
   const group =
     groups.find((g) => g.id === ctx.mappings.erpPriceGroup) ?? groups.find((g) => g.isDefault) ?? groups[0];
-  if (!group) throw new Error(message("engine.noErpPriceGroup"));
+  if (!group) throw new MerchantFacingError("engine.noErpPriceGroup");
   const priceList = ctx.mappings.shopPriceList ?? undefined;
   const shopIncludesVat = ctx.mappings.shopPricesIncludeVat;
 
@@ -49,15 +50,17 @@ export const priceSync: Flow = async (ctx) => {
     const last = await ctx.ledger.get("price", skus.map(ledgerKey));
     const changed = skus.filter((sku) => last.get(ledgerKey(sku))?.hash !== hashOf(desired.get(sku)!));
     if (changed.length === 0) return;
-    const { bound } = await resolveVariantBindings(ctx, changed);
+    const { bound, conflicts } = await resolveVariantBindings(ctx, changed);
     for (const sku of changed) {
       const binding = bound.get(sku);
+      const d = desired.get(sku)!;
       if (!binding) {
-        missing++;
+        const heldBy = conflicts.get(sku);
+        if (heldBy) failBindingConflict(ctx, sku, { key: sku, heldBy }, { sku, amount: d.amount });
+        else missing++;
         continue;
       }
       ctx.tally.changed(1);
-      const d = desired.get(sku)!;
       await writer.add({
         key: sku,
         ledgerKey: ledgerKey(sku),

@@ -2,8 +2,9 @@ import type { Product } from "@ep/connectors";
 import { isConnectorError } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { contentHash } from "../ledger/sync-ledger.ts";
+import { uniqueByKey } from "../store/unique-by-key.ts";
 import { categoryKey, ShopCategories } from "./category-sync.ts";
-import type { Flow, FlowContext } from "./flow.ts";
+import { type Flow, type FlowContext, failBindingConflict, failRecord } from "./flow.ts";
 import { bindVariants, resolveVariantBindings } from "./shop-bindings.ts";
 
 const LOOKUP_CHUNK = 500;
@@ -94,17 +95,13 @@ async function readModels(ctx: FlowContext): Promise<Model[]> {
     cards.push(...page.items);
     pageToken = page.nextPageToken;
   } while (pageToken);
-  return toModels(cards).filter((m) => inFilter(ctx, m));
+  // A card listed twice (the ERP paged while it was edited) is one card, as last read.
+  return toModels(uniqueByKey(cards, (c) => c.sku)).filter((m) => inFilter(ctx, m));
 }
 
 function failModel(ctx: FlowContext, m: Model, error: unknown) {
   if (!isConnectorError(error) || error.kind !== "permanent") throw error;
-  ctx.tally.fail({
-    key: m.key,
-    errorType: error.reason,
-    message: error.systemMessage ?? error.message,
-    payload: m.product,
-  });
+  failRecord(ctx, m.key, error, m.product);
 }
 
 async function bindCreated(ctx: FlowContext, ref: { productId: string; variants: Record<string, string> }) {
@@ -135,24 +132,33 @@ export const productSync: Flow = async (ctx) => {
     );
     const unbound = chunk.filter((m) => !bound.get(m.key)?.externalId);
     if (unbound.length === 0) continue;
-    const { bound: variants } = await resolveVariantBindings(
+    const { bound: variants, conflicts } = await resolveVariantBindings(
       ctx,
       unbound.flatMap((m) => m.product.variants.map((v) => v.sku)),
     );
     for (const m of unbound) {
+      // A variant whose shop record another ERP code holds: neither adopt nor create (that would
+      // make a second shop product with its SKU); the model waits as a failed task.
+      const held = m.product.variants.find((v) => conflicts.has(v.sku));
+      if (held) {
+        failBindingConflict(ctx, m.key, { key: held.sku, heldBy: conflicts.get(held.sku)! }, m.product);
+        continue;
+      }
       const found = m.product.variants.map((v) => variants.get(v.sku));
       const existing = found.find(Boolean);
       if (existing) {
         // Already in the shop: adopt it. If some variants are missing there, ProductUpdate adds them.
         const complete = found.every(Boolean);
-        await ctx.ledger.put("product", [
+        const [clash] = await ctx.ledger.put("product", [
           {
             key: m.key,
             externalId: existing.productId,
             hash: complete ? productContentHash(m.product) : "incomplete",
           },
         ]);
-        ctx.tally.moved([m.key]);
+        // Two ERP models whose variants sit in one shop product: the first one bound keeps it.
+        if (clash) failBindingConflict(ctx, m.key, { key: m.key, heldBy: clash.heldBy }, m.product);
+        else ctx.tally.moved([m.key]);
         continue;
       }
       if (!ctx.mappings.createMissingProducts) {

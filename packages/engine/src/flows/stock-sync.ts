@@ -1,7 +1,8 @@
 import type { StockUpdate } from "@ep/connectors";
 import { message } from "@ep/contracts";
+import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
-import type { Flow } from "./flow.ts";
+import { type Flow, failBindingConflict } from "./flow.ts";
 import { readAhead } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
 
@@ -18,7 +19,7 @@ export const stockSync: Flow = async (ctx) => {
     ctx.erp.listStockLocations(),
   ]);
   const firstShopLocation = shopLocations[0];
-  if (!firstShopLocation) throw new Error(message("engine.noShopStockLocation"));
+  if (!firstShopLocation) throw new MerchantFacingError("engine.noShopStockLocation");
   const mapping =
     ctx.mappings.stockLocations.length > 0
       ? ctx.mappings.stockLocations
@@ -51,13 +52,17 @@ export const stockSync: Flow = async (ctx) => {
       );
       if (changed.length === 0) continue;
       const skus = changed.map((key) => key.slice(0, key.lastIndexOf("@")));
-      const { bound } = await resolveVariantBindings(ctx, [...new Set(skus)]);
+      const { bound, conflicts } = await resolveVariantBindings(ctx, [...new Set(skus)]);
       for (const key of changed) {
         const at = key.lastIndexOf("@");
         const sku = key.slice(0, at);
         const binding = bound.get(sku);
         if (!binding) {
-          missing++;
+          const heldBy = conflicts.get(sku);
+          if (heldBy) {
+            const qty = shownQty(desired.get(key)!, ctx.mappings.minStock);
+            failBindingConflict(ctx, sku, { key: sku, heldBy }, { sku, location: key.slice(at + 1), qty });
+          } else missing++;
           continue;
         }
         ctx.tally.changed(1);
@@ -80,6 +85,22 @@ export const stockSync: Flow = async (ctx) => {
   };
 
   /**
+   * Adds one SKU's warehouse quantities into the shop locations they are mapped to; answers the keys.
+   * Each ERP warehouse counts once: one listed twice (the ERP paged while it was being edited) keeps
+   * its last row.
+   */
+  const addLevels = (sku: string, levels: Map<string, number>, desired: Map<string, number>) => {
+    const keys = new Set<string>();
+    for (const [location, qty] of levels) {
+      const key = shopKey(sku, location);
+      if (!key) continue;
+      keys.add(key);
+      desired.set(key, (desired.get(key) ?? 0) + qty);
+    }
+    return keys;
+  };
+
+  /**
    * A SKU's total is known once all its warehouses are read. An ERP that lists a SKU's warehouses
    * together (Mikro orders by stock code) completes each SKU when the next one starts: those are
    * compared and written while reading goes on, and memory holds one chunk. Answers false, having
@@ -90,21 +111,21 @@ export const stockSync: Flow = async (ctx) => {
     const desired = new Map<string, number>();
     let complete: string[] = [];
     let current: string | undefined;
-    let currentKeys = new Set<string>();
+    let currentLevels = new Map<string, number>();
+    const completeCurrent = () => {
+      if (current !== undefined) complete.push(...addLevels(current, currentLevels, desired));
+    };
     for await (const page of readAhead((pageToken) => ctx.erp.listStock({ pageToken }))) {
       ctx.tally.read(page.items.length);
       for (const level of page.items) {
         if (level.sku !== current) {
           if (seen.has(level.sku)) return false;
           seen.add(level.sku);
-          complete.push(...currentKeys);
+          completeCurrent();
           current = level.sku;
-          currentKeys = new Set();
+          currentLevels = new Map();
         }
-        const key = shopKey(level.sku, level.location);
-        if (!key) continue;
-        currentKeys.add(key);
-        desired.set(key, (desired.get(key) ?? 0) + level.qty);
+        currentLevels.set(level.location, level.qty);
       }
       if (complete.length >= DIFF_CHUNK) {
         await diffAndWrite(complete, desired);
@@ -112,21 +133,25 @@ export const stockSync: Flow = async (ctx) => {
         complete = [];
       }
     }
-    complete.push(...currentKeys);
+    completeCurrent();
     await diffAndWrite(complete, desired);
     return true;
   };
 
   /** Any other order: every warehouse of every SKU first, then the comparison. */
   const wholeRead = async () => {
-    const desired = new Map<string, number>();
+    const levels = new Map<string, Map<string, number>>();
     for await (const page of readAhead((pageToken) => ctx.erp.listStock({ pageToken }))) {
       ctx.tally.read(page.items.length);
       for (const level of page.items) {
-        const key = shopKey(level.sku, level.location);
-        if (key) desired.set(key, (desired.get(key) ?? 0) + level.qty);
+        if (!shopKey(level.sku, level.location)) continue;
+        const bySku = levels.get(level.sku) ?? new Map<string, number>();
+        bySku.set(level.location, level.qty);
+        levels.set(level.sku, bySku);
       }
     }
+    const desired = new Map<string, number>();
+    for (const [sku, bySku] of levels) addLevels(sku, bySku, desired);
     await diffAndWrite([...desired.keys()], desired);
   };
 

@@ -1,10 +1,14 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db.ts";
+import { isUniqueViolation } from "../runs/failure-text.ts";
 import { syncLedger } from "../store/schema.ts";
+import { uniqueByKey } from "../store/unique-by-key.ts";
 
 export type LedgerEntity = "category" | "product" | "variant" | "stock" | "price";
 export type LedgerRow = { key: string; externalId: string | null; hash: string | null };
+/** A row not written because another key (`heldBy`) already holds its external record. */
+export type LedgerConflict = { key: string; externalId: string; heldBy: string };
 
 /** A stable hash of what was pushed: same content, same hash, whatever the key order. */
 export function contentHash(value: unknown): string {
@@ -58,31 +62,98 @@ export class SyncLedger {
   }
 
   /**
-   * Records what was pushed. A binding that already exists keeps its external id unless a new one
-   * is given; a unique clash on the external id means "already bound": the caller's work is done.
+   * Records what was pushed, one row per key (the last of a repeated key wins). A binding that
+   * already exists keeps its external id unless a new one is given.
+   *
+   * One external record is bound to one key (the unique index `sync_ledger_external_uq`). A row
+   * whose external id another key already holds is not written: it is answered as a conflict, and
+   * the binding that came first keeps the record. Within one batch the first key wins. So a
+   * conflict costs the caller one record, never the whole statement.
    */
   async put(
     entity: LedgerEntity,
     rows: Array<{ key: string; externalId?: string | null; hash?: string | null }>,
-  ) {
+  ): Promise<LedgerConflict[]> {
+    const conflicts: LedgerConflict[] = [];
+    const holder = new Map<string, string>();
+    const unique = uniqueByKey(rows, (r) => r.key).filter((r) => {
+      if (!r.externalId) return true;
+      const first = holder.get(r.externalId);
+      if (first === undefined) {
+        holder.set(r.externalId, r.key);
+        return true;
+      }
+      conflicts.push({ key: r.key, externalId: r.externalId, heldBy: first });
+      return false;
+    });
     const pushedAt = new Date().toISOString();
-    for (let i = 0; i < rows.length; i += 1000) {
-      const chunk = rows.slice(i, i + 1000);
-      // Rows travel as three array parameters (not eight parameters per row): building and sending a
-      // thousand-row upsert stays cheap.
-      await this.db.execute(sql`
-        insert into sync_ledger (connection_id, company_id, entity, key, external_id, hash, pushed_at)
-        select ${this.connectionId}::integer, ${this.companyId}::integer, ${entity}::text, t.key, t.external_id, t.hash, ${pushedAt}::timestamptz
-        from unnest(
+    for (let i = 0; i < unique.length; i += 1000) {
+      const chunk = unique.slice(i, i + 1000);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          conflicts.push(...(await this.putChunk(entity, chunk, pushedAt)));
+          break;
+        } catch (error) {
+          // Another transaction bound the same external record between our check and our insert:
+          // the next attempt sees its row and answers the conflict.
+          if (attempt >= 2 || !isUniqueViolation(error, "sync_ledger_external_uq")) throw error;
+        }
+      }
+    }
+    return conflicts;
+  }
+
+  private async putChunk(
+    entity: LedgerEntity,
+    chunk: Array<{ key: string; externalId?: string | null; hash?: string | null }>,
+    pushedAt: string,
+  ): Promise<LedgerConflict[]> {
+    // Rows travel as three array parameters (not eight parameters per row): building and sending a
+    // thousand-row upsert stays cheap. `held` finds the rows whose external id another key holds;
+    // the insert skips them and the statement answers them.
+    const result = await this.db.execute(sql`
+      with t as (
+        select * from unnest(
           ${sql.param(chunk.map((r) => r.key))}::text[],
           ${sql.param(chunk.map((r) => r.externalId ?? null))}::text[],
           ${sql.param(chunk.map((r) => r.hash ?? null))}::text[]
         ) as t(key, external_id, hash)
+      ), held as (
+        select t.key, t.external_id, s.key as held_by
+        from t join sync_ledger s
+          on s.connection_id = ${this.connectionId}::integer and s.entity = ${entity}::text
+          and s.external_id = t.external_id and s.key <> t.key
+      ), written as (
+        insert into sync_ledger (connection_id, company_id, entity, key, external_id, hash, pushed_at)
+        select ${this.connectionId}::integer, ${this.companyId}::integer, ${entity}::text, t.key, t.external_id, t.hash, ${pushedAt}::timestamptz
+        from t where not exists (select 1 from held where held.key = t.key)
         on conflict (connection_id, entity, key) do update set
           external_id = coalesce(excluded.external_id, sync_ledger.external_id),
           hash = coalesce(excluded.hash, sync_ledger.hash),
-          pushed_at = excluded.pushed_at`);
-    }
+          pushed_at = excluded.pushed_at
+        returning 1
+      )
+      select key, external_id, held_by from held`);
+    return (result.rows as Array<{ key: string; external_id: string; held_by: string }>).map((r) => ({
+      key: r.key,
+      externalId: r.external_id,
+      heldBy: r.held_by,
+    }));
+  }
+
+  /** The key that holds an external record, if any. */
+  async holderOf(entity: LedgerEntity, externalId: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ key: syncLedger.key })
+      .from(syncLedger)
+      .where(
+        and(
+          eq(syncLedger.connectionId, this.connectionId),
+          eq(syncLedger.entity, entity),
+          eq(syncLedger.externalId, externalId),
+        ),
+      );
+    return row?.key;
   }
 
   async count(entity: LedgerEntity): Promise<number> {

@@ -1,8 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../db.ts";
 import { jobErrorReports } from "../store/schema.ts";
+import { uniqueByKey } from "../store/unique-by-key.ts";
 
-export type ItemFailure = { key: string; errorType: string; message: string; payload?: unknown };
+export type ItemFailure = {
+  key: string;
+  errorType: string;
+  /** What the merchant reads (Turkish, from `failureText`). */
+  message: string;
+  payload?: unknown;
+  /** The error itself, for the server log only; never stored. */
+  cause?: unknown;
+};
 
 /**
  * Failed tasks of a job. One open row per (company, job type, record): a record that keeps failing
@@ -14,8 +23,9 @@ export async function recordFailures(
   failures: ItemFailure[],
   now: Date,
 ) {
-  for (let i = 0; i < failures.length; i += 500) {
-    const chunk = failures.slice(i, i + 500);
+  const unique = uniqueByKey(failures, (f) => f.key);
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
     await db
       .insert(jobErrorReports)
       .values(

@@ -9,12 +9,15 @@ import { FLOWS } from "../flows/registry.ts";
 import { SyncLedger } from "../ledger/sync-ledger.ts";
 import { jobRuns, jobs, type RunCalls, type RunCounts, type RunStatus } from "../store/schema.ts";
 import { openFailureKeys, recordFailures, resolveFailures } from "./error-reports.ts";
+import { failureLog, failureText, type SystemNames, systemNamesOf } from "./failure-text.ts";
 import { notifyCompany } from "./notifications.ts";
 
 const DEFAULT_LEASE_MS = 60_000;
 const PROGRESS_EVERY_MS = 750;
 /** Whole-run retries for a transient failure (the flows are idempotent: the ledger skips what moved). */
 const RUN_RETRY_DELAYS_MS = [2_000, 10_000];
+/** Failed records of one run whose technical detail goes to the log (the rest are counted). */
+const LOGGED_FAILURES = 20;
 
 type ClaimedRun = typeof jobRuns.$inferSelect;
 
@@ -51,7 +54,7 @@ export async function executeRun(
         .where(
           and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running"), eq(jobRuns.leaseOwner, deps.workerId)),
         )
-        .catch((error) => deps.logger.warn({ err: error, runId }, "lease heartbeat failed"));
+        .catch((error) => deps.logger.warn({ runId, ...failureLog(error) }, "lease heartbeat failed"));
     },
     Math.max(1_000, Math.floor(leaseMs / 3)),
   );
@@ -62,6 +65,7 @@ export async function executeRun(
   let status: RunStatus = "Failed";
   let reason: string | null = null;
   let systems = { erp: "", shop: "" };
+  let names: SystemNames = {};
   try {
     reason = (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ?? null;
     if (!reason) {
@@ -71,6 +75,7 @@ export async function executeRun(
       if (!job) throw new Error(`Job ${run.jobId} is gone`);
       const opened = await deps.openConnectors(run.companyId, counter);
       systems = { erp: opened.erp.descriptor.system, shop: opened.shop.descriptor.system };
+      names = systemNamesOf(opened.erp, opened.shop);
       const mappings = await loadMappings(deps.db, run.companyId);
       for (let attempt = 0; ; attempt++) {
         tally = newTally(deps, run);
@@ -98,7 +103,10 @@ export async function executeRun(
         } catch (error) {
           const delay = RUN_RETRY_DELAYS_MS[attempt];
           if (!isConnectorError(error) || error.kind !== "transient" || delay === undefined) throw error;
-          deps.logger.warn({ runId, attempt, err: error }, "transient failure, the run starts over");
+          deps.logger.warn(
+            { runId, attempt, ...failureLog(error) },
+            "transient failure, the run starts over",
+          );
           await new Promise((r) =>
             setTimeout(r, error.retryAfterMs ? Math.max(delay, error.retryAfterMs) : delay),
           );
@@ -108,8 +116,9 @@ export async function executeRun(
     }
   } catch (error) {
     status = "Failed";
-    reason = describeError(error);
-    deps.logger.warn({ runId, jobType: run.jobType, err: error }, "run failed");
+    // The merchant reads what to do next; the log keeps the class and codes (no SQL, no values).
+    reason = failureText(error, names);
+    deps.logger.warn({ runId, jobType: run.jobType, ...failureLog(error) }, "run failed");
   } finally {
     clearInterval(heartbeat);
   }
@@ -128,7 +137,7 @@ function newTally(deps: EngineDeps, run: ClaimedRun): RunTally {
       .set({ counts: { ...counts } })
       .where(and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running")))
       .then(() => deps.publish({ ...event(run, "Running"), counts: { ...counts } }))
-      .catch((error) => deps.logger.warn({ err: error }, "progress update failed"));
+      .catch((error) => deps.logger.warn({ runId: run.id, ...failureLog(error) }, "progress update failed"));
   });
 }
 
@@ -143,7 +152,13 @@ async function finishRun(
 ) {
   const now = deps.now();
   const ctx = { companyId: run.companyId, jobId: run.jobId, jobType: run.jobType, runId: run.id };
-  if (tally.failures.length > 0) await recordFailures(deps.db, ctx, tally.failures, now);
+  if (tally.failures.length > 0) {
+    for (const f of tally.failures.slice(0, LOGGED_FAILURES)) {
+      if (f.cause !== undefined)
+        deps.logger.warn({ runId: run.id, key: f.key, ...failureLog(f.cause) }, "record failed");
+    }
+    await recordFailures(deps.db, ctx, tally.failures, now);
+  }
   let resolved = 0;
   if (tally.movedKeys.length > 0) {
     const open = await openFailureKeys(deps.db, run.companyId, run.jobType);
@@ -242,16 +257,6 @@ export function buildReport(
   if (resolved > 0) out.push(message("engine.reportResolved", { count: resolved }));
   out.push(...lines);
   return out.join("\n");
-}
-
-function describeError(error: unknown): string {
-  if (isConnectorError(error)) {
-    const system = error.system ? `${error.system}: ` : "";
-    return message("engine.systemError", { detail: `${system}${error.systemMessage ?? error.message}` });
-  }
-  return message("engine.unexpectedError", {
-    detail: error instanceof Error ? error.message : String(error),
-  });
 }
 
 const event = (run: ClaimedRun, status: string) => ({

@@ -18,6 +18,17 @@ import { type ConnectionRow, findConnection, openCredentials } from "../connecti
 import { erpMatchings } from "./schema.ts";
 
 type Row = typeof erpMatchings.$inferSelect;
+/** Why a link was not saved; `heldBy` is the ERP code that already holds the shop variant. */
+type Refusal = { key: MessageKey; heldBy?: string };
+
+class BindingTaken extends Error {
+  constructor(readonly heldBy: string) {
+    super("shop variant already bound");
+  }
+}
+
+const refusalText = (r: Refusal, shopSku: string) =>
+  r.heldBy ? message("erpMatching.bindingTakenRow", { shopSku, heldBy: r.heldBy }) : message(r.key);
 const MAX_IMPORT_ROWS = 5000;
 
 const toDto = (r: Row): ErpMatchingDto => ({
@@ -51,8 +62,8 @@ function cells(line: string): string[] {
   return out;
 }
 
-/** Removes an engine variant binding of a shop connection, by ERP code (`key`) or shop ids. */
-function dropVariantBinding(db: Tx, connectionId: number, by: "key" | "externalId", value: string) {
+/** Removes the engine's variant binding of an ERP code on a shop connection. */
+function dropVariantBinding(db: Tx, connectionId: number, erpSku: string) {
   const { syncLedger } = engineSchema;
   return db
     .delete(syncLedger)
@@ -60,7 +71,7 @@ function dropVariantBinding(db: Tx, connectionId: number, by: "key" | "externalI
       and(
         eq(syncLedger.connectionId, connectionId),
         eq(syncLedger.entity, "variant"),
-        eq(syncLedger[by], value),
+        eq(syncLedger.key, erpSku),
       ),
     );
 }
@@ -116,13 +127,18 @@ export class ErpMatchingService {
     }
   }
 
-  /** Stores the link and binds the ERP code to the shop variant in the engine's ledger. */
+  /**
+   * Stores the link and binds the ERP code to the shop variant in the engine's ledger. A shop
+   * variant feeds from one ERP code only: one already bound to another code (by an earlier sync or
+   * lookup) is refused, naming that code, instead of being taken over, which would leave the other
+   * code to fail every run.
+   */
   private async store(
     companyId: number,
     connection: ConnectionRow,
     input: CreateErpMatchingRequest,
     ids: { productId: string; variantId: string },
-  ): Promise<Row | MessageKey> {
+  ): Promise<Row | Refusal> {
     const taken = await this.db
       .select({ id: erpMatchings.id })
       .from(erpMatchings)
@@ -132,24 +148,33 @@ export class ErpMatchingService {
           or(eq(erpMatchings.erpSku, input.erpSku), eq(erpMatchings.shopSku, input.shopSku)),
         ),
       );
-    if (taken.length > 0) return "erpMatching.duplicate";
+    if (taken.length > 0) return { key: "erpMatching.duplicate" };
     const externalId = encodeBinding(ids);
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(erpMatchings)
-        .values({
-          companyId,
-          erpSku: input.erpSku,
-          shopSku: input.shopSku,
-          shopProductId: ids.productId,
-          shopVariantId: ids.variantId,
-        })
-        .returning();
-      // The shop variant may be bound to another code already (its own SKU): the match replaces it.
-      await dropVariantBinding(tx, connection.id, "externalId", externalId);
-      await new SyncLedger(tx, connection.id, companyId).put("variant", [{ key: input.erpSku, externalId }]);
-      return row!;
-    });
+    const heldBy = await new SyncLedger(this.db, connection.id, companyId).holderOf("variant", externalId);
+    if (heldBy !== undefined && heldBy !== input.erpSku) return { key: "erpMatching.bindingTaken", heldBy };
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(erpMatchings)
+          .values({
+            companyId,
+            erpSku: input.erpSku,
+            shopSku: input.shopSku,
+            shopProductId: ids.productId,
+            shopVariantId: ids.variantId,
+          })
+          .returning();
+        const [conflict] = await new SyncLedger(tx, connection.id, companyId).put("variant", [
+          { key: input.erpSku, externalId },
+        ]);
+        // A run bound the variant since the check above: nothing is saved.
+        if (conflict) throw new BindingTaken(conflict.heldBy);
+        return row!;
+      });
+    } catch (error) {
+      if (error instanceof BindingTaken) return { key: "erpMatching.bindingTaken", heldBy: error.heldBy };
+      throw error;
+    }
   }
 
   async create(companyId: number, userId: number, input: CreateErpMatchingRequest): Promise<ErpMatchingDto> {
@@ -157,7 +182,8 @@ export class ErpMatchingService {
     const found = (await this.lookUp(shop, [input.shopSku])).get(input.shopSku);
     if (!found) throw new AppError(400, "erpMatching.shopSkuNotFound");
     const stored = await this.store(companyId, connection, input, found);
-    if (typeof stored === "string") throw new AppError(409, stored);
+    if ("key" in stored)
+      throw new AppError(409, stored.key, 409, stored.heldBy ? { boundErpSku: stored.heldBy } : null);
     await recordActivity(this.db, {
       companyId,
       userId,
@@ -176,7 +202,7 @@ export class ErpMatchingService {
         .where(and(eq(erpMatchings.companyId, companyId), eq(erpMatchings.id, id)));
       if (connection) {
         // Without the link the engine looks the ERP code up in the shop again.
-        await dropVariantBinding(tx, connection.id, "key", match.erpSku);
+        await dropVariantBinding(tx, connection.id, match.erpSku);
       }
     });
     await recordActivity(this.db, {
@@ -219,7 +245,10 @@ export class ErpMatchingService {
       else if (!ids) reason = "erpMatching.shopSkuNotFound";
       else {
         const stored = await this.store(companyId, connection, p, ids);
-        if (typeof stored === "string") reason = stored;
+        if ("key" in stored) {
+          rows.push({ ...p, accepted: false, reason: refusalText(stored, p.shopSku) });
+          continue;
+        }
       }
       rows.push({ ...p, accepted: reason === null, reason: reason ? message(reason) : null });
     }

@@ -1,7 +1,15 @@
 import type { BatchResult, PriceUpdate, ShopConnector, StockUpdate } from "@ep/connectors";
 import { CallCounter } from "@ep/connectors";
 import { type MessageKey, message, type RunPreview } from "@ep/contracts";
-import { FLOWS, type LedgerEntity, type LedgerRow, loadMappings, RunTally, SyncLedger } from "@ep/engine";
+import {
+  FLOWS,
+  type LedgerConflict,
+  type LedgerEntity,
+  type LedgerRow,
+  loadMappings,
+  RunTally,
+  SyncLedger,
+} from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { MissingConnectionError, openCompanyConnectors } from "../connections/connector-factory.ts";
@@ -17,7 +25,9 @@ class ReadOnlyLedger extends SyncLedger {
     for (const [key, row] of rows) this.seen.set(`${entity}:${key}`, row.hash);
     return rows;
   }
-  override async put(): Promise<void> {}
+  override async put(): Promise<LedgerConflict[]> {
+    return [];
+  }
 }
 
 /** The shop as the flow sees it, except that price and stock writes are only recorded. */
