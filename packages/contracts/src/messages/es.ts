@@ -85,7 +85,7 @@ export const es: MessageCatalog = {
     textControlCharacter: "The text contains a control character that is not allowed. Please retype it.",
     idOutOfRange: "A record number must be a whole number between 1 and 2,147,483,647.",
     numberOutOfRange: "The number is outside the allowed range. Please enter a smaller value.",
-    dateOutOfRange: "The date must be between the years 1900 and 9999.",
+    dateOutOfRange: "The date must be between the years 1900 and 2999.",
   },
   engine: {
     statusQueued: "En cola.",

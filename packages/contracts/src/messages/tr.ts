@@ -85,7 +85,7 @@ export const tr = {
       "Metin izin verilmeyen bir kontrol karakteri içeriyor. Lütfen metni yeniden yazınız.",
     idOutOfRange: "Kayıt numarası 1 ile 2.147.483.647 arasında bir tam sayı olmalıdır.",
     numberOutOfRange: "Sayı izin verilen aralığın dışında. Lütfen daha küçük bir değer giriniz.",
-    dateOutOfRange: "Tarih 1900 ile 9999 yılları arasında olmalıdır.",
+    dateOutOfRange: "Tarih 1900 ile 2999 yılları arasında olmalıdır.",
   },
   engine: {
     statusQueued: "Sırada bekliyor.",

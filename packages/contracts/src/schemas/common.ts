@@ -74,20 +74,21 @@ export const pageSizeParam = () =>
     .max(100, err("request.numberOutOfRange"));
 
 const MIN_YEAR = 1900;
-const MAX_YEAR = 9999;
+// Far enough for any real date; low enough that adding days or years to one stays storable.
+const MAX_YEAR = 2999;
 const inYearRange = (s: string) => {
   const year = new Date(s).getUTCFullYear();
   return year >= MIN_YEAR && year <= MAX_YEAR;
 };
 
-/** A date filter (`2026-05-01`, or a full ISO date-time): parseable and within 1900 … 9999. */
+/** A date filter (`2026-05-01`, or a full ISO date-time): parseable and within 1900 … 2999. */
 export const dateParam = () =>
   textInput(err("validation.dateInvalid"))
     .max(40, err("validation.dateInvalid"))
     .refine((s) => !Number.isNaN(Date.parse(s)), { ...err("validation.dateInvalid"), abort: true })
     .refine(inYearRange, err("request.dateOutOfRange"));
 
-/** An ISO date-time with offset in a body (support console dates), within 1900 … 9999. */
+/** An ISO date-time with offset in a body (support console dates), within 1900 … 2999. */
 export const dateTimeInput = () =>
   z.iso
     .datetime({ offset: true, error: "validation.dateInvalid" })
