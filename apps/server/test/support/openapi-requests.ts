@@ -311,7 +311,7 @@ export const FORMS: Record<string, (ids: IdPool) => Record<string, string>> = {
     categoryId: String(ids("categoryId")),
     subject: "Kargo gecikmesi",
     message: "Siparişim gelmedi.",
-    jobRunId: "",
+    jobRunId: String(ids("jobRunId")),
     jobErrorReportId: "",
   }),
   "/api/Ticket/my-company/ticket_reply": (ids) => ({

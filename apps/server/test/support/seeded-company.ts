@@ -100,6 +100,8 @@ export async function seededCompany(t: TestApp): Promise<SeededCompany> {
     if (f === "attachmentid") return ids.attachment;
     if (f === "companyid") return c.companyId;
     if (f === "parentid" || f === "categoryid") return ids.category;
+    if (f === "jobrunid") return ids.run;
+    if (f === "joberrorreportid") return ids.errorReport;
     if (f === "ticketid" || p.includes("ticket")) return ids.ticket;
     if (f === "jobid" || p.startsWith("/api/job/") || p === "/api/job") return c.jobId("StockIntegration");
     if (f === "joberroridlist" || p.includes("joberrorreport")) return ids.errorReport;
