@@ -95,6 +95,8 @@ export default async function setup(project: TestProject) {
     SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`,
     PUBLIC_URL: baseUrl,
     CAPTCHA: "adaptive",
+    // The panel tests sign in as the demo company, which only a DEMO=1 server offers.
+    DEMO: "1",
     // Every request and mail in e2e/test-results/server.log, for reading a failed test against.
     LOG_LEVEL: "info",
     SUPPORT_EMAIL: SUPPORT_ACCOUNT.email,

@@ -20,7 +20,8 @@ import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
 import type { AppContext } from "./platform/context.ts";
 import { AppError, failure } from "./platform/http/envelope.ts";
-import { installErrorHandling } from "./platform/http/error-handler.ts";
+import { installErrorHandling, MALFORMED_JSON } from "./platform/http/error-handler.ts";
+import { installSecurityHeaders, serverOptions } from "./platform/http/hardening.ts";
 import { installMetrics } from "./platform/http/metrics.ts";
 
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -50,6 +51,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    ...serverOptions(ctx.config),
   });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -62,7 +64,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     try {
       done(null, JSON.parse(text));
     } catch {
-      const error = Object.assign(new Error("Invalid JSON body"), { statusCode: 400 });
+      const error = Object.assign(new Error("Invalid JSON body"), { statusCode: 400, code: MALFORMED_JSON });
       done(error, undefined);
     }
   });
@@ -70,12 +72,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installMetrics(app);
+  await installSecurityHeaders(app, ctx.config);
 
   await app.register(swagger, {
     openapi: { info: { title: "Entegrasyon Paneli API", version: "1.0.0" } },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  // No validator badge: it is an image from swagger.io, which the CSP refuses.
+  await app.register(swaggerUi, { routePrefix: "/api/docs", uiConfig: { validatorUrl: null } });
 
   await app.register(healthRoutes(ctx));
   for (const module of modules) await app.register(module(ctx));

@@ -26,6 +26,44 @@ export type BootOptions = {
   scheduler?: boolean;
 };
 
+/** A reason the server cannot start, already one line in Turkish and English: printed, never a stack. */
+export class StartupError extends Error {}
+
+const DATABASE_REASONS: Record<string, [tr: string, en: string]> = {
+  ECONNREFUSED: ["sunucu bağlantıyı reddetti", "the server refused the connection"],
+  ENOTFOUND: ["sunucu adı bulunamadı", "the host name was not found"],
+  EAI_AGAIN: ["sunucu adı çözülemedi", "the host name could not be resolved"],
+  ETIMEDOUT: ["sunucu zamanında yanıt vermedi", "the server did not answer in time"],
+  EHOSTUNREACH: ["sunucuya ulaşılamıyor", "the host is unreachable"],
+  "28P01": ["kullanıcı adı veya parola kabul edilmedi", "the user name or password was refused"],
+  "28000": ["bu kullanıcının bağlanma izni yok", "this user may not connect"],
+  "3D000": ["veritabanı bulunamadı", "the database does not exist"],
+  "42501": ["kullanıcının yetkisi yetmiyor", "the user lacks a privilege"],
+};
+
+/** Where DATABASE_URL points, without its user name or password. */
+function databaseTarget(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || "5432"}${u.pathname}`;
+  } catch {
+    return "?";
+  }
+}
+
+/** Maps a failure to open PostgreSQL to one line saying where and why (the driver's text stays out). */
+export function databaseStartError(error: unknown, url: string): StartupError {
+  const code = String((error as { code?: unknown })?.code ?? "");
+  const [tr, en] = DATABASE_REASONS[code] ?? [
+    `bağlantı kurulamadı${code ? ` (${code})` : ""}`,
+    `the connection failed${code ? ` (${code})` : ""}`,
+  ];
+  const where = databaseTarget(url);
+  return new StartupError(
+    `DATABASE_URL: Veritabanına bağlanılamadı (${where}): ${tr}. / Cannot open the database (${where}): ${en}.`,
+  );
+}
+
 /** Opens every platform part once: database and migrations, queue, secrets, mail. */
 export async function createContext(config: Config, options: BootOptions = {}): Promise<AppContext> {
   const logger = createLogger(config.logLevel, options.logDestination);
@@ -34,6 +72,8 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDirOverride ?? config.dataDir,
     onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+  }).catch((error: unknown) => {
+    throw config.databaseUrl ? databaseStartError(error, config.databaseUrl) : error;
   });
   const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE]);
   const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom);

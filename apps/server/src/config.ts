@@ -102,6 +102,34 @@ const schema = z.object({
       )
       .default("off"),
   ),
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, "METRICS_TOKEN must be at least 16 characters").max(200).optional(),
+  ),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "HTTP_REQUEST_TIMEOUT_SECONDS must be a number" })
+      .min(1, "HTTP_REQUEST_TIMEOUT_SECONDS must be 1–3600")
+      .max(3600, "HTTP_REQUEST_TIMEOUT_SECONDS must be 1–3600")
+      .default(60),
+  ),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "HTTP_HEADERS_TIMEOUT_SECONDS must be a number" })
+      .min(1, "HTTP_HEADERS_TIMEOUT_SECONDS must be 1–300")
+      .max(300, "HTTP_HEADERS_TIMEOUT_SECONDS must be 1–300")
+      .default(10),
+  ),
+  HTTP_KEEP_ALIVE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "HTTP_KEEP_ALIVE_SECONDS must be a number" })
+      .min(1, "HTTP_KEEP_ALIVE_SECONDS must be 1–600")
+      .max(600, "HTTP_KEEP_ALIVE_SECONDS must be 1–600")
+      .default(10),
+  ),
   ROLE: z.preprocess(
     emptyToUndefined,
     z.enum(["all", "api", "worker"], { error: "ROLE must be one of all, api, worker" }).default("all"),
@@ -133,8 +161,18 @@ export type Config = {
   connectorRateMultiplier: number;
   /** A support-team account made (or its password reset) at start; null unless both are set. */
   supportAccount: { email: string; password: string } | null;
-  /** Seed and run the demo company: on by default with the embedded database, never by default on PostgreSQL. */
+  /**
+   * Seed and run the demo company, print its sign-in and offer it on the sign-in screen: only with
+   * DEMO=1, so no installation hands out a known password unless it was started as a demo.
+   */
   demo: { email: string; password: string } | null;
+  /**
+   * Who may read `/metrics`: a bearer token when METRICS_TOKEN is set; without one, anyone on the
+   * embedded database (a single-machine install), nobody on PostgreSQL (a server install).
+   */
+  metrics: { token: string } | "open" | "off";
+  /** Cut-offs for slow or idle clients (milliseconds). */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
 };
 
 export class ConfigError extends Error {
@@ -181,8 +219,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportAccount:
       c.SUPPORT_EMAIL && c.SUPPORT_PASSWORD ? { email: c.SUPPORT_EMAIL, password: c.SUPPORT_PASSWORD } : null,
     demo:
-      c.DEMO === "1" || (c.DEMO === undefined && !c.DATABASE_URL)
+      c.DEMO === "1"
         ? { email: c.DEMO_EMAIL ?? DEMO_DEFAULT_EMAIL, password: c.DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD }
         : null,
+    metrics: c.METRICS_TOKEN ? { token: c.METRICS_TOKEN } : c.DATABASE_URL ? "off" : "open",
+    http: {
+      requestTimeoutMs: Math.round(c.HTTP_REQUEST_TIMEOUT_SECONDS * 1000),
+      headersTimeoutMs: Math.round(c.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),
+      keepAliveTimeoutMs: Math.round(c.HTTP_KEEP_ALIVE_SECONDS * 1000),
+    },
   };
 }

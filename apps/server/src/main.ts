@@ -1,5 +1,5 @@
 import { buildApp } from "./app.ts";
-import { closeContext, createContext } from "./bootstrap.ts";
+import { closeContext, createContext, StartupError } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { startDemoCompany } from "./modules/demo/demo-company.ts";
 import { openBrowser } from "./platform/os/open-browser.ts";
@@ -16,8 +16,13 @@ async function main() {
     }
     throw error;
   }
-  const ctx = await createContext(config);
+  const ctx = await createContext(config).catch((error: unknown) => {
+    if (!(error instanceof StartupError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  });
   const demo = config.demo && config.role !== "worker" ? await startDemoCompany(ctx, config.demo) : undefined;
+  // Only a server started with DEMO=1 hands out the demo sign-in (README, "The demo company").
   if (demo && config.demo) ctx.demoLogin = config.demo;
   const app = config.role === "worker" ? undefined : await buildApp(ctx);
   if (app) {

@@ -2,14 +2,16 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseStartError } from "../src/bootstrap.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { CredentialCipher } from "../src/platform/security/credentials.ts";
 import { loadSecrets } from "../src/platform/security/secrets.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
+const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off" });
+  t = await startTestApp({ CAPTCHA: "off", METRICS_TOKEN: METRICS_TOKEN });
   t.app.get("/api/test/boom", async () => {
     throw new Error("secret internal detail");
   });
@@ -26,9 +28,32 @@ describe("the HTTP platform", () => {
 
   it("serves Prometheus metrics counted by route pattern", async () => {
     await call(t.app, "GET", "/api/config");
-    const res = await t.app.inject({ method: "GET", url: "/metrics" });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/metrics",
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(res.headers["content-type"]).toContain("text/plain");
     expect(res.body).toMatch(/http_requests_total\{method="GET",route="\/api\/config",status="200"\} \d+/);
+  });
+
+  it("refuses /metrics without its token (issue 11, defect 10)", async () => {
+    for (const authorization of [undefined, "Bearer wrong-token-0123456789", `Basic ${METRICS_TOKEN}`]) {
+      const res = await t.app.inject({
+        method: "GET",
+        url: "/metrics",
+        headers: authorization ? { authorization } : {},
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.body).not.toContain("http_requests_total");
+      expect(res.json().successful).toBe(false);
+    }
+  });
+
+  it("never hands out the demo sign-in unless started with DEMO=1", async () => {
+    const res = await call(t.app, "GET", "/api/config");
+    expect(res.body.data.demo).toBeNull();
+    expect(JSON.stringify(res.body)).not.toContain("Demo.Panel2026");
   });
 
   it("serves the OpenAPI document generated from the schemas", async () => {
@@ -125,6 +150,62 @@ describe("configuration", () => {
     ]);
     expect(loadConfig({ TRUST_PROXY: "10.0.0.1,10.0.0.0/8" }).trustProxy).toEqual(["10.0.0.1", "10.0.0.0/8"]);
   });
+
+  it("keeps the demo and /metrics closed unless asked (issue 11, defect 10)", () => {
+    expect(loadConfig({}).demo).toBeNull();
+    expect(loadConfig({ DEMO: "0" }).demo).toBeNull();
+    expect(loadConfig({ DEMO: "1" }).demo).toEqual({
+      email: "demo@entegrasyonpaneli.com",
+      password: "Demo.Panel2026",
+    });
+    // Embedded default: a single-machine install reads its metrics without a token.
+    expect(loadConfig({}).metrics).toBe("open");
+    expect(loadConfig({ DATABASE_URL: "postgres://db/x" }).metrics).toBe("off");
+    expect(
+      loadConfig({ DATABASE_URL: "postgres://db/x", METRICS_TOKEN: "0123456789abcdef" }).metrics,
+    ).toEqual({
+      token: "0123456789abcdef",
+    });
+    expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+  });
+
+  it("says in one Turkish and English line why DATABASE_URL cannot be opened", () => {
+    const refused = databaseStartError(
+      Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" }),
+      "postgres://app:Gizli.Parola@10.0.0.5/entegrasyon",
+    ).message;
+    expect(refused).toBe(
+      "DATABASE_URL: Veritabanına bağlanılamadı (10.0.0.5:5432/entegrasyon): sunucu bağlantıyı reddetti. / Cannot open the database (10.0.0.5:5432/entegrasyon): the server refused the connection.",
+    );
+    const password = databaseStartError(
+      Object.assign(new Error('password authentication failed for user "app"'), { code: "28P01" }),
+      "postgres://app:Gizli.Parola@db:6432/x",
+    ).message;
+    expect(password).toContain("kullanıcı adı veya parola kabul edilmedi");
+    expect(password).not.toContain("Gizli.Parola");
+    expect(password).not.toContain("\n");
+  });
+
+  it("stops with that one line, and no stack, when the database does not answer", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const result = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: join(import.meta.dirname, ".."),
+      env: {
+        PATH: process.env.PATH,
+        DATA_DIR: mkdtempSync(join(tmpdir(), "ep-baddb-")),
+        DATABASE_URL: "postgres://nobody:secret@127.0.0.1:1/nothing",
+        PORT: "0",
+        BROWSER: "none",
+      },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toEqual([
+      "DATABASE_URL: Veritabanına bağlanılamadı (127.0.0.1:1/nothing): sunucu bağlantıyı reddetti. / Cannot open the database (127.0.0.1:1/nothing): the server refused the connection.",
+    ]);
+  }, 70_000);
 
   it("names every bad value in one clear message", () => {
     let error: unknown;

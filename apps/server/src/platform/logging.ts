@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import { serializeError } from "./http/safe-error.ts";
 
 const SENSITIVE_QUERY =
   /([?&](?:rowid|rowId|password|oldPassword|confirmPassword|newPassword|token|email)=)[^&]*/gi;
@@ -33,6 +34,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         censor: "***",
       },
       serializers: {
+        // Failed queries never log their SQL parameters (personal data), only the statement name.
+        err: serializeError,
         req: (req: RawRequest) => ({
           method: req.method,
           url: maskUrl(req.url ?? ""),

@@ -71,6 +71,22 @@ export const es: MessageCatalog = {
     loggedOut: "Sesión cerrada.",
     ok: "Operación realizada correctamente.",
   },
+  /** Requests refused before any handler runs: transport, format and shared field rules. */
+  request: {
+    badRequest: "The request could not be read. Please reload the page and try again.",
+    badUrl: "The address contains invalid characters. Please check it and try again.",
+    uriTooLong: "The address is too long. Please try again with a shorter address.",
+    headersTooLarge: "The request headers are too large. Please clear your browser's cookies and try again.",
+    unsupportedMediaType: "This content type is not supported. Please send the data as JSON or a form.",
+    malformedJson: "The data sent is not valid JSON. Please check the content and try again.",
+    malformedMultipart: "The form data could not be read. Please send the form and its attachments again.",
+    bodyTooLarge: "The data sent is too large. Please try again with smaller content.",
+    timeout: "The request did not complete in time. Please check your connection and try again.",
+    textControlCharacter: "The text contains a control character that is not allowed. Please retype it.",
+    idOutOfRange: "A record number must be a whole number between 1 and 2,147,483,647.",
+    numberOutOfRange: "The number is outside the allowed range. Please enter a smaller value.",
+    dateOutOfRange: "The date must be between the years 1900 and 2999.",
+  },
   engine: {
     statusQueued: "En cola.",
     statusRunning: "En ejecución.",

@@ -69,6 +69,24 @@ export const tr = {
     loggedOut: "Çıkış yapıldı.",
     ok: "İşlem başarılı.",
   },
+  /** Requests refused before any handler runs: transport, format and shared field rules. */
+  request: {
+    badRequest: "İstek okunamadı. Lütfen sayfayı yenileyip tekrar deneyiniz.",
+    badUrl: "Adres geçersiz karakterler içeriyor. Lütfen adresi kontrol edip tekrar deneyiniz.",
+    uriTooLong: "Adres çok uzun. Lütfen daha kısa bir adresle tekrar deneyiniz.",
+    headersTooLarge:
+      "İstek başlıkları çok büyük. Lütfen tarayıcınızın çerezlerini temizleyip tekrar deneyiniz.",
+    unsupportedMediaType: "Bu içerik türü desteklenmiyor. Lütfen veriyi JSON ya da form olarak gönderiniz.",
+    malformedJson: "Gönderilen veri geçerli bir JSON değil. Lütfen içeriği kontrol edip tekrar deneyiniz.",
+    malformedMultipart: "Form verisi okunamadı. Lütfen formu ve eklerini yeniden göndermeyi deneyiniz.",
+    bodyTooLarge: "Gönderilen veri çok büyük. Lütfen daha küçük bir içerikle tekrar deneyiniz.",
+    timeout: "İstek zamanında tamamlanmadı. Lütfen bağlantınızı kontrol edip tekrar deneyiniz.",
+    textControlCharacter:
+      "Metin izin verilmeyen bir kontrol karakteri içeriyor. Lütfen metni yeniden yazınız.",
+    idOutOfRange: "Kayıt numarası 1 ile 2.147.483.647 arasında bir tam sayı olmalıdır.",
+    numberOutOfRange: "Sayı izin verilen aralığın dışında. Lütfen daha küçük bir değer giriniz.",
+    dateOutOfRange: "Tarih 1900 ile 2999 yılları arasında olmalıdır.",
+  },
   engine: {
     statusQueued: "Sırada bekliyor.",
     statusRunning: "Çalışıyor.",

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { ECOMMERCE_TYPE_VALUES, ERP_TYPE_VALUES } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
-import { EMAIL_PATTERN } from "./common.ts";
+import { EMAIL_PATTERN, textInput } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 const required = (key: MessageKey) => ({ error: key, abort: true });
 
 /** A required text: missing and empty both give the field's own "required" message. */
-const requiredText = (key: MessageKey) => z.string(err(key)).trim().min(1, required(key));
+const requiredText = (key: MessageKey) => textInput(err(key)).trim().min(1, required(key));
 
 const registrationEmail = requiredText("validation.emailRequired")
   .min(3, required("validation.min3"))
@@ -56,7 +56,7 @@ export const loginSchema = z.object({
     .min(3, required("validation.loginMin3"))
     .max(50, err("validation.loginMax50")),
   /** ALTCHA payload (base64); required only when the server asks for it. */
-  captcha: z.string().max(4000).optional(),
+  captcha: textInput().max(4000).optional(),
 });
 export type LoginRequest = z.infer<typeof loginSchema>;
 
@@ -78,7 +78,7 @@ const confirmPassword = z
 
 export const resetPasswordSchema = z
   .object({
-    rowid: z.string(err("validation.rowIdRequired")).min(1, required("validation.rowIdRequired")),
+    rowid: textInput(err("validation.rowIdRequired")).min(1, required("validation.rowIdRequired")),
     newPassword,
     confirmPassword,
   })
@@ -111,7 +111,7 @@ export const updatePasswordSchema = z
 export type UpdatePasswordRequest = z.infer<typeof updatePasswordSchema>;
 
 export const loginByRowIdSchema = z.object({
-  rowId: z.string(err("validation.rowIdRequired")).min(1, required("validation.rowIdRequired")),
+  rowId: textInput(err("validation.rowIdRequired")).min(1, required("validation.rowIdRequired")),
 });
 
 export const updateAccountSchema = z.object({
@@ -123,16 +123,14 @@ export type UpdateAccountRequest = z.infer<typeof updateAccountSchema>;
 
 export const updateCompanySchema = z.object({
   company_Name: registerFields.company_Name,
-  tax_Office: z.string().trim().max(100, err("validation.max100")).optional().default(""),
-  tax_Number: z
-    .string()
+  tax_Office: textInput().trim().max(100, err("validation.max100")).optional().default(""),
+  tax_Number: textInput()
     .trim()
     .regex(/^(\d{10,11})?$/, err("validation.taxNumberInvalid"))
     .optional()
     .default(""),
-  address: z.string().trim().max(500, err("validation.fieldInvalid")).optional().default(""),
-  phone: z
-    .string()
+  address: textInput().trim().max(500, err("validation.fieldInvalid")).optional().default(""),
+  phone: textInput()
     .trim()
     .regex(/^(0\d{10})?$/, err("validation.phoneInvalid"))
     .optional()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { MessageKey } from "../messages/tr.ts";
 
 /** The one response envelope every API call answers with. */
 export const envelopeSchema = <T extends z.ZodType>(data: T) =>
@@ -25,3 +26,70 @@ export const pagedListSchema = <T extends z.ZodType>(item: T) =>
     pageSize: z.number().int(),
   });
 export type PagedList<T> = { dataList: T[]; totalCount: number; pageNumber: number; pageSize: number };
+
+// ---------------------------------------------------------------------------------------------
+// Shared input rules: every request schema builds its texts, ids, numbers and dates from these,
+// so what PostgreSQL cannot store (NUL, int4 overflow, years beyond 9999) is refused at
+// validation with a field message instead of failing in the database.
+
+const err = (key: MessageKey) => ({ error: key });
+
+/** The largest value of a PostgreSQL `integer` (serial ids, counts). */
+export const INT4_MAX = 2_147_483_647;
+
+/** Text a user sends: any string except one with NUL, which PostgreSQL text and jsonb refuse. */
+export const textInput = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).refine((s) => !s.includes("\u0000"), err("request.textControlCharacter"));
+
+/** A record id in a JSON body: a whole number 1 … INT4_MAX. */
+export const idInput = () =>
+  z
+    .number(err("validation.fieldInvalid"))
+    .int(err("request.idOutOfRange"))
+    .min(1, err("request.idOutOfRange"))
+    .max(INT4_MAX, err("request.idOutOfRange"));
+
+/** A record id in a path or query string (text coerced to a number), same range. */
+export const idParam = () =>
+  z.coerce
+    .number(err("validation.fieldInvalid"))
+    .int(err("request.idOutOfRange"))
+    .min(1, err("request.idOutOfRange"))
+    .max(INT4_MAX, err("request.idOutOfRange"));
+
+/** A page number from a path or query string (it becomes an OFFSET: bounded like an id). */
+export const pageNumberParam = () =>
+  z.coerce
+    .number(err("validation.fieldInvalid"))
+    .int(err("request.numberOutOfRange"))
+    .min(1, err("request.numberOutOfRange"))
+    .max(INT4_MAX, err("request.numberOutOfRange"));
+
+/** A page size from a path or query string. */
+export const pageSizeParam = () =>
+  z.coerce
+    .number(err("validation.fieldInvalid"))
+    .int(err("request.numberOutOfRange"))
+    .min(1, err("request.numberOutOfRange"))
+    .max(100, err("request.numberOutOfRange"));
+
+const MIN_YEAR = 1900;
+// Far enough for any real date; low enough that adding days or years to one stays storable.
+const MAX_YEAR = 2999;
+const inYearRange = (s: string) => {
+  const year = new Date(s).getUTCFullYear();
+  return year >= MIN_YEAR && year <= MAX_YEAR;
+};
+
+/** A date filter (`2026-05-01`, or a full ISO date-time): parseable and within 1900 … 2999. */
+export const dateParam = () =>
+  textInput(err("validation.dateInvalid"))
+    .max(40, err("validation.dateInvalid"))
+    .refine((s) => !Number.isNaN(Date.parse(s)), { ...err("validation.dateInvalid"), abort: true })
+    .refine(inYearRange, err("request.dateOutOfRange"));
+
+/** An ISO date-time with offset in a body (support console dates), within 1900 … 2999. */
+export const dateTimeInput = () =>
+  z.iso
+    .datetime({ offset: true, error: "validation.dateInvalid" })
+    .refine(inYearRange, err("request.dateOutOfRange"));

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { JOB_TYPES } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
+import { dateParam, idInput, pageNumberParam, pageSizeParam, textInput } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
 export const jobTypeSchema = z.enum(JOB_TYPES, err("validation.fieldInvalid"));
 
 /** `{types}` and `jobTypes`: comma-separated job type names (spec section 7). */
-export const jobTypeListSchema = z
-  .string()
+export const jobTypeListSchema = textInput()
   .transform((s) =>
     s
       .split(",")
@@ -24,7 +24,7 @@ export const jobScheduleSchema = z.discriminatedUnion("kind", [
   }),
   z.object({
     kind: z.literal("cron"),
-    expression: z.string().trim().min(9, err("validation.cronInvalid")).max(100),
+    expression: textInput().trim().min(9, err("validation.cronInvalid")).max(100),
   }),
 ]);
 export type JobScheduleDto = z.infer<typeof jobScheduleSchema>;
@@ -74,7 +74,7 @@ export const jobSchema = z.object({
 export type JobDto = z.infer<typeof jobSchema>;
 
 export const updateJobSchema = z.object({
-  id: z.number(err("validation.fieldInvalid")).int(),
+  id: idInput(),
   is_enabled: z.boolean().optional(),
   schedule: jobScheduleSchema.optional(),
 });
@@ -98,14 +98,12 @@ export type JobHistoryDto = z.infer<typeof jobHistorySchema>;
 export const jobHistoryReportSchema = jobHistorySchema.extend({ report: z.string() });
 export type JobHistoryReportDto = z.infer<typeof jobHistoryReportSchema>;
 
-const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), err("validation.dateInvalid"));
-
 export const jobHistoryQuerySchema = z.object({
   jobTypes: jobTypeListSchema.optional(),
-  startDate: isoDate.optional(),
-  endDate: isoDate.optional(),
-  pageNumber: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  startDate: dateParam().optional(),
+  endDate: dateParam().optional(),
+  pageNumber: pageNumberParam().default(1),
+  pageSize: pageSizeParam().default(10),
 });
 
 export const jobErrorStatusSchema = z.enum(["Open", "Resolved"]);
@@ -128,14 +126,14 @@ export const jobErrorReportSchema = z.object({
 export type JobErrorReportDto = z.infer<typeof jobErrorReportSchema>;
 
 export const jobErrorQuerySchema = z.object({
-  searchText: z.string().trim().max(100).optional(),
+  searchText: textInput().trim().max(100).optional(),
   status: jobErrorStatusSchema.optional(),
-  errorType: z.string().trim().max(50).optional(),
+  errorType: textInput().trim().max(50).optional(),
 });
 
 export const jobErrorIdListSchema = z.object({
   jobErrorIdList: z
-    .array(z.number().int(), err("validation.fieldInvalid"))
+    .array(idInput(), err("validation.fieldInvalid"))
     .min(1, err("validation.selectAtLeastOne"))
     .max(1000),
 });

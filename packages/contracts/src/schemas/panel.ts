@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { JOB_TYPES } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
+import { dateParam, idInput, pageNumberParam, pageSizeParam, textInput } from "./common.ts";
 import { jobSchema } from "./jobs.ts";
 
 const err = (key: MessageKey) => ({ error: key });
-const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), err("validation.dateInvalid"));
 
 /** Every user action the server records; each has its text under `activity.<action>`. */
 export const ACTIVITY_ACTIONS = [
@@ -39,14 +39,13 @@ export const activitySchema = z.object({
 export type ActivityDto = z.infer<typeof activitySchema>;
 
 export const activityQuerySchema = z.object({
-  startDate: isoDate.optional(),
-  endDate: isoDate.optional(),
+  startDate: dateParam().optional(),
+  endDate: dateParam().optional(),
 });
 
 /** POST /api/activity: the panel notes an action of its own. */
 export const createActivitySchema = z.object({
-  activity_Description: z
-    .string(err("validation.fieldInvalid"))
+  activity_Description: textInput(err("validation.fieldInvalid"))
     .trim()
     .min(1, err("validation.fieldInvalid"))
     .max(300, err("validation.fieldInvalid")),
@@ -62,7 +61,7 @@ export const notificationSchema = z.object({
 export type NotificationDto = z.infer<typeof notificationSchema>;
 
 export const markAsReadSchema = z
-  .array(z.number().int(), err("validation.fieldInvalid"))
+  .array(idInput(), err("validation.fieldInvalid"))
   .min(1, err("validation.selectAtLeastOne"))
   .max(1000);
 
@@ -116,10 +115,10 @@ export const dashboardSchema = z.object({
 export type DashboardDto = z.infer<typeof dashboardSchema>;
 
 export const salesReportQuerySchema = z.object({
-  pageNumber: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
-  startDate: isoDate.optional(),
-  endDate: isoDate.optional(),
+  pageNumber: pageNumberParam().default(1),
+  pageSize: pageSizeParam().default(10),
+  startDate: dateParam().optional(),
+  endDate: dateParam().optional(),
 });
 
 export const salesReportRowSchema = z.object({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { JOB_TYPES } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
 import { licenseSchema } from "./account.ts";
+import { textInput } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
@@ -70,7 +71,7 @@ export type ConnectionsOverview = z.infer<typeof connectionsOverviewSchema>;
 
 /** Form values; a secret left empty keeps the stored one. */
 export const connectionFieldsSchema = z.object({
-  fields: z.record(z.string().max(100), z.string().max(2000)),
+  fields: z.record(textInput().max(100), textInput().max(2000)),
 });
 export type ConnectionFieldsRequest = z.infer<typeof connectionFieldsSchema>;
 
@@ -84,7 +85,7 @@ export type ConnectionSaveResult = z.infer<typeof connectionSaveResultSchema>;
 // ---------------------------------------------------------------------------------------------
 // Integration settings: one key per engine mapping (what the engine reads on its next run).
 
-const code = z.string().trim().min(1, err("validation.fieldInvalid")).max(100);
+const code = textInput().trim().min(1, err("validation.fieldInvalid")).max(100);
 const codeMap = z.record(code, code);
 
 /** Every setting key with its validator; a key not listed here is refused. */
@@ -100,7 +101,7 @@ export const settingValueSchemas = {
     }),
   minStock: z.number().int().min(0, err("validation.fieldInvalid")).max(1_000_000),
   createMissingProducts: z.boolean(),
-  categoryFilter: z.array(z.string().trim().min(1).max(300)).max(200),
+  categoryFilter: z.array(textInput().trim().min(1).max(300)).max(200),
   orderStatusesToTransfer: z.array(code).max(50),
   paymentTypes: codeMap,
   salesChannels: codeMap,
@@ -109,7 +110,7 @@ export const settingValueSchemas = {
     z.object({ kind: z.literal("singleAccount"), accountCode: code }),
   ]),
   orderWarehouse: code.nullable(),
-  orderSeries: z.string().trim().min(1, err("validation.fieldInvalid")).max(20),
+  orderSeries: textInput().trim().min(1, err("validation.fieldInvalid")).max(20),
   statusAfterTransfer: code.nullable(),
   priceGuardMaxDropPercent: z.number().min(0, err("validation.fieldInvalid")).max(100),
   stockGuardMaxZeroPercent: z.number().min(0, err("validation.fieldInvalid")).max(100),
@@ -157,7 +158,7 @@ export type SettingDto = z.infer<typeof settingSchema>;
 /** `POST /api/settings`: each value validated by its key's schema; unknown keys refused. */
 export const saveSettingsSchema = z.object({
   settings: z
-    .array(z.object({ key: z.string().max(100), value: z.unknown() }))
+    .array(z.object({ key: textInput().max(100), value: z.unknown() }))
     .min(1, err("validation.selectAtLeastOne"))
     .max(50),
 });
@@ -185,8 +186,7 @@ export type SettingsLayout = z.infer<typeof settingsLayoutSchema>;
 // ---------------------------------------------------------------------------------------------
 // ERP matching: manual links between a shop variant and an ERP item whose codes differ.
 
-const sku = z
-  .string(err("validation.fieldInvalid"))
+const sku = textInput(err("validation.fieldInvalid"))
   .trim()
   .min(1, err("validation.fieldInvalid"))
   .max(100, err("validation.max100"));
@@ -204,10 +204,10 @@ export type ErpMatchingDto = z.infer<typeof erpMatchingSchema>;
 export const createErpMatchingSchema = z.object({ erpSku: sku, shopSku: sku });
 export type CreateErpMatchingRequest = z.infer<typeof createErpMatchingSchema>;
 
-export const erpMatchingQuerySchema = z.object({ search: z.string().trim().max(100).optional() });
+export const erpMatchingQuerySchema = z.object({ search: textInput().trim().max(100).optional() });
 
 /** Bulk import: the file's text (CSV, `;` or `,` separated: ERP code, shop code; header optional). */
-export const importErpMatchingSchema = z.object({ csv: z.string().min(1).max(2_000_000) });
+export const importErpMatchingSchema = z.object({ csv: textInput().min(1).max(2_000_000) });
 
 export const erpMatchingImportRowSchema = z.object({
   row: z.number().int(),

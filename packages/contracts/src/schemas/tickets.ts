@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TicketStatus } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
+import { dateTimeInput, INT4_MAX, idParam, textInput } from "./common.ts";
 import { runStatusSchema } from "./jobs.ts";
 
 const err = (key: MessageKey) => ({ error: key });
@@ -77,7 +78,7 @@ export type Ticket = z.infer<typeof ticketSchema>;
 
 const optionalId = z.preprocess(
   (v) => (v === "" || v === null || v === "null" ? undefined : v),
-  z.coerce.number().int().positive().optional(),
+  idParam().optional(),
 );
 
 /** The create form's fields (multipart form fields or a JSON body). */
@@ -85,15 +86,14 @@ export const createTicketSchema = z.object({
   categoryId: z.coerce
     .number({ error: "tickets.categoryRequired" })
     .int()
-    .positive(err("tickets.categoryRequired")),
-  subject: z
-    .string({ error: "tickets.subjectRequired" })
+    .positive(err("tickets.categoryRequired"))
+    .max(INT4_MAX, err("request.idOutOfRange")),
+  subject: textInput({ error: "tickets.subjectRequired" })
     .trim()
     .min(1, err("tickets.subjectRequired"))
     .min(3, err("validation.min3"))
     .max(150, err("tickets.subjectMax")),
-  message: z
-    .string({ error: "tickets.messageRequired" })
+  message: textInput({ error: "tickets.messageRequired" })
     .trim()
     .min(1, err("tickets.messageRequired"))
     .max(5000, err("tickets.messageMax")),
@@ -103,9 +103,8 @@ export const createTicketSchema = z.object({
 export type CreateTicketInput = z.infer<typeof createTicketSchema>;
 
 export const ticketReplyInputSchema = z.object({
-  ticketId: z.coerce.number({ error: "validation.fieldInvalid" }).int().positive(),
-  message: z
-    .string({ error: "tickets.messageRequired" })
+  ticketId: idParam(),
+  message: textInput({ error: "tickets.messageRequired" })
     .trim()
     .min(1, err("tickets.messageRequired"))
     .max(5000, err("tickets.messageMax")),
@@ -114,12 +113,11 @@ export type TicketReplyInput = z.infer<typeof ticketReplyInputSchema>;
 
 export const ticketListQuerySchema = z.object({
   /** `desc` (newest first, the default) or `asc`; other spellings such as `created_date desc` are read too. */
-  orderBy: z
-    .string()
+  orderBy: textInput()
     .max(50)
     .optional()
     .transform((v): "asc" | "desc" => (v && /asc/i.test(v) && !/desc/i.test(v) ? "asc" : "desc")),
-  searchKey: z.string().trim().max(100).optional(),
+  searchKey: textInput().trim().max(100).optional(),
   status: z.preprocess(
     (v) => (v === "" || v === undefined || v === "-1" || v === "null" ? undefined : v),
     ticketStatusSchema.optional(),
@@ -194,7 +192,7 @@ export type SupportCompany = z.infer<typeof supportCompanySchema>;
 export const supportLicenseUpdateSchema = z
   .object({
     extendDays: z.coerce.number().int().min(1, err("validation.fieldInvalid")).max(3650).optional(),
-    expiresAt: z.iso.datetime({ offset: true, error: "validation.dateInvalid" }).optional(),
+    expiresAt: dateTimeInput().optional(),
     isTrial: z.boolean().optional(),
   })
   .refine((v) => v.extendDays !== undefined || v.expiresAt !== undefined || v.isTrial !== undefined, {
@@ -211,17 +209,15 @@ export const announcementSchema = z.object({
 export type Announcement = z.infer<typeof announcementSchema>;
 
 export const createAnnouncementSchema = z.object({
-  type: z
-    .string({ error: "tickets.announcementTypeRequired" })
+  type: textInput({ error: "tickets.announcementTypeRequired" })
     .trim()
     .min(1, err("tickets.announcementTypeRequired"))
     .max(30),
-  content: z
-    .string({ error: "tickets.announcementContentRequired" })
+  content: textInput({ error: "tickets.announcementContentRequired" })
     .trim()
     .min(1, err("tickets.announcementContentRequired"))
     .max(1000, err("tickets.messageMax")),
-  date: z.iso.datetime({ offset: true, error: "validation.dateInvalid" }).optional(),
+  date: dateTimeInput().optional(),
 });
 export type CreateAnnouncementInput = z.infer<typeof createAnnouncementSchema>;
 

@@ -7,6 +7,7 @@ import {
   loginSchema,
   registerFields,
   resetPasswordSchema,
+  textInput,
   updateAccountSchema,
   updateCompanySchema,
   updatePasswordSchema,
@@ -22,7 +23,9 @@ import { AccountService } from "./service.ts";
 // The server checks the address itself so it can answer with the spec's codes 119 and 120.
 const registerBody = z.object({
   ...registerFields,
-  email: z.string({ error: "validation.emailRequired" }).trim().min(1, { error: "validation.emailRequired" }),
+  email: textInput({ error: "validation.emailRequired" })
+    .trim()
+    .min(1, { error: "validation.emailRequired" }),
 });
 
 /** Some calls carry their fields in the query string (spec section 7); treat them like a body. */
@@ -127,7 +130,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          querystring: z.object({ rowid: z.string().optional(), rowId: z.string().optional() }),
+          querystring: z.object({ rowid: textInput().optional(), rowId: textInput().optional() }),
         },
       },
       async (request) => {

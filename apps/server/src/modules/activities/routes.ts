@@ -1,4 +1,11 @@
-import { activityQuerySchema, activitySchema, createActivitySchema, envelopeSchema } from "@ep/contracts";
+import {
+  activityQuerySchema,
+  activitySchema,
+  createActivitySchema,
+  envelopeSchema,
+  pageNumberParam,
+  pageSizeParam,
+} from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
@@ -19,8 +26,8 @@ export function activityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           params: z.object({
-            pageNumber: z.coerce.number().int().min(1),
-            pageSize: z.coerce.number().int().min(1).max(100),
+            pageNumber: pageNumberParam(),
+            pageSize: pageSizeParam(),
           }),
           querystring: activityQuerySchema,
           response: { 200: envelopeSchema(z.array(activitySchema)) },

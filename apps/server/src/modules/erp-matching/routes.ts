@@ -4,6 +4,7 @@ import {
   erpMatchingImportResultSchema,
   erpMatchingQuerySchema,
   erpMatchingSchema,
+  idParam,
   importErpMatchingSchema,
 } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -14,7 +15,7 @@ import { ok } from "../../platform/http/envelope.ts";
 import { ErpMatchingService } from "./service.ts";
 
 const tags = ["ERP matching"];
-const id = z.coerce.number().int().positive();
+const id = idParam();
 
 /** Spec section 7 "ERP matching": GET, POST and DELETE /api/ErpMatching[/{id}], plus a CSV import. */
 export function erpMatchingRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,5 +1,6 @@
 import {
   envelopeSchema,
+  idParam,
   jobErrorIdListSchema,
   jobErrorQuerySchema,
   jobHistoryQuerySchema,
@@ -9,6 +10,9 @@ import {
   jobTypeListSchema,
   jobTypeSchema,
   pagedListSchema,
+  pageNumberParam,
+  pageSizeParam,
+  textInput,
   updateJobSchema,
 } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -18,7 +22,7 @@ import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.
 import { ok } from "../../platform/http/envelope.ts";
 import { JobService } from "./service.ts";
 
-const id = z.coerce.number().int().positive();
+const id = idParam();
 const tags = ["Jobs"];
 
 /** Spec section 7 "Jobs": jobs, their history with reports, the long poll and failed tasks. */
@@ -88,7 +92,7 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           querystring: z.object({
             jobTypes: jobTypeListSchema.optional(),
-            channelName: z.string().max(100).optional(),
+            channelName: textInput().max(100).optional(),
           }),
         },
       },
@@ -110,8 +114,8 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           params: z.object({
-            pageNumber: id,
-            pageSize: z.coerce.number().int().min(1).max(100),
+            pageNumber: pageNumberParam(),
+            pageSize: pageSizeParam(),
             jobType: jobTypeSchema,
           }),
           querystring: jobErrorQuerySchema,

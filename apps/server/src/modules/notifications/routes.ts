@@ -1,4 +1,11 @@
-import { envelopeSchema, markAsReadSchema, notificationSchema, pagedListSchema } from "@ep/contracts";
+import {
+  envelopeSchema,
+  markAsReadSchema,
+  notificationSchema,
+  pagedListSchema,
+  pageNumberParam,
+  pageSizeParam,
+} from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
@@ -31,8 +38,8 @@ export function notificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           params: z.object({
-            pageNumber: z.coerce.number().int().min(1),
-            pageSize: z.coerce.number().int().min(1).max(100),
+            pageNumber: pageNumberParam(),
+            pageSize: pageSizeParam(),
           }),
           response: { 200: envelopeSchema(pagedListSchema(notificationSchema)) },
         },

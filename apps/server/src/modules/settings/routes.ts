@@ -11,6 +11,7 @@ import {
   settingSchema,
   settingsLayoutSchema,
   settingTypeSchema,
+  textInput,
 } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -23,9 +24,8 @@ import { SettingsService } from "./service.ts";
 
 const tags = ["Settings"];
 const productType = z.coerce.number().int().positive().max(1000);
-const listKey = z.string().max(100);
-const keyList = z
-  .string()
+const listKey = textInput().max(100);
+const keyList = textInput()
   .max(1000)
   .transform((s) =>
     s

@@ -2,12 +2,16 @@ import {
   announcementSchema,
   createAnnouncementSchema,
   envelopeSchema,
+  idParam,
   pagedListSchema,
+  pageNumberParam,
+  pageSizeParam,
   supportActionSchema,
   supportCompanySchema,
   supportLicenseUpdateSchema,
   supportTicketDetailSchema,
   supportTicketSchema,
+  textInput,
   ticketStatusSchema,
 } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -20,7 +24,7 @@ import { TicketService } from "../tickets/service.ts";
 import { requireSupportUser } from "./auth.ts";
 import { SupportService } from "./service.ts";
 
-const id = z.coerce.number().int().positive();
+const id = idParam();
 const tags = ["Support"];
 
 /** The support console's calls: every company's tickets, companies, licences, announcements. */
@@ -35,13 +39,13 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          params: z.object({ pageNumber: id, pageSize: z.coerce.number().int().min(1).max(100) }),
+          params: z.object({ pageNumber: pageNumberParam(), pageSize: pageSizeParam() }),
           querystring: z.object({
             status: z.preprocess(
               (v) => (v === "" || v === "-1" ? undefined : v),
               ticketStatusSchema.optional(),
             ),
-            searchKey: z.string().trim().max(100).optional(),
+            searchKey: textInput().trim().max(100).optional(),
             companyId: id.optional(),
           }),
           response: { 200: envelopeSchema(pagedListSchema(supportTicketSchema)) },
@@ -80,8 +84,7 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           params: z.object({ id }),
           body: z.object({
-            message: z
-              .string({ error: "tickets.messageRequired" })
+            message: textInput({ error: "tickets.messageRequired" })
               .trim()
               .min(1, { error: "tickets.messageRequired" })
               .max(5000, { error: "tickets.messageMax" }),
@@ -114,7 +117,7 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          querystring: z.object({ searchKey: z.string().trim().max(100).optional() }),
+          querystring: z.object({ searchKey: textInput().trim().max(100).optional() }),
           response: { 200: envelopeSchema(z.array(supportCompanySchema)) },
         },
       },

@@ -72,7 +72,9 @@ export async function readTicketForm(
     const code = (error as { code?: string }).code;
     if (code === "FST_REQ_FILE_TOO_LARGE") throw new AppError(400, "tickets.attachmentTooLarge");
     if (code === "FST_FILES_LIMIT") throw new AppError(400, "tickets.attachmentTooMany");
-    throw error;
+    // Anything else the form parser stops on (no boundary, a cut-off part, bad headers) is the
+    // client's malformed form, not our failure.
+    throw new AppError(400, "request.malformedMultipart");
   }
   return { fields, files };
 }

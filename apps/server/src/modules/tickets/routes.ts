@@ -1,10 +1,13 @@
 import {
   createTicketSchema,
   envelopeSchema,
+  idParam,
   isMessageKey,
   type MessageKey,
   message,
   pagedListSchema,
+  pageNumberParam,
+  pageSizeParam,
   ticketCategorySchema,
   ticketListQuerySchema,
   ticketReplyInputSchema,
@@ -22,7 +25,7 @@ import { type AttachmentStore, readTicketForm } from "./attachments.ts";
 import type { TicketAttachmentRow } from "./schema.ts";
 import { TicketService } from "./service.ts";
 
-const id = z.coerce.number().int().positive();
+const id = idParam();
 const tags = ["Tickets"];
 
 /** Form fields arrive untyped (multipart); they are checked with the same zod schemas as JSON. */
@@ -89,7 +92,7 @@ export function ticketRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          params: z.object({ pageNumber: id, pageSize: z.coerce.number().int().min(1).max(100) }),
+          params: z.object({ pageNumber: pageNumberParam(), pageSize: pageSizeParam() }),
           querystring: ticketListQuerySchema,
           response: { 200: envelopeSchema(pagedListSchema(ticketSchema)) },
         },

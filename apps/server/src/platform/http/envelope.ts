@@ -5,13 +5,16 @@ export function ok<T>(data: T, text: MessageKey = "api.ok", statusCode = 200): E
   return { successful: true, statusCode, message: message(text), data };
 }
 
+/** The statuses an answer of ours may carry. */
+export type HttpStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 414 | 415 | 429 | 431 | 500;
+
 /**
  * The one way a handler reports a failure the user should read: HTTP status for the class,
  * `statusCode` for the business code (the HTTP status when the spec names none).
  */
 export class AppError extends Error {
   constructor(
-    readonly httpStatus: 400 | 401 | 403 | 404 | 409 | 429 | 500,
+    readonly httpStatus: HttpStatus,
     readonly messageKey: MessageKey,
     readonly statusCode: number = httpStatus,
     readonly data: Record<string, unknown> | null = null,
