@@ -1,5 +1,7 @@
 import type { DestinationStream } from "pino";
 import type { Config } from "./config.ts";
+import { PASSWORD_RECOVERY_QUEUE } from "./modules/account/service.ts";
+import { startAccountWorkers } from "./modules/account/workers.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
@@ -35,8 +37,9 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     dataDir: options.dataDirOverride ?? config.dataDir,
     onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
   });
-  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE]);
-  const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom);
+  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE, PASSWORD_RECOVERY_QUEUE]);
+  const clock = options.clock ?? systemClock;
+  const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom, clock);
   const base = {
     config,
     database,
@@ -49,7 +52,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
       secrets.credentialKey.id,
     ),
     mailer,
-    clock: options.clock ?? systemClock,
+    clock,
     demoLogin: null,
   };
   const workers = options.workers ?? config.role !== "api";
@@ -64,6 +67,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   });
   const ctx: AppContext = { ...base, engine };
   if (workers) await mailer.startWorker(queue);
+  if (workers) await startAccountWorkers(ctx);
   if (workers) await startTicketAutoClose(ctx);
   if (config.supportAccount) await ensureSupportAccount(ctx, config.supportAccount);
   await engine.start();
