@@ -1,3 +1,4 @@
+import { OutboundGuard } from "@ep/connectors";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config.ts";
 import { PASSWORD_RECOVERY_QUEUE } from "./modules/account/service.ts";
@@ -52,6 +53,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
       secrets.credentialKey.id,
     ),
     mailer,
+    outbound: new OutboundGuard({ allow: config.outboundAllow, connectTimeoutMs: config.connectorTimeoutMs }),
     clock,
     demoLogin: null,
   };
@@ -77,5 +79,6 @@ export async function createContext(config: Config, options: BootOptions = {}): 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.engine.stop().catch((error) => ctx.logger.warn({ err: error }, "engine stop failed"));
   await ctx.queue.stop().catch((error) => ctx.logger.warn({ err: error }, "queue stop failed"));
+  await ctx.outbound.close().catch(() => undefined);
   await ctx.database.close();
 }
