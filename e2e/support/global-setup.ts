@@ -101,6 +101,8 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: "info",
     SUPPORT_EMAIL: SUPPORT_ACCOUNT.email,
     SUPPORT_PASSWORD: SUPPORT_ACCOUNT.password,
+    // The tests' own emulators listen on loopback, which the outbound guard refuses unless allowed.
+    OUTBOUND_ALLOW: "127.0.0.1",
   };
   // The browser tests always run on the embedded database.
   delete env.DATABASE_URL;

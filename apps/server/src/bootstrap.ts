@@ -1,5 +1,8 @@
+import { OutboundGuard } from "@ep/connectors";
 import type { DestinationStream } from "pino";
 import type { Config } from "./config.ts";
+import { PASSWORD_RECOVERY_QUEUE } from "./modules/account/service.ts";
+import { startAccountWorkers } from "./modules/account/workers.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
@@ -75,8 +78,9 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   }).catch((error: unknown) => {
     throw config.databaseUrl ? databaseStartError(error, config.databaseUrl) : error;
   });
-  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE]);
-  const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom);
+  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE, PASSWORD_RECOVERY_QUEUE]);
+  const clock = options.clock ?? systemClock;
+  const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom, clock);
   const base = {
     config,
     database,
@@ -89,7 +93,8 @@ export async function createContext(config: Config, options: BootOptions = {}): 
       secrets.credentialKey.id,
     ),
     mailer,
-    clock: options.clock ?? systemClock,
+    outbound: new OutboundGuard({ allow: config.outboundAllow, connectTimeoutMs: config.connectorTimeoutMs }),
+    clock,
     demoLogin: null,
   };
   const workers = options.workers ?? config.role !== "api";
@@ -104,6 +109,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   });
   const ctx: AppContext = { ...base, engine };
   if (workers) await mailer.startWorker(queue);
+  if (workers) await startAccountWorkers(ctx);
   if (workers) await startTicketAutoClose(ctx);
   if (config.supportAccount) await ensureSupportAccount(ctx, config.supportAccount);
   await engine.start();
@@ -113,5 +119,6 @@ export async function createContext(config: Config, options: BootOptions = {}): 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.engine.stop().catch((error) => ctx.logger.warn({ err: error }, "engine stop failed"));
   await ctx.queue.stop().catch((error) => ctx.logger.warn({ err: error }, "queue stop failed"));
+  await ctx.outbound.close().catch(() => undefined);
   await ctx.database.close();
 }

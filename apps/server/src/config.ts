@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import { parseOutboundAllow } from "@ep/connectors";
 import { z } from "zod";
 import { DEMO_DEFAULT_EMAIL, DEMO_DEFAULT_PASSWORD } from "./modules/demo/defaults.ts";
 
@@ -130,6 +131,24 @@ const schema = z.object({
       .max(600, "HTTP_KEEP_ALIVE_SECONDS must be 1–600")
       .default(10),
   ),
+  OUTBOUND_ALLOW: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine(
+        (v) =>
+          v.split(",").every((entry) => {
+            try {
+              parseOutboundAllow(entry);
+              return true;
+            } catch {
+              return false;
+            }
+          }),
+        "OUTBOUND_ALLOW must be comma-separated addresses or networks, each with an optional port (127.0.0.1:4010, 10.0.0.0/8, [::1]:4010)",
+      )
+      .optional(),
+  ),
   ROLE: z.preprocess(
     emptyToUndefined,
     z.enum(["all", "api", "worker"], { error: "ROLE must be one of all, api, worker" }).default("all"),
@@ -153,6 +172,11 @@ export type Config = {
    * throttle counts failures per address, and a header anyone can set must not choose it.
    */
   trustProxy: false | string[] | ((address: string, hop: number) => boolean);
+  /**
+   * Non-public addresses external-system calls may reach all the same (emulators, tests). Empty by
+   * default: loopback, private, link-local and multicast addresses are refused (SSRF).
+   */
+  outboundAllow: string[];
   /** A run whose worker stops renewing its lease for this long is marked Crashed. */
   engineLeaseMs: number;
   /** How long one call to an external system may take before it counts as a timeout. */
@@ -213,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : /^\d+$/.test(c.TRUST_PROXY)
           ? trustHops(Number(c.TRUST_PROXY))
           : c.TRUST_PROXY.split(","),
+    outboundAllow: c.OUTBOUND_ALLOW ? c.OUTBOUND_ALLOW.split(",").map((e) => e.trim()) : [],
     engineLeaseMs: c.ENGINE_LEASE_SECONDS * 1000,
     connectorTimeoutMs: Math.round(c.CONNECTOR_TIMEOUT_SECONDS * 1000),
     connectorRateMultiplier: c.CONNECTOR_RATE_MULTIPLIER,

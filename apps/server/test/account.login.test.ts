@@ -1,10 +1,14 @@
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordLoginAttempt } from "../src/modules/account/repository.ts";
 import { call, startTestApp, type TestApp, validRegistration } from "./harness.ts";
 
-async function solvedCaptcha(t: TestApp): Promise<string> {
-  const response = await t.app.inject({ method: "GET", url: "/api/account/captcha-challenge" });
+async function solvedCaptcha(t: TestApp, level: "normal" | "hard" = "normal"): Promise<string> {
+  const response = await t.app.inject({
+    method: "GET",
+    url: `/api/account/captcha-challenge?level=${level}`,
+  });
   const challenge = response.json();
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
@@ -102,51 +106,88 @@ describe("login (CAPTCHA=adaptive)", () => {
   });
 });
 
-describe("login throttling (CAPTCHA=off)", () => {
+/** Wrong-password attempts for one e-mail, each from its own address. */
+async function failFor(t: TestApp, email: string, times: number, ipPrefix: string) {
+  for (let i = 0; i < times; i++) {
+    const res = await call(t.app, "POST", "/api/account/login", {
+      body: { email, password: "wrong-pass" },
+      ip: `${ipPrefix}.${i}`,
+    });
+    expect(res.status).toBe(401);
+  }
+}
+
+/** Wrong-password attempts with made-up e-mails, all from one address. */
+async function failFrom(t: TestApp, ip: string, times: number, tag: string) {
+  for (let i = 0; i < times; i++) {
+    const res = await call(t.app, "POST", "/api/account/login", {
+      body: { email: `${tag}${i}@example.com`, password: "wrong-pass" },
+      ip,
+    });
+    expect(res.status).toBe(401);
+  }
+}
+
+describe("login throttling (CAPTCHA=off): a harder captcha, never a lock", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ CAPTCHA: "off" });
   });
   afterAll(() => t.close());
 
-  it("answers 429 after 10 failures for one e-mail in 15 minutes, even with the right password", async () => {
+  it("after 10 failures for one e-mail demands the harder captcha instead of locking, and the right password with it gets in", async () => {
     const user = await registered(t);
-    for (let i = 0; i < 10; i++) {
-      const res = await call(t.app, "POST", "/api/account/login", {
-        body: { email: user.email, password: "wrong-pass" },
-        ip: `10.3.0.${i}`,
+    await failFor(t, user.email, 10, "10.3.0");
+    const login = (captcha?: string) =>
+      call(t.app, "POST", "/api/account/login", {
+        body: { email: user.email, password: user.password, ...(captcha ? { captcha } : {}) },
+        ip: "10.3.1.1",
       });
-      expect(res.status).toBe(401);
-    }
-    const blocked = await call(t.app, "POST", "/api/account/login", {
-      body: { email: user.email, password: user.password },
-      ip: "10.3.1.1",
-    });
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.message).toBe(
-      "Çok fazla başarısız giriş denemesi yapıldı. Lütfen 15 dakika sonra tekrar deneyiniz.",
-    );
-    t.clock.advance(16 * 60_000);
-    const later = await call(t.app, "POST", "/api/account/login", {
-      body: { email: user.email, password: user.password },
-      ip: "10.3.1.1",
-    });
-    expect(later.status).toBe(200);
+    const without = await login();
+    expect(without.status).toBe(400);
+    expect(without.body.statusCode).toBe(130);
+    expect(without.body.data).toEqual({ captchaRequired: true, captchaLevel: "hard" });
+    expect(without.body.message).toContain("ek doğrulama");
+    // A proof of the ordinary level is not enough any more, and is not spent by the refusal.
+    const easy = await solvedCaptcha(t, "normal");
+    const tooEasy = await login(easy);
+    expect(tooEasy.body.statusCode).toBe(130);
+    expect(tooEasy.body.data.captchaLevel).toBe("hard");
+    const inside = await login(await solvedCaptcha(t, "hard"));
+    expect(inside.status).toBe(200);
+    expect(inside.body.data.token).toMatch(/^ey/);
   });
 
-  it("answers 429 after 10 failures from one address across e-mails", async () => {
-    for (let i = 0; i < 10; i++) {
-      await call(t.app, "POST", "/api/account/login", {
-        body: { email: `x${i}@example.com`, password: "wrong-pass" },
-        ip: "10.4.0.1",
-      });
-    }
+  it("a wrong password with the harder captcha is still a plain 401, never a lock", async () => {
     const user = await registered(t);
-    const blocked = await call(t.app, "POST", "/api/account/login", {
+    await failFor(t, user.email, 10, "10.3.2");
+    const wrong = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: "still-wrong", captcha: await solvedCaptcha(t, "hard") },
+      ip: "10.3.3.1",
+    });
+    expect(wrong.status).toBe(401);
+    const right = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password, captcha: await solvedCaptcha(t, "hard") },
+      ip: "10.3.3.1",
+    });
+    expect(right.status).toBe(200);
+  });
+
+  it("counts an address apart from the accounts: made-up e-mails ask that address for a captcha, and lock nobody", async () => {
+    await failFrom(t, "10.4.0.1", 10, "x");
+    const user = await registered(t);
+    const sameOffice = await call(t.app, "POST", "/api/account/login", {
       body: { email: user.email, password: user.password },
       ip: "10.4.0.1",
     });
-    expect(blocked.status).toBe(429);
+    expect(sameOffice.status).toBe(400);
+    expect(sameOffice.body.data).toEqual({ captchaRequired: true, captchaLevel: "normal" });
+    const withCaptcha = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password, captcha: await solvedCaptcha(t) },
+      ip: "10.4.0.1",
+    });
+    expect(withCaptcha.status).toBe(200);
+    // The account itself carries no failure: from elsewhere it signs in without any captcha.
     const elsewhere = await call(t.app, "POST", "/api/account/login", {
       body: { email: user.email, password: user.password },
       ip: "10.4.0.2",
@@ -154,25 +195,97 @@ describe("login throttling (CAPTCHA=off)", () => {
     expect(elsewhere.status).toBe(200);
   });
 
+  it("an address with 30 failures needs the harder captcha, and with it the right password gets in", async () => {
+    await failFrom(t, "10.4.1.1", 10, "y");
+    // Twenty more failures as the sign-in records them (solving twenty captchas here only costs time).
+    for (let i = 10; i < 30; i++) {
+      await recordLoginAttempt(t.ctx.database.db, `y${i}@example.com`, "10.4.1.1", false, t.clock.now());
+    }
+    const user = await registered(t);
+    const easy = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password, captcha: await solvedCaptcha(t) },
+      ip: "10.4.1.1",
+    });
+    expect(easy.body.data).toEqual({ captchaRequired: true, captchaLevel: "hard" });
+    const hard = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password, captcha: await solvedCaptcha(t, "hard") },
+      ip: "10.4.1.1",
+    });
+    expect(hard.status).toBe(200);
+  });
+
+  it("forgets failures after the 15-minute window", async () => {
+    const user = await registered(t);
+    await failFor(t, user.email, 10, "10.6.0");
+    t.clock.advance(16 * 60_000);
+    const later = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password },
+      ip: "10.6.1.1",
+    });
+    expect(later.status).toBe(200);
+  });
+
   it("does not let a forged X-Forwarded-For choose the address it counts", async () => {
     for (let i = 0; i < 10; i++) {
       await t.app.inject({
         method: "POST",
         url: "/api/account/login",
-        payload: { email: `y${i}@example.com`, password: "wrong-pass" },
+        payload: { email: `z${i}@example.com`, password: "wrong-pass" },
         headers: { "x-forwarded-for": `203.0.113.${i}` },
         remoteAddress: "10.5.0.1",
       });
     }
     const user = await registered(t);
-    const blocked = await t.app.inject({
+    const asked = await t.app.inject({
       method: "POST",
       url: "/api/account/login",
       payload: { email: user.email, password: user.password },
       headers: { "x-forwarded-for": "198.51.100.7" },
       remoteAddress: "10.5.0.1",
     });
-    expect(blocked.statusCode).toBe(429);
+    expect(asked.statusCode).toBe(400);
+    expect(asked.json().data.captchaRequired).toBe(true);
+  });
+});
+
+describe("login flood ceiling per address", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ CAPTCHA: "off" });
+  });
+  afterAll(() => t.close());
+
+  it("answers 429 past 60 sign-in requests a minute from one address, and only that address", async () => {
+    const user = await registered(t);
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await call(t.app, "POST", "/api/account/login", {
+        body: { email: `flood${i}@example.com`, password: "wrong-pass" },
+        ip: "10.7.0.1",
+      });
+      statuses.push(res.status);
+    }
+    // The first ten are plain failures, then the address is asked for a captcha; nothing is refused yet.
+    expect(statuses.filter((s) => s === 429)).toEqual([]);
+    const flooded = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password, captcha: await solvedCaptcha(t, "hard") },
+      ip: "10.7.0.1",
+    });
+    expect(flooded.status).toBe(429);
+    expect(flooded.body.message).toBe(
+      "Bu bağlantıdan çok fazla giriş isteği geldi. Lütfen bir dakika sonra tekrar deneyiniz.",
+    );
+    const otherAddress = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password },
+      ip: "10.7.0.2",
+    });
+    expect(otherAddress.status).toBe(200);
+    t.clock.advance(61_000);
+    const nextMinute = await call(t.app, "POST", "/api/account/login", {
+      body: { email: user.email, password: user.password, captcha: await solvedCaptcha(t) },
+      ip: "10.7.0.1",
+    });
+    expect(nextMinute.status).toBe(200);
   });
 });
 

@@ -1,7 +1,10 @@
+import { message } from "@ep/contracts";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PASSWORD_RECOVERY_QUEUE, RESET_LINK_TTL_MS } from "../src/modules/account/service.ts";
 import { mailMessages } from "../src/platform/db/schema.ts";
+import { MAIL_BODY_EXPIRY_QUEUE, MAIL_QUEUE } from "../src/platform/mail/mailer.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 type Received = { to: string; raw: string };
@@ -174,25 +177,105 @@ describe("password recovery over real SMTP", () => {
 });
 
 describe("mail without SMTP", () => {
-  it("lands in the outbox table and the log, never dropped", async () => {
-    const t = await startTestApp({ CAPTCHA: "off" });
-    try {
-      const { registration } = await registerAndLogin(t.app);
-      await call(
-        t.app,
-        "POST",
-        `/api/account/recover-password?email=${encodeURIComponent(registration.email)}`,
-      );
-      const rows = await waitForRows(t, registration.email, 2);
-      expect(rows.every((r) => r.status === "outbox")).toBe(true);
-      expect(
-        t.logs.some((l) => l.includes("mail written to outbox") && l.includes("reset-password?rowid=")),
-      ).toBe(true);
-    } finally {
-      await t.close();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ CAPTCHA: "off" });
+  });
+  afterAll(() => t.close());
+
+  const recover = (email: string, ip = "127.0.0.1") =>
+    call(t.app, "POST", `/api/account/recover-password?email=${encodeURIComponent(email)}`, { ip });
+
+  it("keeps the reset link in the outbox row for the operator, never in the log", async () => {
+    const { registration } = await registerAndLogin(t.app);
+    await recover(registration.email);
+    const rows = await waitForRows(t, registration.email, 2);
+    expect(rows.every((r) => r.status === "outbox")).toBe(true);
+    const reset = rows.find((r) => r.body.includes("reset-password?rowid="));
+    const code = reset?.body.match(/rowid=([A-Za-z0-9_-]+)/)?.[1];
+    expect(code).toBeDefined();
+    expect(t.logs.some((l) => l.includes("mail written to outbox"))).toBe(true);
+    expect(t.logs.some((l) => l.includes("reset-password?rowid=") || l.includes(code!))).toBe(false);
+  });
+
+  it("clears a reset mail's body once its link has expired, by the scheduled job; other mails keep theirs", async () => {
+    const { registration } = await registerAndLogin(t.app);
+    await recover(registration.email);
+    await waitForRows(t, registration.email, 2);
+    const schedules = await t.ctx.queue.boss.getSchedules();
+    expect(schedules.map((s) => s.name)).toContain(MAIL_BODY_EXPIRY_QUEUE);
+    expect(await t.ctx.mailer.clearExpiredBodies()).toBe(0);
+    t.clock.advance(RESET_LINK_TTL_MS + 1000);
+    expect(await t.ctx.mailer.clearExpiredBodies()).toBeGreaterThanOrEqual(1);
+    const rows = await t.ctx.database.db
+      .select()
+      .from(mailMessages)
+      .where(eq(mailMessages.to, registration.email));
+    const reset = rows.find((r) => r.subject === message("mail.resetSubject"));
+    const welcome = rows.find((r) => r.subject === message("mail.welcomeSubject"));
+    expect(reset?.body).toBe("");
+    expect(reset?.status).toBe("outbox");
+    expect(welcome?.body.length).toBeGreaterThan(0);
+  });
+
+  it("queues one recovery job for a known and for an unknown address alike; only the known one gets a mail", async () => {
+    const { registration } = await registerAndLogin(t.app);
+    const unknown = `hic.kimse.${Date.now()}@example.com`;
+    const a = await recover(registration.email, "10.20.0.1");
+    const b = await recover(unknown, "10.20.0.2");
+    expect(b).toEqual(a);
+    expect(await recoveryJobs(t, registration.email)).toBe(1);
+    expect(await recoveryJobs(t, unknown)).toBe(1);
+    await waitForQueueIdle(t);
+    expect(await t.ctx.database.db.select().from(mailMessages).where(eq(mailMessages.to, unknown))).toEqual(
+      [],
+    );
+  });
+
+  it("mails one address at most 3 links an hour, however many requests come from however many addresses", async () => {
+    const { registration } = await registerAndLogin(t.app);
+    for (let i = 0; i < 60; i++) {
+      const res = await recover(registration.email, `10.21.${Math.floor(i / 200)}.${i % 200}`);
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe("E-posta adresiniz kayıtlıysa şifre sıfırlama bağlantısı gönderildi.");
     }
+    await waitForQueueIdle(t);
+    const rows = await waitForRows(t, registration.email, 4);
+    expect(rows.filter((r) => r.subject === message("mail.resetSubject"))).toHaveLength(3);
+  }, 90_000);
+
+  it("answers 429 past 20 requests an hour from one client address", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push((await recover(`kisi${i}@example.com`, "10.22.0.1")).status);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
+    const refused = await recover("kisi99@example.com", "10.22.0.1");
+    expect(refused.body.message).toBe(message("api.rateLimited"));
+    expect((await recover("kisi99@example.com", "10.22.0.2")).status).toBe(200);
   });
 });
+
+async function recoveryJobs(t: TestApp, email: string): Promise<number> {
+  const result = (await t.ctx.database.executeSql(
+    "SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->>'email' = $2",
+    [PASSWORD_RECOVERY_QUEUE, email.toLowerCase()],
+  )) as { rows: Array<{ n: number }> };
+  return result.rows[0]?.n ?? 0;
+}
+
+/** Waits until no recovery or mail job is left to run. */
+async function waitForQueueIdle(t: TestApp) {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const result = (await t.ctx.database.executeSql(
+      "SELECT count(*)::int AS n FROM pgboss.job WHERE name = ANY($1) AND state IN ('created', 'retry', 'active')",
+      [[PASSWORD_RECOVERY_QUEUE, MAIL_QUEUE]],
+    )) as { rows: Array<{ n: number }> };
+    if (result.rows[0]?.n === 0) return;
+    if (Date.now() > until) throw new Error("the recovery and mail queues did not drain");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 async function waitForRows(t: TestApp, to: string, count: number) {
   const until = Date.now() + 15_000;

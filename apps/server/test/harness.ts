@@ -47,6 +47,8 @@ export async function startTestApp(
     LOG_LEVEL: "info",
     CONNECTOR_TIMEOUT_SECONDS: "1",
     PUBLIC_URL: "http://panel.test",
+    // The tests' emulators listen on loopback, which the outbound guard refuses unless allowed.
+    OUTBOUND_ALLOW: "127.0.0.1",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

@@ -1,3 +1,4 @@
+import type { OutboundGuard } from "@ep/connectors";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { EngineHost } from "../modules/jobs/engine-host.ts";
@@ -21,6 +22,8 @@ export type AppContext = {
   captcha: CaptchaService;
   credentials: CredentialCipher;
   mailer: Mailer;
+  /** Every call to an external system connects through it: public addresses only, unless allowed. */
+  outbound: OutboundGuard;
   clock: Clock;
   /** The demo company's sign-in, shown on the login screen; null when no demo is seeded. */
   demoLogin: { email: string; password: string } | null;

@@ -8,6 +8,9 @@
  * refresh). A write whose outcome is unknown fails with `maybeApplied: true` so the engine looks it up first.
  */
 
+import { lookup as dnsLookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { ConnectorError, type FailureReason, parseRetryAfter, reasonForHttpStatus } from "./errors";
 import { type CallCounter, type CallKind, type HttpLogger, maskText } from "./logging";
 import { sleep as defaultSleep, type RateLimiter } from "./rate-limit";
@@ -104,6 +107,113 @@ function errorMessage(e: unknown): string {
     cur = cur instanceof Error ? cur.cause : undefined;
   }
   return parts.join(": ");
+}
+
+/** The code of the error a guarded connection fails with (see `OutboundGuard`). */
+export const OUTBOUND_REFUSED = "EOUTBOUNDREFUSED";
+
+export class OutboundRefusedError extends Error {
+  readonly code = OUTBOUND_REFUSED;
+  constructor() {
+    super("outbound connection refused: the address is not a public one");
+    this.name = "OutboundRefusedError";
+  }
+}
+
+export type AllowRule = { net: [ipaddr.IPv4 | ipaddr.IPv6, number]; port?: number };
+
+/** `127.0.0.1`, `127.0.0.1:4010`, `10.0.0.0/8`, `::1`, `[::1]:4010`, `fd00::/8`; throws on anything else. */
+export function parseOutboundAllow(entry: string): AllowRule {
+  const text = entry.trim();
+  const bracketed = text.match(/^\[([^\]]+)\](?::(\d{1,5}))?$/);
+  const v4 = text.match(/^([\d.]+)(\/\d{1,2})?(?::(\d{1,5}))?$/);
+  const [host, prefix, port] = bracketed
+    ? [bracketed[1]!, "", bracketed[2]]
+    : v4
+      ? [v4[1]!, v4[2] ?? "", v4[3]]
+      : [text.replace(/\/\d+$/, ""), text.match(/\/\d+$/)?.[0] ?? "", undefined];
+  if (!ipaddr.isValid(host)) throw new Error(`not an IP address or network: ${entry}`);
+  const address = ipaddr.process(host);
+  const bits = prefix ? Number(prefix.slice(1)) : address.kind() === "ipv4" ? 32 : 128;
+  const net = ipaddr.parseCIDR(`${address.toString()}/${bits}`);
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new Error(`bad port: ${entry}`);
+  return { net, port: port === undefined ? undefined : Number(port) };
+}
+
+export interface OutboundPolicy {
+  /** Non-public addresses allowed all the same (emulators, tests): see `parseOutboundAllow`. */
+  allow?: readonly string[];
+  /** Name resolution; the system resolver by default (tests may answer fixed addresses). */
+  resolve?: (hostname: string) => Promise<string[]>;
+  /** TCP/TLS connect timeout. */
+  connectTimeoutMs?: number;
+}
+
+const systemResolve = async (hostname: string) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * The outbound-call guard (server-side request forgery): connections to external systems go only
+ * to public unicast addresses — never loopback, link-local, private, CGNAT, multicast or reserved
+ * ones — unless allowed by configuration. The check runs at connect time on the resolved addresses
+ * and the socket is opened to the very address checked, so a DNS answer that changes between the
+ * check and the connection (rebinding) cannot slip through; redirects are connections too. A refused
+ * address fails before any packet is sent, the same way for every port.
+ */
+export class OutboundGuard {
+  private readonly rules: AllowRule[] = [];
+  private readonly resolveHost: (hostname: string) => Promise<string[]>;
+  private readonly agent: Agent;
+
+  constructor(policy: OutboundPolicy = {}) {
+    for (const entry of policy.allow ?? []) this.allow(entry);
+    this.resolveHost = policy.resolve ?? systemResolve;
+    const connector = buildConnector({ timeout: policy.connectTimeoutMs ?? 10_000 });
+    this.agent = new Agent({
+      connect: (options, callback) => {
+        const host = options.hostname.replace(/^\[|\]$/g, "");
+        const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80);
+        this.pick(host, port).then(
+          (address) =>
+            address
+              ? connector({ ...options, hostname: address }, callback)
+              : callback(new OutboundRefusedError(), null),
+          (error: Error) => callback(error, null),
+        );
+      },
+    });
+  }
+
+  /** Allows one more address or network, optionally one port only (e.g. the server's own emulator). */
+  allow(entry: string): void {
+    this.rules.push(parseOutboundAllow(entry));
+  }
+
+  isAllowed(address: string, port: number): boolean {
+    if (!ipaddr.isValid(address)) return false;
+    const ip = ipaddr.process(address);
+    if (ip.range() === "unicast") return true;
+    return this.rules.some(
+      (r) => r.net[0].kind() === ip.kind() && ip.match(r.net) && (r.port === undefined || r.port === port),
+    );
+  }
+
+  /** The first resolved address that may be called, or undefined when none may. */
+  private async pick(host: string, port: number): Promise<string | undefined> {
+    const addresses = ipaddr.isValid(host) ? [host] : await this.resolveHost(host);
+    return addresses.find((a) => this.isAllowed(a, port));
+  }
+
+  /** A fetch whose every connection goes through the guard. */
+  readonly fetch: typeof fetch = (input, init) =>
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher: this.agent,
+    }) as unknown as Promise<Response>;
+
+  close(): Promise<void> {
+    return this.agent.destroy();
+  }
 }
 
 export class HttpClient {
@@ -241,6 +351,19 @@ export class HttpClient {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
       const timedOut = timeout.aborted;
       const code = errorCode(e);
+      if (code === OUTBOUND_REFUSED) {
+        // Nothing was sent; trying again cannot help: a settings problem, said the same way for every port.
+        const refused = new ConnectorError(`${this.system} ${req.operation}: address not allowed`, {
+          reason: "config",
+          systemCode: OUTBOUND_REFUSED,
+          system: this.system,
+          operation: req.operation,
+          cause: e,
+        });
+        this.counter?.recordFailure(this.system);
+        this.log(req, method, url, attempt, started, undefined, body, undefined, refused);
+        throw refused;
+      }
       const notSent = code !== undefined && NOT_SENT_CODES.has(code);
       const err = new ConnectorError(
         timedOut

@@ -46,9 +46,10 @@ export const de: MessageCatalog = {
       "Die Registrierung ist abgeschlossen, die Anmeldung ist jedoch fehlgeschlagen. Bitte wenden Sie sich an den Administrator der Website.",
     registered: "Registrierung erfolgreich.",
     loginFailed: "Benutzername oder Passwort ist falsch.",
-    tooManyLoginAttempts:
-      "Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuchen Sie es in 15 Minuten erneut.",
+    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
     captchaRequired: "Bitte bestätigen Sie, dass Sie kein Roboter sind.",
+    captchaHarderRequired:
+      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
     captchaInvalid: "Die Überprüfung ist fehlgeschlagen. Bitte versuchen Sie es erneut.",
     unauthorized: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
     forbidden: "Sie sind für diesen Vorgang nicht berechtigt.",
@@ -217,7 +218,7 @@ export const de: MessageCatalog = {
     testAuth:
       "{{system}} wurde erreicht, aber die Zugangsdaten wurden nicht akzeptiert. Bitte prüfen Sie Schlüssel, Benutzer und Passwort.",
     testUnreachable:
-      "{{system}} ist nicht erreichbar. Bitte prüfen Sie die Adresse und ob der Server erreichbar ist.",
+      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
     testTimeout: "{{system}} hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es später erneut.",
     testRateLimited:
       "{{system}} hat die Anfrage wegen zu vieler Anfragen abgelehnt. Bitte warten Sie kurz und versuchen Sie es erneut.",

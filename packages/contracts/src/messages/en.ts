@@ -45,8 +45,10 @@ export const en: MessageCatalog = {
     autoLoginFailed: "Registration completed but signing in failed. Please contact the site administrator.",
     registered: "Registration successful.",
     loginFailed: "User name or password is wrong.",
-    tooManyLoginAttempts: "Too many failed sign-in attempts. Please try again in 15 minutes.",
+    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
     captchaRequired: "Please confirm that you are not a robot.",
+    captchaHarderRequired:
+      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
     captchaInvalid: "Verification failed. Please try again.",
     unauthorized: "Your session has expired. Please sign in again.",
     forbidden: "You are not allowed to do this.",
@@ -210,7 +212,7 @@ export const en: MessageCatalog = {
     testAuth:
       "{{system}} was reached but the credentials were not accepted. Please check the key, user and password.",
     testUnreachable:
-      "{{system}} could not be reached. Please check the address and that the server is reachable.",
+      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
     testTimeout: "{{system}} did not answer in time. Please try again later.",
     testRateLimited:
       "{{system}} refused the request because of too many requests. Please wait a little and try again.",

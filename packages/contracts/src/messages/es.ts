@@ -47,9 +47,10 @@ export const es: MessageCatalog = {
       "El registro se completó, pero no se pudo iniciar sesión. Póngase en contacto con el administrador del sitio.",
     registered: "Registro completado correctamente.",
     loginFailed: "El nombre de usuario o la contraseña son incorrectos.",
-    tooManyLoginAttempts:
-      "Demasiados intentos fallidos de inicio de sesión. Vuelva a intentarlo dentro de 15 minutos.",
+    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
     captchaRequired: "Confirme que no es un robot.",
+    captchaHarderRequired:
+      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
     captchaInvalid: "La verificación ha fallado. Vuelva a intentarlo.",
     unauthorized: "Su sesión ha caducado. Inicie sesión de nuevo.",
     forbidden: "No tiene permiso para realizar esta operación.",
@@ -213,7 +214,8 @@ export const es: MessageCatalog = {
     testOk: "Conexión correcta. {{description}}",
     testAuth:
       "Se alcanzó {{system}}, pero las credenciales no fueron aceptadas. Revise la clave, el usuario y la contraseña.",
-    testUnreachable: "No se pudo alcanzar {{system}}. Revise la dirección y que el servidor sea accesible.",
+    testUnreachable:
+      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
     testTimeout: "{{system}} no respondió a tiempo. Inténtelo de nuevo más tarde.",
     testRateLimited:
       "{{system}} rechazó la solicitud por exceso de solicitudes. Espere un poco e inténtelo de nuevo.",

@@ -46,8 +46,10 @@ export const fr: MessageCatalog = {
       "L'inscription est terminée mais la connexion a échoué. Veuillez contacter l'administrateur du site.",
     registered: "Inscription réussie.",
     loginFailed: "Nom d'utilisateur ou mot de passe incorrect.",
-    tooManyLoginAttempts: "Trop de tentatives de connexion échouées. Veuillez réessayer dans 15 minutes.",
+    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
     captchaRequired: "Veuillez confirmer que vous n'êtes pas un robot.",
+    captchaHarderRequired:
+      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
     captchaInvalid: "La vérification a échoué. Veuillez réessayer.",
     unauthorized: "Votre session a expiré. Veuillez vous reconnecter.",
     forbidden: "Vous n'êtes pas autorisé à effectuer cette opération.",
@@ -215,7 +217,8 @@ export const fr: MessageCatalog = {
     testOk: "Connexion réussie. {{description}}",
     testAuth:
       "{{system}} a été atteint mais les identifiants n'ont pas été acceptés. Vérifiez la clé, l'utilisateur et le mot de passe.",
-    testUnreachable: "{{system}} est injoignable. Vérifiez l'adresse et que le serveur est accessible.",
+    testUnreachable:
+      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
     testTimeout: "{{system}} n'a pas répondu à temps. Veuillez réessayer plus tard.",
     testRateLimited:
       "{{system}} a refusé la demande en raison d'un trop grand nombre de requêtes. Patientez un peu puis réessayez.",

@@ -45,8 +45,10 @@ export const ja: MessageCatalog = {
     autoLoginFailed: "登録は完了しましたが、ログインできませんでした。サイト管理者にお問い合わせください。",
     registered: "登録が完了しました。",
     loginFailed: "ユーザー名またはパスワードが正しくありません。",
-    tooManyLoginAttempts: "ログインの失敗回数が多すぎます。15分後にもう一度お試しください。",
+    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
     captchaRequired: "ロボットではないことを確認してください。",
+    captchaHarderRequired:
+      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
     captchaInvalid: "確認に失敗しました。もう一度お試しください。",
     unauthorized: "セッションの有効期限が切れました。もう一度ログインしてください。",
     forbidden: "この操作を行う権限がありません。",
@@ -207,7 +209,8 @@ export const ja: MessageCatalog = {
     testOk: "接続に成功しました。{{description}}",
     testAuth:
       "{{system}} に到達しましたが、認証情報が受け付けられませんでした。キー、ユーザー、パスワードを確認してください。",
-    testUnreachable: "{{system}} に接続できませんでした。アドレスとサーバーへの到達性を確認してください。",
+    testUnreachable:
+      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
     testTimeout: "{{system}} が時間内に応答しませんでした。しばらくしてから再度お試しください。",
     testRateLimited:
       "{{system}} はリクエストが多すぎるため要求を拒否しました。少し待ってから再度お試しください。",

@@ -48,8 +48,10 @@ export const tr = {
     registered: "Kayıt işlemi başarılı.",
     loginFailed: "Kullanıcı adı veya şifre yanlış.",
     tooManyLoginAttempts:
-      "Çok fazla başarısız giriş denemesi yapıldı. Lütfen 15 dakika sonra tekrar deneyiniz.",
+      "Bu bağlantıdan çok fazla giriş isteği geldi. Lütfen bir dakika sonra tekrar deneyiniz.",
     captchaRequired: "Lütfen robot olmadığınızı doğrulayınız.",
+    captchaHarderRequired:
+      "Çok sayıda başarısız giriş denemesi yapıldı. Güvenliğiniz için ek doğrulama isteniyor; doğrulama tamamlanınca tekrar Giriş Yap'a basınız.",
     captchaInvalid: "Doğrulama başarısız oldu. Lütfen tekrar deneyiniz.",
     unauthorized: "Oturumunuzun süresi doldu. Lütfen tekrar giriş yapınız.",
     forbidden: "Bu işlem için yetkiniz bulunmuyor.",
@@ -214,7 +216,7 @@ export const tr = {
     testAuth:
       "{{system}} sistemine ulaşıldı ancak kimlik bilgileri kabul edilmedi. Lütfen anahtar, kullanıcı ve şifre bilgilerini kontrol ediniz.",
     testUnreachable:
-      "{{system}} sistemine ulaşılamadı. Lütfen adresi ve sunucunun erişilebilir olduğunu kontrol ediniz.",
+      "{{system}} sistemine ulaşılamadı. Lütfen internetten erişilen adresini giriniz; yerel ve özel ağ adreslerine sunucumuzdan bağlanılmaz, şirket ağınızdaki sistemler yerinde çalışan ajan üzerinden bağlanır.",
     testTimeout: "{{system}} sistemi zamanında yanıt vermedi. Lütfen daha sonra tekrar deneyiniz.",
     testRateLimited:
       "{{system}} çok fazla istek nedeniyle isteği geri çevirdi. Lütfen biraz bekleyip tekrar deneyiniz.",

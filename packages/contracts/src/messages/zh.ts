@@ -44,8 +44,10 @@ export const zh: MessageCatalog = {
     autoLoginFailed: "注册已完成，但登录失败。请联系网站管理员。",
     registered: "注册成功。",
     loginFailed: "用户名或密码错误。",
-    tooManyLoginAttempts: "登录失败次数过多。请在 15 分钟后重试。",
+    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
     captchaRequired: "请确认您不是机器人。",
+    captchaHarderRequired:
+      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
     captchaInvalid: "验证失败。请重试。",
     unauthorized: "您的会话已过期。请重新登录。",
     forbidden: "您无权执行此操作。",
@@ -198,7 +200,8 @@ export const zh: MessageCatalog = {
     connectionSavedJobsReady: "连接设置已保存。您的集成任务已就绪。",
     testOk: "连接成功。{{description}}",
     testAuth: "已连接到 {{system}}，但凭据未被接受。请检查密钥、用户和密码。",
-    testUnreachable: "无法连接到 {{system}}。请检查地址以及服务器是否可访问。",
+    testUnreachable:
+      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
     testTimeout: "{{system}} 未能及时响应。请稍后重试。",
     testRateLimited: "{{system}} 因请求过多拒绝了请求。请稍候再试。",
     testUnsupported: "尚不支持连接到 {{system}}。",

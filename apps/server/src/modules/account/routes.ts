@@ -67,10 +67,15 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => ok(await service.login(request.body, meta(request))),
     );
 
-    app.get("/api/account/captcha-challenge", { schema: { tags } }, async (_request, reply) => {
-      reply.header("cache-control", "no-store");
-      return ctx.captcha.challenge();
-    });
+    // `level=hard` after the sign-in answered 130 with captchaLevel "hard" (repeated failures).
+    app.get(
+      "/api/account/captcha-challenge",
+      { schema: { tags, querystring: z.object({ level: z.enum(["normal", "hard"]).optional() }) } },
+      async (request, reply) => {
+        reply.header("cache-control", "no-store");
+        return ctx.captcha.challenge(request.query.level ?? "normal");
+      },
+    );
 
     app.post("/api/account/logout", { schema: { tags }, onRequest: signedIn }, async (request) => {
       await service.logout(authOf(request).sessionId);
@@ -120,7 +125,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       "/api/account/recover-password",
       { schema: { tags, querystring: forgotPasswordSchema } },
       async (request) => {
-        await service.recoverPassword(request.query.email);
+        await service.recoverPassword(request.query.email, request.ip);
         return ok(null, "api.recoverMailSent");
       },
     );

@@ -16,16 +16,38 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { captchaUses, companies, licenses, oneTimeCodes, sessions, users } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
+import type { CaptchaLevel } from "../../platform/security/captcha.ts";
 import { hashCode, newCode } from "../../platform/security/codes.ts";
 import { decoyHash, hashPassword, verifyPassword } from "../../platform/security/passwords.ts";
+import { hit } from "../../platform/security/throttle.ts";
 import { recordActivity } from "../activities/repository.ts";
 import * as repo from "./repository.ts";
 
 export const SESSION_TTL_MS = 24 * 60 * 60_000;
+/**
+ * Sign-in throttling after OWASP's authentication cheat sheet: failures are counted per account and
+ * per client address separately, and crossing a threshold demands a captcha, then a harder one —
+ * never a lock, so nobody can shut a user (or an office behind one address) out. A correct password
+ * with a valid captcha of the demanded level always gets in; only a flood from one address is refused.
+ */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
-export const THROTTLE_LIMIT = 10;
+/** CAPTCHA=adaptive: failures for one e-mail before a captcha is demanded. */
 export const ADAPTIVE_CAPTCHA_AFTER = 3;
+/** Any mode: failures for one e-mail before the harder captcha is demanded. */
+export const HARD_CAPTCHA_AFTER = 10;
+/** Any mode: failures from one address (any e-mails) before a captcha, then the harder one. */
+export const ADDRESS_CAPTCHA_AFTER = 10;
+export const ADDRESS_HARD_CAPTCHA_AFTER = 30;
+/** The flood ceiling: sign-in requests from one address in a minute, whatever their outcome. */
+export const LOGIN_FLOOD_LIMIT = 60;
+export const LOGIN_FLOOD_WINDOW_MS = 60_000;
 export const RESET_LINK_TTL_MS = 60 * 60_000;
+/** Password recovery: requests per client address, and mails per e-mail, in one link lifetime. */
+export const RECOVER_WINDOW_MS = RESET_LINK_TTL_MS;
+export const RECOVER_ADDRESS_LIMIT = 20;
+export const RECOVER_EMAIL_LIMIT = 3;
+export const PASSWORD_RECOVERY_QUEUE = "password-recovery";
+export type RecoveryJob = { email: string; send: boolean };
 export const LOGIN_CODE_TTL_MS = 5 * 60_000;
 export const TRIAL_DAYS = 14;
 
@@ -113,18 +135,16 @@ export class AccountService {
 
   async login(input: LoginRequest, meta: RequestMeta): Promise<LoginResult> {
     const email = input.email.trim().toLowerCase();
-    const since = new Date(this.now().getTime() - THROTTLE_WINDOW_MS);
+    const now = this.now();
+    const requests = await hit(this.db, "login:address", meta.ip, now, LOGIN_FLOOD_WINDOW_MS);
+    if (requests > LOGIN_FLOOD_LIMIT) throw new AppError(429, "api.tooManyLoginAttempts");
+    const since = new Date(now.getTime() - THROTTLE_WINDOW_MS);
     const failures = await repo.countRecentFailures(this.db, email, meta.ip, since);
-    if (failures.byEmail >= THROTTLE_LIMIT || failures.byIp >= THROTTLE_LIMIT) {
-      throw new AppError(429, "api.tooManyLoginAttempts");
-    }
-    const mode = this.ctx.config.captcha;
-    const captchaNeeded =
-      mode === "required" || (mode === "adaptive" && failures.byEmail >= ADAPTIVE_CAPTCHA_AFTER);
+    const required = this.requiredCaptcha(failures);
     if (input.captcha) {
-      await this.useCaptcha(input.captcha);
-    } else if (captchaNeeded) {
-      throw new AppError(400, "api.captchaRequired", BusinessCode.CaptchaRequired, { captchaRequired: true });
+      await this.useCaptcha(input.captcha, required);
+    } else if (required) {
+      throw captchaDemand(required);
     }
     const user = await repo.findUserByEmail(this.db, email);
     const valid = user
@@ -138,11 +158,26 @@ export class AccountService {
     return this.openSession(user, meta);
   }
 
-  private async useCaptcha(payload: string): Promise<void> {
+  /** Which captcha this attempt needs, from the failures of its e-mail and of its address. */
+  private requiredCaptcha(failures: { byEmail: number; byIp: number }): CaptchaLevel | null {
+    if (failures.byEmail >= HARD_CAPTCHA_AFTER || failures.byIp >= ADDRESS_HARD_CAPTCHA_AFTER) return "hard";
+    const mode = this.ctx.config.captcha;
+    if (mode === "required") return "normal";
+    if (mode === "adaptive" && failures.byEmail >= ADAPTIVE_CAPTCHA_AFTER) return "normal";
+    if (failures.byIp >= ADDRESS_CAPTCHA_AFTER) return "normal";
+    return null;
+  }
+
+  private async useCaptcha(payload: string, required: CaptchaLevel | null): Promise<void> {
     const result = await this.ctx.captcha.verify(payload);
     if (!result.ok || !result.signature) {
-      throw new AppError(400, "api.captchaInvalid", BusinessCode.CaptchaInvalid, { captchaRequired: true });
+      throw new AppError(400, "api.captchaInvalid", BusinessCode.CaptchaInvalid, {
+        captchaRequired: true,
+        captchaLevel: required ?? "normal",
+      });
     }
+    // Too easy a proof is not spent: the widget asks for a harder challenge and comes back.
+    if (required === "hard" && result.level !== "hard") throw captchaDemand("hard");
     // Each solved challenge works once.
     const inserted = await this.db
       .insert(captchaUses)
@@ -150,7 +185,10 @@ export class AccountService {
       .onConflictDoNothing()
       .returning({ signature: captchaUses.signature });
     if (inserted.length === 0) {
-      throw new AppError(400, "api.captchaInvalid", BusinessCode.CaptchaInvalid, { captchaRequired: true });
+      throw new AppError(400, "api.captchaInvalid", BusinessCode.CaptchaInvalid, {
+        captchaRequired: true,
+        captchaLevel: required ?? "normal",
+      });
     }
   }
 
@@ -212,23 +250,43 @@ export class AccountService {
     return this.getAccount(userId);
   }
 
-  /** Mails a one-hour, single-use reset link when the address exists; says nothing either way. */
-  async recoverPassword(email: string): Promise<void> {
-    const user = await repo.findUserByEmail(this.db, email.trim());
+  /**
+   * Asks for a reset link. The request does the same work whatever the address: it counts, and it
+   * queues one job; the worker looks the address up and mails a link, or does nothing (unknown
+   * address, or its mail limit reached). So neither the answer nor its timing tells who has an account.
+   */
+  async recoverPassword(email: string, ip: string): Promise<void> {
+    const now = this.now();
+    const address = email.trim().toLowerCase();
+    const fromIp = await hit(this.db, "recover:address", ip, now, RECOVER_WINDOW_MS);
+    if (fromIp > RECOVER_ADDRESS_LIMIT) throw new AppError(429, "api.rateLimited");
+    // Over an e-mail's limit the answer stays the same: the links already mailed still work, and
+    // asking again neither floods that inbox nor tells anything.
+    const forEmail = await hit(this.db, "recover:email", address, now, RECOVER_WINDOW_MS);
+    const job: RecoveryJob = { email: address, send: forEmail <= RECOVER_EMAIL_LIMIT };
+    await this.ctx.queue.send(PASSWORD_RECOVERY_QUEUE, job, { retryLimit: 3, retryBackoff: true });
+  }
+
+  /** The recovery worker's step: a one-hour, single-use link for a known address, else nothing. */
+  async sendResetLink(job: RecoveryJob): Promise<void> {
+    if (!job.send) return;
+    const user = await repo.findUserByEmail(this.db, job.email);
     if (!user) return;
     const code = newCode();
     const link = `${this.ctx.config.publicUrl}/account/reset-password?rowid=${code}`;
+    const expiresAt = new Date(this.now().getTime() + RESET_LINK_TTL_MS);
     await this.db.transaction(async (tx) => {
       await tx.insert(oneTimeCodes).values({
         purpose: "password_reset",
         codeHash: hashCode(code),
         userId: user.id,
-        expiresAt: new Date(this.now().getTime() + RESET_LINK_TTL_MS),
+        expiresAt,
       });
       await this.ctx.mailer.enqueue(tx, this.ctx.queue, {
         to: user.email,
         subject: message("mail.resetSubject"),
         body: message("mail.resetBody", { name: user.firstName, link }),
+        bodyExpiresAt: expiresAt,
       });
     });
   }
@@ -287,6 +345,15 @@ export class AccountService {
     if (!user) throw new AppError(401, "api.loginCodeInvalid");
     return this.openSession(user, meta);
   }
+}
+
+function captchaDemand(level: CaptchaLevel): AppError {
+  return new AppError(
+    400,
+    level === "hard" ? "api.captchaHarderRequired" : "api.captchaRequired",
+    BusinessCode.CaptchaRequired,
+    { captchaRequired: true, captchaLevel: level },
+  );
 }
 
 async function decoyCheck(password: string): Promise<false> {

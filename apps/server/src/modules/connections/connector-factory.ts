@@ -20,7 +20,7 @@ export class MissingConnectionError extends Error {}
  * here, the rate limiter shared across processes through the database, calls counted per run.
  */
 export async function openCompanyConnectors(
-  ctx: Pick<AppContext, "database" | "credentials" | "logger">,
+  ctx: Pick<AppContext, "database" | "credentials" | "logger" | "outbound">,
   companyId: number,
   counter: CallCounter,
   tuning: { timeoutMs?: number; rateMultiplier?: number } = {},
@@ -40,6 +40,7 @@ export async function openCompanyConnectors(
     counter,
     timeoutMs: tuning.timeoutMs,
     logger: (entry: object) => logger.debug({ call: entry }, "external call"),
+    fetch: ctx.outbound.fetch,
   };
   // Scaled budgets are for emulators (benchmarks, tests); against real systems the multiplier stays 1.
   const budget = (kind: ConnectorKind, type: number) => {
@@ -81,7 +82,7 @@ function rateLimitStoreFor(database: AppContext["database"]): RateLimitStore {
  * it retries a transient failure briefly: someone is waiting on the screen.
  */
 export function connectorFor(
-  ctx: Pick<AppContext, "config" | "database">,
+  ctx: Pick<AppContext, "config" | "database" | "outbound">,
   companyId: number,
   kind: ConnectorKind,
   type: number,
@@ -92,6 +93,7 @@ export function connectorFor(
     rateLimitStore: rateLimitStoreFor(ctx.database),
     timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
     retry: { maxRetries: 2, maxRetryAfterMs: 10_000 },
+    fetch: ctx.outbound.fetch,
   };
   return kind === "erp"
     ? createErpConnector(type, credentials, connectorContext)

@@ -39,6 +39,9 @@ export async function startDemoCompany(ctx: AppContext, options: DemoOptions): P
     productCount: SHOP_SKUS,
     orderCount: 40,
   });
+  // The emulators listen on loopback, which outbound calls never reach by default: allow exactly these two.
+  ctx.outbound.allow(`127.0.0.1:${erp.port}`);
+  ctx.outbound.allow(`127.0.0.1:${shop.port}`);
   const db = ctx.database.db;
   const now = ctx.clock.now();
 

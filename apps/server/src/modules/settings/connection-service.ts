@@ -4,6 +4,7 @@ import {
   type ConnectorKind,
   getDescriptor,
   listConnectors,
+  OUTBOUND_REFUSED,
 } from "@ep/connectors";
 import {
   type ConnectionsOverview,
@@ -249,8 +250,12 @@ export class ConnectionService {
       outcome = result("connectionSettings.testOk", { description: info.description }, true);
     } catch (error) {
       reason = error instanceof ConnectorError ? error.reason : "unexpected";
-      const key =
-        (error instanceof ConnectorError && TEST_MESSAGES[error.reason]) || "connectionSettings.testFailed";
+      // A refused address reads like any unreachable one: no hint of what answers where (port scans).
+      const refused = error instanceof ConnectorError && error.systemCode === OUTBOUND_REFUSED;
+      if (refused) reason = "address_refused";
+      const key = refused
+        ? "connectionSettings.testUnreachable"
+        : (error instanceof ConnectorError && TEST_MESSAGES[error.reason]) || "connectionSettings.testFailed";
       outcome = result(key, { system: d.name });
     }
     this.ctx.logger.info(

@@ -130,8 +130,25 @@ export const mailMessages = pgTable(
     error: text("error"),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** A body carrying a link is cleared once the link expires (null: kept). */
+    bodyExpiresAt: timestamp("body_expires_at", { withTimezone: true }),
   },
-  (t) => [index("mail_messages_status_idx").on(t.status, t.createdAt)],
+  (t) => [
+    index("mail_messages_status_idx").on(t.status, t.createdAt),
+    index("mail_messages_body_expires_idx").on(t.bodyExpiresAt),
+  ],
+);
+
+/** One row per throttled request (e.g. password recovery by address and by e-mail), counted in a window. */
+export const throttleEvents = pgTable(
+  "throttle_events",
+  {
+    id: serial("id").primaryKey(),
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("throttle_events_bucket_key_idx").on(t.bucket, t.key, t.createdAt)],
 );
 
 /** Solved captcha signatures, so one proof of work cannot be replayed. */

@@ -41,10 +41,15 @@ async function loadWidget(lang: Language): Promise<void> {
   await widgetTranslations[lang]?.();
 }
 
-type Props = { onChange: (payload: string | undefined) => void };
+export type CaptchaLevel = "normal" | "hard";
+/** `level`: "hard" once the server asks for the harder proof (repeated failed sign-ins). */
+type Props = { onChange: (payload: string | undefined) => void; level?: CaptchaLevel };
 
 /** Self-hosted proof-of-work captcha (ALTCHA): solves in the background, no third party. */
-export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaField({ onChange }, ref) {
+export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaField(
+  { onChange, level = "normal" },
+  ref,
+) {
   const { t, i18n } = useTranslation();
   const lang = (i18n.language in widgetLanguage ? i18n.language : "tr") as Language;
   const [ready, setReady] = useState(false);
@@ -75,6 +80,16 @@ export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaFie
     return () => el.removeEventListener("statechange", handler);
   }, [ready]);
 
+  // A harder challenge from now on: drop the easy proof and solve the new one at once.
+  useEffect(() => {
+    const el = widget.current;
+    if (level === "normal" || !ready || !el || typeof el.reset !== "function") return;
+    payload.current = undefined;
+    onChangeRef.current(undefined);
+    el.reset();
+    void el.verify().catch(() => undefined);
+  }, [level, ready]);
+
   useImperativeHandle(
     ref,
     () => ({
@@ -103,7 +118,7 @@ export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaFie
         {ready && (
           <altcha-widget
             ref={widget}
-            challenge={CAPTCHA_CHALLENGE_URL}
+            challenge={level === "hard" ? `${CAPTCHA_CHALLENGE_URL}?level=hard` : CAPTCHA_CHALLENGE_URL}
             auto="onload"
             language={widgetLanguage[lang]}
             name="captcha"

@@ -12,7 +12,7 @@ import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
 import { authKeys, fetchConfig, signIn } from "../api";
-import { CaptchaField, type CaptchaHandle } from "../components/CaptchaField";
+import { CaptchaField, type CaptchaHandle, type CaptchaLevel } from "../components/CaptchaField";
 import { FormHeading } from "../components/FormHeading";
 import { forgetSessionEnd, peekSessionExpired } from "../session-store";
 
@@ -33,7 +33,10 @@ export default function LoginPage() {
     queryFn: ({ signal }) => fetchConfig(signal),
     staleTime: 300_000,
   });
-  const showCaptcha = config.data ? config.data.captcha !== "off" : !config.isPending;
+  // The server may ask for a captcha (or a harder one) after failures, even when the mode is off.
+  const [captchaLevel, setCaptchaLevel] = useState<CaptchaLevel | null>(null);
+  const showCaptcha =
+    captchaLevel !== null || (config.data ? config.data.captcha !== "off" : !config.isPending);
   const captcha = useRef<CaptchaHandle>(null);
   const [captchaPayload, setCaptchaPayload] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | null>(null);
@@ -66,6 +69,8 @@ export default function LoginPage() {
         error.statusCode === BusinessCode.CaptchaRequired ||
         error.statusCode === BusinessCode.CaptchaInvalid
       ) {
+        const demanded = (error.data as { captchaLevel?: unknown } | null)?.captchaLevel;
+        setCaptchaLevel((current) => (demanded === "hard" || current === "hard" ? "hard" : "normal"));
         return setFormError(
           error.message ||
             t(error.statusCode === 130 ? "api.captchaRequired" : "api.captchaInvalid", { ns: "shared" }),
@@ -155,7 +160,9 @@ export default function LoginPage() {
               </Anchor>
             </Group>
           </Stack>
-          {showCaptcha && <CaptchaField ref={captcha} onChange={setCaptchaPayload} />}
+          {showCaptcha && (
+            <CaptchaField ref={captcha} onChange={setCaptchaPayload} level={captchaLevel ?? "normal"} />
+          )}
           <Button
             type="submit"
             size="md"
