@@ -62,6 +62,7 @@ export async function executeRun(
   let status: RunStatus = "Failed";
   let reason: string | null = null;
   let systems = { erp: "", shop: "" };
+  let failure: RunFailure | null = null;
   try {
     reason = (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ?? null;
     if (!reason) {
@@ -109,11 +110,12 @@ export async function executeRun(
   } catch (error) {
     status = "Failed";
     reason = describeError(error);
+    failure = failureOf(error, systems);
     deps.logger.warn({ runId, jobType: run.jobType, err: error }, "run failed");
   } finally {
     clearInterval(heartbeat);
   }
-  await finishRun(deps, run, status, tally, counter, systems, reason);
+  await finishRun(deps, run, status, tally, counter, systems, reason, failure);
   return status;
 }
 
@@ -140,6 +142,7 @@ async function finishRun(
   counter: CallCounter,
   systems: { erp: string; shop: string },
   reason: string | null,
+  failure: RunFailure | null,
 ) {
   const now = deps.now();
   const ctx = { companyId: run.companyId, jobId: run.jobId, jobType: run.jobType, runId: run.id };
@@ -162,7 +165,16 @@ async function finishRun(
   // The row only changes if this worker still holds it: a run the sweeper already called Crashed stays so.
   const [finished] = await deps.db
     .update(jobRuns)
-    .set({ status, finishedAt: now, counts: tally.counts, calls, report, leaseExpiresAt: null })
+    .set({
+      status,
+      finishedAt: now,
+      counts: tally.counts,
+      calls,
+      report,
+      leaseExpiresAt: null,
+      failureSide: failure?.side ?? null,
+      failureReason: failure?.reason ?? null,
+    })
     .where(and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running"), eq(jobRuns.leaseOwner, deps.workerId)))
     .returning({ id: jobRuns.id });
   if (!finished) return;
@@ -242,6 +254,20 @@ export function buildReport(
   if (resolved > 0) out.push(message("engine.reportResolved", { count: resolved }));
   out.push(...lines);
   return out.join("\n");
+}
+
+type RunFailure = { side: "erp" | "shop" | null; reason: string };
+
+/** Which connection a run-ending connector error came from, so the connection status can show it. */
+function failureOf(error: unknown, systems: { erp: string; shop: string }): RunFailure | null {
+  if (!isConnectorError(error)) return null;
+  const side =
+    error.system && error.system === systems.erp
+      ? "erp"
+      : error.system && error.system === systems.shop
+        ? "shop"
+        : null;
+  return { side, reason: error.reason };
 }
 
 function describeError(error: unknown): string {

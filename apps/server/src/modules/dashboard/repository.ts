@@ -1,7 +1,9 @@
 import type { JobType, RunStatisticsDto, SalesReportDto } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
-import { and, count, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
+import { announcements } from "../announcements/schema.ts";
+import { lastRunOf, qualified, runOutcomeOf } from "./connection-status.ts";
 
 const { orderLedger, jobRuns, jobErrorReports, jobs, connections } = engineSchema;
 
@@ -115,38 +117,81 @@ export async function runStatistics(
   }));
 }
 
-/** Open failed tasks per job. */
-export async function openErrorsByJob(db: Db, companyId: number): Promise<Map<number, number>> {
+/** Counts stop here: a count past it says "at least" instead of scanning every row. */
+export const COUNT_LIMIT = 1000;
+
+/**
+ * The company's jobs, each with its active run, its newest finished run and its open failed tasks
+ * (counted up to COUNT_LIMIT), in one statement: every part is an index probe per job.
+ */
+export async function dashboardJobs(db: Db, companyId: number) {
+  const r = (column: { name: string }) => qualified("r", column);
+  const e = (column: { name: string }) => qualified("e", column);
+  const jobId = qualified("jobs", jobs.id);
   const rows = await db
-    .select({ jobId: jobErrorReports.jobId, n: count() })
-    .from(jobErrorReports)
-    .where(and(eq(jobErrorReports.companyId, companyId), eq(jobErrorReports.status, "Open")))
-    .groupBy(jobErrorReports.jobId);
-  return new Map(rows.map((r) => [r.jobId, Number(r.n)]));
+    .select({
+      job: getTableColumns(jobs),
+      active: sql<ActiveRunJson | null>`(select json_build_object('id', ${r(jobRuns.id)}, 'status', ${r(jobRuns.status)}, 'counts', ${r(jobRuns.counts)}, 'startedAt', ${r(jobRuns.startedAt)}) from ${jobRuns} as r where ${r(jobRuns.jobId)} = ${jobId} and ${r(jobRuns.status)} in ('Queued', 'Running') limit 1)`,
+      lastRun: lastRunOf("jobs"),
+      openErrors: sql<number>`(select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.jobId)} = ${jobId} and ${e(jobErrorReports.status)} = 'Open' limit ${COUNT_LIMIT}) as capped)`,
+    })
+    .from(jobs)
+    .where(eq(jobs.companyId, companyId))
+    .orderBy(jobs.id);
+  return rows.map((r) => ({
+    job: r.job,
+    active: r.active
+      ? { ...r.active, startedAt: r.active.startedAt ? new Date(r.active.startedAt) : null }
+      : undefined,
+    lastRun: runOutcomeOf(r.lastRun),
+    lastCounts: r.lastRun?.counts ?? null,
+    openErrors: Number(r.openErrors),
+  }));
 }
 
-/** Shop orders seen but not yet in the ERP. */
-export async function ordersWaiting(db: Db, companyId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(orderLedger)
-    .where(and(eq(orderLedger.companyId, companyId), inArray(orderLedger.state, ["received", "mapped"])));
-  return Number(row?.n ?? 0);
+type RunRow = typeof jobRuns.$inferSelect;
+type ActiveRunJson = {
+  id: number;
+  status: RunRow["status"];
+  counts: RunRow["counts"];
+  startedAt: string | null;
+};
+
+/** The company's connections, the orders waiting for the ERP (up to COUNT_LIMIT) and the latest announcements, in one statement. */
+export async function dashboardFacts(db: Db, companyId: number, announcementCount: number) {
+  const result = await db.execute<{
+    connections: ConnectionJson[];
+    waiting: number;
+    announcements: { created_date: string; type: string; content: string }[];
+  }>(sql`select
+    (select coalesce(json_agg(c), '[]'::json) from (
+      select ${connections.kind} as "kind", ${connections.systemType} as "systemType",
+        ${connections.lastTestAt} as "lastTestAt", ${connections.lastTestOk} as "lastTestOk",
+        ${connections.lastTestMessage} as "lastTestMessage"
+      from ${connections} where ${connections.companyId} = ${companyId}) as c) as "connections",
+    (select count(*)::int from (select 1 from ${orderLedger} where ${orderLedger.companyId} = ${companyId}
+      and ${orderLedger.state} in ('received', 'mapped') limit ${COUNT_LIMIT}) as w) as "waiting",
+    (select coalesce(json_agg(a), '[]'::json) from (
+      select ${announcements.date} as "created_date", ${announcements.type} as "type", ${announcements.content} as "content"
+      from ${announcements} order by ${announcements.date} desc, ${announcements.id} desc limit ${announcementCount}) as a) as "announcements"`);
+  const [row] = result.rows;
+  return {
+    connections: (row?.connections ?? []).map((c) => ({
+      ...c,
+      lastTestAt: c.lastTestAt ? new Date(c.lastTestAt) : null,
+    })),
+    waitingOrders: Number(row?.waiting ?? 0),
+    announcements: (row?.announcements ?? []).map((a) => ({
+      ...a,
+      created_date: new Date(a.created_date).toISOString(),
+    })),
+  };
 }
 
-/** The newest finished run of each job. */
-export async function lastFinishedRuns(db: Db, companyId: number) {
-  const rows = await db
-    .selectDistinctOn([jobRuns.jobId])
-    .from(jobRuns)
-    .where(and(eq(jobRuns.companyId, companyId), isNotNull(jobRuns.finishedAt)))
-    .orderBy(jobRuns.jobId, desc(jobRuns.finishedAt));
-  return new Map(rows.map((r) => [r.jobId, r]));
-}
-
-export async function companyConnections(db: Db, companyId: number) {
-  return db.select().from(connections).where(eq(connections.companyId, companyId));
-}
-
-export const jobIdsOfCompany = (db: Db, companyId: number) =>
-  db.select({ id: jobs.id, type: jobs.type }).from(jobs).where(eq(jobs.companyId, companyId));
+type ConnectionJson = {
+  kind: "erp" | "shop";
+  systemType: number;
+  lastTestAt: string | null;
+  lastTestOk: boolean | null;
+  lastTestMessage: string | null;
+};
