@@ -7,7 +7,7 @@ import type {
   PagedList,
 } from "@ep/contracts";
 import { engineSchema, JOB_CATALOG } from "@ep/engine";
-import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, lte, or, sql } from "drizzle-orm";
 import { countRows } from "../../platform/db/count-rows.ts";
 import type { Db } from "../../platform/db/database.ts";
 
