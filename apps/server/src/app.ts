@@ -22,6 +22,7 @@ import type { AppContext } from "./platform/context.ts";
 import { AppError, failure } from "./platform/http/envelope.ts";
 import { installErrorHandling } from "./platform/http/error-handler.ts";
 import { installMetrics } from "./platform/http/metrics.ts";
+import { webStaticOptions } from "./platform/http/web-static.ts";
 
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -40,7 +41,10 @@ const modules = [
   supportRoutes,
 ];
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(
+  ctx: AppContext,
+  options: { /** The built web app (tests point elsewhere). */ webDist?: string } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     // The spec mixes /api/account/… and /api/Account/…: paths match without regard to case.
@@ -80,8 +84,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(healthRoutes(ctx));
   for (const module of modules) await app.register(module(ctx));
 
-  const hasWeb = existsSync(resolve(webDist, "index.html"));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const web = options.webDist ?? webDist;
+  const hasWeb = existsSync(resolve(web, "index.html"));
+  if (hasWeb) await app.register(fastifyStatic, webStaticOptions(web));
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.toLowerCase().startsWith("/api") || !hasWeb || request.method !== "GET") {
       return reply.status(404).send(failure(AppError.notFound()));
