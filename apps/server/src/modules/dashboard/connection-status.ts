@@ -32,7 +32,7 @@ export type RunOutcome = {
   counts: (typeof jobRuns.$inferSelect)["counts"];
 };
 
-type RunOutcomeJson = Omit<RunOutcome, "finishedAt"> & { finishedAt: string };
+export type RunOutcomeJson = Omit<RunOutcome, "finishedAt"> & { finishedAt: string };
 
 /**
  * `"alias"."column"`: inside a correlated subquery Drizzle writes column names bare, and a bare

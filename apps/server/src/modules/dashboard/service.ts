@@ -1,7 +1,5 @@
 import { type DashboardDto, type JobType, message } from "@ep/contracts";
-import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
-import { licenses } from "../../platform/db/schema.ts";
 import { toJobDto } from "../jobs/repository.ts";
 import { dueLicenceNotifications, insertLicenceNotifications } from "../notifications/repository.ts";
 import { connectionStatus } from "./connection-status.ts";
@@ -41,17 +39,14 @@ export class DashboardService {
   }
 
   /**
-   * At most four statements whatever the history: the company's licences, its jobs with their
-   * latest runs and failed-task counts, its connections with the waiting orders and announcements,
-   * and (only while a licence is due) one insert of its licence notifications.
+   * One statement whatever the history (see `dashboardSnapshot`), and one insert more only while a
+   * licence notification is due.
    */
   async dashboard(companyId: number): Promise<DashboardDto> {
     const now = this.ctx.clock.now();
-    const [licenceRows, jobRows, facts] = await Promise.all([
-      this.db.select().from(licenses).where(eq(licenses.companyId, companyId)).orderBy(licenses.id),
-      repo.dashboardJobs(this.db, companyId),
-      repo.dashboardFacts(this.db, companyId, ANNOUNCEMENTS_SHOWN),
-    ]);
+    const facts = await repo.dashboardSnapshot(this.db, companyId, ANNOUNCEMENTS_SHOWN);
+    const licenceRows = facts.licences;
+    const jobRows = facts.jobs;
     await insertLicenceNotifications(this.db, dueLicenceNotifications(companyId, licenceRows, now));
 
     const jobs = jobRows.map((r) => ({ ...r, dto: toJobDto(r.job, r.active) }));
