@@ -143,7 +143,9 @@ const date = (value: string | null) => (value === null ? null : new Date(value))
  * its active run, its newest finished run and its open failed tasks (counted up to COUNT_LIMIT);
  * its connections; the orders waiting for the ERP (up to COUNT_LIMIT); the latest announcements.
  * Every part is an index probe, so a long history costs nothing more; one round trip and one plan
- * keep the database's share of a request small under load.
+ * keep the database's share of a request small under load. (The failed-task count is ordered as
+ * the open-task index is, so the planner walks that index and never scans the table for a job
+ * with no open tasks.)
  */
 export async function dashboardSnapshot(db: Db, companyId: number, announcementCount: number) {
   const r = (column: { name: string }) => qualified("r", column);
@@ -169,8 +171,9 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
         (select json_build_object('id', ${r(jobRuns.id)}, 'status', ${r(jobRuns.status)}, 'counts', ${r(jobRuns.counts)}, 'startedAt', ${r(jobRuns.startedAt)})
           from ${jobRuns} as r where ${r(jobRuns.jobId)} = ${j(jobs.id)} and ${r(jobRuns.status)} in ('Queued', 'Running') limit 1) as "active",
         ${lastRunOf("j")} as "lastRun",
-        (select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.jobId)} = ${j(jobs.id)}
-          and ${e(jobErrorReports.status)} = 'Open' limit ${COUNT_LIMIT}) as capped) as "openErrors"
+        (select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.companyId)} = ${j(jobs.companyId)}
+          and ${e(jobErrorReports.jobType)} = ${j(jobs.type)} and ${e(jobErrorReports.status)} = 'Open'
+          order by ${e(jobErrorReports.entityKey)} limit ${COUNT_LIMIT}) as capped) as "openErrors"
       from ${jobs} as j where ${j(jobs.companyId)} = ${companyId}) as x) as "jobs",
     (select coalesce(json_agg(x order by x."id"), '[]'::json) from (
       select ${columnsAs("l", licenses)} from ${licenses} as l where ${l(licenses.companyId)} = ${companyId}) as x) as "licences",
