@@ -197,7 +197,10 @@ export function FailedJobsCard({ data }: { data: DashboardDto }) {
               {r.jobName}
             </Anchor>
             <Badge color="red" variant="light">
-              {t("dashboard.failed.count", { count: r.failedOperationCount })}
+              {/* The server counts up to a limit and says when there are more. */}
+              {t(r.failedOperationCountAtLeast ? "dashboard.failed.countAtLeast" : "dashboard.failed.count", {
+                count: r.failedOperationCount,
+              })}
             </Badge>
           </Group>
         ))}
