@@ -1,4 +1,8 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 
@@ -17,9 +21,49 @@ function contractsSideEffectFree(): Plugin {
   };
 }
 
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|map)$/;
+
+/**
+ * Writes a .br and a .gz twin next to every compressible file of the build, once, at the highest
+ * levels; the server sends the twin the browser accepts instead of compressing on each request.
+ */
+function precompress(): Plugin {
+  let outDir = "dist";
+  return {
+    name: "ep:precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async writeBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((f) => COMPRESSIBLE.test(f));
+      await Promise.all(
+        files.map(async (file) => {
+          const path = join(outDir, file);
+          const raw = await readFile(path);
+          const [br, gzipped] = await Promise.all([
+            brotli(raw, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: 11,
+                [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+              },
+            }),
+            gz(raw, { level: 9 }),
+          ]);
+          // A twin that saves nothing is not worth a second file.
+          if (br.length < raw.length) await writeFile(`${path}.br`, br);
+          if (gzipped.length < raw.length) await writeFile(`${path}.gz`, gzipped);
+        }),
+      );
+    },
+  };
+}
+
 /** The web app: `vite` serves it with /api proxied to the server; `vite build` writes dist/ for the server. */
 export default defineConfig({
-  plugins: [react(), contractsSideEffectFree()],
+  plugins: [react(), contractsSideEffectFree(), precompress()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   server: {
     port: 5173,

@@ -23,6 +23,7 @@ import { AppError, failure } from "./platform/http/envelope.ts";
 import { installErrorHandling, MALFORMED_JSON } from "./platform/http/error-handler.ts";
 import { installSecurityHeaders, serverOptions } from "./platform/http/hardening.ts";
 import { installMetrics } from "./platform/http/metrics.ts";
+import { webStaticOptions } from "./platform/http/web-static.ts";
 
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -41,7 +42,10 @@ const modules = [
   supportRoutes,
 ];
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(
+  ctx: AppContext,
+  options: { /** The built web app (tests point elsewhere). */ webDist?: string } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     // The spec mixes /api/account/… and /api/Account/…: paths match without regard to case.
@@ -84,8 +88,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(healthRoutes(ctx));
   for (const module of modules) await app.register(module(ctx));
 
-  const hasWeb = existsSync(resolve(webDist, "index.html"));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const web = options.webDist ?? webDist;
+  const hasWeb = existsSync(resolve(web, "index.html"));
+  if (hasWeb) await app.register(fastifyStatic, webStaticOptions(web));
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.toLowerCase().startsWith("/api") || !hasWeb || request.method !== "GET") {
       return reply.status(404).send(failure(AppError.notFound()));

@@ -200,7 +200,10 @@ export const de: MessageCatalog = {
       "{{job}} ist beim letzten Lauf fehlgeschlagen; {{failed}} Datensätze konnten nicht übertragen werden.",
     reportDisabled: "{{job}} ist deaktiviert.",
     connectionUntested: "Die Verbindung wurde noch nicht getestet.",
-    connectionFromRuns: "Aus den letzten Auftragsläufen ermittelt.",
+    connectionNotSaved:
+      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
+    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
+    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "Beim nächsten Lauf würde sich nichts ändern.",

@@ -196,7 +196,10 @@ export const en: MessageCatalog = {
     reportFailed: "{{job}} failed in its last run; {{failed}} records could not be moved.",
     reportDisabled: "{{job}} is disabled.",
     connectionUntested: "The connection has not been tested yet.",
-    connectionFromRuns: "Determined from the latest job runs.",
+    connectionNotSaved:
+      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
+    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
+    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "Nothing would change in the next run.",

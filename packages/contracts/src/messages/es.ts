@@ -199,7 +199,10 @@ export const es: MessageCatalog = {
     reportFailed: "{{job}} falló en su última ejecución; no se pudieron transferir {{failed}} registros.",
     reportDisabled: "{{job}} está desactivada.",
     connectionUntested: "La conexión aún no se ha probado.",
-    connectionFromRuns: "Determinado a partir de las últimas ejecuciones.",
+    connectionNotSaved:
+      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
+    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
+    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "No cambiaría nada en la próxima ejecución.",

@@ -201,7 +201,10 @@ export const fr: MessageCatalog = {
       "{{job}} a échoué lors de sa dernière exécution ; {{failed}} enregistrements non transférés.",
     reportDisabled: "{{job}} est désactivée.",
     connectionUntested: "La connexion n'a pas encore été testée.",
-    connectionFromRuns: "Déterminé d'après les dernières exécutions.",
+    connectionNotSaved:
+      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
+    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
+    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "Rien ne changerait lors de la prochaine exécution.",

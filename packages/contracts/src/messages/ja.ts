@@ -194,7 +194,10 @@ export const ja: MessageCatalog = {
     reportFailed: "{{job}} の前回の実行は失敗し、{{failed}} 件を転送できませんでした。",
     reportDisabled: "{{job}} は無効です。",
     connectionUntested: "接続はまだテストされていません。",
-    connectionFromRuns: "最近のジョブ実行から判定しました。",
+    connectionNotSaved:
+      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
+    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
+    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "次回の実行で変更されるものはありません。",

@@ -200,7 +200,10 @@ export const tr = {
     reportFailed: "{{job}} son çalışmasında hata aldı; {{failed}} kayıt aktarılamadı.",
     reportDisabled: "{{job}} pasif durumda.",
     connectionUntested: "Bağlantı henüz denenmedi.",
-    connectionFromRuns: "Son görev çalışmalarına göre belirlendi.",
+    connectionNotSaved:
+      "Bağlantı ayarları henüz kaydedilmedi. Bağlantı ayarlarından bilgilerinizi girip test ediniz.",
+    connectionRunOk: "{{date}} tarihindeki son görev çalışması bu sisteme sorunsuz ulaştı.",
+    connectionRunFailed: "{{date}} tarihindeki son görev çalışması bu sisteme bağlanamadı. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "Bir sonraki çalışmada değişecek kayıt yok.",

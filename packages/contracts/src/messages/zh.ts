@@ -188,7 +188,10 @@ export const zh: MessageCatalog = {
     reportFailed: "{{job}} 上次运行失败，{{failed}} 条记录未能传输。",
     reportDisabled: "{{job}} 已停用。",
     connectionUntested: "连接尚未测试。",
-    connectionFromRuns: "根据最近的任务运行确定。",
+    connectionNotSaved:
+      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
+    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
+    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "下次运行不会有任何变化。",

@@ -3,6 +3,7 @@ import { JOB_TYPES } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
 import { dateParam, idInput, pageNumberParam, pageSizeParam, textInput } from "./common.ts";
 import { jobSchema } from "./jobs.ts";
+import { connectionStatusSchema } from "./settings.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
@@ -105,8 +106,15 @@ export const dashboardSchema = z.object({
   erpapiConnectionStatus: z.boolean(),
   eCommerceAPIConnectionStatus: z.boolean(),
   connectionMessages: z.object({ erp: z.string().nullable(), eCommerce: z.string().nullable() }),
+  connectionStatuses: z.object({ erp: connectionStatusSchema, eCommerce: connectionStatusSchema }),
   failedJobReports: z.array(
-    z.object({ jobName: z.string(), jobType: z.enum(JOB_TYPES), failedOperationCount: z.number().int() }),
+    z.object({
+      jobName: z.string(),
+      jobType: z.enum(JOB_TYPES),
+      failedOperationCount: z.number().int(),
+      /** Counted up to a limit: the job has at least this many (the failed-task page pages the rest). */
+      failedOperationCountAtLeast: z.boolean(),
+    }),
   ),
   lastAnnouncements: z.array(z.object({ created_date: z.string(), type: z.string(), content: z.string() })),
   companyJobs: z.array(jobSchema),

@@ -44,6 +44,18 @@ export const connectionTestSchema = z.object({
 export type ConnectionTest = z.infer<typeof connectionTestSchema>;
 
 /**
+ * A connection's status, one source for the API page and the dashboard: the last test or the
+ * company's last runs, whichever is newer. `checked_date` is when that evidence was taken.
+ */
+export const connectionStatusSchema = z.object({
+  state: z.enum(["connected", "failed", "untested"]),
+  message: z.string(),
+  checked_date: z.string().nullable(),
+  source: z.enum(["test", "run"]).nullable(),
+});
+export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
+
+/**
  * A saved connection as the panel may see it: plain fields in clear, secret fields only as
  * "set" (never their value), and the last test.
  */
@@ -55,6 +67,7 @@ export const connectionViewSchema = z.object({
   secretsSet: z.array(z.string()),
   isEmulated: z.boolean(),
   lastTest: connectionTestSchema.nullable(),
+  status: connectionStatusSchema,
   updatedAt: z.string(),
 });
 export type ConnectionView = z.infer<typeof connectionViewSchema>;

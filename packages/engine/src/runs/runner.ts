@@ -66,6 +66,7 @@ export async function executeRun(
   let reason: string | null = null;
   let systems = { erp: "", shop: "" };
   let names: SystemNames = {};
+  let failure: RunFailure | null = null;
   try {
     reason = (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ?? null;
     if (!reason) {
@@ -119,10 +120,11 @@ export async function executeRun(
     // The merchant reads what to do next; the log keeps the class and codes (no SQL, no values).
     reason = failureText(error, names);
     deps.logger.warn({ runId, jobType: run.jobType, ...failureLog(error) }, "run failed");
+    failure = failureOf(error, systems);
   } finally {
     clearInterval(heartbeat);
   }
-  await finishRun(deps, run, status, tally, counter, systems, reason);
+  await finishRun(deps, run, status, tally, counter, systems, reason, failure);
   return status;
 }
 
@@ -149,6 +151,7 @@ async function finishRun(
   counter: CallCounter,
   systems: { erp: string; shop: string },
   reason: string | null,
+  failure: RunFailure | null,
 ) {
   const now = deps.now();
   const ctx = { companyId: run.companyId, jobId: run.jobId, jobType: run.jobType, runId: run.id };
@@ -177,7 +180,16 @@ async function finishRun(
   // The row only changes if this worker still holds it: a run the sweeper already called Crashed stays so.
   const [finished] = await deps.db
     .update(jobRuns)
-    .set({ status, finishedAt: now, counts: tally.counts, calls, report, leaseExpiresAt: null })
+    .set({
+      status,
+      finishedAt: now,
+      counts: tally.counts,
+      calls,
+      report,
+      leaseExpiresAt: null,
+      failureSide: failure?.side ?? null,
+      failureReason: failure?.reason ?? null,
+    })
     .where(and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running"), eq(jobRuns.leaseOwner, deps.workerId)))
     .returning({ id: jobRuns.id });
   if (!finished) return;
@@ -257,6 +269,20 @@ export function buildReport(
   if (resolved > 0) out.push(message("engine.reportResolved", { count: resolved }));
   out.push(...lines);
   return out.join("\n");
+}
+
+type RunFailure = { side: "erp" | "shop" | null; reason: string };
+
+/** Which connection a run-ending connector error came from, so the connection status can show it. */
+function failureOf(error: unknown, systems: { erp: string; shop: string }): RunFailure | null {
+  if (!isConnectorError(error)) return null;
+  const side =
+    error.system && error.system === systems.erp
+      ? "erp"
+      : error.system && error.system === systems.shop
+        ? "shop"
+        : null;
+  return { side, reason: error.reason };
 }
 
 const event = (run: ClaimedRun, status: string) => ({

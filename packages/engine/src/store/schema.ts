@@ -110,13 +110,20 @@ export const jobRuns = pgTable(
     report: text("report").notNull().default(""),
     /** Only these entity keys (a retry of selected failed tasks); null = everything. */
     onlyKeys: jsonb("only_keys").$type<string[]>(),
+    /** Which side a failed run could not use ("erp" | "shop"), and the connector's reason: the connection status reads them. */
+    failureSide: text("failure_side", { enum: ["erp", "shop"] }),
+    failureReason: text("failure_reason"),
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: ts("lease_expires_at"),
   },
   (t) => [
     // One active run per job: the database refuses a second one.
     uniqueIndex("job_runs_one_active_uq").on(t.jobId).where(sql`${t.status} in ('Queued', 'Running')`),
-    index("job_runs_company_idx").on(t.companyId, t.queuedAt),
+    // JobHistory pages (newest first, id breaks ties) and each job's latest finished run.
+    index("job_runs_company_idx").on(t.companyId, t.queuedAt, t.id),
+    index("job_runs_job_finished_idx")
+      .on(t.jobId, t.finishedAt.desc())
+      .where(sql`${t.finishedAt} is not null`),
     index("job_runs_lease_idx").on(t.leaseExpiresAt).where(sql`${t.status} = 'Running'`),
   ],
 );
@@ -149,6 +156,8 @@ export const jobErrorReports = pgTable(
       .on(t.companyId, t.jobType, t.entityKey)
       .where(sql`${t.status} = 'Open'`),
     index("job_error_reports_list_idx").on(t.companyId, t.jobType, t.createdAt),
+    index("job_error_reports_seen_idx").on(t.companyId, t.jobType, t.lastSeenAt, t.id),
+    index("job_error_reports_open_job_idx").on(t.jobId).where(sql`${t.status} = 'Open'`),
   ],
 );
 
@@ -271,7 +280,8 @@ export const notifications = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("notifications_company_idx").on(t.companyId, t.createdAt),
+    index("notifications_company_idx").on(t.companyId, t.createdAt, t.id),
+    index("notifications_unread_idx").on(t.companyId).where(sql`${t.isRead} = false`),
     uniqueIndex("notifications_source_uq").on(t.companyId, t.source),
   ],
 );

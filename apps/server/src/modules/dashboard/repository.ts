@@ -1,7 +1,10 @@
 import type { JobType, RunStatisticsDto, SalesReportDto } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
-import { and, count, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
+import { licenses } from "../../platform/db/schema.ts";
+import { announcements } from "../announcements/schema.ts";
+import { lastRunOf, qualified, type RunOutcomeJson, runOutcomeOf } from "./connection-status.ts";
 
 const { orderLedger, jobRuns, jobErrorReports, jobs, connections } = engineSchema;
 
@@ -115,38 +118,117 @@ export async function runStatistics(
   }));
 }
 
-/** Open failed tasks per job. */
-export async function openErrorsByJob(db: Db, companyId: number): Promise<Map<number, number>> {
-  const rows = await db
-    .select({ jobId: jobErrorReports.jobId, n: count() })
-    .from(jobErrorReports)
-    .where(and(eq(jobErrorReports.companyId, companyId), eq(jobErrorReports.status, "Open")))
-    .groupBy(jobErrorReports.jobId);
-  return new Map(rows.map((r) => [r.jobId, Number(r.n)]));
+/**
+ * The dashboard's counts stop here and say "at least" past it: the card links to the failed-task
+ * list, which counts further; counting more here would cost every dashboard request.
+ */
+export const COUNT_LIMIT = 100;
+
+type RunRow = typeof jobRuns.$inferSelect;
+type JobRow = typeof jobs.$inferSelect;
+type LicenceRow = typeof licenses.$inferSelect;
+type Json<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+/** `"alias"."column" as "key"` for every column of a table: a row of it as a JSON object with the TS keys. */
+const columnsAs = (alias: string, table: typeof jobs | typeof licenses) =>
+  sql.join(
+    Object.entries(getTableColumns(table)).map(
+      ([key, column]) => sql`${qualified(alias, column)} as ${sql.identifier(key)}`,
+    ),
+    sql`, `,
+  );
+const date = (value: string | null) => (value === null ? null : new Date(value));
+
+/**
+ * Everything the dashboard shows, in one statement: the company's licences; its jobs, each with
+ * its active run, its newest finished run and its open failed tasks (counted up to COUNT_LIMIT);
+ * its connections; the orders waiting for the ERP (up to COUNT_LIMIT); the latest announcements.
+ * Every part is an index probe, so a long history costs nothing more; one round trip and one plan
+ * keep the database's share of a request small under load. (The failed-task count is ordered as
+ * the open-task index is, so the planner walks that index and never scans the table for a job
+ * with no open tasks.)
+ */
+export async function dashboardSnapshot(db: Db, companyId: number, announcementCount: number) {
+  const r = (column: { name: string }) => qualified("r", column);
+  const e = (column: { name: string }) => qualified("e", column);
+  const j = (column: { name: string }) => qualified("j", column);
+  const c = (column: { name: string }) => qualified("c", column);
+  const o = (column: { name: string }) => qualified("o", column);
+  const a = (column: { name: string }) => qualified("a", column);
+  const l = (column: { name: string }) => qualified("l", column);
+  const result = await db.execute<{
+    jobs: (Json<JobRow> & {
+      active: ActiveRunJson | null;
+      lastRun: RunOutcomeJson | null;
+      openErrors: number;
+    })[];
+    licences: Json<LicenceRow>[];
+    connections: ConnectionJson[];
+    waiting: number;
+    announcements: { created_date: string; type: string; content: string }[];
+  }>(sql`select
+    (select coalesce(json_agg(x order by x."id"), '[]'::json) from (
+      select ${columnsAs("j", jobs)},
+        (select json_build_object('id', ${r(jobRuns.id)}, 'status', ${r(jobRuns.status)}, 'counts', ${r(jobRuns.counts)}, 'startedAt', ${r(jobRuns.startedAt)})
+          from ${jobRuns} as r where ${r(jobRuns.jobId)} = ${j(jobs.id)} and ${r(jobRuns.status)} in ('Queued', 'Running') limit 1) as "active",
+        ${lastRunOf("j")} as "lastRun",
+        (select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.companyId)} = ${j(jobs.companyId)}
+          and ${e(jobErrorReports.jobType)} = ${j(jobs.type)} and ${e(jobErrorReports.status)} = 'Open'
+          order by ${e(jobErrorReports.entityKey)} limit ${COUNT_LIMIT}) as capped) as "openErrors"
+      from ${jobs} as j where ${j(jobs.companyId)} = ${companyId}) as x) as "jobs",
+    (select coalesce(json_agg(x order by x."id"), '[]'::json) from (
+      select ${columnsAs("l", licenses)} from ${licenses} as l where ${l(licenses.companyId)} = ${companyId}) as x) as "licences",
+    (select coalesce(json_agg(x), '[]'::json) from (
+      select ${c(connections.kind)} as "kind", ${c(connections.systemType)} as "systemType",
+        ${c(connections.lastTestAt)} as "lastTestAt", ${c(connections.lastTestOk)} as "lastTestOk",
+        ${c(connections.lastTestMessage)} as "lastTestMessage"
+      from ${connections} as c where ${c(connections.companyId)} = ${companyId}) as x) as "connections",
+    (select count(*)::int from (select 1 from ${orderLedger} as o where ${o(orderLedger.companyId)} = ${companyId}
+      and ${o(orderLedger.state)} in ('received', 'mapped') limit ${COUNT_LIMIT}) as w) as "waiting",
+    (select coalesce(json_agg(x), '[]'::json) from (
+      select ${a(announcements.date)} as "created_date", ${a(announcements.type)} as "type", ${a(announcements.content)} as "content"
+      from ${announcements} as a order by ${a(announcements.date)} desc, ${a(announcements.id)} desc limit ${announcementCount}) as x) as "announcements"`);
+  const [row] = result.rows;
+  return {
+    jobs: (row?.jobs ?? []).map(({ active, lastRun, openErrors, ...job }) => ({
+      job: {
+        ...job,
+        lastRunDate: date(job.lastRunDate),
+        lastSuccessAt: date(job.lastSuccessAt),
+        nextRunAt: date(job.nextRunAt),
+        createdAt: new Date(job.createdAt),
+      } satisfies JobRow,
+      active: active ? { ...active, startedAt: date(active.startedAt) } : undefined,
+      lastRun: runOutcomeOf(lastRun),
+      lastCounts: lastRun?.counts ?? null,
+      openErrors: Number(openErrors),
+    })),
+    licences: (row?.licences ?? []).map(
+      (x) =>
+        ({ ...x, expiresAt: new Date(x.expiresAt), createdAt: new Date(x.createdAt) }) satisfies LicenceRow,
+    ),
+    connections: (row?.connections ?? []).map((x) => ({ ...x, lastTestAt: date(x.lastTestAt) })),
+    waitingOrders: Number(row?.waiting ?? 0),
+    announcements: (row?.announcements ?? []).map((x) => ({
+      ...x,
+      created_date: new Date(x.created_date).toISOString(),
+    })),
+  };
 }
 
-/** Shop orders seen but not yet in the ERP. */
-export async function ordersWaiting(db: Db, companyId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(orderLedger)
-    .where(and(eq(orderLedger.companyId, companyId), inArray(orderLedger.state, ["received", "mapped"])));
-  return Number(row?.n ?? 0);
-}
+type ActiveRunJson = {
+  id: number;
+  status: RunRow["status"];
+  counts: RunRow["counts"];
+  startedAt: string | null;
+};
 
-/** The newest finished run of each job. */
-export async function lastFinishedRuns(db: Db, companyId: number) {
-  const rows = await db
-    .selectDistinctOn([jobRuns.jobId])
-    .from(jobRuns)
-    .where(and(eq(jobRuns.companyId, companyId), isNotNull(jobRuns.finishedAt)))
-    .orderBy(jobRuns.jobId, desc(jobRuns.finishedAt));
-  return new Map(rows.map((r) => [r.jobId, r]));
-}
-
-export async function companyConnections(db: Db, companyId: number) {
-  return db.select().from(connections).where(eq(connections.companyId, companyId));
-}
-
-export const jobIdsOfCompany = (db: Db, companyId: number) =>
-  db.select({ id: jobs.id, type: jobs.type }).from(jobs).where(eq(jobs.companyId, companyId));
+type ConnectionJson = {
+  kind: "erp" | "shop";
+  systemType: number;
+  lastTestAt: string | null;
+  lastTestOk: boolean | null;
+  lastTestMessage: string | null;
+};

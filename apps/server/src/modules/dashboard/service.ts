@@ -1,9 +1,8 @@
-import { type DashboardDto, type JobDto, type JobType, message } from "@ep/contracts";
+import { type DashboardDto, type JobType, message } from "@ep/contracts";
 import type { AppContext } from "../../platform/context.ts";
-import { latestAnnouncements } from "../announcements/repository.ts";
-import { listJobs } from "../jobs/repository.ts";
-import { listLicenses } from "../license/repository.ts";
-import { raiseLicenceNotifications } from "../notifications/repository.ts";
+import { toJobDto } from "../jobs/repository.ts";
+import { dueLicenceNotifications, insertLicenceNotifications } from "../notifications/repository.ts";
+import { connectionStatus } from "./connection-status.ts";
 import * as repo from "./repository.ts";
 
 const DAY_MS = 86_400_000;
@@ -39,86 +38,82 @@ export class DashboardService {
     return this.ctx.database.db;
   }
 
+  /**
+   * One statement whatever the history (see `dashboardSnapshot`), and one insert more only while a
+   * licence notification is due.
+   */
   async dashboard(companyId: number): Promise<DashboardDto> {
     const now = this.ctx.clock.now();
-    await raiseLicenceNotifications(this.db, companyId, now);
-    const [jobs, licences, connections, lastRuns, openErrors, waitingOrders, announcements] =
-      await Promise.all([
-        listJobs(this.db, companyId, null),
-        listLicenses(this.db, companyId, now),
-        repo.companyConnections(this.db, companyId),
-        repo.lastFinishedRuns(this.db, companyId),
-        repo.openErrorsByJob(this.db, companyId),
-        repo.ordersWaiting(this.db, companyId),
-        latestAnnouncements(this.db, ANNOUNCEMENTS_SHOWN),
-      ]);
+    const facts = await repo.dashboardSnapshot(this.db, companyId, ANNOUNCEMENTS_SHOWN);
+    const licenceRows = facts.licences;
+    const jobRows = facts.jobs;
+    await insertLicenceNotifications(this.db, dueLicenceNotifications(companyId, licenceRows, now));
 
+    const jobs = jobRows.map((r) => ({ ...r, dto: toJobDto(r.job, r.active) }));
     const report = (type: JobType) => {
-      const job = jobs.find((j) => j.type === type);
-      const run = job ? lastRuns.get(job.id) : undefined;
-      const name = job?.name ?? type;
+      const row = jobs.find((j) => j.dto.type === type);
+      const run = row?.lastRun;
+      const name = row?.dto.name ?? type;
+      const failed = row?.lastCounts?.failed ?? 0;
       let description: string;
-      if (job && !job.is_enabled) description = message("panel.reportDisabled", { job: name });
+      if (row && !row.dto.is_enabled) description = message("panel.reportDisabled", { job: name });
       else if (!run) description = message("panel.reportNever", { job: name });
-      else if (run.status === "Failed" || run.status === "Crashed" || run.counts.failed > 0)
-        description = message("panel.reportFailed", { job: name, failed: run.counts.failed });
-      else description = message("panel.reportSucceeded", { job: name, written: run.counts.written });
+      else if (run.status === "Failed" || run.status === "Crashed" || failed > 0)
+        description = message("panel.reportFailed", { job: name, failed });
+      else
+        description = message("panel.reportSucceeded", { job: name, written: row?.lastCounts?.written ?? 0 });
       return {
         description,
         jobType: type,
-        last_run_date: job?.last_run_date ?? null,
-        last_Run_State: job?.last_Run_State ?? null,
+        last_run_date: row?.dto.last_run_date ?? null,
+        last_Run_State: row?.dto.last_Run_State ?? null,
       };
     };
 
-    // A tested connection answers with its last test; an untested one with the latest run's outcome.
-    const newestRun = [...lastRuns.values()].sort(
-      (a, b) => (b.finishedAt?.getTime() ?? 0) - (a.finishedAt?.getTime() ?? 0),
-    )[0];
-    const runsOk = newestRun ? newestRun.status !== "Failed" && newestRun.status !== "Crashed" : false;
-    const status = (kind: "erp" | "shop") => {
-      const c = connections.find((x) => x.kind === kind);
-      if (!c) return { ok: false, message: message("panel.connectionUntested") };
-      if (c.lastTestAt && c.lastTestOk !== null) return { ok: c.lastTestOk, message: c.lastTestMessage };
-      return {
-        ok: runsOk,
-        message: newestRun ? message("panel.connectionFromRuns") : message("panel.connectionUntested"),
-      };
-    };
+    const runs = jobs.flatMap((j) => j.lastRun ?? []);
+    const status = (kind: "erp" | "shop") =>
+      connectionStatus(
+        kind,
+        facts.connections.find((c) => c.kind === kind),
+        runs,
+      );
     const erp = status("erp");
     const shop = status("shop");
+    const atLimit = (n: number) => n >= repo.COUNT_LIMIT;
 
     return {
       productIntegrationReport: report("ProductIntegration"),
       stockIntegrationReport: report("StockIntegration"),
       priceIntegrationReport: report("PriceIntegration"),
       orderIntegrationReport: report("OrderIntegration"),
-      licences: licences.map((l) => ({
-        license_name: l.license_name,
-        license_description: l.license_description,
-        product_type: l.product_type,
-        image_file_name: l.image_file_name,
-        expire_date: l.expire_date,
+      licences: licenceRows.map((l) => ({
+        license_name: l.name,
+        license_description: l.description,
+        product_type: l.productType,
+        image_file_name: l.imageFileName,
+        expire_date: l.expiresAt.toISOString(),
       })),
-      erpapiConnectionStatus: erp.ok,
-      eCommerceAPIConnectionStatus: shop.ok,
+      erpapiConnectionStatus: erp.state === "connected",
+      eCommerceAPIConnectionStatus: shop.state === "connected",
       connectionMessages: { erp: erp.message, eCommerce: shop.message },
+      connectionStatuses: { erp, eCommerce: shop },
       failedJobReports: jobs
-        .filter((j) => (openErrors.get(j.id) ?? 0) > 0)
-        .map((j) => ({ jobName: j.name, jobType: j.type, failedOperationCount: openErrors.get(j.id) ?? 0 })),
-      lastAnnouncements: announcements.map((a) => ({
-        created_date: a.created_date,
-        type: a.type,
-        content: a.content,
-      })),
-      companyJobs: jobs,
-      freshness: jobs.map((j: JobDto) => ({
-        jobId: j.id,
-        jobType: j.type,
-        name: j.name,
-        is_enabled: j.is_enabled,
-        last_success_date: j.last_success_date,
-        waiting: (openErrors.get(j.id) ?? 0) + (j.type === "OrderIntegration" ? waitingOrders : 0),
+        .filter((j) => j.openErrors > 0)
+        .map((j) => ({
+          jobName: j.dto.name,
+          jobType: j.dto.type,
+          failedOperationCount: j.openErrors,
+          failedOperationCountAtLeast: atLimit(j.openErrors),
+        })),
+      lastAnnouncements: facts.announcements,
+      companyJobs: jobs.map((j) => j.dto),
+      freshness: jobs.map(({ dto, openErrors }) => ({
+        jobId: dto.id,
+        jobType: dto.type,
+        name: dto.name,
+        is_enabled: dto.is_enabled,
+        last_success_date: dto.last_success_date,
+        waiting: openErrors + (dto.type === "OrderIntegration" ? facts.waitingOrders : 0),
       })),
     };
   }

@@ -7,7 +7,8 @@ import type {
   PagedList,
 } from "@ep/contracts";
 import { engineSchema, JOB_CATALOG } from "@ep/engine";
-import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, lte, or, sql } from "drizzle-orm";
+import { countRows } from "../../platform/db/count-rows.ts";
 import type { Db } from "../../platform/db/database.ts";
 
 const { jobs, jobRuns, jobErrorReports } = engineSchema;
@@ -17,7 +18,10 @@ type ErrorRow = typeof jobErrorReports.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toJobDto(job: JobRow, active: RunRow | undefined): JobDto {
+export function toJobDto(
+  job: JobRow,
+  active: Pick<RunRow, "id" | "status" | "counts" | "startedAt"> | undefined,
+): JobDto {
   return {
     id: job.id,
     type: job.type as JobType,
@@ -109,17 +113,19 @@ export async function listHistory(
     q.startDate ? gte(jobRuns.queuedAt, new Date(q.startDate)) : undefined,
     q.endDate ? lte(jobRuns.queuedAt, endOfDay(q.endDate)) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(jobRuns).where(where);
-  const rows = await db
-    .select()
-    .from(jobRuns)
-    .where(where)
-    .orderBy(desc(jobRuns.queuedAt), desc(jobRuns.id))
-    .limit(q.pageSize)
-    .offset((q.pageNumber - 1) * q.pageSize);
+  const [total, rows] = await Promise.all([
+    countRows(db, jobRuns, where),
+    db
+      .select()
+      .from(jobRuns)
+      .where(where)
+      .orderBy(desc(jobRuns.queuedAt), desc(jobRuns.id))
+      .limit(q.pageSize)
+      .offset((q.pageNumber - 1) * q.pageSize),
+  ]);
   return {
     dataList: rows.map(toHistoryDto),
-    totalCount: total?.n ?? 0,
+    totalCount: total,
     pageNumber: q.pageNumber,
     pageSize: q.pageSize,
   };
@@ -160,17 +166,19 @@ export async function listErrors(
     q.errorType ? eq(jobErrorReports.errorType, q.errorType) : undefined,
     search ? or(ilike(jobErrorReports.entityKey, search), ilike(jobErrorReports.message, search)) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(jobErrorReports).where(where);
-  const rows = await db
-    .select()
-    .from(jobErrorReports)
-    .where(where)
-    .orderBy(desc(jobErrorReports.lastSeenAt), desc(jobErrorReports.id))
-    .limit(q.pageSize)
-    .offset((q.pageNumber - 1) * q.pageSize);
+  const [total, rows] = await Promise.all([
+    countRows(db, jobErrorReports, where),
+    db
+      .select()
+      .from(jobErrorReports)
+      .where(where)
+      .orderBy(desc(jobErrorReports.lastSeenAt), desc(jobErrorReports.id))
+      .limit(q.pageSize)
+      .offset((q.pageNumber - 1) * q.pageSize),
+  ]);
   return {
     dataList: rows.map(toErrorDto),
-    totalCount: total?.n ?? 0,
+    totalCount: total,
     pageNumber: q.pageNumber,
     pageSize: q.pageSize,
   };

@@ -1,6 +1,7 @@
 import { message, type NotificationDto, type PagedList } from "@ep/contracts";
-import { engineSchema, notifyCompany } from "@ep/engine";
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { engineSchema } from "@ep/engine";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { countRows } from "../../platform/db/count-rows.ts";
 import type { Db } from "../../platform/db/database.ts";
 import { licenses } from "../../platform/db/schema.ts";
 
@@ -25,7 +26,7 @@ export async function listNotifications(
   pageSize: number,
 ): Promise<PagedList<NotificationDto>> {
   const where = eq(notifications.companyId, companyId);
-  const [rows, [total]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select()
       .from(notifications)
@@ -33,7 +34,7 @@ export async function listNotifications(
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
       .limit(pageSize)
       .offset((pageNumber - 1) * pageSize),
-    db.select({ n: count() }).from(notifications).where(where),
+    countRows(db, notifications, where),
   ]);
   return {
     dataList: rows.map((n) => ({
@@ -43,18 +44,18 @@ export async function listNotifications(
       notification_Text: n.text,
       created_Date: n.createdAt.toISOString(),
     })),
-    totalCount: Number(total?.n ?? 0),
+    totalCount: total,
     pageNumber,
     pageSize,
   };
 }
 
 export async function countUnread(db: Db, companyId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(notifications)
-    .where(and(eq(notifications.companyId, companyId), eq(notifications.isRead, false)));
-  return Number(row?.n ?? 0);
+  return countRows(
+    db,
+    notifications,
+    and(eq(notifications.companyId, companyId), eq(notifications.isRead, false)),
+  );
 }
 
 /** Marks the caller's own notifications read; others' ids are ignored. Answers how many changed. */
@@ -73,25 +74,44 @@ export async function markRead(db: Db, companyId: number, ids: number[]): Promis
   return rows.length;
 }
 
+type LicenceRow = typeof licenses.$inferSelect;
+type NotificationInsert = typeof notifications.$inferInsert;
+
 /**
- * Raises the licence notifications that are due: expiring within 7 days, and expired. The source
- * carries the licence and its expiry date, so each notifies once, and again after a renewal.
+ * The licence notifications due now: expiring within 7 days, and expired. The source carries the
+ * licence and its expiry date, so each notifies once, and again after a renewal.
  */
-export async function raiseLicenceNotifications(db: Db, companyId: number, now: Date): Promise<void> {
-  const rows = await db.select().from(licenses).where(eq(licenses.companyId, companyId));
-  for (const l of rows) {
+export function dueLicenceNotifications(
+  companyId: number,
+  rows: LicenceRow[],
+  now: Date,
+): NotificationInsert[] {
+  return rows.flatMap((l): NotificationInsert[] => {
     const left = l.expiresAt.getTime() - now.getTime();
     const stamp = l.expiresAt.toISOString().slice(0, 10);
     if (left <= 0) {
       const text = message("panel.licenceExpired", { licence: l.name });
-      await notifyCompany(db, companyId, "Error", text, `licence-expired:${l.id}:${stamp}`);
-    } else if (left <= LICENCE_WARNING_DAYS * DAY_MS) {
+      return [{ companyId, type: "Error", text, source: `licence-expired:${l.id}:${stamp}` }];
+    }
+    if (left <= LICENCE_WARNING_DAYS * DAY_MS) {
       const text = message("panel.licenceExpiring", {
         licence: l.name,
         date: ddMmYyyy(l.expiresAt),
         days: Math.ceil(left / DAY_MS),
       });
-      await notifyCompany(db, companyId, "Info", text, `licence-expiring:${l.id}:${stamp}`);
+      return [{ companyId, type: "Info", text, source: `licence-expiring:${l.id}:${stamp}` }];
     }
-  }
+    return [];
+  });
+}
+
+/** Stores the due licence notifications in one statement; ones already raised are skipped. */
+export async function insertLicenceNotifications(db: Db, values: NotificationInsert[]): Promise<void> {
+  if (values.length > 0) await db.insert(notifications).values(values).onConflictDoNothing();
+}
+
+/** Raises the licence notifications that are due (see `dueLicenceNotifications`). */
+export async function raiseLicenceNotifications(db: Db, companyId: number, now: Date): Promise<void> {
+  const rows = await db.select().from(licenses).where(eq(licenses.companyId, companyId));
+  await insertLicenceNotifications(db, dueLicenceNotifications(companyId, rows, now));
 }

@@ -30,6 +30,12 @@ import {
   recordConnectionTest,
   saveConnection,
 } from "../connections/repository.ts";
+import {
+  CONNECTION_FAILURE_MESSAGES,
+  connectionStatus,
+  lastRunOutcomes,
+  type RunOutcome,
+} from "../dashboard/connection-status.ts";
 
 export const KIND_OF: Record<ConnectionType, ConnectorKind> = { erp: "erp", ecommerce: "shop" };
 
@@ -58,6 +64,7 @@ function viewOf(
   connectionType: ConnectionType,
   row: ConnectionRow,
   credentials: Record<string, string>,
+  runs: RunOutcome[],
 ): ConnectionView {
   const d = getDescriptor(KIND_OF[connectionType], row.systemType);
   const values: Record<string, string> = {};
@@ -83,22 +90,10 @@ function viewOf(
             testedAt: row.lastTestAt.toISOString(),
           }
         : null,
+    status: connectionStatus(KIND_OF[connectionType], row, runs),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-
-const TEST_MESSAGES: Partial<Record<ConnectorError["reason"], MessageKey>> = {
-  auth: "connectionSettings.testAuth",
-  network: "connectionSettings.testUnreachable",
-  unavailable: "connectionSettings.testUnreachable",
-  server_error: "connectionSettings.testUnreachable",
-  timeout: "connectionSettings.testTimeout",
-  rate_limited: "connectionSettings.testRateLimited",
-  blocked: "connectionSettings.testRateLimited",
-  unsupported: "connectionSettings.testUnsupported",
-  config: "connectionSettings.testConfig",
-  validation: "connectionSettings.testConfig",
-};
 
 const isHttpUrl = (v: string) => {
   try {
@@ -128,9 +123,10 @@ export class ConnectionService {
       .from(companies)
       .where(eq(companies.id, companyId));
     if (!company) throw AppError.notFound();
+    const runs = await lastRunOutcomes(this.db, companyId);
     const side = async (type: ConnectionType) => {
       const row = await findConnection(this.db, companyId, KIND_OF[type]);
-      return row ? viewOf(type, row, openCredentials(this.ctx.credentials, row)) : null;
+      return row ? viewOf(type, row, openCredentials(this.ctx.credentials, row), runs) : null;
     };
     return {
       erp: await side("erp"),
@@ -210,7 +206,8 @@ export class ConnectionService {
       await recordActivity(this.db, { companyId, userId, action: "connectionChanged", detail: d.name });
     }
     this.ctx.logger.info({ companyId, kind, system: d.system, changed: !unchanged }, "connection saved");
-    return { connection: viewOf(connectionType, row, credentials), jobsReady };
+    const runs = await lastRunOutcomes(this.db, companyId);
+    return { connection: viewOf(connectionType, row, credentials, runs), jobsReady };
   }
 
   /** Creates the jobs once both sides are saved and tested fine; answers whether the company has them. */
@@ -255,7 +252,7 @@ export class ConnectionService {
       if (refused) reason = "address_refused";
       const key = refused
         ? "connectionSettings.testUnreachable"
-        : (error instanceof ConnectorError && TEST_MESSAGES[error.reason]) || "connectionSettings.testFailed";
+        : (error instanceof ConnectorError && CONNECTION_FAILURE_MESSAGES[error.reason]) || "connectionSettings.testFailed";
       outcome = result(key, { system: d.name });
     }
     this.ctx.logger.info(

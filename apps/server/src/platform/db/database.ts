@@ -21,8 +21,28 @@ export type Database = {
   executeSql(text: string, values?: unknown[]): Promise<SqlRows>;
   /** LISTEN on a channel (one dedicated connection on PostgreSQL); answers the stop function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Calls `onQuery` with every statement the Drizzle handle sends, until the returned function is called. */
+  observeQueries(onQuery: (sql: string) => void): () => void;
   close(): Promise<void>;
 };
+
+/** Drizzle's query log hook, fanned out to whoever observes (tests count a request's statements). */
+function queryObservers() {
+  const observers = new Set<(sql: string) => void>();
+  return {
+    logger: {
+      logQuery(query: string) {
+        for (const observe of observers) observe(query);
+      },
+    },
+    observeQueries(onQuery: (sql: string) => void) {
+      observers.add(onQuery);
+      return () => {
+        observers.delete(onQuery);
+      };
+    },
+  };
+}
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), "../../../drizzle");
 // Any fixed number: processes starting together take turns applying migrations.
@@ -42,7 +62,8 @@ export async function openDatabase(options: {
     // An idle connection dropped by the server (restart, failover) must not take the process down;
     // the pool replaces it on the next query.
     pool.on("error", (error) => options.onIdleError?.(error));
-    const db = drizzlePg(pool);
+    const observed = queryObservers();
+    const db = drizzlePg(pool, { logger: observed.logger });
     const client = await pool.connect();
     try {
       await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -73,6 +94,7 @@ export async function openDatabase(options: {
           await client.end().catch(() => undefined);
         };
       },
+      observeQueries: observed.observeQueries,
       close: () => pool.end(),
     };
   }
@@ -82,8 +104,9 @@ export async function openDatabase(options: {
     mkdirSync(path, { recursive: true });
   }
   const client = await PGlite.create(path);
-  const pgliteDb = drizzlePglite(client);
-  await migratePglite(pgliteDb, { migrationsFolder });
+  await migratePglite(drizzlePglite(client), { migrationsFolder });
+  const observed = queryObservers();
+  const pgliteDb = drizzlePglite(client, { logger: observed.logger });
   return {
     kind: "pglite",
     // Both drivers expose the same query builder; the server is written against one type.
@@ -102,6 +125,7 @@ export async function openDatabase(options: {
         await unsubscribe();
       };
     },
+    observeQueries: observed.observeQueries,
     close: () => client.close(),
   };
 }

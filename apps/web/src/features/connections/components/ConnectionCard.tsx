@@ -26,6 +26,12 @@ import { useSaveConnection, useTestConnection } from "../api";
 
 type Props = { connectionType: ConnectionType; overview: ConnectionsOverview };
 
+const STATUS_LOOK = {
+  connected: { color: "green", label: "connections.apiKeys.statusOk" },
+  failed: { color: "red", label: "connections.apiKeys.statusFailed" },
+  untested: { color: "gray", label: "connections.apiKeys.statusUntested" },
+} as const;
+
 /**
  * One side's connection: the system, then exactly the fields that system's connector declares.
  * Secrets are never shown: a stored one is kept unless a new value is typed.
@@ -112,10 +118,14 @@ export function ConnectionCard({ connectionType, overview }: Props) {
               </Badge>
             )}
             {savedHere ? (
-              <Badge color={lastTest ? (lastTest.ok ? "green" : "red") : "gray"} variant="light">
-                {lastTest
-                  ? t(lastTest.ok ? "connections.apiKeys.statusOk" : "connections.apiKeys.statusFailed")
-                  : t("connections.apiKeys.statusUntested")}
+              // The server's one status (last test or last runs, whichever is newer), as on the dashboard.
+              <Badge
+                color={STATUS_LOOK[savedHere.status.state].color}
+                variant="light"
+                title={savedHere.status.message}
+                data-testid={`connection-status-${connectionType}`}
+              >
+                {t(STATUS_LOOK[savedHere.status.state].label)}
               </Badge>
             ) : (
               <Badge color="gray" variant="light">
@@ -202,6 +212,11 @@ export function ConnectionCard({ connectionType, overview }: Props) {
               <Text size="sm" c="dimmed">
                 {t("connections.apiKeys.lastTest", { date: formatDateTime(lastTest.testedAt) })}:{" "}
                 {lastTest.message}
+              </Text>
+            )}
+            {!result && savedHere?.status.source === "run" && (
+              <Text size="sm" c={savedHere.status.state === "failed" ? "red" : "dimmed"}>
+                {savedHere.status.message}
               </Text>
             )}
             <Group justify="flex-end">

@@ -99,9 +99,14 @@ export function IntegrationReports({ data }: { data: DashboardDto }) {
 export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
   const rows = [
-    { key: "erp", ok: data.erpapiConnectionStatus, message: data.connectionMessages.erp },
-    { key: "eCommerce", ok: data.eCommerceAPIConnectionStatus, message: data.connectionMessages.eCommerce },
+    { key: "erp", status: data.connectionStatuses.erp },
+    { key: "eCommerce", status: data.connectionStatuses.eCommerce },
   ] as const;
+  const look = {
+    connected: { color: "green", label: "dashboard.connection.connected" },
+    failed: { color: "red", label: "dashboard.connection.failed" },
+    untested: { color: "gray", label: "dashboard.connection.untested" },
+  } as const;
   return (
     <ListCard
       testId="connection-card"
@@ -110,24 +115,37 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
       empty={null}
     >
       <Stack gap="sm">
-        {rows.map((r) => (
-          <Group key={r.key} wrap="nowrap" align="flex-start">
-            <ThemeIcon color={r.ok ? "green" : "red"} variant="light" size={36} radius="md" aria-hidden>
-              {r.ok ? <IconPlugConnected size={20} /> : <IconPlugConnectedX size={20} />}
+        {rows.map(({ key, status }) => (
+          <Group
+            key={key}
+            wrap="nowrap"
+            align="flex-start"
+            data-testid={`connection-${key}`}
+            data-state={status.state}
+          >
+            <ThemeIcon color={look[status.state].color} variant="light" size={36} radius="md" aria-hidden>
+              {status.state === "connected" ? (
+                <IconPlugConnected size={20} />
+              ) : (
+                <IconPlugConnectedX size={20} />
+              )}
             </ThemeIcon>
             <div>
               <Group gap="xs">
                 <Text size="sm" fw={600}>
-                  {t(`dashboard.connection.${r.key}`)}
+                  {t(`dashboard.connection.${key}`)}
                 </Text>
-                <Badge color={r.ok ? "green" : "red"} variant="light" size="sm">
-                  {r.ok ? t("dashboard.connection.connected") : t("dashboard.connection.disconnected")}
+                <Badge color={look[status.state].color} variant="light" size="sm">
+                  {t(look[status.state].label)}
                 </Badge>
               </Group>
-              {r.message && (
-                <Text size="xs" c="dimmed">
-                  {r.message}
-                </Text>
+              <Text size="xs" c={status.state === "failed" ? "red" : "dimmed"}>
+                {status.message}
+              </Text>
+              {status.state !== "connected" && (
+                <Anchor component={Link} to="/settings/api-keys" size="xs" fw={600}>
+                  {t("dashboard.connection.fix")}
+                </Anchor>
               )}
             </div>
           </Group>
@@ -179,7 +197,10 @@ export function FailedJobsCard({ data }: { data: DashboardDto }) {
               {r.jobName}
             </Anchor>
             <Badge color="red" variant="light">
-              {t("dashboard.failed.count", { count: r.failedOperationCount })}
+              {/* The server counts up to a limit and says when there are more. */}
+              {t(r.failedOperationCountAtLeast ? "dashboard.failed.countAtLeast" : "dashboard.failed.count", {
+                count: r.failedOperationCount,
+              })}
             </Badge>
           </Group>
         ))}

@@ -1,0 +1,323 @@
+/**
+ * `npm run bench:dashboard -w @ep/bench` (issue 13, item 3): does the panel slow down with history?
+ *
+ * On PostgreSQL (DATABASE_URL names a server; a fresh database is made there and dropped), it starts
+ * the production server as a child process, registers two companies through the API, gives one of
+ * them 100,000 job runs, 100,000 open failed tasks and 100,000 notifications, and then, in one run:
+ *
+ * - p50 of Dashboard, JobHistory and Notification for the busy company against the empty one
+ *   (10 connections; goal: within 1.5×);
+ * - requests per second of Dashboard (busy company) against `/health` at 200 connections
+ *   (goal: at least 0.3×).
+ *
+ * Load comes from a bounded loop of keep-alive HTTP requests on loopback from this process.
+ * Environment: BENCH_HISTORY (100000), BENCH_SECONDS (8, per throughput figure),
+ * BENCH_LATENCY_REQUESTS (400 per endpoint and company). `--strict` exits 1 on a FAIL.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import http from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureCompanyJobs } from "@ep/engine";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { freshPostgres } from "./postgres.ts";
+
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 400);
+const ROUNDS = 4;
+const GOAL_P50_RATIO = 1.5;
+const GOAL_THROUGHPUT_RATIO = 0.3;
+const serverDir = fileURLToPath(new URL("../../apps/server/", import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const address = s.address();
+      s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+type Reply = { status: number; body: string };
+
+function request(
+  agent: http.Agent,
+  port: number,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        agent,
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(payload ? { "content-type": "application/json" } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** `connections` loops sending one request after another until `stop()` says so; each latency is kept. */
+async function load(
+  port: number,
+  path: string,
+  token: string | undefined,
+  connections: number,
+  stop: (sent: number, startedAt: number) => boolean,
+) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let sent = 0;
+  let failures = 0;
+  const startedAt = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (!stop(sent, startedAt)) {
+        sent++;
+        const t0 = performance.now();
+        const reply = await request(agent, port, "GET", path, token).catch(() => ({ status: 0, body: "" }));
+        latencies.push(performance.now() - t0);
+        if (reply.status !== 200) failures++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - startedAt) / 1000;
+  agent.destroy();
+  return { ...percentiles(latencies), latencies, rps: latencies.length / seconds, failures };
+}
+
+function percentiles(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+async function main() {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    console.error(
+      "bench:dashboard measures the production setup on PostgreSQL: set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/postgres",
+    );
+    process.exit(2);
+  }
+  const database = await freshPostgres(serverUrl);
+  if (!database) throw new Error("no database");
+  const port = await freePort();
+  const server = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      CAPTCHA: "off",
+      DEMO: "0",
+      LOG_LEVEL: "warn",
+      BROWSER: "none",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-dash-")),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    for (let i = 0; ; i++) {
+      const health = await request(agent, port, "GET", "/health").catch(() => undefined);
+      if (health?.status === 200) break;
+      if (i > 600) throw new Error("the server did not start within 60 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const company = async (name: string) => {
+      const email = `bench.${name}.${Date.now()}@example.com`;
+      const password = "Guclu.Parola1";
+      const registration = {
+        company_Name: `Bench ${name}`,
+        email,
+        password,
+        first_Name: "Bench",
+        last_Name: "Kullanıcı",
+        phone: "05321234567",
+        erpType: 9,
+        ecommerceType: 1,
+      };
+      const reg = await request(agent, port, "POST", "/api/account/register", undefined, registration);
+      if (reg.status !== 200) throw new Error(`register: ${reg.body}`);
+      const login = await request(agent, port, "POST", "/api/account/login", undefined, { email, password });
+      if (login.status !== 200) throw new Error(`login: ${login.body}`);
+      const token = JSON.parse(login.body).data.token as string;
+      const companyId = JSON.parse(reg.body).data.company.id as number;
+      return { token, companyId };
+    };
+    const busy = await company("dolu");
+    const empty = await company("bos");
+
+    // Both get the seven jobs (never due during the bench); only the busy one gets history.
+    const t0 = performance.now();
+    for (const c of [busy, empty]) {
+      await ensureCompanyJobs(drizzle(pool), c.companyId, new Date());
+      await pool.query(`update jobs set next_run_at = now() + interval '10 years' where company_id = $1`, [
+        c.companyId,
+      ]);
+    }
+    const { rows: jobRows } = await pool.query<{ id: number; type: string; name: string }>(
+      "select id, type, name from jobs where company_id = $1 order by id",
+      [busy.companyId],
+    );
+    const ids = jobRows.map((j) => j.id);
+    const types = jobRows.map((j) => j.type);
+    const names = jobRows.map((j) => j.name);
+    await pool.query(
+      `insert into job_runs (job_id, company_id, job_type, job_name, trigger, status, created_at, enqueued_at,
+         started_at, finished_at, counts, report)
+       select ($2::int[])[1 + g % $5], $1, ($3::text[])[1 + g % $5], ($4::text[])[1 + g % $5], 'schedule',
+         case when g % 10 = 0 then 'Failed' else 'Succeeded' end,
+         now() - g * interval '1 minute', now() - g * interval '1 minute',
+         now() - g * interval '1 minute' + interval '1 second', now() - g * interval '1 minute' + interval '20 seconds',
+         '{"read":120,"changed":6,"written":6,"failed":0}'::jsonb, repeat('Rapor satırı: 120 kayıt okundu. ', 30)
+       from generate_series(1, $6) as g`,
+      [busy.companyId, ids, types, names, ids.length, HISTORY],
+    );
+    await pool.query(
+      `insert into job_error_reports (company_id, job_id, job_type, job_run_id, entity_key, error_type, message, payload)
+       select $1, ($2::int[])[1 + g % $4], ($3::text[])[1 + g % $4], 0, 'SKU-' || g, 'validation',
+         'Ürünün stok değeri geçersiz.', jsonb_build_object('sku', 'SKU-' || g, 'qty', -1)
+       from generate_series(1, $5) as g`,
+      [busy.companyId, ids, types, ids.length, HISTORY],
+    );
+    await pool.query(
+      `insert into notifications (company_id, type, text, created_at)
+       select $1, case when g % 3 = 0 then 'Error' else 'Info' end, 'Stok Güncelleme tamamlandı; ' || g || ' kayıt yazıldı.',
+         now() - g * interval '1 minute'
+       from generate_series(1, $2) as g`,
+      [busy.companyId, HISTORY],
+    );
+    // What autovacuum does soon after such inserts (insert thresholds, PostgreSQL 13+): statistics
+    // for the planner and the visibility map that lets the capped counts read the index only.
+    await pool.query("vacuum analyze");
+    console.log(
+      `Seeded ${HISTORY.toLocaleString("en")} runs, failed tasks and notifications for one company in ${((performance.now() - t0) / 1000).toFixed(1)} s (PostgreSQL, server process on port ${port}).`,
+    );
+
+    const endpoints = [
+      ["Dashboard", "/api/Dashboard"],
+      ["JobHistory", "/api/JobHistory?pageNumber=1&pageSize=10"],
+      ["Notification", "/api/Notification/1/10"],
+      ["Notification/count", "/api/Notification/count"],
+    ] as const;
+    const results: { label: string; value: string; goal: string; pass: boolean }[] = [];
+    for (const [label, path] of endpoints) {
+      // Warm both up, then measure them back to back.
+      for (const c of [empty, busy]) await load(port, path, c.token, 10, (sent) => sent >= 50);
+      // Rounds alternate the two companies, so a busy moment of the machine hits both alike.
+      const all = { empty: [] as number[], busy: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [kind, c] of [
+          ["empty", empty],
+          ["busy", busy],
+        ] as const) {
+          const run = await load(port, path, c.token, 10, (sent) => sent >= LATENCY_REQUESTS / ROUNDS);
+          if (run.failures > 0) throw new Error(`${label}: ${run.failures} requests failed`);
+          all[kind].push(...run.latencies);
+        }
+      }
+      const e = percentiles(all.empty);
+      const b = percentiles(all.busy);
+      const ratio = b.p50 / e.p50;
+      console.log(
+        `${label.padEnd(19)} p50 ${b.p50.toFixed(2)} ms with history vs ${e.p50.toFixed(2)} ms empty (p99 ${b.p99.toFixed(1)} vs ${e.p99.toFixed(1)} ms, 10 connections)`,
+      );
+      if (label !== "Notification/count") {
+        results.push({
+          label: `${label} p50 with ${HISTORY.toLocaleString("en")} rows / empty`,
+          value: `${ratio.toFixed(2)}×`,
+          goal: `≤ ${GOAL_P50_RATIO}×`,
+          pass: ratio <= GOAL_P50_RATIO,
+        });
+      }
+    }
+
+    const until = (_sent: number, startedAt: number) => performance.now() - startedAt >= SECONDS * 1000;
+    // Alternated too: /health, Dashboard, /health, Dashboard; each figure sums its two halves.
+    const health = { count: 0, seconds: 0, latencies: [] as number[] };
+    const dash = { count: 0, seconds: 0, latencies: [] as number[], failures: 0 };
+    for (let round = 0; round < 2; round++) {
+      await load(port, "/health", undefined, 200, (sent) => sent >= 400);
+      const h = await load(port, "/health", undefined, 200, until);
+      health.count += h.latencies.length;
+      health.seconds += h.latencies.length / h.rps;
+      health.latencies.push(...h.latencies);
+      await load(port, "/api/Dashboard", busy.token, 200, (sent) => sent >= 400);
+      const d = await load(port, "/api/Dashboard", busy.token, 200, until);
+      dash.count += d.latencies.length;
+      dash.seconds += d.latencies.length / d.rps;
+      dash.latencies.push(...d.latencies);
+      dash.failures += d.failures;
+    }
+    const healthRps = health.count / health.seconds;
+    const healthP99 = percentiles(health.latencies).p99;
+    const dashboard = {
+      rps: dash.count / dash.seconds,
+      failures: dash.failures,
+      ...percentiles(dash.latencies),
+    };
+    if (dashboard.failures > 0)
+      throw new Error(`Dashboard: ${dashboard.failures} requests failed under load`);
+    const ratio = dashboard.rps / healthRps;
+    console.log(
+      `/health             ${healthRps.toFixed(0)} req/s (p99 ${healthP99.toFixed(0)} ms) at 200 connections for 2 × ${SECONDS} s`,
+    );
+    console.log(
+      `Dashboard (history) ${dashboard.rps.toFixed(0)} req/s (p99 ${dashboard.p99.toFixed(0)} ms) at 200 connections for 2 × ${SECONDS} s`,
+    );
+    results.push({
+      label: "Dashboard / health throughput, 200 connections",
+      value: `${ratio.toFixed(2)}×`,
+      goal: `≥ ${GOAL_THROUGHPUT_RATIO}×`,
+      pass: ratio >= GOAL_THROUGHPUT_RATIO,
+    });
+
+    console.log("");
+    for (const r of results) {
+      console.log(
+        `${r.pass ? "PASS" : "FAIL"}  ${r.label.padEnd(52)} ${r.value.padStart(7)}  (goal ${r.goal})`,
+      );
+    }
+    if (process.argv.includes("--strict") && results.some((r) => !r.pass)) process.exitCode = 1;
+  } finally {
+    agent.destroy();
+    await pool.end();
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    await database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
