@@ -205,6 +205,23 @@ export const tr = {
     imported: "{{accepted}} satır kabul edildi, {{refused}} satır reddedildi.",
     tooManyRows: "Bir dosyada en fazla 5000 satır içe aktarılabilir.",
   },
+  salesExport: {
+    rangeInvalid: "Başlangıç tarihi bitiş tarihinden sonra olamaz. Tarihleri düzeltip tekrar deneyin.",
+    sheet: "Satış Raporu",
+    orderNo: "Sipariş No",
+    date: "Tarih",
+    customer: "Müşteri",
+    state: "Durum",
+    amount: "Tutar",
+    currency: "Para Birimi",
+    total: "Toplam",
+    received: "Alındı",
+    mapped: "Eşleştirildi",
+    sent: "ERP'ye gönderildi",
+    confirmed: "Onaylandı",
+    failed: "Hatalı",
+    needs_review: "İnceleme bekliyor",
+  },
 } as const;
 
 type Leaves<T, P extends string = ""> = {

@@ -4,7 +4,7 @@ import { IconCalendarTime, IconPlayerPlay } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "@/lib/errors";
-import { formatDateTime } from "@/lib/format";
+import { formatCounts, formatDateTime } from "@/lib/format";
 import { useRunJob, useUpdateJob } from "../api";
 import { describeSchedule } from "../schedule";
 import { JobIcon } from "./JobIcon";
@@ -64,7 +64,7 @@ export function JobCard({ job }: { job: JobDto }) {
             <Group justify="space-between">
               <RunStatusBadge status={active.status} />
               <Text size="xs" c="dimmed" data-testid="job-progress-counts">
-                {t("integration.counts", active.counts)}
+                {t("integration.counts", formatCounts(active.counts))}
               </Text>
             </Group>
             <Progress
