@@ -86,7 +86,8 @@ export function JobCard({ job }: { job: JobDto }) {
             checked={job.is_enabled}
             disabled={update.isPending}
             onChange={(e) => update.mutate({ id: job.id, is_enabled: e.currentTarget.checked })}
-            label={t("integration.enabledLabel")}
+            // The label says the state the switch is in, not the state it would switch to.
+            label={job.is_enabled ? t("integration.active") : t("integration.passive")}
             aria-label={t("integration.toggle", { job: job.name })}
           />
           <Group gap="xs">
