@@ -1,5 +1,5 @@
-import ExcelJS from "exceljs";
 import { type IkasEmulator, type MikroEmulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectPath, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";

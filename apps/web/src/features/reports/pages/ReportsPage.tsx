@@ -95,7 +95,7 @@ export default function ReportsPage() {
                     </Table.Thead>
                     <Table.Tbody>
                       {data.dataList.map((o) => (
-                        <Table.Tr key={o.id}>
+                        <Table.Tr key={o.id} data-testid="sales-row">
                           <Table.Td>{o.orderNo}</Table.Td>
                           <Table.Td>{formatDateTime(o.order_date)}</Table.Td>
                           <Table.Td>{o.customer}</Table.Td>
@@ -122,7 +122,7 @@ export default function ReportsPage() {
           </Title>
           <QueryBoundary query={stats} isEmpty={(d) => d.length === 0} emptyMessage={t("reports.statsEmpty")}>
             {(data) => (
-              <Table verticalSpacing="xs">
+              <Table verticalSpacing="xs" data-testid="run-statistics">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t("reports.job")}</Table.Th>
