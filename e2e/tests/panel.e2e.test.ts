@@ -33,7 +33,8 @@ describe("signed-in panel (demo company)", () => {
     const page = await signInAsDemo();
     const chart = page.getByTestId("sales-chart-card");
     await expect.poll(() => chart.textContent()).toContain("Satış Grafiği");
-    expect(await chart.textContent()).toContain("Bu haftaki toplam satış tutarı");
+    // The title shows while the figures still load: wait for the caption too.
+    await expect.poll(() => chart.textContent()).toContain("Bu haftaki toplam satış tutarı");
     await page.getByTestId("sales-chart").waitFor();
     expect(await page.getByTestId("sales-chart").getAttribute("data-points")).toBe("7");
     expect(await page.getByTestId("sales-total").textContent()).toMatch(/^\d{1,3}(\.\d{3})*,\d{2} ₺$/);

@@ -84,7 +84,10 @@ describe("GET /api/SalesReport/export", () => {
     const res = await download(`/api/SalesReport/export?${filter}`, mine.token);
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toContain("spreadsheetml");
-    expect(res.headers["content-disposition"]).toMatch(/attachment; filename="satis-raporu-.*\.xlsx"/);
+    // Named after the Turkish days it covers: from 30 Sep 21:00 UTC (1 Oct in Turkey) up to 19 Nov.
+    expect(res.headers["content-disposition"]).toBe(
+      'attachment; filename="satis-raporu-2026-10-01-2026-11-19.xlsx"',
+    );
     const { name, rows } = await sheetOf(res.rawPayload);
     expect(name).toBe("Satış Raporu");
     expect(rows[0]).toEqual(["Sipariş No", "Tarih", "Müşteri", "Durum", "Tutar", "Para Birimi"]);

@@ -7,6 +7,7 @@ import { salesWorkbookStream } from "./export.ts";
 
 const tags = ["Reports"];
 const DAY_MS = 86_400_000;
+const TR_OFFSET_MS = 3 * 3_600_000;
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** The same half-open range as GET /api/SalesReport: a bare end date (YYYY-MM-DD) includes that day. */
@@ -35,8 +36,10 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (range.from && range.to && range.from >= range.to) {
           throw new AppError(400, "salesExport.rangeInvalid");
         }
-        const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : "");
-        const name = `satis-raporu-${day(range.from)}-${day(range.to)}.xlsx`;
+        // The file is named after the Turkish calendar days it covers (the range's end is exclusive).
+        const day = (d: Date | null, shiftMs = 0) =>
+          d ? new Date(d.getTime() + TR_OFFSET_MS + shiftMs).toISOString().slice(0, 10) : "";
+        const name = `satis-raporu-${day(range.from) || "baslangic"}-${day(range.to, -1) || "bugun"}.xlsx`;
         const stream = salesWorkbookStream(ctx.database.db, companyOf(request), range, (error) =>
           request.log.error({ err: error }, "sales report export failed"),
         );
