@@ -1,6 +1,6 @@
 import { type IkasEmulator, type MikroEmulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildXlsx } from "../../apps/web/src/lib/xlsx.ts";
 import { expectPath, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
@@ -125,15 +125,17 @@ describe("connections from an empty company", () => {
 
     // A workbook saved in Excel: a header, a match, an unknown shop code; each row answered.
     const otherSku = [...shop.state.skuIndex.keys()][1]!;
-    const workbook = buildXlsx("Eşleştirme", [
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Eşleştirme").addRows([
       ["ERP Kodu", "Mağaza Kodu"],
       ["ERP-EXCEL-1", otherSku],
       ["ERP-EXCEL-2", "YOK-BOYLE-KOD"],
     ]);
+    const workbook = await book.xlsx.writeBuffer();
     await page.locator('input[type="file"]').setInputFiles({
       name: "eslestirme.xlsx",
       mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-      buffer: Buffer.from(workbook),
+      buffer: Buffer.from(workbook as ArrayBuffer),
     });
     const importStatus = page.getByRole("status").filter({ hasText: "satır kabul edildi" });
     await eventually(() => importStatus.textContent()).toContain("1 satır kabul edildi, 1 satır reddedildi.");

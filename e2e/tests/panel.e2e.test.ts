@@ -33,7 +33,8 @@ describe("signed-in panel (demo company)", () => {
     const page = await signInAsDemo();
     const chart = page.getByTestId("sales-chart-card");
     await expect.poll(() => chart.textContent()).toContain("Satış Grafiği");
-    expect(await chart.textContent()).toContain("Bu haftaki toplam satış tutarı");
+    // The title shows while the figures still load: wait for the caption too.
+    await expect.poll(() => chart.textContent()).toContain("Bu haftaki toplam satış tutarı");
     await page.getByTestId("sales-chart").waitFor();
     expect(await page.getByTestId("sales-chart").getAttribute("data-points")).toBe("7");
     expect(await page.getByTestId("sales-total").textContent()).toMatch(/^\d{1,3}(\.\d{3})*,\d{2} ₺$/);
@@ -151,7 +152,7 @@ describe("signed-in panel (demo company)", () => {
       jobType: "StockIntegration",
       jobRunId: 7,
       entityKey: key,
-      errorType: "Validation",
+      errorType: "validation",
       message,
       payload: { sku: key, qty: -1 },
       status: "Open",
@@ -208,7 +209,10 @@ describe("signed-in panel (demo company)", () => {
     await expect.poll(() => page.getByTestId("failed-task-row").count()).toBe(1);
     expect(queries.at(-1)).toContain("searchText=SKU-3");
     await page.getByRole("button", { name: "Detay" }).click();
-    await expect.poll(() => page.getByTestId("error-detail").textContent()).toContain('"qty": -1');
+    // Readable fields first; the raw JSON only behind 'Teknik ayrıntı'.
+    await expect.poll(() => page.getByTestId("payload-fields").textContent()).toContain("Miktar");
+    await page.getByTestId("technical-detail").click();
+    await expect.poll(() => page.getByTestId("payload-raw").textContent()).toContain('"qty": -1');
     await page.keyboard.press("Escape");
     await page.getByRole("textbox", { name: "Arama", exact: true }).fill("");
     await expect.poll(() => page.getByTestId("failed-task-row").count()).toBe(3);
@@ -234,13 +238,10 @@ describe("signed-in panel (demo company)", () => {
     expect(await main.textContent()).toContain("Satış Raporu");
     // The category run of the test above is this month's: it shows in the statistics.
     await expect.poll(() => main.textContent()).toContain("Kategori Aktarımı");
-    const start = page.getByLabel("Başlangıç Tarihi");
-    await start.fill("2020-01-01");
-    await expect.poll(() => page.url()).toContain("/reports");
     const exportButton = page.getByRole("button", { name: "Excel'e Aktar" });
     if (await exportButton.isEnabled()) {
       const [download] = await Promise.all([page.waitForEvent("download"), exportButton.click()]);
-      expect(download.suggestedFilename()).toMatch(/^satis-raporu-2020-01-01-.*\.xlsx$/);
+      expect(download.suggestedFilename()).toMatch(/^satis-raporu-\d{4}-\d{2}-\d{2}-.*\.xlsx$/);
       expect(await page.getByTestId("report-total").textContent()).toMatch(/ ₺$/);
     } else {
       expect(await main.textContent()).toContain("Bu tarih aralığında sipariş bulunmuyor.");

@@ -16,10 +16,20 @@ async function errorOf(page: Page, name: string): Promise<string | null> {
 }
 
 describe("registration validation (spec section 5)", () => {
-  it("shows every required-field message on an empty submit", async () => {
+  it("shows every required-field message once the fields are left empty; submit disabled throughout", async () => {
     const page = await browser.newPage();
     await page.goto("/account/registration");
-    await page.getByRole("button", { name: "Kayıt Ol" }).click();
+    // Spec section 5: submit disabled while the form is invalid, before any try.
+    await page.getByRole("button", { name: "Kayıt Ol" }).waitFor();
+    expect(await page.getByRole("button", { name: "Kayıt Ol" }).isDisabled()).toBe(true);
+    for (const name of ["Şirket Adı", "E-Posta", "Şifre", "Ad", "Soyad", "Telefon"]) {
+      await field(page, name).focus();
+      await field(page, name).blur();
+    }
+    for (const name of ["Muhasebe Programı", "E-Ticaret Yazılımı"]) {
+      await combo(page, name).focus();
+      await combo(page, name).blur();
+    }
     await expect.poll(() => errorOf(page, "Şirket Adı")).toBe("Şirket Adı adı zorunludur.");
     expect(await errorOf(page, "E-Posta")).toBe("E-Posta zorunludur.");
     expect(await errorOf(page, "Şifre")).toBe("Şifre zorunludur.");

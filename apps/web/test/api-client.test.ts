@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, api, configureApiClient, request } from "../src/lib/api-client";
+import { ApiError, api, configureApiClient, request, requestBlob } from "../src/lib/api-client";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -101,5 +101,49 @@ describe("api client", () => {
     fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
     const result = await request("/api/account/recover-password", { method: "POST" });
     expect(result.httpStatus).toBe(204);
+  });
+
+  describe("requestBlob (file downloads)", () => {
+    it("answers the file with the server's file name, sending the query and the bearer header", async () => {
+      token = "t.o.k";
+      fetchMock.mockResolvedValue(
+        new Response(new Uint8Array([0x50, 0x4b, 3, 4]), {
+          status: 200,
+          headers: {
+            "content-disposition": 'attachment; filename="satis-raporu-2026-11-01-2026-11-24.xlsx"',
+          },
+        }),
+      );
+      const blob = await requestBlob("/api/SalesReport/export", { query: { startDate: "2026-11-01" } });
+      expect(blob.size).toBe(4);
+      expect(blob.fileName).toBe("satis-raporu-2026-11-01-2026-11-24.xlsx");
+      const [url, init] = fetchMock.mock.calls[0]!;
+      expect(url).toBe("/api/SalesReport/export?startDate=2026-11-01");
+      expect((init?.headers as Record<string, string>).Authorization).toBe("Bearer t.o.k");
+    });
+
+    it("reads a refusal's Turkish message from the envelope", async () => {
+      fetchMock.mockResolvedValue(
+        json(400, {
+          successful: false,
+          statusCode: 400,
+          message: "Başlangıç tarihi bitiş tarihinden sonra olamaz.",
+          data: null,
+        }),
+      );
+      const error = await requestBlob("/api/SalesReport/export").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).message).toBe("Başlangıç tarihi bitiş tarihinden sonra olamaz.");
+      expect((error as ApiError).httpStatus).toBe(400);
+    });
+
+    it("hands a 401 to the session", async () => {
+      token = "expired";
+      fetchMock.mockResolvedValue(
+        json(401, { successful: false, statusCode: 401, message: "x", data: null }),
+      );
+      await expect(requestBlob("/api/SalesReport/export")).rejects.toBeInstanceOf(ApiError);
+      expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    });
   });
 });

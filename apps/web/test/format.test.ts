@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatDayMonth, formatMoney } from "../src/lib/format";
+import {
+  formatCounts,
+  formatDate,
+  formatDateTime,
+  formatDayMonth,
+  formatMoney,
+  formatNumber,
+} from "../src/lib/format";
 
 describe("formatMoney", () => {
   it("uses Turkish grouping, two decimals and a trailing lira sign", () => {
@@ -43,5 +50,18 @@ describe("date formats", () => {
     expect(formatDate(undefined)).toBe("-");
     expect(formatDayMonth("")).toBe("-");
     expect(formatDate("not a date")).toBe("-");
+  });
+});
+
+describe("formatNumber / formatCounts", () => {
+  it("groups thousands the Turkish way, also for four digits", () => {
+    expect(formatNumber(3133)).toBe("3.133");
+    expect(formatNumber(1234567)).toBe("1.234.567");
+    expect(formatNumber(0)).toBe("0");
+    expect(formatCounts({ read: 100000, written: 3133, failed: 7 })).toEqual({
+      read: "100.000",
+      written: "3.133",
+      failed: "7",
+    });
   });
 });

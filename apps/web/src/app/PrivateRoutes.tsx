@@ -20,6 +20,7 @@ const FailedTasksPage = lazy(() => import("@/features/integration/pages/FailedTa
 const ReportsPage = lazy(() => import("@/features/reports/pages/ReportsPage"));
 const NotificationsPage = lazy(() => import("@/features/notifications/pages/NotificationsPage"));
 const ActivitiesPage = lazy(() => import("@/features/activities/pages/ActivitiesPage"));
+const AboutPage = lazy(() => import("@/features/about/AboutPage"));
 const SupportRoutes = lazy(() => import("@/features/support/routes"));
 
 /** The signed-in routes (spec section 2). Unknown paths go to /error/404. */
@@ -43,6 +44,7 @@ function CompanyRoutes() {
         <Route path="reports" element={<ReportsPage />} />
         <Route path="notifications" element={<NotificationsPage />} />
         <Route path="activities" element={<ActivitiesPage />} />
+        <Route path="about" element={<AboutPage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="settings/account" element={<Navigate to="/settings/account/details" replace />} />
         <Route path="settings/account/details" element={<AccountDetailsPage />} />

@@ -139,18 +139,41 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   };
 }
 
-/** A file the API streams (attachments): the same auth and 401 handling, answered as a Blob. */
-export async function requestBlob(path: string): Promise<Blob> {
+/**
+ * A file the API streams (attachments, exports): the same auth and 401 handling, answered as a
+ * Blob with the file name the server chose; a refusal comes back in the envelope, read as usual.
+ */
+export async function requestBlob(
+  path: string,
+  options: { query?: Query; signal?: AbortSignal } = {},
+): Promise<Blob & { fileName?: string }> {
   const token = hooks.getToken();
-  const response = await fetch(buildUrl(path), {
+  const response = await fetch(buildUrl(path, options.query), {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
     credentials: "same-origin",
+    signal: options.signal,
   }).catch(() => {
     throw new ApiError(0, 0, "");
   });
   if (response.status === 401 && token) hooks.onUnauthorized();
-  if (!response.ok) throw new ApiError(response.status, response.status, "");
-  return response.blob();
+  if (!response.ok) {
+    const payload: unknown = await response.json().catch(() => null);
+    if (isEnvelope(payload)) {
+      throw new ApiError(
+        response.status,
+        payload.statusCode,
+        payload.message ?? "",
+        fieldErrorsOf(payload.data),
+      );
+    }
+    throw new ApiError(response.status, response.status, "");
+  }
+  const blob = await response.blob().catch(() => {
+    // The stream broke off mid-file: a truncated workbook must not be saved.
+    throw new ApiError(0, 0, "");
+  });
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1];
+  return Object.assign(blob, { fileName });
 }
 
 /** Shorthands answering only `data`. */

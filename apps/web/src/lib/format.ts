@@ -41,3 +41,18 @@ export function formatMoney(amount: number | string | null | undefined): string 
   // Intl puts a minus sign that some fonts draw wide; keep the plain hyphen-minus.
   return `${moneyFormat.format(safe).replace("\u2212", "-")} ₺`;
 }
+
+const countFormat = new Intl.NumberFormat("tr-TR", { maximumFractionDigits: 0 });
+
+/** A count with Turkish thousands separators: `3.133`. */
+export function formatNumber(value: number | null | undefined): string {
+  return countFormat.format(value ?? 0);
+}
+
+/** Every count of a run's tally with thousands separators, for interpolation into a sentence. */
+export function formatCounts<T extends Record<string, number>>(counts: T): Record<keyof T, string> {
+  return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, formatNumber(v)])) as Record<
+    keyof T,
+    string
+  >;
+}

@@ -284,4 +284,21 @@ export const de: MessageCatalog = {
     bindingTakenRow:
       "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
   },
+  salesExport: {
+    rangeInvalid: "The start date cannot be after the end date. Correct the dates and try again.",
+    sheet: "Sales Report",
+    orderNo: "Order No",
+    date: "Date",
+    customer: "Customer",
+    state: "Status",
+    amount: "Amount",
+    currency: "Currency",
+    total: "Total",
+    received: "Received",
+    mapped: "Matched",
+    sent: "Sent to ERP",
+    confirmed: "Confirmed",
+    failed: "Failed",
+    needs_review: "Awaiting review",
+  },
 };

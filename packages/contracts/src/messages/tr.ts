@@ -279,6 +279,23 @@ export const tr = {
     bindingTakenRow:
       "Mağazadaki {{shopSku}} ürünü ERP'deki {{heldBy}} koduna zaten bağlı; bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir.",
   },
+  salesExport: {
+    rangeInvalid: "Başlangıç tarihi bitiş tarihinden sonra olamaz. Tarihleri düzeltip tekrar deneyin.",
+    sheet: "Satış Raporu",
+    orderNo: "Sipariş No",
+    date: "Tarih",
+    customer: "Müşteri",
+    state: "Durum",
+    amount: "Tutar",
+    currency: "Para Birimi",
+    total: "Toplam",
+    received: "Alındı",
+    mapped: "Eşleştirildi",
+    sent: "ERP'ye gönderildi",
+    confirmed: "Onaylandı",
+    failed: "Hatalı",
+    needs_review: "İnceleme bekliyor",
+  },
 } as const;
 
 type Leaves<T, P extends string = ""> = {

@@ -1,6 +1,8 @@
-import { Box, CloseButton, Group, NavLink, ScrollArea, Stack } from "@mantine/core";
+import { Box, CloseButton, Divider, Group, NavLink, ScrollArea, Stack, Text } from "@mantine/core";
+import { IconHistory, IconLogout, IconUser } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
+import { QUICK_LINKS } from "@/features/dashboard/components/QuickLinksMenu";
 import { Logo } from "../brand/Logo";
 import classes from "./layout.module.css";
 import { NAV_ITEMS } from "./nav-items";
@@ -43,7 +45,41 @@ export function Aside({ onNavigate }: { onNavigate?: () => void }) {
             );
           })}
         </Box>
+        <PhoneMenu onNavigate={onNavigate} />
       </ScrollArea>
     </Stack>
+  );
+}
+
+/**
+ * On a phone the header keeps only the bell and the user avatar: the quick links, the activities
+ * and the account's everyday items live here, in the burger menu.
+ */
+function PhoneMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const item = (to: string, label: string, Icon: typeof IconUser, testId?: string) => (
+    <NavLink
+      key={`${to}-${label}`}
+      component={Link}
+      to={to}
+      label={label}
+      leftSection={<Icon size={20} stroke={1.6} />}
+      className={classes.navLink}
+      onClick={onNavigate}
+      data-testid={testId}
+    />
+  );
+  return (
+    <Box hiddenFrom="sm" px="sm" pb="md" data-testid="phone-menu">
+      <Divider color="#393945" variant="dashed" mb="sm" />
+      <Text size="xs" fw={600} tt="uppercase" c="gray.6" px="sm" mb={4}>
+        {t("dashboard.quickLinks.title")}
+      </Text>
+      {QUICK_LINKS.map(({ key, to, icon }) => item(to, t(`dashboard.quickLinks.${key}`), icon))}
+      {item("/activities", t("activities.title"), IconHistory)}
+      <Divider color="#393945" variant="dashed" my="sm" />
+      {item("/settings/account/details", t("userMenu.profile"), IconUser)}
+      {item("/logout", t("userMenu.logout"), IconLogout, "phone-logout")}
+    </Box>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import classes from "./layout.module.css";
 
-/** Page footer, with the Support link (/tickets). */
+/** Page footer: About and Support (/tickets), spec section 2. */
 export function Footer() {
   const { t } = useTranslation();
   return (
@@ -11,9 +11,14 @@ export function Footer() {
       <Text size="sm" c="dimmed">
         {t("footer.copyright", { year: new Date().getFullYear() })}
       </Text>
-      <Anchor component={Link} to="/tickets" size="sm" c="dimmed">
-        {t("tickets.footerSupport")}
-      </Anchor>
+      <Group gap="md">
+        <Anchor component={Link} to="/about" size="sm" c="dimmed">
+          {t("about.link")}
+        </Anchor>
+        <Anchor component={Link} to="/tickets" size="sm" c="dimmed">
+          {t("tickets.footerSupport")}
+        </Anchor>
+      </Group>
     </Group>
   );
 }

@@ -13,12 +13,18 @@ import { UserMenu } from "./UserMenu";
 
 type Props = { navOpened: boolean; onToggleNav: () => void };
 
-/** Top bar: menu toggle on small screens, the user menu on the right. */
+/** Top bar: menu toggle on small screens, the user menu on the right; fits 390 px. */
 export function Header({ navOpened, onToggleNav }: Props) {
   const { t } = useTranslation();
   const company = useSession().account?.company?.company_Name;
   return (
-    <Group h="100%" px="lg" justify="space-between" wrap="nowrap" className={classes.header}>
+    <Group
+      h="100%"
+      px={{ base: "sm", sm: "lg" }}
+      justify="space-between"
+      wrap="nowrap"
+      className={classes.header}
+    >
       <Group gap="sm" wrap="nowrap">
         <Burger
           opened={navOpened}
@@ -42,10 +48,18 @@ export function Header({ navOpened, onToggleNav }: Props) {
         )}
       </Group>
       <Group gap="xs" wrap="nowrap">
-        <ActivitiesDrawer />
+        {/* Below sm the activities and quick links move into the burger menu (Aside). */}
+        <Box visibleFrom="sm">
+          <ActivitiesDrawer />
+        </Box>
         <NotificationBell />
-        <TicketsDrawer />
-        <QuickLinksMenu />
+        {/* Spec section 2: the header ticket icon is there but hidden (tickets: side menu, footer). */}
+        <Box hidden data-testid="hidden-ticket-icon">
+          <TicketsDrawer />
+        </Box>
+        <Box visibleFrom="sm">
+          <QuickLinksMenu />
+        </Box>
         <UserMenu />
       </Group>
     </Group>

@@ -153,12 +153,29 @@ export function clearSession(reason?: "expired", { silent = false }: { silent?: 
   emit({ ...EMPTY });
 }
 
-/** True once after a session ended by expiry or a 401; the sign-in screen shows a note. */
-export function peekSessionExpired(): boolean {
+/**
+ * Why the sign-in screen is shown, for its note: the session expired or was ended (a 401, e.g.
+ * after a password reset elsewhere), the reset link was unusable, or the password was just reset.
+ */
+export type SignInNote = "expired" | "resetLinkInvalid" | "passwordChanged";
+const NOTES: readonly string[] = ["expired", "resetLinkInvalid", "passwordChanged"];
+
+/** Leaves a note for the sign-in screen this tab goes to next. */
+export function noteForSignIn(note: SignInNote): void {
   try {
-    return sessionStorage.getItem(ENDED_KEY) === "expired";
+    sessionStorage.setItem(ENDED_KEY, note);
   } catch {
-    return false;
+    // storage blocked: the sign-in screen shows no note
+  }
+}
+
+/** The note left for the sign-in screen, if any (read once; `forgetSessionEnd` clears it). */
+export function peekSignInNote(): SignInNote | null {
+  try {
+    const note = sessionStorage.getItem(ENDED_KEY);
+    return note && NOTES.includes(note) ? (note as SignInNote) : null;
+  } catch {
+    return null;
   }
 }
 

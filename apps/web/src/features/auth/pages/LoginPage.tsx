@@ -14,7 +14,7 @@ import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
 import { authKeys, fetchConfig, signIn } from "../api";
 import { CaptchaField, type CaptchaHandle, type CaptchaLevel } from "../components/CaptchaField";
 import { FormHeading } from "../components/FormHeading";
-import { forgetSessionEnd, peekSessionExpired } from "../session-store";
+import { forgetSessionEnd, peekSignInNote } from "../session-store";
 
 type LoginValues = z.input<typeof loginSchema>;
 
@@ -26,7 +26,7 @@ const InstallErrorDialog = lazy(() =>
 export default function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const [sessionExpired] = useState(peekSessionExpired);
+  const [note] = useState(peekSignInNote);
   useEffect(forgetSessionEnd, []);
   const config = useQuery({
     queryKey: authKeys.config,
@@ -103,9 +103,24 @@ export default function LoginPage() {
 
       <form onSubmit={onSubmit} noValidate aria-label={t("auth.login.title")}>
         <Stack gap="md">
-          {sessionExpired && !formError && (
-            <Alert color="yellow" icon={<IconInfoCircle size={18} />} variant="light">
-              {t("auth.login.sessionExpired")}
+          {note && !formError && (
+            <Alert
+              color={note === "passwordChanged" ? "green" : "yellow"}
+              icon={<IconInfoCircle size={18} />}
+              variant="light"
+              role="status"
+              data-testid="sign-in-note"
+            >
+              {note === "expired" && t("auth.login.sessionExpired")}
+              {note === "passwordChanged" && t("auth.login.passwordChanged")}
+              {note === "resetLinkInvalid" && (
+                <>
+                  {t("auth.login.resetLinkInvalid")}{" "}
+                  <Anchor component={Link} to="/account/forgot-password" size="sm">
+                    {t("auth.login.requestNewLink")}
+                  </Anchor>
+                </>
+              )}
             </Alert>
           )}
           {formError && (

@@ -64,7 +64,7 @@ export default function RegistrationPage() {
     control,
     handleSubmit,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { errors, isSubmitting, isValid },
   } = useForm<RegisterValues>({
     resolver: zodResolver(registerSchema),
     mode: "onTouched",
@@ -80,7 +80,6 @@ export default function RegistrationPage() {
     },
   });
   const password = useWatch({ control, name: "password" }) ?? "";
-  const hasErrors = Object.keys(errors).length > 0;
 
   const onSubmit = handleSubmit(async (values) => {
     setFormStatus(null);
@@ -237,10 +236,17 @@ export default function RegistrationPage() {
               size="md"
               fullWidth
               loading={isSubmitting}
-              disabled={hasErrors && !isSubmitting}
+              // Spec section 5: disabled while the form is invalid, from the first render on.
+              disabled={!isValid && !isSubmitting}
+              aria-describedby={isValid ? undefined : "registration-incomplete"}
             >
               {t("auth.register.submit")}
             </Button>
+            {!isValid && (
+              <Text id="registration-incomplete" size="xs" c="dimmed" ta="center">
+                {t("auth.register.incomplete")}
+              </Text>
+            )}
             <Button component={Link} to="/account/login" variant="light" color="gray" size="md" fullWidth>
               {t("auth.register.backToLogin")}
             </Button>

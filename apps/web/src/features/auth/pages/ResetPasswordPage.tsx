@@ -13,6 +13,7 @@ import { PasswordStrengthMeter } from "@/components/form/PasswordStrengthMeter";
 import { fieldError } from "@/lib/form-errors";
 import { checkRowId, resetPassword } from "../api";
 import { FormHeading } from "../components/FormHeading";
+import { noteForSignIn } from "../session-store";
 
 type Values = z.input<typeof resetPasswordFormSchema>;
 export const RESET_REDIRECT_MS = 3000;
@@ -30,9 +31,15 @@ export default function ResetPasswordPage() {
     gcTime: 0,
   });
 
-  if (!rowid || check.isError) return <Navigate to="/account/login" replace />;
+  if (!rowid || check.isError) return <InvalidLink />;
   if (check.isPending) return <LoadingState label={t("auth.reset.checking")} minHeight={300} />;
   return <ResetForm rowid={rowid} />;
+}
+
+/** A missing, unknown, expired or used link: to sign-in, with a note saying so and what to do. */
+function InvalidLink() {
+  useEffect(() => noteForSignIn("resetLinkInvalid"), []);
+  return <Navigate to="/account/login" replace />;
 }
 
 function ResetForm({ rowid }: { rowid: string }) {
@@ -53,7 +60,10 @@ function ResetForm({ rowid }: { rowid: string }) {
 
   useEffect(() => {
     if (!done) return;
-    const timer = setTimeout(() => navigate("/account/login", { replace: true }), RESET_REDIRECT_MS);
+    const timer = setTimeout(() => {
+      noteForSignIn("passwordChanged");
+      navigate("/account/login", { replace: true });
+    }, RESET_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [done, navigate]);
 

@@ -23,19 +23,19 @@ import { useCreateErpMatching, useDeleteErpMatching, useErpMatchings, useImportE
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-/**
- * The import call takes CSV text; a workbook saved in Excel becomes the same text here, its first
- * two columns quoted and joined by ';' and its row numbers kept, so refusals name the Excel row.
- */
+/** The import call takes CSV text; a workbook saved in Excel is turned into the same text first. */
 async function importText(file: File): Promise<string> {
   if (!file.name.toLowerCase().endsWith(".xlsx") && file.type !== XLSX_TYPE) return file.text();
-  const { readXlsxRows } = await import("@/lib/xlsx");
-  const rows = await readXlsxRows(new Uint8Array(await file.arrayBuffer()));
-  const quote = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
-  return rows
-    .map((row) => (row.some((cell) => cell.trim()) ? row.slice(0, 2).map(quote).join(";") : ""))
-    .join("\n");
+  const { spreadsheetToCsv } = await import("@/lib/spreadsheet");
+  try {
+    return await spreadsheetToCsv(await file.arrayBuffer());
+  } catch {
+    throw new UnreadableFile();
+  }
 }
+
+/** A file that is not a workbook exceljs can open (renamed, damaged, or the old .xls format). */
+class UnreadableFile extends Error {}
 
 /** ERP matching: manual links between an ERP code and a shop code, one by one or from a CSV/Excel file. */
 export function ErpMatchingCard() {
@@ -71,7 +71,7 @@ export function ErpMatchingCard() {
     try {
       setImported(await importCsv.mutateAsync(await importText(file)));
     } catch (e) {
-      setError(errorMessage(e));
+      setError(e instanceof UnreadableFile ? t("connections.matching.unreadable") : errorMessage(e));
     }
   };
 

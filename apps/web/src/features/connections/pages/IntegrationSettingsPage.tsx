@@ -110,7 +110,7 @@ function JobForm({ job }: { job: JobDto }) {
     <Stack gap="md">
       <Text fw={600}>{job.name}</Text>
       <Switch
-        label={t("connections.integration.enabled")}
+        label={enabled ? t("connections.integration.enabled") : t("connections.integration.disabled")}
         checked={enabled}
         onChange={(e) => setEnabled(e.currentTarget.checked)}
       />

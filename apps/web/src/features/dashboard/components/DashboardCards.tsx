@@ -63,7 +63,10 @@ function ListCard(props: {
   );
 }
 
-/** The four integration reports of the dashboard response. */
+/**
+ * The four integration reports of the dashboard response. A job that never ran gets a neutral
+ * clock and its Turkish name (the server only has the job's name once the job exists).
+ */
 export function IntegrationReports({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
   const reports = [
@@ -74,23 +77,34 @@ export function IntegrationReports({ data }: { data: DashboardDto }) {
   ];
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }} spacing="lg">
-      {reports.map((r) => (
-        <Card key={r.jobType} data-testid="integration-report">
-          <Group gap="xs" mb={6} wrap="nowrap">
-            {r.last_Run_State === false ? (
-              <IconAlertTriangle size={18} color="var(--mantine-color-red-6)" aria-hidden />
-            ) : (
-              <IconCircleCheck size={18} color="var(--mantine-color-green-6)" aria-hidden />
-            )}
-            <Text size="xs" c="dimmed">
-              {t("dashboard.reports.lastRun", { date: formatDateTime(r.last_run_date) })}
+      {reports.map((r) => {
+        const job = data.companyJobs.find((j) => j.type === r.jobType);
+        const neverRan = r.last_run_date === null && (job?.is_enabled ?? true);
+        const state = neverRan ? "never" : r.last_Run_State === false ? "failed" : "ok";
+        return (
+          <Card key={r.jobType} data-testid="integration-report" data-state={state}>
+            <Group gap="xs" mb={6} wrap="nowrap">
+              {state === "never" ? (
+                <IconClockHour4 size={18} color="var(--mantine-color-gray-5)" aria-hidden />
+              ) : state === "failed" ? (
+                <IconAlertTriangle size={18} color="var(--mantine-color-red-6)" aria-hidden />
+              ) : (
+                <IconCircleCheck size={18} color="var(--mantine-color-green-6)" aria-hidden />
+              )}
+              <Text size="xs" c="dimmed">
+                {r.last_run_date
+                  ? t("dashboard.reports.lastRun", { date: formatDateTime(r.last_run_date) })
+                  : t("dashboard.reports.neverRun")}
+              </Text>
+            </Group>
+            <Text size="sm" fw={500}>
+              {neverRan
+                ? t("dashboard.reports.never", { job: t(`connections.jobTypes.${r.jobType}`) })
+                : r.description}
             </Text>
-          </Group>
-          <Text size="sm" fw={500}>
-            {r.description}
-          </Text>
-        </Card>
-      ))}
+          </Card>
+        );
+      })}
     </SimpleGrid>
   );
 }
@@ -221,7 +235,13 @@ export function AnnouncementsCard({ data }: { data: DashboardDto }) {
       <Stack gap="sm">
         {data.lastAnnouncements.map((a) => (
           <Group key={`${a.created_date}-${a.content}`} wrap="nowrap" align="flex-start">
-            <Badge variant="light" w={64}>
+            {/* The badge keeps its width: in a nowrap row it used to shrink to "2…". */}
+            <Badge
+              variant="light"
+              miw={64}
+              style={{ flexShrink: 0, overflow: "visible" }}
+              data-testid="announcement-date"
+            >
               {formatDayMonth(a.created_date)}
             </Badge>
             <div>

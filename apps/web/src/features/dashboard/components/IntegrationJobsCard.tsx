@@ -1,6 +1,6 @@
 import type { JobDto } from "@ep/contracts";
 import { Badge, Card, Group, Table, Text, Title } from "@mantine/core";
-import { IconCircleCheckFilled, IconCircleXFilled } from "@tabler/icons-react";
+import { IconCircleCheckFilled, IconCircleXFilled, IconClockHour4 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { formatDateTime } from "@/lib/format";
@@ -53,6 +53,14 @@ export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
                         size={22}
                         color="var(--mantine-color-green-6)"
                         aria-label={t("dashboard.jobs.succeeded")}
+                        role="img"
+                      />
+                    ) : job.last_Run_State === null ? (
+                      // Never ran: no outcome yet, so neither the success nor the failure image.
+                      <IconClockHour4
+                        size={22}
+                        color="var(--mantine-color-gray-5)"
+                        aria-label={t("dashboard.reports.neverRun")}
                         role="img"
                       />
                     ) : (

@@ -10,7 +10,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
-const TILES = [
+/** The four quick links (spec section 2); the phone menu lists the same. */
+export const QUICK_LINKS = [
   { key: "erp", to: "/settings/api-keys", icon: IconDatabase, color: "blue" },
   { key: "ecommerce", to: "/settings/api-keys", icon: IconBuildingStore, color: "teal" },
   {
@@ -47,7 +48,7 @@ export function QuickLinksMenu() {
           {t("dashboard.quickLinks.title")}
         </Text>
         <SimpleGrid cols={2} spacing="xs">
-          {TILES.map(({ key, to, icon: Icon, color }) => (
+          {QUICK_LINKS.map(({ key, to, icon: Icon, color }) => (
             <UnstyledButton
               key={key}
               component={Link}

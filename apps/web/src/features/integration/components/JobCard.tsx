@@ -4,7 +4,7 @@ import { IconCalendarTime, IconPlayerPlay } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "@/lib/errors";
-import { formatDateTime } from "@/lib/format";
+import { formatCounts, formatDateTime } from "@/lib/format";
 import { useRunJob, useUpdateJob } from "../api";
 import { describeSchedule } from "../schedule";
 import { JobIcon } from "./JobIcon";
@@ -64,7 +64,7 @@ export function JobCard({ job }: { job: JobDto }) {
             <Group justify="space-between">
               <RunStatusBadge status={active.status} />
               <Text size="xs" c="dimmed" data-testid="job-progress-counts">
-                {t("integration.counts", active.counts)}
+                {t("integration.counts", formatCounts(active.counts))}
               </Text>
             </Group>
             <Progress
@@ -86,7 +86,8 @@ export function JobCard({ job }: { job: JobDto }) {
             checked={job.is_enabled}
             disabled={update.isPending}
             onChange={(e) => update.mutate({ id: job.id, is_enabled: e.currentTarget.checked })}
-            label={t("integration.enabledLabel")}
+            // The label says the state the switch is in, not the state it would switch to.
+            label={job.is_enabled ? t("integration.active") : t("integration.passive")}
             aria-label={t("integration.toggle", { job: job.name })}
           />
           <Group gap="xs">

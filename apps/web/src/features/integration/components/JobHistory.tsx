@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { DateRangeFilter, type DayRange, rangeQuery } from "@/features/reports/components/DateRangeFilter";
-import { formatDateTime } from "@/lib/format";
+import { formatCounts, formatDateTime } from "@/lib/format";
 import { AREA_JOB_TYPES, type Area, useJobHistory } from "../api";
 import { RunReportModal } from "./RunReportModal";
 import { RunStatusBadge } from "./RunStatusBadge";
@@ -82,7 +82,7 @@ export function JobHistory({ area, jobs }: { area: Area; jobs: JobDto[] }) {
                       <Table.Td>{formatDateTime(run.started_date ?? run.queued_date)}</Table.Td>
                       <Table.Td>{formatDateTime(run.finished_date)}</Table.Td>
                       <Table.Td>
-                        <Text size="xs">{t("integration.counts", run.counts)}</Text>
+                        <Text size="xs">{t("integration.counts", formatCounts(run.counts))}</Text>
                       </Table.Td>
                       <Table.Td>
                         <Button size="compact-xs" variant="light" onClick={() => setReportId(run.id)}>

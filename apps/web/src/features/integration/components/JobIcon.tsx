@@ -30,10 +30,16 @@ const BY_TYPE: Record<string, Icon> = {
   StockIntegration: IconStack2,
 };
 
-/** Spec section 4: disabled = grey; enabled with a successful last run = green; otherwise red. */
-export function jobColor(job: Pick<JobDto, "is_enabled" | "last_Run_State">): "gray" | "green" | "red" {
+/**
+ * Spec section 4: disabled = grey; enabled with a successful last run = green; with a failed one =
+ * red. A job that has not run yet has no outcome: a neutral blue-grey, not a failure.
+ */
+export function jobColor(
+  job: Pick<JobDto, "is_enabled" | "last_Run_State">,
+): "gray" | "green" | "red" | "blue" {
   if (!job.is_enabled) return "gray";
-  return job.last_Run_State === true ? "green" : "red";
+  if (job.last_Run_State === null) return "blue";
+  return job.last_Run_State ? "green" : "red";
 }
 
 export function JobIcon({ job }: { job: Pick<JobDto, "name" | "type" | "is_enabled" | "last_Run_State"> }) {

@@ -2,7 +2,7 @@ import { Group, Modal, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { OpenTicketButton } from "@/features/tickets/components/OpenTicketButton";
-import { formatDateTime } from "@/lib/format";
+import { formatCounts, formatDateTime } from "@/lib/format";
 import { useRunReport } from "../api";
 import { RunStatusBadge } from "./RunStatusBadge";
 
@@ -26,7 +26,7 @@ export function RunReportModal({ runId, onClose }: { runId: number; onClose: () 
                 {t("integration.history.finished")}: {formatDateTime(r.finished_date)}
               </Text>
             </SimpleGrid>
-            <Text size="sm">{t("integration.counts", r.counts)}</Text>
+            <Text size="sm">{t("integration.counts", formatCounts(r.counts))}</Text>
             <Text size="sm" c="dimmed">
               {t("integration.history.calls", {
                 erpRead: r.calls.erp.read,

@@ -2,6 +2,7 @@ import type { JobErrorReportDto } from "@ep/contracts";
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Card,
   Checkbox,
@@ -23,9 +24,10 @@ import { useSearchParams } from "react-router";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { errorMessage } from "@/lib/errors";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatNumber } from "@/lib/format";
 import { AREA_JOB_TYPES, type Area, useDeleteErrors, useJobErrors, useJobs, useRetryErrors } from "../api";
 import { ErrorDetailModal } from "../components/ErrorDetailModal";
+import { ErrorTypeBadge, useErrorTypeLabel } from "../components/ErrorTypeBadge";
 
 const PAGE_SIZE = 20;
 /** Grouping by cause looks at a larger page so a group gathers more of its tasks. */
@@ -69,6 +71,7 @@ export default function FailedTasksPage({ area }: { area: Area }) {
     errorType: errorType ?? undefined,
   };
   const errors = useJobErrors(filter, page, size);
+  const typeLabel = useErrorTypeLabel();
   const del = useDeleteErrors();
   const retry = useRetryErrors();
 
@@ -105,16 +108,14 @@ export default function FailedTasksPage({ area }: { area: Area }) {
         </Text>
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color="red">
-          {item.errorType}
-        </Badge>
+        <ErrorTypeBadge code={item.errorType} />
       </Table.Td>
       <Table.Td maw={360}>
         <Text size="sm" lineClamp={2}>
           {item.message}
         </Text>
       </Table.Td>
-      <Table.Td>{item.occurrences}</Table.Td>
+      <Table.Td>{formatNumber(item.occurrences)}</Table.Td>
       <Table.Td style={{ whiteSpace: "nowrap" }}>{formatDateTime(item.last_seen_date)}</Table.Td>
       <Table.Td>
         <Badge variant="light" color={item.status === "Open" ? "orange" : "green"}>
@@ -210,7 +211,7 @@ export default function FailedTasksPage({ area }: { area: Area }) {
             />
             <Select
               label={t("integration.failedTasks.errorType")}
-              data={errorTypes}
+              data={errorTypes.map((code) => ({ value: code, label: typeLabel(code) }))}
               value={errorType}
               onChange={(v) => {
                 setErrorType(v);
@@ -288,9 +289,9 @@ export default function FailedTasksPage({ area }: { area: Area }) {
                     <Card key={g.cause} withBorder data-testid="failed-task-group">
                       <Group justify="space-between" mb="xs" wrap="nowrap">
                         <div>
-                          <Badge color="red" variant="light" mr="xs">
-                            {g.errorType}
-                          </Badge>
+                          <Box component="span" mr="xs">
+                            <ErrorTypeBadge code={g.errorType} />
+                          </Box>
                           <Text span size="sm" fw={500}>
                             {g.message}
                           </Text>

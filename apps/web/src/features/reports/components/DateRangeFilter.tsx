@@ -1,5 +1,9 @@
-import { Group, TextInput } from "@mantine/core";
+import "@mantine/dates/styles.css";
+import { Group } from "@mantine/core";
+import { DatePickerInput } from "@mantine/dates";
+import { IconCalendar } from "@tabler/icons-react";
 import dayjs from "dayjs";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 /** A day range as `YYYY-MM-DD` strings; null = open. */
@@ -13,26 +17,49 @@ export function rangeQuery([from, to]: DayRange): { startDate?: string; endDate?
   };
 }
 
-/** Two labelled native date inputs (keyboard friendly, no extra bundle). */
+/** True when both ends are set and the first day comes after the last. */
+export function isReversed([from, to]: DayRange): boolean {
+  return from !== null && to !== null && from > to;
+}
+
+/**
+ * Two Mantine date pickers in Turkish (dd.mm.yyyy, Monday first). A reversed range is refused
+ * with a message on the field and never reaches the page: it keeps showing the last valid range.
+ */
 export function DateRangeFilter({ value, onChange }: { value: DayRange; onChange: (r: DayRange) => void }) {
   const { t } = useTranslation();
+  const [draft, setDraft] = useState<DayRange>(value);
+  const reversed = isReversed(draft);
+  const change = (next: DayRange) => {
+    setDraft(next);
+    if (!isReversed(next)) onChange(next);
+  };
+  const common = {
+    locale: "tr",
+    valueFormat: "DD.MM.YYYY",
+    firstDayOfWeek: 1 as const,
+    clearable: true,
+    leftSection: <IconCalendar size={16} />,
+    w: 170,
+    popoverProps: { withinPortal: true },
+  };
   return (
-    <Group gap="sm" align="flex-end">
-      <TextInput
-        type="date"
+    <Group gap="sm" align="flex-start" wrap="wrap">
+      <DatePickerInput
+        {...common}
         label={t("reports.startDate")}
-        value={value[0] ?? ""}
-        max={value[1] ?? undefined}
-        onChange={(e) => onChange([e.currentTarget.value || null, value[1]])}
-        w={170}
+        placeholder={t("reports.pickDate")}
+        value={draft[0]}
+        onChange={(d) => change([d, draft[1]])}
+        error={reversed ? t("reports.rangeReversed") : undefined}
       />
-      <TextInput
-        type="date"
+      <DatePickerInput
+        {...common}
         label={t("reports.endDate")}
-        value={value[1] ?? ""}
-        min={value[0] ?? undefined}
-        onChange={(e) => onChange([value[0], e.currentTarget.value || null])}
-        w={170}
+        placeholder={t("reports.pickDate")}
+        value={draft[1]}
+        onChange={(d) => change([draft[0], d])}
+        error={reversed ? true : undefined}
       />
     </Group>
   );

@@ -1,13 +1,16 @@
-import type { SalesReportDto } from "@ep/contracts";
 import { Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
 import { IconFileSpreadsheet } from "@tabler/icons-react";
+import { useMutation } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { ServerPagination } from "@/components/table/ServerPagination";
-import { formatDateTime, formatMoney } from "@/lib/format";
+import { ApiError, requestBlob } from "@/lib/api-client";
+import { formatDateTime, formatMoney, formatNumber } from "@/lib/format";
+import { saveFile } from "@/lib/spreadsheet";
 import { useRunStatistics, useSalesReport } from "../api";
 import { DateRangeFilter, type DayRange, rangeQuery } from "../components/DateRangeFilter";
 
@@ -25,28 +28,17 @@ export default function ReportsPage() {
   const sales = useSalesReport(page, PAGE_SIZE, query);
   const stats = useRunStatistics(query);
 
-  const exportXlsx = async (data: SalesReportDto) => {
-    const { downloadXlsx } = await import("@/lib/xlsx");
-    const header = [
-      t("reports.orderNo"),
-      t("reports.date"),
-      t("reports.customer"),
-      t("reports.state"),
-      t("reports.amount"),
-    ];
-    const rows = data.dataList.map((o) => [
-      o.orderNo,
-      formatDateTime(o.order_date),
-      o.customer,
-      t(`reports.states.${o.state}`, { defaultValue: o.state }),
-      o.grand_total,
-    ]);
-    downloadXlsx(`satis-raporu-${range[0] ?? ""}-${range[1] ?? ""}.xlsx`, t("reports.salesTitle"), [
-      header,
-      ...rows,
-      [t("reports.total"), "", "", "", data.totalAmount],
-    ]);
-  };
+  // The server writes every order of the range (not the page on screen), so the file's rows add
+  // up to the Toplam shown here.
+  const exportXlsx = useMutation({
+    mutationFn: () => requestBlob("/api/SalesReport/export", { query }),
+    onSuccess: (blob) => saveFile(blob, blob.fileName ?? "satis-raporu.xlsx"),
+    onError: (e) =>
+      notifications.show({
+        color: "red",
+        message: e instanceof ApiError && e.message ? e.message : t("reports.exportFailed"),
+      }),
+  });
 
   return (
     <>
@@ -65,7 +57,8 @@ export default function ReportsPage() {
               leftSection={<IconFileSpreadsheet size={16} />}
               variant="light"
               disabled={!sales.data || sales.data.dataList.length === 0}
-              onClick={() => sales.data && void exportXlsx(sales.data)}
+              loading={exportXlsx.isPending}
+              onClick={() => exportXlsx.mutate()}
             >
               {t("reports.export")}
             </Button>
@@ -82,7 +75,8 @@ export default function ReportsPage() {
               <Stack gap="sm">
                 <Group gap="xl">
                   <Text size="sm">
-                    {t("reports.orderCount")}: <b data-testid="report-count">{data.totalCount}</b>
+                    {t("reports.orderCount")}:{" "}
+                    <b data-testid="report-count">{formatNumber(data.totalCount)}</b>
                   </Text>
                   <Text size="sm">
                     {t("reports.total")}: <b data-testid="report-total">{formatMoney(data.totalAmount)}</b>
@@ -101,7 +95,7 @@ export default function ReportsPage() {
                     </Table.Thead>
                     <Table.Tbody>
                       {data.dataList.map((o) => (
-                        <Table.Tr key={o.id}>
+                        <Table.Tr key={o.id} data-testid="sales-row">
                           <Table.Td>{o.orderNo}</Table.Td>
                           <Table.Td>{formatDateTime(o.order_date)}</Table.Td>
                           <Table.Td>{o.customer}</Table.Td>
@@ -128,7 +122,7 @@ export default function ReportsPage() {
           </Title>
           <QueryBoundary query={stats} isEmpty={(d) => d.length === 0} emptyMessage={t("reports.statsEmpty")}>
             {(data) => (
-              <Table verticalSpacing="xs">
+              <Table verticalSpacing="xs" data-testid="run-statistics">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t("reports.job")}</Table.Th>
@@ -142,10 +136,10 @@ export default function ReportsPage() {
                   {data.map((s) => (
                     <Table.Tr key={s.jobType}>
                       <Table.Td>{s.name}</Table.Td>
-                      <Table.Td ta="right">{s.runs}</Table.Td>
-                      <Table.Td ta="right">{s.failures}</Table.Td>
-                      <Table.Td ta="right">{s.written}</Table.Td>
-                      <Table.Td ta="right">{s.failed}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(s.runs)}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(s.failures)}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(s.written)}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(s.failed)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
