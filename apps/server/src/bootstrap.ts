@@ -1,6 +1,7 @@
 import type { DestinationStream } from "pino";
 import type { Config } from "./config.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
+import { COMPANY_DELETION_QUEUE, startCompanyDeletionWorker } from "./modules/privacy/service.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
 import { type AppContext, type Clock, systemClock } from "./platform/context.ts";
@@ -35,7 +36,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     dataDir: options.dataDirOverride ?? config.dataDir,
     onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
   });
-  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE]);
+  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE, COMPANY_DELETION_QUEUE]);
   const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom);
   const base = {
     config,
@@ -65,6 +66,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   const ctx: AppContext = { ...base, engine };
   if (workers) await mailer.startWorker(queue);
   if (workers) await startTicketAutoClose(ctx);
+  if (workers) await startCompanyDeletionWorker(ctx);
   if (config.supportAccount) await ensureSupportAccount(ctx, config.supportAccount);
   await engine.start();
   return ctx;
