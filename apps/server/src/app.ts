@@ -16,6 +16,7 @@ import { jobRoutes } from "./modules/jobs/routes.ts";
 import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
+import { privacyRoutes } from "./modules/privacy/routes.ts";
 import { settingsRoutes } from "./modules/settings/routes.ts";
 import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
@@ -42,6 +43,7 @@ const modules = [
   erpMatchingRoutes,
   ticketRoutes,
   supportRoutes,
+  privacyRoutes,
 ];
 
 export async function buildApp(

@@ -4,6 +4,7 @@ import type { Config } from "./config.ts";
 import { PASSWORD_RECOVERY_QUEUE } from "./modules/account/service.ts";
 import { startAccountWorkers } from "./modules/account/workers.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
+import { COMPANY_DELETION_QUEUE, startCompanyDeletionWorker } from "./modules/privacy/service.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
 import { type AppContext, type Clock, systemClock } from "./platform/context.ts";
@@ -78,7 +79,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   }).catch((error: unknown) => {
     throw config.databaseUrl ? databaseStartError(error, config.databaseUrl) : error;
   });
-  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE, PASSWORD_RECOVERY_QUEUE]);
+  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE, PASSWORD_RECOVERY_QUEUE, COMPANY_DELETION_QUEUE]);
   const clock = options.clock ?? systemClock;
   const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom, clock);
   const base = {
@@ -111,6 +112,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   if (workers) await mailer.startWorker(queue);
   if (workers) await startAccountWorkers(ctx);
   if (workers) await startTicketAutoClose(ctx);
+  if (workers) await startCompanyDeletionWorker(ctx);
   if (config.supportAccount) await ensureSupportAccount(ctx, config.supportAccount);
   await engine.start();
   return ctx;

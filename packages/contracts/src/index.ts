@@ -5,5 +5,6 @@ export * from "./schemas/account.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/jobs.ts";
 export * from "./schemas/panel.ts";
+export * from "./schemas/privacy.ts";
 export * from "./schemas/settings.ts";
 export * from "./schemas/tickets.ts";

@@ -292,4 +292,25 @@ export const en: MessageCatalog = {
     failed: "Failed",
     needs_review: "Awaiting review",
   },
+  privacy: {
+    deletionRequested:
+      "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",
+    deletionCancelled: "Your account deletion request was cancelled. Your account and data are kept.",
+    alreadyPending:
+      "A deletion request for this account is already pending. See its date or cancel it on the Privacy and KVKK page.",
+    passwordIncorrect:
+      "The password could not be verified. Enter your account's current password to confirm the deletion request.",
+    notPending: "This deletion request can no longer be cancelled: it was already cancelled or completed.",
+    confirmRequired: "Confirm that the account and its data will be deleted to continue.",
+    mailRequestedSubject: "Your account deletion request was received",
+    mailRequestedBody:
+      "Hello {{name}},\n\nWe received a request to delete the {{company}} account. The account, its connections, connection passwords and personal data will be deleted permanently on {{date}}.\n\nYou can download a copy of your data before then. If you did not make this request or changed your mind, cancel it on the Privacy and KVKK page before that date: {{link}}",
+    mailCancelledSubject: "Your account deletion request was cancelled",
+    mailCancelledBody:
+      "Hello {{name}},\n\nThe deletion request for the {{company}} account was cancelled. Your account and data are kept; nothing else is needed.\n\nPanel: {{link}}",
+  },
+  liveUpdates: {
+    tooManyPanels:
+      "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
+  },
 };

@@ -296,6 +296,27 @@ export const tr = {
     failed: "Hatalı",
     needs_review: "İnceleme bekliyor",
   },
+  privacy: {
+    deletionRequested:
+      "Hesap silme talebiniz alındı. Hesabınız ve tüm verileriniz 30 gün sonra kalıcı olarak silinecek; bu süre içinde Gizlilik ve KVKK sayfasından talebi iptal edebilirsiniz.",
+    deletionCancelled: "Hesap silme talebiniz iptal edildi. Hesabınız ve verileriniz korunuyor.",
+    alreadyPending:
+      "Bu hesap için zaten bekleyen bir silme talebi var. Gizlilik ve KVKK sayfasından tarihini görebilir veya talebi iptal edebilirsiniz.",
+    passwordIncorrect:
+      "Şifre doğrulanamadı. Silme talebini onaylamak için hesabınızın mevcut şifresini giriniz.",
+    notPending: "Bu silme talebi artık iptal edilemez: daha önce iptal edilmiş veya tamamlanmış.",
+    confirmRequired: "Devam etmek için hesabın ve verilerin silineceğini onaylayınız.",
+    mailRequestedSubject: "Hesap silme talebiniz alındı",
+    mailRequestedBody:
+      "Merhaba {{name}},\n\n{{company}} hesabının silinmesi için bir talep aldık. Hesap, bağlantılar, bağlantı şifreleri ve kişisel veriler {{date}} tarihinde kalıcı olarak silinecek.\n\nSilmeden önce verilerinizin bir kopyasını indirebilirsiniz. Talebi siz yapmadıysanız veya vazgeçtiyseniz, bu tarihe kadar Gizlilik ve KVKK sayfasından iptal edebilirsiniz: {{link}}",
+    mailCancelledSubject: "Hesap silme talebiniz iptal edildi",
+    mailCancelledBody:
+      "Merhaba {{name}},\n\n{{company}} hesabının silme talebi iptal edildi. Hesabınız ve verileriniz korunuyor; bir işlem yapmanız gerekmiyor.\n\nPanel: {{link}}",
+  },
+  liveUpdates: {
+    tooManyPanels:
+      "Bu şirket için çok fazla açık panel sekmesi canlı takip yapıyor. Kullanmadığınız sekmeleri kapatınız; bu sekme birkaç saniye sonra yeniden bağlanacak.",
+  },
 } as const;
 
 type Leaves<T, P extends string = ""> = {

@@ -8,6 +8,7 @@ import {
   pageSizeParam,
   supportActionSchema,
   supportCompanySchema,
+  supportDeletionSchema,
   supportLicenseUpdateSchema,
   supportTicketDetailSchema,
   supportTicketSchema,
@@ -19,6 +20,7 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { authOf } from "../../platform/http/auth.ts";
 import { ok } from "../../platform/http/envelope.ts";
+import { PrivacyService } from "../privacy/service.ts";
 import { sendAttachment } from "../tickets/routes.ts";
 import { TicketService } from "../tickets/service.ts";
 import { requireSupportUser } from "./auth.ts";
@@ -32,7 +34,14 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const tickets = new TicketService(ctx);
     const support = new SupportService(ctx);
+    const privacy = new PrivacyService(ctx);
     app.addHook("onRequest", requireSupportUser(ctx));
+
+    app.get(
+      "/api/support/deletions",
+      { schema: { tags, response: { 200: envelopeSchema(z.array(supportDeletionSchema)) } } },
+      async () => ok(await privacy.pending()),
+    );
 
     app.get(
       "/api/support/tickets/:pageNumber/:pageSize",
