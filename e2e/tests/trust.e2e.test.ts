@@ -204,7 +204,7 @@ describe("issue 12: the panel a merchant trusts", () => {
     await expectPath(page, "/account/login");
   }, 240_000);
 
-  it("shows Turkish job names, a neutral icon for jobs that never ran, and a switch that says Pasif", async () => {
+  it("shows Turkish job names and a neutral icon for jobs that never ran", async () => {
     const user = newUser();
     await registerByApi(user);
     const page = await browser.newPage();
