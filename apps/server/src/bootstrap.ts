@@ -79,7 +79,12 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   }).catch((error: unknown) => {
     throw config.databaseUrl ? databaseStartError(error, config.databaseUrl) : error;
   });
-  const queue = await startQueue(database, logger, [MAIL_QUEUE, ENGINE_RUN_QUEUE, PASSWORD_RECOVERY_QUEUE, COMPANY_DELETION_QUEUE]);
+  const queue = await startQueue(database, logger, [
+    MAIL_QUEUE,
+    ENGINE_RUN_QUEUE,
+    PASSWORD_RECOVERY_QUEUE,
+    COMPANY_DELETION_QUEUE,
+  ]);
   const clock = options.clock ?? systemClock;
   const mailer = new Mailer(database, logger, config.smtpUrl, config.mailFrom, clock);
   const base = {

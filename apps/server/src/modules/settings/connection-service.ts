@@ -252,7 +252,8 @@ export class ConnectionService {
       if (refused) reason = "address_refused";
       const key = refused
         ? "connectionSettings.testUnreachable"
-        : (error instanceof ConnectorError && CONNECTION_FAILURE_MESSAGES[error.reason]) || "connectionSettings.testFailed";
+        : (error instanceof ConnectorError && CONNECTION_FAILURE_MESSAGES[error.reason]) ||
+          "connectionSettings.testFailed";
       outcome = result(key, { system: d.name });
     }
     this.ctx.logger.info(
