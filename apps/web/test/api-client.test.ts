@@ -119,7 +119,9 @@ describe("api client", () => {
       expect(blob.fileName).toBe("satis-raporu-2026-11-01-2026-11-24.xlsx");
       const [url, init] = fetchMock.mock.calls[0]!;
       expect(url).toBe("/api/SalesReport/export?startDate=2026-11-01");
-      expect((init?.headers ?? {}) as Record<string, string>).toMatchObject({ Authorization: "Bearer t.o.k" });
+      expect((init?.headers ?? {}) as Record<string, string>).toMatchObject({
+        Authorization: "Bearer t.o.k",
+      });
     });
 
     it("reads a refusal's Turkish message from the envelope", async () => {
