@@ -1,3 +1,4 @@
+import "./styles-signed-in";
 import { lazy } from "react";
 import { Navigate, Route, Routes } from "react-router";
 import { AppLayout } from "@/components/layout/AppLayout";

@@ -4,7 +4,13 @@ import uPlot from "uplot";
 import { formatMoney } from "@/lib/format";
 import type { SalesPoint } from "../sales-series";
 
-type Props = { points: SalesPoint[]; ticks: number[]; height: number; amountLabel: string };
+type Props = {
+  points: SalesPoint[];
+  ticks: number[];
+  height: number;
+  amountLabel: string;
+  dayLabel: string;
+};
 
 const BRAND = "#009EF7";
 const AXIS = {
@@ -19,7 +25,7 @@ const AXIS = {
  * hovered day's amount in the legend under it. uPlot (about 20 kB) draws it on a canvas; it is
  * part of the dashboard's first load, so it has to stay light.
  */
-export default function SalesAreaChart({ points, ticks, height, amountLabel }: Props) {
+export default function SalesAreaChart({ points, ticks, height, amountLabel, dayLabel }: Props) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -44,7 +50,7 @@ export default function SalesAreaChart({ points, ticks, height, amountLabel }: P
         },
       ],
       series: [
-        { label: "", value: (_u, i) => (i === null ? "" : (points[i]?.key ?? "")) },
+        { label: dayLabel, value: (_u, i) => (i === null ? "" : (points[i]?.key ?? "")) },
         {
           label: amountLabel,
           stroke: BRAND,
@@ -66,6 +72,6 @@ export default function SalesAreaChart({ points, ticks, height, amountLabel }: P
       resize.disconnect();
       chart.destroy();
     };
-  }, [points, ticks, height, amountLabel]);
+  }, [points, ticks, height, amountLabel, dayLabel]);
   return <div ref={box} style={{ width: "100%", height }} />;
 }

@@ -55,6 +55,7 @@ export function SalesChartCard() {
                     ticks={ticks}
                     height={CHART_HEIGHT}
                     amountLabel={t("dashboard.sales.amount")}
+                    dayLabel={t("dashboard.sales.day")}
                   />
                 </Suspense>
               </div>
