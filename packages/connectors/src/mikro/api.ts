@@ -115,6 +115,7 @@ export function missingMethodError(method: string, version: string, res?: HttpRe
     reason: "unsupported",
     httpStatus: res?.status,
     systemMessage: text,
+    merchantMessage: text,
     system: "mikro",
     operation: method,
   });

@@ -2,7 +2,7 @@
 
 import { message } from "@ep/contracts";
 import { ConnectorError } from "../sdk/errors";
-import type { Category, Page, PageQuery, Product } from "../sdk/model";
+import type { Category, Page, PageQuery, Product, RejectedRecord } from "../sdk/model";
 import { chunk, decodeToken, encodeToken } from "../sdk/util";
 import { DAY, istanbulDate, type MikroApi, num, sqlString, str } from "./api";
 
@@ -73,23 +73,30 @@ export class MikroCatalog {
       Index: tok.index,
     });
     // The VAT field is an index into VergiListesiV2; a card pointing outside it cannot be priced right.
-    const unknownVat = rows.filter((r) => !vat.has(num(r.sto_perakende_vergi)));
-    if (unknownVat.length > 0) {
-      const skus = unknownVat.map((r) => str(r.sto_kod));
-      throw new ConnectorError("mikro StokListesiV2: VAT pointer not in VergiListesiV2", {
-        reason: "config",
-        system: "mikro",
-        operation: "StokListesiV2",
-        itemKeys: skus,
-        systemMessage: message("connectors.mikroVatPointerUnknown", {
-          pointer: [...new Set(unknownVat.map((r) => str(r.sto_perakende_vergi)))].join(", "),
-          skus: skus.slice(0, 10).join(", ") + (skus.length > 10 ? " …" : ""),
+    // Such a card is that record's failed task; the rest of the page goes on.
+    const rejected: RejectedRecord[] = [];
+    const readable = rows.filter((r) => {
+      if (vat.has(num(r.sto_perakende_vergi))) return true;
+      const sku = str(r.sto_kod);
+      const text = message("connectors.mikroVatPointerUnknown", {
+        pointer: str(r.sto_perakende_vergi),
+        skus: sku,
+      });
+      rejected.push({
+        key: sku,
+        error: new ConnectorError("mikro StokListesiV2: VAT pointer not in VergiListesiV2", {
+          reason: "config",
+          system: "mikro",
+          operation: "StokListesiV2",
+          itemKeys: [sku],
+          merchantMessage: text,
         }),
       });
-    }
+      return false;
+    });
     const barcodes = new Map<string, string[]>();
     for (const part of chunk(
-      rows.map((r) => str(r.sto_kod)),
+      readable.map((r) => str(r.sto_kod)),
       500,
     )) {
       if (part.length === 0) continue;
@@ -104,7 +111,7 @@ export class MikroCatalog {
       }
     }
     let max = tok.max;
-    const items: Product[] = rows.map((r) => {
+    const items: Product[] = readable.map((r) => {
       const sku = str(r.sto_kod);
       const lastup = str(r.sto_lastup_date);
       if (lastup > max) max = lastup;
@@ -131,6 +138,6 @@ export class MikroCatalog {
       rows.length === size
         ? encodeToken({ index: tok.index + 1, from: tok.from, max } satisfies Tok)
         : undefined;
-    return { items, nextPageToken, cursor: max || undefined };
+    return { items, nextPageToken, cursor: max || undefined, rejected };
   }
 }

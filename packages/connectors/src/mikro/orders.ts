@@ -108,6 +108,7 @@ export class MikroOrders {
         operation: "SiparisKaydetV2",
         itemKeys: [order.orderNo],
         systemMessage: message("connectors.mikroVatRateMissing", { rate, orderNo: order.orderNo }),
+        merchantMessage: message("connectors.mikroVatRateMissing", { rate, orderNo: order.orderNo }),
       });
     };
     const series = input.series ?? this.api.cfg.orderSeries ?? "WEB";
@@ -166,6 +167,7 @@ export class MikroOrders {
         operation: "SiparisKaydetV2",
         itemKeys: [order.orderNo],
         systemMessage: message("connectors.mikroOrderNotFound", { orderNo: order.orderNo }),
+        merchantMessage: message("connectors.mikroOrderNotFound", { orderNo: order.orderNo }),
       });
     }
     return { ...created, existed: false };

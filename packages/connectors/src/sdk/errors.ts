@@ -37,6 +37,11 @@ export interface ConnectorErrorInit {
   reason: FailureReason;
   /** The external system's own message, kept verbatim. */
   systemMessage?: string;
+  /**
+   * Our own Turkish explanation for the merchant (a catalogue message), when the connector knows
+   * better than the failure's reason what the merchant should do; shown as is.
+   */
+  merchantMessage?: string;
   /** The external system's own error code, if any. */
   systemCode?: string;
   httpStatus?: number;
@@ -59,6 +64,7 @@ export class ConnectorError extends Error {
   readonly kind: FailureKind;
   readonly reason: FailureReason;
   readonly systemMessage?: string;
+  readonly merchantMessage?: string;
   readonly systemCode?: string;
   readonly httpStatus?: number;
   readonly retryAfterMs?: number;
@@ -74,6 +80,7 @@ export class ConnectorError extends Error {
     this.reason = init.reason;
     this.kind = TRANSIENT_REASONS.has(init.reason) ? "transient" : "permanent";
     this.systemMessage = init.systemMessage;
+    this.merchantMessage = init.merchantMessage;
     this.systemCode = init.systemCode;
     this.httpStatus = init.httpStatus;
     this.retryAfterMs = init.retryAfterMs;
@@ -96,6 +103,7 @@ export class ConnectorError extends Error {
       kind: this.kind,
       reason: this.reason,
       systemMessage: this.systemMessage,
+      merchantMessage: this.merchantMessage,
       systemCode: this.systemCode,
       httpStatus: this.httpStatus,
       retryAfterMs: this.retryAfterMs,

@@ -1,3 +1,4 @@
+import type { ConnectorError } from "./errors.ts";
 /**
  * Canonical model shared by every connector (design brief, "The engine in one page").
  * Money amounts are decimal numbers in major units (TRY 1.234,56 -> 1234.56), rounded to 2 places.
@@ -189,6 +190,17 @@ export interface Page<T> {
    * back as `since` next time. Reads overlap the last window, so the caller dedupes.
    */
   cursor?: string;
+  /**
+   * Records the system listed but that cannot be read as they are (e.g. a Mikro stock card whose VAT
+   * pointer is not in the tax table): each becomes that record's failed task, and the scan goes on.
+   */
+  rejected?: RejectedRecord[];
+}
+
+/** A listed record the connector could not read, with the reason (a permanent ConnectorError). */
+export interface RejectedRecord {
+  key: string;
+  error: ConnectorError;
 }
 
 export interface PageQuery {

@@ -91,6 +91,11 @@ export function failRecord(ctx: FlowContext, key: string, error: unknown, payloa
   });
 }
 
+/** Records the ERP listed but its connector could not read: each is its own failed task; the scan goes on. */
+export function failRejected(ctx: FlowContext, page: { rejected?: { key: string; error: unknown }[] }) {
+  for (const r of page.rejected ?? []) failRecord(ctx, r.key, r.error, { key: r.key });
+}
+
 /**
  * A record not moved because the shop record it would be bound to is already bound to another key
  * (see `SyncLedger.put`: the binding that came first keeps it).

@@ -3,7 +3,7 @@ import { message } from "@ep/contracts";
 import { convertVat } from "../pricing/vat.ts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
-import { type Flow, failBindingConflict } from "./flow.ts";
+import { type Flow, failBindingConflict, failRejected } from "./flow.ts";
 import { readAhead } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
 
@@ -28,6 +28,7 @@ export const priceSync: Flow = async (ctx) => {
   const loadVatRates = async () => {
     const out = new Map<string, number>();
     for await (const page of readAhead((pageToken) => ctx.erp.listProducts({ pageToken }))) {
+      failRejected(ctx, page);
       for (const p of page.items) for (const v of p.variants) out.set(v.sku, p.vatRate);
     }
     return out;

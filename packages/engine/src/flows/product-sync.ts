@@ -4,7 +4,7 @@ import { message } from "@ep/contracts";
 import { contentHash } from "../ledger/sync-ledger.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
 import { categoryKey, ShopCategories } from "./category-sync.ts";
-import { type Flow, type FlowContext, failBindingConflict, failRecord } from "./flow.ts";
+import { type Flow, type FlowContext, failBindingConflict, failRecord, failRejected } from "./flow.ts";
 import { bindVariants, resolveVariantBindings } from "./shop-bindings.ts";
 
 const LOOKUP_CHUNK = 500;
@@ -92,6 +92,7 @@ async function readModels(ctx: FlowContext): Promise<Model[]> {
   do {
     const page = await ctx.erp.listProducts({ pageToken, pageSize: ctx.erp.descriptor.batch.page });
     ctx.tally.read(page.items.length);
+    failRejected(ctx, page);
     cards.push(...page.items);
     pageToken = page.nextPageToken;
   } while (pageToken);

@@ -75,6 +75,7 @@ function quotable(text: string | undefined): string | undefined {
 /** What the merchant reads about a failure. */
 export function failureText(error: unknown, names: SystemNames = {}): string {
   if (error instanceof MerchantFacingError) return error.message;
+  if (isConnectorError(error) && error.merchantMessage) return error.merchantMessage;
   if (isConnectorError(error)) {
     const system =
       (error.system &&
