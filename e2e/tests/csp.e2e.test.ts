@@ -65,8 +65,8 @@ async function visit(page: Page, path: string) {
   await page.goto(path);
   await page.waitForLoadState("load");
   // The long-poll keeps the network busy, so "network idle" never comes: wait for the app's own content.
-  await page.locator("#root > *").first().waitFor();
-  await page.waitForTimeout(400);
+  await page.locator("#root div:visible").first().waitFor();
+  await page.waitForTimeout(800);
 }
 
 async function tokenOf(email: string, password: string): Promise<string> {
@@ -110,7 +110,7 @@ describe("the panel under its Content-Security-Policy", () => {
 
     expect(violations).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
-  });
+  }, 150_000);
 
   it("shows every company screen without a violation", async () => {
     const config = (await (await fetch(`${baseUrl()}/api/config`)).json()) as {
@@ -139,7 +139,7 @@ describe("the panel under its Content-Security-Policy", () => {
     for (const path of [...COMPANY_ROUTES, `/tickets/${ticket.data.id}`]) await visit(page, path);
     expect(violations).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
-  });
+  }, 150_000);
 
   it("shows every support screen without a violation", async () => {
     const { page, violations } = await watchedPage();
@@ -151,5 +151,5 @@ describe("the panel under its Content-Security-Policy", () => {
     for (const path of SUPPORT_ROUTES) await visit(page, path);
     expect(violations).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
-  });
+  }, 150_000);
 });

@@ -1,3 +1,4 @@
+import "./lib/zod-jitless";
 import "./app/styles-sign-in";
 import "./app/global.css";
 import { StrictMode } from "react";
