@@ -187,7 +187,8 @@ export type Config = {
   supportAccount: { email: string; password: string } | null;
   /**
    * Seed and run the demo company, print its sign-in and offer it on the sign-in screen: only with
-   * DEMO=1, so no installation hands out a known password unless it was started as a demo.
+   * DEMO=1 (the default on the embedded database, where `npm start` is a try-out on one machine; 0 on
+   * PostgreSQL), so no server install hands out a known password unless it was started as a demo.
    */
   demo: { email: string; password: string } | null;
   /**
@@ -244,7 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportAccount:
       c.SUPPORT_EMAIL && c.SUPPORT_PASSWORD ? { email: c.SUPPORT_EMAIL, password: c.SUPPORT_PASSWORD } : null,
     demo:
-      c.DEMO === "1"
+      (c.DEMO ?? (c.DATABASE_URL ? "0" : "1")) === "1"
         ? { email: c.DEMO_EMAIL ?? DEMO_DEFAULT_EMAIL, password: c.DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD }
         : null,
     metrics: c.METRICS_TOKEN ? { token: c.METRICS_TOKEN } : c.DATABASE_URL ? "off" : "open",

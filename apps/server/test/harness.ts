@@ -49,6 +49,8 @@ export async function startTestApp(
     PUBLIC_URL: "http://panel.test",
     // The tests' emulators listen on loopback, which the outbound guard refuses unless allowed.
     OUTBOUND_ALLOW: "127.0.0.1",
+    // No demo company in the suites (the embedded default seeds one); a test that wants it sets DEMO=1.
+    DEMO: "0",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

@@ -152,7 +152,9 @@ describe("configuration", () => {
   });
 
   it("keeps the demo and /metrics closed unless asked (issue 11, defect 10)", () => {
-    expect(loadConfig({}).demo).toBeNull();
+    // The embedded default is a try-out on one machine: the demo is on; a server install (PostgreSQL) is not.
+    expect(loadConfig({}).demo).not.toBeNull();
+    expect(loadConfig({ DATABASE_URL: "postgres://db/x" }).demo).toBeNull();
     expect(loadConfig({ DEMO: "0" }).demo).toBeNull();
     expect(loadConfig({ DEMO: "1" }).demo).toEqual({
       email: "demo@entegrasyonpaneli.com",
