@@ -1,7 +1,11 @@
 import { solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/sha";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordLoginAttempt } from "../src/modules/account/repository.ts";
+import { AUTH_HOUSEKEEPING_QUEUE, pruneAuthCounters } from "../src/modules/account/workers.ts";
+import { loginAttempts } from "../src/platform/db/schema.ts";
+import { countHits } from "../src/platform/security/throttle.ts";
 import { call, startTestApp, type TestApp, validRegistration } from "./harness.ts";
 
 async function solvedCaptcha(t: TestApp, level: "normal" | "hard" = "normal"): Promise<string> {
@@ -286,6 +290,21 @@ describe("login flood ceiling per address", () => {
       ip: "10.7.0.1",
     });
     expect(nextMinute.status).toBe(200);
+  });
+
+  it("an hourly job prunes counters older than a day, and nothing younger", async () => {
+    const schedules = await t.ctx.queue.boss.getSchedules();
+    expect(schedules.map((s) => s.name)).toContain(AUTH_HOUSEKEEPING_QUEUE);
+    const db = t.ctx.database.db;
+    const since = new Date(0);
+    expect(await countHits(db, "login:address", "10.7.0.1", since)).toBeGreaterThan(60);
+    await pruneAuthCounters(t.ctx);
+    expect(await countHits(db, "login:address", "10.7.0.1", since)).toBeGreaterThan(60);
+    t.clock.advance(25 * 60 * 60_000);
+    await pruneAuthCounters(t.ctx);
+    expect(await countHits(db, "login:address", "10.7.0.1", since)).toBe(0);
+    const attempts = await db.select().from(loginAttempts).where(eq(loginAttempts.ip, "10.7.0.1"));
+    expect(attempts).toEqual([]);
   });
 });
 
