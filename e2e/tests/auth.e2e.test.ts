@@ -103,6 +103,33 @@ describe("sign-up, sign-in, sign-out", () => {
     expect(captchas.at(-1)).toBeTruthy();
   });
 
+  it("after ten failures the form solves the harder captcha, and the right password gets in (no lock)", async () => {
+    const user = newUser();
+    await registerByApi(user);
+    const page = await browser.newPage();
+    const levels: string[] = [];
+    page.on("response", async (res) => {
+      if (!res.url().endsWith("/api/account/login")) return;
+      const body = (await res.json().catch(() => null)) as { data?: { captchaLevel?: string } } | null;
+      levels.push(body?.data?.captchaLevel ?? String(res.status()));
+    });
+    await page.goto("/account/login");
+    await field(page, "E-Posta").fill(user.email);
+    for (let i = 1; i <= 10; i++) {
+      await field(page, "Şifre").fill(`Yanlis.Sifre${i}`);
+      await page.getByRole("button", { name: "Giriş Yap" }).click();
+      await expect.poll(() => levels.length, { timeout: 20_000 }).toBe(i);
+    }
+    expect(levels.every((l) => l === "401")).toBe(true);
+    await field(page, "Şifre").fill(user.password);
+    await page.getByRole("button", { name: "Giriş Yap" }).click();
+    await expect.poll(() => levels.at(-1), { timeout: 20_000 }).toBe("hard");
+    await expect.poll(() => page.getByTestId("login-error").textContent()).toContain("ek doğrulama");
+    // The widget fetched and is solving the harder challenge; the second press signs in.
+    await page.getByRole("button", { name: "Giriş Yap" }).click();
+    await expectPath(page, "/dashboard");
+  });
+
   it("signs in with the demo account from the sign-in screen", async () => {
     const page = await browser.newPage();
     const config = (await (await page.request.get("/api/config")).json()) as { data: { demo: unknown } };

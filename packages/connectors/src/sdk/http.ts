@@ -10,7 +10,7 @@
 
 import { lookup as dnsLookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import { Agent, buildConnector } from "undici";
 import { ConnectorError, type FailureReason, parseRetryAfter, reasonForHttpStatus } from "./errors";
 import { type CallCounter, type CallKind, type HttpLogger, maskText } from "./logging";
 import { sleep as defaultSleep, type RateLimiter } from "./rate-limit";
@@ -204,12 +204,12 @@ export class OutboundGuard {
     return addresses.find((a) => this.isAllowed(a, port));
   }
 
-  /** A fetch whose every connection goes through the guard. */
+  /**
+   * Node's own fetch (the one every connector used before the guard) with the guard's dispatcher:
+   * `dispatcher` is Node's extension of RequestInit, absent from the DOM types.
+   */
   readonly fetch: typeof fetch = (input, init) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-      ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher: this.agent,
-    }) as unknown as Promise<Response>;
+    fetch(input, { ...init, dispatcher: this.agent } as RequestInit);
 
   close(): Promise<void> {
     return this.agent.destroy();

@@ -20,7 +20,17 @@ export async function startAccountWorkers(ctx: AppContext): Promise<void> {
     PASSWORD_RECOVERY_QUEUE,
     { pollingIntervalSeconds: 0.5, batchSize: 20 },
     async (jobs) => {
-      for (const job of jobs) await service.sendResetLink(job.data);
+      // One failure fails (and retries) only its own job: the batch's other links are already mailed.
+      for (const job of jobs) {
+        try {
+          await service.sendResetLink(job.data);
+        } catch (error) {
+          // The error class only: a driver's message may carry the address (personal data).
+          const errorClass = error instanceof Error ? error.constructor.name : typeof error;
+          ctx.logger.warn({ jobId: job.id, errorClass }, "password recovery job failed");
+          await boss.fail(PASSWORD_RECOVERY_QUEUE, job.id, { errorClass });
+        }
+      }
     },
   );
   await boss.createQueue(AUTH_HOUSEKEEPING_QUEUE, { name: AUTH_HOUSEKEEPING_QUEUE, policy: "singleton" });

@@ -23,6 +23,12 @@ const InstallErrorDialog = lazy(() =>
   import("../components/InstallErrorDialog").then((m) => ({ default: m.InstallErrorDialog })),
 );
 
+/** The captcha level a 130/131 answer asks for. */
+function captchaLevelOf(error: ApiError): CaptchaLevel | undefined {
+  const level = (error.data as { captchaLevel?: unknown } | null)?.captchaLevel;
+  return level === "hard" || level === "normal" ? level : undefined;
+}
+
 export default function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -62,15 +68,17 @@ export default function LoginPage() {
       await signIn({ email: values.email, password: values.password, captcha: token });
       // The signed-in routes take over from here (/account/* → /dashboard).
     } catch (error) {
-      captcha.current?.reset();
+      const demanded = error instanceof ApiError ? captchaLevelOf(error) : undefined;
+      // A new level resets the widget itself (with the harder challenge); otherwise a fresh one now.
+      if (demanded === "hard" && captchaLevel !== "hard") setCaptchaLevel("hard");
+      else captcha.current?.reset();
       if (!(error instanceof ApiError)) return setFormError(errorMessage(error));
       if (error.httpStatus === 401) return setFormError(t("auth.login.failed"));
       if (
         error.statusCode === BusinessCode.CaptchaRequired ||
         error.statusCode === BusinessCode.CaptchaInvalid
       ) {
-        const demanded = (error.data as { captchaLevel?: unknown } | null)?.captchaLevel;
-        setCaptchaLevel((current) => (demanded === "hard" || current === "hard" ? "hard" : "normal"));
+        if (captchaLevel === null && demanded !== "hard") setCaptchaLevel("normal");
         return setFormError(
           error.message ||
             t(error.statusCode === 130 ? "api.captchaRequired" : "api.captchaInvalid", { ns: "shared" }),
