@@ -15,6 +15,7 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { jobRoutes } from "./modules/jobs/routes.ts";
 import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
+import { sandboxMounts, sandboxRoutes } from "./modules/sandbox/routes.ts";
 import { settingsRoutes } from "./modules/settings/routes.ts";
 import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
@@ -38,6 +39,8 @@ const modules = [
   erpMatchingRoutes,
   ticketRoutes,
   supportRoutes,
+  sandboxRoutes,
+  sandboxMounts,
 ];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

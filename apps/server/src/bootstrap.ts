@@ -1,6 +1,7 @@
 import type { DestinationStream } from "pino";
 import type { Config } from "./config.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
+import { SandboxHub } from "./modules/sandbox/hub.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
 import { type AppContext, type Clock, systemClock } from "./platform/context.ts";
@@ -51,6 +52,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     mailer,
     clock: options.clock ?? systemClock,
     demoLogin: null,
+    sandbox: new SandboxHub(config.sandboxUrl, secrets.tokenSecret, logger),
   };
   const workers = options.workers ?? config.role !== "api";
   const engine = new EngineHost(base, {
@@ -73,5 +75,6 @@ export async function createContext(config: Config, options: BootOptions = {}): 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.engine.stop().catch((error) => ctx.logger.warn({ err: error }, "engine stop failed"));
   await ctx.queue.stop().catch((error) => ctx.logger.warn({ err: error }, "queue stop failed"));
+  await ctx.sandbox.close();
   await ctx.database.close();
 }

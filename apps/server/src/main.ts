@@ -27,7 +27,7 @@ async function main() {
     if (demo && config.demo) {
       // Printed plainly too, so a newcomer sees it whatever the log format.
       console.log(
-        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (emulated Mikro ERP at ${demo.erp.url}, emulated IKAS shop at ${demo.shop.url})\n`,
+        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (sandbox Mikro ERP at ${demo.erpUrl}, sandbox IKAS shop at ${demo.shopUrl})\n`,
       );
     }
     openBrowser(config.publicUrl);
@@ -40,7 +40,6 @@ async function main() {
     stopping = true;
     ctx.logger.info({ signal }, "shutting down");
     await app?.close();
-    await demo?.stop();
     await closeContext(ctx);
     process.exit(0);
   };

@@ -225,4 +225,10 @@ export const de: MessageCatalog = {
     imported: "{{accepted}} Zeilen übernommen, {{refused}} Zeilen abgelehnt.",
     tooManyRows: "Aus einer Datei können höchstens 5000 Zeilen importiert werden.",
   },
+  sandbox: {
+    connected:
+      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+    connectFailed:
+      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+  },
 };

@@ -213,4 +213,10 @@ export const en: MessageCatalog = {
     imported: "{{accepted}} rows accepted, {{refused}} rows refused.",
     tooManyRows: "At most 5000 rows can be imported from one file.",
   },
+  sandbox: {
+    connected:
+      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+    connectFailed:
+      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+  },
 };

@@ -219,4 +219,10 @@ export const es: MessageCatalog = {
     imported: "{{accepted}} filas aceptadas, {{refused}} filas rechazadas.",
     tooManyRows: "Se pueden importar como máximo 5000 filas de un archivo.",
   },
+  sandbox: {
+    connected:
+      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+    connectFailed:
+      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+  },
 };

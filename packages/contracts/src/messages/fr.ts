@@ -223,4 +223,10 @@ export const fr: MessageCatalog = {
     imported: "{{accepted}} lignes acceptées, {{refused}} lignes refusées.",
     tooManyRows: "5000 lignes au plus peuvent être importées depuis un fichier.",
   },
+  sandbox: {
+    connected:
+      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+    connectFailed:
+      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+  },
 };

@@ -212,4 +212,10 @@ export const ja: MessageCatalog = {
     imported: "{{accepted}} 行を受け付け、{{refused}} 行を拒否しました。",
     tooManyRows: "1 つのファイルから取り込めるのは最大 5000 行です。",
   },
+  sandbox: {
+    connected:
+      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+    connectFailed:
+      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+  },
 };

@@ -215,6 +215,12 @@ export const tr = {
     imported: "{{accepted}} satır kabul edildi, {{refused}} satır reddedildi.",
     tooManyRows: "Bir dosyada en fazla 5000 satır içe aktarılabilir.",
   },
+  sandbox: {
+    connected:
+      'Deneme sistemlerine bağlandınız. Aktarımları İş Listesi\'nden başlatabilir, gerçek sisteminize hazır olduğunuzda "Gerçek sisteme geç" ile bilgilerinizi girebilirsiniz.',
+    connectFailed:
+      'Deneme sistemleri kaydedildi ancak bağlantı testi başarısız oldu. Birkaç dakika sonra Bağlantı Ayarları\'ndan "Bağlantıyı Test Et" ile yeniden deneyin.',
+  },
 } as const;
 
 type Leaves<T, P extends string = ""> = {

@@ -202,4 +202,10 @@ export const zh: MessageCatalog = {
     imported: "已接受 {{accepted}} 行，已拒绝 {{refused}} 行。",
     tooManyRows: "一个文件最多可导入 5000 行。",
   },
+  sandbox: {
+    connected:
+      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+    connectFailed:
+      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+  },
 };

@@ -188,6 +188,7 @@ export class ConnectionService {
     connectionType: ConnectionType,
     productType: number,
     fields: Record<string, string>,
+    options: { sandbox?: boolean } = {},
   ): Promise<{ connection: ConnectionView; jobsReady: boolean }> {
     const d = this.descriptor(connectionType, productType);
     if (!d.implemented) throw new AppError(400, "connectionSettings.unsupportedSystem");
@@ -198,7 +199,8 @@ export class ConnectionService {
       kind,
       systemType: productType,
       credentials,
-      isEmulated: before?.systemType === productType ? before.isEmulated : false,
+      // A sandbox stays one until other credentials are saved ("Gerçek sisteme geç").
+      isEmulated: options.sandbox ?? (unchanged && before ? before.isEmulated : false),
     });
     const outcome = await this.probe(companyId, d, credentials);
     const test = { ok: outcome.ok, message: outcome.message, at: new Date(outcome.testedAt) };

@@ -7,7 +7,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import {
   type DocumentNode,
   execute,
@@ -46,6 +46,9 @@ export interface IkasErrorBlockPolicy {
 export interface IkasEmulatorOptions {
   port?: number;
   host?: string;
+  /** `false`: open no port; a host serves the app at `baseUrl` (see the Mikro emulator). */
+  listen?: boolean;
+  baseUrl?: string;
   seed?: number | string;
   /** SKUs in the seeded catalogue (0 = empty store). */
   productCount?: number;
@@ -79,6 +82,8 @@ export interface IkasEmulatorCounters extends EmulatorCounters, IkasCallStats {
 
 export interface IkasEmulator {
   url: string;
+  /** The Fastify app (a host serves it when `listen: false`). */
+  app: FastifyInstance;
   port: number;
   /** Credentials of the emulated store, ready for the IKAS connector. */
   credentials: IkasEmulatorCredentials;
@@ -360,14 +365,20 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
   app.post("/api/v2/admin/graphql", graphqlHandler);
   app.get("/health", async () => ({ ok: true }));
 
-  const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
-  const url = address.replace("[::1]", "127.0.0.1");
-  const port = Number(new URL(url).port);
+  let url = opts.baseUrl ?? "";
+  let port = 0;
+  if (opts.listen === false) await app.ready();
+  else {
+    const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
+    url = address.replace("[::1]", "127.0.0.1");
+    port = Number(new URL(url).port);
+  }
   const timers = new Set<NodeJS.Timeout>();
 
   return {
     url,
     port,
+    app,
     credentials: {
       storeName,
       clientId,
