@@ -151,5 +151,13 @@ describe("sandbox systems under /sandbox/{system}", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.connection.isEmulated).toBe(false);
     expect(res.body.data.connection.values.apiUrl).toBe("http://127.0.0.1:9/real-mikro");
+    // The sandbox login typed back into the form (as shown on it) is a sandbox again.
+    const shown = await call(server!.app, "GET", "/api/sandbox", { token });
+    const mikro = shown.body.data.find((s: { connectionType: string }) => s.connectionType === "erp");
+    const back = await call(server!.app, "POST", "/api/settings/connection-setting-update/erp/9", {
+      token,
+      body: { fields: mikro.credentials },
+    });
+    expect(back.body.data.connection).toMatchObject({ isEmulated: true, lastTest: { ok: true } });
   });
 });

@@ -226,7 +226,12 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
  */
 export async function mountEmulators(
   parent: FastifyInstance,
-  opts: { prefix: string; resolve: (tenant: string) => Promise<FastifyInstance | undefined> },
+  opts: {
+    prefix: string;
+    resolve: (tenant: string) => Promise<FastifyInstance | undefined>;
+    /** The host's request log for these routes (a busy sandbox would drown the host's own lines). */
+    logLevel?: "warn" | "info" | "silent";
+  },
 ): Promise<void> {
   await parent.register(
     async (scope) => {
@@ -254,6 +259,6 @@ export async function mountEmulators(
         return reply.send(res.rawPayload);
       });
     },
-    { prefix: opts.prefix },
+    { prefix: opts.prefix, ...(opts.logLevel ? { logLevel: opts.logLevel } : {}) },
   );
 }

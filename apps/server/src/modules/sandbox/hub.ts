@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { ConnectorKind } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import {
@@ -6,6 +7,7 @@ import {
   type SandboxInstance,
   type SandboxProfile,
   type SandboxSystem,
+  sandboxFor,
 } from "./registry.ts";
 
 /** Tenants kept in memory per system; the least recently used (never a pinned one) make room. */
@@ -56,6 +58,13 @@ export class SandboxHub {
     return system.credentials(`${this.baseUrl}/${system.system}/${tenant}`, (name) =>
       this.sign(`${system.system}:${tenant}:${name}`).slice(0, 24),
     );
+  }
+
+  /** Whether `credentials` are the company's login to its own sandbox of that system. */
+  owns(companyId: number, kind: ConnectorKind, type: number, credentials: Record<string, string>): boolean {
+    const system = sandboxFor(kind, type);
+    if (!system) return false;
+    return Object.entries(this.credentials(system, companyId)).every(([k, v]) => credentials[k] === v);
   }
 
   /** The emulator app answering for `tenantKey` of `system`, started on first use. */

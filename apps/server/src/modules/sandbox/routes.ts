@@ -26,6 +26,7 @@ export function sandboxMounts(ctx: AppContext): FastifyPluginAsync {
       await mountEmulators(app, {
         prefix: `/sandbox/${system.system}`,
         resolve: (tenant) => ctx.sandbox.app(system.system, tenant),
+        logLevel: "warn",
       });
     }
   };
@@ -74,7 +75,6 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           "erp",
           erpSystem.type,
           ctx.sandbox.credentials(erpSystem, companyId),
-          { sandbox: true },
         );
         const shop = await connections.save(
           companyId,
@@ -82,7 +82,6 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           "ecommerce",
           shopSystem.type,
           ctx.sandbox.credentials(shopSystem, companyId),
-          { sandbox: true },
         );
         const result: SandboxConnectResult = {
           erp: erp.connection,

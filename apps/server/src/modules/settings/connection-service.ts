@@ -188,7 +188,6 @@ export class ConnectionService {
     connectionType: ConnectionType,
     productType: number,
     fields: Record<string, string>,
-    options: { sandbox?: boolean } = {},
   ): Promise<{ connection: ConnectionView; jobsReady: boolean }> {
     const d = this.descriptor(connectionType, productType);
     if (!d.implemented) throw new AppError(400, "connectionSettings.unsupportedSystem");
@@ -199,8 +198,10 @@ export class ConnectionService {
       kind,
       systemType: productType,
       credentials,
-      // A sandbox stays one until other credentials are saved ("Gerçek sisteme geç").
-      isEmulated: options.sandbox ?? (unchanged && before ? before.isEmulated : false),
+      // A sandbox is marked by its credentials: other ones saved ("Gerçek sisteme geç") end the mark.
+      isEmulated:
+        (unchanged && !!before?.isEmulated) ||
+        this.ctx.sandbox.owns(companyId, kind, productType, credentials),
     });
     const outcome = await this.probe(companyId, d, credentials);
     const test = { ok: outcome.ok, message: outcome.message, at: new Date(outcome.testedAt) };
