@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { closeContext, createContext } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
@@ -68,6 +68,10 @@ async function runStock(app: FastifyInstance, token: string) {
 }
 
 let server: Running | undefined;
+// Opening the embedded database on disk (and migrating it) takes a while on a busy machine.
+beforeAll(async () => {
+  server = await boot();
+}, 120_000);
 afterAll(async () => {
   await server?.stop();
   await pg?.drop();
@@ -79,11 +83,10 @@ describe("sandbox systems under /sandbox/{system}", () => {
   let companyId = 0;
 
   it("connects a new company to its own Mikro and IKAS sandboxes in one call", async () => {
-    server = await boot();
-    const a = await registerAndLogin(server.app);
+    const a = await registerAndLogin(server!.app);
     token = a.token;
     companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", { token });
+    const res = await call(server!.app, "POST", "/api/sandbox/connect", { token });
     expect(res.status).toBe(200);
     expect(res.body.message).toContain("Deneme sistemlerine bağlandınız");
     expect(res.body.data.erp).toMatchObject({ productType: 9, isEmulated: true, lastTest: { ok: true } });
@@ -132,7 +135,7 @@ describe("sandbox systems under /sandbox/{system}", () => {
     expect(run.status).toBe("Succeeded");
     const overview = await call(server.app, "GET", "/api/settings/connections", { token });
     expect(overview.body.data.erp.isEmulated).toBe(true);
-  });
+  }, 120_000);
 
   it("'Gerçek sisteme geç': other credentials saved for the same system end the sandbox mark", async () => {
     const res = await call(server!.app, "POST", "/api/settings/connection-setting-update/erp/9", {
