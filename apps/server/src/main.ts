@@ -17,11 +17,12 @@ async function main() {
     throw error;
   }
   const ctx = await createContext(config);
-  const demo = config.demo && config.role !== "worker" ? await startDemoCompany(ctx, config.demo) : undefined;
-  if (demo && config.demo) ctx.demoLogin = config.demo;
   const app = config.role === "worker" ? undefined : await buildApp(ctx);
+  if (app) await app.listen({ port: config.port, host: "0.0.0.0" });
+  // After listening: the demo's jobs call its sandboxes, which this server serves.
+  const demo = config.demo && app ? await startDemoCompany(ctx, config.demo) : undefined;
+  if (demo && config.demo) ctx.demoLogin = config.demo;
   if (app) {
-    await app.listen({ port: config.port, host: "0.0.0.0" });
     const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
     ctx.logger.info(`Entegrasyon Paneli is running at ${config.publicUrl} (${where})`);
     if (demo && config.demo) {
