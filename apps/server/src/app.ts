@@ -17,6 +17,7 @@ import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
 import { privacyRoutes } from "./modules/privacy/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
+import { sandboxMounts, sandboxRoutes } from "./modules/sandbox/routes.ts";
 import { settingsRoutes } from "./modules/settings/routes.ts";
 import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
@@ -44,6 +45,8 @@ const modules = [
   ticketRoutes,
   supportRoutes,
   privacyRoutes,
+  sandboxRoutes,
+  sandboxMounts,
 ];
 
 export async function buildApp(

@@ -5,6 +5,7 @@ import { PASSWORD_RECOVERY_QUEUE } from "./modules/account/service.ts";
 import { startAccountWorkers } from "./modules/account/workers.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
 import { COMPANY_DELETION_QUEUE, startCompanyDeletionWorker } from "./modules/privacy/service.ts";
+import { SandboxHub, sandboxOutboundAllow } from "./modules/sandbox/hub.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
 import { type AppContext, type Clock, systemClock } from "./platform/context.ts";
@@ -99,9 +100,14 @@ export async function createContext(config: Config, options: BootOptions = {}): 
       secrets.credentialKey.id,
     ),
     mailer,
-    outbound: new OutboundGuard({ allow: config.outboundAllow, connectTimeoutMs: config.connectorTimeoutMs }),
+    // The built-in sandboxes are served by this server: their one address is allowed, nothing else private.
+    outbound: new OutboundGuard({
+      allow: [...config.outboundAllow, ...sandboxOutboundAllow(config.sandboxUrl)],
+      connectTimeoutMs: config.connectorTimeoutMs,
+    }),
     clock,
     demoLogin: null,
+    sandbox: new SandboxHub(config.sandboxUrl, secrets.tokenSecret, logger),
   };
   const workers = options.workers ?? config.role !== "api";
   const engine = new EngineHost(base, {
@@ -127,5 +133,6 @@ export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.engine.stop().catch((error) => ctx.logger.warn({ err: error }, "engine stop failed"));
   await ctx.queue.stop().catch((error) => ctx.logger.warn({ err: error }, "queue stop failed"));
   await ctx.outbound.close().catch(() => undefined);
+  await ctx.sandbox.close();
   await ctx.database.close();
 }

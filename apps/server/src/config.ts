@@ -160,6 +160,12 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string;
+  /**
+   * Where this server serves its built-in sandbox systems (`/sandbox/{system}/…`), the one address our
+   * own connectors call back on: PUBLIC_URL when set, otherwise the loopback port. An outbound-call
+   * guard allowlists this origin.
+   */
+  sandboxUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   captcha: CaptchaMode;
@@ -225,6 +231,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: isAbsolute(c.DATA_DIR) ? c.DATA_DIR : resolve(base, c.DATA_DIR),
     databaseUrl: c.DATABASE_URL,
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
+    // 127.0.0.1, not localhost: the server listens on IPv4 and localhost may resolve to ::1 first.
+    sandboxUrl: `${(c.PUBLIC_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/$/, "")}/sandbox`,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     captcha: c.CAPTCHA,

@@ -21,18 +21,18 @@ async function main() {
     console.error(error.message);
     process.exit(1);
   });
-  const demo = config.demo && config.role !== "worker" ? await startDemoCompany(ctx, config.demo) : undefined;
-  // Only a server started with DEMO=1 hands out the demo sign-in (README, "The demo company").
-  if (demo && config.demo) ctx.demoLogin = config.demo;
   const app = config.role === "worker" ? undefined : await buildApp(ctx);
+  if (app) await app.listen({ port: config.port, host: "0.0.0.0" });
+  // After listening: the demo's jobs call its sandboxes, which this server serves.
+  const demo = config.demo && app ? await startDemoCompany(ctx, config.demo) : undefined;
+  if (demo && config.demo) ctx.demoLogin = config.demo;
   if (app) {
-    await app.listen({ port: config.port, host: "0.0.0.0" });
     const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
     ctx.logger.info(`Entegrasyon Paneli is running at ${config.publicUrl} (${where})`);
     if (demo && config.demo) {
       // Printed plainly too, so a newcomer sees it whatever the log format.
       console.log(
-        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (emulated Mikro ERP at ${demo.erp.url}, emulated IKAS shop at ${demo.shop.url})\n`,
+        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (sandbox Mikro ERP at ${demo.erpUrl}, sandbox IKAS shop at ${demo.shopUrl})\n`,
       );
     }
     openBrowser(config.publicUrl);
@@ -45,7 +45,6 @@ async function main() {
     stopping = true;
     ctx.logger.info({ signal }, "shutting down");
     await app?.close();
-    await demo?.stop();
     await closeContext(ctx);
     process.exit(0);
   };

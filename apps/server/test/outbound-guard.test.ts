@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type MikroEmulator, startMikroEmulator } from "@ep/connectors";
+import { type MikroEmulator, OutboundGuard, startMikroEmulator } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
-import { startDemoCompany } from "../src/modules/demo/demo-company.ts";
+import { sandboxOutboundAllow } from "../src/modules/sandbox/hub.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 /**
@@ -120,27 +120,27 @@ describe("connection test with OUTBOUND_ALLOW", () => {
   });
 });
 
-describe("the demo company", () => {
-  it("reaches its own emulators with no OUTBOUND_ALLOW, and only them", async () => {
-    const t = await startTestApp({ OUTBOUND_ALLOW: "" });
-    const demo = await startDemoCompany(t.ctx, { email: "demo.guard@example.com", password: "Demo.Sifre1" });
+describe("the built-in sandboxes", () => {
+  it("are reached with no OUTBOUND_ALLOW, at exactly their address, and nothing else on loopback", async () => {
+    // The sandboxes (the demo's systems too) are served by this server at config.sandboxUrl.
+    const guardFor = (url: string) => new OutboundGuard({ allow: sandboxOutboundAllow(url) });
+    const own = guardFor(loadConfig({ PORT: "3456" }).sandboxUrl);
     try {
-      const login = await call(t.app, "POST", "/api/account/login", {
-        body: { email: "demo.guard@example.com", password: "Demo.Sifre1" },
-      });
-      const token = login.body.data.token as string;
-      const stored = await call(t.app, "POST", "/api/APIConnection/erp/9", { token, body: { fields: {} } });
-      expect(stored.body.data?.ok, JSON.stringify(stored.body)).toBe(true);
-      listenerConnections = 0;
-      const elsewhere = await call(t.app, "POST", "/api/APIConnection/erp/9", {
-        token,
-        body: { fields: { apiUrl: `http://127.0.0.1:${listenerPort}` } },
-      });
-      expect(elsewhere.body.data.message).toBe(unreachable);
-      expect(listenerConnections).toBe(0);
+      expect(own.isAllowed("127.0.0.1", 3456)).toBe(true);
+      expect(own.isAllowed("127.0.0.1", 3457)).toBe(false);
+      expect(own.isAllowed("10.0.0.5", 3456)).toBe(false);
     } finally {
-      await demo.stop();
-      await t.close();
+      await own.close();
     }
-  }, 90_000);
+    const local = guardFor("http://localhost:4000/sandbox");
+    try {
+      expect(local.isAllowed("::1", 4000)).toBe(true);
+      expect(local.isAllowed("127.0.0.1", 4000)).toBe(true);
+      expect(local.isAllowed("127.0.0.1", 5432)).toBe(false);
+    } finally {
+      await local.close();
+    }
+    // A public PUBLIC_URL needs no exception: the guard lets public addresses through anyway.
+    expect(sandboxOutboundAllow("https://panel.example.com/sandbox")).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import type { OutboundGuard } from "@ep/connectors";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { EngineHost } from "../modules/jobs/engine-host.ts";
+import type { SandboxHub } from "../modules/sandbox/hub.ts";
 import type { Database } from "./db/database.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { Queue } from "./queue/queue.ts";
@@ -27,6 +28,8 @@ export type AppContext = {
   clock: Clock;
   /** The demo company's sign-in, shown on the login screen; null when no demo is seeded. */
   demoLogin: { email: string; password: string } | null;
+  /** The built-in sandbox systems served at `/sandbox/{system}/…`. */
+  sandbox: SandboxHub;
   /** The integration engine: run workers, scheduler, sweeper and the run-event hub. */
   engine: EngineHost;
 };

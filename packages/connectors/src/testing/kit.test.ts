@@ -1,8 +1,14 @@
+import Fastify from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { bearerToken, TokenStore } from "./auth";
 import { clampPageSize, decodeCursor, encodeCursor, keysetPage, offsetPage } from "./paging";
 import { describeFailures, judgeRequests, type RequestJudge, RequestRecorder } from "./recorder";
-import { createEmulatorServer, type EmulatorServer, type EmulatorServerOptions } from "./server";
+import {
+  createEmulatorServer,
+  type EmulatorServer,
+  type EmulatorServerOptions,
+  mountEmulators,
+} from "./server";
 
 /** A toy system built only from the kit: a token endpoint and one guarded list. */
 async function toyEmulator(opts: Partial<EmulatorServerOptions>) {
@@ -214,5 +220,62 @@ describe("emulator kit", () => {
     expect(keysetPage(rows, (r) => r.k, 70, 2).items).toEqual([]);
     expect(decodeCursor<{ a: number }>(encodeCursor({ a: 1 }))).toEqual({ a: 1 });
     expect(decodeCursor("%%%")).toBeUndefined();
+  });
+});
+
+describe("emulators mounted in a host app", () => {
+  it("serves one emulator per tenant under a prefix, bodies and headers as sent, unknown tenants 404", async () => {
+    const host = Fastify();
+    // The host parses JSON its own way; the mount must hand the emulator the untouched body.
+    const tenants = new Map<string, EmulatorServer>();
+    for (const name of ["alpha", "beta"]) {
+      const server = createEmulatorServer({
+        answers: {
+          serverError: { body: "x" },
+          tooManyRequests: () => ({}),
+          lock: { body: {} },
+        },
+        formBodies: true,
+      });
+      server.app.post("/api/echo", async (req) => ({
+        tenant: name,
+        body: req.body,
+        query: req.query,
+        auth: req.headers.authorization ?? null,
+      }));
+      tenants.set(name, server);
+    }
+    await mountEmulators(host, {
+      prefix: "/sandbox/toy",
+      resolve: async (tenant) => tenants.get(tenant)?.app,
+    });
+    const url = await host.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const json = await fetch(`${url}/sandbox/toy/beta/api/echo?x=1`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer t" },
+        body: JSON.stringify({ a: [1, 2] }),
+      });
+      expect(await json.json()).toEqual({
+        tenant: "beta",
+        body: { a: [1, 2] },
+        query: { x: "1" },
+        auth: "Bearer t",
+      });
+      const form = await fetch(`${url}/sandbox/toy/alpha/api/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials",
+      });
+      expect(((await form.json()) as { body: unknown }).body).toEqual({ grant_type: "client_credentials" });
+      expect(tenants.get("alpha")!.recorder.list()).toHaveLength(1);
+      const unknown = await fetch(`${url}/sandbox/toy/gamma/api/echo`, { method: "POST" });
+      expect(unknown.status).toBe(404);
+      const missingRoute = await fetch(`${url}/sandbox/toy/alpha/api/nothing`);
+      expect(missingRoute.status).toBe(404);
+    } finally {
+      await host.close();
+      for (const t of tenants.values()) await t.close();
+    }
   });
 });

@@ -260,3 +260,48 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
     },
   };
 }
+
+/**
+ * Serves emulators inside an existing Fastify app instead of on ports of their own: every request under
+ * `prefix/<tenant>/…` is handed, body untouched, to the emulator app `resolve` answers for that tenant
+ * (one emulator per tenant, created when first asked). Faults that cut the socket do not apply here:
+ * mounted emulators are sandboxes, not test doubles.
+ */
+export async function mountEmulators(
+  parent: FastifyInstance,
+  opts: {
+    prefix: string;
+    resolve: (tenant: string) => Promise<FastifyInstance | undefined>;
+    /** The host's request log for these routes (a busy sandbox would drown the host's own lines). */
+    logLevel?: "warn" | "info" | "silent";
+  },
+): Promise<void> {
+  await parent.register(
+    async (scope) => {
+      // The emulator parses the body itself, exactly as a standalone one would.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+      scope.all("/:tenant/*", async (req, reply) => {
+        const { tenant, "*": rest } = req.params as { tenant: string; "*": string };
+        const target = await opts.resolve(tenant);
+        if (!target) return reply.code(404).send({ message: "Unknown sandbox" });
+        const query = req.url.indexOf("?");
+        const headers = { ...req.headers };
+        for (const h of ["host", "content-length", "transfer-encoding", "connection"]) delete headers[h];
+        const res = await target.inject({
+          method: req.method as "GET",
+          url: `/${rest ?? ""}${query >= 0 ? req.url.slice(query) : ""}`,
+          headers: headers as Record<string, string>,
+          payload: Buffer.isBuffer(req.body) ? req.body : undefined,
+        });
+        reply.code(res.statusCode);
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v !== undefined && !["content-length", "transfer-encoding", "connection", "date"].includes(k))
+            reply.header(k, v);
+        }
+        return reply.send(res.rawPayload);
+      });
+    },
+    { prefix: opts.prefix, ...(opts.logLevel ? { logLevel: opts.logLevel } : {}) },
+  );
+}

@@ -313,4 +313,10 @@ export const en: MessageCatalog = {
     tooManyPanels:
       "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
   },
+  sandbox: {
+    connected:
+      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+    connectFailed:
+      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+  },
 };

@@ -317,6 +317,12 @@ export const tr = {
     tooManyPanels:
       "Bu şirket için çok fazla açık panel sekmesi canlı takip yapıyor. Kullanmadığınız sekmeleri kapatınız; bu sekme birkaç saniye sonra yeniden bağlanacak.",
   },
+  sandbox: {
+    connected:
+      'Deneme sistemlerine bağlandınız. Aktarımları İş Listesi\'nden başlatabilir, gerçek sisteminize hazır olduğunuzda "Gerçek sisteme geç" ile bilgilerinizi girebilirsiniz.',
+    connectFailed:
+      'Deneme sistemleri kaydedildi ancak bağlantı testi başarısız oldu. Birkaç dakika sonra Bağlantı Ayarları\'ndan "Bağlantıyı Test Et" ile yeniden deneyin.',
+  },
 } as const;
 
 type Leaves<T, P extends string = ""> = {

@@ -95,6 +95,23 @@ export const connectionSaveResultSchema = z.object({
 });
 export type ConnectionSaveResult = z.infer<typeof connectionSaveResultSchema>;
 
+/** A built-in sandbox system and the company's own login to it (shown on the connection form). */
+export const sandboxSystemSchema = z.object({
+  connectionType: connectionTypeSchema,
+  productType: z.number().int(),
+  name: z.string(),
+  credentials: z.record(z.string(), z.string()),
+});
+export type SandboxSystemInfo = z.infer<typeof sandboxSystemSchema>;
+
+/** "Deneme sistemlerine bağlan": both sides connected to sandboxes in one call. */
+export const sandboxConnectResultSchema = z.object({
+  erp: connectionViewSchema,
+  ecommerce: connectionViewSchema,
+  jobsReady: z.boolean(),
+});
+export type SandboxConnectResult = z.infer<typeof sandboxConnectResultSchema>;
+
 // ---------------------------------------------------------------------------------------------
 // Integration settings: one key per engine mapping (what the engine reads on its next run).
 

@@ -1,4 +1,3 @@
-import { type IkasEmulator, type MikroEmulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
 import { ProductType } from "@ep/contracts";
 import { engineSchema, ensureCompanyJobs } from "@ep/engine";
 import { eq } from "drizzle-orm";
@@ -6,42 +5,29 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies, licenses, users } from "../../platform/db/schema.ts";
 import { hashPassword } from "../../platform/security/passwords.ts";
 import { saveConnection } from "../connections/repository.ts";
-
-const DEMO_SEED = 2026;
-/** The ERP holds the whole catalogue; the shop starts without the newest 500, so product transfer has work. */
-const ERP_SKUS = 3_500;
-const SHOP_SKUS = 3_000;
+import { sandboxFor } from "../sandbox/registry.ts";
 
 export type DemoOptions = {
   email: string;
   password: string;
-  /** New shop orders: one every this many ms (a few minutes in the demo). */
-  orderEveryMs?: number;
 };
 
 export type DemoCompany = {
   companyId: number;
-  erp: MikroEmulator;
-  shop: IkasEmulator;
-  stop(): Promise<void>;
+  /** Where its sandbox ERP and shop answer (`…/sandbox/mikro/…`, `…/sandbox/ikas/…`). */
+  erpUrl: string;
+  shopUrl: string;
 };
 
 /**
- * The demo company: Mikro and IKAS emulators in this process, a company wired to them, its jobs on
- * their schedules. Seeded once; on every start the emulators begin afresh, so the demo company's
- * ledgers are cleared with them (job history stays).
+ * The demo company: wired to its own tenants of the built-in Mikro and IKAS sandboxes (the same
+ * mounts every company can connect to, with the demo's larger catalogue), its jobs on their
+ * schedules. Seeded once; on every start the sandboxes begin afresh, so the demo company's ledgers
+ * are cleared with them (job history stays).
  */
 export async function startDemoCompany(ctx: AppContext, options: DemoOptions): Promise<DemoCompany> {
-  const erp = await startMikroEmulator({ host: "127.0.0.1", seed: DEMO_SEED, productCount: ERP_SKUS });
-  const shop = await startIkasEmulator({
-    host: "127.0.0.1",
-    seed: DEMO_SEED,
-    productCount: SHOP_SKUS,
-    orderCount: 40,
-  });
-  // The emulators listen on loopback, which outbound calls never reach by default: allow exactly these two.
-  ctx.outbound.allow(`127.0.0.1:${erp.port}`);
-  ctx.outbound.allow(`127.0.0.1:${shop.port}`);
+  const erpSystem = sandboxFor("erp", 9)!;
+  const shopSystem = sandboxFor("shop", 1)!;
   const db = ctx.database.db;
   const now = ctx.clock.now();
 
@@ -96,38 +82,32 @@ export async function startDemoCompany(ctx: AppContext, options: DemoOptions): P
       return company!.id;
     });
   } else {
-    // The emulators start fresh each time: what the ledgers remember of the previous ones is gone.
+    // The sandboxes start fresh each time: what the ledgers remember of the previous ones is gone.
     for (const table of [engineSchema.invoiceLedger, engineSchema.orderLedger, engineSchema.syncCursors]) {
       await db.delete(table).where(eq(table.companyId, companyId));
     }
     await db.delete(engineSchema.syncLedger).where(eq(engineSchema.syncLedger.companyId, companyId));
   }
 
+  const erp = ctx.sandbox.credentials(erpSystem, companyId);
+  const shop = ctx.sandbox.credentials(shopSystem, companyId);
   await saveConnection(db, ctx.credentials, {
     companyId,
     kind: "erp",
-    systemType: 9,
-    credentials: { ...erp.credentials },
+    systemType: erpSystem.type,
+    credentials: erp,
     isEmulated: true,
   });
   await saveConnection(db, ctx.credentials, {
     companyId,
     kind: "shop",
-    systemType: 1,
-    credentials: { ...shop.credentials },
+    systemType: shopSystem.type,
+    credentials: shop,
     isEmulated: true,
   });
+  // Started now with the demo's catalogue (and pinned), before its first job calls them.
+  await ctx.sandbox.start(erpSystem, companyId, "demo");
+  await ctx.sandbox.start(shopSystem, companyId, "demo");
   await ensureCompanyJobs(db, companyId, now);
-  const stopOrders = shop.startOrderGenerator(options.orderEveryMs ?? 3 * 60_000, 2);
-  const stopInvoicing = erp.startAutoInvoicing(2 * 60_000);
-  return {
-    companyId,
-    erp,
-    shop,
-    async stop() {
-      stopOrders();
-      stopInvoicing();
-      await Promise.all([erp.close(), shop.close()]);
-    },
-  };
+  return { companyId, erpUrl: erp.apiUrl ?? "", shopUrl: shop.apiUrl ?? "" };
 }

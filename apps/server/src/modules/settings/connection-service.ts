@@ -195,7 +195,10 @@ export class ConnectionService {
       kind,
       systemType: productType,
       credentials,
-      isEmulated: before?.systemType === productType ? before.isEmulated : false,
+      // A sandbox is marked by its credentials: other ones saved ("Gerçek sisteme geç") end the mark.
+      isEmulated:
+        (unchanged && !!before?.isEmulated) ||
+        this.ctx.sandbox.owns(companyId, kind, productType, credentials),
     });
     const outcome = await this.probe(companyId, d, credentials);
     const test = { ok: outcome.ok, message: outcome.message, at: new Date(outcome.testedAt) };

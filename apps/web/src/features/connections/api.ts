@@ -10,6 +10,8 @@ import type {
   JobScheduleDto,
   OptionDto,
   RunPreview,
+  SandboxConnectResult,
+  SandboxSystemInfo,
   SettingDto,
   SettingKey,
   SettingsLayout,
@@ -46,6 +48,26 @@ export function useSaveConnection() {
         { method: "POST", body: { fields } },
       ),
     onSuccess: () => client.invalidateQueries({ queryKey: ["connections"] }),
+  });
+}
+
+/** GET /api/sandbox — the built-in sandbox systems and the company's own logins to them. */
+export function useSandboxSystems(enabled = true) {
+  return useQuery({
+    queryKey: ["sandbox"],
+    queryFn: ({ signal }) => api.get<SandboxSystemInfo[]>("/api/sandbox", { signal }),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** POST /api/sandbox/connect — "Deneme sistemlerine bağlan": ERP and shop sandboxes in one call. */
+export function useConnectSandbox() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => request<SandboxConnectResult>("/api/sandbox/connect", { method: "POST" }),
+    // Connections, the jobs they create and the dashboard's cards all change.
+    onSuccess: () => client.invalidateQueries(),
   });
 }
 

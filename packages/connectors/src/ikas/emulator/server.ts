@@ -7,7 +7,7 @@
  * limits. The kit supplies the server, rate limit, faults, token store, block and request recording.
  */
 
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   type DocumentNode,
   execute,
@@ -30,6 +30,9 @@ export type IkasErrorBlockPolicy = ErrorBlockPolicy;
 export interface IkasEmulatorOptions {
   port?: number;
   host?: string;
+  /** `false`: open no port; a host serves the app at `baseUrl` (see the Mikro emulator). */
+  listen?: boolean;
+  baseUrl?: string;
   seed?: number | string;
   /** SKUs in the seeded catalogue (0 = empty store). */
   productCount?: number;
@@ -64,6 +67,8 @@ export interface IkasEmulatorCounters extends EmulatorCounters, IkasCallStats {
 
 export interface IkasEmulator {
   url: string;
+  /** The Fastify app (a host serves it when `listen: false`). */
+  app: FastifyInstance;
   port: number;
   /** Credentials of the emulated store, ready for the IKAS connector. */
   credentials: IkasEmulatorCredentials;
@@ -278,10 +283,14 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
   server.app.post("/api/v2/admin/graphql", graphqlHandler);
   server.app.get("/health", async () => ({ ok: true }));
 
-  const { url, port } = await server.listen();
+  let url = opts.baseUrl ?? "";
+  let port = 0;
+  if (opts.listen === false) await server.app.ready();
+  else ({ url, port } = await server.listen());
   return {
     url,
     port,
+    app: server.app,
     credentials: {
       storeName,
       clientId,

@@ -8,6 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
+import type { FastifyInstance } from "fastify";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import { clampPageSize } from "../../testing/paging";
 import type { RequestRecorder } from "../../testing/recorder";
@@ -32,6 +33,12 @@ export const MIKRO_V17_REMOVED = [
 export interface MikroEmulatorOptions {
   port?: number;
   host?: string;
+  /**
+   * `false`: open no port; the app is served by a host (`mountEmulators`) at `baseUrl`, which the
+   * credentials then name. Default: listen on `host:port`.
+   */
+  listen?: boolean;
+  baseUrl?: string;
   seed?: number | string;
   productCount?: number;
   apiKey?: string;
@@ -65,6 +72,8 @@ export type MikroEmulatorCredentials = {
 
 export interface MikroEmulator {
   url: string;
+  /** The Fastify app (a host serves it when `listen: false`). */
+  app: FastifyInstance;
   port: number;
   credentials: MikroEmulatorCredentials;
   state: MikroState;
@@ -388,11 +397,15 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     return reply.code(200).send(answer);
   });
 
-  const { url, port } = await server.listen();
+  let url = opts.baseUrl ?? "";
+  let port = 0;
+  if (opts.listen === false) await server.app.ready();
+  else ({ url, port } = await server.listen());
 
   return {
     url,
     port,
+    app: server.app,
     credentials: { apiUrl: url, ...cred },
     state,
     counters,

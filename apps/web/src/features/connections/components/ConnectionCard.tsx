@@ -22,7 +22,8 @@ import { translateMessage } from "@/i18n";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
-import { useSaveConnection, useTestConnection } from "../api";
+import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
+import { SandboxBadge, SandboxCredentials } from "./SandboxConnect";
 
 type Props = { connectionType: ConnectionType; overview: ConnectionsOverview };
 
@@ -49,6 +50,8 @@ export function ConnectionCard({ connectionType, overview }: Props) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [result, setResult] = useState<ConnectionTest | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  const [switching, setSwitching] = useState(false);
+  const [showSandbox, setShowSandbox] = useState(false);
   const save = useSaveConnection();
   const test = useTestConnection();
   const title = t(
@@ -95,12 +98,18 @@ export function ConnectionCard({ connectionType, overview }: Props) {
       notifications.show({ color: "green", message });
       setValues(valuesFor(system?.fields ?? [], data.connection.values));
       setResult(data.connection.lastTest);
+      setSwitching(false);
     } catch (error) {
       fail(error);
     }
   };
 
   const lastTest = savedHere?.lastTest;
+  const labels = Object.fromEntries((system?.fields ?? []).map((f) => [f.name, f.label]));
+  const sandboxes = useSandboxSystems();
+  const hasSandbox = !!sandboxes.data?.some(
+    (s) => s.connectionType === connectionType && s.productType === productType,
+  );
   return (
     <Card component="section" aria-label={title} data-testid={`connection-${connectionType}`}>
       <Card.Section px="lg" py="md">
@@ -112,11 +121,7 @@ export function ConnectionCard({ connectionType, overview }: Props) {
             </Title>
           </Group>
           <Group gap={6}>
-            {savedHere?.isEmulated && (
-              <Badge color="violet" variant="light">
-                {t("connections.apiKeys.emulated")}
-              </Badge>
-            )}
+            {savedHere?.isEmulated && <SandboxBadge />}
             {savedHere ? (
               // The server's one status (last test or last runs, whichever is newer), as on the dashboard.
               <Badge
@@ -160,6 +165,31 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 {t("connections.apiKeys.onPrem")}
               </Text>
             )}
+            {savedHere?.isEmulated && !switching && (
+              <Alert color="violet" variant="light" data-testid={`sandbox-note-${connectionType}`}>
+                <Stack gap="xs" align="flex-start">
+                  <Text size="sm">{t("connections.sandbox.connectedNote")}</Text>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="violet"
+                    onClick={() => {
+                      // An empty form for the real login; the mappings and settings stay as they are.
+                      setValues(valuesFor(system?.fields ?? [], undefined));
+                      setSwitching(true);
+                      setResult(null);
+                    }}
+                  >
+                    {t("connections.sandbox.switchToReal")}
+                  </Button>
+                </Stack>
+              </Alert>
+            )}
+            {switching && (
+              <Alert color="blue" variant="light">
+                {t("connections.sandbox.switchHelp")}
+              </Alert>
+            )}
             {formError && (
               <Alert color="red" variant="light" role="alert">
                 {formError}
@@ -196,6 +226,19 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 );
               })}
             </SimpleGrid>
+            {system?.implemented &&
+              hasSandbox &&
+              ((savedHere?.isEmulated && !switching) || showSandbox ? (
+                <SandboxCredentials
+                  connectionType={connectionType}
+                  productType={productType}
+                  labels={labels}
+                />
+              ) : (
+                <Button variant="subtle" size="xs" color="violet" onClick={() => setShowSandbox(true)}>
+                  {t("connections.sandbox.showCredentials")}
+                </Button>
+              ))}
             {result && (
               <Alert
                 role="status"

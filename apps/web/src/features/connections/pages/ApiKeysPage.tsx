@@ -4,6 +4,7 @@ import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { useConnections } from "../api";
 import { ConnectionCard } from "../components/ConnectionCard";
+import { SandboxConnectButton } from "../components/SandboxConnect";
 
 /** /settings/api-keys — the ERP connection and the shop connection, each with its test. */
 export default function ApiKeysPage() {
@@ -19,6 +20,11 @@ export default function ApiKeysPage() {
       <QueryBoundary query={overview} minHeight={320}>
         {(data) => (
           <Grid gap="lg">
+            {!(data.erp?.isEmulated && data.ecommerce?.isEmulated) && (
+              <Grid.Col span={12}>
+                <SandboxConnectButton />
+              </Grid.Col>
+            )}
             <Grid.Col span={{ base: 12, xl: 6 }}>
               <ConnectionCard connectionType="erp" overview={data} />
             </Grid.Col>

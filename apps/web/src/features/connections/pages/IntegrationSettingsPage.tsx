@@ -12,6 +12,7 @@ import { useCompanyJobs, useSettings, useUpdateJob } from "../api";
 import { ErpMatchingCard } from "../components/ErpMatchingCard";
 import { OrderOptions, PriceOptions, ProductOptions, StockOptions } from "../components/JobOptions";
 import { PreviewCard } from "../components/PreviewCard";
+import { SandboxConnectButton } from "../components/SandboxConnect";
 import { SettingsForm } from "../components/SettingsForm";
 
 const isJobType = (v: string | undefined): v is JobType => (JOB_TYPES as readonly string[]).includes(v ?? "");
@@ -72,10 +73,15 @@ function JobCard({ jobType }: { jobType: JobType }) {
             <JobForm job={job} />
           ) : (
             <Alert color="yellow" variant="light">
-              {t("connections.integration.noJobs")}{" "}
-              <Anchor component={Link} to="/settings/api-keys">
-                {t("connections.apiKeys.title")}
-              </Anchor>
+              <Stack gap="sm" align="flex-start">
+                <Text size="sm">
+                  {t("connections.integration.noJobs")}{" "}
+                  <Anchor component={Link} to="/settings/api-keys">
+                    {t("connections.apiKeys.title")}
+                  </Anchor>
+                </Text>
+                <SandboxConnectButton compact />
+              </Stack>
             </Alert>
           );
         }}

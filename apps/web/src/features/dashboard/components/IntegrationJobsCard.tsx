@@ -1,7 +1,8 @@
 import type { JobDto } from "@ep/contracts";
-import { Badge, Card, Group, Table, Text, Title } from "@mantine/core";
+import { Badge, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { IconCircleCheckFilled, IconCircleXFilled, IconClockHour4 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
+import { SandboxConnectButton } from "@/features/connections/components/SandboxConnect";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { formatDateTime } from "@/lib/format";
 
@@ -14,9 +15,13 @@ export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
         {t("dashboard.jobs.title")}
       </Title>
       {jobs.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t("dashboard.jobs.empty")}
-        </Text>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm" c="dimmed">
+            {t("dashboard.jobs.empty")}
+          </Text>
+          {/* A new company has nothing connected yet: it can try the panel on the sandboxes at once. */}
+          <SandboxConnectButton compact />
+        </Stack>
       ) : (
         <Table.ScrollContainer minWidth={520}>
           <Table verticalSpacing="sm">

@@ -1,0 +1,143 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { ConnectorKind } from "@ep/connectors";
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import {
+  SANDBOX_SYSTEMS,
+  type SandboxInstance,
+  type SandboxProfile,
+  type SandboxSystem,
+  sandboxFor,
+} from "./registry.ts";
+
+/** Tenants kept in memory per system; the least recently used (never a pinned one) make room. */
+const MAX_TENANTS = 100;
+
+type Tenant = { instance: Promise<SandboxInstance>; usedAt: number; pinned: boolean };
+
+/**
+ * The sandbox tenants of every built-in system. A company's tenant key and logins are derived from
+ * the server's secret, so they are the same after a restart and a saved connection keeps working;
+ * the tenant itself (its seeded catalogue) is rebuilt from its seed on first use. A key another
+ * company could guess names no tenant: it must carry the server's signature.
+ */
+export class SandboxHub {
+  private readonly tenants = new Map<string, Tenant>();
+
+  constructor(
+    /** `config.sandboxUrl`: `…/sandbox`. */
+    readonly baseUrl: string,
+    private readonly secret: string,
+    private readonly logger: Logger,
+  ) {}
+
+  get systems(): readonly SandboxSystem[] {
+    return SANDBOX_SYSTEMS;
+  }
+
+  private sign(text: string): string {
+    return createHmac("sha256", this.secret).update(`sandbox:${text}`).digest("base64url");
+  }
+
+  /** The company's tenant key: `c<companyId>-<signature>`. */
+  tenantKey(companyId: number): string {
+    return `c${companyId}-${this.sign(`tenant:${companyId}`).slice(0, 16)}`;
+  }
+
+  private companyOf(tenantKey: string): number | undefined {
+    const m = /^c(\d{1,12})-[A-Za-z0-9_-]{16}$/.exec(tenantKey);
+    if (!m) return undefined;
+    const expected = Buffer.from(this.tenantKey(Number(m[1])));
+    const given = Buffer.from(tenantKey);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? Number(m[1]) : undefined;
+  }
+
+  /** The company's login to its sandbox of `system`, as the connection form takes it. */
+  credentials(system: SandboxSystem, companyId: number): Record<string, string> {
+    const tenant = this.tenantKey(companyId);
+    return system.credentials(`${this.baseUrl}/${system.system}/${tenant}`, (name) =>
+      this.sign(`${system.system}:${tenant}:${name}`).slice(0, 24),
+    );
+  }
+
+  /** Whether `credentials` are the company's login to its own sandbox of that system. */
+  owns(companyId: number, kind: ConnectorKind, type: number, credentials: Record<string, string>): boolean {
+    const system = sandboxFor(kind, type);
+    if (!system) return false;
+    return Object.entries(this.credentials(system, companyId)).every(([k, v]) => credentials[k] === v);
+  }
+
+  /** The emulator app answering for `tenantKey` of `system`, started on first use. */
+  async app(systemName: string, tenantKey: string): Promise<FastifyInstance | undefined> {
+    const system = SANDBOX_SYSTEMS.find((s) => s.system === systemName);
+    const companyId = this.companyOf(tenantKey);
+    if (!system || companyId === undefined) return undefined;
+    return (await this.tenant(system, companyId, "standard", false)).app;
+  }
+
+  /**
+   * Starts (or finds) a company's tenant now. The demo company pins its tenants with the demo's larger
+   * catalogue, so they are never evicted or rebuilt smaller.
+   */
+  async start(system: SandboxSystem, companyId: number, profile: SandboxProfile): Promise<void> {
+    await this.tenant(system, companyId, profile, profile === "demo");
+  }
+
+  private tenant(
+    system: SandboxSystem,
+    companyId: number,
+    profile: SandboxProfile,
+    pin: boolean,
+  ): Promise<SandboxInstance> {
+    const key = `${system.system}/${companyId}`;
+    const found = this.tenants.get(key);
+    if (found) {
+      found.usedAt = Date.now();
+      found.pinned ||= pin;
+      return found.instance;
+    }
+    this.evict();
+    const credentials = this.credentials(system, companyId);
+    const instance = system.start({
+      // ERP and shop of one company share the seed, so their SKUs match.
+      seed: profile === "demo" ? 2026 : 10_000 + companyId,
+      baseUrl: `${this.baseUrl}/${system.system}/${this.tenantKey(companyId)}`,
+      credentials,
+      profile,
+    });
+    this.tenants.set(key, { instance, usedAt: Date.now(), pinned: pin });
+    instance.catch(() => this.tenants.delete(key));
+    this.logger.info({ system: system.system, companyId, profile }, "sandbox tenant started");
+    return instance;
+  }
+
+  private evict(): void {
+    const system = [...this.tenants.entries()].filter(([, t]) => !t.pinned);
+    if (this.tenants.size < MAX_TENANTS * SANDBOX_SYSTEMS.length) return;
+    const oldest = system.sort((a, b) => a[1].usedAt - b[1].usedAt)[0];
+    if (!oldest) return;
+    this.tenants.delete(oldest[0]);
+    void oldest[1].instance.then((i) => i.close()).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.tenants.values()];
+    this.tenants.clear();
+    await Promise.all(all.map((t) => t.instance.then((i) => i.close()).catch(() => undefined)));
+  }
+}
+
+/**
+ * What the outbound-call guard must let through so the engine reaches the sandboxes this server
+ * serves itself: exactly their address and port when it is not a public one (127.0.0.1 by default,
+ * `localhost` on both loopback families). A public `PUBLIC_URL` passes the guard like any system.
+ */
+export function sandboxOutboundAllow(sandboxUrl: string): string[] {
+  const url = new URL(sandboxUrl);
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost") return [`127.0.0.1:${port}`, `[::1]:${port}`];
+  if (/^[\d.]+$/.test(host)) return [`${host}:${port}`];
+  if (host.includes(":")) return [`[${host}]:${port}`];
+  return [];
+}

@@ -1,0 +1,96 @@
+import { getDescriptor, mountEmulators } from "@ep/connectors";
+import {
+  envelopeSchema,
+  type SandboxConnectResult,
+  type SandboxSystemInfo,
+  sandboxConnectResultSchema,
+  sandboxSystemSchema,
+} from "@ep/contracts";
+import { eq } from "drizzle-orm";
+import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../../platform/context.ts";
+import { companies } from "../../platform/db/schema.ts";
+import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
+import { AppError, ok } from "../../platform/http/envelope.ts";
+import { ConnectionService } from "../settings/connection-service.ts";
+import type { SandboxSystem } from "./registry.ts";
+
+const tags = ["Sandbox"];
+
+/** The built-in systems themselves, one mount per registry entry: `/sandbox/{system}/{tenant}/…`. */
+export function sandboxMounts(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    for (const system of ctx.sandbox.systems) {
+      await mountEmulators(app, {
+        prefix: `/sandbox/${system.system}`,
+        resolve: (tenant) => ctx.sandbox.app(system.system, tenant),
+        logLevel: "warn",
+      });
+    }
+  };
+}
+
+const info = (ctx: AppContext, system: SandboxSystem, companyId: number): SandboxSystemInfo => ({
+  connectionType: system.kind === "erp" ? "erp" : "ecommerce",
+  productType: system.type,
+  name: getDescriptor(system.kind, system.type)?.name ?? system.system,
+  credentials: ctx.sandbox.credentials(system, companyId),
+});
+
+/** The company's side of the sandboxes: its logins, and connecting both sides in one click. */
+export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const connections = new ConnectionService(ctx);
+    app.addHook("onRequest", requireCompanyUser(ctx));
+
+    app.get(
+      "/api/sandbox",
+      { schema: { tags, response: { 200: envelopeSchema(z.array(sandboxSystemSchema)) } } },
+      async (request) => ok(ctx.sandbox.systems.map((s) => info(ctx, s, companyOf(request)))),
+    );
+
+    app.post(
+      "/api/sandbox/connect",
+      { schema: { tags, response: { 200: envelopeSchema(sandboxConnectResultSchema) } } },
+      async (request) => {
+        const companyId = companyOf(request);
+        const [company] = await ctx.database.db
+          .select({ erpType: companies.erpType, ecommerceType: companies.ecommerceType })
+          .from(companies)
+          .where(eq(companies.id, companyId));
+        if (!company) throw AppError.notFound();
+        // The systems of the registration where a sandbox exists, otherwise the first of each kind.
+        const pick = (kind: "erp" | "shop", registered: number) => {
+          const of = ctx.sandbox.systems.filter((s) => s.kind === kind);
+          return of.find((s) => s.type === registered) ?? of[0]!;
+        };
+        const userId = authOf(request).userId;
+        const erpSystem = pick("erp", company.erpType);
+        const shopSystem = pick("shop", company.ecommerceType);
+        const erp = await connections.save(
+          companyId,
+          userId,
+          "erp",
+          erpSystem.type,
+          ctx.sandbox.credentials(erpSystem, companyId),
+        );
+        const shop = await connections.save(
+          companyId,
+          userId,
+          "ecommerce",
+          shopSystem.type,
+          ctx.sandbox.credentials(shopSystem, companyId),
+        );
+        const result: SandboxConnectResult = {
+          erp: erp.connection,
+          ecommerce: shop.connection,
+          jobsReady: shop.jobsReady,
+        };
+        const bothOk = erp.connection.lastTest?.ok && shop.connection.lastTest?.ok;
+        return ok(result, bothOk ? "sandbox.connected" : "sandbox.connectFailed");
+      },
+    );
+  };
+}

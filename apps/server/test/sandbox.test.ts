@@ -1,0 +1,166 @@
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { closeContext, createContext } from "../src/bootstrap.ts";
+import { loadConfig } from "../src/config.ts";
+import type { AppContext } from "../src/platform/context.ts";
+import { call, registerAndLogin } from "./harness.ts";
+import { freshPostgres } from "./support/fresh-database.ts";
+
+/** A port nobody uses now: the server must come back on the same one, as `PORT` would make it. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
+  const { port } = probe.address() as { port: number };
+  await new Promise((ok) => probe.close(ok));
+  return port;
+}
+
+type Running = { app: FastifyInstance; ctx: AppContext; stop(): Promise<void> };
+
+const pg = await freshPostgres();
+const dataDir = mkdtempSync(join(tmpdir(), "ep-sandbox-"));
+const port = await freePort();
+const env = {
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  DEMO: "0",
+  CAPTCHA: "off",
+  LOG_LEVEL: "warn",
+  ...(pg ? { DATABASE_URL: pg.url } : {}),
+};
+
+/** The real server process's start: context on the same DATA_DIR, app listening on PORT. */
+async function boot(): Promise<Running> {
+  const config = loadConfig(env);
+  const sink = new Writable({ write: (_c, _e, done) => done() });
+  const ctx = await createContext(config, { logDestination: sink, scheduler: false });
+  const app = await buildApp(ctx);
+  await app.listen({ port, host: "0.0.0.0" });
+  return {
+    app,
+    ctx,
+    async stop() {
+      await app.close();
+      await closeContext(ctx);
+    },
+  };
+}
+
+async function runStock(app: FastifyInstance, token: string) {
+  const jobs = await call(app, "GET", "/api/Job/type-filter/StockIntegration", { token });
+  const jobId = jobs.body.data[0].id as number;
+  const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
+  expect(started.status).toBe(200);
+  const runId = started.body.data.runId as number;
+  for (let i = 0; i < 600; i++) {
+    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
+    const run = res.body.data;
+    if (run && run.status !== "Queued" && run.status !== "Running") return run;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`run ${runId} did not end`);
+}
+
+let server: Running | undefined;
+// Opening the embedded database on disk (and migrating it) takes a while on a busy machine.
+beforeAll(async () => {
+  server = await boot();
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  await pg?.drop();
+});
+
+describe("sandbox systems under /sandbox/{system}", () => {
+  let token = "";
+  let other = "";
+  let companyId = 0;
+
+  it("connects a new company to its own Mikro and IKAS sandboxes in one call", async () => {
+    const a = await registerAndLogin(server!.app);
+    token = a.token;
+    companyId = a.account.company.id;
+    const res = await call(server!.app, "POST", "/api/sandbox/connect", { token });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toContain("Deneme sistemlerine bağlandınız");
+    expect(res.body.data.erp).toMatchObject({ productType: 9, isEmulated: true, lastTest: { ok: true } });
+    expect(res.body.data.ecommerce).toMatchObject({
+      productType: 1,
+      isEmulated: true,
+      lastTest: { ok: true },
+    });
+    expect(res.body.data.jobsReady).toBe(true);
+    const erpUrl = res.body.data.erp.values.apiUrl as string;
+    expect(erpUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/sandbox/mikro/c${companyId}-`));
+  });
+
+  it("shows each company only its own logins, and another company's tenant refuses them", async () => {
+    const mine = await call(server!.app, "GET", "/api/sandbox", { token });
+    const b = await registerAndLogin(server!.app);
+    other = b.token;
+    const theirs = await call(server!.app, "GET", "/api/sandbox", { token: other });
+    const mikroOf = (r: typeof mine) =>
+      r.body.data.find((s: { productType: number; connectionType: string }) => s.connectionType === "erp")
+        .credentials as Record<string, string>;
+    const m = mikroOf(mine);
+    const t = mikroOf(theirs);
+    expect(m.apiUrl).not.toBe(t.apiUrl);
+    expect(m.apiKey).not.toBe(t.apiKey);
+    // B's own URL with A's login: the sandbox of B answers as Mikro does to a wrong key.
+    const wrong = await fetch(`${t.apiUrl}/Api/APIMethods/StokListesiV2`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ Mikro: { ApiKey: m.apiKey, FirmaKodu: "01", CalismaYili: "2026" } }),
+    });
+    const answer = (await wrong.json()) as { result: Array<{ IsError: boolean; ErrorMessage: string }> };
+    expect(answer.result[0]).toMatchObject({ IsError: true, ErrorMessage: "ApiKey geçersiz." });
+    // A tenant key without the server's signature names no sandbox at all.
+    const forged = t.apiUrl!.replace(/-[A-Za-z0-9_-]{16}$/, "-AAAAAAAAAAAAAAAA");
+    const none = await fetch(`${forged}/Api/APIMethods/HealthCheck2`);
+    expect(none.status).toBe(404);
+    const unsigned = await call(server!.app, "GET", "/api/sandbox");
+    expect(unsigned.status).toBe(401);
+  });
+
+  it("keeps the saved sandbox connection working after a restart on the same DATA_DIR", async () => {
+    await server!.stop();
+    server = await boot();
+    const run = await runStock(server.app, token);
+    expect(run.status).toBe("Succeeded");
+    const overview = await call(server.app, "GET", "/api/settings/connections", { token });
+    expect(overview.body.data.erp.isEmulated).toBe(true);
+  }, 120_000);
+
+  it("'Gerçek sisteme geç': other credentials saved for the same system end the sandbox mark", async () => {
+    const res = await call(server!.app, "POST", "/api/settings/connection-setting-update/erp/9", {
+      token,
+      body: {
+        fields: {
+          apiUrl: "http://127.0.0.1:9/real-mikro",
+          apiKey: "real-key",
+          firmCode: "01",
+          period: "2026",
+          userCode: "SRV",
+          password: "real-password",
+        },
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.connection.isEmulated).toBe(false);
+    expect(res.body.data.connection.values.apiUrl).toBe("http://127.0.0.1:9/real-mikro");
+    // The sandbox login typed back into the form (as shown on it) is a sandbox again.
+    const shown = await call(server!.app, "GET", "/api/sandbox", { token });
+    const mikro = shown.body.data.find((s: { connectionType: string }) => s.connectionType === "erp");
+    const back = await call(server!.app, "POST", "/api/settings/connection-setting-update/erp/9", {
+      token,
+      body: { fields: mikro.credentials },
+    });
+    expect(back.body.data.connection).toMatchObject({ isEmulated: true, lastTest: { ok: true } });
+  });
+});

@@ -1,0 +1,105 @@
+import type { ConnectionType } from "@ep/contracts";
+import { Alert, Badge, Button, Code, Group, Stack, Table, Text } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { IconFlask } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "@/lib/errors";
+import { useConnectSandbox, useSandboxSystems } from "../api";
+
+/** The mark every sandbox connection carries, wherever it is shown. */
+export function SandboxBadge() {
+  const { t } = useTranslation();
+  return (
+    <Badge color="violet" variant="light" leftSection={<IconFlask size={12} aria-hidden />}>
+      {t("connections.sandbox.badge")}
+    </Badge>
+  );
+}
+
+/**
+ * "Deneme sistemlerine bağlan": connects the company's ERP and shop to its own seeded sandboxes in
+ * one click (the connections screen, the settings screens and the new company's dashboard).
+ */
+export function SandboxConnectButton({ compact = false }: { compact?: boolean }) {
+  const { t } = useTranslation();
+  const connect = useConnectSandbox();
+  const onClick = async () => {
+    try {
+      const { message, data } = await connect.mutateAsync();
+      const ok = data.erp.lastTest?.ok && data.ecommerce.lastTest?.ok;
+      notifications.show({ color: ok ? "green" : "red", message, autoClose: ok ? 6000 : false });
+    } catch (error) {
+      notifications.show({ color: "red", message: errorMessage(error) });
+    }
+  };
+  const button = (
+    <Button
+      variant={compact ? "light" : "filled"}
+      color="violet"
+      leftSection={<IconFlask size={18} aria-hidden />}
+      loading={connect.isPending}
+      onClick={onClick}
+    >
+      {t("connections.sandbox.connect")}
+    </Button>
+  );
+  if (compact) return button;
+  return (
+    <Alert
+      color="violet"
+      variant="light"
+      title={t("connections.sandbox.title")}
+      icon={<IconFlask size={18} />}
+    >
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm">{t("connections.sandbox.explain")}</Text>
+        {button}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** The company's own login to the sandbox of the chosen system, as the form takes it. */
+export function SandboxCredentials({
+  connectionType,
+  productType,
+  labels,
+}: {
+  connectionType: ConnectionType;
+  productType: number;
+  labels: Record<string, string>;
+}) {
+  const { t } = useTranslation();
+  const systems = useSandboxSystems();
+  const system = systems.data?.find(
+    (s) => s.connectionType === connectionType && s.productType === productType,
+  );
+  if (!system) return null;
+  return (
+    <Stack gap={6} data-testid={`sandbox-credentials-${connectionType}`}>
+      <Group gap="xs">
+        <SandboxBadge />
+        <Text size="sm" fw={600}>
+          {t("connections.sandbox.credentialsTitle", { system: system.name })}
+        </Text>
+      </Group>
+      <Text size="xs" c="dimmed">
+        {t("connections.sandbox.credentialsHelp")}
+      </Text>
+      <Table.ScrollContainer minWidth={280}>
+        <Table withTableBorder fz="xs" verticalSpacing={4}>
+          <Table.Tbody>
+            {Object.entries(system.credentials).map(([name, value]) => (
+              <Table.Tr key={name}>
+                <Table.Th w="35%">{labels[name] ?? name}</Table.Th>
+                <Table.Td>
+                  <Code style={{ wordBreak: "break-all" }}>{value}</Code>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}

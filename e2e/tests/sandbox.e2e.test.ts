@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import { useBrowser } from "../support/browser.ts";
+
+const browser = useBrowser();
+/** Connecting tests both live sandboxes and a run calls them: allow some seconds. */
+const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.poll(read, { timeout });
+
+describe("sandbox systems for a new company", () => {
+  it("registers, connects the sandboxes from the dashboard in one click, and a stock run succeeds", async () => {
+    // Registered with systems that have no sandbox (Logo, Ideasoft): Mikro and IKAS stand in.
+    const user = newUser({ erpType: 4, ecommerceType: 2 });
+    await registerByApi(user);
+    const page = await browser.newPage();
+    await signIn(page, user.email, user.password);
+
+    await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).first().click();
+    await eventually(() => page.getByText("Deneme sistemlerine bağlandınız.", { exact: false }).count()).toBe(
+      1,
+    );
+
+    // Both connections marked as sandboxes, with the company's own sandbox login on the form.
+    await page.goto("/settings/api-keys");
+    await waitForShell(page);
+    const erpCard = page.getByTestId("connection-erp");
+    const shopCard = page.getByTestId("connection-ecommerce");
+    await eventually(() => erpCard.getByText("Deneme sistemi", { exact: true }).count()).toBeGreaterThan(0);
+    expect(await shopCard.getByText("Deneme sistemi", { exact: true }).count()).toBeGreaterThan(0);
+    expect(await erpCard.getByText("Bağlı", { exact: true }).count()).toBe(1);
+    const login = erpCard.getByTestId("sandbox-credentials-erp");
+    await eventually(() => login.textContent()).toContain("/sandbox/mikro/");
+    expect(await shopCard.getByTestId("sandbox-credentials-ecommerce").textContent()).toContain(
+      "/sandbox/ikas/",
+    );
+    // Connected to both: the one-click offer is gone from this screen.
+    expect(await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).count()).toBe(0);
+
+    // A stock run against the sandboxes ends successfully (it may queue behind the demo company's
+    // first product transfer on the shared worker, hence the long test timeout).
+    await page.goto("/integration/product");
+    await waitForShell(page);
+    const stock = page.locator('[data-testid="job-card"][data-job-type="StockIntegration"]');
+    const runNow = stock.getByTestId("run-now");
+    await eventually(() => runNow.isEnabled()).toBe(true);
+    await runNow.click();
+    await eventually(() => stock.getByText("Başarılı", { exact: true }).count(), 60_000).toBe(1);
+
+    // "Gerçek sisteme geç" opens an empty form for the real login; the sandbox login stays listed until saved.
+    await page.goto("/settings/api-keys");
+    await waitForShell(page);
+    await erpCard.getByRole("button", { name: "Gerçek sisteme geç" }).click();
+    await eventually(() =>
+      erpCard.getByText("Gerçek sisteminizin bağlantı bilgilerini girip", { exact: false }).count(),
+    ).toBe(1);
+  }, 240_000);
+});
