@@ -46,10 +46,11 @@ export const de: MessageCatalog = {
       "Die Registrierung ist abgeschlossen, die Anmeldung ist jedoch fehlgeschlagen. Bitte wenden Sie sich an den Administrator der Website.",
     registered: "Registrierung erfolgreich.",
     loginFailed: "Benutzername oder Passwort ist falsch.",
-    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
+    tooManyLoginAttempts:
+      "Zu viele Anmeldeanfragen von dieser Verbindung. Bitte versuchen Sie es in einer Minute erneut.",
     captchaRequired: "Bitte bestätigen Sie, dass Sie kein Roboter sind.",
     captchaHarderRequired:
-      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
+      "Zu viele fehlgeschlagene Anmeldeversuche. Zu Ihrer Sicherheit ist eine zusätzliche Überprüfung nötig; klicken Sie nach deren Abschluss erneut auf „Anmelden“.",
     captchaInvalid: "Die Überprüfung ist fehlgeschlagen. Bitte versuchen Sie es erneut.",
     unauthorized: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
     forbidden: "Sie sind für diesen Vorgang nicht berechtigt.",
@@ -72,19 +73,28 @@ export const de: MessageCatalog = {
   },
   /** Requests refused before any handler runs: transport, format and shared field rules. */
   request: {
-    badRequest: "The request could not be read. Please reload the page and try again.",
-    badUrl: "The address contains invalid characters. Please check it and try again.",
-    uriTooLong: "The address is too long. Please try again with a shorter address.",
-    headersTooLarge: "The request headers are too large. Please clear your browser's cookies and try again.",
-    unsupportedMediaType: "This content type is not supported. Please send the data as JSON or a form.",
-    malformedJson: "The data sent is not valid JSON. Please check the content and try again.",
-    malformedMultipart: "The form data could not be read. Please send the form and its attachments again.",
-    bodyTooLarge: "The data sent is too large. Please try again with smaller content.",
-    timeout: "The request did not complete in time. Please check your connection and try again.",
-    textControlCharacter: "The text contains a control character that is not allowed. Please retype it.",
-    idOutOfRange: "A record number must be a whole number between 1 and 2,147,483,647.",
-    numberOutOfRange: "The number is outside the allowed range. Please enter a smaller value.",
-    dateOutOfRange: "The date must be between the years 1900 and 2999.",
+    badRequest:
+      "Die Anfrage konnte nicht gelesen werden. Bitte laden Sie die Seite neu und versuchen Sie es erneut.",
+    badUrl:
+      "Die Adresse enthält ungültige Zeichen. Bitte prüfen Sie die Adresse und versuchen Sie es erneut.",
+    uriTooLong: "Die Adresse ist zu lang. Bitte versuchen Sie es mit einer kürzeren Adresse erneut.",
+    headersTooLarge:
+      "Die Kopfzeilen der Anfrage sind zu groß. Bitte löschen Sie die Cookies Ihres Browsers und versuchen Sie es erneut.",
+    unsupportedMediaType:
+      "Dieser Inhaltstyp wird nicht unterstützt. Bitte senden Sie die Daten als JSON oder als Formular.",
+    malformedJson:
+      "Die gesendeten Daten sind kein gültiges JSON. Bitte prüfen Sie den Inhalt und versuchen Sie es erneut.",
+    malformedMultipart:
+      "Die Formulardaten konnten nicht gelesen werden. Bitte senden Sie das Formular und seine Anhänge erneut.",
+    bodyTooLarge: "Die gesendeten Daten sind zu groß. Bitte versuchen Sie es mit kleinerem Inhalt erneut.",
+    timeout:
+      "Die Anfrage wurde nicht rechtzeitig abgeschlossen. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+    textControlCharacter:
+      "Der Text enthält ein nicht zulässiges Steuerzeichen. Bitte geben Sie den Text erneut ein.",
+    idOutOfRange: "Eine Datensatznummer muss eine ganze Zahl zwischen 1 und 2.147.483.647 sein.",
+    numberOutOfRange:
+      "Die Zahl liegt außerhalb des zulässigen Bereichs. Bitte geben Sie einen kleineren Wert ein.",
+    dateOutOfRange: "Das Datum muss zwischen den Jahren 1900 und 2999 liegen.",
   },
   engine: {
     statusQueued: "In der Warteschlange.",
@@ -119,50 +129,50 @@ export const de: MessageCatalog = {
   },
   connectors: {
     mikroMethodMissing:
-      "Your Mikro server ({{version}}) does not offer the {{method}} method; stock, price, category and order reads depend on it. Upgrade to Mikro Jump V17 or ask your Mikro dealer to enable {{method}} in the API service, then test the connection again.",
+      "Ihr Mikro-Server ({{version}}) bietet die Methode {{method}} nicht an; das Lesen von Beständen, Preisen, Kategorien und Bestellungen hängt davon ab. Aktualisieren Sie auf Mikro Jump V17 oder lassen Sie {{method}} von Ihrem Mikro-Händler im API-Dienst freischalten, und testen Sie dann die Verbindung erneut.",
     mikroVatRateMissing:
-      "The {{rate}} % VAT rate is not in Mikro's tax table (VergiListesiV2); order {{orderNo}} was not written to Mikro. Define the rate in Mikro or correct the product's VAT rate; the order is retried in the next run.",
+      "Der MwSt.-Satz von {{rate}} % steht nicht in der Steuertabelle von Mikro (VergiListesiV2); die Bestellung {{orderNo}} wurde nicht in Mikro geschrieben. Legen Sie den Satz in Mikro an oder korrigieren Sie den MwSt.-Satz des Produkts; die Bestellung wird beim nächsten Lauf erneut versucht.",
     mikroVatPointerUnknown:
-      "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
+      "Einige Mikro-Lagerkarten verweisen auf einen MwSt.-Eintrag ({{pointer}}), der nicht in der Steuertabelle steht: {{skus}}. Korrigieren Sie in Mikro das Einzelhandels-Steuerfeld dieser Karten; bis dahin werden diese Produkte nicht übertragen.",
     mikroOrderNotFound:
-      "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+      "Die Bestellung {{orderNo}} wurde an Mikro gesendet, konnte aber über ihre Belegnummer nicht wiedergefunden werden. Prüfen Sie in Mikro die Bestellung mit dieser Belegnummer; sie wurde nicht erneut gesendet, damit sie nicht doppelt geschrieben wird.",
   },
   failure: {
-    someSystem: "The ERP or the shop",
+    someSystem: "Das ERP oder der Shop",
     network:
-      "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
+      "Keine Verbindung zu {{system}} möglich. Prüfen Sie die Verbindungseinstellungen und versuchen Sie es mit „Verbindung testen“ erneut.",
     timeout:
-      "{{system}} did not answer in time. The job will try again on its next run; if this persists, check that the system is up and the connection settings are right.",
+      "{{system}} hat nicht rechtzeitig geantwortet. Die Aufgabe wird beim nächsten Lauf erneut versucht; besteht das Problem weiter, prüfen Sie, ob das System läuft und die Verbindungseinstellungen stimmen.",
     serverError:
-      "{{system}} reported an error on its side. The job will try again on its next run; if this persists, contact the system's provider.",
+      "{{system}} hat auf seiner Seite einen Fehler gemeldet. Die Aufgabe wird beim nächsten Lauf erneut versucht; besteht das Problem weiter, wenden Sie sich an den Anbieter des Systems.",
     rateLimited:
-      "{{system}} turned requests away for a while because there were too many. The job will continue where it left off on its next run; nothing for you to do.",
-    lock: "The record was locked by another operation in {{system}}. The job will try again on its next run.",
+      "{{system}} hat wegen zu vieler Anfragen vorübergehend Anfragen abgewiesen. Die Aufgabe macht beim nächsten Lauf dort weiter, wo sie aufgehört hat; Sie müssen nichts tun.",
+    lock: "Der Datensatz war in {{system}} durch einen anderen Vorgang gesperrt. Die Aufgabe wird beim nächsten Lauf erneut versucht.",
     blocked:
-      "{{system}} blocked access for a while. Wait a little and try again; if this persists, contact the system's provider.",
+      "{{system}} hat den Zugriff vorübergehend gesperrt. Warten Sie etwas und versuchen Sie es erneut; besteht das Problem weiter, wenden Sie sich an den Anbieter des Systems.",
     unavailable:
-      "{{system}} is not available right now (maintenance or load). The job will try again on its next run.",
-    auth: "{{system}} did not accept the credentials. Check the user, password and key in the connection settings and try again with 'Test connection'.",
+      "{{system}} ist gerade nicht erreichbar (Wartung oder hohe Auslastung). Die Aufgabe wird beim nächsten Lauf erneut versucht.",
+    auth: "{{system}} hat die Zugangsdaten nicht akzeptiert. Prüfen Sie Benutzer, Passwort und Schlüssel in den Verbindungseinstellungen und versuchen Sie es mit „Verbindung testen“ erneut.",
     validation:
-      "{{system}} did not accept this record. Correct the record's details (name, price, barcode, VAT…) and retry it from the failed tasks screen.",
+      "{{system}} hat diesen Datensatz nicht akzeptiert. Korrigieren Sie die Angaben des Datensatzes (Name, Preis, Barcode, MwSt. usw.) und versuchen Sie es im Bildschirm „Fehlgeschlagene Aufgaben“ erneut.",
     notFound:
-      "This record was not found in {{system}}. Check that it exists in both systems and retry it from the failed tasks screen.",
+      "Dieser Datensatz wurde in {{system}} nicht gefunden. Prüfen Sie, ob er in beiden Systemen vorhanden ist, und versuchen Sie es im Bildschirm „Fehlgeschlagene Aufgaben“ erneut.",
     unknownItem:
-      "A definition this record uses (stock card, warehouse, customer account…) was not found in {{system}}. Create it or correct the mappings, then retry it from the failed tasks screen.",
+      "Eine Definition, die dieser Datensatz verwendet (Lagerkarte, Lager, Kundenkonto usw.), wurde in {{system}} nicht gefunden. Legen Sie sie an oder korrigieren Sie die Zuordnungen und versuchen Sie es dann im Bildschirm „Fehlgeschlagene Aufgaben“ erneut.",
     conflict:
-      "{{system}} did not accept this record because it clashes with an existing one. Check the record and retry it from the failed tasks screen.",
-    unsupported: "{{system}} does not support this operation. You can open a support ticket.",
+      "{{system}} hat diesen Datensatz nicht akzeptiert, weil er mit einem vorhandenen Datensatz kollidiert. Prüfen Sie den Datensatz und versuchen Sie es im Bildschirm „Fehlgeschlagene Aufgaben“ erneut.",
+    unsupported: "{{system}} unterstützt diesen Vorgang nicht. Sie können ein Support-Ticket erstellen.",
     badResponse:
-      "{{system}} gave an answer that could not be understood. The job will try again on its next run; if this persists, open a support ticket.",
+      "{{system}} hat eine unverständliche Antwort gegeben. Die Aufgabe wird beim nächsten Lauf erneut versucht; besteht das Problem weiter, erstellen Sie ein Support-Ticket.",
     config:
-      "The connection details of {{system}} are missing or wrong. Check the connection settings and try again with 'Test connection'.",
+      "Die Verbindungsdaten von {{system}} fehlen oder sind falsch. Prüfen Sie die Verbindungseinstellungen und versuchen Sie es mit „Verbindung testen“ erneut.",
     database:
-      "Something went wrong while saving records in the panel's database. The job will try again on its next run; if this persists, open a support ticket.",
+      "Beim Speichern der Datensätze in der Datenbank des Panels ist ein Problem aufgetreten. Die Aufgabe wird beim nächsten Lauf erneut versucht; besteht das Problem weiter, erstellen Sie ein Support-Ticket.",
     unexpected:
-      "The job could not finish because of an unexpected problem. It will try again on its next run; if this persists, open a support ticket.",
-    systemSaid: '{{text}} The system said: "{{said}}"',
+      "Die Aufgabe konnte wegen eines unerwarteten Problems nicht abgeschlossen werden. Sie wird beim nächsten Lauf erneut versucht; besteht das Problem weiter, erstellen Sie ein Support-Ticket.",
+    systemSaid: "{{text}} Antwort des Systems: „{{said}}“",
     bindingConflict:
-      "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
+      "{{key}} wurde nicht übertragen: Dasselbe Shop-Produkt ist dem ERP-Code {{heldBy}} zugeordnet. Ein Shop-Produkt kann nur einem ERP-Artikel entsprechen; korrigieren Sie die Zuordnung im Bildschirm „ERP-Zuordnungen“ und versuchen Sie es dann im Bildschirm „Fehlgeschlagene Aufgaben“ erneut.",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli – Passwort zurücksetzen",
@@ -201,9 +211,10 @@ export const de: MessageCatalog = {
     reportDisabled: "{{job}} ist deaktiviert.",
     connectionUntested: "Die Verbindung wurde noch nicht getestet.",
     connectionNotSaved:
-      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
-    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
-    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
+      "Die Verbindungseinstellungen sind noch nicht gespeichert. Geben Sie Ihre Daten in den Verbindungseinstellungen ein und testen Sie sie.",
+    connectionRunOk: "Der letzte Aufgabenlauf am {{date}} hat dieses System ohne Probleme erreicht.",
+    connectionRunFailed:
+      "Der letzte Aufgabenlauf am {{date}} konnte keine Verbindung zu diesem System herstellen. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "Beim nächsten Lauf würde sich nichts ändern.",
@@ -221,7 +232,7 @@ export const de: MessageCatalog = {
     testAuth:
       "{{system}} wurde erreicht, aber die Zugangsdaten wurden nicht akzeptiert. Bitte prüfen Sie Schlüssel, Benutzer und Passwort.",
     testUnreachable:
-      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
+      "{{system}} war nicht erreichbar. Bitte geben Sie seine über das Internet erreichbare Adresse ein; unser Server verbindet sich nicht mit lokalen oder privaten Netzwerkadressen, Systeme in Ihrem Firmennetz verbinden sich über den vor Ort laufenden Agenten.",
     testTimeout: "{{system}} hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es später erneut.",
     testRateLimited:
       "{{system}} hat die Anfrage wegen zu vieler Anfragen abgelehnt. Bitte warten Sie kurz und versuchen Sie es erneut.",
@@ -280,47 +291,50 @@ export const de: MessageCatalog = {
     imported: "{{accepted}} Zeilen übernommen, {{refused}} Zeilen abgelehnt.",
     tooManyRows: "Aus einer Datei können höchstens 5000 Zeilen importiert werden.",
     bindingTaken:
-      "This shop product is already bound to another ERP stock code. A shop product can match only one ERP item: choose another shop product.",
+      "Dieses Shop-Produkt ist bereits einem anderen ERP-Lagercode zugeordnet. Ein Shop-Produkt kann nur einem ERP-Artikel entsprechen: Wählen Sie ein anderes Shop-Produkt.",
     bindingTakenRow:
-      "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
+      "Das Shop-Produkt {{shopSku}} ist bereits dem ERP-Code {{heldBy}} zugeordnet; ein Shop-Produkt kann nur einem ERP-Artikel entsprechen.",
   },
   salesExport: {
-    rangeInvalid: "The start date cannot be after the end date. Correct the dates and try again.",
-    sheet: "Sales Report",
-    orderNo: "Order No",
-    date: "Date",
-    customer: "Customer",
+    rangeInvalid:
+      "Das Startdatum darf nicht nach dem Enddatum liegen. Korrigieren Sie die Daten und versuchen Sie es erneut.",
+    sheet: "Verkaufsbericht",
+    orderNo: "Bestellnr.",
+    date: "Datum",
+    customer: "Kunde",
     state: "Status",
-    amount: "Amount",
-    currency: "Currency",
-    total: "Total",
-    received: "Received",
-    mapped: "Matched",
-    sent: "Sent to ERP",
-    confirmed: "Confirmed",
-    failed: "Failed",
-    needs_review: "Awaiting review",
+    amount: "Betrag",
+    currency: "Währung",
+    total: "Summe",
+    received: "Eingegangen",
+    mapped: "Zugeordnet",
+    sent: "An ERP gesendet",
+    confirmed: "Bestätigt",
+    failed: "Fehlgeschlagen",
+    needs_review: "Prüfung ausstehend",
   },
   privacy: {
     deletionRequested:
-      "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",
-    deletionCancelled: "Your account deletion request was cancelled. Your account and data are kept.",
+      "Ihr Antrag auf Kontolöschung ist eingegangen. Ihr Konto und alle seine Daten werden in 30 Tagen endgültig gelöscht; bis dahin können Sie den Antrag auf der Seite „Datenschutz und KVKK“ widerrufen.",
+    deletionCancelled:
+      "Ihr Antrag auf Kontolöschung wurde widerrufen. Ihr Konto und Ihre Daten bleiben erhalten.",
     alreadyPending:
-      "A deletion request for this account is already pending. See its date or cancel it on the Privacy and KVKK page.",
+      "Für dieses Konto liegt bereits ein offener Löschantrag vor. Auf der Seite „Datenschutz und KVKK“ sehen Sie sein Datum oder können ihn widerrufen.",
     passwordIncorrect:
-      "The password could not be verified. Enter your account's current password to confirm the deletion request.",
-    notPending: "This deletion request can no longer be cancelled: it was already cancelled or completed.",
-    confirmRequired: "Confirm that the account and its data will be deleted to continue.",
-    mailRequestedSubject: "Your account deletion request was received",
+      "Das Passwort konnte nicht bestätigt werden. Geben Sie das aktuelle Passwort Ihres Kontos ein, um den Löschantrag zu bestätigen.",
+    notPending:
+      "Dieser Löschantrag kann nicht mehr widerrufen werden: Er wurde bereits widerrufen oder ausgeführt.",
+    confirmRequired: "Bestätigen Sie, dass das Konto und seine Daten gelöscht werden, um fortzufahren.",
+    mailRequestedSubject: "Ihr Antrag auf Kontolöschung ist eingegangen",
     mailRequestedBody:
-      "Hello {{name}},\n\nWe received a request to delete the {{company}} account. The account, its connections, connection passwords and personal data will be deleted permanently on {{date}}.\n\nYou can download a copy of your data before then. If you did not make this request or changed your mind, cancel it on the Privacy and KVKK page before that date: {{link}}",
-    mailCancelledSubject: "Your account deletion request was cancelled",
+      "Hallo {{name}},\n\nwir haben einen Antrag auf Löschung des Kontos {{company}} erhalten. Das Konto, seine Verbindungen, Verbindungspasswörter und personenbezogenen Daten werden am {{date}} endgültig gelöscht.\n\nBis dahin können Sie eine Kopie Ihrer Daten herunterladen. Wenn Sie diesen Antrag nicht gestellt haben oder es sich anders überlegt haben, widerrufen Sie ihn vor diesem Datum auf der Seite „Datenschutz und KVKK“: {{link}}",
+    mailCancelledSubject: "Ihr Antrag auf Kontolöschung wurde widerrufen",
     mailCancelledBody:
-      "Hello {{name}},\n\nThe deletion request for the {{company}} account was cancelled. Your account and data are kept; nothing else is needed.\n\nPanel: {{link}}",
+      "Hallo {{name}},\n\nder Löschantrag für das Konto {{company}} wurde widerrufen. Ihr Konto und Ihre Daten bleiben erhalten; Sie müssen nichts weiter tun.\n\nPanel: {{link}}",
   },
   liveUpdates: {
     tooManyPanels:
-      "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
+      "Zu viele geöffnete Panel-Tabs dieser Firma verfolgen Live-Aktualisierungen. Schließen Sie die Tabs, die Sie nicht verwenden; dieser Tab verbindet sich in einigen Sekunden neu.",
   },
   sandbox: {
     connected:

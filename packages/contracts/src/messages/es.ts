@@ -47,10 +47,11 @@ export const es: MessageCatalog = {
       "El registro se completó, pero no se pudo iniciar sesión. Póngase en contacto con el administrador del sitio.",
     registered: "Registro completado correctamente.",
     loginFailed: "El nombre de usuario o la contraseña son incorrectos.",
-    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
+    tooManyLoginAttempts:
+      "Demasiadas solicitudes de inicio de sesión desde esta conexión. Vuelva a intentarlo dentro de un minuto.",
     captchaRequired: "Confirme que no es un robot.",
     captchaHarderRequired:
-      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
+      "Demasiados intentos de inicio de sesión fallidos. Por su seguridad se necesita una verificación adicional; cuando la complete, pulse de nuevo «Iniciar sesión».",
     captchaInvalid: "La verificación ha fallado. Vuelva a intentarlo.",
     unauthorized: "Su sesión ha caducado. Inicie sesión de nuevo.",
     forbidden: "No tiene permiso para realizar esta operación.",
@@ -74,19 +75,24 @@ export const es: MessageCatalog = {
   },
   /** Requests refused before any handler runs: transport, format and shared field rules. */
   request: {
-    badRequest: "The request could not be read. Please reload the page and try again.",
-    badUrl: "The address contains invalid characters. Please check it and try again.",
-    uriTooLong: "The address is too long. Please try again with a shorter address.",
-    headersTooLarge: "The request headers are too large. Please clear your browser's cookies and try again.",
-    unsupportedMediaType: "This content type is not supported. Please send the data as JSON or a form.",
-    malformedJson: "The data sent is not valid JSON. Please check the content and try again.",
-    malformedMultipart: "The form data could not be read. Please send the form and its attachments again.",
-    bodyTooLarge: "The data sent is too large. Please try again with smaller content.",
-    timeout: "The request did not complete in time. Please check your connection and try again.",
-    textControlCharacter: "The text contains a control character that is not allowed. Please retype it.",
-    idOutOfRange: "A record number must be a whole number between 1 and 2,147,483,647.",
-    numberOutOfRange: "The number is outside the allowed range. Please enter a smaller value.",
-    dateOutOfRange: "The date must be between the years 1900 and 2999.",
+    badRequest: "No se pudo leer la solicitud. Recargue la página y vuelva a intentarlo.",
+    badUrl: "La dirección contiene caracteres no válidos. Revísela y vuelva a intentarlo.",
+    uriTooLong: "La dirección es demasiado larga. Vuelva a intentarlo con una dirección más corta.",
+    headersTooLarge:
+      "Los encabezados de la solicitud son demasiado grandes. Borre las cookies de su navegador y vuelva a intentarlo.",
+    unsupportedMediaType:
+      "Este tipo de contenido no es compatible. Envíe los datos como JSON o como formulario.",
+    malformedJson: "Los datos enviados no son un JSON válido. Revise el contenido y vuelva a intentarlo.",
+    malformedMultipart:
+      "No se pudieron leer los datos del formulario. Vuelva a enviar el formulario y sus adjuntos.",
+    bodyTooLarge:
+      "Los datos enviados son demasiado grandes. Vuelva a intentarlo con un contenido más pequeño.",
+    timeout: "La solicitud no se completó a tiempo. Compruebe su conexión y vuelva a intentarlo.",
+    textControlCharacter:
+      "El texto contiene un carácter de control no permitido. Vuelva a escribir el texto.",
+    idOutOfRange: "El número de registro debe ser un número entero entre 1 y 2.147.483.647.",
+    numberOutOfRange: "El número está fuera del rango permitido. Introduzca un valor más pequeño.",
+    dateOutOfRange: "La fecha debe estar entre los años 1900 y 2999.",
   },
   engine: {
     statusQueued: "En cola.",
@@ -119,50 +125,50 @@ export const es: MessageCatalog = {
   },
   connectors: {
     mikroMethodMissing:
-      "Your Mikro server ({{version}}) does not offer the {{method}} method; stock, price, category and order reads depend on it. Upgrade to Mikro Jump V17 or ask your Mikro dealer to enable {{method}} in the API service, then test the connection again.",
+      "Su servidor Mikro ({{version}}) no ofrece el método {{method}}; la lectura de existencias, precios, categorías y pedidos depende de él. Actualice a Mikro Jump V17 o pida a su distribuidor de Mikro que active {{method}} en el servicio API y luego vuelva a probar la conexión.",
     mikroVatRateMissing:
-      "The {{rate}} % VAT rate is not in Mikro's tax table (VergiListesiV2); order {{orderNo}} was not written to Mikro. Define the rate in Mikro or correct the product's VAT rate; the order is retried in the next run.",
+      "El tipo de IVA del {{rate}} % no está en la tabla de impuestos de Mikro (VergiListesiV2); el pedido {{orderNo}} no se escribió en Mikro. Defina el tipo en Mikro o corrija el tipo de IVA del producto; el pedido se reintentará en la próxima ejecución.",
     mikroVatPointerUnknown:
-      "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
+      "Algunas fichas de existencias de Mikro apuntan a una entrada de IVA ({{pointer}}) que no está en la tabla de impuestos: {{skus}}. Corrija en Mikro el campo de IVA minorista de esas fichas; hasta entonces estos productos no se transfieren.",
     mikroOrderNotFound:
-      "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+      "El pedido {{orderNo}} se envió a Mikro, pero no se pudo volver a encontrar por su número de documento. Revise en Mikro el pedido con ese número de documento; no se ha reenviado para que no se escriba dos veces.",
   },
   failure: {
-    someSystem: "The ERP or the shop",
+    someSystem: "El ERP o la tienda",
     network:
-      "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
+      "No se pudo conectar con {{system}}. Revise la configuración de conexión y vuelva a intentarlo con «Probar conexión».",
     timeout:
-      "{{system}} did not answer in time. The job will try again on its next run; if this persists, check that the system is up and the connection settings are right.",
+      "{{system}} no respondió a tiempo. La tarea se reintentará en la próxima ejecución; si el problema persiste, compruebe que el sistema esté en marcha y que la configuración de conexión sea correcta.",
     serverError:
-      "{{system}} reported an error on its side. The job will try again on its next run; if this persists, contact the system's provider.",
+      "{{system}} informó de un error en su lado. La tarea se reintentará en la próxima ejecución; si el problema persiste, contacte con el proveedor del sistema.",
     rateLimited:
-      "{{system}} turned requests away for a while because there were too many. The job will continue where it left off on its next run; nothing for you to do.",
-    lock: "The record was locked by another operation in {{system}}. The job will try again on its next run.",
+      "{{system}} rechazó solicitudes temporalmente porque había demasiadas. La tarea continuará donde se quedó en la próxima ejecución; no tiene que hacer nada.",
+    lock: "El registro estaba bloqueado por otra operación en {{system}}. La tarea se reintentará en la próxima ejecución.",
     blocked:
-      "{{system}} blocked access for a while. Wait a little and try again; if this persists, contact the system's provider.",
+      "{{system}} bloqueó el acceso temporalmente. Espere un poco y vuelva a intentarlo; si el problema persiste, contacte con el proveedor del sistema.",
     unavailable:
-      "{{system}} is not available right now (maintenance or load). The job will try again on its next run.",
-    auth: "{{system}} did not accept the credentials. Check the user, password and key in the connection settings and try again with 'Test connection'.",
+      "{{system}} no está disponible en este momento (mantenimiento o carga elevada). La tarea se reintentará en la próxima ejecución.",
+    auth: "{{system}} no aceptó las credenciales. Revise el usuario, la contraseña y la clave en la configuración de conexión y vuelva a intentarlo con «Probar conexión».",
     validation:
-      "{{system}} did not accept this record. Correct the record's details (name, price, barcode, VAT…) and retry it from the failed tasks screen.",
+      "{{system}} no aceptó este registro. Corrija los datos del registro (nombre, precio, código de barras, IVA…) y reinténtelo desde la pantalla «Tareas fallidas».",
     notFound:
-      "This record was not found in {{system}}. Check that it exists in both systems and retry it from the failed tasks screen.",
+      "Este registro no se encontró en {{system}}. Compruebe que existe en ambos sistemas y reinténtelo desde la pantalla «Tareas fallidas».",
     unknownItem:
-      "A definition this record uses (stock card, warehouse, customer account…) was not found in {{system}}. Create it or correct the mappings, then retry it from the failed tasks screen.",
+      "No se encontró en {{system}} una definición que usa este registro (ficha de existencias, almacén, cuenta de cliente…). Créela o corrija las correspondencias y luego reinténtelo desde la pantalla «Tareas fallidas».",
     conflict:
-      "{{system}} did not accept this record because it clashes with an existing one. Check the record and retry it from the failed tasks screen.",
-    unsupported: "{{system}} does not support this operation. You can open a support ticket.",
+      "{{system}} no aceptó este registro porque entra en conflicto con uno existente. Revise el registro y reinténtelo desde la pantalla «Tareas fallidas».",
+    unsupported: "{{system}} no admite esta operación. Puede abrir un ticket de soporte.",
     badResponse:
-      "{{system}} gave an answer that could not be understood. The job will try again on its next run; if this persists, open a support ticket.",
+      "{{system}} dio una respuesta que no se pudo entender. La tarea se reintentará en la próxima ejecución; si el problema persiste, abra un ticket de soporte.",
     config:
-      "The connection details of {{system}} are missing or wrong. Check the connection settings and try again with 'Test connection'.",
+      "Faltan datos de conexión de {{system}} o son incorrectos. Revise la configuración de conexión y vuelva a intentarlo con «Probar conexión».",
     database:
-      "Something went wrong while saving records in the panel's database. The job will try again on its next run; if this persists, open a support ticket.",
+      "Se produjo un problema al guardar los registros en la base de datos del panel. La tarea se reintentará en la próxima ejecución; si el problema persiste, abra un ticket de soporte.",
     unexpected:
-      "The job could not finish because of an unexpected problem. It will try again on its next run; if this persists, open a support ticket.",
-    systemSaid: '{{text}} The system said: "{{said}}"',
+      "La tarea no pudo terminar por un problema inesperado. Se reintentará en la próxima ejecución; si el problema persiste, abra un ticket de soporte.",
+    systemSaid: "{{text}} Respuesta del sistema: «{{said}}»",
     bindingConflict:
-      "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
+      "{{key}} no se transfirió: el mismo producto de la tienda está vinculado al código ERP {{heldBy}}. Un producto de la tienda solo puede corresponder a un artículo del ERP; corrija la correspondencia en la pantalla «Correspondencias con el ERP» y luego reinténtelo desde la pantalla «Tareas fallidas».",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli: restablecimiento de contraseña",
@@ -200,9 +206,10 @@ export const es: MessageCatalog = {
     reportDisabled: "{{job}} está desactivada.",
     connectionUntested: "La conexión aún no se ha probado.",
     connectionNotSaved:
-      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
-    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
-    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
+      "La configuración de conexión aún no se ha guardado. Introduzca sus datos en la configuración de conexión y pruébelos.",
+    connectionRunOk: "La última ejecución de tareas del {{date}} llegó a este sistema sin problemas.",
+    connectionRunFailed:
+      "La última ejecución de tareas del {{date}} no pudo conectar con este sistema. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "No cambiaría nada en la próxima ejecución.",
@@ -218,7 +225,7 @@ export const es: MessageCatalog = {
     testAuth:
       "Se alcanzó {{system}}, pero las credenciales no fueron aceptadas. Revise la clave, el usuario y la contraseña.",
     testUnreachable:
-      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
+      "No se pudo acceder a {{system}}. Introduzca su dirección accesible desde internet; nuestro servidor no se conecta a direcciones de red locales o privadas, y los sistemas de la red de su empresa se conectan a través del agente instalado en sus instalaciones.",
     testTimeout: "{{system}} no respondió a tiempo. Inténtelo de nuevo más tarde.",
     testRateLimited:
       "{{system}} rechazó la solicitud por exceso de solicitudes. Espere un poco e inténtelo de nuevo.",
@@ -275,47 +282,49 @@ export const es: MessageCatalog = {
     imported: "{{accepted}} filas aceptadas, {{refused}} filas rechazadas.",
     tooManyRows: "Se pueden importar como máximo 5000 filas de un archivo.",
     bindingTaken:
-      "This shop product is already bound to another ERP stock code. A shop product can match only one ERP item: choose another shop product.",
+      "Este producto de la tienda ya está vinculado a otro código de existencias del ERP. Un producto de la tienda solo puede corresponder a un artículo del ERP: elija otro producto de la tienda.",
     bindingTakenRow:
-      "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
+      "El producto de la tienda {{shopSku}} ya está vinculado al código ERP {{heldBy}}; un producto de la tienda solo puede corresponder a un artículo del ERP.",
   },
   salesExport: {
-    rangeInvalid: "The start date cannot be after the end date. Correct the dates and try again.",
-    sheet: "Sales Report",
-    orderNo: "Order No",
-    date: "Date",
-    customer: "Customer",
-    state: "Status",
-    amount: "Amount",
-    currency: "Currency",
+    rangeInvalid:
+      "La fecha de inicio no puede ser posterior a la fecha de fin. Corrija las fechas y vuelva a intentarlo.",
+    sheet: "Informe de ventas",
+    orderNo: "N.º de pedido",
+    date: "Fecha",
+    customer: "Cliente",
+    state: "Estado",
+    amount: "Importe",
+    currency: "Moneda",
     total: "Total",
-    received: "Received",
-    mapped: "Matched",
-    sent: "Sent to ERP",
-    confirmed: "Confirmed",
-    failed: "Failed",
-    needs_review: "Awaiting review",
+    received: "Recibido",
+    mapped: "Emparejado",
+    sent: "Enviado al ERP",
+    confirmed: "Confirmado",
+    failed: "Fallido",
+    needs_review: "Pendiente de revisión",
   },
   privacy: {
     deletionRequested:
-      "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",
-    deletionCancelled: "Your account deletion request was cancelled. Your account and data are kept.",
+      "Hemos recibido su solicitud de eliminación de la cuenta. Su cuenta y todos sus datos se eliminarán definitivamente en 30 días; hasta entonces puede cancelar la solicitud en la página «Privacidad y KVKK».",
+    deletionCancelled:
+      "Se ha cancelado su solicitud de eliminación de la cuenta. Su cuenta y sus datos se conservan.",
     alreadyPending:
-      "A deletion request for this account is already pending. See its date or cancel it on the Privacy and KVKK page.",
+      "Ya hay una solicitud de eliminación pendiente para esta cuenta. Consulte su fecha o cancélela en la página «Privacidad y KVKK».",
     passwordIncorrect:
-      "The password could not be verified. Enter your account's current password to confirm the deletion request.",
-    notPending: "This deletion request can no longer be cancelled: it was already cancelled or completed.",
-    confirmRequired: "Confirm that the account and its data will be deleted to continue.",
-    mailRequestedSubject: "Your account deletion request was received",
+      "No se pudo verificar la contraseña. Introduzca la contraseña actual de su cuenta para confirmar la solicitud de eliminación.",
+    notPending: "Esta solicitud de eliminación ya no se puede cancelar: ya se canceló o se completó.",
+    confirmRequired: "Para continuar, confirme que la cuenta y sus datos se eliminarán.",
+    mailRequestedSubject: "Hemos recibido su solicitud de eliminación de la cuenta",
     mailRequestedBody:
-      "Hello {{name}},\n\nWe received a request to delete the {{company}} account. The account, its connections, connection passwords and personal data will be deleted permanently on {{date}}.\n\nYou can download a copy of your data before then. If you did not make this request or changed your mind, cancel it on the Privacy and KVKK page before that date: {{link}}",
-    mailCancelledSubject: "Your account deletion request was cancelled",
+      "Hola, {{name}}:\n\nHemos recibido una solicitud para eliminar la cuenta {{company}}. La cuenta, sus conexiones, las contraseñas de conexión y los datos personales se eliminarán definitivamente el {{date}}.\n\nAntes de esa fecha puede descargar una copia de sus datos. Si no hizo esta solicitud o ha cambiado de opinión, cancélela antes de esa fecha en la página «Privacidad y KVKK»: {{link}}",
+    mailCancelledSubject: "Se ha cancelado su solicitud de eliminación de la cuenta",
     mailCancelledBody:
-      "Hello {{name}},\n\nThe deletion request for the {{company}} account was cancelled. Your account and data are kept; nothing else is needed.\n\nPanel: {{link}}",
+      "Hola, {{name}}:\n\nSe ha cancelado la solicitud de eliminación de la cuenta {{company}}. Su cuenta y sus datos se conservan; no tiene que hacer nada más.\n\nPanel: {{link}}",
   },
   liveUpdates: {
     tooManyPanels:
-      "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
+      "Demasiadas pestañas del panel de esta empresa siguen las actualizaciones en directo. Cierre las pestañas que no use; esta pestaña se volverá a conectar en unos segundos.",
   },
   sandbox: {
     connected:

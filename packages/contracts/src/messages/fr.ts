@@ -46,10 +46,11 @@ export const fr: MessageCatalog = {
       "L'inscription est terminée mais la connexion a échoué. Veuillez contacter l'administrateur du site.",
     registered: "Inscription réussie.",
     loginFailed: "Nom d'utilisateur ou mot de passe incorrect.",
-    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
+    tooManyLoginAttempts:
+      "Trop de demandes de connexion depuis cette connexion réseau. Veuillez réessayer dans une minute.",
     captchaRequired: "Veuillez confirmer que vous n'êtes pas un robot.",
     captchaHarderRequired:
-      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
+      "Trop de tentatives de connexion échouées. Pour votre sécurité, une vérification supplémentaire est nécessaire ; une fois terminée, cliquez à nouveau sur « Se connecter ».",
     captchaInvalid: "La vérification a échoué. Veuillez réessayer.",
     unauthorized: "Votre session a expiré. Veuillez vous reconnecter.",
     forbidden: "Vous n'êtes pas autorisé à effectuer cette opération.",
@@ -73,19 +74,25 @@ export const fr: MessageCatalog = {
   },
   /** Requests refused before any handler runs: transport, format and shared field rules. */
   request: {
-    badRequest: "The request could not be read. Please reload the page and try again.",
-    badUrl: "The address contains invalid characters. Please check it and try again.",
-    uriTooLong: "The address is too long. Please try again with a shorter address.",
-    headersTooLarge: "The request headers are too large. Please clear your browser's cookies and try again.",
-    unsupportedMediaType: "This content type is not supported. Please send the data as JSON or a form.",
-    malformedJson: "The data sent is not valid JSON. Please check the content and try again.",
-    malformedMultipart: "The form data could not be read. Please send the form and its attachments again.",
-    bodyTooLarge: "The data sent is too large. Please try again with smaller content.",
-    timeout: "The request did not complete in time. Please check your connection and try again.",
-    textControlCharacter: "The text contains a control character that is not allowed. Please retype it.",
-    idOutOfRange: "A record number must be a whole number between 1 and 2,147,483,647.",
-    numberOutOfRange: "The number is outside the allowed range. Please enter a smaller value.",
-    dateOutOfRange: "The date must be between the years 1900 and 2999.",
+    badRequest: "La requête n'a pas pu être lue. Veuillez recharger la page et réessayer.",
+    badUrl: "L'adresse contient des caractères non valides. Veuillez la vérifier et réessayer.",
+    uriTooLong: "L'adresse est trop longue. Veuillez réessayer avec une adresse plus courte.",
+    headersTooLarge:
+      "Les en-têtes de la requête sont trop volumineux. Veuillez effacer les cookies de votre navigateur et réessayer.",
+    unsupportedMediaType:
+      "Ce type de contenu n'est pas pris en charge. Veuillez envoyer les données en JSON ou sous forme de formulaire.",
+    malformedJson:
+      "Les données envoyées ne sont pas un JSON valide. Veuillez vérifier le contenu et réessayer.",
+    malformedMultipart:
+      "Les données du formulaire n'ont pas pu être lues. Veuillez renvoyer le formulaire et ses pièces jointes.",
+    bodyTooLarge:
+      "Les données envoyées sont trop volumineuses. Veuillez réessayer avec un contenu plus petit.",
+    timeout: "La requête n'a pas abouti à temps. Veuillez vérifier votre connexion et réessayer.",
+    textControlCharacter: "Le texte contient un caractère de contrôle non autorisé. Veuillez le ressaisir.",
+    idOutOfRange: "Un numéro d'enregistrement doit être un nombre entier compris entre 1 et 2 147 483 647.",
+    numberOutOfRange:
+      "Le nombre est en dehors de la plage autorisée. Veuillez saisir une valeur plus petite.",
+    dateOutOfRange: "La date doit être comprise entre les années 1900 et 2999.",
   },
   engine: {
     statusQueued: "En file d'attente.",
@@ -120,50 +127,51 @@ export const fr: MessageCatalog = {
   },
   connectors: {
     mikroMethodMissing:
-      "Your Mikro server ({{version}}) does not offer the {{method}} method; stock, price, category and order reads depend on it. Upgrade to Mikro Jump V17 or ask your Mikro dealer to enable {{method}} in the API service, then test the connection again.",
+      "Votre serveur Mikro ({{version}}) ne propose pas la méthode {{method}} ; la lecture des stocks, prix, catégories et commandes en dépend. Passez à Mikro Jump V17 ou demandez à votre revendeur Mikro d'activer {{method}} dans le service API, puis testez à nouveau la connexion.",
     mikroVatRateMissing:
-      "The {{rate}} % VAT rate is not in Mikro's tax table (VergiListesiV2); order {{orderNo}} was not written to Mikro. Define the rate in Mikro or correct the product's VAT rate; the order is retried in the next run.",
+      "Le taux de TVA de {{rate}} % ne figure pas dans la table des taxes de Mikro (VergiListesiV2) ; la commande {{orderNo}} n'a pas été écrite dans Mikro. Définissez ce taux dans Mikro ou corrigez le taux de TVA du produit ; la commande sera retentée lors de la prochaine exécution.",
     mikroVatPointerUnknown:
-      "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
+      "Certaines fiches de stock Mikro renvoient à une entrée de TVA ({{pointer}}) absente de la table des taxes : {{skus}}. Corrigez leur champ de TVA de vente au détail dans Mikro ; ces produits ne sont pas transférés d'ici là.",
     mikroOrderNotFound:
-      "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+      "La commande {{orderNo}} a été envoyée à Mikro mais n'a pas pu être retrouvée par son numéro de pièce. Vérifiez dans Mikro la commande portant ce numéro de pièce ; elle n'a pas été renvoyée afin de ne pas être écrite deux fois.",
   },
   failure: {
-    someSystem: "The ERP or the shop",
+    someSystem: "L'ERP ou la boutique",
     network:
-      "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
+      "Impossible de se connecter à {{system}}. Vérifiez les paramètres de connexion et réessayez avec « Tester la connexion ».",
     timeout:
-      "{{system}} did not answer in time. The job will try again on its next run; if this persists, check that the system is up and the connection settings are right.",
+      "{{system}} n'a pas répondu à temps. La tâche sera retentée lors de la prochaine exécution ; si le problème persiste, vérifiez que le système fonctionne et que les paramètres de connexion sont corrects.",
     serverError:
-      "{{system}} reported an error on its side. The job will try again on its next run; if this persists, contact the system's provider.",
+      "{{system}} a signalé une erreur de son côté. La tâche sera retentée lors de la prochaine exécution ; si le problème persiste, contactez le fournisseur du système.",
     rateLimited:
-      "{{system}} turned requests away for a while because there were too many. The job will continue where it left off on its next run; nothing for you to do.",
-    lock: "The record was locked by another operation in {{system}}. The job will try again on its next run.",
+      "{{system}} a temporairement refusé des requêtes parce qu'elles étaient trop nombreuses. La tâche reprendra là où elle s'est arrêtée lors de la prochaine exécution ; vous n'avez rien à faire.",
+    lock: "L'enregistrement était verrouillé par une autre opération dans {{system}}. La tâche sera retentée lors de la prochaine exécution.",
     blocked:
-      "{{system}} blocked access for a while. Wait a little and try again; if this persists, contact the system's provider.",
+      "{{system}} a temporairement bloqué l'accès. Patientez un peu et réessayez ; si le problème persiste, contactez le fournisseur du système.",
     unavailable:
-      "{{system}} is not available right now (maintenance or load). The job will try again on its next run.",
-    auth: "{{system}} did not accept the credentials. Check the user, password and key in the connection settings and try again with 'Test connection'.",
+      "{{system}} n'est pas disponible pour le moment (maintenance ou forte charge). La tâche sera retentée lors de la prochaine exécution.",
+    auth: "{{system}} n'a pas accepté les identifiants. Vérifiez l'utilisateur, le mot de passe et la clé dans les paramètres de connexion et réessayez avec « Tester la connexion ».",
     validation:
-      "{{system}} did not accept this record. Correct the record's details (name, price, barcode, VAT…) and retry it from the failed tasks screen.",
+      "{{system}} n'a pas accepté cet enregistrement. Corrigez ses informations (nom, prix, code-barres, TVA…) puis relancez-le depuis l'écran « Tâches en échec ».",
     notFound:
-      "This record was not found in {{system}}. Check that it exists in both systems and retry it from the failed tasks screen.",
+      "Cet enregistrement est introuvable dans {{system}}. Vérifiez qu'il existe dans les deux systèmes puis relancez-le depuis l'écran « Tâches en échec ».",
     unknownItem:
-      "A definition this record uses (stock card, warehouse, customer account…) was not found in {{system}}. Create it or correct the mappings, then retry it from the failed tasks screen.",
+      "Une définition utilisée par cet enregistrement (fiche de stock, entrepôt, compte client…) est introuvable dans {{system}}. Créez-la ou corrigez les correspondances, puis relancez-le depuis l'écran « Tâches en échec ».",
     conflict:
-      "{{system}} did not accept this record because it clashes with an existing one. Check the record and retry it from the failed tasks screen.",
-    unsupported: "{{system}} does not support this operation. You can open a support ticket.",
+      "{{system}} n'a pas accepté cet enregistrement car il entre en conflit avec un enregistrement existant. Vérifiez-le puis relancez-le depuis l'écran « Tâches en échec ».",
+    unsupported:
+      "{{system}} ne prend pas en charge cette opération. Vous pouvez ouvrir un ticket d'assistance.",
     badResponse:
-      "{{system}} gave an answer that could not be understood. The job will try again on its next run; if this persists, open a support ticket.",
+      "{{system}} a renvoyé une réponse incompréhensible. La tâche sera retentée lors de la prochaine exécution ; si le problème persiste, ouvrez un ticket d'assistance.",
     config:
-      "The connection details of {{system}} are missing or wrong. Check the connection settings and try again with 'Test connection'.",
+      "Les informations de connexion de {{system}} sont manquantes ou erronées. Vérifiez les paramètres de connexion et réessayez avec « Tester la connexion ».",
     database:
-      "Something went wrong while saving records in the panel's database. The job will try again on its next run; if this persists, open a support ticket.",
+      "Un problème est survenu lors de l'enregistrement des données dans la base du panneau. La tâche sera retentée lors de la prochaine exécution ; si le problème persiste, ouvrez un ticket d'assistance.",
     unexpected:
-      "The job could not finish because of an unexpected problem. It will try again on its next run; if this persists, open a support ticket.",
-    systemSaid: '{{text}} The system said: "{{said}}"',
+      "La tâche n'a pas pu se terminer à cause d'un problème inattendu. Elle sera retentée lors de la prochaine exécution ; si le problème persiste, ouvrez un ticket d'assistance.",
+    systemSaid: "{{text}} Réponse du système : « {{said}} »",
     bindingConflict:
-      "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
+      "{{key}} n'a pas été transféré : le même produit de la boutique est lié au code ERP {{heldBy}}. Un produit de la boutique ne peut correspondre qu'à un seul article de l'ERP ; corrigez la correspondance dans l'écran « Correspondances ERP », puis relancez-le depuis l'écran « Tâches en échec ».",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli : réinitialisation du mot de passe",
@@ -202,9 +210,10 @@ export const fr: MessageCatalog = {
     reportDisabled: "{{job}} est désactivée.",
     connectionUntested: "La connexion n'a pas encore été testée.",
     connectionNotSaved:
-      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
-    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
-    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
+      "Les paramètres de connexion ne sont pas encore enregistrés. Saisissez vos informations dans les paramètres de connexion et testez-les.",
+    connectionRunOk: "La dernière exécution des tâches du {{date}} a atteint ce système sans problème.",
+    connectionRunFailed:
+      "La dernière exécution des tâches du {{date}} n'a pas pu se connecter à ce système. {{reason}}",
   },
   connectionSettings: {
     previewNothing: "Rien ne changerait lors de la prochaine exécution.",
@@ -221,7 +230,7 @@ export const fr: MessageCatalog = {
     testAuth:
       "{{system}} a été atteint mais les identifiants n'ont pas été acceptés. Vérifiez la clé, l'utilisateur et le mot de passe.",
     testUnreachable:
-      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
+      "{{system}} est injoignable. Veuillez saisir son adresse accessible depuis Internet ; notre serveur ne se connecte pas aux adresses de réseau locales ou privées, les systèmes du réseau de votre entreprise se connectent via l'agent installé sur site.",
     testTimeout: "{{system}} n'a pas répondu à temps. Veuillez réessayer plus tard.",
     testRateLimited:
       "{{system}} a refusé la demande en raison d'un trop grand nombre de requêtes. Patientez un peu puis réessayez.",
@@ -280,47 +289,50 @@ export const fr: MessageCatalog = {
     imported: "{{accepted}} lignes acceptées, {{refused}} lignes refusées.",
     tooManyRows: "5000 lignes au plus peuvent être importées depuis un fichier.",
     bindingTaken:
-      "This shop product is already bound to another ERP stock code. A shop product can match only one ERP item: choose another shop product.",
+      "Ce produit de la boutique est déjà lié à un autre code de stock de l'ERP. Un produit de la boutique ne peut correspondre qu'à un seul article de l'ERP : choisissez un autre produit de la boutique.",
     bindingTakenRow:
-      "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
+      "Le produit de la boutique {{shopSku}} est déjà lié au code ERP {{heldBy}} ; un produit de la boutique ne peut correspondre qu'à un seul article de l'ERP.",
   },
   salesExport: {
-    rangeInvalid: "The start date cannot be after the end date. Correct the dates and try again.",
-    sheet: "Sales Report",
-    orderNo: "Order No",
+    rangeInvalid:
+      "La date de début ne peut pas être postérieure à la date de fin. Corrigez les dates et réessayez.",
+    sheet: "Rapport des ventes",
+    orderNo: "N° de commande",
     date: "Date",
-    customer: "Customer",
-    state: "Status",
-    amount: "Amount",
-    currency: "Currency",
+    customer: "Client",
+    state: "Statut",
+    amount: "Montant",
+    currency: "Devise",
     total: "Total",
-    received: "Received",
-    mapped: "Matched",
-    sent: "Sent to ERP",
-    confirmed: "Confirmed",
-    failed: "Failed",
-    needs_review: "Awaiting review",
+    received: "Reçue",
+    mapped: "Mise en correspondance",
+    sent: "Envoyée à l'ERP",
+    confirmed: "Confirmée",
+    failed: "En échec",
+    needs_review: "En attente de vérification",
   },
   privacy: {
     deletionRequested:
-      "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",
-    deletionCancelled: "Your account deletion request was cancelled. Your account and data are kept.",
+      "Votre demande de suppression du compte a bien été reçue. Votre compte et toutes ses données seront définitivement supprimés dans 30 jours ; d'ici là, vous pouvez annuler la demande sur la page « Confidentialité et KVKK ».",
+    deletionCancelled:
+      "Votre demande de suppression du compte a été annulée. Votre compte et vos données sont conservés.",
     alreadyPending:
-      "A deletion request for this account is already pending. See its date or cancel it on the Privacy and KVKK page.",
+      "Une demande de suppression est déjà en attente pour ce compte. Consultez sa date ou annulez-la sur la page « Confidentialité et KVKK ».",
     passwordIncorrect:
-      "The password could not be verified. Enter your account's current password to confirm the deletion request.",
-    notPending: "This deletion request can no longer be cancelled: it was already cancelled or completed.",
-    confirmRequired: "Confirm that the account and its data will be deleted to continue.",
-    mailRequestedSubject: "Your account deletion request was received",
+      "Le mot de passe n'a pas pu être vérifié. Saisissez le mot de passe actuel de votre compte pour confirmer la demande de suppression.",
+    notPending:
+      "Cette demande de suppression ne peut plus être annulée : elle a déjà été annulée ou exécutée.",
+    confirmRequired: "Pour continuer, confirmez que le compte et ses données seront supprimés.",
+    mailRequestedSubject: "Votre demande de suppression du compte a bien été reçue",
     mailRequestedBody:
-      "Hello {{name}},\n\nWe received a request to delete the {{company}} account. The account, its connections, connection passwords and personal data will be deleted permanently on {{date}}.\n\nYou can download a copy of your data before then. If you did not make this request or changed your mind, cancel it on the Privacy and KVKK page before that date: {{link}}",
-    mailCancelledSubject: "Your account deletion request was cancelled",
+      "Bonjour {{name}},\n\nNous avons reçu une demande de suppression du compte {{company}}. Le compte, ses connexions, les mots de passe de connexion et les données personnelles seront définitivement supprimés le {{date}}.\n\nVous pouvez télécharger une copie de vos données d'ici là. Si vous n'êtes pas à l'origine de cette demande ou si vous avez changé d'avis, annulez-la avant cette date sur la page « Confidentialité et KVKK » : {{link}}",
+    mailCancelledSubject: "Votre demande de suppression du compte a été annulée",
     mailCancelledBody:
-      "Hello {{name}},\n\nThe deletion request for the {{company}} account was cancelled. Your account and data are kept; nothing else is needed.\n\nPanel: {{link}}",
+      "Bonjour {{name}},\n\nLa demande de suppression du compte {{company}} a été annulée. Votre compte et vos données sont conservés ; vous n'avez rien d'autre à faire.\n\nPanneau : {{link}}",
   },
   liveUpdates: {
     tooManyPanels:
-      "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
+      "Trop d'onglets du panneau ouverts pour cette entreprise suivent les mises à jour en direct. Fermez les onglets que vous n'utilisez pas ; cet onglet se reconnectera dans quelques secondes.",
   },
   sandbox: {
     connected:

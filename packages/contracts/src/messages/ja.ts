@@ -45,10 +45,10 @@ export const ja: MessageCatalog = {
     autoLoginFailed: "登録は完了しましたが、ログインできませんでした。サイト管理者にお問い合わせください。",
     registered: "登録が完了しました。",
     loginFailed: "ユーザー名またはパスワードが正しくありません。",
-    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
+    tooManyLoginAttempts: "この接続からのログイン要求が多すぎます。1 分後にもう一度お試しください。",
     captchaRequired: "ロボットではないことを確認してください。",
     captchaHarderRequired:
-      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
+      "ログインの失敗が多すぎます。安全のため追加の確認が必要です。確認が完了したら、もう一度「ログイン」を押してください。",
     captchaInvalid: "確認に失敗しました。もう一度お試しください。",
     unauthorized: "セッションの有効期限が切れました。もう一度ログインしてください。",
     forbidden: "この操作を行う権限がありません。",
@@ -70,19 +70,22 @@ export const ja: MessageCatalog = {
   },
   /** Requests refused before any handler runs: transport, format and shared field rules. */
   request: {
-    badRequest: "The request could not be read. Please reload the page and try again.",
-    badUrl: "The address contains invalid characters. Please check it and try again.",
-    uriTooLong: "The address is too long. Please try again with a shorter address.",
-    headersTooLarge: "The request headers are too large. Please clear your browser's cookies and try again.",
-    unsupportedMediaType: "This content type is not supported. Please send the data as JSON or a form.",
-    malformedJson: "The data sent is not valid JSON. Please check the content and try again.",
-    malformedMultipart: "The form data could not be read. Please send the form and its attachments again.",
-    bodyTooLarge: "The data sent is too large. Please try again with smaller content.",
-    timeout: "The request did not complete in time. Please check your connection and try again.",
-    textControlCharacter: "The text contains a control character that is not allowed. Please retype it.",
-    idOutOfRange: "A record number must be a whole number between 1 and 2,147,483,647.",
-    numberOutOfRange: "The number is outside the allowed range. Please enter a smaller value.",
-    dateOutOfRange: "The date must be between the years 1900 and 2999.",
+    badRequest: "リクエストを読み取れませんでした。ページを再読み込みして、もう一度お試しください。",
+    badUrl: "アドレスに無効な文字が含まれています。アドレスを確認して、もう一度お試しください。",
+    uriTooLong: "アドレスが長すぎます。短いアドレスでもう一度お試しください。",
+    headersTooLarge:
+      "リクエストヘッダーが大きすぎます。ブラウザーの Cookie を削除して、もう一度お試しください。",
+    unsupportedMediaType:
+      "このコンテンツタイプには対応していません。データは JSON またはフォーム形式で送信してください。",
+    malformedJson: "送信されたデータは有効な JSON ではありません。内容を確認して、もう一度お試しください。",
+    malformedMultipart:
+      "フォームのデータを読み取れませんでした。フォームと添付ファイルをもう一度送信してください。",
+    bodyTooLarge: "送信されたデータが大きすぎます。より小さな内容でもう一度お試しください。",
+    timeout: "リクエストが時間内に完了しませんでした。接続を確認して、もう一度お試しください。",
+    textControlCharacter: "テキストに使用できない制御文字が含まれています。テキストを入力し直してください。",
+    idOutOfRange: "レコード番号は 1 から 2,147,483,647 までの整数である必要があります。",
+    numberOutOfRange: "数値が許容範囲外です。より小さい値を入力してください。",
+    dateOutOfRange: "日付は 1900 年から 2999 年の間である必要があります。",
   },
   engine: {
     statusQueued: "待機中です。",
@@ -114,50 +117,50 @@ export const ja: MessageCatalog = {
   },
   connectors: {
     mikroMethodMissing:
-      "Your Mikro server ({{version}}) does not offer the {{method}} method; stock, price, category and order reads depend on it. Upgrade to Mikro Jump V17 or ask your Mikro dealer to enable {{method}} in the API service, then test the connection again.",
+      "お使いの Mikro サーバー（{{version}}）は {{method}} メソッドを提供していません。在庫・価格・カテゴリ・注文の読み取りはこのメソッドに依存します。Mikro Jump V17 にアップグレードするか、Mikro 販売店に API サービスで {{method}} を有効にしてもらってから、接続をもう一度テストしてください。",
     mikroVatRateMissing:
-      "The {{rate}} % VAT rate is not in Mikro's tax table (VergiListesiV2); order {{orderNo}} was not written to Mikro. Define the rate in Mikro or correct the product's VAT rate; the order is retried in the next run.",
+      "{{rate}}% の付加価値税率が Mikro の税テーブル（VergiListesiV2）にありません。注文 {{orderNo}} は Mikro に書き込まれませんでした。Mikro でこの税率を定義するか、商品の税率を修正してください。注文は次回の実行で再試行されます。",
     mikroVatPointerUnknown:
-      "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
+      "一部の Mikro 在庫カードが税テーブルにない税項目（{{pointer}}）を参照しています: {{skus}}。Mikro でこれらのカードの小売税フィールドを修正してください。修正されるまでこれらの商品は転送されません。",
     mikroOrderNotFound:
-      "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+      "注文 {{orderNo}} は Mikro に送信されましたが、伝票番号で再度見つけることができませんでした。Mikro でこの伝票番号の注文を確認してください。二重に書き込まれないよう、再送信はしていません。",
   },
   failure: {
-    someSystem: "The ERP or the shop",
+    someSystem: "ERP またはショップ",
     network:
-      "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
+      "{{system}} に接続できませんでした。接続設定を確認し、「接続をテスト」でもう一度お試しください。",
     timeout:
-      "{{system}} did not answer in time. The job will try again on its next run; if this persists, check that the system is up and the connection settings are right.",
+      "{{system}} が時間内に応答しませんでした。タスクは次回の実行で再試行されます。問題が続く場合は、システムが稼働しているか、接続設定が正しいかを確認してください。",
     serverError:
-      "{{system}} reported an error on its side. The job will try again on its next run; if this persists, contact the system's provider.",
+      "{{system}} 側でエラーが報告されました。タスクは次回の実行で再試行されます。問題が続く場合は、システムの提供元にお問い合わせください。",
     rateLimited:
-      "{{system}} turned requests away for a while because there were too many. The job will continue where it left off on its next run; nothing for you to do.",
-    lock: "The record was locked by another operation in {{system}}. The job will try again on its next run.",
+      "{{system}} はリクエストが多すぎるため、一時的にリクエストを拒否しました。タスクは次回の実行で中断したところから続行します。お客様の操作は不要です。",
+    lock: "{{system}} でレコードが別の処理によってロックされていました。タスクは次回の実行で再試行されます。",
     blocked:
-      "{{system}} blocked access for a while. Wait a little and try again; if this persists, contact the system's provider.",
+      "{{system}} がアクセスを一時的にブロックしました。しばらく待ってから、もう一度お試しください。問題が続く場合は、システムの提供元にお問い合わせください。",
     unavailable:
-      "{{system}} is not available right now (maintenance or load). The job will try again on its next run.",
-    auth: "{{system}} did not accept the credentials. Check the user, password and key in the connection settings and try again with 'Test connection'.",
+      "{{system}} は現在利用できません（メンテナンスまたは高負荷）。タスクは次回の実行で再試行されます。",
+    auth: "{{system}} が認証情報を受け付けませんでした。接続設定のユーザー、パスワード、キーを確認し、「接続をテスト」でもう一度お試しください。",
     validation:
-      "{{system}} did not accept this record. Correct the record's details (name, price, barcode, VAT…) and retry it from the failed tasks screen.",
+      "{{system}} がこのレコードを受け付けませんでした。レコードの情報（名前、価格、バーコード、税率など）を修正してから、「失敗したタスク」画面で再試行してください。",
     notFound:
-      "This record was not found in {{system}}. Check that it exists in both systems and retry it from the failed tasks screen.",
+      "このレコードは {{system}} に見つかりませんでした。両方のシステムに存在することを確認してから、「失敗したタスク」画面で再試行してください。",
     unknownItem:
-      "A definition this record uses (stock card, warehouse, customer account…) was not found in {{system}}. Create it or correct the mappings, then retry it from the failed tasks screen.",
+      "このレコードが使用する定義（在庫カード、倉庫、取引先アカウントなど）が {{system}} に見つかりませんでした。定義を作成するか対応付けを修正してから、「失敗したタスク」画面で再試行してください。",
     conflict:
-      "{{system}} did not accept this record because it clashes with an existing one. Check the record and retry it from the failed tasks screen.",
-    unsupported: "{{system}} does not support this operation. You can open a support ticket.",
+      "{{system}} は、既存のレコードと競合するため、このレコードを受け付けませんでした。レコードを確認してから、「失敗したタスク」画面で再試行してください。",
+    unsupported: "{{system}} はこの操作に対応していません。サポートチケットを作成できます。",
     badResponse:
-      "{{system}} gave an answer that could not be understood. The job will try again on its next run; if this persists, open a support ticket.",
+      "{{system}} から解釈できない応答がありました。タスクは次回の実行で再試行されます。問題が続く場合は、サポートチケットを作成してください。",
     config:
-      "The connection details of {{system}} are missing or wrong. Check the connection settings and try again with 'Test connection'.",
+      "{{system}} の接続情報が不足しているか、誤っています。接続設定を確認し、「接続をテスト」でもう一度お試しください。",
     database:
-      "Something went wrong while saving records in the panel's database. The job will try again on its next run; if this persists, open a support ticket.",
+      "パネルのデータベースにレコードを保存する際に問題が発生しました。タスクは次回の実行で再試行されます。問題が続く場合は、サポートチケットを作成してください。",
     unexpected:
-      "The job could not finish because of an unexpected problem. It will try again on its next run; if this persists, open a support ticket.",
-    systemSaid: '{{text}} The system said: "{{said}}"',
+      "予期しない問題により、タスクを完了できませんでした。次回の実行で再試行されます。問題が続く場合は、サポートチケットを作成してください。",
+    systemSaid: "{{text}} システムの応答:「{{said}}」",
     bindingConflict:
-      "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
+      "{{key}} は転送されませんでした。同じショップ商品が ERP コード {{heldBy}} に紐付けられています。1 つのショップ商品は 1 つの ERP 商品にしか対応付けできません。「ERP 対応付け」画面で対応付けを修正してから、「失敗したタスク」画面で再試行してください。",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli パスワードの再設定",
@@ -194,10 +197,9 @@ export const ja: MessageCatalog = {
     reportFailed: "{{job}} の前回の実行は失敗し、{{failed}} 件を転送できませんでした。",
     reportDisabled: "{{job}} は無効です。",
     connectionUntested: "接続はまだテストされていません。",
-    connectionNotSaved:
-      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
-    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
-    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
+    connectionNotSaved: "接続設定はまだ保存されていません。接続設定に情報を入力して、テストしてください。",
+    connectionRunOk: "{{date}} の最後のタスク実行は、このシステムに問題なく接続できました。",
+    connectionRunFailed: "{{date}} の最後のタスク実行は、このシステムに接続できませんでした。{{reason}}",
   },
   connectionSettings: {
     previewNothing: "次回の実行で変更されるものはありません。",
@@ -213,7 +215,7 @@ export const ja: MessageCatalog = {
     testAuth:
       "{{system}} に到達しましたが、認証情報が受け付けられませんでした。キー、ユーザー、パスワードを確認してください。",
     testUnreachable:
-      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
+      "{{system}} に接続できませんでした。インターネットからアクセスできるアドレスを入力してください。当社のサーバーはローカルまたはプライベートネットワークのアドレスには接続しません。社内ネットワークのシステムは、現地で動作するエージェントを通じて接続します。",
     testTimeout: "{{system}} が時間内に応答しませんでした。しばらくしてから再度お試しください。",
     testRateLimited:
       "{{system}} はリクエストが多すぎるため要求を拒否しました。少し待ってから再度お試しください。",
@@ -269,47 +271,47 @@ export const ja: MessageCatalog = {
     imported: "{{accepted}} 行を受け付け、{{refused}} 行を拒否しました。",
     tooManyRows: "1 つのファイルから取り込めるのは最大 5000 行です。",
     bindingTaken:
-      "This shop product is already bound to another ERP stock code. A shop product can match only one ERP item: choose another shop product.",
+      "このショップ商品は、すでに別の ERP 在庫コードに紐付けられています。1 つのショップ商品は 1 つの ERP 商品にしか対応付けできません。別のショップ商品を選択してください。",
     bindingTakenRow:
-      "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
+      "ショップ商品 {{shopSku}} は、すでに ERP コード {{heldBy}} に紐付けられています。1 つのショップ商品は 1 つの ERP 商品にしか対応付けできません。",
   },
   salesExport: {
-    rangeInvalid: "The start date cannot be after the end date. Correct the dates and try again.",
-    sheet: "Sales Report",
-    orderNo: "Order No",
-    date: "Date",
-    customer: "Customer",
-    state: "Status",
-    amount: "Amount",
-    currency: "Currency",
-    total: "Total",
-    received: "Received",
-    mapped: "Matched",
-    sent: "Sent to ERP",
-    confirmed: "Confirmed",
-    failed: "Failed",
-    needs_review: "Awaiting review",
+    rangeInvalid: "開始日を終了日より後にすることはできません。日付を修正して、もう一度お試しください。",
+    sheet: "売上レポート",
+    orderNo: "注文番号",
+    date: "日付",
+    customer: "顧客",
+    state: "ステータス",
+    amount: "金額",
+    currency: "通貨",
+    total: "合計",
+    received: "受信済み",
+    mapped: "対応付け済み",
+    sent: "ERP に送信済み",
+    confirmed: "確認済み",
+    failed: "失敗",
+    needs_review: "確認待ち",
   },
   privacy: {
     deletionRequested:
-      "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",
-    deletionCancelled: "Your account deletion request was cancelled. Your account and data are kept.",
+      "アカウント削除のリクエストを受け付けました。アカウントとそのすべてのデータは 30 日後に完全に削除されます。それまでは「プライバシーと KVKK」ページでリクエストを取り消せます。",
+    deletionCancelled: "アカウント削除のリクエストを取り消しました。アカウントとデータは保持されます。",
     alreadyPending:
-      "A deletion request for this account is already pending. See its date or cancel it on the Privacy and KVKK page.",
+      "このアカウントには、すでに保留中の削除リクエストがあります。「プライバシーと KVKK」ページで日付を確認するか、リクエストを取り消してください。",
     passwordIncorrect:
-      "The password could not be verified. Enter your account's current password to confirm the deletion request.",
-    notPending: "This deletion request can no longer be cancelled: it was already cancelled or completed.",
-    confirmRequired: "Confirm that the account and its data will be deleted to continue.",
-    mailRequestedSubject: "Your account deletion request was received",
+      "パスワードを確認できませんでした。削除リクエストを確定するには、アカウントの現在のパスワードを入力してください。",
+    notPending: "この削除リクエストはもう取り消せません。すでに取り消されたか、完了しています。",
+    confirmRequired: "続行するには、アカウントとデータが削除されることを確認してください。",
+    mailRequestedSubject: "アカウント削除のリクエストを受け付けました",
     mailRequestedBody:
-      "Hello {{name}},\n\nWe received a request to delete the {{company}} account. The account, its connections, connection passwords and personal data will be deleted permanently on {{date}}.\n\nYou can download a copy of your data before then. If you did not make this request or changed your mind, cancel it on the Privacy and KVKK page before that date: {{link}}",
-    mailCancelledSubject: "Your account deletion request was cancelled",
+      "{{name}} 様\n\n{{company}} アカウントの削除リクエストを受け付けました。アカウント、接続、接続パスワード、個人データは {{date}} に完全に削除されます。\n\nそれまでにデータのコピーをダウンロードできます。このリクエストに心当たりがない場合や取りやめる場合は、この日付までに「プライバシーと KVKK」ページで取り消してください: {{link}}",
+    mailCancelledSubject: "アカウント削除のリクエストを取り消しました",
     mailCancelledBody:
-      "Hello {{name}},\n\nThe deletion request for the {{company}} account was cancelled. Your account and data are kept; nothing else is needed.\n\nPanel: {{link}}",
+      "{{name}} 様\n\n{{company}} アカウントの削除リクエストは取り消されました。アカウントとデータは保持されます。これ以上の操作は必要ありません。\n\nパネル: {{link}}",
   },
   liveUpdates: {
     tooManyPanels:
-      "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
+      "この会社のパネルタブが多数開かれ、ライブ更新を受信しています。使用していないタブを閉じてください。このタブは数秒後に再接続します。",
   },
   sandbox: {
     connected:

@@ -44,10 +44,9 @@ export const zh: MessageCatalog = {
     autoLoginFailed: "注册已完成，但登录失败。请联系网站管理员。",
     registered: "注册成功。",
     loginFailed: "用户名或密码错误。",
-    tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
+    tooManyLoginAttempts: "来自此连接的登录请求过多。请一分钟后再试。",
     captchaRequired: "请确认您不是机器人。",
-    captchaHarderRequired:
-      "Too many failed sign-in attempts. For your security an extra verification is needed; press Sign in again once it is complete.",
+    captchaHarderRequired: "登录失败次数过多。为了您的安全，需要进行额外验证；验证完成后请再次点击“登录”。",
     captchaInvalid: "验证失败。请重试。",
     unauthorized: "您的会话已过期。请重新登录。",
     forbidden: "您无权执行此操作。",
@@ -69,19 +68,19 @@ export const zh: MessageCatalog = {
   },
   /** Requests refused before any handler runs: transport, format and shared field rules. */
   request: {
-    badRequest: "The request could not be read. Please reload the page and try again.",
-    badUrl: "The address contains invalid characters. Please check it and try again.",
-    uriTooLong: "The address is too long. Please try again with a shorter address.",
-    headersTooLarge: "The request headers are too large. Please clear your browser's cookies and try again.",
-    unsupportedMediaType: "This content type is not supported. Please send the data as JSON or a form.",
-    malformedJson: "The data sent is not valid JSON. Please check the content and try again.",
-    malformedMultipart: "The form data could not be read. Please send the form and its attachments again.",
-    bodyTooLarge: "The data sent is too large. Please try again with smaller content.",
-    timeout: "The request did not complete in time. Please check your connection and try again.",
-    textControlCharacter: "The text contains a control character that is not allowed. Please retype it.",
-    idOutOfRange: "A record number must be a whole number between 1 and 2,147,483,647.",
-    numberOutOfRange: "The number is outside the allowed range. Please enter a smaller value.",
-    dateOutOfRange: "The date must be between the years 1900 and 2999.",
+    badRequest: "无法读取请求。请刷新页面后重试。",
+    badUrl: "地址包含无效字符。请检查地址后重试。",
+    uriTooLong: "地址过长。请使用较短的地址重试。",
+    headersTooLarge: "请求头过大。请清除浏览器的 Cookie 后重试。",
+    unsupportedMediaType: "不支持此内容类型。请以 JSON 或表单形式发送数据。",
+    malformedJson: "发送的数据不是有效的 JSON。请检查内容后重试。",
+    malformedMultipart: "无法读取表单数据。请重新发送表单及其附件。",
+    bodyTooLarge: "发送的数据过大。请使用较小的内容重试。",
+    timeout: "请求未能按时完成。请检查您的网络连接后重试。",
+    textControlCharacter: "文本包含不允许的控制字符。请重新输入文本。",
+    idOutOfRange: "记录编号必须是 1 到 2,147,483,647 之间的整数。",
+    numberOutOfRange: "数字超出允许范围。请输入较小的值。",
+    dateOutOfRange: "日期必须在 1900 年到 2999 年之间。",
   },
   engine: {
     statusQueued: "排队中。",
@@ -109,50 +108,41 @@ export const zh: MessageCatalog = {
   },
   connectors: {
     mikroMethodMissing:
-      "Your Mikro server ({{version}}) does not offer the {{method}} method; stock, price, category and order reads depend on it. Upgrade to Mikro Jump V17 or ask your Mikro dealer to enable {{method}} in the API service, then test the connection again.",
+      "您的 Mikro 服务器（{{version}}）不提供 {{method}} 方法；库存、价格、类别和订单的读取都依赖该方法。请升级到 Mikro Jump V17，或请您的 Mikro 经销商在 API 服务中启用 {{method}}，然后重新测试连接。",
     mikroVatRateMissing:
-      "The {{rate}} % VAT rate is not in Mikro's tax table (VergiListesiV2); order {{orderNo}} was not written to Mikro. Define the rate in Mikro or correct the product's VAT rate; the order is retried in the next run.",
+      "{{rate}}% 的增值税税率不在 Mikro 税率表（VergiListesiV2）中；订单 {{orderNo}} 未写入 Mikro。请在 Mikro 中定义该税率或更正商品的增值税税率；订单将在下次运行时重试。",
     mikroVatPointerUnknown:
-      "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
+      "部分 Mikro 库存卡指向税率表中不存在的增值税条目（{{pointer}}）：{{skus}}。请在 Mikro 中更正这些卡片的零售税字段；更正之前这些商品不会被传输。",
     mikroOrderNotFound:
-      "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+      "订单 {{orderNo}} 已发送到 Mikro，但无法按单据编号再次找到。请在 Mikro 中检查该单据编号的订单；为避免重复写入，系统未重新发送。",
   },
   failure: {
-    someSystem: "The ERP or the shop",
-    network:
-      "Could not connect to {{system}}. Check the connection settings and try again with 'Test connection'.",
+    someSystem: "ERP 或店铺",
+    network: "无法连接到 {{system}}。请检查连接设置，然后通过“测试连接”重试。",
     timeout:
-      "{{system}} did not answer in time. The job will try again on its next run; if this persists, check that the system is up and the connection settings are right.",
+      "{{system}} 未能及时响应。任务将在下次运行时重试；如果问题持续，请检查系统是否正常运行以及连接设置是否正确。",
     serverError:
-      "{{system}} reported an error on its side. The job will try again on its next run; if this persists, contact the system's provider.",
+      "{{system}} 报告了其自身的错误。任务将在下次运行时重试；如果问题持续，请联系该系统的提供商。",
     rateLimited:
-      "{{system}} turned requests away for a while because there were too many. The job will continue where it left off on its next run; nothing for you to do.",
-    lock: "The record was locked by another operation in {{system}}. The job will try again on its next run.",
-    blocked:
-      "{{system}} blocked access for a while. Wait a little and try again; if this persists, contact the system's provider.",
-    unavailable:
-      "{{system}} is not available right now (maintenance or load). The job will try again on its next run.",
-    auth: "{{system}} did not accept the credentials. Check the user, password and key in the connection settings and try again with 'Test connection'.",
+      "由于请求过多，{{system}} 暂时拒绝了请求。任务将在下次运行时从中断处继续；您无需进行任何操作。",
+    lock: "该记录在 {{system}} 中被另一个操作锁定。任务将在下次运行时重试。",
+    blocked: "{{system}} 暂时阻止了访问。请稍候再试；如果问题持续，请联系该系统的提供商。",
+    unavailable: "{{system}} 当前不可用（维护中或负载过高）。任务将在下次运行时重试。",
+    auth: "{{system}} 未接受登录凭据。请检查连接设置中的用户名、密码和密钥，然后通过“测试连接”重试。",
     validation:
-      "{{system}} did not accept this record. Correct the record's details (name, price, barcode, VAT…) and retry it from the failed tasks screen.",
-    notFound:
-      "This record was not found in {{system}}. Check that it exists in both systems and retry it from the failed tasks screen.",
+      "{{system}} 未接受此记录。请更正记录信息（名称、价格、条形码、增值税等），然后在“失败的任务”页面重试。",
+    notFound: "在 {{system}} 中未找到此记录。请确认该记录在两个系统中都存在，然后在“失败的任务”页面重试。",
     unknownItem:
-      "A definition this record uses (stock card, warehouse, customer account…) was not found in {{system}}. Create it or correct the mappings, then retry it from the failed tasks screen.",
-    conflict:
-      "{{system}} did not accept this record because it clashes with an existing one. Check the record and retry it from the failed tasks screen.",
-    unsupported: "{{system}} does not support this operation. You can open a support ticket.",
-    badResponse:
-      "{{system}} gave an answer that could not be understood. The job will try again on its next run; if this persists, open a support ticket.",
-    config:
-      "The connection details of {{system}} are missing or wrong. Check the connection settings and try again with 'Test connection'.",
-    database:
-      "Something went wrong while saving records in the panel's database. The job will try again on its next run; if this persists, open a support ticket.",
-    unexpected:
-      "The job could not finish because of an unexpected problem. It will try again on its next run; if this persists, open a support ticket.",
-    systemSaid: '{{text}} The system said: "{{said}}"',
+      "在 {{system}} 中未找到此记录使用的定义（库存卡、仓库、客户账户等）。请创建该定义或更正匹配设置，然后在“失败的任务”页面重试。",
+    conflict: "{{system}} 未接受此记录，因为它与现有记录冲突。请检查记录，然后在“失败的任务”页面重试。",
+    unsupported: "{{system}} 不支持此操作。您可以提交支持工单。",
+    badResponse: "{{system}} 返回了无法理解的响应。任务将在下次运行时重试；如果问题持续，请提交支持工单。",
+    config: "{{system}} 的连接信息缺失或有误。请检查连接设置，然后通过“测试连接”重试。",
+    database: "将记录保存到面板数据库时出现问题。任务将在下次运行时重试；如果问题持续，请提交支持工单。",
+    unexpected: "由于意外问题，任务未能完成。它将在下次运行时重试；如果问题持续，请提交支持工单。",
+    systemSaid: "{{text}} 系统的回复：“{{said}}”",
     bindingConflict:
-      "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
+      "{{key}} 未传输：店铺中的同一商品已关联到 ERP 编码 {{heldBy}}。一个店铺商品只能对应一个 ERP 商品；请在“ERP 匹配”页面更正匹配，然后在“失败的任务”页面重试。",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli 密码重置",
@@ -188,10 +178,9 @@ export const zh: MessageCatalog = {
     reportFailed: "{{job}} 上次运行失败，{{failed}} 条记录未能传输。",
     reportDisabled: "{{job}} 已停用。",
     connectionUntested: "连接尚未测试。",
-    connectionNotSaved:
-      "The connection settings are not saved yet. Enter your details in the connection settings and test them.",
-    connectionRunOk: "The last job run on {{date}} reached this system without problems.",
-    connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
+    connectionNotSaved: "连接设置尚未保存。请在连接设置中输入您的信息并进行测试。",
+    connectionRunOk: "{{date}} 的最近一次任务运行已顺利连接到此系统。",
+    connectionRunFailed: "{{date}} 的最近一次任务运行无法连接到此系统。{{reason}}",
   },
   connectionSettings: {
     previewNothing: "下次运行不会有任何变化。",
@@ -204,7 +193,7 @@ export const zh: MessageCatalog = {
     testOk: "连接成功。{{description}}",
     testAuth: "已连接到 {{system}}，但凭据未被接受。请检查密钥、用户和密码。",
     testUnreachable:
-      "{{system}} could not be reached. Please enter its address on the internet; our server does not connect to local or private network addresses, systems inside your company network connect through the on-site agent.",
+      "无法访问 {{system}}。请输入可通过互联网访问的地址；我们的服务器不会连接本地或私有网络地址，您公司网络内的系统需通过本地运行的代理程序连接。",
     testTimeout: "{{system}} 未能及时响应。请稍后重试。",
     testRateLimited: "{{system}} 因请求过多拒绝了请求。请稍候再试。",
     testUnsupported: "尚不支持连接到 {{system}}。",
@@ -259,47 +248,44 @@ export const zh: MessageCatalog = {
     imported: "已接受 {{accepted}} 行，已拒绝 {{refused}} 行。",
     tooManyRows: "一个文件最多可导入 5000 行。",
     bindingTaken:
-      "This shop product is already bound to another ERP stock code. A shop product can match only one ERP item: choose another shop product.",
-    bindingTakenRow:
-      "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
+      "此店铺商品已关联到另一个 ERP 库存编码。一个店铺商品只能对应一个 ERP 商品：请选择其他店铺商品。",
+    bindingTakenRow: "店铺商品 {{shopSku}} 已关联到 ERP 编码 {{heldBy}}；一个店铺商品只能对应一个 ERP 商品。",
   },
   salesExport: {
-    rangeInvalid: "The start date cannot be after the end date. Correct the dates and try again.",
-    sheet: "Sales Report",
-    orderNo: "Order No",
-    date: "Date",
-    customer: "Customer",
-    state: "Status",
-    amount: "Amount",
-    currency: "Currency",
-    total: "Total",
-    received: "Received",
-    mapped: "Matched",
-    sent: "Sent to ERP",
-    confirmed: "Confirmed",
-    failed: "Failed",
-    needs_review: "Awaiting review",
+    rangeInvalid: "开始日期不能晚于结束日期。请更正日期后重试。",
+    sheet: "销售报告",
+    orderNo: "订单号",
+    date: "日期",
+    customer: "客户",
+    state: "状态",
+    amount: "金额",
+    currency: "货币",
+    total: "合计",
+    received: "已接收",
+    mapped: "已匹配",
+    sent: "已发送到 ERP",
+    confirmed: "已确认",
+    failed: "失败",
+    needs_review: "待审核",
   },
   privacy: {
     deletionRequested:
-      "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",
-    deletionCancelled: "Your account deletion request was cancelled. Your account and data are kept.",
-    alreadyPending:
-      "A deletion request for this account is already pending. See its date or cancel it on the Privacy and KVKK page.",
-    passwordIncorrect:
-      "The password could not be verified. Enter your account's current password to confirm the deletion request.",
-    notPending: "This deletion request can no longer be cancelled: it was already cancelled or completed.",
-    confirmRequired: "Confirm that the account and its data will be deleted to continue.",
-    mailRequestedSubject: "Your account deletion request was received",
+      "已收到您的账户删除请求。您的账户及其所有数据将在 30 天后被永久删除；在此之前，您可以在“隐私与 KVKK”页面取消该请求。",
+    deletionCancelled: "您的账户删除请求已取消。您的账户和数据将被保留。",
+    alreadyPending: "此账户已有一个待处理的删除请求。您可以在“隐私与 KVKK”页面查看其日期或取消该请求。",
+    passwordIncorrect: "无法验证密码。请输入账户的当前密码以确认删除请求。",
+    notPending: "此删除请求已无法取消：它已被取消或已完成。",
+    confirmRequired: "如需继续，请确认账户及其数据将被删除。",
+    mailRequestedSubject: "已收到您的账户删除请求",
     mailRequestedBody:
-      "Hello {{name}},\n\nWe received a request to delete the {{company}} account. The account, its connections, connection passwords and personal data will be deleted permanently on {{date}}.\n\nYou can download a copy of your data before then. If you did not make this request or changed your mind, cancel it on the Privacy and KVKK page before that date: {{link}}",
-    mailCancelledSubject: "Your account deletion request was cancelled",
+      "{{name}}，您好：\n\n我们收到了删除 {{company}} 账户的请求。该账户、其连接、连接密码和个人数据将于 {{date}} 被永久删除。\n\n在此之前，您可以下载数据副本。如果这不是您提出的请求，或您改变了主意，请在该日期之前在“隐私与 KVKK”页面取消：{{link}}",
+    mailCancelledSubject: "您的账户删除请求已取消",
     mailCancelledBody:
-      "Hello {{name}},\n\nThe deletion request for the {{company}} account was cancelled. Your account and data are kept; nothing else is needed.\n\nPanel: {{link}}",
+      "{{name}}，您好：\n\n{{company}} 账户的删除请求已取消。您的账户和数据将被保留；您无需再进行任何操作。\n\n面板：{{link}}",
   },
   liveUpdates: {
     tooManyPanels:
-      "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
+      "此公司打开的面板标签页过多，都在跟踪实时更新。请关闭不使用的标签页；此标签页将在几秒后重新连接。",
   },
   sandbox: {
     connected:
