@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
+import { agentRoutes } from "./modules/agents/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { erpMatchingRoutes } from "./modules/erp-matching/routes.ts";
@@ -15,8 +16,8 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { jobRoutes } from "./modules/jobs/routes.ts";
 import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
-import { reportRoutes } from "./modules/reports/routes.ts";
 import { privacyRoutes } from "./modules/privacy/routes.ts";
+import { reportRoutes } from "./modules/reports/routes.ts";
 import { settingsRoutes } from "./modules/settings/routes.ts";
 import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
@@ -44,6 +45,7 @@ const modules = [
   ticketRoutes,
   supportRoutes,
   privacyRoutes,
+  agentRoutes,
 ];
 
 export async function buildApp(
