@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
+import { type AgentHttpRequestFrame, message } from "@ep/contracts";
 import WebSocket from "ws";
-import { performHttp, type RelayRequest } from "./relay.ts";
+import { codeOf, performHttp } from "./relay.ts";
 import type { AgentConfig, AgentState, AgentStatus, AgentStore } from "./store.ts";
 
 export const AGENT_VERSION = "0.1.0";
@@ -122,9 +123,9 @@ export class AgentClient {
       this.setState("online", { connectedAt: new Date().toISOString(), lastError: null });
     });
     socket.on("message", (data) => {
-      let frame: RelayRequest;
+      let frame: AgentHttpRequestFrame;
       try {
-        frame = JSON.parse(String(data)) as RelayRequest;
+        frame = JSON.parse(String(data)) as AgentHttpRequestFrame;
       } catch {
         return;
       }
@@ -165,6 +166,12 @@ export async function pair(server: string, code: string, machineName = hostname(
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ code, machineName }),
     signal: AbortSignal.timeout(30_000),
+  }).catch((e: unknown) => {
+    throw new Error(
+      message("agents.cli.serverUnreachable", {
+        code: codeOf(e) ?? ((e as { cause?: unknown }).cause as Error | undefined)?.message ?? String(e),
+      }),
+    );
   });
   const envelope = (await res.json().catch(() => null)) as {
     successful?: boolean;

@@ -1,33 +1,24 @@
 /** Carries out one HTTP call the server relayed, against a system inside this network. */
 
-export type RelayRequest = {
-  type: "http";
-  id: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  timeoutMs: number;
-};
-export type RelayAnswer =
-  | { type: "http-result"; id: string; status: number; headers: Record<string, string>; body: string }
-  | { type: "http-error"; id: string; code?: string; message: string };
+import type { AgentHttpAnswerFrame, AgentHttpRequestFrame } from "@ep/contracts";
 
 // Set by the transport for this hop, not by the caller; the body arrives already decoded.
 const HOP_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive"]);
 const DECODED_HEADERS = new Set(["content-encoding", "content-length", "transfer-encoding", "connection"]);
 
-function codeOf(e: unknown): string | undefined {
+/** The system error code (ECONNREFUSED…) somewhere down a fetch error's causes. */
+export function codeOf(e: unknown): string | undefined {
   let cur: unknown = e;
-  for (let i = 0; i < 4 && cur && typeof cur === "object"; i++) {
+  for (let i = 0; i < 5 && cur && typeof cur === "object"; i++) {
     const code = (cur as { code?: unknown }).code;
     if (typeof code === "string") return code;
-    cur = (cur as { cause?: unknown }).cause;
+    const errors = (cur as { errors?: unknown[] }).errors;
+    cur = (cur as { cause?: unknown }).cause ?? errors?.[0];
   }
   return undefined;
 }
 
-export async function performHttp(req: RelayRequest): Promise<RelayAnswer> {
+export async function performHttp(req: AgentHttpRequestFrame): Promise<AgentHttpAnswerFrame> {
   const headers = Object.fromEntries(
     Object.entries(req.headers).filter(([name]) => !HOP_HEADERS.has(name.toLowerCase())),
   );

@@ -338,6 +338,8 @@ export const tr = {
         "Sunucu bu aracın kimliğini reddetti (erişim kaldırılmış olabilir). Panelden yeni bir kod alıp yeniden eşleştirin.",
       status:
         "Durum: {{state}} · sunucu: {{server}} · son bağlantı: {{connectedAt}} · son hata: {{lastError}}",
+      serverUnreachable:
+        "Sunucuya ulaşılamadı ({{code}}). Adresi ve bu bilgisayarın internet bağlantısını kontrol edin.",
       noStatus: "Henüz durum kaydı yok: araç hiç çalıştırılmamış.",
     },
   },

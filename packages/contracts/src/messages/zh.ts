@@ -321,6 +321,8 @@ export const zh: MessageCatalog = {
         "The server refused this agent's credential (access may have been revoked). Get a new code in the panel and pair again.",
       status:
         "State: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serverUnreachable:
+        "The server could not be reached ({{code}}). Check the address and this computer's internet connection.",
       noStatus: "No status recorded yet: the agent has never run.",
     },
   },

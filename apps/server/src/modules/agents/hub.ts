@@ -1,21 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { TRANSPORT_LOST, TRANSPORT_OFFLINE } from "@ep/connectors";
+import type { AgentHelloFrame, AgentHttpAnswerFrame, AgentHttpRequestFrame } from "@ep/contracts";
 import type { WebSocket } from "ws";
 
-/** Frames of the agent protocol (JSON text frames; bodies travel as base64). */
-export type AgentHello = { type: "hello" | "heartbeat"; version: string; machineName: string };
-export type RelayRequest = {
-  type: "http";
-  id: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  timeoutMs: number;
-};
-export type RelayAnswer =
-  | { type: "http-result"; id: string; status: number; headers: Record<string, string>; body: string }
-  | { type: "http-error"; id: string; code?: string; message: string };
+export type AgentHello = AgentHelloFrame;
 
 class TransportError extends Error {
   constructor(
@@ -55,9 +43,9 @@ export class AgentHub {
     };
     this.online.set(agentId, entry);
     socket.on("message", (data) => {
-      let frame: RelayAnswer;
+      let frame: AgentHttpAnswerFrame;
       try {
-        frame = JSON.parse(String(data)) as RelayAnswer;
+        frame = JSON.parse(String(data)) as AgentHttpAnswerFrame;
       } catch {
         return;
       }
@@ -129,7 +117,7 @@ export class AgentHub {
     const entry = await this.waitOnline(agentId, request.signal);
     request.signal.throwIfAborted();
     const body = request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined;
-    const frame: RelayRequest = {
+    const frame: AgentHttpRequestFrame = {
       type: "http",
       id: randomUUID(),
       method: request.method,
