@@ -131,6 +131,15 @@ describe("the agent relays the ERP's API", () => {
     expect(me.lastSeenAt).not.toBeNull();
     expect(store.loadStatus()?.state).toBe("online");
 
+    // A network cut: the server drops the socket. A call made meanwhile waits (within a bound) for the
+    // agent's reconnect, and goes through.
+    agentHubOf(t.ctx).disconnect(config.agentId, "network cut");
+    const offline = client.waitFor("offline");
+    const duringCut = conn.listProducts({ pageSize: 5 });
+    await offline;
+    expect((await duringCut).items).toHaveLength(5);
+    expect(client.state).toBe("online");
+
     const revoked = await call(t.app, "DELETE", `/api/agents/${config.agentId}`, { token: owner.token });
     expect(revoked.status).toBe(200);
     // The socket is closed; the agent's reconnect is refused and its loop ends.

@@ -80,7 +80,11 @@ export class AgentHub {
 
   /** Closes the agent's socket (revocation); its open calls fail as lost. */
   disconnect(agentId: number, reason: string): void {
-    this.online.get(agentId)?.socket.close(4001, reason);
+    const entry = this.online.get(agentId);
+    if (!entry) return;
+    // Gone at once: a call made now waits for the agent's next connection instead of this closing socket.
+    this.online.delete(agentId);
+    entry.socket.close(4001, reason);
   }
 
   closeAll(): void {
