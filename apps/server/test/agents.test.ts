@@ -103,6 +103,7 @@ describe("pairing", () => {
     expect(mine.body.data.find((a: { id: number }) => a.id === agentId)).toMatchObject({
       machineName: "ERP-SUNUCU",
       online: false,
+      statusText: expect.stringContaining("Yerel bağlantı aracı çevrimdışı (son görülme: -)"),
     });
   });
 });
@@ -127,7 +128,7 @@ describe("the agent relays the ERP's API", () => {
 
     const listed = await call(t.app, "GET", "/api/agents", { token: owner.token });
     const me = listed.body.data.find((a: { id: number }) => a.id === config.agentId);
-    expect(me).toMatchObject({ online: true, version: "0.1.0", machineName: "DEPO-PC" });
+    expect(me).toMatchObject({ online: true, version: "0.1.0", machineName: "DEPO-PC", statusText: null });
     expect(me.lastSeenAt).not.toBeNull();
     expect(store.loadStatus()?.state).toBe("online");
 

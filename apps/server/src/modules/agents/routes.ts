@@ -19,6 +19,7 @@ const agentSchema = z.object({
   version: z.string(),
   online: z.boolean(),
   lastSeenAt: z.string().nullable(),
+  statusText: z.string().nullable(),
   createdAt: z.string(),
 });
 const helloSchema = z.object({

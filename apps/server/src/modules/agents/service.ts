@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { message } from "@ep/contracts";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
@@ -7,6 +8,12 @@ import { AgentHub } from "./hub.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
 
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
+
+const stampFormat = new Intl.DateTimeFormat("tr-TR", {
+  timeZone: "Europe/Istanbul",
+  dateStyle: "short",
+  timeStyle: "short",
+});
 
 const hubs = new WeakMap<AppContext, AgentHub>();
 
@@ -37,6 +44,8 @@ export type AgentView = {
   version: string;
   online: boolean;
   lastSeenAt: string | null;
+  /** For the panel: "Yerel bağlantı aracı çevrimdışı (son görülme: …)" while offline, else null. */
+  statusText: string | null;
   createdAt: string;
 };
 
@@ -104,14 +113,20 @@ export class AgentService {
       .from(agents)
       .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt)))
       .orderBy(asc(agents.id));
-    return rows.map((r) => ({
-      id: r.id,
-      machineName: r.machineName,
-      version: r.version,
-      online: hub.isOnline(r.id),
-      lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
-      createdAt: r.createdAt.toISOString(),
-    }));
+    return rows.map((r) => {
+      const online = hub.isOnline(r.id);
+      return {
+        id: r.id,
+        machineName: r.machineName,
+        version: r.version,
+        online,
+        lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
+        statusText: online
+          ? null
+          : message("agents.offline", { lastSeen: r.lastSeenAt ? stampFormat.format(r.lastSeenAt) : "-" }),
+        createdAt: r.createdAt.toISOString(),
+      };
+    });
   }
 
   async revoke(companyId: number, agentId: number): Promise<void> {
