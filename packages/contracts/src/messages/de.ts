@@ -324,27 +324,28 @@ export const de: MessageCatalog = {
   },
   agents: {
     pairingCodeCreated:
-      "Pairing code created. Enter it in the on-site agent within 10 minutes: entegrasyon-agent pair CODE --server URL",
-    paired: "The on-site agent is paired.",
+      "Kopplungscode erstellt. Geben Sie ihn innerhalb von 10 Minuten im Vor-Ort-Agenten ein: entegrasyon-agent pair CODE --server URL",
+    paired: "Der Vor-Ort-Agent ist gekoppelt.",
     pairingCodeInvalid:
-      "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
-    revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
+      "Der Kopplungscode ist ungültig, abgelaufen oder bereits verwendet. Holen Sie im Panel einen neuen Code und versuchen Sie es erneut.",
+    revoked:
+      "Der Zugang des Vor-Ort-Agenten wurde entzogen. Holen Sie einen neuen Kopplungscode, um ihn wieder zu verbinden.",
     offline:
-      "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
+      "Der Vor-Ort-Agent ist offline (zuletzt gesehen: {{lastSeen}}). Prüfen Sie den Rechner, auf dem er läuft, und seine Netzwerkverbindung.",
     cli: {
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
-      paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
-      pairFailed: "Pairing failed: {{reason}}",
+        "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand",
+      paired: "Gekoppelt (Agent Nr. {{agentId}}). Starten Sie ihn jetzt mit 'entegrasyon-agent run'.",
+      pairFailed: "Kopplung fehlgeschlagen: {{reason}}",
       notPaired:
-        "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",
+        "Dieser Agent ist noch nicht gekoppelt. Holen Sie im Panel einen Code und führen Sie zuerst 'entegrasyon-agent pair CODE --server URL' aus.",
       refused:
-        "The server refused this agent's credential (access may have been revoked). Get a new code in the panel and pair again.",
+        "Der Server hat die Zugangsdaten dieses Agenten abgelehnt (der Zugang wurde eventuell entzogen). Holen Sie im Panel einen neuen Code und koppeln Sie erneut.",
       status:
-        "State: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+        "Zustand: {{state}} · Server: {{server}} · zuletzt verbunden: {{connectedAt}} · letzter Fehler: {{lastError}}",
       serverUnreachable:
-        "The server could not be reached ({{code}}). Check the address and this computer's internet connection.",
-      noStatus: "No status recorded yet: the agent has never run.",
+        "Der Server ist nicht erreichbar ({{code}}). Prüfen Sie die Adresse und die Internetverbindung dieses Rechners.",
+      noStatus: "Noch kein Zustand gespeichert: Der Agent lief noch nie.",
     },
   },
 };

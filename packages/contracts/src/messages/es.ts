@@ -319,27 +319,28 @@ export const es: MessageCatalog = {
   },
   agents: {
     pairingCodeCreated:
-      "Pairing code created. Enter it in the on-site agent within 10 minutes: entegrasyon-agent pair CODE --server URL",
-    paired: "The on-site agent is paired.",
+      "Código de emparejamiento creado. Introdúzcalo en el agente local en 10 minutos: entegrasyon-agent pair CÓDIGO --server URL",
+    paired: "El agente local está emparejado.",
     pairingCodeInvalid:
-      "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
-    revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
+      "El código de emparejamiento no es válido, ha caducado o ya se usó. Obtenga un código nuevo en el panel e inténtelo de nuevo.",
+    revoked:
+      "Se revocó el acceso del agente local. Obtenga un código de emparejamiento nuevo para volver a conectarlo.",
     offline:
-      "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
+      "El agente local está desconectado (visto por última vez: {{lastSeen}}). Compruebe el equipo donde se ejecuta y su conexión de red.",
     cli: {
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
-      paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
-      pairFailed: "Pairing failed: {{reason}}",
+        "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado",
+      paired: "Emparejado (agente n.º {{agentId}}). Ahora inícielo con 'entegrasyon-agent run'.",
+      pairFailed: "No se pudo emparejar: {{reason}}",
       notPaired:
-        "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",
+        "Este agente aún no está emparejado. Obtenga un código en el panel y ejecute primero 'entegrasyon-agent pair CÓDIGO --server URL'.",
       refused:
-        "The server refused this agent's credential (access may have been revoked). Get a new code in the panel and pair again.",
+        "El servidor rechazó la credencial de este agente (puede que se haya revocado el acceso). Obtenga un código nuevo en el panel y vuelva a emparejar.",
       status:
-        "State: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+        "Estado: {{state}} · servidor: {{server}} · última conexión: {{connectedAt}} · último error: {{lastError}}",
       serverUnreachable:
-        "The server could not be reached ({{code}}). Check the address and this computer's internet connection.",
-      noStatus: "No status recorded yet: the agent has never run.",
+        "No se pudo contactar con el servidor ({{code}}). Compruebe la dirección y la conexión a internet de este equipo.",
+      noStatus: "Aún no hay estado registrado: el agente nunca se ha ejecutado.",
     },
   },
 };

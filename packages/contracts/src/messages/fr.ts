@@ -324,27 +324,28 @@ export const fr: MessageCatalog = {
   },
   agents: {
     pairingCodeCreated:
-      "Pairing code created. Enter it in the on-site agent within 10 minutes: entegrasyon-agent pair CODE --server URL",
-    paired: "The on-site agent is paired.",
+      "Code d'appairage créé. Saisissez-le dans l'agent local sous 10 minutes : entegrasyon-agent pair CODE --server URL",
+    paired: "L'agent local est appairé.",
     pairingCodeInvalid:
-      "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
-    revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
+      "Le code d'appairage est invalide, expiré ou déjà utilisé. Obtenez un nouveau code dans le panneau et réessayez.",
+    revoked:
+      "L'accès de l'agent local a été révoqué. Obtenez un nouveau code d'appairage pour le reconnecter.",
     offline:
-      "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
+      "L'agent local est hors ligne (vu pour la dernière fois : {{lastSeen}}). Vérifiez l'ordinateur sur lequel il tourne et sa connexion réseau.",
     cli: {
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
-      paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
-      pairFailed: "Pairing failed: {{reason}}",
+        "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état",
+      paired: "Appairé (agent n° {{agentId}}). Démarrez-le maintenant avec 'entegrasyon-agent run'.",
+      pairFailed: "Échec de l'appairage : {{reason}}",
       notPaired:
-        "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",
+        "Cet agent n'est pas encore appairé. Obtenez un code dans le panneau et lancez d'abord 'entegrasyon-agent pair CODE --server URL'.",
       refused:
-        "The server refused this agent's credential (access may have been revoked). Get a new code in the panel and pair again.",
+        "Le serveur a refusé l'identifiant de cet agent (l'accès a peut-être été révoqué). Obtenez un nouveau code dans le panneau et appairez à nouveau.",
       status:
-        "State: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+        "État : {{state}} · serveur : {{server}} · dernière connexion : {{connectedAt}} · dernière erreur : {{lastError}}",
       serverUnreachable:
-        "The server could not be reached ({{code}}). Check the address and this computer's internet connection.",
-      noStatus: "No status recorded yet: the agent has never run.",
+        "Le serveur est injoignable ({{code}}). Vérifiez l'adresse et la connexion internet de cet ordinateur.",
+      noStatus: "Aucun état enregistré : l'agent n'a jamais été lancé.",
     },
   },
 };

@@ -313,27 +313,29 @@ export const ja: MessageCatalog = {
   },
   agents: {
     pairingCodeCreated:
-      "Pairing code created. Enter it in the on-site agent within 10 minutes: entegrasyon-agent pair CODE --server URL",
-    paired: "The on-site agent is paired.",
+      "ペアリングコードを発行しました。10分以内にオンサイトエージェントで入力してください: entegrasyon-agent pair CODE --server URL",
+    paired: "オンサイトエージェントのペアリングが完了しました。",
     pairingCodeInvalid:
-      "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
-    revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
+      "ペアリングコードが無効、期限切れ、または使用済みです。パネルで新しいコードを取得して再試行してください。",
+    revoked:
+      "オンサイトエージェントのアクセスを取り消しました。再接続するには新しいペアリングコードを取得してください。",
     offline:
-      "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
+      "オンサイトエージェントはオフラインです（最終確認: {{lastSeen}}）。実行中のコンピューターとネットワーク接続を確認してください。",
     cli: {
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
-      paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
-      pairFailed: "Pairing failed: {{reason}}",
+        "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します",
+      paired:
+        "ペアリングしました（エージェント番号 {{agentId}}）。'entegrasyon-agent run' で起動してください。",
+      pairFailed: "ペアリングに失敗しました: {{reason}}",
       notPaired:
-        "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",
+        "このエージェントはまだペアリングされていません。パネルでコードを取得し、先に 'entegrasyon-agent pair CODE --server URL' を実行してください。",
       refused:
-        "The server refused this agent's credential (access may have been revoked). Get a new code in the panel and pair again.",
+        "サーバーがこのエージェントの資格情報を拒否しました（アクセスが取り消された可能性があります）。パネルで新しいコードを取得して再度ペアリングしてください。",
       status:
-        "State: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+        "状態: {{state}} · サーバー: {{server}} · 最終接続: {{connectedAt}} · 最後のエラー: {{lastError}}",
       serverUnreachable:
-        "The server could not be reached ({{code}}). Check the address and this computer's internet connection.",
-      noStatus: "No status recorded yet: the agent has never run.",
+        "サーバーに接続できません（{{code}}）。アドレスとこのコンピューターのインターネット接続を確認してください。",
+      noStatus: "状態の記録はまだありません。エージェントは一度も実行されていません。",
     },
   },
 };

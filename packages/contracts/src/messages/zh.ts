@@ -303,27 +303,21 @@ export const zh: MessageCatalog = {
   },
   agents: {
     pairingCodeCreated:
-      "Pairing code created. Enter it in the on-site agent within 10 minutes: entegrasyon-agent pair CODE --server URL",
-    paired: "The on-site agent is paired.",
-    pairingCodeInvalid:
-      "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
-    revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
-    offline:
-      "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
+      "配对码已生成。请在 10 分钟内在本地代理中输入：entegrasyon-agent pair CODE --server URL",
+    paired: "本地代理已配对。",
+    pairingCodeInvalid: "配对码无效、已过期或已被使用。请在面板中获取新的配对码后重试。",
+    revoked: "已撤销本地代理的访问权限。如需重新连接，请获取新的配对码。",
+    offline: "本地代理离线（最后在线：{{lastSeen}}）。请检查运行它的计算机及其网络连接。",
     cli: {
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
-      paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
-      pairFailed: "Pairing failed: {{reason}}",
-      notPaired:
-        "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",
-      refused:
-        "The server refused this agent's credential (access may have been revoked). Get a new code in the panel and pair again.",
-      status:
-        "State: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
-      serverUnreachable:
-        "The server could not be reached ({{code}}). Check the address and this computer's internet connection.",
-      noStatus: "No status recorded yet: the agent has never run.",
+        "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态",
+      paired: "已配对（代理编号 {{agentId}}）。现在请用 'entegrasyon-agent run' 启动。",
+      pairFailed: "配对失败：{{reason}}",
+      notPaired: "此代理尚未配对。请先在面板中获取配对码并运行 'entegrasyon-agent pair CODE --server URL'。",
+      refused: "服务器拒绝了此代理的凭据（访问权限可能已被撤销）。请在面板中获取新的配对码并重新配对。",
+      status: "状态：{{state}} · 服务器：{{server}} · 最近连接：{{connectedAt}} · 最近错误：{{lastError}}",
+      serverUnreachable: "无法连接服务器（{{code}}）。请检查地址以及此计算机的网络连接。",
+      noStatus: "尚无状态记录：代理从未运行过。",
     },
   },
 };
