@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
+import { agentRoutes } from "./modules/agents/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { erpMatchingRoutes } from "./modules/erp-matching/routes.ts";
@@ -47,6 +48,7 @@ const modules = [
   privacyRoutes,
   sandboxRoutes,
   sandboxMounts,
+  agentRoutes,
 ];
 
 export async function buildApp(

@@ -2,6 +2,7 @@ export * from "./codes.ts";
 export * from "./enums.ts";
 export * from "./messages/index.ts";
 export * from "./schemas/account.ts";
+export * from "./schemas/agent.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/jobs.ts";
 export * from "./schemas/panel.ts";

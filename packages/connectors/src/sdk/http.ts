@@ -86,7 +86,21 @@ export interface HttpResponse {
   json: unknown;
 }
 
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+/**
+ * Codes a relaying transport (the on-site agent) fails with: its peer is offline, so nothing was sent, or
+ * it went away mid-call, so a write may have been applied. Both are reported as reason "unavailable".
+ */
+export const TRANSPORT_OFFLINE = "ETRANSPORTOFFLINE";
+export const TRANSPORT_LOST = "ETRANSPORTLOST";
+
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  TRANSPORT_OFFLINE,
+]);
 
 function errorCode(e: unknown): string | undefined {
   let cur: unknown = e;
@@ -370,7 +384,11 @@ export class HttpClient {
           ? `${this.system} ${req.operation}: no answer within ${timeoutMs} ms`
           : `${this.system} ${req.operation}: connection failed (${code ?? "network"})`,
         {
-          reason: timedOut ? "timeout" : "network",
+          reason: timedOut
+            ? "timeout"
+            : code === TRANSPORT_OFFLINE || code === TRANSPORT_LOST
+              ? "unavailable"
+              : "network",
           systemMessage: errorMessage(e),
           systemCode: code,
           maybeApplied: isWrite && !idempotent && !notSent,

@@ -3,7 +3,7 @@ import { createErpConnector, createShopConnector, getDescriptor, listConnectors 
 import { generateCatalog, generateCustomers } from "../testing/catalog";
 import { isValidEan13, isValidTckn } from "../testing/prng";
 import { ConnectorError, parseRetryAfter } from "./errors";
-import { HttpClient } from "./http";
+import { HttpClient, TRANSPORT_LOST, TRANSPORT_OFFLINE } from "./http";
 import { CallCounter, type HttpLogEntry, maskText } from "./logging";
 import { InMemoryRateLimitStore, RateLimiter } from "./rate-limit";
 
@@ -185,6 +185,27 @@ describe("HttpClient", () => {
     const e = await caught(http.request({ url: "http://x.test/a", operation: "op", kind: "read" }));
     expect(e.reason).toBe("timeout");
     expect(e.kind).toBe("transient");
+  });
+
+  it("reports a relaying transport's offline and lost peers as unavailable, a lost write as maybe applied", async () => {
+    const failing = (code: string) =>
+      (async () => {
+        throw Object.assign(new Error("agent"), { code });
+      }) as typeof fetch;
+    const offline = new HttpClient({
+      system: "t",
+      fetch: failing(TRANSPORT_OFFLINE),
+      retry: { maxRetries: 0 },
+    });
+    const notSent = await caught(
+      offline.request({ method: "POST", url: "http://x.test/a", operation: "op", kind: "write" }),
+    );
+    expect(notSent).toMatchObject({ kind: "transient", reason: "unavailable", maybeApplied: false });
+    const lost = new HttpClient({ system: "t", fetch: failing(TRANSPORT_LOST), retry: { maxRetries: 0 } });
+    const unknown = await caught(
+      lost.request({ method: "POST", url: "http://x.test/a", operation: "op", kind: "write" }),
+    );
+    expect(unknown).toMatchObject({ kind: "transient", reason: "unavailable", maybeApplied: true });
   });
 
   it("uses body-level classification (errors inside HTTP 200)", async () => {

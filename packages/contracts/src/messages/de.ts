@@ -342,4 +342,30 @@ export const de: MessageCatalog = {
     connectFailed:
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
+  agents: {
+    pairingCodeCreated:
+      "Kopplungscode erstellt. Geben Sie ihn innerhalb von 10 Minuten im Vor-Ort-Agenten ein: entegrasyon-agent pair CODE --server URL",
+    paired: "Der Vor-Ort-Agent ist gekoppelt.",
+    pairingCodeInvalid:
+      "Der Kopplungscode ist ungültig, abgelaufen oder bereits verwendet. Holen Sie im Panel einen neuen Code und versuchen Sie es erneut.",
+    revoked:
+      "Der Zugang des Vor-Ort-Agenten wurde entzogen. Holen Sie einen neuen Kopplungscode, um ihn wieder zu verbinden.",
+    offline:
+      "Der Vor-Ort-Agent ist offline (zuletzt gesehen: {{lastSeen}}). Prüfen Sie den Rechner, auf dem er läuft, und seine Netzwerkverbindung.",
+    cli: {
+      usage:
+        "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand",
+      paired: "Gekoppelt (Agent Nr. {{agentId}}). Starten Sie ihn jetzt mit 'entegrasyon-agent run'.",
+      pairFailed: "Kopplung fehlgeschlagen: {{reason}}",
+      notPaired:
+        "Dieser Agent ist noch nicht gekoppelt. Holen Sie im Panel einen Code und führen Sie zuerst 'entegrasyon-agent pair CODE --server URL' aus.",
+      refused:
+        "Der Server hat die Zugangsdaten dieses Agenten abgelehnt (der Zugang wurde eventuell entzogen). Holen Sie im Panel einen neuen Code und koppeln Sie erneut.",
+      status:
+        "Zustand: {{state}} · Server: {{server}} · zuletzt verbunden: {{connectedAt}} · letzter Fehler: {{lastError}}",
+      serverUnreachable:
+        "Der Server ist nicht erreichbar ({{code}}). Prüfen Sie die Adresse und die Internetverbindung dieses Rechners.",
+      noStatus: "Noch kein Zustand gespeichert: Der Agent lief noch nie.",
+    },
+  },
 };

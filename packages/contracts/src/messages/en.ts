@@ -319,4 +319,29 @@ export const en: MessageCatalog = {
     connectFailed:
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
+  agents: {
+    pairingCodeCreated:
+      "Pairing code created. Enter it in the on-site agent within 10 minutes: entegrasyon-agent pair CODE --server URL",
+    paired: "The on-site agent is paired.",
+    pairingCodeInvalid:
+      "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
+    revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
+    offline:
+      "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
+    cli: {
+      usage:
+        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
+      paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
+      pairFailed: "Pairing failed: {{reason}}",
+      notPaired:
+        "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",
+      refused:
+        "The server refused this agent's credential (access may have been revoked). Get a new code in the panel and pair again.",
+      status:
+        "State: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serverUnreachable:
+        "The server could not be reached ({{code}}). Check the address and this computer's internet connection.",
+      noStatus: "No status recorded yet: the agent has never run.",
+    },
+  },
 };

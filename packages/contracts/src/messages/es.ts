@@ -332,4 +332,30 @@ export const es: MessageCatalog = {
     connectFailed:
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
+  agents: {
+    pairingCodeCreated:
+      "Código de emparejamiento creado. Introdúzcalo en el agente local en 10 minutos: entegrasyon-agent pair CÓDIGO --server URL",
+    paired: "El agente local está emparejado.",
+    pairingCodeInvalid:
+      "El código de emparejamiento no es válido, ha caducado o ya se usó. Obtenga un código nuevo en el panel e inténtelo de nuevo.",
+    revoked:
+      "Se revocó el acceso del agente local. Obtenga un código de emparejamiento nuevo para volver a conectarlo.",
+    offline:
+      "El agente local está desconectado (visto por última vez: {{lastSeen}}). Compruebe el equipo donde se ejecuta y su conexión de red.",
+    cli: {
+      usage:
+        "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado",
+      paired: "Emparejado (agente n.º {{agentId}}). Ahora inícielo con 'entegrasyon-agent run'.",
+      pairFailed: "No se pudo emparejar: {{reason}}",
+      notPaired:
+        "Este agente aún no está emparejado. Obtenga un código en el panel y ejecute primero 'entegrasyon-agent pair CÓDIGO --server URL'.",
+      refused:
+        "El servidor rechazó la credencial de este agente (puede que se haya revocado el acceso). Obtenga un código nuevo en el panel y vuelva a emparejar.",
+      status:
+        "Estado: {{state}} · servidor: {{server}} · última conexión: {{connectedAt}} · último error: {{lastError}}",
+      serverUnreachable:
+        "No se pudo contactar con el servidor ({{code}}). Compruebe la dirección y la conexión a internet de este equipo.",
+      noStatus: "Aún no hay estado registrado: el agente nunca se ha ejecutado.",
+    },
+  },
 };

@@ -340,4 +340,30 @@ export const fr: MessageCatalog = {
     connectFailed:
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
+  agents: {
+    pairingCodeCreated:
+      "Code d'appairage créé. Saisissez-le dans l'agent local sous 10 minutes : entegrasyon-agent pair CODE --server URL",
+    paired: "L'agent local est appairé.",
+    pairingCodeInvalid:
+      "Le code d'appairage est invalide, expiré ou déjà utilisé. Obtenez un nouveau code dans le panneau et réessayez.",
+    revoked:
+      "L'accès de l'agent local a été révoqué. Obtenez un nouveau code d'appairage pour le reconnecter.",
+    offline:
+      "L'agent local est hors ligne (vu pour la dernière fois : {{lastSeen}}). Vérifiez l'ordinateur sur lequel il tourne et sa connexion réseau.",
+    cli: {
+      usage:
+        "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état",
+      paired: "Appairé (agent n° {{agentId}}). Démarrez-le maintenant avec 'entegrasyon-agent run'.",
+      pairFailed: "Échec de l'appairage : {{reason}}",
+      notPaired:
+        "Cet agent n'est pas encore appairé. Obtenez un code dans le panneau et lancez d'abord 'entegrasyon-agent pair CODE --server URL'.",
+      refused:
+        "Le serveur a refusé l'identifiant de cet agent (l'accès a peut-être été révoqué). Obtenez un nouveau code dans le panneau et appairez à nouveau.",
+      status:
+        "État : {{state}} · serveur : {{server}} · dernière connexion : {{connectedAt}} · dernière erreur : {{lastError}}",
+      serverUnreachable:
+        "Le serveur est injoignable ({{code}}). Vérifiez l'adresse et la connexion internet de cet ordinateur.",
+      noStatus: "Aucun état enregistré : l'agent n'a jamais été lancé.",
+    },
+  },
 };

@@ -319,4 +319,31 @@ export const ja: MessageCatalog = {
     connectFailed:
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
+  agents: {
+    pairingCodeCreated:
+      "ペアリングコードを発行しました。10分以内にオンサイトエージェントで入力してください: entegrasyon-agent pair CODE --server URL",
+    paired: "オンサイトエージェントのペアリングが完了しました。",
+    pairingCodeInvalid:
+      "ペアリングコードが無効、期限切れ、または使用済みです。パネルで新しいコードを取得して再試行してください。",
+    revoked:
+      "オンサイトエージェントのアクセスを取り消しました。再接続するには新しいペアリングコードを取得してください。",
+    offline:
+      "オンサイトエージェントはオフラインです（最終確認: {{lastSeen}}）。実行中のコンピューターとネットワーク接続を確認してください。",
+    cli: {
+      usage:
+        "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します",
+      paired:
+        "ペアリングしました（エージェント番号 {{agentId}}）。'entegrasyon-agent run' で起動してください。",
+      pairFailed: "ペアリングに失敗しました: {{reason}}",
+      notPaired:
+        "このエージェントはまだペアリングされていません。パネルでコードを取得し、先に 'entegrasyon-agent pair CODE --server URL' を実行してください。",
+      refused:
+        "サーバーがこのエージェントの資格情報を拒否しました（アクセスが取り消された可能性があります）。パネルで新しいコードを取得して再度ペアリングしてください。",
+      status:
+        "状態: {{state}} · サーバー: {{server}} · 最終接続: {{connectedAt}} · 最後のエラー: {{lastError}}",
+      serverUnreachable:
+        "サーバーに接続できません（{{code}}）。アドレスとこのコンピューターのインターネット接続を確認してください。",
+      noStatus: "状態の記録はまだありません。エージェントは一度も実行されていません。",
+    },
+  },
 };

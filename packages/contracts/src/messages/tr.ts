@@ -323,6 +323,32 @@ export const tr = {
     connectFailed:
       'Deneme sistemleri kaydedildi ancak bağlantı testi başarısız oldu. Birkaç dakika sonra Bağlantı Ayarları\'ndan "Bağlantıyı Test Et" ile yeniden deneyin.',
   },
+  agents: {
+    pairingCodeCreated:
+      "Eşleştirme kodu oluşturuldu. Kodu 10 dakika içinde yerel bağlantı aracında girin: entegrasyon-agent pair KOD --server ADRES",
+    paired: "Yerel bağlantı aracı eşleştirildi.",
+    pairingCodeInvalid:
+      "Eşleştirme kodu geçersiz, süresi dolmuş ya da daha önce kullanılmış. Panelden yeni bir kod alıp tekrar deneyin.",
+    revoked:
+      "Yerel bağlantı aracının erişimi kaldırıldı. Yeniden bağlamak için yeni bir eşleştirme kodu alın.",
+    offline:
+      "Yerel bağlantı aracı çevrimdışı (son görülme: {{lastSeen}}). Aracın çalıştığı bilgisayarı ve ağ bağlantısını kontrol edin.",
+    cli: {
+      usage:
+        "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir",
+      paired: "Eşleştirme tamam (araç no {{agentId}}). Şimdi 'entegrasyon-agent run' ile başlatın.",
+      pairFailed: "Eşleştirme yapılamadı: {{reason}}",
+      notPaired:
+        "Bu araç henüz eşleştirilmemiş. Önce panelden bir kod alıp 'entegrasyon-agent pair KOD --server ADRES' çalıştırın.",
+      refused:
+        "Sunucu bu aracın kimliğini reddetti (erişim kaldırılmış olabilir). Panelden yeni bir kod alıp yeniden eşleştirin.",
+      status:
+        "Durum: {{state}} · sunucu: {{server}} · son bağlantı: {{connectedAt}} · son hata: {{lastError}}",
+      serverUnreachable:
+        "Sunucuya ulaşılamadı ({{code}}). Adresi ve bu bilgisayarın internet bağlantısını kontrol edin.",
+      noStatus: "Henüz durum kaydı yok: araç hiç çalıştırılmamış.",
+    },
+  },
 } as const;
 
 type Leaves<T, P extends string = ""> = {

@@ -293,4 +293,23 @@ export const zh: MessageCatalog = {
     connectFailed:
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
+  agents: {
+    pairingCodeCreated:
+      "配对码已生成。请在 10 分钟内在本地代理中输入：entegrasyon-agent pair CODE --server URL",
+    paired: "本地代理已配对。",
+    pairingCodeInvalid: "配对码无效、已过期或已被使用。请在面板中获取新的配对码后重试。",
+    revoked: "已撤销本地代理的访问权限。如需重新连接，请获取新的配对码。",
+    offline: "本地代理离线（最后在线：{{lastSeen}}）。请检查运行它的计算机及其网络连接。",
+    cli: {
+      usage:
+        "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态",
+      paired: "已配对（代理编号 {{agentId}}）。现在请用 'entegrasyon-agent run' 启动。",
+      pairFailed: "配对失败：{{reason}}",
+      notPaired: "此代理尚未配对。请先在面板中获取配对码并运行 'entegrasyon-agent pair CODE --server URL'。",
+      refused: "服务器拒绝了此代理的凭据（访问权限可能已被撤销）。请在面板中获取新的配对码并重新配对。",
+      status: "状态：{{state}} · 服务器：{{server}} · 最近连接：{{connectedAt}} · 最近错误：{{lastError}}",
+      serverUnreachable: "无法连接服务器（{{code}}）。请检查地址以及此计算机的网络连接。",
+      noStatus: "尚无状态记录：代理从未运行过。",
+    },
+  },
 };

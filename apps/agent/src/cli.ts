@@ -1,0 +1,62 @@
+import { parseArgs } from "node:util";
+import { message } from "@ep/contracts";
+import { AgentClient, pair } from "./client.ts";
+import { AgentStore } from "./store.ts";
+
+/** `entegrasyon-agent pair CODE --server URL | run | status`; exit code 2 = needs the user's action. */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { server: { type: "string" }, home: { type: "string" } },
+  });
+  const store = new AgentStore(values.home);
+  const [command, code] = positionals;
+  if (command === "pair" && code && values.server) {
+    try {
+      const config = await pair(values.server, code);
+      store.saveConfig(config);
+      store.log(`paired as agent ${config.agentId} with ${config.server}`);
+      console.log(message("agents.cli.paired", { agentId: config.agentId }));
+      return 0;
+    } catch (e) {
+      console.error(message("agents.cli.pairFailed", { reason: e instanceof Error ? e.message : String(e) }));
+      return 2;
+    }
+  }
+  if (command === "run") {
+    const config = store.loadConfig();
+    if (!config) {
+      console.error(message("agents.cli.notPaired"));
+      return 2;
+    }
+    const client = new AgentClient(config, store);
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => client.stop());
+    const final = await client.run();
+    if (final === "refused") {
+      console.error(message("agents.cli.refused"));
+      return 2;
+    }
+    return 0;
+  }
+  if (command === "status") {
+    const status = store.loadStatus();
+    if (!status) {
+      console.log(message("agents.cli.noStatus"));
+      return 0;
+    }
+    console.log(
+      message("agents.cli.status", {
+        state: status.state,
+        server: status.server,
+        connectedAt: status.connectedAt ?? "-",
+        lastError: status.lastError ?? "-",
+      }),
+    );
+    return status.state === "online" ? 0 : 1;
+  }
+  console.log(message("agents.cli.usage"));
+  return command ? 2 : 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

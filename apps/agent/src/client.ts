@@ -1,0 +1,185 @@
+import { hostname } from "node:os";
+import { type AgentHttpRequestFrame, message } from "@ep/contracts";
+import WebSocket from "ws";
+import { codeOf, performHttp } from "./relay.ts";
+import type { AgentConfig, AgentState, AgentStatus, AgentStore } from "./store.ts";
+
+export const AGENT_VERSION = "0.1.0";
+export const CONNECT_PATH = "/api/agent/connect";
+
+export type AgentClientOptions = {
+  heartbeatMs?: number;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  machineName?: string;
+  random?: () => number;
+};
+
+/** `http://panel:8080` → `ws://panel:8080/api/agent/connect` (https → wss). */
+export function connectUrl(server: string): string {
+  const url = new URL(CONNECT_PATH, server);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}
+
+/**
+ * The run loop: one outbound WebSocket, a hello and then heartbeats, relayed HTTP calls carried out,
+ * reconnects with exponential backoff and jitter. A refused credential (revoked) stops the loop.
+ */
+export class AgentClient {
+  private socket: WebSocket | undefined;
+  private stopped = false;
+  private attempt = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private status: AgentStatus;
+  private readonly done: Promise<AgentState>;
+  private finish!: (state: AgentState) => void;
+  private readonly stateListeners = new Set<(state: AgentState) => void>();
+
+  constructor(
+    private readonly config: AgentConfig,
+    private readonly store: AgentStore,
+    private readonly options: AgentClientOptions = {},
+  ) {
+    this.status = {
+      state: "connecting",
+      server: config.server,
+      connectedAt: null,
+      lastError: null,
+      updatedAt: "",
+    };
+    this.done = new Promise((resolve) => {
+      this.finish = resolve;
+    });
+  }
+
+  get state(): AgentState {
+    return this.status.state;
+  }
+
+  /** Resolves when the state next becomes `state` (tests, the CLI). */
+  waitFor(state: AgentState): Promise<void> {
+    if (this.status.state === state) return Promise.resolve();
+    return new Promise((resolve) => {
+      const listener = (s: AgentState) => {
+        if (s !== state) return;
+        this.stateListeners.delete(listener);
+        resolve();
+      };
+      this.stateListeners.add(listener);
+    });
+  }
+
+  /** Starts the loop; the promise resolves with the final state (`refused` or `stopped`). */
+  run(): Promise<AgentState> {
+    this.connect();
+    return this.done;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    clearInterval(this.heartbeat);
+    this.socket?.close(1000, "stopped");
+    this.setState("stopped");
+    this.finish("stopped");
+  }
+
+  private setState(state: AgentState, patch: Partial<AgentStatus> = {}) {
+    this.status = { ...this.status, ...patch, state, updatedAt: new Date().toISOString() };
+    this.store.saveStatus(this.status);
+    for (const listener of [...this.stateListeners]) listener(state);
+  }
+
+  private hello(type: "hello" | "heartbeat") {
+    const machineName = this.options.machineName ?? hostname();
+    this.socket?.send(JSON.stringify({ type, version: AGENT_VERSION, machineName }));
+  }
+
+  private connect() {
+    if (this.stopped) return;
+    const socket = new WebSocket(connectUrl(this.config.server), {
+      headers: { authorization: `Bearer ${this.config.credential}` },
+      handshakeTimeout: 15_000,
+    });
+    this.socket = socket;
+    let refused = false;
+    socket.on("unexpected-response", (_req, res) => {
+      refused = res.statusCode === 401;
+      socket.terminate();
+      if (refused) {
+        this.store.log("credential refused by the server (401)");
+        this.stopped = true;
+        this.setState("refused", { lastError: "401 credential refused" });
+        this.finish("refused");
+      }
+    });
+    socket.on("open", () => {
+      this.attempt = 0;
+      this.hello("hello");
+      this.heartbeat = setInterval(() => this.hello("heartbeat"), this.options.heartbeatMs ?? 30_000);
+      this.store.log(`connected to ${this.config.server}`);
+      this.setState("online", { connectedAt: new Date().toISOString(), lastError: null });
+    });
+    socket.on("message", (data) => {
+      let frame: AgentHttpRequestFrame;
+      try {
+        frame = JSON.parse(String(data)) as AgentHttpRequestFrame;
+      } catch {
+        return;
+      }
+      if (frame.type !== "http") return;
+      performHttp(frame).then(
+        (answer) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(answer));
+        },
+        (e) => this.store.log(`relay failed: ${String(e)}`),
+      );
+    });
+    socket.on("error", (e) => {
+      this.store.log(`connection error: ${e.message}`);
+      this.status.lastError = e.message;
+    });
+    socket.on("close", (code) => {
+      clearInterval(this.heartbeat);
+      if (this.stopped || refused) return;
+      this.setState("offline", { lastError: this.status.lastError ?? `closed (${code})` });
+      this.scheduleReconnect();
+    });
+  }
+
+  private scheduleReconnect() {
+    const min = this.options.minBackoffMs ?? 1000;
+    const max = this.options.maxBackoffMs ?? 60_000;
+    const base = Math.min(max, min * 2 ** this.attempt);
+    this.attempt++;
+    const delay = base / 2 + (this.options.random ?? Math.random)() * (base / 2);
+    this.retry = setTimeout(() => this.connect(), delay);
+  }
+}
+
+/** Exchanges a one-time code for the long-lived credential; the answer envelope is the server's. */
+export async function pair(server: string, code: string, machineName = hostname()): Promise<AgentConfig> {
+  const res = await fetch(new URL("/api/agents/pair", server), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ code, machineName }),
+    signal: AbortSignal.timeout(30_000),
+  }).catch((e: unknown) => {
+    throw new Error(
+      message("agents.cli.serverUnreachable", {
+        code: codeOf(e) ?? ((e as { cause?: unknown }).cause as Error | undefined)?.message ?? String(e),
+      }),
+    );
+  });
+  const envelope = (await res.json().catch(() => null)) as {
+    successful?: boolean;
+    message?: string;
+    data?: { agentId: number; credential: string };
+  } | null;
+  if (!res.ok || !envelope?.successful || !envelope.data) {
+    throw new Error(envelope?.message ?? `HTTP ${res.status}`);
+  }
+  return { server, agentId: envelope.data.agentId, credential: envelope.data.credential };
+}

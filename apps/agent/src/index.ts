@@ -1,0 +1,3 @@
+export { AGENT_VERSION, AgentClient, type AgentClientOptions, connectUrl, pair } from "./client.ts";
+export { performHttp } from "./relay.ts";
+export { type AgentConfig, type AgentStatus, AgentStore } from "./store.ts";

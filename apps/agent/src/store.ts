@@ -1,0 +1,67 @@
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export type AgentConfig = { server: string; agentId: number; credential: string };
+export type AgentState = "connecting" | "online" | "offline" | "refused" | "stopped";
+export type AgentStatus = {
+  state: AgentState;
+  server: string;
+  connectedAt: string | null;
+  lastError: string | null;
+  updatedAt: string;
+};
+
+/** Where the agent keeps its config (credential), status and log; one directory per installation. */
+export function defaultHome(): string {
+  return process.env.ENTEGRASYON_AGENT_HOME ?? join(homedir(), ".entegrasyon-agent");
+}
+
+export class AgentStore {
+  constructor(readonly home: string = defaultHome()) {}
+
+  private path(name: string) {
+    return join(this.home, name);
+  }
+
+  private ensureHome() {
+    mkdirSync(this.home, { recursive: true, mode: 0o700 });
+  }
+
+  /** The credential is a secret: the file is readable by the service account alone. */
+  saveConfig(config: AgentConfig): void {
+    this.ensureHome();
+    const file = this.path("config.json");
+    writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+
+  loadConfig(): AgentConfig | undefined {
+    return readJson<AgentConfig>(this.path("config.json"));
+  }
+
+  saveStatus(status: AgentStatus): void {
+    this.ensureHome();
+    writeFileSync(this.path("status.json"), `${JSON.stringify(status, null, 2)}\n`);
+  }
+
+  loadStatus(): AgentStatus | undefined {
+    return readJson<AgentStatus>(this.path("status.json"));
+  }
+
+  log(line: string): void {
+    this.ensureHome();
+    appendFileSync(this.path("agent.log"), `${new Date().toISOString()} ${line}\n`);
+  }
+}
+
+function readJson<T>(file: string): T | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+  return JSON.parse(text) as T;
+}

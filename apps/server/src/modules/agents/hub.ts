@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { TRANSPORT_LOST, TRANSPORT_OFFLINE } from "@ep/connectors";
+import type { AgentHelloFrame, AgentHttpAnswerFrame, AgentHttpRequestFrame } from "@ep/contracts";
+import type { WebSocket } from "ws";
+
+export type AgentHello = AgentHelloFrame;
+
+class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = "TransportError";
+  }
+}
+
+type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+type Online = { socket: WebSocket; pending: Map<string, Pending>; version: string; machineName: string };
+
+/**
+ * Holds the sockets of the agents connected to this process and relays HTTP calls over them. A call for an
+ * agent that is not connected waits up to `offlineWaitMs` for it to come back, then fails as offline.
+ * Cross-process routing (LISTEN/NOTIFY) would sit behind `relay`: the interface stays the same.
+ */
+export class AgentHub {
+  private readonly online = new Map<number, Online>();
+  private readonly waiters = new Map<number, Set<() => void>>();
+
+  constructor(private readonly options: { offlineWaitMs: number; callTimeoutMs: number }) {}
+
+  isOnline(agentId: number): boolean {
+    return this.online.has(agentId);
+  }
+
+  attach(agentId: number, socket: WebSocket, hello: AgentHello): void {
+    this.online.get(agentId)?.socket.close(4000, "replaced");
+    const entry: Online = {
+      socket,
+      pending: new Map(),
+      version: hello.version,
+      machineName: hello.machineName,
+    };
+    this.online.set(agentId, entry);
+    socket.on("message", (data) => {
+      let frame: AgentHttpAnswerFrame;
+      try {
+        frame = JSON.parse(String(data)) as AgentHttpAnswerFrame;
+      } catch {
+        return;
+      }
+      const waiting = "id" in frame ? entry.pending.get(frame.id) : undefined;
+      if (!waiting) return;
+      entry.pending.delete(frame.id);
+      clearTimeout(waiting.timer);
+      if (frame.type === "http-result") {
+        const bodyless = frame.status === 204 || frame.status === 304;
+        waiting.resolve(
+          new Response(bodyless ? null : Buffer.from(frame.body, "base64"), {
+            status: frame.status,
+            headers: frame.headers,
+          }),
+        );
+      } else if (frame.type === "http-error") {
+        // The agent reached nothing (refused, unknown host): keep its code so the client can classify.
+        waiting.reject(Object.assign(new Error(frame.message), { code: frame.code }));
+      }
+    });
+    socket.on("close", () => {
+      if (this.online.get(agentId) === entry) this.online.delete(agentId);
+      for (const [id, p] of entry.pending) {
+        clearTimeout(p.timer);
+        p.reject(new TransportError(`agent ${agentId} went away during call ${id}`, TRANSPORT_LOST));
+      }
+      entry.pending.clear();
+    });
+    for (const wake of this.waiters.get(agentId) ?? []) wake();
+    this.waiters.delete(agentId);
+  }
+
+  /** Closes the agent's socket (revocation); its open calls fail as lost. */
+  disconnect(agentId: number, reason: string): void {
+    const entry = this.online.get(agentId);
+    if (!entry) return;
+    // Gone at once: a call made now waits for the agent's next connection instead of this closing socket.
+    this.online.delete(agentId);
+    entry.socket.close(4001, reason);
+  }
+
+  closeAll(): void {
+    for (const [id] of this.online) this.disconnect(id, "server shutting down");
+  }
+
+  /** A `fetch` that runs every request through the agent: the connector SDK takes it as its transport. */
+  fetchFor(agentId: number): typeof fetch {
+    return (input, init) => this.relay(agentId, new Request(input, init));
+  }
+
+  private async waitOnline(agentId: number, signal: AbortSignal | null): Promise<Online> {
+    const now = this.online.get(agentId);
+    if (now) return now;
+    await new Promise<void>((resolve) => {
+      const set = this.waiters.get(agentId) ?? new Set();
+      this.waiters.set(agentId, set);
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.options.offlineWaitMs);
+      signal?.addEventListener("abort", done);
+      set.add(done);
+    });
+    const later = this.online.get(agentId);
+    if (!later) throw new TransportError(`agent ${agentId} is offline`, TRANSPORT_OFFLINE);
+    return later;
+  }
+
+  async relay(agentId: number, request: Request): Promise<Response> {
+    const entry = await this.waitOnline(agentId, request.signal);
+    request.signal.throwIfAborted();
+    const body = request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined;
+    const frame: AgentHttpRequestFrame = {
+      type: "http",
+      id: randomUUID(),
+      method: request.method,
+      url: request.url,
+      headers: Object.fromEntries(request.headers),
+      body,
+      timeoutMs: this.options.callTimeoutMs,
+    };
+    return new Promise<Response>((resolve, reject) => {
+      const finish = () => {
+        entry.pending.delete(frame.id);
+        request.signal.removeEventListener("abort", onAbort);
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        finish();
+        reject(request.signal.reason);
+      };
+      // A bound of our own, so a silent agent never leaves the call hanging.
+      const timer = setTimeout(() => {
+        finish();
+        reject(new TransportError(`agent ${agentId} did not answer call ${frame.id}`, TRANSPORT_LOST));
+      }, this.options.callTimeoutMs + 1000);
+      request.signal.addEventListener("abort", onAbort);
+      entry.pending.set(frame.id, {
+        timer,
+        resolve: (r) => {
+          finish();
+          resolve(r);
+        },
+        reject: (e) => {
+          finish();
+          reject(e);
+        },
+      });
+      entry.socket.send(JSON.stringify(frame), (err) => {
+        if (!err) return;
+        clearTimeout(timer);
+        finish();
+        reject(new TransportError(`agent ${agentId}: send failed`, TRANSPORT_OFFLINE));
+      });
+    });
+  }
+}

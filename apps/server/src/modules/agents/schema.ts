@@ -1,0 +1,43 @@
+import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { companies } from "../../platform/db/schema.ts";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+/** One-time pairing codes issued in the panel; only the hash is kept, and a code works once. */
+export const agentPairingCodes = pgTable(
+  "agent_pairing_codes",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("agent_pairing_codes_hash_uq").on(t.codeHash)],
+);
+
+/** A paired on-site agent; the long-lived credential is stored only as a hash. */
+export const agents = pgTable(
+  "agents",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    credentialHash: text("credential_hash").notNull(),
+    machineName: text("machine_name").notNull().default(""),
+    version: text("version").notNull().default(""),
+    lastSeenAt: ts("last_seen_at"),
+    revokedAt: ts("revoked_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("agents_credential_hash_uq").on(t.credentialHash),
+    index("agents_company_idx").on(t.companyId),
+  ],
+);
+
+export type AgentRow = typeof agents.$inferSelect;

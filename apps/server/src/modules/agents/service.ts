@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import { message } from "@ep/contracts";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import type { AppContext } from "../../platform/context.ts";
+import { AppError } from "../../platform/http/envelope.ts";
+import { hashCode } from "../../platform/security/codes.ts";
+import { AgentHub } from "./hub.ts";
+import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
+
+export const PAIRING_CODE_TTL_MS = 10 * 60_000;
+
+const stampFormat = new Intl.DateTimeFormat("tr-TR", {
+  timeZone: "Europe/Istanbul",
+  dateStyle: "short",
+  timeStyle: "short",
+});
+
+const hubs = new WeakMap<AppContext, AgentHub>();
+
+/** The one hub of this process; connectors of agent-backed connections take `hub.fetchFor(agentId)`. */
+export function agentHubOf(ctx: AppContext): AgentHub {
+  let hub = hubs.get(ctx);
+  if (!hub) {
+    const timeoutMs = ctx.config.connectorTimeoutMs;
+    hub = new AgentHub({ offlineWaitMs: Math.min(timeoutMs, 5000), callTimeoutMs: timeoutMs });
+    hubs.set(ctx, hub);
+  }
+  return hub;
+}
+
+/** Easy to read aloud and type: 10 characters of Crockford base32 in two groups (e.g. 7KQ2M-X9RTA). */
+function newPairingCode(): string {
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  const bytes = randomBytes(10);
+  const chars = [...bytes].map((b) => alphabet[b % 32]).join("");
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+const normalizeCode = (code: string) => code.trim().toUpperCase().replace(/\s+/g, "");
+
+export type AgentView = {
+  id: number;
+  machineName: string;
+  version: string;
+  online: boolean;
+  lastSeenAt: string | null;
+  /** For the panel: "Yerel bağlantı aracı çevrimdışı (son görülme: …)" while offline, else null. */
+  statusText: string | null;
+  createdAt: string;
+};
+
+export class AgentService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  async issuePairingCode(companyId: number): Promise<{ code: string; expiresAt: string }> {
+    const code = newPairingCode();
+    const expiresAt = new Date(this.ctx.clock.now().getTime() + PAIRING_CODE_TTL_MS);
+    await this.db.insert(agentPairingCodes).values({ companyId, codeHash: hashCode(code), expiresAt });
+    return { code, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** Spends the code (once, atomically) and answers the credential; only its hash is stored. */
+  async pair(code: string, machineName: string): Promise<{ agentId: number; credential: string }> {
+    const now = this.ctx.clock.now();
+    const [spent] = await this.db
+      .update(agentPairingCodes)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(agentPairingCodes.codeHash, hashCode(normalizeCode(code))),
+          isNull(agentPairingCodes.usedAt),
+          gt(agentPairingCodes.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!spent) throw new AppError(400, "agents.pairingCodeInvalid");
+    const credential = `epa_${randomBytes(32).toString("base64url")}`;
+    const [agent] = await this.db
+      .insert(agents)
+      .values({ companyId: spent.companyId, credentialHash: hashCode(credential), machineName })
+      .returning();
+    return { agentId: agent!.id, credential };
+  }
+
+  /** The agent a credential belongs to, unless revoked. */
+  async authenticate(credential: string): Promise<AgentRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(agents)
+      .where(and(eq(agents.credentialHash, hashCode(credential)), isNull(agents.revokedAt)));
+    return row;
+  }
+
+  async recordHeartbeat(agentId: number, version: string, machineName: string): Promise<void> {
+    await this.db
+      .update(agents)
+      .set({
+        version: version.slice(0, 50),
+        machineName: machineName.slice(0, 200),
+        lastSeenAt: this.ctx.clock.now(),
+      })
+      .where(eq(agents.id, agentId));
+  }
+
+  async list(companyId: number): Promise<AgentView[]> {
+    const hub = agentHubOf(this.ctx);
+    const rows = await this.db
+      .select()
+      .from(agents)
+      .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt)))
+      .orderBy(asc(agents.id));
+    return rows.map((r) => {
+      const online = hub.isOnline(r.id);
+      return {
+        id: r.id,
+        machineName: r.machineName,
+        version: r.version,
+        online,
+        lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
+        statusText: online
+          ? null
+          : message("agents.offline", { lastSeen: r.lastSeenAt ? stampFormat.format(r.lastSeenAt) : "-" }),
+        createdAt: r.createdAt.toISOString(),
+      };
+    });
+  }
+
+  async revoke(companyId: number, agentId: number): Promise<void> {
+    const [row] = await this.db
+      .update(agents)
+      .set({ revokedAt: this.ctx.clock.now() })
+      .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), isNull(agents.revokedAt)))
+      .returning();
+    if (!row) throw AppError.notFound();
+    agentHubOf(this.ctx).disconnect(agentId, "revoked");
+  }
+}
