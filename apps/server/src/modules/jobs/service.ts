@@ -129,13 +129,18 @@ export class JobService {
     return { runIds, alreadyRunning };
   }
 
-  /** Answers as soon as a run of the company starts, moves or ends, or after 25 s with nothing. */
+  /**
+   * Answers as soon as a run of the company starts, moves or ends, or after 25 s with nothing;
+   * null when the company already holds its cap of open long polls.
+   */
   async longPoll(
     companyId: number,
     jobTypes: string[] | null,
     signal: AbortSignal,
-  ): Promise<{ events: RunEventDto[] }> {
-    const events = await this.ctx.engine.hub.wait(companyId, jobTypes, LONG_POLL_MS, signal);
+  ): Promise<{ events: RunEventDto[] } | null> {
+    const waiting = this.ctx.engine.hub.wait(companyId, jobTypes, LONG_POLL_MS, signal);
+    if (!waiting) return null;
+    const events = await waiting;
     return { events: events.map(({ companyId: _c, ...e }) => e) };
   }
 }
