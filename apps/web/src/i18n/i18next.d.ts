@@ -14,6 +14,7 @@ type FeatureTexts = {
   connections: typeof import("../features/connections/locales/tr.json");
   tickets: typeof import("../features/tickets/locales/tr.json");
   support: typeof import("../features/support/locales/tr.json");
+  privacy: typeof import("../features/privacy/locales/tr.json");
 };
 
 declare module "i18next" {
