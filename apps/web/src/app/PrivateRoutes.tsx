@@ -22,6 +22,7 @@ const ReportsPage = lazy(() => import("@/features/reports/pages/ReportsPage"));
 const NotificationsPage = lazy(() => import("@/features/notifications/pages/NotificationsPage"));
 const ActivitiesPage = lazy(() => import("@/features/activities/pages/ActivitiesPage"));
 const AboutPage = lazy(() => import("@/features/about/AboutPage"));
+const PrivacyPage = lazy(() => import("@/features/privacy/pages/PrivacyPage"));
 const SupportRoutes = lazy(() => import("@/features/support/routes"));
 
 /** The signed-in routes (spec section 2). Unknown paths go to /error/404. */
@@ -52,6 +53,7 @@ function CompanyRoutes() {
         <Route path="settings/account/*" element={<Navigate to="/settings/account/details" replace />} />
         <Route path="settings/company" element={<CompanyPage />} />
         <Route path="settings/licence" element={<LicencePage />} />
+        <Route path="settings/privacy" element={<PrivacyPage />} />
         <Route path="settings/api-keys/*" element={<ApiKeysPage />} />
         <Route
           path="settings/integration"

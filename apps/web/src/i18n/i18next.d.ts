@@ -15,6 +15,7 @@ type FeatureTexts = {
   tickets: typeof import("../features/tickets/locales/tr.json");
   support: typeof import("../features/support/locales/tr.json");
   about: typeof import("../features/about/locales/tr.json");
+  privacy: typeof import("../features/privacy/locales/tr.json");
 };
 
 declare module "i18next" {

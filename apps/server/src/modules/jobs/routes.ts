@@ -19,17 +19,26 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
-import { ok } from "../../platform/http/envelope.ts";
+import { AppError, ok } from "../../platform/http/envelope.ts";
+import { requireCompanyUserForLongPoll } from "./long-poll-auth.ts";
 import { JobService } from "./service.ts";
 
 const id = idParam();
 const tags = ["Jobs"];
+const LONG_POLL_RETRY_SECONDS = 5;
+const LONG_POLL_PATH = "/api/JobHistory/do-long-polling";
 
 /** Spec section 7 "Jobs": jobs, their history with reports, the long poll and failed tasks. */
 export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const service = new JobService(ctx);
-    app.addHook("onRequest", requireCompanyUser(ctx));
+    const companyUser = requireCompanyUser(ctx);
+    const longPollUser = requireCompanyUserForLongPoll(ctx);
+    app.addHook("onRequest", (request, reply) =>
+      request.routeOptions.url === LONG_POLL_PATH
+        ? longPollUser(request, reply)
+        : companyUser(request, reply),
+    );
 
     app.get(
       "/api/Job/type-filter/:types",
@@ -86,7 +95,7 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.get(
-      "/api/JobHistory/do-long-polling",
+      LONG_POLL_PATH,
       {
         schema: {
           tags,
@@ -96,7 +105,7 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           }),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const controller = new AbortController();
         request.raw.on("close", () => controller.abort());
         const result = await service.longPoll(
@@ -104,6 +113,11 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           request.query.jobTypes ?? null,
           controller.signal,
         );
+        if (!result) {
+          // Past the cap: the panel's poll loop waits and tries again; the header says how long.
+          reply.header("retry-after", String(LONG_POLL_RETRY_SECONDS));
+          throw new AppError(429, "liveUpdates.tooManyPanels");
+        }
         return ok({ ...result, channelName: request.query.channelName ?? null });
       },
     );

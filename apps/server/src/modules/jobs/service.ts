@@ -14,6 +14,7 @@ import { recordActivity } from "../activities/repository.ts";
 import * as repo from "./repository.ts";
 
 const LONG_POLL_MS = 25_000;
+const LONG_POLL_JITTER_MS = 5_000;
 
 export class JobService {
   constructor(private readonly ctx: AppContext) {}
@@ -129,13 +130,20 @@ export class JobService {
     return { runIds, alreadyRunning };
   }
 
-  /** Answers as soon as a run of the company starts, moves or ends, or after 25 s with nothing. */
+  /**
+   * Answers as soon as a run of the company starts, moves or ends, or after 20–25 s with nothing;
+   * null when the company already holds its cap of open long polls.
+   */
   async longPoll(
     companyId: number,
     jobTypes: string[] | null,
     signal: AbortSignal,
-  ): Promise<{ events: RunEventDto[] }> {
-    const events = await this.ctx.engine.hub.wait(companyId, jobTypes, LONG_POLL_MS, signal);
+  ): Promise<{ events: RunEventDto[] } | null> {
+    // A few seconds of jitter, so panels opened together do not all ask again in the same instant.
+    const holdMs = LONG_POLL_MS - Math.floor(Math.random() * LONG_POLL_JITTER_MS);
+    const waiting = this.ctx.engine.hub.wait(companyId, jobTypes, holdMs, signal);
+    if (!waiting) return null;
+    const events = await waiting;
     return { events: events.map(({ companyId: _c, ...e }) => e) };
   }
 }

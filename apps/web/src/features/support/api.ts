@@ -4,6 +4,7 @@ import type {
   PagedList,
   SupportAction,
   SupportCompany,
+  SupportDeletion,
   SupportLicenseUpdate,
   SupportTicket,
   SupportTicketDetail,
@@ -93,5 +94,13 @@ export function useSupportActions() {
   return useQuery({
     queryKey: ["support", "actions"],
     queryFn: ({ signal }) => api.get<SupportAction[]>("/api/support/actions", { signal }),
+  });
+}
+
+/** GET /api/support/deletions — pending KVKK deletions, the soonest first. */
+export function useSupportDeletions() {
+  return useQuery({
+    queryKey: ["support", "deletions"],
+    queryFn: ({ signal }) => api.get<SupportDeletion[]>("/api/support/deletions", { signal }),
   });
 }

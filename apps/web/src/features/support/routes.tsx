@@ -13,12 +13,14 @@ const TicketPage = lazy(() => import("./pages/SupportTicketPage"));
 const CompaniesPage = lazy(() => import("./pages/SupportCompaniesPage"));
 const AnnouncementsPage = lazy(() => import("./pages/SupportAnnouncementsPage"));
 const ActionsPage = lazy(() => import("./pages/SupportActionsPage"));
+const DeletionsPage = lazy(() => import("./pages/SupportDeletionsPage"));
 
 const NAV = [
   { to: "/support", key: "inbox" },
   { to: "/support/companies", key: "companies" },
   { to: "/support/announcements", key: "announcements" },
   { to: "/support/actions", key: "actions" },
+  { to: "/support/deletions", key: "deletions" },
 ] as const;
 
 function SupportLayout() {
@@ -89,6 +91,7 @@ export default function SupportRoutes() {
         <Route path="companies" element={<CompaniesPage />} />
         <Route path="announcements" element={<AnnouncementsPage />} />
         <Route path="actions" element={<ActionsPage />} />
+        <Route path="deletions" element={<DeletionsPage />} />
         <Route path="*" element={<Navigate to="/support" replace />} />
       </Route>
       <Route path="*" element={<Navigate to="/support" replace />} />

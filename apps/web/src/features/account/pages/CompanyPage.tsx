@@ -1,6 +1,8 @@
 import { type Company, ECOMMERCE_TYPES, ERP_TYPES } from "@ep/contracts";
-import { Grid, Stack, Text } from "@mantine/core";
+import { Button, Grid, Stack, Text } from "@mantine/core";
+import { IconShieldLock } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { EmptyState } from "@/components/feedback/EmptyState";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
@@ -32,9 +34,20 @@ export default function CompanyPage() {
                 </SectionCard>
               </Grid.Col>
               <Grid.Col span={{ base: 12, lg: 4 }}>
-                <SectionCard title={t("company.systemsSection")}>
-                  <CompanySystems company={data.company} />
-                </SectionCard>
+                <Stack gap="lg">
+                  <SectionCard title={t("company.systemsSection")}>
+                    <CompanySystems company={data.company} />
+                  </SectionCard>
+                  <Button
+                    component={Link}
+                    to="/settings/privacy"
+                    variant="subtle"
+                    leftSection={<IconShieldLock size={16} />}
+                    justify="flex-start"
+                  >
+                    {t("privacy.card.text")}
+                  </Button>
+                </Stack>
               </Grid.Col>
             </Grid>
           ) : (

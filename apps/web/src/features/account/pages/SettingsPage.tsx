@@ -7,6 +7,7 @@ import {
   IconCertificate,
   IconChevronRight,
   IconPlugConnected,
+  IconShieldLock,
   IconUser,
 } from "@tabler/icons-react";
 import type { ParseKeys } from "i18next";
@@ -58,6 +59,12 @@ const CARDS: readonly SettingsCard[] = [
     title: "settings.cards.licence.title",
     text: "settings.cards.licence.text",
     icon: IconCertificate,
+  },
+  {
+    to: "/settings/privacy",
+    title: "privacy.card.title",
+    text: "privacy.card.text",
+    icon: IconShieldLock,
   },
 ];
 
