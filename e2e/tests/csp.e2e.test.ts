@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { expectPath, field, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
 import { baseUrl, useBrowser } from "../support/browser.ts";
+import { COMPANY_ROUTES, PUBLIC_ROUTES, SUPPORT_ROUTES } from "../support/routes.ts";
 import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
 
 /**
@@ -10,37 +11,6 @@ import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
  * must report no CSP violation, neither as an event nor on the console.
  */
 const browser = useBrowser();
-
-const PUBLIC_ROUTES = [
-  "/account/login",
-  "/account/registration",
-  "/account/forgot-password",
-  "/account/reset-password?rowid=gecersiz",
-  "/error/404",
-  "/error/500",
-];
-const COMPANY_ROUTES = [
-  "/dashboard",
-  "/integration/product",
-  "/integration/product/failed-tasks",
-  "/integration/order",
-  "/integration/order/failed-tasks",
-  "/reports",
-  "/notifications",
-  "/activities",
-  "/settings",
-  "/settings/account/details",
-  "/settings/company",
-  "/settings/licence",
-  "/settings/api-keys",
-  "/settings/integration",
-  "/settings/integration/StockIntegration",
-  "/settings/integration/OrderIntegration",
-  "/settings/stock-locations",
-  "/tickets",
-  "/tickets/create",
-];
-const SUPPORT_ROUTES = ["/support", "/support/companies", "/support/announcements", "/support/actions"];
 
 /** A page that records every CSP violation it sees, from the DOM event and from the console. */
 async function watchedPage(): Promise<{ page: Page; violations: string[] }> {

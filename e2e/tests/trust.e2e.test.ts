@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { expectPath, field, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
 import { mailboxDir, useBrowser } from "../support/browser.ts";
 import { waitForMail } from "../support/mailbox.ts";
+import { COMPANY_ROUTES } from "../support/routes.ts";
 import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
 
 /** Issue 12, "The panel a merchant trusts": defects 1, 2, 5, 6 and 7 in the browser. */
@@ -139,28 +140,8 @@ describe("issue 12: the panel a merchant trusts", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signInAsDemo(page);
     await page.screenshot({ path: `${SHOTS}after-390-dashboard.png`, fullPage: false });
-    const routes = [
-      "/dashboard",
-      "/integration/product",
-      "/integration/order",
-      "/integration/product/failed-tasks?jobType=ProductIntegration",
-      "/integration/order/failed-tasks?jobType=OrderIntegration",
-      "/reports",
-      "/notifications",
-      "/activities",
-      "/settings",
-      "/settings/account/details",
-      "/settings/company",
-      "/settings/licence",
-      "/settings/api-keys",
-      "/settings/integration/ProductIntegration",
-      "/settings/stock-locations",
-      "/tickets",
-      "/tickets/create",
-      "/about",
-    ];
     const wide: string[] = [];
-    for (const route of routes) {
+    for (const route of COMPANY_ROUTES) {
       await page.goto(route);
       await waitForShell(page);
       // Some screens hold a long poll open, so no 'networkidle': let the page's first data settle.
