@@ -171,13 +171,18 @@ describe("Mikro connector against live answer shapes", () => {
     expect(page.items.map((p) => p.vatRate)).toEqual([20, 10, 1]);
   });
 
-  it("reads VergiListesiV2 as a plain row list too, and refuses a card whose pointer is not in it", async () => {
+  it("reads VergiListesiV2 as a plain row list too, and rejects a card whose pointer is not in it", async () => {
     const conn = await connectorFor({ ...LOOKUPS, VergiListesiV2: "vergi-listesi-plain" });
-    const e = await conn.listProducts({ pageSize: 100 }).catch((x: unknown) => x);
+    const page = await conn.listProducts({ pageSize: 100 });
+    // STK-000003 points at 2, which this list lacks; 3 and 4 resolve (a wrong guess would pass silently).
+    // The card is that record's failure; the rest of the page is read.
+    expect(page.items.map((p) => p.sku)).not.toContain("STK-000003");
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(page.rejected?.map((r) => r.key)).toEqual(["STK-000003"]);
+    const e = page.rejected?.[0]?.error;
     expect(e).toBeInstanceOf(ConnectorError);
-    // STK-000003 points at 2, which this list lacks; 3 and 4 resolve (a wrong guess would pass silently)
-    expect((e as ConnectorError).itemKeys).toEqual(["STK-000003"]);
-    expect((e as ConnectorError).systemMessage).toContain("vergi tablosunda olmayan bir KDV işaretçisi (2)");
+    expect(e?.kind).toBe("permanent");
+    expect(e?.merchantMessage).toContain("vergi tablosunda olmayan bir KDV işaretçisi (2)");
   });
 
   it.each(["siparis-kaydet-evrakNo", "siparis-kaydet-id"])(
