@@ -118,7 +118,7 @@ describe("the signed-in shell and account settings", () => {
     }
   });
 
-  it("offers Türkçe as the active language and English / German as coming soon", async () => {
+  it("offers Türkçe as the active language and English / Deutsch as coming soon", async () => {
     const user = newUser();
     await registerByApi(user);
     const page = await browser.newPage();
@@ -131,7 +131,7 @@ describe("the signed-in shell and account settings", () => {
     await english.waitFor();
     expect(await english.textContent()).toContain("(Yakında)");
     expect(await english.isDisabled()).toBe(true);
-    expect(await page.getByRole("menuitem", { name: /German/ }).isDisabled()).toBe(true);
+    expect(await page.getByRole("menuitem", { name: /Deutsch/ }).isDisabled()).toBe(true);
     expect(await page.getByRole("menuitem", { name: "Türkçe", exact: true }).isDisabled()).toBe(false);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("tr");
   });

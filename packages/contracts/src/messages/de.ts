@@ -338,9 +338,9 @@ export const de: MessageCatalog = {
   },
   sandbox: {
     connected:
-      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+      "Sie sind mit den Testsystemen verbunden. Starten Sie Übertragungen in der Aufgabenliste; sobald Ihr echtes System bereit ist, geben Sie seine Zugangsdaten über „Zum echten System wechseln“ ein.",
     connectFailed:
-      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+      "Die Testsysteme wurden gespeichert, aber der Verbindungstest ist fehlgeschlagen. Versuchen Sie es in einigen Minuten in den API-Verbindungseinstellungen mit „Verbindung testen“ erneut.",
   },
   agents: {
     pairingCodeCreated:

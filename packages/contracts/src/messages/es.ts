@@ -328,9 +328,9 @@ export const es: MessageCatalog = {
   },
   sandbox: {
     connected:
-      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+      "Se ha conectado a los sistemas de prueba. Inicie las transferencias desde la lista de tareas; cuando su sistema real esté listo, introduzca sus datos con «Pasar al sistema real».",
     connectFailed:
-      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+      "Los sistemas de prueba se guardaron, pero la prueba de conexión falló. Vuelva a intentarlo dentro de unos minutos con «Probar conexión» en la configuración de conexiones API.",
   },
   agents: {
     pairingCodeCreated:

@@ -336,9 +336,9 @@ export const fr: MessageCatalog = {
   },
   sandbox: {
     connected:
-      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+      "Vous êtes connecté aux systèmes de test. Lancez les transferts depuis la liste des tâches ; lorsque votre système réel sera prêt, saisissez ses informations avec « Passer au système réel ».",
     connectFailed:
-      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+      "Les systèmes de test ont été enregistrés, mais le test de connexion a échoué. Réessayez dans quelques minutes avec « Tester la connexion » dans les paramètres des connexions API.",
   },
   agents: {
     pairingCodeCreated:

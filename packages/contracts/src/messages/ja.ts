@@ -315,9 +315,9 @@ export const ja: MessageCatalog = {
   },
   sandbox: {
     connected:
-      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+      "テスト環境に接続しました。ジョブ一覧から転送を開始できます。実際のシステムの準備ができたら、「実際のシステムに切り替える」から接続情報を入力してください。",
     connectFailed:
-      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+      "テスト環境は保存されましたが、接続テストに失敗しました。数分後に API 接続設定の「接続をテスト」でもう一度お試しください。",
   },
   agents: {
     pairingCodeCreated:

@@ -289,9 +289,8 @@ export const zh: MessageCatalog = {
   },
   sandbox: {
     connected:
-      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
-    connectFailed:
-      'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
+      "您已连接到测试系统。可在任务列表中开始传输；真实系统准备就绪后，请通过“切换到真实系统”输入其连接信息。",
+    connectFailed: "测试系统已保存，但连接测试失败。请几分钟后在 API 连接设置中点击“测试连接”重试。",
   },
   agents: {
     pairingCodeCreated:
