@@ -50,6 +50,8 @@ describe("orders survive faults and killed workers", () => {
       ENGINE_LEASE_SECONDS: "3",
       CONNECTOR_TIMEOUT_SECONDS: "0.5",
       CONNECTOR_RATE_MULTIPLIER: "50",
+      // The emulators listen on loopback, which the outbound-call guard refuses unless allowed.
+      OUTBOUND_ALLOW: "127.0.0.1",
     };
 
     const faults = { rate5xx: 0.1, timeoutRate: 0.05, rate429: 0.03, hangMs: 800, retryAfterSeconds: 0 };

@@ -22,6 +22,10 @@ const tags = ["Sandbox"];
 /** The built-in systems themselves, one mount per registry entry: `/sandbox/{system}/{tenant}/…`. */
 export function sandboxMounts(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    // The emulated systems' APIs are not ours: they stay out of our OpenAPI document.
+    app.addHook("onRoute", (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
     for (const system of ctx.sandbox.systems) {
       await mountEmulators(app, {
         prefix: `/sandbox/${system.system}`,
