@@ -164,7 +164,7 @@ describe("sign-up, sign-in, sign-out", () => {
     const page = await browser.newPage();
     await signIn(page, user.email, user.password);
     // Let the dashboard's own calls finish first (its licence list is a table).
-    await page.getByRole("main").getByRole("table").waitFor();
+    await page.getByTestId("freshness-card").getByRole("table").waitFor();
     // Revoke the session behind the browser's back: the next call answers 401.
     const token = (await page.context().cookies()).find((c) => c.name === "authKey")?.value;
     expect(token).toBeTruthy();

@@ -12,7 +12,8 @@ let shop: IkasEmulator;
 
 beforeAll(async () => {
   erp = await startMikroEmulator({ host: "127.0.0.1", seed: 11, productCount: 10 });
-  shop = await startIkasEmulator({ host: "127.0.0.1", seed: 11, productCount: 10, orderCount: 0 });
+  // Two more shop products than ERP items: shop codes no ERP code is bound to, for the matching steps.
+  shop = await startIkasEmulator({ host: "127.0.0.1", seed: 11, productCount: 12, orderCount: 0 });
 });
 afterAll(async () => {
   await Promise.all([erp?.close(), shop?.close()]);
@@ -112,23 +113,31 @@ describe("connections from an empty company", () => {
     // ERP matching on the product job's page: a link to an existing shop code, a refusal otherwise.
     await page.goto("/settings/integration/ProductIntegration");
     await waitForShell(page);
-    const shopSku = [...shop.state.skuIndex.keys()][0]!;
+    // Shop codes the runs above did not bind to an ERP code (the ERP does not have them).
+    const [shopSku, otherSku] = [...shop.state.skuIndex.keys()].filter(
+      (sku) => !erp.state.stokByKod.has(sku),
+    );
     await page.getByRole("textbox", { name: "ERP stok kodu" }).fill("ERP-OZEL-1");
     await page.getByRole("textbox", { name: "Mağaza stok kodu" }).fill("YOK-BOYLE-KOD");
     await page.getByRole("button", { name: "Eşleştir" }).click();
     await eventually(() =>
       page.getByText("Mağazada bu stok koduna sahip ürün bulunamadı.").count(),
     ).toBeGreaterThan(0);
-    await page.getByRole("textbox", { name: "Mağaza stok kodu" }).fill(shopSku);
+    // A shop product already bound to its own ERP code is refused: one shop product, one ERP item.
+    await page.getByRole("textbox", { name: "Mağaza stok kodu" }).fill([...erp.state.stokByKod.keys()][1]!);
+    await page.getByRole("button", { name: "Eşleştir" }).click();
+    await eventually(() =>
+      page.getByText("Bu mağaza ürünü ERP'deki başka bir stok koduna zaten bağlı.", { exact: false }).count(),
+    ).toBeGreaterThan(0);
+    await page.getByRole("textbox", { name: "Mağaza stok kodu" }).fill(shopSku!);
     await page.getByRole("button", { name: "Eşleştir" }).click();
     await eventually(() => page.getByRole("cell", { name: "ERP-OZEL-1", exact: true }).count()).toBe(1);
 
     // A workbook saved in Excel: a header, a match, an unknown shop code; each row answered.
-    const otherSku = [...shop.state.skuIndex.keys()][1]!;
     const book = new ExcelJS.Workbook();
     book.addWorksheet("Eşleştirme").addRows([
       ["ERP Kodu", "Mağaza Kodu"],
-      ["ERP-EXCEL-1", otherSku],
+      ["ERP-EXCEL-1", otherSku!],
       ["ERP-EXCEL-2", "YOK-BOYLE-KOD"],
     ]);
     const workbook = await book.xlsx.writeBuffer();

@@ -115,9 +115,12 @@ describe("issue 12: the panel a merchant trusts", () => {
     expect(await end.textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
     await end.click();
     expect(await page.getByText(/^(Pzt|Pt)$/).count()).toBeGreaterThan(0);
-    await page.getByRole("button", { name: day(1), exact: true }).click();
+    // The closed picker's calendar may still be in the page while it fades: pick in the open one.
+    const pick = (name: string) =>
+      page.getByRole("button", { name, exact: true }).filter({ visible: true }).click();
+    await pick(day(1));
     await page.getByLabel("Başlangıç Tarihi", { exact: true }).click();
-    await page.getByRole("button", { name: day(2), exact: true }).click();
+    await pick(day(2));
     await expect
       .poll(() =>
         page.getByText("Başlangıç tarihi bitiş tarihinden sonra olamaz; tarihleri düzeltin.").count(),
