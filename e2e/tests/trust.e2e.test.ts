@@ -115,12 +115,15 @@ describe("issue 12: the panel a merchant trusts", () => {
     expect(await end.textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
     await end.click();
     expect(await page.getByText(/^(Pzt|Pt)$/).count()).toBeGreaterThan(0);
-    // The closed picker's calendar may still be in the page while it fades: pick in the open one.
-    const pick = (name: string) =>
-      page.getByRole("button", { name, exact: true }).filter({ visible: true }).click();
-    await pick(day(1));
+    // A closing picker's calendar stays in the page while it fades out: wait until no calendar is
+    // shown before opening the other picker, so each click lands in the calendar just opened.
+    const shownDays = (name: string) =>
+      page.getByRole("button", { name, exact: true }).filter({ visible: true });
+    await shownDays(day(1)).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => shownDays(day(1)).count(), { timeout: 10_000 }).toBe(0);
     await page.getByLabel("Başlangıç Tarihi", { exact: true }).click();
-    await pick(day(2));
+    await shownDays(day(2)).click();
     await expect
       .poll(() =>
         page.getByText("Başlangıç tarihi bitiş tarihinden sonra olamaz; tarihleri düzeltin.").count(),
