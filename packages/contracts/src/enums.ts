@@ -67,3 +67,27 @@ export const SUPPORT_ANSWERED_BY = -1;
 export const SUPPORTED_LANGUAGES = ["tr", "en", "de", "es", "fr", "ja", "zh"] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "tr";
+
+/**
+ * Why a call to an external system failed: the connectors' failure reasons, shared so the panel
+ * labels every one of them. Transient ones retry by themselves; permanent ones become failed tasks.
+ */
+export const TRANSIENT_FAILURE_REASONS = [
+  "timeout",
+  "network",
+  "server_error",
+  "rate_limited",
+  "lock",
+  "blocked",
+  "unavailable",
+] as const;
+export const PERMANENT_FAILURE_REASONS = [
+  "auth",
+  "validation",
+  "not_found",
+  "unknown_item",
+  "conflict",
+  "unsupported",
+  "bad_response",
+  "config",
+] as const;

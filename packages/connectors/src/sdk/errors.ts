@@ -1,37 +1,15 @@
+import { type PERMANENT_FAILURE_REASONS, TRANSIENT_FAILURE_REASONS } from "@ep/contracts";
 /** Failure classes every connector reports (design brief, "Rules the engine keeps"). */
 
 export type FailureKind = "transient" | "permanent";
 
-export type TransientReason =
-  | "timeout"
-  | "network"
-  | "server_error"
-  | "rate_limited"
-  | "lock"
-  | "blocked"
-  | "unavailable";
+export type TransientReason = (typeof TRANSIENT_FAILURE_REASONS)[number];
 
-export type PermanentReason =
-  | "auth"
-  | "validation"
-  | "not_found"
-  | "unknown_item"
-  | "conflict"
-  | "unsupported"
-  | "bad_response"
-  | "config";
+export type PermanentReason = (typeof PERMANENT_FAILURE_REASONS)[number];
 
 export type FailureReason = TransientReason | PermanentReason;
 
-const TRANSIENT_REASONS: ReadonlySet<string> = new Set<TransientReason>([
-  "timeout",
-  "network",
-  "server_error",
-  "rate_limited",
-  "lock",
-  "blocked",
-  "unavailable",
-]);
+const TRANSIENT_REASONS: ReadonlySet<string> = new Set<string>(TRANSIENT_FAILURE_REASONS);
 
 export interface ConnectorErrorInit {
   reason: FailureReason;

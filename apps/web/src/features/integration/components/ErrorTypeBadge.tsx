@@ -1,24 +1,8 @@
+import { PERMANENT_FAILURE_REASONS, TRANSIENT_FAILURE_REASONS } from "@ep/contracts";
 import { Badge } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 
-const KNOWN = [
-  "timeout",
-  "network",
-  "server_error",
-  "rate_limited",
-  "lock",
-  "blocked",
-  "unavailable",
-  "auth",
-  "validation",
-  "not_found",
-  "unknown_item",
-  "conflict",
-  "unsupported",
-  "bad_response",
-  "config",
-  "unexpected",
-] as const;
+const KNOWN = [...TRANSIENT_FAILURE_REASONS, ...PERMANENT_FAILURE_REASONS, "unexpected"] as const;
 type KnownType = (typeof KNOWN)[number];
 const isKnown = (code: string): code is KnownType => (KNOWN as readonly string[]).includes(code);
 
