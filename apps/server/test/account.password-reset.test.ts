@@ -2,7 +2,11 @@ import { message } from "@ep/contracts";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PASSWORD_RECOVERY_QUEUE, RESET_LINK_TTL_MS } from "../src/modules/account/service.ts";
+import {
+  PASSWORD_RECOVERY_QUEUE,
+  RECOVER_WINDOW_MS,
+  RESET_LINK_TTL_MS,
+} from "../src/modules/account/service.ts";
 import { mailMessages } from "../src/platform/db/schema.ts";
 import { MAIL_BODY_EXPIRY_QUEUE, MAIL_QUEUE } from "../src/platform/mail/mailer.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
@@ -251,6 +255,14 @@ describe("mail without SMTP", () => {
     expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
     const refused = await recover("kisi99@example.com", "10.22.0.1");
     expect(refused.body.message).toBe(message("api.rateLimited"));
+    const raw = await t.app.inject({
+      method: "POST",
+      url: "/api/account/recover-password?email=kisi98%40example.com",
+      remoteAddress: "10.22.0.1",
+    });
+    const wait = Number(raw.headers["retry-after"]);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(RECOVER_WINDOW_MS / 1000);
     expect((await recover("kisi99@example.com", "10.22.0.2")).status).toBe(200);
   });
 });

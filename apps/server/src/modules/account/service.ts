@@ -19,7 +19,7 @@ import { AppError } from "../../platform/http/envelope.ts";
 import type { CaptchaLevel } from "../../platform/security/captcha.ts";
 import { hashCode, newCode } from "../../platform/security/codes.ts";
 import { decoyHash, hashPassword, verifyPassword } from "../../platform/security/passwords.ts";
-import { hit } from "../../platform/security/throttle.ts";
+import { hit, secondsUntilBelow } from "../../platform/security/throttle.ts";
 import { recordActivity } from "../activities/repository.ts";
 import * as repo from "./repository.ts";
 
@@ -137,7 +137,17 @@ export class AccountService {
     const email = input.email.trim().toLowerCase();
     const now = this.now();
     const requests = await hit(this.db, "login:address", meta.ip, now, LOGIN_FLOOD_WINDOW_MS);
-    if (requests > LOGIN_FLOOD_LIMIT) throw new AppError(429, "api.tooManyLoginAttempts");
+    if (requests > LOGIN_FLOOD_LIMIT) {
+      const wait = await secondsUntilBelow(
+        this.db,
+        "login:address",
+        meta.ip,
+        now,
+        LOGIN_FLOOD_WINDOW_MS,
+        LOGIN_FLOOD_LIMIT,
+      );
+      throw AppError.tooMany("api.tooManyLoginAttempts", wait);
+    }
     const since = new Date(now.getTime() - THROTTLE_WINDOW_MS);
     const failures = await repo.countRecentFailures(this.db, email, meta.ip, since);
     const required = this.requiredCaptcha(failures);
@@ -259,7 +269,17 @@ export class AccountService {
     const now = this.now();
     const address = email.trim().toLowerCase();
     const fromIp = await hit(this.db, "recover:address", ip, now, RECOVER_WINDOW_MS);
-    if (fromIp > RECOVER_ADDRESS_LIMIT) throw new AppError(429, "api.rateLimited");
+    if (fromIp > RECOVER_ADDRESS_LIMIT) {
+      const wait = await secondsUntilBelow(
+        this.db,
+        "recover:address",
+        ip,
+        now,
+        RECOVER_WINDOW_MS,
+        RECOVER_ADDRESS_LIMIT,
+      );
+      throw AppError.tooMany("api.rateLimited", wait);
+    }
     // Over an e-mail's limit the answer stays the same: the links already mailed still work, and
     // asking again neither floods that inbox nor tells anything.
     const forEmail = await hit(this.db, "recover:email", address, now, RECOVER_WINDOW_MS);

@@ -34,6 +34,15 @@ export class AppError extends Error {
   static forbidden(): AppError {
     return new AppError(403, "api.forbidden");
   }
+  /** A 429 that says when to come back (sent as Retry-After). */
+  static tooMany(messageKey: MessageKey, retryAfterSeconds: number): AppError {
+    const error = new AppError(429, messageKey);
+    error.retryAfterSeconds = retryAfterSeconds;
+    return error;
+  }
+
+  /** Seconds the client should wait, for 429 answers. */
+  retryAfterSeconds: number | null = null;
 }
 
 export function failure(error: AppError): Envelope<Record<string, unknown> | null> {

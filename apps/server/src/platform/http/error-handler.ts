@@ -39,6 +39,7 @@ const BY_STATUS: Partial<Record<number, AppError>> = {
 /** The one mapping from anything thrown to the envelope; unexpected ones become 500 with the request id only. */
 export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
+    if (error.retryAfterSeconds !== null) reply.header("retry-after", String(error.retryAfterSeconds));
     return reply.status(error.httpStatus).send(failure(error));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
