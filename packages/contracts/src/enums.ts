@@ -81,6 +81,11 @@ export const TRANSIENT_FAILURE_REASONS = [
   "blocked",
   "unavailable",
 ] as const;
+/**
+ * Failures the engine itself records beside the connectors' reasons: a record whose matching
+ * collides with another binding, and anything thrown that is not a connector's error.
+ */
+export const ENGINE_FAILURE_TYPES = ["binding_conflict", "unexpected"] as const;
 export const PERMANENT_FAILURE_REASONS = [
   "auth",
   "validation",

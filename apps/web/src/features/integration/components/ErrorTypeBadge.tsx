@@ -1,8 +1,8 @@
-import { PERMANENT_FAILURE_REASONS, TRANSIENT_FAILURE_REASONS } from "@ep/contracts";
+import { ENGINE_FAILURE_TYPES, PERMANENT_FAILURE_REASONS, TRANSIENT_FAILURE_REASONS } from "@ep/contracts";
 import { Badge } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 
-const KNOWN = [...TRANSIENT_FAILURE_REASONS, ...PERMANENT_FAILURE_REASONS, "unexpected"] as const;
+const KNOWN = [...TRANSIENT_FAILURE_REASONS, ...PERMANENT_FAILURE_REASONS, ...ENGINE_FAILURE_TYPES] as const;
 type KnownType = (typeof KNOWN)[number];
 const isKnown = (code: string): code is KnownType => (KNOWN as readonly string[]).includes(code);
 
