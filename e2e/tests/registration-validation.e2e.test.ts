@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { combo, field } from "../support/app.ts";
+import { combo, field, newUser, registerByApi, signIn } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
@@ -141,5 +141,33 @@ describe("registration validation (spec section 5)", () => {
       .poll(() => errorOf(page, "E-Posta"))
       .toBe("Bu e-posta adresiyle kayıtlı bir kullanıcı zaten var.");
     expect(new URL(page.url()).pathname).toBe("/account/registration");
+  });
+});
+
+describe("systems that are not ready yet (issue 12 item 8)", () => {
+  it("says under the list how the picked system connects, and a not-ready one gets a ticket, not dead buttons", async () => {
+    const page = await browser.newPage();
+    await page.goto("/account/registration");
+    await combo(page, "Muhasebe Programı").click();
+    await page.getByRole("option", { name: "Mikro", exact: true }).click();
+    await page.getByTestId("availability-agent").waitFor();
+    await combo(page, "Muhasebe Programı").click();
+    await page.getByRole("option", { name: "Gizsoft", exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId("availability-soon").textContent())
+      .toContain("sizin için otomatik bir destek talebi açarız");
+
+    const user = newUser({ erpType: 12, ecommerceType: 1 });
+    await registerByApi(user);
+    await signIn(page, user.email, user.password);
+    await page.goto("/settings/api-keys");
+    await page.getByTestId("not-ready-erp").waitFor();
+    expect(await page.getByTestId("not-ready-erp").textContent()).toContain("destek talebi açtık");
+    // No disabled Test / Save pair on the ERP card: its only action leads to the ticket.
+    const erpCard = page.getByRole("form", { name: "ERP Bağlantısı" });
+    expect(await erpCard.getByRole("button", { name: "Kaydet" }).count()).toBe(0);
+    await page.getByTestId("not-ready-erp").getByRole("link", { name: "Destek taleplerim" }).click();
+    await expect.poll(() => page.getByText("Gizsoft bağlantısı talebi").count()).toBeGreaterThan(0);
+    expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -102,3 +102,23 @@ describe("POST /api/account/register", () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
   });
 });
+
+describe("systems that cannot be connected yet", () => {
+  it("says on the public config how each listed system connects today", async () => {
+    const res = await call(t.app, "GET", "/api/config");
+    expect(res.body.data.systems.erp["9"]).toBe("agent"); // Mikro: on-premise, connector ready
+    expect(res.body.data.systems.erp["12"]).toBe("soon"); // Gizsoft: nothing published
+    expect(res.body.data.systems.ecommerce["1"]).toBe("available"); // IKAS
+    expect(res.body.data.systems.ecommerce["7"]).toBe("soon"); // JetStok
+  });
+
+  it("opens a ticket for each picked system that is not ready, and none for ready ones", async () => {
+    const waiting = await registerAndLogin(t.app, { erpType: 12, ecommerceType: 7 });
+    const list = await call(t.app, "GET", "/api/Ticket/my-company/1/20", { token: waiting.token });
+    const subjects = list.body.data.dataList.map((ticket: { subject: string }) => ticket.subject).sort();
+    expect(subjects).toEqual(["Gizsoft bağlantısı talebi", "JetStok bağlantısı talebi"]);
+    const ready = await registerAndLogin(t.app, { erpType: 9, ecommerceType: 1 });
+    const none = await call(t.app, "GET", "/api/Ticket/my-company/1/20", { token: ready.token });
+    expect(none.body.data.dataList).toEqual([]);
+  });
+});

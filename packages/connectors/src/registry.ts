@@ -3,6 +3,7 @@
  * one new folder and one line in `MODULES`.
  */
 
+import type { SystemAvailability } from "@ep/contracts";
 import { ikasModule } from "./ikas/index";
 import { mikroModule } from "./mikro/index";
 import type {
@@ -105,6 +106,15 @@ export function listConnectors(kind?: ConnectorKind): ConnectorDescriptor[] {
 
 export function getDescriptor(kind: ConnectorKind, type: number): ConnectorDescriptor | undefined {
   return (kind === "erp" ? erpModules.get(type) : shopModules.get(type))?.descriptor;
+}
+
+/**
+ * How a merchant reaches the system today. An on-premise ERP with a connector is reached through the
+ * on-site agent (or directly, when its API is published to the internet); the rest wait for theirs.
+ */
+export function availabilityOf(d: ConnectorDescriptor): SystemAvailability {
+  if (!d.implemented) return "soon";
+  return d.onPremOnly ? "agent" : "available";
 }
 
 function notImplemented(kind: ConnectorKind, type: number): ConnectorError {

@@ -82,6 +82,13 @@ export const TRANSIENT_FAILURE_REASONS = [
   "unavailable",
 ] as const;
 /**
+ * How a merchant can connect a system today (registration and connection screens say it):
+ * directly, through the on-site agent, through a configured SQL / file exchange, or not yet.
+ */
+export const SYSTEM_AVAILABILITY = ["available", "agent", "mapping", "soon"] as const;
+export type SystemAvailability = (typeof SYSTEM_AVAILABILITY)[number];
+
+/**
  * Failures the engine itself records beside the connectors' reasons: a record whose matching
  * collides with another binding, and anything thrown that is not a connector's error.
  */

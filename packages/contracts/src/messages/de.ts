@@ -278,6 +278,9 @@ export const de: MessageCatalog = {
     mailAutoClosedSubject: "Ihr Ticket #{{id}} wurde geschlossen",
     mailAutoClosedBody:
       "Hallo {{name}},\n\nIhr Ticket „{{subject}}“ wurde automatisch geschlossen, da innerhalb von 24 Stunden nach der Antwort des Support-Teams keine Rückmeldung kam.\n\nBei einer neuen Frage können Sie ein neues Ticket eröffnen: {{link}}",
+    systemRequestSubject: "Verbindungsanfrage für {{system}}",
+    systemRequestBody:
+      "Für {{system}} gibt es noch keinen fertigen Connector. Da Sie das System bei der Registrierung gewählt haben, haben wir diese Anfrage für Sie eröffnet: Unser Team meldet sich und richtet die Verbindung mit Ihnen ein (bei Bedarf über den lokalen Agenten oder eine SQL-/Datei-Zuordnung). Bis dahin können Sie das Produkt mit „Mit Testsystemen verbinden“ unter Einstellungen → API-Verbindungseinstellungen ausprobieren.",
     mailNewSubject: "Neues Ticket #{{id}}: {{subject}}",
     mailNewBody:
       "{{name}} von {{company}} hat ein neues Ticket eröffnet.\n\nKategorie: {{category}}\nBetreff: {{subject}}\n\n{{message}}\n\nSupport-Konsole: {{link}}",

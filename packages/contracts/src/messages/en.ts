@@ -258,6 +258,9 @@ export const en: MessageCatalog = {
     mailAutoClosedSubject: "Your ticket #{{id}} has been closed",
     mailAutoClosedBody:
       'Hello {{name}},\n\nYour ticket "{{subject}}" was closed automatically because there was no reply within 24 hours of the support team\'s answer.\n\nIf you have a new question you can open a new ticket: {{link}}',
+    systemRequestSubject: "{{system}} connection request",
+    systemRequestBody:
+      'We do not have a ready connector for {{system}} yet. Because you picked it at registration, we opened this request for you: our team will contact you and set up the connection with you (through the on-site agent or an SQL / file mapping if needed). Meanwhile you can try the product with "Connect to sandbox systems" on Settings → API Connection Settings.',
     mailNewSubject: "New ticket #{{id}}: {{subject}}",
     mailNewBody:
       "{{name}} from {{company}} opened a new ticket.\n\nCategory: {{category}}\nSubject: {{subject}}\n\n{{message}}\n\nSupport console: {{link}}",

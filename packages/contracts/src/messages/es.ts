@@ -269,6 +269,9 @@ export const es: MessageCatalog = {
     mailAutoClosedSubject: "Su ticket #{{id}} ha sido cerrado",
     mailAutoClosedBody:
       "Hola {{name}}:\n\nSu ticket «{{subject}}» se cerró automáticamente porque no hubo respuesta en las 24 horas siguientes a la respuesta del equipo de soporte.\n\nSi tiene una nueva pregunta puede abrir un nuevo ticket: {{link}}",
+    systemRequestSubject: "Solicitud de conexión con {{system}}",
+    systemRequestBody:
+      "Todavía no tenemos un conector listo para {{system}}. Como lo eligió al registrarse, abrimos esta solicitud por usted: nuestro equipo le contactará y configurará la conexión con usted (con el agente local o un mapeo SQL / de archivos si hace falta). Mientras tanto puede probar el producto con «Conectar a sistemas de prueba» en Ajustes → Ajustes de conexión API.",
     mailNewSubject: "Nuevo ticket #{{id}}: {{subject}}",
     mailNewBody:
       "{{name}} de {{company}} abrió un nuevo ticket.\n\nCategoría: {{category}}\nAsunto: {{subject}}\n\n{{message}}\n\nConsola de soporte: {{link}}",

@@ -276,6 +276,9 @@ export const fr: MessageCatalog = {
     mailAutoClosedSubject: "Votre ticket n° {{id}} a été fermé",
     mailAutoClosedBody:
       "Bonjour {{name}},\n\nVotre ticket « {{subject}} » a été fermé automatiquement faute de réponse dans les 24 heures suivant la réponse de l'équipe d'assistance.\n\nPour une nouvelle question, vous pouvez ouvrir un nouveau ticket : {{link}}",
+    systemRequestSubject: "Demande de connexion {{system}}",
+    systemRequestBody:
+      "Nous n'avons pas encore de connecteur prêt pour {{system}}. Comme vous l'avez choisi à l'inscription, nous avons ouvert cette demande pour vous : notre équipe vous contactera et mettra en place la connexion avec vous (via l'agent local ou un mappage SQL / fichier si nécessaire). En attendant, vous pouvez essayer le produit avec « Se connecter aux systèmes de test » dans Paramètres → Paramètres de connexion API.",
     mailNewSubject: "Nouveau ticket n° {{id}} : {{subject}}",
     mailNewBody:
       "{{name}} de {{company}} a ouvert un nouveau ticket.\n\nCatégorie : {{category}}\nObjet : {{subject}}\n\n{{message}}\n\nConsole d'assistance : {{link}}",

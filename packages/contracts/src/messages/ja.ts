@@ -258,6 +258,9 @@ export const ja: MessageCatalog = {
     mailAutoClosedSubject: "チケット #{{id}} がクローズされました",
     mailAutoClosedBody:
       "{{name}} 様\n\nチケット「{{subject}}」は、サポートチームの回答から24時間以内に返信がなかったため自動的にクローズされました。\n\n新しいご質問は新しいチケットでお送りください: {{link}}",
+    systemRequestSubject: "{{system}} 接続のリクエスト",
+    systemRequestBody:
+      "{{system}} 用のコネクタはまだ準備できていません。登録時にこのシステムを選択されたため、このリクエストを自動で作成しました。担当チームからご連絡し、接続を一緒に設定します（必要に応じてローカル接続エージェントまたは SQL / ファイルのマッピングを使用）。それまでは、設定 → API 接続設定の「テストシステムに接続」で製品をお試しいただけます。",
     mailNewSubject: "新しいチケット #{{id}}: {{subject}}",
     mailNewBody:
       "{{company}} の {{name}} が新しいチケットを作成しました。\n\nカテゴリ: {{category}}\n件名: {{subject}}\n\n{{message}}\n\nサポートコンソール: {{link}}",

@@ -262,6 +262,9 @@ export const tr = {
     mailAutoClosedSubject: "#{{id}} numaralı ticketınız kapatıldı",
     mailAutoClosedBody:
       'Merhaba {{name}},\n\n"{{subject}}" konulu ticketınız, destek ekibinin cevabından sonra 24 saat içinde yanıt verilmediği için otomatik olarak kapatıldı.\n\nYeni bir sorunuz olursa yeni bir ticket açabilirsiniz: {{link}}',
+    systemRequestSubject: "{{system}} bağlantısı talebi",
+    systemRequestBody:
+      '{{system}} için hazır bağlantımız henüz yok. Kayıt sırasında bu sistemi seçtiğiniz için talebinizi otomatik açtık: ekibimiz sizinle iletişime geçip bağlantıyı birlikte kuracak (gerekirse yerel bağlantı aracı veya SQL / dosya eşlemesiyle). Bu sırada Ayarlar → API Bağlantı Ayarları sayfasındaki "Deneme sistemlerine bağlan" ile ürünü deneyebilirsiniz.',
     mailNewSubject: "Yeni ticket #{{id}}: {{subject}}",
     mailNewBody:
       "{{company}} firmasından {{name}} yeni bir ticket açtı.\n\nKategori: {{category}}\nKonu: {{subject}}\n\n{{message}}\n\nDestek konsolu: {{link}}",

@@ -235,6 +235,9 @@ export const zh: MessageCatalog = {
     mailAutoClosedSubject: "您的工单 #{{id}} 已关闭",
     mailAutoClosedBody:
       "{{name}}，您好：\n\n由于支持团队回复后 24 小时内未收到您的回复，您的工单“{{subject}}”已自动关闭。\n\n如有新问题，您可以新建工单：{{link}}",
+    systemRequestSubject: "{{system}} 连接请求",
+    systemRequestBody:
+      "我们还没有可用的 {{system}} 连接器。由于您在注册时选择了该系统，我们已为您自动创建此请求：我们的团队会与您联系并与您一起建立连接（必要时通过本地连接代理或 SQL / 文件映射）。在此期间，您可以在 设置 → API 连接设置 中使用“连接到测试系统”试用产品。",
     mailNewSubject: "新工单 #{{id}}：{{subject}}",
     mailNewBody:
       "{{company}} 的 {{name}} 新建了一个工单。\n\n类别：{{category}}\n主题：{{subject}}\n\n{{message}}\n\n支持控制台：{{link}}",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JOB_TYPES } from "../enums.ts";
+import { JOB_TYPES, SYSTEM_AVAILABILITY } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
 import { licenseSchema } from "./account.ts";
 import { textInput } from "./common.ts";
@@ -31,6 +31,7 @@ export const connectorInfoSchema = z.object({
   name: z.string(),
   implemented: z.boolean(),
   onPremOnly: z.boolean(),
+  availability: z.enum(SYSTEM_AVAILABILITY),
   fields: z.array(connectionFieldSchema),
 });
 export type ConnectorInfo = z.infer<typeof connectorInfoSchema>;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { availabilityOf, getDescriptor } from "@ep/connectors";
 import {
   type Account,
   BusinessCode,
@@ -15,12 +16,14 @@ import {
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { captchaUses, companies, licenses, oneTimeCodes, sessions, users } from "../../platform/db/schema.ts";
+import type { Tx } from "../../platform/db/tx-sql.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import type { CaptchaLevel } from "../../platform/security/captcha.ts";
 import { hashCode, newCode } from "../../platform/security/codes.ts";
 import { decoyHash, hashPassword, verifyPassword } from "../../platform/security/passwords.ts";
 import { hit, secondsUntilBelow } from "../../platform/security/throttle.ts";
 import { recordActivity } from "../activities/repository.ts";
+import { TicketService } from "../tickets/service.ts";
 import * as repo from "./repository.ts";
 
 export const SESSION_TTL_MS = 24 * 60 * 60_000;
@@ -30,6 +33,10 @@ export const SESSION_TTL_MS = 24 * 60 * 60_000;
  * never a lock, so nobody can shut a user (or an office behind one address) out. A correct password
  * with a valid captcha of the demanded level always gets in; only a flood from one address is refused.
  */
+/** Ticket categories (seed 0006): "ERP Bağlantısı" and "E-Ticaret Bağlantısı". */
+const ERP_CONNECTION_CATEGORY = 201;
+const SHOP_CONNECTION_CATEGORY = 202;
+
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
 /** CAPTCHA=adaptive: failures for one e-mail before a captcha is demanded. */
 export const ADAPTIVE_CAPTCHA_AFTER = 3;
@@ -113,6 +120,7 @@ export class AccountService {
         await tx
           .insert(licenses)
           .values(TRIAL_LICENSES.map((l) => ({ ...l, companyId: company!.id, isTrial: true, expiresAt })));
+        await this.requestNotReadySystems(tx, company!.id, user!.id, input);
         await this.ctx.mailer.enqueue(tx, this.ctx.queue, {
           to: email,
           subject: message("mail.welcomeSubject"),
@@ -130,6 +138,28 @@ export class AccountService {
         throw new AppError(409, "api.emailAlreadyRegistered", BusinessCode.EmailAlreadyRegistered);
       }
       throw error;
+    }
+  }
+
+  /**
+   * A company that registers with a system whose connector is not ready gets a ticket for it at
+   * once, so our team contacts them instead of leaving them at a form they cannot save.
+   */
+  private async requestNotReadySystems(tx: Tx, companyId: number, userId: number, input: RegisterRequest) {
+    const picked = [
+      { kind: "erp" as const, type: input.erpType, categoryId: ERP_CONNECTION_CATEGORY },
+      { kind: "shop" as const, type: input.ecommerceType, categoryId: SHOP_CONNECTION_CATEGORY },
+    ];
+    for (const { kind, type, categoryId } of picked) {
+      const descriptor = getDescriptor(kind, type);
+      if (!descriptor || availabilityOf(descriptor) !== "soon") continue;
+      await new TicketService(this.ctx).openOnBehalf(tx, {
+        companyId,
+        userId,
+        categoryId,
+        subject: message("tickets.systemRequestSubject", { system: descriptor.name }),
+        message: message("tickets.systemRequestBody", { system: descriptor.name }),
+      });
     }
   }
 

@@ -1,11 +1,12 @@
 import { ProductType } from "@ep/contracts";
-import { engineSchema, ensureCompanyJobs } from "@ep/engine";
+import { ensureCompanyJobs } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { companies, licenses, users } from "../../platform/db/schema.ts";
 import { hashPassword } from "../../platform/security/passwords.ts";
 import { saveConnection } from "../connections/repository.ts";
 import { sandboxFor } from "../sandbox/registry.ts";
+import { clearSandboxLedgers, seedDemoHistory } from "./history.ts";
 
 export type DemoOptions = {
   email: string;
@@ -83,10 +84,7 @@ export async function startDemoCompany(ctx: AppContext, options: DemoOptions): P
     });
   } else {
     // The sandboxes start fresh each time: what the ledgers remember of the previous ones is gone.
-    for (const table of [engineSchema.invoiceLedger, engineSchema.orderLedger, engineSchema.syncCursors]) {
-      await db.delete(table).where(eq(table.companyId, companyId));
-    }
-    await db.delete(engineSchema.syncLedger).where(eq(engineSchema.syncLedger.companyId, companyId));
+    await clearSandboxLedgers(db, companyId);
   }
 
   const erp = ctx.sandbox.credentials(erpSystem, companyId);
@@ -98,7 +96,7 @@ export async function startDemoCompany(ctx: AppContext, options: DemoOptions): P
     credentials: erp,
     isEmulated: true,
   });
-  await saveConnection(db, ctx.credentials, {
+  const shopConnection = await saveConnection(db, ctx.credentials, {
     companyId,
     kind: "shop",
     systemType: shopSystem.type,
@@ -109,5 +107,6 @@ export async function startDemoCompany(ctx: AppContext, options: DemoOptions): P
   await ctx.sandbox.start(erpSystem, companyId, "demo");
   await ctx.sandbox.start(shopSystem, companyId, "demo");
   await ensureCompanyJobs(db, companyId, now);
+  await seedDemoHistory(db, companyId, shopConnection.id, now);
   return { companyId, erpUrl: erp.apiUrl ?? "", shopUrl: shop.apiUrl ?? "" };
 }

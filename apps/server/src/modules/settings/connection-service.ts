@@ -1,4 +1,5 @@
 import {
+  availabilityOf,
   type ConnectorDescriptor,
   ConnectorError,
   type ConnectorKind,
@@ -46,6 +47,7 @@ function infoOf(d: ConnectorDescriptor): ConnectorInfo {
     name: d.name,
     implemented: d.implemented,
     onPremOnly: d.onPremOnly,
+    availability: availabilityOf(d),
     fields: d.credentials.map((f) => ({
       name: f.name,
       label: f.label,

@@ -22,7 +22,7 @@ import { AppError } from "../../platform/http/envelope.ts";
 import { recordSupportAction, toRunSummary } from "../support/repository.ts";
 import { AttachmentStore, checkUploads, type StoredFile, type Upload } from "./attachments.ts";
 import * as repo from "./repository.ts";
-import { type TicketRow, ticketAttachments, ticketReplies, tickets } from "./schema.ts";
+import { type TicketRow, ticketAttachments, ticketCategories, ticketReplies, tickets } from "./schema.ts";
 
 type Paging = { pageNumber: number; pageSize: number };
 
@@ -80,6 +80,36 @@ export class TicketService {
       await this.files.remove(stored);
       throw error;
     }
+  }
+
+  /**
+   * A ticket the product opens for the user (e.g. "we will connect your system"), inside the
+   * caller's transaction: it appears in their list and reaches the support team like their own.
+   */
+  async openOnBehalf(
+    tx: Tx,
+    input: { companyId: number; userId: number; categoryId: number; subject: string; message: string },
+  ): Promise<number> {
+    const [category] = await tx
+      .select()
+      .from(ticketCategories)
+      .where(eq(ticketCategories.id, input.categoryId));
+    const now = this.ctx.clock.now();
+    const [ticket] = await tx
+      .insert(tickets)
+      .values({
+        companyId: input.companyId,
+        userId: input.userId,
+        categoryId: category?.id ?? null,
+        subject: input.subject,
+        status: TicketStatus.Open,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await this.addReply(tx, ticket!, input.message, input.userId, null, [], now);
+    await this.mailSupportTeam(tx, ticket!, category?.name ?? "", input.message);
+    return ticket!.id;
   }
 
   /** A ticket opened from a failed task carries that task's run; both must be the company's own. */

@@ -1,9 +1,14 @@
-import type { Account, LoginResult, RegisterRequest } from "@ep/contracts";
+import type { Account, LoginResult, RegisterRequest, SystemAvailability } from "@ep/contracts";
 import { api, request } from "@/lib/api-client";
 import { setAccount, startSession } from "./session-store";
 
 export type CaptchaMode = "off" | "adaptive" | "required";
-export type PublicConfig = { captcha: CaptchaMode; demo: { email: string; password: string } | null };
+export type PublicConfig = {
+  captcha: CaptchaMode;
+  demo: { email: string; password: string } | null;
+  /** How each system of the registration lists can be connected today, by type number. */
+  systems: { erp: Record<string, SystemAvailability>; ecommerce: Record<string, SystemAvailability> };
+};
 
 export const CAPTCHA_CHALLENGE_URL = "/api/account/captcha-challenge";
 /** The spec waits one second before the sign-in call (section 7). */

@@ -1,4 +1,10 @@
-import { BusinessCode, ECOMMERCE_TYPES, ERP_TYPES, registerSchema } from "@ep/contracts";
+import {
+  BusinessCode,
+  ECOMMERCE_TYPES,
+  ERP_TYPES,
+  registerSchema,
+  type SystemAvailability,
+} from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   Alert,
@@ -40,8 +46,23 @@ const FIELDS = [
   "ecommerceType",
 ] as const;
 
+type Availability = Record<string, SystemAvailability> | undefined;
+
+// The options keep the spec's names and order; the state of the picked system shows under the list.
 const erpOptions = ERP_TYPES.map((o) => ({ value: String(o.value), label: o.label }));
 const ecommerceOptions = ECOMMERCE_TYPES.map((o) => ({ value: String(o.value), label: o.label }));
+
+/** What a merchant who picks a system that is not directly connectable should know (or nothing). */
+function AvailabilityHelp({ type, availability }: { type: number | undefined; availability: Availability }) {
+  const { t } = useTranslation();
+  const state = type === undefined ? undefined : availability?.[String(type)];
+  if (!state || state === "available") return null;
+  return (
+    <Alert color={state === "soon" ? "yellow" : "blue"} variant="light" data-testid={`availability-${state}`}>
+      {t(`auth.register.availabilityHelp.${state}`)}
+    </Alert>
+  );
+}
 
 type Dialog = { title: string; body?: string } | null;
 
@@ -80,6 +101,8 @@ export default function RegistrationPage() {
     },
   });
   const password = useWatch({ control, name: "password" }) ?? "";
+  const erpType = useWatch({ control, name: "erpType" });
+  const ecommerceType = useWatch({ control, name: "ecommerceType" });
 
   const onSubmit = handleSubmit(async (values) => {
     setFormStatus(null);
@@ -210,6 +233,7 @@ export default function RegistrationPage() {
               />
             )}
           />
+          <AvailabilityHelp type={erpType} availability={config.data?.systems.erp} />
           <Controller
             control={control}
             name="ecommerceType"
@@ -229,6 +253,7 @@ export default function RegistrationPage() {
               />
             )}
           />
+          <AvailabilityHelp type={ecommerceType} availability={config.data?.systems.ecommerce} />
           {needsCaptcha && <CaptchaField ref={captcha} onChange={setCaptchaPayload} />}
           <Stack gap="sm" mt="xs">
             <Button

@@ -18,6 +18,7 @@ import { notifications } from "@mantine/notifications";
 import { IconCircleCheck, IconCircleX, IconPlugConnected } from "@tabler/icons-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { translateMessage } from "@/i18n";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
@@ -156,8 +157,13 @@ export function ConnectionCard({ connectionType, overview }: Props) {
               searchable
             />
             {system && !system.implemented && (
-              <Alert color="yellow" variant="light">
-                {t("connections.apiKeys.notImplemented")}
+              <Alert color="yellow" variant="light" data-testid={`not-ready-${connectionType}`}>
+                <Stack gap="xs" align="flex-start">
+                  <Text size="sm">{t("connections.apiKeys.notImplemented")}</Text>
+                  <Button size="xs" variant="light" color="yellow" component={Link} to="/tickets">
+                    {t("connections.apiKeys.myTickets")}
+                  </Button>
+                </Stack>
               </Alert>
             )}
             {system?.implemented && system.onPremOnly && (
@@ -262,23 +268,26 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 {savedHere.status.message}
               </Text>
             )}
-            <Group justify="flex-end">
-              <Button
-                variant="light"
-                onClick={onTest}
-                loading={test.isPending}
-                disabled={!system?.implemented || save.isPending}
-              >
-                {t("connections.apiKeys.test")}
-              </Button>
-              <Button
-                type="submit"
-                loading={save.isPending}
-                disabled={!system?.implemented || test.isPending}
-              >
-                {t("connections.apiKeys.save")}
-              </Button>
-            </Group>
+            {/* A system without a connector has nothing to test or save: no dead buttons. */}
+            {system?.implemented !== false && (
+              <Group justify="flex-end">
+                <Button
+                  variant="light"
+                  onClick={onTest}
+                  loading={test.isPending}
+                  disabled={!system?.implemented || save.isPending}
+                >
+                  {t("connections.apiKeys.test")}
+                </Button>
+                <Button
+                  type="submit"
+                  loading={save.isPending}
+                  disabled={!system?.implemented || test.isPending}
+                >
+                  {t("connections.apiKeys.save")}
+                </Button>
+              </Group>
+            )}
           </Stack>
         </form>
       </Card.Section>
