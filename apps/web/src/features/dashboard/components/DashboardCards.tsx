@@ -1,5 +1,17 @@
-import { type DashboardDto, ORDER_AREA_JOB_TYPES } from "@ep/contracts";
-import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from "@mantine/core";
+import { type DashboardDto, type JobDto, ORDER_AREA_JOB_TYPES } from "@ep/contracts";
+import {
+  Anchor,
+  Badge,
+  Card,
+  Group,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+  Title,
+} from "@mantine/core";
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -15,6 +27,7 @@ import { ageOf } from "@/features/notifications/age";
 import { useMarkAsRead, useNotifications } from "@/features/notifications/api";
 import { NotificationItem } from "@/features/notifications/components/NotificationItem";
 import { formatDate, formatDateTime, formatDayMonth } from "@/lib/format";
+import { type FreshnessLevel, freshnessBar, freshnessGoalMinutes } from "../freshness";
 
 const areaOf = (jobType: string) =>
   (ORDER_AREA_JOB_TYPES as readonly string[]).includes(jobType) ? "order" : "product";
@@ -335,6 +348,33 @@ export function TaskNotificationsWidget() {
   );
 }
 
+const LEVEL_COLOR: Record<FreshnessLevel, string> = { good: "green", near: "yellow", late: "red" };
+
+/** The last success's age as a small bar against the flow's goal (two of its intervals). */
+function FreshnessBar({ lastSuccess, job }: { lastSuccess: string | null; job: JobDto }) {
+  const { t } = useTranslation();
+  const goal = freshnessGoalMinutes(job.schedule);
+  const bar = freshnessBar(lastSuccess, goal, Date.now());
+  const goalText =
+    goal % 60 === 0
+      ? t("dashboard.freshness.goalHours", { count: goal / 60 })
+      : t("dashboard.freshness.goalMinutes", { count: goal });
+  return (
+    <Group gap={6} wrap="nowrap" mt={4} data-testid={`freshness-bar-${job.type}`} data-level={bar.level}>
+      <Progress
+        value={bar.percent}
+        color={LEVEL_COLOR[bar.level]}
+        size="sm"
+        w={96}
+        aria-label={t("dashboard.freshness.goalLabel", { goal: goalText })}
+      />
+      <Text size="xs" c="dimmed">
+        {goalText}
+      </Text>
+    </Group>
+  );
+}
+
 /** How far the shop is behind the ERP now: time since each job's last success and items waiting. */
 export function FreshnessCard({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
@@ -375,6 +415,7 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
                           : t("dashboard.freshness.never")}
                     </Text>
                   </Group>
+                  {f.is_enabled && job && <FreshnessBar lastSuccess={f.last_success_date} job={job} />}
                 </Table.Td>
                 <Table.Td ta="right">
                   <Badge color={f.waiting > 0 ? "orange" : "green"} variant="light">

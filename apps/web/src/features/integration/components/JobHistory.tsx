@@ -7,6 +7,7 @@ import { ServerPagination } from "@/components/table/ServerPagination";
 import { DateRangeFilter, type DayRange, rangeQuery } from "@/features/reports/components/DateRangeFilter";
 import { formatCounts, formatDateTime } from "@/lib/format";
 import { AREA_JOB_TYPES, type Area, useJobHistory } from "../api";
+import { RecentRuns } from "./RecentRuns";
 import { RunReportModal } from "./RunReportModal";
 import { RunStatusBadge } from "./RunStatusBadge";
 
@@ -19,11 +20,8 @@ export function JobHistory({ area, jobs }: { area: Area; jobs: JobDto[] }) {
   const [range, setRange] = useState<DayRange>([null, null]);
   const [page, setPage] = useState(1);
   const [reportId, setReportId] = useState<number | null>(null);
-  const history = useJobHistory(
-    { jobTypes: types.length > 0 ? types : [...AREA_JOB_TYPES[area]], ...rangeQuery(range) },
-    page,
-    PAGE_SIZE,
-  );
+  const filter = { jobTypes: types.length > 0 ? types : [...AREA_JOB_TYPES[area]], ...rangeQuery(range) };
+  const history = useJobHistory(filter, page, PAGE_SIZE);
   const options = AREA_JOB_TYPES[area].map((type) => ({
     value: type,
     label: jobs.find((j) => j.type === type)?.name ?? type,
@@ -51,6 +49,7 @@ export function JobHistory({ area, jobs }: { area: Area; jobs: JobDto[] }) {
           }}
         />
       </Group>
+      <RecentRuns filter={filter} />
       <QueryBoundary
         query={history}
         isEmpty={(d) => d.dataList.length === 0}
