@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,37 +16,12 @@ declare module "vitest" {
 }
 
 const root = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const webDir = join(root, "apps/web");
-const distIndex = join(webDir, "dist/index.html");
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) {
-    if (entry === "node_modules" || entry === "dist") continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-/** Builds apps/web when dist is missing or older than its sources (or the shared contracts). */
+/** Builds apps/web when dist is missing or older than its sources (the web workspace's own script). */
 function buildWebIfStale(): void {
-  const sources = [
-    join(webDir, "src"),
-    join(webDir, "index.html"),
-    join(webDir, "vite.config.ts"),
-    join(webDir, "public"),
-    join(root, "packages/contracts/src"),
-  ];
-  const builtAt = existsSync(distIndex) ? statSync(distIndex).mtimeMs : 0;
-  if (builtAt > Math.max(...sources.map(newestMtime))) return;
-  // Vitest sets NODE_ENV=test; the build must be a production one.
-  const result = spawnSync("npm", ["run", "build", "-w", "@ep/web"], {
+  const result = spawnSync("npm", ["run", "build:if-stale", "-w", "@ep/web"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
   });
   if (result.status !== 0) throw new Error("web build failed");
 }
