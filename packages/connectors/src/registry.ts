@@ -5,6 +5,7 @@
 
 import { ikasModule } from "./ikas/index";
 import { mikroModule } from "./mikro/index";
+import { shopifyModule } from "./shopify/index";
 import type {
   ConnectorContext,
   ConnectorDescriptor,
@@ -19,7 +20,7 @@ import type {
 import { ConnectorError } from "./sdk/errors";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, shopifyModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
