@@ -37,12 +37,19 @@ const VARIANT_FIELDS = "id sku barcode price compareAtPrice inventoryItem { id }
 /** The bulk query: connections in `edges { node }` form, as bulk operations require. */
 export const BULK_CATALOG_QUERY = `{ products { edges { node { ${PRODUCT_FIELDS} variants { edges { node { ${VARIANT_FIELDS} } } } } } } }`;
 
+/** 10 products × 30 variants stay under the 1,000-point query limit; more variants are read per product. */
 const PAGED = `query CatalogPage($after: String) {
-  products(first: 50, after: $after) {
-    nodes { ${PRODUCT_FIELDS} variants(first: 100) { nodes { ${VARIANT_FIELDS} } } }
+  products(first: 10, after: $after) {
+    nodes { ${PRODUCT_FIELDS} variants(first: 30) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } } }
     pageInfo { hasNextPage endCursor }
   }
 }`;
+
+const MORE_VARIANTS = `query ProductVariantPage($id: ID!, $after: String) {
+  product(id: $id) { variants(first: 100, after: $after) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } } }
+}`;
+
+type VariantPage = { nodes: ShopifyCatalogVariant[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
 
 /** JSONL of a bulk operation: one object per line, children after their parent with `__parentId`. */
 export function parseBulkCatalog(jsonl: string): ShopifyCatalogProduct[] {
@@ -109,14 +116,26 @@ export class ShopifyCatalog {
 
   async readPaged(): Promise<ShopifyCatalogProduct[]> {
     const nodes = await this.client.allNodes<
-      Omit<ShopifyCatalogProduct, "variants"> & { variants: { nodes: ShopifyCatalogVariant[] } },
+      Omit<ShopifyCatalogProduct, "variants"> & { variants: VariantPage },
       {
         products: {
-          nodes: Array<Omit<ShopifyCatalogProduct, "variants"> & { variants: { nodes: ShopifyCatalogVariant[] } }>;
+          nodes: Array<Omit<ShopifyCatalogProduct, "variants"> & { variants: VariantPage }>;
           pageInfo: { hasNextPage: boolean; endCursor: string | null };
         };
       }
     >("products", PAGED, {}, (d) => d.products);
+    for (const p of nodes) {
+      let info = p.variants.pageInfo;
+      while (info.hasNextPage && info.endCursor) {
+        const more = await this.client.gql<{ product: { variants: VariantPage } | null }>("product", "read", MORE_VARIANTS, {
+          id: p.id,
+          after: info.endCursor,
+        });
+        if (!more.product) break;
+        p.variants.nodes.push(...more.product.variants.nodes);
+        info = more.product.variants.pageInfo;
+      }
+    }
     return nodes.map((p) => ({ ...p, variants: p.variants.nodes }));
   }
 

@@ -162,7 +162,8 @@ export class ShopifyClient {
     init?: { headers?: Record<string, string | string[]>; body?: unknown },
   ): Promise<Response> {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(init?.headers ?? {})) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    // Lower-case names: the SDK sets `content-type`/`accept` too, and two spellings would be sent twice.
+    for (const [k, v] of Object.entries(init?.headers ?? {})) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
     const id = headers[CALL_HEADER] ?? "";
     delete headers[CALL_HEADER];
     const call = this.calls.get(id) ?? { operation: "graphql", kind: "read" as const };

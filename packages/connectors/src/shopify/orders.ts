@@ -9,9 +9,19 @@ import { ConnectorError } from "../sdk/errors";
 import type { Address, Option, Order, OrderLine, Page, PageQuery } from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { gid, ShopifyClient, type UserError } from "./client";
-import { shopifyDescriptor } from "./descriptor";
 
 const MONEY = "shopMoney { amount currencyCode }";
+/**
+ * Page sizes that keep one call under Shopify's 1,000-point single-query limit: 8 orders with 10 lines
+ * each cost ~850 points; an order with more lines has the rest read by `order(id:)` pages.
+ */
+export const ORDERS_PER_PAGE = 8;
+const LINES_PER_PAGE = 10;
+const LINE_FIELDS = `id sku name quantity originalUnitPriceSet { ${MONEY} } discountedTotalSet { ${MONEY} }
+    totalDiscountSet { ${MONEY} } taxLines { ratePercentage } variant { id } product { id }`;
+const MORE_LINES = `query OrderLines($id: ID!, $after: String) {
+  order(id: $id) { lineItems(first: 50, after: $after) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } } }
+}`;
 const ADDRESS = "firstName lastName company address1 address2 city province zip countryCodeV2 phone";
 
 export const ORDER_FIELDS = `id name createdAt updatedAt displayFinancialStatus displayFulfillmentStatus
@@ -22,9 +32,7 @@ export const ORDER_FIELDS = `id name createdAt updatedAt displayFinancialStatus 
   shippingLine { title originalPriceSet { ${MONEY} } }
   subtotalPriceSet { ${MONEY} } totalDiscountsSet { ${MONEY} } totalShippingPriceSet { ${MONEY} }
   totalTaxSet { ${MONEY} } totalPriceSet { ${MONEY} }
-  lineItems(first: 250) { nodes { id sku name quantity
-    originalUnitPriceSet { ${MONEY} } discountedTotalSet { ${MONEY} } totalDiscountSet { ${MONEY} }
-    taxLines { ratePercentage } variant { id } product { id } } }`;
+  lineItems(first: ${LINES_PER_PAGE}) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } }`;
 
 const LIST_ORDERS = `query Orders($first: Int!, $after: String, $query: String) {
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
@@ -72,6 +80,7 @@ export interface ShopifyOrderNode {
   totalTaxSet: Money | null;
   totalPriceSet: Money;
   lineItems: {
+    pageInfo?: { hasNextPage: boolean; endCursor: string | null };
     nodes: Array<{
       id: string;
       sku: string | null;
@@ -187,7 +196,7 @@ export class ShopifyOrders {
   /** Orders changed since `q.since` (ISO), oldest change first; `cursor` is the newest `updatedAt` seen. */
   async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
     const state = decodeToken<PageState>(q.pageToken, "shopify") ?? { since: q.since };
-    const first = Math.min(q.pageSize ?? shopifyDescriptor.batch.page ?? 100, 250);
+    const first = Math.min(q.pageSize ?? ORDERS_PER_PAGE, ORDERS_PER_PAGE);
     const d = await this.client.gql<{
       orders: { nodes: ShopifyOrderNode[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
     }>("orders", "read", LIST_ORDERS, {
@@ -195,6 +204,20 @@ export class ShopifyOrders {
       after: state.after ?? null,
       query: state.since ? `updated_at:>='${state.since}'` : null,
     });
+    for (const o of d.orders.nodes) {
+      let info = o.lineItems.pageInfo;
+      while (info?.hasNextPage && info.endCursor) {
+        const more = await this.client.gql<{ order: { lineItems: ShopifyOrderNode["lineItems"] } | null }>(
+          "order",
+          "read",
+          MORE_LINES,
+          { id: o.id, after: info.endCursor },
+        );
+        if (!more.order) break;
+        o.lineItems.nodes.push(...more.order.lineItems.nodes);
+        info = more.order.lineItems.pageInfo;
+      }
+    }
     const items = d.orders.nodes.map(mapShopifyOrder);
     let high = state.high ?? state.since;
     for (const o of items) if (!high || o.updatedAt > high) high = o.updatedAt;

@@ -91,7 +91,7 @@ export class ShopifyProducts {
       >(
         "productVariants",
         VARIANTS_BY_SKU,
-        { query: part.map((s) => searchTerm("sku", s)).join(" OR "), first: 250 },
+        { query: part.map((s) => searchTerm("sku", s)).join(" OR "), first: 100 },
         (d) => d.productVariants,
       );
       const wanted = new Set(part);

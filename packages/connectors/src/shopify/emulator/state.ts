@@ -200,6 +200,7 @@ export class ShopifyState {
   ): void {
     const at = iso(this.now());
     const keep = new Set<string>();
+    const previous = product.variantIds;
     product.variantIds = list.map((v) => {
       const existing = v.id ? this.variants.get(v.id) : undefined;
       if (existing) {
@@ -219,7 +220,7 @@ export class ShopifyState {
       keep.add(id);
       return id;
     });
-    for (const [id, v] of this.variants) if (v.productId === product.id && !keep.has(id)) this.variants.delete(id);
+    for (const id of previous) if (!keep.has(id)) this.variants.delete(id);
     product.updatedAt = at;
   }
 
