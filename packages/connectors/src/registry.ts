@@ -5,7 +5,6 @@
 
 import { ikasModule } from "./ikas/index";
 import { mikroModule } from "./mikro/index";
-import { shopifyModule } from "./shopify/index";
 import type {
   ConnectorContext,
   ConnectorDescriptor,
@@ -18,6 +17,7 @@ import type {
   ShopConnectorModule,
 } from "./sdk/connector";
 import { ConnectorError } from "./sdk/errors";
+import { shopifyModule } from "./shopify/index";
 
 /** Implemented connectors. */
 const MODULES: ConnectorModule[] = [mikroModule, ikasModule, shopifyModule];

@@ -39,7 +39,10 @@ export function shopifyAuthorizeUrl(input: AuthorizeUrlInput): string {
  * The callback query's HMAC: hex HMAC-SHA256 with the app secret over every other parameter, sorted by
  * name, joined as `name=value` with `&` (`hmac` itself, and the legacy `signature`, left out).
  */
-export function shopifyQueryHmac(query: Record<string, string | string[] | undefined>, secret: string): string {
+export function shopifyQueryHmac(
+  query: Record<string, string | string[] | undefined>,
+  secret: string,
+): string {
   const message = Object.keys(query)
     .filter((k) => k !== "hmac" && k !== "signature" && query[k] !== undefined)
     .sort()
@@ -70,7 +73,8 @@ export function verifyShopifyCallback(
   if (!hmac || !safeEqual(shopifyQueryHmac(query, opts.clientSecret), hmac.toLowerCase())) {
     return { ok: false, problem: "hmac" };
   }
-  if (typeof query.state !== "string" || !safeEqual(query.state, opts.state)) return { ok: false, problem: "state" };
+  if (typeof query.state !== "string" || !safeEqual(query.state, opts.state))
+    return { ok: false, problem: "state" };
   let shop: string;
   try {
     shop = normalizeShopDomain(typeof query.shop === "string" ? query.shop : "");
@@ -79,7 +83,10 @@ export function verifyShopifyCallback(
   }
   if (shop !== query.shop) return { ok: false, problem: "shop" };
   const ts = Number(query.timestamp);
-  if (opts.maxAgeS !== undefined && (!Number.isFinite(ts) || (opts.now ?? Date.now()) / 1000 - ts > opts.maxAgeS)) {
+  if (
+    opts.maxAgeS !== undefined &&
+    (!Number.isFinite(ts) || (opts.now ?? Date.now()) / 1000 - ts > opts.maxAgeS)
+  ) {
     return { ok: false, problem: "stale" };
   }
   return { ok: true, shop };
@@ -135,7 +142,11 @@ export async function exchangeShopifyCode(
 }
 
 /** A webhook's `X-Shopify-Hmac-Sha256`: base64 HMAC-SHA256 of the raw body with the app secret. */
-export function verifyShopifyWebhook(rawBody: string | Buffer, hmacHeader: string | undefined, secret: string): boolean {
+export function verifyShopifyWebhook(
+  rawBody: string | Buffer,
+  hmacHeader: string | undefined,
+  secret: string,
+): boolean {
   if (!hmacHeader) return false;
   const expected = createHmac("sha256", secret).update(rawBody).digest("base64");
   return safeEqual(expected, hmacHeader.trim());

@@ -5,8 +5,8 @@
  */
 
 import { ConnectorError } from "../sdk/errors";
-import { sleep } from "../sdk/rate-limit";
 import type { Product } from "../sdk/model";
+import { sleep } from "../sdk/rate-limit";
 import { ShopifyClient, type UserError } from "./client";
 
 /** Above this many variants a full read goes through a bulk operation. */
@@ -32,7 +32,8 @@ export interface ShopifyCatalogProduct {
 }
 
 const PRODUCT_FIELDS = "id title vendor status descriptionHtml updatedAt";
-const VARIANT_FIELDS = "id sku barcode price compareAtPrice inventoryItem { id } selectedOptions { name value }";
+const VARIANT_FIELDS =
+  "id sku barcode price compareAtPrice inventoryItem { id } selectedOptions { name value }";
 
 /** The bulk query: connections in `edges { node }` form, as bulk operations require. */
 export const BULK_CATALOG_QUERY = `{ products { edges { node { ${PRODUCT_FIELDS} variants { edges { node { ${VARIANT_FIELDS} } } } } } } }`;
@@ -49,7 +50,10 @@ const MORE_VARIANTS = `query ProductVariantPage($id: ID!, $after: String) {
   product(id: $id) { variants(first: 100, after: $after) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } } }
 }`;
 
-type VariantPage = { nodes: ShopifyCatalogVariant[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+type VariantPage = {
+  nodes: ShopifyCatalogVariant[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+};
 
 /** JSONL of a bulk operation: one object per line, children after their parent with `__parentId`. */
 export function parseBulkCatalog(jsonl: string): ShopifyCatalogProduct[] {
@@ -59,7 +63,11 @@ export function parseBulkCatalog(jsonl: string): ShopifyCatalogProduct[] {
     const row = JSON.parse(line) as Record<string, unknown> & { id: string; __parentId?: string };
     if (row.__parentId) {
       const parent = products.get(row.__parentId);
-      if (!parent) throw new ConnectorError("shopify bulk: a variant before its product", { reason: "bad_response", system: "shopify" });
+      if (!parent)
+        throw new ConnectorError("shopify bulk: a variant before its product", {
+          reason: "bad_response",
+          system: "shopify",
+        });
       const { __parentId: _, ...variant } = row;
       parent.variants.push(variant as unknown as ShopifyCatalogVariant);
     } else products.set(row.id, { ...(row as unknown as ShopifyCatalogProduct), variants: [] });
@@ -95,7 +103,11 @@ export function mapCatalogProduct(p: ShopifyCatalogProduct): Product {
 export class ShopifyCatalog {
   constructor(
     private readonly client: ShopifyClient,
-    private readonly opts: { pollMs?: number; maxWaitMs?: number; sleep?: (ms: number) => Promise<void> } = {},
+    private readonly opts: {
+      pollMs?: number;
+      maxWaitMs?: number;
+      sleep?: (ms: number) => Promise<void>;
+    } = {},
   ) {}
 
   async variantCount(): Promise<{ count: number; atLeast: boolean }> {
@@ -104,7 +116,10 @@ export class ShopifyCatalog {
       "read",
       `query VariantCount { productVariantsCount(limit: ${BULK_THRESHOLD + 1}) { count precision } }`,
     );
-    return { count: d.productVariantsCount?.count ?? 0, atLeast: d.productVariantsCount?.precision === "AT_LEAST" };
+    return {
+      count: d.productVariantsCount?.count ?? 0,
+      atLeast: d.productVariantsCount?.precision === "AT_LEAST",
+    };
   }
 
   /** Every product with its variants; bulk above `BULK_THRESHOLD` variants. */
@@ -127,10 +142,15 @@ export class ShopifyCatalog {
     for (const p of nodes) {
       let info = p.variants.pageInfo;
       while (info.hasNextPage && info.endCursor) {
-        const more = await this.client.gql<{ product: { variants: VariantPage } | null }>("product", "read", MORE_VARIANTS, {
-          id: p.id,
-          after: info.endCursor,
-        });
+        const more = await this.client.gql<{ product: { variants: VariantPage } | null }>(
+          "product",
+          "read",
+          MORE_VARIANTS,
+          {
+            id: p.id,
+            after: info.endCursor,
+          },
+        );
         if (!more.product) break;
         p.variants.nodes.push(...more.product.variants.nodes);
         info = more.product.variants.pageInfo;
@@ -141,7 +161,10 @@ export class ShopifyCatalog {
 
   async readBulk(): Promise<ShopifyCatalogProduct[]> {
     const started = await this.client.gql<{
-      bulkOperationRunQuery: { bulkOperation: { id: string; status: string } | null; userErrors: UserError[] };
+      bulkOperationRunQuery: {
+        bulkOperation: { id: string; status: string } | null;
+        userErrors: UserError[];
+      };
     }>(
       "bulkOperationRunQuery",
       "write",
@@ -157,12 +180,22 @@ export class ShopifyCatalog {
     );
     if (failure) throw failure;
     const id = started.bulkOperationRunQuery.bulkOperation?.id;
-    if (!id) throw new ConnectorError("shopify bulk: no operation id", { reason: "bad_response", system: "shopify" });
+    if (!id)
+      throw new ConnectorError("shopify bulk: no operation id", {
+        reason: "bad_response",
+        system: "shopify",
+      });
     const wait = this.opts.sleep ?? ((ms: number) => sleep(ms));
     const deadline = Date.now() + (this.opts.maxWaitMs ?? 30 * 60_000);
     for (;;) {
       const d = await this.client.gql<{
-        node: { id: string; status: string; errorCode: string | null; url: string | null; objectCount: string } | null;
+        node: {
+          id: string;
+          status: string;
+          errorCode: string | null;
+          url: string | null;
+          objectCount: string;
+        } | null;
       }>(
         "node",
         "read",
@@ -170,17 +203,25 @@ export class ShopifyCatalog {
         { id },
       );
       const op = d.node;
-      if (op?.status === "COMPLETED") return op.url ? parseBulkCatalog(await this.client.download(op.url, "bulk result")) : [];
+      if (op?.status === "COMPLETED")
+        return op.url ? parseBulkCatalog(await this.client.download(op.url, "bulk result")) : [];
       if (!op || ["FAILED", "CANCELED", "CANCELING", "EXPIRED"].includes(op.status)) {
         throw new ConnectorError(`shopify bulk operation ${op?.status ?? "lost"}`, {
-          reason: op?.errorCode === "TIMEOUT" || op?.errorCode === "INTERNAL_SERVER_ERROR" ? "server_error" : "bad_response",
+          reason:
+            op?.errorCode === "TIMEOUT" || op?.errorCode === "INTERNAL_SERVER_ERROR"
+              ? "server_error"
+              : "bad_response",
           system: "shopify",
           operation: "bulkOperationRunQuery",
           systemCode: op?.errorCode ?? undefined,
         });
       }
       if (Date.now() > deadline) {
-        throw new ConnectorError("shopify bulk operation still running", { reason: "timeout", system: "shopify", operation: "bulkOperationRunQuery" });
+        throw new ConnectorError("shopify bulk operation still running", {
+          reason: "timeout",
+          system: "shopify",
+          operation: "bulkOperationRunQuery",
+        });
       }
       await wait(this.opts.pollMs ?? 2000);
     }

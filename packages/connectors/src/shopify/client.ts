@@ -18,7 +18,7 @@ import { ConnectorError, type FailureReason, parseRetryAfter } from "../sdk/erro
 import type { HttpClient, HttpResponse } from "../sdk/http";
 import type { CallKind } from "../sdk/logging";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
-import { SHOPIFY_API_VERSION, SHOPIFY_BUCKET, SHOPIFY_POINTS_PER_UNIT, shopifyDescriptor } from "./descriptor";
+import { SHOPIFY_API_VERSION, SHOPIFY_POINTS_PER_UNIT, shopifyDescriptor } from "./descriptor";
 
 export interface ShopifyGqlError {
   message?: string;
@@ -96,8 +96,10 @@ export function classifyShopifyResponse(res: HttpResponse, operation: string): C
   let reason: FailureReason | undefined;
   let retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
   if (res.status === 401 || res.status === 403) reason = "auth";
-  else if (res.status === 402) reason = "blocked"; // shop frozen (unpaid)
-  else if (res.status === 423) reason = "blocked"; // shop locked
+  else if (res.status === 402)
+    reason = "blocked"; // shop frozen (unpaid)
+  else if (res.status === 423)
+    reason = "blocked"; // shop locked
   else if (res.status === 429) reason = "rate_limited";
   else if (res.status === 503) reason = "unavailable";
   else if (res.status >= 500) reason = "server_error";
@@ -132,8 +134,11 @@ export class ShopifyClient {
   readonly http: HttpClient;
   readonly creds: Record<string, string>;
   readonly shopDomain: string;
-  /** Last `requestedQueryCost` per operation: what the limiter spends before the next call of it. */
-  private readonly costs = new Map<string, number>();
+  /**
+   * Per operation, the last call's costs: the limiter spends the actual cost (what the bucket lost after
+   * Shopify's refund); the requested cost is what must be available for the call to start.
+   */
+  private readonly costs = new Map<string, { requested: number; actual: number }>();
   private readonly calls = new Map<string, Call>();
   private readonly api: ReturnType<typeof createAdminApiClient>;
   /** The bucket as the last answer described it. */
@@ -152,7 +157,8 @@ export class ShopifyClient {
       retries: 0,
       // The package warns on versions it has not heard of; the pinned version is checked by our judge.
       logger: () => undefined,
-      customFetchApi: (url, init) => this.send(base ? url.replace(`https://${this.shopDomain}`, base) : url, init),
+      customFetchApi: (url, init) =>
+        this.send(base ? url.replace(`https://${this.shopDomain}`, base) : url, init),
     });
   }
 
@@ -163,11 +169,12 @@ export class ShopifyClient {
   ): Promise<Response> {
     const headers: Record<string, string> = {};
     // Lower-case names: the SDK sets `content-type`/`accept` too, and two spellings would be sent twice.
-    for (const [k, v] of Object.entries(init?.headers ?? {})) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+    for (const [k, v] of Object.entries(init?.headers ?? {}))
+      headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
     const id = headers[CALL_HEADER] ?? "";
     delete headers[CALL_HEADER];
     const call = this.calls.get(id) ?? { operation: "graphql", kind: "read" as const };
-    const points = this.costs.get(call.operation) ?? (call.kind === "write" ? 10 : 50);
+    const points = this.costs.get(call.operation)?.actual ?? (call.kind === "write" ? 10 : 50);
     try {
       const res = await this.http.request({
         url,
@@ -199,11 +206,14 @@ export class ShopifyClient {
   /** Learn the operation's cost; when the bucket is too low for another call of it, every process waits. */
   private noteCost(operation: string, cost: QueryCost | undefined): void {
     if (!cost) return;
-    if (typeof cost.requestedQueryCost === "number") this.costs.set(operation, cost.requestedQueryCost);
+    const requested = cost.requestedQueryCost ?? 0;
+    if (typeof cost.requestedQueryCost === "number") {
+      this.costs.set(operation, { requested, actual: cost.actualQueryCost ?? requested });
+    }
     const status = cost.throttleStatus;
     if (!status) return;
     this.lastThrottle = status;
-    const wait = throttleWaitMs(status, cost.requestedQueryCost ?? 0);
+    const wait = throttleWaitMs(status, requested);
     if (wait > 0) void this.http.rateLimiter?.pause(wait);
   }
 
@@ -278,7 +288,13 @@ export class ShopifyClient {
   async download(url: string, operation: string): Promise<string> {
     const base = this.creds.apiBaseUrl?.replace(/\/+$/, "");
     const target = base && !/^https?:/i.test(url) ? `${base}${url}` : url;
-    const res = await this.http.request({ url: target, method: "GET", operation, kind: "read", skipRateLimit: true });
+    const res = await this.http.request({
+      url: target,
+      method: "GET",
+      operation,
+      kind: "read",
+      skipRateLimit: true,
+    });
     return res.text;
   }
 }

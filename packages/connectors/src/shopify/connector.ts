@@ -43,11 +43,9 @@ export class ShopifyConnector implements ShopConnector {
   }
 
   async testConnection(): Promise<ConnectionInfo> {
-    const d = await this.client.gql<{ shop: { id: string; name: string; myshopifyDomain: string; currencyCode: string } }>(
-      "shop",
-      "read",
-      "query Shop { shop { id name myshopifyDomain currencyCode } }",
-    );
+    const d = await this.client.gql<{
+      shop: { id: string; name: string; myshopifyDomain: string; currencyCode: string };
+    }>("shop", "read", "query Shop { shop { id name myshopifyDomain currencyCode } }");
     this.currency = d.shop.currencyCode;
     return {
       ok: true,
@@ -73,13 +71,20 @@ export class ShopifyConnector implements ShopConnector {
   /** Only the store's own prices are written (Markets price lists are not). */
   async listPriceLists(): Promise<PriceGroup[]> {
     if (!this.currency) await this.testConnection();
-    return [{ id: "default", name: "Mağaza fiyatı", currency: this.currency, vatIncluded: true, isDefault: true }];
+    return [
+      { id: "default", name: "Mağaza fiyatı", currency: this.currency, vatIncluded: true, isDefault: true },
+    ];
   }
 
   async listStockLocations(): Promise<StockLocation[]> {
     const nodes = await this.client.allNodes<
       { id: string; name: string },
-      { locations: { nodes: Array<{ id: string; name: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }
+      {
+        locations: {
+          nodes: Array<{ id: string; name: string }>;
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        };
+      }
     >(
       "locations",
       "query StockLocations($after: String) { locations(first: 100, after: $after) { nodes { id name } pageInfo { hasNextPage endCursor } } }",

@@ -17,4 +17,7 @@ export * from "./emulator/server";
 export { ShopifyState } from "./emulator/state";
 export { mapShopifyOrder, SHOPIFY_ORDER_STATUSES } from "./orders";
 
-export const shopifyModule: ShopConnectorModule = { descriptor: shopifyDescriptor, create: createShopifyConnector };
+export const shopifyModule: ShopConnectorModule = {
+  descriptor: shopifyDescriptor,
+  create: createShopifyConnector,
+};

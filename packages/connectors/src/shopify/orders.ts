@@ -70,7 +70,13 @@ export interface ShopifyOrderNode {
   taxesIncluded: boolean;
   paymentGatewayNames: string[];
   sourceName: string | null;
-  customer: { id: string; firstName: string | null; lastName: string | null; email: string | null; phone: string | null } | null;
+  customer: {
+    id: string;
+    firstName: string | null;
+    lastName: string | null;
+    email: string | null;
+    phone: string | null;
+  } | null;
   billingAddress: ShopifyAddress | null;
   shippingAddress: ShopifyAddress | null;
   shippingLine: { title: string; originalPriceSet: Money } | null;
@@ -225,7 +231,9 @@ export class ShopifyOrders {
     return {
       items,
       cursor: high,
-      nextPageToken: more ? encodeToken({ after: d.orders.pageInfo.endCursor, since: state.since, high }) : undefined,
+      nextPageToken: more
+        ? encodeToken({ after: d.orders.pageInfo.endCursor, since: state.since, high })
+        : undefined,
     };
   }
 
@@ -235,13 +243,17 @@ export class ShopifyOrders {
 
   /** Payment gateways and sales channels as the store's recent orders name them (Shopify has no list of either). */
   async recentFacets(): Promise<{ gateways: Option[]; sources: Option[] }> {
-    const d = await this.client.gql<{ orders: { nodes: Array<{ paymentGatewayNames: string[]; sourceName: string | null }> } }>(
+    const d = await this.client.gql<{
+      orders: { nodes: Array<{ paymentGatewayNames: string[]; sourceName: string | null }> };
+    }>(
       "orders",
       "read",
       "query OrderFacets { orders(first: 100, sortKey: CREATED_AT, reverse: true) { nodes { paymentGatewayNames sourceName } } }",
     );
     const gateways = [...new Set(d.orders.nodes.flatMap((o) => o.paymentGatewayNames))];
-    const sources = [...new Set(d.orders.nodes.map((o) => o.sourceName).filter((s): s is string => Boolean(s)))];
+    const sources = [
+      ...new Set(d.orders.nodes.map((o) => o.sourceName).filter((s): s is string => Boolean(s))),
+    ];
     return {
       gateways: gateways.map((g) => ({ id: g, name: g })),
       sources: sources.map((s) => ({ id: s, name: s })),
@@ -291,11 +303,15 @@ export class ShopifyOrders {
         "mutation MarkPaid($input: OrderMarkAsPaidInput!) { orderMarkAsPaid(input: $input) { order { id displayFinancialStatus } userErrors { field message } } }",
         { input: { id } },
       );
-      const failure = ShopifyClient.userErrorsFailure("orderMarkAsPaid", r.orderMarkAsPaid.userErrors, [orderId]);
+      const failure = ShopifyClient.userErrorsFailure("orderMarkAsPaid", r.orderMarkAsPaid.userErrors, [
+        orderId,
+      ]);
       if (failure) throw failure;
       return;
     }
-    const open = d.order.fulfillmentOrders.nodes.filter((f) => f.status === "OPEN" || f.status === "IN_PROGRESS");
+    const open = d.order.fulfillmentOrders.nodes.filter(
+      (f) => f.status === "OPEN" || f.status === "IN_PROGRESS",
+    );
     if (open.length === 0) return;
     const tracking =
       update.trackingNumber || update.cargoCompany || update.trackingUrl
@@ -319,7 +335,9 @@ export class ShopifyOrders {
         },
       },
     );
-    const failure = ShopifyClient.userErrorsFailure("fulfillmentCreate", r.fulfillmentCreate.userErrors, [orderId]);
+    const failure = ShopifyClient.userErrorsFailure("fulfillmentCreate", r.fulfillmentCreate.userErrors, [
+      orderId,
+    ]);
     if (failure) throw failure;
   }
 
@@ -337,7 +355,12 @@ export class ShopifyOrders {
             namespace: "entegrasyon",
             key: "fatura",
             type: "json",
-            value: JSON.stringify({ number: inv.number, ettn: inv.uuid, date: inv.date, url: inv.url ?? null }),
+            value: JSON.stringify({
+              number: inv.number,
+              ettn: inv.uuid,
+              date: inv.date,
+              url: inv.url ?? null,
+            }),
           },
         ],
       },

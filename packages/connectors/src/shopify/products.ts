@@ -49,7 +49,12 @@ export class ShopifyProducts {
   async listCategories(): Promise<ShopCategory[]> {
     const nodes = await this.client.allNodes<
       { id: string; title: string },
-      { collections: { nodes: Array<{ id: string; title: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }
+      {
+        collections: {
+          nodes: Array<{ id: string; title: string }>;
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        };
+      }
     >(
       "collections",
       "query Collections($after: String) { collections(first: 250, after: $after) { nodes { id title } pageInfo { hasNextPage endCursor } } }",
@@ -69,10 +74,16 @@ export class ShopifyProducts {
       "mutation CollectionCreate($collection: CollectionCreateInput!) { collectionCreate(collection: $collection) { collection { id title } userErrors { field message } } }",
       { collection: { title: input.name } },
     );
-    const failure = ShopifyClient.userErrorsFailure("collectionCreate", d.collectionCreate.userErrors, [input.name]);
+    const failure = ShopifyClient.userErrorsFailure("collectionCreate", d.collectionCreate.userErrors, [
+      input.name,
+    ]);
     if (failure) throw failure;
     const c = d.collectionCreate.collection;
-    if (!c) throw new ConnectorError("shopify collectionCreate: no collection", { reason: "bad_response", system: "shopify" });
+    if (!c)
+      throw new ConnectorError("shopify collectionCreate: no collection", {
+        reason: "bad_response",
+        system: "shopify",
+      });
     return { id: c.id, name: c.title };
   }
 
@@ -84,7 +95,12 @@ export class ShopifyProducts {
         { id: string; sku: string | null; product: { id: string }; inventoryItem: { id: string } },
         {
           productVariants: {
-            nodes: Array<{ id: string; sku: string | null; product: { id: string }; inventoryItem: { id: string } }>;
+            nodes: Array<{
+              id: string;
+              sku: string | null;
+              product: { id: string };
+              inventoryItem: { id: string };
+            }>;
             pageInfo: { hasNextPage: boolean; endCursor: string | null };
           };
         }
@@ -117,12 +133,9 @@ export class ShopifyProducts {
 
   async updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
     // productSet replaces the variant list: existing variants keep their ids (and so prices and stock).
-    const d = await this.client.gql<{ product: { variants: { nodes: Array<{ id: string; sku: string | null }> } } | null }>(
-      "product",
-      "read",
-      PRODUCT_VARIANTS,
-      { id: productId },
-    );
+    const d = await this.client.gql<{
+      product: { variants: { nodes: Array<{ id: string; sku: string | null }> } } | null;
+    }>("product", "read", PRODUCT_VARIANTS, { id: productId });
     if (!d.product) {
       throw new ConnectorError(`shopify: product ${productId} not found`, {
         reason: "unknown_item",
@@ -148,7 +161,9 @@ export class ShopifyProducts {
       ? [{ name: DEFAULT_OPTION.name, values: [{ name: DEFAULT_OPTION.value }] }]
       : optionNames.map((name) => ({
           name,
-          values: [...new Set(p.variants.map((v) => v.options[name] ?? "-"))].map((value) => ({ name: value })),
+          values: [...new Set(p.variants.map((v) => v.options[name] ?? "-"))].map((value) => ({
+            name: value,
+          })),
         }));
     const variants = (single ? p.variants.slice(0, 1) : p.variants).map((v: ProductVariant) => {
       const price = prices.get(v.sku);
@@ -168,7 +183,10 @@ export class ShopifyProducts {
     });
     const d = await this.client.gql<{
       productSet: {
-        product: { id: string; variants: { nodes: Array<{ id: string; sku: string | null; inventoryItem: { id: string } }> } } | null;
+        product: {
+          id: string;
+          variants: { nodes: Array<{ id: string; sku: string | null; inventoryItem: { id: string } }> };
+        } | null;
         userErrors: UserError[];
       };
     }>(
@@ -193,7 +211,11 @@ export class ShopifyProducts {
     const failure = ShopifyClient.userErrorsFailure("productSet", d.productSet.userErrors, [p.sku]);
     if (failure) throw failure;
     const product = d.productSet.product;
-    if (!product) throw new ConnectorError("shopify productSet: no product", { reason: "bad_response", system: "shopify" });
+    if (!product)
+      throw new ConnectorError("shopify productSet: no product", {
+        reason: "bad_response",
+        system: "shopify",
+      });
     const refs: Record<string, string> = {};
     for (const v of product.variants.nodes) {
       if (!v.sku) continue;

@@ -41,7 +41,12 @@ function rowIndex(e: UserError, list: string): number | undefined {
   return Number.isInteger(n) ? n : undefined;
 }
 
-const UNKNOWN_CODES = new Set(["INVALID_INVENTORY_ITEM", "INVALID_LOCATION", "PRODUCT_VARIANT_DOES_NOT_EXIST", "PRODUCT_DOES_NOT_EXIST"]);
+const UNKNOWN_CODES = new Set([
+  "INVALID_INVENTORY_ITEM",
+  "INVALID_LOCATION",
+  "PRODUCT_VARIANT_DOES_NOT_EXIST",
+  "PRODUCT_DOES_NOT_EXIST",
+]);
 
 export class ShopifyStockPrices {
   private readonly batchStock: number;
@@ -66,23 +71,38 @@ export class ShopifyStockPrices {
         "query Locations { locations(first: 50) { nodes { id name isActive fulfillsOnlineOrders } } }",
       )
       .then((d) => {
-        const loc = d.locations.nodes.find((l) => l.isActive && l.fulfillsOnlineOrders) ?? d.locations.nodes[0];
-        if (!loc) throw new ConnectorError("shopify: the store has no location", { reason: "config", system: "shopify" });
+        const loc =
+          d.locations.nodes.find((l) => l.isActive && l.fulfillsOnlineOrders) ?? d.locations.nodes[0];
+        if (!loc)
+          throw new ConnectorError("shopify: the store has no location", {
+            reason: "config",
+            system: "shopify",
+          });
         return loc.id;
       });
     return this.primaryLocation;
   }
 
   /** Ids of every row: cache, then `nodes` for rows with a variant id, then a SKU search for the rest. */
-  private async resolve<T extends { sku: string; variantId?: string }>(items: T[]): Promise<Map<string, VariantRef>> {
+  private async resolve<T extends { sku: string; variantId?: string }>(
+    items: T[],
+  ): Promise<Map<string, VariantRef>> {
     const known = this.products.known;
-    const byId = items.filter((i) => !known.has(i.sku) && i.variantId).map((i) => gid("ProductVariant", i.variantId as string));
+    const byId = items
+      .filter((i) => !known.has(i.sku) && i.variantId)
+      .map((i) => gid("ProductVariant", i.variantId as string));
     for (const ids of chunk([...new Set(byId)], MAX_IDS)) {
       const d = await this.client.gql<{
-        nodes: Array<{ id: string; sku: string | null; product: { id: string }; inventoryItem: { id: string } } | null>;
+        nodes: Array<{
+          id: string;
+          sku: string | null;
+          product: { id: string };
+          inventoryItem: { id: string };
+        } | null>;
       }>("nodes", "read", VARIANT_NODES, { ids });
       for (const v of d.nodes) {
-        if (v?.sku && v.inventoryItem) known.set(v.sku, { productId: v.product.id, variantId: v.id, inventoryItemId: v.inventoryItem.id });
+        if (v?.sku && v.inventoryItem)
+          known.set(v.sku, { productId: v.product.id, variantId: v.id, inventoryItemId: v.inventoryItem.id });
       }
     }
     const bySku = items.filter((i) => !known.has(i.sku)).map((i) => i.sku);
@@ -139,7 +159,10 @@ export class ShopifyStockPrices {
     for (const [i, e] of bad) {
       const r = rows[i] as R;
       const reason = e.code && UNKNOWN_CODES.has(e.code) ? "unknown_item" : "validation";
-      result.failed.push({ key: r.sku, error: ShopifyClient.userErrorsFailure(operation, [e], [r.sku], reason) as ConnectorError });
+      result.failed.push({
+        key: r.sku,
+        error: ShopifyClient.userErrorsFailure(operation, [e], [r.sku], reason) as ConnectorError,
+      });
     }
     const rest = rows.filter((_, i) => !bad.has(i));
     if (partial) {
@@ -157,7 +180,11 @@ export class ShopifyStockPrices {
     const rows: Array<{ sku: string; inventoryItemId: string; locationId: string; quantity: number }> = [];
     for (const i of items) {
       const ref = ids.get(i.sku);
-      if (!ref) result.failed.push({ key: i.sku, error: ShopifyStockPrices.unknown(i.sku, "inventorySetQuantities") });
+      if (!ref)
+        result.failed.push({
+          key: i.sku,
+          error: ShopifyStockPrices.unknown(i.sku, "inventorySetQuantities"),
+        });
       else {
         rows.push({
           sku: i.sku,
@@ -199,7 +226,8 @@ export class ShopifyStockPrices {
         result,
       );
       if (stop) {
-        for (const r of batches.slice(b + 1).flat()) result.failed.push({ key: r.sku, error: stop.with({ itemKeys: [r.sku] }) });
+        for (const r of batches.slice(b + 1).flat())
+          result.failed.push({ key: r.sku, error: stop.with({ itemKeys: [r.sku] }) });
         break;
       }
     }
@@ -224,11 +252,17 @@ export class ShopifyStockPrices {
     });
     if (own.length === 0) return result;
     const ids = await this.resolve(own);
-    const byProduct = new Map<string, Array<{ sku: string; id: string; price: string; compareAtPrice: string | null }>>();
+    const byProduct = new Map<
+      string,
+      Array<{ sku: string; id: string; price: string; compareAtPrice: string | null }>
+    >();
     for (const i of own) {
       const ref = ids.get(i.sku);
       if (!ref) {
-        result.failed.push({ key: i.sku, error: ShopifyStockPrices.unknown(i.sku, "productVariantsBulkUpdate") });
+        result.failed.push({
+          key: i.sku,
+          error: ShopifyStockPrices.unknown(i.sku, "productVariantsBulkUpdate"),
+        });
         continue;
       }
       const discounted = i.listAmount !== undefined && i.listAmount > i.amount;
@@ -241,7 +275,9 @@ export class ShopifyStockPrices {
       });
       byProduct.set(ref.productId, rows);
     }
-    const work = [...byProduct].flatMap(([productId, rows]) => chunk(rows, MAX_IDS).map((part) => ({ productId, part })));
+    const work = [...byProduct].flatMap(([productId, rows]) =>
+      chunk(rows, MAX_IDS).map((part) => ({ productId, part })),
+    );
     for (let w = 0; w < work.length; w++) {
       const { productId, part } = work[w] as (typeof work)[number];
       const stop = await this.sendRows(
@@ -252,7 +288,10 @@ export class ShopifyStockPrices {
             "productVariantsBulkUpdate",
             "write",
             BULK_PRICES,
-            { productId, variants: rows.map((r) => ({ id: r.id, price: r.price, compareAtPrice: r.compareAtPrice })) },
+            {
+              productId,
+              variants: rows.map((r) => ({ id: r.id, price: r.price, compareAtPrice: r.compareAtPrice })),
+            },
             { idempotent: true },
           );
           return d.productVariantsBulkUpdate.userErrors;
@@ -262,7 +301,8 @@ export class ShopifyStockPrices {
         true,
       );
       if (stop) {
-        for (const r of work.slice(w + 1).flatMap((x) => x.part)) result.failed.push({ key: r.sku, error: stop.with({ itemKeys: [r.sku] }) });
+        for (const r of work.slice(w + 1).flatMap((x) => x.part))
+          result.failed.push({ key: r.sku, error: stop.with({ itemKeys: [r.sku] }) });
         break;
       }
     }

@@ -8,8 +8,8 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
-  getNamedType,
   type GraphQLSchema,
+  getNamedType,
   isCompositeType,
   isLeafType,
   Kind,
@@ -59,7 +59,8 @@ function selectionCost(
     } else {
       const f = fragments.get(sel.name.value);
       const t = f ? schema.getType(f.typeCondition.name.value) : undefined;
-      if (f && t && isCompositeType(t)) total += selectionCost(schema, t, f.selectionSet, variables, fragments);
+      if (f && t && isCompositeType(t))
+        total += selectionCost(schema, t, f.selectionSet, variables, fragments);
     }
   }
   return total;
@@ -82,6 +83,20 @@ export function queryCost(
   return root ? Math.max(1, selectionCost(schema, root, op.selectionSet, variables, fragments)) : 1;
 }
 
+/**
+ * Actual cost of an answer: what it returned, by the same rules (an object 1, a connection 2, scalars 0);
+ * Shopify refunds the difference to the requested cost (inferred from its documentation).
+ */
+export function resultCost(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + resultCost(v), 0);
+  if (!value || typeof value !== "object") return 0;
+  const o = value as Record<string, unknown>;
+  const own = Array.isArray(o.nodes) || Array.isArray(o.edges) ? 2 : 1;
+  let n = own;
+  for (const v of Object.values(o)) n += resultCost(v);
+  return n;
+}
+
 /** Shopify's leaky bucket of one store: `maximumAvailable` points, refilled at `restoreRate` per second. */
 export class CostBucket {
   private available: number;
@@ -98,7 +113,10 @@ export class CostBucket {
 
   private refill(): void {
     const t = this.now();
-    this.available = Math.min(this.maximumAvailable, this.available + ((t - this.last) / 1000) * this.restoreRate);
+    this.available = Math.min(
+      this.maximumAvailable,
+      this.available + ((t - this.last) / 1000) * this.restoreRate,
+    );
     this.last = t;
   }
 
@@ -108,6 +126,12 @@ export class CostBucket {
     if (this.available < cost) return false;
     this.available -= cost;
     return true;
+  }
+
+  /** Give back points charged but not spent (requested − actual). */
+  refund(points: number): void {
+    this.refill();
+    this.available = Math.min(this.maximumAvailable, this.available + Math.max(0, points));
   }
 
   status(): { maximumAvailable: number; currentlyAvailable: number; restoreRate: number } {

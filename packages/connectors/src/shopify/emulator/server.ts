@@ -15,7 +15,7 @@ import type { RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer } from "../../testing/server";
 import { SHOPIFY_API_VERSION } from "../judge/derive-schema";
 import { shopifyJudgeSchema } from "../judge/schema";
-import { CostBucket, queryCost } from "./cost";
+import { CostBucket, MUTATION_COST, queryCost, resultCost } from "./cost";
 import { createRoot, type Resolver } from "./resolvers";
 import { type ShopifyOrderRow, ShopifyState } from "./state";
 
@@ -44,11 +44,11 @@ export interface ShopifyEmulatorOptions {
   now?: () => number;
 }
 
-export interface ShopifyEmulatorCredentials {
+export type ShopifyEmulatorCredentials = {
   shopDomain: string;
   accessToken: string;
   apiBaseUrl: string;
-}
+};
 
 export interface ShopifyEmulatorCounters extends EmulatorCounters {
   stockCalls: number;
@@ -144,18 +144,41 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       maxRecorded: opts.maxRecorded,
       now: opts.now,
       answers: {
-        serverError: { status: 502, contentType: "text/html", body: "<html><body><h1>502 Bad Gateway</h1></body></html>" },
-        tooManyRequests: () => ({ errors: "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service." }),
+        serverError: {
+          status: 502,
+          contentType: "text/html",
+          body: "<html><body><h1>502 Bad Gateway</h1></body></html>",
+        },
+        tooManyRequests: () => ({
+          errors:
+            "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.",
+        }),
         lock: { status: 423, body: { errors: "This shop is unavailable" } },
         unauthorized: { status: 401, body: { errors: ACCESS_DENIED } },
       },
     },
-    { stockCalls: 0, stockItems: 0, priceCalls: 0, priceItems: 0, throttled: 0, pointsCharged: 0, bulkOperations: 0 },
+    {
+      stockCalls: 0,
+      stockItems: 0,
+      priceCalls: 0,
+      priceItems: 0,
+      throttled: 0,
+      pointsCharged: 0,
+      bulkOperations: 0,
+    },
   );
   const { counters, now } = server;
-  const state = new ShopifyState({ seed, productCount: opts.productCount ?? 0, orderCount: opts.orderCount, shopDomain, now });
+  const state = new ShopifyState({
+    seed,
+    productCount: opts.productCount ?? 0,
+    orderCount: opts.orderCount,
+    shopDomain,
+    now,
+  });
   const bucket =
-    opts.bucket === false ? undefined : new CostBucket(opts.bucket?.maximumAvailable ?? 2000, opts.bucket?.restoreRate ?? 100, now);
+    opts.bucket === false
+      ? undefined
+      : new CostBucket(opts.bucket?.maximumAvailable ?? 2000, opts.bucket?.restoreRate ?? 100, now);
   const maxQueryCost = opts.maxQueryCost ?? 1000;
   const schema = shopifyJudgeSchema();
   const authCodes = new Set<string>();
@@ -188,7 +211,10 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     objectCount: String(op.objectCount),
     rootObjectCount: String(op.rootObjectCount),
     fileSize: op.jsonl === undefined ? null : String(Buffer.byteLength(op.jsonl)),
-    url: op.status === "COMPLETED" && op.objectCount > 0 ? `${url}/bulk-results/${op.id.split("/").pop()}.jsonl` : null,
+    url:
+      op.status === "COMPLETED" && op.objectCount > 0
+        ? `${url}/bulk-results/${op.id.split("/").pop()}.jsonl`
+        : null,
     partialDataUrl: null,
   });
   const pendingBulk: BulkOp[] = [];
@@ -203,9 +229,15 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
         return { error: { message: (e as Error).message, code: "INVALID" } };
       }
       const invalid = validate(schema, doc);
-      if (invalid.length > 0) return { error: { message: invalid.map((e) => e.message).join("; "), code: "INVALID" } };
+      if (invalid.length > 0)
+        return { error: { message: invalid.map((e) => e.message).join("; "), code: "INVALID" } };
       if ([...bulk.values()].some((b) => b.status === "RUNNING" || b.status === "CREATED")) {
-        return { error: { message: "A bulk query operation for this app and shop is already in progress", code: "OPERATION_IN_PROGRESS" } };
+        return {
+          error: {
+            message: "A bulk query operation for this app and shop is already in progress",
+            code: "OPERATION_IN_PROGRESS",
+          },
+        };
       }
       const op: BulkOp = {
         id: state.newId("BulkOperation"),
@@ -285,31 +317,49 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     if (invalid.length > 0 || !op) {
       counters.errors++;
       return reply.code(200).send({
-        errors: invalid.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })),
+        errors: invalid.map((e) => ({
+          message: e.message,
+          locations: e.locations,
+          extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
+        })),
       });
     }
     const requested = queryCost(schema, doc, op, variables);
     if (requested > maxQueryCost) {
       counters.errors++;
       return reply.code(200).send(
-        gqlErrors(`Query cost is ${requested}, which exceeds the single query max cost limit (${maxQueryCost}).`, "MAX_COST_EXCEEDED", {
-          cost: requested,
-          maxCost: maxQueryCost,
-        }),
+        gqlErrors(
+          `Query cost is ${requested}, which exceeds the single query max cost limit (${maxQueryCost}).`,
+          "MAX_COST_EXCEEDED",
+          {
+            cost: requested,
+            maxCost: maxQueryCost,
+          },
+        ),
       );
     }
+    let actual = requested;
     const costExt = () => ({
       cost: {
         requestedQueryCost: requested,
-        actualQueryCost: requested,
-        throttleStatus: bucket?.status() ?? { maximumAvailable: 1e9, currentlyAvailable: 1e9, restoreRate: 1e9 },
+        actualQueryCost: actual,
+        throttleStatus: bucket?.status() ?? {
+          maximumAvailable: 1e9,
+          currentlyAvailable: 1e9,
+          restoreRate: 1e9,
+        },
       },
     });
     if (bucket && !bucket.take(requested)) {
       counters.throttled++;
       counters.errors++;
       return reply.code(200).send({
-        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+        errors: [
+          {
+            message: "Throttled",
+            extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
+          },
+        ],
         extensions: { cost: { ...costExt().cost, actualQueryCost: null } },
       });
     }
@@ -322,24 +372,50 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       variableValues: variables,
       operationName: typeof body.operationName === "string" ? body.operationName : undefined,
     });
+    if (kind === "read" && result.data) {
+      // The data root itself is not charged.
+      actual = Math.min(requested, Math.max(1, resultCost(result.data) - 1));
+    } else actual = Math.min(requested, MUTATION_COST * (op.selectionSet.selections.length || 1));
+    bucket?.refund(requested - actual);
+    counters.pointsCharged += actual - requested;
     if (gate === "drop") return server.drop(req, reply);
-    const errors = result.errors?.map((e) => ({ message: e.message, path: e.path, extensions: { code: "INTERNAL_SERVER_ERROR", ...e.extensions } }));
+    const errors = result.errors?.map((e) => ({
+      message: e.message,
+      path: e.path,
+      extensions: { code: "INTERNAL_SERVER_ERROR", ...e.extensions },
+    }));
     if (errors) counters.errors++;
-    return reply.code(200).send({ ...(result.data !== undefined ? { data: result.data } : {}), ...(errors ? { errors } : {}), extensions: costExt() });
+    return reply.code(200).send({
+      ...(result.data !== undefined ? { data: result.data } : {}),
+      ...(errors ? { errors } : {}),
+      extensions: costExt(),
+    });
   };
   server.app.post("/admin/api/:version/graphql.json", graphql);
 
   server.app.post("/admin/oauth/access_token", async (req, reply) => {
-    const gate = await server.gate(req, reply, { kind: "read", operation: "oauth/access_token" }, { skipRateLimit: true });
+    const gate = await server.gate(
+      req,
+      reply,
+      { kind: "read", operation: "oauth/access_token" },
+      { skipRateLimit: true },
+    );
     if (gate === "handled") return reply;
     const b = (req.body ?? {}) as Record<string, string>;
     if (b.client_id !== clientId || b.client_secret !== clientSecret || !b.code || !authCodes.has(b.code)) {
       counters.errors++;
       counters.authFailures++;
-      return reply.code(400).send({ error: "invalid_request", error_description: "The authorization code was not found or was already used" });
+      return reply.code(400).send({
+        error: "invalid_request",
+        error_description: "The authorization code was not found or was already used",
+      });
     }
     authCodes.delete(b.code);
-    return reply.send({ access_token: accessToken, scope: "read_products,write_products,read_inventory,write_inventory,read_orders,write_orders,write_merchant_managed_fulfillment_orders" });
+    return reply.send({
+      access_token: accessToken,
+      scope:
+        "read_products,write_products,read_inventory,write_inventory,read_orders,write_orders,write_merchant_managed_fulfillment_orders",
+    });
   });
 
   server.app.get("/bulk-results/:file", async (req, reply) => {
@@ -375,7 +451,8 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       return code;
     },
     generateOrders: (n) => state.generateOrders(n),
-    startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => state.generateOrders(perTick)),
+    startOrderGenerator: (intervalMs, perTick = 1) =>
+      server.every(intervalMs, () => state.generateOrders(perTick)),
     batchWriteStats: () => ({
       stock: { calls: counters.stockCalls, items: counters.stockItems },
       prices: { calls: counters.priceCalls, items: counters.priceItems },

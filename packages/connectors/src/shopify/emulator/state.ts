@@ -97,10 +97,20 @@ const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class ShopifyState {
-  readonly shop = { id: "gid://shopify/Shop/1", name: "Deneme Mağaza", currencyCode: "TRY", myshopifyDomain: "" };
+  readonly shop = {
+    id: "gid://shopify/Shop/1",
+    name: "Deneme Mağaza",
+    currencyCode: "TRY",
+    myshopifyDomain: "",
+  };
   readonly locations: ShopifyLocation[] = [
     { id: "gid://shopify/Location/1001", name: "Ana Depo", isActive: true, fulfillsOnlineOrders: true },
-    { id: "gid://shopify/Location/1002", name: "Kadıköy Mağaza", isActive: true, fulfillsOnlineOrders: false },
+    {
+      id: "gid://shopify/Location/1002",
+      name: "Kadıköy Mağaza",
+      isActive: true,
+      fulfillsOnlineOrders: false,
+    },
   ];
   readonly products = new Map<string, ShopifyProduct>();
   readonly variants = new Map<string, ShopifyVariant>();
@@ -111,9 +121,22 @@ export class ShopifyState {
   private seq = 1;
   private orderNo = 1000;
   private readonly rng: Prng;
-  private readonly skus: Array<{ sku: string; name: string; price: number; vat: number; variantId: string; productId: string }> = [];
+  private readonly skus: Array<{
+    sku: string;
+    name: string;
+    price: number;
+    vat: number;
+    variantId: string;
+    productId: string;
+  }> = [];
 
-  constructor(opts: { seed: number | string; productCount: number; orderCount?: number; shopDomain: string; now: () => number }) {
+  constructor(opts: {
+    seed: number | string;
+    productCount: number;
+    orderCount?: number;
+    shopDomain: string;
+    now: () => number;
+  }) {
     this.now = opts.now;
     this.shop.myshopifyDomain = opts.shopDomain;
     this.rng = new Prng(`${opts.seed}:shopify`);
@@ -136,7 +159,9 @@ export class ShopifyState {
         vendor: first.brand,
         status: "ACTIVE",
         descriptionHtml: "",
-        options: optionName ? [{ name: optionName, values: group.map((g) => g.optionValue ?? "-") }] : [{ name: "Title", values: ["Default Title"] }],
+        options: optionName
+          ? [{ name: optionName, values: group.map((g) => g.optionValue ?? "-") }]
+          : [{ name: "Title", values: ["Default Title"] }],
         collectionIds: [colId],
         updatedAt: first.updatedAt,
         variants: group.map((g) => ({
@@ -144,7 +169,9 @@ export class ShopifyState {
           barcode: g.barcode,
           price: money(g.retailPrice),
           compareAtPrice: null,
-          options: optionName ? [{ name: optionName, value: g.optionValue ?? "-" }] : [{ name: "Title", value: "Default Title" }],
+          options: optionName
+            ? [{ name: optionName, value: g.optionValue ?? "-" }]
+            : [{ name: "Title", value: "Default Title" }],
         })),
       });
       product.variantIds.forEach((vid, i) => {
@@ -153,7 +180,14 @@ export class ShopifyState {
         if (!g) return;
         this.inventory.set(`${v.inventoryItemId}|${this.locations[0]?.id}`, g.stock1);
         this.inventory.set(`${v.inventoryItemId}|${this.locations[1]?.id}`, g.stock2);
-        this.skus.push({ sku: g.sku, name: g.name, price: g.retailPrice, vat: g.vatRate, variantId: vid, productId: product.id });
+        this.skus.push({
+          sku: g.sku,
+          name: g.name,
+          price: g.retailPrice,
+          vat: g.vatRate,
+          variantId: vid,
+          productId: product.id,
+        });
       });
     }
     this.generateOrders(opts.orderCount ?? 0);
@@ -173,7 +207,11 @@ export class ShopifyState {
     options: ShopifyProduct["options"];
     collectionIds: string[];
     updatedAt?: number;
-    variants: Array<Omit<ShopifyVariant, "id" | "productId" | "inventoryItemId" | "createdAt" | "updatedAt"> & { id?: string }>;
+    variants: Array<
+      Omit<ShopifyVariant, "id" | "productId" | "inventoryItemId" | "createdAt" | "updatedAt"> & {
+        id?: string;
+      }
+    >;
   }): ShopifyProduct {
     const at = iso(input.updatedAt ?? this.now());
     const product: ShopifyProduct = {
@@ -196,7 +234,11 @@ export class ShopifyState {
   /** productSet semantics: the listed variants are the product's variants; ids keep existing ones. */
   replaceVariants(
     product: ShopifyProduct,
-    list: Array<Omit<ShopifyVariant, "id" | "productId" | "inventoryItemId" | "createdAt" | "updatedAt"> & { id?: string }>,
+    list: Array<
+      Omit<ShopifyVariant, "id" | "productId" | "inventoryItemId" | "createdAt" | "updatedAt"> & {
+        id?: string;
+      }
+    >,
   ): void {
     const at = iso(this.now());
     const keep = new Set<string>();
@@ -270,7 +312,13 @@ export class ShopifyState {
         note: null,
         gateway: this.rng.pick(["iyzico", "PayTR", "manual"]),
         sourceName: this.rng.pick(["web", "shopify_draft_order"]),
-        customer: { id: this.newId("Customer"), firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone },
+        customer: {
+          id: this.newId("Customer"),
+          firstName: c.firstName,
+          lastName: c.lastName,
+          email: c.email,
+          phone: c.phone,
+        },
         address: {
           firstName: c.firstName,
           lastName: c.lastName,
@@ -321,22 +369,42 @@ export class ShopifyState {
       __typename: "Product",
       ...p,
       handle: p.id.split("/").pop(),
-      options: p.options.map((o, i) => ({ __typename: "ProductOption", id: `${p.id}/option/${i}`, name: o.name, position: i + 1, values: o.values })),
-      variants: (args: ConnArgs) => connection([...p.variantIds].flatMap((id) => {
-        const v = this.variants.get(id);
-        return v ? [this.variantView(v)] : [];
-      }), args),
-      collections: (args: ConnArgs) => connection(p.collectionIds.flatMap((id) => {
-        const c = this.collections.get(id);
-        return c ? [{ __typename: "Collection", ...c }] : [];
-      }), args),
+      options: p.options.map((o, i) => ({
+        __typename: "ProductOption",
+        id: `${p.id}/option/${i}`,
+        name: o.name,
+        position: i + 1,
+        values: o.values,
+      })),
+      variants: (args: ConnArgs) =>
+        connection(
+          [...p.variantIds].flatMap((id) => {
+            const v = this.variants.get(id);
+            return v ? [this.variantView(v)] : [];
+          }),
+          args,
+        ),
+      collections: (args: ConnArgs) =>
+        connection(
+          p.collectionIds.flatMap((id) => {
+            const c = this.collections.get(id);
+            return c ? [{ __typename: "Collection", ...c }] : [];
+          }),
+          args,
+        ),
     };
   }
 
   orderView(o: ShopifyOrderRow): Record<string, unknown> {
-    const set = (n: number) => ({ shopMoney: { amount: money(n), currencyCode: "TRY" }, presentmentMoney: { amount: money(n), currencyCode: "TRY" } });
+    const set = (n: number) => ({
+      shopMoney: { amount: money(n), currencyCode: "TRY" },
+      presentmentMoney: { amount: money(n), currencyCode: "TRY" },
+    });
     const subtotal = o.lines.reduce((s, l) => s + l.unitPrice * l.quantity - l.discount, 0);
-    const tax = o.lines.reduce((s, l) => s + ((l.unitPrice * l.quantity - l.discount) * l.vatRate) / (100 + l.vatRate), 0);
+    const tax = o.lines.reduce(
+      (s, l) => s + ((l.unitPrice * l.quantity - l.discount) * l.vatRate) / (100 + l.vatRate),
+      0,
+    );
     const paid = o.financial === "PAID";
     return {
       __typename: "Order",
@@ -361,7 +429,12 @@ export class ShopifyState {
       customer: { __typename: "Customer", ...o.customer },
       billingAddress: { __typename: "MailingAddress", id: `${o.id}/billing`, ...o.address },
       shippingAddress: { __typename: "MailingAddress", id: `${o.id}/shipping`, ...o.address },
-      shippingLine: { title: o.shippingTitle, originalPriceSet: set(o.shippingPrice), custom: false, isRemoved: false },
+      shippingLine: {
+        title: o.shippingTitle,
+        originalPriceSet: set(o.shippingPrice),
+        custom: false,
+        isRemoved: false,
+      },
       subtotalPriceSet: set(subtotal),
       totalDiscountsSet: set(o.lines.reduce((s, l) => s + l.discount, 0)),
       totalShippingPriceSet: set(o.shippingPrice),
@@ -379,15 +452,35 @@ export class ShopifyState {
             originalUnitPriceSet: set(l.unitPrice),
             discountedTotalSet: () => set(l.unitPrice * l.quantity - l.discount),
             totalDiscountSet: set(l.discount),
-            taxLines: () => [{ title: "KDV", ratePercentage: l.vatRate, rate: l.vatRate / 100, priceSet: set(0) }],
-            variant: l.variantId && this.variants.get(l.variantId) ? this.variantView(this.variants.get(l.variantId) as ShopifyVariant) : null,
-            product: l.productId && this.products.get(l.productId) ? this.productView(this.products.get(l.productId) as ShopifyProduct) : null,
+            taxLines: () => [
+              { title: "KDV", ratePercentage: l.vatRate, rate: l.vatRate / 100, priceSet: set(0) },
+            ],
+            variant:
+              l.variantId && this.variants.get(l.variantId)
+                ? this.variantView(this.variants.get(l.variantId) as ShopifyVariant)
+                : null,
+            product:
+              l.productId && this.products.get(l.productId)
+                ? this.productView(this.products.get(l.productId) as ShopifyProduct)
+                : null,
           })),
           args,
         ),
       fulfillmentOrders: (args: ConnArgs) =>
-        connection(o.fulfillmentOrders.map((f) => ({ __typename: "FulfillmentOrder", ...f, orderId: o.id, orderName: o.name })), args),
-      metafields: (args: ConnArgs) => connection([...o.metafields.values()].map((m) => ({ __typename: "Metafield", ...m })), args),
+        connection(
+          o.fulfillmentOrders.map((f) => ({
+            __typename: "FulfillmentOrder",
+            ...f,
+            orderId: o.id,
+            orderName: o.name,
+          })),
+          args,
+        ),
+      metafields: (args: ConnArgs) =>
+        connection(
+          [...o.metafields.values()].map((m) => ({ __typename: "Metafield", ...m })),
+          args,
+        ),
     };
   }
 }

@@ -42,8 +42,9 @@ export function missingChangeFromQuantity(coerced: Record<string, unknown>, doc:
   if (!uses) return [];
   const problems: string[] = [];
   const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
-    else if (v && typeof v === "object") {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
+    } else if (v && typeof v === "object") {
       const o = v as Record<string, unknown>;
       if ("inventoryItemId" in o && "locationId" in o && "quantity" in o && !("changeFromQuantity" in o)) {
         problems.push(`${path}: changeFromQuantity must be sent (null to skip the compare-and-swap check)`);
@@ -85,7 +86,8 @@ const GRAPHQL_PATH = new RegExp(`/admin/api/${SHOPIFY_API_VERSION}/graphql\\.jso
 export const judgeShopifyRecorded: RequestJudge = (r) => {
   if (r.method === "POST" && GRAPHQL_PATH.test(r.path)) {
     const b = r.body as Partial<GqlRequest> | undefined;
-    if (typeof b?.query !== "string") return { operation: "graphql", problems: ["no query string in the body"] };
+    if (typeof b?.query !== "string")
+      return { operation: "graphql", problems: ["no query string in the body"] };
     const problems: string[] = [];
     if (typeof r.headers["x-shopify-access-token"] !== "string") {
       problems.push("X-Shopify-Access-Token header missing");
@@ -103,7 +105,10 @@ export const judgeShopifyRecorded: RequestJudge = (r) => {
   // Bulk results: the URL comes from BulkOperation.url (a signed GET, no Shopify token sent to it).
   if (r.method === "GET" && /\/bulk-results\/[\w-]+\.jsonl$/.test(r.path)) {
     const leaked = r.headers["x-shopify-access-token"] !== undefined;
-    return { operation: "bulk result download", problems: leaked ? ["access token sent to the result URL"] : [] };
+    return {
+      operation: "bulk result download",
+      problems: leaked ? ["access token sent to the result URL"] : [],
+    };
   }
   return undefined;
 };

@@ -47,8 +47,17 @@ export function packDevMcp(version = SHOPIFY_API_VERSION): DevMcpArtifact {
     );
     const [packed] = JSON.parse(out.slice(out.indexOf("["))) as Array<{ filename: string }>;
     if (!packed) throw new Error("npm pack answered no tarball");
-    const files = ["package/dist/data/supported-versions-schema.json", `package/dist/data/admin_${version}.json.gz`];
-    execFileSync("tar", ["-xzf", join(dir, packed.filename.replace(/^@/, "").replace("/", "-")), "-C", dir, ...files]);
+    const files = [
+      "package/dist/data/supported-versions-schema.json",
+      `package/dist/data/admin_${version}.json.gz`,
+    ];
+    execFileSync("tar", [
+      "-xzf",
+      join(dir, packed.filename.replace(/^@/, "").replace("/", "-")),
+      "-C",
+      dir,
+      ...files,
+    ]);
     return {
       versions: JSON.parse(readFileSync(join(dir, files[0] as string), "utf8")),
       introspection: JSON.parse(gunzipSync(readFileSync(join(dir, files[1] as string))).toString("utf8")),
@@ -73,7 +82,10 @@ export function latestStableAdminVersion(versions: unknown): string | undefined 
 }
 
 /** The judge's SDL from the artifact: sorted, descriptions dropped, with a provenance header. */
-export function deriveShopifySchema(artifact: DevMcpArtifact, version = SHOPIFY_API_VERSION): DerivedShopifySchema {
+export function deriveShopifySchema(
+  artifact: DevMcpArtifact,
+  version = SHOPIFY_API_VERSION,
+): DerivedShopifySchema {
   const latest = latestStableAdminVersion(artifact.versions);
   if (latest !== version) {
     throw new Error(`pinned Admin API ${version} is not the package's latest stable version (${latest})`);
