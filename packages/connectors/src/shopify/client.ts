@@ -163,14 +163,12 @@ export class ShopifyClient {
   }
 
   /** Every call of the package comes here and goes out through the SDK HttpClient. */
-  private async send(
-    url: string,
-    init?: { headers?: Record<string, string | string[]>; body?: unknown },
-  ): Promise<Response> {
-    const headers: Record<string, string> = {};
+  private async send(url: string, init?: { headers?: unknown; body?: unknown }): Promise<Response> {
     // Lower-case names: the SDK sets `content-type`/`accept` too, and two spellings would be sent twice.
-    for (const [k, v] of Object.entries(init?.headers ?? {}))
-      headers[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).forEach((v, k) => {
+      headers[k] = v;
+    });
     const id = headers[CALL_HEADER] ?? "";
     delete headers[CALL_HEADER];
     const call = this.calls.get(id) ?? { operation: "graphql", kind: "read" as const };
@@ -214,7 +212,8 @@ export class ShopifyClient {
     if (!status) return;
     this.lastThrottle = status;
     const wait = throttleWaitMs(status, requested);
-    if (wait > 0) void this.http.rateLimiter?.pause(wait);
+    // Best effort: a store that cannot block leaves the next call to meet THROTTLED and wait then.
+    if (wait > 0) this.http.rateLimiter?.pause(wait).catch(() => undefined);
   }
 
   /**
