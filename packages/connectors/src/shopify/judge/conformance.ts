@@ -9,6 +9,7 @@
 import {
   type DocumentNode,
   type GraphQLError,
+  Kind,
   type OperationDefinitionNode,
   parse,
   print,
@@ -56,6 +57,28 @@ export function missingChangeFromQuantity(coerced: Record<string, unknown>, doc:
   return problems;
 }
 
+/** The query string a `bulkOperationRunQuery` runs later is judged as well (it is a document of its own). */
+export function bulkQueryProblems(op: OperationDefinitionNode, coerced: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const sel of op.selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD || sel.name.value !== "bulkOperationRunQuery") continue;
+    const arg = sel.arguments?.find((a) => a.name.value === "query")?.value;
+    const text =
+      arg?.kind === Kind.VARIABLE
+        ? coerced[arg.name.value]
+        : arg?.kind === Kind.STRING
+          ? arg.value
+          : undefined;
+    if (typeof text !== "string") continue;
+    try {
+      for (const e of validate(shopifyJudgeSchema(), parse(text))) problems.push(`bulk query: ${e.message}`);
+    } catch (e) {
+      problems.push(`bulk query: ${(e as GraphQLError).message}`);
+    }
+  }
+  return problems;
+}
+
 /** Judge one request. An empty `errors` list means the real API would accept it as sent. */
 export function judgeShopifyRequest(req: GqlRequest): JudgedRequest {
   const schema = shopifyJudgeSchema();
@@ -72,7 +95,10 @@ export function judgeShopifyRequest(req: GqlRequest): JudgedRequest {
   if (errors.length === 0) {
     const coerced = getVariableValues(schema, op.variableDefinitions ?? [], req.variables ?? {});
     for (const e of coerced.errors ?? []) errors.push(e.message);
-    if (coerced.coerced) errors.push(...missingChangeFromQuantity(coerced.coerced, doc));
+    if (coerced.coerced) {
+      errors.push(...missingChangeFromQuantity(coerced.coerced, doc));
+      errors.push(...bulkQueryProblems(op, coerced.coerced));
+    }
   }
   return { operation, document: print(doc), errors };
 }

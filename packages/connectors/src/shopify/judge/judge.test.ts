@@ -95,5 +95,11 @@ describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DE
       },
     });
     expect(omitted.errors.join()).toMatch(/changeFromQuantity must be sent/);
+    const bulk = judgeShopifyRequest({
+      query:
+        "mutation B($query: String!) { bulkOperationRunQuery(query: $query) { userErrors { message } } }",
+      variables: { query: "{ products { edges { node { id skuX } } } }" },
+    });
+    expect(bulk.errors.join()).toMatch(/bulk query: Cannot query field "skuX" on type "Product"/);
   });
 });
