@@ -18,9 +18,10 @@ import type {
   ShopConnectorModule,
 } from "./sdk/connector";
 import { ConnectorError } from "./sdk/errors";
+import { shopifyModule } from "./shopify/index";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, shopifyModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [

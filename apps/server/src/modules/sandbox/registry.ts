@@ -1,4 +1,9 @@
-import { type ConnectorKind, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import {
+  type ConnectorKind,
+  startIkasEmulator,
+  startMikroEmulator,
+  startShopifyEmulator,
+} from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 
 /** How big a tenant's seeded catalogue is: a new company's or the demo company's. */
@@ -93,6 +98,36 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         storeName: c.storeName,
         clientId: c.clientId,
         clientSecret: c.clientSecret,
+      });
+      // Customers keep ordering, so order transfer has work.
+      const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
+      return {
+        app: shop.app,
+        async close() {
+          stop();
+          await shop.close();
+        },
+      };
+    },
+  },
+  {
+    system: "shopify",
+    kind: "shop",
+    type: 5,
+    credentials: (baseUrl, secret) => ({
+      shopDomain: "deneme-magaza.myshopify.com",
+      accessToken: `shpat_${secret("accessToken")}`,
+      apiBaseUrl: baseUrl,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const shop = await startShopifyEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].shop,
+        orderCount: SIZES[profile].orders,
+        shopDomain: c.shopDomain,
+        accessToken: c.accessToken,
       });
       // Customers keep ordering, so order transfer has work.
       const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);

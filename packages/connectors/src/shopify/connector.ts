@@ -1,0 +1,146 @@
+/**
+ * Shopify shop connector: Admin GraphQL API (pinned version) with a custom app's access token. One
+ * request helper (`client.ts`) owns auth, cost throttling, paging and errors; each resource has its module.
+ */
+
+import type {
+  ConnectionInfo,
+  ConnectorContext,
+  Credentials,
+  InvoiceAttachment,
+  OrderStatusUpdate,
+  PriceUpdate,
+  ProductWriteInput,
+  ShopCategory,
+  ShopConnector,
+  ShopProductRef,
+  StockUpdate,
+} from "../sdk/connector";
+import type { BatchResult } from "../sdk/errors";
+import type { Option, Order, Page, PageQuery, PriceGroup, Product, StockLocation } from "../sdk/model";
+import { mapCatalogProduct, ShopifyCatalog } from "./catalog";
+import { ShopifyClient } from "./client";
+import { shopifyDescriptor } from "./descriptor";
+import { ShopifyOrders } from "./orders";
+import { ShopifyProducts } from "./products";
+import { ShopifyStockPrices } from "./stock-prices";
+
+export class ShopifyConnector implements ShopConnector {
+  readonly descriptor = shopifyDescriptor;
+  readonly client: ShopifyClient;
+  private readonly products: ShopifyProducts;
+  private readonly stockPrices: ShopifyStockPrices;
+  private readonly orders: ShopifyOrders;
+  readonly catalog: ShopifyCatalog;
+  private currency?: string;
+
+  constructor(credentials: Credentials, ctx: ConnectorContext, opts: { bulkPollMs?: number } = {}) {
+    this.client = new ShopifyClient(credentials, ctx);
+    this.products = new ShopifyProducts(this.client);
+    this.stockPrices = new ShopifyStockPrices(this.client, this.products, ctx.batch);
+    this.orders = new ShopifyOrders(this.client);
+    this.catalog = new ShopifyCatalog(this.client, { pollMs: opts.bulkPollMs });
+  }
+
+  async testConnection(): Promise<ConnectionInfo> {
+    const d = await this.client.gql<{
+      shop: { id: string; name: string; myshopifyDomain: string; currencyCode: string };
+    }>("shop", "read", "query Shop { shop { id name myshopifyDomain currencyCode } }");
+    this.currency = d.shop.currencyCode;
+    return {
+      ok: true,
+      system: "shopify",
+      storeName: d.shop.name,
+      description: `Shopify mağazası: ${d.shop.name} (${d.shop.myshopifyDomain})`,
+      details: { shopId: d.shop.id, currency: d.shop.currencyCode, domain: d.shop.myshopifyDomain },
+    };
+  }
+
+  listOrderStatuses(): Promise<Option[]> {
+    return this.orders.listOrderStatuses();
+  }
+
+  async listPaymentTypes(): Promise<Option[]> {
+    return (await this.orders.recentFacets()).gateways;
+  }
+
+  async listSalesChannels(): Promise<Option[]> {
+    return (await this.orders.recentFacets()).sources;
+  }
+
+  /** Only the store's own prices are written (Markets price lists are not). */
+  async listPriceLists(): Promise<PriceGroup[]> {
+    if (!this.currency) await this.testConnection();
+    return [
+      { id: "default", name: "Mağaza fiyatı", currency: this.currency, vatIncluded: true, isDefault: true },
+    ];
+  }
+
+  async listStockLocations(): Promise<StockLocation[]> {
+    const nodes = await this.client.allNodes<
+      { id: string; name: string },
+      {
+        locations: {
+          nodes: Array<{ id: string; name: string }>;
+          pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        };
+      }
+    >(
+      "locations",
+      "query StockLocations($after: String) { locations(first: 100, after: $after) { nodes { id name } pageInfo { hasNextPage endCursor } } }",
+      {},
+      (d) => d.locations,
+    );
+    return nodes.map((l) => ({ id: l.id, name: l.name }));
+  }
+
+  listCategories(): Promise<ShopCategory[]> {
+    return this.products.listCategories();
+  }
+
+  createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory> {
+    return this.products.createCategory(input);
+  }
+
+  findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>> {
+    return this.products.findProductsBySku(skus);
+  }
+
+  createProduct(input: ProductWriteInput): Promise<ShopProductRef> {
+    return this.products.createProduct(input);
+  }
+
+  updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
+    return this.products.updateProduct(productId, input);
+  }
+
+  setStock(items: StockUpdate[]): Promise<BatchResult> {
+    return this.stockPrices.setStock(items);
+  }
+
+  setPrices(items: PriceUpdate[]): Promise<BatchResult> {
+    return this.stockPrices.setPrices(items);
+  }
+
+  listOrders(q: PageQuery = {}): Promise<Page<Order>> {
+    return this.orders.listOrders(q);
+  }
+
+  updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void> {
+    return this.orders.updateOrderStatus(orderId, update);
+  }
+
+  attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void> {
+    return this.orders.attachInvoice(orderId, attachment);
+  }
+
+  /** The whole catalogue in the canonical model (bulk operation above 10,000 variants). */
+  async readCatalog(): Promise<{ products: Product[]; via: "paged" | "bulk" }> {
+    const r = await this.catalog.readAll();
+    return { products: r.products.map(mapCatalogProduct), via: r.via };
+  }
+}
+
+export function createShopifyConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
+  return new ShopifyConnector(credentials, ctx);
+}

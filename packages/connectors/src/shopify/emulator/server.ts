@@ -1,0 +1,463 @@
+/**
+ * Shopify emulator on the emulator kit (../../testing): it executes Shopify's own Admin schema of the
+ * pinned version (../judge) for every GraphQL call, charges each call's calculated cost against a leaky
+ * bucket (THROTTLED inside HTTP 200, `extensions.cost` on every answer), checks the custom app's access
+ * token (`X-Shopify-Access-Token`), runs bulk operations whose JSONL it serves itself, and answers the OAuth
+ * code exchange. The kit supplies the server, faults (429 with Retry-After seconds, 5xx, timeouts, dropped
+ * writes), counters and request recording for conformance.
+ */
+
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type DocumentNode, execute, type OperationDefinitionNode, parse, validate } from "graphql";
+import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
+import type { RequestRecorder } from "../../testing/recorder";
+import { createEmulatorServer } from "../../testing/server";
+import { SHOPIFY_API_VERSION } from "../judge/derive-schema";
+import { shopifyJudgeSchema } from "../judge/schema";
+import { CostBucket, MUTATION_COST, queryCost, resultCost } from "./cost";
+import { createRoot, type Resolver } from "./resolvers";
+import { type ShopifyOrderRow, ShopifyState } from "./state";
+
+export interface ShopifyEmulatorOptions {
+  port?: number;
+  host?: string;
+  /** `false`: open no port; a host serves the app at `baseUrl` (the sandbox). */
+  listen?: boolean;
+  baseUrl?: string;
+  seed?: number | string;
+  productCount?: number;
+  orderCount?: number;
+  shopDomain?: string;
+  accessToken?: string;
+  /** A public app's credentials, for the OAuth code exchange. */
+  clientId?: string;
+  clientSecret?: string;
+  /** Leaky bucket (Standard plan: 2,000 points, 100/s — inferred). `false` = no cost limit. */
+  bucket?: { maximumAvailable: number; restoreRate: number } | false;
+  /** A single query above this cost is refused (MAX_COST_EXCEEDED; Shopify: 1,000). */
+  maxQueryCost?: number;
+  /** Polls of a bulk operation before it completes (default 1). */
+  bulkPolls?: number;
+  faults?: FaultConfig;
+  maxRecorded?: number;
+  now?: () => number;
+}
+
+export type ShopifyEmulatorCredentials = {
+  shopDomain: string;
+  accessToken: string;
+  apiBaseUrl: string;
+};
+
+export interface ShopifyEmulatorCounters extends EmulatorCounters {
+  stockCalls: number;
+  stockItems: number;
+  priceCalls: number;
+  priceItems: number;
+  throttled: number;
+  pointsCharged: number;
+  bulkOperations: number;
+}
+
+export interface ShopifyEmulator {
+  url: string;
+  app: FastifyInstance;
+  port: number;
+  credentials: ShopifyEmulatorCredentials;
+  state: ShopifyState;
+  counters: ShopifyEmulatorCounters;
+  faults: FaultInjector;
+  recorder: RequestRecorder;
+  bucket?: CostBucket;
+  setFaults(config: FaultConfig): void;
+  /** The merchant uninstalled the app / rotated the token: every call answers 401. */
+  revokeToken(): void;
+  /** A single-use authorization code, as Shopify's redirect to the app's callback carries it. */
+  issueAuthCode(): string;
+  generateOrders(n: number): ShopifyOrderRow[];
+  startOrderGenerator(intervalMs: number, perTick?: number): () => void;
+  batchWriteStats(): { stock: { calls: number; items: number }; prices: { calls: number; items: number } };
+  resetCounters(): void;
+  close(): Promise<void>;
+}
+
+interface BulkOp {
+  id: string;
+  status: "CREATED" | "RUNNING" | "COMPLETED" | "FAILED";
+  query: string;
+  createdAt: string;
+  completedAt: string | null;
+  polls: number;
+  jsonl?: string;
+  objectCount: number;
+  rootObjectCount: number;
+}
+
+const ACCESS_DENIED = "[API] Invalid API key or access token (unrecognized login or wrong password)";
+
+function gqlErrors(message: string, code: string, extra: Record<string, unknown> = {}) {
+  return { errors: [{ message, extensions: { code, ...extra } }] };
+}
+
+/** A bulk query's answer as JSONL: each connection node one line, nested ones with `__parentId`. */
+export function flattenBulk(data: Record<string, unknown>): { lines: string[]; roots: number } {
+  const lines: string[] = [];
+  let roots = 0;
+  const isConn = (v: unknown): v is { edges: Array<{ node: Record<string, unknown> }> } =>
+    Boolean(v && typeof v === "object" && Array.isArray((v as { edges?: unknown }).edges));
+  const emit = (node: Record<string, unknown>, parentId: string | undefined) => {
+    const own: Record<string, unknown> = {};
+    const children: Array<{ edges: Array<{ node: Record<string, unknown> }> }> = [];
+    for (const [k, v] of Object.entries(node)) {
+      if (isConn(v)) children.push(v);
+      else own[k] = v;
+    }
+    lines.push(JSON.stringify(parentId ? { ...own, __parentId: parentId } : own));
+    for (const c of children) for (const e of c.edges) emit(e.node, String(node.id));
+  };
+  for (const v of Object.values(data)) {
+    if (!isConn(v)) continue;
+    for (const e of v.edges) {
+      roots++;
+      emit(e.node, undefined);
+    }
+  }
+  return { lines, roots };
+}
+
+export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): Promise<ShopifyEmulator> {
+  const seed = opts.seed ?? 1;
+  const shopDomain = opts.shopDomain ?? "deneme-magaza.myshopify.com";
+  let accessToken = opts.accessToken ?? `shpat_${randomBytes(16).toString("hex")}`;
+  const clientId = opts.clientId ?? "shopify-emulator-client";
+  const clientSecret = opts.clientSecret ?? "shopify-emulator-secret-0123456789";
+  const server = createEmulatorServer<ShopifyEmulatorCounters>(
+    {
+      port: opts.port,
+      host: opts.host,
+      seed,
+      faults: opts.faults,
+      rateLimit: false,
+      errorBlock: false,
+      formBodies: true,
+      maxRecorded: opts.maxRecorded,
+      now: opts.now,
+      answers: {
+        serverError: {
+          status: 502,
+          contentType: "text/html",
+          body: "<html><body><h1>502 Bad Gateway</h1></body></html>",
+        },
+        tooManyRequests: () => ({
+          errors:
+            "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.",
+        }),
+        lock: { status: 423, body: { errors: "This shop is unavailable" } },
+        unauthorized: { status: 401, body: { errors: ACCESS_DENIED } },
+      },
+    },
+    {
+      stockCalls: 0,
+      stockItems: 0,
+      priceCalls: 0,
+      priceItems: 0,
+      throttled: 0,
+      pointsCharged: 0,
+      bulkOperations: 0,
+    },
+  );
+  const { counters, now } = server;
+  const state = new ShopifyState({
+    seed,
+    productCount: opts.productCount ?? 0,
+    orderCount: opts.orderCount,
+    shopDomain,
+    now,
+  });
+  const bucket =
+    opts.bucket === false
+      ? undefined
+      : new CostBucket(opts.bucket?.maximumAvailable ?? 2000, opts.bucket?.restoreRate ?? 100, now);
+  const maxQueryCost = opts.maxQueryCost ?? 1000;
+  const schema = shopifyJudgeSchema();
+  const authCodes = new Set<string>();
+  const bulk = new Map<string, BulkOp>();
+  let url = opts.baseUrl ?? "";
+
+  let root: Record<string, Resolver> = {};
+  const runBulk = async (op: BulkOp) => {
+    const result = await execute({ schema, document: parse(op.query), rootValue: root });
+    if (result.errors?.length || !result.data) {
+      op.status = "FAILED";
+      return;
+    }
+    const flat = flattenBulk(result.data as Record<string, unknown>);
+    op.jsonl = flat.lines.length ? `${flat.lines.join("\n")}\n` : "";
+    op.objectCount = flat.lines.length;
+    op.rootObjectCount = flat.roots;
+    op.status = "COMPLETED";
+    op.completedAt = new Date(now()).toISOString();
+  };
+  const bulkView = (op: BulkOp) => ({
+    __typename: "BulkOperation",
+    id: op.id,
+    status: op.status,
+    type: "QUERY",
+    query: op.query,
+    createdAt: op.createdAt,
+    completedAt: op.completedAt,
+    errorCode: op.status === "FAILED" ? "INTERNAL_SERVER_ERROR" : null,
+    objectCount: String(op.objectCount),
+    rootObjectCount: String(op.rootObjectCount),
+    fileSize: op.jsonl === undefined ? null : String(Buffer.byteLength(op.jsonl)),
+    url:
+      op.status === "COMPLETED" && op.objectCount > 0
+        ? `${url}/bulk-results/${op.id.split("/").pop()}.jsonl`
+        : null,
+    partialDataUrl: null,
+  });
+  const pendingBulk: BulkOp[] = [];
+  root = createRoot({
+    state,
+    stats: counters,
+    startBulk(query) {
+      let doc: DocumentNode;
+      try {
+        doc = parse(query);
+      } catch (e) {
+        return { error: { message: (e as Error).message, code: "INVALID" } };
+      }
+      const invalid = validate(schema, doc);
+      if (invalid.length > 0)
+        return { error: { message: invalid.map((e) => e.message).join("; "), code: "INVALID" } };
+      if ([...bulk.values()].some((b) => b.status === "RUNNING" || b.status === "CREATED")) {
+        return {
+          error: {
+            message: "A bulk query operation for this app and shop is already in progress",
+            code: "OPERATION_IN_PROGRESS",
+          },
+        };
+      }
+      const op: BulkOp = {
+        id: state.newId("BulkOperation"),
+        status: "RUNNING",
+        query,
+        createdAt: new Date(now()).toISOString(),
+        completedAt: null,
+        polls: 0,
+        objectCount: 0,
+        rootObjectCount: 0,
+      };
+      bulk.set(op.id, op);
+      counters.bulkOperations++;
+      pendingBulk.push(op);
+      return { id: op.id, status: op.status };
+    },
+    bulkNode(id) {
+      const op = bulk.get(id);
+      if (!op) return undefined;
+      return bulkView(op);
+    },
+  });
+  // Unknown root fields answer an error rather than a null the schema may forbid.
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const name of Object.keys(type?.getFields() ?? {})) {
+      root[name] ??= () => {
+        throw new Error(`The Shopify emulator does not implement ${name}`);
+      };
+    }
+  }
+
+  /** A poll of a running bulk operation moves it on; after `bulkPolls` polls it completes. */
+  const advanceBulk = async (doc: DocumentNode, variables: Record<string, unknown>) => {
+    if (pendingBulk.length === 0) return;
+    const text = JSON.stringify(variables);
+    const polled = pendingBulk.filter((op) => text.includes(op.id) || JSON.stringify(doc).includes(op.id));
+    for (const op of polled) {
+      op.polls++;
+      if (op.polls >= (opts.bulkPolls ?? 1)) {
+        pendingBulk.splice(pendingBulk.indexOf(op), 1);
+        await runBulk(op);
+      }
+    }
+  };
+
+  const graphql = async (req: FastifyRequest, reply: FastifyReply) => {
+    const version = (req.params as { version: string }).version;
+    if (version !== SHOPIFY_API_VERSION) {
+      counters.requests++;
+      return reply.code(404).send({ errors: "Not Found" });
+    }
+    const token = req.headers["x-shopify-access-token"];
+    if (token !== accessToken) {
+      counters.requests++;
+      counters.authFailures++;
+      counters.errors++;
+      return reply.code(401).send({ errors: ACCESS_DENIED });
+    }
+    const body = (req.body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
+    const variables = (body.variables ?? {}) as Record<string, unknown>;
+    let doc: DocumentNode;
+    try {
+      if (typeof body.query !== "string") throw new Error("No query string was present");
+      doc = parse(body.query);
+    } catch (e) {
+      counters.requests++;
+      counters.errors++;
+      return reply.code(200).send(gqlErrors((e as Error).message, "PARSE_ERROR"));
+    }
+    const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
+    const firstField = op?.selectionSet.selections.find((s) => s.kind === "Field");
+    const operation = firstField && firstField.kind === "Field" ? firstField.name.value : "unknown";
+    const kind = op?.operation === "mutation" ? "write" : "read";
+    const gate = await server.gate(req, reply, { kind, operation }, { skipRateLimit: true });
+    if (gate === "handled") return reply;
+    const invalid = validate(schema, doc);
+    if (invalid.length > 0 || !op) {
+      counters.errors++;
+      return reply.code(200).send({
+        errors: invalid.map((e) => ({
+          message: e.message,
+          locations: e.locations,
+          extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
+        })),
+      });
+    }
+    const requested = queryCost(schema, doc, op, variables);
+    if (requested > maxQueryCost) {
+      counters.errors++;
+      return reply.code(200).send(
+        gqlErrors(
+          `Query cost is ${requested}, which exceeds the single query max cost limit (${maxQueryCost}).`,
+          "MAX_COST_EXCEEDED",
+          {
+            cost: requested,
+            maxCost: maxQueryCost,
+          },
+        ),
+      );
+    }
+    let actual = requested;
+    const costExt = () => ({
+      cost: {
+        requestedQueryCost: requested,
+        actualQueryCost: actual,
+        throttleStatus: bucket?.status() ?? {
+          maximumAvailable: 1e9,
+          currentlyAvailable: 1e9,
+          restoreRate: 1e9,
+        },
+      },
+    });
+    if (bucket && !bucket.take(requested)) {
+      counters.throttled++;
+      counters.errors++;
+      return reply.code(200).send({
+        errors: [
+          {
+            message: "Throttled",
+            extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
+          },
+        ],
+        extensions: { cost: { ...costExt().cost, actualQueryCost: null } },
+      });
+    }
+    counters.pointsCharged += requested;
+    await advanceBulk(doc, variables);
+    const result = await execute({
+      schema,
+      document: doc,
+      rootValue: root,
+      variableValues: variables,
+      operationName: typeof body.operationName === "string" ? body.operationName : undefined,
+    });
+    if (kind === "read" && result.data) {
+      // The data root itself is not charged.
+      actual = Math.min(requested, Math.max(1, resultCost(result.data) - 1));
+    } else actual = Math.min(requested, MUTATION_COST * (op.selectionSet.selections.length || 1));
+    bucket?.refund(requested - actual);
+    counters.pointsCharged += actual - requested;
+    if (gate === "drop") return server.drop(req, reply);
+    const errors = result.errors?.map((e) => ({
+      message: e.message,
+      path: e.path,
+      extensions: { code: "INTERNAL_SERVER_ERROR", ...e.extensions },
+    }));
+    if (errors) counters.errors++;
+    return reply.code(200).send({
+      ...(result.data !== undefined ? { data: result.data } : {}),
+      ...(errors ? { errors } : {}),
+      extensions: costExt(),
+    });
+  };
+  server.app.post("/admin/api/:version/graphql.json", graphql);
+
+  server.app.post("/admin/oauth/access_token", async (req, reply) => {
+    const gate = await server.gate(
+      req,
+      reply,
+      { kind: "read", operation: "oauth/access_token" },
+      { skipRateLimit: true },
+    );
+    if (gate === "handled") return reply;
+    const b = (req.body ?? {}) as Record<string, string>;
+    if (b.client_id !== clientId || b.client_secret !== clientSecret || !b.code || !authCodes.has(b.code)) {
+      counters.errors++;
+      counters.authFailures++;
+      return reply.code(400).send({
+        error: "invalid_request",
+        error_description: "The authorization code was not found or was already used",
+      });
+    }
+    authCodes.delete(b.code);
+    return reply.send({
+      access_token: accessToken,
+      scope:
+        "read_products,write_products,read_inventory,write_inventory,read_orders,write_orders,write_merchant_managed_fulfillment_orders",
+    });
+  });
+
+  server.app.get("/bulk-results/:file", async (req, reply) => {
+    const file = (req.params as { file: string }).file;
+    const op = bulk.get(`gid://shopify/BulkOperation/${file.replace(/\.jsonl$/, "")}`);
+    counters.requests++;
+    counters.reads++;
+    if (!op?.jsonl) return reply.code(404).send("Not Found");
+    return reply.type("application/jsonl").send(op.jsonl);
+  });
+  server.app.get("/health", async () => ({ ok: true }));
+
+  let port = 0;
+  if (opts.listen === false) await server.app.ready();
+  else ({ url, port } = await server.listen());
+  return {
+    url,
+    port,
+    app: server.app,
+    credentials: { shopDomain, accessToken, apiBaseUrl: url },
+    state,
+    counters,
+    faults: server.faults,
+    recorder: server.recorder,
+    bucket,
+    setFaults: (c) => server.faults.set(c),
+    revokeToken: () => {
+      accessToken = `revoked-${randomBytes(8).toString("hex")}`;
+    },
+    issueAuthCode: () => {
+      const code = randomBytes(16).toString("hex");
+      authCodes.add(code);
+      return code;
+    },
+    generateOrders: (n) => state.generateOrders(n),
+    startOrderGenerator: (intervalMs, perTick = 1) =>
+      server.every(intervalMs, () => state.generateOrders(perTick)),
+    batchWriteStats: () => ({
+      stock: { calls: counters.stockCalls, items: counters.stockItems },
+      prices: { calls: counters.priceCalls, items: counters.priceItems },
+    }),
+    resetCounters: () => server.resetCounters(),
+    close: () => server.close(),
+  };
+}

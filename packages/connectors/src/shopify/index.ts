@@ -1,0 +1,23 @@
+import type { ShopConnectorModule } from "../sdk/connector";
+import { createShopifyConnector } from "./connector";
+import { shopifyDescriptor } from "./descriptor";
+
+export {
+  exchangeShopifyCode,
+  shopifyAuthorizeUrl,
+  shopifyQueryHmac,
+  verifyShopifyCallback,
+  verifyShopifyWebhook,
+} from "./auth";
+export { BULK_THRESHOLD, parseBulkCatalog } from "./catalog";
+export { classifyShopifyResponse, normalizeShopDomain, ShopifyClient } from "./client";
+export { createShopifyConnector, ShopifyConnector } from "./connector";
+export { SHOPIFY_API_VERSION, shopifyDescriptor } from "./descriptor";
+export * from "./emulator/server";
+export { ShopifyState } from "./emulator/state";
+export { mapShopifyOrder, SHOPIFY_ORDER_STATUSES } from "./orders";
+
+export const shopifyModule: ShopConnectorModule = {
+  descriptor: shopifyDescriptor,
+  create: createShopifyConnector,
+};

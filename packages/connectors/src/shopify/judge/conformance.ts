@@ -1,0 +1,140 @@
+/**
+ * Conformance: every request the Shopify connector sends is checked against Shopify's own artifact — the
+ * GraphQL document (graphql-js `validate`) and its variables (coerced as a GraphQL server does) against the
+ * pinned Admin schema, plus the one rule the schema types cannot say but its description does:
+ * `InventoryQuantityInput.changeFromQuantity` is nullable yet must be sent ("This field is mandatory: you
+ * must explicitly pass in a value, even if that value is `null`").
+ */
+
+import {
+  type DocumentNode,
+  type GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  print,
+  validate,
+} from "graphql";
+import { getVariableValues } from "graphql/execution/values";
+import type { RequestJudge } from "../../testing/recorder";
+import { SHOPIFY_API_VERSION } from "./derive-schema";
+import { shopifyJudgeSchema } from "./schema";
+
+export interface GqlRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+export interface JudgedRequest {
+  operation: string;
+  document: string;
+  errors: string[];
+}
+
+function pickOperation(doc: DocumentNode, name?: string | null): OperationDefinitionNode | undefined {
+  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
+  return name ? ops.find((o) => o.name?.value === name) : ops.length === 1 ? ops[0] : undefined;
+}
+
+/** `changeFromQuantity` omitted anywhere in `inventorySetQuantities` input (schema says nullable, API requires it). */
+export function missingChangeFromQuantity(coerced: Record<string, unknown>, doc: DocumentNode): string[] {
+  const uses = print(doc).includes("inventorySetQuantities");
+  if (!uses) return [];
+  const problems: string[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
+    } else if (v && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      if ("inventoryItemId" in o && "locationId" in o && "quantity" in o && !("changeFromQuantity" in o)) {
+        problems.push(`${path}: changeFromQuantity must be sent (null to skip the compare-and-swap check)`);
+      }
+      for (const [k, x] of Object.entries(o)) walk(x, `${path}.${k}`);
+    }
+  };
+  walk(coerced, "variables");
+  return problems;
+}
+
+/** The query string a `bulkOperationRunQuery` runs later is judged as well (it is a document of its own). */
+export function bulkQueryProblems(op: OperationDefinitionNode, coerced: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const sel of op.selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD || sel.name.value !== "bulkOperationRunQuery") continue;
+    const arg = sel.arguments?.find((a) => a.name.value === "query")?.value;
+    const text =
+      arg?.kind === Kind.VARIABLE
+        ? coerced[arg.name.value]
+        : arg?.kind === Kind.STRING
+          ? arg.value
+          : undefined;
+    if (typeof text !== "string") continue;
+    try {
+      for (const e of validate(shopifyJudgeSchema(), parse(text))) problems.push(`bulk query: ${e.message}`);
+    } catch (e) {
+      problems.push(`bulk query: ${(e as GraphQLError).message}`);
+    }
+  }
+  return problems;
+}
+
+/** Judge one request. An empty `errors` list means the real API would accept it as sent. */
+export function judgeShopifyRequest(req: GqlRequest): JudgedRequest {
+  const schema = shopifyJudgeSchema();
+  let doc: DocumentNode;
+  try {
+    doc = parse(req.query);
+  } catch (e) {
+    return { operation: "unparsable", document: req.query, errors: [(e as GraphQLError).message] };
+  }
+  const op = pickOperation(doc, req.operationName);
+  if (!op) return { operation: "unknown", document: print(doc), errors: ["no single operation to execute"] };
+  const operation = `${op.operation} ${op.name?.value ?? "(anonymous)"}`;
+  const errors = validate(schema, doc).map((e) => e.message);
+  if (errors.length === 0) {
+    const coerced = getVariableValues(schema, op.variableDefinitions ?? [], req.variables ?? {});
+    for (const e of coerced.errors ?? []) errors.push(e.message);
+    if (coerced.coerced) {
+      errors.push(...missingChangeFromQuantity(coerced.coerced, doc));
+      errors.push(...bulkQueryProblems(op, coerced.coerced));
+    }
+  }
+  return { operation, document: print(doc), errors };
+}
+
+const GRAPHQL_PATH = new RegExp(`/admin/api/${SHOPIFY_API_VERSION}/graphql\\.json$`);
+
+/**
+ * The judge over what the emulator's recorder kept: GraphQL calls of the pinned version (document and
+ * variables), the OAuth code exchange, and downloads of bulk-operation results. Anything else is unknown.
+ */
+export const judgeShopifyRecorded: RequestJudge = (r) => {
+  if (r.method === "POST" && GRAPHQL_PATH.test(r.path)) {
+    const b = r.body as Partial<GqlRequest> | undefined;
+    if (typeof b?.query !== "string")
+      return { operation: "graphql", problems: ["no query string in the body"] };
+    const problems: string[] = [];
+    if (typeof r.headers["x-shopify-access-token"] !== "string") {
+      problems.push("X-Shopify-Access-Token header missing");
+    }
+    const judged = judgeShopifyRequest(b as GqlRequest);
+    return { operation: judged.operation, problems: [...problems, ...judged.errors] };
+  }
+  if (r.method === "POST" && r.path.endsWith("/admin/oauth/access_token")) {
+    const b = (r.body ?? {}) as Record<string, unknown>;
+    const problems = ["client_id", "client_secret", "code"]
+      .filter((k) => typeof b[k] !== "string" || b[k] === "")
+      .map((k) => `${k} is missing`);
+    return { operation: "oauth/access_token", problems };
+  }
+  // Bulk results: the URL comes from BulkOperation.url (a signed GET, no Shopify token sent to it).
+  if (r.method === "GET" && /\/bulk-results\/[\w-]+\.jsonl$/.test(r.path)) {
+    const leaked = r.headers["x-shopify-access-token"] !== undefined;
+    return {
+      operation: "bulk result download",
+      problems: leaked ? ["access token sent to the result URL"] : [],
+    };
+  }
+  return undefined;
+};
