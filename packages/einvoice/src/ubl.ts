@@ -93,6 +93,13 @@ export function buildUblInvoice(
     throw new RangeError("İade faturası iade edilen faturayı belirtmeli");
 
   const amounts = computeAmounts(order, options);
+  // GİB: a VAT subtotal of 0.00 needs an exemption reason, and exemption codes need another invoice
+  // type (ISTISNA...). A sale whose VAT at a rate rounds to zero kuruş cannot be a SATIS invoice.
+  const zero = amounts.subtotals.find((s) => s.taxK === 0);
+  if (zero && header.type === "SATIS")
+    throw new RangeError(
+      `%${zero.vatRate} KDV tutarı 0,00'a yuvarlanıyor; bu satış e-faturası GİB kurallarına göre kesilemez`,
+    );
   const money = (el: XMLBuilder, name: string, k: number) =>
     el.ele(NS.cbc, `cbc:${name}`, { currencyID: currency }).txt(fromKurus(k));
 
