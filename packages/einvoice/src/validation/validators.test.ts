@@ -100,7 +100,7 @@ describe("broken documents fail", () => {
     expect(wrongFormat?.failed.map((f) => f.id)).toEqual(["decimalCheck#1"]);
   });
 
-  it("a wrong line VAT and a wrong rate subtotal are caught", async () => {
+  it("a wrong line VAT is caught", async () => {
     const wrongLine = good.replace(
       /(<cac:InvoiceLine>.*?<cac:TaxTotal><cbc:TaxAmount currencyID="TRY">)([\d.]+)(<)/,
       (_m, a: string, v: string, b: string) => `${a}${(Number(v) + 0.01).toFixed(2)}${b}`,
