@@ -86,13 +86,9 @@ export interface SchematronResult {
 
 export class SchematronValidator {
   readonly compiled: CompiledSchematron;
-  readonly #xsltFile: string;
 
   constructor(schemaFile: string) {
     this.compiled = compileSchematron(readFileSync(schemaFile, "utf8"));
-    const dir = mkdtempSync(join(tmpdir(), "ep-schematron-"));
-    this.#xsltFile = join(dir, "compiled.xsl");
-    writeFileSync(this.#xsltFile, this.compiled.xslt);
   }
 
   /** Runs the compiled rules over all documents in one Saxon run (one JVM start). */
