@@ -97,13 +97,11 @@ export class SchematronValidator {
     return withBatchDir(docs, async (dir, files) => {
       const out = join(dir, "out");
       mkdirSync(out);
-      await run(
-        "java",
-        ["-jar", saxonJar(), `-xsl:${this.#xsltFile}`, `-s:${join(dir, "in")}`, `-o:${out}`],
-        {
-          maxBuffer: MAX_BUFFER,
-        },
-      );
+      const xsltFile = join(dir, "compiled.xsl");
+      writeFileSync(xsltFile, this.compiled.xslt);
+      await run("java", ["-jar", saxonJar(), `-xsl:${xsltFile}`, `-s:${join(dir, "in")}`, `-o:${out}`], {
+        maxBuffer: MAX_BUFFER,
+      });
       return files.map((file) =>
         this.#read(readFileSync(join(out, file.slice(join(dir, "in").length + 1)), "utf8")),
       );
