@@ -1,0 +1,4 @@
+export * from "./amounts.ts";
+export * from "./number.ts";
+export * from "./profile.ts";
+export * from "./ubl.ts";
