@@ -5,3 +5,4 @@ export * from "./logging";
 export * from "./model";
 export * from "./rate-limit";
 export * from "./util";
+export * from "./einvoice";
