@@ -3,3 +3,4 @@ export * from "./mikro/index";
 export * from "./registry";
 export * from "./sdk/index";
 export * from "./testing/index";
+export * from "./uyumsoft/index";

@@ -5,6 +5,7 @@
 
 import { ikasModule } from "./ikas/index";
 import { mikroModule } from "./mikro/index";
+import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
 import type {
   ConnectorContext,
   ConnectorDescriptor,
@@ -16,10 +17,11 @@ import type {
   ShopConnector,
   ShopConnectorModule,
 } from "./sdk/connector";
+import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, uyumsoftModule, uyumsoftPortalModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
@@ -132,5 +134,20 @@ export function createShopConnector(
 ): ShopConnector {
   const create = shopModules.get(type)?.create;
   if (!create) throw notImplemented("shop", type);
+  return create(credentials, ctx);
+}
+
+/** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18). */
+export function isEInvoiceType(type: number): boolean {
+  return erpModules.get(type)?.einvoice !== undefined;
+}
+
+export function createEInvoiceProvider(
+  type: number,
+  credentials: Credentials,
+  ctx: ConnectorContext,
+): EInvoiceProvider {
+  const create = erpModules.get(type)?.einvoice;
+  if (!create) throw notImplemented("erp", type);
   return create(credentials, ctx);
 }
