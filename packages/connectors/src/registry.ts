@@ -5,7 +5,6 @@
 
 import { ikasModule } from "./ikas/index";
 import { mikroModule } from "./mikro/index";
-import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
 import type {
   ConnectorContext,
   ConnectorDescriptor,
@@ -19,6 +18,7 @@ import type {
 } from "./sdk/connector";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
+import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
 
 /** Implemented connectors. */
 const MODULES: ConnectorModule[] = [mikroModule, ikasModule, uyumsoftModule, uyumsoftPortalModule];

@@ -42,7 +42,10 @@ export function classifySoapFault(res: HttpResponse, operation: string): Connect
   const code = textOf(res.text, "faultcode") ?? "";
   const text = textOf(res.text, "faultstring") ?? "SOAP Fault";
   let reason: FailureReason = "server_error";
-  if (/Security|Authenticat|Authoriz/i.test(code) || /kullanıcı adı|şifre|password|security token|AuthorizedServiceMethodAttribute/i.test(text))
+  if (
+    /Security|Authenticat|Authoriz/i.test(code) ||
+    /kullanıcı adı|şifre|password|security token|AuthorizedServiceMethodAttribute/i.test(text)
+  )
     reason = "auth";
   else if (/Client|Deserializ|Sender/i.test(code)) reason = "validation";
   return new ConnectorError(`uyumsoft ${operation}: ${text}`, {
@@ -84,7 +87,11 @@ export class SoapTransport implements IHttpClient {
       })
       .then(
         (res) => {
-          const response = { status: res.status, headers: Object.fromEntries(res.headers), data: res.text };
+          const headers: Record<string, string> = {};
+          res.headers.forEach((value, key) => {
+            headers[key] = value;
+          });
+          const response = { status: res.status, headers, data: res.text };
           callback(null, response, res.text);
           return response;
         },

@@ -5,6 +5,7 @@
  * and the e-invoice work goes through `provider` (an `EInvoiceProvider`).
  */
 
+import { message } from "@ep/contracts";
 import type {
   ConnectionInfo,
   ConnectorContext,
@@ -14,9 +15,17 @@ import type {
   ErpCustomerRef,
   ErpOrderRef,
 } from "../sdk/connector";
-import { message } from "@ep/contracts";
 import { ConnectorError } from "../sdk/errors";
-import type { Category, Invoice, Page, Price, PriceGroup, Product, StockLevel, StockLocation } from "../sdk/model";
+import type {
+  Category,
+  Invoice,
+  Page,
+  Price,
+  PriceGroup,
+  Product,
+  StockLevel,
+  StockLocation,
+} from "../sdk/model";
 import { NOT_A_PRODUCT_SOURCE, uyumsoftDescriptor, uyumsoftPortalDescriptor } from "./descriptor";
 import { UyumsoftProvider } from "./provider";
 

@@ -47,6 +47,7 @@ const SCENARIO = { auto: "Automated", eInvoice: "eInvoice", eArchive: "eArchive"
 
 export class UyumsoftProvider implements EInvoiceProvider {
   readonly session: UyumsoftSession;
+  private readonly pageSize: number;
 
   constructor(
     credentials: Credentials,
@@ -54,6 +55,7 @@ export class UyumsoftProvider implements EInvoiceProvider {
     readonly descriptor: ConnectorDescriptor = uyumsoftDescriptor,
   ) {
     this.session = createUyumsoftSession(credentials, ctx);
+    this.pageSize = ctx.batch?.page ?? descriptor.batch.page ?? 500;
   }
 
   async testConnection(): Promise<ConnectionInfo> {
@@ -81,7 +83,7 @@ export class UyumsoftProvider implements EInvoiceProvider {
   }
 
   async listEInvoiceUsers(since?: Date): Promise<EInvoiceUser[]> {
-    const pageSize = this.descriptor.batch.page ?? 500;
+    const pageSize = this.pageSize;
     const out: EInvoiceUser[] = [];
     // inferred: PageIndex counts from 0 (the WSDL does not say; the third-party SDK starts at 0).
     for (let page = 0; ; page++) {
@@ -116,7 +118,9 @@ export class UyumsoftProvider implements EInvoiceProvider {
       attributes: input.localId ? { LocalDocumentId: input.localId } : {},
       Invoice: { attributes: namespaces, $xml: inner },
       // Element order is the schema's (InvoiceInfo is a sequence).
-      ...(scenario === "eArchive" ? { EArchiveInvoiceInfo: { attributes: { DeliveryType: "Electronic" } } } : {}),
+      ...(scenario === "eArchive"
+        ? { EArchiveInvoiceInfo: { attributes: { DeliveryType: "Electronic" } } }
+        : {}),
       Scenario: scenario,
       CreateDateUtc: new Date().toISOString(),
     };

@@ -9,7 +9,7 @@
 import { ConnectorError } from "../sdk/errors";
 
 export interface UblBody {
-  /** Namespace declarations of the document's root (`xmlns`, `xmlns:cbc` …), to put on the new element. */
+  /** Namespace declarations of the document's root (`xmlns:cbc` …), to put on the new element. */
   namespaces: Record<string, string>;
   /** Everything between the root's start and end tags. */
   inner: string;
@@ -37,7 +37,10 @@ export function splitUblInvoice(xml: string): UblBody {
     });
   }
   const namespaces: Record<string, string> = {};
-  for (const m of (start[2] ?? "").matchAll(/\s(xmlns(?::[\w.-]+)?)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+  // Prefixed declarations only: the new element is the service's own (tempuri) one, and a default
+  // namespace carried over would move it into the UBL namespace. UBL's children are all prefixed
+  // (cbc:, cac:, ext:), so nothing inside relies on the root's default namespace.
+  for (const m of (start[2] ?? "").matchAll(/\s(xmlns:[\w.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
     const [, name = "", dq, sq] = m;
     namespaces[name] = dq ?? sq ?? "";
   }
