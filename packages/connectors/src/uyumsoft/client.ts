@@ -181,8 +181,8 @@ export function createUyumsoftSession(credentials: Credentials, ctx: ConnectorCo
     created ??= createClientAsync(`${endpoint}?wsdl`, {
       httpClient: transport,
       endpoint,
-      // Each test emulator or customer endpoint is its own WSDL; no process-wide cache between them.
-      disableCache: true,
+      // `soap` keeps each parsed WSDL per address for the process's life: one download per endpoint,
+      // not one per connector (the description is public and the same for every company).
       wsdl_options: {
         // The WSDL imports its schema parts by the vendor host's absolute URL: fetch them from ours.
         overrideImportLocation: (location: string) => {
