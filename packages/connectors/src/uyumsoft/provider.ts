@@ -82,26 +82,36 @@ export class UyumsoftProvider implements EInvoiceProvider {
     return String(attrs(res).Value) === "true";
   }
 
+  /**
+   * Without `since`: GetEInvoiceUsers, page by page. With it: FilterEInvoiceUsers, whose context carries
+   * the registration-date range (the four dates are required and nillable: unused ones go as xsi:nil).
+   */
   async listEInvoiceUsers(since?: Date): Promise<EInvoiceUser[]> {
     const pageSize = this.pageSize;
     const out: EInvoiceUser[] = [];
     // inferred: PageIndex counts from 0 (the WSDL does not say; the third-party SDK starts at 0).
     for (let page = 0; ; page++) {
-      const res = await callOperation(this.session, "GetEInvoiceUsers", {
-        pagination: { attributes: { PageIndex: page, PageSize: pageSize } },
-      });
+      const paging = { PageIndex: page, PageSize: pageSize };
+      const res = since
+        ? await callOperation(this.session, "FilterEInvoiceUsers", {
+            context: {
+              attributes: paging,
+              SystemCreateDateBegin: null,
+              SystemCreateDateEnd: null,
+              FirstCreateDateBegin: since.toISOString(),
+              FirstCreateDateEnd: null,
+            },
+          })
+        : await callOperation(this.session, "GetEInvoiceUsers", { pagination: { attributes: paging } });
       const value = isObj(res.Value) ? res.Value : {};
       const items = list(value.Items);
       for (const item of items) {
         const a = attrs(item);
-        const created = str(a.FirstCreateDate) ?? str(a.SystemCreateDate);
-        // The operation has no date filter: `since` is applied here (FirstCreateDate, ISO text: inferred).
-        if (since && created && Date.parse(created) < since.getTime()) continue;
         out.push({
           vkn: str(a.Identifier) ?? "",
           title: str(a.Title),
           alias: str(a.PostboxAlias),
-          since: created,
+          since: str(a.FirstCreateDate) ?? str(a.SystemCreateDate),
           enabled: String(a.Enabled) === "true",
         });
       }

@@ -126,6 +126,8 @@ describe("uyumsoft connector against the emulator", () => {
     expect((await paged.listEInvoiceUsers(cut)).map((u) => u.vkn)).toEqual(
       emu.state.users.slice(20).map((u) => u.vkn),
     );
+    // The date range goes to the service (FilterEInvoiceUsers), not filtered here: one page for 5 users.
+    expect(emu.server.counters.byOperation.FilterEInvoiceUsers).toBe(1);
   });
 
   it("sends GİB's sample invoice, follows its status and fetches its PDF", async () => {
@@ -301,6 +303,13 @@ describe("uyumsoft as ERP types 8 and 18", () => {
     expect(await p.isEInvoiceUser(emu.state.users[2]!.vkn)).toBe(true);
   });
 
+  it("a wrong service address fails the connection test with the HTTP reason, not a crash", async () => {
+    const p = new UyumsoftProvider({ ...creds(emu), endpoint: `${emu.url}/Services/Yanlis` }, ctx());
+    const e = await caught(p.testConnection());
+    expect(e.reason).toBe("not_found");
+    expect(e.operation).toBe("wsdl");
+  });
+
   it("missing settings are a config failure", () => {
     expect(() => createEInvoiceProvider(8, { endpoint: emu.endpoint }, ctx())).toThrow(/username, password/);
   });
@@ -358,6 +367,7 @@ describe("uyumsoft conformance (judge: the vendor WSDL and XSDs)", () => {
     expect(report.failures, describeFailures(report)).toEqual([]);
     expect(ops.sort()).toEqual([
       "CancelEArchiveInvoice",
+      "FilterEInvoiceUsers",
       "GetEInvoiceUsers",
       "GetOutboxInvoicePdf",
       "IsEInvoiceUser",

@@ -65,6 +65,8 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined 
 /** Text of a parsed element (a plain value, or `$value` next to attributes). */
 function text(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
+  // `soap` turns xs:dateTime values into Dates.
+  if (v instanceof Date) return v.toISOString();
   if (isObj(v)) return text(v.$value);
   return String(v);
 }
@@ -223,11 +225,24 @@ function handle(state: UyumsoftState, op: string, args: Obj): { xml: string; ok:
     }
     case "IsEInvoiceUser":
       return ok(result(op, "", { Value: String(state.isUser(text(args.vknTckn) ?? "")) }));
-    case "GetEInvoiceUsers": {
-      const index = Number(attr(args.pagination, "PageIndex") ?? 0);
-      const size = Math.max(1, Number(attr(args.pagination, "PageSize") ?? 20));
-      const total = state.users.length;
-      const items = state.users
+    case "GetEInvoiceUsers":
+    case "FilterEInvoiceUsers": {
+      const paging = op === "GetEInvoiceUsers" ? args.pagination : args.context;
+      const index = Number(attr(paging, "PageIndex") ?? 0);
+      const size = Math.max(1, Number(attr(paging, "PageSize") ?? 20));
+      const date = (name: string) => {
+        const v = isObj(paging) ? text(paging[name]) : undefined;
+        return v ? Date.parse(v) : undefined;
+      };
+      const from = date("FirstCreateDateBegin");
+      const to = date("FirstCreateDateEnd");
+      const users = state.users.filter(
+        (u) =>
+          (from === undefined || Date.parse(u.firstCreated) >= from) &&
+          (to === undefined || Date.parse(u.firstCreated) <= to),
+      );
+      const total = users.length;
+      const items = users
         .slice(index * size, index * size + size)
         .map(
           (u) =>
