@@ -12,6 +12,8 @@ export {
   uyumsoftDescriptor,
   uyumsoftPortalDescriptor,
 } from "./descriptor";
+export * from "./emulator/server";
+export { tinyPdf, UYUMSOFT_TEST_ACCOUNT, type UyumsoftAccount, UyumsoftState } from "./emulator/state";
 export { createUyumsoftProvider, UYUMSOFT_STATUS, UyumsoftProvider } from "./provider";
 
 export const uyumsoftModule: ErpConnectorModule = {
