@@ -4,3 +4,4 @@ export * from "./registry";
 export * from "./sdk/index";
 export * from "./shopify/index";
 export * from "./testing/index";
+export * from "./uyumsoft/index";

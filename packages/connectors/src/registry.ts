@@ -17,11 +17,19 @@ import type {
   ShopConnector,
   ShopConnectorModule,
 } from "./sdk/connector";
+import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { shopifyModule } from "./shopify/index";
+import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule, shopifyModule];
+const MODULES: ConnectorModule[] = [
+  mikroModule,
+  ikasModule,
+  shopifyModule,
+  uyumsoftModule,
+  uyumsoftPortalModule,
+];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
@@ -143,5 +151,20 @@ export function createShopConnector(
 ): ShopConnector {
   const create = shopModules.get(type)?.create;
   if (!create) throw notImplemented("shop", type);
+  return create(credentials, ctx);
+}
+
+/** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18). */
+export function isEInvoiceType(type: number): boolean {
+  return erpModules.get(type)?.einvoice !== undefined;
+}
+
+export function createEInvoiceProvider(
+  type: number,
+  credentials: Credentials,
+  ctx: ConnectorContext,
+): EInvoiceProvider {
+  const create = erpModules.get(type)?.einvoice;
+  if (!create) throw notImplemented("erp", type);
   return create(credentials, ctx);
 }

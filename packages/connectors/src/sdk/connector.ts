@@ -1,5 +1,6 @@
 /** The two connector interfaces (ERP side, shop side) and what each connector declares about itself. */
 
+import type { EInvoiceProviderFactory } from "./einvoice";
 import type { BatchResult } from "./errors";
 import type { CallCounter, HttpLogger } from "./logging";
 import type {
@@ -223,6 +224,8 @@ export type ShopConnectorFactory = (credentials: Credentials, ctx: ConnectorCont
 export interface ErpConnectorModule {
   descriptor: ConnectorDescriptor & { kind: "erp" };
   create?: ErpConnectorFactory;
+  /** E-invoice services listed as ERP types (Uyumsoft 8, 18): their `EInvoiceProvider`. */
+  einvoice?: EInvoiceProviderFactory;
 }
 
 export interface ShopConnectorModule {

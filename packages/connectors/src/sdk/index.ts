@@ -1,4 +1,5 @@
 export * from "./connector";
+export * from "./einvoice";
 export * from "./errors";
 export * from "./http";
 export * from "./logging";

@@ -128,6 +128,8 @@ export const de: MessageCatalog = {
     noErpPriceGroup: "Im ERP gibt es keine Preisgruppe.",
   },
   connectors: {
+    einvoiceNotProductSource:
+      "Diese Verbindung ist ein E-Rechnungsdienst und keine Produktquelle. Produkte, Bestände, Preise und Bestellungen werden daraus nicht gelesen; sie sendet nur e-Fatura-/e-Arşiv-Rechnungen und fragt deren Status ab. Verbinden Sie Ihr ERP für Produkte separat.",
     mikroMethodMissing:
       "Ihr Mikro-Server ({{version}}) bietet die Methode {{method}} nicht an; das Lesen von Beständen, Preisen, Kategorien und Bestellungen hängt davon ab. Aktualisieren Sie auf Mikro Jump V17 oder lassen Sie {{method}} von Ihrem Mikro-Händler im API-Dienst freischalten, und testen Sie dann die Verbindung erneut.",
     mikroVatRateMissing:

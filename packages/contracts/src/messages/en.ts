@@ -152,6 +152,8 @@ export const en: MessageCatalog = {
       "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
   },
   connectors: {
+    einvoiceNotProductSource:
+      "This connection is an e-invoice service, not a product source. Products, stock, prices and orders are not read from it; it only sends e-Fatura / e-Arşiv invoices and queries their status. Connect your ERP separately for products.",
     mikroMethodMissing:
       "Your Mikro server ({{version}}) does not offer the {{method}} method; stock, price, category and order reads depend on it. Upgrade to Mikro Jump V17 or ask your Mikro dealer to enable {{method}} in the API service, then test the connection again.",
     mikroVatRateMissing:

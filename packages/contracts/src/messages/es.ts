@@ -124,6 +124,8 @@ export const es: MessageCatalog = {
     noErpPriceGroup: "El ERP no tiene ningún grupo de precios.",
   },
   connectors: {
+    einvoiceNotProductSource:
+      "Esta conexión es un servicio de factura electrónica, no una fuente de productos. No se leen productos, existencias, precios ni pedidos; solo envía facturas e-Fatura / e-Arşiv y consulta su estado. Conecte su ERP por separado para los productos.",
     mikroMethodMissing:
       "Su servidor Mikro ({{version}}) no ofrece el método {{method}}; la lectura de existencias, precios, categorías y pedidos depende de él. Actualice a Mikro Jump V17 o pida a su distribuidor de Mikro que active {{method}} en el servicio API y luego vuelva a probar la conexión.",
     mikroVatRateMissing:

@@ -126,6 +126,8 @@ export const fr: MessageCatalog = {
     noErpPriceGroup: "L'ERP n'a aucun groupe de prix.",
   },
   connectors: {
+    einvoiceNotProductSource:
+      "Cette connexion est un service de facture électronique, pas une source de produits. Les produits, stocks, prix et commandes n'y sont pas lus ; elle envoie seulement les factures e-Fatura / e-Arşiv et interroge leur statut. Connectez votre ERP séparément pour les produits.",
     mikroMethodMissing:
       "Votre serveur Mikro ({{version}}) ne propose pas la méthode {{method}} ; la lecture des stocks, prix, catégories et commandes en dépend. Passez à Mikro Jump V17 ou demandez à votre revendeur Mikro d'activer {{method}} dans le service API, puis testez à nouveau la connexion.",
     mikroVatRateMissing:

@@ -116,6 +116,8 @@ export const ja: MessageCatalog = {
     noErpPriceGroup: "ERPに価格グループがありません。",
   },
   connectors: {
+    einvoiceNotProductSource:
+      "この接続は電子請求書サービスであり、商品ソースではありません。商品・在庫・価格・注文は読み取られず、e-Fatura / e-Arşiv 請求書の送信とステータス照会のみに使われます。商品には ERP を別途接続してください。",
     mikroMethodMissing:
       "お使いの Mikro サーバー（{{version}}）は {{method}} メソッドを提供していません。在庫・価格・カテゴリ・注文の読み取りはこのメソッドに依存します。Mikro Jump V17 にアップグレードするか、Mikro 販売店に API サービスで {{method}} を有効にしてもらってから、接続をもう一度テストしてください。",
     mikroVatRateMissing:

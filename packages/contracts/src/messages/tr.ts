@@ -156,6 +156,8 @@ export const tr = {
       "{{key}} aktarılmadı: mağazadaki aynı ürün ERP'deki {{heldBy}} koduna bağlı. Bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir; ERP Eşleştirmeleri ekranında eşleştirmeyi düzeltip Hatalı Görevler ekranından yeniden deneyiniz.",
   },
   connectors: {
+    einvoiceNotProductSource:
+      "Bu bağlantı bir e-fatura servisi: ürün kaynağı değildir. Ürün, stok, fiyat ve sipariş okunmaz; yalnızca e-Fatura / e-Arşiv gönderimi ve durum sorgusu için kullanılır. Ürünler için ERP'nizi ayrıca bağlayın.",
     mikroMethodMissing:
       "Mikro sunucunuz ({{version}}) {{method}} yöntemini sunmuyor; stok, fiyat, kategori ve sipariş okumaları bu yönteme dayanır. Mikro Jump V17'ye yükseltin ya da Mikro bayinizden API servisinde {{method}} yöntemini açtırın, ardından bağlantıyı yeniden test edin.",
     mikroVatRateMissing:

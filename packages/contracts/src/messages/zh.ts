@@ -107,6 +107,8 @@ export const zh: MessageCatalog = {
     noErpPriceGroup: "ERP 中没有价格组。",
   },
   connectors: {
+    einvoiceNotProductSource:
+      "此连接是电子发票服务，不是商品来源。不会从中读取商品、库存、价格或订单；它只发送 e-Fatura / e-Arşiv 发票并查询其状态。请另外连接您的 ERP 以获取商品。",
     mikroMethodMissing:
       "您的 Mikro 服务器（{{version}}）不提供 {{method}} 方法；库存、价格、类别和订单的读取都依赖该方法。请升级到 Mikro Jump V17，或请您的 Mikro 经销商在 API 服务中启用 {{method}}，然后重新测试连接。",
     mikroVatRateMissing:

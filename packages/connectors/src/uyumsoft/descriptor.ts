@@ -1,0 +1,63 @@
+import type { ConnectorDescriptor } from "../sdk/connector";
+
+/** Uyumsoft's test service (accepts the public test user; nothing reaches GİB). */
+export const UYUMSOFT_TEST_ENDPOINT = "https://efatura-test.uyumsoft.com.tr/Services/Integration";
+/** The live service. */
+export const UYUMSOFT_LIVE_ENDPOINT = "https://efatura.uyumsoft.com.tr/Services/Integration";
+
+/** What the panel shows for a catalogue read: this system is an e-invoice service, not a product source. */
+export const NOT_A_PRODUCT_SOURCE = "e-fatura servisi: ürün kaynağı değildir";
+
+export const uyumsoftDescriptor: ConnectorDescriptor & { kind: "erp" } = {
+  kind: "erp",
+  type: 8,
+  name: "Uyumsoft",
+  system: "uyumsoft",
+  implemented: true,
+  credentials: [
+    {
+      name: "endpoint",
+      label: "Servis adresi",
+      help: `Uyumsoft e-Dönüşüm entegrasyon servisinin adresi. Deneme için ${UYUMSOFT_TEST_ENDPOINT}, canlı kullanım için ${UYUMSOFT_LIVE_ENDPOINT}.`,
+      secret: false,
+      required: true,
+      type: "url",
+      default: UYUMSOFT_TEST_ENDPOINT,
+      placeholder: UYUMSOFT_TEST_ENDPOINT,
+    },
+    {
+      name: "username",
+      label: "Web servis kullanıcı adı",
+      help: "Uyumsoft portalında (Ayarlar → Web Servis Kullanıcıları) tanımlanan entegrasyon kullanıcısı. Portal giriş kullanıcınızdan farklı olabilir.",
+      secret: false,
+      required: true,
+      type: "text",
+    },
+    {
+      name: "password",
+      label: "Web servis şifresi",
+      help: "Entegrasyon kullanıcısının şifresi. Şifreli saklanır; yalnızca HTTPS üzerinden WS-Security ile gönderilir.",
+      secret: true,
+      required: true,
+      type: "password",
+    },
+  ],
+  batch: { page: 500 },
+  // Uyumsoft documents no limit: stay gentle, invoices are few and each is one call.
+  budget: { requests: 5, windowMs: 1000 },
+  onPremOnly: false,
+  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
+  notes: `e-Fatura / e-Arşiv özel entegratörü (SOAP, WS-Security). Fatura gönderir, durum ve PDF sorgular, e-Arşiv iptal eder. ${NOT_A_PRODUCT_SOURCE}: ürün, stok, fiyat ve sipariş okunmaz.`,
+};
+
+/**
+ * UyumsoftPortal (type 18) is Uyumsoft's web portal; it has no API of its own, so it is served by the
+ * same e-Dönüşüm web service and the same connection settings.
+ */
+export const uyumsoftPortalDescriptor: ConnectorDescriptor & { kind: "erp" } = {
+  ...uyumsoftDescriptor,
+  type: 18,
+  name: "UyumsoftPortal",
+  system: "uyumsoft-portal",
+  notes: `Uyumsoft portalının kendi API'si yoktur; bağlantı Uyumsoft e-Dönüşüm web servisi ile kurulur (Uyumsoft ile aynı ayarlar). ${NOT_A_PRODUCT_SOURCE}.`,
+};
