@@ -69,7 +69,7 @@ describe("Sentos reads", () => {
   it("finds products and variants by SKU", async () => {
     const single = emu.products.find((p) => (p.variants as unknown[]).length === 0);
     const multi = emu.products.find((p) => (p.variants as unknown[]).length > 0);
-    const variant = (multi?.variants as Array<{ id: number; sku: string }>)[0];
+    const variant = ((multi?.variants ?? []) as Array<{ id: number; sku: string }>)[0];
     const ids = await shop.findProductsBySku([String(single?.sku), String(variant?.sku), "YOK-1"]);
     expect(ids.get(String(single?.sku))).toEqual({
       productId: String(single?.id),

@@ -200,8 +200,8 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
   async function limited(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     let wait: number;
     if (req.method === "GET") {
-      let l = gets.get(req.url);
-      if (!l) gets.set(req.url, (l = new EmulatedRateLimit(SENTOS_IDENTICAL_GETS_PER_WINDOW, windowMs)));
+      const l = gets.get(req.url) ?? new EmulatedRateLimit(SENTOS_IDENTICAL_GETS_PER_WINDOW, windowMs);
+      gets.set(req.url, l);
       wait = l.arrive(now());
       if (wait > 0) counters.identicalGetViolations++;
     } else {
