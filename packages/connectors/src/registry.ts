@@ -17,9 +17,12 @@ import type {
   ShopConnectorModule,
 } from "./sdk/connector";
 import { ConnectorError } from "./sdk/errors";
+import { sentosModule } from "./sentos/index";
+import { sopyoModule } from "./sopyo/index";
+import { tsoftModule } from "./tsoft/index";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, tsoftModule, sentosModule, sopyoModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [

@@ -31,6 +31,8 @@ export const connectorInfoSchema = z.object({
   name: z.string(),
   implemented: z.boolean(),
   onPremOnly: z.boolean(),
+  /** What the connection cannot do (Turkish sentences of the connector), e.g. "Sentos yalnızca okur". */
+  limitations: z.array(z.string()).optional(),
   fields: z.array(connectionFieldSchema),
 });
 export type ConnectorInfo = z.infer<typeof connectorInfoSchema>;

@@ -46,6 +46,7 @@ function infoOf(d: ConnectorDescriptor): ConnectorInfo {
     name: d.name,
     implemented: d.implemented,
     onPremOnly: d.onPremOnly,
+    limitations: [...new Set(Object.values(d.unsupported ?? {}))],
     fields: d.credentials.map((f) => ({
       name: f.name,
       label: f.label,
