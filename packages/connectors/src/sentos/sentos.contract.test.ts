@@ -152,6 +152,29 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
     expect(emu.counters.rateLimitViolations).toBe(0);
   });
 
+  it("retries of the same GET count against its limit: no 429 after two 5xx", async () => {
+    judged.push(...emu.recorder.list());
+    emu.recorder.clear();
+    await new Promise((r) => setTimeout(r, WINDOW + 100));
+    const before = emu.counters.rateLimitViolations;
+    emu.faults.set({
+      queue: [
+        { kind: "5xx", operation: "listWarehouses" },
+        { kind: "5xx", operation: "listWarehouses" },
+      ],
+    });
+    const fresh = createSentosConnector(emu.credentials, ctx({ companyId: "c5" }));
+    expect(await fresh.listStockLocations()).toHaveLength(2);
+    const times = emu.recorder.list().map((r) => r.at);
+    expect(times).toHaveLength(3);
+    // The third attempt waited for the window: two sends of the same URL at most per window.
+    expect(peak(times, WINDOW)).toBeLessThanOrEqual(SENTOS_IDENTICAL_GETS_PER_WINDOW);
+    expect(emu.counters.rateLimitViolations).toBe(before);
+    emu.faults.clear();
+    judged.push(...emu.recorder.list());
+    emu.recorder.clear();
+  });
+
   it("a client without the same-GET limit would be refused: the emulator enforces it", async () => {
     const before = emu.counters.identicalGetViolations;
     const auth = `Basic ${Buffer.from(`${emu.credentials.apiKey}:${emu.credentials.apiSecret}`).toString("base64")}`;
