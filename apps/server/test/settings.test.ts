@@ -47,6 +47,15 @@ describe("connections", () => {
     expect(mikro.implemented).toBe(true);
     expect(mikro.fields.map((f: { name: string }) => f.name)).toContain("apiKey");
     expect(mikro.fields.find((f: { name: string }) => f.name === "firmCode").label).toBe("Firma kodu");
+    expect(mikro.limitations).toEqual([]);
+    // A shop that cannot do every job says so on the form (Sentos only reads).
+    const sentos = res.body.data.connectors.find(
+      (c: { connectionType: string; productType: number }) =>
+        c.connectionType === "ecommerce" && c.productType === 3,
+    );
+    expect(sentos.implemented).toBe(true);
+    expect(sentos.limitations).toHaveLength(1);
+    expect(sentos.limitations[0]).toContain("yalnızca ürünleri, depoları ve siparişleri okur");
   });
 
   it("tests unsaved values against the live system, in Turkish", async () => {

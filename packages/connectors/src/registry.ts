@@ -19,14 +19,20 @@ import type {
 } from "./sdk/connector";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
+import { sentosModule } from "./sentos/index";
 import { shopifyModule } from "./shopify/index";
+import { sopyoModule } from "./sopyo/index";
+import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
 
-/** Implemented connectors. */
+/** Implemented connectors: one line each, so adding one never touches another's line. */
 const MODULES: ConnectorModule[] = [
   mikroModule,
   ikasModule,
   shopifyModule,
+  tsoftModule,
+  sentosModule,
+  sopyoModule,
   uyumsoftModule,
   uyumsoftPortalModule,
 ];

@@ -12,6 +12,7 @@ export * from "./jobs/scheduler.ts";
 export * from "./ledger/sync-ledger.ts";
 export * from "./pricing/vat.ts";
 export * from "./rate-limit/pg-rate-limit-store.ts";
+export * from "./runs/capabilities.ts";
 export * from "./runs/error-reports.ts";
 export * from "./runs/failure-text.ts";
 export * from "./runs/notifications.ts";

@@ -47,6 +47,15 @@ export interface BatchSizes {
   products?: number;
 }
 
+/** Shop writes a connector may lack: the system has no such call, or no artifact verifies one. */
+export type ShopCapability =
+  | "categoryWrite"
+  | "productWrite"
+  | "stockWrite"
+  | "priceWrite"
+  | "orderStatusWrite"
+  | "invoiceWrite";
+
 export interface ConnectorDescriptor {
   kind: ConnectorKind;
   /** The spec's type number (ERP 1..24, e-commerce 1..7). */
@@ -63,6 +72,11 @@ export interface ConnectorDescriptor {
   /** Only reachable from inside the customer's network: runs in the on-site agent. */
   onPremOnly: boolean;
   changeCursors?: ChangeCursorSupport;
+  /**
+   * Shop operations this connector does not do, each with the Turkish sentence the panel shows and
+   * the engine gives as the reason it skips such a job. Absent = everything is supported.
+   */
+  unsupported?: Partial<Record<ShopCapability, string>>;
   notes?: string;
 }
 

@@ -76,6 +76,11 @@ export interface HttpRequest {
   cost?: number;
   /** Not counted by the rate limiter (e.g. a token endpoint on another host). */
   skipRateLimit?: boolean;
+  /**
+   * A second limit this request must also fit, taken on every attempt (Sentos: the same GET at most
+   * twice a minute, beside the client's general budget).
+   */
+  extraLimiter?: RateLimiter;
 }
 
 export interface HttpResponse {
@@ -330,13 +335,17 @@ export class HttpClient {
     if (req.headers) Object.assign(headers, await req.headers());
 
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    const ticket = req.skipRateLimit
-      ? undefined
-      : await this.rateLimiter?.acquire(req.cost ?? 1, req.signal, timeoutMs + 1000);
+    // The narrower limit first, so no slot of the general budget is held while it waits.
+    const extraTicket = await req.extraLimiter?.acquire(1, req.signal, timeoutMs + 1000);
+    let ticket: string | undefined;
     try {
+      ticket = req.skipRateLimit
+        ? undefined
+        : await this.rateLimiter?.acquire(req.cost ?? 1, req.signal, timeoutMs + 1000);
       return await this.send(req, attempt, url, method, headers, body, timeoutMs);
     } finally {
       await this.rateLimiter?.release(ticket);
+      await req.extraLimiter?.release(extraTicket);
     }
   }
 

@@ -1,4 +1,10 @@
-import type { ConnectorContext, ConnectorDescriptor, CredentialField, Credentials } from "./connector";
+import type {
+  ConnectorContext,
+  ConnectorDescriptor,
+  CredentialField,
+  Credentials,
+  ShopCapability,
+} from "./connector";
 import { ConnectorError } from "./errors";
 import { HttpClient } from "./http";
 import { RateLimiter } from "./rate-limit";
@@ -74,5 +80,19 @@ export function createConnectorHttp(
     counter: ctx.counter,
     secrets: opts.secrets,
     fetch: ctx.fetch,
+  });
+}
+
+/** The failure of a shop operation the descriptor declares unsupported (its Turkish reason for the merchant). */
+export function unsupportedOperation(
+  descriptor: ConnectorDescriptor,
+  capability: ShopCapability,
+  operation: string,
+): ConnectorError {
+  return new ConnectorError(`${descriptor.system} ${operation}: not supported`, {
+    reason: "unsupported",
+    system: descriptor.system,
+    operation,
+    merchantMessage: descriptor.unsupported?.[capability],
   });
 }

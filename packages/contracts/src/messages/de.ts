@@ -164,6 +164,8 @@ export const de: MessageCatalog = {
     conflict:
       "{{system}} hat diesen Datensatz nicht akzeptiert, weil er mit einem vorhandenen Datensatz kollidiert. Prüfen Sie den Datensatz und versuchen Sie es im Bildschirm „Fehlgeschlagene Aufgaben“ erneut.",
     unsupported: "{{system}} unterstützt diesen Vorgang nicht. Sie können ein Support-Ticket erstellen.",
+    jobUnsupported:
+      "{{system}} kann diese Aufgabe nicht ausführen: {{why}} Die Aufgabe wurde nicht ausgeführt; Sie können sie im Bereich Aufgaben deaktivieren.",
     badResponse:
       "{{system}} hat eine unverständliche Antwort gegeben. Die Aufgabe wird beim nächsten Lauf erneut versucht; besteht das Problem weiter, erstellen Sie ein Support-Ticket.",
     config:

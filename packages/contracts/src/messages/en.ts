@@ -139,6 +139,8 @@ export const en: MessageCatalog = {
     conflict:
       "{{system}} did not accept this record because it clashes with an existing one. Check the record and retry it from the failed tasks screen.",
     unsupported: "{{system}} does not support this operation. You can open a support ticket.",
+    jobUnsupported:
+      "{{system}} cannot do this job: {{why}} The job was not run; you can switch it off on the Jobs screen.",
     badResponse:
       "{{system}} gave an answer that could not be understood. The job will try again on its next run; if this persists, open a support ticket.",
     config:

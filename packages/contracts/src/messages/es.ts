@@ -160,6 +160,8 @@ export const es: MessageCatalog = {
     conflict:
       "{{system}} no aceptó este registro porque entra en conflicto con uno existente. Revise el registro y reinténtelo desde la pantalla «Tareas fallidas».",
     unsupported: "{{system}} no admite esta operación. Puede abrir un ticket de soporte.",
+    jobUnsupported:
+      "{{system}} no puede realizar esta tarea: {{why}} La tarea no se ejecutó; puede desactivarla en la pantalla de Tareas.",
     badResponse:
       "{{system}} dio una respuesta que no se pudo entender. La tarea se reintentará en la próxima ejecución; si el problema persiste, abra un ticket de soporte.",
     config:

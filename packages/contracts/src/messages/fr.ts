@@ -163,6 +163,8 @@ export const fr: MessageCatalog = {
       "{{system}} n'a pas accepté cet enregistrement car il entre en conflit avec un enregistrement existant. Vérifiez-le puis relancez-le depuis l'écran « Tâches en échec ».",
     unsupported:
       "{{system}} ne prend pas en charge cette opération. Vous pouvez ouvrir un ticket d'assistance.",
+    jobUnsupported:
+      "{{system}} ne peut pas effectuer cette tâche : {{why}} La tâche n'a pas été exécutée ; vous pouvez la désactiver dans l'écran Tâches.",
     badResponse:
       "{{system}} a renvoyé une réponse incompréhensible. La tâche sera retentée lors de la prochaine exécution ; si le problème persiste, ouvrez un ticket d'assistance.",
     config:

@@ -143,6 +143,8 @@ export const tr = {
     conflict:
       "{{system}} bu kaydı var olan başka bir kayıtla çakıştığı için kabul etmedi. Kaydı kontrol edip Hatalı Görevler ekranından yeniden deneyiniz.",
     unsupported: "{{system}} bu işlemi desteklemiyor. Destek ekibimize ticket açabilirsiniz.",
+    jobUnsupported:
+      "{{system}} bu görevi yapamıyor: {{why}} Görev çalıştırılmadı; Görevler ekranından kapatabilirsiniz.",
     badResponse:
       "{{system}} anlaşılamayan bir yanıt verdi. Görev bir sonraki çalışmada yeniden denenecek; sorun sürerse destek ekibimize ticket açınız.",
     config:

@@ -32,6 +32,8 @@ export const connectorInfoSchema = z.object({
   implemented: z.boolean(),
   onPremOnly: z.boolean(),
   availability: z.enum(SYSTEM_AVAILABILITY),
+  /** What the connection cannot do (Turkish sentences of the connector), e.g. "Sentos yalnızca okur". */
+  limitations: z.array(z.string()).optional(),
   fields: z.array(connectionFieldSchema),
 });
 export type ConnectorInfo = z.infer<typeof connectorInfoSchema>;

@@ -8,6 +8,7 @@ import { loadMappings } from "../flows/mappings.ts";
 import { FLOWS } from "../flows/registry.ts";
 import { SyncLedger } from "../ledger/sync-ledger.ts";
 import { jobRuns, jobs, type RunCalls, type RunCounts, type RunStatus } from "../store/schema.ts";
+import { unsupportedJob } from "./capabilities.ts";
 import { openFailureKeys, recordFailures, resolveFailures } from "./error-reports.ts";
 import { failureLog, failureText, type SystemNames, systemNamesOf } from "./failure-text.ts";
 import { notifyCompany } from "./notifications.ts";
@@ -77,6 +78,8 @@ export async function executeRun(
       const opened = await deps.openConnectors(run.companyId, counter);
       systems = { erp: opened.erp.descriptor.system, shop: opened.shop.descriptor.system };
       names = systemNamesOf(opened.erp, opened.shop);
+      const unsupported = unsupportedJob(run.jobType as JobType, opened.shop.descriptor);
+      if (unsupported) throw unsupported;
       const mappings = await loadMappings(deps.db, run.companyId);
       for (let attempt = 0; ; attempt++) {
         tally = newTally(deps, run);

@@ -2,7 +2,10 @@ import {
   type ConnectorKind,
   startIkasEmulator,
   startMikroEmulator,
+  startSentosEmulator,
   startShopifyEmulator,
+  startSopyoEmulator,
+  startTsoftEmulator,
 } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 
@@ -130,6 +133,88 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         accessToken: c.accessToken,
       });
       // Customers keep ordering, so order transfer has work.
+      const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
+      return {
+        app: shop.app,
+        async close() {
+          stop();
+          await shop.close();
+        },
+      };
+    },
+  },
+  {
+    system: "tsoft",
+    kind: "shop",
+    type: 4,
+    credentials: (baseUrl, secret) => ({
+      storeUrl: baseUrl,
+      apiUser: "entegrasyon",
+      apiPass: secret("apiPass"),
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const shop = await startTsoftEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].shop,
+        orderCount: SIZES[profile].orders,
+        apiUser: c.apiUser,
+        apiPass: c.apiPass,
+      });
+      const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
+      return {
+        app: shop.app,
+        async close() {
+          stop();
+          await shop.close();
+        },
+      };
+    },
+  },
+  {
+    system: "sentos",
+    kind: "shop",
+    type: 3,
+    credentials: (baseUrl, secret) => ({
+      apiUrl: `${baseUrl}/api`,
+      apiKey: secret("apiKey"),
+      apiSecret: secret("apiSecret"),
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      // Sentos's published limits (12 per minute, the same GET twice a minute) hold in the sandbox too.
+      const shop = await startSentosEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].shop,
+        orderCount: SIZES[profile].orders,
+        apiKey: c.apiKey,
+        apiSecret: c.apiSecret,
+      });
+      const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
+      return {
+        app: shop.app,
+        async close() {
+          stop();
+          await shop.close();
+        },
+      };
+    },
+  },
+  {
+    system: "sopyo",
+    kind: "shop",
+    type: 6,
+    credentials: (baseUrl, secret) => ({ apiToken: secret("apiToken"), apiUrl: baseUrl }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const shop = await startSopyoEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        orderCount: SIZES[profile].orders,
+        apiToken: c.apiToken,
+      });
       const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
       return {
         app: shop.app,

@@ -48,6 +48,7 @@ function infoOf(d: ConnectorDescriptor): ConnectorInfo {
     implemented: d.implemented,
     onPremOnly: d.onPremOnly,
     availability: availabilityOf(d),
+    limitations: [...new Set(Object.values(d.unsupported ?? {}))],
     fields: d.credentials.map((f) => ({
       name: f.name,
       label: f.label,

@@ -171,6 +171,20 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 {t("connections.apiKeys.onPrem")}
               </Text>
             )}
+            {system?.implemented && (system.limitations?.length ?? 0) > 0 && (
+              <Alert color="yellow" variant="light" data-testid={`limitations-${connectionType}`}>
+                <Stack gap={4}>
+                  <Text size="sm" fw={500}>
+                    {t("connections.apiKeys.limitations")}
+                  </Text>
+                  {system.limitations?.map((line) => (
+                    <Text size="sm" key={line}>
+                      {line}
+                    </Text>
+                  ))}
+                </Stack>
+              </Alert>
+            )}
             {savedHere?.isEmulated && !switching && (
               <Alert color="violet" variant="light" data-testid={`sandbox-note-${connectionType}`}>
                 <Stack gap="xs" align="flex-start">

@@ -1,0 +1,219 @@
+/**
+ * Sentos connector against its emulator: reads (products, warehouses, orders), writes refused in Turkish,
+ * faults (429 with Retry-After, 5xx, timeout, bad credentials), and the published limits in a full run with
+ * the window scaled 1:100 (one minute → 600 ms) on both sides. Every request is judged at the end.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ShopConnector } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { createSentosConnector } from "./connector";
+import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "./descriptor";
+import { type SentosEmulator, startSentosEmulator } from "./emulator/server";
+import { judgeSentosRequest } from "./judge/requests";
+
+const WINDOW = 600;
+let emu: SentosEmulator;
+let shop: ShopConnector;
+const judged: RecordedRequest[] = [];
+
+function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: new InMemoryRateLimitStore(),
+    budget: { requests: SENTOS_POSTS_PER_WINDOW, windowMs: WINDOW },
+    timeoutMs: 2000,
+    retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5000 },
+    ...over,
+  };
+}
+
+/** Most requests in any window of `ms` (arrival times, sorted). */
+function peak(times: number[], ms: number): number {
+  const t = [...times].sort((a, b) => a - b);
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < t.length; hi++) {
+    while ((t[hi] ?? 0) - (t[lo] ?? 0) >= ms) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+beforeAll(async () => {
+  emu = await startSentosEmulator({ seed: 3, productCount: 1500, orderCount: 250, windowMs: WINDOW });
+  shop = createSentosConnector(emu.credentials, ctx());
+});
+
+afterAll(async () => {
+  judged.push(...emu.recorder.list());
+  const report = judgeRequests(judged, judgeSentosRequest);
+  await emu.close();
+  const ops = Object.entries(report.operations)
+    .map(([op, s]) => `${op} ${s.requests}/${s.failed}`)
+    .join(", ");
+  console.log(
+    `sentos conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected (${ops})`,
+  );
+  expect(report.failures, describeFailures(report)).toEqual([]);
+});
+
+describe("Sentos reads", () => {
+  it("connects with Basic Auth and says it only reads", async () => {
+    const info = await shop.testConnection();
+    expect(info.description).toContain("yalnızca okuma");
+  });
+
+  it("finds products and variants by SKU", async () => {
+    const single = emu.products.find((p) => (p.variants as unknown[]).length === 0);
+    const multi = emu.products.find((p) => (p.variants as unknown[]).length > 0);
+    const variant = ((multi?.variants ?? []) as Array<{ id: number; sku: string }>)[0];
+    const ids = await shop.findProductsBySku([String(single?.sku), String(variant?.sku), "YOK-1"]);
+    expect(ids.get(String(single?.sku))).toEqual({
+      productId: String(single?.id),
+      variantId: String(single?.id),
+    });
+    expect(ids.get(String(variant?.sku))).toEqual({
+      productId: String(multi?.id),
+      variantId: String(variant?.id),
+    });
+    expect(ids.has("YOK-1")).toBe(false);
+  });
+
+  it("reads warehouses and every order with lines", async () => {
+    expect((await shop.listStockLocations()).map((w) => w.name)).toEqual(["Merkez Depo", "Ankara Depo"]);
+    const all = [];
+    let token: string | undefined;
+    do {
+      const page = await shop.listOrders({ pageToken: token });
+      all.push(...page.items);
+      token = page.nextPageToken;
+    } while (token);
+    expect(all).toHaveLength(250);
+    expect(all[0]?.lines[0]?.sku).toMatch(/^STK-/);
+    expect(all[0]?.customer.email).toContain("@");
+  });
+
+  it("refuses every write in Turkish, without calling Sentos", async () => {
+    const before = emu.counters.writes;
+    for (const call of [
+      () => shop.setStock([{ sku: "STK-000001", locationId: "1", qty: 1 }]),
+      () => shop.setPrices([{ sku: "STK-000001", amount: 1, currency: "TRY" }]),
+      () => shop.updateOrderStatus("1", { status: "2" }),
+    ]) {
+      const e = await call().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ConnectorError);
+      expect((e as ConnectorError).reason).toBe("unsupported");
+      expect((e as ConnectorError).merchantMessage).toMatch(/yalnızca .*okur/);
+    }
+    expect(emu.counters.writes).toBe(before);
+  });
+});
+
+describe("Sentos limits in a full run (window scaled 1:100)", () => {
+  it("stays within 12 per window overall and the same GET twice per window", async () => {
+    judged.push(...emu.recorder.list());
+    emu.recorder.clear();
+    // A window's rest from earlier tests must not count against this run.
+    await new Promise((r) => setTimeout(r, WINDOW + 100));
+    const fresh = createSentosConnector(emu.credentials, ctx());
+    const started = Date.now();
+    await fresh.testConnection();
+    await fresh.findProductsBySku(["YOK"]); // every product page
+    for (let i = 0; i < 3; i++) await fresh.listStockLocations(); // the same GET three times
+    let token: string | undefined;
+    do {
+      const page = await fresh.listOrders({ pageToken: token });
+      token = page.nextPageToken;
+    } while (token);
+    const elapsed = Date.now() - started;
+    const recorded = emu.recorder.list();
+    judged.push(...recorded);
+    emu.recorder.clear();
+    const byUrl = new Map<string, number[]>();
+    for (const r of recorded) {
+      const key = `${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`;
+      byUrl.set(key, [...(byUrl.get(key) ?? []), r.at]);
+    }
+    const overall = peak(
+      recorded.map((r) => r.at),
+      WINDOW,
+    );
+    const identical = Math.max(...[...byUrl.values()].map((t) => peak(t, WINDOW)));
+    console.log(
+      `sentos full run: ${recorded.length} requests in ${elapsed} ms; peak ${overall} per ${WINDOW} ms window (limit ${SENTOS_POSTS_PER_WINDOW}), ` +
+        `peak same GET ${identical} per window (limit ${SENTOS_IDENTICAL_GETS_PER_WINDOW}), 429s ${emu.counters.rateLimitViolations}`,
+    );
+    expect(recorded.length).toBeGreaterThan(SENTOS_POSTS_PER_WINDOW);
+    expect(overall).toBeLessThanOrEqual(SENTOS_POSTS_PER_WINDOW);
+    expect(identical).toBeLessThanOrEqual(SENTOS_IDENTICAL_GETS_PER_WINDOW);
+    expect(emu.counters.rateLimitViolations).toBe(0);
+  });
+
+  it("retries of the same GET count against its limit: no 429 after two 5xx", async () => {
+    judged.push(...emu.recorder.list());
+    emu.recorder.clear();
+    await new Promise((r) => setTimeout(r, WINDOW + 100));
+    const before = emu.counters.rateLimitViolations;
+    emu.faults.set({
+      queue: [
+        { kind: "5xx", operation: "listWarehouses" },
+        { kind: "5xx", operation: "listWarehouses" },
+      ],
+    });
+    const fresh = createSentosConnector(emu.credentials, ctx({ companyId: "c5" }));
+    expect(await fresh.listStockLocations()).toHaveLength(2);
+    const times = emu.recorder.list().map((r) => r.at);
+    expect(times).toHaveLength(3);
+    // The third attempt waited for the window: two sends of the same URL at most per window.
+    expect(peak(times, WINDOW)).toBeLessThanOrEqual(SENTOS_IDENTICAL_GETS_PER_WINDOW);
+    expect(emu.counters.rateLimitViolations).toBe(before);
+    emu.faults.clear();
+    judged.push(...emu.recorder.list());
+    emu.recorder.clear();
+  });
+
+  it("a client without the same-GET limit would be refused: the emulator enforces it", async () => {
+    const before = emu.counters.identicalGetViolations;
+    const auth = `Basic ${Buffer.from(`${emu.credentials.apiKey}:${emu.credentials.apiSecret}`).toString("base64")}`;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${emu.credentials.apiUrl}/orders/9001`, { headers: { authorization: auth } });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(emu.counters.identicalGetViolations).toBe(before + 1);
+    const post = await fetch(`${emu.credentials.apiUrl}/products/price`, {
+      method: "POST",
+      headers: { authorization: auth },
+    });
+    expect(post.status).toBe(405);
+    emu.recorder.clear(); // hand-made requests are not the connector's
+  });
+});
+
+describe("Sentos faults", () => {
+  it("retries after 429 with Retry-After, 5xx and a timeout", async () => {
+    emu.faults.set({
+      hangMs: 3000,
+      queue: [
+        { kind: "429", operation: "listWarehouses" },
+        { kind: "5xx", operation: "listWarehouses" },
+      ],
+    });
+    const quick = createSentosConnector(emu.credentials, ctx({ companyId: "c2" }));
+    expect(await quick.listStockLocations()).toHaveLength(2);
+    emu.faults.set({ hangMs: 3000, queue: [{ kind: "timeout", operation: "listProducts" }] });
+    const slow = createSentosConnector(emu.credentials, ctx({ companyId: "c3", timeoutMs: 300 }));
+    expect((await slow.testConnection()).ok).toBe(true);
+    emu.faults.clear();
+  });
+
+  it("wrong credentials are an auth failure", async () => {
+    const bad = createSentosConnector({ ...emu.credentials, apiSecret: "yanlis" }, ctx({ companyId: "c4" }));
+    await expect(bad.testConnection()).rejects.toMatchObject({ reason: "auth", httpStatus: 401 });
+  });
+});

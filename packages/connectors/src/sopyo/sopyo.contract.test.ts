@@ -1,0 +1,129 @@
+/**
+ * Sopyo connector against its emulator: login, order pages and details in both wrappers, unsupported
+ * catalogue writes, and faults (429 with Retry-After, 5xx, timeout, expired token). Every request is judged
+ * at the end (./judge/requests.ts).
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ShopConnector } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import type { HttpLogEntry } from "../sdk/logging";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { createSopyoConnector, type SopyoConnector } from "./connector";
+import { type SopyoEmulator, startSopyoEmulator } from "./emulator/server";
+import { judgeSopyoRequest } from "./judge/requests";
+
+let emu: SopyoEmulator;
+const judged: RecordedRequest[] = [];
+const logs: HttpLogEntry[] = [];
+
+function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: new InMemoryRateLimitStore(),
+    budget: { requests: 1000, windowMs: 1000 },
+    timeoutMs: 2000,
+    retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5000 },
+    logger: (e) => logs.push(e),
+    ...over,
+  };
+}
+
+const connect = (over: Partial<ConnectorContext> = {}) =>
+  createSopyoConnector(emu.credentials, ctx(over)) as SopyoConnector;
+
+beforeAll(async () => {
+  emu = await startSopyoEmulator({ seed: 5, orderCount: 40 });
+});
+
+afterAll(async () => {
+  judged.push(...emu.recorder.list());
+  const report = judgeRequests(judged, judgeSopyoRequest);
+  await emu.close();
+  const ops = Object.entries(report.operations)
+    .map(([op, s]) => `${op} ${s.requests}/${s.failed}`)
+    .join(", ");
+  console.log(
+    `sopyo conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected (${ops})`,
+  );
+  expect(report.failures, describeFailures(report)).toEqual([]);
+});
+
+describe("Sopyo orders", () => {
+  it("logs in with the API token and reads every order, both detail wrappers", async () => {
+    const shop = connect();
+    const all = [];
+    let token: string | undefined;
+    do {
+      const page = await shop.listOrders({ pageToken: token });
+      all.push(...page.items);
+      token = page.nextPageToken;
+    } while (token);
+    expect(all).toHaveLength(40);
+    expect(all[0]?.orderNo).toMatch(/^WEB-/);
+    expect(all[0]?.lines[0]?.sku).toMatch(/^STK-/);
+    expect(all[0]?.customer.email).toContain("@");
+    expect(emu.counters.logins).toBe(1);
+    expect(shop.detailWrappersSeen).toEqual({ bare: 20, data: 20 });
+    // Which wrapper was seen goes to the log, once per wrapper.
+    expect(logs.map((l) => l.operation).filter((o) => o.includes("wrapper"))).toEqual([
+      'getOrder: detail wrapper "bare"',
+      'getOrder: detail wrapper "data"',
+    ]);
+  });
+
+  it("reports the wrapper on the connection test", async () => {
+    const info = await connect().testConnection();
+    expect(info.description).toContain("yalnızca sipariş");
+    expect(info.details?.detailWrappers).toEqual({ bare: 8, data: 7 });
+  });
+
+  it("a wrong API token is an auth failure", async () => {
+    const bad = createSopyoConnector({ ...emu.credentials, apiToken: "yanlis" }, ctx());
+    await expect(bad.listOrders()).rejects.toMatchObject({ reason: "auth", httpStatus: 401 });
+  });
+
+  it("catalogue writes are refused in Turkish without calling Sopyo", async () => {
+    const shop: ShopConnector = connect();
+    const before = emu.counters.requests;
+    for (const call of [
+      () => shop.setStock([{ sku: "STK-1", locationId: "x", qty: 1 }]),
+      () => shop.setPrices([{ sku: "STK-1", amount: 1, currency: "TRY" }]),
+      () => shop.updateOrderStatus("1", { status: "2" }),
+    ]) {
+      const e = await call().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ConnectorError);
+      expect((e as ConnectorError).reason).toBe("unsupported");
+      expect((e as ConnectorError).merchantMessage).toMatch(/Sopyo/);
+    }
+    expect(emu.counters.requests).toBe(before);
+    expect((await shop.findProductsBySku(["STK-1"])).size).toBe(0);
+  });
+});
+
+describe("Sopyo faults", () => {
+  it("retries after 429 with Retry-After, 5xx and a timeout", async () => {
+    emu.faults.set({
+      hangMs: 3000,
+      queue: [
+        { kind: "429", operation: "listOrders" },
+        { kind: "5xx", operation: "getOrder" },
+        { kind: "timeout", operation: "getOrder" },
+      ],
+    });
+    const page = await connect({ timeoutMs: 300 }).listOrders();
+    expect(page.items).toHaveLength(15);
+    expect(emu.counters.faults).toMatchObject({ "429": 1, "5xx": 1, timeout: 1 });
+    emu.faults.clear();
+  });
+
+  it("logs in again when the token expired", async () => {
+    const shop = connect();
+    await shop.listOrders();
+    const before = emu.counters.logins;
+    emu.expireTokens();
+    expect((await shop.listOrders()).items).toHaveLength(15);
+    expect(emu.counters.logins).toBe(before + 1);
+  });
+});
