@@ -1,3 +1,4 @@
+export * from "./dia/index";
 export * from "./ikas/index";
 export * from "./mikro/index";
 export * from "./registry";

@@ -2,6 +2,7 @@
 
 import type { BatchResult } from "./errors";
 import type { CallCounter, HttpLogger } from "./logging";
+import type { MeteringPolicy } from "./metering";
 import type {
   Category,
   ChangeCursorSupport,
@@ -62,6 +63,8 @@ export interface ConnectorDescriptor {
   /** Only reachable from inside the customer's network: runs in the on-site agent. */
   onPremOnly: boolean;
   changeCursors?: ChangeCursorSupport;
+  /** The system bills calls (credits) or caps them per month: the engine meters and budgets its runs. */
+  metering?: MeteringPolicy;
   notes?: string;
 }
 
