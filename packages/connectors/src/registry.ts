@@ -5,6 +5,7 @@
 
 import { diaModule } from "./dia/index";
 import { ikasModule } from "./ikas/index";
+import { isbasiModule } from "./logo-isbasi/index";
 import { mikroModule } from "./mikro/index";
 import type {
   ConnectorContext,
@@ -20,7 +21,7 @@ import type {
 import { ConnectorError } from "./sdk/errors";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule, diaModule];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, diaModule, isbasiModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
