@@ -10,6 +10,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
+import { connectionUsageRoutes } from "./modules/connections/usage-routes.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { erpMatchingRoutes } from "./modules/erp-matching/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
@@ -42,6 +43,7 @@ const modules = [
   dashboardRoutes,
   reportRoutes,
   settingsRoutes,
+  connectionUsageRoutes,
   erpMatchingRoutes,
   ticketRoutes,
   supportRoutes,

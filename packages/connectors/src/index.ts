@@ -1,4 +1,6 @@
+export * from "./dia/index";
 export * from "./ikas/index";
+export * from "./logo-isbasi/index";
 export * from "./mikro/index";
 export * from "./registry";
 export * from "./sdk/index";

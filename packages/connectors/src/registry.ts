@@ -4,7 +4,9 @@
  */
 
 import type { SystemAvailability } from "@ep/contracts";
+import { diaModule } from "./dia/index";
 import { ikasModule } from "./ikas/index";
+import { isbasiModule } from "./logo-isbasi/index";
 import { mikroModule } from "./mikro/index";
 import type {
   ConnectorContext,
@@ -35,6 +37,8 @@ const MODULES: ConnectorModule[] = [
   sopyoModule,
   uyumsoftModule,
   uyumsoftPortalModule,
+  diaModule,
+  isbasiModule,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */

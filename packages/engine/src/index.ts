@@ -15,6 +15,7 @@ export * from "./rate-limit/pg-rate-limit-store.ts";
 export * from "./runs/capabilities.ts";
 export * from "./runs/error-reports.ts";
 export * from "./runs/failure-text.ts";
+export * from "./runs/metering.ts";
 export * from "./runs/notifications.ts";
 export * from "./runs/run-queue.ts";
 export * from "./runs/runner.ts";

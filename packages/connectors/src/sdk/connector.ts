@@ -3,6 +3,7 @@
 import type { EInvoiceProviderFactory } from "./einvoice";
 import type { BatchResult } from "./errors";
 import type { CallCounter, HttpLogger } from "./logging";
+import type { MeteringPolicy } from "./metering";
 import type {
   Category,
   ChangeCursorSupport,
@@ -77,6 +78,8 @@ export interface ConnectorDescriptor {
    * the engine gives as the reason it skips such a job. Absent = everything is supported.
    */
   unsupported?: Partial<Record<ShopCapability, string>>;
+  /** The system bills calls (credits) or caps them per month: the engine meters and budgets its runs. */
+  metering?: MeteringPolicy;
   notes?: string;
 }
 

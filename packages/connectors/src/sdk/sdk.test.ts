@@ -276,7 +276,18 @@ describe("registry", () => {
       listConnectors()
         .filter((d) => d.implemented)
         .map((d) => `${d.kind}:${d.type}`),
-    ).toEqual(["erp:8", "erp:9", "erp:18", "shop:1", "shop:3", "shop:4", "shop:5", "shop:6"]);
+    ).toEqual([
+      "erp:5",
+      "erp:8",
+      "erp:9",
+      "erp:18",
+      "erp:21",
+      "shop:1",
+      "shop:3",
+      "shop:4",
+      "shop:5",
+      "shop:6",
+    ]);
     expect(getDescriptor("erp", 9)?.onPremOnly).toBe(true);
     expect(getDescriptor("erp", 9)?.credentials.find((f) => f.name === "password")?.secret).toBe(true);
     expect(getDescriptor("shop", 1)?.credentials.find((f) => f.name === "clientSecret")?.label).toBe(

@@ -108,6 +108,14 @@ export const de: MessageCatalog = {
     reportCalls:
       "{{erpRead}} Lese- und {{erpWrite}} Schreibaufrufe an das ERP, {{shopRead}} Lese- und {{shopWrite}} Schreibaufrufe an den Shop.",
     reportNothingChanged: "Keine Änderungen; an kein System wurde ein Schreibaufruf gesendet.",
+    usageCredit:
+      "{{system}}: {{calls}} kostenpflichtige Aufrufe in diesem Lauf; diesen Monat: {{month}} Aufrufe ({{credits}} Kontingentpunkte).",
+    usageQuota:
+      "{{system}}: {{read}} Lese- und {{write}} Schreibaufrufe in diesem Lauf; verbleibendes Kontingent: Lesen {{readLeft}} / Schreiben {{writeLeft}}.",
+    quotaRefused:
+      "Geplanter Lauf nicht gestartet: Der heutige Anteil am monatlichen Kontingent von {{system}} (Lesen {{readAllowance}} / Schreiben {{writeAllowance}}) reicht für einen Lauf (Lesen {{readNeed}} / Schreiben {{writeNeed}}) nicht aus. Verbleibend: Lesen {{readLeft}} / Schreiben {{writeLeft}}. Manuelle Läufe sind weiterhin möglich.",
+    quotaWarning:
+      "{{percent}} % des monatlichen API-Kontingents von {{system}} sind verbraucht (übrig: Lesen {{readLeft}} / Schreiben {{writeLeft}}). Ist es aufgebraucht, stoppen die Übertragungen bis Monatsende.",
     reportResolved:
       "{{count}} Datensätze, die in früheren Läufen fehlgeschlagen waren, wurden in diesem Lauf übertragen.",
     reportNotInShop:

@@ -96,6 +96,14 @@ export const en: MessageCatalog = {
     reportCalls:
       "{{erpRead}} read and {{erpWrite}} write calls to the ERP, {{shopRead}} read and {{shopWrite}} write calls to the shop.",
     reportNothingChanged: "Nothing changed; no write call was made to either system.",
+    usageCredit:
+      "{{system}}: {{calls}} billable calls in this run; this month: {{month}} calls ({{credits}} credits).",
+    usageQuota:
+      "{{system}}: {{read}} read and {{write}} write calls in this run; quota left: read {{readLeft}} / write {{writeLeft}}.",
+    quotaRefused:
+      "Scheduled run not started: today's share of the {{system}} monthly quota (read {{readAllowance}} / write {{writeAllowance}}) does not cover what a run needs (read {{readNeed}} / write {{writeNeed}}). Quota left: read {{readLeft}} / write {{writeLeft}}. Manual runs are still possible.",
+    quotaWarning:
+      "{{percent}}% of the {{system}} monthly API quota is used (read {{readLeft}} / write {{writeLeft}} left). When it runs out, transfers stop until the end of the month.",
     reportResolved: "{{count}} records that failed in earlier runs were moved in this run.",
     reportNotInShop:
       "{{count}} records were skipped because the shop does not have them (run Product Transfer first).",

@@ -106,6 +106,14 @@ export const es: MessageCatalog = {
     reportCalls:
       "{{erpRead}} llamadas de lectura y {{erpWrite}} de escritura al ERP, {{shopRead}} de lectura y {{shopWrite}} de escritura a la tienda.",
     reportNothingChanged: "Sin cambios; no se hizo ninguna llamada de escritura a ningún sistema.",
+    usageCredit:
+      "{{system}}: {{calls}} llamadas facturables en esta ejecución; este mes: {{month}} llamadas ({{credits}} créditos).",
+    usageQuota:
+      "{{system}}: {{read}} llamadas de lectura y {{write}} de escritura en esta ejecución; cuota restante: lectura {{readLeft}} / escritura {{writeLeft}}.",
+    quotaRefused:
+      "Ejecución programada no iniciada: la parte de hoy de la cuota mensual de {{system}} (lectura {{readAllowance}} / escritura {{writeAllowance}}) no cubre lo que necesita una ejecución (lectura {{readNeed}} / escritura {{writeNeed}}). Cuota restante: lectura {{readLeft}} / escritura {{writeLeft}}. Las ejecuciones manuales siguen siendo posibles.",
+    quotaWarning:
+      "Se ha usado el {{percent}} % de la cuota mensual de API de {{system}} (quedan lectura {{readLeft}} / escritura {{writeLeft}}). Cuando se agote, las transferencias se detendrán hasta fin de mes.",
     reportResolved:
       "{{count}} registros que fallaron en ejecuciones anteriores se transfirieron en esta ejecución.",
     reportNotInShop:

@@ -106,6 +106,14 @@ export const fr: MessageCatalog = {
     reportCalls:
       "{{erpRead}} appels de lecture et {{erpWrite}} d'écriture vers l'ERP, {{shopRead}} de lecture et {{shopWrite}} d'écriture vers la boutique.",
     reportNothingChanged: "Aucun changement ; aucun appel d'écriture n'a été fait vers les systèmes.",
+    usageCredit:
+      "{{system}} : {{calls}} appels facturés pendant cette exécution ; ce mois-ci : {{month}} appels ({{credits}} crédits).",
+    usageQuota:
+      "{{system}} : {{read}} appels de lecture et {{write}} d'écriture pendant cette exécution ; quota restant : lecture {{readLeft}} / écriture {{writeLeft}}.",
+    quotaRefused:
+      "Exécution planifiée non lancée : la part du jour du quota mensuel de {{system}} (lecture {{readAllowance}} / écriture {{writeAllowance}}) ne couvre pas les besoins d'une exécution (lecture {{readNeed}} / écriture {{writeNeed}}). Quota restant : lecture {{readLeft}} / écriture {{writeLeft}}. Les exécutions manuelles restent possibles.",
+    quotaWarning:
+      "{{percent}} % du quota mensuel d'API de {{system}} est utilisé (reste lecture {{readLeft}} / écriture {{writeLeft}}). Une fois épuisé, les transferts s'arrêtent jusqu'à la fin du mois.",
     reportResolved:
       "{{count}} enregistrements en échec lors des exécutions précédentes ont été transférés lors de cette exécution.",
     reportNotInShop:

@@ -99,6 +99,14 @@ export const ja: MessageCatalog = {
     reportCalls:
       "ERPへの読み込み呼び出し{{erpRead}}回と書き込み呼び出し{{erpWrite}}回、ショップへの読み込み呼び出し{{shopRead}}回と書き込み呼び出し{{shopWrite}}回を行いました。",
     reportNothingChanged: "変更はありません。どのシステムにも書き込み呼び出しは行っていません。",
+    usageCredit:
+      "{{system}}: この実行で課金対象の呼び出し {{calls}} 回、今月: {{month}} 回（{{credits}} クレジット）。",
+    usageQuota:
+      "{{system}}: この実行で読み取り {{read}} 回、書き込み {{write}} 回。残りの割り当て: 読み取り {{readLeft}} / 書き込み {{writeLeft}}。",
+    quotaRefused:
+      "スケジュール実行を開始しませんでした: {{system}} の月間割り当てのうち本日分（読み取り {{readAllowance}} / 書き込み {{writeAllowance}}）では 1 回の実行に必要な量（読み取り {{readNeed}} / 書き込み {{writeNeed}}）に足りません。残り: 読み取り {{readLeft}} / 書き込み {{writeLeft}}。手動実行は可能です。",
+    quotaWarning:
+      "{{system}} の月間 API 割り当ての {{percent}}% を使用しました（残り 読み取り {{readLeft}} / 書き込み {{writeLeft}}）。使い切ると月末まで転送が止まります。",
     reportResolved: "以前の実行で転送できなかった{{count}}件を今回の実行で転送しました。",
     reportNotInShop:
       "ショップに存在しないため{{count}}件をスキップしました（先に商品転送を実行してください）。",

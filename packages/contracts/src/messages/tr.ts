@@ -101,6 +101,14 @@ export const tr = {
     reportCalls:
       "ERP'ye {{erpRead}} okuma ve {{erpWrite}} yazma, mağazaya {{shopRead}} okuma ve {{shopWrite}} yazma çağrısı yapıldı.",
     reportNothingChanged: "Değişiklik yok; hiçbir sisteme yazma çağrısı yapılmadı.",
+    usageCredit:
+      "{{system}}: bu çalışmada {{calls}} ücretli çağrı; bu ay: {{month}} çağrı ({{credits}} kontör).",
+    usageQuota:
+      "{{system}}: bu çalışmada {{read}} okuma ve {{write}} yazma çağrısı; kalan kota: okuma {{readLeft}} / yazma {{writeLeft}}.",
+    quotaRefused:
+      "Zamanlanmış çalışma başlatılmadı: {{system}} aylık kotasından bugüne düşen pay (okuma {{readAllowance}} / yazma {{writeAllowance}}) bu çalışmanın gereksinimine (okuma {{readNeed}} / yazma {{writeNeed}}) yetmiyor. Kalan kota: okuma {{readLeft}} / yazma {{writeLeft}}. Elle başlatılan çalışmalar yapılabilir.",
+    quotaWarning:
+      "{{system}} aylık API kotasının %{{percent}} kadarı kullanıldı (kalan okuma {{readLeft}} / yazma {{writeLeft}}). Kota dolunca aktarımlar ay sonuna kadar durur.",
     reportResolved: "Önceki çalışmalarda aktarılamayan {{count}} kayıt bu çalışmada aktarıldı.",
     reportNotInShop: "{{count}} kayıt mağazada bulunmadığı için atlandı (önce Ürün Aktarımı çalışmalı).",
     reportTransientLeft: "{{count}} kayıt geçici bir hata nedeniyle bir sonraki çalışmaya bırakıldı.",

@@ -93,6 +93,13 @@ export const zh: MessageCatalog = {
     reportCalls:
       "对 ERP 进行了 {{erpRead}} 次读取和 {{erpWrite}} 次写入调用，对店铺进行了 {{shopRead}} 次读取和 {{shopWrite}} 次写入调用。",
     reportNothingChanged: "没有变更；未向任何系统发出写入调用。",
+    usageCredit: "{{system}}：本次运行计费调用 {{calls}} 次；本月：{{month}} 次（{{credits}} 点数）。",
+    usageQuota:
+      "{{system}}：本次运行读取调用 {{read}} 次、写入调用 {{write}} 次；剩余配额：读取 {{readLeft}} / 写入 {{writeLeft}}。",
+    quotaRefused:
+      "计划运行未启动：{{system}} 月度配额中今天可用的部分（读取 {{readAllowance}} / 写入 {{writeAllowance}}）不足以满足一次运行的需要（读取 {{readNeed}} / 写入 {{writeNeed}}）。剩余配额：读取 {{readLeft}} / 写入 {{writeLeft}}。仍可手动运行。",
+    quotaWarning:
+      "{{system}} 月度 API 配额已使用 {{percent}}%（剩余 读取 {{readLeft}} / 写入 {{writeLeft}}）。配额用完后，传输将停止到月底。",
     reportResolved: "之前运行中失败的 {{count}} 条记录已在本次运行中传输。",
     reportNotInShop: "{{count}} 条记录因店铺中不存在而被跳过（请先运行商品传输）。",
     reportTransientLeft: "{{count}} 条记录因临时错误留待下次运行处理。",

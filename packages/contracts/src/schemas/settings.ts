@@ -281,3 +281,25 @@ export const runPreviewSchema = z.object({
   message: z.string(),
 });
 export type RunPreview = z.infer<typeof runPreviewSchema>;
+
+const usageCountsSchema = z.object({ read: z.number().int(), write: z.number().int() });
+
+/**
+ * Billable calls of a metered connection (DİA kontör, Logo İşbaşı monthly quota) in the current
+ * Istanbul month: the connection card shows "Bu ay: N çağrı (kontör)" or "Kalan kota: okuma X / yazma Y".
+ */
+export const connectionUsageSchema = z.object({
+  connectionId: z.number().int(),
+  connectionType: connectionTypeSchema,
+  system: z.string(),
+  /** "yyyy-MM". */
+  month: z.string(),
+  kind: z.enum(["credit", "quota"]),
+  used: usageCountsSchema,
+  /** Credit spent this month (credit systems), in `unit`. */
+  credits: z.number().nullable(),
+  unit: z.string().nullable(),
+  quota: usageCountsSchema.nullable(),
+  remaining: usageCountsSchema.nullable(),
+});
+export type ConnectionUsage = z.infer<typeof connectionUsageSchema>;

@@ -1,7 +1,7 @@
 import { CallCounter, isConnectorError } from "@ep/connectors";
 import { type JobType, type MessageKey, message } from "@ep/contracts";
 import { and, eq } from "drizzle-orm";
-import type { EngineDeps } from "../deps.ts";
+import type { EngineDeps, OpenedConnectors } from "../deps.ts";
 import type { Flow } from "../flows/flow.ts";
 import { RunTally } from "../flows/flow.ts";
 import { loadMappings } from "../flows/mappings.ts";
@@ -11,6 +11,7 @@ import { jobRuns, jobs, type RunCalls, type RunCounts, type RunStatus } from "..
 import { unsupportedJob } from "./capabilities.ts";
 import { openFailureKeys, recordFailures, resolveFailures } from "./error-reports.ts";
 import { failureLog, failureText, type SystemNames, systemNamesOf } from "./failure-text.ts";
+import { meterRun, quotaRefusal } from "./metering.ts";
 import { notifyCompany } from "./notifications.ts";
 
 const DEFAULT_LEASE_MS = 60_000;
@@ -21,6 +22,9 @@ const RUN_RETRY_DELAYS_MS = [2_000, 10_000];
 const LOGGED_FAILURES = 20;
 
 type ClaimedRun = typeof jobRuns.$inferSelect;
+
+/** A scheduled run a metered system's quota cannot carry today (the message says why, in Turkish). */
+class QuotaRefused extends Error {}
 
 /**
  * Executes one queued run: claims it, holds a lease with a heartbeat, runs the job's flow, files
@@ -68,6 +72,8 @@ export async function executeRun(
   let systems = { erp: "", shop: "" };
   let names: SystemNames = {};
   let failure: RunFailure | null = null;
+  let opened: OpenedConnectors | undefined;
+  let quotaSkipped = false;
   try {
     reason = (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ?? null;
     if (!reason) {
@@ -75,11 +81,14 @@ export async function executeRun(
       if (!flow) throw new Error(`No flow for job type ${run.jobType}`);
       const [job] = await deps.db.select().from(jobs).where(eq(jobs.id, run.jobId));
       if (!job) throw new Error(`Job ${run.jobId} is gone`);
-      const opened = await deps.openConnectors(run.companyId, counter);
-      systems = { erp: opened.erp.descriptor.system, shop: opened.shop.descriptor.system };
-      names = systemNamesOf(opened.erp, opened.shop);
-      const unsupported = unsupportedJob(run.jobType as JobType, opened.shop.descriptor);
+      opened = await deps.openConnectors(run.companyId, counter);
+      const { erp, shop } = opened;
+      systems = { erp: erp.descriptor.system, shop: shop.descriptor.system };
+      names = systemNamesOf(erp, shop);
+      const unsupported = unsupportedJob(run.jobType as JobType, shop.descriptor);
       if (unsupported) throw unsupported;
+      const refusal = await quotaRefusal(deps.db, run, opened, deps.now());
+      if (refusal) throw new QuotaRefused(refusal);
       const mappings = await loadMappings(deps.db, run.companyId);
       for (let attempt = 0; ; attempt++) {
         tally = newTally(deps, run);
@@ -90,8 +99,8 @@ export async function executeRun(
             companyId: run.companyId,
             runId: run.id,
             job: { id: job.id, type: job.type as JobType, name: job.name, options: job.options },
-            erp: opened.erp,
-            shop: opened.shop,
+            erp,
+            shop,
             erpConnectionId: opened.erpConnectionId,
             shopConnectionId: opened.shopConnectionId,
             ledger: new SyncLedger(deps.db, opened.shopConnectionId, run.companyId),
@@ -120,14 +129,19 @@ export async function executeRun(
     }
   } catch (error) {
     status = "Failed";
-    // The merchant reads what to do next; the log keeps the class and codes (no SQL, no values).
-    reason = failureText(error, names);
-    deps.logger.warn({ runId, jobType: run.jobType, ...failureLog(error) }, "run failed");
-    failure = failureOf(error, systems);
+    if (error instanceof QuotaRefused) {
+      reason = error.message;
+      quotaSkipped = true;
+    } else {
+      // The merchant reads what to do next; the log keeps the class and codes (no SQL, no values).
+      reason = failureText(error, names);
+      deps.logger.warn({ runId, jobType: run.jobType, ...failureLog(error) }, "run failed");
+      failure = failureOf(error, systems);
+    }
   } finally {
     clearInterval(heartbeat);
   }
-  await finishRun(deps, run, status, tally, counter, systems, reason, failure);
+  await finishRun(deps, run, status, tally, counter, systems, reason, failure, { opened, quotaSkipped });
   return status;
 }
 
@@ -155,6 +169,7 @@ async function finishRun(
   systems: { erp: string; shop: string },
   reason: string | null,
   failure: RunFailure | null,
+  metering: { opened?: OpenedConnectors; quotaSkipped: boolean },
 ) {
   const now = deps.now();
   const ctx = { companyId: run.companyId, jobId: run.jobId, jobType: run.jobType, runId: run.id };
@@ -179,7 +194,14 @@ async function finishRun(
     erp: { read: erpStats.read, write: erpStats.write },
     shop: { read: shopStats.read, write: shopStats.write },
   };
-  const report = buildReport(status, tally.counts, calls, reason, resolved, tally.lines);
+  // Billable calls of metered systems are counted whatever the run's outcome: they were made.
+  const usageLines = metering.opened
+    ? await meterRun(deps.db, run.companyId, metering.opened, counter, now).catch((error) => {
+        deps.logger.warn({ runId: run.id, ...failureLog(error) }, "metering failed");
+        return [] as string[];
+      })
+    : [];
+  const report = buildReport(status, tally.counts, calls, reason, resolved, [...usageLines, ...tally.lines]);
   // The row only changes if this worker still holds it: a run the sweeper already called Crashed stays so.
   const [finished] = await deps.db
     .update(jobRuns)
@@ -210,7 +232,16 @@ async function finishRun(
     })
     .where(eq(jobs.id, run.jobId));
   const job = before?.name ?? run.jobName;
-  if (status === "Failed") {
+  if (metering.quotaSkipped) {
+    // A schedule keeps being refused all day: say it once a day, not every run.
+    await notifyCompany(
+      deps.db,
+      run.companyId,
+      "Error",
+      message("engine.runFailed", { job, reason: reason ?? "" }),
+      `quota-skip:${run.jobId}:${now.toISOString().slice(0, 10)}`,
+    );
+  } else if (status === "Failed") {
     await notifyCompany(
       deps.db,
       run.companyId,

@@ -297,3 +297,27 @@ export const companySettings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.key] })],
 );
+
+/**
+ * Billable calls of metered systems (DİA kontör, İşbaşı monthly quota) per connection and Istanbul day;
+ * a month's use is the sum of its days. Days let the quota guard spread what is left over the month.
+ */
+export const connectionUsage = pgTable(
+  "connection_usage",
+  {
+    companyId: integer("company_id").notNull(),
+    connectionId: integer("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    /** Istanbul calendar day, "yyyy-MM-dd". */
+    day: text("day").notNull(),
+    system: text("system").notNull(),
+    reads: integer("reads").notNull().default(0),
+    writes: integer("writes").notNull().default(0),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.day] }),
+    index("connection_usage_company_idx").on(t.companyId, t.day),
+  ],
+);

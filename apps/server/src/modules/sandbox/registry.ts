@@ -1,6 +1,8 @@
 import {
   type ConnectorKind,
+  startDiaEmulator,
   startIkasEmulator,
+  startIsbasiEmulator,
   startMikroEmulator,
   startSentosEmulator,
   startShopifyEmulator,
@@ -223,6 +225,55 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
           await shop.close();
         },
       };
+    },
+  },
+  {
+    system: "dia",
+    kind: "erp",
+    type: 5,
+    credentials: (baseUrl, secret) => ({
+      serverCode: "sandbox",
+      apiUrl: `${baseUrl}/api/v3`,
+      username: "ws",
+      password: secret("password"),
+      apiKey: secret("apiKey"),
+      firmCode: "1",
+      periodCode: "1",
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startDiaEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        username: c.username,
+        password: c.password,
+        apiKey: c.apiKey,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "logo-isbasi",
+    kind: "erp",
+    type: 21,
+    credentials: (baseUrl, secret) => ({
+      apiUrl: baseUrl,
+      apiKey: secret("apiKey"),
+      username: "yonetici@deneme-magaza.com.tr",
+      password: secret("password"),
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startIsbasiEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        apiKey: c.apiKey,
+        username: c.username,
+        password: c.password,
+      });
+      return { app: erp.app, close: () => erp.close() };
     },
   },
 ];

@@ -3,6 +3,7 @@ import type {
   ConnectionsOverview,
   ConnectionTest,
   ConnectionType,
+  ConnectionUsage,
   CreateErpMatchingRequest,
   ErpMatchingDto,
   ErpMatchingImportResult,
@@ -177,3 +178,11 @@ export const useRunJob = () =>
     mutationFn: (jobId: number) =>
       request<{ runId: number }>("/api/Job/run-job", { method: "POST", query: { jobId } }),
   });
+
+/** GET /api/settings/connection-usage — this month's billable calls of the metered connections. */
+export function useConnectionUsage() {
+  return useQuery({
+    queryKey: ["connections", "usage"],
+    queryFn: ({ signal }) => api.get<ConnectionUsage[]>("/api/settings/connection-usage", { signal }),
+  });
+}

@@ -24,6 +24,7 @@ import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
 import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
+import { ConnectionUsageLine } from "./ConnectionUsage";
 import { SandboxBadge, SandboxCredentials } from "./SandboxConnect";
 
 type Props = { connectionType: ConnectionType; overview: ConnectionsOverview };
@@ -185,6 +186,7 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 </Stack>
               </Alert>
             )}
+            {savedHere && <ConnectionUsageLine connectionType={connectionType} />}
             {savedHere?.isEmulated && !switching && (
               <Alert color="violet" variant="light" data-testid={`sandbox-note-${connectionType}`}>
                 <Stack gap="xs" align="flex-start">

@@ -1,0 +1,319 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ErpConnector } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import { billableCalls } from "../sdk/metering";
+import type { Order } from "../sdk/model";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { createDiaConnector } from "./connector";
+import { diaDescriptor } from "./descriptor";
+import { type DiaEmulator, startDiaEmulator } from "./emulator/server";
+import { judgeDiaRequest } from "./judge/requests";
+
+const COUNT = 120;
+const PAGE = 50;
+let emu: DiaEmulator;
+let conn: ErpConnector;
+const logs: HttpLogEntry[] = [];
+const store = new InMemoryRateLimitStore();
+const judged: RecordedRequest[] = [];
+
+function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: store,
+    budget: { requests: 200, windowMs: 1000 },
+    batch: { page: PAGE },
+    logger: (e) => logs.push(e),
+    counter,
+    timeoutMs: 400,
+    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+    ...over,
+  };
+}
+
+async function caught(p: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ConnectorError) return e;
+    throw e;
+  }
+  throw new Error("expected a ConnectorError");
+}
+
+async function all<T>(
+  fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string; cursor?: string }>,
+) {
+  const items: T[] = [];
+  let token: string | undefined;
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const p = await fetchPage(token);
+    items.push(...p.items);
+    token = p.nextPageToken;
+    cursor = p.cursor ?? cursor;
+    pages++;
+  } while (token);
+  return { items, cursor, pages };
+}
+
+function order(no: string, skus: string[]): Order {
+  const address = {
+    firstName: "Ayşe",
+    lastName: "Yılmaz",
+    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
+    district: "Kadıköy",
+    city: "İstanbul",
+    postalCode: "34710",
+    country: "Türkiye",
+    phone: "05321234567",
+  };
+  return {
+    id: `shop-${no}`,
+    orderNo: no,
+    createdAt: "2026-11-15T08:30:00.000Z",
+    updatedAt: "2026-11-15T08:30:00.000Z",
+    status: "UNFULFILLED",
+    currency: "TRY",
+    customer: {
+      ref: "ikas-C000123",
+      firstName: "Ayşe",
+      lastName: "Yılmaz",
+      email: "ayse@example.com.tr",
+      isCompany: false,
+      billingAddress: address,
+    },
+    billingAddress: address,
+    shippingAddress: address,
+    lines: skus.map((sku) => ({
+      sku,
+      name: sku,
+      qty: 2,
+      unitPrice: 120,
+      vatRate: 20,
+      discount: 0,
+      total: 240,
+    })),
+    shipping: { cost: 49.9, method: "Yurtiçi Kargo" },
+    totals: { subtotal: 480, discount: 0, shipping: 49.9, tax: 80, grandTotal: 529.9 },
+  };
+}
+
+beforeAll(async () => {
+  emu = await startDiaEmulator({ seed: 7, productCount: COUNT });
+  conn = createDiaConnector(emu.credentials, ctx());
+});
+
+afterAll(async () => {
+  judged.push(...emu.recorder.list());
+  await emu.close();
+});
+
+describe("DİA connector against its emulator", () => {
+  it("logs in and says which firm and period answered", async () => {
+    const info = await conn.testConnection();
+    expect(info.description).toContain("firma 1, dönem 1");
+  });
+
+  it("lists depots, price groups and categories with their paths", async () => {
+    expect(await conn.listStockLocations()).toEqual([
+      { id: "MERKEZ", name: "Merkez Depo" },
+      { id: "SUBE", name: "Şube Deposu" },
+    ]);
+    const groups = await conn.listPriceGroups();
+    expect(groups.map((g) => [g.id, g.vatIncluded])).toEqual([
+      ["PSF", true],
+      ["TOPTAN", false],
+    ]);
+    const cats = (await conn.listCategories()).items;
+    expect(cats.some((c) => c.path.length === 2)).toBe(true);
+  });
+
+  it("reads the catalogue in full, then only what changed; nothing changed costs one page", async () => {
+    const counter = new CallCounter();
+    const c = createDiaConnector(emu.credentials, ctx(counter));
+    const full = await all((t) => c.listProducts({ pageToken: t }));
+    expect(full.items).toHaveLength(COUNT);
+    expect(new Set(full.items.map((p) => p.sku)).size).toBe(COUNT);
+    const first = full.items[0];
+    expect(first?.categoryPath.length).toBe(2);
+    expect(first?.variants[0]?.barcodes[0]).toMatch(/^86[89]\d{10}$/);
+    const fullCalls = billableCalls(
+      diaDescriptor.metering ?? { kind: "credit" },
+      "dia",
+      counter.get("dia"),
+      counter.byOperation(),
+    );
+
+    counter.reset();
+    const none = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    expect(none.pages).toBeLessThanOrEqual(2);
+    const deltaCalls = counter.get("dia").read;
+    expect(deltaCalls).toBeLessThanOrEqual(2);
+
+    emu.touchProduct("STK-000007", { aciklama: "Yeni Ad" });
+    emu.touchProduct("STK-000100");
+    counter.reset();
+    const changed = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    expect(changed.items.map((p) => p.sku)).toEqual(expect.arrayContaining(["STK-000007", "STK-000100"]));
+    expect(changed.items.find((p) => p.sku === "STK-000007")?.name).toBe("Yeni Ad");
+    expect(changed.items.length).toBeLessThan(10);
+    console.log(
+      `DİA calls per product run (catalogue ${COUNT}, page ${PAGE}): full ${fullCalls.read} billable reads, ` +
+        `nothing changed ${deltaCalls} (${none.pages} page), 2 changed ${counter.get("dia").read}`,
+    );
+  });
+
+  it("pages a delta read where many rows share one change date without repeats or gaps", async () => {
+    const c = createDiaConnector(emu.credentials, ctx(new CallCounter(), { batch: { page: 7 } }));
+    const full = await all((t) => c.listProducts({ pageToken: t }));
+    for (const sku of [
+      "STK-000010",
+      "STK-000011",
+      "STK-000012",
+      "STK-000013",
+      "STK-000014",
+      "STK-000015",
+      "STK-000016",
+      "STK-000017",
+      "STK-000018",
+      "STK-000019",
+    ])
+      emu.touchProduct(sku);
+    const delta = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    const skus = delta.items.map((p) => p.sku);
+    expect(new Set(skus).size).toBe(skus.length);
+    for (let i = 10; i <= 19; i++) expect(skus).toContain(`STK-0000${i}`);
+  });
+
+  it("reads stock per depot and prices per group, prices by change date", async () => {
+    emu.setStock("STK-000003", 102, 42);
+    const stock = await all((t) => conn.listStock({ pageToken: t }));
+    expect(stock.items).toHaveLength(COUNT * 2);
+    expect(stock.items.find((s) => s.sku === "STK-000003" && s.location === "SUBE")?.qty).toBe(42);
+    const one = await all((t) => conn.listStock({ pageToken: t, locations: ["MERKEZ"] }));
+    expect(one.items.every((s) => s.location === "MERKEZ")).toBe(true);
+
+    const prices = await all((t) => conn.listPrices({ pageToken: t }));
+    expect(prices.items).toHaveLength(COUNT * 2);
+    const retail = prices.items.find((p) => p.priceGroup === "PSF");
+    expect(retail?.vatIncluded).toBe(true);
+    expect(retail?.currency).toBe("TRY");
+    emu.setPrice("STK-000004", "PSF", 199.9);
+    const delta = await all((t) => conn.listPrices({ since: prices.cursor, pageToken: t }));
+    expect(delta.items.find((p) => p.sku === "STK-000004" && p.priceGroup === "PSF")?.amount).toBe(199.9);
+    expect(delta.items.length).toBeLessThan(10);
+  });
+
+  it("creates a customer once, writes an order once and reads back its invoice", async () => {
+    const o = order("IKAS-1001", ["STK-000001", "STK-000002"]);
+    const cust = await conn.createCustomer(o.customer);
+    expect(cust.existed).toBe(false);
+    expect((await conn.createCustomer(o.customer)).existed).toBe(true);
+    expect(cust.code.length).toBeLessThanOrEqual(25);
+
+    const created = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(created.existed).toBe(false);
+    const again = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(again).toMatchObject({ existed: true, documentId: created.documentId });
+    expect(emu.tables.scf_siparis_listele?.filter((r) => r.belgeno === "IKAS-1001")).toHaveLength(1);
+
+    expect(await conn.listInvoicesForOrder("IKAS-1001")).toEqual([]);
+    emu.invoiceOrder("IKAS-1001");
+    const [inv] = await conn.listInvoicesForOrder("IKAS-1001");
+    expect(inv?.lines.map((l) => l.sku)).toEqual(["STK-000001", "STK-000002"]);
+    expect(inv?.totals.gross).toBeCloseTo(480, 1);
+    expect(inv?.uuid).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("names the unknown stock card of an order as a permanent unknown-item failure", async () => {
+    const o = order("IKAS-1002", ["STK-000001", "YOK-999"]);
+    const cust = await conn.createCustomer(o.customer);
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect(e.reason).toBe("unknown_item");
+    expect(e.itemKeys).toEqual(["IKAS-1002", "YOK-999"]);
+  });
+
+  it("maps wrong credentials to auth and a firm the user lacks to config, both permanent", async () => {
+    const bad = createDiaConnector({ ...emu.credentials, password: "yanlis" }, ctx());
+    const e = await caught(bad.testConnection());
+    expect([e.reason, e.kind, e.systemCode]).toEqual(["auth", "permanent", "401"]);
+    const firm = createDiaConnector({ ...emu.credentials, firmCode: "9" }, ctx());
+    const f = await caught(firm.testConnection());
+    expect(f.reason).toBe("config");
+    expect(f.merchantMessage).toContain("9 kodlu firma");
+  });
+
+  it("logs in again when the session idles out and goes on", async () => {
+    const before = emu.counters.logins;
+    emu.expireSessions();
+    const page = await conn.listProducts({ pageSize: 5 });
+    expect(page.items).toHaveLength(5);
+    expect(emu.counters.logins).toBe(before + 1);
+  });
+
+  it("stops on an empty kontör balance with a Turkish explanation", async () => {
+    const poor = await startDiaEmulator({ seed: 3, productCount: 5, credits: 0.0125 });
+    try {
+      const c = createDiaConnector(poor.credentials, ctx());
+      await c.listPriceGroups();
+      const e = await caught(c.listPriceGroups());
+      expect([e.reason, e.systemCode]).toEqual(["config", "406"]);
+      expect(e.merchantMessage).toContain("kontör");
+    } finally {
+      judged.push(...poor.recorder.list());
+      await poor.close();
+    }
+  });
+});
+
+describe("DİA faults map to the right failure class", () => {
+  it("retries a 5xx and a timeout on a read", async () => {
+    emu.faults.enqueue({ kind: "5xx", operation: "scf_fiyatgrup_listele" });
+    expect(await conn.listPriceGroups()).toHaveLength(2);
+    emu.faults.enqueue({ kind: "timeout", operation: "scf_fiyatgrup_listele" });
+    emu.faults.set({ ...emu.faults.current, hangMs: 1_000 });
+    expect(await conn.listPriceGroups()).toHaveLength(2);
+  });
+
+  it("honours 429 with Retry-After", async () => {
+    emu.faults.set({ retryAfterSeconds: 1, queue: [{ kind: "429", operation: "scf_fiyatgrup_listele" }] });
+    const t0 = Date.now();
+    expect(await conn.listPriceGroups()).toHaveLength(2);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+  });
+
+  it("a timed-out order write is maybe applied, and the retry finds the order instead of writing twice", async () => {
+    const o = order("IKAS-1003", ["STK-000005"]);
+    const cust = await conn.createCustomer(o.customer);
+    emu.faults.set({ hangMs: 1_000, queue: [{ kind: "dropAfterWrite", operation: "scf_siparis_ekle" }] });
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect(e.maybeApplied).toBe(true);
+    const again = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(again.existed).toBe(true);
+    expect(emu.tables.scf_siparis_listele?.filter((r) => r.belgeno === "IKAS-1003")).toHaveLength(1);
+  });
+
+  it("keeps the password, API key and session ids out of the logs", () => {
+    const text = JSON.stringify(logs);
+    expect(text).not.toContain(emu.credentials.password);
+    expect(text).not.toContain(emu.credentials.apiKey);
+    expect(text).not.toMatch(/"session_id":"[0-9a-f]{32}"/);
+  });
+});
+
+describe("DİA conformance", () => {
+  it("every request the connector sent matches the doc's envelope and the service table", () => {
+    const requests = [...judged, ...emu.recorder.list()];
+    expect(emu.recorder.dropped).toBe(0);
+    const report = judgeRequests(requests, judgeDiaRequest);
+    console.log(
+      `DİA conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
+    );
+    expect(describeFailures(report)).toBe("");
+    expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(10);
+  });
+});

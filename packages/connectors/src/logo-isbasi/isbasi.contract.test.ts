@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ErpConnector } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import type { Order } from "../sdk/model";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { createIsbasiConnector } from "./connector";
+import { type IsbasiEmulator, startIsbasiEmulator } from "./emulator/server";
+import { judgeIsbasiRequest } from "./judge/requests";
+
+const COUNT = 250;
+let emu: IsbasiEmulator;
+let conn: ErpConnector;
+const logs: HttpLogEntry[] = [];
+const store = new InMemoryRateLimitStore();
+const judged: RecordedRequest[] = [];
+
+function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: store,
+    budget: { requests: 200, windowMs: 1000 },
+    logger: (e) => logs.push(e),
+    counter,
+    timeoutMs: 400,
+    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+    ...over,
+  };
+}
+
+async function caught(p: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ConnectorError) return e;
+    throw e;
+  }
+  throw new Error("expected a ConnectorError");
+}
+
+async function all<T>(
+  fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string; cursor?: string }>,
+) {
+  const items: T[] = [];
+  let token: string | undefined;
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const p = await fetchPage(token);
+    items.push(...p.items);
+    token = p.nextPageToken;
+    cursor = p.cursor ?? cursor;
+    pages++;
+  } while (token);
+  return { items, cursor, pages };
+}
+
+function order(no: string, skus: string[], postalCode = "34710"): Order {
+  const address = {
+    firstName: "Mehmet",
+    lastName: "Demir",
+    line1: "Bahçelievler Mahallesi, İnönü Caddesi No: 12 D: 4",
+    district: "Çankaya",
+    city: "Ankara",
+    postalCode,
+    country: "Türkiye",
+    phone: "05051234567",
+  };
+  return {
+    id: `shop-${no}`,
+    orderNo: no,
+    createdAt: "2026-11-15T08:30:00.000Z",
+    updatedAt: "2026-11-15T08:30:00.000Z",
+    status: "UNFULFILLED",
+    currency: "TRY",
+    customer: {
+      ref: `ikas-${no}`,
+      firstName: "Mehmet",
+      lastName: "Demir",
+      isCompany: false,
+      billingAddress: address,
+    },
+    billingAddress: address,
+    shippingAddress: address,
+    lines: skus.map((sku) => ({
+      sku,
+      name: `Ürün ${sku}`,
+      qty: 2,
+      unitPrice: 120,
+      vatRate: 20,
+      discount: 0,
+      total: 240,
+    })),
+    shipping: { cost: 39.9, method: "Aras Kargo" },
+    totals: { subtotal: 480, discount: 0, shipping: 39.9, tax: 80, grandTotal: 519.9 },
+  };
+}
+
+beforeAll(async () => {
+  emu = await startIsbasiEmulator({ seed: 11, productCount: COUNT });
+  conn = createIsbasiConnector(emu.credentials, ctx());
+});
+
+afterAll(async () => {
+  judged.push(...emu.recorder.list());
+  await emu.close();
+});
+
+describe("Logo İşbaşı connector against its emulator", () => {
+  it("logs in with the API key and names the tenant", async () => {
+    const info = await conn.testConnection();
+    expect(info.firm).toBe(emu.tenantId);
+    expect(info.description).toContain("giriş başarılı");
+  });
+
+  it("reads the catalogue in full, then only what changed; nothing changed costs one page", async () => {
+    const counter = new CallCounter();
+    const c = createIsbasiConnector(emu.credentials, ctx(counter));
+    const full = await all((t) => c.listProducts({ pageToken: t }));
+    expect(full.items).toHaveLength(COUNT);
+    expect(full.items[0]?.variants[0]?.barcodes[0]).toMatch(/^86[89]\d{10}$/);
+    const fullReads = counter.get("logo-isbasi").read;
+    counter.reset();
+    const none = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    expect(none.pages).toBeLessThanOrEqual(2);
+    const noneReads = counter.get("logo-isbasi").read;
+    expect(noneReads).toBeLessThanOrEqual(2);
+    emu.touchProduct("STK-000042", { name: "Yeni Ürün Adı" });
+    counter.reset();
+    const changed = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    expect(changed.items.find((p) => p.sku === "STK-000042")?.name).toBe("Yeni Ürün Adı");
+    console.log(
+      `İşbaşı calls per product run (catalogue ${COUNT}, page 100): full ${fullReads} reads (incl. 1 login), ` +
+        `nothing changed ${noneReads} (${none.pages} page), 1 changed ${counter.get("logo-isbasi").read}`,
+    );
+  });
+
+  it("reads sales prices with VAT from the products and names the categories", async () => {
+    const prices = await all((t) => conn.listPrices({ pageToken: t }));
+    expect(prices.items).toHaveLength(COUNT);
+    expect(prices.items.every((p) => p.priceGroup === "1" && p.vatIncluded && p.currency === "TRY")).toBe(
+      true,
+    );
+    expect((await conn.listPriceGroups())[0]?.id).toBe("1");
+    expect((await conn.listCategories()).items.length).toBeGreaterThan(1);
+  });
+
+  it("says in Turkish that stock per warehouse is not in the API", async () => {
+    const e = await caught(conn.listStock());
+    expect([e.reason, e.kind]).toEqual(["unsupported", "permanent"]);
+    expect(e.merchantMessage).toContain("depo bazında");
+    expect(await conn.listStockLocations()).toEqual([]);
+  });
+
+  it("creates the customer once and writes the order once, as a draft invoice read back with its ETTN", async () => {
+    const o = order("IKAS-2001", ["STK-000001", "STK-000002"]);
+    const cust = await conn.createCustomer(o.customer);
+    expect(cust.existed).toBe(false);
+    expect((await conn.createCustomer(o.customer)).existed).toBe(true);
+    expect(emu.firms[0]?.phone).toBe("05051234567");
+    const created = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    const again = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(again).toMatchObject({ existed: true, documentId: created.documentId });
+    expect(emu.invoices).toHaveLength(1);
+    const [inv] = await conn.listInvoicesForOrder("IKAS-2001");
+    expect(inv?.number).toMatch(/^REE2026\d{9}$/);
+    expect(inv?.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(inv?.totals.gross).toBeCloseTo(519.9, 1);
+    expect(inv?.lines.map((l) => l.sku)).toEqual(["STK-000001", "STK-000002", "KARGO"]);
+  });
+
+  it("refuses an order without a postal code before spending quota", async () => {
+    const o = order("IKAS-2002", ["STK-000003"], "");
+    const before = emu.counters.quotaWrites;
+    const e = await caught(conn.createCustomer(o.customer));
+    expect(e.reason).toBe("validation");
+    expect(e.merchantMessage).toContain("posta kodu");
+    expect(emu.counters.quotaWrites).toBe(before);
+  });
+
+  it("maps a wrong password to a permanent auth failure", async () => {
+    const bad = createIsbasiConnector({ ...emu.credentials, password: "yanlis" }, ctx());
+    const e = await caught(bad.testConnection());
+    expect([e.reason, e.kind]).toEqual(["auth", "permanent"]);
+  });
+
+  it("logs in again when the day-long token runs out", async () => {
+    const before = emu.counters.logins;
+    emu.expireTokens();
+    expect((await conn.listProducts({ pageSize: 5 })).items.length).toBeGreaterThan(0);
+    expect(emu.counters.logins).toBe(before + 1);
+  });
+});
+
+describe("Logo İşbaşı faults and quota", () => {
+  it("retries a 5xx and a timeout on a read, honours 429 with Retry-After", async () => {
+    emu.faults.enqueue({ kind: "5xx", operation: "listProducts" });
+    expect((await conn.listProducts()).items.length).toBe(100);
+    emu.faults.set({ hangMs: 1_000, queue: [{ kind: "timeout", operation: "listProducts" }] });
+    expect((await conn.listProducts()).items.length).toBe(100);
+    emu.faults.set({ retryAfterSeconds: 1, queue: [{ kind: "429", operation: "listProducts" }] });
+    const t0 = Date.now();
+    expect((await conn.listProducts()).items.length).toBe(100);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+  });
+
+  it("a dropped invoice write is maybe applied; the retry finds it instead of writing twice", async () => {
+    const o = order("IKAS-2003", ["STK-000004"]);
+    const cust = await conn.createCustomer(o.customer);
+    emu.faults.set({ queue: [{ kind: "dropAfterWrite", operation: "integrationInvoices" }] });
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect(e.maybeApplied).toBe(true);
+    expect((await conn.createSalesOrder({ order: o, customerCode: cust.code })).existed).toBe(true);
+    expect(emu.invoices.filter((i) => i.description === "E-ticaret sipariş no IKAS-2003")).toHaveLength(1);
+  });
+
+  it("stops with a Turkish explanation when the monthly quota is used up", async () => {
+    const small = await startIsbasiEmulator({ seed: 2, productCount: 5, quota: { read: 1, write: 1 } });
+    try {
+      const c = createIsbasiConnector(small.credentials, ctx());
+      await c.listProducts();
+      const e = await caught(c.listProducts());
+      expect(e.reason).toBe("rate_limited");
+      expect(e.merchantMessage).toContain("kotası doldu");
+    } finally {
+      judged.push(...small.recorder.list());
+      await small.close();
+    }
+  });
+
+  it("keeps the password, API key and token out of the logs", () => {
+    const text = JSON.stringify(logs);
+    expect(text).not.toContain(emu.credentials.password);
+    expect(text).not.toContain(emu.credentials.apiKey);
+  });
+});
+
+describe("Logo İşbaşı conformance", () => {
+  it("every request the connector sent matches the artifact's endpoints, headers and bodies", () => {
+    const report = judgeRequests([...judged, ...emu.recorder.list()], judgeIsbasiRequest);
+    console.log(
+      `İşbaşı conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
+    );
+    expect(emu.recorder.dropped).toBe(0);
+    expect(describeFailures(report)).toBe("");
+    expect(Object.keys(report.operations).length).toBe(7);
+  });
+});
