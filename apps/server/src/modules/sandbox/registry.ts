@@ -1,4 +1,4 @@
-import { type ConnectorKind, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import { type ConnectorKind, startD365Emulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 
 /** How big a tenant's seeded catalogue is: a new company's or the demo company's. */
@@ -101,6 +101,42 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         async close() {
           stop();
           await shop.close();
+        },
+      };
+    },
+  },
+  {
+    system: "dynamics-ax-rest",
+    kind: "erp",
+    type: 17,
+    credentials: (baseUrl, secret) => ({
+      environmentUrl: baseUrl,
+      tenantId: "00000000-0000-4000-8000-000000000017",
+      clientId: secret("clientId"),
+      clientSecret: secret("clientSecret"),
+      company: "TR01",
+      customerGroup: "ETICARET",
+      categoryHierarchy: "Perakende Kategorileri",
+      tokenUrl: `${baseUrl}/00000000-0000-4000-8000-000000000017/oauth2/v2.0/token`,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startD365Emulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        tenantId: c.tenantId,
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        company: c.company,
+      });
+      // Orders with lines get invoiced, so invoice transfer has work.
+      const stop = erp.startAutoInvoicing(2 * 60_000);
+      return {
+        app: erp.app,
+        async close() {
+          stop();
+          await erp.close();
         },
       };
     },

@@ -28,7 +28,8 @@ export const ENTITY_SOURCES: EntitySource[] = [
     set: "ReleasedProductsV2",
     entity: "EcoResReleasedProductV2Entity",
     page: `${BASE}/SupplyChain/ProductInformationManagement/EcoResReleasedProductV2Entity.md`,
-    setSource: "../shared/partner-apis/erps.md §12 (d365fo.integrations docs); MicrosoftDocs dual-write map 'Released products V2'",
+    setSource:
+      "../shared/partner-apis/erps.md §12 (d365fo.integrations docs); MicrosoftDocs dual-write map 'Released products V2'",
   },
   {
     set: "ReleasedProductVariantsV2",
@@ -40,7 +41,8 @@ export const ENTITY_SOURCES: EntitySource[] = [
     set: "WarehousesOnHandV2",
     entity: "InventWarehouseOnHandV2Entity",
     page: `${BASE}/SupplyChain/InventoryAndWarehouseManagement/InventWarehouseOnHandV2Entity.md`,
-    setSource: "3P: several public integrations call /data/WarehousesOnHandV2 (search: \"/data/WarehousesOnHandV2\")",
+    setSource:
+      '3P: several public integrations call /data/WarehousesOnHandV2 (search: "/data/WarehousesOnHandV2")',
   },
   {
     set: "SalesPriceAgreements",
@@ -111,7 +113,12 @@ export interface DerivedEntity {
   entity: string;
   page: string;
   setSource: string;
-  /** Attribute name → dataFormat ("string", "decimal", "int64", "dateTime", "int32"…). */
+  /**
+   * Company-specific (keyed by `dataAreaId`): the page lists the `PrimaryCompanyContext` relationship.
+   * Shared entities (product categories…) have no company.
+   */
+  companySpecific: boolean;
+  /** Attribute name → dataFormat as the page gives it (amounts are "string" there, so types are not judged). */
   fields: Record<string, DataFormat>;
 }
 
@@ -134,16 +141,21 @@ export function parseEntityPage(markdown: string): Record<string, DataFormat> {
 export function deriveEntities(repo: string): { commit: string; entities: DerivedEntity[] } {
   const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { encoding: "utf8" });
   const commit = git("rev-parse", "HEAD").trim();
-  const entities = ENTITY_SOURCES.map((s) => ({
-    ...s,
-    fields: parseEntityPage(git("show", `HEAD:${s.page}`)),
-  }));
+  const entities = ENTITY_SOURCES.map((s) => {
+    const page = git("show", `HEAD:${s.page}`);
+    return {
+      ...s,
+      companySpecific: page.includes("PrimaryCompanyContextRelationshipId"),
+      fields: parseEntityPage(page),
+    };
+  });
   return { commit, entities };
 }
 
 if (process.argv[1]?.endsWith("derive-entities.ts")) {
   const repo = process.env.D365_DOCS_REPO;
-  if (!repo) throw new Error("set D365_DOCS_REPO to a checkout of MicrosoftDocs/common-data-model-and-service");
+  if (!repo)
+    throw new Error("set D365_DOCS_REPO to a checkout of MicrosoftDocs/common-data-model-and-service");
   const out = {
     source: "MicrosoftDocs/common-data-model-and-service",
     ...deriveEntities(repo),
