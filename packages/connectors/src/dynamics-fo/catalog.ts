@@ -4,6 +4,7 @@
  * A product master's variants are read for the product masters of each page in one filtered call.
  */
 
+import { message } from "@ep/contracts";
 import { ConnectorError } from "../sdk/errors";
 import type { Category, Page, PageQuery, Product, ProductVariant, RejectedRecord } from "../sdk/model";
 import { chunk, decodeToken, encodeToken } from "../sdk/util";
@@ -162,7 +163,7 @@ export class D365Catalog {
       const group = str(r.SalesSalesTaxItemGroupCode).toUpperCase();
       const vatRate = this.api.vatGroups.get(group);
       if (vatRate === undefined) {
-        const text = `D365 ürünü ${sku}: madde satış vergisi grubu "${group || "(boş)"}" KDV oranı eşlemesinde yok. Bağlantı ayarlarındaki "Madde satış vergisi grupları" alanına ekleyin.`;
+        const text = message("connectors.d365VatGroupUnknown", { sku, group: group || "-" });
         rejected.push({
           key: sku,
           error: new ConnectorError(

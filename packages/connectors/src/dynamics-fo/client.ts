@@ -5,6 +5,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { message } from "@ep/contracts";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason, parseRetryAfter, reasonForHttpStatus } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
@@ -84,7 +85,7 @@ export function parseVatGroups(text: string): Map<string, number> {
       throw new ConnectorError(`d365: bad VAT group entry '${entry}'`, {
         reason: "config",
         system: SYSTEM,
-        merchantMessage: `Madde satış vergisi grubu eşlemesi okunamadı: "${entry}". Biçim: GRUP=ORAN;GRUP=ORAN`,
+        merchantMessage: message("connectors.d365VatGroupsMalformed", { entry }),
       });
     }
     map.set((m[1] as string).trim().toUpperCase(), Number((m[2] as string).replace(",", ".")));

@@ -7,6 +7,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { message } from "@ep/contracts";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Address, Customer, Invoice } from "../sdk/model";
@@ -134,7 +135,7 @@ export class D365Orders {
         system: this.api.http.system,
         operation: "createSalesOrder",
         itemKeys: missing,
-        merchantMessage: `D365'te serbest bırakılmış ürün veya varyant bulunamadı: ${missing.join(", ")}`,
+        merchantMessage: message("connectors.d365ItemsUnknown", { skus: missing.join(", ") }),
       });
     }
     return out;

@@ -4,6 +4,7 @@
  * product master's variant are named by the variant number, read for the page's items.
  */
 
+import { message } from "@ep/contracts";
 import { ConnectorError } from "../sdk/errors";
 import type { Page, PageQuery, RejectedRecord, StockLevel } from "../sdk/model";
 import { decodeToken, encodeToken } from "../sdk/util";
@@ -57,7 +58,7 @@ export async function listD365Stock(
           system: api.http.system,
           operation: "GET WarehousesOnHandV2",
           itemKeys: [key],
-          merchantMessage: `D365 stok satırı ${key.replaceAll("|", " / ")} serbest bırakılmış bir ürün varyantına ait değil.`,
+          merchantMessage: message("connectors.d365VariantUnknown", { key: key.replaceAll("|", " / ") }),
         }),
       });
       continue;

@@ -136,6 +136,14 @@ export const de: MessageCatalog = {
       "Einige Mikro-Lagerkarten verweisen auf einen MwSt.-Eintrag ({{pointer}}), der nicht in der Steuertabelle steht: {{skus}}. Korrigieren Sie in Mikro das Einzelhandels-Steuerfeld dieser Karten; bis dahin werden diese Produkte nicht übertragen.",
     mikroOrderNotFound:
       "Die Bestellung {{orderNo}} wurde an Mikro gesendet, konnte aber über ihre Belegnummer nicht wiedergefunden werden. Prüfen Sie in Mikro die Bestellung mit dieser Belegnummer; sie wurde nicht erneut gesendet, damit sie nicht doppelt geschrieben wird.",
+    d365VatGroupUnknown:
+      'D365-Produkt {{sku}}: Die Artikel-Mehrwertsteuergruppe "{{group}}" hat in der Zuordnung keinen MwSt.-Satz. Fügen Sie die Gruppe mit ihrem Satz unter "Artikel-Mehrwertsteuergruppen" in den Verbindungseinstellungen hinzu; bis dahin wird das Produkt nicht übertragen.',
+    d365VariantUnknown:
+      "Die D365-Bestandszeile {{key}} gehört zu keiner freigegebenen Produktvariante. Geben Sie die Variante für diese Dimensionskombination in D365 frei; bis dahin wird ihr Bestand nicht übertragen.",
+    d365ItemsUnknown:
+      "In D365 wurde kein freigegebenes Produkt und keine Variante gefunden: {{skus}}. Geben Sie die Produkte im Unternehmen frei oder korrigieren Sie die Artikelnummern der Bestellzeilen; die Bestellung wurde nicht geschrieben.",
+    d365VatGroupsMalformed:
+      'Die Zuordnung der Artikel-Mehrwertsteuergruppen konnte nicht gelesen werden: "{{entry}}". Das Format ist GRUPPE=SATZ;GRUPPE=SATZ, z. B. KDV20=20;KDV10=10.',
   },
   failure: {
     someSystem: "Das ERP oder der Shop",

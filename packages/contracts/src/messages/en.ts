@@ -160,6 +160,14 @@ export const en: MessageCatalog = {
       "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
     mikroOrderNotFound:
       "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+    d365VatGroupUnknown:
+      'D365 product {{sku}}: item sales tax group "{{group}}" has no VAT rate in the mapping. Add the group with its rate to "Item sales tax groups" in the connection settings; the product is not transferred until then.',
+    d365VariantUnknown:
+      "D365 stock row {{key}} does not belong to a released product variant. Release the variant for this dimension combination in D365; its stock is not transferred until then.",
+    d365ItemsUnknown:
+      "No released product or variant found in D365: {{skus}}. Release the products in the company or correct the order lines' stock codes; the order was not written.",
+    d365VatGroupsMalformed:
+      'The item sales tax group mapping could not be read: "{{entry}}". The format is GROUP=RATE;GROUP=RATE, e.g. KDV20=20;KDV10=10.',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli password reset",

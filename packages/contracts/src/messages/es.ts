@@ -132,6 +132,14 @@ export const es: MessageCatalog = {
       "Algunas fichas de existencias de Mikro apuntan a una entrada de IVA ({{pointer}}) que no está en la tabla de impuestos: {{skus}}. Corrija en Mikro el campo de IVA minorista de esas fichas; hasta entonces estos productos no se transfieren.",
     mikroOrderNotFound:
       "El pedido {{orderNo}} se envió a Mikro, pero no se pudo volver a encontrar por su número de documento. Revise en Mikro el pedido con ese número de documento; no se ha reenviado para que no se escriba dos veces.",
+    d365VatGroupUnknown:
+      'Producto de D365 {{sku}}: el grupo de impuestos de artículo "{{group}}" no tiene tipo de IVA en la correspondencia. Añada el grupo con su tipo en "Grupos de impuestos de artículo" en la configuración de la conexión; hasta entonces el producto no se transfiere.',
+    d365VariantUnknown:
+      "La fila de existencias de D365 {{key}} no pertenece a ninguna variante de producto liberada. Libere la variante para esta combinación de dimensiones en D365; hasta entonces sus existencias no se transfieren.",
+    d365ItemsUnknown:
+      "No se encontró en D365 ningún producto o variante liberado: {{skus}}. Libere los productos en la empresa o corrija los códigos de las líneas del pedido; el pedido no se escribió.",
+    d365VatGroupsMalformed:
+      'No se pudo leer la correspondencia de grupos de impuestos de artículo: "{{entry}}". El formato es GRUPO=TIPO;GRUPO=TIPO, p. ej. KDV20=20;KDV10=10.',
   },
   failure: {
     someSystem: "El ERP o la tienda",

@@ -164,6 +164,14 @@ export const tr = {
       "Mikro stok kartlarında vergi tablosunda olmayan bir KDV işaretçisi ({{pointer}}) var: {{skus}}. Mikro'da bu kartların perakende vergi alanını düzeltin; ürünler düzeltilene kadar aktarılmaz.",
     mikroOrderNotFound:
       "{{orderNo}} numaralı sipariş Mikro'ya gönderildi ancak belge numarasıyla geri bulunamadı. Mikro'da bu belge numaralı siparişi kontrol edin; sipariş iki kez yazılmasın diye yeniden gönderilmedi.",
+    d365VatGroupUnknown:
+      'D365 ürünü {{sku}}: madde satış vergisi grubu "{{group}}" KDV oranı eşlemesinde yok. Bağlantı ayarlarındaki "Madde satış vergisi grupları" alanına bu grubu oranıyla ekleyin; ürün eklenene kadar aktarılmaz.',
+    d365VariantUnknown:
+      "D365 stok satırı {{key}} serbest bırakılmış bir ürün varyantına ait değil. D365'te bu boyut bileşimi için varyantı serbest bırakın; stok o zamana kadar aktarılmaz.",
+    d365ItemsUnknown:
+      "D365'te serbest bırakılmış ürün veya varyant bulunamadı: {{skus}}. Ürünleri şirkette serbest bırakın veya sipariş satırlarının stok kodlarını düzeltin; sipariş yazılmadı.",
+    d365VatGroupsMalformed:
+      'Madde satış vergisi grubu eşlemesi okunamadı: "{{entry}}". Biçim GRUP=ORAN;GRUP=ORAN olmalıdır, örn. KDV20=20;KDV10=10.',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",
