@@ -1,4 +1,5 @@
 export * from "./dynamics-fo/index";
+export * from "./entegra/index";
 export * from "./ikas/index";
 export * from "./mikro/index";
 export * from "./registry";

@@ -4,6 +4,7 @@
  */
 
 import { d365Module } from "./dynamics-fo/index";
+import { entegraModule } from "./entegra/index";
 import { ikasModule } from "./ikas/index";
 import { mikroModule } from "./mikro/index";
 import type {
@@ -20,7 +21,7 @@ import type {
 import { ConnectorError } from "./sdk/errors";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule, d365Module];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, d365Module, entegraModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [

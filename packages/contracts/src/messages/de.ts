@@ -144,6 +144,8 @@ export const de: MessageCatalog = {
       "In D365 wurde kein freigegebenes Produkt und keine Variante gefunden: {{skus}}. Geben Sie die Produkte im Unternehmen frei oder korrigieren Sie die Artikelnummern der Bestellzeilen; die Bestellung wurde nicht geschrieben.",
     d365VatGroupsMalformed:
       'Die Zuordnung der Artikel-Mehrwertsteuergruppen konnte nicht gelesen werden: "{{entry}}". Das Format ist GRUPPE=SATZ;GRUPPE=SATZ, z. B. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "Die Entegra-Verbindung ist schreibgeschützt: Produkte, Bestände, Preise und Kategorien werden aus Entegra gelesen. Es gibt keinen geprüften Weg, Bestellungen und Kunden in Entegra zu schreiben, daher werden Bestellungen nicht übertragen. Verbinden Sie ein ERP, das Bestellungen annimmt, um sie zu übertragen.",
   },
   failure: {
     someSystem: "Das ERP oder der Shop",

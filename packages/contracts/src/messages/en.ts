@@ -168,6 +168,8 @@ export const en: MessageCatalog = {
       "No released product or variant found in D365: {{skus}}. Release the products in the company or correct the order lines' stock codes; the order was not written.",
     d365VatGroupsMalformed:
       'The item sales tax group mapping could not be read: "{{entry}}". The format is GROUP=RATE;GROUP=RATE, e.g. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "The Entegra connection is read-only: products, stock, prices and categories are read from Entegra. There is no verified way to write orders and customers to Entegra, so orders are not transferred to it. Connect an ERP that accepts orders to transfer them.",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli password reset",

@@ -140,6 +140,8 @@ export const es: MessageCatalog = {
       "No se encontró en D365 ningún producto o variante liberado: {{skus}}. Libere los productos en la empresa o corrija los códigos de las líneas del pedido; el pedido no se escribió.",
     d365VatGroupsMalformed:
       'No se pudo leer la correspondencia de grupos de impuestos de artículo: "{{entry}}". El formato es GRUPO=TIPO;GRUPO=TIPO, p. ej. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "La conexión con Entegra es solo de lectura: productos, existencias, precios y categorías se leen de Entegra. No existe una forma verificada de escribir pedidos y clientes en Entegra, por lo que los pedidos no se transfieren. Conecte un ERP que acepte pedidos para transferirlos.",
   },
   failure: {
     someSystem: "El ERP o la tienda",

@@ -142,6 +142,8 @@ export const fr: MessageCatalog = {
       "Aucun produit ni variante lancé trouvé dans D365 : {{skus}}. Lancez les produits dans la société ou corrigez les codes des lignes de commande ; la commande n'a pas été écrite.",
     d365VatGroupsMalformed:
       "La correspondance des groupes de taxe d'article est illisible : « {{entry}} ». Le format est GROUPE=TAUX;GROUPE=TAUX, par ex. KDV20=20;KDV10=10.",
+    entegraWriteUnsupported:
+      "La connexion Entegra est en lecture seule : produits, stocks, prix et catégories sont lus depuis Entegra. Aucun moyen vérifié n'existe pour écrire des commandes et des clients dans Entegra ; les commandes n'y sont donc pas transférées. Connectez un ERP qui accepte les commandes pour les transférer.",
   },
   failure: {
     someSystem: "L'ERP ou la boutique",

@@ -132,6 +132,8 @@ export const ja: MessageCatalog = {
       "D365 にリリース済みの製品またはバリアントが見つかりません: {{skus}}。会社で製品をリリースするか、注文明細の在庫コードを修正してください。注文は書き込まれていません。",
     d365VatGroupsMalformed:
       "品目売上税グループの対応表を読み取れません:「{{entry}}」。形式は グループ=税率;グループ=税率 です（例: KDV20=20;KDV10=10）。",
+    entegraWriteUnsupported:
+      "Entegra 接続は読み取り専用です。製品、在庫、価格、カテゴリは Entegra から読み取られます。Entegra に注文や顧客を書き込む検証済みの方法がないため、注文は Entegra に転送されません。注文を転送するには、注文を受け付ける ERP を接続してください。",
   },
   failure: {
     someSystem: "ERP またはショップ",

@@ -172,6 +172,8 @@ export const tr = {
       "D365'te serbest bırakılmış ürün veya varyant bulunamadı: {{skus}}. Ürünleri şirkette serbest bırakın veya sipariş satırlarının stok kodlarını düzeltin; sipariş yazılmadı.",
     d365VatGroupsMalformed:
       'Madde satış vergisi grubu eşlemesi okunamadı: "{{entry}}". Biçim GRUP=ORAN;GRUP=ORAN olmalıdır, örn. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "Entegra bağlantısı yalnızca okuma yapar: ürün, stok, fiyat ve kategoriler Entegra'dan okunur. Entegra'ya sipariş ve müşteri yazmanın doğrulanmış bir yolu olmadığından siparişler Entegra'ya aktarılmaz. Siparişleri aktarmak için sipariş yazabilen bir ERP bağlayınız.",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",

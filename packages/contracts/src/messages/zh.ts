@@ -123,6 +123,8 @@ export const zh: MessageCatalog = {
       "在 D365 中未找到已发布的产品或变体：{{skus}}。请在公司中发布这些产品或更正订单行的库存编码；订单未写入。",
     d365VatGroupsMalformed:
       "无法读取物料销售税组映射：“{{entry}}”。格式应为 组=税率;组=税率，例如 KDV20=20;KDV10=10。",
+    entegraWriteUnsupported:
+      "Entegra 连接为只读：产品、库存、价格和类别从 Entegra 读取。由于没有经过验证的方式向 Entegra 写入订单和客户，订单不会传输到 Entegra。如需传输订单，请连接可接收订单的 ERP。",
   },
   failure: {
     someSystem: "ERP 或店铺",

@@ -1,4 +1,10 @@
-import { type ConnectorKind, startD365Emulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import {
+  type ConnectorKind,
+  startD365Emulator,
+  startEntegraEmulator,
+  startIkasEmulator,
+  startMikroEmulator,
+} from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 
 /** How big a tenant's seeded catalogue is: a new company's or the demo company's. */
@@ -139,6 +145,27 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
           await erp.close();
         },
       };
+    },
+  },
+  {
+    system: "entegra",
+    kind: "erp",
+    type: 16,
+    credentials: (baseUrl, secret) => ({
+      email: "api@deneme-magaza.com.tr",
+      password: secret("password"),
+      apiUrl: baseUrl,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startEntegraEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        email: c.email,
+        password: c.password,
+      });
+      return { app: erp.app, close: () => erp.close() };
     },
   },
 ];
