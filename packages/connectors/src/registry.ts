@@ -19,9 +19,10 @@ import type {
   ShopConnectorModule,
 } from "./sdk/connector";
 import { ConnectorError } from "./sdk/errors";
+import { shopierModule } from "./shopier/index";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule, d365Module, entegraModule];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, d365Module, entegraModule, shopierModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [

@@ -142,6 +142,10 @@ export const es: MessageCatalog = {
       'No se pudo leer la correspondencia de grupos de impuestos de artículo: "{{entry}}". El formato es GRUPO=TIPO;GRUPO=TIPO, p. ej. KDV20=20;KDV10=10.',
     entegraWriteUnsupported:
       "La conexión con Entegra es solo de lectura: productos, existencias, precios y categorías se leen de Entegra. No existe una forma verificada de escribir pedidos y clientes en Entegra, por lo que los pedidos no se transfieren. Conecte un ERP que acepte pedidos para transferirlos.",
+    shopierOrderWriteUnsupported:
+      "Conectado como ERP, Shopier es el origen de productos, existencias y precios. Los pedidos realizados en Shopier ya quedan registrados allí; los pedidos y clientes de otras tiendas no se pueden escribir en Shopier y no se leen facturas de él (la API de Shopier no ofrece estas operaciones).",
+    shopierVatRateInvalid:
+      'El tipo de IVA "{{rate}}" de la conexión con Shopier no es válido. Introduzca 0, 1, 10 o 20; los productos no se transfieren hasta corregirlo.',
   },
   failure: {
     someSystem: "El ERP o la tienda",

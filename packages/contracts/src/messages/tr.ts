@@ -174,6 +174,10 @@ export const tr = {
       'Madde satış vergisi grubu eşlemesi okunamadı: "{{entry}}". Biçim GRUP=ORAN;GRUP=ORAN olmalıdır, örn. KDV20=20;KDV10=10.',
     entegraWriteUnsupported:
       "Entegra bağlantısı yalnızca okuma yapar: ürün, stok, fiyat ve kategoriler Entegra'dan okunur. Entegra'ya sipariş ve müşteri yazmanın doğrulanmış bir yolu olmadığından siparişler Entegra'ya aktarılmaz. Siparişleri aktarmak için sipariş yazabilen bir ERP bağlayınız.",
+    shopierOrderWriteUnsupported:
+      "Shopier ERP olarak bağlandığında ürün, stok ve fiyat kaynağıdır. Shopier'de verilen siparişler zaten Shopier'de kayıtlıdır; başka mağazalardan gelen siparişler ve müşteriler Shopier'e yazılamaz, fatura da Shopier'den okunmaz (Shopier API'sinde bu işlemler yoktur).",
+    shopierVatRateInvalid:
+      'Shopier bağlantısındaki KDV oranı "{{rate}}" geçerli değil. 0, 1, 10 veya 20 giriniz; ürünler düzeltilene kadar aktarılmaz.',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",

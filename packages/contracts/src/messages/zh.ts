@@ -125,6 +125,10 @@ export const zh: MessageCatalog = {
       "无法读取物料销售税组映射：“{{entry}}”。格式应为 组=税率;组=税率，例如 KDV20=20;KDV10=10。",
     entegraWriteUnsupported:
       "Entegra 连接为只读：产品、库存、价格和类别从 Entegra 读取。由于没有经过验证的方式向 Entegra 写入订单和客户，订单不会传输到 Entegra。如需传输订单，请连接可接收订单的 ERP。",
+    shopierOrderWriteUnsupported:
+      "作为 ERP 连接时，Shopier 是产品、库存和价格的来源。在 Shopier 下的订单已记录在 Shopier 中；其他店铺的订单和客户无法写入 Shopier，也不会从 Shopier 读取发票（Shopier API 不提供这些操作）。",
+    shopierVatRateInvalid:
+      "Shopier 连接中的增值税税率“{{rate}}”无效。请输入 0、1、10 或 20；更正之前产品不会被传输。",
   },
   failure: {
     someSystem: "ERP 或店铺",

@@ -4,6 +4,7 @@ import {
   startEntegraEmulator,
   startIkasEmulator,
   startMikroEmulator,
+  startShopierEmulator,
 } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 
@@ -164,6 +165,27 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         productCount: SIZES[profile].erp,
         email: c.email,
         password: c.password,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "shopier",
+    kind: "erp",
+    type: 20,
+    credentials: (baseUrl, secret) => ({
+      accessToken: secret("accessToken"),
+      webhookToken: secret("webhookToken"),
+      apiUrl: `${baseUrl}/v1`,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startShopierEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        accessToken: c.accessToken,
+        webhookToken: c.webhookToken,
       });
       return { app: erp.app, close: () => erp.close() };
     },
