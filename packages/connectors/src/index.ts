@@ -1,6 +1,7 @@
 export * from "./dynamics-fo/index";
 export * from "./entegra/index";
 export * from "./ikas/index";
+export * from "./luca-koza/index";
 export * from "./mikro/index";
 export * from "./registry";
 export * from "./sdk/index";

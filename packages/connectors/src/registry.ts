@@ -6,6 +6,7 @@
 import { d365Module } from "./dynamics-fo/index";
 import { entegraModule } from "./entegra/index";
 import { ikasModule } from "./ikas/index";
+import { lucaKozaModule } from "./luca-koza/index";
 import { mikroModule } from "./mikro/index";
 import type {
   ConnectorContext,
@@ -22,7 +23,14 @@ import { ConnectorError } from "./sdk/errors";
 import { shopierModule } from "./shopier/index";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule, d365Module, entegraModule, shopierModule];
+const MODULES: ConnectorModule[] = [
+  mikroModule,
+  ikasModule,
+  d365Module,
+  entegraModule,
+  shopierModule,
+  lucaKozaModule,
+];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [

@@ -150,6 +150,10 @@ export const de: MessageCatalog = {
       "Als ERP verbunden ist Shopier die Quelle für Produkte, Bestände und Preise. Auf Shopier aufgegebene Bestellungen sind dort bereits erfasst; Bestellungen und Kunden aus anderen Shops können nicht in Shopier geschrieben werden, und Rechnungen werden nicht aus Shopier gelesen (die Shopier-API bietet diese Vorgänge nicht).",
     shopierVatRateInvalid:
       'Der MwSt.-Satz "{{rate}}" in der Shopier-Verbindung ist ungültig. Geben Sie 0, 1, 10 oder 20 ein; bis dahin werden keine Produkte übertragen.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza hat keinen Dienst zum Anlegen von Verkaufsaufträgen; Bestellungen, Kundenkarten und Rechnungen werden über diese Verbindung nicht an Luca Koza übertragen. Aus Luca Koza werden Lagerkarten, Lagerbestände, Preise und Kategorien gelesen.",
+    lucaKozaBranchChoice:
+      'Der Luca-Koza-Benutzer hat mehr als ein Unternehmen/eine Filiale; tragen Sie eines im Feld "Unternehmens-/Filial-ID" der Verbindungseinstellungen ein: {{names}}',
   },
   failure: {
     someSystem: "Das ERP oder der Shop",

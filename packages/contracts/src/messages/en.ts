@@ -174,6 +174,10 @@ export const en: MessageCatalog = {
       "Connected as the ERP, Shopier is the source of products, stock and prices. Orders placed on Shopier are already recorded there; orders and customers from other shops cannot be written to Shopier, and no invoices are read from it (the Shopier API has no such operations).",
     shopierVatRateInvalid:
       'The VAT rate "{{rate}}" in the Shopier connection is not valid. Enter 0, 1, 10 or 20; products are not transferred until it is corrected.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza has no service that creates sales orders; orders, customer cards and invoices are not transferred to Luca Koza by this connection. Stock cards, depot quantities, prices and categories are read from Luca Koza.",
+    lucaKozaBranchChoice:
+      'The Luca Koza user has more than one company/branch; enter one in the "Company/branch id" field of the connection settings: {{names}}',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli password reset",

@@ -146,6 +146,10 @@ export const es: MessageCatalog = {
       "Conectado como ERP, Shopier es el origen de productos, existencias y precios. Los pedidos realizados en Shopier ya quedan registrados allí; los pedidos y clientes de otras tiendas no se pueden escribir en Shopier y no se leen facturas de él (la API de Shopier no ofrece estas operaciones).",
     shopierVatRateInvalid:
       'El tipo de IVA "{{rate}}" de la conexión con Shopier no es válido. Introduzca 0, 1, 10 o 20; los productos no se transfieren hasta corregirlo.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza no tiene ningún servicio que cree pedidos de venta; esta conexión no transfiere pedidos, fichas de cliente ni facturas a Luca Koza. De Luca Koza se leen fichas de existencias, cantidades por almacén, precios y categorías.",
+    lucaKozaBranchChoice:
+      'El usuario de Luca Koza tiene más de una empresa/sucursal; indique una en el campo "Id. de empresa/sucursal" de la configuración de la conexión: {{names}}',
   },
   failure: {
     someSystem: "El ERP o la tienda",

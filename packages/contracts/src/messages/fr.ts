@@ -148,6 +148,10 @@ export const fr: MessageCatalog = {
       "Connecté comme ERP, Shopier est la source des produits, des stocks et des prix. Les commandes passées sur Shopier y sont déjà enregistrées ; les commandes et clients d'autres boutiques ne peuvent pas être écrits dans Shopier, et aucune facture n'y est lue (l'API Shopier ne propose pas ces opérations).",
     shopierVatRateInvalid:
       "Le taux de TVA « {{rate}} » de la connexion Shopier n'est pas valide. Saisissez 0, 1, 10 ou 20 ; les produits ne sont pas transférés tant qu'il n'est pas corrigé.",
+    lucaKozaOrderUnsupported:
+      "Luca Koza n'a aucun service de création de commandes client ; cette connexion ne transfère ni commandes, ni fiches client, ni factures vers Luca Koza. Les fiches de stock, quantités par dépôt, prix et catégories sont lus depuis Luca Koza.",
+    lucaKozaBranchChoice:
+      "L'utilisateur Luca Koza a plusieurs sociétés/agences ; indiquez-en une dans le champ « Id société/agence » des paramètres de connexion : {{names}}",
   },
   failure: {
     someSystem: "L'ERP ou la boutique",

@@ -138,6 +138,10 @@ export const ja: MessageCatalog = {
       "ERP として接続した Shopier は、製品・在庫・価格の取得元です。Shopier で受けた注文は既に Shopier に記録されています。他のショップの注文や顧客を Shopier に書き込むことはできず、請求書も Shopier から読み取りません（Shopier API にこれらの操作はありません）。",
     shopierVatRateInvalid:
       "Shopier 接続の VAT 税率「{{rate}}」は無効です。0、1、10、20 のいずれかを入力してください。修正されるまで製品は転送されません。",
+    lucaKozaOrderUnsupported:
+      "Luca Koza には販売注文を作成するサービスがないため、この接続では注文・顧客カード・請求書を Luca Koza に転送しません。Luca Koza からは在庫カード、倉庫別数量、価格、カテゴリを読み取ります。",
+    lucaKozaBranchChoice:
+      "Luca Koza ユーザーには複数の会社/支店があります。接続設定の「会社/支店 ID」欄にいずれかを入力してください: {{names}}",
   },
   failure: {
     someSystem: "ERP またはショップ",

@@ -178,6 +178,10 @@ export const tr = {
       "Shopier ERP olarak bağlandığında ürün, stok ve fiyat kaynağıdır. Shopier'de verilen siparişler zaten Shopier'de kayıtlıdır; başka mağazalardan gelen siparişler ve müşteriler Shopier'e yazılamaz, fatura da Shopier'den okunmaz (Shopier API'sinde bu işlemler yoktur).",
     shopierVatRateInvalid:
       'Shopier bağlantısındaki KDV oranı "{{rate}}" geçerli değil. 0, 1, 10 veya 20 giriniz; ürünler düzeltilene kadar aktarılmaz.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza'da satış siparişi oluşturan bir servis yoktur; siparişler, müşteri kartları ve faturalar bu bağlantıyla Luca Koza'ya aktarılmaz. Luca Koza'dan stok kartları, depo miktarları, fiyatlar ve kategoriler okunur.",
+    lucaKozaBranchChoice:
+      'Luca Koza kullanıcısının birden fazla şirket/şubesi var; bağlantı ayarlarındaki "Şirket/Şube kimliği" alanına birini yazınız: {{names}}',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",

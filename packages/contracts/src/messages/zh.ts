@@ -129,6 +129,10 @@ export const zh: MessageCatalog = {
       "作为 ERP 连接时，Shopier 是产品、库存和价格的来源。在 Shopier 下的订单已记录在 Shopier 中；其他店铺的订单和客户无法写入 Shopier，也不会从 Shopier 读取发票（Shopier API 不提供这些操作）。",
     shopierVatRateInvalid:
       "Shopier 连接中的增值税税率“{{rate}}”无效。请输入 0、1、10 或 20；更正之前产品不会被传输。",
+    lucaKozaOrderUnsupported:
+      "Luca Koza 没有创建销售订单的服务；此连接不会向 Luca Koza 传输订单、客户卡和发票。从 Luca Koza 读取库存卡、仓库数量、价格和类别。",
+    lucaKozaBranchChoice:
+      "该 Luca Koza 用户有多个公司/分支；请在连接设置的“公司/分支 ID”字段中填写其中一个：{{names}}",
   },
   failure: {
     someSystem: "ERP 或店铺",

@@ -3,6 +3,7 @@ import {
   startD365Emulator,
   startEntegraEmulator,
   startIkasEmulator,
+  startLucaKozaEmulator,
   startMikroEmulator,
   startShopierEmulator,
 } from "@ep/connectors";
@@ -186,6 +187,29 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         productCount: SIZES[profile].erp,
         accessToken: c.accessToken,
         webhookToken: c.webhookToken,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "luca-koza",
+    kind: "erp",
+    type: 23,
+    credentials: (baseUrl, secret) => ({
+      apiUrl: baseUrl,
+      orgCode: "1234567",
+      userName: "admin",
+      userPassword: secret("userPassword"),
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startLucaKozaEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        orgCode: c.orgCode,
+        userName: c.userName,
+        userPassword: c.userPassword,
       });
       return { app: erp.app, close: () => erp.close() };
     },
