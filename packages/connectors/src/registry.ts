@@ -5,8 +5,11 @@
 
 import type { SystemAvailability } from "@ep/contracts";
 import { diaModule } from "./dia/index";
+import { d365Module } from "./dynamics-fo/index";
+import { entegraModule } from "./entegra/index";
 import { ikasModule } from "./ikas/index";
 import { isbasiModule } from "./logo-isbasi/index";
+import { lucaKozaModule } from "./luca-koza/index";
 import { mikroModule } from "./mikro/index";
 import type {
   ConnectorContext,
@@ -22,6 +25,7 @@ import type {
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { sentosModule } from "./sentos/index";
+import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
 import { tsoftModule } from "./tsoft/index";
@@ -39,6 +43,11 @@ const MODULES: ConnectorModule[] = [
   uyumsoftPortalModule,
   diaModule,
   isbasiModule,
+  /** Implemented connectors. */
+  d365Module,
+  entegraModule,
+  shopierModule,
+  lucaKozaModule,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */

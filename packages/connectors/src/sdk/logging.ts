@@ -20,9 +20,9 @@ export type HttpLogger = (entry: HttpLogEntry) => void;
 
 export const MASK = "***";
 
-/** Object keys whose values are always masked, whatever the system. */
+/** Object keys whose values are always masked, whatever the system (`access`/`refresh`: JWT pair answers). */
 const SECRET_KEY =
-  /pass(word)?|secret|token|sifre|şifre|api_?key|authorization|client_?secret|access_?token|refresh_?token|cookie/i;
+  /pass(word)?|secret|token|sifre|şifre|api_?key|authorization|client_?secret|access_?token|refresh_?token|cookie|^access$|^refresh$/i;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);

@@ -275,13 +275,18 @@ describe("registry", () => {
     expect(
       listConnectors()
         .filter((d) => d.implemented)
-        .map((d) => `${d.kind}:${d.type}`),
+        .map((d) => `${d.kind}:${d.type}`)
+        .sort(),
     ).toEqual([
+      "erp:16",
+      "erp:17",
+      "erp:18",
+      "erp:20",
+      "erp:21",
+      "erp:23",
       "erp:5",
       "erp:8",
       "erp:9",
-      "erp:18",
-      "erp:21",
       "shop:1",
       "shop:3",
       "shop:4",

@@ -146,6 +146,24 @@ export const de: MessageCatalog = {
       "Einige Mikro-Lagerkarten verweisen auf einen MwSt.-Eintrag ({{pointer}}), der nicht in der Steuertabelle steht: {{skus}}. Korrigieren Sie in Mikro das Einzelhandels-Steuerfeld dieser Karten; bis dahin werden diese Produkte nicht übertragen.",
     mikroOrderNotFound:
       "Die Bestellung {{orderNo}} wurde an Mikro gesendet, konnte aber über ihre Belegnummer nicht wiedergefunden werden. Prüfen Sie in Mikro die Bestellung mit dieser Belegnummer; sie wurde nicht erneut gesendet, damit sie nicht doppelt geschrieben wird.",
+    d365VatGroupUnknown:
+      'D365-Produkt {{sku}}: Die Artikel-Mehrwertsteuergruppe "{{group}}" hat in der Zuordnung keinen MwSt.-Satz. Fügen Sie die Gruppe mit ihrem Satz unter "Artikel-Mehrwertsteuergruppen" in den Verbindungseinstellungen hinzu; bis dahin wird das Produkt nicht übertragen.',
+    d365VariantUnknown:
+      "Die D365-Bestandszeile {{key}} gehört zu keiner freigegebenen Produktvariante. Geben Sie die Variante für diese Dimensionskombination in D365 frei; bis dahin wird ihr Bestand nicht übertragen.",
+    d365ItemsUnknown:
+      "In D365 wurde kein freigegebenes Produkt und keine Variante gefunden: {{skus}}. Geben Sie die Produkte im Unternehmen frei oder korrigieren Sie die Artikelnummern der Bestellzeilen; die Bestellung wurde nicht geschrieben.",
+    d365VatGroupsMalformed:
+      'Die Zuordnung der Artikel-Mehrwertsteuergruppen konnte nicht gelesen werden: "{{entry}}". Das Format ist GRUPPE=SATZ;GRUPPE=SATZ, z. B. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "Die Entegra-Verbindung ist schreibgeschützt: Produkte, Bestände, Preise und Kategorien werden aus Entegra gelesen. Es gibt keinen geprüften Weg, Bestellungen und Kunden in Entegra zu schreiben, daher werden Bestellungen nicht übertragen. Verbinden Sie ein ERP, das Bestellungen annimmt, um sie zu übertragen.",
+    shopierOrderWriteUnsupported:
+      "Als ERP verbunden ist Shopier die Quelle für Produkte, Bestände und Preise. Auf Shopier aufgegebene Bestellungen sind dort bereits erfasst; Bestellungen und Kunden aus anderen Shops können nicht in Shopier geschrieben werden, und Rechnungen werden nicht aus Shopier gelesen (die Shopier-API bietet diese Vorgänge nicht).",
+    shopierVatRateInvalid:
+      'Der MwSt.-Satz "{{rate}}" in der Shopier-Verbindung ist ungültig. Geben Sie 0, 1, 10 oder 20 ein; bis dahin werden keine Produkte übertragen.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza hat keinen Dienst zum Anlegen von Verkaufsaufträgen; Bestellungen, Kundenkarten und Rechnungen werden über diese Verbindung nicht an Luca Koza übertragen. Aus Luca Koza werden Lagerkarten, Lagerbestände, Preise und Kategorien gelesen.",
+    lucaKozaBranchChoice:
+      'Der Luca-Koza-Benutzer hat mehr als ein Unternehmen/eine Filiale; tragen Sie eines im Feld "Unternehmens-/Filial-ID" der Verbindungseinstellungen ein: {{names}}',
   },
   failure: {
     someSystem: "Das ERP oder der Shop",

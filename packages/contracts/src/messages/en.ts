@@ -172,6 +172,24 @@ export const en: MessageCatalog = {
       "Some Mikro stock cards point to a VAT entry ({{pointer}}) that is not in the tax table: {{skus}}. Correct their retail VAT field in Mikro; these products are not transferred until then.",
     mikroOrderNotFound:
       "Order {{orderNo}} was sent to Mikro but could not be found again by its document number. Check the order with this document number in Mikro; it was not sent again so that it is not written twice.",
+    d365VatGroupUnknown:
+      'D365 product {{sku}}: item sales tax group "{{group}}" has no VAT rate in the mapping. Add the group with its rate to "Item sales tax groups" in the connection settings; the product is not transferred until then.',
+    d365VariantUnknown:
+      "D365 stock row {{key}} does not belong to a released product variant. Release the variant for this dimension combination in D365; its stock is not transferred until then.",
+    d365ItemsUnknown:
+      "No released product or variant found in D365: {{skus}}. Release the products in the company or correct the order lines' stock codes; the order was not written.",
+    d365VatGroupsMalformed:
+      'The item sales tax group mapping could not be read: "{{entry}}". The format is GROUP=RATE;GROUP=RATE, e.g. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "The Entegra connection is read-only: products, stock, prices and categories are read from Entegra. There is no verified way to write orders and customers to Entegra, so orders are not transferred to it. Connect an ERP that accepts orders to transfer them.",
+    shopierOrderWriteUnsupported:
+      "Connected as the ERP, Shopier is the source of products, stock and prices. Orders placed on Shopier are already recorded there; orders and customers from other shops cannot be written to Shopier, and no invoices are read from it (the Shopier API has no such operations).",
+    shopierVatRateInvalid:
+      'The VAT rate "{{rate}}" in the Shopier connection is not valid. Enter 0, 1, 10 or 20; products are not transferred until it is corrected.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza has no service that creates sales orders; orders, customer cards and invoices are not transferred to Luca Koza by this connection. Stock cards, depot quantities, prices and categories are read from Luca Koza.",
+    lucaKozaBranchChoice:
+      'The Luca Koza user has more than one company/branch; enter one in the "Company/branch id" field of the connection settings: {{names}}',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli password reset",

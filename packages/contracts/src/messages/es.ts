@@ -142,6 +142,24 @@ export const es: MessageCatalog = {
       "Algunas fichas de existencias de Mikro apuntan a una entrada de IVA ({{pointer}}) que no está en la tabla de impuestos: {{skus}}. Corrija en Mikro el campo de IVA minorista de esas fichas; hasta entonces estos productos no se transfieren.",
     mikroOrderNotFound:
       "El pedido {{orderNo}} se envió a Mikro, pero no se pudo volver a encontrar por su número de documento. Revise en Mikro el pedido con ese número de documento; no se ha reenviado para que no se escriba dos veces.",
+    d365VatGroupUnknown:
+      'Producto de D365 {{sku}}: el grupo de impuestos de artículo "{{group}}" no tiene tipo de IVA en la correspondencia. Añada el grupo con su tipo en "Grupos de impuestos de artículo" en la configuración de la conexión; hasta entonces el producto no se transfiere.',
+    d365VariantUnknown:
+      "La fila de existencias de D365 {{key}} no pertenece a ninguna variante de producto liberada. Libere la variante para esta combinación de dimensiones en D365; hasta entonces sus existencias no se transfieren.",
+    d365ItemsUnknown:
+      "No se encontró en D365 ningún producto o variante liberado: {{skus}}. Libere los productos en la empresa o corrija los códigos de las líneas del pedido; el pedido no se escribió.",
+    d365VatGroupsMalformed:
+      'No se pudo leer la correspondencia de grupos de impuestos de artículo: "{{entry}}". El formato es GRUPO=TIPO;GRUPO=TIPO, p. ej. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "La conexión con Entegra es solo de lectura: productos, existencias, precios y categorías se leen de Entegra. No existe una forma verificada de escribir pedidos y clientes en Entegra, por lo que los pedidos no se transfieren. Conecte un ERP que acepte pedidos para transferirlos.",
+    shopierOrderWriteUnsupported:
+      "Conectado como ERP, Shopier es el origen de productos, existencias y precios. Los pedidos realizados en Shopier ya quedan registrados allí; los pedidos y clientes de otras tiendas no se pueden escribir en Shopier y no se leen facturas de él (la API de Shopier no ofrece estas operaciones).",
+    shopierVatRateInvalid:
+      'El tipo de IVA "{{rate}}" de la conexión con Shopier no es válido. Introduzca 0, 1, 10 o 20; los productos no se transfieren hasta corregirlo.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza no tiene ningún servicio que cree pedidos de venta; esta conexión no transfiere pedidos, fichas de cliente ni facturas a Luca Koza. De Luca Koza se leen fichas de existencias, cantidades por almacén, precios y categorías.",
+    lucaKozaBranchChoice:
+      'El usuario de Luca Koza tiene más de una empresa/sucursal; indique una en el campo "Id. de empresa/sucursal" de la configuración de la conexión: {{names}}',
   },
   failure: {
     someSystem: "El ERP o la tienda",

@@ -144,6 +144,24 @@ export const fr: MessageCatalog = {
       "Certaines fiches de stock Mikro renvoient à une entrée de TVA ({{pointer}}) absente de la table des taxes : {{skus}}. Corrigez leur champ de TVA de vente au détail dans Mikro ; ces produits ne sont pas transférés d'ici là.",
     mikroOrderNotFound:
       "La commande {{orderNo}} a été envoyée à Mikro mais n'a pas pu être retrouvée par son numéro de pièce. Vérifiez dans Mikro la commande portant ce numéro de pièce ; elle n'a pas été renvoyée afin de ne pas être écrite deux fois.",
+    d365VatGroupUnknown:
+      "Produit D365 {{sku}} : le groupe de taxe d'article « {{group}} » n'a pas de taux de TVA dans la correspondance. Ajoutez le groupe et son taux dans « Groupes de taxe d'article » des paramètres de connexion ; le produit n'est pas transféré d'ici là.",
+    d365VariantUnknown:
+      "La ligne de stock D365 {{key}} n'appartient à aucune variante de produit lancée. Lancez la variante pour cette combinaison de dimensions dans D365 ; son stock n'est pas transféré d'ici là.",
+    d365ItemsUnknown:
+      "Aucun produit ni variante lancé trouvé dans D365 : {{skus}}. Lancez les produits dans la société ou corrigez les codes des lignes de commande ; la commande n'a pas été écrite.",
+    d365VatGroupsMalformed:
+      "La correspondance des groupes de taxe d'article est illisible : « {{entry}} ». Le format est GROUPE=TAUX;GROUPE=TAUX, par ex. KDV20=20;KDV10=10.",
+    entegraWriteUnsupported:
+      "La connexion Entegra est en lecture seule : produits, stocks, prix et catégories sont lus depuis Entegra. Aucun moyen vérifié n'existe pour écrire des commandes et des clients dans Entegra ; les commandes n'y sont donc pas transférées. Connectez un ERP qui accepte les commandes pour les transférer.",
+    shopierOrderWriteUnsupported:
+      "Connecté comme ERP, Shopier est la source des produits, des stocks et des prix. Les commandes passées sur Shopier y sont déjà enregistrées ; les commandes et clients d'autres boutiques ne peuvent pas être écrits dans Shopier, et aucune facture n'y est lue (l'API Shopier ne propose pas ces opérations).",
+    shopierVatRateInvalid:
+      "Le taux de TVA « {{rate}} » de la connexion Shopier n'est pas valide. Saisissez 0, 1, 10 ou 20 ; les produits ne sont pas transférés tant qu'il n'est pas corrigé.",
+    lucaKozaOrderUnsupported:
+      "Luca Koza n'a aucun service de création de commandes client ; cette connexion ne transfère ni commandes, ni fiches client, ni factures vers Luca Koza. Les fiches de stock, quantités par dépôt, prix et catégories sont lus depuis Luca Koza.",
+    lucaKozaBranchChoice:
+      "L'utilisateur Luca Koza a plusieurs sociétés/agences ; indiquez-en une dans le champ « Id société/agence » des paramètres de connexion : {{names}}",
   },
   failure: {
     someSystem: "L'ERP ou la boutique",

@@ -134,6 +134,24 @@ export const ja: MessageCatalog = {
       "一部の Mikro 在庫カードが税テーブルにない税項目（{{pointer}}）を参照しています: {{skus}}。Mikro でこれらのカードの小売税フィールドを修正してください。修正されるまでこれらの商品は転送されません。",
     mikroOrderNotFound:
       "注文 {{orderNo}} は Mikro に送信されましたが、伝票番号で再度見つけることができませんでした。Mikro でこの伝票番号の注文を確認してください。二重に書き込まれないよう、再送信はしていません。",
+    d365VatGroupUnknown:
+      "D365 の製品 {{sku}}: 品目売上税グループ「{{group}}」の VAT 税率が対応表にありません。接続設定の「品目売上税グループ」にこのグループと税率を追加してください。追加されるまでこの製品は転送されません。",
+    d365VariantUnknown:
+      "D365 の在庫行 {{key}} はリリース済みの製品バリアントに属していません。D365 でこのディメンションの組み合わせのバリアントをリリースしてください。それまで在庫は転送されません。",
+    d365ItemsUnknown:
+      "D365 にリリース済みの製品またはバリアントが見つかりません: {{skus}}。会社で製品をリリースするか、注文明細の在庫コードを修正してください。注文は書き込まれていません。",
+    d365VatGroupsMalformed:
+      "品目売上税グループの対応表を読み取れません:「{{entry}}」。形式は グループ=税率;グループ=税率 です（例: KDV20=20;KDV10=10）。",
+    entegraWriteUnsupported:
+      "Entegra 接続は読み取り専用です。製品、在庫、価格、カテゴリは Entegra から読み取られます。Entegra に注文や顧客を書き込む検証済みの方法がないため、注文は Entegra に転送されません。注文を転送するには、注文を受け付ける ERP を接続してください。",
+    shopierOrderWriteUnsupported:
+      "ERP として接続した Shopier は、製品・在庫・価格の取得元です。Shopier で受けた注文は既に Shopier に記録されています。他のショップの注文や顧客を Shopier に書き込むことはできず、請求書も Shopier から読み取りません（Shopier API にこれらの操作はありません）。",
+    shopierVatRateInvalid:
+      "Shopier 接続の VAT 税率「{{rate}}」は無効です。0、1、10、20 のいずれかを入力してください。修正されるまで製品は転送されません。",
+    lucaKozaOrderUnsupported:
+      "Luca Koza には販売注文を作成するサービスがないため、この接続では注文・顧客カード・請求書を Luca Koza に転送しません。Luca Koza からは在庫カード、倉庫別数量、価格、カテゴリを読み取ります。",
+    lucaKozaBranchChoice:
+      "Luca Koza ユーザーには複数の会社/支店があります。接続設定の「会社/支店 ID」欄にいずれかを入力してください: {{names}}",
   },
   failure: {
     someSystem: "ERP またはショップ",

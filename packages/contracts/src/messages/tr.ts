@@ -176,6 +176,24 @@ export const tr = {
       "Mikro stok kartlarında vergi tablosunda olmayan bir KDV işaretçisi ({{pointer}}) var: {{skus}}. Mikro'da bu kartların perakende vergi alanını düzeltin; ürünler düzeltilene kadar aktarılmaz.",
     mikroOrderNotFound:
       "{{orderNo}} numaralı sipariş Mikro'ya gönderildi ancak belge numarasıyla geri bulunamadı. Mikro'da bu belge numaralı siparişi kontrol edin; sipariş iki kez yazılmasın diye yeniden gönderilmedi.",
+    d365VatGroupUnknown:
+      'D365 ürünü {{sku}}: madde satış vergisi grubu "{{group}}" KDV oranı eşlemesinde yok. Bağlantı ayarlarındaki "Madde satış vergisi grupları" alanına bu grubu oranıyla ekleyin; ürün eklenene kadar aktarılmaz.',
+    d365VariantUnknown:
+      "D365 stok satırı {{key}} serbest bırakılmış bir ürün varyantına ait değil. D365'te bu boyut bileşimi için varyantı serbest bırakın; stok o zamana kadar aktarılmaz.",
+    d365ItemsUnknown:
+      "D365'te serbest bırakılmış ürün veya varyant bulunamadı: {{skus}}. Ürünleri şirkette serbest bırakın veya sipariş satırlarının stok kodlarını düzeltin; sipariş yazılmadı.",
+    d365VatGroupsMalformed:
+      'Madde satış vergisi grubu eşlemesi okunamadı: "{{entry}}". Biçim GRUP=ORAN;GRUP=ORAN olmalıdır, örn. KDV20=20;KDV10=10.',
+    entegraWriteUnsupported:
+      "Entegra bağlantısı yalnızca okuma yapar: ürün, stok, fiyat ve kategoriler Entegra'dan okunur. Entegra'ya sipariş ve müşteri yazmanın doğrulanmış bir yolu olmadığından siparişler Entegra'ya aktarılmaz. Siparişleri aktarmak için sipariş yazabilen bir ERP bağlayınız.",
+    shopierOrderWriteUnsupported:
+      "Shopier ERP olarak bağlandığında ürün, stok ve fiyat kaynağıdır. Shopier'de verilen siparişler zaten Shopier'de kayıtlıdır; başka mağazalardan gelen siparişler ve müşteriler Shopier'e yazılamaz, fatura da Shopier'den okunmaz (Shopier API'sinde bu işlemler yoktur).",
+    shopierVatRateInvalid:
+      'Shopier bağlantısındaki KDV oranı "{{rate}}" geçerli değil. 0, 1, 10 veya 20 giriniz; ürünler düzeltilene kadar aktarılmaz.',
+    lucaKozaOrderUnsupported:
+      "Luca Koza'da satış siparişi oluşturan bir servis yoktur; siparişler, müşteri kartları ve faturalar bu bağlantıyla Luca Koza'ya aktarılmaz. Luca Koza'dan stok kartları, depo miktarları, fiyatlar ve kategoriler okunur.",
+    lucaKozaBranchChoice:
+      'Luca Koza kullanıcısının birden fazla şirket/şubesi var; bağlantı ayarlarındaki "Şirket/Şube kimliği" alanına birini yazınız: {{names}}',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",

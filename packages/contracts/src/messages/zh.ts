@@ -124,6 +124,24 @@ export const zh: MessageCatalog = {
       "部分 Mikro 库存卡指向税率表中不存在的增值税条目（{{pointer}}）：{{skus}}。请在 Mikro 中更正这些卡片的零售税字段；更正之前这些商品不会被传输。",
     mikroOrderNotFound:
       "订单 {{orderNo}} 已发送到 Mikro，但无法按单据编号再次找到。请在 Mikro 中检查该单据编号的订单；为避免重复写入，系统未重新发送。",
+    d365VatGroupUnknown:
+      "D365 产品 {{sku}}：物料销售税组“{{group}}”在映射中没有增值税税率。请在连接设置的“物料销售税组”中添加该组及其税率；添加之前该产品不会被传输。",
+    d365VariantUnknown:
+      "D365 库存行 {{key}} 不属于任何已发布的产品变体。请在 D365 中为该维度组合发布变体；在此之前其库存不会被传输。",
+    d365ItemsUnknown:
+      "在 D365 中未找到已发布的产品或变体：{{skus}}。请在公司中发布这些产品或更正订单行的库存编码；订单未写入。",
+    d365VatGroupsMalformed:
+      "无法读取物料销售税组映射：“{{entry}}”。格式应为 组=税率;组=税率，例如 KDV20=20;KDV10=10。",
+    entegraWriteUnsupported:
+      "Entegra 连接为只读：产品、库存、价格和类别从 Entegra 读取。由于没有经过验证的方式向 Entegra 写入订单和客户，订单不会传输到 Entegra。如需传输订单，请连接可接收订单的 ERP。",
+    shopierOrderWriteUnsupported:
+      "作为 ERP 连接时，Shopier 是产品、库存和价格的来源。在 Shopier 下的订单已记录在 Shopier 中；其他店铺的订单和客户无法写入 Shopier，也不会从 Shopier 读取发票（Shopier API 不提供这些操作）。",
+    shopierVatRateInvalid:
+      "Shopier 连接中的增值税税率“{{rate}}”无效。请输入 0、1、10 或 20；更正之前产品不会被传输。",
+    lucaKozaOrderUnsupported:
+      "Luca Koza 没有创建销售订单的服务；此连接不会向 Luca Koza 传输订单、客户卡和发票。从 Luca Koza 读取库存卡、仓库数量、价格和类别。",
+    lucaKozaBranchChoice:
+      "该 Luca Koza 用户有多个公司/分支；请在连接设置的“公司/分支 ID”字段中填写其中一个：{{names}}",
   },
   failure: {
     someSystem: "ERP 或店铺",

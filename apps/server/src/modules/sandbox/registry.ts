@@ -1,10 +1,14 @@
 import {
   type ConnectorKind,
+  startD365Emulator,
   startDiaEmulator,
+  startEntegraEmulator,
   startIkasEmulator,
   startIsbasiEmulator,
+  startLucaKozaEmulator,
   startMikroEmulator,
   startSentosEmulator,
+  startShopierEmulator,
   startShopifyEmulator,
   startSopyoEmulator,
   startTsoftEmulator,
@@ -272,6 +276,107 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         apiKey: c.apiKey,
         username: c.username,
         password: c.password,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "dynamics-ax-rest",
+    kind: "erp",
+    type: 17,
+    credentials: (baseUrl, secret) => ({
+      environmentUrl: baseUrl,
+      tenantId: "00000000-0000-4000-8000-000000000017",
+      clientId: secret("clientId"),
+      clientSecret: secret("clientSecret"),
+      company: "TR01",
+      customerGroup: "ETICARET",
+      categoryHierarchy: "Perakende Kategorileri",
+      tokenUrl: `${baseUrl}/00000000-0000-4000-8000-000000000017/oauth2/v2.0/token`,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startD365Emulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        tenantId: c.tenantId,
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        company: c.company,
+      });
+      // Orders with lines get invoiced, so invoice transfer has work.
+      const stop = erp.startAutoInvoicing(2 * 60_000);
+      return {
+        app: erp.app,
+        async close() {
+          stop();
+          await erp.close();
+        },
+      };
+    },
+  },
+  {
+    system: "entegra",
+    kind: "erp",
+    type: 16,
+    credentials: (baseUrl, secret) => ({
+      email: "api@deneme-magaza.com.tr",
+      password: secret("password"),
+      apiUrl: baseUrl,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startEntegraEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        email: c.email,
+        password: c.password,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "shopier",
+    kind: "erp",
+    type: 20,
+    credentials: (baseUrl, secret) => ({
+      accessToken: secret("accessToken"),
+      webhookToken: secret("webhookToken"),
+      apiUrl: `${baseUrl}/v1`,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startShopierEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        accessToken: c.accessToken,
+        webhookToken: c.webhookToken,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "luca-koza",
+    kind: "erp",
+    type: 23,
+    credentials: (baseUrl, secret) => ({
+      apiUrl: baseUrl,
+      orgCode: "1234567",
+      userName: "admin",
+      userPassword: secret("userPassword"),
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startLucaKozaEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        orgCode: c.orgCode,
+        userName: c.userName,
+        userPassword: c.userPassword,
       });
       return { app: erp.app, close: () => erp.close() };
     },

@@ -1,0 +1,199 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ErpConnector } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { createEntegraConnector } from "./connector";
+import { type EntegraEmulator, startEntegraEmulator } from "./emulator/server";
+import { judgeEntegraRequest } from "./judge/requests";
+
+let emu: EntegraEmulator;
+let conn: ErpConnector;
+const logs: HttpLogEntry[] = [];
+const store = new InMemoryRateLimitStore();
+
+function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: store,
+    budget: { requests: 200, windowMs: 1000 },
+    logger: (e) => logs.push(e),
+    counter: new CallCounter(),
+    timeoutMs: 400,
+    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+    ...over,
+  };
+}
+
+async function caught(p: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ConnectorError) return e;
+    throw e;
+  }
+  throw new Error("expected a ConnectorError");
+}
+
+async function all<T>(fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string }>) {
+  const items: T[] = [];
+  let token: string | undefined;
+  let pages = 0;
+  do {
+    const p = await fetchPage(token);
+    items.push(...p.items);
+    token = p.nextPageToken;
+    pages++;
+  } while (token);
+  return { items, pages };
+}
+
+const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
+
+beforeAll(async () => {
+  emu = await startEntegraEmulator({ seed: 11, productCount: 120, pageSize: 25 });
+  conn = createEntegraConnector(emu.credentials, ctx());
+});
+
+afterAll(async () => {
+  await emu.close();
+});
+
+afterEach(() => {
+  emu.faults.clear();
+  const r = judgeRequests(emu.recorder.list(), judgeEntegraRequest);
+  emu.recorder.clear();
+  conformance.requests += r.requests;
+  conformance.failures.push(...r.failures);
+  for (const [op, v] of Object.entries(r.operations)) {
+    const t = conformance.operations[op] ?? { requests: 0, failed: 0 };
+    t.requests += v.requests;
+    t.failed += v.failed;
+    conformance.operations[op] = t;
+  }
+});
+
+describe("Entegra connector against the emulator", () => {
+  it("logs in with e-mail and password and sends the JWT on every read", async () => {
+    const info = await conn.testConnection();
+    expect(info.description).toContain(emu.credentials.email);
+    expect(emu.counters.tokensIssued).toBe(1);
+    const bad = createEntegraConnector({ ...emu.credentials, password: "yanlis" }, ctx());
+    expect((await caught(bad.testConnection())).reason).toBe("auth");
+    const text = JSON.stringify(logs);
+    expect(text).not.toContain(emu.credentials.password);
+    for (const t of emu.issuedTokens()) expect(text).not.toContain(t);
+  });
+
+  it("reads every product page, variations as variants with their specs and barcodes", async () => {
+    const { items, pages } = await all((t) => conn.listProducts({ pageToken: t }));
+    expect(items).toHaveLength(emu.products.length);
+    expect(pages).toBe(Math.ceil(emu.products.length / 25));
+    const withVariants = items.find((p) => p.variants.length > 1);
+    expect(withVariants?.groupKey).toBe(withVariants?.sku);
+    expect(Object.keys(withVariants?.variants[0]?.options ?? {}).length).toBe(1);
+    expect(withVariants?.variants[0]?.barcodes[0]).toMatch(/^\d{13}$/);
+    for (const p of items) {
+      expect([0, 1, 10, 20]).toContain(p.vatRate);
+      expect(p.categoryPath).toHaveLength(2);
+    }
+    const skus = items.flatMap((p) => p.variants.map((v) => v.sku));
+    expect(new Set(skus).size).toBe(120);
+  });
+
+  it("reads both stock fields per SKU, and only the asked one", async () => {
+    const { items } = await all((t) => conn.listStock({ pageToken: t }));
+    expect(items).toHaveLength(240);
+    expect(new Set(items.map((s) => s.location))).toEqual(new Set(["quantity", "quantity2"]));
+    const one = await all((t) => conn.listStock({ pageToken: t, locations: ["quantity2"] }));
+    expect(one.items).toHaveLength(120);
+    expect((await conn.listStockLocations()).map((l) => l.id)).toEqual(["quantity", "quantity2"]);
+  });
+
+  it("reads price lists and each SKU's price per list", async () => {
+    const groups = await conn.listPriceGroups();
+    expect(groups.map((g) => [g.id, g.currency])).toEqual([
+      ["price1", "TRY"],
+      ["price2", "TRY"],
+    ]);
+    const { items } = await all((t) => conn.listPrices({ pageToken: t, priceGroups: ["price1"] }));
+    expect(items).toHaveLength(120);
+    expect(items.every((p) => p.priceGroup === "price1" && p.amount > 0)).toBe(true);
+  });
+
+  it("reads the category tree", async () => {
+    const cats = (await conn.listCategories()).items;
+    expect(cats.length).toBe(emu.categories.length);
+    const child = cats.find((c) => c.parentId);
+    expect(child?.path).toHaveLength(2);
+  });
+
+  it("says in Turkish that orders and customers are not written, and sends nothing", async () => {
+    const before = emu.counters.requests;
+    for (const p of [
+      conn.createSalesOrder({ order: {} as never, customerCode: "x" }),
+      conn.createCustomer({} as never),
+      conn.findOrderByRef("WEB-1"),
+      conn.listInvoicesForOrder("WEB-1"),
+    ]) {
+      const e = await caught(p);
+      expect(e.reason).toBe("unsupported");
+      expect(e.merchantMessage).toContain("Entegra");
+    }
+    expect(emu.counters.requests).toBe(before);
+  });
+});
+
+describe("Entegra faults", () => {
+  it("retries after 429 with Retry-After, a 5xx and a timeout", async () => {
+    emu.faults.set({
+      retryAfterSeconds: 1,
+      hangMs: 1_000,
+      queue: [{ kind: "429" }, { kind: "5xx" }, { kind: "timeout" }],
+    });
+    const p = await conn.listProducts();
+    expect(p.items.length).toBe(25);
+    expect(emu.counters.faults["429"]).toBe(1);
+    expect(emu.counters.faults["5xx"]).toBe(1);
+    expect(emu.counters.faults.timeout).toBe(1);
+  });
+
+  it("logs in again when the token stops being accepted", async () => {
+    const issued = emu.counters.tokensIssued;
+    emu.expireTokens();
+    await conn.listPriceGroups();
+    expect(emu.counters.tokensIssued).toBe(issued + 1);
+  });
+});
+
+describe("Entegra conformance", () => {
+  it("the judge knows the tap's requests only", () => {
+    const get = (path: string, headers: Record<string, string>, query: Record<string, unknown> = {}) => ({
+      at: 0,
+      method: "GET",
+      path,
+      query,
+      headers,
+      body: undefined,
+    });
+    expect(judgeEntegraRequest(get("/product/page=2/", { authorization: "JWT a" }))?.problems).toEqual([]);
+    expect(judgeEntegraRequest(get("/product/page=2/", { authorization: "Bearer a" }))?.problems).toEqual([
+      "Entegra takes 'Authorization: JWT <access>', not Bearer",
+    ]);
+    expect(judgeEntegraRequest(get("/product/page=0/", { authorization: "JWT a" }))).toBeUndefined();
+    expect(judgeEntegraRequest(get("/product/", { authorization: "JWT a" }, { page: "1" }))).toBeUndefined();
+    expect(judgeEntegraRequest({ ...get("/order/", {}), method: "POST" })).toBeUndefined();
+  });
+
+  it("every request the connector sent was judged and none was rejected", () => {
+    const ops = Object.entries(conformance.operations)
+      .map(([op, v]) => `${op}=${v.requests}`)
+      .join(", ");
+    console.log(
+      `entegra conformance: ${conformance.requests} requests, ${Object.keys(conformance.operations).length} operations, ${conformance.failures.length} rejected (${ops})`,
+    );
+    expect(conformance.requests).toBeGreaterThan(20);
+    expect(describeFailures(conformance)).toBe("");
+  });
+});
