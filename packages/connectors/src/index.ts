@@ -1,3 +1,4 @@
+export * from "./ideasoft/index";
 export * from "./ikas/index";
 export * from "./mikro/index";
 export * from "./registry";

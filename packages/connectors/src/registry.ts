@@ -3,6 +3,7 @@
  * one new folder and one line in `MODULES`.
  */
 
+import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { mikroModule } from "./mikro/index";
 import type {
@@ -19,7 +20,7 @@ import type {
 import { ConnectorError } from "./sdk/errors";
 
 /** Implemented connectors. */
-const MODULES: ConnectorModule[] = [mikroModule, ikasModule];
+const MODULES: ConnectorModule[] = [mikroModule, ikasModule, ideasoftModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
