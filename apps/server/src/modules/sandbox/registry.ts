@@ -1,4 +1,9 @@
-import { type ConnectorKind, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import {
+  type ConnectorKind,
+  startIdeasoftEmulator,
+  startIkasEmulator,
+  startMikroEmulator,
+} from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 
 /** How big a tenant's seeded catalogue is: a new company's or the demo company's. */
@@ -95,6 +100,40 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         clientSecret: c.clientSecret,
       });
       // Customers keep ordering, so order transfer has work.
+      const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
+      return {
+        app: shop.app,
+        async close() {
+          stop();
+          await shop.close();
+        },
+      };
+    },
+  },
+  {
+    system: "ideasoft",
+    kind: "shop",
+    type: 2,
+    // The sandbox skips the consent page: the tenant starts with a refresh token the emulator knows.
+    credentials: (baseUrl, secret) => ({
+      storeDomain: "deneme.myideasoft.com",
+      clientId: secret("clientId"),
+      clientSecret: secret("clientSecret"),
+      refreshToken: secret("refreshToken"),
+      apiUrl: baseUrl,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const shop = await startIdeasoftEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].shop,
+        orderCount: SIZES[profile].orders,
+        storeDomain: c.storeDomain,
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        refreshToken: c.refreshToken,
+      });
       const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
       return {
         app: shop.app,
