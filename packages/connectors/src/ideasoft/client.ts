@@ -227,3 +227,34 @@ export class IdeasoftClient {
     });
   }
 }
+
+/**
+ * The app-install landing's first step: the authorization code for a token pair, on the SDK client
+ * (masking, timeouts, the outbound guard through `ctx.fetch`).
+ */
+export async function exchangeIdeasoftCode(
+  input: { baseUrl: string; clientId: string; clientSecret: string; code: string; redirectUri: string },
+  ctx: ConnectorContext,
+): Promise<{ accessToken: string; refreshToken: string; tokenExpiresAt: string }> {
+  const http = createConnectorHttp(ideasoftDescriptor, ctx, { secrets: [input.clientSecret, input.code] });
+  const b = await requestIdeasoftToken(http, ideasoftTokenUrl(input.baseUrl), {
+    grant_type: "authorization_code",
+    client_id: input.clientId,
+    client_secret: input.clientSecret,
+    code: input.code,
+    redirect_uri: input.redirectUri,
+  });
+  if (!b.refresh_token) {
+    throw new ConnectorError("ideasoft: token answer without refresh_token", {
+      reason: "bad_response",
+      system: "ideasoft",
+      operation: "oauth/v2/token authorization_code",
+    });
+  }
+  const now = ctx.now ?? Date.now;
+  return {
+    accessToken: b.access_token,
+    refreshToken: b.refresh_token,
+    tokenExpiresAt: String(now() + (b.expires_in ?? DEFAULT_TOKEN_TTL_S) * 1000),
+  };
+}

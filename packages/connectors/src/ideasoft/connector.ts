@@ -41,6 +41,23 @@ export class IdeasoftConnector implements ShopConnector {
     this.orders = new IdeasoftOrders(this.client);
   }
 
+  /** The store's first panel user: who installed our app (install flow). */
+  async storeOwner(): Promise<{ email: string; firstName: string; lastName: string } | undefined> {
+    const [u] = await this.client.page<{ email: string; firstname?: string; surname?: string }>(
+      "listUsers",
+      "/users",
+      { sort: "id" },
+      1,
+      1,
+    );
+    return u ? { email: u.email, firstName: u.firstname ?? "", lastName: u.surname ?? "" } : undefined;
+  }
+
+  /** Apps installed in the store (the install flow finds the purchased package here). */
+  async installedApplications(): Promise<Array<{ applicationId?: number; applicationName?: string }>> {
+    return this.client.page("listInstalledApplications", "/app_store/installed_applications", {}, 1, 100);
+  }
+
   async testConnection(): Promise<ConnectionInfo> {
     const currencies = await this.client.page<IdeaCurrency>("listCurrencies", "/currencies", {}, 1, 100);
     const primary = currencies.find((c) => c.isPrimary === 1);

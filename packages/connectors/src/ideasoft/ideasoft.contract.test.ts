@@ -9,6 +9,7 @@ import type { Credentials } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { exchangeIdeasoftCode, ideasoftAuthorizeUrl } from "./client";
 import { IdeasoftConnector } from "./connector";
 import { type IdeasoftEmulator, startIdeasoftEmulator } from "./emulator/server";
 import { ideasoftJudge } from "./judge/openapi";
@@ -237,6 +238,53 @@ describe("Ideasoft connector against the emulator", () => {
       (e: unknown) => e instanceof ConnectorError && e.maybeApplied && e.kind === "transient",
     );
     expect((emu.counters.byOperation.createProduct ?? 0) - before).toBe(1);
+  });
+});
+
+describe("app install: consent, code exchange, store owner and package", () => {
+  it("exchanges the code the consent page hands out, then reads owner and installed app", async () => {
+    const redirectUri = "http://panel.test/ideasoft-app-install";
+    const consent = await fetch(
+      ideasoftAuthorizeUrl(emu.url, { clientId: emu.credentials.clientId, redirectUri, state: "s1" }),
+      { redirect: "manual" },
+    );
+    expect(consent.status).toBe(302);
+    const landing = new URL(consent.headers.get("location") ?? "");
+    expect(landing.pathname).toBe("/ideasoft-app-install");
+    expect(landing.searchParams.get("state")).toBe("s1");
+    const code = landing.searchParams.get("code") ?? "";
+    const ctx = { companyId: "install", rateLimitStore: new InMemoryRateLimitStore() };
+    const tokens = await exchangeIdeasoftCode(
+      {
+        baseUrl: emu.url,
+        clientId: emu.credentials.clientId,
+        clientSecret: emu.credentials.clientSecret,
+        code,
+        redirectUri,
+      },
+      ctx,
+    );
+    expect(tokens.refreshToken).toBeTruthy();
+    // A code works once.
+    await expect(
+      exchangeIdeasoftCode(
+        {
+          baseUrl: emu.url,
+          clientId: emu.credentials.clientId,
+          clientSecret: emu.credentials.clientSecret,
+          code,
+          redirectUri,
+        },
+        ctx,
+      ),
+    ).rejects.toMatchObject({ reason: "auth" });
+    const c = new IdeasoftConnector({ ...emu.credentials, ...tokens }, ctx);
+    expect(await c.storeOwner()).toEqual({
+      email: "ayse.yilmaz@example.com.tr",
+      firstName: "Ayşe",
+      lastName: "Yılmaz",
+    });
+    expect((await c.installedApplications())[0]?.applicationName).toBe("Entegrasyon Paneli ERP + E-Ticaret");
   });
 });
 

@@ -3,6 +3,7 @@ import { createIdeasoftConnector } from "./connector";
 import { ideasoftDescriptor } from "./descriptor";
 
 export {
+  exchangeIdeasoftCode,
   ideasoftAuthorizeUrl,
   ideasoftTokenUrl,
   requestIdeasoftToken,

@@ -37,6 +37,10 @@ export interface IdeasoftEmulatorOptions {
   faults?: FaultConfig;
   /** Refuse (400) requests the vendor OpenAPI would not accept. */
   judge?: IdeasoftJudge;
+  /** The store's first panel user (the merchant who installs apps). */
+  owner?: { email: string; firstname: string; surname: string };
+  /** Our app as the store's app list shows it (its name names the purchased package). */
+  installedApplication?: { applicationId: number; applicationName: string } | false;
   /** Keep every answer (status, body) for the answer-conformance test. */
   recordAnswers?: boolean;
   now?: () => number;
@@ -85,6 +89,8 @@ export interface IdeasoftEmulator {
 
 type Reply = FastifyReply;
 type Req = FastifyRequest;
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 
 /** The error body (inferred: the file documents none). */
 const errorBody = (code: string, message: string) => ({ errorCode: code, errorMessage: message });
@@ -293,6 +299,31 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
   });
 
   const idOf = (req: Req) => Number((req.params as { id: string }).id);
+
+  const owner = opts.owner ?? { email: "ayse.yilmaz@example.com.tr", firstname: "Ayşe", surname: "Yılmaz" };
+  app.get("/admin-api/users", async (req, reply) => {
+    if ((await guard(req, reply, "read", "listUsers")) === "handled") return reply;
+    return paged(req, [
+      // The file requires `password` in answers too (pattern: 8–16, a digit and a capital): a placeholder.
+      {
+        id: 1,
+        ...owner,
+        username: (owner.email.split("@")[0] ?? "admin").slice(0, 16),
+        password: "Gizli1234",
+        status: 1,
+        isCustomerRepresentative: 0,
+      },
+    ]);
+  });
+
+  app.get("/admin-api/app_store/installed_applications", async (req, reply) => {
+    if ((await guard(req, reply, "read", "listInstalledApplications")) === "handled") return reply;
+    const installed = opts.installedApplication ?? {
+      applicationId: 4242,
+      applicationName: "Entegrasyon Paneli ERP + E-Ticaret",
+    };
+    return installed === false ? [] : paged(req, [{ id: 1, ...installed, createdAt: iso(now()) }]);
+  });
 
   app.get("/admin-api/currencies", async (req, reply) => {
     if ((await guard(req, reply, "read", "listCurrencies")) === "handled") return reply;
