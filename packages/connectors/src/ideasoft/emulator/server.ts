@@ -77,6 +77,11 @@ export interface IdeasoftEmulator {
   faults: FaultInjector;
   recorder: RequestRecorder;
   answers: RecordedAnswer[];
+  /** The store's owner and our installed app, changeable by a test. */
+  store: {
+    owner: { email: string; firstname: string; surname: string };
+    installedApplication: { applicationId: number; applicationName: string } | false;
+  };
   setFaults(config: FaultConfig): void;
   expireTokens(): void;
   issuedTokens(): string[];
@@ -300,9 +305,16 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
 
   const idOf = (req: Req) => Number((req.params as { id: string }).id);
 
-  const owner = opts.owner ?? { email: "ayse.yilmaz@example.com.tr", firstname: "Ayşe", surname: "Yılmaz" };
+  const store: IdeasoftEmulator["store"] = {
+    owner: opts.owner ?? { email: "ayse.yilmaz@example.com.tr", firstname: "Ayşe", surname: "Yılmaz" },
+    installedApplication: opts.installedApplication ?? {
+      applicationId: 4242,
+      applicationName: "Entegrasyon Paneli ERP + E-Ticaret",
+    },
+  };
   app.get("/admin-api/users", async (req, reply) => {
     if ((await guard(req, reply, "read", "listUsers")) === "handled") return reply;
+    const owner = store.owner;
     return paged(req, [
       // The file requires `password` in answers too (pattern: 8–16, a digit and a capital): a placeholder.
       {
@@ -318,10 +330,7 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
 
   app.get("/admin-api/app_store/installed_applications", async (req, reply) => {
     if ((await guard(req, reply, "read", "listInstalledApplications")) === "handled") return reply;
-    const installed = opts.installedApplication ?? {
-      applicationId: 4242,
-      applicationName: "Entegrasyon Paneli ERP + E-Ticaret",
-    };
+    const installed = store.installedApplication;
     return installed === false ? [] : paged(req, [{ id: 1, ...installed, createdAt: iso(now()) }]);
   });
 
@@ -464,6 +473,7 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     faults: server.faults,
     recorder: server.recorder,
     answers,
+    store,
     setFaults: (config) => server.faults.set(config),
     expireTokens: () => tokens.expireAll(),
     issuedTokens: () => tokens.issued(),
