@@ -15,6 +15,8 @@ beforeAll(async () => {
     owner: { email: `ideasoft.${Date.now()}@example.com.tr`, firstname: "Elif", surname: "Aydın" },
     productCount: 10,
     rateLimit: false,
+    // A cold browser on a busy machine can take longer than Ideasoft's ~30 s to load the landing.
+    codeTtlMs: 300_000,
   });
 });
 

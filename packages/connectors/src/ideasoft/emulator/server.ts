@@ -34,6 +34,8 @@ export interface IdeasoftEmulatorOptions {
   /** Requests per window; `false` = unlimited (default 40 / 10 s, inferred). */
   rateLimit?: { requests: number; windowMs: number } | false;
   tokenTtlMs?: number;
+  /** Authorization code lifetime (about 30 s at Ideasoft, reported by integrators). */
+  codeTtlMs?: number;
   faults?: FaultConfig;
   /** Refuse (400) requests the vendor OpenAPI would not accept. */
   judge?: IdeasoftJudge;
@@ -180,8 +182,7 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
       return reply.code(400).type("text/html").send("<p>Geçersiz uygulama isteği</p>");
     }
     const code = randomBytes(16).toString("hex");
-    // About 30 s in production (reported by integrators).
-    codes.set(code, { redirectUri: q.redirect_uri, expiresAt: now() + 30_000 });
+    codes.set(code, { redirectUri: q.redirect_uri, expiresAt: now() + (opts.codeTtlMs ?? 30_000) });
     const target = new URL(q.redirect_uri);
     target.searchParams.set("code", code);
     if (q.state) target.searchParams.set("state", q.state);
