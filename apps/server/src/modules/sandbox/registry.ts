@@ -133,6 +133,8 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         clientId: c.clientId,
         clientSecret: c.clientSecret,
         refreshToken: c.refreshToken,
+        // A saved sandbox connection must keep working after a restart, when only this token is known.
+        rotateRefreshTokens: false,
       });
       const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
       return {

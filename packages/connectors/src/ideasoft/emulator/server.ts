@@ -34,6 +34,11 @@ export interface IdeasoftEmulatorOptions {
   /** Requests per window; `false` = unlimited (default 40 / 10 s, inferred). */
   rateLimit?: { requests: number; windowMs: number } | false;
   tokenTtlMs?: number;
+  /**
+   * Every refresh kills the refresh token it used, as at Ideasoft (default). The sandbox turns this off:
+   * after a server restart its emulator only knows the tenant's first refresh token.
+   */
+  rotateRefreshTokens?: boolean;
   /** Authorization code lifetime (about 30 s at Ideasoft, reported by integrators). */
   codeTtlMs?: number;
   faults?: FaultConfig;
@@ -216,8 +221,18 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     if (b.grant_type === "refresh_token") {
       if (!b.refresh_token || !refreshTokens.has(b.refresh_token))
         return refuse("invalid_grant", "Invalid refresh token");
-      refreshTokens.delete(b.refresh_token);
       counters.refreshes++;
+      if (opts.rotateRefreshTokens === false) {
+        counters.tokensIssued++;
+        const t = tokens.issue();
+        return reply.send({
+          access_token: t.token,
+          expires_in: t.expiresIn,
+          token_type: "bearer",
+          refresh_token: b.refresh_token,
+        });
+      }
+      refreshTokens.delete(b.refresh_token);
       return reply.send(issue());
     }
     return refuse("unsupported_grant_type", "Unsupported grant type");
