@@ -276,7 +276,7 @@ describe("registry", () => {
       listConnectors()
         .filter((d) => d.implemented)
         .map((d) => `${d.kind}:${d.type}`),
-    ).toEqual(["erp:9", "shop:1"]);
+    ).toEqual(["erp:9", "shop:1", "shop:2"]);
     expect(getDescriptor("erp", 9)?.onPremOnly).toBe(true);
     expect(getDescriptor("erp", 9)?.credentials.find((f) => f.name === "password")?.secret).toBe(true);
     expect(getDescriptor("shop", 1)?.credentials.find((f) => f.name === "clientSecret")?.label).toBe(
