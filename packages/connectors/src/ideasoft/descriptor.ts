@@ -44,7 +44,7 @@ export const ideasoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
     {
       name: "refreshToken",
       label: "Yenileme anahtarı (refresh token)",
-      help: '"Ideasoft ile bağlan" yetkilendirmesinden sonra otomatik doldurulur; elle girmeniz gerekmez. Her yenilemede Ideasoft yeni bir anahtar verir, biz saklarız.',
+      help: 'Uygulamamızı Ideasoft uygulama mağazasından kurduğunuzda (veya "Ideasoft ile bağlan" ekranında onay verdiğinizde) otomatik doldurulur. Her yenilemede Ideasoft yeni bir anahtar verir, biz saklarız.',
       secret: true,
       required: true,
       type: "password",
