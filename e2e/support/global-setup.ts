@@ -12,6 +12,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     mailboxDir: string;
+    /** Where the Ideasoft install spec starts its emulator (the server's IDEASOFT_OAUTH_BASE). */
+    ideasoftPort: number;
   }
 }
 
@@ -61,6 +63,7 @@ export default async function setup(project: TestProject) {
   const mailbox = await startMailbox(mailboxDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const ideasoftPort = await freePort();
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -78,6 +81,10 @@ export default async function setup(project: TestProject) {
     SUPPORT_PASSWORD: SUPPORT_ACCOUNT.password,
     // The tests' own emulators listen on loopback, which the outbound guard refuses unless allowed.
     OUTBOUND_ALLOW: "127.0.0.1",
+    // Our app in Ideasoft's app store, pointed at the install spec's emulator.
+    IDEASOFT_CLIENT_ID: "e2e-ideasoft-client",
+    IDEASOFT_CLIENT_SECRET: "e2e-ideasoft-secret-0123456789",
+    IDEASOFT_OAUTH_BASE: `http://127.0.0.1:${ideasoftPort}`,
   };
   // The browser tests always run on the embedded database.
   delete env.DATABASE_URL;
@@ -121,5 +128,6 @@ export default async function setup(project: TestProject) {
 
   project.provide("baseUrl", baseUrl);
   project.provide("mailboxDir", mailboxDir);
+  project.provide("ideasoftPort", ideasoftPort);
   return stop;
 }

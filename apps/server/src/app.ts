@@ -17,6 +17,7 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { jobRoutes } from "./modules/jobs/routes.ts";
 import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
+import { partnerInstallRoutes } from "./modules/partner-install/routes.ts";
 import { privacyRoutes } from "./modules/privacy/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
 import { sandboxMounts, sandboxRoutes } from "./modules/sandbox/routes.ts";
@@ -51,6 +52,7 @@ const modules = [
   sandboxRoutes,
   sandboxMounts,
   agentRoutes,
+  partnerInstallRoutes,
 ];
 
 export async function buildApp(

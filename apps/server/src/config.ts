@@ -153,6 +153,12 @@ const schema = z.object({
     emptyToUndefined,
     z.enum(["all", "api", "worker"], { error: "ROLE must be one of all, api, worker" }).default("all"),
   ),
+  IDEASOFT_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  IDEASOFT_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  IDEASOFT_OAUTH_BASE: z.preprocess(
+    emptyToUndefined,
+    z.url({ error: "IDEASOFT_OAUTH_BASE must be an absolute URL" }).optional(),
+  ),
 });
 
 export type Config = {
@@ -204,6 +210,11 @@ export type Config = {
   metrics: { token: string } | "open" | "off";
   /** Cut-offs for slow or idle clients (milliseconds). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
+  /**
+   * Our app in Ideasoft's app store (the install flow); null without IDEASOFT_CLIENT_ID/SECRET.
+   * `oauthBase` replaces the store's own `https://{domain}` for the token call and the API (an emulator).
+   */
+  ideasoft: { clientId: string; clientSecret: string; oauthBase: string | undefined } | null;
 };
 
 export class ConfigError extends Error {
@@ -262,5 +273,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: Math.round(c.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),
       keepAliveTimeoutMs: Math.round(c.HTTP_KEEP_ALIVE_SECONDS * 1000),
     },
+    ideasoft:
+      c.IDEASOFT_CLIENT_ID && c.IDEASOFT_CLIENT_SECRET
+        ? {
+            clientId: c.IDEASOFT_CLIENT_ID,
+            clientSecret: c.IDEASOFT_CLIENT_SECRET,
+            oauthBase: c.IDEASOFT_OAUTH_BASE?.replace(/\/$/, ""),
+          }
+        : null,
   };
 }

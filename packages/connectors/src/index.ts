@@ -1,6 +1,7 @@
 export * from "./dia/index";
 export * from "./dynamics-fo/index";
 export * from "./entegra/index";
+export * from "./ideasoft/index";
 export * from "./ikas/index";
 export * from "./logo-isbasi/index";
 export * from "./luca-koza/index";

@@ -7,6 +7,7 @@ import type { SystemAvailability } from "@ep/contracts";
 import { diaModule } from "./dia/index";
 import { d365Module } from "./dynamics-fo/index";
 import { entegraModule } from "./entegra/index";
+import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
@@ -43,6 +44,7 @@ const MODULES: ConnectorModule[] = [
   uyumsoftPortalModule,
   diaModule,
   isbasiModule,
+  ideasoftModule,
   /** Implemented connectors. */
   d365Module,
   entegraModule,

@@ -13,6 +13,13 @@ const PrivateRoutes = lazy(() =>
 );
 const LogoutPage = lazy(() => import("@/features/auth/pages/LogoutPage"));
 const NotFoundPage = lazy(() => import("@/features/errors/NotFoundPage"));
+const AuthLayout = lazy(() =>
+  import("@/features/auth/components/AuthLayout").then((m) => ({ default: m.AuthLayout })),
+);
+const PartnerInstallPage = lazy(() => import("@/features/auth/pages/PartnerInstallPage"));
+const IdeasoftOAuthPage = lazy(() =>
+  import("@/features/auth/pages/PartnerInstallPage").then((m) => ({ default: m.IdeasoftOAuthPage })),
+);
 
 /** /auth/login is where an unauthorised answer sends the user: the sign-in screen. */
 function AuthLoginRedirect() {
@@ -31,6 +38,12 @@ export function AppRoutes() {
           <Route path="error/500" element={<SystemErrorPage />} />
           <Route path="error/*" element={<Navigate to="/error/404" replace />} />
           <Route path="logout" element={<LogoutPage />} />
+          {/* Partner screens (spec section 2), signed in or not; `ideasoft-auth` is `/{product}-auth`. */}
+          <Route element={<AuthLayout />}>
+            <Route path="ideasoft-app-install" element={<PartnerInstallPage />} />
+            <Route path="ideasoft-auth" element={<PartnerInstallPage />} />
+            <Route path="ideasoft-oauth2" element={<IdeasoftOAuthPage />} />
+          </Route>
           {signedIn ? (
             <Route path="*" element={<PrivateRoutes />} />
           ) : (

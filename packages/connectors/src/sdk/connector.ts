@@ -99,6 +99,11 @@ export interface ConnectorContext {
   retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
   now?: () => number;
   fetch?: typeof fetch;
+  /**
+   * Keeps credentials the connector obtained itself (a refreshed OAuth token pair) with the stored
+   * connection, so the next run starts from them: `changed` holds only the fields that changed.
+   */
+  persistCredentials?: (changed: Credentials) => Promise<void>;
 }
 
 export type Credentials = Record<string, string | undefined>;

@@ -288,6 +288,7 @@ describe("registry", () => {
       "erp:8",
       "erp:9",
       "shop:1",
+      "shop:2",
       "shop:3",
       "shop:4",
       "shop:5",

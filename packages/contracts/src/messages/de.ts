@@ -66,6 +66,7 @@ export const de: MessageCatalog = {
     passwordUpdated: "Ihr Passwort wurde aktualisiert.",
     oldPasswordWrong: "Ihr aktuelles Passwort ist falsch.",
     loginCodeInvalid: "Der Anmeldecode ist ungültig oder abgelaufen.",
+    partnerInstallFailed: "Die Shop-Installation konnte nicht abgeschlossen werden.",
     profileUpdated: "Ihre Angaben wurden aktualisiert.",
     companyUpdated: "Ihre Firmendaten wurden aktualisiert.",
     loggedOut: "Sie wurden abgemeldet.",

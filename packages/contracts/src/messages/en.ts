@@ -63,6 +63,7 @@ export const en: MessageCatalog = {
     passwordUpdated: "Your password has been updated.",
     oldPasswordWrong: "Your current password is wrong.",
     loginCodeInvalid: "The sign-in code is invalid or has expired.",
+    partnerInstallFailed: "The store installation could not be completed.",
     profileUpdated: "Your details have been updated.",
     companyUpdated: "Your company details have been updated.",
     loggedOut: "Signed out.",

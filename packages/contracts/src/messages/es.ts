@@ -68,6 +68,7 @@ export const es: MessageCatalog = {
     passwordUpdated: "Su contraseña se ha actualizado.",
     oldPasswordWrong: "Su contraseña actual es incorrecta.",
     loginCodeInvalid: "El código de inicio de sesión no es válido o ha caducado.",
+    partnerInstallFailed: "No se pudo completar la instalación de la tienda.",
     profileUpdated: "Sus datos se han actualizado.",
     companyUpdated: "Los datos de su empresa se han actualizado.",
     loggedOut: "Sesión cerrada.",

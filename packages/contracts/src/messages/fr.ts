@@ -67,6 +67,7 @@ export const fr: MessageCatalog = {
     passwordUpdated: "Votre mot de passe a été mis à jour.",
     oldPasswordWrong: "Votre mot de passe actuel est incorrect.",
     loginCodeInvalid: "Le code de connexion n'est pas valide ou a expiré.",
+    partnerInstallFailed: "L'installation de la boutique n'a pas pu être terminée.",
     profileUpdated: "Vos informations ont été mises à jour.",
     companyUpdated: "Les informations de votre entreprise ont été mises à jour.",
     loggedOut: "Vous êtes déconnecté.",

@@ -63,6 +63,7 @@ export const ja: MessageCatalog = {
     passwordUpdated: "パスワードを更新しました。",
     oldPasswordWrong: "現在のパスワードが正しくありません。",
     loginCodeInvalid: "ログインコードが無効か、有効期限が切れています。",
+    partnerInstallFailed: "ストアのインストールを完了できませんでした。",
     profileUpdated: "登録情報を更新しました。",
     companyUpdated: "会社情報を更新しました。",
     loggedOut: "ログアウトしました。",

@@ -66,6 +66,7 @@ export const tr = {
     passwordUpdated: "Şifreniz güncellendi.",
     oldPasswordWrong: "Mevcut şifreniz hatalı.",
     loginCodeInvalid: "Giriş kodu geçersiz veya süresi dolmuş.",
+    partnerInstallFailed: "Mağaza kurulumu tamamlanamadı.",
     profileUpdated: "Bilgileriniz güncellendi.",
     companyUpdated: "Şirket bilgileriniz güncellendi.",
     loggedOut: "Çıkış yapıldı.",

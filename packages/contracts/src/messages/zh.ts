@@ -61,6 +61,7 @@ export const zh: MessageCatalog = {
     passwordUpdated: "您的密码已更新。",
     oldPasswordWrong: "您的当前密码不正确。",
     loginCodeInvalid: "登录代码无效或已过期。",
+    partnerInstallFailed: "无法完成商店安装。",
     profileUpdated: "您的信息已更新。",
     companyUpdated: "您的公司信息已更新。",
     loggedOut: "已退出登录。",

@@ -11,7 +11,7 @@ import {
 } from "@ep/connectors";
 import { type OpenedConnectors, PgRateLimitStore } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
-import { findConnection, openCredentials } from "./repository.ts";
+import { credentialPersister, findConnection, openCredentials } from "./repository.ts";
 
 export class MissingConnectionError extends Error {}
 
@@ -48,14 +48,18 @@ export async function openCompanyConnectors(
     const m = tuning.rateMultiplier ?? 1;
     return base && m !== 1 ? { ...base, requests: Math.max(1, Math.round(base.requests * m)) } : undefined;
   };
+  const erpCreds = openCredentials(ctx.credentials, erpRow);
+  const shopCreds = openCredentials(ctx.credentials, shopRow);
   return {
-    erp: createErpConnector(erpRow.systemType, openCredentials(ctx.credentials, erpRow), {
+    erp: createErpConnector(erpRow.systemType, erpCreds, {
       ...connectorContext,
       budget: budget("erp", erpRow.systemType),
+      persistCredentials: credentialPersister(db, ctx.credentials, companyId, "erp", erpCreds),
     }),
-    shop: createShopConnector(shopRow.systemType, openCredentials(ctx.credentials, shopRow), {
+    shop: createShopConnector(shopRow.systemType, shopCreds, {
       ...connectorContext,
       budget: budget("shop", shopRow.systemType),
+      persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
     }),
     erpConnectionId: erpRow.id,
     shopConnectionId: shopRow.id,
@@ -82,7 +86,7 @@ function rateLimitStoreFor(database: AppContext["database"]): RateLimitStore {
  * it retries a transient failure briefly: someone is waiting on the screen.
  */
 export function connectorFor(
-  ctx: Pick<AppContext, "config" | "database" | "outbound">,
+  ctx: Pick<AppContext, "config" | "database" | "outbound" | "credentials">,
   companyId: number,
   kind: ConnectorKind,
   type: number,
@@ -94,6 +98,7 @@ export function connectorFor(
     timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
     retry: { maxRetries: 2, maxRetryAfterMs: 10_000 },
     fetch: ctx.outbound.fetch,
+    persistCredentials: credentialPersister(ctx.database.db, ctx.credentials, companyId, kind, credentials),
   };
   return kind === "erp"
     ? createErpConnector(type, credentials, connectorContext)

@@ -73,3 +73,31 @@ export async function recordConnectionTest(
     })
     .where(eq(connections.id, connectionId));
 }
+
+/**
+ * The seam a connector persists credentials it obtained itself through (a rotated OAuth token pair):
+ * merged into the company's stored connection of that kind, but only while that connection still holds
+ * the token the connector started from, so testing other credentials never overwrites the stored ones.
+ */
+export function credentialPersister(
+  db: Db,
+  cipher: CredentialCipher,
+  companyId: number,
+  kind: ConnectionKind,
+  started: Record<string, string>,
+): (changed: Record<string, string | undefined>) => Promise<void> {
+  let current = started.refreshToken;
+  return async (changed) => {
+    const row = await findConnection(db, companyId, kind);
+    if (!row) return;
+    const stored = openCredentials(cipher, row);
+    if (stored.refreshToken !== current) return;
+    const next: Record<string, string> = { ...stored };
+    for (const [k, v] of Object.entries(changed)) if (v !== undefined) next[k] = v;
+    await db
+      .update(connections)
+      .set({ credentialsSealed: cipher.encrypt(JSON.stringify(next)), updatedAt: new Date() })
+      .where(eq(connections.id, row.id));
+    current = next.refreshToken;
+  };
+}

@@ -3,6 +3,7 @@ import {
   startD365Emulator,
   startDiaEmulator,
   startEntegraEmulator,
+  startIdeasoftEmulator,
   startIkasEmulator,
   startIsbasiEmulator,
   startLucaKozaEmulator,
@@ -379,6 +380,42 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         userPassword: c.userPassword,
       });
       return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "ideasoft",
+    kind: "shop",
+    type: 2,
+    // The sandbox skips the consent page: the tenant starts with a refresh token the emulator knows.
+    credentials: (baseUrl, secret) => ({
+      storeDomain: "deneme.myideasoft.com",
+      clientId: secret("clientId"),
+      clientSecret: secret("clientSecret"),
+      refreshToken: secret("refreshToken"),
+      apiUrl: baseUrl,
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const shop = await startIdeasoftEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].shop,
+        orderCount: SIZES[profile].orders,
+        storeDomain: c.storeDomain,
+        clientId: c.clientId,
+        clientSecret: c.clientSecret,
+        refreshToken: c.refreshToken,
+        // A saved sandbox connection must keep working after a restart, when only this token is known.
+        rotateRefreshTokens: false,
+      });
+      const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
+      return {
+        app: shop.app,
+        async close() {
+          stop();
+          await shop.close();
+        },
+      };
     },
   },
 ];

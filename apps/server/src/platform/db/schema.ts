@@ -116,6 +116,28 @@ export const licenses = pgTable(
   (t) => [uniqueIndex("licenses_company_product_uq").on(t.companyId, t.productType)],
 );
 
+/**
+ * A company that came from a partner (an Ideasoft store that installed our app, later Logo sign-on):
+ * the partner's own id of the customer (the store domain) finds the company again on the next install.
+ */
+export const partnerAccounts = pgTable(
+  "partner_accounts",
+  {
+    id: serial("id").primaryKey(),
+    partner: text("partner").notNull(),
+    externalId: text("external_id").notNull(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("partner_accounts_partner_external_uq").on(t.partner, t.externalId),
+    index("partner_accounts_company_idx").on(t.companyId),
+  ],
+);
+
 /** Every mail the product sends; without SMTP this table is the outbox the operator reads. */
 export const mailMessages = pgTable(
   "mail_messages",

@@ -1,0 +1,69 @@
+import { randomBytes } from "node:crypto";
+import { envelopeSchema, textInput } from "@ep/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../../platform/context.ts";
+import { AppError, ok } from "../../platform/http/envelope.ts";
+import { IdeasoftInstallService } from "./ideasoft.ts";
+import { InstallError } from "./provisioning.ts";
+
+const tags = ["Partner install"];
+
+/** An install failure in the envelope: `data.errorCode` is the spec's code for the sign-in dialog. */
+function asAppError(error: unknown, log: (e: unknown) => void): AppError {
+  if (error instanceof AppError) return error;
+  const code = error instanceof InstallError ? error.code : "system_exception";
+  log(error);
+  return new AppError(400, "api.partnerInstallFailed", 400, { errorCode: code });
+}
+
+/**
+ * Public calls of the partner landing screens: nobody is signed in yet. The install answers a one-time
+ * sign-in code only, which `POST /api/account/login-by-rowId` turns into a session.
+ */
+export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const ideasoft = new IdeasoftInstallService(ctx);
+
+    app.post(
+      "/api/partner-install/ideasoft",
+      {
+        schema: {
+          tags,
+          body: z.object({
+            code: textInput().min(1).max(500),
+            domain: textInput().min(1).max(253),
+            state: textInput().max(200).optional(),
+          }),
+          response: { 200: envelopeSchema(z.object({ rowId: z.string(), created: z.boolean() })) },
+        },
+      },
+      async (request) => {
+        try {
+          return ok(await ideasoft.install(request.body));
+        } catch (error) {
+          throw asAppError(error, (e) => request.log.warn({ err: e }, "ideasoft install failed"));
+        }
+      },
+    );
+
+    app.get(
+      "/api/partner-install/ideasoft/authorize",
+      {
+        schema: {
+          tags,
+          querystring: z.object({ domain: textInput().min(1).max(253) }),
+          response: { 200: envelopeSchema(z.object({ url: z.string(), state: z.string() })) },
+        },
+      },
+      async (request) => {
+        try {
+          const state = randomBytes(12).toString("base64url");
+          return ok({ url: ideasoft.authorizeUrl(request.query.domain, state), state });
+        } catch (error) {
+          throw asAppError(error, (e) => request.log.warn({ err: e }, "ideasoft authorize failed"));
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * Ideasoft shop connector: Admin REST API with a per-store OAuth2 authorization-code token. One request
+ * helper (`client.ts`) owns auth, paging and errors; each resource has its own module.
+ */
+
+import type {
+  ConnectionInfo,
+  ConnectorContext,
+  Credentials,
+  OrderStatusUpdate,
+  PriceUpdate,
+  ProductWriteInput,
+  ShopCategory,
+  ShopConnector,
+  ShopProductRef,
+  StockUpdate,
+} from "../sdk/connector";
+import { type BatchResult, ConnectorError } from "../sdk/errors";
+import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "../sdk/model";
+import { IdeasoftCatalog } from "./catalog";
+import { IdeasoftClient } from "./client";
+import { IDEASOFT_DEFAULT_PRICE_LIST, ideasoftDescriptor } from "./descriptor";
+import { IDEASOFT_ORDER_STATUSES, IdeasoftOrders } from "./orders";
+import { IdeasoftStockPrices } from "./stock-prices";
+import type { IdeaCurrency } from "./types";
+
+/** Ideasoft keeps one stock amount per product: one location. */
+export const IDEASOFT_STOCK_LOCATION = "default";
+
+export class IdeasoftConnector implements ShopConnector {
+  readonly descriptor = ideasoftDescriptor;
+  readonly client: IdeasoftClient;
+  private readonly catalog: IdeasoftCatalog;
+  private readonly stockPrices: IdeasoftStockPrices;
+  private readonly orders: IdeasoftOrders;
+
+  constructor(credentials: Credentials, ctx: ConnectorContext) {
+    this.client = new IdeasoftClient(credentials, ctx);
+    this.catalog = new IdeasoftCatalog(this.client);
+    this.stockPrices = new IdeasoftStockPrices(this.client, this.catalog);
+    this.orders = new IdeasoftOrders(this.client);
+  }
+
+  /** The store's first panel user: who installed our app (install flow). */
+  async storeOwner(): Promise<{ email: string; firstName: string; lastName: string } | undefined> {
+    const [u] = await this.client.page<{ email: string; firstname?: string; surname?: string }>(
+      "listUsers",
+      "/users",
+      { sort: "id" },
+      1,
+      1,
+    );
+    return u ? { email: u.email, firstName: u.firstname ?? "", lastName: u.surname ?? "" } : undefined;
+  }
+
+  /** Apps installed in the store (the install flow finds the purchased package here). */
+  async installedApplications(): Promise<Array<{ applicationId?: number; applicationName?: string }>> {
+    return this.client.page("listInstalledApplications", "/app_store/installed_applications", {}, 1, 100);
+  }
+
+  async testConnection(): Promise<ConnectionInfo> {
+    const currencies = await this.client.page<IdeaCurrency>("listCurrencies", "/currencies", {}, 1, 100);
+    const primary = currencies.find((c) => c.isPrimary === 1);
+    const storeName = this.client.creds.storeDomain ?? "";
+    return {
+      ok: true,
+      system: "ideasoft",
+      storeName,
+      description: `Ideasoft mağazası: ${storeName}${primary?.abbr ? ` (ana para birimi ${primary.abbr})` : ""}`,
+    };
+  }
+
+  listCategories(): Promise<ShopCategory[]> {
+    return this.catalog.listCategories();
+  }
+
+  createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory> {
+    return this.catalog.createCategory(input);
+  }
+
+  findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>> {
+    return this.catalog.findProductsBySku(skus);
+  }
+
+  createProduct(input: ProductWriteInput): Promise<ShopProductRef> {
+    return this.catalog.createProduct(input);
+  }
+
+  updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
+    return this.catalog.updateProduct(productId, input);
+  }
+
+  setStock(items: StockUpdate[]): Promise<BatchResult> {
+    return this.stockPrices.setStock(items);
+  }
+
+  setPrices(items: PriceUpdate[]): Promise<BatchResult> {
+    return this.stockPrices.setPrices(items);
+  }
+
+  listOrders(q?: PageQuery): Promise<Page<Order>> {
+    return this.orders.listOrders(q);
+  }
+
+  updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void> {
+    return this.orders.updateOrderStatus(orderId, update);
+  }
+
+  /** The file has no invoice upload for orders: said, not pretended. */
+  async attachInvoice(orderId: string): Promise<void> {
+    throw new ConnectorError("ideasoft: the Admin API has no invoice attachment for orders", {
+      reason: "unsupported",
+      system: "ideasoft",
+      operation: "attachInvoice",
+      itemKeys: [orderId],
+      merchantMessage: "Ideasoft siparişe fatura eklemeyi API üzerinden desteklemiyor.",
+    });
+  }
+
+  async listOrderStatuses(): Promise<Option[]> {
+    return IDEASOFT_ORDER_STATUSES;
+  }
+
+  async listPaymentTypes(): Promise<Option[]> {
+    const rows = await this.client.all<{ id: number; name?: string }>("listPaymentTypes", "/payment_types");
+    return rows.map((r) => ({ id: String(r.id), name: r.name ?? String(r.id) }));
+  }
+
+  async listPriceLists(): Promise<PriceGroup[]> {
+    return [
+      { id: IDEASOFT_DEFAULT_PRICE_LIST, name: "Satış fiyatı (Fiyat 1)", isDefault: true, vatIncluded: true },
+      ...[2, 3, 4, 5, 6].map((n) => ({ id: String(n), name: `Fiyat ${n}` })),
+    ];
+  }
+
+  async listSalesChannels(): Promise<Option[]> {
+    return [{ id: "web", name: "Ideasoft web mağaza" }];
+  }
+
+  async listStockLocations(): Promise<StockLocation[]> {
+    return [{ id: IDEASOFT_STOCK_LOCATION, name: "Mağaza stoğu" }];
+  }
+}
+
+export function createIdeasoftConnector(credentials: Credentials, ctx: ConnectorContext): IdeasoftConnector {
+  return new IdeasoftConnector(credentials, ctx);
+}
