@@ -19,7 +19,7 @@ export const theme = createTheme({
   primaryShade: 6,
   colors: { brand },
   fontFamily:
-    'Inter, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Liberation Sans", sans-serif',
+    '"Inter Variable", Inter, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Liberation Sans", sans-serif',
   headings: { fontWeight: "600" },
   defaultRadius: "md",
   cursorType: "pointer",
