@@ -1,6 +1,7 @@
 /** The two connector interfaces (ERP side, shop side) and what each connector declares about itself. */
 
 import type { BatchResult } from "./errors";
+import type { TransportFetch } from "./http";
 import type { CallCounter, HttpLogger } from "./logging";
 import type {
   Category,
@@ -80,7 +81,8 @@ export interface ConnectorContext {
   timeoutMs?: number;
   retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
   now?: () => number;
-  fetch?: typeof fetch;
+  /** The transport (see `TransportFetch`): direct, guarded, or through the on-site agent. */
+  fetch?: TransportFetch;
 }
 
 export type Credentials = Record<string, string | undefined>;

@@ -9,11 +9,23 @@ class TransportError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    /** What the merchant reads (run report, failed tasks): the SDK passes it on. */
+    readonly merchantMessage?: string,
   ) {
     super(message);
     this.name = "TransportError";
   }
 }
+
+/** A `fetch` through an agent, with the SDK's `ready` wait (see `TransportFetch` in the connector SDK). */
+export type AgentFetch = typeof fetch & { ready: (signal?: AbortSignal) => Promise<void> };
+
+export type AgentHubOptions = {
+  offlineWaitMs: number;
+  callTimeoutMs: number;
+  /** The merchant's sentence for an agent that stayed offline ("… (son görülme: …)"). */
+  offlineText?: (agentId: number) => Promise<string | undefined>;
+};
 
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 type Online = { socket: WebSocket; pending: Map<string, Pending>; version: string; machineName: string };
@@ -26,8 +38,16 @@ type Online = { socket: WebSocket; pending: Map<string, Pending>; version: strin
 export class AgentHub {
   private readonly online = new Map<number, Online>();
   private readonly waiters = new Map<number, Set<() => void>>();
+  /** Agents a call has already waited the whole bound for: later calls fail at once until they return. */
+  private readonly gaveUp = new Set<number>();
+  private readonly relayed = new Map<number, number>();
 
-  constructor(private readonly options: { offlineWaitMs: number; callTimeoutMs: number }) {}
+  constructor(private readonly options: AgentHubOptions) {}
+
+  /** Calls relayed to an agent by this process since it started. */
+  relayedCalls(agentId: number): number {
+    return this.relayed.get(agentId) ?? 0;
+  }
 
   isOnline(agentId: number): boolean {
     return this.online.has(agentId);
@@ -42,6 +62,7 @@ export class AgentHub {
       machineName: hello.machineName,
     };
     this.online.set(agentId, entry);
+    this.gaveUp.delete(agentId);
     socket.on("message", (data) => {
       let frame: AgentHttpAnswerFrame;
       try {
@@ -92,13 +113,25 @@ export class AgentHub {
   }
 
   /** A `fetch` that runs every request through the agent: the connector SDK takes it as its transport. */
-  fetchFor(agentId: number): typeof fetch {
-    return (input, init) => this.relay(agentId, new Request(input, init));
+  fetchFor(agentId: number): AgentFetch {
+    const relayed = (input: string | URL | Request, init?: RequestInit) =>
+      this.relay(agentId, new Request(input, init));
+    return Object.assign(relayed, {
+      ready: async (signal?: AbortSignal) => {
+        await this.waitOnline(agentId, signal ?? null);
+      },
+    }) as AgentFetch;
+  }
+
+  private async offline(agentId: number): Promise<TransportError> {
+    const text = await this.options.offlineText?.(agentId).catch(() => undefined);
+    return new TransportError(`agent ${agentId} is offline`, TRANSPORT_OFFLINE, text);
   }
 
   private async waitOnline(agentId: number, signal: AbortSignal | null): Promise<Online> {
     const now = this.online.get(agentId);
     if (now) return now;
+    if (this.gaveUp.has(agentId)) throw await this.offline(agentId);
     await new Promise<void>((resolve) => {
       const set = this.waiters.get(agentId) ?? new Set();
       this.waiters.set(agentId, set);
@@ -113,13 +146,17 @@ export class AgentHub {
       set.add(done);
     });
     const later = this.online.get(agentId);
-    if (!later) throw new TransportError(`agent ${agentId} is offline`, TRANSPORT_OFFLINE);
+    if (!later) {
+      if (!signal?.aborted) this.gaveUp.add(agentId);
+      throw await this.offline(agentId);
+    }
     return later;
   }
 
   async relay(agentId: number, request: Request): Promise<Response> {
     const entry = await this.waitOnline(agentId, request.signal);
     request.signal.throwIfAborted();
+    this.relayed.set(agentId, this.relayedCalls(agentId) + 1);
     const body = request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined;
     const frame: AgentHttpRequestFrame = {
       type: "http",

@@ -78,6 +78,22 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.put(
+      "/api/agents/connection",
+      {
+        onRequest: companyUser,
+        schema: {
+          tags,
+          body: z.object({ kind: z.enum(["erp", "shop"]), agentId: z.number().int().positive().nullable() }),
+          response: { 200: envelopeSchema(z.null()) },
+        },
+      },
+      async (request) => {
+        await service.assignConnection(companyOf(request), request.body.kind, request.body.agentId);
+        return ok(null);
+      },
+    );
+
     const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
     const refuse = (socket: Duplex, status: string) => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
