@@ -45,7 +45,7 @@ function mikroThroughAgent(agentId: number, companyId = "1") {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ CONNECTOR_TIMEOUT_SECONDS: "5" });
+  t = await startTestApp({ CONNECTOR_TIMEOUT_SECONDS: "5", AGENT_OFFLINE_WAIT_SECONDS: "5" });
   server = await t.app.listen({ port: 0, host: "127.0.0.1" });
   emu = await startMikroEmulator({ seed: 14, productCount: 30 });
   owner = await registerAndLogin(t.app);

@@ -30,6 +30,46 @@ export type AgentHubOptions = {
 type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 type Online = { socket: WebSocket; pending: Map<string, Pending>; version: string; machineName: string };
 
+/** A call as the frame carries it (body base64). */
+type SimpleCall = {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortSignal;
+};
+
+const NEVER = new AbortController().signal;
+
+/**
+ * The connector SDK's calls (a URL string, a header object, a string body): framed without building a
+ * WHATWG Request and reading its body stream back, which is most of the relay's own cost on loopback.
+ */
+function simpleCall(input: string | URL | Request, init: RequestInit | undefined): SimpleCall | undefined {
+  if (typeof input !== "string") return undefined;
+  const headers = init?.headers;
+  const body = init?.body;
+  if (headers !== undefined && (headers instanceof Headers || Array.isArray(headers))) return undefined;
+  if (body !== undefined && body !== null && typeof body !== "string") return undefined;
+  return {
+    method: (init?.method ?? "GET").toUpperCase(),
+    url: new URL(input).toString(),
+    headers: Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
+    body: typeof body === "string" ? Buffer.from(body).toString("base64") : undefined,
+    signal: init?.signal ?? NEVER,
+  };
+}
+
+async function fromRequest(request: Request): Promise<SimpleCall> {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: Object.fromEntries(request.headers),
+    body: request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined,
+    signal: request.signal,
+  };
+}
+
 /**
  * Holds the sockets of the agents connected to this process and relays HTTP calls over them. A call for an
  * agent that is not connected waits up to `offlineWaitMs` for it to come back, then fails as offline.
@@ -101,6 +141,8 @@ export class AgentHub {
 
   /** Closes the agent's socket (revocation); its open calls fail as lost. */
   disconnect(agentId: number, reason: string): void {
+    // A revoked agent never comes back: calls for it fail at once instead of waiting.
+    if (reason === "revoked") this.gaveUp.add(agentId);
     const entry = this.online.get(agentId);
     if (!entry) return;
     // Gone at once: a call made now waits for the agent's next connection instead of this closing socket.
@@ -115,7 +157,7 @@ export class AgentHub {
   /** A `fetch` that runs every request through the agent: the connector SDK takes it as its transport. */
   fetchFor(agentId: number): AgentFetch {
     const relayed = (input: string | URL | Request, init?: RequestInit) =>
-      this.relay(agentId, new Request(input, init));
+      this.relay(agentId, simpleCall(input, init) ?? new Request(input, init));
     return Object.assign(relayed, {
       ready: async (signal?: AbortSignal) => {
         await this.waitOnline(agentId, signal ?? null);
@@ -153,18 +195,18 @@ export class AgentHub {
     return later;
   }
 
-  async relay(agentId: number, request: Request): Promise<Response> {
+  async relay(agentId: number, call: Request | SimpleCall): Promise<Response> {
+    const request = call instanceof Request ? await fromRequest(call) : call;
     const entry = await this.waitOnline(agentId, request.signal);
     request.signal.throwIfAborted();
     this.relayed.set(agentId, this.relayedCalls(agentId) + 1);
-    const body = request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined;
     const frame: AgentHttpRequestFrame = {
       type: "http",
       id: randomUUID(),
       method: request.method,
       url: request.url,
-      headers: Object.fromEntries(request.headers),
-      body,
+      headers: request.headers,
+      body: request.body,
       timeoutMs: this.options.callTimeoutMs,
     };
     return new Promise<Response>((resolve, reject) => {
