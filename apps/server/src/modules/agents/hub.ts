@@ -20,14 +20,44 @@ class TransportError extends Error {
 /** A `fetch` through an agent, with the SDK's `ready` wait (see `TransportFetch` in the connector SDK). */
 export type AgentFetch = typeof fetch & { ready: (signal?: AbortSignal) => Promise<void> };
 
+/**
+ * Routes calls to an agent whose socket another server process holds (PostgreSQL: see `PgAgentRouter`).
+ * Without one (the embedded database: one process) every call is local.
+ */
+export interface AgentRouter {
+  readonly instance: string;
+  start(handlers: {
+    onCall: (agentId: number, frame: AgentHttpRequestFrame) => Promise<AgentHttpAnswerFrame>;
+    onPresence: (agentId: number) => void;
+  }): Promise<void>;
+  /** The process holding the agent's socket, or null. */
+  holderOf(agentId: number): Promise<string | null>;
+  claim(agentId: number): Promise<void>;
+  release(agentId: number): Promise<void>;
+  call(
+    holder: string,
+    agentId: number,
+    frame: AgentHttpRequestFrame,
+    timeoutMs: number,
+  ): Promise<AgentHttpAnswerFrame>;
+  close(): Promise<void>;
+}
+
 export type AgentHubOptions = {
   offlineWaitMs: number;
   callTimeoutMs: number;
   /** The merchant's sentence for an agent that stayed offline ("… (son görülme: …)"). */
   offlineText?: (agentId: number) => Promise<string | undefined>;
+  router?: AgentRouter;
 };
 
-type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+export { TransportError };
+
+type Pending = {
+  resolve: (r: AgentHttpAnswerFrame) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+};
 type Online = { socket: WebSocket; pending: Map<string, Pending>; version: string; machineName: string };
 
 /** A call as the frame carries it (body base64). */
@@ -71,9 +101,9 @@ async function fromRequest(request: Request): Promise<SimpleCall> {
 }
 
 /**
- * Holds the sockets of the agents connected to this process and relays HTTP calls over them. A call for an
- * agent that is not connected waits up to `offlineWaitMs` for it to come back, then fails as offline.
- * Cross-process routing (LISTEN/NOTIFY) would sit behind `relay`: the interface stays the same.
+ * Holds the sockets of the agents connected to this process and relays HTTP calls over them; a call for an
+ * agent whose socket another process holds goes through the router. A call for an agent connected nowhere
+ * waits up to `offlineWaitMs` for it to come back, then fails as offline.
  */
 export class AgentHub {
   private readonly online = new Map<number, Online>();
@@ -81,16 +111,40 @@ export class AgentHub {
   /** Agents a call has already waited the whole bound for: later calls fail at once until they return. */
   private readonly gaveUp = new Set<number>();
   private readonly relayed = new Map<number, number>();
+  private started: Promise<void> | undefined;
 
   constructor(private readonly options: AgentHubOptions) {}
+
+  /** Starts listening for routed calls (once; every relay awaits it). */
+  start(): Promise<void> {
+    this.started ??= this.options.router
+      ? this.options.router.start({
+          onCall: (agentId, frame) => this.answerRouted(agentId, frame),
+          onPresence: (agentId) => this.wake(agentId),
+        })
+      : Promise.resolve();
+    return this.started;
+  }
+
+  async close(): Promise<void> {
+    this.closeAll();
+    await this.options.router?.close();
+  }
 
   /** Calls relayed to an agent by this process since it started. */
   relayedCalls(agentId: number): number {
     return this.relayed.get(agentId) ?? 0;
   }
 
+  /** Whether this process holds the agent's socket. */
   isOnline(agentId: number): boolean {
     return this.online.has(agentId);
+  }
+
+  private wake(agentId: number) {
+    this.gaveUp.delete(agentId);
+    for (const wake of this.waiters.get(agentId) ?? []) wake();
+    this.waiters.delete(agentId);
   }
 
   attach(agentId: number, socket: WebSocket, hello: AgentHello): void {
@@ -102,7 +156,6 @@ export class AgentHub {
       machineName: hello.machineName,
     };
     this.online.set(agentId, entry);
-    this.gaveUp.delete(agentId);
     socket.on("message", (data) => {
       let frame: AgentHttpAnswerFrame;
       try {
@@ -114,29 +167,21 @@ export class AgentHub {
       if (!waiting) return;
       entry.pending.delete(frame.id);
       clearTimeout(waiting.timer);
-      if (frame.type === "http-result") {
-        const bodyless = frame.status === 204 || frame.status === 304;
-        waiting.resolve(
-          new Response(bodyless ? null : Buffer.from(frame.body, "base64"), {
-            status: frame.status,
-            headers: frame.headers,
-          }),
-        );
-      } else if (frame.type === "http-error") {
-        // The agent reached nothing (refused, unknown host): keep its code so the client can classify.
-        waiting.reject(Object.assign(new Error(frame.message), { code: frame.code }));
-      }
+      waiting.resolve(frame);
     });
     socket.on("close", () => {
-      if (this.online.get(agentId) === entry) this.online.delete(agentId);
+      if (this.online.get(agentId) === entry) {
+        this.online.delete(agentId);
+        this.options.router?.release(agentId).catch(() => undefined);
+      }
       for (const [id, p] of entry.pending) {
         clearTimeout(p.timer);
         p.reject(new TransportError(`agent ${agentId} went away during call ${id}`, TRANSPORT_LOST));
       }
       entry.pending.clear();
     });
-    for (const wake of this.waiters.get(agentId) ?? []) wake();
-    this.waiters.delete(agentId);
+    this.options.router?.claim(agentId).catch(() => undefined);
+    this.wake(agentId);
   }
 
   /** Closes the agent's socket (revocation); its open calls fail as lost. */
@@ -147,6 +192,7 @@ export class AgentHub {
     if (!entry) return;
     // Gone at once: a call made now waits for the agent's next connection instead of this closing socket.
     this.online.delete(agentId);
+    this.options.router?.release(agentId).catch(() => undefined);
     entry.socket.close(4001, reason);
   }
 
@@ -160,7 +206,7 @@ export class AgentHub {
       this.relay(agentId, simpleCall(input, init) ?? new Request(input, init));
     return Object.assign(relayed, {
       ready: async (signal?: AbortSignal) => {
-        await this.waitOnline(agentId, signal ?? null);
+        await this.waitTarget(agentId, signal ?? null);
       },
     }) as AgentFetch;
   }
@@ -170,8 +216,17 @@ export class AgentHub {
     return new TransportError(`agent ${agentId} is offline`, TRANSPORT_OFFLINE, text);
   }
 
-  private async waitOnline(agentId: number, signal: AbortSignal | null): Promise<Online> {
-    const now = this.online.get(agentId);
+  /** Where the agent's socket is: here, or the process holding it; waits within the bound for it. */
+  private async findTarget(agentId: number): Promise<Online | string | undefined> {
+    const here = this.online.get(agentId);
+    if (here || !this.options.router) return here;
+    await this.start();
+    const holder = await this.options.router.holderOf(agentId);
+    return holder && holder !== this.options.router.instance ? holder : this.online.get(agentId);
+  }
+
+  private async waitTarget(agentId: number, signal: AbortSignal | null): Promise<Online | string> {
+    const now = await this.findTarget(agentId);
     if (now) return now;
     if (this.gaveUp.has(agentId)) throw await this.offline(agentId);
     await new Promise<void>((resolve) => {
@@ -187,7 +242,7 @@ export class AgentHub {
       signal?.addEventListener("abort", done);
       set.add(done);
     });
-    const later = this.online.get(agentId);
+    const later = await this.findTarget(agentId);
     if (!later) {
       if (!signal?.aborted) this.gaveUp.add(agentId);
       throw await this.offline(agentId);
@@ -197,7 +252,7 @@ export class AgentHub {
 
   async relay(agentId: number, call: Request | SimpleCall): Promise<Response> {
     const request = call instanceof Request ? await fromRequest(call) : call;
-    const entry = await this.waitOnline(agentId, request.signal);
+    const target = await this.waitTarget(agentId, request.signal);
     request.signal.throwIfAborted();
     this.relayed.set(agentId, this.relayedCalls(agentId) + 1);
     const frame: AgentHttpRequestFrame = {
@@ -209,22 +264,60 @@ export class AgentHub {
       body: request.body,
       timeoutMs: this.options.callTimeoutMs,
     };
-    return new Promise<Response>((resolve, reject) => {
+    const answer =
+      typeof target === "string"
+        ? await abortable(
+            // The router's bound covers the hop to the holder and back.
+            this.options.router!.call(target, agentId, frame, this.options.callTimeoutMs + 2000),
+            request.signal,
+          )
+        : await this.sendLocal(agentId, target, frame, request.signal);
+    if (answer.type === "http-error") {
+      // The agent reached nothing (refused, unknown host): keep its code so the client can classify.
+      throw Object.assign(new Error(answer.message), { code: answer.code });
+    }
+    const bodyless = answer.status === 204 || answer.status === 304;
+    return new Response(bodyless ? null : Buffer.from(answer.body, "base64"), {
+      status: answer.status,
+      headers: answer.headers,
+    });
+  }
+
+  /** A call another process routed here: carried out on the local socket, failures as error frames. */
+  private async answerRouted(agentId: number, frame: AgentHttpRequestFrame): Promise<AgentHttpAnswerFrame> {
+    const entry = this.online.get(agentId);
+    if (!entry)
+      return { type: "http-error", id: frame.id, code: TRANSPORT_OFFLINE, message: "agent not here" };
+    try {
+      return await this.sendLocal(agentId, entry, frame, null);
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? TRANSPORT_LOST;
+      return { type: "http-error", id: frame.id, code, message: String((e as Error).message) };
+    }
+  }
+
+  private sendLocal(
+    agentId: number,
+    entry: Online,
+    frame: AgentHttpRequestFrame,
+    signal: AbortSignal | null,
+  ): Promise<AgentHttpAnswerFrame> {
+    return new Promise<AgentHttpAnswerFrame>((resolve, reject) => {
       const finish = () => {
         entry.pending.delete(frame.id);
-        request.signal.removeEventListener("abort", onAbort);
+        signal?.removeEventListener("abort", onAbort);
       };
       const onAbort = () => {
         clearTimeout(timer);
         finish();
-        reject(request.signal.reason);
+        reject(signal?.reason);
       };
       // A bound of our own, so a silent agent never leaves the call hanging.
       const timer = setTimeout(() => {
         finish();
         reject(new TransportError(`agent ${agentId} did not answer call ${frame.id}`, TRANSPORT_LOST));
-      }, this.options.callTimeoutMs + 1000);
-      request.signal.addEventListener("abort", onAbort);
+      }, frame.timeoutMs + 1000);
+      signal?.addEventListener("abort", onAbort);
       entry.pending.set(frame.id, {
         timer,
         resolve: (r) => {
@@ -244,4 +337,22 @@ export class AgentHub {
       });
     });
   }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === NEVER) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }

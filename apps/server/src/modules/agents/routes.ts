@@ -33,6 +33,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const service = new AgentService(ctx);
     const hub = agentHubOf(ctx);
+    await hub.start();
     const companyUser = requireCompanyUser(ctx);
 
     app.post(
@@ -138,7 +139,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.server.on("upgrade", listener);
     app.addHook("preClose", async () => {
       app.server.off("upgrade", listener);
-      hub.closeAll();
+      await hub.close();
       for (const client of wss.clients) client.terminate();
       wss.close();
     });

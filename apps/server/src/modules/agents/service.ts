@@ -6,11 +6,14 @@ import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { hashCode } from "../../platform/security/codes.ts";
 import { AgentHub } from "./hub.ts";
+import { PgAgentRouter } from "./router.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
 
 const { connections } = engineSchema;
 
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
+/** A holder whose agent sent no heartbeat (every 30 s) for this long is a process that died. */
+const HOLDER_FRESH_MS = 90_000;
 
 const stampFormat = new Intl.DateTimeFormat("tr-TR", {
   timeZone: "Europe/Istanbul",
@@ -30,6 +33,8 @@ export function agentHubOf(ctx: Pick<AppContext, "config" | "database">): AgentH
   let hub = hubs.get(ctx.database);
   if (!hub) {
     hub = new AgentHub({
+      // Several processes share PostgreSQL; the embedded database has one process, so every call is local.
+      router: ctx.database.kind === "postgres" ? new PgAgentRouter(ctx.database) : undefined,
       offlineWaitMs: ctx.config.agentOfflineWaitMs,
       callTimeoutMs: ctx.config.connectorTimeoutMs,
       offlineText: async (agentId) => {
@@ -130,8 +135,12 @@ export class AgentService {
       .from(agents)
       .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt)))
       .orderBy(asc(agents.id));
+    const now = this.ctx.clock.now().getTime();
     return rows.map((r) => {
-      const online = hub.isOnline(r.id);
+      // Held here, or (PostgreSQL) by another process.
+      const online =
+        hub.isOnline(r.id) ||
+        (r.socketHolder !== null && !!r.lastSeenAt && now - r.lastSeenAt.getTime() < HOLDER_FRESH_MS);
       return {
         id: r.id,
         machineName: r.machineName,
