@@ -130,6 +130,8 @@ describe("the agent relays the ERP's API", () => {
     const me = listed.body.data.find((a: { id: number }) => a.id === config.agentId);
     expect(me).toMatchObject({ online: true, version: "0.1.0", machineName: "DEPO-PC", statusText: null });
     expect(me.lastSeenAt).not.toBeNull();
+    // Measured by a WebSocket ping at the agent's hello; the relayed calls above gave its pong time.
+    expect(me.roundTripMs).toEqual(expect.any(Number));
     expect(store.loadStatus()?.state).toBe("online");
 
     // A network cut: the server drops the socket. A call made meanwhile waits (within a bound) for the

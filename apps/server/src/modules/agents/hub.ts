@@ -58,7 +58,15 @@ type Pending = {
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
 };
-type Online = { socket: WebSocket; pending: Map<string, Pending>; version: string; machineName: string };
+type Online = {
+  socket: WebSocket;
+  pending: Map<string, Pending>;
+  version: string;
+  machineName: string;
+  /** Last WebSocket ping → pong time (the panel's round-trip time). */
+  rttMs: number | null;
+  pingAt: number;
+};
 
 /** A call as the frame carries it (body base64). */
 type SimpleCall = {
@@ -136,6 +144,19 @@ export class AgentHub {
     return this.relayed.get(agentId) ?? 0;
   }
 
+  /** Measures the round trip to the agent once more (called at each of its heartbeats). */
+  ping(agentId: number): void {
+    const entry = this.online.get(agentId);
+    if (!entry) return;
+    entry.pingAt = Date.now();
+    entry.socket.ping();
+  }
+
+  /** The last measured round trip to an agent connected to this process, or null. */
+  roundTripMs(agentId: number): number | null {
+    return this.online.get(agentId)?.rttMs ?? null;
+  }
+
   /** Whether this process holds the agent's socket. */
   isOnline(agentId: number): boolean {
     return this.online.has(agentId);
@@ -154,8 +175,13 @@ export class AgentHub {
       pending: new Map(),
       version: hello.version,
       machineName: hello.machineName,
+      rttMs: null,
+      pingAt: 0,
     };
     this.online.set(agentId, entry);
+    socket.on("pong", () => {
+      if (entry.pingAt) entry.rttMs = Date.now() - entry.pingAt;
+    });
     socket.on("message", (data) => {
       let frame: AgentHttpAnswerFrame;
       try {

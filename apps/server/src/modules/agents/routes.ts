@@ -20,6 +20,7 @@ const agentSchema = z.object({
   online: z.boolean(),
   lastSeenAt: z.string().nullable(),
   statusText: z.string().nullable(),
+  roundTripMs: z.number().nullable(),
   createdAt: z.string(),
 });
 const helloSchema = z.object({
@@ -128,6 +129,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             attached = true;
             hub.attach(agentId, ws, parsed);
           }
+          hub.ping(agentId);
           service.recordHeartbeat(agentId, parsed.version, parsed.machineName).catch((e) => {
             ctx.logger.warn({ err: e, agentId }, "agent heartbeat not recorded");
           });

@@ -68,6 +68,8 @@ export type AgentView = {
   lastSeenAt: string | null;
   /** For the panel: "Yerel bağlantı aracı çevrimdışı (son görülme: …)" while offline, else null. */
   statusText: string | null;
+  /** WebSocket ping round trip, when this process holds the agent's socket. */
+  roundTripMs: number | null;
   createdAt: string;
 };
 
@@ -148,6 +150,7 @@ export class AgentService {
         online,
         lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
         statusText: online ? null : offlineText(r.lastSeenAt),
+        roundTripMs: hub.roundTripMs(r.id),
         createdAt: r.createdAt.toISOString(),
       };
     });
