@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { envelopeSchema, idParam } from "@ep/contracts";
+import { envelopeSchema, idInput, idParam } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { WebSocketServer } from "ws";
 import { z } from "zod";
@@ -86,7 +86,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         onRequest: companyUser,
         schema: {
           tags,
-          body: z.object({ kind: z.enum(["erp", "shop"]), agentId: z.number().int().positive().nullable() }),
+          body: z.object({ kind: z.enum(["erp", "shop"]), agentId: idInput().nullable() }),
           response: { 200: envelopeSchema(z.null()) },
         },
       },
