@@ -81,6 +81,10 @@ const schema = z.object({
     emptyToUndefined,
     z.coerce.number({ error: "CONNECTOR_TIMEOUT_SECONDS must be a number" }).min(0.1).max(600).default(30),
   ),
+  AGENT_OFFLINE_WAIT_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: "AGENT_OFFLINE_WAIT_SECONDS must be a number" }).min(0.1).max(600).default(30),
+  ),
   CONNECTOR_RATE_MULTIPLIER: z.preprocess(
     emptyToUndefined,
     z.coerce.number({ error: "CONNECTOR_RATE_MULTIPLIER must be a number" }).min(0.01).max(1000).default(1),
@@ -193,6 +197,8 @@ export type Config = {
   engineLeaseMs: number;
   /** How long one call to an external system may take before it counts as a timeout. */
   connectorTimeoutMs: number;
+  /** How long a call through an offline on-site agent waits for it to come back before failing. */
+  agentOfflineWaitMs: number;
   /** Scales every connector's request budget: for emulators only (benchmarks, tests); 1 against real systems. */
   connectorRateMultiplier: number;
   /** A support-team account made (or its password reset) at start; null unless both are set. */
@@ -260,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllow: c.OUTBOUND_ALLOW ? c.OUTBOUND_ALLOW.split(",").map((e) => e.trim()) : [],
     engineLeaseMs: c.ENGINE_LEASE_SECONDS * 1000,
     connectorTimeoutMs: Math.round(c.CONNECTOR_TIMEOUT_SECONDS * 1000),
+    agentOfflineWaitMs: Math.round(c.AGENT_OFFLINE_WAIT_SECONDS * 1000),
     connectorRateMultiplier: c.CONNECTOR_RATE_MULTIPLIER,
     supportAccount:
       c.SUPPORT_EMAIL && c.SUPPORT_PASSWORD ? { email: c.SUPPORT_EMAIL, password: c.SUPPORT_PASSWORD } : null,

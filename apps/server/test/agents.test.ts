@@ -45,7 +45,7 @@ function mikroThroughAgent(agentId: number, companyId = "1") {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ CONNECTOR_TIMEOUT_SECONDS: "5" });
+  t = await startTestApp({ CONNECTOR_TIMEOUT_SECONDS: "5", AGENT_OFFLINE_WAIT_SECONDS: "5" });
   server = await t.app.listen({ port: 0, host: "127.0.0.1" });
   emu = await startMikroEmulator({ seed: 14, productCount: 30 });
   owner = await registerAndLogin(t.app);
@@ -130,6 +130,8 @@ describe("the agent relays the ERP's API", () => {
     const me = listed.body.data.find((a: { id: number }) => a.id === config.agentId);
     expect(me).toMatchObject({ online: true, version: "0.1.0", machineName: "DEPO-PC", statusText: null });
     expect(me.lastSeenAt).not.toBeNull();
+    // Measured by a WebSocket ping at the agent's hello; the relayed calls above gave its pong time.
+    expect(me.roundTripMs).toEqual(expect.any(Number));
     expect(store.loadStatus()?.state).toBe("online");
 
     // A network cut: the server drops the socket. A call made meanwhile waits (within a bound) for the

@@ -16,6 +16,7 @@ type FeatureTexts = {
   support: typeof import("../features/support/locales/tr.json");
   about: typeof import("../features/about/locales/tr.json");
   privacy: typeof import("../features/privacy/locales/tr.json");
+  agents: typeof import("../features/agents/locales/tr.json");
 };
 
 declare module "i18next" {

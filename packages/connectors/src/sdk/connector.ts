@@ -2,6 +2,7 @@
 
 import type { EInvoiceProviderFactory } from "./einvoice";
 import type { BatchResult } from "./errors";
+import type { TransportFetch } from "./http";
 import type { CallCounter, HttpLogger } from "./logging";
 import type { MeteringPolicy } from "./metering";
 import type {
@@ -98,7 +99,8 @@ export interface ConnectorContext {
   timeoutMs?: number;
   retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
   now?: () => number;
-  fetch?: typeof fetch;
+  /** The transport (see `TransportFetch`): direct, guarded, or through the on-site agent. */
+  fetch?: TransportFetch;
   /**
    * Keeps credentials the connector obtained itself (a refreshed OAuth token pair) with the stored
    * connection, so the next run starts from them: `changed` holds only the fields that changed.

@@ -43,7 +43,8 @@ export interface HttpClientOptions {
   secrets?: string[];
   /** Log request/response bodies (masked, truncated). Default true. */
   logBodies?: boolean;
-  fetch?: typeof fetch;
+  /** The transport: Node's fetch, the outbound guard's, or a relay through the on-site agent. */
+  fetch?: TransportFetch;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   defaultHeaders?: Record<string, string>;
@@ -97,6 +98,20 @@ export interface HttpResponse {
  */
 export const TRANSPORT_OFFLINE = "ETRANSPORTOFFLINE";
 export const TRANSPORT_LOST = "ETRANSPORTLOST";
+
+/**
+ * The one transport seam: a `fetch`, optionally with `ready`, which a relaying transport uses to wait
+ * (within its own bound) for its peer before a call starts, so that waiting for an agent to come back
+ * neither eats the call's timeout nor holds a rate-limit ticket. `ready` fails with a TRANSPORT_OFFLINE
+ * error when the peer stays away; nothing has been sent then. An error may carry `merchantMessage`, the
+ * Turkish sentence the merchant reads (e.g. "Yerel bağlantı aracı çevrimdışı (son görülme: …)").
+ */
+export type TransportFetch = typeof fetch & { ready?: (signal?: AbortSignal) => Promise<void> };
+
+const merchantMessageOf = (e: unknown): string | undefined => {
+  const text = (e as { merchantMessage?: unknown } | undefined)?.merchantMessage;
+  return typeof text === "string" ? text : undefined;
+};
 
 const NOT_SENT_CODES = new Set([
   "ECONNREFUSED",
@@ -245,7 +260,7 @@ export class HttpClient {
   private readonly counter?: CallCounter;
   private readonly secrets = new Set<string>();
   private readonly logBodies: boolean;
-  private readonly fetchFn: typeof fetch;
+  private readonly fetchFn: TransportFetch;
   private readonly sleepFn: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly defaultHeaders: Record<string, string>;
@@ -304,6 +319,8 @@ export class HttpClient {
           }
         }
         if (e.kind !== "transient" || attempt >= this.retry.maxRetries) throw e;
+        // The transport already waited its bound for its peer: the next run tries again, not this loop.
+        if (e.systemCode === TRANSPORT_OFFLINE) throw e;
         // A write whose outcome is unknown is never re-sent here.
         if (!idempotent && e.maybeApplied) throw e;
         if (e.retryAfterMs !== undefined && e.retryAfterMs > this.retry.maxRetryAfterMs) throw e;
@@ -335,6 +352,7 @@ export class HttpClient {
     if (req.headers) Object.assign(headers, await req.headers());
 
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    if (this.fetchFn.ready) await this.transportReady(req, method, url, body);
     // The narrower limit first, so no slot of the general budget is held while it waits.
     const extraTicket = await req.extraLimiter?.acquire(1, req.signal, timeoutMs + 1000);
     let ticket: string | undefined;
@@ -346,6 +364,29 @@ export class HttpClient {
     } finally {
       await this.rateLimiter?.release(ticket);
       await req.extraLimiter?.release(extraTicket);
+    }
+  }
+
+  /** Waits for a relaying transport's peer; a peer that stays away fails the call as not sent. */
+  private async transportReady(req: HttpRequest, method: string, url: string, body: string | undefined) {
+    const started = Date.now();
+    try {
+      await this.fetchFn.ready?.(req.signal);
+    } catch (e) {
+      if (req.signal?.aborted) throw req.signal.reason ?? e;
+      const err = new ConnectorError(`${this.system} ${req.operation}: transport offline`, {
+        reason: "unavailable",
+        systemMessage: errorMessage(e),
+        systemCode: errorCode(e) ?? TRANSPORT_OFFLINE,
+        merchantMessage: merchantMessageOf(e),
+        maybeApplied: false,
+        system: this.system,
+        operation: req.operation,
+        cause: e,
+      });
+      this.counter?.recordFailure(this.system);
+      this.log(req, method, url, 0, started, undefined, body, undefined, err);
+      throw err;
     }
   }
 
@@ -400,6 +441,7 @@ export class HttpClient {
               : "network",
           systemMessage: errorMessage(e),
           systemCode: code,
+          merchantMessage: merchantMessageOf(e),
           maybeApplied: isWrite && !idempotent && !notSent,
           system: this.system,
           operation: req.operation,

@@ -25,17 +25,20 @@ export const orderTransfer: Flow = async (ctx) => {
   if (!ctx.onlyKeys) await ingestOrders(ctx);
   const pending = await pendingOrders(ctx);
   let transientLeft = 0;
+  // Why orders were left for the next run, in the merchant's words (e.g. the on-site agent is offline).
+  const transientTexts = new Set<string>();
   const customers = new CustomerAccounts(ctx);
   // A few orders at a time: each under its own lock, all within the ERP's shared rate budget.
   let next = 0;
   const worker = async () => {
     while (next < pending.length && !ctx.signal.aborted) {
       const row = pending[next++]!;
-      if ((await transferOne(ctx, row, customers)) === "transient") transientLeft++;
+      if ((await transferOne(ctx, row, customers, transientTexts)) === "transient") transientLeft++;
     }
   };
   await Promise.all(Array.from({ length: ORDER_CONCURRENCY }, worker));
   if (transientLeft > 0) ctx.tally.note(message("engine.reportTransientLeft", { count: transientLeft }));
+  for (const text of [...transientTexts].slice(0, 3)) ctx.tally.note(text);
 };
 
 async function ingestOrders(ctx: FlowContext) {
@@ -196,6 +199,7 @@ async function transferOne(
   ctx: FlowContext,
   candidate: LedgerRow,
   customers: CustomerAccounts,
+  transientTexts?: Set<string>,
 ): Promise<"done" | "skipped" | "transient" | "failed"> {
   const claimed = await claim(ctx, candidate.id);
   if (!claimed) return "skipped";
@@ -253,8 +257,10 @@ async function transferOne(
     return "done";
   } catch (error) {
     if (isConnectorError(error) && error.kind === "transient") {
+      const text = failureText(error, systemNamesOf(ctx.erp, ctx.shop));
+      transientTexts?.add(text);
       await update(ctx, row.id, {
-        lastError: failureText(error, systemNamesOf(ctx.erp, ctx.shop)),
+        lastError: text,
         lockOwner: null,
         lockUntil: null,
       });

@@ -33,6 +33,8 @@ export const connections = pgTable(
     credentialsSealed: text("credentials_sealed").notNull(),
     /** Emulated systems of the demo company (the panel marks them). */
     isEmulated: boolean("is_emulated").notNull().default(false),
+    /** The on-site agent that carries this connection's calls (inside the company's network); null: direct. */
+    agentId: integer("agent_id"),
     lastTestAt: ts("last_test_at"),
     lastTestOk: boolean("last_test_ok"),
     lastTestMessage: text("last_test_message"),

@@ -9,28 +9,163 @@ class TransportError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    /** What the merchant reads (run report, failed tasks): the SDK passes it on. */
+    readonly merchantMessage?: string,
   ) {
     super(message);
     this.name = "TransportError";
   }
 }
 
-type Pending = { resolve: (r: Response) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
-type Online = { socket: WebSocket; pending: Map<string, Pending>; version: string; machineName: string };
+/** A `fetch` through an agent, with the SDK's `ready` wait (see `TransportFetch` in the connector SDK). */
+export type AgentFetch = typeof fetch & { ready: (signal?: AbortSignal) => Promise<void> };
 
 /**
- * Holds the sockets of the agents connected to this process and relays HTTP calls over them. A call for an
- * agent that is not connected waits up to `offlineWaitMs` for it to come back, then fails as offline.
- * Cross-process routing (LISTEN/NOTIFY) would sit behind `relay`: the interface stays the same.
+ * Routes calls to an agent whose socket another server process holds (PostgreSQL: see `PgAgentRouter`).
+ * Without one (the embedded database: one process) every call is local.
+ */
+export interface AgentRouter {
+  readonly instance: string;
+  start(handlers: {
+    onCall: (agentId: number, frame: AgentHttpRequestFrame) => Promise<AgentHttpAnswerFrame>;
+    onPresence: (agentId: number) => void;
+  }): Promise<void>;
+  /** The process holding the agent's socket, or null. */
+  holderOf(agentId: number): Promise<string | null>;
+  claim(agentId: number): Promise<void>;
+  release(agentId: number): Promise<void>;
+  call(
+    holder: string,
+    agentId: number,
+    frame: AgentHttpRequestFrame,
+    timeoutMs: number,
+  ): Promise<AgentHttpAnswerFrame>;
+  close(): Promise<void>;
+}
+
+export type AgentHubOptions = {
+  offlineWaitMs: number;
+  callTimeoutMs: number;
+  /** The merchant's sentence for an agent that stayed offline ("… (son görülme: …)"). */
+  offlineText?: (agentId: number) => Promise<string | undefined>;
+  router?: AgentRouter;
+};
+
+export { TransportError };
+
+type Pending = {
+  resolve: (r: AgentHttpAnswerFrame) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+};
+type Online = {
+  socket: WebSocket;
+  pending: Map<string, Pending>;
+  version: string;
+  machineName: string;
+  /** Last WebSocket ping → pong time (the panel's round-trip time). */
+  rttMs: number | null;
+  pingAt: number;
+};
+
+/** A call as the frame carries it (body base64). */
+type SimpleCall = {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortSignal;
+};
+
+const NEVER = new AbortController().signal;
+
+/**
+ * The connector SDK's calls (a URL string, a header object, a string body): framed without building a
+ * WHATWG Request and reading its body stream back, which is most of the relay's own cost on loopback.
+ */
+function simpleCall(input: string | URL | Request, init: RequestInit | undefined): SimpleCall | undefined {
+  if (typeof input !== "string") return undefined;
+  const headers = init?.headers;
+  const body = init?.body;
+  if (headers !== undefined && (headers instanceof Headers || Array.isArray(headers))) return undefined;
+  if (body !== undefined && body !== null && typeof body !== "string") return undefined;
+  return {
+    method: (init?.method ?? "GET").toUpperCase(),
+    url: new URL(input).toString(),
+    headers: Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
+    body: typeof body === "string" ? Buffer.from(body).toString("base64") : undefined,
+    signal: init?.signal ?? NEVER,
+  };
+}
+
+async function fromRequest(request: Request): Promise<SimpleCall> {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: Object.fromEntries(request.headers),
+    body: request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined,
+    signal: request.signal,
+  };
+}
+
+/**
+ * Holds the sockets of the agents connected to this process and relays HTTP calls over them; a call for an
+ * agent whose socket another process holds goes through the router. A call for an agent connected nowhere
+ * waits up to `offlineWaitMs` for it to come back, then fails as offline.
  */
 export class AgentHub {
   private readonly online = new Map<number, Online>();
   private readonly waiters = new Map<number, Set<() => void>>();
+  /** Agents a call has already waited the whole bound for: later calls fail at once until they return. */
+  private readonly gaveUp = new Set<number>();
+  private readonly relayed = new Map<number, number>();
+  private started: Promise<void> | undefined;
 
-  constructor(private readonly options: { offlineWaitMs: number; callTimeoutMs: number }) {}
+  constructor(private readonly options: AgentHubOptions) {}
 
+  /** Starts listening for routed calls (once; every relay awaits it). */
+  start(): Promise<void> {
+    this.started ??= this.options.router
+      ? this.options.router.start({
+          onCall: (agentId, frame) => this.answerRouted(agentId, frame),
+          onPresence: (agentId) => this.wake(agentId),
+        })
+      : Promise.resolve();
+    return this.started;
+  }
+
+  async close(): Promise<void> {
+    this.closeAll();
+    await this.options.router?.close();
+  }
+
+  /** Calls relayed to an agent by this process since it started. */
+  relayedCalls(agentId: number): number {
+    return this.relayed.get(agentId) ?? 0;
+  }
+
+  /** Measures the round trip to the agent once more (called at each of its heartbeats). */
+  ping(agentId: number): void {
+    const entry = this.online.get(agentId);
+    if (!entry) return;
+    entry.pingAt = Date.now();
+    entry.socket.ping();
+  }
+
+  /** The last measured round trip to an agent connected to this process, or null. */
+  roundTripMs(agentId: number): number | null {
+    return this.online.get(agentId)?.rttMs ?? null;
+  }
+
+  /** Whether this process holds the agent's socket. */
   isOnline(agentId: number): boolean {
     return this.online.has(agentId);
+  }
+
+  private wake(agentId: number) {
+    this.gaveUp.delete(agentId);
+    for (const wake of this.waiters.get(agentId) ?? []) wake();
+    this.waiters.delete(agentId);
   }
 
   attach(agentId: number, socket: WebSocket, hello: AgentHello): void {
@@ -40,8 +175,13 @@ export class AgentHub {
       pending: new Map(),
       version: hello.version,
       machineName: hello.machineName,
+      rttMs: null,
+      pingAt: 0,
     };
     this.online.set(agentId, entry);
+    socket.on("pong", () => {
+      if (entry.pingAt) entry.rttMs = Date.now() - entry.pingAt;
+    });
     socket.on("message", (data) => {
       let frame: AgentHttpAnswerFrame;
       try {
@@ -53,37 +193,32 @@ export class AgentHub {
       if (!waiting) return;
       entry.pending.delete(frame.id);
       clearTimeout(waiting.timer);
-      if (frame.type === "http-result") {
-        const bodyless = frame.status === 204 || frame.status === 304;
-        waiting.resolve(
-          new Response(bodyless ? null : Buffer.from(frame.body, "base64"), {
-            status: frame.status,
-            headers: frame.headers,
-          }),
-        );
-      } else if (frame.type === "http-error") {
-        // The agent reached nothing (refused, unknown host): keep its code so the client can classify.
-        waiting.reject(Object.assign(new Error(frame.message), { code: frame.code }));
-      }
+      waiting.resolve(frame);
     });
     socket.on("close", () => {
-      if (this.online.get(agentId) === entry) this.online.delete(agentId);
+      if (this.online.get(agentId) === entry) {
+        this.online.delete(agentId);
+        this.options.router?.release(agentId).catch(() => undefined);
+      }
       for (const [id, p] of entry.pending) {
         clearTimeout(p.timer);
         p.reject(new TransportError(`agent ${agentId} went away during call ${id}`, TRANSPORT_LOST));
       }
       entry.pending.clear();
     });
-    for (const wake of this.waiters.get(agentId) ?? []) wake();
-    this.waiters.delete(agentId);
+    this.options.router?.claim(agentId).catch(() => undefined);
+    this.wake(agentId);
   }
 
   /** Closes the agent's socket (revocation); its open calls fail as lost. */
   disconnect(agentId: number, reason: string): void {
+    // A revoked agent never comes back: calls for it fail at once instead of waiting.
+    if (reason === "revoked") this.gaveUp.add(agentId);
     const entry = this.online.get(agentId);
     if (!entry) return;
     // Gone at once: a call made now waits for the agent's next connection instead of this closing socket.
     this.online.delete(agentId);
+    this.options.router?.release(agentId).catch(() => undefined);
     entry.socket.close(4001, reason);
   }
 
@@ -92,13 +227,34 @@ export class AgentHub {
   }
 
   /** A `fetch` that runs every request through the agent: the connector SDK takes it as its transport. */
-  fetchFor(agentId: number): typeof fetch {
-    return (input, init) => this.relay(agentId, new Request(input, init));
+  fetchFor(agentId: number): AgentFetch {
+    const relayed = (input: string | URL | Request, init?: RequestInit) =>
+      this.relay(agentId, simpleCall(input, init) ?? new Request(input, init));
+    return Object.assign(relayed, {
+      ready: async (signal?: AbortSignal) => {
+        await this.waitTarget(agentId, signal ?? null);
+      },
+    }) as AgentFetch;
   }
 
-  private async waitOnline(agentId: number, signal: AbortSignal | null): Promise<Online> {
-    const now = this.online.get(agentId);
+  private async offline(agentId: number): Promise<TransportError> {
+    const text = await this.options.offlineText?.(agentId).catch(() => undefined);
+    return new TransportError(`agent ${agentId} is offline`, TRANSPORT_OFFLINE, text);
+  }
+
+  /** Where the agent's socket is: here, or the process holding it; waits within the bound for it. */
+  private async findTarget(agentId: number): Promise<Online | string | undefined> {
+    const here = this.online.get(agentId);
+    if (here || !this.options.router) return here;
+    await this.start();
+    const holder = await this.options.router.holderOf(agentId);
+    return holder && holder !== this.options.router.instance ? holder : this.online.get(agentId);
+  }
+
+  private async waitTarget(agentId: number, signal: AbortSignal | null): Promise<Online | string> {
+    const now = await this.findTarget(agentId);
     if (now) return now;
+    if (this.gaveUp.has(agentId)) throw await this.offline(agentId);
     await new Promise<void>((resolve) => {
       const set = this.waiters.get(agentId) ?? new Set();
       this.waiters.set(agentId, set);
@@ -112,40 +268,82 @@ export class AgentHub {
       signal?.addEventListener("abort", done);
       set.add(done);
     });
-    const later = this.online.get(agentId);
-    if (!later) throw new TransportError(`agent ${agentId} is offline`, TRANSPORT_OFFLINE);
+    const later = await this.findTarget(agentId);
+    if (!later) {
+      if (!signal?.aborted) this.gaveUp.add(agentId);
+      throw await this.offline(agentId);
+    }
     return later;
   }
 
-  async relay(agentId: number, request: Request): Promise<Response> {
-    const entry = await this.waitOnline(agentId, request.signal);
+  async relay(agentId: number, call: Request | SimpleCall): Promise<Response> {
+    const request = call instanceof Request ? await fromRequest(call) : call;
+    const target = await this.waitTarget(agentId, request.signal);
     request.signal.throwIfAborted();
-    const body = request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined;
+    this.relayed.set(agentId, this.relayedCalls(agentId) + 1);
     const frame: AgentHttpRequestFrame = {
       type: "http",
       id: randomUUID(),
       method: request.method,
       url: request.url,
-      headers: Object.fromEntries(request.headers),
-      body,
+      headers: request.headers,
+      body: request.body,
       timeoutMs: this.options.callTimeoutMs,
     };
-    return new Promise<Response>((resolve, reject) => {
+    const answer =
+      typeof target === "string"
+        ? await abortable(
+            // The router's bound covers the hop to the holder and back.
+            this.options.router!.call(target, agentId, frame, this.options.callTimeoutMs + 2000),
+            request.signal,
+          )
+        : await this.sendLocal(agentId, target, frame, request.signal);
+    if (answer.type === "http-error") {
+      // The agent reached nothing (refused, unknown host): keep its code so the client can classify.
+      throw Object.assign(new Error(answer.message), { code: answer.code });
+    }
+    const bodyless = answer.status === 204 || answer.status === 304;
+    return new Response(bodyless ? null : Buffer.from(answer.body, "base64"), {
+      status: answer.status,
+      headers: answer.headers,
+    });
+  }
+
+  /** A call another process routed here: carried out on the local socket, failures as error frames. */
+  private async answerRouted(agentId: number, frame: AgentHttpRequestFrame): Promise<AgentHttpAnswerFrame> {
+    const entry = this.online.get(agentId);
+    if (!entry)
+      return { type: "http-error", id: frame.id, code: TRANSPORT_OFFLINE, message: "agent not here" };
+    try {
+      return await this.sendLocal(agentId, entry, frame, null);
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? TRANSPORT_LOST;
+      return { type: "http-error", id: frame.id, code, message: String((e as Error).message) };
+    }
+  }
+
+  private sendLocal(
+    agentId: number,
+    entry: Online,
+    frame: AgentHttpRequestFrame,
+    signal: AbortSignal | null,
+  ): Promise<AgentHttpAnswerFrame> {
+    return new Promise<AgentHttpAnswerFrame>((resolve, reject) => {
       const finish = () => {
         entry.pending.delete(frame.id);
-        request.signal.removeEventListener("abort", onAbort);
+        signal?.removeEventListener("abort", onAbort);
       };
       const onAbort = () => {
         clearTimeout(timer);
         finish();
-        reject(request.signal.reason);
+        reject(signal?.reason);
       };
       // A bound of our own, so a silent agent never leaves the call hanging.
       const timer = setTimeout(() => {
         finish();
         reject(new TransportError(`agent ${agentId} did not answer call ${frame.id}`, TRANSPORT_LOST));
-      }, this.options.callTimeoutMs + 1000);
-      request.signal.addEventListener("abort", onAbort);
+      }, frame.timeoutMs + 1000);
+      signal?.addEventListener("abort", onAbort);
       entry.pending.set(frame.id, {
         timer,
         resolve: (r) => {
@@ -165,4 +363,22 @@ export class AgentHub {
       });
     });
   }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal === NEVER) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
 }

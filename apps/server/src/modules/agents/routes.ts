@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { envelopeSchema, idParam } from "@ep/contracts";
+import { envelopeSchema, idInput, idParam } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { WebSocketServer } from "ws";
 import { z } from "zod";
@@ -20,6 +20,7 @@ const agentSchema = z.object({
   online: z.boolean(),
   lastSeenAt: z.string().nullable(),
   statusText: z.string().nullable(),
+  roundTripMs: z.number().nullable(),
   createdAt: z.string(),
 });
 const helloSchema = z.object({
@@ -33,6 +34,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const service = new AgentService(ctx);
     const hub = agentHubOf(ctx);
+    await hub.start();
     const companyUser = requireCompanyUser(ctx);
 
     app.post(
@@ -78,6 +80,22 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.put(
+      "/api/agents/connection",
+      {
+        onRequest: companyUser,
+        schema: {
+          tags,
+          body: z.object({ kind: z.enum(["erp", "shop"]), agentId: idInput().nullable() }),
+          response: { 200: envelopeSchema(z.null()) },
+        },
+      },
+      async (request) => {
+        await service.assignConnection(companyOf(request), request.body.kind, request.body.agentId);
+        return ok(null);
+      },
+    );
+
     const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
     const refuse = (socket: Duplex, status: string) => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -111,6 +129,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             attached = true;
             hub.attach(agentId, ws, parsed);
           }
+          hub.ping(agentId);
           service.recordHeartbeat(agentId, parsed.version, parsed.machineName).catch((e) => {
             ctx.logger.warn({ err: e, agentId }, "agent heartbeat not recorded");
           });
@@ -122,7 +141,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.server.on("upgrade", listener);
     app.addHook("preClose", async () => {
       app.server.off("upgrade", listener);
-      hub.closeAll();
+      await hub.close();
       for (const client of wss.clients) client.terminate();
       wss.close();
     });

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "../../platform/db/schema.ts";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -31,6 +31,8 @@ export const agents = pgTable(
     machineName: text("machine_name").notNull().default(""),
     version: text("version").notNull().default(""),
     lastSeenAt: ts("last_seen_at"),
+    /** The server process holding the agent's socket (PostgreSQL: other processes route calls to it). */
+    socketHolder: text("socket_holder"),
     revokedAt: ts("revoked_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
@@ -41,3 +43,15 @@ export const agents = pgTable(
 );
 
 export type AgentRow = typeof agents.$inferSelect;
+
+/**
+ * A call a process relays through an agent whose socket another process holds (PostgreSQL only): the
+ * request and the answer travel here, NOTIFY only says which row to read. Deleted once answered.
+ */
+export const agentRelayCalls = pgTable("agent_relay_calls", {
+  id: text("id").primaryKey(),
+  agentId: integer("agent_id").notNull(),
+  request: jsonb("request").notNull(),
+  answer: jsonb("answer"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});

@@ -1,13 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { message } from "@ep/contracts";
+import { engineSchema } from "@ep/engine";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { hashCode } from "../../platform/security/codes.ts";
 import { AgentHub } from "./hub.ts";
+import { PgAgentRouter } from "./router.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
 
+const { connections } = engineSchema;
+
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
+/** A holder whose agent sent no heartbeat (every 30 s) for this long is a process that died. */
+const HOLDER_FRESH_MS = 90_000;
 
 const stampFormat = new Intl.DateTimeFormat("tr-TR", {
   timeZone: "Europe/Istanbul",
@@ -15,15 +21,31 @@ const stampFormat = new Intl.DateTimeFormat("tr-TR", {
   timeStyle: "short",
 });
 
-const hubs = new WeakMap<AppContext, AgentHub>();
+/** "Yerel bağlantı aracı çevrimdışı (son görülme: 23.11.2026 21:40)…": the panel's and the run report's words. */
+export const offlineText = (lastSeenAt: Date | null) =>
+  message("agents.offline", { lastSeen: lastSeenAt ? stampFormat.format(lastSeenAt) : "-" });
+
+const hubs = new WeakMap<object, AgentHub>();
 
 /** The one hub of this process; connectors of agent-backed connections take `hub.fetchFor(agentId)`. */
-export function agentHubOf(ctx: AppContext): AgentHub {
-  let hub = hubs.get(ctx);
+export function agentHubOf(ctx: Pick<AppContext, "config" | "database">): AgentHub {
+  // Keyed by the database: the engine host holds a narrower context object than the routes do.
+  let hub = hubs.get(ctx.database);
   if (!hub) {
-    const timeoutMs = ctx.config.connectorTimeoutMs;
-    hub = new AgentHub({ offlineWaitMs: Math.min(timeoutMs, 5000), callTimeoutMs: timeoutMs });
-    hubs.set(ctx, hub);
+    hub = new AgentHub({
+      // Several processes share PostgreSQL; the embedded database has one process, so every call is local.
+      router: ctx.database.kind === "postgres" ? new PgAgentRouter(ctx.database) : undefined,
+      offlineWaitMs: ctx.config.agentOfflineWaitMs,
+      callTimeoutMs: ctx.config.connectorTimeoutMs,
+      offlineText: async (agentId) => {
+        const [row] = await ctx.database.db
+          .select({ lastSeenAt: agents.lastSeenAt })
+          .from(agents)
+          .where(eq(agents.id, agentId));
+        return offlineText(row?.lastSeenAt ?? null);
+      },
+    });
+    hubs.set(ctx.database, hub);
   }
   return hub;
 }
@@ -46,6 +68,8 @@ export type AgentView = {
   lastSeenAt: string | null;
   /** For the panel: "Yerel bağlantı aracı çevrimdışı (son görülme: …)" while offline, else null. */
   statusText: string | null;
+  /** WebSocket ping round trip, when this process holds the agent's socket. */
+  roundTripMs: number | null;
   createdAt: string;
 };
 
@@ -113,20 +137,40 @@ export class AgentService {
       .from(agents)
       .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt)))
       .orderBy(asc(agents.id));
+    const now = this.ctx.clock.now().getTime();
     return rows.map((r) => {
-      const online = hub.isOnline(r.id);
+      // Held here, or (PostgreSQL) by another process.
+      const online =
+        hub.isOnline(r.id) ||
+        (r.socketHolder !== null && !!r.lastSeenAt && now - r.lastSeenAt.getTime() < HOLDER_FRESH_MS);
       return {
         id: r.id,
         machineName: r.machineName,
         version: r.version,
         online,
         lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
-        statusText: online
-          ? null
-          : message("agents.offline", { lastSeen: r.lastSeenAt ? stampFormat.format(r.lastSeenAt) : "-" }),
+        statusText: online ? null : offlineText(r.lastSeenAt),
+        roundTripMs: hub.roundTripMs(r.id),
         createdAt: r.createdAt.toISOString(),
       };
     });
+  }
+
+  /** Sends a connection's calls through one of the company's agents (or straight out again: null). */
+  async assignConnection(companyId: number, kind: "erp" | "shop", agentId: number | null): Promise<void> {
+    if (agentId !== null) {
+      const [agent] = await this.db
+        .select({ id: agents.id })
+        .from(agents)
+        .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), isNull(agents.revokedAt)));
+      if (!agent) throw AppError.notFound();
+    }
+    const [row] = await this.db
+      .update(connections)
+      .set({ agentId, updatedAt: this.ctx.clock.now() })
+      .where(and(eq(connections.companyId, companyId), eq(connections.kind, kind)))
+      .returning({ id: connections.id });
+    if (!row) throw new AppError(409, "connectionSettings.notConnected");
   }
 
   async revoke(companyId: number, agentId: number): Promise<void> {

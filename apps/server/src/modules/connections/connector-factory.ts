@@ -8,9 +8,11 @@ import {
   InMemoryRateLimitStore,
   type RateLimitStore,
   type ShopConnector,
+  type TransportFetch,
 } from "@ep/connectors";
 import { type OpenedConnectors, PgRateLimitStore } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
+import { agentHubOf } from "../agents/service.ts";
 import { credentialPersister, findConnection, openCredentials } from "./repository.ts";
 
 export class MissingConnectionError extends Error {}
@@ -20,7 +22,7 @@ export class MissingConnectionError extends Error {}
  * here, the rate limiter shared across processes through the database, calls counted per run.
  */
 export async function openCompanyConnectors(
-  ctx: Pick<AppContext, "database" | "credentials" | "logger" | "outbound">,
+  ctx: Pick<AppContext, "config" | "database" | "credentials" | "logger" | "outbound">,
   companyId: number,
   counter: CallCounter,
   tuning: { timeoutMs?: number; rateMultiplier?: number } = {},
@@ -40,7 +42,6 @@ export async function openCompanyConnectors(
     counter,
     timeoutMs: tuning.timeoutMs,
     logger: (entry: object) => logger.debug({ call: entry }, "external call"),
-    fetch: ctx.outbound.fetch,
   };
   // Scaled budgets are for emulators (benchmarks, tests); against real systems the multiplier stays 1.
   const budget = (kind: ConnectorKind, type: number) => {
@@ -53,17 +54,30 @@ export async function openCompanyConnectors(
   return {
     erp: createErpConnector(erpRow.systemType, erpCreds, {
       ...connectorContext,
+      fetch: transportOf(ctx, erpRow.agentId),
       budget: budget("erp", erpRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "erp", erpCreds),
     }),
     shop: createShopConnector(shopRow.systemType, shopCreds, {
       ...connectorContext,
+      fetch: transportOf(ctx, shopRow.agentId),
       budget: budget("shop", shopRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
     }),
     erpConnectionId: erpRow.id,
     shopConnectionId: shopRow.id,
   };
+}
+
+/**
+ * How a connection's calls travel: through its on-site agent (to wherever in the company's network the
+ * agent can reach: no outbound guard, private addresses are the point) or straight out through the guard.
+ */
+export function transportOf(
+  ctx: Pick<AppContext, "config" | "database" | "outbound">,
+  agentId: number | null | undefined,
+): TransportFetch {
+  return agentId ? agentHubOf(ctx).fetchFor(agentId) : ctx.outbound.fetch;
 }
 
 let processStore: InMemoryRateLimitStore | undefined;
@@ -91,13 +105,14 @@ export function connectorFor(
   kind: ConnectorKind,
   type: number,
   credentials: Record<string, string>,
+  agentId?: number | null,
 ): ErpConnector | ShopConnector {
   const connectorContext = {
     companyId: String(companyId),
     rateLimitStore: rateLimitStoreFor(ctx.database),
     timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
     retry: { maxRetries: 2, maxRetryAfterMs: 10_000 },
-    fetch: ctx.outbound.fetch,
+    fetch: transportOf(ctx, agentId),
     persistCredentials: credentialPersister(ctx.database.db, ctx.credentials, companyId, kind, credentials),
   };
   return kind === "erp"

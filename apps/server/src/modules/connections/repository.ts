@@ -29,6 +29,8 @@ export async function saveConnection(
     systemType: number;
     credentials: Record<string, string>;
     isEmulated?: boolean;
+    /** The on-site agent carrying the calls; undefined keeps what is stored, null makes it direct. */
+    agentId?: number | null;
   },
 ): Promise<ConnectionRow> {
   const credentialsSealed = cipher.encrypt(JSON.stringify(input.credentials));
@@ -40,6 +42,7 @@ export async function saveConnection(
       systemType: input.systemType,
       credentialsSealed,
       isEmulated: input.isEmulated ?? false,
+      agentId: input.agentId ?? null,
     })
     .onConflictDoUpdate({
       target: [connections.companyId, connections.kind],
@@ -47,6 +50,7 @@ export async function saveConnection(
         systemType: input.systemType,
         credentialsSealed,
         isEmulated: input.isEmulated ?? false,
+        ...(input.agentId === undefined ? {} : { agentId: input.agentId }),
         updatedAt: new Date(),
       },
     })

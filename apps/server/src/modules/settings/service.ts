@@ -157,6 +157,7 @@ export class SettingsService {
         kind,
         row.systemType,
         openCredentials(this.ctx.credentials, row),
+        row.agentId,
       );
       return side === "erp"
         ? await (read as ErpList)(connector as ErpConnector)

@@ -2,6 +2,7 @@ import { Grid } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
+import { AgentsCard } from "@/features/agents/components/AgentsCard";
 import { useConnections } from "../api";
 import { ConnectionCard } from "../components/ConnectionCard";
 import { SandboxConnectButton } from "../components/SandboxConnect";
@@ -30,6 +31,9 @@ export default function ApiKeysPage() {
             </Grid.Col>
             <Grid.Col span={{ base: 12, xl: 6 }}>
               <ConnectionCard connectionType="ecommerce" overview={data} />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <AgentsCard />
             </Grid.Col>
           </Grid>
         )}

@@ -1,0 +1,154 @@
+/**
+ * `npm run bench:agent -w @ep/bench`: what the on-site agent adds to a connector call (issue 14). The
+ * same Mikro connector calls the Mikro emulator on loopback twice in one run: straight, then through a
+ * real agent process (the CLI, paired with the real server in this process) over its WebSocket. Figures:
+ * calls/s with BENCH_CONCURRENCY calls in flight, and p50/p99 latency of one call at a time; the added
+ * latency is through-agent minus direct at the same percentile (goal: ≤ 5 ms at p50 on loopback).
+ *
+ * Environment:
+ *   BENCH_CALLS        calls per phase (default 2000)
+ *   BENCH_CONCURRENCY  calls in flight for the calls/s phase (default 8)
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AgentStore, pair } from "@ep/agent";
+import {
+  createMikroConnector,
+  type ErpConnector,
+  InMemoryRateLimitStore,
+  startMikroEmulator,
+  type TransportFetch,
+} from "@ep/connectors";
+import { AgentService, agentHubOf } from "@ep/server/agents";
+import { buildApp } from "@ep/server/app";
+import { closeContext, createContext } from "@ep/server/bootstrap";
+import { loadConfig } from "@ep/server/config";
+import { companies } from "@ep/server/schema";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../apps/agent/src/cli.ts");
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** One cheap read (one stock card), the connector's whole path: rate limiter, HttpClient, parsing. */
+const oneCall = (connector: ErpConnector) => () => connector.listProducts({ pageSize: 1 });
+
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await call();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/**
+ * Latency: direct and relayed calls alternate, one at a time, so both see the same load on a shared
+ * machine; besides each side's percentiles, the median of the pairwise differences.
+ */
+async function latencies(direct: () => Promise<unknown>, relayed: () => Promise<unknown>) {
+  for (let i = 0; i < 200; i++) {
+    await direct(); // warm up: JIT, keep-alive sockets
+    await relayed();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  const diff: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const d = await timed(direct);
+    const r = await timed(relayed);
+    a.push(d);
+    b.push(r);
+    diff.push(r - d);
+  }
+  for (const list of [a, b, diff]) list.sort((x, y) => x - y);
+  return {
+    direct: { p50: percentile(a, 50), p99: percentile(a, 99) },
+    relayed: { p50: percentile(b, 50), p99: percentile(b, 99) },
+    pairedMedian: percentile(diff, 50),
+  };
+}
+
+async function throughput(call: () => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < CALLS) await call();
+    }),
+  );
+  return CALLS / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-agent-"));
+  const agentHome = mkdtempSync(join(tmpdir(), "ep-bench-agent-home-"));
+  const port = 4800 + Math.floor(Math.random() * 400);
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn", PORT: String(port), DEMO: "0" });
+  const ctx = await createContext(config, { workers: false, scheduler: false });
+  const app = await buildApp(ctx);
+  const server = await app.listen({ port, host: "127.0.0.1" });
+  const emulator = await startMikroEmulator({ host: "127.0.0.1", seed: 14, productCount: 50 });
+  let child: ChildProcess | undefined;
+  try {
+    const [company] = await ctx.database.db
+      .insert(companies)
+      .values({ name: "Bench A.Ş.", erpType: 9, ecommerceType: 1 })
+      .returning();
+    const { code } = await new AgentService(ctx).issuePairingCode(company!.id);
+    const paired = await pair(server, code, "BENCH-PC");
+    new AgentStore(agentHome).saveConfig(paired);
+    child = spawn(process.execPath, ["--import", "tsx", agentCli, "run"], {
+      env: { ...process.env, ENTEGRASYON_AGENT_HOME: agentHome },
+      stdio: "ignore",
+    });
+    const hub = agentHubOf(ctx);
+    for (let i = 0; i < 300 && !hub.isOnline(paired.agentId); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    if (!hub.isOnline(paired.agentId)) throw new Error("the agent did not come online");
+
+    const connector = (fetch: TransportFetch) =>
+      createMikroConnector(emulator.credentials, {
+        companyId: "1",
+        rateLimitStore: new InMemoryRateLimitStore(),
+        budget: { requests: 1_000_000, windowMs: 1000 },
+        fetch,
+      });
+    const direct = oneCall(connector(fetch));
+    const relayed = oneCall(connector(hub.fetchFor(paired.agentId)));
+    const lat = await latencies(direct, relayed);
+    // Counted after the warm-up (the first call also signs in).
+    const before = hub.relayedCalls(paired.agentId);
+    await relayed();
+    const httpPerCall = hub.relayedCalls(paired.agentId) - before;
+    const directRate = await throughput(direct);
+    const relayedRate = await throughput(relayed);
+    const row = (name: string, rate: number, m: { p50: number; p99: number }) =>
+      `${name.padEnd(14)} ${rate.toFixed(0).padStart(8)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)}`;
+    console.log(
+      `Mikro listProducts(1) on loopback (${httpPerCall} HTTP call(s) each), ${CALLS} calls per phase, ` +
+        `${CONCURRENCY} in flight for calls/s, direct and relayed calls alternating for latency`,
+    );
+    console.log(`${"".padEnd(14)} ${"calls/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)}`);
+    console.log(row("direct", directRate, lat.direct));
+    console.log(row("through agent", relayedRate, lat.relayed));
+    const added50 = lat.relayed.p50 - lat.direct.p50;
+    const added99 = lat.relayed.p99 - lat.direct.p99;
+    console.log(
+      `added latency: p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms, ` +
+        `median of paired differences ${lat.pairedMedian.toFixed(2)} ms (goal: p50 ≤ 5 ms); load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    process.exitCode = added50 <= 5 ? 0 : 1;
+  } finally {
+    child?.kill("SIGKILL");
+    await emulator.close();
+    await app.close();
+    await closeContext(ctx);
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(agentHome, { recursive: true, force: true });
+  }
+}
+
+await main();
