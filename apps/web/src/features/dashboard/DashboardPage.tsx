@@ -1,7 +1,8 @@
-import { Avatar, Button, Card, Grid, Group, Stack, Text, Title } from "@mantine/core";
+import { Avatar, Button, Card, Grid, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { IconBuilding, IconUser } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { CardSkeleton } from "@/components/feedback/CardSkeleton";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { useAccount } from "@/features/account/api";
@@ -33,12 +34,16 @@ export default function DashboardPage() {
             <WelcomeCard />
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 7 }}>
-            <QueryBoundary query={dashboard} minHeight={120}>
+            <QueryBoundary
+              query={dashboard}
+              minHeight={120}
+              skeleton={<CardSkeleton height={150} lines={3} />}
+            >
               {(data) => <ConnectionStatusCard data={data} />}
             </QueryBoundary>
           </Grid.Col>
         </Grid>
-        <QueryBoundary query={dashboard} minHeight={200}>
+        <QueryBoundary query={dashboard} minHeight={200} skeleton={<DashboardSkeleton />}>
           {(data) => (
             <Stack gap="lg">
               <IntegrationReports data={data} />
@@ -69,6 +74,26 @@ export default function DashboardPage() {
         </QueryBoundary>
       </Stack>
     </>
+  );
+}
+
+/** The dashboard's cards as outlines, in the grid they will fill. */
+function DashboardSkeleton() {
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }} spacing="lg">
+        {[0, 1, 2, 3].map((i) => (
+          <CardSkeleton key={i} height={110} lines={2} />
+        ))}
+      </SimpleGrid>
+      <Grid gap="lg">
+        {[0, 1, 2, 3, 4, 5].map((i) => (
+          <Grid.Col key={i} span={{ base: 12, md: 6, xl: 4 }}>
+            <CardSkeleton height={240} lines={5} />
+          </Grid.Col>
+        ))}
+      </Grid>
+    </Stack>
   );
 }
 

@@ -1,7 +1,6 @@
-import { Card, Group, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { Card, Group, SegmentedControl, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingState } from "@/components/feedback/LoadingState";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { formatMoney } from "@/lib/format";
 import { type SalesPeriod, useSalesReports } from "../api";
@@ -35,7 +34,11 @@ export function SalesChartCard() {
           aria-label={t("dashboard.sales.period")}
         />
       </Group>
-      <QueryBoundary query={sales} minHeight={CHART_HEIGHT}>
+      <QueryBoundary
+        query={sales}
+        minHeight={CHART_HEIGHT}
+        skeleton={<Skeleton height={CHART_HEIGHT + 60} />}
+      >
         {(entries) => {
           const { points, total, ticks } = buildSalesSeries(entries, period);
           return (
@@ -49,7 +52,7 @@ export function SalesChartCard() {
                 </Text>
               </div>
               <div style={{ height: CHART_HEIGHT }} data-testid="sales-chart" data-points={points.length}>
-                <Suspense fallback={<LoadingState minHeight={CHART_HEIGHT} />}>
+                <Suspense fallback={<Skeleton height={CHART_HEIGHT} />}>
                   <SalesAreaChart
                     points={points}
                     ticks={ticks}

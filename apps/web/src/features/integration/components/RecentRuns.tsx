@@ -36,6 +36,7 @@ export function RecentRuns({ filter }: { filter: HistoryFilter }) {
       <QueryBoundary
         query={recent}
         minHeight={CHART_HEIGHT}
+        skeleton={<Skeleton height={CHART_HEIGHT + 30} />}
         isEmpty={(d) => d.dataList.length === 0}
         emptyMessage={t("integration.history.empty")}
       >
