@@ -93,7 +93,10 @@ export async function seedDemoHistory(db: Db, companyId: number, shopConnectionI
     .limit(1);
   if (seeded) return;
   const prng = new Prng(`demo-history-${companyId}`);
-  const start = now.getTime() - HISTORY_DAYS * DAY_MS;
+  // Whole Turkish days (UTC+3) up to yesterday: today belongs to the sandboxes' live orders and runs.
+  const TR_OFFSET_MS = 3 * 3_600_000;
+  const todayStart = Math.floor((now.getTime() + TR_OFFSET_MS) / DAY_MS) * DAY_MS - TR_OFFSET_MS;
+  const start = todayStart - HISTORY_DAYS * DAY_MS;
 
   await db.transaction(async (tx) => {
     const orders: (typeof orderLedger.$inferInsert)[] = [];
@@ -105,7 +108,7 @@ export async function seedDemoHistory(db: Db, companyId: number, shopConnectionI
       const count = prng.int(6, 14) + (weekend ? 6 : 0) + Math.floor(day / 15);
       for (let i = 0; i < count; i++) {
         serial++;
-        const orderDate = new Date(date.getTime() + prng.int(8 * 3600, 23 * 3600) * 1000);
+        const orderDate = new Date(date.getTime() + prng.int(8 * 3600, 23 * 3600 + 59 * 60) * 1000);
         const orderNo = `${HISTORY_ORDER_PREFIX}2026-${String(serial).padStart(6, "0")}`;
         const city = prng.pick(CITIES);
         const total = Math.round(prng.int(120_00, 4_800_00)) / 100;
