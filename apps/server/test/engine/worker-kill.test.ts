@@ -121,7 +121,8 @@ describe("orders survive faults and killed workers", () => {
         // The server's own log, kept for a failing run to be read afterwards.
         stdio: ["ignore", openSync(logFile, "a"), openSync(logFile, "a")],
       });
-      for (let i = 0; i < 200; i++) {
+      // A cold start compiles every connector with tsx: seconds alone, far more beside other suites.
+      for (let i = 0; i < 900; i++) {
         const ok = await fetch(`${base}/health`)
           .then((r) => r.ok)
           .catch(() => false);
