@@ -142,5 +142,7 @@ describe("the built-in sandboxes", () => {
     }
     // A public PUBLIC_URL needs no exception: the guard lets public addresses through anyway.
     expect(sandboxOutboundAllow("https://panel.example.com/sandbox")).toEqual([]);
+    // An ephemeral port (PORT=0) names no address yet: no rule, and no start-up failure.
+    expect(sandboxOutboundAllow("http://localhost:0/sandbox")).toEqual([]);
   });
 });

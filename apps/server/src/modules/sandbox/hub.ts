@@ -135,6 +135,8 @@ export class SandboxHub {
 export function sandboxOutboundAllow(sandboxUrl: string): string[] {
   const url = new URL(sandboxUrl);
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  // PORT=0 (benches, tests): the address is only known after listening, and no saved connection points at it.
+  if (port === "0") return [];
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (host === "localhost") return [`127.0.0.1:${port}`, `[::1]:${port}`];
   if (/^[\d.]+$/.test(host)) return [`${host}:${port}`];
