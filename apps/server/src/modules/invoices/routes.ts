@@ -1,10 +1,10 @@
-import { createEInvoiceProvider, type EInvoiceProvider, isEInvoiceType } from "@ep/connectors";
+import { CallCounter, createEInvoiceProvider, type EInvoiceProvider, isEInvoiceType } from "@ep/connectors";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
-import { AppError } from "../../platform/http/envelope.ts";
+import { AppError, ok } from "../../platform/http/envelope.ts";
 import { openCompanyConnectors, rateLimitStoreFor } from "../connections/connector-factory.ts";
 import { findConnection, openCredentials } from "../connections/repository.ts";
 import { type InvoiceJobSettings, runInvoiceCycle } from "./issue.ts";
@@ -163,22 +163,24 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .orderBy(desc(einvoices.id))
           .limit(q.limit);
         const now = ctx.clock.now().getTime();
-        return rows.map((r) => ({
-          id: r.id,
-          number: r.number,
-          ettn: r.ettn,
-          orderNo: r.orderNo,
-          buyer: r.buyer,
-          total: r.total,
-          currency: r.currency,
-          type: r.profile === "EARSIVFATURA" ? ("eArchive" as const) : ("eInvoice" as const),
-          profile: r.profile,
-          state: r.state,
-          message: r.message,
-          issueDate: r.issueDate,
-          attached: r.attachedAt !== null,
-          cancellable: cancelRefusal(r, now) === null,
-        }));
+        return ok(
+          rows.map((r) => ({
+            id: r.id,
+            number: r.number,
+            ettn: r.ettn,
+            orderNo: r.orderNo,
+            buyer: r.buyer,
+            total: r.total,
+            currency: r.currency,
+            type: r.profile === "EARSIVFATURA" ? ("eArchive" as const) : ("eInvoice" as const),
+            profile: r.profile,
+            state: r.state,
+            message: r.message,
+            issueDate: r.issueDate,
+            attached: r.attachedAt !== null,
+            cancellable: cancelRefusal(r, now) === null,
+          })),
+        );
       },
     );
 
@@ -205,12 +207,12 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .update(einvoices)
           .set({ state: "cancelled", message: request.body.reason, updatedAt: ctx.clock.now() })
           .where(and(eq(einvoices.id, row.id), eq(einvoices.companyId, row.companyId)));
-        return { id: row.id, state: "cancelled" as const };
+        return ok({ id: row.id, state: "cancelled" as const });
       },
     );
 
     scoped.get("/api/invoices/settings", { schema: { tags } }, async (request) =>
-      loadInvoiceSettings(ctx, companyOf(request)),
+      ok(await loadInvoiceSettings(ctx, companyOf(request))),
     );
 
     scoped.put("/api/invoices/settings", { schema: { tags, body: settingsSchema } }, async (request) => {
@@ -220,17 +222,16 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .insert(invoiceSettings)
         .values({ companyId, ...values })
         .onConflictDoUpdate({ target: invoiceSettings.companyId, set: values });
-      return loadInvoiceSettings(ctx, companyId);
+      return ok(await loadInvoiceSettings(ctx, companyId));
     });
 
     scoped.post("/api/invoices/run", { schema: { tags } }, async (request) => {
       const companyId = companyOf(request);
       const provider = await providerOf(ctx, companyId);
-      const { CallCounter } = await import("@ep/connectors");
       const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {
         timeoutMs: ctx.config.connectorTimeoutMs,
       });
-      return runInvoiceCycle({
+      const report = await runInvoiceCycle({
         db: ctx.database.db,
         companyId,
         shopConnectionId: opened.shopConnectionId,
@@ -240,6 +241,7 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         pdfLink: (id) => pdfLink(ctx, id),
         now: () => ctx.clock.now(),
       });
+      return ok(report);
     });
   };
 }
