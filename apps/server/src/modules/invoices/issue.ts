@@ -13,7 +13,7 @@ import {
   type EInvoiceUserDirectory,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
-import { and, asc, eq, inArray, isNull, lt, notExists, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
@@ -63,6 +63,7 @@ class AlreadyInvoiced extends Error {}
 
 /** Inferred: shops name a paid order "PAID"/"paid"/"ÖDENDİ" and a shipped one "SHIPPED"/"DELIVERED"/"KARGO…". */
 export function isEligible(order: Order, when: InvoiceJobSettings["invoiceWhen"]): boolean {
+  if (/cancel|iptal|refund|iade/i.test(order.status)) return false;
   if (when === "all") return true;
   if (when === "paid") return /paid|ödendi|odendi|success|captured/i.test(order.paymentStatus ?? "");
   return /ship|deliver|kargo|teslim|fulfill/i.test(order.status);
@@ -118,7 +119,8 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
       and(
         eq(orderLedger.companyId, companyId),
         eq(orderLedger.shopConnectionId, shopConnectionId),
-        notInArray(orderLedger.state, ["failed", "needs_review"]),
+        // The ledger state is about the ERP transfer, which an e-invoice service does not take: the
+        // shop order's own state (payload) decides, see isEligible.
         notExists(
           db
             .select({ one: sql`1` })
