@@ -310,14 +310,20 @@ export const en: MessageCatalog = {
       "The shop product {{shopSku}} is already bound to the ERP code {{heldBy}}; a shop product can match only one ERP item.",
   },
   einvoices: {
+    sellerIncomplete:
+      "The company settings lack what an e-invoice needs (tax number, tax office, address). Complete them in Settings › Company and try again.",
     title: "Invoices",
     notFound: "Invoice not found.",
-    noProvider: "This company has no e-invoice service connected. Set up the Uyumsoft connection in Settings › Connections.",
-    cancelNotEArchive: "Only e-Archive invoices can be cancelled; an e-Invoice must be rejected by the buyer or reversed with a return invoice.",
-    cancelTooLate: "The cancellation period is over (7 days after the e-Archive invoice was issued). Issue a return invoice.",
+    noProvider:
+      "This company has no e-invoice service connected. Set up the Uyumsoft connection in Settings › Connections.",
+    cancelNotEArchive:
+      "Only e-Archive invoices can be cancelled; an e-Invoice must be rejected by the buyer or reversed with a return invoice.",
+    cancelTooLate:
+      "The cancellation period is over (7 days after the e-Archive invoice was issued). Issue a return invoice.",
     cancelState: "This invoice cannot be cancelled in its current state.",
     linkInvalid: "The link is invalid or has expired. Ask the shop for a new link.",
-    pdfUnavailable: "The invoice PDF cannot be fetched from the e-invoice service right now. Try again in a few minutes.",
+    pdfUnavailable:
+      "The invoice PDF cannot be fetched from the e-invoice service right now. Try again in a few minutes.",
     colNumber: "Invoice No",
     colOrder: "Order",
     colBuyer: "Buyer",
@@ -346,8 +352,10 @@ export const en: MessageCatalog = {
     st_cancelled: "Cancelled",
     st_error: "Error",
     why_rejected: "The buyer rejected the invoice. Check the order and issue a corrected invoice if needed.",
-    why_error: "The e-invoice service refused the invoice. Fix the company settings or the order details according to the error text; it will not be retried automatically, contact support.",
-    why_prepared: "The number is reserved and sending is in progress. If no answer comes, it is looked up by ETTN; no second invoice is issued for the same order.",
+    why_error:
+      "The e-invoice service refused the invoice. Fix the company settings or the order details according to the error text; it will not be retried automatically, contact support.",
+    why_prepared:
+      "The number is reserved and sending is in progress. If no answer comes, it is looked up by ETTN; no second invoice is issued for the same order.",
     settings: "Invoice settings",
     series: "Invoice series",
     draft: "Send as draft (approve in the service portal)",

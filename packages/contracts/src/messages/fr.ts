@@ -328,14 +328,20 @@ export const fr: MessageCatalog = {
       "Le produit de la boutique {{shopSku}} est déjà lié au code ERP {{heldBy}} ; un produit de la boutique ne peut correspondre qu'à un seul article de l'ERP.",
   },
   einvoices: {
+    sellerIncomplete:
+      "Il manque dans les paramètres de la société des données nécessaires à la facture électronique (numéro fiscal, centre des impôts, adresse). Complétez-les dans Paramètres › Société puis réessayez.",
     title: "Factures",
     notFound: "Facture introuvable.",
-    noProvider: "Aucun service de facture électronique n'est connecté pour cette société. Configurez la connexion Uyumsoft dans Paramètres › Connexions.",
-    cancelNotEArchive: "Seules les factures e-Archive peuvent être annulées ; une e-Facture doit être refusée par l'acheteur ou compensée par une facture de retour.",
-    cancelTooLate: "Le délai d'annulation est dépassé (7 jours après l'émission de la facture e-Archive). Émettez une facture de retour.",
+    noProvider:
+      "Aucun service de facture électronique n'est connecté pour cette société. Configurez la connexion Uyumsoft dans Paramètres › Connexions.",
+    cancelNotEArchive:
+      "Seules les factures e-Archive peuvent être annulées ; une e-Facture doit être refusée par l'acheteur ou compensée par une facture de retour.",
+    cancelTooLate:
+      "Le délai d'annulation est dépassé (7 jours après l'émission de la facture e-Archive). Émettez une facture de retour.",
     cancelState: "Cette facture ne peut pas être annulée dans son état actuel.",
     linkInvalid: "Le lien est invalide ou a expiré. Demandez un nouveau lien à la boutique.",
-    pdfUnavailable: "Le PDF de la facture ne peut pas être récupéré auprès du service pour le moment. Réessayez dans quelques minutes.",
+    pdfUnavailable:
+      "Le PDF de la facture ne peut pas être récupéré auprès du service pour le moment. Réessayez dans quelques minutes.",
     colNumber: "N° de facture",
     colOrder: "Commande",
     colBuyer: "Acheteur",
@@ -363,9 +369,12 @@ export const fr: MessageCatalog = {
     st_rejected: "Refusée",
     st_cancelled: "Annulée",
     st_error: "Erreur",
-    why_rejected: "L'acheteur a refusé la facture. Vérifiez la commande et émettez une facture corrigée si nécessaire.",
-    why_error: "Le service de facture électronique n'a pas accepté la facture. Corrigez les paramètres de la société ou les données de la commande selon le message d'erreur ; elle ne sera pas renvoyée automatiquement, contactez le support.",
-    why_prepared: "Le numéro est réservé et l'envoi est en cours. Sans réponse, la facture est recherchée par ETTN ; aucune seconde facture n'est émise pour la même commande.",
+    why_rejected:
+      "L'acheteur a refusé la facture. Vérifiez la commande et émettez une facture corrigée si nécessaire.",
+    why_error:
+      "Le service de facture électronique n'a pas accepté la facture. Corrigez les paramètres de la société ou les données de la commande selon le message d'erreur ; elle ne sera pas renvoyée automatiquement, contactez le support.",
+    why_prepared:
+      "Le numéro est réservé et l'envoi est en cours. Sans réponse, la facture est recherchée par ETTN ; aucune seconde facture n'est émise pour la même commande.",
     settings: "Paramètres de facturation",
     series: "Série de factures",
     draft: "Envoyer en brouillon (approuver dans le portail du service)",

@@ -314,10 +314,14 @@ export const tr = {
       "Mağazadaki {{shopSku}} ürünü ERP'deki {{heldBy}} koduna zaten bağlı; bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir.",
   },
   einvoices: {
+    sellerIncomplete:
+      "Firma ayarlarında e-fatura için gereken bilgiler eksik (vergi numarası, vergi dairesi, adres). Ayarlar › Firma ekranından tamamlayıp tekrar deneyin.",
     title: "Faturalar",
     notFound: "Fatura bulunamadı.",
-    noProvider: "Bu firmanın bağlı bir e-fatura servisi yok. Ayarlar › Bağlantılar'dan Uyumsoft bağlantısını kurun.",
-    cancelNotEArchive: "Yalnızca e-Arşiv faturaları iptal edilebilir; e-Faturayı alıcı reddetmeli ya da iade faturası kesilmeli.",
+    noProvider:
+      "Bu firmanın bağlı bir e-fatura servisi yok. Ayarlar › Bağlantılar'dan Uyumsoft bağlantısını kurun.",
+    cancelNotEArchive:
+      "Yalnızca e-Arşiv faturaları iptal edilebilir; e-Faturayı alıcı reddetmeli ya da iade faturası kesilmeli.",
     cancelTooLate: "İptal süresi geçti (e-Arşiv faturası düzenlendikten sonra 7 gün). İade faturası kesin.",
     cancelState: "Bu fatura bu durumdayken iptal edilemez.",
     linkInvalid: "Bağlantı geçersiz ya da süresi dolmuş. Mağazadan yeni bağlantı isteyin.",
@@ -349,9 +353,12 @@ export const tr = {
     st_rejected: "Reddedildi",
     st_cancelled: "İptal edildi",
     st_error: "Hata",
-    why_rejected: "Alıcı faturayı reddetti. Siparişi kontrol edin; gerekiyorsa düzeltilmiş yeni bir fatura kesin.",
-    why_error: "E-fatura servisi faturayı kabul etmedi. Hata metnine göre firma ayarlarını veya sipariş bilgilerini düzeltin; fatura bir sonraki çalışmada yeniden denenmez, destekle iletişime geçin.",
-    why_prepared: "Fatura numarası ayrıldı, gönderim sürüyor. Yanıt alınamazsa ETTN ile sorgulanır; aynı sipariş için ikinci fatura kesilmez.",
+    why_rejected:
+      "Alıcı faturayı reddetti. Siparişi kontrol edin; gerekiyorsa düzeltilmiş yeni bir fatura kesin.",
+    why_error:
+      "E-fatura servisi faturayı kabul etmedi. Hata metnine göre firma ayarlarını veya sipariş bilgilerini düzeltin; fatura bir sonraki çalışmada yeniden denenmez, destekle iletişime geçin.",
+    why_prepared:
+      "Fatura numarası ayrıldı, gönderim sürüyor. Yanıt alınamazsa ETTN ile sorgulanır; aynı sipariş için ikinci fatura kesilmez.",
     settings: "Fatura Ayarları",
     series: "Fatura serisi",
     draft: "Taslak olarak gönder (servis portalında onayla)",

@@ -284,6 +284,7 @@ export const zh: MessageCatalog = {
     bindingTakenRow: "店铺商品 {{shopSku}} 已关联到 ERP 编码 {{heldBy}}；一个店铺商品只能对应一个 ERP 商品。",
   },
   einvoices: {
+    sellerIncomplete: "公司设置缺少电子发票所需的信息（税号、税务局、地址）。请在 设置 › 公司 中补全后重试。",
     title: "发票",
     notFound: "未找到发票。",
     noProvider: "该公司未连接电子发票服务。请在 设置 › 连接 中配置 Uyumsoft 连接。",
@@ -320,7 +321,8 @@ export const zh: MessageCatalog = {
     st_cancelled: "已作废",
     st_error: "错误",
     why_rejected: "买方拒收了发票。请检查订单，必要时开具更正后的发票。",
-    why_error: "电子发票服务未接受该发票。请根据错误信息修正公司设置或订单信息；系统不会自动重试，请联系支持。",
+    why_error:
+      "电子发票服务未接受该发票。请根据错误信息修正公司设置或订单信息；系统不会自动重试，请联系支持。",
     why_prepared: "号码已预留，正在发送。如无应答，将按 ETTN 查询；同一订单不会开具第二张发票。",
     settings: "发票设置",
     series: "发票系列",

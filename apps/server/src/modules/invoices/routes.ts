@@ -9,6 +9,7 @@ import { openCompanyConnectors, rateLimitStoreFor } from "../connections/connect
 import { findConnection, openCredentials } from "../connections/repository.ts";
 import { type InvoiceJobSettings, runInvoiceCycle } from "./issue.ts";
 import { EINVOICE_STATES, einvoices, invoiceSettings } from "./schema.ts";
+import { SellerSettingsIncomplete } from "./seller.ts";
 
 const tags = ["Invoices"];
 const DAY_MS = 86_400_000;
@@ -240,6 +241,9 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         settings: await loadInvoiceSettings(ctx, companyId),
         pdfLink: (id) => pdfLink(ctx, id),
         now: () => ctx.clock.now(),
+      }).catch((error: unknown) => {
+        if (error instanceof SellerSettingsIncomplete) throw new AppError(409, "einvoices.sellerIncomplete");
+        throw error;
       });
       return ok(report);
     });
