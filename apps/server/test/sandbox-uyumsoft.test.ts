@@ -71,13 +71,29 @@ describe("Uyumsoft sandbox (mounted when ../shared holds the vendor WSDL)", () =
     const shop = (await findConnection(ctx.database.db, companyId, "shop"))!;
     await putOrdersInLedger(ctx, companyId, shop.id, makeOrders(3, seedEmu, { prefix: "SBX" }));
     await seedEmu.close();
-    const run = await call(app, "POST", "/api/invoices/run", { token: a.token });
-    expect(run.status).toBe(200);
-    expect(run.body.data).toMatchObject({ prepared: 3, sent: 3, failed: 0 });
+    // The InvoiceIntegration job of the engine issues them (the company's "ERP" is an e-invoice service).
+    const jobs = await call(app, "GET", "/api/Job/type-filter/InvoiceIntegration", { token: a.token });
+    const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, {
+      token: a.token,
+    });
+    expect(started.status).toBe(200);
+    let run: { status: string } | undefined;
+    for (let i = 0; i < 600 && (!run || run.status === "Queued" || run.status === "Running"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = (await call(app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token: a.token }))
+        .body.data;
+    }
+    expect(run?.status).not.toBe("Failed");
     const list = await call(app, "GET", "/api/invoices", { token: a.token });
     expect(list.body.data).toHaveLength(3);
     expect(
       list.body.data.every((r: { state: string }) => r.state !== "error" && r.state !== "prepared"),
     ).toBe(true);
+
+    // "Şimdi Faturala" on the screen runs the same cycle: nothing left to issue, nothing issued twice.
+    const again = await call(app, "POST", "/api/invoices/run", { token: a.token });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ prepared: 0, sent: 0, failed: 0 });
+    expect((await call(app, "GET", "/api/invoices", { token: a.token })).body.data).toHaveLength(3);
   }, 120_000);
 });
