@@ -98,5 +98,12 @@ describe("Faturalar screen", () => {
     // Without an e-invoice service the run says what to do, in Turkish.
     await page.getByRole("button", { name: "Şimdi Faturala" }).click();
     await eventually(() => page.getByText("Uyumsoft bağlantısını kurun", { exact: false }).count()).toBe(1);
+
+    // Fits a 390 px phone: the table scrolls inside its card, the filters and settings wrap.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await waitForShell(page);
+    await eventually(() => page.getByTestId("invoice-row").count()).toBe(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   }, 120_000);
 });
