@@ -267,6 +267,23 @@ async function send(input: InvoiceCycleInput, report: InvoiceCycleReport) {
         report.transient++;
         continue;
       }
+      if (error instanceof ConnectorError) {
+        // A refusal of a document the provider holds (another worker's send landed first, e.g. "ETTN already
+        // stored") is no error: the ETTN is looked up once more before the row is marked.
+        const [known] = await provider.queryStatus([invoice.ettn]).catch(() => []);
+        if (known?.found) {
+          await setState(
+            db,
+            invoice.id,
+            known.status ?? "queued",
+            known.providerStatus,
+            known.message,
+            now(),
+          );
+          report.adopted++;
+          continue;
+        }
+      }
       if (error instanceof ConnectorError || error instanceof RangeError) {
         await setState(db, invoice.id, "error", undefined, error.message, now());
         report.failed++;
