@@ -18,6 +18,7 @@ export const COMPANY_ROUTES = [
   "/integration/product/failed-tasks?jobType=ProductIntegration",
   "/integration/order",
   "/integration/order/failed-tasks?jobType=OrderIntegration",
+  "/integration/order/invoices",
   "/reports",
   "/notifications",
   "/activities",

@@ -14,6 +14,7 @@ import { connectionUsageRoutes } from "./modules/connections/usage-routes.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { erpMatchingRoutes } from "./modules/erp-matching/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { invoiceCompanyRoutes, invoicePublicRoutes } from "./modules/invoices/routes.ts";
 import { jobRoutes } from "./modules/jobs/routes.ts";
 import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
@@ -53,6 +54,8 @@ const modules = [
   sandboxMounts,
   agentRoutes,
   partnerInstallRoutes,
+  invoicePublicRoutes,
+  invoiceCompanyRoutes,
 ];
 
 export async function buildApp(

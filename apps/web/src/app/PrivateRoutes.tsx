@@ -18,6 +18,7 @@ const CreateTicketPage = lazy(() => import("@/features/tickets/pages/CreateTicke
 const TicketDetailPage = lazy(() => import("@/features/tickets/pages/TicketDetailPage"));
 const IntegrationPage = lazy(() => import("@/features/integration/pages/IntegrationPage"));
 const FailedTasksPage = lazy(() => import("@/features/integration/pages/FailedTasksPage"));
+const InvoicesPage = lazy(() => import("@/features/invoices/pages/InvoicesPage"));
 const ReportsPage = lazy(() => import("@/features/reports/pages/ReportsPage"));
 const NotificationsPage = lazy(() => import("@/features/notifications/pages/NotificationsPage"));
 const ActivitiesPage = lazy(() => import("@/features/activities/pages/ActivitiesPage"));
@@ -40,6 +41,7 @@ function CompanyRoutes() {
         <Route index element={<Navigate to="/dashboard" replace />} />
         <Route path="dashboard" element={<DashboardPage />} />
         <Route path="integration/product/failed-tasks" element={<FailedTasksPage area="product" />} />
+        <Route path="integration/order/invoices" element={<InvoicesPage />} />
         <Route path="integration/order/failed-tasks" element={<FailedTasksPage area="order" />} />
         <Route path="integration/product/*" element={<IntegrationPage area="product" />} />
         <Route path="integration/order/*" element={<IntegrationPage area="order" />} />

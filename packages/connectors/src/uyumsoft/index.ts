@@ -14,6 +14,7 @@ export {
 } from "./descriptor";
 export * from "./emulator/server";
 export { tinyPdf, UYUMSOFT_TEST_ACCOUNT, type UyumsoftAccount, UyumsoftState } from "./emulator/state";
+export { WSDL_PATH as UYUMSOFT_WSDL_PATH } from "./judge/artifact";
 export { createUyumsoftProvider, UYUMSOFT_STATUS, UyumsoftProvider } from "./provider";
 
 export const uyumsoftModule: ErpConnectorModule = {

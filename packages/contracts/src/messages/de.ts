@@ -329,6 +329,65 @@ export const de: MessageCatalog = {
     bindingTakenRow:
       "Das Shop-Produkt {{shopSku}} ist bereits dem ERP-Code {{heldBy}} zugeordnet; ein Shop-Produkt kann nur einem ERP-Artikel entsprechen.",
   },
+  einvoices: {
+    sellerIncomplete:
+      "In den Firmeneinstellungen fehlen Angaben für die E-Rechnung (Steuernummer, Finanzamt, Adresse). Ergänzen Sie sie unter Einstellungen › Firma und versuchen Sie es erneut.",
+    title: "Rechnungen",
+    notFound: "Rechnung nicht gefunden.",
+    noProvider:
+      "Für diese Firma ist kein E-Rechnungsdienst verbunden. Richten Sie die Uyumsoft-Verbindung unter Einstellungen › Verbindungen ein.",
+    cancelNotEArchive:
+      "Nur e-Archiv-Rechnungen können storniert werden; eine e-Rechnung muss der Käufer ablehnen oder per Retourenrechnung ausgeglichen werden.",
+    cancelTooLate:
+      "Die Stornofrist ist abgelaufen (7 Tage nach Ausstellung der e-Archiv-Rechnung). Stellen Sie eine Retourenrechnung aus.",
+    cancelState: "Diese Rechnung kann in ihrem aktuellen Status nicht storniert werden.",
+    linkInvalid: "Der Link ist ungültig oder abgelaufen. Fordern Sie beim Shop einen neuen Link an.",
+    pdfUnavailable:
+      "Das Rechnungs-PDF kann gerade nicht vom E-Rechnungsdienst abgerufen werden. Versuchen Sie es in einigen Minuten erneut.",
+    colNumber: "Rechnungsnr.",
+    colOrder: "Bestellung",
+    colBuyer: "Käufer",
+    colTotal: "Betrag",
+    colType: "Art",
+    colStatus: "GİB-Status",
+    colDate: "Datum",
+    pdf: "PDF",
+    cancel: "Stornieren",
+    cancelReason: "Stornogrund",
+    from: "Von",
+    to: "Bis",
+    status: "Status",
+    all: "Alle",
+    empty: "Keine Rechnungen passen zu diesem Filter.",
+    run: "Jetzt fakturieren",
+    runDone: "{{prepared}} Rechnungen vorbereitet, {{sent}} gesendet.",
+    typeEArchive: "e-Archiv",
+    typeEInvoice: "e-Rechnung",
+    st_prepared: "Vorbereitet",
+    st_draft: "Entwurf (wartet auf Freigabe)",
+    st_queued: "In der Warteschlange",
+    st_sent: "An GİB übermittelt",
+    st_approved: "Angenommen",
+    st_rejected: "Abgelehnt",
+    st_cancelled: "Storniert",
+    st_error: "Fehler",
+    why_rejected:
+      "Der Käufer hat die Rechnung abgelehnt. Prüfen Sie die Bestellung und stellen Sie bei Bedarf eine korrigierte Rechnung aus.",
+    why_error:
+      "Der E-Rechnungsdienst hat die Rechnung nicht angenommen. Korrigieren Sie Firmeneinstellungen oder Bestelldaten laut Fehlertext; sie wird nicht automatisch wiederholt, wenden Sie sich an den Support.",
+    why_prepared:
+      "Die Nummer ist reserviert, der Versand läuft. Kommt keine Antwort, wird per ETTN nachgefragt; für dieselbe Bestellung entsteht keine zweite Rechnung.",
+    settings: "Rechnungseinstellungen",
+    series: "Rechnungsserie",
+    draft: "Als Entwurf senden (im Dienstportal freigeben)",
+    invoiceWhen: "Welche Bestellungen fakturieren",
+    when_paid: "Bezahlte",
+    when_shipped: "Versandte",
+    when_all: "Alle",
+    save: "Speichern",
+    saved: "Gespeichert.",
+    seriesInvalid: "Die Serie muss aus 3 Buchstaben oder Ziffern bestehen (z. B. WEB).",
+  },
   salesExport: {
     rangeInvalid:
       "Das Startdatum darf nicht nach dem Enddatum liegen. Korrigieren Sie die Daten und versuchen Sie es erneut.",

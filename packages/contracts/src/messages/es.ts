@@ -320,6 +320,65 @@ export const es: MessageCatalog = {
     bindingTakenRow:
       "El producto de la tienda {{shopSku}} ya está vinculado al código ERP {{heldBy}}; un producto de la tienda solo puede corresponder a un artículo del ERP.",
   },
+  einvoices: {
+    sellerIncomplete:
+      "Faltan datos de la empresa necesarios para la factura electrónica (número fiscal, oficina tributaria, dirección). Complételos en Ajustes › Empresa y vuelva a intentarlo.",
+    title: "Facturas",
+    notFound: "Factura no encontrada.",
+    noProvider:
+      "Esta empresa no tiene un servicio de factura electrónica conectado. Configure la conexión de Uyumsoft en Ajustes › Conexiones.",
+    cancelNotEArchive:
+      "Solo se pueden anular facturas e-Archivo; una e-Factura debe rechazarla el comprador o compensarse con una factura de devolución.",
+    cancelTooLate:
+      "El plazo de anulación ha vencido (7 días tras emitir la factura e-Archivo). Emita una factura de devolución.",
+    cancelState: "Esta factura no se puede anular en su estado actual.",
+    linkInvalid: "El enlace no es válido o ha caducado. Pida a la tienda un enlace nuevo.",
+    pdfUnavailable:
+      "Ahora no se puede obtener el PDF de la factura del servicio. Vuelva a intentarlo en unos minutos.",
+    colNumber: "N.º de factura",
+    colOrder: "Pedido",
+    colBuyer: "Comprador",
+    colTotal: "Importe",
+    colType: "Tipo",
+    colStatus: "Estado GİB",
+    colDate: "Fecha",
+    pdf: "PDF",
+    cancel: "Anular",
+    cancelReason: "Motivo de anulación",
+    from: "Desde",
+    to: "Hasta",
+    status: "Estado",
+    all: "Todos",
+    empty: "Ninguna factura coincide con este filtro.",
+    run: "Facturar ahora",
+    runDone: "{{prepared}} facturas preparadas, {{sent}} enviadas.",
+    typeEArchive: "e-Archivo",
+    typeEInvoice: "e-Factura",
+    st_prepared: "Preparada",
+    st_draft: "Borrador (pendiente de aprobación)",
+    st_queued: "En cola",
+    st_sent: "Enviada a GİB",
+    st_approved: "Aprobada",
+    st_rejected: "Rechazada",
+    st_cancelled: "Anulada",
+    st_error: "Error",
+    why_rejected:
+      "El comprador rechazó la factura. Revise el pedido y emita una factura corregida si hace falta.",
+    why_error:
+      "El servicio de factura electrónica no aceptó la factura. Corrija los ajustes de la empresa o los datos del pedido según el error; no se reintentará automáticamente, contacte con soporte.",
+    why_prepared:
+      "El número está reservado y el envío está en curso. Si no hay respuesta, se consulta por ETTN; no se emite una segunda factura para el mismo pedido.",
+    settings: "Ajustes de factura",
+    series: "Serie de factura",
+    draft: "Enviar como borrador (aprobar en el portal del servicio)",
+    invoiceWhen: "Qué pedidos facturar",
+    when_paid: "Pagados",
+    when_shipped: "Enviados",
+    when_all: "Todos",
+    save: "Guardar",
+    saved: "Guardado.",
+    seriesInvalid: "La serie debe tener 3 letras o dígitos (p. ej. WEB).",
+  },
   salesExport: {
     rangeInvalid:
       "La fecha de inicio no puede ser posterior a la fecha de fin. Corrija las fechas y vuelva a intentarlo.",

@@ -327,6 +327,65 @@ export const fr: MessageCatalog = {
     bindingTakenRow:
       "Le produit de la boutique {{shopSku}} est déjà lié au code ERP {{heldBy}} ; un produit de la boutique ne peut correspondre qu'à un seul article de l'ERP.",
   },
+  einvoices: {
+    sellerIncomplete:
+      "Il manque dans les paramètres de la société des données nécessaires à la facture électronique (numéro fiscal, centre des impôts, adresse). Complétez-les dans Paramètres › Société puis réessayez.",
+    title: "Factures",
+    notFound: "Facture introuvable.",
+    noProvider:
+      "Aucun service de facture électronique n'est connecté pour cette société. Configurez la connexion Uyumsoft dans Paramètres › Connexions.",
+    cancelNotEArchive:
+      "Seules les factures e-Archive peuvent être annulées ; une e-Facture doit être refusée par l'acheteur ou compensée par une facture de retour.",
+    cancelTooLate:
+      "Le délai d'annulation est dépassé (7 jours après l'émission de la facture e-Archive). Émettez une facture de retour.",
+    cancelState: "Cette facture ne peut pas être annulée dans son état actuel.",
+    linkInvalid: "Le lien est invalide ou a expiré. Demandez un nouveau lien à la boutique.",
+    pdfUnavailable:
+      "Le PDF de la facture ne peut pas être récupéré auprès du service pour le moment. Réessayez dans quelques minutes.",
+    colNumber: "N° de facture",
+    colOrder: "Commande",
+    colBuyer: "Acheteur",
+    colTotal: "Montant",
+    colType: "Type",
+    colStatus: "Statut GİB",
+    colDate: "Date",
+    pdf: "PDF",
+    cancel: "Annuler",
+    cancelReason: "Motif d'annulation",
+    from: "Du",
+    to: "Au",
+    status: "Statut",
+    all: "Tous",
+    empty: "Aucune facture ne correspond à ce filtre.",
+    run: "Facturer maintenant",
+    runDone: "{{prepared}} factures préparées, {{sent}} envoyées.",
+    typeEArchive: "e-Archive",
+    typeEInvoice: "e-Facture",
+    st_prepared: "Préparée",
+    st_draft: "Brouillon (en attente d'approbation)",
+    st_queued: "En file d'attente",
+    st_sent: "Transmise à GİB",
+    st_approved: "Approuvée",
+    st_rejected: "Refusée",
+    st_cancelled: "Annulée",
+    st_error: "Erreur",
+    why_rejected:
+      "L'acheteur a refusé la facture. Vérifiez la commande et émettez une facture corrigée si nécessaire.",
+    why_error:
+      "Le service de facture électronique n'a pas accepté la facture. Corrigez les paramètres de la société ou les données de la commande selon le message d'erreur ; elle ne sera pas renvoyée automatiquement, contactez le support.",
+    why_prepared:
+      "Le numéro est réservé et l'envoi est en cours. Sans réponse, la facture est recherchée par ETTN ; aucune seconde facture n'est émise pour la même commande.",
+    settings: "Paramètres de facturation",
+    series: "Série de factures",
+    draft: "Envoyer en brouillon (approuver dans le portail du service)",
+    invoiceWhen: "Quelles commandes facturer",
+    when_paid: "Payées",
+    when_shipped: "Expédiées",
+    when_all: "Toutes",
+    save: "Enregistrer",
+    saved: "Enregistré.",
+    seriesInvalid: "La série doit comporter 3 lettres ou chiffres (ex. WEB).",
+  },
   salesExport: {
     rangeInvalid:
       "La date de début ne peut pas être postérieure à la date de fin. Corrigez les dates et réessayez.",

@@ -87,7 +87,7 @@ let processStore: InMemoryRateLimitStore | undefined;
  * with the embedded database there is one process only, so its memory is the exact same thing and
  * costs no query per call.
  */
-function rateLimitStoreFor(database: AppContext["database"]): RateLimitStore {
+export function rateLimitStoreFor(database: AppContext["database"]): RateLimitStore {
   if (database.kind === "postgres") return new PgRateLimitStore(database.db);
   processStore ??= new InMemoryRateLimitStore();
   return processStore;

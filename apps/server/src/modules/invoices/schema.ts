@@ -1,4 +1,18 @@
-import { integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import type { InvoiceProfile } from "@ep/einvoice";
+import {
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { companies } from "../../platform/db/schema.ts";
 
 /**
@@ -18,3 +32,69 @@ export const invoiceNumberCounters = pgTable(
   },
   (t) => [primaryKey({ name: "invoice_number_counters_pk", columns: [t.companyId, t.series, t.year] })],
 );
+
+export const EINVOICE_STATES = [
+  /** ETTN and number taken, nothing sent yet (or a send whose answer never came: look up first). */
+  "prepared",
+  "draft",
+  "queued",
+  "sent",
+  "approved",
+  "rejected",
+  "cancelled",
+  "error",
+] as const;
+export type EInvoiceState = (typeof EINVOICE_STATES)[number];
+
+/**
+ * One e-invoice per shop order (migration 0025), keyed by its ETTN. The row is written with state
+ * `prepared` in the transaction that takes the GİB number, before the provider hears of it.
+ */
+export const einvoices = pgTable(
+  "einvoices",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    shopConnectionId: integer("shop_connection_id").notNull(),
+    orderNo: text("order_no").notNull(),
+    shopOrderId: text("shop_order_id").notNull(),
+    ettn: uuid("ettn").notNull(),
+    number: text("number").notNull(),
+    profile: text("profile").$type<InvoiceProfile>().notNull(),
+    state: text("state", { enum: EINVOICE_STATES }).notNull().default("prepared"),
+    sendAttempts: integer("send_attempts").notNull().default(0),
+    providerStatus: text("provider_status"),
+    message: text("message"),
+    buyer: text("buyer").notNull(),
+    total: doublePrecision("total").notNull(),
+    currency: text("currency").notNull(),
+    issueDate: date("issue_date").notNull(),
+    attachedAt: timestamp("attached_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("einvoices_ettn_uq").on(t.ettn),
+    unique("einvoices_order_uq").on(t.companyId, t.shopConnectionId, t.orderNo),
+    unique("einvoices_number_uq").on(t.companyId, t.number),
+    index("einvoices_company_state_idx").on(t.companyId, t.state, t.issueDate),
+  ],
+);
+
+/** The invoice job's settings per company (Sipariş Entegrasyonu › Fatura Ayarları). */
+export const invoiceSettings = pgTable("invoice_settings", {
+  companyId: integer("company_id")
+    .primaryKey()
+    .references(() => companies.id, { onDelete: "cascade" }),
+  series: text("series").notNull().default("WEB"),
+  draft: boolean("draft").notNull().default(false),
+  invoiceWhen: text("invoice_when", { enum: ["paid", "shipped", "all"] })
+    .notNull()
+    .default("paid"),
+  eInvoiceProfile: text("einvoice_profile", { enum: ["TEMELFATURA", "TICARIFATURA"] })
+    .notNull()
+    .default("TEMELFATURA"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

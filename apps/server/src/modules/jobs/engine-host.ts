@@ -11,6 +11,7 @@ import {
 import type { AppContext } from "../../platform/context.ts";
 import { txExecutor } from "../../platform/db/tx-sql.ts";
 import { openCompanyConnectors } from "../connections/connector-factory.ts";
+import { serverFlows } from "../invoices/engine-flow.ts";
 import { expiredLicenceReason } from "../license/guard.ts";
 import { RunEventHub } from "./run-events.ts";
 
@@ -34,6 +35,8 @@ export type EngineHostOptions = {
  */
 export class EngineHost {
   readonly deps: EngineDeps;
+  /** The engine's flows; the invoice job issues e-invoices for companies on an e-invoice service. */
+  private readonly flows: ReturnType<typeof serverFlows>;
   readonly hub: RunEventHub;
   private timers: NodeJS.Timeout[] = [];
 
@@ -42,6 +45,7 @@ export class EngineHost {
     private readonly options: EngineHostOptions,
   ) {
     this.hub = new RunEventHub(ctx.database, ctx.logger);
+    this.flows = serverFlows(ctx);
     const logger = ctx.logger.child({ part: "engine" });
     this.deps = {
       db: ctx.database.db,
@@ -83,7 +87,7 @@ export class EngineHost {
         ENGINE_RUN_QUEUE,
         { pollingIntervalSeconds: 0.5, batchSize: 1 },
         async ([job]) => {
-          if (job) await executeRun(this.deps, job.data.runId);
+          if (job) await executeRun(this.deps, job.data.runId, this.flows);
         },
       );
     }

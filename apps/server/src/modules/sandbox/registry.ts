@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import {
   type ConnectorKind,
+  createUyumsoftEmulator,
   startD365Emulator,
   startDiaEmulator,
   startEntegraEmulator,
@@ -13,6 +15,9 @@ import {
   startShopifyEmulator,
   startSopyoEmulator,
   startTsoftEmulator,
+  UYUMSOFT_PATH,
+  UYUMSOFT_TEST_ACCOUNT,
+  UYUMSOFT_WSDL_PATH,
 } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 
@@ -418,6 +423,33 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
       };
     },
   },
+  // The Uyumsoft emulator reads the vendor WSDL/XSDs from ../shared (present in a clone with the shared
+  // docs: CI and development); without them the system is simply not offered as a sandbox.
+  ...(existsSync(UYUMSOFT_WSDL_PATH)
+    ? [
+        {
+          system: "uyumsoft",
+          kind: "erp" as const,
+          type: 8,
+          credentials: (baseUrl: string, secret: (name: string) => string) => ({
+            endpoint: `${baseUrl}${UYUMSOFT_PATH}`,
+            username: "Uyumsoft",
+            password: secret("password"),
+          }),
+          async start({ seed, credentials: c }: SandboxStart): Promise<SandboxInstance> {
+            const emu = await createUyumsoftEmulator({
+              seed,
+              account: {
+                ...UYUMSOFT_TEST_ACCOUNT,
+                username: c.username ?? "Uyumsoft",
+                password: c.password ?? "",
+              },
+            });
+            return { app: emu.server.app, close: () => emu.server.close() };
+          },
+        },
+      ]
+    : []),
 ];
 
 export function sandboxFor(kind: ConnectorKind, type: number): SandboxSystem | undefined {

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 
 export type TokenClaims = {
@@ -37,5 +38,16 @@ export class TokenService {
     } catch {
       return null;
     }
+  }
+
+  /** HMAC of a public link's subject (e.g. "invoice-pdf:12:1795400000"), for links given out without a session. */
+  linkSignature(subject: string): string {
+    return createHmac("sha256", this.key).update(`link:${subject}`).digest("base64url");
+  }
+
+  linkSignatureValid(subject: string, signature: string): boolean {
+    const expected = Buffer.from(this.linkSignature(subject));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 }

@@ -1,0 +1,300 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { PageHeader } from "@/components/layout/PageHeader";
+import { ApiError, requestBlob } from "@/lib/api-client";
+import { formatMoney } from "@/lib/format";
+import {
+  INVOICE_STATES,
+  type InvoiceRow,
+  type InvoiceSettings,
+  type InvoiceState,
+  useCancelInvoice,
+  useInvoiceSettings,
+  useInvoices,
+  useRunInvoices,
+  useSaveInvoiceSettings,
+} from "../api";
+
+const STATE_COLOR: Record<InvoiceState, string> = {
+  prepared: "gray",
+  draft: "yellow",
+  queued: "blue",
+  sent: "blue",
+  approved: "green",
+  rejected: "red",
+  cancelled: "gray",
+  error: "red",
+};
+
+/** The next step shown under a state that needs one (plain Turkish via the shared catalogue). */
+const WHY: Partial<
+  Record<InvoiceState, "einvoices.why_rejected" | "einvoices.why_error" | "einvoices.why_prepared">
+> = {
+  rejected: "einvoices.why_rejected",
+  error: "einvoices.why_error",
+  prepared: "einvoices.why_prepared",
+};
+
+/** /integration/order/invoices: Faturalar — e-invoices of shop orders, PDF, e-Arşiv cancel, the job's settings. */
+export default function InvoicesPage() {
+  const { t } = useTranslation("shared");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [state, setState] = useState<InvoiceState | "">("");
+  const invoices = useInvoices({ from: from || undefined, to: to || undefined, state: state || undefined });
+  const run = useRunInvoices();
+  const [cancelling, setCancelling] = useState<InvoiceRow | null>(null);
+
+  const failed = (e: unknown) =>
+    notifications.show({ color: "red", message: e instanceof ApiError && e.message ? e.message : String(e) });
+
+  const openPdf = async (row: InvoiceRow) => {
+    try {
+      const blob = await requestBlob(`/api/invoices/${row.id}/pdf`);
+      window.open(URL.createObjectURL(blob), "_blank", "noopener");
+    } catch (e) {
+      failed(e);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={t("einvoices.title")} />
+      <Stack gap="lg">
+        <SettingsCard />
+        <Card>
+          <Group justify="space-between" align="flex-end" mb="md" wrap="wrap">
+            <Group align="flex-end" wrap="wrap">
+              <TextInput
+                type="date"
+                label={t("einvoices.from")}
+                value={from}
+                onChange={(e) => setFrom(e.currentTarget.value)}
+                data-testid="invoice-from"
+              />
+              <TextInput
+                type="date"
+                label={t("einvoices.to")}
+                value={to}
+                onChange={(e) => setTo(e.currentTarget.value)}
+                data-testid="invoice-to"
+              />
+              <Select
+                label={t("einvoices.status")}
+                value={state}
+                onChange={(v) => setState((v ?? "") as InvoiceState | "")}
+                data={[
+                  { value: "", label: t("einvoices.all") },
+                  ...INVOICE_STATES.map((s) => ({ value: s, label: t(`einvoices.st_${s}`) })),
+                ]}
+                data-testid="invoice-state"
+              />
+            </Group>
+            <Button
+              loading={run.isPending}
+              onClick={() =>
+                run.mutate(undefined, {
+                  onSuccess: (r) =>
+                    notifications.show({ color: "green", message: t("einvoices.runDone", r) }),
+                  onError: failed,
+                })
+              }
+            >
+              {t("einvoices.run")}
+            </Button>
+          </Group>
+          <QueryBoundary query={invoices} isEmpty={(d) => d.length === 0} emptyMessage={t("einvoices.empty")}>
+            {(rows) => (
+              <Table.ScrollContainer minWidth={760}>
+                <Table striped verticalSpacing="xs">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t("einvoices.colNumber")}</Table.Th>
+                      <Table.Th>{t("einvoices.colDate")}</Table.Th>
+                      <Table.Th>{t("einvoices.colOrder")}</Table.Th>
+                      <Table.Th>{t("einvoices.colBuyer")}</Table.Th>
+                      <Table.Th ta="right">{t("einvoices.colTotal")}</Table.Th>
+                      <Table.Th>{t("einvoices.colType")}</Table.Th>
+                      <Table.Th>{t("einvoices.colStatus")}</Table.Th>
+                      <Table.Th />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((r) => {
+                      const why = WHY[r.state];
+                      return (
+                        <Table.Tr key={r.id} data-testid="invoice-row">
+                          <Table.Td>{r.number}</Table.Td>
+                          <Table.Td>{r.issueDate}</Table.Td>
+                          <Table.Td>{r.orderNo}</Table.Td>
+                          <Table.Td>{r.buyer}</Table.Td>
+                          <Table.Td ta="right">{formatMoney(r.total)}</Table.Td>
+                          <Table.Td>
+                            {r.type === "eArchive"
+                              ? t("einvoices.typeEArchive")
+                              : t("einvoices.typeEInvoice")}
+                          </Table.Td>
+                          <Table.Td>
+                            <Badge color={STATE_COLOR[r.state]} variant="light" data-testid="invoice-status">
+                              {t(`einvoices.st_${r.state}`)}
+                            </Badge>
+                            {why && (
+                              <Text size="xs" c="dimmed" maw={320} data-testid="invoice-why">
+                                {r.message ? `${r.message} — ` : ""}
+                                {t(why)}
+                              </Text>
+                            )}
+                          </Table.Td>
+                          <Table.Td>
+                            <Group gap="xs" wrap="nowrap">
+                              <Button size="xs" variant="light" onClick={() => void openPdf(r)}>
+                                {t("einvoices.pdf")}
+                              </Button>
+                              {r.cancellable && (
+                                <Button
+                                  size="xs"
+                                  variant="subtle"
+                                  color="red"
+                                  onClick={() => setCancelling(r)}
+                                >
+                                  {t("einvoices.cancel")}
+                                </Button>
+                              )}
+                            </Group>
+                          </Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </QueryBoundary>
+        </Card>
+      </Stack>
+      <CancelDialog row={cancelling} onClose={() => setCancelling(null)} onError={failed} />
+    </>
+  );
+}
+
+function CancelDialog({
+  row,
+  onClose,
+  onError,
+}: {
+  row: InvoiceRow | null;
+  onClose: () => void;
+  onError: (e: unknown) => void;
+}) {
+  const { t } = useTranslation("shared");
+  const cancel = useCancelInvoice();
+  const [reason, setReason] = useState("");
+  return (
+    <Modal opened={row !== null} onClose={onClose} title={`${t("einvoices.cancel")}: ${row?.number ?? ""}`}>
+      <Stack>
+        <TextInput
+          label={t("einvoices.cancelReason")}
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+          data-testid="cancel-reason"
+        />
+        <Group justify="flex-end">
+          <Button
+            color="red"
+            disabled={reason.trim().length < 3}
+            loading={cancel.isPending}
+            onClick={() =>
+              row &&
+              cancel.mutate(
+                { id: row.id, reason },
+                {
+                  onSuccess: () => {
+                    setReason("");
+                    onClose();
+                  },
+                  onError,
+                },
+              )
+            }
+            data-testid="cancel-confirm"
+          >
+            {t("einvoices.cancel")}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function SettingsCard() {
+  const { t } = useTranslation("shared");
+  const settings = useInvoiceSettings();
+  const save = useSaveInvoiceSettings();
+  const [draft, setDraft] = useState<InvoiceSettings | null>(null);
+  useEffect(() => {
+    if (settings.data) setDraft(settings.data);
+  }, [settings.data]);
+  const seriesValid = draft ? /^[A-Z0-9]{3}$/.test(draft.series) : true;
+  return (
+    <Card>
+      <Title order={2} fz="lg" fw={600} mb="sm">
+        {t("einvoices.settings")}
+      </Title>
+      {draft && (
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label={t("einvoices.series")}
+            value={draft.series}
+            maxLength={3}
+            error={seriesValid ? undefined : t("einvoices.seriesInvalid")}
+            onChange={(e) => setDraft({ ...draft, series: e.currentTarget.value.toUpperCase() })}
+            data-testid="invoice-series"
+          />
+          <Select
+            label={t("einvoices.invoiceWhen")}
+            value={draft.invoiceWhen}
+            onChange={(v) => v && setDraft({ ...draft, invoiceWhen: v as InvoiceSettings["invoiceWhen"] })}
+            data={[
+              { value: "paid", label: t("einvoices.when_paid") },
+              { value: "shipped", label: t("einvoices.when_shipped") },
+              { value: "all", label: t("einvoices.when_all") },
+            ]}
+          />
+          <Checkbox
+            label={t("einvoices.draft")}
+            checked={draft.draft}
+            onChange={(e) => setDraft({ ...draft, draft: e.currentTarget.checked })}
+          />
+          <Button
+            disabled={!seriesValid}
+            loading={save.isPending}
+            onClick={() =>
+              save.mutate(draft, {
+                onSuccess: () => notifications.show({ color: "green", message: t("einvoices.saved") }),
+              })
+            }
+            data-testid="invoice-settings-save"
+          >
+            {t("einvoices.save")}
+          </Button>
+        </Group>
+      )}
+    </Card>
+  );
+}
