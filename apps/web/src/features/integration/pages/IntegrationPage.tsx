@@ -43,9 +43,16 @@ export default function IntegrationPage({ area }: { area: Area }) {
       <PageHeader
         title={title}
         actions={
-          <Button component={Link} to={`/integration/${area}/failed-tasks`} variant="light" color="red">
-            {t("integration.failedTasks.title")}
-          </Button>
+          <Group gap="sm">
+            {area === "order" && (
+              <Button component={Link} to="/integration/order/invoices" variant="light">
+                {t("integration.invoicesLink")}
+              </Button>
+            )}
+            <Button component={Link} to={`/integration/${area}/failed-tasks`} variant="light" color="red">
+              {t("integration.failedTasks.title")}
+            </Button>
+          </Group>
         }
       />
       <Stack gap="lg">
