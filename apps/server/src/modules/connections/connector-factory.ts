@@ -92,7 +92,20 @@ export function connectorFor(
   type: number,
   credentials: Record<string, string>,
 ): ErpConnector | ShopConnector {
-  const connectorContext = {
+  const connectorContext = interactiveConnectorContext(ctx, companyId, kind, credentials);
+  return kind === "erp"
+    ? createErpConnector(type, credentials, connectorContext)
+    : createShopConnector(type, credentials, connectorContext);
+}
+
+/** The context of a call someone waits on (see `connectorFor`); also the webhook registration's. */
+export function interactiveConnectorContext(
+  ctx: Pick<AppContext, "config" | "database" | "outbound" | "credentials">,
+  companyId: number,
+  kind: ConnectorKind,
+  credentials: Record<string, string>,
+) {
+  return {
     companyId: String(companyId),
     rateLimitStore: rateLimitStoreFor(ctx.database),
     timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
@@ -100,7 +113,4 @@ export function connectorFor(
     fetch: ctx.outbound.fetch,
     persistCredentials: credentialPersister(ctx.database.db, ctx.credentials, companyId, kind, credentials),
   };
-  return kind === "erp"
-    ? createErpConnector(type, credentials, connectorContext)
-    : createShopConnector(type, credentials, connectorContext);
 }
