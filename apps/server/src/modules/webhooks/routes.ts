@@ -50,7 +50,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         {
           schema: {
             tags,
-            params: z.object({ token: z.string().min(1).max(200) }),
+            // Tokens are base64url: anything else (a NUL byte, a slash) is refused before the database.
+            params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/) }),
             response: { 200: envelopeSchema(z.object({ duplicate: z.boolean() })) },
           },
         },
