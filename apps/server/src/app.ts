@@ -25,6 +25,7 @@ import { sandboxMounts, sandboxRoutes } from "./modules/sandbox/routes.ts";
 import { settingsRoutes } from "./modules/settings/routes.ts";
 import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
+import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import type { AppContext } from "./platform/context.ts";
 import { AppError, failure } from "./platform/http/envelope.ts";
 import { installErrorHandling, MALFORMED_JSON } from "./platform/http/error-handler.ts";
@@ -56,6 +57,7 @@ const modules = [
   partnerInstallRoutes,
   invoicePublicRoutes,
   invoiceCompanyRoutes,
+  webhookRoutes,
 ];
 
 export async function buildApp(

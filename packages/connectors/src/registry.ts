@@ -22,6 +22,7 @@ import type {
   ErpConnectorModule,
   ShopConnector,
   ShopConnectorModule,
+  ShopWebhooks,
 } from "./sdk/connector";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
@@ -173,6 +174,11 @@ export function createShopConnector(
   const create = shopModules.get(type)?.create;
   if (!create) throw notImplemented("shop", type);
   return create(credentials, ctx);
+}
+
+/** The shop type's webhook support (register + verify), when it publishes order webhooks. */
+export function getShopWebhooks(type: number): ShopWebhooks | undefined {
+  return shopModules.get(type)?.webhooks;
 }
 
 /** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18). */

@@ -1,10 +1,23 @@
 import type { ShopConnectorModule } from "../sdk/connector";
 import { createIkasConnector } from "./connector";
 import { ikasDescriptor } from "./descriptor";
+import { ikasWebhooks } from "./webhooks";
 
 export { classifyIkasResponse, createIkasConnector, IkasConnector, mapIkasOrder } from "./connector";
 export { IKAS_DEFAULT_API_URL, IKAS_DEFAULT_PRICE_LIST, ikasDescriptor, ikasTokenUrl } from "./descriptor";
 export * from "./emulator/server";
 export { IkasState } from "./emulator/state";
 
-export const ikasModule: ShopConnectorModule = { descriptor: ikasDescriptor, create: createIkasConnector };
+export {
+  IKAS_ORDER_SCOPES,
+  ikasWebhookSignature,
+  ikasWebhooks,
+  registerIkasWebhooks,
+  verifyIkasDelivery,
+} from "./webhooks";
+
+export const ikasModule: ShopConnectorModule = {
+  descriptor: ikasDescriptor,
+  create: createIkasConnector,
+  webhooks: ikasWebhooks,
+};

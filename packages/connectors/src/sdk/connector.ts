@@ -252,9 +252,45 @@ export interface ErpConnectorModule {
   einvoice?: EInvoiceProviderFactory;
 }
 
+/** One verified webhook delivery: who sent it (for de-duplication) and what happened. */
+export interface WebhookDelivery {
+  /** The system's delivery id; a repeated delivery carries the same one. */
+  deliveryId: string;
+  topic: string;
+  /** Whether the topic is about orders (the server then starts an order transfer). */
+  isOrder: boolean;
+  orderIds?: string[];
+}
+
+export interface WebhookRegistration {
+  /** Topics now subscribed to the callback. */
+  topics: string[];
+}
+
+export type WebhookHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * A shop that publishes order webhooks: registering our per-connection callback and checking a
+ * delivery's signature. Deliveries are only a trigger; polling stays the source of truth.
+ */
+export interface ShopWebhooks {
+  /** The key deliveries are signed with, from the stored credentials (undefined: cannot be checked). */
+  signingSecret(credentials: Credentials): string | undefined;
+  /** Subscribe `callbackUrl` to the order topics; idempotent (an existing subscription is kept). */
+  register(
+    credentials: Credentials,
+    ctx: ConnectorContext,
+    callbackUrl: string,
+  ): Promise<WebhookRegistration>;
+  /** The delivery when its signature over the raw body is right, else null (nothing else is read). */
+  verify(rawBody: Buffer, headers: WebhookHeaders, secret: string): WebhookDelivery | null;
+}
+
 export interface ShopConnectorModule {
   descriptor: ConnectorDescriptor & { kind: "shop" };
   create?: ShopConnectorFactory;
+  /** Present when the shop publishes order webhooks this connector can register and verify. */
+  webhooks?: ShopWebhooks;
 }
 
 export type ConnectorModule = ErpConnectorModule | ShopConnectorModule;

@@ -40,6 +40,17 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
       type: "password",
     },
     {
+      name: "apiSecretKey",
+      label: "API gizli anahtarı (webhook)",
+      help:
+        "İsteğe bağlı. Özel uygulamanın API kimlik bilgileri bölümündeki API gizli anahtarı (API secret key). " +
+        "Girilirse yeni siparişler Shopify bildirimleriyle (webhook) saniyeler içinde aktarılır; girilmezse " +
+        "siparişler 5 dakikada bir kontrol edilir. Şifreli saklanır, tekrar gösterilmez.",
+      secret: true,
+      required: false,
+      type: "password",
+    },
+    {
       name: "locationId",
       label: "Konum (location) ID",
       help:

@@ -1,6 +1,7 @@
 import type { ShopConnectorModule } from "../sdk/connector";
 import { createShopifyConnector } from "./connector";
 import { shopifyDescriptor } from "./descriptor";
+import { shopifyWebhooks } from "./webhooks";
 
 export {
   exchangeShopifyCode,
@@ -17,7 +18,15 @@ export * from "./emulator/server";
 export { ShopifyState } from "./emulator/state";
 export { mapShopifyOrder, SHOPIFY_ORDER_STATUSES } from "./orders";
 
+export {
+  registerShopifyWebhooks,
+  SHOPIFY_ORDER_TOPICS,
+  shopifyWebhooks,
+  verifyShopifyDelivery,
+} from "./webhooks";
+
 export const shopifyModule: ShopConnectorModule = {
   descriptor: shopifyDescriptor,
   create: createShopifyConnector,
+  webhooks: shopifyWebhooks,
 };

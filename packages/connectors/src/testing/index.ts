@@ -6,3 +6,5 @@ export * from "./prng";
 export * from "./recorder";
 export * from "./server";
 export * from "./turkish-data";
+export * from "./webhook-sink";
+export * from "./webhooks";

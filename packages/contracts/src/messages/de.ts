@@ -316,6 +316,17 @@ export const de: MessageCatalog = {
     mailNewBody:
       "{{name}} von {{company}} hat ein neues Ticket eröffnet.\n\nKategorie: {{category}}\nBetreff: {{subject}}\n\n{{message}}\n\nSupport-Konsole: {{link}}",
   },
+  webhooks: {
+    badSignature: "Die Signatur der Benachrichtigung konnte nicht geprüft werden.",
+    noShopConnection: "Bitte speichern Sie zuerst die Shop-Verbindung.",
+    unsupported:
+      "Dieses Shopsystem unterstützt keine Webhooks; Bestellungen werden alle 5 Minuten abgefragt.",
+    noSecret:
+      "Geben Sie den geheimen Schlüssel der App in den Shop-Verbindungseinstellungen ein, damit Benachrichtigungen geprüft werden können.",
+    registered: "Webhooks wurden registriert.",
+    registerFailed:
+      "Webhooks konnten nicht registriert werden; Bestellungen werden weiterhin alle 5 Minuten abgefragt.",
+  },
   erpMatching: {
     saved: "Zuordnung gespeichert.",
     deleted: "Zuordnung gelöscht.",

@@ -296,6 +296,14 @@ export const en: MessageCatalog = {
     mailNewBody:
       "{{name}} from {{company}} opened a new ticket.\n\nCategory: {{category}}\nSubject: {{subject}}\n\n{{message}}\n\nSupport console: {{link}}",
   },
+  webhooks: {
+    badSignature: "The notification's signature could not be verified.",
+    noShopConnection: "Please save the shop connection first.",
+    unsupported: "This shop system has no webhook support; orders are checked every 5 minutes.",
+    noSecret: "Enter the app's secret key in the shop connection settings so notifications can be verified.",
+    registered: "Webhooks registered.",
+    registerFailed: "Webhooks could not be registered; orders are still checked every 5 minutes.",
+  },
   erpMatching: {
     saved: "Match saved.",
     deleted: "Match deleted.",

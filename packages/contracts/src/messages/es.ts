@@ -307,6 +307,16 @@ export const es: MessageCatalog = {
     mailNewBody:
       "{{name}} de {{company}} abrió un nuevo ticket.\n\nCategoría: {{category}}\nAsunto: {{subject}}\n\n{{message}}\n\nConsola de soporte: {{link}}",
   },
+  webhooks: {
+    badSignature: "No se pudo verificar la firma de la notificación.",
+    noShopConnection: "Primero guarde la conexión de la tienda.",
+    unsupported: "Este sistema de tienda no admite webhooks; los pedidos se consultan cada 5 minutos.",
+    noSecret:
+      "Introduzca la clave secreta de la aplicación en los ajustes de conexión de la tienda para poder verificar las notificaciones.",
+    registered: "Webhooks registrados.",
+    registerFailed:
+      "No se pudieron registrar los webhooks; los pedidos se siguen consultando cada 5 minutos.",
+  },
   erpMatching: {
     saved: "Correspondencia guardada.",
     deleted: "Correspondencia eliminada.",

@@ -314,6 +314,17 @@ export const fr: MessageCatalog = {
     mailNewBody:
       "{{name}} de {{company}} a ouvert un nouveau ticket.\n\nCatégorie : {{category}}\nObjet : {{subject}}\n\n{{message}}\n\nConsole d'assistance : {{link}}",
   },
+  webhooks: {
+    badSignature: "La signature de la notification n'a pas pu être vérifiée.",
+    noShopConnection: "Veuillez d'abord enregistrer la connexion de la boutique.",
+    unsupported:
+      "Ce système de boutique ne prend pas en charge les webhooks ; les commandes sont vérifiées toutes les 5 minutes.",
+    noSecret:
+      "Saisissez la clé secrète de l'application dans les paramètres de connexion de la boutique afin de pouvoir vérifier les notifications.",
+    registered: "Webhooks enregistrés.",
+    registerFailed:
+      "Les webhooks n'ont pas pu être enregistrés ; les commandes sont toujours vérifiées toutes les 5 minutes.",
+  },
   erpMatching: {
     saved: "Correspondance enregistrée.",
     deleted: "Correspondance supprimée.",

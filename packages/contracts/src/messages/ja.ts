@@ -296,6 +296,14 @@ export const ja: MessageCatalog = {
     mailNewBody:
       "{{company}} の {{name}} が新しいチケットを作成しました。\n\nカテゴリ: {{category}}\n件名: {{subject}}\n\n{{message}}\n\nサポートコンソール: {{link}}",
   },
+  webhooks: {
+    badSignature: "通知の署名を検証できませんでした。",
+    noShopConnection: "先にショップ接続を保存してください。",
+    unsupported: "このショップシステムはWebhookに対応していません。注文は5分ごとに確認されます。",
+    noSecret: "通知を検証できるよう、ショップ接続設定にアプリのシークレットキーを入力してください。",
+    registered: "Webhookを登録しました。",
+    registerFailed: "Webhookを登録できませんでした。注文は引き続き5分ごとに確認されます。",
+  },
   erpMatching: {
     saved: "対応付けを保存しました。",
     deleted: "対応付けを削除しました。",

@@ -300,6 +300,16 @@ export const tr = {
     mailNewBody:
       "{{company}} firmasından {{name}} yeni bir ticket açtı.\n\nKategori: {{category}}\nKonu: {{subject}}\n\n{{message}}\n\nDestek konsolu: {{link}}",
   },
+  webhooks: {
+    badSignature: "Bildirimin imzası doğrulanamadı.",
+    noShopConnection: "Önce mağaza bağlantısını kaydediniz.",
+    unsupported:
+      "Bu mağaza sistemi için bildirim (webhook) desteği yok; siparişler 5 dakikada bir kontrol edilir.",
+    noSecret:
+      "Bildirimleri doğrulayabilmek için mağaza bağlantı ayarlarına uygulamanın gizli anahtarını giriniz.",
+    registered: "Webhook'lar kaydedildi.",
+    registerFailed: "Webhook'lar kaydedilemedi; siparişler 5 dakikada bir kontrol edilmeye devam ediyor.",
+  },
   erpMatching: {
     saved: "Eşleştirme kaydedildi.",
     deleted: "Eşleştirme silindi.",

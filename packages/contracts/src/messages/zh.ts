@@ -271,6 +271,14 @@ export const zh: MessageCatalog = {
     mailNewBody:
       "{{company}} 的 {{name}} 新建了一个工单。\n\n类别：{{category}}\n主题：{{subject}}\n\n{{message}}\n\n支持控制台：{{link}}",
   },
+  webhooks: {
+    badSignature: "无法验证通知的签名。",
+    noShopConnection: "请先保存店铺连接。",
+    unsupported: "该店铺系统不支持 Webhook；订单每 5 分钟检查一次。",
+    noSecret: "请在店铺连接设置中输入应用的密钥，以便验证通知。",
+    registered: "Webhook 已注册。",
+    registerFailed: "Webhook 注册失败；订单仍每 5 分钟检查一次。",
+  },
   erpMatching: {
     saved: "匹配已保存。",
     deleted: "匹配已删除。",

@@ -85,7 +85,7 @@ export const jobHistorySchema = z.object({
   jobId: z.number().int(),
   jobType: jobTypeSchema,
   jobName: z.string(),
-  trigger: z.enum(["schedule", "manual", "retry"]),
+  trigger: z.enum(["schedule", "manual", "retry", "webhook"]),
   status: runStatusSchema,
   queued_date: z.string(),
   started_date: z.string().nullable(),

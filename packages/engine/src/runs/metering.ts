@@ -86,7 +86,8 @@ export async function quotaRefusal(
   opened: OpenedConnectors,
   now: Date,
 ): Promise<string | null> {
-  if (run.trigger !== "schedule") return null;
+  // Automatic runs (schedule, webhook) respect the quota; a person asking for a run decides for themselves.
+  if (run.trigger !== "schedule" && run.trigger !== "webhook") return null;
   for (const s of meteredSides(opened)) {
     const quota = s.policy.monthlyQuota;
     if (!quota) continue;

@@ -14,7 +14,7 @@ export async function enqueueRun(
   deps: Pick<EngineDeps, "db" | "enqueueRun" | "publish">,
   companyId: number,
   jobId: number,
-  trigger: "schedule" | "manual" | "retry",
+  trigger: "schedule" | "manual" | "retry" | "webhook",
   onlyKeys: string[] | null = null,
 ): Promise<EnqueueResult> {
   type Inner = { runId: number; jobType: string } | { alreadyActive: true } | { notFound: true };
@@ -48,7 +48,7 @@ export async function insertRun(
     jobId: number;
     jobType: string;
     jobName: string;
-    trigger: "schedule" | "manual" | "retry";
+    trigger: "schedule" | "manual" | "retry" | "webhook";
     onlyKeys: string[] | null;
   },
 ): Promise<{ id: number } | undefined> {

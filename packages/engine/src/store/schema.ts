@@ -93,7 +93,7 @@ export const jobRuns = pgTable(
     companyId: integer("company_id").notNull(),
     jobType: text("job_type").notNull(),
     jobName: text("job_name").notNull(),
-    trigger: text("trigger", { enum: ["schedule", "manual", "retry"] }).notNull(),
+    trigger: text("trigger", { enum: ["schedule", "manual", "retry", "webhook"] }).notNull(),
     status: text("status", { enum: RUN_STATUSES }).notNull().default("Queued"),
     queuedAt: createdAt(),
     /** Last time the run was put on the queue (the sweeper re-queues a run whose message was lost). */

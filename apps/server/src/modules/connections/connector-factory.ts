@@ -107,7 +107,21 @@ export function connectorFor(
   credentials: Record<string, string>,
   agentId?: number | null,
 ): ErpConnector | ShopConnector {
-  const connectorContext = {
+  const connectorContext = interactiveConnectorContext(ctx, companyId, kind, credentials, agentId);
+  return kind === "erp"
+    ? createErpConnector(type, credentials, connectorContext)
+    : createShopConnector(type, credentials, connectorContext);
+}
+
+/** The context of a call someone waits on (see `connectorFor`); also the webhook registration's. */
+export function interactiveConnectorContext(
+  ctx: Pick<AppContext, "config" | "database" | "outbound" | "credentials">,
+  companyId: number,
+  kind: ConnectorKind,
+  credentials: Record<string, string>,
+  agentId?: number | null,
+) {
+  return {
     companyId: String(companyId),
     rateLimitStore: rateLimitStoreFor(ctx.database),
     timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
@@ -115,7 +129,4 @@ export function connectorFor(
     fetch: transportOf(ctx, agentId),
     persistCredentials: credentialPersister(ctx.database.db, ctx.credentials, companyId, kind, credentials),
   };
-  return kind === "erp"
-    ? createErpConnector(type, credentials, connectorContext)
-    : createShopConnector(type, credentials, connectorContext);
 }

@@ -37,6 +37,7 @@ import {
   lastRunOutcomes,
   type RunOutcome,
 } from "../dashboard/connection-status.ts";
+import { WebhookService } from "../webhooks/service.ts";
 
 export const KIND_OF: Record<ConnectionType, ConnectorKind> = { erp: "erp", ecommerce: "shop" };
 
@@ -208,6 +209,7 @@ export class ConnectionService {
     await recordConnectionTest(this.db, saved.id, test);
     const row = { ...saved, lastTestAt: test.at, lastTestOk: test.ok, lastTestMessage: test.message };
     const jobsReady = await this.jobsForWorkingPair(companyId);
+    if (kind === "shop" && test.ok) await new WebhookService(this.ctx).registerQuietly(companyId);
     if (!unchanged) {
       await recordActivity(this.db, { companyId, userId, action: "connectionChanged", detail: d.name });
     }

@@ -186,3 +186,30 @@ export function useConnectionUsage() {
     queryFn: ({ signal }) => api.get<ConnectionUsage[]>("/api/settings/connection-usage", { signal }),
   });
 }
+
+/** The shop connection's webhook state (GET /api/webhooks/status). */
+export type WebhookStatus = {
+  supported: boolean;
+  registered: boolean;
+  registeredAt: string | null;
+  lastDeliveryAt: string | null;
+  topics: string[];
+  lastError: string | null;
+};
+
+export function useWebhookStatus() {
+  return useQuery({
+    queryKey: ["connections", "webhooks"],
+    queryFn: ({ signal }) => api.get<WebhookStatus>("/api/webhooks/status", { signal }),
+    refetchInterval: 60_000,
+  });
+}
+
+/** POST /api/webhooks/register — subscribes the connection's callback at the shop. */
+export function useRegisterWebhooks() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<WebhookStatus>("/api/webhooks/register"),
+    onSuccess: (data) => client.setQueryData(["connections", "webhooks"], data),
+  });
+}

@@ -11,6 +11,7 @@ import type { IkasResolverContext, Resolvers } from "./resolvers/common";
 import { inventoryResolvers } from "./resolvers/inventory";
 import { orderResolvers } from "./resolvers/orders";
 import { storeResolvers } from "./resolvers/store";
+import { webhookResolvers } from "./resolvers/webhooks";
 
 export type { IkasCallStats, IkasLimits, IkasResolverContext } from "./resolvers/common";
 export { validationError } from "./resolvers/common";
@@ -22,6 +23,7 @@ export function createRoot(ctx: IkasResolverContext): Resolvers {
     ...catalogResolvers(ctx),
     ...inventoryResolvers(ctx),
     ...orderResolvers(ctx),
+    ...webhookResolvers(ctx),
   };
 }
 

@@ -21,6 +21,8 @@ import { bearerToken, TokenStore } from "../../testing/auth";
 import type { EmulatorCounters, ErrorBlockPolicy, FaultConfig, FaultInjector } from "../../testing/faults";
 import type { RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer } from "../../testing/server";
+import { WebhookOutbox } from "../../testing/webhooks";
+import { ikasWebhookSignature } from "../webhooks";
 import { createRoot, type IkasCallStats, type IkasLimits, ikasSchema } from "./schema";
 import { type IkasOrder, IkasState } from "./state";
 
@@ -82,8 +84,10 @@ export interface IkasEmulator {
   expireTokens(): void;
   /** Every access token issued so far (tests check none reaches a log). */
   issuedTokens(): string[];
-  /** Create `n` new orders now. */
+  /** Create `n` new orders now; each is delivered to the `store/order/created` webhook subscribers. */
   generateOrders(n: number): IkasOrder[];
+  /** Webhook subscriptions and deliveries (`webhooks.idle()` waits for deliveries under way). */
+  webhooks: WebhookOutbox;
   /** Create `perTick` orders every `intervalMs` until stopped. */
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   /**
@@ -184,7 +188,31 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
   });
   const tokens = new TokenStore(opts.tokenTtlMs ?? 4 * 3600_000, now);
   const schema = ikasSchema();
-  const root = withUnimplemented(schema, createRoot({ state, limits, stats: counters }));
+  const webhooks = new WebhookOutbox({ now });
+  const root = withUnimplemented(schema, createRoot({ state, limits, stats: counters, webhooks }));
+  // The package's `IkasWebhook` delivery: `data` is the order as a JSON string, signed with the secret.
+  let deliverySeq = 0;
+  const generateOrders = (n: number): IkasOrder[] => {
+    const orders = state.generateOrders(n);
+    for (const o of orders) {
+      webhooks.emit("store/order/created", () => {
+        const data = JSON.stringify({ id: o.id, orderNumber: o.orderNumber, merchantId: state.merchantId });
+        return {
+          headers: {},
+          body: JSON.stringify({
+            id: `${state.merchantId}-wh-${++deliverySeq}`,
+            createdAt: new Date(now()).toISOString(),
+            scope: "store/order/created",
+            merchantId: state.merchantId,
+            data,
+            signature: ikasWebhookSignature(data, clientSecret),
+            authorizedAppId: state.authorizedApp.id,
+          }),
+        };
+      });
+    }
+    return orders;
+  };
 
   server.app.post("/api/admin/oauth/token", async (req, reply) => {
     const gate = await server.gate(
@@ -305,9 +333,9 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
     setFaults: (c) => server.faults.set(c),
     expireTokens: () => tokens.expireAll(),
     issuedTokens: () => tokens.issued(),
-    generateOrders: (n) => state.generateOrders(n),
-    startOrderGenerator: (intervalMs, perTick = 1) =>
-      server.every(intervalMs, () => state.generateOrders(perTick)),
+    generateOrders,
+    webhooks,
+    startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
     batchWriteStats: () => ({
       stock: { calls: counters.stockCalls, items: counters.stockItems },
       prices: { calls: counters.priceCalls, items: counters.priceItems },

@@ -5,6 +5,7 @@
  */
 
 import { GraphQLError } from "graphql";
+import type { WebhookOutbox, WebhookSubscription } from "../../testing/webhooks";
 import {
   type ConnArgs,
   connection,
@@ -20,6 +21,7 @@ export interface ResolverDeps {
   stats: { stockCalls: number; stockItems: number; priceCalls: number; priceItems: number };
   startBulk(query: string): { id: string; status: string } | { error: { message: string; code: string } };
   bulkNode(id: string): Record<string, unknown> | undefined;
+  webhooks: WebhookOutbox;
 }
 
 type UserError = { field: string[] | null; message: string; code?: string };
@@ -592,6 +594,30 @@ export function createRoot(deps: ResolverDeps): Record<string, Resolver> {
       return { metafields: out, userErrors: [] };
     },
 
+    webhookSubscriptions: (a) => {
+      const uri = typeof a.uri === "string" ? a.uri : undefined;
+      const nodes = deps.webhooks.subscriptions.filter((s) => !uri || s.uri === uri).map(subscriptionNode);
+      return {
+        nodes,
+        edges: nodes.map((node) => ({ node, cursor: node.id })),
+        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      };
+    },
+
+    webhookSubscriptionCreate: (a) => {
+      const input = (a.webhookSubscription ?? {}) as { uri?: string | null; callbackUrl?: string | null };
+      const uri = input.uri ?? input.callbackUrl;
+      if (!uri || !/^https?:\/\//.test(uri))
+        return {
+          webhookSubscription: null,
+          userErrors: [{ field: ["webhookSubscription", "uri"], message: "Address is invalid" }],
+        };
+      return {
+        webhookSubscription: subscriptionNode(deps.webhooks.subscribe(String(a.topic), uri)),
+        userErrors: [],
+      };
+    },
+
     bulkOperationRunQuery: (a) => {
       const r = deps.startBulk(String(a.query));
       if ("error" in r)
@@ -601,5 +627,20 @@ export function createRoot(deps: ResolverDeps): Record<string, Resolver> {
         };
       return { bulkOperation: deps.bulkNode(r.id), userErrors: [] };
     },
+  };
+}
+
+function subscriptionNode(s: WebhookSubscription) {
+  return {
+    __typename: "WebhookSubscription",
+    id: `gid://shopify/WebhookSubscription/${s.id}`,
+    topic: s.topic,
+    uri: s.uri,
+    callbackUrl: s.uri,
+    format: "JSON",
+    createdAt: s.createdAt,
+    updatedAt: s.createdAt,
+    includeFields: [],
+    metafieldNamespaces: [],
   };
 }

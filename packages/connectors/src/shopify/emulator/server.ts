@@ -7,12 +7,13 @@
  * writes), counters and request recording for conformance.
  */
 
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, execute, type OperationDefinitionNode, parse, validate } from "graphql";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import type { RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer } from "../../testing/server";
+import { WebhookOutbox } from "../../testing/webhooks";
 import { SHOPIFY_API_VERSION } from "../judge/derive-schema";
 import { shopifyJudgeSchema } from "../judge/schema";
 import { CostBucket, MUTATION_COST, queryCost, resultCost } from "./cost";
@@ -48,6 +49,8 @@ export type ShopifyEmulatorCredentials = {
   shopDomain: string;
   accessToken: string;
   apiBaseUrl: string;
+  /** The custom app's API secret key: signs webhook deliveries. */
+  apiSecretKey: string;
 };
 
 export interface ShopifyEmulatorCounters extends EmulatorCounters {
@@ -75,7 +78,10 @@ export interface ShopifyEmulator {
   revokeToken(): void;
   /** A single-use authorization code, as Shopify's redirect to the app's callback carries it. */
   issueAuthCode(): string;
+  /** New orders; each is delivered to the `orders/create` webhook subscribers. */
   generateOrders(n: number): ShopifyOrderRow[];
+  /** Webhook subscriptions and deliveries (`webhooks.idle()` waits for deliveries under way). */
+  webhooks: WebhookOutbox;
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   batchWriteStats(): { stock: { calls: number; items: number }; prices: { calls: number; items: number } };
   resetCounters(): void;
@@ -218,9 +224,36 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     partialDataUrl: null,
   });
   const pendingBulk: BulkOp[] = [];
+  const webhooks = new WebhookOutbox();
+  // Shopify's delivery: the order as REST JSON, signed with the app's secret key (base64 HMAC-SHA256).
+  const generateOrders = (n: number): ShopifyOrderRow[] => {
+    const orders = state.generateOrders(n);
+    for (const o of orders) {
+      webhooks.emit("ORDERS_CREATE", () => {
+        const body = JSON.stringify({
+          id: Number(o.id.split("/").pop()),
+          admin_graphql_api_id: o.id,
+          name: o.name,
+          created_at: o.createdAt,
+        });
+        return {
+          body,
+          headers: {
+            "x-shopify-topic": "orders/create",
+            "x-shopify-hmac-sha256": createHmac("sha256", clientSecret).update(body).digest("base64"),
+            "x-shopify-webhook-id": randomUUID(),
+            "x-shopify-shop-domain": shopDomain,
+            "x-shopify-api-version": SHOPIFY_API_VERSION,
+          },
+        };
+      });
+    }
+    return orders;
+  };
   root = createRoot({
     state,
     stats: counters,
+    webhooks,
     startBulk(query) {
       let doc: DocumentNode;
       try {
@@ -435,7 +468,7 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     url,
     port,
     app: server.app,
-    credentials: { shopDomain, accessToken, apiBaseUrl: url },
+    credentials: { shopDomain, accessToken, apiBaseUrl: url, apiSecretKey: clientSecret },
     state,
     counters,
     faults: server.faults,
@@ -450,9 +483,9 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       authCodes.add(code);
       return code;
     },
-    generateOrders: (n) => state.generateOrders(n),
-    startOrderGenerator: (intervalMs, perTick = 1) =>
-      server.every(intervalMs, () => state.generateOrders(perTick)),
+    generateOrders,
+    webhooks,
+    startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
     batchWriteStats: () => ({
       stock: { calls: counters.stockCalls, items: counters.stockItems },
       prices: { calls: counters.priceCalls, items: counters.priceItems },

@@ -26,6 +26,7 @@ import { formatDateTime } from "@/lib/format";
 import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
 import { ConnectionUsageLine } from "./ConnectionUsage";
 import { SandboxBadge, SandboxCredentials } from "./SandboxConnect";
+import { WebhookLine } from "./WebhookLine";
 
 type Props = { connectionType: ConnectionType; overview: ConnectionsOverview };
 
@@ -187,6 +188,7 @@ export function ConnectionCard({ connectionType, overview }: Props) {
               </Alert>
             )}
             {savedHere && <ConnectionUsageLine connectionType={connectionType} />}
+            {savedHere && connectionType === "ecommerce" && <WebhookLine />}
             {savedHere?.isEmulated && !switching && (
               <Alert color="violet" variant="light" data-testid={`sandbox-note-${connectionType}`}>
                 <Stack gap="xs" align="flex-start">

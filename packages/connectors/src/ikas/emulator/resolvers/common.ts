@@ -1,6 +1,7 @@
 /** Shared pieces of the IKAS emulator's resolvers: filters, paging, sorting, refusals. */
 
 import { GraphQLError } from "graphql";
+import type { WebhookOutbox } from "../../../testing/webhooks";
 import type { IkasPrice, IkasProductVariantType, IkasState, IkasValueRef } from "../state";
 
 export interface IkasLimits {
@@ -100,6 +101,8 @@ export interface IkasResolverContext {
   state: IkasState;
   limits: IkasLimits;
   stats: IkasCallStats;
+  /** Webhook subscriptions (`saveWebhook`, `listWebhook`, `deleteWebhook`). */
+  webhooks?: WebhookOutbox;
 }
 
 export type Args = Record<string, unknown>;

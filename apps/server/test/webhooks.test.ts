@@ -1,0 +1,202 @@
+import { ikasWebhookSignature } from "@ep/connectors";
+import { engineSchema } from "@ep/engine";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
+import { type ConnectedCompany, connectedCompany } from "./engine/engine-harness.ts";
+import { call, startTestApp, type TestApp } from "./harness.ts";
+
+let t: TestApp;
+let listenUrl: string;
+let a: ConnectedCompany;
+let b: ConnectedCompany;
+
+beforeAll(async () => {
+  t = await startTestApp({ CAPTCHA: "off" });
+  // The emulators post deliveries over HTTP: the app listens on loopback for them.
+  listenUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  a = await connectedCompany(t, { seed: 51 });
+  b = await connectedCompany(t, { seed: 53, shop: { clientSecret: "ikas-secret-of-company-b-987654" } });
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await t.close();
+});
+
+const db = () => t.ctx.database.db;
+
+async function endpointOf(c: ConnectedCompany) {
+  const [row] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.companyId, c.companyId));
+  if (!row) throw new Error("no endpoint");
+  return row;
+}
+
+async function register(c: ConnectedCompany) {
+  const res = await call(t.app, "POST", "/api/webhooks/register", { token: c.token });
+  expect(res.status).toBe(200);
+  // Registered at PUBLIC_URL (http://panel.test); the test app answers on loopback instead.
+  for (const s of c.shop.webhooks.subscriptions) s.uri = s.uri.replace("http://panel.test", listenUrl);
+  return res.body.data;
+}
+
+/** An IKAS delivery signed with `secret` for the order `orderId`. */
+function ikasDelivery(id: string, orderId: string, secret: string): string {
+  const data = JSON.stringify({ id: orderId });
+  return JSON.stringify({
+    id,
+    createdAt: new Date().toISOString(),
+    scope: "store/order/created",
+    merchantId: "m",
+    data,
+    signature: ikasWebhookSignature(data, secret),
+    authorizedAppId: "app",
+  });
+}
+
+const post = (token: string, body: string) =>
+  t.app.inject({
+    method: "POST",
+    url: `/api/webhooks/${token}`,
+    headers: { "content-type": "application/json" },
+    payload: body,
+  });
+
+async function webhookRuns(c: ConnectedCompany) {
+  return db()
+    .select()
+    .from(engineSchema.jobRuns)
+    .where(and(eq(engineSchema.jobRuns.companyId, c.companyId), eq(engineSchema.jobRuns.trigger, "webhook")));
+}
+
+async function idle(c: ConnectedCompany, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const runs = await db()
+      .select()
+      .from(engineSchema.jobRuns)
+      .where(eq(engineSchema.jobRuns.companyId, c.companyId));
+    const [ep] = await db()
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.companyId, c.companyId));
+    if (runs.every((r) => r.status !== "Queued" && r.status !== "Running") && !ep?.rerunRequestedAt) return;
+    if (Date.now() > until) throw new Error("runs still active");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const erpHasOrder = (c: ConnectedCompany, orderNo: string) =>
+  c.erp.state.table("SIPARISLER").rows.some((r) => String(r.sip_belgeno) === orderNo);
+
+describe("orders by webhook", () => {
+  it("shows webhooks as not registered, then registers the order scopes at the shop", async () => {
+    const before = await call(t.app, "GET", "/api/webhooks/status", { token: a.token });
+    expect(before.body.data).toMatchObject({ supported: true, registered: false, lastDeliveryAt: null });
+    const status = await register(a);
+    expect(status).toMatchObject({ supported: true, registered: true, lastError: null });
+    const ep = await endpointOf(a);
+    expect(ep.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(a.shop.webhooks.subscriptions.map((s) => s.topic)).toEqual([
+      "store/order/created",
+      "store/order/updated",
+    ]);
+    expect(a.shop.webhooks.subscriptions[0]?.uri).toBe(`${listenUrl}/api/webhooks/${ep.token}`);
+  });
+
+  it("refuses a bad signature with 401 and stores nothing", async () => {
+    const ep = await endpointOf(a);
+    const res = await post(ep.token, ikasDelivery("d-bad", "o1", "not-the-secret"));
+    expect(res.statusCode).toBe(401);
+    const garbage = await post(ep.token, "{not json");
+    expect(garbage.statusCode).toBe(401);
+    const rows = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ep.id));
+    expect(rows).toEqual([]);
+    expect((await endpointOf(a)).lastDeliveryAt).toBeNull();
+    expect(await webhookRuns(a)).toEqual([]);
+    expect(
+      (await post("no-such-token", ikasDelivery("d", "o", a.shop.credentials.clientSecret))).statusCode,
+    ).toBe(404);
+  });
+
+  it("moves a new shop order into the ERP through the webhook, without waiting for the schedule", async () => {
+    const [order] = a.shop.generateOrders(1);
+    await a.shop.webhooks.idle();
+    expect(a.shop.webhooks.stats).toMatchObject({ sent: 1, failed: 0 });
+    await until("the order in the ERP", () => erpHasOrder(a, order!.orderNumber));
+    expect((await webhookRuns(a)).length).toBeGreaterThanOrEqual(1);
+    const status = await call(t.app, "GET", "/api/webhooks/status", { token: a.token });
+    expect(status.body.data.lastDeliveryAt).not.toBeNull();
+    await idle(a);
+  });
+
+  it("starts one run for a delivery sent twice", async () => {
+    await idle(a);
+    const ep = await endpointOf(a);
+    const runsBefore = (await webhookRuns(a)).length;
+    const body = ikasDelivery("dup-1", "o-dup", a.shop.credentials.clientSecret);
+    const first = await post(ep.token, body);
+    const second = await post(ep.token, body);
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect([first.json().data.duplicate, second.json().data.duplicate]).toEqual([false, true]);
+    await idle(a);
+    expect((await webhookRuns(a)).length).toBe(runsBefore + 1);
+    const rows = await db()
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.deliveryId, "dup-1")));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("asks for a follow-up run when a delivery comes during a run, never a parallel one", async () => {
+    await idle(a);
+    a.shop.setFaults({ latencyMs: 400 });
+    try {
+      const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${a.jobId("OrderIntegration")}`, {
+        token: a.token,
+      });
+      expect(started.status).toBe(200);
+      const runsBefore = (await webhookRuns(a)).length;
+      const [order] = a.shop.generateOrders(1);
+      await a.shop.webhooks.idle();
+      expect((await endpointOf(a)).rerunRequestedAt).not.toBeNull();
+      await until("the follow-up run", async () => (await webhookRuns(a)).length > runsBefore);
+      await idle(a, 60_000);
+      expect(erpHasOrder(a, order!.orderNumber)).toBe(true);
+    } finally {
+      a.shop.setFaults({});
+    }
+  }, 90_000);
+
+  it("does not let one company's deliveries reach another's connection", async () => {
+    await register(b);
+    const epB = await endpointOf(b);
+    const epA = await endpointOf(a);
+    expect(epB.token).not.toBe(epA.token);
+    // Signed with company A's secret, sent to B's endpoint: refused, nothing stored for B.
+    const res = await post(epB.token, ikasDelivery("cross-1", "o", a.shop.credentials.clientSecret));
+    expect(res.statusCode).toBe(401);
+    expect(
+      await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, epB.id)),
+    ).toEqual([]);
+    // B's own delivery only starts B's run; A's status and runs do not move.
+    const aRuns = (await webhookRuns(a)).length;
+    const ok = await post(epB.token, ikasDelivery("b-1", "o", b.shop.credentials.clientSecret));
+    expect(ok.statusCode).toBe(200);
+    await idle(b);
+    expect((await webhookRuns(b)).length).toBe(1);
+    expect((await webhookRuns(a)).length).toBe(aRuns);
+    const statusB = await call(t.app, "GET", "/api/webhooks/status", { token: b.token });
+    expect(statusB.body.data.lastDeliveryAt).not.toBeNull();
+    expect(b.shop.webhooks.subscriptions[0]?.uri).toContain(epB.token);
+  });
+});
