@@ -16,15 +16,17 @@ export function SkeletonState({ children }: { children: ReactNode }) {
   );
 }
 
+/** Ragged line ends read as text, not as a table (distinct, so each is its line's key). */
+const LINE_WIDTHS = ["90%", "73%", "84%", "62%", "78%", "68%", "88%", "70%"];
+
 /** A card's outline: a title bar and `lines` text lines, `height` tall. */
 export function CardSkeleton({ height, lines = 3 }: { height: number; lines?: number }) {
   return (
     <Card h={height}>
       <Stack gap="sm">
         <Skeleton height={18} width="45%" radius="sm" />
-        {Array.from({ length: lines }, (_, i) => (
-          // Ragged line ends read as text, not as a table.
-          <Skeleton key={i} height={12} width={`${90 - ((i * 17) % 35)}%`} radius="sm" />
+        {LINE_WIDTHS.slice(0, lines).map((width) => (
+          <Skeleton key={width} height={12} width={width} radius="sm" />
         ))}
       </Stack>
     </Card>
