@@ -1,4 +1,5 @@
 import { CallCounter, createEInvoiceProvider, type EInvoiceProvider, isEInvoiceType } from "@ep/connectors";
+import { idParam } from "@ep/contracts";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -32,7 +33,8 @@ const settingsSchema = z.object({
   eInvoiceProfile: z.enum(["TEMELFATURA", "TICARIFATURA"]),
 });
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+// The shared id rule: text coerced, 1 … int4 max, Turkish message (ids past int4 are a 400, not a 500).
+const idParams = z.object({ id: idParam() });
 
 export async function loadInvoiceSettings(ctx: Pick<AppContext, "database">, companyId: number) {
   const [row] = await ctx.database.db
