@@ -24,8 +24,9 @@ export function newUser(overrides: Partial<TestUser> = {}): TestUser {
     first_Name: "Ayşe",
     last_Name: "Yılmaz",
     phone: "05321234567",
-    erpType: 4,
-    ecommerceType: 2,
+    // Systems with connectors: a system without one opens a support ticket at registration.
+    erpType: 9,
+    ecommerceType: 1,
     ...overrides,
   };
 }

@@ -47,7 +47,7 @@ describe("the signed-in shell and account settings", () => {
   });
 
   it("updates the company details", async () => {
-    const user = newUser();
+    const user = newUser({ erpType: 4 });
     await registerByApi(user);
     const page = await browser.newPage();
     await signIn(page, user.email, user.password);

@@ -8,8 +8,8 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.p
 
 describe("sandbox systems for a new company", () => {
   it("registers, connects the sandboxes from the dashboard in one click, and a stock run succeeds", async () => {
-    // Registered with systems that have no sandbox (Logo, T-Soft): Mikro and IKAS stand in.
-    const user = newUser({ erpType: 4, ecommerceType: 4 });
+    // Registered with systems that have no sandbox (Logo, JetStok): Mikro and IKAS stand in.
+    const user = newUser({ erpType: 4, ecommerceType: 7 });
     await registerByApi(user);
     const page = await browser.newPage();
     await signIn(page, user.email, user.password);
