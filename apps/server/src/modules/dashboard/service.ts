@@ -1,33 +1,25 @@
 import { type DashboardDto, type JobType, message } from "@ep/contracts";
 import type { AppContext } from "../../platform/context.ts";
+import { TURKEY_OFFSET_MS, turkishDayStart } from "../../platform/time/turkey.ts";
 import { toJobDto } from "../jobs/repository.ts";
 import { dueLicenceNotifications, insertLicenceNotifications } from "../notifications/repository.ts";
 import { connectionStatus } from "./connection-status.ts";
 import * as repo from "./repository.ts";
 
 const DAY_MS = 86_400_000;
-const TR_OFFSET_MS = 3 * 3_600_000;
 const ANNOUNCEMENTS_SHOWN = 5;
-
-/** Midnight (Turkish time) of the day `now` falls in, as a UTC instant. */
-function trMidnight(now: Date): Date {
-  const shifted = new Date(now.getTime() + TR_OFFSET_MS);
-  return new Date(
-    Date.UTC(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate()) - TR_OFFSET_MS,
-  );
-}
 
 /** Spec section 9: weekly = 7 days from this ISO week's Monday; monthly = the whole current month. */
 export function salesWindow(now: Date, period: "weekly" | "monthly"): { from: Date; to: Date } {
-  const today = trMidnight(now);
-  const local = new Date(today.getTime() + TR_OFFSET_MS);
+  const today = turkishDayStart(now);
+  const local = new Date(today.getTime() + TURKEY_OFFSET_MS);
   if (period === "weekly") {
     const sinceMonday = (local.getUTCDay() + 6) % 7;
     const from = new Date(today.getTime() - sinceMonday * DAY_MS);
     return { from, to: new Date(from.getTime() + 7 * DAY_MS) };
   }
-  const from = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - TR_OFFSET_MS);
-  const to = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1) - TR_OFFSET_MS);
+  const from = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - TURKEY_OFFSET_MS);
+  const to = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1) - TURKEY_OFFSET_MS);
   return { from, to };
 }
 

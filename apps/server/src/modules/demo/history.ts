@@ -3,6 +3,7 @@ import type { JobType } from "@ep/contracts";
 import { buildReport, engineSchema } from "@ep/engine";
 import { and, eq, isNull, like, notLike } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
+import { turkishDayStart } from "../../platform/time/turkey.ts";
 
 /** Orders of the seeded past carry this prefix; the demo's restart keeps them (see `clearSandboxLedgers`). */
 export const HISTORY_ORDER_PREFIX = "GEC-";
@@ -94,9 +95,7 @@ export async function seedDemoHistory(db: Db, companyId: number, shopConnectionI
   if (seeded) return;
   const prng = new Prng(`demo-history-${companyId}`);
   // Whole Turkish days (UTC+3) up to yesterday: today belongs to the sandboxes' live orders and runs.
-  const TR_OFFSET_MS = 3 * 3_600_000;
-  const todayStart = Math.floor((now.getTime() + TR_OFFSET_MS) / DAY_MS) * DAY_MS - TR_OFFSET_MS;
-  const start = todayStart - HISTORY_DAYS * DAY_MS;
+  const start = turkishDayStart(now).getTime() - HISTORY_DAYS * DAY_MS;
 
   await db.transaction(async (tx) => {
     const orders: (typeof orderLedger.$inferInsert)[] = [];

@@ -15,6 +15,7 @@ import {
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
+import { turkishDate } from "../../platform/time/turkey.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
@@ -67,11 +68,6 @@ export function isEligible(order: Order, when: InvoiceJobSettings["invoiceWhen"]
   if (when === "all") return true;
   if (when === "paid") return /paid|ödendi|odendi|success|captured/i.test(order.paymentStatus ?? "");
   return /ship|deliver|kargo|teslim|fulfill/i.test(order.status);
-}
-
-/** YYYY-MM-DD in Europe/Istanbul (UTC+3, no DST). */
-function istanbulDay(at: Date): string {
-  return new Date(at.getTime() + 3 * 3_600_000).toISOString().slice(0, 10);
 }
 
 function buyerName(order: Order): string {
@@ -158,7 +154,7 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
         const { number } = await allocateInvoiceNumber(tx, {
           companyId,
           series: input.settings.series,
-          year: Number(istanbulDay(at).slice(0, 4)),
+          year: Number(turkishDate(at).slice(0, 4)),
         });
         const inserted = await tx
           .insert(einvoices)
@@ -173,7 +169,7 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
             buyer: buyerName(order),
             total: order.totals.grandTotal,
             currency: order.currency,
-            issueDate: istanbulDay(at),
+            issueDate: turkishDate(at),
           })
           .onConflictDoNothing()
           .returning({ id: einvoices.id });

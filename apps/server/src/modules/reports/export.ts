@@ -5,13 +5,12 @@ import { engineSchema } from "@ep/engine";
 import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import type { Db } from "../../platform/db/database.ts";
+import { TURKEY_OFFSET_MS } from "../../platform/time/turkey.ts";
 
 const { orderLedger } = engineSchema;
 
 /** Orders are read in pages of this size; only one page is in memory at a time. */
 const BATCH = 2000;
-/** Turkey keeps UTC+3 all year; Excel has no time zones, so dates are written as Turkish wall time. */
-const TR_OFFSET_MS = 3 * 3_600_000;
 
 export type ExportRange = { from: Date | null; to: Date | null };
 
@@ -93,7 +92,8 @@ export function salesWorkbookStream(
         sheet
           .addRow({
             orderNo: o.orderNo,
-            date: new Date(o.orderDate.getTime() + TR_OFFSET_MS),
+            // Excel has no time zones: dates are written as Turkish wall time.
+            date: new Date(o.orderDate.getTime() + TURKEY_OFFSET_MS),
             customer: customerName(o.payload),
             state: label(o.state),
             amount: o.grandTotal,

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError } from "../../platform/http/envelope.ts";
+import { TURKEY_OFFSET_MS } from "../../platform/time/turkey.ts";
 import { salesWorkbookStream } from "./export.ts";
 
 const tags = ["Reports"];
 const DAY_MS = 86_400_000;
-const TR_OFFSET_MS = 3 * 3_600_000;
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** The same half-open range as GET /api/SalesReport: a bare end date (YYYY-MM-DD) includes that day. */
@@ -38,7 +38,7 @@ export function reportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         // The file is named after the Turkish calendar days it covers (the range's end is exclusive).
         const day = (d: Date | null, shiftMs = 0) =>
-          d ? new Date(d.getTime() + TR_OFFSET_MS + shiftMs).toISOString().slice(0, 10) : "";
+          d ? new Date(d.getTime() + TURKEY_OFFSET_MS + shiftMs).toISOString().slice(0, 10) : "";
         const name = `satis-raporu-${day(range.from) || "baslangic"}-${day(range.to, -1) || "bugun"}.xlsx`;
         const stream = salesWorkbookStream(ctx.database.db, companyOf(request), range, (error) =>
           request.log.error({ err: error }, "sales report export failed"),
