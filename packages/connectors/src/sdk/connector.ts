@@ -21,6 +21,7 @@ import type {
   StockLocation,
 } from "./model";
 import type { RateBudget, RateLimitStore } from "./rate-limit";
+import type { SqlTransport } from "./sql";
 
 export type ConnectorKind = "erp" | "shop";
 
@@ -101,6 +102,8 @@ export interface ConnectorContext {
   now?: () => number;
   /** The transport (see `TransportFetch`): direct, guarded, or through the on-site agent. */
   fetch?: TransportFetch;
+  /** The ERP's database, reached through the on-site agent (see `SqlTransport`); absent when not configured. */
+  sql?: SqlTransport;
   /**
    * Keeps credentials the connector obtained itself (a refreshed OAuth token pair) with the stored
    * connection, so the next run starts from them: `changed` holds only the fields that changed.

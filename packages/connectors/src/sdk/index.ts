@@ -6,4 +6,5 @@ export * from "./logging";
 export * from "./metering";
 export * from "./model";
 export * from "./rate-limit";
+export * from "./sql";
 export * from "./util";
