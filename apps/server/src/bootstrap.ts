@@ -116,6 +116,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     connectorTimeoutMs: config.connectorTimeoutMs,
     connectorRateMultiplier: config.connectorRateMultiplier,
     scheduler: options.scheduler ?? true,
+    stockProbeMs: config.stockProbeMs,
     // The embedded database belongs to this one process: whatever it found running died with the last one.
     recoverAtStart: database.kind === "pglite",
   });

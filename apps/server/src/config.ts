@@ -81,6 +81,15 @@ const schema = z.object({
     emptyToUndefined,
     z.coerce.number({ error: "CONNECTOR_TIMEOUT_SECONDS must be a number" }).min(0.1).max(600).default(30),
   ),
+  STOCK_PROBE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "STOCK_PROBE_SECONDS must be a number" })
+      .min(0)
+      .max(3600)
+      .refine((n) => n === 0 || n >= 1, "STOCK_PROBE_SECONDS must be 0 (off) or at least 1")
+      .default(15),
+  ),
   AGENT_OFFLINE_WAIT_SECONDS: z.preprocess(
     emptyToUndefined,
     z.coerce.number({ error: "AGENT_OFFLINE_WAIT_SECONDS must be a number" }).min(0.1).max(600).default(30),
@@ -197,6 +206,8 @@ export type Config = {
   engineLeaseMs: number;
   /** How long one call to an external system may take before it counts as a timeout. */
   connectorTimeoutMs: number;
+  /** How often each stock job asks its ERP what changed since its last run (0 = off; see engine jobs/change-probe.ts). */
+  stockProbeMs: number;
   /** How long a call through an offline on-site agent waits for it to come back before failing. */
   agentOfflineWaitMs: number;
   /** Scales every connector's request budget: for emulators only (benchmarks, tests); 1 against real systems. */
@@ -266,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllow: c.OUTBOUND_ALLOW ? c.OUTBOUND_ALLOW.split(",").map((e) => e.trim()) : [],
     engineLeaseMs: c.ENGINE_LEASE_SECONDS * 1000,
     connectorTimeoutMs: Math.round(c.CONNECTOR_TIMEOUT_SECONDS * 1000),
+    stockProbeMs: Math.round(c.STOCK_PROBE_SECONDS * 1000),
     agentOfflineWaitMs: Math.round(c.AGENT_OFFLINE_WAIT_SECONDS * 1000),
     connectorRateMultiplier: c.CONNECTOR_RATE_MULTIPLIER,
     supportAccount:

@@ -57,6 +57,10 @@ export const ORDER_AREA_JOB_TYPES = ["OrderIntegration", "InvoiceIntegration"] a
 export const JOB_TYPES = [...PRODUCT_AREA_JOB_TYPES, ...ORDER_AREA_JOB_TYPES] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
+/** What started a run: its schedule, a user, a retry of failed tasks, a shop's webhook, or a change the stock probe saw in the ERP. */
+export const RUN_TRIGGERS = ["schedule", "manual", "retry", "webhook", "change"] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
 /** Ticket states (spec section 4). */
 export const TicketStatus = { Open: 0, AwaitingAnswer: 1, Answered: 2, Closed: 3 } as const;
 export type TicketStatus = (typeof TicketStatus)[keyof typeof TicketStatus];

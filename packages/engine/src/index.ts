@@ -6,6 +6,7 @@ export { FLOWS } from "./flows/registry.ts";
 export { encodeBinding } from "./flows/shop-bindings.ts";
 export { shownQty } from "./flows/stock-sync.ts";
 export * from "./jobs/catalog.ts";
+export * from "./jobs/change-probe.ts";
 export * from "./jobs/company-jobs.ts";
 export * from "./jobs/schedule.ts";
 export * from "./jobs/scheduler.ts";

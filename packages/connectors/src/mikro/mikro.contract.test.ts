@@ -208,8 +208,12 @@ describe("Mikro connector against its emulator", () => {
     const changed = await all((t) => conn.listStock({ since: full.cursor, pageToken: t }));
     expect(changed.items.find((s) => s.sku === code && s.location === "1")?.qty).toBe(999);
     expect(changed.items.length).toBeLessThanOrEqual(4);
+    // Asked again from its own mark, nothing has changed: no item, one call, the same mark.
+    const before = emu.recorder.list().length;
     const none = await conn.listStock({ since: changed.cursor });
-    expect(none.items.every((s) => s.sku === code)).toBe(true);
+    expect(none.items).toEqual([]);
+    expect(none.cursor).toBe(changed.cursor);
+    expect(emu.recorder.list().length - before).toBe(1);
   });
 
   it("sums every summary row of a (code, depot) and never splits a group across pages", async () => {

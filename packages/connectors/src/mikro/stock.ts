@@ -29,6 +29,15 @@ export function stockLevels(rows: SqlRow[]): StockLevel[] {
   return [...sums.values()];
 }
 
+/**
+ * A stock "since" mark: `time|guid` of the last movement read (delta reads), or a bare time (a full
+ * read's start), which lists every movement of that millisecond again.
+ */
+function sinceMark(since: string): { a: string; g: string } {
+  const bar = since.indexOf("|");
+  return bar < 0 ? { a: since, g: "" } : { a: since.slice(0, bar), g: since.slice(bar + 1) };
+}
+
 export async function listMikroStock(
   api: MikroApi,
   q: PageQuery & { locations?: string[] } = {},
@@ -77,7 +86,7 @@ export async function listMikroStock(
 
   // Changed since: stock movements after the cursor name the stock codes; read their whole summaries.
   type Tok = { a: string; g: string };
-  const tok = decodeToken<Tok>(q.pageToken, "mikro") ?? { a: q.since, g: "" };
+  const tok = decodeToken<Tok>(q.pageToken, "mikro") ?? sinceMark(q.since);
   const moves = await api.sql(
     `SELECT sth_Guid, sth_stok_kod, sth_lastup_date FROM STOK_HAREKETLERI WITH (NOLOCK) WHERE (sth_lastup_date > ${sqlString(tok.a)} OR (sth_lastup_date = ${sqlString(tok.a)} AND sth_Guid > ${sqlString(tok.g)})) ORDER BY sth_lastup_date, sth_Guid OFFSET 0 ROWS FETCH NEXT ${size} ROWS ONLY`,
   );
@@ -91,7 +100,8 @@ export async function listMikroStock(
     );
   }
   const last = moves[moves.length - 1];
-  const cursor = last ? str(last.sth_lastup_date) : q.since;
+  // The mark names the last movement itself (time and guid), so asking again from it lists nothing.
+  const cursor = last ? `${str(last.sth_lastup_date)}|${str(last.sth_Guid)}` : q.since;
   const nextPageToken =
     moves.length === size && last
       ? encodeToken({ a: str(last.sth_lastup_date), g: str(last.sth_Guid) } satisfies Tok)

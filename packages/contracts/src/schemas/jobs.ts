@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JOB_TYPES } from "../enums.ts";
+import { JOB_TYPES, RUN_TRIGGERS } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
 import { dateParam, idInput, pageNumberParam, pageSizeParam, textInput } from "./common.ts";
 
@@ -85,7 +85,7 @@ export const jobHistorySchema = z.object({
   jobId: z.number().int(),
   jobType: jobTypeSchema,
   jobName: z.string(),
-  trigger: z.enum(["schedule", "manual", "retry", "webhook"]),
+  trigger: z.enum(RUN_TRIGGERS),
   status: runStatusSchema,
   queued_date: z.string(),
   started_date: z.string().nullable(),

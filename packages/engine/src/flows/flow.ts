@@ -1,6 +1,6 @@
 import type { ErpConnector, ShopConnector } from "@ep/connectors";
 import { isConnectorError } from "@ep/connectors";
-import { type JobType, message } from "@ep/contracts";
+import { type JobType, message, type RunTrigger } from "@ep/contracts";
 import type { Db } from "../db.ts";
 import type { SyncLedger } from "../ledger/sync-ledger.ts";
 import type { ItemFailure } from "../runs/error-reports.ts";
@@ -22,6 +22,8 @@ export type FlowContext = {
   mappings: CompanyMappings;
   /** A retry of selected failed tasks moves only these records; null = everything. */
   onlyKeys: Set<string> | null;
+  /** What started the run; `change` (the stock probe saw ERP changes) reads only what changed since the cursor. */
+  trigger: RunTrigger;
   now(): Date;
   tally: RunTally;
   signal: AbortSignal;

@@ -14,6 +14,18 @@ const DIFF_CHUNK = 2000;
  * largest stock batches. A run with nothing changed makes no write call.
  */
 export const stockSync: Flow = async (ctx) => {
+  // A run the stock probe started reads only what changed since the last mark (both systems' ledger
+  // already holds the rest); without a mark, or for an ERP without stock marks, it reads everything.
+  const stream = stockMarkStream(ctx.erpConnectionId);
+  const marks = ctx.erp.descriptor.changeCursors?.stock === true;
+  const since = marks && ctx.trigger === "change" ? await ctx.ledger.cursor(stream) : undefined;
+  let mark: string | undefined;
+  const readStock = async (pageToken: string | undefined) => {
+    const page = await ctx.erp.listStock(since ? { since, pageToken } : { pageToken });
+    if (page.cursor) mark = page.cursor;
+    return page;
+  };
+
   const [shopLocations, erpLocations] = await Promise.all([
     ctx.shop.listStockLocations(),
     ctx.erp.listStockLocations(),
@@ -115,7 +127,7 @@ export const stockSync: Flow = async (ctx) => {
     const completeCurrent = () => {
       if (current !== undefined) complete.push(...addLevels(current, currentLevels, desired));
     };
-    for await (const page of readAhead((pageToken) => ctx.erp.listStock({ pageToken }))) {
+    for await (const page of readAhead(readStock)) {
       ctx.tally.read(page.items.length);
       for (const level of page.items) {
         if (level.sku !== current) {
@@ -141,7 +153,7 @@ export const stockSync: Flow = async (ctx) => {
   /** Any other order: every warehouse of every SKU first, then the comparison. */
   const wholeRead = async () => {
     const levels = new Map<string, Map<string, number>>();
-    for await (const page of readAhead((pageToken) => ctx.erp.listStock({ pageToken }))) {
+    for await (const page of readAhead(readStock)) {
       ctx.tally.read(page.items.length);
       for (const level of page.items) {
         if (!shopKey(level.sku, level.location)) continue;
@@ -162,6 +174,11 @@ export const stockSync: Flow = async (ctx) => {
       await wholeRead();
     }
     await writer.flush();
+    // Everything up to the mark is now compared and recorded: the next delta run starts there. Rows
+    // left by a transient shop failure keep the old mark, so the next delta reads them again.
+    if (marks && mark && !ctx.onlyKeys && writer.transientLeft === 0) {
+      await ctx.ledger.saveCursor(stream, mark);
+    }
   } finally {
     // A failure mid-way: the batch in flight still lands (and is recorded) before the run moves on.
     await writer.drain();
@@ -170,6 +187,9 @@ export const stockSync: Flow = async (ctx) => {
   if (writer.transientLeft > 0)
     ctx.tally.note(message("engine.reportTransientLeft", { count: writer.transientLeft }));
 };
+
+/** Where the ERP's stock "changed since" mark is kept (per ERP connection, beside the shop's ledger). */
+export const stockMarkStream = (erpConnectionId: number) => `stock:erp${erpConnectionId}`;
 
 /** Negative stock shows as 0; below the company's minimum, too. */
 export const shownQty = (qty: number, minStock: number) =>

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db.ts";
 import { isUniqueViolation } from "../runs/failure-text.ts";
-import { syncLedger } from "../store/schema.ts";
+import { syncCursors, syncLedger } from "../store/schema.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
 
 export type LedgerEntity = "category" | "product" | "variant" | "stock" | "price";
@@ -162,5 +162,31 @@ export class SyncLedger {
       .from(syncLedger)
       .where(and(eq(syncLedger.connectionId, this.connectionId), eq(syncLedger.entity, entity)));
     return row?.n ?? 0;
+  }
+
+  /**
+   * The ERP's "changed since" mark for a stream, kept beside what was pushed to this shop connection:
+   * a delta run reads from it, and it moves only after the writes it covers are recorded.
+   */
+  async cursor(stream: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ cursor: syncCursors.cursor })
+      .from(syncCursors)
+      .where(and(eq(syncCursors.companyId, this.companyId), eq(syncCursors.stream, this.streamKey(stream))));
+    return row?.cursor;
+  }
+
+  async saveCursor(stream: string, cursor: string): Promise<void> {
+    await this.db
+      .insert(syncCursors)
+      .values({ companyId: this.companyId, stream: this.streamKey(stream), cursor })
+      .onConflictDoUpdate({
+        target: [syncCursors.companyId, syncCursors.stream],
+        set: { cursor, updatedAt: new Date() },
+      });
+  }
+
+  private streamKey(stream: string) {
+    return `${stream}@shop${this.connectionId}`;
   }
 }

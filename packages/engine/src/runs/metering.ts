@@ -86,8 +86,8 @@ export async function quotaRefusal(
   opened: OpenedConnectors,
   now: Date,
 ): Promise<string | null> {
-  // Automatic runs (schedule, webhook) respect the quota; a person asking for a run decides for themselves.
-  if (run.trigger !== "schedule" && run.trigger !== "webhook") return null;
+  // Automatic runs (schedule, webhook, change) respect the quota; a person asking for a run decides for themselves.
+  if (run.trigger === "manual" || run.trigger === "retry") return null;
   for (const s of meteredSides(opened)) {
     const quota = s.policy.monthlyQuota;
     if (!quota) continue;

@@ -1,4 +1,4 @@
-import type { JobType } from "@ep/contracts";
+import type { JobType, RunTrigger } from "@ep/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db.ts";
 import type { EngineDeps } from "../deps.ts";
@@ -14,7 +14,7 @@ export async function enqueueRun(
   deps: Pick<EngineDeps, "db" | "enqueueRun" | "publish">,
   companyId: number,
   jobId: number,
-  trigger: "schedule" | "manual" | "retry" | "webhook",
+  trigger: RunTrigger,
   onlyKeys: string[] | null = null,
 ): Promise<EnqueueResult> {
   type Inner = { runId: number; jobType: string } | { alreadyActive: true } | { notFound: true };
@@ -48,7 +48,7 @@ export async function insertRun(
     jobId: number;
     jobType: string;
     jobName: string;
-    trigger: "schedule" | "manual" | "retry" | "webhook";
+    trigger: RunTrigger;
     onlyKeys: string[] | null;
   },
 ): Promise<{ id: number } | undefined> {

@@ -106,6 +106,7 @@ export async function executeRun(
             ledger: new SyncLedger(deps.db, opened.shopConnectionId, run.companyId),
             mappings,
             onlyKeys: run.onlyKeys ? new Set(run.onlyKeys) : null,
+            trigger: run.trigger,
             now: deps.now,
             tally,
             signal: controller.signal,

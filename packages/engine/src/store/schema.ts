@@ -1,3 +1,4 @@
+import { RUN_TRIGGERS } from "@ep/contracts";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -61,11 +62,14 @@ export const jobs = pgTable(
     lastRunDate: ts("last_run_date"),
     lastSuccessAt: ts("last_success_at"),
     nextRunAt: ts("next_run_at"),
+    /** Stock jobs: when the light "changed since" probe next asks the ERP (see jobs/change-probe.ts). */
+    nextProbeAt: ts("next_probe_at").defaultNow(),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("jobs_company_type_uq").on(t.companyId, t.type),
     index("jobs_due_idx").on(t.nextRunAt).where(sql`${t.isEnabled}`),
+    index("jobs_probe_idx").on(t.nextProbeAt).where(sql`${t.isEnabled} and ${t.type} = 'StockIntegration'`),
   ],
 );
 
@@ -93,7 +97,7 @@ export const jobRuns = pgTable(
     companyId: integer("company_id").notNull(),
     jobType: text("job_type").notNull(),
     jobName: text("job_name").notNull(),
-    trigger: text("trigger", { enum: ["schedule", "manual", "retry", "webhook"] }).notNull(),
+    trigger: text("trigger", { enum: RUN_TRIGGERS }).notNull(),
     status: text("status", { enum: RUN_STATUSES }).notNull().default("Queued"),
     queuedAt: createdAt(),
     /** Last time the run was put on the queue (the sweeper re-queues a run whose message was lost). */

@@ -198,6 +198,7 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
         lastRunDate: date(job.lastRunDate),
         lastSuccessAt: date(job.lastSuccessAt),
         nextRunAt: date(job.nextRunAt),
+        nextProbeAt: date(job.nextProbeAt),
         createdAt: new Date(job.createdAt),
       } satisfies JobRow,
       active: active ? { ...active, startedAt: date(active.startedAt) } : undefined,

@@ -3,6 +3,7 @@ import {
   type EngineDeps,
   executeRun,
   JOB_CATALOG,
+  probeStockChanges,
   recoverAfterRestart,
   requeueStaleRuns,
   scheduleDueJobs,
@@ -27,6 +28,8 @@ export type EngineHostOptions = {
   connectorTimeoutMs?: number;
   connectorRateMultiplier?: number;
   recoverAtStart?: boolean;
+  /** Light "changed since" stock probe per stock job; 0 or unset = off. */
+  stockProbeMs?: number;
 };
 
 /**
@@ -100,6 +103,12 @@ export class EngineHost {
       this.timers.push(timer);
     };
     every(SCHEDULER_TICK_MS, () => scheduleDueJobs(this.deps), "scheduler tick");
+    const probeMs = this.options.stockProbeMs ?? 0;
+    if (probeMs > 0) {
+      // Ticks a few times per interval so a job is asked about `probeMs` after its last probe, not up to twice that.
+      const tick = Math.max(250, Math.min(SCHEDULER_TICK_MS, Math.floor(probeMs / 4)));
+      every(tick, () => this.probeOnce(probeMs), "stock probe");
+    }
     const leaseMs = this.options.leaseMs ?? 60_000;
     every(
       SWEEP_EVERY_MS,
@@ -109,6 +118,18 @@ export class EngineHost {
       },
       "sweeper",
     );
+  }
+
+  /** One probe tick, never two at once in this process (a slow ERP must not pile ticks up). */
+  private probing = false;
+  private async probeOnce(intervalMs: number) {
+    if (this.probing) return;
+    this.probing = true;
+    try {
+      await probeStockChanges(this.deps, { intervalMs });
+    } finally {
+      this.probing = false;
+    }
   }
 
   async stop() {

@@ -28,6 +28,7 @@ class ReadOnlyLedger extends SyncLedger {
   override async put(): Promise<LedgerConflict[]> {
     return [];
   }
+  override async saveCursor(): Promise<void> {}
 }
 
 /** The shop as the flow sees it, except that price and stock writes are only recorded. */
@@ -98,6 +99,7 @@ export async function previewRun(
       ledger,
       mappings,
       onlyKeys: null,
+      trigger: "manual",
       now: () => ctx.clock.now(),
       tally,
       signal: new AbortController().signal,
