@@ -315,6 +315,7 @@ export const fr: MessageCatalog = {
       "{{name}} de {{company}} a ouvert un nouveau ticket.\n\nCatégorie : {{category}}\nObjet : {{subject}}\n\n{{message}}\n\nConsole d'assistance : {{link}}",
   },
   webhooks: {
+    tooManyDeliveries: "Trop de notifications ; les commandes seront vérifiées sous peu.",
     badSignature: "La signature de la notification n'a pas pu être vérifiée.",
     noShopConnection: "Veuillez d'abord enregistrer la connexion de la boutique.",
     unsupported:

@@ -301,6 +301,7 @@ export const tr = {
       "{{company}} firmasından {{name}} yeni bir ticket açtı.\n\nKategori: {{category}}\nKonu: {{subject}}\n\n{{message}}\n\nDestek konsolu: {{link}}",
   },
   webhooks: {
+    tooManyDeliveries: "Çok fazla bildirim geldi; siparişler birazdan kontrol edilecek.",
     badSignature: "Bildirimin imzası doğrulanamadı.",
     noShopConnection: "Önce mağaza bağlantısını kaydediniz.",
     unsupported:
