@@ -307,6 +307,9 @@ export const es: MessageCatalog = {
     mailNewBody:
       "{{name}} de {{company}} abrió un nuevo ticket.\n\nCategoría: {{category}}\nAsunto: {{subject}}\n\n{{message}}\n\nConsola de soporte: {{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Empresa de Logo İşbaşı {{tenant}}",
+  },
   webhooks: {
     tooManyDeliveries: "Demasiadas notificaciones; los pedidos se comprobarán en breve.",
     badSignature: "No se pudo verificar la firma de la notificación.",
