@@ -71,9 +71,6 @@ describe("Logo İşbaşı sign-on", () => {
       tenantId: emu.tenantId,
       apiUrl: emu.url,
     });
-    // The connection page shows it connected.
-    const status = await call(t.app, "GET", "/api/settings/api-keys", { token });
-    expect([200, 404]).toContain(status.status);
   });
 
   it("the same tenant again signs in to its company instead of registering twice", async () => {
@@ -111,16 +108,16 @@ describe("Logo İşbaşı sign-on", () => {
     });
     const app = await startTestApp({ CAPTCHA: "off", LOGO_ISBASI_API_URL: other.url });
     try {
-      other.setFaults({ rate5xx: 1 });
+      other.faults.set({ rate5xx: 1 });
       const res = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(other) });
       expect(res.status).toBe(400);
       expect(res.body.data.errorCode).toBe("system_exception");
-      other.setFaults({ timeoutRate: 1, hangMs: 3_000 });
+      other.faults.set({ timeoutRate: 1, hangMs: 3_000 });
       const slow = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(other) });
       expect(slow.body.data.errorCode).toBe("system_exception");
       expect(await app.ctx.database.db.select().from(partnerAccounts)).toEqual([]);
       // Back up: the same user signs on.
-      other.setFaults({});
+      other.faults.set({});
       const ok = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(other) });
       expect(ok.status).toBe(200);
       expect(ok.body.data.created).toBe(true);
