@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 /** Where Logo İşbaşı sends its user: our landing with the tenant's API key. */
-const landing = (key = emu.credentials.apiKey) => `/logo-auth-redirect?${new URLSearchParams({ apikey: key })}`;
+const landing = (key = emu.credentials.apiKey) =>
+  `/logo-auth-redirect?${new URLSearchParams({ apikey: key })}`;
 
 async function signOn(password = emu.credentials.password, key?: string) {
   const page = await browser.newPage();

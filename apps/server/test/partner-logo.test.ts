@@ -139,8 +139,9 @@ describe("Logo İşbaşı sign-on", () => {
     try {
       const res = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(b) });
       expect(res.body.data.created).toBe(true);
-      const tokenB = (await call(app.app, "POST", "/api/account/login-by-rowId", { body: { rowId: res.body.data.rowId } }))
-        .body.data.token as string;
+      const tokenB = (
+        await call(app.app, "POST", "/api/account/login-by-rowId", { body: { rowId: res.body.data.rowId } })
+      ).body.data.token as string;
       const accountB = await call(app.app, "GET", "/api/Account", { token: tokenB });
       expect(accountB.body.data.companyUser.email).toBe("mehmet@ornek-nalbur.com.tr");
       // Tenant A's key against B's İşbaşı is refused: keys are per tenant.

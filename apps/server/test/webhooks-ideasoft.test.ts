@@ -16,11 +16,11 @@ import { engineSchema, ensureCompanyJobs } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveConnection } from "../src/modules/connections/repository.ts";
+import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
 import {
   UNSIGNED_DELIVERIES_PER_MINUTE,
   UNSIGNED_REPEAT_WINDOW_MS,
 } from "../src/modules/webhooks/service.ts";
-import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 interface Tenant {
@@ -114,7 +114,10 @@ async function idle(c: Tenant, timeoutMs = 30_000) {
       .select()
       .from(engineSchema.jobRuns)
       .where(eq(engineSchema.jobRuns.companyId, c.companyId));
-    const [ep] = await db().select().from(webhookEndpoints).where(eq(webhookEndpoints.companyId, c.companyId));
+    const [ep] = await db()
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.companyId, c.companyId));
     if (runs.every((r) => r.status !== "Queued" && r.status !== "Running") && !ep?.rerunRequestedAt) return;
     if (Date.now() > end) throw new Error("runs still active");
     await new Promise((r) => setTimeout(r, 100));
@@ -191,7 +194,10 @@ describe("Ideasoft orders by webhook", () => {
       .select()
       .from(webhookDeliveries)
       .where(
-        and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.deliveryId, "order:424242:waiting_for_approval")),
+        and(
+          eq(webhookDeliveries.endpointId, ep.id),
+          eq(webhookDeliveries.deliveryId, "order:424242:waiting_for_approval"),
+        ),
       );
     expect(rows).toHaveLength(1);
     t.clock.advance(UNSIGNED_REPEAT_WINDOW_MS + 1_000);
@@ -206,14 +212,15 @@ describe("Ideasoft orders by webhook", () => {
     const ep = await endpointOf(a);
     const answers: number[] = [];
     for (let i = 0; i < UNSIGNED_DELIVERIES_PER_MINUTE + 10; i++)
-      answers.push((await post(ep.token, JSON.stringify({ id: 700_000 + i, status: "approved" }))).statusCode);
+      answers.push(
+        (await post(ep.token, JSON.stringify({ id: 700_000 + i, status: "approved" }))).statusCode,
+      );
     expect(answers.filter((s) => s === 200)).toHaveLength(UNSIGNED_DELIVERIES_PER_MINUTE);
     expect(answers.filter((s) => s === 429)).toHaveLength(10);
-    const stored = await db()
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.endpointId, ep.id));
-    expect(stored.filter((r) => r.deliveryId.startsWith("order:7")).length).toBe(UNSIGNED_DELIVERIES_PER_MINUTE);
+    const stored = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ep.id));
+    expect(stored.filter((r) => r.deliveryId.startsWith("order:7")).length).toBe(
+      UNSIGNED_DELIVERIES_PER_MINUTE,
+    );
     await idle(a, 60_000);
     // Deliveries that came during a run asked for one follow-up each time, never a run per delivery.
     const runs = await webhookRuns(a);

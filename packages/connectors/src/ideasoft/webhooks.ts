@@ -69,7 +69,8 @@ export function readIdeasoftDelivery(rawBody: Buffer, _headers: WebhookHeaders):
     body = undefined;
   }
   const id = body?.id;
-  const hasId = (typeof id === "number" && Number.isSafeInteger(id)) || (typeof id === "string" && /^\d{1,20}$/.test(id));
+  const hasId =
+    (typeof id === "number" && Number.isSafeInteger(id)) || (typeof id === "string" && /^\d{1,20}$/.test(id));
   const status = typeof body?.status === "string" ? body.status.slice(0, 40) : "";
   const deliveryId = hasId
     ? `order:${String(id)}:${status}`

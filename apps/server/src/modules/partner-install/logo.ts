@@ -132,7 +132,13 @@ export class LogoSignOnService {
     });
     const at = this.ctx.clock.now();
     try {
-      const info = await connectorFor(this.ctx, companyId, "erp", isbasiDescriptor.type, merged).testConnection();
+      const info = await connectorFor(
+        this.ctx,
+        companyId,
+        "erp",
+        isbasiDescriptor.type,
+        merged,
+      ).testConnection();
       await recordConnectionTest(db, saved.id, {
         ok: true,
         message: message("connectionSettings.testOk", { description: info.description }),
