@@ -1,7 +1,8 @@
 /**
- * Orders by webhook against polling: the time from an order created in the IKAS emulator to its
- * document in the Mikro emulator, p50/p95, in one run of the real server (engine workers, queue,
- * webhook endpoint; embedded PGlite in memory).
+ * Orders by webhook against polling: the time from an order created in the shop emulator (IKAS, signed
+ * deliveries; Ideasoft, unsigned deliveries authenticated by the URL token) to its document in the Mikro
+ * emulator, p50/p95, in one run of the real server (engine workers, queue, webhook endpoint; embedded
+ * PGlite in memory). One company per shop.
  *
  * - webhook: the emulator POSTs the signed delivery to the server, which starts the order run; the
  *   latency is measured end to end on the wall clock.
@@ -16,13 +17,18 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import {
+  ideasoftDescriptor,
+  startIdeasoftEmulator,
+  startIkasEmulator,
+  startMikroEmulator,
+} from "@ep/connectors";
 import { engineSchema, enqueueRun, ensureCompanyJobs } from "@ep/engine";
 import { buildApp } from "@ep/server/app";
 import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
 import { saveConnection } from "@ep/server/connections";
-import { WebhookService } from "@ep/server/webhooks";
+import { UNSIGNED_DELIVERIES_PER_MINUTE, WebhookService } from "@ep/server/webhooks";
 import { and, eq, inArray } from "drizzle-orm";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 20);
@@ -41,30 +47,40 @@ async function waitFor(check: () => boolean, timeoutMs = 60_000): Promise<void> 
   }
 }
 
-async function main() {
-  const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-wh-")),
-    LOG_LEVEL: "warn",
-    PUBLIC_URL: "http://127.0.0.1",
-    OUTBOUND_ALLOW: "127.0.0.1",
-    DEMO: "0",
-    CAPTCHA: "off",
-  });
-  const ctx = await createContext(config, {
-    logDestination: new Writable({ write: (_c, _e, done) => done() }),
-    dataDirOverride: "memory",
-    scheduler: false,
-  });
-  const app = await buildApp(ctx);
-  const listenUrl = await app.listen({ port: 0, host: "127.0.0.1" });
-  const erp = await startMikroEmulator({ host: "127.0.0.1", seed: 5, productCount: 60 });
-  const shop = await startIkasEmulator({
+type Shop = "ikas" | "ideasoft";
+type Ctx = Awaited<ReturnType<typeof createContext>>;
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** The shop emulator with what the bench needs of it: new orders and the subscriptions' callbacks. */
+async function startShop(kind: Shop) {
+  if (kind === "ikas") {
+    const shop = await startIkasEmulator({
+      host: "127.0.0.1",
+      seed: 5,
+      productCount: 50,
+      orderCount: 0,
+      rateLimit: { requests: 500, windowMs: 1000 },
+    });
+    return { type: 1, credentials: { ...shop.credentials }, emulator: shop, webhooks: shop.webhooks };
+  }
+  const shop = await startIdeasoftEmulator({
     host: "127.0.0.1",
     seed: 5,
     productCount: 50,
     orderCount: 0,
-    rateLimit: { requests: 500, windowMs: 1000 },
+    rateLimit: false,
   });
+  return {
+    type: ideasoftDescriptor.type,
+    credentials: { ...shop.credentials },
+    emulator: shop,
+    webhooks: shop.webhooks,
+  };
+}
+
+async function measure(ctx: Ctx, app: App, listenUrl: string, kind: Shop, orders: number) {
+  const erp = await startMikroEmulator({ host: "127.0.0.1", seed: 5, productCount: 60 });
+  const shop = await startShop(kind);
   try {
     const email = `bench.${randomBytes(4).toString("hex")}@example.com`;
     const reg = await app.inject({
@@ -78,7 +94,7 @@ async function main() {
         last_Name: "Yılmaz",
         phone: "05321234567",
         erpType: 9,
-        ecommerceType: 1,
+        ecommerceType: shop.type,
       },
     });
     const companyId = (reg.json() as { data: { company: { id: number } } }).data.company.id;
@@ -92,8 +108,8 @@ async function main() {
     const shopRow = await saveConnection(db, ctx.credentials, {
       companyId,
       kind: "shop",
-      systemType: 1,
-      credentials: { ...shop.credentials },
+      systemType: shop.type,
+      credentials: shop.credentials,
     });
     await db
       .update(engineSchema.connections)
@@ -109,8 +125,7 @@ async function main() {
     if (!status.registered) throw new Error(`webhooks not registered: ${status.lastError}`);
     for (const s of shop.webhooks.subscriptions) s.uri = s.uri.replace("http://127.0.0.1", listenUrl);
 
-    const inErp = (orderNo: string) =>
-      erp.state.table("SIPARISLER").rows.some((r) => String(r.sip_belgeno) === orderNo);
+    const erpOrders = () => erp.state.table("SIPARISLER").rows.length;
     const idle = async () => {
       for (;;) {
         const active = await db
@@ -132,25 +147,26 @@ async function main() {
     await idle();
 
     const webhook: number[] = [];
-    for (let i = 0; i < ORDERS; i++) {
+    for (let i = 0; i < orders; i++) {
+      const before = erpOrders();
       const t0 = performance.now();
-      const [order] = shop.generateOrders(1);
-      await waitFor(() => inErp(order!.orderNumber));
+      shop.emulator.generateOrders(1);
+      await waitFor(() => erpOrders() > before);
       webhook.push(performance.now() - t0);
       await idle();
     }
 
     // Polling: no subscriptions, so only a scheduled run moves the order.
-    shop.webhooks.unsubscribe("store/order/created");
-    shop.webhooks.unsubscribe("store/order/updated");
+    shop.webhooks.subscriptions.splice(0);
     const polling: number[] = [];
     const runs: number[] = [];
-    for (let i = 0; i < ORDERS; i++) {
+    for (let i = 0; i < orders; i++) {
       const wait = Math.random() * POLL_INTERVAL_MS;
-      const [order] = shop.generateOrders(1);
+      const before = erpOrders();
+      shop.emulator.generateOrders(1);
       const t0 = performance.now();
       await enqueueRun(ctx.engine.deps, companyId, job.id, "schedule");
-      await waitFor(() => inErp(order!.orderNumber));
+      await waitFor(() => erpOrders() > before);
       const run = performance.now() - t0;
       runs.push(run);
       polling.push(wait + run);
@@ -158,14 +174,43 @@ async function main() {
     }
 
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    console.log(`orders per mode: ${ORDERS} (IKAS emulator → Mikro emulator, real server, PGlite)`);
-    console.log(`webhook: p50 ${s(pct(webhook, 50))}  p95 ${s(pct(webhook, 95))}  (wall clock, end to end)`);
     console.log(
-      `polling: p50 ${s(pct(polling, 50))}  p95 ${s(pct(polling, 95))}  (5-min schedule: uniform wait + measured run; run alone p50 ${s(pct(runs, 50))} p95 ${s(pct(runs, 95))})`,
+      `${kind}: orders per mode: ${orders} (${kind} emulator → Mikro emulator, real server, PGlite)`,
     );
+    console.log(
+      `${kind} webhook: p50 ${s(pct(webhook, 50))}  p95 ${s(pct(webhook, 95))}  (wall clock, end to end)`,
+    );
+    console.log(
+      `${kind} polling: p50 ${s(pct(polling, 50))}  p95 ${s(pct(polling, 95))}  (5-min schedule: uniform wait + measured run; run alone p50 ${s(pct(runs, 50))} p95 ${s(pct(runs, 95))})`,
+    );
+    console.log(`${kind} webhook/polling p50 ratio: ${(pct(webhook, 50) / pct(polling, 50)).toFixed(4)}`);
+  } finally {
+    await Promise.all([erp.close(), shop.emulator.close()]);
+  }
+}
+
+async function main() {
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-wh-")),
+    LOG_LEVEL: "warn",
+    PUBLIC_URL: "http://127.0.0.1",
+    OUTBOUND_ALLOW: "127.0.0.1",
+    DEMO: "0",
+    CAPTCHA: "off",
+  });
+  const ctx = await createContext(config, {
+    logDestination: new Writable({ write: (_c, _e, done) => done() }),
+    dataDirOverride: "memory",
+    scheduler: false,
+  });
+  const app = await buildApp(ctx);
+  const listenUrl = await app.listen({ port: 0, host: "127.0.0.1" });
+  try {
+    await measure(ctx, app, listenUrl, "ikas", ORDERS);
+    // Unsigned deliveries are capped per connection per minute: the run stays under the cap.
+    await measure(ctx, app, listenUrl, "ideasoft", Math.min(ORDERS, UNSIGNED_DELIVERIES_PER_MINUTE - 5));
   } finally {
     await app.close();
-    await Promise.all([erp.close(), shop.close()]);
     await closeContext(ctx);
   }
 }

@@ -14,6 +14,8 @@ declare module "vitest" {
     mailboxDir: string;
     /** Where the Ideasoft install spec starts its emulator (the server's IDEASOFT_OAUTH_BASE). */
     ideasoftPort: number;
+    /** Where the Logo sign-on spec starts its İşbaşı emulator (the server's LOGO_ISBASI_API_URL). */
+    logoIsbasiPort: number;
   }
 }
 
@@ -64,6 +66,7 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const ideasoftPort = await freePort();
+  const logoIsbasiPort = await freePort();
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -85,6 +88,8 @@ export default async function setup(project: TestProject) {
     IDEASOFT_CLIENT_ID: "e2e-ideasoft-client",
     IDEASOFT_CLIENT_SECRET: "e2e-ideasoft-secret-0123456789",
     IDEASOFT_OAUTH_BASE: `http://127.0.0.1:${ideasoftPort}`,
+    // Logo's sign-on checks the arriving key at İşbaşı: the Logo sign-on spec's emulator.
+    LOGO_ISBASI_API_URL: `http://127.0.0.1:${logoIsbasiPort}`,
   };
   // The browser tests always run on the embedded database.
   delete env.DATABASE_URL;
@@ -129,5 +134,6 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", baseUrl);
   project.provide("mailboxDir", mailboxDir);
   project.provide("ideasoftPort", ideasoftPort);
+  project.provide("logoIsbasiPort", logoIsbasiPort);
   return stop;
 }

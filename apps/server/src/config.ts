@@ -172,6 +172,10 @@ const schema = z.object({
     emptyToUndefined,
     z.url({ error: "IDEASOFT_OAUTH_BASE must be an absolute URL" }).optional(),
   ),
+  LOGO_ISBASI_API_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ error: "LOGO_ISBASI_API_URL must be an absolute URL" }).optional(),
+  ),
 });
 
 export type Config = {
@@ -232,6 +236,11 @@ export type Config = {
    * `oauthBase` replaces the store's own `https://{domain}` for the token call and the API (an emulator).
    */
   ideasoft: { clientId: string; clientSecret: string; oauthBase: string | undefined } | null;
+  /**
+   * Logo's sign-on (`/logo-auth-redirect`): the İşbaşı API the arriving user's key is checked against.
+   * Unset: the connector's default (the live host); an emulator or Logo's test host otherwise.
+   */
+  logoIsbasi: { apiUrl: string | undefined };
 };
 
 export class ConfigError extends Error {
@@ -300,5 +309,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             oauthBase: c.IDEASOFT_OAUTH_BASE?.replace(/\/$/, ""),
           }
         : null,
+    logoIsbasi: { apiUrl: c.LOGO_ISBASI_API_URL?.replace(/\/$/, "") },
   };
 }

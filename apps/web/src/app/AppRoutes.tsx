@@ -17,6 +17,7 @@ const AuthLayout = lazy(() =>
   import("@/features/auth/components/AuthLayout").then((m) => ({ default: m.AuthLayout })),
 );
 const PartnerInstallPage = lazy(() => import("@/features/auth/pages/PartnerInstallPage"));
+const LogoAuthRedirectPage = lazy(() => import("@/features/auth/pages/LogoAuthRedirectPage"));
 const IdeasoftOAuthPage = lazy(() =>
   import("@/features/auth/pages/PartnerInstallPage").then((m) => ({ default: m.IdeasoftOAuthPage })),
 );
@@ -43,6 +44,7 @@ export function AppRoutes() {
             <Route path="ideasoft-app-install" element={<PartnerInstallPage />} />
             <Route path="ideasoft-auth" element={<PartnerInstallPage />} />
             <Route path="ideasoft-oauth2" element={<IdeasoftOAuthPage />} />
+            <Route path="logo-auth-redirect" element={<LogoAuthRedirectPage />} />
           </Route>
           {signedIn ? (
             <Route path="*" element={<PrivateRoutes />} />

@@ -1,6 +1,7 @@
 import type { ShopConnectorModule } from "../sdk/connector";
 import { createIdeasoftConnector } from "./connector";
 import { ideasoftDescriptor } from "./descriptor";
+import { ideasoftWebhooks } from "./webhooks";
 
 export {
   exchangeIdeasoftCode,
@@ -12,9 +13,17 @@ export {
 export { createIdeasoftConnector, IDEASOFT_STOCK_LOCATION, IdeasoftConnector } from "./connector";
 export { IDEASOFT_DEFAULT_PRICE_LIST, ideasoftDescriptor, ideasoftStoreUrl } from "./descriptor";
 export * from "./emulator/server";
+export { type IdeasoftJudge, ideasoftJudge } from "./judge/openapi";
 export { IDEASOFT_ORDER_STATUSES, mapIdeasoftOrder } from "./orders";
+export {
+  IDEASOFT_ORDER_TOPICS,
+  ideasoftWebhooks,
+  readIdeasoftDelivery,
+  registerIdeasoftWebhooks,
+} from "./webhooks";
 
 export const ideasoftModule: ShopConnectorModule = {
   descriptor: ideasoftDescriptor,
   create: createIdeasoftConnector,
+  webhooks: ideasoftWebhooks,
 };

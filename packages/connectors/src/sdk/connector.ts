@@ -277,6 +277,13 @@ export type WebhookHeaders = Record<string, string | string[] | undefined>;
  * delivery's signature. Deliveries are only a trigger; polling stays the source of truth.
  */
 export interface ShopWebhooks {
+  /**
+   * How a delivery is authenticated. `"hmac"` (the default): `verify` checks the signature with the
+   * signing secret before anything else. `"url-token"`: the shop documents no signature, so the
+   * unguessable token in the callback URL is the only proof; `verify` then only reads a de-duplication
+   * key and the server caps how many runs deliveries may start (Ideasoft).
+   */
+  authentication?: "hmac" | "url-token";
   /** The key deliveries are signed with, from the stored credentials (undefined: cannot be checked). */
   signingSecret(credentials: Credentials): string | undefined;
   /** Subscribe `callbackUrl` to the order topics; idempotent (an existing subscription is kept). */
@@ -285,7 +292,10 @@ export interface ShopWebhooks {
     ctx: ConnectorContext,
     callbackUrl: string,
   ): Promise<WebhookRegistration>;
-  /** The delivery when its signature over the raw body is right, else null (nothing else is read). */
+  /**
+   * The delivery when its signature over the raw body is right, else null (nothing else is read).
+   * With `"url-token"` authentication `secret` is empty and the answer is never null.
+   */
   verify(rawBody: Buffer, headers: WebhookHeaders, secret: string): WebhookDelivery | null;
 }
 

@@ -316,7 +316,11 @@ export const de: MessageCatalog = {
     mailNewBody:
       "{{name}} von {{company}} hat ein neues Ticket eröffnet.\n\nKategorie: {{category}}\nBetreff: {{subject}}\n\n{{message}}\n\nSupport-Konsole: {{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Logo-İşbaşı-Firma {{tenant}}",
+  },
   webhooks: {
+    tooManyDeliveries: "Zu viele Benachrichtigungen; Bestellungen werden in Kürze geprüft.",
     badSignature: "Die Signatur der Benachrichtigung konnte nicht geprüft werden.",
     noShopConnection: "Bitte speichern Sie zuerst die Shop-Verbindung.",
     unsupported:

@@ -296,7 +296,11 @@ export const en: MessageCatalog = {
     mailNewBody:
       "{{name}} from {{company}} opened a new ticket.\n\nCategory: {{category}}\nSubject: {{subject}}\n\n{{message}}\n\nSupport console: {{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Logo İşbaşı company {{tenant}}",
+  },
   webhooks: {
+    tooManyDeliveries: "Too many notifications; orders will be checked shortly.",
     badSignature: "The notification's signature could not be verified.",
     noShopConnection: "Please save the shop connection first.",
     unsupported: "This shop system has no webhook support; orders are checked every 5 minutes.",

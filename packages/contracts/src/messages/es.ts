@@ -307,7 +307,11 @@ export const es: MessageCatalog = {
     mailNewBody:
       "{{name}} de {{company}} abrió un nuevo ticket.\n\nCategoría: {{category}}\nAsunto: {{subject}}\n\n{{message}}\n\nConsola de soporte: {{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Empresa de Logo İşbaşı {{tenant}}",
+  },
   webhooks: {
+    tooManyDeliveries: "Demasiadas notificaciones; los pedidos se comprobarán en breve.",
     badSignature: "No se pudo verificar la firma de la notificación.",
     noShopConnection: "Primero guarde la conexión de la tienda.",
     unsupported: "Este sistema de tienda no admite webhooks; los pedidos se consultan cada 5 minutos.",

@@ -314,7 +314,11 @@ export const fr: MessageCatalog = {
     mailNewBody:
       "{{name}} de {{company}} a ouvert un nouveau ticket.\n\nCatégorie : {{category}}\nObjet : {{subject}}\n\n{{message}}\n\nConsole d'assistance : {{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Société Logo İşbaşı {{tenant}}",
+  },
   webhooks: {
+    tooManyDeliveries: "Trop de notifications ; les commandes seront vérifiées sous peu.",
     badSignature: "La signature de la notification n'a pas pu être vérifiée.",
     noShopConnection: "Veuillez d'abord enregistrer la connexion de la boutique.",
     unsupported:

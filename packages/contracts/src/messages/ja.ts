@@ -296,7 +296,11 @@ export const ja: MessageCatalog = {
     mailNewBody:
       "{{company}} の {{name}} が新しいチケットを作成しました。\n\nカテゴリ: {{category}}\n件名: {{subject}}\n\n{{message}}\n\nサポートコンソール: {{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Logo İşbaşı の会社 {{tenant}}",
+  },
   webhooks: {
+    tooManyDeliveries: "通知が多すぎます。注文はまもなく確認されます。",
     badSignature: "通知の署名を検証できませんでした。",
     noShopConnection: "先にショップ接続を保存してください。",
     unsupported: "このショップシステムはWebhookに対応していません。注文は5分ごとに確認されます。",

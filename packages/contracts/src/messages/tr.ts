@@ -300,7 +300,11 @@ export const tr = {
     mailNewBody:
       "{{company}} firmasından {{name}} yeni bir ticket açtı.\n\nKategori: {{category}}\nKonu: {{subject}}\n\n{{message}}\n\nDestek konsolu: {{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Logo İşbaşı firması {{tenant}}",
+  },
   webhooks: {
+    tooManyDeliveries: "Çok fazla bildirim geldi; siparişler birazdan kontrol edilecek.",
     badSignature: "Bildirimin imzası doğrulanamadı.",
     noShopConnection: "Önce mağaza bağlantısını kaydediniz.",
     unsupported:

@@ -271,7 +271,11 @@ export const zh: MessageCatalog = {
     mailNewBody:
       "{{company}} 的 {{name}} 新建了一个工单。\n\n类别：{{category}}\n主题：{{subject}}\n\n{{message}}\n\n支持控制台：{{link}}",
   },
+  partnerInstall: {
+    logoCompanyName: "Logo İşbaşı 公司 {{tenant}}",
+  },
   webhooks: {
+    tooManyDeliveries: "通知过多；订单将很快被检查。",
     badSignature: "无法验证通知的签名。",
     noShopConnection: "请先保存店铺连接。",
     unsupported: "该店铺系统不支持 Webhook；订单每 5 分钟检查一次。",

@@ -58,7 +58,7 @@ export type RecoveryJob = { email: string; send: boolean };
 export const LOGIN_CODE_TTL_MS = 5 * 60_000;
 export const TRIAL_DAYS = 14;
 
-const TRIAL_LICENSES = [
+export const TRIAL_LICENSES = [
   {
     productType: ProductType.ErpIntegration,
     name: "ERP Entegrasyonu",

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
 import { IdeasoftInstallService } from "./ideasoft.ts";
+import { LogoSignOnService } from "./logo.ts";
 import { InstallError } from "./provisioning.ts";
 
 const tags = ["Partner install"];
@@ -24,6 +25,7 @@ function asAppError(error: unknown, log: (e: unknown) => void): AppError {
 export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const ideasoft = new IdeasoftInstallService(ctx);
+    const logo = new LogoSignOnService(ctx);
 
     app.post(
       "/api/partner-install/ideasoft",
@@ -43,6 +45,30 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           return ok(await ideasoft.install(request.body));
         } catch (error) {
           throw asAppError(error, (e) => request.log.warn({ err: e }, "ideasoft install failed"));
+        }
+      },
+    );
+
+    // Logo's sign-on: the key from Logo's redirect and the İşbaşı user's e-mail and password.
+    app.post(
+      "/api/partner-install/logo",
+      {
+        schema: {
+          tags,
+          body: z.object({
+            apiKey: textInput().min(1).max(200),
+            username: textInput().min(3).max(100),
+            password: z.string().min(1).max(100),
+            tenantId: textInput().max(50).optional(),
+          }),
+          response: { 200: envelopeSchema(z.object({ rowId: z.string(), created: z.boolean() })) },
+        },
+      },
+      async (request) => {
+        try {
+          return ok(await logo.signOn(request.body));
+        } catch (error) {
+          throw asAppError(error, (e) => request.log.warn({ err: e }, "logo sign-on failed"));
         }
       },
     );

@@ -61,6 +61,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const outcome = await service.receive(token, body, request.headers);
           if (outcome === "unknown") throw AppError.notFound();
           if (outcome === "unauthorized") throw new AppError(401, "webhooks.badSignature");
+          if (outcome === "throttled") throw new AppError(429, "webhooks.tooManyDeliveries");
           return ok({ duplicate: outcome === "duplicate" });
         },
       );

@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { ConnectorError, getShopWebhooks, type WebhookHeaders } from "@ep/connectors";
+import {
+  ConnectorError,
+  getShopWebhooks,
+  type ShopWebhooks,
+  type WebhookDelivery,
+  type WebhookHeaders,
+} from "@ep/connectors";
 import { engineSchema, enqueueRun } from "@ep/engine";
-import { and, eq, isNotNull, lte } from "drizzle-orm";
+import { and, count, eq, gt, isNotNull, lt, lte } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { interactiveConnectorContext } from "../connections/connector-factory.ts";
@@ -20,9 +26,22 @@ export interface WebhookStatus {
   lastError: string | null;
 }
 
-export type DeliveryOutcome = "unknown" | "unauthorized" | "duplicate" | "accepted";
+export type DeliveryOutcome = "unknown" | "unauthorized" | "duplicate" | "throttled" | "accepted";
 
 const ORDER_JOB = "OrderIntegration";
+
+/**
+ * Unsigned deliveries (a shop that documents no signature, Ideasoft): the same key (order id + status)
+ * again within this window is a repeat; after it, a new trigger.
+ */
+export const UNSIGNED_REPEAT_WINDOW_MS = 10 * 60_000;
+/** Unsigned deliveries accepted per connection per minute; beyond it they start nothing (429). */
+export const UNSIGNED_DELIVERIES_PER_MINUTE = 30;
+
+/** Whether the shop's deliveries can be checked: a signing secret, or URL-token authentication. */
+function canAuthenticate(hooks: ShopWebhooks, credentials: Record<string, string>): boolean {
+  return hooks.authentication === "url-token" || !!hooks.signingSecret(credentials);
+}
 
 /**
  * Orders by webhook: one endpoint per shop connection behind an unguessable token. A delivery is
@@ -100,7 +119,7 @@ export class WebhookService {
     const hooks = getShopWebhooks(found.connection.systemType);
     if (!hooks) throw new AppError(400, "webhooks.unsupported");
     const credentials = openCredentials(this.ctx.credentials, found.connection);
-    if (!hooks.signingSecret(credentials)) throw new AppError(400, "webhooks.noSecret");
+    if (!canAuthenticate(hooks, credentials)) throw new AppError(400, "webhooks.noSecret");
     try {
       const reg = await hooks.register(
         credentials,
@@ -128,14 +147,18 @@ export class WebhookService {
       const connection = await findConnection(this.db, companyId, "shop");
       if (!connection?.lastTestOk) return;
       const hooks = getShopWebhooks(connection.systemType);
-      if (!hooks?.signingSecret(openCredentials(this.ctx.credentials, connection))) return;
+      if (!hooks || !canAuthenticate(hooks, openCredentials(this.ctx.credentials, connection))) return;
       await this.register(companyId);
     } catch (error) {
       this.ctx.logger.warn({ companyId, err: error }, "webhook registration after save failed");
     }
   }
 
-  /** One delivery: signature first (nothing stored when it fails), then de-duplication, then the run. */
+  /**
+   * One delivery: signature first (nothing stored when it fails), then de-duplication, then the run.
+   * A shop without signatures (URL-token authentication) gets, instead of the signature, a repeat
+   * window on its order id + status and a per-connection cap on accepted deliveries.
+   */
   async receive(token: string, rawBody: Buffer, headers: WebhookHeaders): Promise<DeliveryOutcome> {
     const [row] = await this.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.token, token));
     if (!row) return "unknown";
@@ -143,15 +166,56 @@ export class WebhookService {
     if (!connection || connection.id !== row.connectionId || connection.systemType !== row.systemType)
       return "unknown";
     const hooks = getShopWebhooks(connection.systemType);
-    const secret = hooks?.signingSecret(openCredentials(this.ctx.credentials, connection));
-    const delivery = hooks && secret ? hooks.verify(rawBody, headers, secret) : null;
+    if (!hooks) return "unauthorized";
+    const unsigned = hooks.authentication === "url-token";
+    let delivery: WebhookDelivery | null;
+    if (unsigned) {
+      delivery = hooks.verify(rawBody, headers, "");
+    } else {
+      const secret = hooks.signingSecret(openCredentials(this.ctx.credentials, connection));
+      delivery = secret ? hooks.verify(rawBody, headers, secret) : null;
+    }
     if (!delivery) return "unauthorized";
     const now = this.ctx.clock.now();
-    const inserted = await this.db
-      .insert(webhookDeliveries)
-      .values({ endpointId: row.id, deliveryId: delivery.deliveryId.slice(0, 200), topic: delivery.topic })
-      .onConflictDoNothing()
-      .returning({ id: webhookDeliveries.id });
+    const values = {
+      endpointId: row.id,
+      deliveryId: delivery.deliveryId.slice(0, 200),
+      topic: delivery.topic,
+      receivedAt: now,
+    };
+    let inserted: Array<{ id: number }>;
+    if (unsigned) {
+      const [recent] = await this.db
+        .select({ n: count() })
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.endpointId, row.id),
+            gt(webhookDeliveries.receivedAt, new Date(now.getTime() - 60_000)),
+          ),
+        );
+      if ((recent?.n ?? 0) >= UNSIGNED_DELIVERIES_PER_MINUTE) {
+        // Nothing stored: a retry after the flood is a new trigger; polling is the safety net meanwhile.
+        this.ctx.logger.warn({ companyId: row.companyId }, "unsigned webhook deliveries over the cap");
+        return "throttled";
+      }
+      // The same key again after the window is a new trigger (the order may have changed back and forth).
+      inserted = await this.db
+        .insert(webhookDeliveries)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [webhookDeliveries.endpointId, webhookDeliveries.deliveryId],
+          set: { receivedAt: now, topic: delivery.topic },
+          setWhere: lt(webhookDeliveries.receivedAt, new Date(now.getTime() - UNSIGNED_REPEAT_WINDOW_MS)),
+        })
+        .returning({ id: webhookDeliveries.id });
+    } else {
+      inserted = await this.db
+        .insert(webhookDeliveries)
+        .values(values)
+        .onConflictDoNothing()
+        .returning({ id: webhookDeliveries.id });
+    }
     if (inserted.length === 0) return "duplicate";
     await this.db
       .update(webhookEndpoints)

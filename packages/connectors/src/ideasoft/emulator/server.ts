@@ -13,6 +13,7 @@ import { bearerToken, TokenStore } from "../../testing/auth";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import type { RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer, type GateResult } from "../../testing/server";
+import { WebhookOutbox } from "../../testing/webhooks";
 import type { IdeasoftJudge } from "../judge/openapi";
 import type { IdeaCategory, IdeaOrder, IdeaProduct, IdeaProductPrice } from "../types";
 import { IdeasoftState } from "./state";
@@ -84,6 +85,9 @@ export interface IdeasoftEmulator {
   faults: FaultInjector;
   recorder: RequestRecorder;
   answers: RecordedAnswer[];
+  /** The file's `ClientWebhook` rows (`/admin-api/client_webhooks`) and the deliveries to the active ones. */
+  clientWebhooks: ClientWebhookRow[];
+  webhooks: WebhookOutbox;
   /** The store's owner and our installed app, changeable by a test. */
   store: {
     owner: { email: string; firstname: string; surname: string };
@@ -97,6 +101,16 @@ export interface IdeasoftEmulator {
   generateOrders(n: number): IdeaOrder[];
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   close(): Promise<void>;
+}
+
+export interface ClientWebhookRow {
+  id: number;
+  topic: string;
+  address: string;
+  status: number;
+  fields?: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 type Reply = FastifyReply;
@@ -449,6 +463,56 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     return priceView(row);
   });
 
+  // Webhook subscriptions. The file documents the resource only: a delivery's body is inferred to be the
+  // resource itself (the order), unsigned, POSTed to `address` (VERIFIED.md).
+  const clientWebhooks: ClientWebhookRow[] = [];
+  const webhooks = new WebhookOutbox({ now });
+  const syncSubscriptions = () => {
+    webhooks.subscriptions.splice(0);
+    for (const w of clientWebhooks) if (w.status === 1) webhooks.subscribe(w.topic, w.address);
+  };
+  const deliverOrder = (topic: "order/create" | "order/update", o: IdeaOrder) =>
+    webhooks.emit(topic, () => ({ headers: {}, body: JSON.stringify(orderView(o)) }));
+
+  app.get("/admin-api/client_webhooks", async (req, reply) => {
+    if ((await guard(req, reply, "read", "listClientWebhooks")) === "handled") return reply;
+    const { q } = listParams(req);
+    return paged(
+      req,
+      clientWebhooks.filter((w) => !q.topic || w.topic === q.topic),
+    );
+  });
+
+  app.post("/admin-api/client_webhooks", async (req, reply) => {
+    if ((await guard(req, reply, "write", "createClientWebhook")) === "handled") return reply;
+    const b = req.body as Partial<ClientWebhookRow>;
+    const at = iso(now());
+    // As far as the file says, the same topic and address twice are two subscriptions.
+    const row: ClientWebhookRow = {
+      id: clientWebhooks.length + 1,
+      topic: String(b.topic),
+      address: String(b.address),
+      status: Number(b.status),
+      ...(b.fields !== undefined ? { fields: String(b.fields) } : {}),
+      createdAt: at,
+      updatedAt: at,
+    };
+    clientWebhooks.push(row);
+    syncSubscriptions();
+    return reply.code(201).send(row);
+  });
+
+  app.put("/admin-api/client_webhooks/:id", async (req, reply) => {
+    if ((await guard(req, reply, "write", "updateClientWebhook")) === "handled") return reply;
+    const row = clientWebhooks.find((w) => w.id === idOf(req));
+    if (!row) return notFound(reply, "Webhook");
+    const b = req.body as Partial<ClientWebhookRow>;
+    Object.assign(row, { topic: String(b.topic), address: String(b.address), status: Number(b.status) });
+    row.updatedAt = iso(now());
+    syncSubscriptions();
+    return row;
+  });
+
   app.get("/admin-api/orders", async (req, reply) => {
     if ((await guard(req, reply, "read", "listOrders")) === "handled") return reply;
     const { q } = listParams(req);
@@ -471,8 +535,16 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     o.status = b.status;
     if (b.shippingTrackingCode !== undefined) o.shippingTrackingCode = b.shippingTrackingCode;
     o.updatedAt = new Date(now()).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+    deliverOrder("order/update", o);
     return orderView(o);
   });
+
+  /** New orders, each delivered to the active `order/create` subscriptions. */
+  const generateOrders = (n: number): IdeaOrder[] => {
+    const orders = state.generateOrders(n);
+    for (const o of orders) deliverOrder("order/create", o);
+    return orders;
+  };
 
   let url = opts.baseUrl ?? "";
   let port = 0;
@@ -489,14 +561,15 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     faults: server.faults,
     recorder: server.recorder,
     answers,
+    clientWebhooks,
+    webhooks,
     store,
     setFaults: (config) => server.faults.set(config),
     expireTokens: () => tokens.expireAll(),
     issuedTokens: () => tokens.issued(),
     liveRefreshTokens: () => [...refreshTokens],
-    generateOrders: (n) => state.generateOrders(n),
-    startOrderGenerator: (intervalMs, perTick = 1) =>
-      server.every(intervalMs, () => state.generateOrders(perTick)),
+    generateOrders,
+    startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
     close: () => server.close(),
   };
 }

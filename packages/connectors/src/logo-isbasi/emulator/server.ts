@@ -24,6 +24,8 @@ export interface IsbasiEmulatorOptions {
   apiKey?: string;
   username?: string;
   password?: string;
+  /** The account's tenant (firm) id; one emulator per tenant. */
+  tenantId?: string;
   quota?: { read: number; write: number };
   tokenTtlMs?: number;
   rateLimit?: { requests: number; windowMs: number } | false;
@@ -64,7 +66,7 @@ export async function startIsbasiEmulator(opts: IsbasiEmulatorOptions = {}): Pro
     password: opts.password ?? "Isbasi-Emu-Parola1",
   };
   const quota = opts.quota ?? { read: 3000, write: 7000 };
-  const tenantId = "4719c95b-216c-49eb-bf62-000000000001";
+  const tenantId = opts.tenantId ?? "4719c95b-216c-49eb-bf62-000000000001";
   const server = createEmulatorServer<
     EmulatorCounters & { quotaReads: number; quotaWrites: number; logins: number }
   >(

@@ -18,11 +18,16 @@ type InstallErrorCode = (typeof INSTALL_ERROR_CODES)[number];
 const isKnownCode = (code: string): code is InstallErrorCode =>
   (INSTALL_ERROR_CODES as readonly string[]).includes(code);
 
-/** On the sign-in screen with `?request_type=ideasoft&error_code=…`: tells the user to contact support. */
+/** Partners whose landing screens end on the sign-in screen with an error code (Ideasoft, Logo). */
+const PARTNER_REQUEST_TYPES = ["ideasoft", "logo"];
+
+/** On the sign-in screen with `?request_type=ideasoft|logo&error_code=…`: tells the user to contact support. */
 export function InstallErrorDialog() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const code = params.get("request_type") === "ideasoft" ? params.get("error_code") : null;
+  const code = PARTNER_REQUEST_TYPES.includes(params.get("request_type") ?? "")
+    ? params.get("error_code")
+    : null;
   const [opened, setOpened] = useState(Boolean(code));
   if (!code) return null;
   const title = isKnownCode(code) ? t(`auth.install.errors.${code}`) : t("auth.install.errors.unknown");

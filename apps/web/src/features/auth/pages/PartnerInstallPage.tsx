@@ -11,10 +11,10 @@ import { INSTALL_ERROR_CODES } from "../components/InstallErrorDialog";
 import { startSession } from "../session-store";
 
 /** Where a failed install ends: the sign-in screen with the spec's dialog (section 8). */
-export const installErrorPath = (code: string) =>
-  `/account/login?${new URLSearchParams({ request_type: "ideasoft", error_code: code })}`;
+export const installErrorPath = (code: string, requestType: "ideasoft" | "logo" = "ideasoft") =>
+  `/account/login?${new URLSearchParams({ request_type: requestType, error_code: code })}`;
 
-const knownCode = (value: unknown): string =>
+export const knownCode = (value: unknown): string =>
   typeof value === "string" && (INSTALL_ERROR_CODES as readonly string[]).includes(value)
     ? value
     : "system_exception";
