@@ -179,4 +179,30 @@ describe("Logo İşbaşı sign-on", () => {
     await db().delete(users).where(eq(users.companyId, companyId!));
     expect(errorCode(await signOn(asUser(emu)))).toBe("user_not_found");
   }, 30_000);
+
+  it("limits attempts per İşbaşı user: the eleventh in 15 minutes is 429 with Retry-After and never reaches İşbaşı", async () => {
+    const app = await startTestApp({ CAPTCHA: "off", LOGO_ISBASI_API_URL: emu.url });
+    try {
+      const guess = { ...asUser(emu), password: "yanlis-parola" };
+      for (let i = 0; i < 10; i++) {
+        const res = await call(app.app, "POST", "/api/partner-install/logo", { body: guess });
+        expect(res.status).toBe(400);
+      }
+      const asked = emu.counters.requests;
+      const limited = await app.app.inject({
+        method: "POST",
+        url: "/api/partner-install/logo",
+        payload: asUser(emu),
+      });
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+      expect(emu.counters.requests).toBe(asked);
+      app.clock.advance(15 * 60_000 + 1000);
+      expect((await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(emu) })).status).toBe(
+        200,
+      );
+    } finally {
+      await app.close();
+    }
+  });
 });

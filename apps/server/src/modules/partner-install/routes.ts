@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import { hit, secondsUntilBelow } from "../../platform/security/throttle.ts";
 import { IdeasoftInstallService } from "./ideasoft.ts";
 import { LogoSignOnService } from "./logo.ts";
 import { InstallError } from "./provisioning.ts";
@@ -65,6 +66,8 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        // Each attempt is a password check at İşbaşı: limit it as our own sign-in is limited.
+        await limitLogoSignOn(ctx, request.ip, request.body.username);
         try {
           return ok(await logo.signOn(request.body));
         } catch (error) {
@@ -92,4 +95,24 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
   };
+}
+
+const LOGO_SIGN_ON_WINDOW_MS = 15 * 60_000;
+const LOGO_SIGN_ON_PER_ADDRESS = 20;
+const LOGO_SIGN_ON_PER_USER = 10;
+
+/** Sliding-window limits per client address and per İşbaşı user (shared by every API process). */
+async function limitLogoSignOn(ctx: AppContext, ip: string, username: string) {
+  const db = ctx.database.db;
+  const now = ctx.clock.now();
+  const user = username.trim().toLowerCase();
+  for (const [bucket, key, limit] of [
+    ["logo-sign-on:address", ip, LOGO_SIGN_ON_PER_ADDRESS],
+    ["logo-sign-on:user", user, LOGO_SIGN_ON_PER_USER],
+  ] as const) {
+    if ((await hit(db, bucket, key, now, LOGO_SIGN_ON_WINDOW_MS)) > limit) {
+      const wait = await secondsUntilBelow(db, bucket, key, now, LOGO_SIGN_ON_WINDOW_MS, limit);
+      throw AppError.tooMany("api.tooManyLoginAttempts", wait);
+    }
+  }
 }
