@@ -47,6 +47,8 @@ import { columnValue, MAPPERS, missingColumns, type Row, type RowResult, rejecti
 
 const DEFAULT_PAGE = 500;
 const DEFAULT_CAP = 10_000;
+/** Socket failures: the statement's fate is unknown, the call is worth retrying. */
+const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "ENOTCONN", "EHOSTUNREACH"]);
 
 export function dialectOf(credentials: Credentials): SqlDialect {
   return credentials.sqlDialect === "mssql" ? "mssql" : "firebird";
@@ -91,6 +93,14 @@ export class GenericSqlConnector implements ErpConnector {
       return await this.sql.query(query, { maxRows, timeoutMs: this.ctx.timeoutMs });
     } catch (e) {
       if (isConnectorError(e)) throw e;
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === "string" && NETWORK_CODES.has(code))
+        throw new ConnectorError(`generic SQL ${name}: ${code}`, {
+          reason: code === "ETIMEDOUT" ? "timeout" : "network",
+          system: this.descriptor.system,
+          operation: name,
+          cause: e,
+        });
       const detail = e instanceof Error ? e.message : String(e);
       const text = message("connectors.genericSql.queryFailed", { what: queryLabel(name), detail });
       throw new ConnectorError(`generic SQL ${name}: ${detail}`, {
