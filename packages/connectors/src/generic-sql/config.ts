@@ -178,6 +178,8 @@ export function validateOrderWrite(sql: string, dialect: SqlDialect): "procedure
   oneStatement(name, sql);
   checkParams(name, sql, ORDER_PARAMS);
   if (PROCEDURE_CALL.test(stripComments(sql))) return "procedure";
+  // A procedure call whose arguments are not all parameters (a literal, an expression).
+  if (/^\s*EXEC/i.test(stripComments(sql))) throw invalid(name, message("connectors.genericSql.writeKind"));
   const ast = parse(name, sql, dialect);
   const stmt = ast[0] as { type?: string; values?: unknown };
   if (ast.length !== 1 || stmt.type !== "insert")
