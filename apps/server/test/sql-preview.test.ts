@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ CAPTCHA: "off" });
+});
+afterAll(() => t.close());
+
+const sqlConfig = JSON.stringify({
+  stock: {
+    sql: "SELECT STK_KOD, DEPO, MIKTAR FROM STOK_DEPO",
+    columns: { sku: "STK_KOD", warehouse: "DEPO", quantity: "MIKTAR" },
+  },
+});
+
+/** A company on Gizsoft (a system with no API) with its generic SQL connection saved. */
+async function gizsoftCompany() {
+  const { token } = await registerAndLogin(t.app, { erpType: 12 });
+  const saved = await call(t.app, "POST", "/api/settings/connection-setting-update/erp/12", {
+    token,
+    body: { fields: { sqlAlias: "gizsoft", sqlDialect: "firebird", sqlConfig } },
+  });
+  expect(saved.status).toBe(200);
+  return { token, connectionId: saved.body.data.connection.id as number };
+}
+
+describe("SQL preview of the generic connector", () => {
+  it("says 'mapping' for the systems with no API at sign-up", async () => {
+    const config = await call(t.app, "GET", "/api/config");
+    const erp = config.body.data.systems.erp as Record<string, string>;
+    expect([erp["12"], erp["13"], erp["14"], erp["15"], erp["22"]]).toEqual(Array(5).fill("mapping"));
+    expect(erp["9"]).toBe("agent");
+  });
+
+  it("is scoped to the caller's company: another company's connection id is a 404", async () => {
+    const a = await gizsoftCompany();
+    const b = await gizsoftCompany();
+    const foreign = await call(t.app, "POST", `/api/settings/sql-preview/${a.connectionId}`, {
+      token: b.token,
+      body: { query: "stock" },
+    });
+    expect(foreign.status).toBe(404);
+    const missing = await call(t.app, "POST", "/api/settings/sql-preview/2147483647", {
+      token: a.token,
+      body: { query: "stock" },
+    });
+    expect(missing.status).toBe(404);
+    const own = await call(t.app, "POST", `/api/settings/sql-preview/${a.connectionId}`, {
+      token: a.token,
+      body: { query: "stock" },
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it("answers in Turkish what keeps a query from running", async () => {
+    const a = await gizsoftCompany();
+    const url = `/api/settings/sql-preview/${a.connectionId}`;
+    // Saved query, no agent paired for the connection: nothing reaches the database.
+    const noAgent = await call(t.app, "POST", url, { token: a.token, body: { query: "stock" } });
+    expect(noAgent.body.data.error).toBe(
+      "Veritabanına yerel bağlantı aracı üzerinden ulaşılamıyor: aracı eşleyin ve veritabanı takma adını girin.",
+    );
+    // The form's unsaved draft is checked before anything runs.
+    const draft = JSON.stringify({
+      stock: { sql: "DELETE FROM STOK_DEPO", columns: { sku: "A", warehouse: "B", quantity: "C" } },
+    });
+    const refused = await call(t.app, "POST", url, { token: a.token, body: { query: "stock", sqlConfig: draft } });
+    expect(refused.body.data.error).toBe("Stok sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).");
+    const missing = await call(t.app, "POST", url, { token: a.token, body: { query: "prices" } });
+    expect(missing.body.data.error).toBe('Fiyat sorgusu tanımlanmamış; "SQL ile bağlantı" bölümünden ekleyin.');
+  });
+
+  it("is refused for a connection that is not a generic SQL one", async () => {
+    const { token } = await registerAndLogin(t.app);
+    const saved = await call(t.app, "POST", "/api/settings/connection-setting-update/erp/9", {
+      token,
+      body: { fields: { apiUrl: "https://127.0.0.1:1", apiKey: "k", firmCode: "01", period: "2026", user: "u", password: "p" } },
+    });
+    expect(saved.status).toBe(200);
+    const id = saved.body.data.connection.id as number;
+    const r = await call(t.app, "POST", `/api/settings/sql-preview/${id}`, { token, body: { query: "stock" } });
+    expect(r.status).toBe(404);
+  });
+});
