@@ -1,4 +1,7 @@
+import { engineSchema } from "@ep/engine";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveConnection } from "../src/modules/connections/repository.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 let t: TestApp;
@@ -72,14 +75,18 @@ describe("SQL preview of the generic connector", () => {
   });
 
   it("is refused for a connection that is not a generic SQL one", async () => {
-    const { token } = await registerAndLogin(t.app);
-    const saved = await call(t.app, "POST", "/api/settings/connection-setting-update/erp/9", {
-      token,
-      body: { fields: { apiUrl: "https://127.0.0.1:1", apiKey: "k", firmCode: "01", period: "2026", user: "u", password: "p" } },
+    const a = await gizsoftCompany();
+    const [erp] = await t.ctx.database.db
+      .select()
+      .from(engineSchema.connections)
+      .where(eq(engineSchema.connections.id, a.connectionId));
+    const shop = await saveConnection(t.ctx.database.db, t.ctx.credentials, {
+      companyId: erp!.companyId,
+      kind: "shop",
+      systemType: 1,
+      credentials: { storeName: "magaza" },
     });
-    expect(saved.status).toBe(200);
-    const id = saved.body.data.connection.id as number;
-    const r = await call(t.app, "POST", `/api/settings/sql-preview/${id}`, { token, body: { query: "stock" } });
+    const r = await call(t.app, "POST", `/api/settings/sql-preview/${shop.id}`, { token: a.token, body: { query: "stock" } });
     expect(r.status).toBe(404);
   });
 });
