@@ -6,7 +6,7 @@
  * parameters from a fixed list. Nothing is ever built from values by string concatenation.
  */
 
-import { message } from "@ep/contracts";
+import { message, SQL_MAPPING_FIELDS } from "@ep/contracts";
 import sqlParser from "node-sql-parser";
 import { ConnectorError } from "../sdk/errors";
 import type { SqlDialect } from "../sdk/sql";
@@ -15,16 +15,7 @@ export type ReadQueryName = "products" | "stock" | "prices" | "categories";
 export type QueryName = ReadQueryName | "orderLookup" | "orderWrite";
 
 /** Model fields each query's columns can map to; the first ones listed are required. */
-export const MAPPING_FIELDS = {
-  products: {
-    required: ["sku", "name"],
-    optional: ["barcode", "vat", "unit", "brand", "category", "active", "description", "groupKey"],
-  },
-  stock: { required: ["sku", "warehouse", "quantity"], optional: [] },
-  prices: { required: ["sku", "price"], optional: ["currency", "priceGroup", "vatIncluded"] },
-  categories: { required: ["id", "name"], optional: ["parentId"] },
-  orderLookup: { required: [], optional: ["documentId", "lineNo"] },
-} as const satisfies Record<string, { required: readonly string[]; optional: readonly string[] }>;
+export const MAPPING_FIELDS = SQL_MAPPING_FIELDS;
 
 export interface ReadQueryConfig {
   sql: string;

@@ -306,6 +306,18 @@ export const connectionUsageSchema = z.object({
 });
 export type ConnectionUsage = z.infer<typeof connectionUsageSchema>;
 
+/** Model fields each generic SQL query's columns map to (the first list is required). */
+export const SQL_MAPPING_FIELDS = {
+  products: {
+    required: ["sku", "name"],
+    optional: ["barcode", "vat", "unit", "brand", "category", "active", "description", "groupKey"],
+  },
+  stock: { required: ["sku", "warehouse", "quantity"], optional: [] },
+  prices: { required: ["sku", "price"], optional: ["currency", "priceGroup", "vatIncluded"] },
+  categories: { required: ["id", "name"], optional: ["parentId"] },
+  orderLookup: { required: [], optional: ["documentId", "lineNo"] },
+} as const;
+
 /** The generic SQL connector's read queries the panel can preview. */
 export const SQL_QUERY_NAMES = ["products", "stock", "prices", "categories"] as const;
 export const sqlQueryNameSchema = z.enum(SQL_QUERY_NAMES);

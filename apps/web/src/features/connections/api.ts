@@ -17,6 +17,8 @@ import type {
   SettingKey,
   SettingsLayout,
   SettingType,
+  SqlPreview,
+  SqlQueryName,
 } from "@ep/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, request } from "@/lib/api-client";
@@ -211,5 +213,13 @@ export function useRegisterWebhooks() {
   return useMutation({
     mutationFn: () => api.post<WebhookStatus>("/api/webhooks/register"),
     onSuccess: (data) => client.setQueryData(["connections", "webhooks"], data),
+  });
+}
+
+/** POST /api/settings/sql-preview/{connectionId} — a configured query's first rows and their mapping. */
+export function useSqlPreview() {
+  return useMutation({
+    mutationFn: ({ connectionId, query, sqlConfig }: { connectionId: number; query: SqlQueryName; sqlConfig: string }) =>
+      api.post<SqlPreview>(`/api/settings/sql-preview/${connectionId}`, { query, sqlConfig }),
   });
 }
