@@ -68,10 +68,17 @@ describe("SQL preview of the generic connector", () => {
     const draft = JSON.stringify({
       stock: { sql: "DELETE FROM STOK_DEPO", columns: { sku: "A", warehouse: "B", quantity: "C" } },
     });
-    const refused = await call(t.app, "POST", url, { token: a.token, body: { query: "stock", sqlConfig: draft } });
-    expect(refused.body.data.error).toBe("Stok sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).");
+    const refused = await call(t.app, "POST", url, {
+      token: a.token,
+      body: { query: "stock", sqlConfig: draft },
+    });
+    expect(refused.body.data.error).toBe(
+      "Stok sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).",
+    );
     const missing = await call(t.app, "POST", url, { token: a.token, body: { query: "prices" } });
-    expect(missing.body.data.error).toBe('Fiyat sorgusu tanımlanmamış; "SQL ile bağlantı" bölümünden ekleyin.');
+    expect(missing.body.data.error).toBe(
+      'Fiyat sorgusu tanımlanmamış; "SQL ile bağlantı" bölümünden ekleyin.',
+    );
   });
 
   it("is refused for a connection that is not a generic SQL one", async () => {
@@ -86,7 +93,10 @@ describe("SQL preview of the generic connector", () => {
       systemType: 1,
       credentials: { storeName: "magaza" },
     });
-    const r = await call(t.app, "POST", `/api/settings/sql-preview/${shop.id}`, { token: a.token, body: { query: "stock" } });
+    const r = await call(t.app, "POST", `/api/settings/sql-preview/${shop.id}`, {
+      token: a.token,
+      body: { query: "stock" },
+    });
     expect(r.status).toBe(404);
   });
 });

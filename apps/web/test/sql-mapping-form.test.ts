@@ -39,6 +39,10 @@ describe("the 'SQL ile bağlantı' form", () => {
     expect(missingRequired(form)).toEqual([]);
     form = withQuery(form, "prices", { sql: "SELECT KOD, FIYAT FROM F", columns: { sku: "KOD" } });
     expect(missingRequired(form)).toEqual([{ query: "prices", field: "price" }]);
-    expect(fieldsOf("stock").filter((f) => f.required).map((f) => f.field)).toEqual(["sku", "warehouse", "quantity"]);
+    expect(
+      fieldsOf("stock")
+        .filter((f) => f.required)
+        .map((f) => f.field),
+    ).toEqual(["sku", "warehouse", "quantity"]);
   });
 });

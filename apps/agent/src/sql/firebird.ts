@@ -4,7 +4,15 @@
  * become positional `?` here, so a value never becomes SQL text.
  */
 
-import type { SqlParams, SqlQuery, SqlQueryOptions, SqlResult, SqlTarget, SqlTransport, SqlValue } from "@ep/connectors";
+import type {
+  SqlParams,
+  SqlQuery,
+  SqlQueryOptions,
+  SqlResult,
+  SqlTarget,
+  SqlTransport,
+  SqlValue,
+} from "@ep/connectors";
 import Firebird from "node-firebird";
 
 type FirebirdTarget = Extract<SqlTarget, { dialect: string }>;
@@ -68,7 +76,9 @@ export function createFirebirdExecutor(
       // A procedure with output parameters answers one object, a statement without rows undefined.
       const rows = (Array.isArray(result) ? result : result ? [result] : []) as Record<string, unknown>[];
       const max = opts.maxRows;
-      return max !== undefined && rows.length > max ? { rows: rows.slice(0, max), truncated: true } : { rows };
+      return max !== undefined && rows.length > max
+        ? { rows: rows.slice(0, max), truncated: true }
+        : { rows };
     } finally {
       if (timer) clearTimeout(timer);
       db.detach();

@@ -122,7 +122,8 @@ function checkParams(name: QueryName, sql: string, allowed: readonly string[]): 
 
 function oneStatement(name: QueryName, sql: string): void {
   const body = stripStrings(sql).trim().replace(/;\s*$/, "");
-  if (body.length === 0) throw invalid(name, message("connectors.genericSql.empty", { what: queryLabel(name) }));
+  if (body.length === 0)
+    throw invalid(name, message("connectors.genericSql.empty", { what: queryLabel(name) }));
   if (body.includes(";"))
     throw invalid(name, message("connectors.genericSql.oneStatement", { what: queryLabel(name) }));
 }
@@ -138,7 +139,10 @@ function parse(name: QueryName, sql: string, dialect: SqlDialect): sqlParser.AST
     return Array.isArray(ast) ? ast : [ast];
   } catch (e) {
     const detail = e instanceof Error ? e.message.split("\n")[0] : String(e);
-    throw invalid(name, message("connectors.genericSql.parse", { what: queryLabel(name), detail: detail ?? "" }));
+    throw invalid(
+      name,
+      message("connectors.genericSql.parse", { what: queryLabel(name), detail: detail ?? "" }),
+    );
   }
 }
 
@@ -175,7 +179,8 @@ export function validateOrderWrite(sql: string, dialect: SqlDialect): "procedure
   const stmt = ast[0] as { type?: string; values?: unknown };
   if (ast.length !== 1 || stmt.type !== "insert")
     throw invalid(name, message("connectors.genericSql.writeKind"));
-  const values = (stmt.values as { values?: Array<{ value?: Array<{ type?: string }> }> } | undefined)?.values;
+  const values = (stmt.values as { values?: Array<{ value?: Array<{ type?: string }> }> } | undefined)
+    ?.values;
   if (!values || values.some((row) => row.value?.some((v) => v.type !== "param")))
     throw invalid(name, message("connectors.genericSql.insertParamsOnly"));
   return "insert";
@@ -214,7 +219,7 @@ export function parseGenericSqlConfig(raw: string | undefined, dialect: SqlDiale
 export function validateGenericSqlConfig(config: GenericSqlConfig, dialect: SqlDialect): void {
   for (const name of ["products", "stock", "prices", "categories"] as const) {
     const q = config[name];
-    if (!q || !q.sql?.trim()) continue;
+    if (!q?.sql?.trim()) continue;
     validateSelect(name, q.sql, dialect);
     validateMapping(name, q.columns);
     if (q.keyColumn !== undefined && q.keyColumn !== "" && !IDENTIFIER.test(q.keyColumn))
@@ -228,7 +233,8 @@ export function validateGenericSqlConfig(config: GenericSqlConfig, dialect: SqlD
     validateMapping("orderLookup", config.orderLookup.columns);
   }
   if (config.orderWrite?.sql?.trim()) {
-    if (!config.orderLookup?.sql?.trim()) throw invalid("orderWrite", message("connectors.genericSql.lookupRequired"));
+    if (!config.orderLookup?.sql?.trim())
+      throw invalid("orderWrite", message("connectors.genericSql.lookupRequired"));
     validateOrderWrite(config.orderWrite.sql, dialect);
   }
   for (const [key, max] of [

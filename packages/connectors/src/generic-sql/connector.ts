@@ -48,7 +48,14 @@ import { columnValue, MAPPERS, missingColumns, type Row, type RowResult, rejecti
 const DEFAULT_PAGE = 500;
 const DEFAULT_CAP = 10_000;
 /** Socket failures: the statement's fate is unknown, the call is worth retrying. */
-const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "ENOTCONN", "EHOSTUNREACH"]);
+const NETWORK_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTCONN",
+  "EHOSTUNREACH",
+]);
 
 export function dialectOf(credentials: Credentials): SqlDialect {
   return credentials.sqlDialect === "mssql" ? "mssql" : "firebird";
@@ -145,7 +152,11 @@ export class GenericSqlConnector implements ErpConnector {
     const cap = this.config.rowCap ?? DEFAULT_CAP;
     const res = await this.run(name, { text: cfg.sql, params: {} }, cap + 1);
     if (res.truncated || res.rows.length > cap)
-      throw invalid(name, message("connectors.genericSql.tooManyRows", { what: queryLabel(name), cap }), name);
+      throw invalid(
+        name,
+        message("connectors.genericSql.tooManyRows", { what: queryLabel(name), cap }),
+        name,
+      );
     return { rows: res.rows };
   }
 
@@ -187,7 +198,11 @@ export class GenericSqlConnector implements ErpConnector {
 
   async testConnection(): Promise<ConnectionInfo> {
     const name = (["products", "stock", "prices", "categories"] as const).find((n) => this.config[n]?.sql);
-    if (!name) throw invalid("products", message("connectors.genericSql.notConfigured", { what: queryLabel("products") }));
+    if (!name)
+      throw invalid(
+        "products",
+        message("connectors.genericSql.notConfigured", { what: queryLabel("products") }),
+      );
     const p = await this.preview(name, 1);
     if (p.mappingErrors.length) throw invalid(name, p.mappingErrors.join(" "), "testConnection");
     return {
@@ -224,7 +239,11 @@ export class GenericSqlConnector implements ErpConnector {
     const pathOf = (c: Omit<Category, "path">): string[] => {
       const path: string[] = [];
       const seen = new Set<string>();
-      for (let x: Omit<Category, "path"> | undefined = c; x && !seen.has(x.id); x = x.parentId ? byId.get(x.parentId) : undefined) {
+      for (
+        let x: Omit<Category, "path"> | undefined = c;
+        x && !seen.has(x.id);
+        x = x.parentId ? byId.get(x.parentId) : undefined
+      ) {
         seen.add(x.id);
         path.unshift(x.name);
       }
@@ -234,7 +253,10 @@ export class GenericSqlConnector implements ErpConnector {
   }
 
   /** Distinct values of a column over every page of a read (settings lists). */
-  private async distinct<T>(list: (q: PageQuery) => Promise<Page<T>>, key: (t: T) => string): Promise<string[]> {
+  private async distinct<T>(
+    list: (q: PageQuery) => Promise<Page<T>>,
+    key: (t: T) => string,
+  ): Promise<string[]> {
     const seen = new Set<string>();
     let token: string | undefined;
     do {
@@ -247,14 +269,21 @@ export class GenericSqlConnector implements ErpConnector {
 
   async listPriceGroups(): Promise<PriceGroup[]> {
     if (!this.config.prices?.sql) return [];
-    if (!this.config.prices.columns.priceGroup) return [{ id: "default", name: "Varsayılan", isDefault: true }];
-    const ids = await this.distinct((q) => this.listPrices(q), (p) => p.priceGroup);
+    if (!this.config.prices.columns.priceGroup)
+      return [{ id: "default", name: "Varsayılan", isDefault: true }];
+    const ids = await this.distinct(
+      (q) => this.listPrices(q),
+      (p) => p.priceGroup,
+    );
     return ids.map((id, i) => ({ id, name: id, isDefault: i === 0 }));
   }
 
   async listStockLocations(): Promise<StockLocation[]> {
     if (!this.config.stock?.sql) return [];
-    const ids = await this.distinct((q) => this.listStock(q), (s) => s.location);
+    const ids = await this.distinct(
+      (q) => this.listStock(q),
+      (s) => s.location,
+    );
     return ids.map((id) => ({ id, name: id }));
   }
 
@@ -262,7 +291,10 @@ export class GenericSqlConnector implements ErpConnector {
   private async lookupRows(ref: string): Promise<Row[]> {
     const cfg = this.config.orderLookup;
     if (!cfg?.sql)
-      throw invalid("orderLookup", message("connectors.genericSql.notConfigured", { what: queryLabel("orderLookup") }));
+      throw invalid(
+        "orderLookup",
+        message("connectors.genericSql.notConfigured", { what: queryLabel("orderLookup") }),
+      );
     const res = await this.run("orderLookup", { text: cfg.sql, params: { ref } }, 10_000);
     return res.rows;
   }
@@ -277,7 +309,12 @@ export class GenericSqlConnector implements ErpConnector {
     const cols = this.config.orderLookup?.columns ?? {};
     const doc = rows[0] ? columnValue(rows[0], cols.documentId) : undefined;
     const lineIds = cols.lineNo ? rows.map((r) => String(columnValue(r, cols.lineNo))) : undefined;
-    return { documentId: doc === undefined || doc === null ? ref : String(doc).trim(), ref, existed, lineIds };
+    return {
+      documentId: doc === undefined || doc === null ? ref : String(doc).trim(),
+      ref,
+      existed,
+      lineIds,
+    };
   }
 
   /**
@@ -291,7 +328,10 @@ export class GenericSqlConnector implements ErpConnector {
   async createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
     const write = this.config.orderWrite;
     if (!write?.sql)
-      throw invalid("orderWrite", message("connectors.genericSql.notConfigured", { what: queryLabel("orderWrite") }));
+      throw invalid(
+        "orderWrite",
+        message("connectors.genericSql.notConfigured", { what: queryLabel("orderWrite") }),
+      );
     const { order } = input;
     const ref = order.orderNo;
     const perLine = Boolean(this.config.orderLookup?.columns.lineNo);

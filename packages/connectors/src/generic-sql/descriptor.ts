@@ -48,7 +48,7 @@ export function genericSqlDescriptor(
       {
         name: "sqlConfig",
         label: "SQL ile bağlantı",
-        help: "Sorgular ve sütun eşlemesi; aşağıdaki \"SQL ile bağlantı\" bölümünden düzenlenir.",
+        help: 'Sorgular ve sütun eşlemesi; aşağıdaki "SQL ile bağlantı" bölümünden düzenlenir.',
         secret: false,
         required: false,
         type: "text",
@@ -57,7 +57,8 @@ export function genericSqlDescriptor(
     batch: { page: 500 },
     budget: { requests: 20, windowMs: 1000 },
     onPremOnly,
-    notes: "Generic SQL / file connector: the merchant's SELECTs and column mapping, run through the on-site agent.",
+    notes:
+      "Generic SQL / file connector: the merchant's SELECTs and column mapping, run through the on-site agent.",
   };
 }
 

@@ -8,10 +8,10 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import Firebird from "node-firebird";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFirebirdExecutor, type FirebirdExecutor } from "../../../../apps/agent/src/sql/firebird";
-import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import type { Order } from "../sdk/model";
-import type { SqlTransport } from "../sdk/sql";
 import { ConnectorError } from "../sdk/errors";
+import type { Order } from "../sdk/model";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import type { SqlTransport } from "../sdk/sql";
 import type { GenericSqlConfig } from "./config";
 import { GenericSqlConnector } from "./connector";
 import { genericSqlDescriptor } from "./descriptor";
@@ -43,11 +43,23 @@ const DDL = [
 ];
 
 const ROWS: Array<[string, unknown[]]> = [
-  ["INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [1, "KLM-001", "Kalem Mavi", "8690000000011", "20", "Adet", "Kırtasiye > Kalem", 0]],
-  ["INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [2, "KLM-002", "Kalem Kırmızı", "8690000000028", "20", "Adet", "Kırtasiye > Kalem", 0]],
-  ["INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [3, "DFT-001", "Defter Çizgili", "8690000000035", "10", "Adet", "Kırtasiye", 1]],
+  [
+    "INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    [1, "KLM-001", "Kalem Mavi", "8690000000011", "20", "Adet", "Kırtasiye > Kalem", 0],
+  ],
+  [
+    "INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    [2, "KLM-002", "Kalem Kırmızı", "8690000000028", "20", "Adet", "Kırtasiye > Kalem", 0],
+  ],
+  [
+    "INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    [3, "DFT-001", "Defter Çizgili", "8690000000035", "10", "Adet", "Kırtasiye", 1],
+  ],
   ["INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [4, "", "Kodsuz Ürün", null, "20", "Adet", null, 0]],
-  ["INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [5, "SLG-001", "Silgi", null, "yirmi", "Adet", null, 0]],
+  [
+    "INSERT INTO STOK VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    [5, "SLG-001", "Silgi", null, "yirmi", "Adet", null, 0],
+  ],
   ["INSERT INTO STOK_DEPO VALUES (?, ?, ?)", ["KLM-001", "MERKEZ", 12]],
   ["INSERT INTO STOK_DEPO VALUES (?, ?, ?)", ["KLM-001", "SUBE1", 3.5]],
   ["INSERT INTO STOK_DEPO VALUES (?, ?, ?)", ["KLM-002", "MERKEZ", 0]],
@@ -99,7 +111,13 @@ function connector(sql: SqlTransport, cfg: GenericSqlConfig = config): GenericSq
 }
 
 function order(orderNo: string): Order {
-  const address = { firstName: "Ayşe", lastName: "Yılmaz", line1: "Atatürk Cd. 1", city: "İstanbul", country: "TR" };
+  const address = {
+    firstName: "Ayşe",
+    lastName: "Yılmaz",
+    line1: "Atatürk Cd. 1",
+    city: "İstanbul",
+    country: "TR",
+  };
   const line = (sku: string, qty: number, unitPrice: number) => ({
     sku,
     name: sku,
@@ -116,7 +134,13 @@ function order(orderNo: string): Order {
     updatedAt: "2026-11-20T09:30:00Z",
     status: "created",
     currency: "TRY",
-    customer: { ref: "C-1", firstName: "Ayşe", lastName: "Yılmaz", isCompany: false, billingAddress: address },
+    customer: {
+      ref: "C-1",
+      firstName: "Ayşe",
+      lastName: "Yılmaz",
+      isCompany: false,
+      billingAddress: address,
+    },
     billingAddress: address,
     shippingAddress: address,
     lines: [line("KLM-001", 2, 12.5), line("KLM-002", 1, 13.75), line("DFT-001", 3, 20)],
@@ -126,7 +150,10 @@ function order(orderNo: string): Order {
 }
 
 async function countRows(ref: string): Promise<number> {
-  const res = await executor.query({ text: "SELECT COUNT(*) AS N FROM WEB_SIPARIS WHERE REF = @ref", params: { ref } });
+  const res = await executor.query({
+    text: "SELECT COUNT(*) AS N FROM WEB_SIPARIS WHERE REF = @ref",
+    params: { ref },
+  });
   return Number(res.rows[0]?.N);
 }
 
@@ -159,7 +186,8 @@ describe.skipIf(!password)("generic SQL connector on a real Firebird database", 
       const page = await c.listProducts({ pageToken: token });
       pages++;
       skus.push(...page.items.map((p) => p.sku));
-      for (const r of page.rejected ?? []) rejected.push({ key: r.key, message: r.error.merchantMessage ?? "" });
+      for (const r of page.rejected ?? [])
+        rejected.push({ key: r.key, message: r.error.merchantMessage ?? "" });
       token = page.nextPageToken;
     } while (token);
     expect(pages).toBe(3);
@@ -207,10 +235,15 @@ describe.skipIf(!password)("generic SQL connector on a real Firebird database", 
   });
 
   it("refuses a result past the row cap without a key column", async () => {
-    const c = connector(executor, { ...config, stock: { ...config.stock!, sql: config.stock!.sql }, rowCap: 2 });
+    const c = connector(executor, {
+      ...config,
+      stock: { ...config.stock!, sql: config.stock!.sql },
+      rowCap: 2,
+    });
     await expect(c.listStock()).rejects.toMatchObject({
       reason: "validation",
-      merchantMessage: "Stok sorgusu 2 satırdan fazla döndürdü; anahtar sütun tanımlayarak sayfa sayfa okuyun.",
+      merchantMessage:
+        "Stok sorgusu 2 satırdan fazla döndürdü; anahtar sütun tanımlayarak sayfa sayfa okuyun.",
     });
   });
 
@@ -245,13 +278,19 @@ describe.skipIf(!password)("generic SQL connector on a real Firebird database", 
   });
 
   it("answers a query the database refuses in Turkish", async () => {
-    const c = connector(executor, { ...config, stock: { ...config.stock!, sql: "SELECT STK_KOD, DEPO, MIKTAR FROM STOK_DEPOLAR" } });
+    const c = connector(executor, {
+      ...config,
+      stock: { ...config.stock!, sql: "SELECT STK_KOD, DEPO, MIKTAR FROM STOK_DEPOLAR" },
+    });
     const e = (await c.listStock().catch((x: unknown) => x)) as ConnectorError;
     expect(e).toBeInstanceOf(ConnectorError);
     expect(e.reason).toBe("validation");
     expect(e.merchantMessage).toMatch(/^Stok sorgusu veritabanında hata verdi: .*STOK_DEPOLAR/s);
 
-    const typo = connector(executor, { ...config, stock: { ...config.stock!, columns: { ...config.stock!.columns, quantity: "ADET" } } });
+    const typo = connector(executor, {
+      ...config,
+      stock: { ...config.stock!, columns: { ...config.stock!.columns, quantity: "ADET" } },
+    });
     await expect(typo.listStock()).rejects.toMatchObject({
       merchantMessage: "Sorgu sonucunda ADET sütunu yok (quantity alanına eşlenmiş).",
     });

@@ -1,5 +1,11 @@
 import { GenericSqlConnector, getDescriptor, isConnectorError } from "@ep/connectors";
-import { envelopeSchema, idParam, type SqlPreview, sqlPreviewRequestSchema, sqlPreviewSchema } from "@ep/contracts";
+import {
+  envelopeSchema,
+  idParam,
+  type SqlPreview,
+  sqlPreviewRequestSchema,
+  sqlPreviewSchema,
+} from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";

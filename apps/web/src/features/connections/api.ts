@@ -219,7 +219,14 @@ export function useRegisterWebhooks() {
 /** POST /api/settings/sql-preview/{connectionId} — a configured query's first rows and their mapping. */
 export function useSqlPreview() {
   return useMutation({
-    mutationFn: ({ connectionId, query, sqlConfig }: { connectionId: number; query: SqlQueryName; sqlConfig: string }) =>
-      api.post<SqlPreview>(`/api/settings/sql-preview/${connectionId}`, { query, sqlConfig }),
+    mutationFn: ({
+      connectionId,
+      query,
+      sqlConfig,
+    }: {
+      connectionId: number;
+      query: SqlQueryName;
+      sqlConfig: string;
+    }) => api.post<SqlPreview>(`/api/settings/sql-preview/${connectionId}`, { query, sqlConfig }),
   });
 }

@@ -15,7 +15,11 @@ export type SqlMappingForm = {
 /** Systems whose connection works through this form ("mapping" availability). */
 export const MAPPING_AVAILABILITY = "mapping";
 
-export function fieldsOf(name: SqlQueryName | "orderLookup"): { field: string; required: boolean }[] {
+type Spec = (typeof SQL_MAPPING_FIELDS)[keyof typeof SQL_MAPPING_FIELDS];
+/** Every model field a query column can map to. */
+export type MappingField = Spec["required"][number] | Spec["optional"][number];
+
+export function fieldsOf(name: SqlQueryName | "orderLookup"): { field: MappingField; required: boolean }[] {
   const spec = SQL_MAPPING_FIELDS[name];
   return [
     ...spec.required.map((field) => ({ field, required: true })),
@@ -28,7 +32,9 @@ const emptyQuery = (): QueryForm => ({ sql: "", keyColumn: "", columns: {} });
 function strings(v: unknown): Record<string, string> {
   if (!v || typeof v !== "object") return {};
   return Object.fromEntries(
-    Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string"),
+    Object.entries(v as Record<string, unknown>).filter(
+      (e): e is [string, string] => typeof e[1] === "string",
+    ),
   );
 }
 
@@ -96,7 +102,11 @@ export function missingRequired(form: SqlMappingForm): Array<{ query: SqlQueryNa
   return out;
 }
 
-export function withQuery(form: SqlMappingForm, name: SqlQueryName, patch: Partial<QueryForm>): SqlMappingForm {
+export function withQuery(
+  form: SqlMappingForm,
+  name: SqlQueryName,
+  patch: Partial<QueryForm>,
+): SqlMappingForm {
   return { ...form, queries: { ...form.queries, [name]: { ...form.queries[name], ...patch } } };
 }
 
