@@ -100,3 +100,45 @@ describe("SQL preview of the generic connector", () => {
     expect(r.status).toBe(404);
   });
 });
+
+describe("file import of the mapping systems", () => {
+  const upload = (token: string, url: string, name: string, content: string) => {
+    const boundary = "----ep-test";
+    const payload = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+    );
+    return t.app.inject({
+      method: "POST",
+      url,
+      payload,
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
+    });
+  };
+
+  it("checks a stock file per row through the connection's mapping, only for the caller's company", async () => {
+    const a = await gizsoftCompany();
+    const b = await gizsoftCompany();
+    const csv = "STK_KOD;DEPO;MIKTAR\nKLM-001;MERKEZ;12\nKLM-002;MERKEZ;yok\n";
+    const own = await upload(a.token, `/api/settings/file-import/${a.connectionId}/stock`, "stok.csv", csv);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toEqual({
+      columns: ["STK_KOD", "DEPO", "MIKTAR"],
+      accepted: 1,
+      rejected: 1,
+      rows: [
+        { row: 2, key: "KLM-001", accepted: true, reasons: [] },
+        { row: 3, key: "KLM-002", accepted: false, reasons: ['quantity sayı değil: "yok".'] },
+      ],
+    });
+    const foreign = await upload(
+      b.token,
+      `/api/settings/file-import/${a.connectionId}/stock`,
+      "stok.csv",
+      csv,
+    );
+    expect(foreign.statusCode).toBe(404);
+  });
+});

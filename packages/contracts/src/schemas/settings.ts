@@ -351,3 +351,15 @@ export const sqlPreviewSchema = z.object({
   truncated: z.boolean(),
 });
 export type SqlPreview = z.infer<typeof sqlPreviewSchema>;
+
+/** A file of products, stock or prices checked row by row (the file exchange of the mapping systems). */
+export const FILE_IMPORT_KINDS = ["products", "stock", "prices"] as const;
+export const fileImportResultSchema = z.object({
+  columns: z.array(z.string()),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  rows: z.array(
+    z.object({ row: z.number().int(), key: z.string(), accepted: z.boolean(), reasons: z.array(z.string()) }),
+  ),
+});
+export type FileImportResult = z.infer<typeof fileImportResultSchema>;

@@ -1,24 +1,29 @@
 import { GenericSqlConnector, getDescriptor, isConnectorError } from "@ep/connectors";
 import {
   envelopeSchema,
+  FILE_IMPORT_KINDS,
+  fileImportResultSchema,
   idParam,
   type SqlPreview,
   sqlPreviewRequestSchema,
   sqlPreviewSchema,
 } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
+import multipart, { type MultipartFile } from "@fastify/multipart";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import { checkRows, readTable } from "../file-exchange/import.ts";
 import { rateLimitStoreFor } from "./connector-factory.ts";
 import { openCredentials } from "./repository.ts";
 import { sqlTransportOf } from "./sql-transport.ts";
 
 const tags = ["Settings"];
 const PREVIEW_ROWS = 20;
+const FILE_MAX_BYTES = 20 * 1024 * 1024;
 
 /** A database cell as JSON: dates as ISO text, binary as text, big numbers as text. */
 function cell(v: unknown): string | number | boolean | null {
@@ -46,8 +51,64 @@ const empty = (error: string): SqlPreview => ({
  */
 export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    await app.register(multipart, { throwFileSizeLimit: true });
     app.addHook("onRequest", requireCompanyUser(ctx));
     const { connections } = engineSchema;
+
+    /** The caller's generic SQL / file connection by id; another company's is a 404. */
+    const mappingConnection = async (companyId: number, connectionId: number) => {
+      const [row] = await ctx.database.db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, connectionId), eq(connections.companyId, companyId)));
+      const descriptor = row ? getDescriptor(row.kind, row.systemType) : undefined;
+      if (!row || !descriptor?.mapping || row.kind !== "erp") throw AppError.notFound();
+      return { row, descriptor };
+    };
+
+    app.post(
+      "/api/settings/file-import/:connectionId/:kind",
+      {
+        schema: {
+          tags,
+          params: z.object({ connectionId: idParam(), kind: z.enum(FILE_IMPORT_KINDS) }),
+          response: { 200: envelopeSchema(fileImportResultSchema) },
+        },
+      },
+      async (request) => {
+        const { row } = await mappingConnection(companyOf(request), request.params.connectionId);
+        if (!request.isMultipart()) throw new AppError(400, "request.malformedMultipart");
+        let file: MultipartFile | undefined;
+        let buffer: Buffer;
+        try {
+          file = await request.file({ limits: { fileSize: FILE_MAX_BYTES, files: 1 } });
+          buffer = file ? await file.toBuffer() : Buffer.alloc(0);
+        } catch {
+          throw new AppError(400, "request.malformedMultipart");
+        }
+        if (!file || buffer.length === 0) throw new AppError(400, "request.malformedMultipart");
+        const stored = openCredentials(ctx.credentials, row);
+        let mapping: Record<string, string> | undefined;
+        try {
+          const cfg = JSON.parse(stored.sqlConfig || "{}") as Record<
+            string,
+            { columns?: Record<string, string> }
+          >;
+          mapping = cfg[request.params.kind]?.columns;
+        } catch {
+          mapping = undefined;
+        }
+        let table: Awaited<ReturnType<typeof readTable>>;
+        try {
+          table = await readTable(buffer, file.filename);
+        } catch {
+          throw new AppError(400, "request.malformedMultipart");
+        }
+        const rows = checkRows(request.params.kind, table, mapping);
+        const accepted = rows.filter((r) => r.accepted).length;
+        return ok({ columns: table.columns, accepted, rejected: rows.length - accepted, rows });
+      },
+    );
 
     app.post(
       "/api/settings/sql-preview/:connectionId",
