@@ -7,6 +7,7 @@ import type {
   CreateErpMatchingRequest,
   ErpMatchingDto,
   ErpMatchingImportResult,
+  FileImportResult,
   JobDto,
   JobScheduleDto,
   OptionDto,
@@ -20,6 +21,9 @@ import type {
   SqlPreview,
   SqlQueryName,
 } from "@ep/contracts";
+
+type FileImportKind = "products" | "stock" | "prices";
+
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, request } from "@/lib/api-client";
 
@@ -228,5 +232,24 @@ export function useSqlPreview() {
       query: SqlQueryName;
       sqlConfig: string;
     }) => api.post<SqlPreview>(`/api/settings/sql-preview/${connectionId}`, { query, sqlConfig }),
+  });
+}
+
+/** POST /api/settings/file-import/{connectionId}/{kind} — an Excel/CSV/XML file checked row by row. */
+export function useFileImport() {
+  return useMutation({
+    mutationFn: ({
+      connectionId,
+      kind,
+      file,
+    }: {
+      connectionId: number;
+      kind: FileImportKind;
+      file: File;
+    }) => {
+      const form = new FormData();
+      form.append("file", file);
+      return api.post<FileImportResult>(`/api/settings/file-import/${connectionId}/${kind}`, form);
+    },
   });
 }
