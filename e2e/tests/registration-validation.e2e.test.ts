@@ -153,11 +153,14 @@ describe("systems that are not ready yet (issue 12 item 8)", () => {
     await page.getByTestId("availability-agent").waitFor();
     await combo(page, "Muhasebe Programı").click();
     await page.getByRole("option", { name: "Gizsoft", exact: true }).click();
+    await page.getByTestId("availability-mapping").waitFor();
+    await combo(page, "Muhasebe Programı").click();
+    await page.getByRole("option", { name: "Netsis", exact: true }).click();
     await expect
       .poll(() => page.getByTestId("availability-soon").textContent())
       .toContain("sizin için otomatik bir destek talebi açarız");
 
-    const user = newUser({ erpType: 12, ecommerceType: 1 });
+    const user = newUser({ erpType: 2, ecommerceType: 1 });
     await registerByApi(user);
     await signIn(page, user.email, user.password);
     await page.goto("/settings/api-keys");
@@ -167,7 +170,7 @@ describe("systems that are not ready yet (issue 12 item 8)", () => {
     const erpCard = page.getByRole("form", { name: "ERP Bağlantısı" });
     expect(await erpCard.getByRole("button", { name: "Kaydet" }).count()).toBe(0);
     await page.getByTestId("not-ready-erp").getByRole("link", { name: "Destek taleplerim" }).click();
-    await expect.poll(() => page.getByText("Gizsoft bağlantısı talebi").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("Netsis bağlantısı talebi").count()).toBeGreaterThan(0);
     expect(browser.pageErrors).toEqual([]);
   });
 });

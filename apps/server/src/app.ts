@@ -10,6 +10,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
+import { sqlPreviewRoutes } from "./modules/connections/sql-preview-routes.ts";
 import { connectionUsageRoutes } from "./modules/connections/usage-routes.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { erpMatchingRoutes } from "./modules/erp-matching/routes.ts";
@@ -47,6 +48,7 @@ const modules = [
   reportRoutes,
   settingsRoutes,
   connectionUsageRoutes,
+  sqlPreviewRoutes,
   erpMatchingRoutes,
   ticketRoutes,
   supportRoutes,

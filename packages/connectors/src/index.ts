@@ -1,6 +1,7 @@
 export * from "./dia/index";
 export * from "./dynamics-fo/index";
 export * from "./entegra/index";
+export * from "./generic-sql/index";
 export * from "./ideasoft/index";
 export * from "./ikas/index";
 export * from "./logo-isbasi/index";

@@ -7,6 +7,7 @@ import type { SystemAvailability } from "@ep/contracts";
 import { diaModule } from "./dia/index";
 import { d365Module } from "./dynamics-fo/index";
 import { entegraModule } from "./entegra/index";
+import { genericSqlModules } from "./generic-sql/index";
 import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { isbasiModule } from "./logo-isbasi/index";
@@ -51,6 +52,7 @@ const MODULES: ConnectorModule[] = [
   entegraModule,
   shopierModule,
   lucaKozaModule,
+  ...genericSqlModules,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
@@ -141,10 +143,12 @@ export function getDescriptor(kind: ConnectorKind, type: number): ConnectorDescr
 
 /**
  * How a merchant reaches the system today. An on-premise ERP with a connector is reached through the
- * on-site agent (or directly, when its API is published to the internet); the rest wait for theirs.
+ * on-site agent (or directly, when its API is published to the internet); a system with no API works
+ * through a configured SQL / file mapping; the rest wait for theirs.
  */
 export function availabilityOf(d: ConnectorDescriptor): SystemAvailability {
   if (!d.implemented) return "soon";
+  if (d.mapping) return "mapping";
   return d.onPremOnly ? "agent" : "available";
 }
 

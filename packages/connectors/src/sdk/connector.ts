@@ -68,6 +68,8 @@ export interface ConnectorDescriptor {
   /** Short machine id, also the logging / rate-limit system name ("mikro", "ikas"). */
   system: string;
   implemented: boolean;
+  /** No API: works through a configured SQL query / file mapping (the generic connector). */
+  mapping?: boolean;
   credentials: CredentialField[];
   batch: BatchSizes;
   /** Request budget the connector keeps (the rate limiter's default). */

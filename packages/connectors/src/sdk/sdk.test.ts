@@ -278,11 +278,16 @@ describe("registry", () => {
         .map((d) => `${d.kind}:${d.type}`)
         .sort(),
     ).toEqual([
+      "erp:12",
+      "erp:13",
+      "erp:14",
+      "erp:15",
       "erp:16",
       "erp:17",
       "erp:18",
       "erp:20",
       "erp:21",
+      "erp:22",
       "erp:23",
       "erp:5",
       "erp:8",

@@ -137,6 +137,48 @@ export const de: MessageCatalog = {
     noErpPriceGroup: "Im ERP gibt es keine Preisgruppe.",
   },
   connectors: {
+    genericSql: {
+      queries: {
+        products: "Produkt",
+        stock: "Bestand",
+        prices: "Preis",
+        categories: "Kategorie",
+        orderLookup: "Bestellsuche",
+        orderWrite: "Bestellschreiben",
+      },
+      unknownParam: "Unbekannter Parameter in der Abfrage {{what}}: @{{name}}. Erlaubt: {{allowed}}.",
+      empty: "Die Abfrage {{what}} ist leer.",
+      oneStatement: "Schreiben Sie für {{what}} eine einzige SQL-Anweisung.",
+      parse: "Die Abfrage {{what}} konnte nicht gelesen werden: {{detail}}",
+      selectOnly:
+        "Die Abfrage {{what}} darf nur ein SELECT sein (datenändernde Anweisungen werden nicht ausgeführt).",
+      writeKind:
+        "Das Schreiben der Bestellung muss ein Prozeduraufruf (EXECUTE PROCEDURE / EXEC) oder ein einzelnes INSERT sein.",
+      insertParamsOnly: "In der INSERT-Vorlage der Bestellung dürfen Werte nur @Parameter sein.",
+      missingColumn: "Keine Spalte für {{field}} in der Zuordnung {{what}} gewählt.",
+      unknownField: "Unbekanntes Feld in der Zuordnung {{what}}: {{field}}.",
+      badIdentifier: '{{what}}: "{{column}}" ist kein gültiger Spaltenname (Buchstaben, Ziffern und _).',
+      configJson: "Die SQL-Verbindungseinstellungen konnten nicht gelesen werden (ungültiges JSON).",
+      lookupRequired:
+        "Legen Sie vor dem Schreiben die Bestellsuche (mit @ref) an: die Bestellung wird vor dem Schreiben gesucht, damit sie nie doppelt geschrieben wird.",
+      badNumber: "{{field}} muss eine ganze Zahl zwischen 1 und {{max}} sein.",
+      columnAbsent: "Das Abfrageergebnis hat keine Spalte {{column}} (zugeordnet zu {{field}}).",
+      rowEmpty: "{{field}} ist leer.",
+      rowNotNumber: '{{field}} ist keine Zahl: "{{value}}".',
+      rowNotBool: '{{field}} ist kein Ja/Nein-Wert: "{{value}}".',
+      rowVat: "Ungültiger MwSt.-Satz: {{value}} (0, 1, 10 oder 20).",
+      rowNegative: "{{field}} darf nicht negativ sein.",
+      noTransport:
+        "Die Datenbank ist über das lokale Verbindungsprogramm nicht erreichbar: koppeln Sie es und geben Sie den Datenbank-Alias ein.",
+      queryFailed: "Die Abfrage {{what}} schlug in der Datenbank fehl: {{detail}}",
+      notConfigured:
+        'Keine Abfrage {{what}} definiert; fügen Sie sie im Abschnitt "Mit SQL verbinden" hinzu.',
+      tooManyRows:
+        "Die Abfrage {{what}} lieferte mehr als {{cap}} Zeilen; legen Sie eine Schlüsselspalte fest, um seitenweise zu lesen.",
+      connected: "Die {{system}}-Datenbank wird über eine konfigurierte Zuordnung gelesen.",
+      orderNotFound:
+        "Bestellung {{orderNo}} wurde geschrieben, aber die Suchabfrage findet sie nicht; prüfen Sie die Suchabfrage. Die Bestellung wurde nicht erneut gesendet, damit sie nicht doppelt geschrieben wird.",
+    },
     einvoiceNotProductSource:
       "Diese Verbindung ist ein E-Rechnungsdienst und keine Produktquelle. Produkte, Bestände, Preise und Bestellungen werden daraus nicht gelesen; sie sendet nur e-Fatura-/e-Arşiv-Rechnungen und fragt deren Status ab. Verbinden Sie Ihr ERP für Produkte separat.",
     mikroMethodMissing:

@@ -163,6 +163,45 @@ export const en: MessageCatalog = {
       "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
   },
   connectors: {
+    genericSql: {
+      queries: {
+        products: "Product",
+        stock: "Stock",
+        prices: "Price",
+        categories: "Category",
+        orderLookup: "Order lookup",
+        orderWrite: "Order write",
+      },
+      unknownParam: "Unknown parameter in the {{what}} query: @{{name}}. Allowed: {{allowed}}.",
+      empty: "The {{what}} query is empty.",
+      oneStatement: "Write a single SQL statement for {{what}}.",
+      parse: "The {{what}} query could not be read: {{detail}}",
+      selectOnly: "The {{what}} query may only be a SELECT (statements that change data are not run).",
+      writeKind: "The order write must be a stored procedure call (EXECUTE PROCEDURE / EXEC) or one INSERT.",
+      insertParamsOnly: "In the order INSERT template, values may only be @parameters.",
+      missingColumn: "No column chosen for {{field}} in the {{what}} mapping.",
+      unknownField: "Unknown field in the {{what}} mapping: {{field}}.",
+      badIdentifier: '{{what}}: "{{column}}" is not a valid column name (letters, digits and _).',
+      configJson: "The SQL connection settings could not be read (invalid JSON).",
+      lookupRequired:
+        "Define the order lookup query (with @ref) before the order write: the order is looked up before writing so it is never written twice.",
+      badNumber: "{{field}} must be a whole number between 1 and {{max}}.",
+      columnAbsent: "The query result has no {{column}} column (mapped to {{field}}).",
+      rowEmpty: "{{field}} is empty.",
+      rowNotNumber: '{{field}} is not a number: "{{value}}".',
+      rowNotBool: '{{field}} is not a yes/no value: "{{value}}".',
+      rowVat: "Invalid VAT rate: {{value}} (must be 0, 1, 10 or 20).",
+      rowNegative: "{{field}} cannot be negative.",
+      noTransport:
+        "The database cannot be reached through the on-site agent: pair the agent and enter the database alias.",
+      queryFailed: "The {{what}} query failed in the database: {{detail}}",
+      notConfigured: 'No {{what}} query is defined; add it in the "Connect with SQL" section.',
+      tooManyRows:
+        "The {{what}} query returned more than {{cap}} rows; set a key column to read it page by page.",
+      connected: "The {{system}} database is read through a configured mapping.",
+      orderNotFound:
+        "Order {{orderNo}} was written but the lookup query does not find it; check the lookup query. The order was not sent again so it is not written twice.",
+    },
     einvoiceNotProductSource:
       "This connection is an e-invoice service, not a product source. Products, stock, prices and orders are not read from it; it only sends e-Fatura / e-Arşiv invoices and queries their status. Connect your ERP separately for products.",
     mikroMethodMissing:

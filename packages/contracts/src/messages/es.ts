@@ -133,6 +133,47 @@ export const es: MessageCatalog = {
     noErpPriceGroup: "El ERP no tiene ningún grupo de precios.",
   },
   connectors: {
+    genericSql: {
+      queries: {
+        products: "Producto",
+        stock: "Stock",
+        prices: "Precio",
+        categories: "Categoría",
+        orderLookup: "Búsqueda de pedido",
+        orderWrite: "Escritura de pedido",
+      },
+      unknownParam: "Parámetro desconocido en la consulta {{what}}: @{{name}}. Permitidos: {{allowed}}.",
+      empty: "La consulta {{what}} está vacía.",
+      oneStatement: "Escriba una sola sentencia SQL para {{what}}.",
+      parse: "No se pudo leer la consulta {{what}}: {{detail}}",
+      selectOnly:
+        "La consulta {{what}} solo puede ser un SELECT (no se ejecutan sentencias que modifican datos).",
+      writeKind:
+        "La escritura del pedido debe ser una llamada a procedimiento (EXECUTE PROCEDURE / EXEC) o un único INSERT.",
+      insertParamsOnly: "En la plantilla INSERT del pedido los valores solo pueden ser @parámetros.",
+      missingColumn: "No se eligió columna para {{field}} en el mapeo {{what}}.",
+      unknownField: "Campo desconocido en el mapeo {{what}}: {{field}}.",
+      badIdentifier: '{{what}}: "{{column}}" no es un nombre de columna válido (letras, dígitos y _).',
+      configJson: "No se pudo leer la configuración SQL (JSON no válido).",
+      lookupRequired:
+        "Defina la consulta de búsqueda del pedido (con @ref) antes de la escritura: el pedido se busca antes de escribir para no escribirlo dos veces.",
+      badNumber: "{{field}} debe ser un entero entre 1 y {{max}}.",
+      columnAbsent: "El resultado no tiene la columna {{column}} (mapeada a {{field}}).",
+      rowEmpty: "{{field}} está vacío.",
+      rowNotNumber: '{{field}} no es un número: "{{value}}".',
+      rowNotBool: '{{field}} no es un valor sí/no: "{{value}}".',
+      rowVat: "Tipo de IVA no válido: {{value}} (0, 1, 10 o 20).",
+      rowNegative: "{{field}} no puede ser negativo.",
+      noTransport:
+        "No se puede acceder a la base de datos a través del agente local: vincule el agente e indique el alias de la base de datos.",
+      queryFailed: "La consulta {{what}} falló en la base de datos: {{detail}}",
+      notConfigured: 'No hay consulta {{what}} definida; añádala en la sección "Conectar con SQL".',
+      tooManyRows:
+        "La consulta {{what}} devolvió más de {{cap}} filas; defina una columna clave para leer por páginas.",
+      connected: "La base de datos de {{system}} se lee mediante un mapeo configurado.",
+      orderNotFound:
+        "El pedido {{orderNo}} se escribió pero la consulta de búsqueda no lo encuentra; revísela. No se reenvió para no escribirlo dos veces.",
+    },
     einvoiceNotProductSource:
       "Esta conexión es un servicio de factura electrónica, no una fuente de productos. No se leen productos, existencias, precios ni pedidos; solo envía facturas e-Fatura / e-Arşiv y consulta su estado. Conecte su ERP por separado para los productos.",
     mikroMethodMissing:

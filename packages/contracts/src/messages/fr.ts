@@ -135,6 +135,47 @@ export const fr: MessageCatalog = {
     noErpPriceGroup: "L'ERP n'a aucun groupe de prix.",
   },
   connectors: {
+    genericSql: {
+      queries: {
+        products: "Produit",
+        stock: "Stock",
+        prices: "Prix",
+        categories: "Catégorie",
+        orderLookup: "Recherche de commande",
+        orderWrite: "Écriture de commande",
+      },
+      unknownParam: "Paramètre inconnu dans la requête {{what}} : @{{name}}. Autorisés : {{allowed}}.",
+      empty: "La requête {{what}} est vide.",
+      oneStatement: "Écrivez une seule instruction SQL pour {{what}}.",
+      parse: "La requête {{what}} n'a pas pu être lue : {{detail}}",
+      selectOnly:
+        "La requête {{what}} ne peut être qu'un SELECT (les instructions qui modifient les données ne sont pas exécutées).",
+      writeKind:
+        "L'écriture de commande doit être un appel de procédure (EXECUTE PROCEDURE / EXEC) ou un seul INSERT.",
+      insertParamsOnly: "Dans le modèle INSERT de commande, les valeurs ne peuvent être que des @paramètres.",
+      missingColumn: "Aucune colonne choisie pour {{field}} dans le mappage {{what}}.",
+      unknownField: "Champ inconnu dans le mappage {{what}} : {{field}}.",
+      badIdentifier: "{{what}} : « {{column}} » n'est pas un nom de colonne valide (lettres, chiffres et _).",
+      configJson: "Les paramètres de connexion SQL n'ont pas pu être lus (JSON invalide).",
+      lookupRequired:
+        "Définissez la requête de recherche de commande (avec @ref) avant l'écriture : la commande est recherchée avant d'écrire pour ne jamais l'écrire deux fois.",
+      badNumber: "{{field}} doit être un entier entre 1 et {{max}}.",
+      columnAbsent: "Le résultat n'a pas de colonne {{column}} (mappée à {{field}}).",
+      rowEmpty: "{{field}} est vide.",
+      rowNotNumber: "{{field}} n'est pas un nombre : « {{value}} ».",
+      rowNotBool: "{{field}} n'est pas une valeur oui/non : « {{value}} ».",
+      rowVat: "Taux de TVA invalide : {{value}} (0, 1, 10 ou 20).",
+      rowNegative: "{{field}} ne peut pas être négatif.",
+      noTransport:
+        "La base de données est injoignable via l'agent local : appairez l'agent et saisissez l'alias de la base.",
+      queryFailed: "La requête {{what}} a échoué dans la base : {{detail}}",
+      notConfigured: "Aucune requête {{what}} définie ; ajoutez-la dans la section « Connexion par SQL ».",
+      tooManyRows:
+        "La requête {{what}} a renvoyé plus de {{cap}} lignes ; définissez une colonne clé pour lire page par page.",
+      connected: "La base {{system}} est lue via un mappage configuré.",
+      orderNotFound:
+        "La commande {{orderNo}} a été écrite mais la requête de recherche ne la trouve pas ; vérifiez-la. Elle n'a pas été renvoyée pour ne pas l'écrire deux fois.",
+    },
     einvoiceNotProductSource:
       "Cette connexion est un service de facture électronique, pas une source de produits. Les produits, stocks, prix et commandes n'y sont pas lus ; elle envoie seulement les factures e-Fatura / e-Arşiv et interroge leur statut. Connectez votre ERP séparément pour les produits.",
     mikroMethodMissing:

@@ -125,6 +125,45 @@ export const ja: MessageCatalog = {
     noErpPriceGroup: "ERPに価格グループがありません。",
   },
   connectors: {
+    genericSql: {
+      queries: {
+        products: "商品",
+        stock: "在庫",
+        prices: "価格",
+        categories: "カテゴリ",
+        orderLookup: "注文検索",
+        orderWrite: "注文書き込み",
+      },
+      unknownParam: "{{what}}クエリに不明なパラメーターがあります: @{{name}}。使用可能: {{allowed}}。",
+      empty: "{{what}}クエリが空です。",
+      oneStatement: "{{what}}にはSQL文を1つだけ書いてください。",
+      parse: "{{what}}クエリを読み取れませんでした: {{detail}}",
+      selectOnly: "{{what}}クエリはSELECTのみ使用できます(データを変更する文は実行されません)。",
+      writeKind:
+        "注文書き込みはストアドプロシージャ呼び出し(EXECUTE PROCEDURE / EXEC)または単一のINSERTである必要があります。",
+      insertParamsOnly: "注文INSERTテンプレートの値は@パラメーターのみ使用できます。",
+      missingColumn: "{{what}}のマッピングで{{field}}の列が選択されていません。",
+      unknownField: "{{what}}のマッピングに不明な項目があります: {{field}}。",
+      badIdentifier: "{{what}}: 「{{column}}」は有効な列名ではありません(英字、数字、_)。",
+      configJson: "SQL接続設定を読み取れませんでした(無効なJSON)。",
+      lookupRequired:
+        "注文書き込みの前に注文検索クエリ(@ref付き)を定義してください。二重書き込みを防ぐため、書き込み前に検索します。",
+      badNumber: "{{field}}は1から{{max}}までの整数である必要があります。",
+      columnAbsent: "クエリ結果に{{column}}列がありません({{field}}にマッピング)。",
+      rowEmpty: "{{field}}が空です。",
+      rowNotNumber: "{{field}}が数値ではありません: 「{{value}}」。",
+      rowNotBool: "{{field}}がはい/いいえの値ではありません: 「{{value}}」。",
+      rowVat: "無効な税率: {{value}}(0、1、10、20のいずれか)。",
+      rowNegative: "{{field}}は負の値にできません。",
+      noTransport:
+        "ローカル接続ツール経由でデータベースに接続できません。ツールをペアリングし、データベースのエイリアスを入力してください。",
+      queryFailed: "{{what}}クエリがデータベースでエラーになりました: {{detail}}",
+      notConfigured: "{{what}}クエリが定義されていません。「SQLで接続」セクションで追加してください。",
+      tooManyRows: "{{what}}クエリが{{cap}}行を超えました。キー列を設定してページごとに読み取ってください。",
+      connected: "{{system}}のデータベースは設定済みマッピングで読み取られます。",
+      orderNotFound:
+        "注文{{orderNo}}は書き込まれましたが検索クエリで見つかりません。検索クエリを確認してください。二重書き込みを防ぐため再送信していません。",
+    },
     einvoiceNotProductSource:
       "この接続は電子請求書サービスであり、商品ソースではありません。商品・在庫・価格・注文は読み取られず、e-Fatura / e-Arşiv 請求書の送信とステータス照会のみに使われます。商品には ERP を別途接続してください。",
     mikroMethodMissing:

@@ -167,6 +167,46 @@ export const tr = {
       "{{key}} aktarılmadı: mağazadaki aynı ürün ERP'deki {{heldBy}} koduna bağlı. Bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir; ERP Eşleştirmeleri ekranında eşleştirmeyi düzeltip Hatalı Görevler ekranından yeniden deneyiniz.",
   },
   connectors: {
+    genericSql: {
+      queries: {
+        products: "Ürün",
+        stock: "Stok",
+        prices: "Fiyat",
+        categories: "Kategori",
+        orderLookup: "Sipariş arama",
+        orderWrite: "Sipariş yazma",
+      },
+      unknownParam: "{{what}} sorgusunda bilinmeyen parametre: @{{name}}. Kullanılabilenler: {{allowed}}.",
+      empty: "{{what}} sorgusu boş.",
+      oneStatement: "{{what}} alanına tek bir SQL ifadesi yazın.",
+      parse: "{{what}} sorgusu okunamadı: {{detail}}",
+      selectOnly: "{{what}} sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).",
+      writeKind:
+        "Sipariş yazma ifadesi bir saklı yordam çağrısı (EXECUTE PROCEDURE / EXEC) ya da tek bir INSERT olmalıdır.",
+      insertParamsOnly: "Sipariş INSERT şablonunda değerler yalnızca @parametre olabilir.",
+      missingColumn: "{{what}} eşlemesinde {{field}} alanı için sütun seçilmemiş.",
+      unknownField: "{{what}} eşlemesinde bilinmeyen alan: {{field}}.",
+      badIdentifier: '{{what}}: "{{column}}" geçerli bir sütun adı değil (harf, rakam ve _).',
+      configJson: "SQL bağlantı ayarları okunamadı (geçersiz JSON).",
+      lookupRequired:
+        "Sipariş yazmak için önce sipariş arama sorgusunu (@ref ile) tanımlayın; aynı sipariş iki kez yazılmasın diye yazmadan önce aranır.",
+      badNumber: "{{field}} 1 ile {{max}} arasında bir tam sayı olmalıdır.",
+      columnAbsent: "Sorgu sonucunda {{column}} sütunu yok ({{field}} alanına eşlenmiş).",
+      rowEmpty: "{{field}} boş.",
+      rowNotNumber: '{{field}} sayı değil: "{{value}}".',
+      rowNotBool: '{{field}} evet/hayır değeri değil: "{{value}}".',
+      rowVat: "KDV oranı geçersiz: {{value}} (0, 1, 10 veya 20 olmalı).",
+      rowNegative: "{{field}} negatif olamaz.",
+      noTransport:
+        "Veritabanına yerel bağlantı aracı üzerinden ulaşılamıyor: aracı eşleyin ve veritabanı takma adını girin.",
+      queryFailed: "{{what}} sorgusu veritabanında hata verdi: {{detail}}",
+      notConfigured: '{{what}} sorgusu tanımlanmamış; "SQL ile bağlantı" bölümünden ekleyin.',
+      tooManyRows:
+        "{{what}} sorgusu {{cap}} satırdan fazla döndürdü; anahtar sütun tanımlayarak sayfa sayfa okuyun.",
+      connected: "{{system}} veritabanı yapılandırılmış eşleme ile okunuyor.",
+      orderNotFound:
+        "{{orderNo}} numaralı sipariş yazıldı ancak arama sorgusuyla bulunamadı; arama sorgusunu kontrol edin. Sipariş iki kez yazılmasın diye yeniden gönderilmedi.",
+    },
     einvoiceNotProductSource:
       "Bu bağlantı bir e-fatura servisi: ürün kaynağı değildir. Ürün, stok, fiyat ve sipariş okunmaz; yalnızca e-Fatura / e-Arşiv gönderimi ve durum sorgusu için kullanılır. Ürünler için ERP'nizi ayrıca bağlayın.",
     mikroMethodMissing:

@@ -63,6 +63,8 @@ export type ConnectionStatus = z.infer<typeof connectionStatusSchema>;
  * "set" (never their value), and the last test.
  */
 export const connectionViewSchema = z.object({
+  /** The stored connection's id (the SQL preview and usage calls name it). */
+  id: z.number().int(),
   connectionType: connectionTypeSchema,
   productType: z.number().int(),
   name: z.string(),
@@ -303,3 +305,61 @@ export const connectionUsageSchema = z.object({
   remaining: usageCountsSchema.nullable(),
 });
 export type ConnectionUsage = z.infer<typeof connectionUsageSchema>;
+
+/** Model fields each generic SQL query's columns map to (the first list is required). */
+export const SQL_MAPPING_FIELDS = {
+  products: {
+    required: ["sku", "name"],
+    optional: ["barcode", "vat", "unit", "brand", "category", "active", "description", "groupKey"],
+  },
+  stock: { required: ["sku", "warehouse", "quantity"], optional: [] },
+  prices: { required: ["sku", "price"], optional: ["currency", "priceGroup", "vatIncluded"] },
+  categories: { required: ["id", "name"], optional: ["parentId"] },
+  orderLookup: { required: [], optional: ["documentId", "lineNo"] },
+} as const;
+
+/** The generic SQL connector's read queries the panel can preview. */
+export const SQL_QUERY_NAMES = ["products", "stock", "prices", "categories"] as const;
+export const sqlQueryNameSchema = z.enum(SQL_QUERY_NAMES);
+export type SqlQueryName = z.infer<typeof sqlQueryNameSchema>;
+
+/** "Önizle": a configured query (the saved one, or the form's unsaved configuration) run with a row cap. */
+export const sqlPreviewRequestSchema = z.object({
+  query: sqlQueryNameSchema,
+  /** The form's configuration (JSON), when it differs from the saved one. */
+  sqlConfig: z.string().max(200_000).optional(),
+});
+
+const sqlCellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const sqlPreviewSchema = z.object({
+  /** Turkish reason when the query could not run (bad configuration, database error, no agent). */
+  error: z.string().nullable(),
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.string(), sqlCellSchema)),
+  /** Each row's mapping: the model record, or the Turkish reasons it is rejected. */
+  mapped: z.array(
+    z.object({
+      ok: z.boolean(),
+      key: z.string().nullable(),
+      value: z.record(z.string(), z.unknown()).nullable(),
+      errors: z.array(z.string()),
+    }),
+  ),
+  /** Mapped columns the result does not have. */
+  mappingErrors: z.array(z.string()),
+  truncated: z.boolean(),
+});
+export type SqlPreview = z.infer<typeof sqlPreviewSchema>;
+
+/** A file of products, stock or prices checked row by row (the file exchange of the mapping systems). */
+export const FILE_IMPORT_KINDS = ["products", "stock", "prices"] as const;
+export const fileImportResultSchema = z.object({
+  columns: z.array(z.string()),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  rows: z.array(
+    z.object({ row: z.number().int(), key: z.string(), accepted: z.boolean(), reasons: z.array(z.string()) }),
+  ),
+});
+export type FileImportResult = z.infer<typeof fileImportResultSchema>;

@@ -14,6 +14,7 @@ import { type OpenedConnectors, PgRateLimitStore } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { agentHubOf } from "../agents/service.ts";
 import { credentialPersister, findConnection, openCredentials } from "./repository.ts";
+import { sqlTransportOf } from "./sql-transport.ts";
 
 export class MissingConnectionError extends Error {}
 
@@ -55,6 +56,7 @@ export async function openCompanyConnectors(
     erp: createErpConnector(erpRow.systemType, erpCreds, {
       ...connectorContext,
       fetch: transportOf(ctx, erpRow.agentId),
+      sql: sqlTransportOf(ctx, erpRow.agentId, erpCreds),
       budget: budget("erp", erpRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "erp", erpCreds),
     }),
@@ -127,6 +129,7 @@ export function interactiveConnectorContext(
     timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
     retry: { maxRetries: 2, maxRetryAfterMs: 10_000 },
     fetch: transportOf(ctx, agentId),
+    sql: kind === "erp" ? sqlTransportOf(ctx, agentId, credentials) : undefined,
     persistCredentials: credentialPersister(ctx.database.db, ctx.credentials, companyId, kind, credentials),
   };
 }

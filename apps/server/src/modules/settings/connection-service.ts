@@ -80,6 +80,7 @@ function viewOf(
     } else values[f.name] = v ?? "";
   }
   return {
+    id: row.id,
     connectionType,
     productType: row.systemType,
     name: d?.name ?? String(row.systemType),

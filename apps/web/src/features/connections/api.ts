@@ -7,6 +7,7 @@ import type {
   CreateErpMatchingRequest,
   ErpMatchingDto,
   ErpMatchingImportResult,
+  FileImportResult,
   JobDto,
   JobScheduleDto,
   OptionDto,
@@ -17,7 +18,12 @@ import type {
   SettingKey,
   SettingsLayout,
   SettingType,
+  SqlPreview,
+  SqlQueryName,
 } from "@ep/contracts";
+
+type FileImportKind = "products" | "stock" | "prices";
+
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, request } from "@/lib/api-client";
 
@@ -211,5 +217,39 @@ export function useRegisterWebhooks() {
   return useMutation({
     mutationFn: () => api.post<WebhookStatus>("/api/webhooks/register"),
     onSuccess: (data) => client.setQueryData(["connections", "webhooks"], data),
+  });
+}
+
+/** POST /api/settings/sql-preview/{connectionId} — a configured query's first rows and their mapping. */
+export function useSqlPreview() {
+  return useMutation({
+    mutationFn: ({
+      connectionId,
+      query,
+      sqlConfig,
+    }: {
+      connectionId: number;
+      query: SqlQueryName;
+      sqlConfig: string;
+    }) => api.post<SqlPreview>(`/api/settings/sql-preview/${connectionId}`, { query, sqlConfig }),
+  });
+}
+
+/** POST /api/settings/file-import/{connectionId}/{kind} — an Excel/CSV/XML file checked row by row. */
+export function useFileImport() {
+  return useMutation({
+    mutationFn: ({
+      connectionId,
+      kind,
+      file,
+    }: {
+      connectionId: number;
+      kind: FileImportKind;
+      file: File;
+    }) => {
+      const form = new FormData();
+      form.append("file", file);
+      return api.post<FileImportResult>(`/api/settings/file-import/${connectionId}/${kind}`, form);
+    },
   });
 }

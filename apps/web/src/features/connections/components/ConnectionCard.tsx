@@ -26,7 +26,11 @@ import { formatDateTime } from "@/lib/format";
 import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
 import { ConnectionUsageLine } from "./ConnectionUsage";
 import { SandboxBadge, SandboxCredentials } from "./SandboxConnect";
+import { SqlMappingSection } from "./SqlMappingSection";
 import { WebhookLine } from "./WebhookLine";
+
+/** The generic SQL connector's configuration field, edited in its own section. */
+const SQL_CONFIG_FIELD = "sqlConfig";
 
 type Props = { connectionType: ConnectionType; overview: ConnectionsOverview };
 
@@ -108,6 +112,7 @@ export function ConnectionCard({ connectionType, overview }: Props) {
   };
 
   const lastTest = savedHere?.lastTest;
+  const isMapping = system?.availability === "mapping";
   const labels = Object.fromEntries((system?.fields ?? []).map((f) => [f.name, f.label]));
   const sandboxes = useSandboxSystems();
   const hasSandbox = !!sandboxes.data?.some(
@@ -168,6 +173,11 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 </Stack>
               </Alert>
             )}
+            {system?.availability === "mapping" && (
+              <Alert color="teal" variant="light" data-testid={`mapping-note-${connectionType}`}>
+                {t("connections.sqlMapping.availability")}
+              </Alert>
+            )}
             {system?.implemented && system.onPremOnly && (
               <Text size="sm" c="dimmed">
                 {t("connections.apiKeys.onPrem")}
@@ -220,36 +230,45 @@ export function ConnectionCard({ connectionType, overview }: Props) {
               </Alert>
             )}
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              {(system?.fields ?? []).map((f) => {
-                const stored = f.secret && savedHere?.secretsSet.includes(f.name);
-                const common = {
-                  label: f.label,
-                  description: f.help ?? undefined,
-                  withAsterisk: f.required && !stored,
-                  error: errors[f.name],
-                  value: values[f.name] ?? "",
-                  onChange: (e: { currentTarget: { value: string } }) => {
-                    const value = e.currentTarget.value;
-                    setValues((v) => ({ ...v, [f.name]: value }));
-                  },
-                };
-                return f.secret ? (
-                  <PasswordInput
-                    key={f.name}
-                    {...common}
-                    autoComplete="new-password"
-                    placeholder={stored ? t("connections.apiKeys.secretKept") : undefined}
-                  />
-                ) : (
-                  <TextInput
-                    key={f.name}
-                    {...common}
-                    inputMode={f.type === "number" ? "numeric" : f.type === "url" ? "url" : undefined}
-                    placeholder={f.placeholder ?? f.default ?? undefined}
-                  />
-                );
-              })}
+              {(system?.fields ?? [])
+                .filter((f) => !(isMapping && f.name === SQL_CONFIG_FIELD))
+                .map((f) => {
+                  const stored = f.secret && savedHere?.secretsSet.includes(f.name);
+                  const common = {
+                    label: f.label,
+                    description: f.help ?? undefined,
+                    withAsterisk: f.required && !stored,
+                    error: errors[f.name],
+                    value: values[f.name] ?? "",
+                    onChange: (e: { currentTarget: { value: string } }) => {
+                      const value = e.currentTarget.value;
+                      setValues((v) => ({ ...v, [f.name]: value }));
+                    },
+                  };
+                  return f.secret ? (
+                    <PasswordInput
+                      key={f.name}
+                      {...common}
+                      autoComplete="new-password"
+                      placeholder={stored ? t("connections.apiKeys.secretKept") : undefined}
+                    />
+                  ) : (
+                    <TextInput
+                      key={f.name}
+                      {...common}
+                      inputMode={f.type === "number" ? "numeric" : f.type === "url" ? "url" : undefined}
+                      placeholder={f.placeholder ?? f.default ?? undefined}
+                    />
+                  );
+                })}
             </SimpleGrid>
+            {isMapping && (
+              <SqlMappingSection
+                value={values[SQL_CONFIG_FIELD] ?? ""}
+                onChange={(value) => setValues((v) => ({ ...v, [SQL_CONFIG_FIELD]: value }))}
+                connectionId={savedHere?.id}
+              />
+            )}
             {system?.implemented &&
               hasSandbox &&
               ((savedHere?.isEmulated && !switching) || showSandbox ? (

@@ -1,0 +1,308 @@
+import { SQL_QUERY_NAMES, type SqlPreview, type SqlQueryName } from "@ep/contracts";
+import {
+  Alert,
+  Badge,
+  Button,
+  FileInput,
+  Group,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { IconDatabase } from "@tabler/icons-react";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "@/lib/errors";
+import { useFileImport, useSqlPreview } from "../api";
+import {
+  fieldsOf,
+  missingRequired,
+  parseSqlMapping,
+  serializeSqlMapping,
+  withQuery,
+} from "../sql-mapping-form";
+
+type Props = {
+  /** The connection's `sqlConfig` field (JSON). */
+  value: string;
+  onChange: (value: string) => void;
+  /** The saved connection, when there is one: "Önizle" runs through its agent. */
+  connectionId?: number;
+};
+
+/**
+ * "SQL ile bağlantı": the merchant's (or our support team's) SELECTs for a system with no API, each
+ * with its column mapping, "Önizle" with the first rows and how each row maps, and the order write.
+ */
+export function SqlMappingSection({ value, onChange, connectionId }: Props) {
+  const { t } = useTranslation();
+  const form = useMemo(() => parseSqlMapping(value), [value]);
+  const [tab, setTab] = useState<SqlQueryName>("products");
+  const [preview, setPreview] = useState<SqlPreview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const run = useSqlPreview();
+  const missing = missingRequired(form);
+  const update = (next: typeof form) => onChange(serializeSqlMapping(next));
+  const q = form.queries[tab];
+
+  const onPreview = async () => {
+    if (!connectionId) return;
+    setPreview(null);
+    setPreviewError(null);
+    try {
+      setPreview(await run.mutateAsync({ connectionId, query: tab, sqlConfig: value }));
+    } catch (error) {
+      setPreviewError(errorMessage(error));
+    }
+  };
+
+  return (
+    <Stack gap="sm" data-testid="sql-mapping">
+      <Group gap="xs">
+        <IconDatabase size={18} aria-hidden />
+        <Title order={3} fz="md" fw={600}>
+          {t("connections.sqlMapping.title")}
+        </Title>
+        <Badge variant="light" color="teal">
+          {t("connections.sqlMapping.badge")}
+        </Badge>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t("connections.sqlMapping.honest")}
+      </Text>
+      <Tabs
+        value={tab}
+        onChange={(v) => {
+          if (!v) return;
+          setTab(v as SqlQueryName);
+          setPreview(null);
+        }}
+      >
+        <Tabs.List>
+          {SQL_QUERY_NAMES.map((name) => (
+            <Tabs.Tab key={name} value={name}>
+              {t(`connections.sqlMapping.queries.${name}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Textarea
+        label={t("connections.sqlMapping.sql")}
+        description={t("connections.sqlMapping.sqlHelp")}
+        autosize
+        minRows={3}
+        ff="monospace"
+        value={q.sql}
+        onChange={(e) => update(withQuery(form, tab, { sql: e.currentTarget.value }))}
+      />
+      <TextInput
+        label={t("connections.sqlMapping.keyColumn")}
+        description={t("connections.sqlMapping.keyColumnHelp")}
+        value={q.keyColumn}
+        onChange={(e) => update(withQuery(form, tab, { keyColumn: e.currentTarget.value }))}
+      />
+      <Text size="sm" fw={500}>
+        {t("connections.sqlMapping.mapping")}
+      </Text>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+        {fieldsOf(tab).map(({ field, required }) => (
+          <TextInput
+            key={field}
+            size="xs"
+            label={t(`connections.sqlMapping.fields.${field}`)}
+            withAsterisk={required}
+            error={
+              missing.some((m) => m.query === tab && m.field === field)
+                ? t("connections.sqlMapping.required")
+                : undefined
+            }
+            placeholder={preview?.columns[0]}
+            value={q.columns[field] ?? ""}
+            onChange={(e) =>
+              update(withQuery(form, tab, { columns: { ...q.columns, [field]: e.currentTarget.value } }))
+            }
+          />
+        ))}
+      </SimpleGrid>
+      <Group justify="flex-end">
+        {!connectionId && (
+          <Text size="xs" c="dimmed">
+            {t("connections.sqlMapping.saveFirst")}
+          </Text>
+        )}
+        <Button
+          variant="light"
+          size="xs"
+          onClick={onPreview}
+          loading={run.isPending}
+          disabled={!connectionId || !q.sql.trim()}
+        >
+          {t("connections.sqlMapping.preview")}
+        </Button>
+      </Group>
+      {(previewError || preview?.error) && (
+        <Alert color="red" variant="light" role="alert">
+          {previewError ?? preview?.error}
+        </Alert>
+      )}
+      {preview && !preview.error && <PreviewTable preview={preview} />}
+      {connectionId && tab !== "categories" && <FileImportBox connectionId={connectionId} kind={tab} />}
+      <Textarea
+        label={t("connections.sqlMapping.orderLookup")}
+        description={t("connections.sqlMapping.orderLookupHelp")}
+        autosize
+        minRows={2}
+        ff="monospace"
+        value={form.orderLookup.sql}
+        onChange={(e) =>
+          update({ ...form, orderLookup: { ...form.orderLookup, sql: e.currentTarget.value } })
+        }
+      />
+      <SimpleGrid cols={2} spacing="xs">
+        {fieldsOf("orderLookup").map(({ field }) => (
+          <TextInput
+            key={field}
+            size="xs"
+            label={t(`connections.sqlMapping.fields.${field}`)}
+            value={form.orderLookup.columns[field] ?? ""}
+            onChange={(e) =>
+              update({
+                ...form,
+                orderLookup: {
+                  ...form.orderLookup,
+                  columns: { ...form.orderLookup.columns, [field]: e.currentTarget.value },
+                },
+              })
+            }
+          />
+        ))}
+      </SimpleGrid>
+      <Textarea
+        label={t("connections.sqlMapping.orderWrite")}
+        description={t("connections.sqlMapping.orderWriteHelp")}
+        autosize
+        minRows={2}
+        ff="monospace"
+        value={form.orderWrite}
+        onChange={(e) => update({ ...form, orderWrite: e.currentTarget.value })}
+      />
+    </Stack>
+  );
+}
+
+function PreviewTable({ preview }: { preview: SqlPreview }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="xs" data-testid="sql-preview">
+      {preview.mappingErrors.map((m) => (
+        <Alert key={m} color="yellow" variant="light">
+          {m}
+        </Alert>
+      ))}
+      <Text size="xs" c="dimmed">
+        {t("connections.sqlMapping.previewRows", { count: preview.rows.length })}
+      </Text>
+      <ScrollArea>
+        <Table striped withTableBorder fz="xs">
+          <Table.Thead>
+            <Table.Tr>
+              {preview.columns.map((c) => (
+                <Table.Th key={c}>{c}</Table.Th>
+              ))}
+              <Table.Th>{t("connections.sqlMapping.result")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {preview.rows.map((row, i) => {
+              const m = preview.mapped[i];
+              return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: preview rows have no key of their own
+                <Table.Tr key={i}>
+                  {preview.columns.map((c) => (
+                    <Table.Td key={c}>{row[c] === null ? "—" : String(row[c])}</Table.Td>
+                  ))}
+                  <Table.Td c={m?.ok ? "green" : "red"}>
+                    {m?.ok ? t("connections.sqlMapping.accepted") : m?.errors.join(" ")}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+    </Stack>
+  );
+}
+
+/** Files in: an Excel/CSV/XML file of the open tab's records, checked row by row. */
+function FileImportBox({
+  connectionId,
+  kind,
+}: {
+  connectionId: number;
+  kind: "products" | "stock" | "prices";
+}) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const upload = useFileImport();
+  const [error, setError] = useState<string | null>(null);
+  const onUpload = async () => {
+    if (!file) return;
+    setError(null);
+    try {
+      await upload.mutateAsync({ connectionId, kind, file });
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  const result = upload.data;
+  return (
+    <Stack gap="xs" data-testid="file-import">
+      <Text size="sm" fw={500}>
+        {t("connections.sqlMapping.files")}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {t("connections.sqlMapping.filesHelp")}
+      </Text>
+      <Group align="flex-end">
+        <FileInput
+          size="xs"
+          accept=".xlsx,.csv,.xml"
+          value={file}
+          onChange={setFile}
+          placeholder={t("connections.sqlMapping.chooseFile")}
+          style={{ flex: 1 }}
+        />
+        <Button size="xs" variant="light" onClick={onUpload} loading={upload.isPending} disabled={!file}>
+          {t("connections.sqlMapping.check")}
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" variant="light" role="alert">
+          {error}
+        </Alert>
+      )}
+      {result && (
+        <>
+          <Text size="sm">
+            {t("connections.sqlMapping.fileResult", { accepted: result.accepted, rejected: result.rejected })}
+          </Text>
+          {result.rows
+            .filter((r) => !r.accepted)
+            .slice(0, 50)
+            .map((r) => (
+              <Text key={r.row} size="xs" c="red">
+                {t("connections.sqlMapping.fileRow", { row: r.row, key: r.key })} {r.reasons.join(" ")}
+              </Text>
+            ))}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ConnectorDescriptor } from "../sdk/connector";
+
+/**
+ * The systems with no public API the generic SQL / file connector serves (artifacts-by-system.md: kind 5
+ * or thin 3P SQL fragments). Nothing about their schemas is assumed: the merchant's own queries and
+ * column mapping say where everything is ("yapılandırılmış eşleme ile").
+ */
+const SYSTEMS: Array<[number, string, string, boolean]> = [
+  [12, "Gizsoft", "gizsoft", true],
+  [13, "Zirve", "zirve", true],
+  [14, "Nebim Winner", "nebim-winner", true],
+  [15, "Eta", "eta", true],
+  [22, "LucaNet", "luca-net", false],
+];
+
+export function genericSqlDescriptor(
+  type: number,
+  name: string,
+  system: string,
+  onPremOnly: boolean,
+): ConnectorDescriptor & { kind: "erp" } {
+  return {
+    kind: "erp",
+    type,
+    name,
+    system,
+    implemented: true,
+    mapping: true,
+    credentials: [
+      {
+        name: "sqlAlias",
+        label: "Veritabanı takma adı",
+        help: "Yerel bağlantı aracının yapılandırma dosyasındaki veritabanı takma adı (şifre müşterinin makinesinde kalır).",
+        secret: false,
+        required: false,
+        type: "text",
+        placeholder: "erp",
+      },
+      {
+        name: "sqlDialect",
+        label: "Veritabanı türü",
+        help: "firebird veya mssql",
+        secret: false,
+        required: false,
+        type: "text",
+        default: "firebird",
+      },
+      {
+        name: "sqlConfig",
+        label: "SQL ile bağlantı",
+        help: 'Sorgular ve sütun eşlemesi; aşağıdaki "SQL ile bağlantı" bölümünden düzenlenir.',
+        secret: false,
+        required: false,
+        type: "text",
+      },
+    ],
+    batch: { page: 500 },
+    budget: { requests: 20, windowMs: 1000 },
+    onPremOnly,
+    notes:
+      "Generic SQL / file connector: the merchant's SELECTs and column mapping, run through the on-site agent.",
+  };
+}
+
+export const genericSqlDescriptors = SYSTEMS.map(([type, name, system, onPrem]) =>
+  genericSqlDescriptor(type, name, system, onPrem),
+);
