@@ -30,6 +30,7 @@ import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
+import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
 
@@ -51,6 +52,7 @@ const MODULES: ConnectorModule[] = [
   entegraModule,
   shopierModule,
   lucaKozaModule,
+  trendyolEFaturamModule,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
@@ -181,7 +183,7 @@ export function getShopWebhooks(type: number): ShopWebhooks | undefined {
   return shopModules.get(type)?.webhooks;
 }
 
-/** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18). */
+/** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18, Trendyol e-Faturam 24). */
 export function isEInvoiceType(type: number): boolean {
   return erpModules.get(type)?.einvoice !== undefined;
 }
