@@ -5,6 +5,7 @@ export * from "./ideasoft/index";
 export * from "./ikas/index";
 export * from "./logo-isbasi/index";
 export * from "./luca-koza/index";
+export * from "./luca-portal/index";
 export * from "./mikro/index";
 export * from "./registry";
 export * from "./sdk/index";

@@ -11,6 +11,7 @@ import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
+import { lucaPortalModule } from "./luca-portal/index";
 import { mikroModule } from "./mikro/index";
 import type {
   ConnectorContext,
@@ -53,6 +54,7 @@ const MODULES: ConnectorModule[] = [
   shopierModule,
   lucaKozaModule,
   trendyolEFaturamModule,
+  lucaPortalModule,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
@@ -186,6 +188,11 @@ export function getShopWebhooks(type: number): ShopWebhooks | undefined {
 /** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18, Trendyol e-Faturam 24). */
 export function isEInvoiceType(type: number): boolean {
   return erpModules.get(type)?.einvoice !== undefined;
+}
+
+/** ERP types whose invoices are generated and exported as files, not sent (LucaPortal 19). */
+export function isFileInvoiceType(type: number): boolean {
+  return erpModules.get(type)?.fileInvoices === true;
 }
 
 export function createEInvoiceProvider(

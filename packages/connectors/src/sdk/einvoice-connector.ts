@@ -29,14 +29,20 @@ import type {
 /** What the panel shows for a catalogue read: this system is an e-invoice service, not a product source. */
 export const NOT_A_PRODUCT_SOURCE = "e-fatura servisi: ürün kaynağı değildir";
 
-export class EInvoiceServiceConnector<P extends EInvoiceProvider = EInvoiceProvider> implements ErpConnector {
-  constructor(
-    readonly provider: P,
-    readonly descriptor: ConnectorDescriptor,
-  ) {}
+/**
+ * The ERP face of a system that is not a product source: every catalogue or order call is "unsupported".
+ * `testConnection` says what the system is (an e-invoice service tests its provider; LucaPortal, which has
+ * no API, answers what the merchant does instead).
+ */
+export class NotAProductSourceConnector implements ErpConnector {
+  constructor(readonly descriptor: ConnectorDescriptor) {}
 
   testConnection(): Promise<ConnectionInfo> {
-    return this.provider.testConnection();
+    return Promise.resolve({
+      ok: true,
+      system: this.descriptor.system,
+      description: this.descriptor.notice ?? this.descriptor.notes ?? this.descriptor.name,
+    });
   }
 
   private notASource(operation: string): Promise<never> {
@@ -79,6 +85,19 @@ export class EInvoiceServiceConnector<P extends EInvoiceProvider = EInvoiceProvi
   }
   listInvoicesForOrder(): Promise<Invoice[]> {
     return this.notASource("listInvoicesForOrder");
+  }
+}
+
+export class EInvoiceServiceConnector<P extends EInvoiceProvider = EInvoiceProvider> extends NotAProductSourceConnector {
+  constructor(
+    readonly provider: P,
+    descriptor: ConnectorDescriptor,
+  ) {
+    super(descriptor);
+  }
+
+  override testConnection(): Promise<ConnectionInfo> {
+    return this.provider.testConnection();
   }
 }
 

@@ -1,6 +1,6 @@
 export * from "./connector";
 export * from "./einvoice";
-export { EInvoiceServiceConnector } from "./einvoice-connector";
+export { EInvoiceServiceConnector, NotAProductSourceConnector } from "./einvoice-connector";
 export * from "./errors";
 export * from "./http";
 export * from "./logging";

@@ -395,7 +395,7 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
   }
 
   /** `POST /api/invoice/documents/earchive/cancel`; 409 = the document can no longer be cancelled. */
-  async cancelEArchive(ettn: string): Promise<void> {
+  async cancelEArchive(ettn: string, _reason: string): Promise<void> {
     const { companyId } = await this.signIn();
     await this.call({
       method: "POST",
