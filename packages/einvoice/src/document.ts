@@ -7,7 +7,11 @@ import type { InvoiceHeader } from "./ubl.ts";
  * The invoice as data for providers that take their own JSON (Trendyol e-Faturam), from the same
  * `InvoiceAmounts` the UBL was written from (`buildUblInvoice(...).amounts`), so both forms agree to the kuruş.
  */
-export function invoiceDocument(order: Order, header: InvoiceHeader, amounts: InvoiceAmounts): EInvoiceDocument {
+export function invoiceDocument(
+  order: Order,
+  header: InvoiceHeader,
+  amounts: InvoiceAmounts,
+): EInvoiceDocument {
   const c = order.customer;
   const a = order.billingAddress;
   const taxId = buyerTaxNumber(c) ?? UNKNOWN_CONSUMER_TCKN;

@@ -30,7 +30,12 @@ async function lucaCompany(prefix: string, count: number) {
     .update(companies)
     .set({ taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" })
     .where(eq(companies.id, companyId));
-  await saveConnection(t.ctx.database.db, t.ctx.credentials, { companyId, kind: "erp", systemType: 19, credentials: {} });
+  await saveConnection(t.ctx.database.db, t.ctx.credentials, {
+    companyId,
+    kind: "erp",
+    systemType: 19,
+    credentials: {},
+  });
   const shop = await saveConnection(t.ctx.database.db, t.ctx.credentials, {
     companyId,
     kind: "shop",
@@ -50,7 +55,10 @@ describe("LucaPortal (19): invoices generated and exported as files", () => {
     expect(isFileInvoiceType(19)).toBe(true);
     expect(getDescriptor("erp", 19)?.notice).toMatch(/API'si yok/);
     const erp = createErpConnector(19, {}, { companyId: "1", rateLimitStore: new InMemoryRateLimitStore() });
-    expect(await erp.testConnection()).toMatchObject({ ok: true, description: expect.stringMatching(/portal/) });
+    expect(await erp.testConnection()).toMatchObject({
+      ok: true,
+      description: expect.stringMatching(/portal/),
+    });
   });
 
   it("generates numbered invoices without sending, and exports the day as Excel and as UBL zip, company-scoped", async () => {
@@ -84,7 +92,10 @@ describe("LucaPortal (19): invoices generated and exported as files", () => {
     // Totals in the list add up: net + VAT = total on every row.
     for (let i = 2; i <= 6; i++) {
       const r = sheet?.getRow(i);
-      expect(Number(r?.getCell(10).value) + Number(r?.getCell(11).value)).toBeCloseTo(Number(r?.getCell(12).value), 2);
+      expect(Number(r?.getCell(10).value) + Number(r?.getCell(11).value)).toBeCloseTo(
+        Number(r?.getCell(12).value),
+        2,
+      );
     }
 
     const ubl = await download(`/api/invoices/export?from=${today}&to=${today}&format=ubl`, a.token);
@@ -103,34 +114,59 @@ describe("LucaPortal (19): invoices generated and exported as files", () => {
     expect(Object.keys(otherZip.files).every((f) => f.startsWith("LUC"))).toBe(true);
     expect(other.headers["x-invoice-count"]).toBe("2");
     // A range that runs backwards, or a day without invoices.
-    expect((await download(`/api/invoices/export?from=${today}&to=2020-01-01`, a.token)).statusCode).toBe(400);
-    expect((await download("/api/invoices/export?from=2020-01-01", a.token)).headers["x-invoice-count"]).toBe("0");
+    expect((await download(`/api/invoices/export?from=${today}&to=2020-01-01`, a.token)).statusCode).toBe(
+      400,
+    );
+    expect((await download("/api/invoices/export?from=2020-01-01", a.token)).headers["x-invoice-count"]).toBe(
+      "0",
+    );
     expect((await download(`/api/invoices/export?from=${today}`, "")).statusCode).toBe(401);
   });
 
   it("a cancelled order gets a generated IADE, listed and exported with its BillingReference", async () => {
     const a = await lucaCompany("LR", 2);
-    const settings = { series: "LRT", draft: false, invoiceWhen: "all" as const, eInvoiceProfile: "TEMELFATURA" as const };
-    const input = { db: t.ctx.database.db, companyId: a.companyId, shopConnectionId: a.shopConnectionId, settings };
+    const settings = {
+      series: "LRT",
+      draft: false,
+      invoiceWhen: "all" as const,
+      eInvoiceProfile: "TEMELFATURA" as const,
+    };
+    const input = {
+      db: t.ctx.database.db,
+      companyId: a.companyId,
+      shopConnectionId: a.shopConnectionId,
+      settings,
+    };
     await runInvoiceCycle(input);
     const order = a.orders[0];
     if (!order) throw new Error("no order");
     await t.ctx.database.db
       .update(engineSchema.orderLedger)
       .set({ payload: { ...order, status: "REFUNDED" } })
-      .where(and(eq(engineSchema.orderLedger.companyId, a.companyId), eq(engineSchema.orderLedger.orderNo, order.orderNo)));
+      .where(
+        and(
+          eq(engineSchema.orderLedger.companyId, a.companyId),
+          eq(engineSchema.orderLedger.orderNo, order.orderNo),
+        ),
+      );
     expect(await runInvoiceCycle(input)).toMatchObject({ returns: 1, generated: 1 });
     const rows = await t.ctx.database.db.select().from(einvoices).where(eq(einvoices.companyId, a.companyId));
     const iade = rows.find((r) => r.type === "IADE");
     const sold = rows.find((r) => r.id === iade?.returnOfId);
     expect(iade?.state).toBe("generated");
     const listed = await call(t.app, "GET", "/api/invoices", { token: a.token });
-    expect(listed.body.data.find((r: { kind: string }) => r.kind === "IADE")).toMatchObject({ returnOf: sold?.number });
-    const zip = await JSZip.loadAsync((await download(`/api/invoices/export?from=${today}&format=ubl`, a.token)).rawPayload);
+    expect(listed.body.data.find((r: { kind: string }) => r.kind === "IADE")).toMatchObject({
+      returnOf: sold?.number,
+    });
+    const zip = await JSZip.loadAsync(
+      (await download(`/api/invoices/export?from=${today}&format=ubl`, a.token)).rawPayload,
+    );
     const xml = await zip.file(`${iade?.number}.xml`)?.async("string");
     expect(xml).toContain("<cbc:InvoiceTypeCode>IADE</cbc:InvoiceTypeCode>");
     expect(xml).toMatch(
-      new RegExp(`<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${sold?.number}</cbc:ID><cbc:IssueDate>${sold?.issueDate}</cbc:IssueDate>`),
+      new RegExp(
+        `<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${sold?.number}</cbc:ID><cbc:IssueDate>${sold?.issueDate}</cbc:IssueDate>`,
+      ),
     );
   });
 });

@@ -12,7 +12,13 @@ import { type InvoiceCycleInput, retryDelayMs, runInvoiceCycle } from "../../src
 import { einvoices } from "../../src/modules/invoices/schema.ts";
 import { companies } from "../../src/platform/db/schema.ts";
 import { call, startTestApp, type TestApp } from "../harness.ts";
-import { type Emu, makeOrders, putOrdersInLedger, recordingShop, signedInCompany } from "./invoice-support.ts";
+import {
+  type Emu,
+  makeOrders,
+  putOrdersInLedger,
+  recordingShop,
+  signedInCompany,
+} from "./invoice-support.ts";
 
 const REGISTERED = [{ vkn: "1234567890", title: "Örnek Ticaret A.Ş.", enabled: true }];
 /** makeOrders takes its registered e-Fatura buyers from an emulator's user list; here Trendyol's taxpayers. */
@@ -70,7 +76,11 @@ async function trendyolCompany() {
 }
 
 const rowsOf = (companyId: number) =>
-  t.ctx.database.db.select().from(einvoices).where(eq(einvoices.companyId, companyId)).orderBy(asc(einvoices.id));
+  t.ctx.database.db
+    .select()
+    .from(einvoices)
+    .where(eq(einvoices.companyId, companyId))
+    .orderBy(asc(einvoices.id));
 
 describe("Trendyol e-Faturam through the invoice flow", () => {
   it("sends each order exactly once in the vendor's JSON under 5xx, timeouts and dropped answers", async () => {
@@ -128,7 +138,12 @@ describe("Trendyol e-Faturam through the invoice flow", () => {
       await t.ctx.database.db
         .update(engineSchema.orderLedger)
         .set({ payload: { ...o, status: "CANCELLED" } })
-        .where(and(eq(engineSchema.orderLedger.companyId, c.companyId), eq(engineSchema.orderLedger.orderNo, o.orderNo)));
+        .where(
+          and(
+            eq(engineSchema.orderLedger.companyId, c.companyId),
+            eq(engineSchema.orderLedger.orderNo, o.orderNo),
+          ),
+        );
     }
     const report = await runInvoiceCycle(input);
     expect(report.returns).toBe(2);
@@ -141,7 +156,11 @@ describe("Trendyol e-Faturam through the invoice flow", () => {
       expect(sold?.orderNo).toBe(r.orderNo);
       const doc = emu.documents.get(r.ettn);
       expect(doc?.body.invoiceInfo).toMatchObject({ invoiceTypeCode: "IADE", invoiceId: r.number });
-      expect(doc?.body.billingReference).toEqual({ invoiceId: sold?.number, issueDate: sold?.issueDate, typeCode: "IADE" });
+      expect(doc?.body.billingReference).toEqual({
+        invoiceId: sold?.number,
+        issueDate: sold?.issueDate,
+        typeCode: "IADE",
+      });
     }
     // Numbers stay gap-free across sales and returns.
     expect(rows.map((r) => Number(r.number.slice(7))).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -179,7 +198,9 @@ describe("Trendyol e-Faturam through the invoice flow", () => {
     // Before the wait is over nothing is sent.
     clock += 30_000;
     await runInvoiceCycle(input);
-    expect(emu.recorder.list().filter((r) => r.method === "POST" && r.path.endsWith("/earchive"))).toHaveLength(0);
+    expect(
+      emu.recorder.list().filter((r) => r.method === "POST" && r.path.endsWith("/earchive")),
+    ).toHaveLength(0);
     // Second and third tries: each looks the ETTN up before sending again; waits double.
     clock += 30_000;
     await runInvoiceCycle(input);
@@ -214,7 +235,10 @@ describe("Trendyol e-Faturam through the invoice flow", () => {
       leaseMs: 0,
       retry: { baseMs: 0, maxAttempts: 1 },
     };
-    emu.faults.enqueue({ kind: "dropAfterWrite", operation: "createEArchive" }, { kind: "5xx", operation: "earchiveStatus", times: 4 });
+    emu.faults.enqueue(
+      { kind: "dropAfterWrite", operation: "createEArchive" },
+      { kind: "5xx", operation: "earchiveStatus", times: 4 },
+    );
     // sendOnce's own lookup fails (503 twice), and so does the last lookup at the cap (1 try): it waits.
     await runInvoiceCycle(input);
     let [row] = await rowsOf(c.companyId);

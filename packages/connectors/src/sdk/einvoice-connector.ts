@@ -15,16 +15,7 @@ import type {
 } from "./connector";
 import type { EInvoiceProvider } from "./einvoice";
 import { ConnectorError } from "./errors";
-import type {
-  Category,
-  Invoice,
-  Page,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "./model";
+import type { Category, Invoice, Page, Price, PriceGroup, Product, StockLevel, StockLocation } from "./model";
 
 /** What the panel shows for a catalogue read: this system is an e-invoice service, not a product source. */
 export const NOT_A_PRODUCT_SOURCE = "e-fatura servisi: ürün kaynağı değildir";
@@ -88,7 +79,9 @@ export class NotAProductSourceConnector implements ErpConnector {
   }
 }
 
-export class EInvoiceServiceConnector<P extends EInvoiceProvider = EInvoiceProvider> extends NotAProductSourceConnector {
+export class EInvoiceServiceConnector<
+  P extends EInvoiceProvider = EInvoiceProvider,
+> extends NotAProductSourceConnector {
   constructor(
     readonly provider: P,
     descriptor: ConnectorDescriptor,
@@ -100,4 +93,3 @@ export class EInvoiceServiceConnector<P extends EInvoiceProvider = EInvoiceProvi
     return this.provider.testConnection();
   }
 }
-

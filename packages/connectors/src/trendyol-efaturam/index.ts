@@ -10,7 +10,12 @@ export {
   type TrendyolEFaturamEmulator,
 } from "./emulator/server";
 export { judgeTrendyolEFaturamRequest } from "./judge/requests";
-export { createTrendyolEFaturamProvider, TRENDYOL_STATUS, TrendyolEFaturamProvider, trendyolInvoiceBody } from "./provider";
+export {
+  createTrendyolEFaturamProvider,
+  TRENDYOL_STATUS,
+  TrendyolEFaturamProvider,
+  trendyolInvoiceBody,
+} from "./provider";
 
 /** Trendyol e-Faturam (24): an e-invoice service listed among the ERPs. */
 export const trendyolEFaturamModule: ErpConnectorModule = {

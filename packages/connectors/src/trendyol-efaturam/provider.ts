@@ -74,7 +74,9 @@ function classifyProblem(system: string, operation: string) {
     const type = str(p.type);
     const detail = str(p.detail) ?? str(p.title) ?? str(p.message);
     const errors = Array.isArray(p.errors)
-      ? p.errors.map((e) => (isObj(e) ? `${str(e.field) ?? ""} ${str(e.defaultMessage) ?? ""}`.trim() : "")).join("; ")
+      ? p.errors
+          .map((e) => (isObj(e) ? `${str(e.field) ?? ""} ${str(e.defaultMessage) ?? ""}`.trim() : ""))
+          .join("; ")
       : "";
     return new ConnectorError(`${system} ${operation}: HTTP ${res.status}${type ? ` ${type}` : ""}`, {
       reason,
@@ -108,7 +110,9 @@ export function trendyolInvoiceBody(
     totalAmount: l.netK + l.taxK,
     totalTax: {
       totalTaxAmount: l.taxK,
-      subTotalTaxes: [{ taxableAmount: l.netK, taxAmount: l.taxK, taxType: "KDV", percent: l.vatRate, name: "KDV" }],
+      subTotalTaxes: [
+        { taxableAmount: l.netK, taxAmount: l.taxK, taxType: "KDV", percent: l.vatRate, name: "KDV" },
+      ],
     },
   }));
   const rates = [...new Set(d.lines.map((l) => l.vatRate))].sort((a, b) => a - b);
@@ -173,7 +177,13 @@ export function trendyolInvoiceBody(
       allowanceTotalAmount: sum(d.lines.map((l) => l.discountK)),
     },
     ...(d.returnOf
-      ? { billingReference: { invoiceId: d.returnOf.number, issueDate: d.returnOf.issueDate, typeCode: "IADE" } }
+      ? {
+          billingReference: {
+            invoiceId: d.returnOf.number,
+            issueDate: d.returnOf.issueDate,
+            typeCode: "IADE",
+          },
+        }
       : {}),
   };
 }
@@ -232,7 +242,9 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
     return this.session;
   }
 
-  private async call(req: Omit<HttpRequest, "headers" | "onAuthFailure" | "classify">): Promise<HttpResponse> {
+  private async call(
+    req: Omit<HttpRequest, "headers" | "onAuthFailure" | "classify">,
+  ): Promise<HttpResponse> {
     return this.http.request({
       ...req,
       classify: req.binary ? undefined : classifyProblem(this.descriptor.system, req.operation),
@@ -282,7 +294,8 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
   }
 
   async sendInvoice(input: SendInvoiceInput): Promise<SentInvoice> {
-    const operation = input.document?.profile === "EARSIVFATURA" ? "createEArchive" : "createOutgoingEInvoice";
+    const operation =
+      input.document?.profile === "EARSIVFATURA" ? "createEArchive" : "createOutgoingEInvoice";
     if (!input.document) {
       throw new ConnectorError("trendyol-efaturam takes its own JSON: the invoice data is missing", {
         reason: "config",
@@ -312,13 +325,16 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
     });
     const answer = isObj(res.json) ? res.json : {};
     if (str(answer.invoiceUuid)?.toLowerCase() !== input.ettn.toLowerCase()) {
-      throw new ConnectorError(`trendyol-efaturam ${operation}: the answer does not name ETTN ${input.ettn}`, {
-        reason: "bad_response",
-        system: this.descriptor.system,
-        operation,
-        // It may be stored under another uuid: look ours up before sending again.
-        maybeApplied: true,
-      });
+      throw new ConnectorError(
+        `trendyol-efaturam ${operation}: the answer does not name ETTN ${input.ettn}`,
+        {
+          reason: "bad_response",
+          system: this.descriptor.system,
+          operation,
+          // It may be stored under another uuid: look ours up before sending again.
+          maybeApplied: true,
+        },
+      );
     }
     return {
       ettn: input.ettn,
@@ -348,7 +364,9 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
             found: true,
             status: TRENDYOL_STATUS[code] ?? "queued",
             providerStatus: code,
-            ...(str(a.gibStatus) ?? str(a.gibStatusCode) ? { message: str(a.gibStatus) ?? str(a.gibStatusCode) } : {}),
+            ...((str(a.gibStatus) ?? str(a.gibStatusCode))
+              ? { message: str(a.gibStatus) ?? str(a.gibStatusCode) }
+              : {}),
           };
           break;
         } catch (e) {
@@ -390,7 +408,13 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
         operation: "download",
       });
     }
-    const file = await this.http.request({ method: "GET", url: link, operation: "downloadFile", kind: "read", binary: true });
+    const file = await this.http.request({
+      method: "GET",
+      url: link,
+      operation: "downloadFile",
+      kind: "read",
+      binary: true,
+    });
     return file.bytes ?? new Uint8Array();
   }
 

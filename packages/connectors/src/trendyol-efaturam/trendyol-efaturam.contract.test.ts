@@ -49,9 +49,26 @@ function document(over: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
     number: `WEB2026${String(serial).padStart(9, "0")}`,
     issueDate: "2026-11-20",
     currency: "TRY",
-    buyer: { taxId: "11111111111", name: "Ayşe", surname: "Yılmaz", city: "İstanbul", district: "Kadıköy", address: "Moda Cad. 12", email: "ayse@example.com", phone: "+90 532 000 00 00" },
+    buyer: {
+      taxId: "11111111111",
+      name: "Ayşe",
+      surname: "Yılmaz",
+      city: "İstanbul",
+      district: "Kadıköy",
+      address: "Moda Cad. 12",
+      email: "ayse@example.com",
+      phone: "+90 532 000 00 00",
+    },
     lines: [
-      { name: "Pamuklu Tişört", qty: 2, vatRate: 20, unitPriceK: 25000, discountK: 5000, netK: 45000, taxK: 9000 },
+      {
+        name: "Pamuklu Tişört",
+        qty: 2,
+        vatRate: 20,
+        unitPriceK: 25000,
+        discountK: 5000,
+        netK: 45000,
+        taxK: 9000,
+      },
       { name: "Kitap", qty: 1, vatRate: 10, unitPriceK: 9091, discountK: 0, netK: 9091, taxK: 909 },
     ],
     ...over,
@@ -93,7 +110,10 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
 
   it("signs in (JWT in x-access-token), names the company; a wrong password is an auth failure", async () => {
     const info = await provider().testConnection();
-    expect(info).toMatchObject({ ok: true, details: { companyId: emu.account.companyId, userId: emu.account.userId } });
+    expect(info).toMatchObject({
+      ok: true,
+      details: { companyId: emu.account.companyId, userId: emu.account.userId },
+    });
     expect((await caught(provider({}, "yanlış").testConnection())).reason).toBe("auth");
     const erp = createErpConnector(24, emu.credentials, ctx());
     expect((await erp.testConnection()).ok).toBe(true);
@@ -111,19 +131,43 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     const p = provider();
     const ettn = randomUUID();
     const doc = document();
-    const sent = await p.sendInvoice({ ettn, xml: "", document: doc, scenario: "eArchive", localId: "SIP-1" });
+    const sent = await p.sendInvoice({
+      ettn,
+      xml: "",
+      document: doc,
+      scenario: "eArchive",
+      localId: "SIP-1",
+    });
     expect(sent).toMatchObject({ ettn, number: doc.number, status: "queued", existed: false });
     const stored = emu.documents.get(ettn);
     expect(stored?.kind).toBe("earchive");
     expect(stored?.body).toMatchObject({
       autoInvoiceId: false,
       localReferenceId: "SIP-1",
-      invoiceInfo: { invoiceType: "EARSIVFATURA", invoiceTypeCode: "SATIS", invoiceId: doc.number, invoiceUuid: ettn },
-      invoiceTotal: { lineExtensionAmount: 54091, taxInclusiveAmount: 64000, payableAmount: 64000, allowanceTotalAmount: 5000 },
+      invoiceInfo: {
+        invoiceType: "EARSIVFATURA",
+        invoiceTypeCode: "SATIS",
+        invoiceId: doc.number,
+        invoiceUuid: ettn,
+      },
+      invoiceTotal: {
+        lineExtensionAmount: 54091,
+        taxInclusiveAmount: 64000,
+        payableAmount: 64000,
+        allowanceTotalAmount: 5000,
+      },
       totalTax: { totalTaxAmount: 9909 },
     });
-    expect((await p.queryStatus([ettn]))[0]).toMatchObject({ found: true, status: "sent", providerStatus: "40" });
-    expect((await p.queryStatus([ettn]))[0]).toMatchObject({ found: true, status: "approved", providerStatus: "205" });
+    expect((await p.queryStatus([ettn]))[0]).toMatchObject({
+      found: true,
+      status: "sent",
+      providerStatus: "40",
+    });
+    expect((await p.queryStatus([ettn]))[0]).toMatchObject({
+      found: true,
+      status: "approved",
+      providerStatus: "205",
+    });
     const pdf = await p.getPdf(ettn);
     expect(Buffer.from(pdf).subarray(0, 5).toString()).toBe("%PDF-");
     await p.cancelEArchive(ettn, "müşteri iade etti");
@@ -135,15 +179,33 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
   it("sends an e-Fatura to a registered buyer, and an IADE with its billing reference", async () => {
     const p = provider();
     const ettn = randomUUID();
-    const doc = document({ profile: "TEMELFATURA", buyer: { taxId: "1234567890", name: "Örnek Ticaret A.Ş.", city: "Ankara", taxOffice: "Çankaya" } });
-    expect((await p.sendInvoice({ ettn, xml: "", document: doc, scenario: "eInvoice" })).status).toBe("queued");
+    const doc = document({
+      profile: "TEMELFATURA",
+      buyer: { taxId: "1234567890", name: "Örnek Ticaret A.Ş.", city: "Ankara", taxOffice: "Çankaya" },
+    });
+    expect((await p.sendInvoice({ ettn, xml: "", document: doc, scenario: "eInvoice" })).status).toBe(
+      "queued",
+    );
     expect(emu.documents.get(ettn)?.kind).toBe("outgoing-einvoice");
     const back = randomUUID();
     const iade = document({ type: "IADE", returnOf: { number: doc.number, issueDate: doc.issueDate, ettn } });
     await p.sendInvoice({ ettn: back, xml: "", document: iade });
-    expect(emu.documents.get(back)?.body.billingReference).toEqual({ invoiceId: doc.number, issueDate: doc.issueDate, typeCode: "IADE" });
+    expect(emu.documents.get(back)?.body.billingReference).toEqual({
+      invoiceId: doc.number,
+      issueDate: doc.issueDate,
+      typeCode: "IADE",
+    });
     // An unregistered buyer on the e-Fatura path is refused by the service.
-    const refused = await caught(p.sendInvoice({ ettn: randomUUID(), xml: "", document: document({ profile: "TEMELFATURA", buyer: { taxId: "9876543210", name: "Kayıtsız Ltd", city: "İzmir" } }) }));
+    const refused = await caught(
+      p.sendInvoice({
+        ettn: randomUUID(),
+        xml: "",
+        document: document({
+          profile: "TEMELFATURA",
+          buyer: { taxId: "9876543210", name: "Kayıtsız Ltd", city: "İzmir" },
+        }),
+      }),
+    );
     expect(refused).toMatchObject({ reason: "not_found", systemCode: "TaxPayerNotFoundProblem" });
   });
 
@@ -151,15 +213,22 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     const ids = { companyId: emu.account.companyId, userId: emu.account.userId };
     const good = trendyolInvoiceBody({ ettn: randomUUID(), xml: "", document: document() }, ids);
     expect(bodyProblems("POST", "/api/invoice/documents/earchive", good)).toEqual([]);
-    expect(bodyProblems("POST", "/api/invoice/documents/earchive", { ...good, invoiceTotal: undefined }).join()).toMatch(/invoiceTotal/);
+    expect(
+      bodyProblems("POST", "/api/invoice/documents/earchive", { ...good, invoiceTotal: undefined }).join(),
+    ).toMatch(/invoiceTotal/);
     const p = provider();
-    const bad = await caught(p.sendInvoice({ ettn: randomUUID(), xml: "", document: document({ number: "WEB26-1" }) }));
+    const bad = await caught(
+      p.sendInvoice({ ettn: randomUUID(), xml: "", document: document({ number: "WEB26-1" }) }),
+    );
     expect(bad).toMatchObject({ reason: "validation", httpStatus: 422, systemCode: "ValidationProblem" });
     const ettn = randomUUID();
     await p.sendInvoice({ ettn, xml: "", document: document() });
     const again = await caught(p.sendInvoice({ ettn, xml: "", document: document() }));
     expect(again).toMatchObject({ reason: "conflict", systemCode: "InvoiceUuidCantBeUsedProblem" });
-    expect((await caught(p.sendInvoice({ ettn: randomUUID(), xml: "", document: document(), draft: true }))).reason).toBe("unsupported");
+    expect(
+      (await caught(p.sendInvoice({ ettn: randomUUID(), xml: "", document: document(), draft: true })))
+        .reason,
+    ).toBe("unsupported");
     // Every such refusal left the recorded requests for the judge; the invalid number fails it (and is dropped
     // from the conformance tally, which holds only what our provider sends in earnest).
     const verdicts = judgeRequests(emu.recorder.list(), judgeTrendyolEFaturamRequest);

@@ -10,7 +10,11 @@ import { uyumsoftDescriptor, uyumsoftPortalDescriptor } from "./descriptor";
 import { UyumsoftProvider } from "./provider";
 
 export class UyumsoftConnector extends EInvoiceServiceConnector<UyumsoftProvider> {
-  constructor(credentials: Credentials, ctx: ConnectorContext, descriptor: ConnectorDescriptor = uyumsoftDescriptor) {
+  constructor(
+    credentials: Credentials,
+    ctx: ConnectorContext,
+    descriptor: ConnectorDescriptor = uyumsoftDescriptor,
+  ) {
     super(new UyumsoftProvider(credentials, ctx, descriptor), descriptor);
   }
 }

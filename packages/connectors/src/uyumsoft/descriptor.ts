@@ -6,7 +6,6 @@ export const UYUMSOFT_TEST_ENDPOINT = "https://efatura-test.uyumsoft.com.tr/Serv
 /** The live service. */
 export const UYUMSOFT_LIVE_ENDPOINT = "https://efatura.uyumsoft.com.tr/Services/Integration";
 
-
 export { NOT_A_PRODUCT_SOURCE };
 
 export const uyumsoftDescriptor: ConnectorDescriptor & { kind: "erp" } = {

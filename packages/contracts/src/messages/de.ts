@@ -388,10 +388,12 @@ export const de: MessageCatalog = {
     colKind: "Rechnungsart",
     returnOf: "Storniert: {{number}}",
     exportTitle: "Exportieren",
-    exportHint: "Die Rechnungen des gewählten Zeitraums (ohne Datum: heute) werden als Excel-Liste oder als UBL-TR-XML-Dateien (zip) heruntergeladen. Laden Sie diese Dateien in Portale ohne API (LucaPortal) hoch.",
+    exportHint:
+      "Die Rechnungen des gewählten Zeitraums (ohne Datum: heute) werden als Excel-Liste oder als UBL-TR-XML-Dateien (zip) heruntergeladen. Laden Sie diese Dateien in Portale ohne API (LucaPortal) hoch.",
     exportXlsx: "Excel herunterladen",
     exportUbl: "UBL (zip) herunterladen",
-    exportRangeInvalid: "Das Startdatum darf nicht nach dem Enddatum liegen; der Zeitraum umfasst höchstens 366 Tage.",
+    exportRangeInvalid:
+      "Das Startdatum darf nicht nach dem Enddatum liegen; der Zeitraum umfasst höchstens 366 Tage.",
     export_sheet: "Rechnungen",
     export_number: "Rechnungsnr.",
     export_ettn: "ETTN",

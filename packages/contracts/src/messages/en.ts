@@ -365,7 +365,8 @@ export const en: MessageCatalog = {
     colKind: "Invoice type",
     returnOf: "Returns: {{number}}",
     exportTitle: "Export",
-    exportHint: "The invoices of the selected date range (today if no date is chosen) download as an Excel list or as UBL-TR XML files (zip). Upload these files to portals without an API (LucaPortal).",
+    exportHint:
+      "The invoices of the selected date range (today if no date is chosen) download as an Excel list or as UBL-TR XML files (zip). Upload these files to portals without an API (LucaPortal).",
     exportXlsx: "Download Excel",
     exportUbl: "Download UBL (zip)",
     exportRangeInvalid: "The start date cannot be after the end date; the range is at most 366 days.",

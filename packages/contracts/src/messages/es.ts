@@ -378,10 +378,12 @@ export const es: MessageCatalog = {
     colKind: "Tipo de factura",
     returnOf: "Devuelve: {{number}}",
     exportTitle: "Exportar",
-    exportHint: "Las facturas del rango elegido (hoy si no se elige fecha) se descargan como lista Excel o como archivos XML UBL-TR (zip). Suba estos archivos a portales sin API (LucaPortal).",
+    exportHint:
+      "Las facturas del rango elegido (hoy si no se elige fecha) se descargan como lista Excel o como archivos XML UBL-TR (zip). Suba estos archivos a portales sin API (LucaPortal).",
     exportXlsx: "Descargar Excel",
     exportUbl: "Descargar UBL (zip)",
-    exportRangeInvalid: "La fecha de inicio no puede ser posterior a la final; el rango es de 366 días como máximo.",
+    exportRangeInvalid:
+      "La fecha de inicio no puede ser posterior a la final; el rango es de 366 días como máximo.",
     export_sheet: "Facturas",
     export_number: "N.º de factura",
     export_ettn: "ETTN",

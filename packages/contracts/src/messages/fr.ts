@@ -386,10 +386,12 @@ export const fr: MessageCatalog = {
     colKind: "Type de facture",
     returnOf: "Retour de : {{number}}",
     exportTitle: "Exporter",
-    exportHint: "Les factures de la période choisie (aujourd'hui sans date) se téléchargent en liste Excel ou en fichiers XML UBL-TR (zip). Déposez ces fichiers sur les portails sans API (LucaPortal).",
+    exportHint:
+      "Les factures de la période choisie (aujourd'hui sans date) se téléchargent en liste Excel ou en fichiers XML UBL-TR (zip). Déposez ces fichiers sur les portails sans API (LucaPortal).",
     exportXlsx: "Télécharger Excel",
     exportUbl: "Télécharger UBL (zip)",
-    exportRangeInvalid: "La date de début ne peut pas suivre la date de fin ; la période est de 366 jours au plus.",
+    exportRangeInvalid:
+      "La date de début ne peut pas suivre la date de fin ; la période est de 366 jours au plus.",
     export_sheet: "Factures",
     export_number: "N° de facture",
     export_ettn: "ETTN",

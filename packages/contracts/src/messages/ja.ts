@@ -364,7 +364,8 @@ export const ja: MessageCatalog = {
     colKind: "請求書種別",
     returnOf: "返品元: {{number}}",
     exportTitle: "エクスポート",
-    exportHint: "選択した期間（日付未選択なら今日）の請求書を Excel 一覧または UBL-TR XML ファイル（zip）でダウンロードします。API のないポータル（LucaPortal）にはこれらのファイルをアップロードしてください。",
+    exportHint:
+      "選択した期間（日付未選択なら今日）の請求書を Excel 一覧または UBL-TR XML ファイル（zip）でダウンロードします。API のないポータル（LucaPortal）にはこれらのファイルをアップロードしてください。",
     exportXlsx: "Excel をダウンロード",
     exportUbl: "UBL (zip) をダウンロード",
     exportRangeInvalid: "開始日は終了日より後にできません。期間は最大 366 日です。",

@@ -369,7 +369,8 @@ export const tr = {
     colKind: "Fatura tipi",
     returnOf: "İade edilen: {{number}}",
     exportTitle: "Dışa aktar",
-    exportHint: "Seçili tarih aralığının (tarih seçilmezse bugünün) faturaları Excel listesi ya da UBL-TR XML dosyaları (zip) olarak iner. API'si olmayan portallara (LucaPortal) bu dosyaları yükleyin.",
+    exportHint:
+      "Seçili tarih aralığının (tarih seçilmezse bugünün) faturaları Excel listesi ya da UBL-TR XML dosyaları (zip) olarak iner. API'si olmayan portallara (LucaPortal) bu dosyaları yükleyin.",
     exportXlsx: "Excel indir",
     exportUbl: "UBL (zip) indir",
     exportRangeInvalid: "Başlangıç tarihi bitiş tarihinden sonra olamaz; aralık en çok 366 gün olabilir.",

@@ -334,7 +334,8 @@ export const zh: MessageCatalog = {
     colKind: "发票类型",
     returnOf: "退货原发票：{{number}}",
     exportTitle: "导出",
-    exportHint: "所选日期范围（未选日期则为今天）的发票可下载为 Excel 列表或 UBL-TR XML 文件（zip）。请将这些文件上传到没有 API 的门户（LucaPortal）。",
+    exportHint:
+      "所选日期范围（未选日期则为今天）的发票可下载为 Excel 列表或 UBL-TR XML 文件（zip）。请将这些文件上传到没有 API 的门户（LucaPortal）。",
     exportXlsx: "下载 Excel",
     exportUbl: "下载 UBL (zip)",
     exportRangeInvalid: "开始日期不能晚于结束日期；范围最多 366 天。",

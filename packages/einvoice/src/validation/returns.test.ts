@@ -13,7 +13,12 @@ import { groundTruth, SchematronValidator, totalsSchematron, validateXsd } from 
 const sale = { number: "WEB2026000000007", issueDate: "2026-11-20" };
 const consumer = sampleOrder();
 const company = sampleOrder({
-  customer: { ...sampleOrder().customer, taxNumber: "9876543210", companyName: "Deniz Gıda Ltd. Şti.", isCompany: true },
+  customer: {
+    ...sampleOrder().customer,
+    taxNumber: "9876543210",
+    companyName: "Deniz Gıda Ltd. Şti.",
+    isCompany: true,
+  },
 });
 const headers = [
   { order: consumer, profile: "EARSIVFATURA" as const, uuid: "8d0c7a1e-2222-4b3c-8d4e-0123456789ab" },

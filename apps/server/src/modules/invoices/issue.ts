@@ -14,8 +14,8 @@ import {
   invoiceDocument,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
-import { alias } from "drizzle-orm/pg-core";
 import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate } from "../../platform/time/turkey.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
@@ -498,7 +498,14 @@ async function retryLater(
     report.adopted++;
     return;
   }
-  await setState(db, invoice.id, "error", undefined, `${attempts} denemede geçici hata: ${error.message}`, at);
+  await setState(
+    db,
+    invoice.id,
+    "error",
+    undefined,
+    `${attempts} denemede geçici hata: ${error.message}`,
+    at,
+  );
   report.failed++;
 }
 

@@ -89,7 +89,10 @@ export type InvoiceExportFormat = "xlsx" | "ubl";
  * The export of a day or a date range (for LucaPortal and other portals without an API): the range the
  * screen's filter shows, or today when no date is chosen; a lone end date is its own day.
  */
-export function exportRange(filter: { from?: string; to?: string }, today: string): { from: string; to: string } {
+export function exportRange(
+  filter: { from?: string; to?: string },
+  today: string,
+): { from: string; to: string } {
   const from = filter.from || filter.to || today;
   const to = filter.to || from;
   return { from, to };

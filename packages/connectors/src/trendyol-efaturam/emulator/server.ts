@@ -73,7 +73,11 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
     faults: opts.faults,
     now: opts.now,
     answers: {
-      serverError: { status: 503, contentType: "application/problem+json", body: problem(503, "connection-error", "Connection to database timed out") },
+      serverError: {
+        status: 503,
+        contentType: "application/problem+json",
+        body: problem(503, "connection-error", "Connection to database timed out"),
+      },
       tooManyRequests: () => problem(429, "TooManyRequestsProblem", "Too many requests"),
       lock: { status: 409, body: problem(409, "InvoiceOperationRestrictedProblem", "Operation restricted") },
       unauthorized: { status: 401, body: problem(401, "UnauthorizedProblem", "Token expired") },
@@ -137,9 +141,17 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
   app.get("/api/invoice/taxpayers/:taxId", async (req, reply) => {
     if (!(await enter(req, reply, "taxpayers", "read"))) return reply;
     const { taxId } = req.params as { taxId: string };
-    if (!taxpayers.has(taxId)) return send(reply, 404, problem(404, "TaxPayerNotFoundProblem", `${taxId} e-Fatura mükellefi değil`));
+    if (!taxpayers.has(taxId))
+      return send(reply, 404, problem(404, "TaxPayerNotFoundProblem", `${taxId} e-Fatura mükellefi değil`));
     return send(reply, 200, [
-      { taxId, alias: `urn:mail:defaultpk@${taxId}.com.tr`, title: `Mükellef ${taxId}`, gibUserType: "OZEL", postBoxType: "PK", aliasType: "INVOICE" },
+      {
+        taxId,
+        alias: `urn:mail:defaultpk@${taxId}.com.tr`,
+        title: `Mükellef ${taxId}`,
+        gibUserType: "OZEL",
+        postBoxType: "PK",
+        aliasType: "INVOICE",
+      },
     ]);
   });
 
@@ -151,36 +163,78 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
       if (!gate) return reply;
       const problems = bodyProblems("POST", path, req.body);
       if (problems.length) {
-        return send(reply, 422, problem(422, "ValidationProblem", "Request validation failed", {
-          errors: problems.map((p) => ({ code: "invalid", field: p.split(" ")[0], defaultMessage: p })),
-        }));
+        return send(
+          reply,
+          422,
+          problem(422, "ValidationProblem", "Request validation failed", {
+            errors: problems.map((p) => ({ code: "invalid", field: p.split(" ")[0], defaultMessage: p })),
+          }),
+        );
       }
       const b = req.body as Obj;
       const info = b.invoiceInfo as Obj;
       const recipient = b.recipientInfo as Obj;
       if (b.companyId !== account.companyId || b.userId !== account.userId)
-        return send(reply, 409, problem(409, "ApplicationMismatchProblem", "companyId/userId token ile uyuşmuyor"));
+        return send(
+          reply,
+          409,
+          problem(409, "ApplicationMismatchProblem", "companyId/userId token ile uyuşmuyor"),
+        );
       if ((info.invoiceType === "EARSIVFATURA") !== (kind === "earchive"))
-        return send(reply, 409, problem(409, "ScenarioNotValidProblem", `${String(info.invoiceType)} bu uçtan kesilemez`));
+        return send(
+          reply,
+          409,
+          problem(409, "ScenarioNotValidProblem", `${String(info.invoiceType)} bu uçtan kesilemez`),
+        );
       if (kind === "outgoing-einvoice" && !taxpayers.has(String(recipient.taxId)))
         return send(reply, 404, problem(404, "TaxPayerNotFoundProblem", "Alıcı e-Fatura mükellefi değil"));
       if (b.autoInvoiceId === false && typeof info.invoiceId !== "string")
-        return send(reply, 409, problem(409, "InvoiceIdNotSetProblem", "autoInvoiceId=false ise invoiceId gerekli"));
-      if (info.invoiceTypeCode === "IADE" && !isObj(b.billingReference) && !Array.isArray(b.billingReferences))
-        return send(reply, 422, problem(422, "UBLValidationFailedProblem", "İade faturası iade edilen faturayı belirtmeli"));
+        return send(
+          reply,
+          409,
+          problem(409, "InvoiceIdNotSetProblem", "autoInvoiceId=false ise invoiceId gerekli"),
+        );
+      if (
+        info.invoiceTypeCode === "IADE" &&
+        !isObj(b.billingReference) &&
+        !Array.isArray(b.billingReferences)
+      )
+        return send(
+          reply,
+          422,
+          problem(422, "UBLValidationFailedProblem", "İade faturası iade edilen faturayı belirtmeli"),
+        );
       const uuid = String(info.invoiceUuid ?? randomUUID()).toLowerCase();
-      if (documents.has(uuid)) return send(reply, 409, problem(409, "InvoiceUuidCantBeUsedProblem", `${uuid} daha önce kullanıldı`));
+      if (documents.has(uuid))
+        return send(reply, 409, problem(409, "InvoiceUuidCantBeUsedProblem", `${uuid} daha önce kullanıldı`));
       const invoiceId = String(info.invoiceId);
-      if (numbers.has(invoiceId)) return send(reply, 409, problem(409, "InvoiceIdAlreadyExistsProblem", `${invoiceId} mevcut`));
+      if (numbers.has(invoiceId))
+        return send(reply, 409, problem(409, "InvoiceIdAlreadyExistsProblem", `${invoiceId} mevcut`));
       // The gateway builds the UBL: totals that do not add up fail its UBL validation (inferred: 422).
       const lines = b.invoiceLines as Obj[];
       const tax = lines.reduce((s, l) => s + Number(l.taxAmount), 0);
       const net = lines.reduce((s, l) => s + Number(l.taxableAmount), 0);
       const total = b.invoiceTotal as Obj;
       const totalTax = b.totalTax as Obj;
-      if (total.lineExtensionAmount !== net || total.payableAmount !== net + tax || totalTax.totalTaxAmount !== tax)
-        return send(reply, 422, problem(422, "UBLValidationFailedProblem", "Fatura toplamları satırlarla uyuşmuyor"));
-      const doc: TrendyolStoredDocument = { kind, uuid, invoiceId, body: b, status: 10, queries: 0, createdAt: now() };
+      if (
+        total.lineExtensionAmount !== net ||
+        total.payableAmount !== net + tax ||
+        totalTax.totalTaxAmount !== tax
+      )
+        return send(
+          reply,
+          422,
+          problem(422, "UBLValidationFailedProblem", "Fatura toplamları satırlarla uyuşmuyor"),
+        );
+      const doc: TrendyolStoredDocument = {
+        kind,
+        uuid,
+        invoiceId,
+        body: b,
+        status: 10,
+        queries: 0,
+        createdAt: now(),
+      };
       documents.set(uuid, doc);
       numbers.add(invoiceId);
       if (gate === "drop") return server.drop(req, reply);
@@ -212,7 +266,8 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
       if (!(await enter(req, reply, `${kind}Status`, "read"))) return reply;
       const { invoiceUuid } = req.params as { invoiceUuid: string };
       const doc = documents.get(invoiceUuid.toLowerCase());
-      if (!doc || doc.kind !== kind) return send(reply, 404, problem(404, "InvoiceNotFoundProblem", `${invoiceUuid} bulunamadı`));
+      if (!doc || doc.kind !== kind)
+        return send(reply, 404, problem(404, "InvoiceNotFoundProblem", `${invoiceUuid} bulunamadı`));
       doc.queries++;
       if (doc.status !== 305) doc.status = doc.queries >= 2 ? 205 : 40;
       return send(reply, 200, {
@@ -232,7 +287,8 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
     const b = req.body as Obj;
     const doc = documents.get(String(b.invoiceUuid).toLowerCase());
     const kind = b.documentType === "EARCHIVE" ? "earchive" : "outgoing-einvoice";
-    if (!doc || doc.kind !== kind) return send(reply, 404, problem(404, "InvoiceNotFoundProblem", "Belge bulunamadı"));
+    if (!doc || doc.kind !== kind)
+      return send(reply, 404, problem(404, "InvoiceNotFoundProblem", "Belge bulunamadı"));
     const name = `${randomUUID()}.${String(b.fileExtension)}`;
     files.set(name, doc.uuid);
     const host = `http://${req.headers.host ?? "127.0.0.1"}`;
@@ -244,7 +300,9 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
     const uuid = files.get(name);
     const doc = uuid ? documents.get(uuid) : undefined;
     if (!doc) return reply.code(403).send("AccessDenied");
-    return reply.header("content-type", "application/pdf").send(tinyPdf(`Trendyol e-Faturam ${doc.invoiceId}`));
+    return reply
+      .header("content-type", "application/pdf")
+      .send(tinyPdf(`Trendyol e-Faturam ${doc.invoiceId}`));
   });
 
   app.post("/api/invoice/documents/earchive/cancel", async (req, reply) => {
@@ -254,8 +312,10 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
     if (problems.length) return send(reply, 422, problem(422, "ValidationProblem", problems.join("; ")));
     const b = req.body as Obj;
     const doc = documents.get(String(b.invoiceUuid).toLowerCase());
-    if (!doc || doc.kind !== "earchive") return send(reply, 404, problem(404, "InvoiceNotFoundProblem", "Belge bulunamadı"));
-    if (doc.status === 305) return send(reply, 409, problem(409, "InvoiceOperationRestrictedProblem", "Fatura iptal edilemez"));
+    if (doc?.kind !== "earchive")
+      return send(reply, 404, problem(404, "InvoiceNotFoundProblem", "Belge bulunamadı"));
+    if (doc.status === 305)
+      return send(reply, 409, problem(409, "InvoiceOperationRestrictedProblem", "Fatura iptal edilemez"));
     doc.status = 305;
     if (gate === "drop") return server.drop(req, reply);
     return send(reply, 200, { invoiceUuid: doc.uuid, status: 305 });

@@ -38,7 +38,10 @@ const ROUTES = (fixture.operations as Operation[]).map((op) => {
 });
 
 const describe = (errors: ErrorObject[] | null | undefined): string[] =>
-  (errors ?? []).map((e) => `${e.instancePath || "(body)"} ${e.message ?? "invalid"}${e.params && "additionalProperty" in e.params ? `: ${String(e.params.additionalProperty)}` : ""}`);
+  (errors ?? []).map(
+    (e) =>
+      `${e.instancePath || "(body)"} ${e.message ?? "invalid"}${e.params && "additionalProperty" in e.params ? `: ${String(e.params.additionalProperty)}` : ""}`,
+  );
 
 /** The operation a method and path name, if the judge knows it. */
 export function trendyolOperation(method: string, path: string) {
@@ -53,7 +56,8 @@ export const judgeTrendyolEFaturamRequest: RequestJudge = (r: RecordedRequest): 
   route.names.forEach((name, i) => {
     const value = decodeURIComponent(match?.[i + 1] ?? "");
     const pattern = route.op.params?.[name];
-    if (pattern && !new RegExp(pattern).test(value)) problems.push(`path parameter ${name}=${value} does not match ${pattern}`);
+    if (pattern && !new RegExp(pattern).test(value))
+      problems.push(`path parameter ${name}=${value} does not match ${pattern}`);
   });
   if (route.op.auth) {
     const token = r.headers["x-access-token"];
@@ -61,7 +65,8 @@ export const judgeTrendyolEFaturamRequest: RequestJudge = (r: RecordedRequest): 
   }
   if (route.validate) {
     if (!route.validate(r.body)) problems.push(...describe(route.validate.errors));
-  } else if (r.body !== undefined && r.body !== null && r.body !== "") problems.push(`${route.name} takes no body`);
+  } else if (r.body !== undefined && r.body !== null && r.body !== "")
+    problems.push(`${route.name} takes no body`);
   if (Object.keys(r.query).length > 0) problems.push(`${route.name} takes no query parameters`);
   return { operation: route.name, problems };
 };

@@ -145,17 +145,17 @@ export default function InvoicesPage() {
                 {t("einvoices.exportUbl")}
               </Button>
               <Button
-              loading={run.isPending}
-              onClick={() =>
-                run.mutate(undefined, {
-                  onSuccess: (r) =>
-                    notifications.show({ color: "green", message: t("einvoices.runDone", r) }),
-                  onError: failed,
-                })
-              }
-            >
-              {t("einvoices.run")}
-            </Button>
+                loading={run.isPending}
+                onClick={() =>
+                  run.mutate(undefined, {
+                    onSuccess: (r) =>
+                      notifications.show({ color: "green", message: t("einvoices.runDone", r) }),
+                    onError: failed,
+                  })
+                }
+              >
+                {t("einvoices.run")}
+              </Button>
             </Group>
           </Group>
           <Text size="xs" c="dimmed" mb="sm" data-testid="invoice-export-hint">
