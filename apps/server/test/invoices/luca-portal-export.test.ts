@@ -59,6 +59,19 @@ describe("LucaPortal (19): invoices generated and exported as files", () => {
       ok: true,
       description: expect.stringMatching(/portal/),
     });
+    // The connection card: LucaPortal has no form fields and says what to do instead; Trendyol e-Faturam's
+    // form has Turkish help on each field.
+    const { token } = await signedInCompany(t);
+    const res = await call(t.app, "GET", "/api/settings/connections", { token });
+    const card = (type: number) =>
+      res.body.data.connectors.find(
+        (c: { connectionType: string; productType: number }) =>
+          c.connectionType === "erp" && c.productType === type,
+      );
+    expect(card(19)).toMatchObject({ implemented: true, fields: [] });
+    expect(card(19).limitations.join(" ")).toMatch(/LucaPortal'ın API'si yok: .*Excel veya UBL/);
+    expect(card(24).fields.map((f: { name: string }) => f.name)).toEqual(["apiUrl", "email", "password"]);
+    expect(card(24).fields.every((f: { help: string }) => /portal|ağ geçidi/i.test(f.help))).toBe(true);
   });
 
   it("generates numbered invoices without sending, and exports the day as Excel and as UBL zip, company-scoped", async () => {
