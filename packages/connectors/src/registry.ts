@@ -12,6 +12,7 @@ import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
+import { lucaPortalModule } from "./luca-portal/index";
 import { mikroModule } from "./mikro/index";
 import type {
   ConnectorContext,
@@ -31,6 +32,7 @@ import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
+import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
 
@@ -53,6 +55,8 @@ const MODULES: ConnectorModule[] = [
   shopierModule,
   lucaKozaModule,
   ...genericSqlModules,
+  trendyolEFaturamModule,
+  lucaPortalModule,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
@@ -185,9 +189,14 @@ export function getShopWebhooks(type: number): ShopWebhooks | undefined {
   return shopModules.get(type)?.webhooks;
 }
 
-/** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18). */
+/** ERP types that are e-invoice services (Uyumsoft 8, UyumsoftPortal 18, Trendyol e-Faturam 24). */
 export function isEInvoiceType(type: number): boolean {
   return erpModules.get(type)?.einvoice !== undefined;
+}
+
+/** ERP types whose invoices are generated and exported as files, not sent (LucaPortal 19). */
+export function isFileInvoiceType(type: number): boolean {
+  return erpModules.get(type)?.fileInvoices === true;
 }
 
 export function createEInvoiceProvider(

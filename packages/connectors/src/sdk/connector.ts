@@ -85,6 +85,8 @@ export interface ConnectorDescriptor {
   /** The system bills calls (credits) or caps them per month: the engine meters and budgets its runs. */
   metering?: MeteringPolicy;
   notes?: string;
+  /** A Turkish sentence the connection card shows beside the form (e.g. LucaPortal: no API, upload files). */
+  notice?: string;
 }
 
 /** What the engine hands a connector when it builds one. */
@@ -255,6 +257,11 @@ export interface ErpConnectorModule {
   create?: ErpConnectorFactory;
   /** E-invoice services listed as ERP types (Uyumsoft 8, 18): their `EInvoiceProvider`. */
   einvoice?: EInvoiceProviderFactory;
+  /**
+   * An e-invoice portal without an API (LucaPortal 19): invoices are generated (UBL, numbering) and
+   * exported as files for the merchant to upload; nothing is sent.
+   */
+  fileInvoices?: true;
 }
 
 /** One verified webhook delivery: who sent it (for de-duplication) and what happened. */

@@ -55,6 +55,51 @@ export interface SendInvoiceInput {
   scenario?: "eInvoice" | "eArchive" | "auto";
   /** Our own reference kept with the document at the provider (order no). */
   localId?: string;
+  /**
+   * The same document as data, for providers that take their own JSON instead of UBL (Trendyol e-Faturam).
+   * Built from the same computation as the UBL (amounts in kuruş), so both forms always agree.
+   */
+  document?: EInvoiceDocument;
+}
+
+/** A finished invoice as data (the UBL's content): header, buyer, and lines with amounts in kuruş. */
+export interface EInvoiceDocument {
+  profile: "EARSIVFATURA" | "TEMELFATURA" | "TICARIFATURA";
+  type: "SATIS" | "IADE";
+  /** GİB number, e.g. ABC2026000000001. */
+  number: string;
+  /** YYYY-MM-DD. */
+  issueDate: string;
+  currency: string;
+  /** TRY per one unit of `currency` (non-TRY only). */
+  exchangeRate?: number;
+  buyer: {
+    /** VKN, TCKN, or 11111111111 for an unknown consumer. */
+    taxId: string;
+    name: string;
+    surname?: string;
+    city: string;
+    district?: string;
+    address?: string;
+    postalCode?: string;
+    email?: string;
+    phone?: string;
+    taxOffice?: string;
+  };
+  lines: Array<{
+    name: string;
+    qty: number;
+    vatRate: number;
+    /** Net unit price before discounts (kuruş, may carry decimals). */
+    unitPriceK: number;
+    /** Net discount of the line (kuruş). */
+    discountK: number;
+    /** Net after discounts (kuruş): the taxable amount. */
+    netK: number;
+    taxK: number;
+  }>;
+  /** The invoice a return (IADE) refers to. */
+  returnOf?: { number: string; issueDate: string; ettn?: string };
 }
 
 export interface SentInvoice {

@@ -73,6 +73,8 @@ export interface HttpRequest {
   /** Called once on an auth failure; if it resolves true the request is sent once more (token refresh). */
   onAuthFailure?: () => Promise<boolean>;
   signal?: AbortSignal;
+  /** Keep the answer as bytes (`HttpResponse.bytes`; `text` stays empty): PDFs and other files. */
+  binary?: boolean;
   /** Rate limit cost of the call (default 1). */
   cost?: number;
   /** Not counted by the rate limiter (e.g. a token endpoint on another host). */
@@ -90,6 +92,8 @@ export interface HttpResponse {
   text: string;
   /** Parsed JSON, or undefined when the body is not JSON. */
   json: unknown;
+  /** The raw answer, for a request made with `binary`. */
+  bytes?: Uint8Array;
 }
 
 /**
@@ -408,9 +412,13 @@ export class HttpClient {
 
     let res: Response;
     let text: string;
+    let bytes: Uint8Array | undefined;
     try {
       res = await this.fetchFn(url, { method, headers, body, signal });
-      text = await res.text();
+      if (req.binary) {
+        bytes = new Uint8Array(await res.arrayBuffer());
+        text = "";
+      } else text = await res.text();
     } catch (e) {
       if (req.signal?.aborted) throw req.signal.reason ?? e;
       const timedOut = timeout.aborted;
@@ -461,7 +469,7 @@ export class HttpClient {
         json = undefined;
       }
     }
-    const response: HttpResponse = { status: res.status, headers: res.headers, text, json };
+    const response: HttpResponse = { status: res.status, headers: res.headers, text, json, bytes };
     let err = req.classify?.(response);
     if (!err) {
       const reason = reasonForHttpStatus(res.status);

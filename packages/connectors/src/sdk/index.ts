@@ -1,5 +1,6 @@
 export * from "./connector";
 export * from "./einvoice";
+export { EInvoiceServiceConnector, NotAProductSourceConnector } from "./einvoice-connector";
 export * from "./errors";
 export * from "./http";
 export * from "./logging";

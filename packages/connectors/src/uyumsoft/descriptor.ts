@@ -1,12 +1,12 @@
 import type { ConnectorDescriptor } from "../sdk/connector";
+import { NOT_A_PRODUCT_SOURCE } from "../sdk/einvoice-connector";
 
 /** Uyumsoft's test service (accepts the public test user; nothing reaches GİB). */
 export const UYUMSOFT_TEST_ENDPOINT = "https://efatura-test.uyumsoft.com.tr/Services/Integration";
 /** The live service. */
 export const UYUMSOFT_LIVE_ENDPOINT = "https://efatura.uyumsoft.com.tr/Services/Integration";
 
-/** What the panel shows for a catalogue read: this system is an e-invoice service, not a product source. */
-export const NOT_A_PRODUCT_SOURCE = "e-fatura servisi: ürün kaynağı değildir";
+export { NOT_A_PRODUCT_SOURCE };
 
 export const uyumsoftDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   kind: "erp",

@@ -392,7 +392,7 @@ export const de: MessageCatalog = {
     title: "Rechnungen",
     notFound: "Rechnung nicht gefunden.",
     noProvider:
-      "Für diese Firma ist kein E-Rechnungsdienst verbunden. Richten Sie die Uyumsoft-Verbindung unter Einstellungen › Verbindungen ein.",
+      "Für diese Firma ist kein E-Rechnungsdienst verbunden. Richten Sie die Uyumsoft / Trendyol e-Faturam-Verbindung unter Einstellungen › Verbindungen ein.",
     cancelNotEArchive:
       "Nur e-Archiv-Rechnungen können storniert werden; eine e-Rechnung muss der Käufer ablehnen oder per Retourenrechnung ausgeglichen werden.",
     cancelTooLate:
@@ -428,6 +428,33 @@ export const de: MessageCatalog = {
     st_rejected: "Abgelehnt",
     st_cancelled: "Storniert",
     st_error: "Fehler",
+    st_generated: "Erstellt (zum Hochladen ins Portal)",
+    kind_SATIS: "Verkauf",
+    kind_IADE: "Rückgabe",
+    colKind: "Rechnungsart",
+    returnOf: "Storniert: {{number}}",
+    exportTitle: "Exportieren",
+    exportHint:
+      "Die Rechnungen des gewählten Zeitraums (ohne Datum: heute) werden als Excel-Liste oder als UBL-TR-XML-Dateien (zip) heruntergeladen. Laden Sie diese Dateien in Portale ohne API (LucaPortal) hoch.",
+    exportXlsx: "Excel herunterladen",
+    exportUbl: "UBL (zip) herunterladen",
+    exportRangeInvalid:
+      "Das Startdatum darf nicht nach dem Enddatum liegen; der Zeitraum umfasst höchstens 366 Tage.",
+    export_sheet: "Rechnungen",
+    export_number: "Rechnungsnr.",
+    export_ettn: "ETTN",
+    export_date: "Datum",
+    export_type: "Art",
+    export_profile: "Szenario",
+    export_returnOf: "Zurückgegebene Rechnung",
+    export_orderNo: "Bestellnr.",
+    export_buyer: "Käufer",
+    export_buyerId: "Steuernr.",
+    export_net: "Bemessungsgrundlage",
+    export_vat: "MwSt.",
+    export_total: "Summe",
+    export_currency: "Währung",
+    export_state: "Status",
     why_rejected:
       "Der Käufer hat die Rechnung abgelehnt. Prüfen Sie die Bestellung und stellen Sie bei Bedarf eine korrigierte Rechnung aus.",
     why_error:

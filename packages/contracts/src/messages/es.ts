@@ -381,7 +381,7 @@ export const es: MessageCatalog = {
     title: "Facturas",
     notFound: "Factura no encontrada.",
     noProvider:
-      "Esta empresa no tiene un servicio de factura electrónica conectado. Configure la conexión de Uyumsoft en Ajustes › Conexiones.",
+      "Esta empresa no tiene un servicio de factura electrónica conectado. Configure la conexión de Uyumsoft / Trendyol e-Faturam en Ajustes › Conexiones.",
     cancelNotEArchive:
       "Solo se pueden anular facturas e-Archivo; una e-Factura debe rechazarla el comprador o compensarse con una factura de devolución.",
     cancelTooLate:
@@ -417,6 +417,33 @@ export const es: MessageCatalog = {
     st_rejected: "Rechazada",
     st_cancelled: "Anulada",
     st_error: "Error",
+    st_generated: "Generada (para subir al portal)",
+    kind_SATIS: "Venta",
+    kind_IADE: "Devolución",
+    colKind: "Tipo de factura",
+    returnOf: "Devuelve: {{number}}",
+    exportTitle: "Exportar",
+    exportHint:
+      "Las facturas del rango elegido (hoy si no se elige fecha) se descargan como lista Excel o como archivos XML UBL-TR (zip). Suba estos archivos a portales sin API (LucaPortal).",
+    exportXlsx: "Descargar Excel",
+    exportUbl: "Descargar UBL (zip)",
+    exportRangeInvalid:
+      "La fecha de inicio no puede ser posterior a la final; el rango es de 366 días como máximo.",
+    export_sheet: "Facturas",
+    export_number: "N.º de factura",
+    export_ettn: "ETTN",
+    export_date: "Fecha",
+    export_type: "Tipo",
+    export_profile: "Escenario",
+    export_returnOf: "Factura devuelta",
+    export_orderNo: "N.º de pedido",
+    export_buyer: "Comprador",
+    export_buyerId: "NIF",
+    export_net: "Base imponible",
+    export_vat: "IVA",
+    export_total: "Total",
+    export_currency: "Moneda",
+    export_state: "Estado",
     why_rejected:
       "El comprador rechazó la factura. Revise el pedido y emita una factura corregida si hace falta.",
     why_error:

@@ -389,7 +389,7 @@ export const fr: MessageCatalog = {
     title: "Factures",
     notFound: "Facture introuvable.",
     noProvider:
-      "Aucun service de facture électronique n'est connecté pour cette société. Configurez la connexion Uyumsoft dans Paramètres › Connexions.",
+      "Aucun service de facture électronique n'est connecté pour cette société. Configurez la connexion Uyumsoft / Trendyol e-Faturam dans Paramètres › Connexions.",
     cancelNotEArchive:
       "Seules les factures e-Archive peuvent être annulées ; une e-Facture doit être refusée par l'acheteur ou compensée par une facture de retour.",
     cancelTooLate:
@@ -425,6 +425,33 @@ export const fr: MessageCatalog = {
     st_rejected: "Refusée",
     st_cancelled: "Annulée",
     st_error: "Erreur",
+    st_generated: "Générée (à déposer sur le portail)",
+    kind_SATIS: "Vente",
+    kind_IADE: "Retour",
+    colKind: "Type de facture",
+    returnOf: "Retour de : {{number}}",
+    exportTitle: "Exporter",
+    exportHint:
+      "Les factures de la période choisie (aujourd'hui sans date) se téléchargent en liste Excel ou en fichiers XML UBL-TR (zip). Déposez ces fichiers sur les portails sans API (LucaPortal).",
+    exportXlsx: "Télécharger Excel",
+    exportUbl: "Télécharger UBL (zip)",
+    exportRangeInvalid:
+      "La date de début ne peut pas suivre la date de fin ; la période est de 366 jours au plus.",
+    export_sheet: "Factures",
+    export_number: "N° de facture",
+    export_ettn: "ETTN",
+    export_date: "Date",
+    export_type: "Type",
+    export_profile: "Scénario",
+    export_returnOf: "Facture retournée",
+    export_orderNo: "N° de commande",
+    export_buyer: "Acheteur",
+    export_buyerId: "N° fiscal",
+    export_net: "Base HT",
+    export_vat: "TVA",
+    export_total: "Total",
+    export_currency: "Devise",
+    export_state: "Statut",
     why_rejected:
       "L'acheteur a refusé la facture. Vérifiez la commande et émettez une facture corrigée si nécessaire.",
     why_error:

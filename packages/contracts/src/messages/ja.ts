@@ -366,7 +366,7 @@ export const ja: MessageCatalog = {
     title: "請求書",
     notFound: "請求書が見つかりません。",
     noProvider:
-      "この会社には電子請求書サービスが接続されていません。設定 › 接続 で Uyumsoft の接続を設定してください。",
+      "この会社には電子請求書サービスが接続されていません。設定 › 接続 で Uyumsoft / Trendyol e-Faturam の接続を設定してください。",
     cancelNotEArchive:
       "取り消せるのは e-アーカイブ請求書のみです。e-請求書は購入者が拒否するか、返品請求書で相殺する必要があります。",
     cancelTooLate:
@@ -401,6 +401,32 @@ export const ja: MessageCatalog = {
     st_rejected: "拒否",
     st_cancelled: "取消済み",
     st_error: "エラー",
+    st_generated: "作成済み（ポータルにアップロード）",
+    kind_SATIS: "販売",
+    kind_IADE: "返品",
+    colKind: "請求書種別",
+    returnOf: "返品元: {{number}}",
+    exportTitle: "エクスポート",
+    exportHint:
+      "選択した期間（日付未選択なら今日）の請求書を Excel 一覧または UBL-TR XML ファイル（zip）でダウンロードします。API のないポータル（LucaPortal）にはこれらのファイルをアップロードしてください。",
+    exportXlsx: "Excel をダウンロード",
+    exportUbl: "UBL (zip) をダウンロード",
+    exportRangeInvalid: "開始日は終了日より後にできません。期間は最大 366 日です。",
+    export_sheet: "請求書",
+    export_number: "請求書番号",
+    export_ettn: "ETTN",
+    export_date: "日付",
+    export_type: "種別",
+    export_profile: "シナリオ",
+    export_returnOf: "返品元請求書",
+    export_orderNo: "注文番号",
+    export_buyer: "購入者",
+    export_buyerId: "税番号",
+    export_net: "課税標準額",
+    export_vat: "付加価値税",
+    export_total: "合計",
+    export_currency: "通貨",
+    export_state: "状態",
     why_rejected:
       "購入者が請求書を拒否しました。注文を確認し、必要に応じて修正した請求書を発行してください。",
     why_error:

@@ -1,13 +1,14 @@
-import { isEInvoiceType } from "@ep/connectors";
+import { isEInvoiceType, isFileInvoiceType } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { FLOWS, type Flow } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { findConnection } from "../connections/repository.ts";
 import { runInvoiceCycle } from "./issue.ts";
-import { loadInvoiceSettings, pdfLink, providerOf } from "./routes.ts";
+import { invoiceProviderOf, loadInvoiceSettings, pdfLink } from "./routes.ts";
 
 /**
- * The InvoiceIntegration job: a company whose "ERP" is an e-invoice service (Uyumsoft, types 8/18) issues
+ * The InvoiceIntegration job: a company whose "ERP" is an e-invoice service (Uyumsoft 8/18, Trendyol
+ * e-Faturam 24, or LucaPortal 19 through files) issues
  * the invoices itself (runInvoiceCycle); any other company keeps the engine's flow that moves the ERP's
  * invoices to the shop.
  */
@@ -15,19 +16,20 @@ export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
   const erpFlow = FLOWS.InvoiceIntegration;
   return async (flow) => {
     const erp = await findConnection(ctx.database.db, flow.companyId, "erp");
-    if (!erp || !isEInvoiceType(erp.systemType)) return erpFlow(flow);
+    if (!erp || !(isEInvoiceType(erp.systemType) || isFileInvoiceType(erp.systemType))) return erpFlow(flow);
     const report = await runInvoiceCycle({
       db: flow.db,
       companyId: flow.companyId,
       shopConnectionId: flow.shopConnectionId,
-      provider: await providerOf(ctx, flow.companyId),
+      // LucaPortal (no API): undefined, the invoices are generated for the file export.
+      provider: await invoiceProviderOf(ctx, flow.companyId),
       shop: flow.shop,
       settings: await loadInvoiceSettings(ctx, flow.companyId),
       pdfLink: (id) => pdfLink(ctx, id),
       now: () => ctx.clock.now(),
     });
     flow.tally.read(report.prepared + report.refreshed);
-    flow.tally.changed(report.sent + report.adopted);
+    flow.tally.changed(report.sent + report.adopted + report.generated);
     // Refused documents stay listed with their reason and next step on the Faturalar screen.
     if (report.transient > 0)
       flow.tally.note(message("engine.reportTransientLeft", { count: report.transient }));

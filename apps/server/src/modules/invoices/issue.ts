@@ -11,9 +11,11 @@ import {
   chooseProfile,
   type EInvoiceProfile,
   type EInvoiceUserDirectory,
+  invoiceDocument,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
-import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate } from "../../platform/time/turkey.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
@@ -34,11 +36,25 @@ export interface InvoiceJobSettings {
   eInvoiceProfile: EInvoiceProfile;
 }
 
+/** Automatic retry of sends that failed transiently (5xx, timeouts, dropped answers). */
+export interface InvoiceRetryPolicy {
+  /** Wait before the first retry; doubled for each further one (default: `leaseMs`). */
+  baseMs?: number;
+  /** Longest wait between two tries (default 1 hour). */
+  maxMs?: number;
+  /** Sends tried at most; then the ETTN is looked up once more and the row marked `error` if unknown (default 8). */
+  maxAttempts?: number;
+}
+
 export interface InvoiceCycleInput {
   db: Db;
   companyId: number;
   shopConnectionId: number;
-  provider: EInvoiceProvider;
+  /**
+   * The e-invoice service. Absent for a portal without an API (LucaPortal): invoices are generated
+   * (number, ETTN, UBL checked) and marked `generated` for the file export; nothing is sent.
+   */
+  provider?: EInvoiceProvider;
   directory?: EInvoiceUserDirectory;
   shop?: ShopConnector;
   settings: InvoiceJobSettings;
@@ -48,10 +64,15 @@ export interface InvoiceCycleInput {
   limit?: number;
   /** A send left unanswered is only looked up again after this long (another worker may still be on it). */
   leaseMs?: number;
+  retry?: InvoiceRetryPolicy;
 }
 
 export interface InvoiceCycleReport {
   prepared: number;
+  /** IADE invoices prepared for shop orders cancelled or returned after their invoice went out. */
+  returns: number;
+  /** Generated for the file export (no provider). */
+  generated: number;
   sent: number;
   adopted: number;
   failed: number;
@@ -61,6 +82,18 @@ export interface InvoiceCycleReport {
 }
 
 class AlreadyInvoiced extends Error {}
+
+const RETURNED = /cancel|iptal|refund|iade|return/i;
+
+/** A shop order that was cancelled or returned (inferred from the shops' status words, like isEligible). */
+export function isReturned(order: Order): boolean {
+  return RETURNED.test(order.status) || RETURNED.test(order.paymentStatus ?? "");
+}
+
+/** Wait before retry number `attempt` (1 = first retry): base × 2^(attempt−1), at most `maxMs`. */
+export function retryDelayMs(attempt: number, policy: Required<InvoiceRetryPolicy>): number {
+  return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+}
 
 /** Inferred: shops name a paid order "PAID"/"paid"/"ÖDENDİ" and a shipped one "SHIPPED"/"DELIVERED"/"KARGO…". */
 export function isEligible(order: Order, when: InvoiceJobSettings["invoiceWhen"]): boolean {
@@ -87,6 +120,8 @@ function buyerName(order: Order): string {
 export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<InvoiceCycleReport> {
   const report: InvoiceCycleReport = {
     prepared: 0,
+    returns: 0,
+    generated: 0,
     sent: 0,
     adopted: 0,
     failed: 0,
@@ -95,9 +130,12 @@ export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<Invoice
     attached: 0,
   };
   await prepare(input, report);
-  await send(input, report);
-  await refresh(input, report);
-  if (input.shop) await attach(input, input.shop, report);
+  await prepareReturns(input, report);
+  if (input.provider) {
+    await send(input, input.provider, report);
+    await refresh(input, input.provider, report);
+    if (input.shop) await attach(input, input.shop, report);
+  } else await generate(input, report);
   return report;
 }
 
@@ -134,7 +172,10 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
     .orderBy(asc(orderLedger.orderDate))
     .limit(input.limit ?? 500);
   if (orders.length === 0) return;
-  const directory = input.directory ?? input.provider;
+  // Without a provider nobody can say who is a registered e-Fatura user: every buyer gets an e-Arşiv
+  // (inferred; VERIFIED in the README: the merchant corrects a registered buyer's invoice on the portal).
+  const directory: EInvoiceUserDirectory = input.directory ??
+    input.provider ?? { isEInvoiceUser: async () => false };
   for (const row of orders) {
     const order = row.payload as Order;
     if (!isEligible(order, input.settings.invoiceWhen)) continue;
@@ -183,12 +224,69 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   }
 }
 
-async function send(input: InvoiceCycleInput, report: InvoiceCycleReport) {
-  const { db, companyId, shopConnectionId, provider } = input;
+const original = alias(einvoices, "original");
+
+/** Prepared rows with their order and, for an IADE, the invoice it returns. */
+function preparedRows(input: InvoiceCycleInput, extra?: ReturnType<typeof and>) {
+  const { db, companyId, shopConnectionId } = input;
+  return db
+    .select({
+      invoice: einvoices,
+      payload: orderLedger.payload,
+      returnOf: { number: original.number, issueDate: original.issueDate, ettn: original.ettn },
+    })
+    .from(einvoices)
+    .innerJoin(
+      orderLedger,
+      and(
+        eq(orderLedger.shopConnectionId, einvoices.shopConnectionId),
+        eq(orderLedger.orderNo, einvoices.orderNo),
+      ),
+    )
+    .leftJoin(original, eq(original.id, einvoices.returnOfId))
+    .where(
+      and(
+        eq(einvoices.companyId, companyId),
+        eq(einvoices.shopConnectionId, shopConnectionId),
+        eq(einvoices.state, "prepared"),
+        extra,
+      ),
+    )
+    .orderBy(asc(einvoices.id))
+    .limit(input.limit ?? 500);
+}
+
+export type PreparedRow = Awaited<ReturnType<typeof preparedRows>>[number];
+
+export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sellerFromCompany>>) {
+  const { invoice, payload, returnOf } = row;
+  const order = payload as Order;
+  const header = {
+    profile: invoice.profile,
+    type: invoice.type,
+    number: invoice.number,
+    uuid: invoice.ettn,
+    issueDate: invoice.issueDate,
+    ...(invoice.type === "IADE" && returnOf
+      ? { returnOf: { number: returnOf.number, issueDate: returnOf.issueDate } }
+      : {}),
+  };
+  const built = buildUblInvoice(order, seller, header);
+  const document = invoiceDocument(order, header, built.amounts);
+  if (document.returnOf && returnOf) document.returnOf.ettn = returnOf.ettn;
+  return { xml: built.xml, document };
+}
+
+/**
+ * IADE: a shop order cancelled or returned after its invoice went out gets a return invoice that refers to
+ * the original (BillingReference / InvoiceDocumentReference), with its own ETTN and gap-free number, taken
+ * in one transaction like a sale's. It is then sent by the same `send` (exactly once) or generated.
+ */
+async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleReport) {
+  const { db, companyId, shopConnectionId } = input;
   const now = input.now ?? (() => new Date());
-  const leaseMs = input.leaseMs ?? 60_000;
-  const seller = await sellerFromCompany(db, companyId);
-  const rows = await db
+  const iade = alias(einvoices, "iade");
+  const sold = await db
     .select({ invoice: einvoices, payload: orderLedger.payload })
     .from(einvoices)
     .innerJoin(
@@ -202,13 +300,96 @@ async function send(input: InvoiceCycleInput, report: InvoiceCycleReport) {
       and(
         eq(einvoices.companyId, companyId),
         eq(einvoices.shopConnectionId, shopConnectionId),
-        eq(einvoices.state, "prepared"),
-        or(eq(einvoices.sendAttempts, 0), lt(einvoices.updatedAt, new Date(now().getTime() - leaseMs))),
+        eq(einvoices.type, "SATIS"),
+        // Sent (or generated for upload): a cancelled e-Arşiv needs no return, a prepared one is not out yet.
+        inArray(einvoices.state, ["queued", "sent", "approved", "generated"]),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(iade)
+            .where(and(eq(iade.returnOfId, einvoices.id), eq(iade.type, "IADE"))),
+        ),
       ),
     )
     .orderBy(asc(einvoices.id))
     .limit(input.limit ?? 500);
-  for (const { invoice, payload } of rows) {
+  for (const { invoice, payload } of sold) {
+    const order = payload as Order;
+    if (!isReturned(order)) continue;
+    const at = now();
+    try {
+      await db.transaction(async (tx) => {
+        const { number } = await allocateInvoiceNumber(tx, {
+          companyId,
+          series: input.settings.series,
+          year: Number(turkishDate(at).slice(0, 4)),
+        });
+        const inserted = await tx
+          .insert(einvoices)
+          .values({
+            companyId,
+            shopConnectionId,
+            orderNo: invoice.orderNo,
+            shopOrderId: invoice.shopOrderId,
+            ettn: randomUUID(),
+            number,
+            profile: invoice.profile,
+            type: "IADE",
+            returnOfId: invoice.id,
+            buyer: invoice.buyer,
+            total: invoice.total,
+            currency: invoice.currency,
+            issueDate: turkishDate(at),
+          })
+          .onConflictDoNothing()
+          .returning({ id: einvoices.id });
+        if (inserted.length === 0) throw new AlreadyInvoiced();
+      });
+      report.returns++;
+    } catch (error) {
+      if (!(error instanceof AlreadyInvoiced)) throw error;
+    }
+  }
+}
+
+/** A portal without an API: prepared invoices are built (the UBL must come out right) and kept for export. */
+async function generate(input: InvoiceCycleInput, report: InvoiceCycleReport) {
+  const { db, companyId } = input;
+  const now = input.now ?? (() => new Date());
+  const seller = await sellerFromCompany(db, companyId);
+  for (const row of await preparedRows(input)) {
+    try {
+      buildFor(row, seller);
+      await setState(db, row.invoice.id, "generated", undefined, undefined, now());
+      report.generated++;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      await setState(db, row.invoice.id, "error", undefined, error.message, now());
+      report.failed++;
+    }
+  }
+}
+
+async function send(input: InvoiceCycleInput, provider: EInvoiceProvider, report: InvoiceCycleReport) {
+  const { db, companyId } = input;
+  const now = input.now ?? (() => new Date());
+  const leaseMs = input.leaseMs ?? 60_000;
+  const policy: Required<InvoiceRetryPolicy> = {
+    baseMs: input.retry?.baseMs ?? leaseMs,
+    maxMs: input.retry?.maxMs ?? 3_600_000,
+    maxAttempts: input.retry?.maxAttempts ?? 8,
+  };
+  const seller = await sellerFromCompany(db, companyId);
+  const at = now();
+  const rows = await preparedRows(
+    input,
+    and(
+      or(eq(einvoices.sendAttempts, 0), lt(einvoices.updatedAt, new Date(at.getTime() - leaseMs))),
+      or(isNull(einvoices.nextAttemptAt), lte(einvoices.nextAttemptAt, at)),
+    ),
+  );
+  for (const row of rows) {
+    const { invoice } = row;
     // Claim: only the worker that bumps the attempt count from what it read may send.
     const claimed = await db
       .update(einvoices)
@@ -239,17 +420,11 @@ async function send(input: InvoiceCycleInput, report: InvoiceCycleReport) {
           continue;
         }
       }
-      const order = payload as Order;
-      const { xml } = buildUblInvoice(order, seller, {
-        profile: invoice.profile,
-        type: "SATIS",
-        number: invoice.number,
-        uuid: invoice.ettn,
-        issueDate: invoice.issueDate,
-      });
+      const { xml, document } = buildFor(row, seller);
       const sent = await sendOnce(provider, {
         ettn: invoice.ettn,
         xml,
+        document,
         draft: input.settings.draft,
         scenario: invoice.profile === "EARSIVFATURA" ? "eArchive" : "eInvoice",
         localId: invoice.orderNo,
@@ -259,8 +434,9 @@ async function send(input: InvoiceCycleInput, report: InvoiceCycleReport) {
       else report.sent++;
     } catch (error) {
       if (error instanceof ConnectorError && (error.kind === "transient" || error.maybeApplied)) {
-        // Stays `prepared` with its attempt counted: the next pass looks the ETTN up before resending.
-        report.transient++;
+        // Stays `prepared` with its attempt counted: the next pass looks the ETTN up before resending,
+        // after a growing wait; past the cap a last lookup decides between "it arrived" and `error`.
+        await retryLater(db, provider, invoice, error, policy, now(), report);
         continue;
       }
       if (error instanceof ConnectorError) {
@@ -290,6 +466,49 @@ async function send(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   }
 }
 
+async function retryLater(
+  db: Db,
+  provider: EInvoiceProvider,
+  invoice: { id: number; ettn: string; sendAttempts: number },
+  error: ConnectorError,
+  policy: Required<InvoiceRetryPolicy>,
+  at: Date,
+  report: InvoiceCycleReport,
+) {
+  const attempts = invoice.sendAttempts + 1;
+  if (attempts < policy.maxAttempts) {
+    await db
+      .update(einvoices)
+      .set({
+        nextAttemptAt: new Date(at.getTime() + retryDelayMs(attempts, policy)),
+        message: error.message,
+      })
+      .where(and(eq(einvoices.id, invoice.id), eq(einvoices.state, "prepared")));
+    report.transient++;
+    return;
+  }
+  // The cap: never give up on a document the provider may hold. An unanswerable lookup keeps it waiting.
+  const [known] = await provider.queryStatus([invoice.ettn]).catch(() => [undefined]);
+  if (known === undefined) {
+    report.transient++;
+    return;
+  }
+  if (known.found) {
+    await setState(db, invoice.id, known.status ?? "queued", known.providerStatus, known.message, at);
+    report.adopted++;
+    return;
+  }
+  await setState(
+    db,
+    invoice.id,
+    "error",
+    undefined,
+    `${attempts} denemede geçici hata: ${error.message}`,
+    at,
+  );
+  report.failed++;
+}
+
 async function setState(
   db: Db,
   id: number,
@@ -306,8 +525,8 @@ async function setState(
 
 const PENDING: EInvoiceState[] = ["draft", "queued", "sent"];
 
-async function refresh(input: InvoiceCycleInput, report: InvoiceCycleReport) {
-  const { db, companyId, shopConnectionId, provider } = input;
+async function refresh(input: InvoiceCycleInput, provider: EInvoiceProvider, report: InvoiceCycleReport) {
+  const { db, companyId, shopConnectionId } = input;
   const now = input.now ?? (() => new Date());
   const rows = await db
     .select({ id: einvoices.id, ettn: einvoices.ettn, state: einvoices.state })
@@ -354,6 +573,8 @@ async function attach(input: InvoiceCycleInput, shop: ShopConnector, report: Inv
         eq(einvoices.companyId, companyId),
         eq(einvoices.shopConnectionId, shopConnectionId),
         inArray(einvoices.state, ["queued", "sent", "approved"]),
+        // The shop order carries its sale invoice; a return invoice is not attached over it.
+        eq(einvoices.type, "SATIS"),
         isNull(einvoices.attachedAt),
       ),
     )

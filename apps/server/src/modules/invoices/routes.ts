@@ -1,6 +1,12 @@
-import { CallCounter, createEInvoiceProvider, type EInvoiceProvider, isEInvoiceType } from "@ep/connectors";
+import {
+  CallCounter,
+  createEInvoiceProvider,
+  type EInvoiceProvider,
+  isEInvoiceType,
+  isFileInvoiceType,
+} from "@ep/connectors";
 import { idParam } from "@ep/contracts";
-import { and, desc, eq, gte, lt } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
@@ -8,6 +14,7 @@ import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
 import { openCompanyConnectors, rateLimitStoreFor } from "../connections/connector-factory.ts";
 import { findConnection, openCredentials } from "../connections/repository.ts";
+import { invoicesUblZip, invoicesWorkbook } from "./export.ts";
 import { type InvoiceJobSettings, runInvoiceCycle } from "./issue.ts";
 import { EINVOICE_STATES, einvoices, invoiceSettings } from "./schema.ts";
 import { SellerSettingsIncomplete } from "./seller.ts";
@@ -65,6 +72,19 @@ export async function providerOf(
     retry: { maxRetries: 2, maxRetryAfterMs: 10_000 },
     fetch: ctx.outbound.fetch,
   });
+}
+
+/**
+ * The provider the invoice job sends through: `undefined` for a portal without an API (LucaPortal), whose
+ * invoices are generated and exported as files. A company with neither is refused (409).
+ */
+export async function invoiceProviderOf(
+  ctx: Pick<AppContext, "database" | "credentials" | "config" | "outbound">,
+  companyId: number,
+): Promise<EInvoiceProvider | undefined> {
+  const row = await findConnection(ctx.database.db, companyId, "erp");
+  if (row && isFileInvoiceType(row.systemType)) return undefined;
+  return providerOf(ctx, companyId);
 }
 
 export function pdfLink(ctx: Pick<AppContext, "config" | "tokens" | "clock">, invoiceId: number): string {
@@ -149,12 +169,13 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const q = request.query;
+        const companyId = companyOf(request);
         const rows = await ctx.database.db
           .select()
           .from(einvoices)
           .where(
             and(
-              eq(einvoices.companyId, companyOf(request)),
+              eq(einvoices.companyId, companyId),
               q.from ? gte(einvoices.issueDate, q.from) : undefined,
               // A bare end date includes that day.
               q.to
@@ -166,6 +187,14 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .orderBy(desc(einvoices.id))
           .limit(q.limit);
         const now = ctx.clock.now().getTime();
+        const originalIds = [...new Set(rows.flatMap((r) => (r.returnOfId ? [r.returnOfId] : [])))];
+        const originals = originalIds.length
+          ? await ctx.database.db
+              .select({ id: einvoices.id, number: einvoices.number })
+              .from(einvoices)
+              .where(and(eq(einvoices.companyId, companyId), inArray(einvoices.id, originalIds)))
+          : [];
+        const numberOf = new Map(originals.map((o) => [o.id, o.number]));
         return ok(
           rows.map((r) => ({
             id: r.id,
@@ -177,6 +206,8 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             currency: r.currency,
             type: r.profile === "EARSIVFATURA" ? ("eArchive" as const) : ("eInvoice" as const),
             profile: r.profile,
+            kind: r.type,
+            returnOf: r.returnOfId ? (numberOf.get(r.returnOfId) ?? null) : null,
             state: r.state,
             message: r.message,
             issueDate: r.issueDate,
@@ -184,6 +215,47 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             cancellable: cancelRefusal(r, now) === null,
           })),
         );
+      },
+    );
+
+    scoped.get(
+      "/api/invoices/export",
+      {
+        schema: {
+          tags,
+          querystring: z.object({
+            from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+            to: z
+              .string()
+              .regex(/^\d{4}-\d{2}-\d{2}$/)
+              .optional(),
+            format: z.enum(["xlsx", "ubl"]).default("xlsx"),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { from, format } = request.query;
+        const to = request.query.to ?? from;
+        const span = (Date.parse(to) - Date.parse(from)) / DAY_MS;
+        if (!(span >= 0 && span <= 366)) throw new AppError(400, "einvoices.exportRangeInvalid");
+        const companyId = companyOf(request);
+        const name = from === to ? `faturalar-${from}` : `faturalar-${from}_${to}`;
+        if (format === "ubl") {
+          const { bytes, files } = await invoicesUblZip(ctx.database.db, companyId, { from, to });
+          return reply
+            .header("content-type", "application/zip")
+            .header("content-disposition", `attachment; filename="${name}.zip"`)
+            .header("x-invoice-count", String(files))
+            .header("cache-control", "no-store")
+            .send(bytes);
+        }
+        const { bytes, rows } = await invoicesWorkbook(ctx.database.db, companyId, { from, to });
+        return reply
+          .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+          .header("content-disposition", `attachment; filename="${name}.xlsx"`)
+          .header("x-invoice-count", String(rows))
+          .header("cache-control", "no-store")
+          .send(bytes);
       },
     );
 
@@ -230,7 +302,7 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     scoped.post("/api/invoices/run", { schema: { tags } }, async (request) => {
       const companyId = companyOf(request);
-      const provider = await providerOf(ctx, companyId);
+      const provider = await invoiceProviderOf(ctx, companyId);
       const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {
         timeoutMs: ctx.config.connectorTimeoutMs,
       });

@@ -1,5 +1,6 @@
 import type { InvoiceProfile } from "@ep/einvoice";
 import {
+  type AnyPgColumn,
   boolean,
   date,
   doublePrecision,
@@ -36,6 +37,8 @@ export const invoiceNumberCounters = pgTable(
 export const EINVOICE_STATES = [
   /** ETTN and number taken, nothing sent yet (or a send whose answer never came: look up first). */
   "prepared",
+  /** Generated for a portal without an API (LucaPortal): exported as a file, never sent by us. */
+  "generated",
   "draft",
   "queued",
   "sent",
@@ -47,7 +50,7 @@ export const EINVOICE_STATES = [
 export type EInvoiceState = (typeof EINVOICE_STATES)[number];
 
 /**
- * One e-invoice per shop order (migration 0025), keyed by its ETTN. The row is written with state
+ * One e-invoice per shop order and type (migrations 0025, 0026: a return adds an IADE row), keyed by its ETTN. The row is written with state
  * `prepared` in the transaction that takes the GİB number, before the provider hears of it.
  */
 export const einvoices = pgTable(
@@ -64,7 +67,15 @@ export const einvoices = pgTable(
     number: text("number").notNull(),
     profile: text("profile").$type<InvoiceProfile>().notNull(),
     state: text("state", { enum: EINVOICE_STATES }).notNull().default("prepared"),
+    /** SATIS, or IADE for a return of a sent invoice (migration 0026). */
+    type: text("type", { enum: ["SATIS", "IADE"] })
+      .notNull()
+      .default("SATIS"),
+    /** The invoice an IADE returns. */
+    returnOfId: integer("return_of_id").references((): AnyPgColumn => einvoices.id, { onDelete: "cascade" }),
     sendAttempts: integer("send_attempts").notNull().default(0),
+    /** A send that failed transiently is tried again from this time (backoff, migration 0026). */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     providerStatus: text("provider_status"),
     message: text("message"),
     buyer: text("buyer").notNull(),
@@ -77,7 +88,7 @@ export const einvoices = pgTable(
   },
   (t) => [
     unique("einvoices_ettn_uq").on(t.ettn),
-    unique("einvoices_order_uq").on(t.companyId, t.shopConnectionId, t.orderNo),
+    unique("einvoices_order_uq").on(t.companyId, t.shopConnectionId, t.orderNo, t.type),
     unique("einvoices_number_uq").on(t.companyId, t.number),
     index("einvoices_company_state_idx").on(t.companyId, t.state, t.issueDate),
   ],

@@ -49,7 +49,7 @@ function infoOf(d: ConnectorDescriptor): ConnectorInfo {
     implemented: d.implemented,
     onPremOnly: d.onPremOnly,
     availability: availabilityOf(d),
-    limitations: [...new Set(Object.values(d.unsupported ?? {}))],
+    limitations: [...new Set([...Object.values(d.unsupported ?? {}), ...(d.notice ? [d.notice] : [])])],
     fields: d.credentials.map((f) => ({
       name: f.name,
       label: f.label,

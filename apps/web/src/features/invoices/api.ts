@@ -3,6 +3,7 @@ import { api } from "@/lib/api-client";
 
 export const INVOICE_STATES = [
   "prepared",
+  "generated",
   "draft",
   "queued",
   "sent",
@@ -22,6 +23,10 @@ export type InvoiceRow = {
   total: number;
   currency: string;
   type: "eArchive" | "eInvoice";
+  /** SATIS, or IADE for the return of a cancelled / returned order's invoice. */
+  kind: "SATIS" | "IADE";
+  /** The number of the invoice an IADE returns. */
+  returnOf: string | null;
   state: InvoiceState;
   message: string | null;
   issueDate: string;
@@ -76,4 +81,24 @@ export function useRunInvoices() {
     mutationFn: () => api.post<{ prepared: number; sent: number }>("/api/invoices/run"),
     onSuccess: () => client.invalidateQueries({ queryKey: ["invoices"] }),
   });
+}
+
+export type InvoiceExportFormat = "xlsx" | "ubl";
+
+/**
+ * The export of a day or a date range (for LucaPortal and other portals without an API): the range the
+ * screen's filter shows, or today when no date is chosen; a lone end date is its own day.
+ */
+export function exportRange(
+  filter: { from?: string; to?: string },
+  today: string,
+): { from: string; to: string } {
+  const from = filter.from || filter.to || today;
+  const to = filter.to || from;
+  return { from, to };
+}
+
+export function exportFileName(range: { from: string; to: string }, format: InvoiceExportFormat): string {
+  const base = range.from === range.to ? `faturalar-${range.from}` : `faturalar-${range.from}_${range.to}`;
+  return `${base}.${format === "ubl" ? "zip" : "xlsx"}`;
 }

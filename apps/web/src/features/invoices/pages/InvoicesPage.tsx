@@ -19,8 +19,12 @@ import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { ApiError, requestBlob } from "@/lib/api-client";
 import { formatMoney } from "@/lib/format";
+import { saveFile } from "@/lib/spreadsheet";
 import {
+  exportFileName,
+  exportRange,
   INVOICE_STATES,
+  type InvoiceExportFormat,
   type InvoiceRow,
   type InvoiceSettings,
   type InvoiceState,
@@ -33,6 +37,7 @@ import {
 
 const STATE_COLOR: Record<InvoiceState, string> = {
   prepared: "gray",
+  generated: "teal",
   draft: "yellow",
   queued: "blue",
   sent: "blue",
@@ -63,6 +68,22 @@ export default function InvoicesPage() {
 
   const failed = (e: unknown) =>
     notifications.show({ color: "red", message: e instanceof ApiError && e.message ? e.message : String(e) });
+
+  const [exporting, setExporting] = useState<InvoiceExportFormat | null>(null);
+  const download = async (format: InvoiceExportFormat) => {
+    // Today in Turkey (UTC+3), the day the server's invoices are dated by.
+    const today = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    const range = exportRange({ from, to }, today);
+    setExporting(format);
+    try {
+      const blob = await requestBlob("/api/invoices/export", { query: { ...range, format } });
+      saveFile(blob, exportFileName(range, format));
+    } catch (e) {
+      failed(e);
+    } finally {
+      setExporting(null);
+    }
+  };
 
   const openPdf = async (row: InvoiceRow) => {
     try {
@@ -106,19 +127,40 @@ export default function InvoicesPage() {
                 data-testid="invoice-state"
               />
             </Group>
-            <Button
-              loading={run.isPending}
-              onClick={() =>
-                run.mutate(undefined, {
-                  onSuccess: (r) =>
-                    notifications.show({ color: "green", message: t("einvoices.runDone", r) }),
-                  onError: failed,
-                })
-              }
-            >
-              {t("einvoices.run")}
-            </Button>
+            <Group gap="xs" align="flex-end" wrap="wrap">
+              <Button
+                variant="default"
+                loading={exporting === "xlsx"}
+                onClick={() => void download("xlsx")}
+                data-testid="invoice-export-xlsx"
+              >
+                {t("einvoices.exportXlsx")}
+              </Button>
+              <Button
+                variant="default"
+                loading={exporting === "ubl"}
+                onClick={() => void download("ubl")}
+                data-testid="invoice-export-ubl"
+              >
+                {t("einvoices.exportUbl")}
+              </Button>
+              <Button
+                loading={run.isPending}
+                onClick={() =>
+                  run.mutate(undefined, {
+                    onSuccess: (r) =>
+                      notifications.show({ color: "green", message: t("einvoices.runDone", r) }),
+                    onError: failed,
+                  })
+                }
+              >
+                {t("einvoices.run")}
+              </Button>
+            </Group>
           </Group>
+          <Text size="xs" c="dimmed" mb="sm" data-testid="invoice-export-hint">
+            {t("einvoices.exportHint")}
+          </Text>
           <QueryBoundary query={invoices} isEmpty={(d) => d.length === 0} emptyMessage={t("einvoices.empty")}>
             {(rows) => (
               <Table.ScrollContainer minWidth={760}>
@@ -149,6 +191,19 @@ export default function InvoicesPage() {
                             {r.type === "eArchive"
                               ? t("einvoices.typeEArchive")
                               : t("einvoices.typeEInvoice")}
+                            {r.kind === "IADE" && (
+                              <>
+                                {" "}
+                                <Badge color="orange" variant="light" data-testid="invoice-kind-iade">
+                                  {t("einvoices.kind_IADE")}
+                                </Badge>
+                                {r.returnOf && (
+                                  <Text size="xs" c="dimmed">
+                                    {t("einvoices.returnOf", { number: r.returnOf })}
+                                  </Text>
+                                )}
+                              </>
+                            )}
                           </Table.Td>
                           <Table.Td>
                             <Badge color={STATE_COLOR[r.state]} variant="light" data-testid="invoice-status">
@@ -163,9 +218,11 @@ export default function InvoicesPage() {
                           </Table.Td>
                           <Table.Td>
                             <Group gap="xs" wrap="nowrap">
-                              <Button size="xs" variant="light" onClick={() => void openPdf(r)}>
-                                {t("einvoices.pdf")}
-                              </Button>
+                              {r.state !== "generated" && (
+                                <Button size="xs" variant="light" onClick={() => void openPdf(r)}>
+                                  {t("einvoices.pdf")}
+                                </Button>
+                              )}
                               {r.cancellable && (
                                 <Button
                                   size="xs"

@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
+import type { ConnectorContext } from "../sdk/connector";
+import { type EInvoiceDocument, sendOnce } from "../sdk/einvoice";
+import { ConnectorError } from "../sdk/errors";
+import { CallCounter } from "../sdk/logging";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { startTrendyolEFaturamEmulator, type TrendyolEFaturamEmulator } from "./emulator/server";
+import { bodyProblems, judgeTrendyolEFaturamRequest } from "./judge/requests";
+import { TrendyolEFaturamProvider, trendyolInvoiceBody } from "./provider";
+
+let emu: TrendyolEFaturamEmulator;
+const store = new InMemoryRateLimitStore();
+const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
+
+function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: store,
+    budget: { requests: 500, windowMs: 1000 },
+    counter: new CallCounter(),
+    timeoutMs: 400,
+    retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 },
+    ...over,
+  };
+}
+const provider = (over: Partial<ConnectorContext> = {}, password = emu.credentials.password) =>
+  new TrendyolEFaturamProvider({ ...emu.credentials, password }, ctx(over));
+
+async function caught(p: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ConnectorError) return e;
+    throw e;
+  }
+  throw new Error("expected a ConnectorError");
+}
+
+let serial = 0;
+/** A consumer's e-Arşiv (two lines at 20 % and 10 %, one discounted), or an e-Fatura to a registered VKN. */
+function document(over: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
+  serial++;
+  return {
+    profile: "EARSIVFATURA",
+    type: "SATIS",
+    number: `WEB2026${String(serial).padStart(9, "0")}`,
+    issueDate: "2026-11-20",
+    currency: "TRY",
+    buyer: {
+      taxId: "11111111111",
+      name: "Ayşe",
+      surname: "Yılmaz",
+      city: "İstanbul",
+      district: "Kadıköy",
+      address: "Moda Cad. 12",
+      email: "ayse@example.com",
+      phone: "+90 532 000 00 00",
+    },
+    lines: [
+      {
+        name: "Pamuklu Tişört",
+        qty: 2,
+        vatRate: 20,
+        unitPriceK: 25000,
+        discountK: 5000,
+        netK: 45000,
+        taxK: 9000,
+      },
+      { name: "Kitap", qty: 1, vatRate: 10, unitPriceK: 9091, discountK: 0, netK: 9091, taxK: 909 },
+    ],
+    ...over,
+  };
+}
+
+beforeAll(async () => {
+  emu = await startTrendyolEFaturamEmulator({ taxpayers: ["1234567890"] });
+});
+afterAll(async () => {
+  await emu.close();
+  // Conformance: every request the provider sent in these tests passes the judge.
+  expect(conformance.failures, describeFailures(conformance)).toEqual([]);
+  expect(conformance.requests).toBeGreaterThan(20);
+});
+afterEach(() => {
+  emu.faults.clear();
+  const r = judgeRequests(emu.recorder.list(), judgeTrendyolEFaturamRequest);
+  emu.recorder.clear();
+  conformance.requests += r.requests;
+  conformance.failures.push(...r.failures);
+  for (const [op, v] of Object.entries(r.operations)) {
+    const t = conformance.operations[op] ?? { requests: 0, failed: 0 };
+    t.requests += v.requests;
+    t.failed += v.failed;
+    conformance.operations[op] = t;
+  }
+});
+
+describe("Trendyol e-Faturam (24) against its emulator", () => {
+  it("is registered as an e-invoice service with a Turkish connection form", () => {
+    expect(isEInvoiceType(24)).toBe(true);
+    const d = getDescriptor("erp", 24);
+    expect(d?.implemented).toBe(true);
+    expect(d?.credentials.map((c) => c.name)).toEqual(["apiUrl", "email", "password"]);
+    expect(d?.credentials.every((c) => /[çğıöşüÇĞİÖŞÜ]|\s/.test(c.help ?? ""))).toBe(true);
+    expect(createEInvoiceProvider(24, emu.credentials, ctx())).toBeInstanceOf(TrendyolEFaturamProvider);
+  });
+
+  it("signs in (JWT in x-access-token), names the company; a wrong password is an auth failure", async () => {
+    const info = await provider().testConnection();
+    expect(info).toMatchObject({
+      ok: true,
+      details: { companyId: emu.account.companyId, userId: emu.account.userId },
+    });
+    expect((await caught(provider({}, "yanlış").testConnection())).reason).toBe("auth");
+    const erp = createErpConnector(24, emu.credentials, ctx());
+    expect((await erp.testConnection()).ok).toBe(true);
+    expect((await caught(erp.listProducts({}))).reason).toBe("unsupported");
+  });
+
+  it("asks the taxpayer list per tax number: registered → e-Fatura, 404 → e-Arşiv", async () => {
+    const p = provider();
+    expect(await p.isEInvoiceUser("1234567890")).toBe(true);
+    expect(await p.isEInvoiceUser("9876543210")).toBe(false);
+    expect((await caught(p.listEInvoiceUsers())).reason).toBe("unsupported");
+  });
+
+  it("sends an e-Arşiv in its own JSON (kuruş, our number and ETTN), then status, PDF and cancel", async () => {
+    const p = provider();
+    const ettn = randomUUID();
+    const doc = document();
+    const sent = await p.sendInvoice({
+      ettn,
+      xml: "",
+      document: doc,
+      scenario: "eArchive",
+      localId: "SIP-1",
+    });
+    expect(sent).toMatchObject({ ettn, number: doc.number, status: "queued", existed: false });
+    const stored = emu.documents.get(ettn);
+    expect(stored?.kind).toBe("earchive");
+    expect(stored?.body).toMatchObject({
+      autoInvoiceId: false,
+      localReferenceId: "SIP-1",
+      invoiceInfo: {
+        invoiceType: "EARSIVFATURA",
+        invoiceTypeCode: "SATIS",
+        invoiceId: doc.number,
+        invoiceUuid: ettn,
+      },
+      invoiceTotal: {
+        lineExtensionAmount: 54091,
+        taxInclusiveAmount: 64000,
+        payableAmount: 64000,
+        allowanceTotalAmount: 5000,
+      },
+      totalTax: { totalTaxAmount: 9909 },
+    });
+    expect((await p.queryStatus([ettn]))[0]).toMatchObject({
+      found: true,
+      status: "sent",
+      providerStatus: "40",
+    });
+    expect((await p.queryStatus([ettn]))[0]).toMatchObject({
+      found: true,
+      status: "approved",
+      providerStatus: "205",
+    });
+    const pdf = await p.getPdf(ettn);
+    expect(Buffer.from(pdf).subarray(0, 5).toString()).toBe("%PDF-");
+    await p.cancelEArchive(ettn, "müşteri iade etti");
+    expect((await p.queryStatus([ettn]))[0]).toMatchObject({ status: "cancelled", providerStatus: "305" });
+    expect((await caught(p.cancelEArchive(ettn, "tekrar"))).reason).toBe("conflict");
+    expect(await p.queryStatus([randomUUID()])).toEqual([expect.objectContaining({ found: false })]);
+  });
+
+  it("sends an e-Fatura to a registered buyer, and an IADE with its billing reference", async () => {
+    const p = provider();
+    const ettn = randomUUID();
+    const doc = document({
+      profile: "TEMELFATURA",
+      buyer: { taxId: "1234567890", name: "Örnek Ticaret A.Ş.", city: "Ankara", taxOffice: "Çankaya" },
+    });
+    expect((await p.sendInvoice({ ettn, xml: "", document: doc, scenario: "eInvoice" })).status).toBe(
+      "queued",
+    );
+    expect(emu.documents.get(ettn)?.kind).toBe("outgoing-einvoice");
+    const back = randomUUID();
+    const iade = document({ type: "IADE", returnOf: { number: doc.number, issueDate: doc.issueDate, ettn } });
+    await p.sendInvoice({ ettn: back, xml: "", document: iade });
+    expect(emu.documents.get(back)?.body.billingReference).toEqual({
+      invoiceId: doc.number,
+      issueDate: doc.issueDate,
+      typeCode: "IADE",
+    });
+    // An unregistered buyer on the e-Fatura path is refused by the service.
+    const refused = await caught(
+      p.sendInvoice({
+        ettn: randomUUID(),
+        xml: "",
+        document: document({
+          profile: "TEMELFATURA",
+          buyer: { taxId: "9876543210", name: "Kayıtsız Ltd", city: "İzmir" },
+        }),
+      }),
+    );
+    expect(refused).toMatchObject({ reason: "not_found", systemCode: "TaxPayerNotFoundProblem" });
+  });
+
+  it("the emulator refuses what the judge refuses (bad number, missing totals) and a reused ETTN", async () => {
+    const ids = { companyId: emu.account.companyId, userId: emu.account.userId };
+    const good = trendyolInvoiceBody({ ettn: randomUUID(), xml: "", document: document() }, ids);
+    expect(bodyProblems("POST", "/api/invoice/documents/earchive", good)).toEqual([]);
+    expect(
+      bodyProblems("POST", "/api/invoice/documents/earchive", { ...good, invoiceTotal: undefined }).join(),
+    ).toMatch(/invoiceTotal/);
+    const p = provider();
+    const bad = await caught(
+      p.sendInvoice({ ettn: randomUUID(), xml: "", document: document({ number: "WEB26-1" }) }),
+    );
+    expect(bad).toMatchObject({ reason: "validation", httpStatus: 422, systemCode: "ValidationProblem" });
+    const ettn = randomUUID();
+    await p.sendInvoice({ ettn, xml: "", document: document() });
+    const again = await caught(p.sendInvoice({ ettn, xml: "", document: document() }));
+    expect(again).toMatchObject({ reason: "conflict", systemCode: "InvoiceUuidCantBeUsedProblem" });
+    expect(
+      (await caught(p.sendInvoice({ ettn: randomUUID(), xml: "", document: document(), draft: true })))
+        .reason,
+    ).toBe("unsupported");
+    // Every such refusal left the recorded requests for the judge; the invalid number fails it (and is dropped
+    // from the conformance tally, which holds only what our provider sends in earnest).
+    const verdicts = judgeRequests(emu.recorder.list(), judgeTrendyolEFaturamRequest);
+    expect(verdicts.failures.map((f) => f.operation)).toEqual(["POST /api/invoice/documents/earchive"]);
+    emu.recorder.clear();
+  });
+
+  it("sendOnce: a timeout, then a stored-but-cut write → looked up by ETTN before each resend, one document", async () => {
+    const p = provider({ timeoutMs: 150 });
+    const ettn = randomUUID();
+    emu.faults.enqueue(
+      { kind: "timeout", operation: "createEArchive" },
+      { kind: "dropAfterWrite", operation: "createEArchive" },
+    );
+    const sent = await sendOnce(p, { ettn, xml: "", document: document() });
+    expect(sent).toMatchObject({ ettn, existed: true });
+    expect([...emu.documents.values()].filter((d) => d.uuid === ettn)).toHaveLength(1);
+    const ops = emu.recorder.list().map((r) => r.path.replace(ettn, ":uuid"));
+    expect(ops.filter((o) => o === "/api/invoice/documents/earchive")).toHaveLength(2);
+    expect(ops).toContain("/api/invoice/documents/earchive/status/:uuid");
+  });
+
+  it("5xx on a read is retried; an expired token is renewed once", async () => {
+    const p = provider();
+    emu.faults.enqueue({ kind: "5xx", operation: "taxpayers" });
+    expect(await p.isEInvoiceUser("1234567890")).toBe(true);
+    emu.faults.enqueue({ kind: "auth", operation: "taxpayers" });
+    expect(await p.isEInvoiceUser("1234567890")).toBe(true);
+  });
+});
