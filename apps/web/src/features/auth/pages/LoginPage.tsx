@@ -8,8 +8,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
-import { lazyResolver } from "@/lib/lazy-resolver";
 import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { authKeys, fetchConfig, signIn } from "../api";
 import { CaptchaField, type CaptchaHandle, type CaptchaLevel } from "../components/CaptchaField";
 import { FormHeading } from "../components/FormHeading";
@@ -187,7 +187,12 @@ export default function LoginPage() {
             </Group>
           </Stack>
           {showCaptcha && (
-            <CaptchaField ref={captcha} onChange={setCaptchaPayload} level={captchaLevel ?? "normal"} />
+            <CaptchaField
+              ref={captcha}
+              onChange={setCaptchaPayload}
+              level={captchaLevel ?? "normal"}
+              deferred
+            />
           )}
           <Button
             type="submit"
