@@ -24,7 +24,6 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { freshPostgres } from "./postgres.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

@@ -77,7 +77,9 @@ const line = (label, files) => {
 
 console.log(line("entry chunk (+ its imports)", entryOnly));
 console.log(line("sign-in page (JS + CSS)", signIn));
-console.log(line("  + captcha widget (once on the form)", new Set([...captcha].filter((f) => !signIn.has(f)))));
+console.log(
+  line("  + captcha widget (once on the form)", new Set([...captcha].filter((f) => !signIn.has(f)))),
+);
 console.log(line("signed-in first load (dashboard+chart)", signedIn));
 
 let failed = false;
