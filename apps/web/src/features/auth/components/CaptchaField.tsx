@@ -42,31 +42,70 @@ async function loadWidget(lang: Language): Promise<void> {
 }
 
 export type CaptchaLevel = "normal" | "hard";
-/** `level`: "hard" once the server asks for the harder proof (repeated failed sign-ins). */
-type Props = { onChange: (payload: string | undefined) => void; level?: CaptchaLevel };
+/**
+ * `level`: "hard" once the server asks for the harder proof (repeated failed sign-ins).
+ * `deferred`: the widget's code loads when the visitor starts on the enclosing form (a focus or a
+ * press inside it) or submits, not with the page, so the page's first view does not carry it.
+ */
+type Props = { onChange: (payload: string | undefined) => void; level?: CaptchaLevel; deferred?: boolean };
+
+/** A promise with its resolver outside, for `ensure` to wait on the widget's element. */
+function elementSlot() {
+  let resolve: (el: WidgetElement | null) => void = () => undefined;
+  const promise = new Promise<WidgetElement | null>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
 
 /** Self-hosted proof-of-work captcha (ALTCHA): solves in the background, no third party. */
 export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaField(
-  { onChange, level = "normal" },
+  { onChange, level = "normal", deferred = false },
   ref,
 ) {
   const { t, i18n } = useTranslation();
   const lang = (i18n.language in widgetLanguage ? i18n.language : "tr") as Language;
   const [ready, setReady] = useState(false);
+  const [wanted, setWanted] = useState(!deferred);
+  const box = useRef<HTMLDivElement | null>(null);
   const widget = useRef<WidgetElement | null>(null);
+  const mounted = useRef(elementSlot());
+  const attach = (el: WidgetElement | null) => {
+    widget.current = el;
+    if (el) mounted.current.resolve(el);
+  };
   const payload = useRef<string | undefined>(undefined);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
 
+  // Deferred: wait for the visitor to start on the form.
   useEffect(() => {
+    const form = box.current?.closest("form");
+    if (wanted || !form) return;
+    const start = () => setWanted(true);
+    form.addEventListener("focusin", start);
+    form.addEventListener("pointerdown", start);
+    return () => {
+      form.removeEventListener("focusin", start);
+      form.removeEventListener("pointerdown", start);
+    };
+  }, [wanted]);
+
+  useEffect(() => {
+    if (!wanted) return;
     let alive = true;
     loadWidget(lang)
       .then(() => alive && setReady(true))
-      .catch(() => alive && setReady(false));
+      .catch(() => {
+        if (!alive) return;
+        setReady(false);
+        // `ensure` stops waiting: the form sends without a payload and the server says why.
+        mounted.current.resolve(null);
+      });
     return () => {
       alive = false;
     };
-  }, [lang]);
+  }, [lang, wanted]);
 
   useEffect(() => {
     const el = widget.current;
@@ -103,7 +142,9 @@ export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaFie
       },
       ensure: async () => {
         if (payload.current) return payload.current;
-        const el = widget.current;
+        // Not loaded yet (a deferred widget and a form filled without a focus): load it now.
+        setWanted(true);
+        const el = widget.current ?? (await mounted.current.promise);
         if (!el || typeof el.verify !== "function") return undefined;
         const result = await el.verify().catch(() => null);
         return result?.payload ?? payload.current;
@@ -114,10 +155,10 @@ export const CaptchaField = forwardRef<CaptchaHandle, Props>(function CaptchaFie
 
   return (
     <Input.Wrapper label={t("auth.login.captcha")} id="captcha" labelElement="div">
-      <Box mt={4} mih={68} data-testid="captcha">
+      <Box mt={4} mih={68} data-testid="captcha" ref={box}>
         {ready && (
           <altcha-widget
-            ref={widget}
+            ref={attach}
             challenge={level === "hard" ? `${CAPTCHA_CHALLENGE_URL}?level=hard` : CAPTCHA_CHALLENGE_URL}
             auto="onload"
             language={widgetLanguage[lang]}
