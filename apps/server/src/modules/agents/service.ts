@@ -156,15 +156,18 @@ export class AgentService {
     });
   }
 
+  /** Whether the agent is one of the company's, not revoked. */
+  async owns(companyId: number, agentId: number): Promise<boolean> {
+    const [agent] = await this.db
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), isNull(agents.revokedAt)));
+    return !!agent;
+  }
+
   /** Sends a connection's calls through one of the company's agents (or straight out again: null). */
   async assignConnection(companyId: number, kind: "erp" | "shop", agentId: number | null): Promise<void> {
-    if (agentId !== null) {
-      const [agent] = await this.db
-        .select({ id: agents.id })
-        .from(agents)
-        .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), isNull(agents.revokedAt)));
-      if (!agent) throw AppError.notFound();
-    }
+    if (agentId !== null && !(await this.owns(companyId, agentId))) throw AppError.notFound();
     const [row] = await this.db
       .update(connections)
       .set({ agentId, updatedAt: this.ctx.clock.now() })
