@@ -206,7 +206,9 @@ describe("agent-backed connections", () => {
       expect(ledger).toHaveLength(ORDERS);
       expect(ledger.filter((r) => r.state !== "confirmed")).toEqual([]);
       // The note quotes these: orders, the documents at each kill.
-      console.info(`agent kill test: ${ORDERS} orders, kills at ${kills.join(" and ")} documents, ${docs.size} in the ERP, ${ledger.length} confirmed in the ledger`);
+      console.info(
+        `agent kill test: ${ORDERS} orders, kills at ${kills.join(" and ")} documents, ${docs.size} in the ERP, ${ledger.length} confirmed in the ledger`,
+      );
     } finally {
       await agent.kill();
       await c.close();

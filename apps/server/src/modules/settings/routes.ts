@@ -90,7 +90,13 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { connectionType, x } = request.params;
         return ok(
-          await connections.test(companyOf(request), connectionType, x, request.body?.fields, request.body?.agentId),
+          await connections.test(
+            companyOf(request),
+            connectionType,
+            x,
+            request.body?.fields,
+            request.body?.agentId,
+          ),
         );
       },
     );
