@@ -38,7 +38,8 @@ describe("the demo's on-site agent in the panel", () => {
     await page.goto("/settings/api-keys");
     const picker = page.getByTestId("agent-picker");
     await picker.waitFor();
-    expect(await picker.inputValue()).toMatch(/^Yerel bağlantı aracı: .+ \(Çevrimiçi\)$/);
+    // The agents' list loads beside the form: its entry shows once it is in.
+    await expect.poll(() => picker.inputValue()).toMatch(/^Yerel bağlantı aracı: .+ \(Çevrimiçi\)$/);
     const onCard = page.getByTestId("connection-agent-status");
     await expect.poll(() => onCard.getAttribute("data-online")).toBe("true");
     expect(await onCard.textContent()).toContain("Gidiş-dönüş");
