@@ -32,6 +32,11 @@ async function main(argv: string[]): Promise<number> {
     }
     const client = new AgentClient(config, store);
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => client.stop());
+    // Started by a supervisor (the demo server) with an IPC channel: stop when the supervisor is gone.
+    if (process.channel) {
+      process.channel.unref();
+      process.once("disconnect", () => client.stop());
+    }
     const final = await client.run();
     if (final === "refused") {
       console.error(message("agents.cli.refused"));

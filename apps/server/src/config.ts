@@ -65,6 +65,10 @@ const schema = z.object({
       .optional(),
   ),
   DEMO: z.preprocess(emptyToUndefined, z.enum(["0", "1"], { error: "DEMO must be 0 or 1" }).optional()),
+  DEMO_AGENT: z.preprocess(
+    emptyToUndefined,
+    z.enum(["0", "1"], { error: "DEMO_AGENT must be 0 or 1" }).default("1"),
+  ),
   DEMO_EMAIL: z.preprocess(
     emptyToUndefined,
     z.email({ error: "DEMO_EMAIL must be an e-mail address" }).optional(),
@@ -224,6 +228,8 @@ export type Config = {
    * PostgreSQL), so no server install hands out a known password unless it was started as a demo.
    */
   demo: { email: string; password: string } | null;
+  /** The demo's ERP through a real on-site agent process started beside the server (DEMO_AGENT=0: directly). */
+  demoAgent: boolean;
   /**
    * Who may read `/metrics`: a bearer token when METRICS_TOKEN is set; without one, anyone on the
    * embedded database (a single-machine install), nobody on PostgreSQL (a server install).
@@ -295,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       (c.DEMO ?? (c.DATABASE_URL ? "0" : "1")) === "1"
         ? { email: c.DEMO_EMAIL ?? DEMO_DEFAULT_EMAIL, password: c.DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD }
         : null,
+    demoAgent: c.DEMO_AGENT === "1",
     metrics: c.METRICS_TOKEN ? { token: c.METRICS_TOKEN } : c.DATABASE_URL ? "off" : "open",
     http: {
       requestTimeoutMs: Math.round(c.HTTP_REQUEST_TIMEOUT_SECONDS * 1000),

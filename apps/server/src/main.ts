@@ -1,11 +1,20 @@
+import { spawn } from "node:child_process";
 import { buildApp } from "./app.ts";
 import { closeContext, createContext, StartupError } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { AGENT_CLI, type DemoAgent, startDemoAgent } from "./modules/demo/demo-agent.ts";
 import { startDemoCompany } from "./modules/demo/demo-company.ts";
 import { openBrowser } from "./platform/os/open-browser.ts";
 
 /** `npm start`: API, web app, scheduler and workers in one process (ROLE=worker: workers only). */
 async function main() {
+  if (process.env.ROLE === "agent") {
+    // `ROLE=agent npm start`: an on-site agent by hand (`entegrasyon-agent run`, paired beforehand).
+    const agent = spawn(process.execPath, ["--import", "tsx", AGENT_CLI, "run"], { stdio: "inherit" });
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => agent.kill(signal));
+    agent.on("exit", (code) => process.exit(code ?? 1));
+    return;
+  }
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -26,13 +35,21 @@ async function main() {
   // After listening: the demo's jobs call its sandboxes, which this server serves.
   const demo = config.demo && app ? await startDemoCompany(ctx, config.demo) : undefined;
   if (demo && config.demo) ctx.demoLogin = config.demo;
+  // The demo's ERP is reached through a real agent process, as a customer's on-site ERP is.
+  let demoAgent: DemoAgent | undefined;
+  if (demo && config.demoAgent) {
+    demoAgent = await startDemoAgent(ctx, demo.companyId).catch((error: unknown) => {
+      ctx.logger.warn({ err: error }, "demo agent not started; the demo ERP is reached directly");
+      return undefined;
+    });
+  }
   if (app) {
     const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
     ctx.logger.info(`Entegrasyon Paneli is running at ${config.publicUrl} (${where})`);
     if (demo && config.demo) {
       // Printed plainly too, so a newcomer sees it whatever the log format.
       console.log(
-        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (sandbox Mikro ERP at ${demo.erpUrl}, sandbox IKAS shop at ${demo.shopUrl})\n`,
+        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (sandbox Mikro ERP at ${demo.erpUrl}${demoAgent ? `, reached through the on-site agent no ${demoAgent.agentId}` : ""}, sandbox IKAS shop at ${demo.shopUrl})\n`,
       );
     }
     openBrowser(config.publicUrl);
@@ -44,6 +61,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     ctx.logger.info({ signal }, "shutting down");
+    await demoAgent?.stop();
     await app?.close();
     await closeContext(ctx);
     process.exit(0);

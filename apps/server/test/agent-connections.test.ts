@@ -37,7 +37,7 @@ async function agentProcess(token: string) {
         env: { ...process.env, ENTEGRASYON_AGENT_HOME: home },
         stdio: "ignore",
       });
-      for (let i = 0; i < 300 && !hub.isOnline(config.agentId); i++)
+      for (let i = 0; i < 1200 && !hub.isOnline(config.agentId); i++)
         await new Promise((r) => setTimeout(r, 50));
       expect(hub.isOnline(config.agentId)).toBe(true);
     },
@@ -146,8 +146,9 @@ describe("agent-backed connections", () => {
     }
   });
 
-  it("loses and doubles no order when the agent is SIGKILLed mid-run of order writes", async () => {
-    const ORDERS = 100;
+  // The issue asks for 500 orders and two kills; CI may run fewer (AGENT_KILL_ORDERS=200).
+  const ORDERS = Number(process.env.AGENT_KILL_ORDERS ?? 500);
+  it(`loses and doubles none of ${ORDERS} orders when the agent is SIGKILLed twice mid-writes`, async () => {
     const c = await connectedCompany(t, { seed: 47 });
     const agent = await agentProcess(c.token);
     try {
@@ -157,23 +158,40 @@ describe("agent-backed connections", () => {
         body: { kind: "erp", agentId: agent.agentId },
       });
       const orders = c.shop.generateOrders(ORDERS);
-      // Slow enough writes that the kill lands while orders are being written.
+      // Slow enough writes that each kill lands while orders are being written.
       c.erp.setFaults({ latencyMs: 15 });
-      const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${c.jobId("OrderIntegration")}`, {
-        token: c.token,
-      });
-      expect(started.status).toBe(200);
-      for (let i = 0; i < 2000 && erpDocumentsByOrder(c).size < 25; i++)
-        await new Promise((r) => setTimeout(r, 10));
-      await agent.kill();
-      const atKill = erpDocumentsByOrder(c).size;
-      expect(atKill).toBeGreaterThan(0);
-      expect(atKill).toBeLessThan(ORDERS);
-      await agent.start();
+      let runId: number | undefined;
+      const runFinished = async () => {
+        if (runId === undefined) return true;
+        const res = await call(t.app, "GET", `/api/JobHistory/report/${runId}`, { token: c.token });
+        return !["Queued", "Running"].includes(res.body.data?.status);
+      };
+      const startRun = async () => {
+        const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${c.jobId("OrderIntegration")}`, {
+          token: c.token,
+        });
+        expect(started.status).toBe(200);
+        runId = started.body.data.runId as number;
+      };
+      const kills: number[] = [];
+      // Two kills, at about a quarter and at about two thirds of the orders, each while a run is writing.
+      for (const share of [0.25, 0.65]) {
+        const target = Math.ceil(ORDERS * share);
+        for (let i = 0; i < 12_000 && erpDocumentsByOrder(c).size < target; i++) {
+          if (i % 20 === 0 && (await runFinished())) await startRun();
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        await agent.kill();
+        kills.push(erpDocumentsByOrder(c).size);
+        await agent.start();
+      }
+      expect(kills[0]).toBeGreaterThan(0);
+      expect(kills[1]).toBeGreaterThan(kills[0]!);
+      expect(kills[1]).toBeLessThan(ORDERS);
       c.erp.setFaults({});
-      await waitForRun(t, c.token, started.body.data.runId as number, 120_000);
+      if (runId !== undefined) await waitForRun(t, c.token, runId, 300_000);
       for (let i = 0; i < 5 && erpDocumentsByOrder(c).size < ORDERS; i++)
-        await runJob(t, c, "OrderIntegration");
+        await runJob(t, c, "OrderIntegration", 300_000);
       const last = await runJob(t, c, "OrderIntegration");
       expect(last.status, JSON.stringify(last)).toBe("Succeeded");
 
@@ -187,9 +205,13 @@ describe("agent-backed connections", () => {
         .where(eq(engineSchema.orderLedger.companyId, c.companyId));
       expect(ledger).toHaveLength(ORDERS);
       expect(ledger.filter((r) => r.state !== "confirmed")).toEqual([]);
+      // The note quotes these: orders, the documents at each kill.
+      console.info(
+        `agent kill test: ${ORDERS} orders, kills at ${kills.join(" and ")} documents, ${docs.size} in the ERP, ${ledger.length} confirmed in the ledger`,
+      );
     } finally {
       await agent.kill();
       await c.close();
     }
-  }, 180_000);
+  }, 600_000);
 });

@@ -529,6 +529,10 @@ export const de: MessageCatalog = {
       "Der Zugang des Vor-Ort-Agenten wurde entzogen. Holen Sie einen neuen Kopplungscode, um ihn wieder zu verbinden.",
     offline:
       "Der Vor-Ort-Agent ist offline (zuletzt gesehen: {{lastSeen}}). Prüfen Sie den Rechner, auf dem er läuft, und seine Netzwerkverbindung.",
+    offlineNotice:
+      'Der lokale Agent auf "{{machine}}" ist seit mehr als 10 Minuten offline (zuletzt gesehen: {{lastSeen}}) und fällige Übertragungen warten. Prüfen Sie den Rechner, auf dem er läuft, und dessen Netzwerkverbindung.',
+    backOnline:
+      'Der lokale Agent auf "{{machine}}" ist wieder online; die wartenden Übertragungen laufen weiter.',
     cli: {
       usage:
         "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand",

@@ -497,6 +497,9 @@ export const en: MessageCatalog = {
     revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
     offline:
       "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
+    offlineNotice:
+      'The on-site agent on "{{machine}}" has been offline for more than 10 minutes (last seen: {{lastSeen}}) and scheduled transfers are waiting. Check the computer it runs on and its network connection.',
+    backOnline: 'The on-site agent on "{{machine}}" is back online; the waiting transfers continue.',
     cli: {
       usage:
         "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",

@@ -517,6 +517,10 @@ export const es: MessageCatalog = {
       "Se revocó el acceso del agente local. Obtenga un código de emparejamiento nuevo para volver a conectarlo.",
     offline:
       "El agente local está desconectado (visto por última vez: {{lastSeen}}). Compruebe el equipo donde se ejecuta y su conexión de red.",
+    offlineNotice:
+      'El agente local de "{{machine}}" lleva más de 10 minutos desconectado (última conexión: {{lastSeen}}) y hay transferencias programadas esperando. Compruebe el equipo donde se ejecuta y su conexión de red.',
+    backOnline:
+      'El agente local de "{{machine}}" vuelve a estar en línea; las transferencias pendientes continúan.',
     cli: {
       usage:
         "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado",

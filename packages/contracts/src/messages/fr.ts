@@ -526,6 +526,10 @@ export const fr: MessageCatalog = {
       "L'accès de l'agent local a été révoqué. Obtenez un nouveau code d'appairage pour le reconnecter.",
     offline:
       "L'agent local est hors ligne (vu pour la dernière fois : {{lastSeen}}). Vérifiez l'ordinateur sur lequel il tourne et sa connexion réseau.",
+    offlineNotice:
+      "L'agent local sur « {{machine}} » est hors ligne depuis plus de 10 minutes (vu pour la dernière fois : {{lastSeen}}) et des transferts planifiés attendent. Vérifiez l'ordinateur qui l'exécute et sa connexion réseau.",
+    backOnline:
+      "L'agent local sur « {{machine}} » est de nouveau en ligne ; les transferts en attente reprennent.",
     cli: {
       usage:
         "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état",

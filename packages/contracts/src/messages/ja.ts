@@ -498,6 +498,9 @@ export const ja: MessageCatalog = {
       "オンサイトエージェントのアクセスを取り消しました。再接続するには新しいペアリングコードを取得してください。",
     offline:
       "オンサイトエージェントはオフラインです（最終確認: {{lastSeen}}）。実行中のコンピューターとネットワーク接続を確認してください。",
+    offlineNotice:
+      "「{{machine}}」のローカルエージェントが10分以上オフラインです（最終確認: {{lastSeen}}）。予定された転送が待機しています。実行中のコンピューターとネットワーク接続を確認してください。",
+    backOnline: "「{{machine}}」のローカルエージェントがオンラインに戻りました。待機中の転送を再開します。",
     cli: {
       usage:
         "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します",

@@ -504,6 +504,10 @@ export const tr = {
       "Yerel bağlantı aracının erişimi kaldırıldı. Yeniden bağlamak için yeni bir eşleştirme kodu alın.",
     offline:
       "Yerel bağlantı aracı çevrimdışı (son görülme: {{lastSeen}}). Aracın çalıştığı bilgisayarı ve ağ bağlantısını kontrol edin.",
+    offlineNotice:
+      '"{{machine}}" bilgisayarındaki yerel bağlantı aracı 10 dakikadan uzun süredir çevrimdışı (son görülme: {{lastSeen}}) ve zamanı gelen aktarımlar bekliyor. Aracın çalıştığı bilgisayarı ve ağ bağlantısını kontrol edin.',
+    backOnline:
+      '"{{machine}}" bilgisayarındaki yerel bağlantı aracı tekrar çevrimiçi; bekleyen aktarımlar devam ediyor.',
     cli: {
       usage:
         "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir",

@@ -456,6 +456,9 @@ export const zh: MessageCatalog = {
     pairingCodeInvalid: "配对码无效、已过期或已被使用。请在面板中获取新的配对码后重试。",
     revoked: "已撤销本地代理的访问权限。如需重新连接，请获取新的配对码。",
     offline: "本地代理离线（最后在线：{{lastSeen}}）。请检查运行它的计算机及其网络连接。",
+    offlineNotice:
+      "“{{machine}}”上的本地代理已离线超过 10 分钟（最后在线：{{lastSeen}}），计划的传输正在等待。请检查运行它的计算机及其网络连接。",
+    backOnline: "“{{machine}}”上的本地代理已重新上线；等待中的传输将继续。",
     cli: {
       usage:
         "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态",

@@ -107,6 +107,8 @@ export const dashboardSchema = z.object({
   eCommerceAPIConnectionStatus: z.boolean(),
   connectionMessages: z.object({ erp: z.string().nullable(), eCommerce: z.string().nullable() }),
   connectionStatuses: z.object({ erp: connectionStatusSchema, eCommerce: connectionStatusSchema }),
+  /** The on-site agent the ERP connection goes through (its status shows on the card), or null. */
+  erpAgentId: z.number().int().nullable(),
   failedJobReports: z.array(
     z.object({
       jobName: z.string(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { JOB_TYPES, SYSTEM_AVAILABILITY } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
 import { licenseSchema } from "./account.ts";
-import { textInput } from "./common.ts";
+import { idInput, textInput } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
@@ -71,6 +71,8 @@ export const connectionViewSchema = z.object({
   values: z.record(z.string(), z.string()),
   secretsSet: z.array(z.string()),
   isEmulated: z.boolean(),
+  /** The on-site agent carrying this connection's calls; null: our server calls the system directly. */
+  agentId: z.number().int().nullable(),
   lastTest: connectionTestSchema.nullable(),
   status: connectionStatusSchema,
   updatedAt: z.string(),
@@ -90,6 +92,8 @@ export type ConnectionsOverview = z.infer<typeof connectionsOverviewSchema>;
 /** Form values; a secret left empty keeps the stored one. */
 export const connectionFieldsSchema = z.object({
   fields: z.record(textInput().max(100), textInput().max(2000)),
+  /** Through which of the company's agents ("Doğrudan": null); left out keeps the stored choice. */
+  agentId: idInput().nullable().optional(),
 });
 export type ConnectionFieldsRequest = z.infer<typeof connectionFieldsSchema>;
 

@@ -21,6 +21,19 @@ const stampFormat = new Intl.DateTimeFormat("tr-TR", {
   timeStyle: "short",
 });
 
+/** DD.MM.YYYY HH:mm in Turkish time, as the merchant's sentences about an agent say it. */
+export const stampOf = (d: Date) => stampFormat.format(d);
+
+/** Held by this process, or (PostgreSQL) by another one whose agent sent a heartbeat lately. */
+export function agentOnline(hub: AgentHub, row: AgentRow, now: Date): boolean {
+  return (
+    hub.isOnline(row.id) ||
+    (row.socketHolder !== null &&
+      !!row.lastSeenAt &&
+      now.getTime() - row.lastSeenAt.getTime() < HOLDER_FRESH_MS)
+  );
+}
+
 /** "Yerel bağlantı aracı çevrimdışı (son görülme: 23.11.2026 21:40)…": the panel's and the run report's words. */
 export const offlineText = (lastSeenAt: Date | null) =>
   message("agents.offline", { lastSeen: lastSeenAt ? stampFormat.format(lastSeenAt) : "-" });
@@ -137,12 +150,9 @@ export class AgentService {
       .from(agents)
       .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt)))
       .orderBy(asc(agents.id));
-    const now = this.ctx.clock.now().getTime();
+    const now = this.ctx.clock.now();
     return rows.map((r) => {
-      // Held here, or (PostgreSQL) by another process.
-      const online =
-        hub.isOnline(r.id) ||
-        (r.socketHolder !== null && !!r.lastSeenAt && now - r.lastSeenAt.getTime() < HOLDER_FRESH_MS);
+      const online = agentOnline(hub, r, now);
       return {
         id: r.id,
         machineName: r.machineName,
@@ -156,15 +166,18 @@ export class AgentService {
     });
   }
 
+  /** Whether the agent is one of the company's, not revoked. */
+  async owns(companyId: number, agentId: number): Promise<boolean> {
+    const [agent] = await this.db
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), isNull(agents.revokedAt)));
+    return !!agent;
+  }
+
   /** Sends a connection's calls through one of the company's agents (or straight out again: null). */
   async assignConnection(companyId: number, kind: "erp" | "shop", agentId: number | null): Promise<void> {
-    if (agentId !== null) {
-      const [agent] = await this.db
-        .select({ id: agents.id })
-        .from(agents)
-        .where(and(eq(agents.id, agentId), eq(agents.companyId, companyId), isNull(agents.revokedAt)));
-      if (!agent) throw AppError.notFound();
-    }
+    if (agentId !== null && !(await this.owns(companyId, agentId))) throw AppError.notFound();
     const [row] = await this.db
       .update(connections)
       .set({ agentId, updatedAt: this.ctx.clock.now() })

@@ -183,7 +183,7 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
     (select coalesce(json_agg(x), '[]'::json) from (
       select ${c(connections.kind)} as "kind", ${c(connections.systemType)} as "systemType",
         ${c(connections.lastTestAt)} as "lastTestAt", ${c(connections.lastTestOk)} as "lastTestOk",
-        ${c(connections.lastTestMessage)} as "lastTestMessage"
+        ${c(connections.lastTestMessage)} as "lastTestMessage", ${c(connections.agentId)} as "agentId"
       from ${connections} as c where ${c(connections.companyId)} = ${companyId}) as x) as "connections",
     (select count(*)::int from (select 1 from ${orderLedger} as o where ${o(orderLedger.companyId)} = ${companyId}
       and ${o(orderLedger.state)} in ('received', 'mapped') limit ${COUNT_LIMIT}) as w) as "waiting",
@@ -232,4 +232,5 @@ type ConnectionJson = {
   lastTestAt: string | null;
   lastTestOk: boolean | null;
   lastTestMessage: string | null;
+  agentId: number | null;
 };

@@ -89,6 +89,7 @@ export class DashboardService {
       eCommerceAPIConnectionStatus: shop.state === "connected",
       connectionMessages: { erp: erp.message, eCommerce: shop.message },
       connectionStatuses: { erp, eCommerce: shop },
+      erpAgentId: facts.connections.find((c) => c.kind === "erp")?.agentId ?? null,
       failedJobReports: jobs
         .filter((j) => j.openErrors > 0)
         .map((j) => ({

@@ -11,6 +11,7 @@ import {
 } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { txExecutor } from "../../platform/db/tx-sql.ts";
+import { AGENT_OUTAGE_CHECK_MS, sweepAgentOutages } from "../agents/outage.ts";
 import { openCompanyConnectors } from "../connections/connector-factory.ts";
 import { serverFlows } from "../invoices/engine-flow.ts";
 import { expiredLicenceReason } from "../license/guard.ts";
@@ -109,6 +110,11 @@ export class EngineHost {
       const tick = Math.max(250, Math.min(SCHEDULER_TICK_MS, Math.floor(probeMs / 4)));
       every(tick, () => this.probeOnce(probeMs), "stock probe");
     }
+    every(
+      AGENT_OUTAGE_CHECK_MS,
+      () => sweepAgentOutages(this.ctx, this.ctx.clock.now()),
+      "agent outage check",
+    );
     const leaseMs = this.options.leaseMs ?? 60_000;
     every(
       SWEEP_EVERY_MS,

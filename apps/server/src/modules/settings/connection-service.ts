@@ -23,6 +23,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { recordActivity } from "../activities/repository.ts";
+import { AgentService, offlineText } from "../agents/service.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
 import {
   type ConnectionRow,
@@ -87,6 +88,7 @@ function viewOf(
     values,
     secretsSet,
     isEmulated: row.isEmulated,
+    agentId: row.agentId,
     lastTest:
       row.lastTestAt && row.lastTestOk !== null
         ? {
@@ -190,11 +192,13 @@ export class ConnectionService {
     connectionType: ConnectionType,
     productType: number,
     fields: Record<string, string>,
+    agentId?: number | null,
   ): Promise<{ connection: ConnectionView; jobsReady: boolean }> {
     const d = this.descriptor(connectionType, productType);
     if (!d.implemented) throw new AppError(400, "connectionSettings.unsupportedSystem");
     const { row: before, credentials, unchanged } = await this.merge(companyId, connectionType, d, fields);
     const kind = KIND_OF[connectionType];
+    const via = await this.chosenAgent(companyId, agentId, before);
     const saved = await saveConnection(this.db, this.ctx.credentials, {
       companyId,
       kind,
@@ -204,8 +208,9 @@ export class ConnectionService {
       isEmulated:
         (unchanged && !!before?.isEmulated) ||
         this.ctx.sandbox.owns(companyId, kind, productType, credentials),
+      agentId: via,
     });
-    const outcome = await this.probe(companyId, d, credentials);
+    const outcome = await this.probe(companyId, d, credentials, via);
     const test = { ok: outcome.ok, message: outcome.message, at: new Date(outcome.testedAt) };
     await recordConnectionTest(this.db, saved.id, test);
     const row = { ...saved, lastTestAt: test.at, lastTestOk: test.ok, lastTestMessage: test.message };
@@ -217,6 +222,20 @@ export class ConnectionService {
     this.ctx.logger.info({ companyId, kind, system: d.system, changed: !unchanged }, "connection saved");
     const runs = await lastRunOutcomes(this.db, companyId);
     return { connection: viewOf(connectionType, row, credentials, runs), jobsReady };
+  }
+
+  /** The agent a form names (one of the company's, not revoked), or the stored one when it names none. */
+  private async chosenAgent(
+    companyId: number,
+    agentId: number | null | undefined,
+    row: ConnectionRow | undefined,
+  ): Promise<number | null> {
+    if (agentId === undefined) return row?.agentId ?? null;
+    if (agentId === null) return null;
+    if (!(await new AgentService(this.ctx).owns(companyId, agentId))) {
+      throw AppError.validation([{ field: "agentId", message: message("validation.fieldInvalid") }]);
+    }
+    return agentId;
   }
 
   /** Creates the jobs once both sides are saved and tested fine; answers whether the company has them. */
@@ -241,6 +260,7 @@ export class ConnectionService {
     companyId: number,
     d: ConnectorDescriptor,
     credentials: Record<string, string>,
+    agentId: number | null,
   ): Promise<ConnectionTest> {
     const at = this.ctx.clock.now();
     const result = (key: MessageKey, params: Record<string, string>, ok = false): ConnectionTest => ({
@@ -248,10 +268,17 @@ export class ConnectionService {
       message: message(key, params),
       testedAt: at.toISOString(),
     });
+    // Through an agent that is not connected, say so at once rather than wait out its bound.
+    if (agentId !== null) {
+      const agent = (await new AgentService(this.ctx).list(companyId)).find((a) => a.id === agentId);
+      if (!agent?.online) {
+        return { ok: false, message: agent?.statusText ?? offlineText(null), testedAt: at.toISOString() };
+      }
+    }
     let outcome: ConnectionTest;
     let reason = "ok";
     try {
-      const connector = connectorFor(this.ctx, companyId, d.kind, d.type, credentials);
+      const connector = connectorFor(this.ctx, companyId, d.kind, d.type, credentials, agentId);
       const info = await connector.testConnection();
       outcome = result("connectionSettings.testOk", { description: info.description }, true);
     } catch (error) {
@@ -278,6 +305,7 @@ export class ConnectionService {
     connectionType: ConnectionType,
     productType: number,
     fields: Record<string, string> | undefined,
+    agentId?: number | null,
   ): Promise<ConnectionTest> {
     const d = this.descriptor(connectionType, productType);
     if (!d.implemented) {
@@ -288,9 +316,10 @@ export class ConnectionService {
       };
     }
     const { row, credentials, unchanged } = await this.merge(companyId, connectionType, d, fields);
-    const outcome = await this.probe(companyId, d, credentials);
+    const via = await this.chosenAgent(companyId, agentId, row);
+    const outcome = await this.probe(companyId, d, credentials, via);
     // Only the saved credentials' test is their status; a test of unsaved form values is not.
-    if (row && unchanged) {
+    if (row && unchanged && via === row.agentId) {
       const at = new Date(outcome.testedAt);
       await recordConnectionTest(this.db, row.id, { ok: outcome.ok, message: outcome.message, at });
       if (outcome.ok) await this.jobsForWorkingPair(companyId);

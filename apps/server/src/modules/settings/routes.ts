@@ -66,6 +66,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           connectionType,
           type,
           request.body.fields,
+          request.body.agentId,
         );
         return ok(
           result,
@@ -88,7 +89,15 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { connectionType, x } = request.params;
-        return ok(await connections.test(companyOf(request), connectionType, x, request.body?.fields));
+        return ok(
+          await connections.test(
+            companyOf(request),
+            connectionType,
+            x,
+            request.body?.fields,
+            request.body?.agentId,
+          ),
+        );
       },
     );
 

@@ -43,16 +43,22 @@ export function useConnections() {
   });
 }
 
-type ConnectionCall = { connectionType: ConnectionType; productType: number; fields: Record<string, string> };
+type ConnectionCall = {
+  connectionType: ConnectionType;
+  productType: number;
+  fields: Record<string, string>;
+  /** The on-site agent to go through (null: directly); left out keeps the stored choice. */
+  agentId?: number | null;
+};
 
 /** POST /api/settings/connection-setting-update/{connectionType}/{productType}. */
 export function useSaveConnection() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ connectionType, productType, fields }: ConnectionCall) =>
+    mutationFn: ({ connectionType, productType, fields, agentId }: ConnectionCall) =>
       request<ConnectionSaveResult>(
         `/api/settings/connection-setting-update/${connectionType}/${productType}`,
-        { method: "POST", body: { fields } },
+        { method: "POST", body: { fields, agentId } },
       ),
     onSuccess: () => client.invalidateQueries({ queryKey: ["connections"] }),
   });
@@ -82,8 +88,8 @@ export function useConnectSandbox() {
 export function useTestConnection() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ connectionType, productType, fields }: ConnectionCall) =>
-      api.post<ConnectionTest>(`/api/APIConnection/${connectionType}/${productType}`, { fields }),
+    mutationFn: ({ connectionType, productType, fields, agentId }: ConnectionCall) =>
+      api.post<ConnectionTest>(`/api/APIConnection/${connectionType}/${productType}`, { fields, agentId }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["connections"] }),
   });
 }

@@ -19,6 +19,7 @@ import { IconCircleCheck, IconCircleX, IconPlugConnected } from "@tabler/icons-r
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { AgentPicker, AgentStatusLine } from "@/features/agents/components/AgentStatus";
 import { translateMessage } from "@/i18n";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
@@ -59,6 +60,9 @@ export function ConnectionCard({ connectionType, overview }: Props) {
   const [formError, setFormError] = useState<string | null>(null);
   const [switching, setSwitching] = useState(false);
   const [showSandbox, setShowSandbox] = useState(false);
+  // ERP side only: directly, or through one of the company's on-site agents.
+  const [agentId, setAgentId] = useState<number | null>(saved?.agentId ?? null);
+  const viaAgent = connectionType === "erp";
   const save = useSaveConnection();
   const test = useTestConnection();
   const title = t(
@@ -85,7 +89,7 @@ export function ConnectionCard({ connectionType, overview }: Props) {
     } else setFormError(errorMessage(error));
   };
 
-  const call = { connectionType, productType, fields: values };
+  const call = { connectionType, productType, fields: values, ...(viaAgent ? { agentId } : {}) };
   const onTest = async () => {
     setErrors({});
     setFormError(null);
@@ -196,6 +200,18 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                   ))}
                 </Stack>
               </Alert>
+            )}
+            {viaAgent && system?.implemented && (
+              <AgentPicker
+                value={agentId}
+                onChange={(next) => {
+                  setAgentId(next);
+                  setResult(null);
+                }}
+              />
+            )}
+            {viaAgent && savedHere?.agentId && (
+              <AgentStatusLine agentId={savedHere.agentId} testId="connection-agent-status" />
             )}
             {savedHere && <ConnectionUsageLine connectionType={connectionType} />}
             {savedHere && connectionType === "ecommerce" && <WebhookLine />}

@@ -22,6 +22,7 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { AgentStatusLine } from "@/features/agents/components/AgentStatus";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { ageOf } from "@/features/notifications/age";
 import { useMarkAsRead, useNotifications } from "@/features/notifications/api";
@@ -169,6 +170,9 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
               <Text size="xs" c={status.state === "failed" ? "red" : "dimmed"}>
                 {status.message}
               </Text>
+              {key === "erp" && data.erpAgentId !== null && (
+                <AgentStatusLine agentId={data.erpAgentId} testId="dashboard-agent-status" />
+              )}
               {status.state !== "connected" && (
                 <Anchor component={Link} to="/settings/api-keys" size="xs" fw={600}>
                   {t("dashboard.connection.fix")}

@@ -1,0 +1,52 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn } from "../support/app.ts";
+import { BrowserSession } from "../support/browser.ts";
+
+let browser: BrowserSession;
+let demo: { email: string; password: string } | null = null;
+beforeAll(async () => {
+  browser = await BrowserSession.launch();
+  const page = await browser.newPage();
+  const config = (await (await page.request.get("/api/config")).json()) as {
+    data: { demo: { email: string; password: string } | null };
+  };
+  demo = config.data.demo;
+  await browser.reset();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signInAsDemo(): Promise<Page> {
+  if (!demo) throw new Error("the e2e server runs with the demo company");
+  const page = await browser.newPage();
+  await signIn(page, demo.email, demo.password);
+  return page;
+}
+
+describe("the demo's on-site agent in the panel", () => {
+  it("shows the agent online on the dashboard and on the ERP card, with the picker on it", async () => {
+    const page = await signInAsDemo();
+    // The demo server started a real agent process and routed the demo ERP through it.
+    const onDashboard = page.getByTestId("dashboard-agent-status");
+    await onDashboard.waitFor({ timeout: 30_000 });
+    await expect.poll(() => onDashboard.getAttribute("data-online"), { timeout: 30_000 }).toBe("true");
+    expect(await onDashboard.textContent()).toContain("Yerel bağlantı aracı");
+    expect(await onDashboard.textContent()).toContain("Sürüm: 0.1.0");
+
+    await page.goto("/settings/api-keys");
+    const picker = page.getByTestId("agent-picker");
+    await picker.waitFor();
+    // The agents' list loads beside the form: its entry shows once it is in.
+    await expect.poll(() => picker.inputValue()).toMatch(/^Yerel bağlantı aracı: .+ \(Çevrimiçi\)$/);
+    const onCard = page.getByTestId("connection-agent-status");
+    await expect.poll(() => onCard.getAttribute("data-online")).toBe("true");
+    expect(await onCard.textContent()).toContain("Gidiş-dönüş");
+    // The connection test goes through the agent and succeeds.
+    await page.getByTestId("connection-erp").getByRole("button", { name: "Bağlantıyı Test Et" }).click();
+    const result = page.getByTestId("connection-test-erp");
+    await result.waitFor({ timeout: 30_000 });
+    await expect.poll(() => result.textContent()).toContain("başarılı");
+  }, 120_000);
+});
