@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
-import { type AgentHttpRequestFrame, message } from "@ep/contracts";
+import { type AgentRequestFrame, message } from "@ep/contracts";
 import WebSocket from "ws";
 import { codeOf, performHttp } from "./relay.ts";
+import { SqlRunner } from "./sql/runner.ts";
 import type { AgentConfig, AgentState, AgentStatus, AgentStore } from "./store.ts";
 
 export const AGENT_VERSION = "0.1.0";
@@ -36,6 +37,7 @@ export class AgentClient {
   private readonly done: Promise<AgentState>;
   private finish!: (state: AgentState) => void;
   private readonly stateListeners = new Set<(state: AgentState) => void>();
+  private readonly sql: SqlRunner;
 
   constructor(
     private readonly config: AgentConfig,
@@ -49,6 +51,7 @@ export class AgentClient {
       lastError: null,
       updatedAt: "",
     };
+    this.sql = new SqlRunner(store);
     this.done = new Promise((resolve) => {
       this.finish = resolve;
     });
@@ -82,6 +85,7 @@ export class AgentClient {
     clearTimeout(this.retry);
     clearInterval(this.heartbeat);
     this.socket?.close(1000, "stopped");
+    void this.sql.close();
     this.setState("stopped");
     this.finish("stopped");
   }
@@ -123,14 +127,19 @@ export class AgentClient {
       this.setState("online", { connectedAt: new Date().toISOString(), lastError: null });
     });
     socket.on("message", (data) => {
-      let frame: AgentHttpRequestFrame;
+      let frame: AgentRequestFrame;
       try {
-        frame = JSON.parse(String(data)) as AgentHttpRequestFrame;
+        frame = JSON.parse(String(data)) as AgentRequestFrame;
       } catch {
         return;
       }
-      if (frame.type !== "http") return;
-      performHttp(frame).then(
+      const work =
+        frame.type === "http"
+          ? performHttp(frame)
+          : frame.type === "sql"
+            ? this.sql.perform(frame)
+            : undefined;
+      work?.then(
         (answer) => {
           if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(answer));
         },

@@ -1,8 +1,11 @@
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { AgentSqlTarget } from "@ep/contracts";
 
 export type AgentConfig = { server: string; agentId: number; credential: string };
+/** Databases this agent may query, by alias; passwords stay in this file (mode 0600). */
+export type AgentDatabases = Record<string, Extract<AgentSqlTarget, { dialect: string }>>;
 export type AgentState = "connecting" | "online" | "offline" | "refused" | "stopped";
 export type AgentStatus = {
   state: AgentState;
@@ -38,6 +41,17 @@ export class AgentStore {
 
   loadConfig(): AgentConfig | undefined {
     return readJson<AgentConfig>(this.path("config.json"));
+  }
+
+  saveDatabases(databases: AgentDatabases): void {
+    this.ensureHome();
+    const file = this.path("databases.json");
+    writeFileSync(file, `${JSON.stringify(databases, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+
+  loadDatabases(): AgentDatabases {
+    return readJson<AgentDatabases>(this.path("databases.json")) ?? {};
   }
 
   saveStatus(status: AgentStatus): void {

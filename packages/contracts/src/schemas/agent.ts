@@ -18,3 +18,50 @@ export type AgentHttpRequestFrame = {
 export type AgentHttpAnswerFrame =
   | { type: "http-result"; id: string; status: number; headers: Record<string, string>; body: string }
   | { type: "http-error"; id: string; code?: string; message: string };
+
+/** Where a database is, as the agent knows it: an alias of its own config file, or spelled out. */
+export type AgentSqlTarget =
+  | { alias: string }
+  | {
+      dialect: "mssql" | "firebird";
+      host: string;
+      port?: number;
+      database: string;
+      user: string;
+      password: string;
+    };
+
+/** Server → agent: one SQL statement with `@name` parameters (dates travel as ISO text). */
+export type AgentSqlRequestFrame = {
+  type: "sql";
+  id: string;
+  target: AgentSqlTarget;
+  text: string;
+  params?: Record<string, string | number | boolean | null>;
+  maxRows?: number;
+  timeoutMs: number;
+};
+
+/**
+ * Agent → server: the rows, or why not. `kind` classifies the failure without the driver's text
+ * reaching the merchant: auth (login refused), unreachable, timeout, statement (the database refused
+ * the statement), config (unknown alias or dialect on this agent), other.
+ */
+export type AgentSqlAnswerFrame =
+  | {
+      type: "sql-result";
+      id: string;
+      rows: Record<string, unknown>[];
+      rowsAffected?: number;
+      truncated?: boolean;
+    }
+  | {
+      type: "sql-error";
+      id: string;
+      kind: "auth" | "unreachable" | "timeout" | "statement" | "config" | "other";
+      code?: string;
+      message: string;
+    };
+
+export type AgentRequestFrame = AgentHttpRequestFrame | AgentSqlRequestFrame;
+export type AgentAnswerFrame = AgentHttpAnswerFrame | AgentSqlAnswerFrame;

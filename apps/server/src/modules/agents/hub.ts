@@ -1,6 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { TRANSPORT_LOST, TRANSPORT_OFFLINE } from "@ep/connectors";
-import type { AgentHelloFrame, AgentHttpAnswerFrame, AgentHttpRequestFrame } from "@ep/contracts";
+import {
+  ConnectorError,
+  type SqlDialect,
+  type SqlParams,
+  type SqlQuery,
+  type SqlQueryOptions,
+  type SqlResult,
+  type SqlTarget,
+  type SqlTransport,
+  TRANSPORT_LOST,
+  TRANSPORT_OFFLINE,
+} from "@ep/connectors";
+import type {
+  AgentAnswerFrame,
+  AgentHelloFrame,
+  AgentHttpRequestFrame,
+  AgentRequestFrame,
+  AgentSqlAnswerFrame,
+  AgentSqlRequestFrame,
+} from "@ep/contracts";
 import type { WebSocket } from "ws";
 
 export type AgentHello = AgentHelloFrame;
@@ -27,7 +45,7 @@ export type AgentFetch = typeof fetch & { ready: (signal?: AbortSignal) => Promi
 export interface AgentRouter {
   readonly instance: string;
   start(handlers: {
-    onCall: (agentId: number, frame: AgentHttpRequestFrame) => Promise<AgentHttpAnswerFrame>;
+    onCall: (agentId: number, frame: AgentRequestFrame) => Promise<AgentAnswerFrame>;
     onPresence: (agentId: number) => void;
   }): Promise<void>;
   /** The process holding the agent's socket, or null. */
@@ -37,9 +55,9 @@ export interface AgentRouter {
   call(
     holder: string,
     agentId: number,
-    frame: AgentHttpRequestFrame,
+    frame: AgentRequestFrame,
     timeoutMs: number,
-  ): Promise<AgentHttpAnswerFrame>;
+  ): Promise<AgentAnswerFrame>;
   close(): Promise<void>;
 }
 
@@ -54,7 +72,7 @@ export type AgentHubOptions = {
 export { TransportError };
 
 type Pending = {
-  resolve: (r: AgentHttpAnswerFrame) => void;
+  resolve: (r: AgentAnswerFrame) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
 };
@@ -183,9 +201,9 @@ export class AgentHub {
       if (entry.pingAt) entry.rttMs = Date.now() - entry.pingAt;
     });
     socket.on("message", (data) => {
-      let frame: AgentHttpAnswerFrame;
+      let frame: AgentAnswerFrame;
       try {
-        frame = JSON.parse(String(data)) as AgentHttpAnswerFrame;
+        frame = JSON.parse(String(data)) as AgentAnswerFrame;
       } catch {
         return;
       }
@@ -278,9 +296,6 @@ export class AgentHub {
 
   async relay(agentId: number, call: Request | SimpleCall): Promise<Response> {
     const request = call instanceof Request ? await fromRequest(call) : call;
-    const target = await this.waitTarget(agentId, request.signal);
-    request.signal.throwIfAborted();
-    this.relayed.set(agentId, this.relayedCalls(agentId) + 1);
     const frame: AgentHttpRequestFrame = {
       type: "http",
       id: randomUUID(),
@@ -290,18 +305,13 @@ export class AgentHub {
       body: request.body,
       timeoutMs: this.options.callTimeoutMs,
     };
-    const answer =
-      typeof target === "string"
-        ? await abortable(
-            // The router's bound covers the hop to the holder and back.
-            this.options.router!.call(target, agentId, frame, this.options.callTimeoutMs + 2000),
-            request.signal,
-          )
-        : await this.sendLocal(agentId, target, frame, request.signal);
+    const answer = await this.exchange(agentId, frame, request.signal);
     if (answer.type === "http-error") {
       // The agent reached nothing (refused, unknown host): keep its code so the client can classify.
       throw Object.assign(new Error(answer.message), { code: answer.code });
     }
+    if (answer.type !== "http-result")
+      throw new TransportError(`agent ${agentId}: unexpected answer`, TRANSPORT_LOST);
     const bodyless = answer.status === 204 || answer.status === 304;
     return new Response(bodyless ? null : Buffer.from(answer.body, "base64"), {
       status: answer.status,
@@ -309,26 +319,80 @@ export class AgentHub {
     });
   }
 
+  /**
+   * The SQL seam through an agent: each statement is relayed like an HTTP call (same offline wait,
+   * same cross-process route) and run there by the agent's driver for the database's dialect.
+   */
+  sqlFor(agentId: number, target: SqlTarget, dialect?: SqlDialect): SqlTransport {
+    const resolved: SqlDialect = dialect ?? ("dialect" in target ? target.dialect : "mssql");
+    return {
+      dialect: resolved,
+      query: async (query: SqlQuery, options: SqlQueryOptions = {}): Promise<SqlResult> => {
+        const timeoutMs = Math.min(
+          options.timeoutMs ?? this.options.callTimeoutMs,
+          this.options.callTimeoutMs,
+        );
+        const frame: AgentSqlRequestFrame = {
+          type: "sql",
+          id: randomUUID(),
+          target,
+          text: query.text,
+          params: query.params ? frameParams(query.params) : undefined,
+          maxRows: options.maxRows,
+          timeoutMs,
+        };
+        const answer = await this.exchange(agentId, frame, options.signal ?? NEVER).catch((e: unknown) => {
+          throw sqlTransportError(e);
+        });
+        if (answer.type === "sql-result") {
+          return { rows: answer.rows, rowsAffected: answer.rowsAffected, truncated: answer.truncated };
+        }
+        if (answer.type === "sql-error") throw sqlError(answer);
+        throw sqlTransportError(new TransportError(`agent ${agentId}: unexpected answer`, TRANSPORT_LOST));
+      },
+    };
+  }
+
+  /** Sends one frame to the agent wherever its socket is (here or another process) and waits for the answer. */
+  private async exchange(
+    agentId: number,
+    frame: AgentRequestFrame,
+    signal: AbortSignal,
+  ): Promise<AgentAnswerFrame> {
+    const target = await this.waitTarget(agentId, signal);
+    signal.throwIfAborted();
+    this.relayed.set(agentId, this.relayedCalls(agentId) + 1);
+    return typeof target === "string"
+      ? await abortable(
+          // The router's bound covers the hop to the holder and back.
+          this.options.router!.call(target, agentId, frame, frame.timeoutMs + 2000),
+          signal,
+        )
+      : await this.sendLocal(agentId, target, frame, signal);
+  }
+
   /** A call another process routed here: carried out on the local socket, failures as error frames. */
-  private async answerRouted(agentId: number, frame: AgentHttpRequestFrame): Promise<AgentHttpAnswerFrame> {
+  private async answerRouted(agentId: number, frame: AgentRequestFrame): Promise<AgentAnswerFrame> {
     const entry = this.online.get(agentId);
-    if (!entry)
-      return { type: "http-error", id: frame.id, code: TRANSPORT_OFFLINE, message: "agent not here" };
+    if (!entry) return transportFailure(frame, TRANSPORT_OFFLINE, "agent not here");
     try {
       return await this.sendLocal(agentId, entry, frame, null);
     } catch (e) {
-      const code = (e as { code?: string }).code ?? TRANSPORT_LOST;
-      return { type: "http-error", id: frame.id, code, message: String((e as Error).message) };
+      return transportFailure(
+        frame,
+        (e as { code?: string }).code ?? TRANSPORT_LOST,
+        String((e as Error).message),
+      );
     }
   }
 
   private sendLocal(
     agentId: number,
     entry: Online,
-    frame: AgentHttpRequestFrame,
+    frame: AgentRequestFrame,
     signal: AbortSignal | null,
-  ): Promise<AgentHttpAnswerFrame> {
-    return new Promise<AgentHttpAnswerFrame>((resolve, reject) => {
+  ): Promise<AgentAnswerFrame> {
+    return new Promise<AgentAnswerFrame>((resolve, reject) => {
       const finish = () => {
         entry.pending.delete(frame.id);
         signal?.removeEventListener("abort", onAbort);
@@ -380,5 +444,59 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
         reject(e);
       },
     );
+  });
+}
+
+/** A routed call that could not reach the agent, in the frame kind its caller waits for. */
+function transportFailure(frame: AgentRequestFrame, code: string, message: string): AgentAnswerFrame {
+  return frame.type === "sql"
+    ? { type: "sql-error", id: frame.id, kind: "unreachable", code, message }
+    : { type: "http-error", id: frame.id, code, message };
+}
+
+/** Dates travel as ISO text; the agent's driver binds them as parameters all the same. */
+function frameParams(params: SqlParams): Record<string, string | number | boolean | null> {
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
+  );
+}
+
+/**
+ * The agent's SQL failure as the SDK's error kinds, so the engine retries what is transient and the
+ * merchant reads a Turkish sentence; the driver's own text stays in `systemMessage` (the log).
+ */
+function sqlError(answer: Extract<AgentSqlAnswerFrame, { type: "sql-error" }>): ConnectorError {
+  const reason =
+    answer.kind === "auth"
+      ? "auth"
+      : answer.kind === "timeout"
+        ? "timeout"
+        : answer.kind === "unreachable"
+          ? "unavailable"
+          : "validation";
+  return new ConnectorError(`sql through the agent: ${answer.kind}`, {
+    reason,
+    systemMessage: answer.message,
+    systemCode: answer.code,
+    // A statement the database refused or never got changed nothing; a timeout may have.
+    maybeApplied: answer.kind === "timeout",
+    system: "sql",
+    operation: "query",
+  });
+}
+
+/** The agent offline or lost mid-statement, as the SDK's transient error with the merchant's sentence. */
+function sqlTransportError(e: unknown): unknown {
+  if (!(e instanceof TransportError)) return e;
+  return new ConnectorError(`sql through the agent: ${e.message}`, {
+    reason: "unavailable",
+    systemMessage: e.message,
+    systemCode: e.code,
+    merchantMessage: e.merchantMessage,
+    // Lost after sending: the statement may have run; offline: it was never sent.
+    maybeApplied: e.code === TRANSPORT_LOST,
+    system: "sql",
+    operation: "query",
+    cause: e,
   });
 }

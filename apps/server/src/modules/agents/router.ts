@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { TRANSPORT_LOST } from "@ep/connectors";
-import type { AgentHttpAnswerFrame, AgentHttpRequestFrame } from "@ep/contracts";
+import type { AgentAnswerFrame, AgentRequestFrame } from "@ep/contracts";
 import type { Database } from "../../platform/db/database.ts";
 import { type AgentRouter, TransportError } from "./hub.ts";
 
@@ -12,7 +12,7 @@ type Signal =
   | { kind: "presence"; agentId: number };
 
 type Waiting = {
-  resolve: (a: AgentHttpAnswerFrame) => void;
+  resolve: (a: AgentAnswerFrame) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
 };
@@ -62,7 +62,7 @@ export class PgAgentRouter implements AgentRouter {
     const { rows } = await this.database.executeSql("SELECT request FROM agent_relay_calls WHERE id = $1", [
       signal.id,
     ]);
-    const request = rows[0]?.request as AgentHttpRequestFrame | undefined;
+    const request = rows[0]?.request as AgentRequestFrame | undefined;
     if (!request) return;
     const answer = await onCall(signal.agentId, request);
     await this.database.executeSql("UPDATE agent_relay_calls SET answer = $2 WHERE id = $1", [
@@ -79,7 +79,7 @@ export class PgAgentRouter implements AgentRouter {
       "DELETE FROM agent_relay_calls WHERE id = $1 RETURNING answer",
       [id],
     );
-    const answer = rows[0]?.answer as AgentHttpAnswerFrame | undefined;
+    const answer = rows[0]?.answer as AgentAnswerFrame | undefined;
     if (!answer) return;
     this.waiting.delete(id);
     clearTimeout(waiting.timer);
@@ -112,14 +112,14 @@ export class PgAgentRouter implements AgentRouter {
   async call(
     holder: string,
     agentId: number,
-    frame: AgentHttpRequestFrame,
+    frame: AgentRequestFrame,
     timeoutMs: number,
-  ): Promise<AgentHttpAnswerFrame> {
+  ): Promise<AgentAnswerFrame> {
     await this.database.executeSql(
       "INSERT INTO agent_relay_calls (id, agent_id, request) VALUES ($1, $2, $3)",
       [frame.id, agentId, JSON.stringify(frame)],
     );
-    const answered = new Promise<AgentHttpAnswerFrame>((resolve, reject) => {
+    const answered = new Promise<AgentAnswerFrame>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(frame.id);
         this.database
