@@ -20,8 +20,6 @@ export function sqlTransportOf(
 ): SqlTransport | undefined {
   const target = sqlTargetOf(credentials);
   if (!agentId || !target) return undefined;
-  const hub = agentHubOf(ctx) as unknown as {
-    sqlFor?: (agentId: number, target: SqlTarget) => SqlTransport;
-  };
-  return hub.sqlFor?.(agentId, target);
+  const dialect = credentials.sqlDialect === "mssql" ? "mssql" : "firebird";
+  return agentHubOf(ctx).sqlFor(agentId, target, dialect);
 }
