@@ -8,10 +8,20 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { server: { type: "string" }, home: { type: "string" } },
+    options: {
+      server: { type: "string" },
+      home: { type: "string" },
+      dialect: { type: "string" },
+      host: { type: "string" },
+      port: { type: "string" },
+      database: { type: "string" },
+      user: { type: "string" },
+      password: { type: "string" },
+    },
   });
   const store = new AgentStore(values.home);
   const [command, code] = positionals;
+  if (command === "db") return databases(store, positionals.slice(1), values);
   if (command === "pair" && code && values.server) {
     try {
       const config = await pair(values.server, code);
@@ -62,6 +72,52 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log(message("agents.cli.usage"));
   return command ? 2 : 0;
+}
+
+/** `db add|list|remove`: the databases the server may query by alias; their passwords stay here. */
+function databases(
+  store: AgentStore,
+  args: string[],
+  v: Record<string, string | boolean | undefined>,
+): number {
+  const [action, alias] = args;
+  const all = store.loadDatabases();
+  const text = (name: string) => (typeof v[name] === "string" ? (v[name] as string) : undefined);
+  if (action === "list") {
+    const names = Object.keys(all);
+    if (names.length === 0) console.log(message("agents.cli.dbNone"));
+    for (const name of names) {
+      const d = all[name]!;
+      console.log(message("agents.cli.dbLine", { alias: name, ...d, user: d.user }));
+    }
+    return 0;
+  }
+  if (action === "remove" && alias) {
+    delete all[alias];
+    store.saveDatabases(all);
+    console.log(message("agents.cli.dbRemoved", { alias }));
+    return 0;
+  }
+  const dialect = text("dialect");
+  const [host, database, user, password] = [text("host"), text("database"), text("user"), text("password")];
+  if (
+    action === "add" &&
+    alias &&
+    (dialect === "firebird" || dialect === "mssql") &&
+    host &&
+    database &&
+    user &&
+    password
+  ) {
+    const port = text("port") ? Number(text("port")) : undefined;
+    all[alias] = { dialect, host, port, database, user, password };
+    store.saveDatabases(all);
+    store.log(`database ${alias} saved (${dialect} ${host}:${database})`);
+    console.log(message("agents.cli.dbSaved", { alias, dialect, host, database }));
+    return 0;
+  }
+  console.log(message("agents.cli.dbUsage"));
+  return 2;
 }
 
 process.exitCode = await main(process.argv.slice(2));

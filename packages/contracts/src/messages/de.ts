@@ -537,6 +537,13 @@ export const de: MessageCatalog = {
       usage:
         "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand",
       paired: "Gekoppelt (Agent Nr. {{agentId}}). Starten Sie ihn jetzt mit 'entegrasyon-agent run'.",
+      dbSaved:
+        "Datenbank '{{alias}}' gespeichert ({{dialect}}, {{host}}:{{database}}). Tragen Sie diesen Namen im Panel ein.",
+      dbRemoved: "Datenbank '{{alias}}' entfernt.",
+      dbNone: "Keine Datenbanken gespeichert.",
+      dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (Benutzer {{user}})",
+      dbUsage:
+        "Verwendung:\n  entegrasyon-agent db add NAME --dialect firebird|mssql --host HOST [--port N] --database DATENBANK --user BENUTZER --password PASSWORT\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NAME\nPasswörter bleiben auf diesem Rechner, in einer nur für das Dienstkonto lesbaren Datei.",
       pairFailed: "Kopplung fehlgeschlagen: {{reason}}",
       notPaired:
         "Dieser Agent ist noch nicht gekoppelt. Holen Sie im Panel einen Code und führen Sie zuerst 'entegrasyon-agent pair CODE --server URL' aus.",

@@ -504,6 +504,13 @@ export const en: MessageCatalog = {
       usage:
         "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
       paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
+      dbSaved:
+        "Database '{{alias}}' saved ({{dialect}}, {{host}}:{{database}}). Enter this name in the panel's 'Veritabanı takma adı' (database alias) field.",
+      dbRemoved: "Database '{{alias}}' removed.",
+      dbNone: "No databases saved.",
+      dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (user {{user}})",
+      dbUsage:
+        "Usage:\n  entegrasyon-agent db add NAME --dialect firebird|mssql --host HOST [--port N] --database DATABASE --user USER --password PASSWORD\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NAME\nPasswords stay on this machine, in a file only the service account can read.",
       pairFailed: "Pairing failed: {{reason}}",
       notPaired:
         "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",

@@ -525,6 +525,13 @@ export const es: MessageCatalog = {
       usage:
         "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado",
       paired: "Emparejado (agente n.º {{agentId}}). Ahora inícielo con 'entegrasyon-agent run'.",
+      dbSaved:
+        "Base de datos '{{alias}}' guardada ({{dialect}}, {{host}}:{{database}}). Escriba este nombre en el panel.",
+      dbRemoved: "Base de datos '{{alias}}' eliminada.",
+      dbNone: "No hay bases de datos guardadas.",
+      dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (usuario {{user}})",
+      dbUsage:
+        "Uso:\n  entegrasyon-agent db add NOMBRE --dialect firebird|mssql --host HOST [--port N] --database BASE --user USUARIO --password CLAVE\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NOMBRE\nLas contraseñas quedan en esta máquina, en un archivo que solo la cuenta de servicio puede leer.",
       pairFailed: "No se pudo emparejar: {{reason}}",
       notPaired:
         "Este agente aún no está emparejado. Obtenga un código en el panel y ejecute primero 'entegrasyon-agent pair CÓDIGO --server URL'.",

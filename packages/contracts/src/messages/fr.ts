@@ -534,6 +534,13 @@ export const fr: MessageCatalog = {
       usage:
         "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état",
       paired: "Appairé (agent n° {{agentId}}). Démarrez-le maintenant avec 'entegrasyon-agent run'.",
+      dbSaved:
+        "Base '{{alias}}' enregistrée ({{dialect}}, {{host}}:{{database}}). Saisissez ce nom dans le panneau.",
+      dbRemoved: "Base '{{alias}}' supprimée.",
+      dbNone: "Aucune base enregistrée.",
+      dbLine: "{{alias}} : {{dialect}} {{host}}:{{database}} (utilisateur {{user}})",
+      dbUsage:
+        "Utilisation :\n  entegrasyon-agent db add NOM --dialect firebird|mssql --host HÔTE [--port N] --database BASE --user UTILISATEUR --password MOTDEPASSE\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NOM\nLes mots de passe restent sur cette machine, dans un fichier lisible par le seul compte de service.",
       pairFailed: "Échec de l'appairage : {{reason}}",
       notPaired:
         "Cet agent n'est pas encore appairé. Obtenez un code dans le panneau et lancez d'abord 'entegrasyon-agent pair CODE --server URL'.",

@@ -506,6 +506,13 @@ export const ja: MessageCatalog = {
         "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します",
       paired:
         "ペアリングしました（エージェント番号 {{agentId}}）。'entegrasyon-agent run' で起動してください。",
+      dbSaved:
+        "データベース '{{alias}}' を保存しました（{{dialect}}、{{host}}:{{database}}）。この名前をパネルに入力してください。",
+      dbRemoved: "データベース '{{alias}}' を削除しました。",
+      dbNone: "保存されたデータベースはありません。",
+      dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}}（ユーザー {{user}}）",
+      dbUsage:
+        "使い方:\n  entegrasyon-agent db add 名前 --dialect firebird|mssql --host ホスト [--port N] --database DB --user ユーザー --password パスワード\n  entegrasyon-agent db list\n  entegrasyon-agent db remove 名前\nパスワードはこのマシン上の、サービスアカウントだけが読めるファイルに保存されます。",
       pairFailed: "ペアリングに失敗しました: {{reason}}",
       notPaired:
         "このエージェントはまだペアリングされていません。パネルでコードを取得し、先に 'entegrasyon-agent pair CODE --server URL' を実行してください。",

@@ -512,6 +512,13 @@ export const tr = {
       usage:
         "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir",
       paired: "Eşleştirme tamam (araç no {{agentId}}). Şimdi 'entegrasyon-agent run' ile başlatın.",
+      dbSaved:
+        "Veritabanı '{{alias}}' kaydedildi ({{dialect}}, {{host}}:{{database}}). Paneldeki 'Veritabanı takma adı' alanına bu adı yazın.",
+      dbRemoved: "Veritabanı '{{alias}}' silindi.",
+      dbNone: "Kayıtlı veritabanı yok.",
+      dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (kullanıcı {{user}})",
+      dbUsage:
+        "Kullanım:\n  entegrasyon-agent db add AD --dialect firebird|mssql --host SUNUCU [--port N] --database VERITABANI --user KULLANICI --password PAROLA\n  entegrasyon-agent db list\n  entegrasyon-agent db remove AD\nParolalar yalnızca bu makinede, yalnızca hizmet hesabının okuyabildiği dosyada tutulur.",
       pairFailed: "Eşleştirme yapılamadı: {{reason}}",
       notPaired:
         "Bu araç henüz eşleştirilmemiş. Önce panelden bir kod alıp 'entegrasyon-agent pair KOD --server ADRES' çalıştırın.",

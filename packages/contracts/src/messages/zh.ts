@@ -463,6 +463,12 @@ export const zh: MessageCatalog = {
       usage:
         "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态",
       paired: "已配对（代理编号 {{agentId}}）。现在请用 'entegrasyon-agent run' 启动。",
+      dbSaved: "数据库 '{{alias}}' 已保存（{{dialect}}，{{host}}:{{database}}）。请在面板中填写此名称。",
+      dbRemoved: "数据库 '{{alias}}' 已删除。",
+      dbNone: "没有已保存的数据库。",
+      dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}}（用户 {{user}}）",
+      dbUsage:
+        "用法:\n  entegrasyon-agent db add 名称 --dialect firebird|mssql --host 主机 [--port N] --database 数据库 --user 用户 --password 密码\n  entegrasyon-agent db list\n  entegrasyon-agent db remove 名称\n密码只保存在本机、仅服务账户可读的文件中。",
       pairFailed: "配对失败：{{reason}}",
       notPaired: "此代理尚未配对。请先在面板中获取配对码并运行 'entegrasyon-agent pair CODE --server URL'。",
       refused: "服务器拒绝了此代理的凭据（访问权限可能已被撤销）。请在面板中获取新的配对码并重新配对。",
