@@ -30,7 +30,7 @@ export function genericSqlDescriptor(
       {
         name: "sqlAlias",
         label: "Veritabanı takma adı",
-        help: "Yerel bağlantı aracında \"entegrasyon-agent db add AD --dialect firebird|mssql --host … --database … --user … --password …\" ile kaydettiğiniz ad; parola yalnızca o makinede kalır.",
+        help: 'Yerel bağlantı aracında "entegrasyon-agent db add AD --dialect firebird|mssql --host … --database … --user … --password …" ile kaydettiğiniz ad; parola yalnızca o makinede kalır.',
         secret: false,
         required: false,
         type: "text",
