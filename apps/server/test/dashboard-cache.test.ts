@@ -59,7 +59,7 @@ describe("the dashboard's per-company micro-cache", () => {
         jobName: "Stok Güncelleme",
         trigger: "schedule",
         status: "Succeeded",
-        createdAt: new Date(now.getTime() - 20_000),
+        queuedAt: new Date(now.getTime() - 20_000),
         enqueuedAt: new Date(now.getTime() - 20_000),
         startedAt: new Date(now.getTime() - 19_000),
         finishedAt: now,
