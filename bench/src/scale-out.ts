@@ -48,9 +48,21 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
-type Phase = { workers: number; wall: number; cpu: number; runs: number; statuses: Record<string, number> };
+type Phase = {
+  workers: number;
+  wall: number;
+  cpu: number;
+  emulatorCpu: number;
+  runs: number;
+  statuses: Record<string, number>;
+};
 
-async function phase(serverUrl: string, emulators: EmulatorsReady, workers: number): Promise<Phase> {
+async function phase(
+  serverUrl: string,
+  emulators: EmulatorsReady,
+  emulatorPid: number,
+  workers: number,
+): Promise<Phase> {
   const database = await freshPostgres(serverUrl);
   if (!database) throw new Error("no database");
   const key = randomBytes(32);
@@ -120,6 +132,7 @@ async function phase(serverUrl: string, emulators: EmulatorsReady, workers: numb
     }
 
     const cpuBefore = processes.map((p) => cpuSeconds(p.pid!));
+    const emulatorBefore = cpuSeconds(emulatorPid);
     // Every company's first full sync, due now: the workers' schedulers queue them.
     await pool.query(
       "update jobs set is_enabled = true, next_run_at = now() where type = 'ProductIntegration'",
@@ -135,8 +148,9 @@ async function phase(serverUrl: string, emulators: EmulatorsReady, workers: numb
       await new Promise((r) => setTimeout(r, 250));
     }
     const cpu = processes.reduce((sum, p, i) => sum + cpuSeconds(p.pid!) - cpuBefore[i]!, 0);
+    const emulatorCpu = cpuSeconds(emulatorPid) - emulatorBefore;
     const { rows } = await pool.query<{ wall: number; runs: number }>(
-      `select extract(epoch from max(finished_at) - min(queued_at))::float8 as wall, count(*)::int as runs
+      `select extract(epoch from max(finished_at) - min(created_at))::float8 as wall, count(*)::int as runs
          from job_runs where job_type = 'ProductIntegration'`,
     );
     const { rows: byStatus } = await pool.query<{ status: string; n: number }>(
@@ -146,6 +160,7 @@ async function phase(serverUrl: string, emulators: EmulatorsReady, workers: numb
       workers,
       wall: rows[0]?.wall ?? 0,
       cpu,
+      emulatorCpu,
       runs: rows[0]?.runs ?? 0,
       statuses: Object.fromEntries(byStatus.map((r) => [r.status, r.n])),
     };
@@ -181,12 +196,13 @@ async function main() {
     );
     const phases: Phase[] = [];
     for (const workers of WORKERS) {
-      const p = await phase(serverUrl, emulators.ready, workers);
+      const p = await phase(serverUrl, emulators.ready, emulators.child.pid!, workers);
       phases.push(p);
       console.log(
-        `${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run; ${JSON.stringify(p.statuses)}`,
+        `${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s); ${JSON.stringify(p.statuses)}`,
       );
-      if ((p.statuses.Succeeded ?? 0) !== COMPANIES) throw new Error(`not every run succeeded: ${JSON.stringify(p.statuses)}`);
+      if ((p.statuses.Succeeded ?? 0) !== COMPANIES)
+        throw new Error(`not every run succeeded: ${JSON.stringify(p.statuses)}`);
     }
     const one = phases.find((p) => p.workers === 1);
     const two = phases.find((p) => p.workers === 2);
