@@ -12,7 +12,8 @@
  *
  * Load comes from a bounded loop of keep-alive HTTP requests on loopback from this process.
  * Environment: BENCH_HISTORY (100000), BENCH_SECONDS (8, per throughput figure),
- * BENCH_LATENCY_REQUESTS (400 per endpoint and company). `--strict` exits 1 on a FAIL.
+ * BENCH_LATENCY_REQUESTS (400 per endpoint and company), BENCH_SERVER_NODE_ARGS (extra node flags
+ * for the server child, e.g. `--cpu-prof`). `--strict` exits 1 on a FAIL.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -127,7 +128,9 @@ async function main() {
   const database = await freshPostgres(serverUrl);
   if (!database) throw new Error("no database");
   const port = await freePort();
-  const server = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the server child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
     env: {
       ...process.env,

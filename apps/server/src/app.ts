@@ -12,6 +12,7 @@ import { agentRoutes } from "./modules/agents/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
 import { sqlPreviewRoutes } from "./modules/connections/sql-preview-routes.ts";
 import { connectionUsageRoutes } from "./modules/connections/usage-routes.ts";
+import { invalidateDashboardOnWrites } from "./modules/dashboard/dashboard-cache.ts";
 import { dashboardRoutes } from "./modules/dashboard/routes.ts";
 import { erpMatchingRoutes } from "./modules/erp-matching/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
@@ -95,6 +96,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  invalidateDashboardOnWrites(app, ctx);
   installMetrics(app);
   await installSecurityHeaders(app, ctx.config);
 

@@ -17,6 +17,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { captchaUses, companies, licenses, oneTimeCodes, sessions, users } from "../../platform/db/schema.ts";
 import type { Tx } from "../../platform/db/tx-sql.ts";
+import { forgetSessions } from "../../platform/http/auth.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import type { CaptchaLevel } from "../../platform/security/captcha.ts";
 import { hashCode, newCode } from "../../platform/security/codes.ts";
@@ -255,6 +256,7 @@ export class AccountService {
 
   async logout(sessionId: string): Promise<void> {
     await this.db.update(sessions).set({ revokedAt: this.now() }).where(eq(sessions.id, sessionId));
+    forgetSessions(this.ctx, { sessionId });
   }
 
   async getAccount(userId: number): Promise<Account> {
@@ -348,14 +350,16 @@ export class AccountService {
   async resetPassword(rowid: string, newPassword: string): Promise<void> {
     const passwordHash = await hashPassword(newPassword);
     const now = this.now();
-    const done = await this.db.transaction(async (tx) => {
+    const userId = await this.db.transaction(async (tx) => {
       const userId = await repo.consumeCode(tx, "password_reset", hashCode(rowid), now);
-      if (!userId) return false;
+      if (!userId) return null;
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
       await repo.revokeSessions(tx, userId, now);
-      return true;
+      return userId;
     });
-    if (!done) throw new AppError(400, "api.resetLinkInvalid");
+    if (!userId) throw new AppError(400, "api.resetLinkInvalid");
+    // After the commit: a check in between would otherwise keep the old row's answer.
+    forgetSessions(this.ctx, { userId });
   }
 
   /** Password change: the old one must match; every other session of the user ends. */
@@ -377,6 +381,7 @@ export class AccountService {
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
       await repo.revokeSessions(tx, userId, now, sessionId);
     });
+    forgetSessions(this.ctx, { userId });
   }
 
   /** A single-use sign-in code, valid five minutes (partner install flows hand it to the browser). */

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { ok } from "../../platform/http/envelope.ts";
+import { dashboardCache } from "./dashboard-cache.ts";
 import { DashboardService } from "./service.ts";
 
 const tags = ["Dashboard"];
@@ -20,12 +21,16 @@ const tags = ["Dashboard"];
 export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const service = new DashboardService(ctx);
+    const cache = dashboardCache<Awaited<ReturnType<DashboardService["dashboard"]>>>(ctx);
     app.addHook("onRequest", requireCompanyUser(ctx));
 
     app.get(
       "/api/Dashboard",
       { schema: { tags, response: { 200: envelopeSchema(dashboardSchema) } } },
-      async (request) => ok(await service.dashboard(companyOf(request))),
+      async (request) => {
+        const companyId = companyOf(request);
+        return ok(await cache.get(companyId, () => service.dashboard(companyId)));
+      },
     );
 
     app.get(

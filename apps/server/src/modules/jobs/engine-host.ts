@@ -43,6 +43,7 @@ export class EngineHost {
   private readonly flows: ReturnType<typeof serverFlows>;
   readonly hub: RunEventHub;
   private timers: NodeJS.Timeout[] = [];
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly ctx: Omit<AppContext, "engine">,
@@ -86,15 +87,25 @@ export class EngineHost {
     if (this.options.recoverAtStart) await recoverAfterRestart(this.deps);
     if (!this.options.workers) return;
     const concurrency = this.options.concurrency ?? 2;
+    const slots: string[] = [];
     for (let i = 0; i < concurrency; i++) {
-      await this.ctx.queue.boss.work<{ runId: number }>(
-        ENGINE_RUN_QUEUE,
-        { pollingIntervalSeconds: 0.5, batchSize: 1 },
-        async ([job]) => {
-          if (job) await executeRun(this.deps, job.data.runId, this.flows);
-        },
+      slots.push(
+        await this.ctx.queue.boss.work<{ runId: number }>(
+          ENGINE_RUN_QUEUE,
+          { pollingIntervalSeconds: 0.5, batchSize: 1 },
+          async ([job]) => {
+            if (job) await executeRun(this.deps, job.data.runId, this.flows);
+          },
+        ),
       );
     }
+    // Woken, not only polled: a run queued in any process (its "Queued" event comes by NOTIFY, or
+    // in-process on the embedded database) makes the idle slots fetch at once. The poll stays as the
+    // fallback; SKIP LOCKED in the queue's fetch still hands each run to one slot only.
+    this.unsubscribe = this.hub.onEvent((event) => {
+      if (event.status !== "Queued") return;
+      for (const slot of slots) this.ctx.queue.boss.notifyWorker(slot);
+    });
     if (this.options.scheduler === false) return;
     const every = (ms: number, task: () => Promise<unknown>, what: string) => {
       const timer = setInterval(() => {
@@ -141,6 +152,7 @@ export class EngineHost {
   async stop() {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    this.unsubscribe?.();
     await this.hub.close();
   }
 }

@@ -58,6 +58,7 @@ export class RunEventHub {
   private readonly progressIntervalMs: number;
   private readonly progressWakesPerSecond: number;
   private total = 0;
+  private readonly listeners = new Set<(event: RunEvent) => void>();
   readonly maxWaitersPerCompany: number;
 
   constructor(
@@ -92,6 +93,12 @@ export class RunEventHub {
 
   async publish(event: RunEvent) {
     await this.database.executeSql("SELECT pg_notify($1, $2)", [RUN_EVENTS_CHANNEL, JSON.stringify(event)]);
+  }
+
+  /** Calls `listener` with every run event this process hears, of any company; returns the unsubscribe. */
+  onEvent(listener: (event: RunEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Open long polls of a company in this process. */
@@ -169,6 +176,7 @@ export class RunEventHub {
 
   /** Hands the event to the waiters of its company and job type only, each answered on its own clock. */
   private dispatch(event: RunEvent) {
+    for (const listener of this.listeners) listener(event);
     const company = this.companies.get(event.companyId);
     if (!company) return;
     const now = Date.now();

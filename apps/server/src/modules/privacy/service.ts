@@ -7,6 +7,7 @@ import type { AppContext } from "../../platform/context.ts";
 import type { Db } from "../../platform/db/database.ts";
 import { companies, loginAttempts, mailMessages, users } from "../../platform/db/schema.ts";
 import { type Tx, txExecutor } from "../../platform/db/tx-sql.ts";
+import { forgetSessions } from "../../platform/http/auth.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { verifyPassword } from "../../platform/security/passwords.ts";
 import { supportActions } from "../support/schema.ts";
@@ -252,6 +253,7 @@ export class PrivacyService {
       return removed;
     });
     if (!removed) return false;
+    forgetSessions(this.ctx, { companyId });
     // Ticket files live on disk, outside the transaction; a leftover folder is retried by nothing,
     // so failures are logged for the operator.
     await rm(resolve(this.ctx.config.dataDir, "tickets", String(companyId)), {

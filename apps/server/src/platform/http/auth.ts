@@ -17,24 +17,82 @@ declare module "fastify" {
   }
 }
 
-/** Reads the bearer token and checks its session row: a revoked or expired session gets 401. */
+/**
+ * How long a checked session counts without asking the database again. Logout, password changes and
+ * account deletion in this process forget their sessions at once (`forgetSessions`); a revocation
+ * made by another server process is seen within this time.
+ */
+export const SESSION_RECHECK_MS = 5_000;
+const SESSION_CACHE_MAX = 10_000;
+
+type CheckedSession = { claims: AuthInfo; expiresAt: number; checkedUntil: number };
+const checkedSessions = new WeakMap<AppContext, Map<string, CheckedSession>>();
+
+function sessionCache(ctx: AppContext): Map<string, CheckedSession> {
+  let cache = checkedSessions.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    checkedSessions.set(ctx, cache);
+  }
+  return cache;
+}
+
+/** Drops the checked sessions of a session, a user or a company, so their next call asks the database. */
+export function forgetSessions(
+  ctx: AppContext,
+  which: { sessionId?: string; userId?: number; companyId?: number },
+) {
+  const cache = sessionCache(ctx);
+  for (const [token, entry] of cache) {
+    const { claims } = entry;
+    if (
+      (which.sessionId !== undefined && claims.sessionId === which.sessionId) ||
+      (which.userId !== undefined && claims.userId === which.userId) ||
+      (which.companyId !== undefined && claims.companyId === which.companyId)
+    )
+      cache.delete(token);
+  }
+}
+
+/**
+ * Reads the bearer token and checks its session row: a revoked or expired session gets 401. A token
+ * whose row was found valid less than `SESSION_RECHECK_MS` ago is not verified nor looked up again
+ * (a busy panel otherwise pays an HMAC and a query on every call).
+ */
 export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Promise<AuthInfo | null> {
   const header = request.headers.authorization;
   if (!header?.startsWith("Bearer ")) return null;
-  const claims = await ctx.tokens.verify(header.slice(7).trim());
+  const token = header.slice(7).trim();
+  const cache = sessionCache(ctx);
+  const now = ctx.clock.now();
+  const seen = cache.get(token);
+  if (seen && Date.now() < seen.checkedUntil && now.getTime() < seen.expiresAt) return seen.claims;
+  if (seen) cache.delete(token);
+  const claims = await ctx.tokens.verify(token);
   if (!claims) return null;
   const [session] = await ctx.database.db
-    .select({ id: sessions.id })
+    .select({ id: sessions.id, expiresAt: sessions.expiresAt })
     .from(sessions)
     .where(
       and(
         eq(sessions.id, claims.sessionId),
         eq(sessions.userId, claims.userId),
         isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, ctx.clock.now()),
+        gt(sessions.expiresAt, now),
       ),
     );
-  return session ? claims : null;
+  if (!session) return null;
+  if (cache.size >= SESSION_CACHE_MAX) {
+    // The oldest entry goes (a Map keeps insertion order).
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(token, {
+    claims,
+    expiresAt: session.expiresAt.getTime(),
+    checkedUntil: Date.now() + SESSION_RECHECK_MS,
+  });
+  return claims;
 }
 
 /** onRequest hook for company endpoints: a signed-in company user, whose company scopes every query. */

@@ -1,0 +1,226 @@
+/**
+ * `npm run bench:scale-out -w @ep/bench` (issue 13, item 6): do two worker processes do twice the work
+ * of one?
+ *
+ * On PostgreSQL (DATABASE_URL names a server; a fresh database per phase is made there and dropped),
+ * `BENCH_COMPANIES` companies (10), each with its Mikro and IKAS connections to one emulator pair of
+ * `BENCH_SKUS` SKUs (20,000, in a child process). Each phase starts `n` production server processes
+ * with `ROLE=worker` (queue slots, scheduler, sweeper; no HTTP), then enables every company's
+ * ProductIntegration (the first full sync, the heaviest run) due now. The workers' schedulers queue
+ * the runs and their queue slots run them. Figures per phase: wall time from the first run queued to
+ * the last one finished (the database's clocks), and the CPU seconds of the worker processes
+ * (/proc/<pid>/stat) per run. Then the ratio one / two (goal ≥ 1.8×).
+ *
+ * Environment: BENCH_COMPANIES (10), BENCH_SKUS (20000), BENCH_RATE_MULTIPLIER (1000: the
+ * connectors' own budgets, multiplied, so the workers and not the vendors' limits set the pace; the
+ * emulator's shared limit is off), BENCH_WORKERS ("1,2"). `--strict` exits 1 on a FAIL.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureCompanyJobs } from "@ep/engine";
+import { saveConnection } from "@ep/server/connections";
+import { CredentialCipher } from "@ep/server/credentials";
+import { openDatabase } from "@ep/server/database";
+import { companies } from "@ep/server/schema";
+import pg from "pg";
+import type { EmulatorsReady } from "./emulator-host.ts";
+import { IKAS, MIKRO } from "./engine.ts";
+import { ChildControl } from "./ipc.ts";
+import { freshPostgres } from "./postgres.ts";
+
+const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 10);
+const SKUS = Number(process.env.BENCH_SKUS ?? 20_000);
+const RATE_MULTIPLIER = Number(process.env.BENCH_RATE_MULTIPLIER ?? 1000);
+const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
+const GOAL = 1.8;
+const here = dirname(fileURLToPath(import.meta.url));
+const serverDir = join(here, "../../apps/server");
+const CLOCK_TICKS = 100;
+
+/** utime + stime of a process, in seconds (Linux). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+type Phase = {
+  workers: number;
+  wall: number;
+  cpu: number;
+  emulatorCpu: number;
+  runs: number;
+  statuses: Record<string, number>;
+};
+
+async function phase(
+  serverUrl: string,
+  emulators: EmulatorsReady,
+  emulatorPid: number,
+  workers: number,
+): Promise<Phase> {
+  const database = await freshPostgres(serverUrl);
+  if (!database) throw new Error("no database");
+  const key = randomBytes(32);
+  const cipher = new CredentialCipher(new Map([["k1", key]]), "k1");
+  const processes: ChildProcess[] = [];
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  try {
+    // Seeding (migrations, companies, connections, jobs all disabled): not timed.
+    const seed = await openDatabase({ databaseUrl: database.url });
+    for (let i = 0; i < COMPANIES; i++) {
+      const [company] = await seed.db
+        .insert(companies)
+        .values({ name: `Ölçek ${i + 1} A.Ş.`, erpType: MIKRO, ecommerceType: IKAS })
+        .returning();
+      const companyId = company!.id;
+      await saveConnection(seed.db, cipher, {
+        companyId,
+        kind: "erp",
+        systemType: MIKRO,
+        credentials: { ...emulators.erp },
+      });
+      await saveConnection(seed.db, cipher, {
+        companyId,
+        kind: "shop",
+        systemType: IKAS,
+        credentials: { ...emulators.shop },
+      });
+      await ensureCompanyJobs(seed.db, companyId, new Date());
+    }
+    await seed.close();
+    await pool.query("update jobs set is_enabled = false, next_run_at = null");
+
+    const env = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      ROLE: "worker",
+      DEMO: "0",
+      CAPTCHA: "off",
+      LOG_LEVEL: "info",
+      BROWSER: "none",
+      TOKEN_SECRET: randomBytes(32).toString("hex"),
+      CREDENTIAL_KEY: `k1:${key.toString("base64")}`,
+      CONNECTOR_RATE_MULTIPLIER: String(RATE_MULTIPLIER),
+      OUTBOUND_ALLOW: "127.0.0.1",
+    };
+    // One after the other: each installs nothing new, but starts cleanly before the next.
+    for (let w = 0; w < workers; w++) {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: serverDir,
+        env: { ...env, DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-scale-")) },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      processes.push(child);
+      await new Promise<void>((resolve, reject) => {
+        let seen = "";
+        const onData = (chunk: Buffer) => {
+          seen = (seen + chunk.toString()).slice(-4000);
+          if (seen.includes("worker started")) {
+            child.stdout?.off("data", onData);
+            child.stdout?.resume();
+            resolve();
+          }
+        };
+        child.stdout?.on("data", onData);
+        child.once("exit", (code) => reject(new Error(`worker exited with ${code} before it started`)));
+      });
+    }
+
+    const cpuBefore = processes.map((p) => cpuSeconds(p.pid!));
+    const emulatorBefore = cpuSeconds(emulatorPid);
+    // Every company's first full sync, due now: the workers' schedulers queue them.
+    await pool.query(
+      "update jobs set is_enabled = true, next_run_at = now() where type = 'ProductIntegration'",
+    );
+    const deadline = Date.now() + 30 * 60_000;
+    for (;;) {
+      const { rows } = await pool.query<{ done: number }>(
+        `select count(*)::int as done from job_runs where job_type = 'ProductIntegration'
+           and status not in ('Queued', 'Running')`,
+      );
+      if ((rows[0]?.done ?? 0) >= COMPANIES) break;
+      if (Date.now() > deadline) throw new Error("the runs did not end within 30 minutes");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const cpu = processes.reduce((sum, p, i) => sum + cpuSeconds(p.pid!) - cpuBefore[i]!, 0);
+    const emulatorCpu = cpuSeconds(emulatorPid) - emulatorBefore;
+    const { rows } = await pool.query<{ wall: number; runs: number }>(
+      `select extract(epoch from max(finished_at) - min(created_at))::float8 as wall, count(*)::int as runs
+         from job_runs where job_type = 'ProductIntegration'`,
+    );
+    const { rows: byStatus } = await pool.query<{ status: string; n: number }>(
+      "select status, count(*)::int as n from job_runs where job_type = 'ProductIntegration' group by status",
+    );
+    return {
+      workers,
+      wall: rows[0]?.wall ?? 0,
+      cpu,
+      emulatorCpu,
+      runs: rows[0]?.runs ?? 0,
+      statuses: Object.fromEntries(byStatus.map((r) => [r.status, r.n])),
+    };
+  } finally {
+    for (const p of processes) {
+      const exited = new Promise((r) => p.once("exit", r));
+      p.kill("SIGTERM");
+      await exited;
+    }
+    await pool.end();
+    await database.drop();
+  }
+}
+
+async function main() {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    console.error(
+      "bench:scale-out runs worker processes on PostgreSQL: set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/postgres",
+    );
+    process.exit(2);
+  }
+  const emulators = await ChildControl.start<EmulatorsReady>(join(here, "emulator-host.ts"), {
+    BENCH_SKUS: String(SKUS),
+    BENCH_SEED: "bench-scale-out",
+  });
+  try {
+    // The connectors' per-company budgets (×BENCH_RATE_MULTIPLIER) pace each company; the
+    // emulator's one shared window would pace all companies together.
+    await emulators.call("setRateLimit", false);
+    console.log(
+      `${COMPANIES} companies × ${SKUS.toLocaleString("en")} SKUs, ProductIntegration each; connector budgets ×${RATE_MULTIPLIER}; 2 queue slots per worker process.`,
+    );
+    const phases: Phase[] = [];
+    for (const workers of WORKERS) {
+      const p = await phase(serverUrl, emulators.ready, emulators.child.pid!, workers);
+      phases.push(p);
+      console.log(
+        `${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s); ${JSON.stringify(p.statuses)}`,
+      );
+      if ((p.statuses.Succeeded ?? 0) !== COMPANIES)
+        throw new Error(`not every run succeeded: ${JSON.stringify(p.statuses)}`);
+    }
+    const one = phases.find((p) => p.workers === 1);
+    const two = phases.find((p) => p.workers === 2);
+    if (one && two) {
+      const ratio = one.wall / two.wall;
+      const pass = ratio >= GOAL;
+      console.log("");
+      console.log(
+        `${pass ? "PASS" : "FAIL"}  two worker processes / one, throughput        ${ratio.toFixed(2)}×  (goal ≥ ${GOAL}×)`,
+      );
+      if (process.argv.includes("--strict") && !pass) process.exitCode = 1;
+    }
+  } finally {
+    await emulators.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
