@@ -264,12 +264,18 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     );
     line("  (the old bound, calls ÷ mean rate)", `${((minCalls * shopLimit.windowMs) / shopLimit.requests / 1000).toFixed(1)} s`);
     const erpCalls = full.runs.reduce((n, r) => n + (r.calls?.erp.read ?? 0), 0);
+    const erpFloor = leastTime(erpCalls, erpBudget) + (latency ? ERP_LATENCY_MS / 1000 : 0);
     line(
-      "ERP floor (ERP reads at the Mikro budget)",
-      `${erpCalls} reads: ${leastTime(erpCalls, erpBudget).toFixed(1)} s (reads overlap the shop writes)`,
+      "ERP floor (its reads under the Mikro budget)",
+      `${erpCalls} reads: ${erpFloor.toFixed(1)} s${latency ? " (incl. the last answer)" : ""}`,
     );
+    // Both systems' limits hold at once: the least time of the whole sync is the larger floor.
+    const least = Math.max(bound, erpFloor);
+    line("true least time of the sync (the larger floor)", `${least.toFixed(1)} s (${least === bound ? "shop" : "ERP"})`);
     line("wall time", `${full.seconds.toFixed(1)} s`);
-    judge(`${label}: wall ÷ true least time`, (full.seconds / bound).toFixed(3), "≤ 1.15", full.seconds / bound <= 1.15);
+    if (least > 0)
+      judge(`${label}: wall ÷ true least time`, (full.seconds / least).toFixed(3), "≤ 1.15", full.seconds / least <= 1.15);
+    else line(`${label}: wall ÷ true least time`, "not judged: every call fits in one burst (raise BENCH_SKUS)");
     judge(`${label}: 429 answers from the shop`, String(full.stats.shop.rateLimitViolations), "0", full.stats.shop.rateLimitViolations === 0);
     judge(
       `${label}: every record written once`,
