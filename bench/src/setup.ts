@@ -5,9 +5,9 @@
  * only.
  */
 import { engineSchema, ensureCompanyJobs } from "@ep/engine";
-import { eq } from "drizzle-orm";
 import { saveConnection } from "@ep/server/connections";
 import { companies } from "@ep/server/schema";
+import { eq } from "drizzle-orm";
 import { benchCipher, benchDeps, IKAS, MIKRO, openBenchDatabase, runJob } from "./engine.ts";
 import { failIpc, serveIpc } from "./ipc.ts";
 
@@ -38,7 +38,10 @@ async function main() {
   const deps = benchDeps(database, cipher, { erp: UNLIMITED, shop: UNLIMITED });
   const run = await runJob(deps, companyId, "ProductIntegration");
   // Never due while the bench runs: a worker process's scheduler must not start runs of its own.
-  await database.db.update(engineSchema.jobs).set({ isEnabled: false, nextRunAt: null }).where(eq(engineSchema.jobs.companyId, companyId));
+  await database.db
+    .update(engineSchema.jobs)
+    .set({ isEnabled: false, nextRunAt: null })
+    .where(eq(engineSchema.jobs.companyId, companyId));
   await database.close();
   if (run.status !== "Succeeded") throw new Error(`ProductIntegration ended ${run.status}:\n${run.report}`);
   serveIpc(

@@ -70,7 +70,8 @@ const BATCH = {
   stock: { size: ikasDescriptor.batch.stock ?? 1000, documented: false },
   price: { size: ikasDescriptor.batch.prices ?? 3000, documented: true },
 };
-const sizeNote = (b: { documented: boolean }) => (b.documented ? "" : " (belgelenmemiş boyut / undocumented size)");
+const sizeNote = (b: { documented: boolean }) =>
+  b.documented ? "" : " (belgelenmemiş boyut / undocumented size)";
 
 const mb = (kb: number) => Math.round(kb / 1024);
 const line = (label: string, value: string) => console.log(`  ${label.padEnd(52)} ${value}`);
@@ -251,7 +252,10 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     }
     line("shop write calls (stock, prices)", `${full.stats.stock.calls}, ${full.stats.prices.calls}`);
     line("shop items written (stock, prices)", `${full.stats.stock.items}, ${full.stats.prices.items}`);
-    line("shop requests in all / 429 answers", `${full.stats.shop.requests} / ${full.stats.shop.rateLimitViolations}`);
+    line(
+      "shop requests in all / 429 answers",
+      `${full.stats.shop.requests} / ${full.stats.shop.rateLimitViolations}`,
+    );
     line(
       "least write calls",
       `${minCalls} = ${stockCalls} stock (${changed("StockIntegration")} ÷ ${BATCH.stock.size}${sizeNote(BATCH.stock)}) + ` +
@@ -262,7 +266,10 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
       `⌊(${minCalls} − 1) ÷ ${shopLimit.requests}⌋ × ${shopLimit.windowMs / 1000} s = ${window.toFixed(1)} s` +
         (latency ? ` + last answer ${SHOP_LATENCY_MS} ms = ${bound.toFixed(1)} s` : ""),
     );
-    line("  (the old bound, calls ÷ mean rate)", `${((minCalls * shopLimit.windowMs) / shopLimit.requests / 1000).toFixed(1)} s`);
+    line(
+      "  (the old bound, calls ÷ mean rate)",
+      `${((minCalls * shopLimit.windowMs) / shopLimit.requests / 1000).toFixed(1)} s`,
+    );
     const erpCalls = full.runs.reduce((n, r) => n + (r.calls?.erp.read ?? 0), 0);
     const erpFloor = leastTime(erpCalls, erpBudget) + (latency ? ERP_LATENCY_MS / 1000 : 0);
     line(
@@ -271,21 +278,39 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     );
     // Both systems' limits hold at once: the least time of the whole sync is the larger floor.
     const least = Math.max(bound, erpFloor);
-    line("true least time of the sync (the larger floor)", `${least.toFixed(1)} s (${least === bound ? "shop" : "ERP"})`);
+    line(
+      "true least time of the sync (the larger floor)",
+      `${least.toFixed(1)} s (${least === bound ? "shop" : "ERP"})`,
+    );
     line("wall time", `${full.seconds.toFixed(1)} s`);
     if (least > 0)
-      judge(`${label}: wall ÷ true least time`, (full.seconds / least).toFixed(3), "≤ 1.15", full.seconds / least <= 1.15);
-    else line(`${label}: wall ÷ true least time`, "not judged: every call fits in one burst (raise BENCH_SKUS)");
-    judge(`${label}: 429 answers from the shop`, String(full.stats.shop.rateLimitViolations), "0", full.stats.shop.rateLimitViolations === 0);
+      judge(
+        `${label}: wall ÷ true least time`,
+        (full.seconds / least).toFixed(3),
+        "≤ 1.15",
+        full.seconds / least <= 1.15,
+      );
+    else
+      line(`${label}: wall ÷ true least time`, "not judged: every call fits in one burst (raise BENCH_SKUS)");
+    judge(
+      `${label}: 429 answers from the shop`,
+      String(full.stats.shop.rateLimitViolations),
+      "0",
+      full.stats.shop.rateLimitViolations === 0,
+    );
     judge(
       `${label}: every record written once`,
       `stock ${full.stats.stock.items}/${changed("StockIntegration")}, prices ${full.stats.prices.items}/${changed("PriceIntegration")}`,
       "items = changed",
-      full.stats.stock.items === changed("StockIntegration") && full.stats.prices.items === changed("PriceIntegration"),
+      full.stats.stock.items === changed("StockIntegration") &&
+        full.stats.prices.items === changed("PriceIntegration"),
     );
     if (engine.inProcess) {
       line("engine CPU time (user + system)", `${full.cpuSeconds.toFixed(1)} s`);
-      line("time in ERP calls / shop calls (answers)", `${full.erpSeconds.toFixed(1)} s / ${full.shopSeconds.toFixed(1)} s`);
+      line(
+        "time in ERP calls / shop calls (answers)",
+        `${full.erpSeconds.toFixed(1)} s / ${full.shopSeconds.toFixed(1)} s`,
+      );
     }
     return full;
   };
@@ -307,9 +332,14 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   const delta = await syncBoth();
   const wantStock = Math.ceil(mutation.stockChanges / BATCH.stock.size);
   const wantPrices = Math.ceil(mutation.priceChanges / BATCH.price.size);
-  console.log(`\nB. 1 % changed in the ERP (${mutation.stockChanges} stock, ${mutation.priceChanges} prices)`);
+  console.log(
+    `\nB. 1 % changed in the ERP (${mutation.stockChanges} stock, ${mutation.priceChanges} prices)`,
+  );
   for (const r of delta.runs) {
-    line(`${r.jobType}`, `${r.seconds.toFixed(1)} s, changed ${r.counts?.changed}, written ${r.counts?.written}`);
+    line(
+      `${r.jobType}`,
+      `${r.seconds.toFixed(1)} s, changed ${r.counts?.changed}, written ${r.counts?.written}`,
+    );
   }
   line(
     `stock write calls vs ⌈changes ÷ ${BATCH.stock.size}⌉${sizeNote(BATCH.stock)}`,
@@ -336,7 +366,12 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   const same = await syncBoth();
   console.log("\nC. Nothing changed");
   for (const r of same.runs) line(`${r.jobType}`, `${r.seconds.toFixed(1)} s, changed ${r.counts?.changed}`);
-  judge("C shop write calls", `${same.stats.shop.writes} (requests in all ${same.stats.shop.requests})`, "0", same.stats.shop.writes === 0);
+  judge(
+    "C shop write calls",
+    `${same.stats.shop.writes} (requests in all ${same.stats.shop.requests})`,
+    "0",
+    same.stats.shop.writes === 0,
+  );
 
   if (MODES.includes("latency")) {
     await forgetPushedStockAndPrices(database, companyId);
@@ -354,7 +389,6 @@ function localEngine(deps: EngineDeps): Engine {
     memory: () => procMemory(process.pid),
   };
 }
-
 
 /**
  * PostgreSQL: the production path. A worker process of the server executes the runs (pg-boss, the

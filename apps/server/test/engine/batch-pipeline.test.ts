@@ -64,9 +64,8 @@ const skus = () => [...c.shop.state.skuIndex.keys()].sort();
 const location = () => c.shop.state.stockLocations[0]!.id;
 const shopQty = (sku: string) => {
   const [productId, variantId] = c.shop.state.skuIndex.get(sku)!;
-  return c.shop.state
-    .findVariant(productId, variantId)
-    ?.stocks.find((s) => s.stockLocationId === location())?.stockCount;
+  return c.shop.state.findVariant(productId, variantId)?.stocks.find((s) => s.stockLocationId === location())
+    ?.stockCount;
 };
 const update = (sku: string, qty: number): StockUpdate => {
   const [productId, variantId] = c.shop.state.skuIndex.get(sku)!;
@@ -157,7 +156,13 @@ describe("stock batches in flight at once", () => {
 
     // The next run moves what was left, once.
     const next = flowContext();
-    const again = new BatchWriter(next.ctx, "stock", 3, (items) => next.shop.setStock(items), (i) => i.sku);
+    const again = new BatchWriter<StockUpdate>(
+      next.ctx,
+      "stock",
+      3,
+      (items) => next.shop.setStock(items),
+      (i) => i.sku,
+    );
     const last = await next.ctx.ledger.get("stock", keys);
     for (const sku of all) {
       if (sku === refused || last.get(`${sku}@${location()}`)?.hash === String(want(sku))) continue;
@@ -250,4 +255,3 @@ describe("stock batches in flight at once", () => {
     expect(secondStart).toBeGreaterThan(firstEnd);
   });
 });
-
