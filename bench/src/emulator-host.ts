@@ -40,6 +40,15 @@ async function main() {
 
   serveIpc({ erp: erp.credentials, shop: shop.credentials, skus } satisfies EmulatorsReady, {
     setRateLimit: (args) => shop.setRateLimit(args as { requests: number; windowMs: number } | false),
+    /**
+     * Answer times added to every request, after the shop's rate limit has counted its arrival (as a
+     * remote system counts them): the latency mode of the bench (shop 300 ms, ERP 150 ms by default).
+     */
+    setLatency: (args) => {
+      const { shopMs, erpMs } = args as { shopMs: number; erpMs: number };
+      shop.setFaults({ latencyMs: shopMs });
+      erp.setFaults({ latencyMs: erpMs });
+    },
     resetCounters: () => {
       shop.resetCounters();
       erp.resetCounters();

@@ -11,7 +11,7 @@ import { type EngineDeps, engineSchema, enqueueRun, executeRun } from "@ep/engin
 import { findConnection, openCredentials } from "@ep/server/connections";
 import { CredentialCipher } from "@ep/server/credentials";
 import { type Database, openDatabase } from "@ep/server/database";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 
 export const MIKRO = 9;
 export const IKAS = 1;
@@ -126,4 +126,75 @@ export async function runJob(deps: EngineDeps, companyId: number, jobType: JobTy
     calls: run?.calls ?? null,
     report: run?.report ?? null,
   };
+}
+
+/** Queues a run of each of the company's jobs of `jobTypes` and executes them here, at the same time. */
+export function runJobsHere(deps: EngineDeps, companyId: number, jobTypes: JobType[]): Promise<RunOutcome[]> {
+  return Promise.all(jobTypes.map((jobType) => runJob(deps, companyId, jobType)));
+}
+
+/**
+ * The production path: each run is queued through `deps.enqueueRun` (the server's pg-boss queue) and
+ * executed by whichever worker process takes it; this process only watches the JobHistory rows until
+ * every run has ended. `seconds` of each run is from its queueing to its end, as this process saw it.
+ */
+export async function runJobsThroughQueue(
+  deps: Pick<EngineDeps, "db" | "enqueueRun" | "publish">,
+  companyId: number,
+  jobTypes: JobType[],
+  timeoutMs = 30 * 60_000,
+): Promise<RunOutcome[]> {
+  const { jobs, jobRuns } = engineSchema;
+  const rows = await deps.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.companyId, companyId), inArray(jobs.type, jobTypes)));
+  const started = performance.now();
+  const queued: Array<{ runId: number; jobType: JobType }> = [];
+  for (const jobType of jobTypes) {
+    const job = rows.find((j) => j.type === jobType);
+    if (!job) throw new Error(`no ${jobType} job`);
+    const result = await enqueueRun(deps, companyId, job.id, "manual");
+    if (!("runId" in result)) throw new Error(`${jobType} could not be queued`);
+    queued.push({ runId: result.runId, jobType });
+  }
+  const ended = new Map<number, number>();
+  while (ended.size < queued.length) {
+    if (performance.now() - started > timeoutMs) throw new Error("the runs did not end in time");
+    await new Promise((r) => setTimeout(r, 50));
+    const runs = await deps.db
+      .select({ id: jobRuns.id, status: jobRuns.status })
+      .from(jobRuns)
+      .where(
+        inArray(
+          jobRuns.id,
+          queued.map((q) => q.runId),
+        ),
+      );
+    for (const r of runs) {
+      if (!ended.has(r.id) && r.status !== "Queued" && r.status !== "Running")
+        ended.set(r.id, (performance.now() - started) / 1000);
+    }
+  }
+  const out: RunOutcome[] = [];
+  for (const q of queued) {
+    const [run] = await deps.db.select().from(jobRuns).where(eq(jobRuns.id, q.runId));
+    out.push({
+      jobType: q.jobType,
+      status: run?.status ?? "?",
+      seconds: ended.get(q.runId) ?? 0,
+      counts: run?.counts ?? null,
+      calls: run?.calls ?? null,
+      report: run?.report ?? null,
+    });
+  }
+  return out;
+}
+
+/** Forgets what was pushed for stock and prices (bindings stay): the next sync writes everything again. */
+export async function forgetPushedStockAndPrices(database: Database, companyId: number): Promise<void> {
+  const { syncLedger } = engineSchema;
+  await database.db
+    .delete(syncLedger)
+    .where(and(eq(syncLedger.companyId, companyId), inArray(syncLedger.entity, ["stock", "price"])));
 }

@@ -4,9 +4,10 @@
  * variant. A process of its own, so the engine process's peak memory shows the stock and price sync
  * only.
  */
-import { ensureCompanyJobs } from "@ep/engine";
+import { engineSchema, ensureCompanyJobs } from "@ep/engine";
 import { saveConnection } from "@ep/server/connections";
 import { companies } from "@ep/server/schema";
+import { eq } from "drizzle-orm";
 import { benchCipher, benchDeps, IKAS, MIKRO, openBenchDatabase, runJob } from "./engine.ts";
 import { failIpc, serveIpc } from "./ipc.ts";
 
@@ -36,6 +37,11 @@ async function main() {
 
   const deps = benchDeps(database, cipher, { erp: UNLIMITED, shop: UNLIMITED });
   const run = await runJob(deps, companyId, "ProductIntegration");
+  // Never due while the bench runs: a worker process's scheduler must not start runs of its own.
+  await database.db
+    .update(engineSchema.jobs)
+    .set({ isEnabled: false, nextRunAt: null })
+    .where(eq(engineSchema.jobs.companyId, companyId));
   await database.close();
   if (run.status !== "Succeeded") throw new Error(`ProductIntegration ended ${run.status}:\n${run.report}`);
   serveIpc(

@@ -1,5 +1,6 @@
 export * from "./db.ts";
 export * from "./deps.ts";
+export * from "./flows/batch-writer.ts";
 export * from "./flows/flow.ts";
 export * from "./flows/mappings.ts";
 export { FLOWS } from "./flows/registry.ts";

@@ -6,21 +6,41 @@ import { type FlowContext, failRecord } from "./flow.ts";
 /** `key` names the record for reports (SKU); `ledgerKey` is its ledger row (e.g. `sku@location`). */
 export type PendingWrite<T> = { key: string; ledgerKey?: string; hash: string; item: T; payload: unknown };
 
+export type BatchWriterOptions = {
+  /**
+   * Batches sent at the same time. The connector's rate limiter decides when each one leaves, so
+   * with several in flight the shop's answer time overlaps the next calls and a window's burst is
+   * used: the shop's limit, not its latency, sets the pace. Default 8 (never above the shop's budget).
+   */
+  inFlight?: number;
+  /** Full batches that may wait for a free slot before `add` waits too (bounds memory). Default 8. */
+  waiting?: number;
+};
+
 /**
  * Writes changed records to the shop in the largest batches it allows, records each applied one in
  * the ledger (so the next run skips it), files permanent item failures as failed tasks and leaves
  * transient ones for the next run.
  *
- * Full batches queue up (a few at most) while the flow goes on reading and comparing: the shop's
- * rate limit, not the flow's own work, sets the pace, and when the limit frees several calls at once
- * the batches are ready. They still go out one at a time and in order; after a failed one the rest
- * is not sent. `flush()` sends what is left, waits for the last answer and rethrows a failure.
+ * Batches are pipelined: up to `inFlight` are sent at once (each waits for the rate limiter), up to
+ * `waiting` more wait for a slot while the flow goes on reading and comparing, and then `add` waits.
+ * Each batch is recorded in the ledger as soon as it is answered, whatever the order of the answers.
+ * A record is never in two batches in flight at once: a batch holding a record that is still in
+ * flight waits for that batch first, so the last value read is the last one written.
+ * After a failed batch no new batch is sent; those already in flight still land and are recorded.
+ * `flush()` sends what is left, waits for every answer and rethrows the first failure.
  */
 export class BatchWriter<T> {
   private buffer: PendingWrite<T>[] = [];
-  /** Batches queued or in flight, oldest first; each settles (never rejects) when done. */
-  private queued: Promise<void>[] = [];
+  /** Batches sent or waiting to be sent; each settles (never rejects) when done. */
+  private readonly active = new Set<Promise<void>>();
+  /** Ledger key → the batch that carries it while it is in flight. */
+  private readonly carrying = new Map<string, Promise<void>>();
+  private sending = 0;
+  private readonly slotFreed: Array<() => void> = [];
   private failure: { error: unknown } | null = null;
+  private readonly inFlight: number;
+  private readonly waiting: number;
   transientLeft = 0;
 
   constructor(
@@ -29,9 +49,12 @@ export class BatchWriter<T> {
     private readonly batchSize: number,
     private readonly send: (items: T[]) => Promise<BatchResult>,
     private readonly itemKey: (item: T) => string,
-    /** Full batches that may wait behind the one in flight before `add` waits too. */
-    private readonly maxQueued = 2,
-  ) {}
+    options: BatchWriterOptions = {},
+  ) {
+    const budget = ctx.shop.descriptor.budget?.requests ?? Number.POSITIVE_INFINITY;
+    this.inFlight = Math.max(1, Math.min(options.inFlight ?? 8, budget));
+    this.waiting = Math.max(0, options.waiting ?? 8);
+  }
 
   async add(write: PendingWrite<T>) {
     this.buffer.push(write);
@@ -44,24 +67,48 @@ export class BatchWriter<T> {
     if (this.failure) throw this.failure.error;
   }
 
-  /** Waits for every queued batch; a flow that stops early calls it before it gives up. */
+  /** Waits for every batch sent or waiting; a flow that stops early calls it before it gives up. */
   async drain() {
-    while (this.queued.length > 0) await this.queued.shift();
+    while (this.active.size > 0) await Promise.all([...this.active]);
   }
 
   private async dispatch() {
     // A record queued twice (read twice) goes out once, with its last value.
     const batch = uniqueByKey(this.buffer.splice(0, this.batchSize), (w) => w.ledgerKey ?? w.key);
-    while (this.queued.length > this.maxQueued) await this.queued.shift();
+    // Memory stays bounded: at most `inFlight + waiting` batches are held.
+    while (this.active.size >= this.inFlight + this.waiting) await Promise.race([...this.active]);
     if (this.failure) throw this.failure.error;
-    const previous = this.queued[this.queued.length - 1] ?? Promise.resolve();
-    this.queued.push(
-      previous
-        .then(() => (this.failure ? undefined : this.write(batch)))
-        .catch((error: unknown) => {
-          this.failure ??= { error };
-        }),
-    );
+    const keys = batch.map((w) => w.ledgerKey ?? w.key);
+    const before = new Set<Promise<void>>();
+    for (const key of keys) {
+      const other = this.carrying.get(key);
+      if (other) before.add(other);
+    }
+    const done: Promise<void> = Promise.all(before)
+      .then(() => this.slot())
+      .then(async () => {
+        try {
+          if (!this.failure) await this.write(batch);
+        } finally {
+          this.sending--;
+          this.slotFreed.shift()?.();
+        }
+      })
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => {
+        this.active.delete(done);
+        for (const key of keys) if (this.carrying.get(key) === done) this.carrying.delete(key);
+      });
+    this.active.add(done);
+    for (const key of keys) this.carrying.set(key, done);
+  }
+
+  /** Waits for one of the `inFlight` sending slots. */
+  private async slot() {
+    while (this.sending >= this.inFlight) await new Promise<void>((resolve) => this.slotFreed.push(resolve));
+    this.sending++;
   }
 
   private async write(batch: PendingWrite<T>[]) {
