@@ -51,6 +51,7 @@ function flowContext(): { ctx: FlowContext; shop: ShopConnector } {
     ledger: new SyncLedger(t.ctx.database.db, shopConnectionId, c.companyId),
     mappings: DEFAULT_MAPPINGS,
     onlyKeys: null,
+    trigger: "manual",
     now: () => new Date(),
     tally: new RunTally(),
     signal: new AbortController().signal,
