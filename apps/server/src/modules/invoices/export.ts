@@ -1,11 +1,10 @@
 import { type MessageKey, message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq, gte, lte, notInArray } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import type { Db } from "../../platform/db/database.ts";
-import { buildFor } from "./issue.ts";
+import { buildFor, invoicesWithOrders } from "./issue.ts";
 import { einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
 
@@ -25,31 +24,16 @@ export interface ExportRange {
  * accountant: every state that has a document (not `prepared`, not `error`), oldest first.
  */
 async function invoicesIn(db: Db, companyId: number, range: ExportRange) {
-  const original = alias(einvoices, "original");
-  return db
-    .select({
-      invoice: einvoices,
-      payload: orderLedger.payload,
-      returnOf: { number: original.number, issueDate: original.issueDate, ettn: original.ettn },
-    })
-    .from(einvoices)
-    .innerJoin(
-      orderLedger,
-      and(
-        eq(orderLedger.shopConnectionId, einvoices.shopConnectionId),
-        eq(orderLedger.orderNo, einvoices.orderNo),
-      ),
-    )
-    .leftJoin(original, eq(original.id, einvoices.returnOfId))
-    .where(
-      and(
-        eq(einvoices.companyId, companyId),
-        eq(orderLedger.companyId, companyId),
-        gte(einvoices.issueDate, range.from),
-        lte(einvoices.issueDate, range.to),
-        notInArray(einvoices.state, ["prepared", "error"]),
-      ),
-    )
+  return invoicesWithOrders(
+    db,
+    and(
+      eq(einvoices.companyId, companyId),
+      eq(orderLedger.companyId, companyId),
+      gte(einvoices.issueDate, range.from),
+      lte(einvoices.issueDate, range.to),
+      notInArray(einvoices.state, ["prepared", "error"]),
+    ),
+  )
     .orderBy(asc(einvoices.issueDate), asc(einvoices.number))
     .limit(EXPORT_LIMIT);
 }

@@ -14,7 +14,7 @@ import {
   invoiceDocument,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
-import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate } from "../../platform/time/turkey.ts";
@@ -226,9 +226,8 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
 
 const original = alias(einvoices, "original");
 
-/** Prepared rows with their order and, for an IADE, the invoice it returns. */
-function preparedRows(input: InvoiceCycleInput, extra?: ReturnType<typeof and>) {
-  const { db, companyId, shopConnectionId } = input;
+/** Invoices with their order's payload and, for an IADE, the invoice it returns (the flow and the export). */
+export function invoicesWithOrders(db: Db, where: SQL | undefined) {
   return db
     .select({
       invoice: einvoices,
@@ -244,14 +243,21 @@ function preparedRows(input: InvoiceCycleInput, extra?: ReturnType<typeof and>) 
       ),
     )
     .leftJoin(original, eq(original.id, einvoices.returnOfId))
-    .where(
-      and(
-        eq(einvoices.companyId, companyId),
-        eq(einvoices.shopConnectionId, shopConnectionId),
-        eq(einvoices.state, "prepared"),
-        extra,
-      ),
-    )
+    .where(where);
+}
+
+/** Prepared rows with their order and, for an IADE, the invoice it returns. */
+function preparedRows(input: InvoiceCycleInput, extra?: ReturnType<typeof and>) {
+  const { db, companyId, shopConnectionId } = input;
+  return invoicesWithOrders(
+    db,
+    and(
+      eq(einvoices.companyId, companyId),
+      eq(einvoices.shopConnectionId, shopConnectionId),
+      eq(einvoices.state, "prepared"),
+      extra,
+    ),
+  )
     .orderBy(asc(einvoices.id))
     .limit(input.limit ?? 500);
 }
