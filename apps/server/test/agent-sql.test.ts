@@ -4,12 +4,12 @@
  * an alias from its own databases.json. The generic SQL connector's preview reaches the rows that way.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentStore, pair } from "@ep/agent";
-import { ConnectorError } from "@ep/connectors";
+import { ConnectorError, firebirdSysdbaPassword } from "@ep/connectors";
 import Firebird from "node-firebird";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
@@ -17,13 +17,7 @@ import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts
 
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
-function sysdbaPassword(): string | undefined {
-  if (process.env.FIREBIRD_PASSWORD) return process.env.FIREBIRD_PASSWORD;
-  const file = "/etc/firebird/3.0/SYSDBA.password";
-  if (!existsSync(file)) return undefined;
-  return /ISC_PASSWORD="?([^"\n]+)"?/.exec(readFileSync(file, "utf8"))?.[1];
-}
-const password = sysdbaPassword();
+const password = firebirdSysdbaPassword();
 // CI installs and starts Firebird: there a missing server is a failure, not a skip.
 const run = password || process.env.CI ? describe : describe.skip;
 const dbFile = join(tmpdir(), `ep_agent_sql_${process.pid}.fdb`);

@@ -4,7 +4,7 @@
  * written exactly once when the answer of a write is lost, and bad queries answered in Turkish.
  */
 
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import Firebird from "node-firebird";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFirebirdExecutor, type FirebirdExecutor } from "../../../../apps/agent/src/sql/firebird";
@@ -12,18 +12,12 @@ import { ConnectorError } from "../sdk/errors";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import type { SqlTransport } from "../sdk/sql";
+import { firebirdSysdbaPassword } from "../testing/firebird";
 import type { GenericSqlConfig } from "./config";
 import { GenericSqlConnector } from "./connector";
 import { genericSqlDescriptor } from "./descriptor";
 
-function sysdbaPassword(): string | undefined {
-  if (process.env.FIREBIRD_PASSWORD) return process.env.FIREBIRD_PASSWORD;
-  const file = "/etc/firebird/3.0/SYSDBA.password";
-  if (!existsSync(file)) return undefined;
-  return /ISC_PASSWORD="?([^"\n]+)"?/.exec(readFileSync(file, "utf8"))?.[1];
-}
-
-const password = sysdbaPassword();
+const password = firebirdSysdbaPassword();
 const dbFile = `/tmp/wt_genericsql_${process.pid}.fdb`;
 const target = {
   dialect: "firebird" as const,

@@ -1,6 +1,7 @@
 export * from "./auth";
 export * from "./catalog";
 export * from "./faults";
+export * from "./firebird";
 export * from "./paging";
 export * from "./prng";
 export * from "./recorder";
