@@ -71,11 +71,16 @@ describe("issue 12: the panel a merchant trusts", () => {
 
     await page.goto("/reports");
     await waitForShell(page);
-    // All dates: clear the start date, so the list runs over more than one page.
+    // All dates: clear the start date, so the list runs over more than one page. The count shown
+    // first is the default range's; wait for the wider one (the filter refetches).
+    const shownCount = async () =>
+      Number((await page.getByTestId("report-count").textContent())?.replace(/\./g, "") || Number.NaN);
+    await expect.poll(shownCount, { timeout: 30_000 }).toBeGreaterThan(0);
+    const defaultRange = await shownCount();
     const start = page.getByLabel("Başlangıç Tarihi", { exact: true });
     await start.locator("xpath=..").getByRole("button").last().click();
-    await expect.poll(() => page.getByTestId("report-count").textContent()).toMatch(/^\d/);
-    const count = Number((await page.getByTestId("report-count").textContent())?.replace(/\./g, ""));
+    await expect.poll(shownCount, { timeout: 30_000 }).toBeGreaterThan(defaultRange);
+    const count = await shownCount();
     const total = centsOf((await page.getByTestId("report-total").textContent()) ?? "");
     expect(count).toBeGreaterThan(20);
     expect(await page.getByTestId("sales-row").count()).toBe(20);
@@ -114,7 +119,8 @@ describe("issue 12: the panel a merchant trusts", () => {
     const end = page.getByLabel("Bitiş Tarihi", { exact: true });
     expect(await end.textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
     await end.click();
-    expect(await page.getByText(/^(Pzt|Pt)$/).count()).toBeGreaterThan(0);
+    // The calendar opens (its Turkish weekday names) once the picker has rendered.
+    await expect.poll(() => page.getByText(/^(Pzt|Pt)$/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     // A closing picker's calendar stays in the page while it fades out: wait until no calendar is
     // shown before opening the other picker, so each click lands in the calendar just opened.
     const shownDays = (name: string) =>
