@@ -1,17 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { AgentStore, pair } from "@ep/agent";
 import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { type ConnectedCompany, connectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
+import {
+  agentProcess as agentHarnessProcess,
+  bindErpToAgent,
+  ordersThroughKilledAgent,
+} from "./agent-harness.ts";
+import { type ConnectedCompany, connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
-
-const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
 let t: TestApp;
 let server: string;
@@ -22,36 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A real agent process (the CLI), paired once; `start` again after a kill runs it with the same credential. */
-async function agentProcess(token: string) {
-  const code = await call(t.app, "POST", "/api/agents/pairing-code", { token });
-  const config = await pair(server, code.body.data.code as string, "ERP-SUNUCU");
-  const home = mkdtempSync(join(tmpdir(), "ep-agent-"));
-  new AgentStore(home).saveConfig(config);
-  const hub = agentHubOf(t.ctx);
-  let child: ChildProcess | undefined;
-  return {
-    agentId: config.agentId,
-    async start() {
-      child = spawn(process.execPath, ["--import", "tsx", agentCli, "run"], {
-        env: { ...process.env, ENTEGRASYON_AGENT_HOME: home },
-        stdio: "ignore",
-      });
-      for (let i = 0; i < 1200 && !hub.isOnline(config.agentId); i++)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(hub.isOnline(config.agentId)).toBe(true);
-    },
-    async kill() {
-      const c = child;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      const exited = new Promise((r) => c.once("exit", r));
-      c.kill("SIGKILL");
-      await exited;
-      for (let i = 0; i < 100 && hub.isOnline(config.agentId); i++)
-        await new Promise((r) => setTimeout(r, 20));
-    },
-  };
-}
+const agentProcess = (token: string) => agentHarnessProcess(t, server, token);
 
 const erpDocumentsByOrder = (c: ConnectedCompany) => {
   const out = new Map<string, Set<string>>();
@@ -153,61 +121,16 @@ describe("agent-backed connections", () => {
     const agent = await agentProcess(c.token);
     try {
       await agent.start();
-      await call(t.app, "PUT", "/api/agents/connection", {
-        token: c.token,
-        body: { kind: "erp", agentId: agent.agentId },
+      await bindErpToAgent(t, c.token, agent.agentId);
+      const result = await ordersThroughKilledAgent(t, c, agent, {
+        count: ORDERS,
+        erpDocumentsByOrder: () => erpDocumentsByOrder(c),
+        // Slow enough writes that each kill lands while orders are being written.
+        slowWrites: (on) => c.erp.setFaults(on ? { latencyMs: 15 } : {}),
       });
-      const orders = c.shop.generateOrders(ORDERS);
-      // Slow enough writes that each kill lands while orders are being written.
-      c.erp.setFaults({ latencyMs: 15 });
-      let runId: number | undefined;
-      const runFinished = async () => {
-        if (runId === undefined) return true;
-        const res = await call(t.app, "GET", `/api/JobHistory/report/${runId}`, { token: c.token });
-        return !["Queued", "Running"].includes(res.body.data?.status);
-      };
-      const startRun = async () => {
-        const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${c.jobId("OrderIntegration")}`, {
-          token: c.token,
-        });
-        expect(started.status).toBe(200);
-        runId = started.body.data.runId as number;
-      };
-      const kills: number[] = [];
-      // Two kills, at about a quarter and at about two thirds of the orders, each while a run is writing.
-      for (const share of [0.25, 0.65]) {
-        const target = Math.ceil(ORDERS * share);
-        for (let i = 0; i < 12_000 && erpDocumentsByOrder(c).size < target; i++) {
-          if (i % 20 === 0 && (await runFinished())) await startRun();
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        await agent.kill();
-        kills.push(erpDocumentsByOrder(c).size);
-        await agent.start();
-      }
-      expect(kills[0]).toBeGreaterThan(0);
-      expect(kills[1]).toBeGreaterThan(kills[0]!);
-      expect(kills[1]).toBeLessThan(ORDERS);
-      c.erp.setFaults({});
-      if (runId !== undefined) await waitForRun(t, c.token, runId, 300_000);
-      for (let i = 0; i < 5 && erpDocumentsByOrder(c).size < ORDERS; i++)
-        await runJob(t, c, "OrderIntegration", 300_000);
-      const last = await runJob(t, c, "OrderIntegration");
-      expect(last.status, JSON.stringify(last)).toBe("Succeeded");
-
-      const docs = erpDocumentsByOrder(c);
-      expect([...docs].filter(([, d]) => d.size !== 1)).toEqual([]);
-      for (const o of orders) expect(docs.has(o.orderNumber), o.orderNumber).toBe(true);
-      expect(docs.size).toBe(ORDERS);
-      const ledger = await t.ctx.database.db
-        .select()
-        .from(engineSchema.orderLedger)
-        .where(eq(engineSchema.orderLedger.companyId, c.companyId));
-      expect(ledger).toHaveLength(ORDERS);
-      expect(ledger.filter((r) => r.state !== "confirmed")).toEqual([]);
       // The note quotes these: orders, the documents at each kill.
       console.info(
-        `agent kill test: ${ORDERS} orders, kills at ${kills.join(" and ")} documents, ${docs.size} in the ERP, ${ledger.length} confirmed in the ledger`,
+        `agent kill test: ${ORDERS} orders, kills at ${result.kills.join(" and ")} documents, ${result.documents} in the ERP, ${result.confirmed} confirmed in the ledger`,
       );
     } finally {
       await agent.kill();

@@ -12,12 +12,19 @@ import { eq } from "drizzle-orm";
 import { saveConnection } from "../../src/modules/connections/repository.ts";
 import { call, registerAndLogin, type TestApp } from "../harness.ts";
 
-export type ConnectedCompany = {
+export type ConnectedCompany<Erp = MikroEmulator> = {
   token: string;
   companyId: number;
-  erp: MikroEmulator;
+  erp: Erp;
   shop: IkasEmulator;
   jobId(type: JobType): number;
+  close(): Promise<void>;
+};
+
+/** An ERP emulator as a company's connection sees it: its system type and the credentials it answers to. */
+export type ErpUnderTest = {
+  systemType: number;
+  credentials: Record<string, string>;
   close(): Promise<void>;
 };
 
@@ -31,6 +38,16 @@ export async function connectedCompany(
 ): Promise<ConnectedCompany> {
   const seed = options.seed ?? 7;
   const erp = await startMikroEmulator({ host: "127.0.0.1", seed, productCount: 60, ...options.erp });
+  return connectedCompanyWithErp(t, Object.assign(erp, { systemType: 9 }), { seed, shop: options.shop });
+}
+
+/** As `connectedCompany`, with any ERP emulator (Wolvox, Netsis, Nebim, …) already started by the test. */
+export async function connectedCompanyWithErp<Erp extends ErpUnderTest>(
+  t: TestApp,
+  erp: Erp,
+  options: { seed?: number; shop?: IkasEmulatorOptions } = {},
+): Promise<ConnectedCompany<Erp>> {
+  const seed = options.seed ?? 7;
   const shop = await startIkasEmulator({
     host: "127.0.0.1",
     seed,
@@ -45,7 +62,7 @@ export async function connectedCompany(
   await saveConnection(db, t.ctx.credentials, {
     companyId,
     kind: "erp",
-    systemType: 9,
+    systemType: erp.systemType,
     credentials: { ...erp.credentials },
   });
   await saveConnection(db, t.ctx.credentials, {
@@ -73,7 +90,7 @@ export async function connectedCompany(
 }
 
 /** Starts a job through the API and waits for its run to end; answers the run's report. */
-export async function runJob(t: TestApp, c: ConnectedCompany, type: JobType, timeoutMs = 60_000) {
+export async function runJob(t: TestApp, c: ConnectedCompany<unknown>, type: JobType, timeoutMs = 60_000) {
   const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${c.jobId(type)}`, { token: c.token });
   if (started.status !== 200) throw new Error(`run-job: ${JSON.stringify(started.body)}`);
   return waitForRun(t, c.token, started.body.data.runId as number, timeoutMs);

@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AgentStore, pair } from "@ep/agent";
+import { engineSchema } from "@ep/engine";
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { agentHubOf } from "../src/modules/agents/service.ts";
+import { type ConnectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
+import { call, type TestApp } from "./harness.ts";
+
+const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
+
+export type AgentProcess = Awaited<ReturnType<typeof agentProcess>>;
+
+/**
+ * A real agent process (the CLI), paired once with the company of `token`; `start` again after a kill
+ * runs it with the same credential. `prepare` may write the agent's own files (e.g. `databases.json`)
+ * into its home before the first start.
+ */
+export async function agentProcess(
+  t: TestApp,
+  server: string,
+  token: string,
+  prepare?: (home: string) => void,
+) {
+  const code = await call(t.app, "POST", "/api/agents/pairing-code", { token });
+  const config = await pair(server, code.body.data.code as string, "ERP-SUNUCU");
+  const home = mkdtempSync(join(tmpdir(), "ep-agent-"));
+  new AgentStore(home).saveConfig(config);
+  prepare?.(home);
+  const hub = agentHubOf(t.ctx);
+  let child: ChildProcess | undefined;
+  return {
+    agentId: config.agentId,
+    home,
+    async start() {
+      child = spawn(process.execPath, ["--import", "tsx", agentCli, "run"], {
+        env: { ...process.env, ENTEGRASYON_AGENT_HOME: home },
+        stdio: "ignore",
+      });
+      for (let i = 0; i < 1200 && !hub.isOnline(config.agentId); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(hub.isOnline(config.agentId)).toBe(true);
+    },
+    async kill() {
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise((r) => c.once("exit", r));
+      c.kill("SIGKILL");
+      await exited;
+      for (let i = 0; i < 100 && hub.isOnline(config.agentId); i++)
+        await new Promise((r) => setTimeout(r, 20));
+    },
+  };
+}
+
+/** Binds the company's ERP connection to the agent, so every ERP call (HTTP and SQL) goes through it. */
+export async function bindErpToAgent(t: TestApp, token: string, agentId: number) {
+  const bound = await call(t.app, "PUT", "/api/agents/connection", { token, body: { kind: "erp", agentId } });
+  expect(bound.status).toBe(200);
+}
+
+/**
+ * The issue's kill scenario for any ERP: `count` shop orders go to the ERP through the agent while
+ * the agent is SIGKILLed twice mid-writes (at about a quarter and two thirds of the orders); then
+ * every order is in the ERP exactly once and confirmed once in the ledger.
+ * `erpDocumentsByOrder` reads the ERP emulator: our order number → the ERP documents holding it.
+ * `slowWrites(true)` makes the emulator's writes slow enough that each kill lands during a run.
+ */
+export async function ordersThroughKilledAgent<Erp>(
+  t: TestApp,
+  c: ConnectedCompany<Erp>,
+  agent: AgentProcess,
+  options: {
+    count: number;
+    erpDocumentsByOrder: () => Map<string, Set<string>>;
+    slowWrites: (on: boolean) => void;
+  },
+) {
+  const { count, erpDocumentsByOrder } = options;
+  const orders = c.shop.generateOrders(count);
+  options.slowWrites(true);
+  let runId: number | undefined;
+  const runFinished = async () => {
+    if (runId === undefined) return true;
+    const res = await call(t.app, "GET", `/api/JobHistory/report/${runId}`, { token: c.token });
+    return !["Queued", "Running"].includes(res.body.data?.status);
+  };
+  const startRun = async () => {
+    const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${c.jobId("OrderIntegration")}`, {
+      token: c.token,
+    });
+    expect(started.status).toBe(200);
+    runId = started.body.data.runId as number;
+  };
+  const kills: number[] = [];
+  for (const share of [0.25, 0.65]) {
+    const target = Math.ceil(count * share);
+    for (let i = 0; i < 12_000 && erpDocumentsByOrder().size < target; i++) {
+      if (i % 20 === 0 && (await runFinished())) await startRun();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await agent.kill();
+    kills.push(erpDocumentsByOrder().size);
+    await agent.start();
+  }
+  expect(kills[0]).toBeGreaterThan(0);
+  expect(kills[1]).toBeGreaterThan(kills[0]!);
+  expect(kills[1]).toBeLessThan(count);
+  options.slowWrites(false);
+  if (runId !== undefined) await waitForRun(t, c.token, runId, 300_000);
+  for (let i = 0; i < 5 && erpDocumentsByOrder().size < count; i++)
+    await runJob(t, c, "OrderIntegration", 300_000);
+  const last = await runJob(t, c, "OrderIntegration");
+  expect(last.status, JSON.stringify(last)).toBe("Succeeded");
+
+  const docs = erpDocumentsByOrder();
+  expect([...docs].filter(([, d]) => d.size !== 1)).toEqual([]);
+  for (const o of orders) expect(docs.has(o.orderNumber), o.orderNumber).toBe(true);
+  expect(docs.size).toBe(count);
+  const ledger = await t.ctx.database.db
+    .select()
+    .from(engineSchema.orderLedger)
+    .where(eq(engineSchema.orderLedger.companyId, c.companyId));
+  expect(ledger).toHaveLength(count);
+  expect(ledger.filter((r) => r.state !== "confirmed")).toEqual([]);
+  return { kills, documents: docs.size, confirmed: ledger.length };
+}
