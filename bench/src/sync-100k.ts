@@ -6,8 +6,11 @@
  *
  * Processes: the emulators run in a child (emulator-host.ts), the untimed setup (company, connections,
  * ProductIntegration) in another (setup.ts). The engine of the timed runs:
- *   - PGlite (no DATABASE_URL): this process, as the embedded default runs it (one process, the
- *     in-memory rate limiter), so its peak RSS is the engine's and the database's;
+ *   - the embedded default (no DATABASE_URL): a PostgreSQL cluster under a temp data dir, started as
+ *     the server starts it (`startEmbeddedPostgres`), and the worker path below on it; memory is the
+ *     PSS of the worker process and every process of the cluster, summed (shared buffers once);
+ *   - PGlite (no DATABASE_URL, EMBEDDED_DB=pglite, the former default): this process (one process,
+ *     the in-memory rate limiter), so its peak RSS is the engine's and the database's;
  *   - PostgreSQL (DATABASE_URL): the production path. A worker process of the server
  *     (`apps/server/src/main.ts`, ROLE=worker: pg-boss workers, database rate limiter) executes the runs;
  *     this process queues them through the server's own queue and watches JobHistory.
@@ -23,6 +26,7 @@
  *                          company's budget, as the worker's two slots run them)
  *   BENCH_ERP_PAGE         rows per ERP page (PGlite only; default the Mikro connector's own, 2000)
  *   DATABASE_URL           a PostgreSQL server: a fresh database there, dropped afterwards
+ *   EMBEDDED_DB=pglite     without DATABASE_URL: PGlite in this process instead of the embedded cluster
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -46,6 +50,7 @@ import {
 } from "./engine.ts";
 import { ChildControl } from "./ipc.ts";
 import { freshPostgres } from "./postgres.ts";
+import { memoryOf } from "./process-memory.ts";
 import type { SetupReady } from "./setup.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -142,8 +147,15 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     BENCH_ERP_CREDENTIALS: JSON.stringify(emulators.ready.erp),
     BENCH_SHOP_CREDENTIALS: JSON.stringify(emulators.ready.shop),
   };
-  const pg = await freshPostgres(process.env.DATABASE_URL);
-  if (pg) {
+  const cluster =
+    !process.env.DATABASE_URL && process.env.EMBEDDED_DB !== "pglite"
+      ? await embeddedCluster(cleanups)
+      : undefined;
+  const pg = cluster ?? (await freshPostgres(process.env.DATABASE_URL));
+  if (cluster) {
+    env.BENCH_DATABASE_URL = cluster.url;
+    console.log(`Database: the embedded default, a PostgreSQL cluster in ${cluster.dir}`);
+  } else if (pg) {
     cleanups.push(() => pg.drop());
     env.BENCH_DATABASE_URL = pg.url;
     console.log(`Database: PostgreSQL, fresh database ${pg.name}`);
@@ -180,7 +192,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   cleanups.push(() => database.close());
 
   const engine = pg
-    ? await workerEngine(pg.url, credentialKey, cleanups)
+    ? await workerEngine(pg.url, credentialKey, cleanups, cluster?.pid)
     : localEngine(benchDeps(database, benchCipher(), { erp: erpBudget, shop: shopLimit, erpPage: ERP_PAGE }));
   const baseline = engine.memory();
   console.log(
@@ -399,6 +411,7 @@ async function workerEngine(
   databaseUrl: string,
   credentialKey: string,
   cleanups: Array<() => Promise<unknown>>,
+  clusterPid?: number,
 ): Promise<Engine> {
   const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-worker-"));
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
@@ -448,12 +461,42 @@ async function workerEngine(
   });
   cleanups.push(() => closeContext(ctx));
   await started;
+  if (clusterPid === undefined)
+    return {
+      where: `a worker process of the server (pid ${worker.pid}, ROLE=worker, PostgreSQL rate limiter), runs queued through pg-boss`,
+      inProcess: false,
+      run: (jobTypes) => runJobsThroughQueue(ctx.engine.deps, benchCompanyId, jobTypes),
+      memory: () => procMemory(worker.pid!),
+    };
+  // The embedded default: the worker and the cluster together, PSS sampled (RSS would count the
+  // cluster's shared buffers once per backend).
+  const sample = () => memoryOf([worker.pid!, clusterPid]).pss;
+  let peak = sample();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, sample());
+  }, 250);
+  sampler.unref();
+  cleanups.push(async () => clearInterval(sampler));
   return {
-    where: `a worker process of the server (pid ${worker.pid}, ROLE=worker, PostgreSQL rate limiter), runs queued through pg-boss`,
+    where: `a worker process of the server (pid ${worker.pid}, ROLE=worker) on the embedded PostgreSQL cluster (pid ${clusterPid}); memory: PSS of both, summed`,
     inProcess: false,
     run: (jobTypes) => runJobsThroughQueue(ctx.engine.deps, benchCompanyId, jobTypes),
-    memory: () => procMemory(worker.pid!),
+    memory: () => {
+      const now = sample();
+      peak = Math.max(peak, now);
+      return { peakKb: peak, rssKb: now };
+    },
   };
+}
+
+/** The embedded default's cluster, started as the server starts it, in a temp data dir. */
+async function embeddedCluster(cleanups: Array<() => Promise<unknown>>) {
+  const { startEmbeddedPostgres } = await import("@ep/server/embedded-postgres");
+  const dir = mkdtempSync(join(tmpdir(), "ep-bench-embedded-"));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const cluster = await startEmbeddedPostgres(join(dir, "postgres"), (m) => console.log(`embedded: ${m}`));
+  cleanups.push(() => cluster.stop());
+  return { ...cluster, dir, name: "postgres", drop: async () => undefined };
 }
 
 main().then(

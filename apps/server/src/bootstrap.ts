@@ -76,9 +76,16 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDirOverride ?? config.dataDir,
+    embedded: config.embeddedDb,
     onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+    log: (message) => logger.info(message),
   }).catch((error: unknown) => {
-    throw config.databaseUrl ? databaseStartError(error, config.databaseUrl) : error;
+    if (config.databaseUrl) throw databaseStartError(error, config.databaseUrl);
+    if (String(error).includes("embedded PostgreSQL"))
+      throw new StartupError(
+        `Gömülü veritabanı başlatılamadı; EMBEDDED_DB=pglite ile PGlite kullanılabilir. / The embedded database did not start; EMBEDDED_DB=pglite uses PGlite instead. (${String(error).slice(0, 300)})`,
+      );
+    throw error;
   });
   const queue = await startQueue(database, logger, [
     MAIL_QUEUE,
@@ -118,7 +125,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     scheduler: options.scheduler ?? true,
     stockProbeMs: config.stockProbeMs,
     // The embedded database belongs to this one process: whatever it found running died with the last one.
-    recoverAtStart: database.kind === "pglite",
+    recoverAtStart: database.kind === "pglite" || database.embedded === true,
   });
   const ctx: AppContext = { ...base, engine };
   if (workers) await mailer.startWorker(queue);

