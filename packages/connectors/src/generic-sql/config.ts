@@ -7,9 +7,10 @@
  */
 
 import { message, SQL_MAPPING_FIELDS } from "@ep/contracts";
-import sqlParser from "node-sql-parser";
+import type { AST } from "node-sql-parser";
 import { ConnectorError } from "../sdk/errors";
 import type { SqlDialect } from "../sdk/sql";
+import { sqlParser } from "../sdk/sql-parser";
 
 export type ReadQueryName = "products" | "stock" | "prices" | "categories";
 export type QueryName = ReadQueryName | "orderLookup" | "orderWrite";
@@ -128,14 +129,13 @@ function oneStatement(name: QueryName, sql: string): void {
     throw invalid(name, message("connectors.genericSql.oneStatement", { what: queryLabel(name) }));
 }
 
-const parser = new sqlParser.Parser();
-
 /** Parses a statement in the dialect closest to the database's (Firebird reads like PostgreSQL here). */
-function parse(name: QueryName, sql: string, dialect: SqlDialect): sqlParser.AST[] {
+function parse(name: QueryName, sql: string, dialect: SqlDialect): AST[] {
   // node-sql-parser reads `:name` as a parameter in every dialect; `@name` only in TransactSQL.
   const text = stripComments(sql).replace(PARAM, ":$1");
   try {
-    const ast = parser.astify(text, { database: dialect === "mssql" ? "TransactSQL" : "PostgresQL" });
+    const database = dialect === "mssql" ? "TransactSQL" : "PostgresQL";
+    const ast = sqlParser(database).astify(text, { database });
     return Array.isArray(ast) ? ast : [ast];
   } catch (e) {
     const detail = e instanceof Error ? e.message.split("\n")[0] : String(e);

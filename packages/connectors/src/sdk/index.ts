@@ -8,4 +8,5 @@ export * from "./metering";
 export * from "./model";
 export * from "./rate-limit";
 export * from "./sql";
+export * from "./sql-parser";
 export * from "./util";

@@ -1,9 +1,9 @@
 import { type MessageKey, message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq, gte, lte, notInArray } from "drizzle-orm";
-import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import type { Db } from "../../platform/db/database.ts";
+import { excel } from "../../platform/excel.ts";
 import { buildFor, invoicesWithOrders } from "./issue.ts";
 import { einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
@@ -56,7 +56,7 @@ export async function invoicesUblZip(db: Db, companyId: number, range: ExportRan
 export async function invoicesWorkbook(db: Db, companyId: number, range: ExportRange) {
   const rows = await invoicesIn(db, companyId, range);
   const seller = await sellerFromCompany(db, companyId);
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excel().Workbook)();
   const sheet = workbook.addWorksheet(label("sheet"), { views: [{ state: "frozen", ySplit: 1 }] });
   const money = { numFmt: "#,##0.00" };
   sheet.columns = [

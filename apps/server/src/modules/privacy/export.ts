@@ -1,8 +1,8 @@
 import { engineSchema } from "@ep/engine";
 import { eq, inArray } from "drizzle-orm";
-import ExcelJS from "exceljs";
 import type { Db } from "../../platform/db/database.ts";
 import { companies, licenses, users } from "../../platform/db/schema.ts";
+import { excel } from "../../platform/excel.ts";
 import { activities } from "../activities/schema.ts";
 import { erpMatchings } from "../erp-matching/schema.ts";
 import { ticketAttachments, ticketReplies, tickets } from "../tickets/schema.ts";
@@ -114,7 +114,7 @@ function cellOf(value: unknown): string | number | boolean | null {
 
 /** One worksheet per table, its columns the table's fields; empty tables keep an empty sheet. */
 export async function toWorkbook(data: CompanyData): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (excel().Workbook)();
   workbook.creator = "Entegrasyon Paneli";
   for (const [name, rows] of Object.entries(data)) {
     const sheet = workbook.addWorksheet(name);

@@ -3,8 +3,8 @@ import { PassThrough, type Readable } from "node:stream";
 import { type MessageKey, message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { and, desc, eq, gte, lt, or } from "drizzle-orm";
-import ExcelJS from "exceljs";
 import type { Db } from "../../platform/db/database.ts";
+import { excel } from "../../platform/excel.ts";
 import { TURKEY_OFFSET_MS } from "../../platform/time/turkey.ts";
 
 const { orderLedger } = engineSchema;
@@ -36,7 +36,7 @@ export function salesWorkbookStream(
   onError: (error: unknown) => void,
 ): Readable {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new (excel().stream.xlsx.WorkbookWriter)({
     stream: out,
     useStyles: true,
     useSharedStrings: false,

@@ -1,12 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { embeddedPostgresAvailable, startEmbeddedPostgres } from "./embedded-postgres.ts";
 
@@ -96,6 +93,7 @@ export async function openDatabase(options: {
 
 async function openPostgres(databaseUrl: string, onIdleError?: (error: Error) => void): Promise<Database> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const listeners = new Set<pg.Client>();
   // An idle connection dropped by the server (restart, failover) must not take the process down;
   // the pool replaces it on the next query.
   pool.on("error", (error) => onIdleError?.(error));
@@ -121,6 +119,7 @@ async function openPostgres(databaseUrl: string, onIdleError?: (error: Error) =>
     async listen(channel, onPayload) {
       // A dedicated client: LISTEN belongs to one connection, and a pool would hand it around.
       const client = new pg.Client({ connectionString: databaseUrl });
+      listeners.add(client);
       client.on("error", (error) => onIdleError?.(error));
       await client.connect();
       client.on("notification", (n) => {
@@ -128,11 +127,17 @@ async function openPostgres(databaseUrl: string, onIdleError?: (error: Error) =>
       });
       await client.query(`LISTEN ${quoteIdent(channel)}`);
       return async () => {
+        listeners.delete(client);
         await client.end().catch(() => undefined);
       };
     },
     observeQueries: observed.observeQueries,
-    close: () => pool.end(),
+    async close() {
+      // LISTEN clients too: an embedded cluster stopping next would otherwise cut them off.
+      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      listeners.clear();
+      await pool.end();
+    },
   };
 }
 
@@ -142,6 +147,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     path = join(dataDir, "pglite");
     mkdirSync(path, { recursive: true });
   }
+  // Loaded only when used: PGlite's module alone is about 45 MB of a process's memory.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const client = await PGlite.create(path);
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   const observed = queryObservers();

