@@ -25,6 +25,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { alive } from "@ep/server/embedded-postgres";
 import { freshPostgres } from "./postgres.ts";
 import { memoryOf } from "./process-memory.ts";
 
@@ -107,15 +108,6 @@ async function startServer(
   }
   return { child, port, readyMs: performance.now() - t0 };
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function kill9(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -4,18 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../src/platform/db/database.ts";
-import { embeddedPostgresAvailable } from "../src/platform/db/embedded-postgres.ts";
+import { alive, embeddedPostgresAvailable } from "../src/platform/db/embedded-postgres.ts";
 
 // The embedded default without DATABASE_URL (issue 13, item 4): a PostgreSQL cluster the server runs
 // under its data dir. Figures against PGlite: bench/README.md ("embedded-postgres against PGlite").
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const postmasterPid = (dir: string) =>
   Number(readFileSync(join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 

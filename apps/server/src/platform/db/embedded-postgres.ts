@@ -54,7 +54,8 @@ function freePort(): Promise<number> {
   });
 }
 
-const alive = (pid: number) => {
+/** Whether a process of that id exists (signal 0 checks without signalling). */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
