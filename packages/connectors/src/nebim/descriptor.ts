@@ -129,7 +129,7 @@ export const nebimDescriptor: ConnectorDescriptor & { kind: "erp" } = {
       label: "Ürün yordamı",
       help: procHelp(
         "Ürünleri okumak",
-        "ItemCode, ItemDescription, ColorCode, ColorDescription, ItemDim1Code, Barcode, VatRate, UnitOfMeasureCode1, Brand, Category (kategori yolu, ' > ' ile), IsBlocked",
+        "ItemCode, ItemDescription, ColorCode, ColorDescription, ItemDim1Code, Barcode, VatRate, UnitOfMeasureCode1, Brand, Category (kategori yolu, ' > ' ile), IsBlocked; isteğe bağlı ModelCode, ModelDescription (aynı ModelCode'lu ürünler tek ürünün varyantları olur), OptionName, OptionValue",
       ),
       secret: false,
       required: false,

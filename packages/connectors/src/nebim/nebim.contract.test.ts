@@ -4,6 +4,7 @@ import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { generateCatalog } from "../testing/catalog";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createNebimConnector, type NebimConnector } from "./connector";
 import { type NebimEmulator, startNebimEmulator } from "./emulator/server";
@@ -141,17 +142,24 @@ describe("Nebim V3 connector against the emulator", () => {
   it("reads products with variants, stock per warehouse and prices through RunProc", async () => {
     const conn = connector(session);
     const products = await conn.listProducts();
-    expect(products.items).toHaveLength(COUNT + 1);
+    const catalog = generateCatalog({ seed: 11, count: COUNT });
+    expect(products.items).toHaveLength(new Set(catalog.map((i) => i.modelCode)).size + 1);
+    expect(products.items.flatMap((p) => p.variants)).toHaveLength(COUNT + 2);
     const k001 = products.items.find((p) => p.sku === "K001");
     expect(k001?.variants.map((v) => [v.sku, v.options])).toEqual([
       ["K001/04/40", { Renk: "Lacivert", Beden: "40" }],
       ["K001/04/42", { Renk: "Lacivert", Beden: "42" }],
     ]);
-    const plain = products.items.find((p) => p.sku === "STK-000001");
-    expect(plain?.variants).toHaveLength(1);
-    expect(plain?.variants[0]?.sku).toBe("STK-000001");
-    expect(plain?.variants[0]?.barcodes[0]).toMatch(/^\d{13}$/);
-    expect(plain?.categoryPath).toHaveLength(2);
+    // Sizes kept as items of their own, grouped by the procedure's ModelCode column.
+    const sized = catalog.find((i) => i.optionName);
+    const model = products.items.find((p) => p.sku === sized?.modelCode);
+    expect(model?.variants.find((v) => v.sku === sized?.sku)?.options).toEqual({
+      [sized?.optionName as string]: sized?.optionValue,
+    });
+    const first = catalog[0];
+    const plain = products.items.flatMap((p) => p.variants).find((v) => v.sku === first?.sku);
+    expect(plain?.barcodes).toEqual([first?.barcode]);
+    expect(products.items[0]?.categoryPath).toHaveLength(2);
 
     session.setStock("STK-000001", "D01", 17);
     const stock = await conn.listStock({ locations: ["D01"] });

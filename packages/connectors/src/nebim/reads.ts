@@ -4,6 +4,8 @@
  * columns below are what the form asks them to return (inferred: no public procedure shows them all).
  * A variant is an ItemCode with a ColorCode and an ItemDim1Code (size); its SKU is the ItemCode alone when it
  * has neither, else `ItemCode/ColorCode/ItemDim1Code` (our convention, read back when orders are written).
+ * Variants form one product per ItemCode, or per the optional `ModelCode` column when the company keeps
+ * each size as its own item and groups them (then `OptionName`/`OptionValue` name the variant).
  */
 
 import type { Category, Page, Price, PriceGroup, Product, StockLevel, StockLocation } from "../sdk/model";
@@ -51,13 +53,14 @@ export class NebimReads {
     const rows = await this.productRows();
     const byItem = new Map<string, Product>();
     for (const r of rows) {
-      const code = str(r.ItemCode);
-      if (!code) continue;
+      const item = str(r.ItemCode);
+      if (!item) continue;
+      const code = str(r.ModelCode) || item;
       let p = byItem.get(code);
       if (!p) {
         p = {
           sku: code,
-          name: str(r.ItemDescription) || code,
+          name: str(r.ModelDescription) || str(r.ItemDescription) || code,
           brand: str(r.Brand) || undefined,
           categoryPath: str(r.Category)
             .split(">")
@@ -78,6 +81,7 @@ export class NebimReads {
         const options: Record<string, string> = {};
         if (str(r.ColorCode)) options.Renk = str(r.ColorDescription) || str(r.ColorCode);
         if (str(r.ItemDim1Code)) options.Beden = str(r.ItemDim1Code);
+        if (str(r.OptionName) && str(r.OptionValue)) options[str(r.OptionName)] = str(r.OptionValue);
         v = { sku, barcodes: [], options, isActive: !bool(r.IsBlocked) };
         p.variants.push(v);
       }

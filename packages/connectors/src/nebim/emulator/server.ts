@@ -148,12 +148,17 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
   const idleMs = opts.sessionIdleMs ?? 20 * 60_000; // IIS default session timeout (inferred)
   const sessions = new Map<string, { last: number; valid: boolean }>();
 
-  // Seeded data: every catalogue SKU is an item without variants (ItemDimTypeCode 0), plus the PDF's sample
-  // item K001 in colour 04, sizes 40 and 42, so the variant path is exercised.
+  // Seeded data: every catalogue SKU is an item without colour/size (ItemDimTypeCode 0) whose model groups it
+  // with its sizes (the ModelCode / OptionName / OptionValue columns of the products procedure), plus the PDF's
+  // sample item K001 in colour 04, sizes 40 and 42, so the colour/size variant path is exercised.
   const catalog = generateCatalog({ seed, count: opts.productCount ?? 0, now: now() });
   const items: Row[] = catalog.map((it) => ({
     ItemCode: it.sku,
     ItemDescription: it.name,
+    ModelCode: it.modelCode,
+    ModelDescription: it.modelName,
+    OptionName: it.optionName ?? "",
+    OptionValue: it.optionValue ?? "",
     ColorCode: "",
     ColorDescription: "",
     ItemDim1Code: "",
