@@ -97,8 +97,14 @@ describe("Nebim judge", () => {
         Parameters: [{ Name: "CommAddress", Value: 5 }],
       }),
       req(`${S}/RunProc`, { Parameters: [] }),
-      // Connect after the session exists, and with a too long user group
-      req(`${S}/Connect`, { DatabaseName: "TESTV3", UserGroupCode: "V3", UserName: "INT", Password: "1" }),
+      // Connect with a key the PDF table does not have, and with a too long user group
+      req(`${S}/Connect`, {
+        DatabaseName: "TESTV3",
+        UserGroupCode: "V3",
+        UserName: "INT",
+        Password: "1",
+        Lang: "TR",
+      }),
       req("/IntegratorService/Connect", {
         DatabaseName: "TESTV3",
         UserGroupCode: "TOOLONG",

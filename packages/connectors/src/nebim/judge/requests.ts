@@ -131,7 +131,8 @@ export function judgeNebimRequest(r: RecordedRequest): Verdict | undefined {
   const problems: string[] = [];
   const token = header(r, "Token");
   if (command === "Connect") {
-    if (session) problems.push("Connect goes to /IntegratorService/Connect, before any session exists");
+    // docs/01-2 shows Connect on a session URL (IIS puts the session into the URL of a cookieless session
+    // before the call arrives); /IntegratorService/Connect without one is the token form (docs/01-3).
     if (r.method !== "POST" && r.method !== "GET") problems.push("Connect is GET (session) or POST (token)");
     problems.push(...connectProblems(r.body));
     return { operation: "Connect", problems };
