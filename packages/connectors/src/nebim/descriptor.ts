@@ -163,7 +163,7 @@ export const nebimDescriptor: ConnectorDescriptor & { kind: "erp" } = {
     {
       name: "customerProc",
       label: "Müşteri arama yordamı",
-      help: "Telefonla müşteri aramak için yordam (parametreler CommAddress ve CommunicationTypeCode; Nebim dokümanındaki örnek sp_GetRetailCustomer). Dönen satırın CurrAccCode sütunu kullanılır. Boş bırakılırsa müşteri, önekli koduyla gönderilir (Nebim aynı koddaki kartı günceller).",
+      help: "Perakende siparişlerde telefonla müşteri aramak için yordam (parametreler CommAddress ve CommunicationTypeCode; Nebim dokümanındaki örnek sp_GetRetailCustomer). Dönen satırın CurrAccCode sütunu kullanılır. Boş bırakılırsa müşteri, önekli koduyla gönderilir (Nebim aynı koddaki kartı günceller).",
       secret: false,
       required: false,
       type: "text",

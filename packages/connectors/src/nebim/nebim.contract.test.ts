@@ -217,13 +217,15 @@ describe("Nebim V3 connector against the emulator", () => {
   });
 
   it("writes a wholesale customer and order (ModelType 2 and 5) when the form says WS", async () => {
-    const conn = connector(session, { orderType: "WS", customerProc: "" });
+    const conn = connector(session, { orderType: "WS" });
     const o = order("IKAS-2001", ["STK-000004"], "05550000002");
     o.customer.isCompany = true;
     o.customer.companyName = "Demo Tekstil A.Ş.";
     o.customer.taxNumber = "1234567890";
     const cust = await conn.createCustomer(o.customer);
     expect(session.customers.get(cust.code)).toMatchObject({ ModelType: 2, TaxNumber: "1234567890" });
+    // No retail-customer lookup for a wholesale order: the same phone again posts (updates) the same code.
+    expect(await conn.createCustomer(o.customer)).toEqual({ code: cust.code, existed: false });
     const created = await conn.createSalesOrder({ order: o, customerCode: cust.code, location: "D01" });
     expect(created.documentId).toMatch(/^1-WS-1-\d+$/);
     expect(session.orders.find((x) => x.DocumentNumber === "IKAS-2001")?.WarehouseCode).toBe("D01");

@@ -64,7 +64,8 @@ export class NebimOrders {
   private async findCustomerByPhone(c: Customer): Promise<string | undefined> {
     const proc = (this.api.cfg.customerProc ?? "").trim();
     const phone = (c.phone ?? c.billingAddress.phone ?? "").trim();
-    if (!proc || !phone) return undefined;
+    // A retail customer lookup (the doc's procedure finds retail customers): wholesale orders use our code.
+    if (!proc || !phone || this.api.orderType !== "R") return undefined;
     // The doc's own RunProc sample: sp_GetRetailCustomer with CommAddress and CommunicationTypeCode 7.
     const rows = await this.api.runProc(proc, { CommAddress: phone, CommunicationTypeCode: "7" }, "customer");
     return rows.map((r) => str(r.CurrAccCode)).find(Boolean);
