@@ -1,7 +1,20 @@
-import { type IkasEmulator, type MikroEmulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
+import {
+  type IkasEmulator,
+  listConnectors,
+  type MikroEmulator,
+  startIkasEmulator,
+  startMikroEmulator,
+} from "@ep/connectors";
 import { loadMappings } from "@ep/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+
+/** An ERP type of the lists that has no connector yet (the type changes as connectors are built). */
+const notBuilt = () => {
+  const d = listConnectors().find((c) => c.kind === "erp" && !c.implemented);
+  if (!d) throw new Error("every ERP type is implemented: this check needs another unsupported case");
+  return d.type;
+};
 
 let t: TestApp;
 let erp: MikroEmulator;
@@ -71,7 +84,7 @@ describe("connections", () => {
       fields: { ...erp.credentials, apiUrl: "http://127.0.0.1:9" },
     });
     expect(unreachable.body.data.message).toContain("ulaşılamadı");
-    const unsupported = await req("POST", "/api/APIConnection/erp/1", { fields: {} });
+    const unsupported = await req("POST", `/api/APIConnection/erp/${notBuilt()}`, { fields: {} });
     expect(unsupported.body.data).toMatchObject({ ok: false });
     expect(unsupported.body.data.message).toContain("henüz desteklenmiyor");
   });
@@ -88,7 +101,9 @@ describe("connections", () => {
       fields: { ...erp.credentials, hacker: "x" },
     });
     expect(unknown.status).toBe(400);
-    const unsupported = await req("POST", "/api/settings/connection-setting-update/erp/1", { fields: {} });
+    const unsupported = await req("POST", `/api/settings/connection-setting-update/erp/${notBuilt()}`, {
+      fields: {},
+    });
     expect(unsupported.status).toBe(400);
     expect(unsupported.body.message).toContain("desteklenmiyor");
     const badType = await req("POST", "/api/settings/connection-setting-update/crm/9", { fields: {} });

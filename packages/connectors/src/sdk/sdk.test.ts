@@ -278,6 +278,7 @@ describe("registry", () => {
         .map((d) => `${d.kind}:${d.type}`)
         .sort(),
     ).toEqual([
+      "erp:1",
       "erp:12",
       "erp:13",
       "erp:14",

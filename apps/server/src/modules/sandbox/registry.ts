@@ -10,6 +10,7 @@ import {
   startIsbasiEmulator,
   startLucaKozaEmulator,
   startMikroEmulator,
+  startNebimEmulator,
   startSentosEmulator,
   startShopierEmulator,
   startShopifyEmulator,
@@ -259,6 +260,36 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         username: c.username,
         password: c.password,
         apiKey: c.apiKey,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "nebim",
+    kind: "erp",
+    type: 1,
+    credentials: (baseUrl, secret) => ({
+      serviceUrl: baseUrl,
+      connectMode: "session",
+      databaseName: "NEBIMV3",
+      userGroupCode: "V3",
+      userName: "INT",
+      password: secret("password"),
+      orderType: "R",
+      officeCode: "M",
+      storeCode: "M01",
+      warehouseCode: "M01",
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startNebimEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        databaseName: c.databaseName,
+        userGroupCode: c.userGroupCode,
+        userName: c.userName,
+        password: c.password,
       });
       return { app: erp.app, close: () => erp.close() };
     },
