@@ -18,3 +18,4 @@ export * from "./testing/index";
 export * from "./trendyol-efaturam/index";
 export * from "./tsoft/index";
 export * from "./uyumsoft/index";
+export * from "./wolvox/index";
