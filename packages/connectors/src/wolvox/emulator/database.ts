@@ -115,10 +115,20 @@ export async function createWolvoxDatabase(options: WolvoxDatabaseOptions = {}):
   const run = (sql: string, values: unknown[] = []) =>
     db.queryAsync(sql, values as never[]) as Promise<unknown>;
   try {
-    for (const [name, table] of Object.entries(WOLVOX_TABLES)) await run(createTableDdl(name, table));
+    await db.withTransaction(async (tx) => {
+      for (const [name, table] of Object.entries(WOLVOX_TABLES))
+        await tx.queryAsync(createTableDdl(name, table));
+    });
     for (const ddl of TRIGGERS) await run(ddl);
     await run("INSERT INTO EP_EMULATOR_FAULTS (SLOW_LOOPS) VALUES (0)");
-    await seed(run, options.seed ?? 7, options.products ?? 50);
+    // One transaction for the whole seed: a commit per row would wait on the disk for each.
+    await db.withTransaction((tx) =>
+      seed(
+        (sql, values = []) => tx.queryAsync(sql, values as never[]) as Promise<unknown>,
+        options.seed ?? 7,
+        options.products ?? 50,
+      ),
+    );
   } finally {
     await db.detachAsync();
   }
