@@ -278,6 +278,7 @@ describe("registry", () => {
         .map((d) => `${d.kind}:${d.type}`)
         .sort(),
     ).toEqual([
+      "erp:10",
       "erp:12",
       "erp:13",
       "erp:14",
@@ -292,6 +293,7 @@ describe("registry", () => {
       "erp:23",
       "erp:24",
       "erp:5",
+      "erp:6",
       "erp:8",
       "erp:9",
       "shop:1",

@@ -301,6 +301,25 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
     expect(ok.existed).toBe(false);
   });
 
+  it("reads a lock conflict relayed by the agent (its error code) as transient too", async () => {
+    const relayed: SqlTransport = {
+      dialect: "firebird",
+      query: () =>
+        Promise.reject(
+          new ConnectorError("sql through the agent: statement", {
+            reason: "validation",
+            systemMessage: "lock conflict on no wait transaction",
+            systemCode: "335544345",
+            system: "sql",
+          }),
+        ),
+    };
+    const e = await connector(relayed)
+      .createSalesOrder({ order: order("IKAS-3005", [catalog[6]!.sku]), customerCode: "C-1" })
+      .catch((x: unknown) => x);
+    expect(e).toMatchObject({ reason: "lock", kind: "transient" });
+  });
+
   it("refuses unknown stock codes, foreign currencies and a missing cari in Turkish, writing nothing", async () => {
     const c = connector(emu.transport);
     await expect(
