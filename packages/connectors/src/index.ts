@@ -19,3 +19,4 @@ export * from "./testing/index";
 export * from "./trendyol-efaturam/index";
 export * from "./tsoft/index";
 export * from "./uyumsoft/index";
+export * from "./wolvox/index";

@@ -36,6 +36,7 @@ import { sopyoModule } from "./sopyo/index";
 import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
+import { wolvoxModules } from "./wolvox/index";
 
 /** Implemented connectors: one line each, so adding one never touches another's line. */
 const MODULES: ConnectorModule[] = [
@@ -59,6 +60,7 @@ const MODULES: ConnectorModule[] = [
   trendyolEFaturamModule,
   lucaPortalModule,
   nebimModule,
+  ...wolvoxModules,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */

@@ -279,6 +279,7 @@ describe("registry", () => {
         .sort(),
     ).toEqual([
       "erp:1",
+      "erp:10",
       "erp:12",
       "erp:13",
       "erp:14",
@@ -293,6 +294,7 @@ describe("registry", () => {
       "erp:23",
       "erp:24",
       "erp:5",
+      "erp:6",
       "erp:8",
       "erp:9",
       "shop:1",
