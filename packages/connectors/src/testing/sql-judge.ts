@@ -86,6 +86,11 @@ export function judgeTsql(text: string, schema?: SqlSchemaFixture): SqlJudgeVerd
   const type = (ast[0] as { type?: string } | undefined)?.type;
   const kind: SqlJudgeVerdict["kind"] =
     type === "select" || type === "insert" || type === "update" || type === "delete" ? type : "other";
+  // The parser reads a bare word as a procedure call without EXEC: connectors send none of those.
+  if (kind === "other")
+    errors.push(`not a SELECT, INSERT, UPDATE, DELETE or EXEC statement (parser read: ${type ?? "nothing"})`);
+  // node-sql-parser's TransactSQL grammar also takes MySQL's LIMIT, which SQL Server refuses.
+  if (hasLimit(ast)) errors.push("LIMIT is not T-SQL (TOP or OFFSET … FETCH is)");
   const tables = [...new Set(tableRefs.map((r) => r.split("::")[2] as string))];
   if (schema) {
     for (const table of tables)
@@ -121,4 +126,12 @@ function outputAliases(ast: sqlParser.AST[]): string[] {
     }
   }
   return out;
+}
+
+/** A `LIMIT n` anywhere in the tree (OFFSET … FETCH is kept in the same field, with `fetch`/`offset`). */
+function hasLimit(node: unknown, depth = 0): boolean {
+  if (!node || typeof node !== "object" || depth > 40) return false;
+  const limit = (node as { limit?: { value?: unknown[] } | null }).limit;
+  if (limit && Array.isArray(limit.value) && limit.value.length > 0) return true;
+  return Object.values(node).some((v) => hasLimit(v, depth + 1));
 }
