@@ -134,6 +134,34 @@ describe("SQL Server executor (mssql + tedious@19) against the canned TDS respon
     expect(tds.judgeFailures).toEqual([]);
   });
 
+  it("carries long texts both ways: nvarchar(max) parameters, statements and answers over many packets", async () => {
+    let received: unknown;
+    let wire = "";
+    answer = (_text, params, info) => {
+      received = params.note;
+      wire = info.declared.note ?? "";
+      return {
+        columns: [
+          { name: "LOGICALREF", type: "int" },
+          { name: "NAME", type: "nvarchar" },
+        ],
+        rows: Array.from({ length: 300 }, (_, i) => [i, `Ürün açıklaması ${i} `.padEnd(120, "ğ")]),
+      };
+    };
+    const note = "Sipariş notu: çok uzun İçerik ".repeat(200); // 6 000 characters
+    const columns = Array.from({ length: 150 }, (_, i) => `CODE AS KOD_${i}`).join(", ");
+    const result = await executor.query({
+      text: `SELECT LOGICALREF, NAME, ${columns} FROM LG_001_ITEMS WHERE NAME <> @note`,
+      params: { note },
+    });
+    expect(wire).toBe("nvarchar(max)");
+    expect(received).toBe(note);
+    expect(result.rows).toHaveLength(300);
+    expect(result.rows[299]).toEqual({ LOGICALREF: 299, NAME: "Ürün açıklaması 299 ".padEnd(120, "ğ") });
+    // The statement alone is more than one 4 096-byte packet in UCS-2.
+    expect(Buffer.byteLength(tds.statements.at(-1)?.text ?? "", "ucs2")).toBeGreaterThan(4096);
+  });
+
   it("refuses a parameter the text names but the call does not give, before anything is sent", async () => {
     const before = tds.statements.length;
     await expect(executor.query({ text: "SELECT CODE FROM T WHERE CODE = @missing" })).rejects.toThrow(
