@@ -240,6 +240,19 @@ describe("SQL Server executor (mssql + tedious@19) against the canned TDS respon
     expect(next).toMatchObject({ type: "sql-result", rows: [{ X: 2 }] });
   });
 
+  it("an aborted statement is cancelled on the server and rejects with the abort reason", async () => {
+    answer = () => new Promise(() => undefined);
+    const controller = new AbortController();
+    const attentions = tds.stats.attentions;
+    const pending = executor.query({ text: "SELECT X FROM SLOW" }, { signal: controller.signal });
+    for (let i = 0; i < 200 && tds.statements.at(-1)?.text !== "SELECT X FROM SLOW"; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    controller.abort(new Error("stopped by the caller"));
+    await expect(pending).rejects.toThrow("stopped by the caller");
+    expect(tds.stats.attentions).toBe(attentions + 1);
+    expect(tds.statements.at(-1)?.cancelled).toBe(true);
+  });
+
   it("a connection lost while a statement runs is a timeout (it may have been applied); then it reconnects", async () => {
     answer = () => {
       setImmediate(() => tds.dropConnections());
