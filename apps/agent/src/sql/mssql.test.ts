@@ -271,6 +271,13 @@ describe("SQL Server executor (mssql + tedious@19) against the canned TDS respon
     expect(denied).toMatchObject({ type: "sql-error", kind: "auth", code: "ELOGIN" });
     expect((denied as { message: string }).message).toContain("Login failed for user 'entegrasyon'");
     expect(tds.stats.refusedLogins).toBeGreaterThan(refused);
+    const otherDb = await runner.perform(
+      frame("SELECT X FROM T", { target: { ...target(), database: "BASKA" } }) as Parameters<
+        SqlRunner["perform"]
+      >[0],
+    );
+    expect(otherDb).toMatchObject({ type: "sql-error", kind: "auth" });
+    expect((otherDb as { message: string }).message).toContain('Cannot open database "BASKA"');
   });
 
   it("a server nobody listens on is unreachable", async () => {
