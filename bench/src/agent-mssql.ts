@@ -127,6 +127,13 @@ async function main() {
 
     const direct = oneCall(executor);
     const relayed = oneCall(hub.sqlFor(paired.agentId, { alias: "logo" }, "mssql"));
+    // The relay alone: the agent answers at once (no such alias), no driver work.
+    const relayOnly = () =>
+      hub
+        .sqlFor(paired.agentId, { alias: "none" }, "mssql")
+        .query({ text: "SELECT 1 AS X" })
+        .catch(() => undefined);
+    const bare = await latencies(direct, relayOnly);
     const lat = await latencies(direct, relayed);
     const directRate = await throughput(direct);
     const relayedRate = await throughput(relayed);
@@ -145,6 +152,10 @@ async function main() {
       `added latency: p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms, ` +
         `median of paired differences ${lat.pairedMedian.toFixed(2)} ms (goal: p50 ≤ 5 ms); ` +
         `judge failures ${tds.judgeFailures.length}; logins ${tds.stats.logins}; load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+    console.log(
+      `of which the relay alone (agent answers without the driver): p50 ${(bare.relayed.p50 - bare.direct.p50).toFixed(2)} ms, ` +
+        `median of paired differences ${bare.pairedMedian.toFixed(2)} ms`,
     );
     process.exitCode = added50 <= 5 && tds.judgeFailures.length === 0 ? 0 : 1;
   } finally {
