@@ -1,12 +1,19 @@
 /** Carries out the SQL statements the server relays, against the databases inside this network. */
 
+import type { SqlTransport } from "@ep/connectors";
 import type { AgentSqlAnswerFrame, AgentSqlRequestFrame, AgentSqlTarget } from "@ep/contracts";
 import { codeOf } from "../relay.ts";
 import type { AgentStore } from "../store.ts";
-import { createFirebirdExecutor, type FirebirdExecutor } from "./firebird.ts";
+import { createFirebirdExecutor } from "./firebird.ts";
+import { classifyMssqlError, createMssqlExecutor } from "./mssql.ts";
 
 type SpelledTarget = Extract<AgentSqlTarget, { dialect: string }>;
 type SqlFailure = Extract<AgentSqlAnswerFrame, { type: "sql-error" }>;
+type Failure = Pick<SqlFailure, "kind" | "code" | "message">;
+
+interface Executor extends SqlTransport {
+  close(): Promise<void>;
+}
 
 const UNREACHABLE = new Set([
   "ECONNREFUSED",
@@ -19,12 +26,31 @@ const UNREACHABLE = new Set([
 /** Firebird status codes: login refused (isc_login), and the statement's own errors. */
 const FIREBIRD_LOGIN = 335544472;
 
+function classifyFirebirdError(e: unknown): Failure {
+  const code = codeOf(e);
+  const gds = (e as { gdscode?: number }).gdscode;
+  const message = e instanceof Error ? e.message : String(e);
+  if (code === "ETIMEDOUT") return { kind: "timeout", message, code };
+  if (code && UNREACHABLE.has(code)) return { kind: "unreachable", message, code };
+  if (gds === FIREBIRD_LOGIN || /user name and password/i.test(message))
+    return { kind: "auth", message, code: String(gds ?? "") };
+  return { kind: "statement", message, code: gds === undefined ? code : String(gds) };
+}
+
+const DRIVERS: Record<
+  SpelledTarget["dialect"],
+  { create: (target: SpelledTarget) => Executor; classify: (e: unknown) => Failure }
+> = {
+  firebird: { create: createFirebirdExecutor, classify: classifyFirebirdError },
+  mssql: { create: createMssqlExecutor, classify: classifyMssqlError },
+};
+
 /**
  * One executor (connection pool) per database. A target named by alias is read from the agent's own
  * `databases.json`, so its password never leaves this machine.
  */
 export class SqlRunner {
-  private readonly executors = new Map<string, FirebirdExecutor>();
+  private readonly executors = new Map<string, Executor>();
 
   constructor(private readonly store: AgentStore) {}
 
@@ -39,10 +65,9 @@ export class SqlRunner {
     const target = this.resolve(frame.target);
     if (!target)
       return fail("config", `no database named "${(frame.target as { alias: string }).alias}" on this agent`);
-    if (target.dialect !== "firebird") {
-      return fail("config", `this agent version has no driver for ${target.dialect}`);
-    }
-    const executor = this.executorFor(target);
+    const driver = DRIVERS[target.dialect];
+    if (!driver) return fail("config", `this agent version has no driver for ${target.dialect}`);
+    const executor = this.executorFor(target, driver.create);
     try {
       const result = await executor.query(
         { text: frame.text, params: frame.params },
@@ -50,14 +75,8 @@ export class SqlRunner {
       );
       return { type: "sql-result", id: frame.id, ...result };
     } catch (e) {
-      const code = codeOf(e);
-      const gds = (e as { gdscode?: number }).gdscode;
-      const text = e instanceof Error ? e.message : String(e);
-      if (code === "ETIMEDOUT") return fail("timeout", text, code);
-      if (code && UNREACHABLE.has(code)) return fail("unreachable", text, code);
-      if (gds === FIREBIRD_LOGIN || /user name and password/i.test(text))
-        return fail("auth", text, String(gds ?? ""));
-      return fail("statement", text, gds === undefined ? code : String(gds));
+      const f = driver.classify(e);
+      return fail(f.kind, f.message, f.code);
     }
   }
 
@@ -71,11 +90,19 @@ export class SqlRunner {
     return this.store.loadDatabases()[target.alias];
   }
 
-  private executorFor(target: SpelledTarget): FirebirdExecutor {
-    const key = `${target.dialect}|${target.host}|${target.port ?? ""}|${target.database}|${target.user}`;
+  private executorFor(target: SpelledTarget, create: (target: SpelledTarget) => Executor): Executor {
+    // The password is part of the key: a password changed in databases.json opens a new pool.
+    const key = JSON.stringify([
+      target.dialect,
+      target.host,
+      target.port ?? "",
+      target.database,
+      target.user,
+      target.password,
+    ]);
     let executor = this.executors.get(key);
     if (!executor) {
-      executor = createFirebirdExecutor(target);
+      executor = create(target);
       this.executors.set(key, executor);
     }
     return executor;

@@ -6,6 +6,8 @@ export * from "./paging";
 export * from "./prng";
 export * from "./recorder";
 export * from "./server";
+export * from "./sql-judge";
+export * from "./tds-server";
 export * from "./turkish-data";
 export * from "./webhook-sink";
 export * from "./webhooks";

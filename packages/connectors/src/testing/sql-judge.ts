@@ -1,0 +1,137 @@
+/**
+ * The T-SQL judge: every SQL text a connector sends to SQL Server is read with node-sql-parser in its
+ * TransactSQL dialect, and (given a schema fixture) its tables and columns are checked against the
+ * vendor's schema. The canned TDS responder (`tds-server.ts`) runs it on every statement it receives, so
+ * each connector's mssql path is judged in its tests.
+ *
+ * What it verifies: the text is one statement SQL Server's grammar (as node-sql-parser reads it) accepts,
+ * values only as `@name` parameters, and names that exist in the fixture. Not SQL semantics (types,
+ * joins, results): those need a real server.
+ */
+
+import sqlParser from "node-sql-parser";
+
+/**
+ * A vendor schema fixture: table (or procedure) name -> where it comes from and its columns (or a
+ * procedure's parameters without `@`), each with the source that names it (document, export, commit).
+ * Names compare case-insensitively (SQL Server's default collations are case-insensitive).
+ */
+export type SqlSchemaFixture = Record<string, { source: string; columns: Record<string, string> }>;
+
+export interface SqlJudgeVerdict {
+  ok: boolean;
+  /** What the parser made of the text. */
+  kind: "select" | "insert" | "update" | "delete" | "procedure" | "other" | "unparsed";
+  /** Why the text was refused (parser message, unknown table/column). */
+  errors: string[];
+  /** Tables (and a procedure) the statement names, without schema prefix. */
+  tables: string[];
+}
+
+const parser = new sqlParser.Parser();
+/** `@name` outside string literals and comments (node-sql-parser reads `:name` as a parameter in every dialect). */
+const TOKENS = /'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|@([A-Za-z_][A-Za-z0-9_]*)/g;
+/** `EXEC[UTE] [schema.]name [@a | literal [, ...]]`: node-sql-parser has no EXEC; read here. */
+const PROCEDURE_CALL =
+  /^\s*EXEC(?:UTE)?\s+((?:\[?[A-Za-z_][\w$]*\]?\.)?\[?([A-Za-z_][\w$]*)\]?)(\s+(?:@[A-Za-z_]\w*|N?'(?:[^']|'')*'|-?\d+(?:\.\d+)?|NULL)(?:\s*,\s*(?:@[A-Za-z_]\w*|N?'(?:[^']|'')*'|-?\d+(?:\.\d+)?|NULL))*)?\s*;?\s*$/i;
+
+function normalise(text: string): string {
+  const stripped = text.replace(TOKENS, (m, name: string | undefined) =>
+    name ? `:${name}` : m.startsWith("'") ? m : " ",
+  );
+  // node-sql-parser cannot read a parameter as TOP's count: `TOP (@n)` is read as `TOP (1)` (the
+  // statement's shape is what is judged, not the count).
+  return stripped.replace(/\bTOP\s*\(\s*:[A-Za-z_]\w*\s*\)/gi, "TOP (1)");
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+/** Judges one SQL text sent to SQL Server; `schema` adds the table/column check. */
+export function judgeTsql(text: string, schema?: SqlSchemaFixture): SqlJudgeVerdict {
+  const known = new Map(Object.entries(schema ?? {}).map(([t, v]) => [lower(t), v]));
+  const columnsOf = (table: string) =>
+    new Set(Object.keys(known.get(lower(table))?.columns ?? {}).map(lower));
+
+  const call = PROCEDURE_CALL.exec(text);
+  if (call) {
+    const name = call[2] as string;
+    const errors =
+      schema && !known.has(lower(name)) ? [`unknown procedure ${call[1]} (not in the schema fixture)`] : [];
+    if (schema && known.has(lower(name))) {
+      const params = [...(call[3] ?? "").matchAll(/@([A-Za-z_]\w*)/g)].map((m) => m[1] as string);
+      // Positional arguments: only their count can be checked against the fixture's parameters.
+      const declared = columnsOf(name).size;
+      if (params.length > declared)
+        errors.push(`procedure ${call[1]} takes ${declared} parameters, the call passes ${params.length}`);
+    }
+    return { ok: errors.length === 0, kind: "procedure", errors, tables: [name] };
+  }
+
+  const normalised = normalise(text);
+  const options = { database: "TransactSQL" };
+  let ast: sqlParser.AST[];
+  let tableRefs: string[];
+  let columnRefs: string[];
+  try {
+    const parsed = parser.astify(normalised, options);
+    ast = Array.isArray(parsed) ? parsed : [parsed];
+    tableRefs = parser.tableList(normalised, options);
+    columnRefs = parser.columnList(normalised, options);
+  } catch (e) {
+    const detail = (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
+    return { ok: false, kind: "unparsed", errors: [`T-SQL parser: ${detail}`], tables: [] };
+  }
+  const errors: string[] = [];
+  if (ast.length !== 1) errors.push(`${ast.length} statements in one text`);
+  const type = (ast[0] as { type?: string } | undefined)?.type;
+  const kind: SqlJudgeVerdict["kind"] =
+    type === "select" || type === "insert" || type === "update" || type === "delete" ? type : "other";
+  // The parser reads a bare word as a procedure call without EXEC: connectors send none of those.
+  if (kind === "other")
+    errors.push(`not a SELECT, INSERT, UPDATE, DELETE or EXEC statement (parser read: ${type ?? "nothing"})`);
+  // node-sql-parser's TransactSQL grammar also takes MySQL's LIMIT, which SQL Server refuses.
+  if (hasLimit(ast)) errors.push("LIMIT is not T-SQL (TOP or OFFSET … FETCH is)");
+  const tables = [...new Set(tableRefs.map((r) => r.split("::")[2] as string))];
+  if (schema) {
+    for (const table of tables)
+      if (!known.has(lower(table))) errors.push(`unknown table ${table} (not in the schema fixture)`);
+    const inSchema = tables.filter((t) => known.has(lower(t)));
+    const aliases = new Set(outputAliases(ast).map(lower));
+    for (const ref of columnRefs) {
+      const [, scope, column] = ref.split("::") as [string, string, string];
+      if (column === "(.*)" || column.startsWith(":") || column.startsWith("@")) continue;
+      if (scope !== "null") {
+        // A column of a derived table or CTE (`q.KOD`) has no fixture to check against.
+        if (known.has(lower(scope)) && !columnsOf(scope).has(lower(column)))
+          errors.push(`unknown column ${scope}.${column}`);
+        continue;
+      }
+      if (aliases.has(lower(column)) || inSchema.length !== tables.length) continue;
+      if (inSchema.length > 0 && !inSchema.some((t) => columnsOf(t).has(lower(column))))
+        errors.push(`unknown column ${column} (in none of ${inSchema.join(", ")})`);
+    }
+  }
+  return { ok: errors.length === 0, kind, errors, tables };
+}
+
+/** `AS name` aliases of the select list (an ORDER BY may name them). */
+function outputAliases(ast: sqlParser.AST[]): string[] {
+  const out: string[] = [];
+  for (const stmt of ast) {
+    const columns = (stmt as { columns?: unknown }).columns;
+    if (!Array.isArray(columns)) continue;
+    for (const c of columns) {
+      const as = (c as { as?: unknown }).as;
+      if (typeof as === "string") out.push(as);
+    }
+  }
+  return out;
+}
+
+/** A `LIMIT n` anywhere in the tree (OFFSET … FETCH is kept in the same field, with `fetch`/`offset`). */
+function hasLimit(node: unknown, depth = 0): boolean {
+  if (!node || typeof node !== "object" || depth > 40) return false;
+  const limit = (node as { limit?: { value?: unknown[] } | null }).limit;
+  if (limit && Array.isArray(limit.value) && limit.value.length > 0) return true;
+  return Object.values(node).some((v) => hasLimit(v, depth + 1));
+}
