@@ -120,7 +120,7 @@ beforeAll(async () => {
     itemCodes: sql.items.map((i) => i.code),
     faults: { hangMs: 800 },
   });
-});
+}, 60_000); // PGlite's first start (wasm + initdb) takes seconds on a busy machine
 
 afterAll(async () => {
   restJudged.push(...rest.recorder.list());
