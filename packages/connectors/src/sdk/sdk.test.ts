@@ -278,6 +278,7 @@ describe("registry", () => {
         .map((d) => `${d.kind}:${d.type}`)
         .sort(),
     ).toEqual([
+      "erp:11",
       "erp:12",
       "erp:13",
       "erp:14",
@@ -291,6 +292,7 @@ describe("registry", () => {
       "erp:22",
       "erp:23",
       "erp:24",
+      "erp:4",
       "erp:5",
       "erp:8",
       "erp:9",
