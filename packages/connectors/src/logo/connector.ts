@@ -95,7 +95,10 @@ export class LogoConnector implements ErpConnector {
         merchantMessage:
           'Logo\'dan ürün, stok ve fiyat okumak için yerel bağlantı aracı ve Logo veritabanının takma adı gerekir: aracı kurup bağlantıya atayın ve "Veritabanı takma adı" alanını doldurun.',
       });
-    if (sql.dialect !== "mssql")
+    // The agent runs a statement with the driver of its own alias; the transport's dialect follows the
+    // stored field, which the form leaves empty (its default, mssql, is a placeholder): only an explicit
+    // other database type is refused.
+    if (this.cfg.sqlDialect && this.cfg.sqlDialect !== "mssql")
       throw new ConnectorError(`${this.descriptor.system}: Logo needs SQL Server`, {
         reason: "config",
         system: this.descriptor.system,

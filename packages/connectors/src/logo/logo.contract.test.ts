@@ -263,6 +263,11 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
     expect((await caught(c.listStockLocations())).kind).toBe("transient");
     const noFirm = await caught(conn({ firmNo: "5" }).testConnection());
     expect(noFirm.merchantMessage).toContain("5 numaralı firma yok");
+    const firebird = await caught(conn({ sqlDialect: "firebird" }).listProducts());
+    expect(firebird.merchantMessage).toContain("SQL Server");
+    // The agent runs statements with its alias's own driver: a transport labelled otherwise still reads.
+    const relabelled = { ...sql.transport(), dialect: "firebird" as const };
+    expect((await conn({}, { sql: relabelled }).listStockLocations()).length).toBe(3);
     const noSql = await caught(conn({}, { sql: undefined }).listProducts());
     expect(noSql.merchantMessage).toContain("Veritabanı takma adı");
   });
