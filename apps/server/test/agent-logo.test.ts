@@ -2,9 +2,10 @@
  * Logo (ERP type 4) through a real on-site agent: orders and customer cards go to the Logo REST service
  * emulator by the agent's HTTP relay, with the agent SIGKILLed twice mid-writes — nothing lost, nothing
  * doubled. Reads over SQL are tested at connector level (src/logo/logo.contract.test.ts): the agent's
- * mssql driver needs a SQL Server wire, which the TDS responder (another helper's work) will serve from
+ * agent has no mssql driver yet and no SQL Server runs here: the TDS responder (another helper's work) will serve
  * the same `answerSql` handler.
  */
+import { AgentStore } from "@ep/agent";
 import { generateCatalog, type LogoRestEmulator, startLogoRestEmulator } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
@@ -26,10 +27,16 @@ afterAll(() => t.close());
 type LogoErp = LogoRestEmulator & { systemType: number; credentials: Record<string, string> };
 
 /** A Logo REST emulator knowing the shop's item codes (both seeded from the same catalogue). */
-async function logoCompany(seed: number): Promise<ConnectedCompany<LogoErp>> {
+async function logoCompany(
+  seed: number,
+  extra: Record<string, string> = {},
+): Promise<ConnectedCompany<LogoErp>> {
   const itemCodes = generateCatalog({ seed, count: 60 }).map((c) => c.sku);
   const rest = await startLogoRestEmulator({ host: "127.0.0.1", seed, itemCodes });
-  const erp = Object.assign(rest, { systemType: 4, credentials: { ...rest.credentials, firmNo: "1" } });
+  const erp = Object.assign(rest, {
+    systemType: 4,
+    credentials: { ...rest.credentials, firmNo: "1", ...extra },
+  });
   return connectedCompanyWithErp(t, erp, { seed });
 }
 
@@ -71,6 +78,35 @@ describe("Logo through the on-site agent", () => {
         .from(engineSchema.connections)
         .where(eq(engineSchema.connections.companyId, other.account.company.id as number));
       expect(rows.filter((r) => r.agentId === agent.agentId)).toEqual([]);
+    } finally {
+      await agent.kill();
+      await c.close();
+    }
+  }, 120_000);
+
+  it("sends its SQL reads to the agent by the database's alias (the real path; no SQL Server driver there yet)", async () => {
+    const c = await logoCompany(71, { sqlAlias: "logo" });
+    // The password stays on the agent's machine; the server names the database by its alias only.
+    const agent = await agentProcess(t, server, c.token, (home) =>
+      new AgentStore(home).saveDatabases({
+        logo: {
+          dialect: "mssql",
+          host: "127.0.0.1",
+          port: 41399,
+          database: "LOGO",
+          user: "sa",
+          password: "yerelde",
+        },
+      }),
+    );
+    try {
+      await agent.start();
+      await bindErpToAgent(t, c.token, agent.agentId);
+      const before = agentHubOf(t.ctx).relayedCalls(agent.agentId);
+      const run = await runJob(t, c, "StockIntegration");
+      expect(run.status, JSON.stringify(run)).not.toBe("Succeeded");
+      expect(agentHubOf(t.ctx).relayedCalls(agent.agentId) - before).toBeGreaterThan(0);
+      expect(JSON.stringify(run)).toMatch(/mssql/);
     } finally {
       await agent.kill();
       await c.close();
