@@ -1,9 +1,9 @@
 /**
  * Logo (ERP type 4) through a real on-site agent: orders and customer cards go to the Logo REST service
  * emulator by the agent's HTTP relay, with the agent SIGKILLed twice mid-writes — nothing lost, nothing
- * doubled. Reads over SQL are tested at connector level (src/logo/logo.contract.test.ts): the agent's
- * agent has no mssql driver yet and no SQL Server runs here: the TDS responder (another helper's work) will serve
- * the same `answerSql` handler.
+ * doubled. Reads over SQL are tested at connector level (src/logo/logo.contract.test.ts): the agent has
+ * no mssql driver yet and no SQL Server runs here; a TDS responder (another helper's work) will serve the
+ * same `answerSql` handler. Here the reads are shown to reach the agent by the database's alias.
  */
 import { AgentStore } from "@ep/agent";
 import { generateCatalog, type LogoRestEmulator, startLogoRestEmulator } from "@ep/connectors";
