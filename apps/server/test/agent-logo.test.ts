@@ -113,6 +113,29 @@ describe("Logo through the on-site agent", () => {
     }
   }, 120_000);
 
+  it("says in the connection test that the REST service is not licensed, offering the generic route", async () => {
+    const rest = await startLogoRestEmulator({ host: "127.0.0.1", seed: 73, notLicensed: 403 });
+    try {
+      const { token } = await registerAndLogin(t.app);
+      const tested = await call(t.app, "POST", "/api/APIConnection/erp/4", {
+        token,
+        body: { fields: { ...rest.credentials } },
+      });
+      expect(tested.body.data.ok).toBe(false);
+      expect(tested.body.data.message).toContain("Logo REST servisi bu sunucuda kullanılamıyor");
+      expect(tested.body.data.message).toContain("genel SQL / dosya yolunu");
+      rest.setNotLicensed(false);
+      const ok = await call(t.app, "POST", "/api/APIConnection/erp/4", {
+        token,
+        body: { fields: { ...rest.credentials } },
+      });
+      expect(ok.body.data.ok, JSON.stringify(ok.body)).toBe(true);
+      expect(ok.body.data.message).toContain("REST servisi: giriş başarılı");
+    } finally {
+      await rest.close();
+    }
+  });
+
   // CI runs 40 orders; `AGENT_KILL_ORDERS=500 npx vitest run test/agent-logo.test.ts` is the issue's size.
   const ORDERS = Number(process.env.AGENT_KILL_ORDERS ?? 40);
   it(
