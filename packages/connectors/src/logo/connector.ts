@@ -285,8 +285,21 @@ export class LogoConnector implements ErpConnector {
       VAT_RATE: l.vatRate,
       VAT_INCLUDED: 1,
     }));
+    const shippingCode = this.cfg.shippingCode?.trim();
+    if (order.shipping.cost > 0 && shippingCode)
+      items.push({
+        // 4 = service line, as Koala.Yedpa writes its dues; the shipping VAT rate is inferred (20 %).
+        TYPE: 4,
+        MASTER_CODE: shippingCode,
+        QUANTITY: 1,
+        PRICE: round2(order.shipping.cost),
+        VAT_RATE: 20,
+        VAT_INCLUDED: 1,
+      });
     const shipping =
-      order.shipping.cost > 0 ? `Kargo: ${order.shipping.cost.toFixed(2)} ${order.currency}` : "";
+      order.shipping.cost > 0 && !shippingCode
+        ? `Kargo: ${order.shipping.cost.toFixed(2)} ${order.currency}`
+        : "";
     let answer: unknown;
     try {
       answer = await this.rested(

@@ -99,6 +99,14 @@ const COMMON_FIELDS: CredentialField[] = [
     type: "number",
   },
   {
+    name: "shippingCode",
+    label: "Kargo hizmet kartı kodu",
+    help: "Kargo ücretinin siparişe hizmet satırı olarak eklenmesi için Logo'daki hizmet kartının kodu. Boşsa kargo ücreti sipariş notuna yazılır.",
+    secret: false,
+    required: false,
+    type: "text",
+  },
+  {
     name: "customerPrefix",
     label: "Cari kod öneki",
     help: "E-ticaret müşterileri için açılacak cari kart kodlarının öneki, örn. 120.W.",

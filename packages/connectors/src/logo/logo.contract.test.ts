@@ -291,6 +291,21 @@ describe("Logo connector: writes through the REST service", () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]?.DATE).toBe("2026-11-16T00:00:00"); // Istanbul day of 21:30 UTC
     expect((stored[0]?.TRANSACTIONS as { items: unknown[] } | undefined)?.items).toHaveLength(2);
+    expect(stored[0]?.NOTES2).toBe("Kargo: 29.90 TRY");
+    // With a shipping service card configured, the cost is a service line (TYPE 4) instead of a note.
+    const withShipping = conn({ shippingCode: "KARGO" });
+    const o2 = order("IK-1001-K", [sql.items[0]?.code as string]);
+    await withShipping.createSalesOrder({ order: o2, customerCode: customer.code });
+    const k = rest.orders.find((r) => r.DOC_TRACK_NR === "IK-1001-K");
+    expect((k?.TRANSACTIONS as { items: Record<string, unknown>[] } | undefined)?.items.at(-1)).toMatchObject(
+      {
+        TYPE: 4,
+        MASTER_CODE: "KARGO",
+        QUANTITY: 1,
+        PRICE: 29.9,
+      },
+    );
+    expect(k?.NOTES2).toBeUndefined();
   });
 
   it("a write whose answer is lost is found by our order number, never written twice", async () => {
