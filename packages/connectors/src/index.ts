@@ -4,6 +4,7 @@ export * from "./entegra/index";
 export * from "./generic-sql/index";
 export * from "./ideasoft/index";
 export * from "./ikas/index";
+export * from "./logo/index";
 export * from "./logo-isbasi/index";
 export * from "./luca-koza/index";
 export * from "./luca-portal/index";

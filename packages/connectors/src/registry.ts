@@ -10,6 +10,7 @@ import { entegraModule } from "./entegra/index";
 import { genericSqlModules } from "./generic-sql/index";
 import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
+import { logoModules } from "./logo/index";
 import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
 import { lucaPortalModule } from "./luca-portal/index";
@@ -61,6 +62,7 @@ const MODULES: ConnectorModule[] = [
   lucaPortalModule,
   nebimModule,
   ...wolvoxModules,
+  ...logoModules,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */

@@ -280,6 +280,7 @@ describe("registry", () => {
     ).toEqual([
       "erp:1",
       "erp:10",
+      "erp:11",
       "erp:12",
       "erp:13",
       "erp:14",
@@ -293,6 +294,7 @@ describe("registry", () => {
       "erp:22",
       "erp:23",
       "erp:24",
+      "erp:4",
       "erp:5",
       "erp:6",
       "erp:8",

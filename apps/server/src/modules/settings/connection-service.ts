@@ -291,6 +291,10 @@ export class ConnectionService {
         : (error instanceof ConnectorError && CONNECTION_FAILURE_MESSAGES[error.reason]) ||
           "connectionSettings.testFailed";
       outcome = result(key, { system: d.name });
+      // A settings problem the connector can name (e.g. Logo: the REST service is not licensed) is said
+      // in its own Turkish words rather than the general "check the form".
+      if (!refused && error instanceof ConnectorError && error.reason === "config" && error.merchantMessage)
+        outcome = { ok: false, message: error.merchantMessage, testedAt: at.toISOString() };
     }
     this.ctx.logger.info(
       { companyId, kind: d.kind, system: d.system, ok: outcome.ok, reason },

@@ -1,0 +1,157 @@
+import type { ConnectorDescriptor, CredentialField } from "../sdk/connector";
+
+/**
+ * Logo Tiger / Logo Go is one product with two roads in: the Logo REST service (Objects REST, licensed
+ * separately) for writes, and its SQL Server database (read through the on-site agent) for reads.
+ * Both types run the same connector (./connector.ts):
+ * - type 4 "Logo": REST writes + SQL reads; the REST fields are required and the connection test fails
+ *   when the REST service is not licensed.
+ * - type 11 "Logo Tiger": SQL reads; orders go through the REST service when it is configured and
+ *   licensed, otherwise the connection test says so and offers the generic SQL / file route for orders.
+ */
+
+const REST_FIELDS = (required: boolean): CredentialField[] => [
+  {
+    name: "restUrl",
+    label: "Logo REST servis adresi",
+    help: "Logo REST servisinin adresi ve portu, örn. http://192.168.1.10:32001 (Logo REST Servis Ayarları'ndaki port). Yerel bağlantı aracı bu adrese ulaşabilmelidir.",
+    secret: false,
+    required,
+    type: "url",
+    placeholder: "http://logo-sunucu:32001",
+  },
+  {
+    name: "clientId",
+    label: "REST istemci kimliği (client id)",
+    help: "Logo REST servisi için size verilen istemci kimliği.",
+    secret: false,
+    required,
+    type: "text",
+  },
+  {
+    name: "clientSecret",
+    label: "REST istemci anahtarı (client secret)",
+    help: "İstemci kimliğiyle birlikte verilen gizli anahtar. Şifreli saklanır.",
+    secret: true,
+    required,
+    type: "password",
+  },
+  {
+    name: "username",
+    label: "Logo kullanıcısı",
+    help: "Logo'ya giriş yapan ve sipariş/cari kartı açma yetkisi olan kullanıcı.",
+    secret: false,
+    required,
+    type: "text",
+  },
+  {
+    name: "password",
+    label: "Logo şifresi",
+    help: "Logo kullanıcısının şifresi. Şifreli saklanır; yalnız oturum açarken gönderilir.",
+    secret: true,
+    required,
+    type: "password",
+  },
+];
+
+const COMMON_FIELDS: CredentialField[] = [
+  {
+    name: "firmNo",
+    label: "Firma numarası",
+    help: "Logo'daki firma numarası, örn. 1 (tablolar LG_001_… olur).",
+    secret: false,
+    required: true,
+    type: "number",
+    default: "1",
+  },
+  {
+    name: "periodNo",
+    label: "Dönem numarası (isteğe bağlı)",
+    help: "Boş bırakırsanız çalışılan dönem Logo'dan (L_CAPIPERIOD) bulunur; yıl sonunda yeni döneme geçiş kendiliğinden izlenir.",
+    secret: false,
+    required: false,
+    type: "number",
+  },
+  {
+    name: "sqlAlias",
+    label: "Veritabanı takma adı",
+    help: 'Yerel bağlantı aracında "entegrasyon-agent db add AD --dialect mssql --host … --database … --user … --password …" ile kaydettiğiniz Logo veritabanının adı; parola yalnızca o makinede kalır.',
+    secret: false,
+    required: false,
+    type: "text",
+    placeholder: "logo",
+  },
+  {
+    name: "sqlDialect",
+    label: "Veritabanı türü",
+    help: "Logo veritabanı SQL Server'dır: mssql.",
+    secret: false,
+    required: false,
+    type: "text",
+    default: "mssql",
+  },
+  {
+    name: "warehouseNo",
+    label: "Sipariş ambarı",
+    help: "Siparişlerin çıkacağı ambar numarası (SOURCE_WH), örn. 0. Boşsa Logo'nun öntanımlı ambarı kullanılır.",
+    secret: false,
+    required: false,
+    type: "number",
+  },
+  {
+    name: "shippingCode",
+    label: "Kargo hizmet kartı kodu",
+    help: "Kargo ücretinin siparişe hizmet satırı olarak eklenmesi için Logo'daki hizmet kartının kodu. Boşsa kargo ücreti sipariş notuna yazılır.",
+    secret: false,
+    required: false,
+    type: "text",
+  },
+  {
+    name: "customerPrefix",
+    label: "Cari kod öneki",
+    help: "E-ticaret müşterileri için açılacak cari kart kodlarının öneki, örn. 120.W.",
+    secret: false,
+    required: false,
+    type: "text",
+    default: "120.W.",
+  },
+];
+
+function logoDescriptor(
+  type: number,
+  name: string,
+  system: string,
+  restRequired: boolean,
+  notes: string,
+): ConnectorDescriptor & { kind: "erp" } {
+  return {
+    kind: "erp",
+    type,
+    name,
+    system,
+    implemented: true,
+    credentials: [...REST_FIELDS(restRequired), ...COMMON_FIELDS],
+    batch: { page: 500 },
+    // Logo documents no rate limit for its REST service (inferred: an on-site server, keep it gentle).
+    budget: { requests: 10, windowMs: 1000 },
+    onPremOnly: true,
+    changeCursors: { products: true, stock: false, prices: true, categories: false, orders: false },
+    notes,
+  };
+}
+
+export const logoRestDescriptor = logoDescriptor(
+  4,
+  "Logo",
+  "logo",
+  true,
+  "Logo Tiger / Go: orders and customer cards through the Logo REST service (/api/v1, token with client id/secret + user + firm no); catalogue, stock per warehouse and prices over SQL (LG_{firm}_…) through the on-site agent.",
+);
+
+export const logoTigerDescriptor = logoDescriptor(
+  11,
+  "Logo Tiger",
+  "logo-tiger",
+  false,
+  "Logo Tiger over SQL (LG_{firm}_{period}_… through the on-site agent); orders through the Logo REST service when licensed, else the generic SQL / file route.",
+);
