@@ -9,7 +9,8 @@
  * joins, results): those need a real server.
  */
 
-import sqlParser from "node-sql-parser";
+import type { AST } from "node-sql-parser";
+import { sqlParser } from "../sdk/sql-parser";
 
 /**
  * A vendor schema fixture: table (or procedure) name -> where it comes from and its columns (or a
@@ -28,7 +29,6 @@ export interface SqlJudgeVerdict {
   tables: string[];
 }
 
-const parser = new sqlParser.Parser();
 /** `@name` outside string literals and comments (node-sql-parser reads `:name` as a parameter in every dialect). */
 const TOKENS = /'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|@([A-Za-z_][A-Za-z0-9_]*)/g;
 /** `EXEC[UTE] [schema.]name [@a | literal [, ...]]`: node-sql-parser has no EXEC; read here. */
@@ -69,14 +69,14 @@ export function judgeTsql(text: string, schema?: SqlSchemaFixture): SqlJudgeVerd
 
   const normalised = normalise(text);
   const options = { database: "TransactSQL" };
-  let ast: sqlParser.AST[];
+  let ast: AST[];
   let tableRefs: string[];
   let columnRefs: string[];
   try {
-    const parsed = parser.astify(normalised, options);
+    const parsed = sqlParser("TransactSQL").astify(normalised, options);
     ast = Array.isArray(parsed) ? parsed : [parsed];
-    tableRefs = parser.tableList(normalised, options);
-    columnRefs = parser.columnList(normalised, options);
+    tableRefs = sqlParser("TransactSQL").tableList(normalised, options);
+    columnRefs = sqlParser("TransactSQL").columnList(normalised, options);
   } catch (e) {
     const detail = (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";
     return { ok: false, kind: "unparsed", errors: [`T-SQL parser: ${detail}`], tables: [] };
@@ -115,7 +115,7 @@ export function judgeTsql(text: string, schema?: SqlSchemaFixture): SqlJudgeVerd
 }
 
 /** `AS name` aliases of the select list (an ORDER BY may name them). */
-function outputAliases(ast: sqlParser.AST[]): string[] {
+function outputAliases(ast: AST[]): string[] {
   const out: string[] = [];
   for (const stmt of ast) {
     const columns = (stmt as { columns?: unknown }).columns;

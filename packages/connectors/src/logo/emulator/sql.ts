@@ -9,15 +9,12 @@
  * `transport()` is the same handler at the connector's SQL seam for tests without the wire.
  */
 
-import { PGlite } from "@electric-sql/pglite";
-import nodeSqlParser from "node-sql-parser";
+import type { PGlite } from "@electric-sql/pglite";
 import type { SqlQuery, SqlResult, SqlTransport } from "../../sdk/sql";
+import { sqlParser } from "../../sdk/sql-parser";
 import { generateCatalog } from "../../testing/catalog";
 import { LOGO_TABLES, type LogoColumnType, logoTableName } from "../judge/schema";
 import { judgeLogoSql, parseLogoSql, type RecordedSql } from "../judge/sql";
-
-const { Parser } = nodeSqlParser;
-const parser = new Parser();
 
 export interface SqlAnswer {
   columns: { name: string; type: LogoColumnType }[];
@@ -121,6 +118,8 @@ export class LogoSqlEmulator {
   }
 
   static async start(opts: LogoSqlEmulatorOptions = {}): Promise<LogoSqlEmulator> {
+    // Loaded here, not with the package: the emulator runs in tests and sandboxes only.
+    const { PGlite } = await import("@electric-sql/pglite");
     const emu = new LogoSqlEmulator(await PGlite.create(), opts);
     await emu.seed(opts);
     return emu;
@@ -313,7 +312,9 @@ export class LogoSqlEmulator {
       throw new LogoSqlError(`Invalid column name '${name}'.`, 207);
     }
     if (verdict.problems.length > 0) throw new LogoSqlError(verdict.problems.join("; "), 50000);
-    const pg = parser.sqlify(toPostgres(parsed.ast, params) as never, { database: "postgresql" });
+    const pg = sqlParser("PostgresQL").sqlify(toPostgres(parsed.ast, params) as never, {
+      database: "postgresql",
+    });
     const result = await this.db.query<Record<string, unknown>>(pg);
     return {
       columns: result.fields.map((fd) => ({ name: fd.name, type: typeOfOid(fd.dataTypeID) })),

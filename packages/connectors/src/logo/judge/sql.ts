@@ -6,12 +6,10 @@
  * left unbound or unused).
  */
 
-import nodeSqlParser from "node-sql-parser";
+import { sqlParser } from "../../sdk/sql-parser";
 import type { Verdict } from "../../testing/recorder";
 import { type LOGO_TABLES, logoTableOf } from "./schema";
 
-const { Parser } = nodeSqlParser;
-const parser = new Parser();
 const DIALECT = { database: "TransactSQL" } as const;
 
 export interface RecordedSql {
@@ -52,7 +50,7 @@ function paramRefs(text: string): Set<string> {
 /** Parses one statement; the parser's AST or the reason it cannot be read as T-SQL. */
 export function parseLogoSql(text: string): { ast?: Node; problem?: string } {
   try {
-    const ast = parser.astify(text, DIALECT) as unknown;
+    const ast = sqlParser("TransactSQL").astify(text, DIALECT) as unknown;
     const list = Array.isArray(ast) ? ast : [ast];
     if (list.length !== 1) return { problem: `one statement expected, got ${list.length}` };
     return { ast: list[0] as Node };
@@ -71,8 +69,8 @@ export function judgeLogoSql(q: RecordedSql, scope: SqlJudgeScope = {}): Verdict
   let tables: string[] = [];
   let columns: string[] = [];
   try {
-    tables = parser.tableList(q.text, DIALECT);
-    columns = parser.columnList(q.text, DIALECT);
+    tables = sqlParser("TransactSQL").tableList(q.text, DIALECT);
+    columns = sqlParser("TransactSQL").columnList(q.text, DIALECT);
   } catch (e) {
     problems.push(`tables/columns unreadable: ${(e as Error).message.slice(0, 120)}`);
   }
