@@ -50,12 +50,15 @@ export class AxState {
     return this.nextRecId++;
   }
 
-  /** On-hand of an item per warehouse (warehouses without stock have no InventSum row). */
+  /**
+   * On-hand of an item per warehouse. AX keeps an InventSum row per item and dimension once stock moved
+   * there, also when it is back at zero (inferred: the emulator's items all had stock in both warehouses).
+   */
   onHand(item: CatalogItem): Array<{ warehouse: string; qty: number }> {
     return [
       { warehouse: AX_WAREHOUSES[0], qty: item.stock1 },
       { warehouse: AX_WAREHOUSES[1], qty: item.stock2 },
-    ].filter((s) => s.qty > 0);
+    ];
   }
 
   createOrder(o: Omit<AxSalesOrder, "salesId" | "recId">): AxSalesOrder {
