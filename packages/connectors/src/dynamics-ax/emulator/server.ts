@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FaultConfig } from "../../testing/faults";
 import { createEmulatorServer, type EmulatorServer } from "../../testing/server";
 import { type AxOperation, axOperations, loadAxWsdl, validateAxEnvelope } from "../judge/artifact";
+import { ntlmMessage, type2Message, verifyType3, type WindowsAccount } from "./ntlm";
 import { AX_TEST_COMPANY, AX_TEST_CUSTOMER, type AxSalesLine, type AxSalesOrder, AxState } from "./state";
 
 export const AX_PORT_PATH = "/MicrosoftDynamicsAXAif60/EntegrasyonPaneli/xppservice.svc";
@@ -87,6 +88,12 @@ export interface AxEmulatorOptions {
   validateResponses?: boolean;
   host?: string;
   port?: number;
+  /**
+   * Demand Windows authentication (NTLM) as IIS does: a request without it gets 401 with
+   * `WWW-Authenticate: Negotiate, NTLM`; Type 1 gets a challenge, Type 3 must answer it on the same
+   * connection for this account (NTLMv2), else 401.
+   */
+  windowsAuth?: WindowsAccount;
 }
 
 export interface AxEmulator {
@@ -96,6 +103,8 @@ export interface AxEmulator {
   schemaRejections: Array<{ operation: string; errors: string[] }>;
   /** Answers that do not validate (with `validateResponses`): must stay empty. */
   responseProblems: Array<{ operation: string; errors: string[] }>;
+  /** Requests let in by a valid NTLM handshake (with `windowsAuth`). */
+  windowsLogins: number;
   setFaults(f: FaultConfig): void;
 }
 
@@ -139,9 +148,36 @@ export async function createAxEmulator(opts: AxEmulatorOptions = {}): Promise<Ax
     state,
     schemaRejections: [],
     responseProblems: [],
+    windowsLogins: 0,
     setFaults: (f) => server.faults.set(f),
   };
   const { app } = server;
+  const challenges = new WeakMap<object, Buffer>();
+  if (opts.windowsAuth) {
+    const account = opts.windowsAuth;
+    // Before the kit's hooks: IIS refuses or challenges before the AOS (and its call counters) sees anything.
+    app.addHook("onRequest", async (req, reply) => {
+      const socket = req.raw.socket;
+      const { type, raw } = ntlmMessage(req.headers.authorization);
+      if (type === 1) {
+        const { header, challenge } = type2Message(account.domain);
+        challenges.set(socket, challenge);
+        return reply.code(401).header("www-authenticate", header).send("");
+      }
+      const challenge = challenges.get(socket);
+      challenges.delete(socket);
+      if (type === 3 && challenge && verifyType3(raw, challenge, account)) {
+        emu.windowsLogins++;
+        return;
+      }
+      server.counters.authFailures++;
+      return reply
+        .code(401)
+        .header("www-authenticate", ["Negotiate", "NTLM"])
+        .type("text/html")
+        .send("401 - Unauthorized: Access is denied due to invalid credentials.");
+    });
+  }
   app.addContentTypeParser(["text/xml", "application/soap+xml"], { parseAs: "string" }, (_req, body, done) =>
     done(null, body),
   );
@@ -429,18 +465,18 @@ export async function startAxEmulator(opts: AxEmulatorOptions = {}): Promise<
   const emu = await createAxEmulator(opts);
   const { url } = await emu.server.listen();
   const endpoint = `${url}${AX_PORT_PATH}`;
-  return {
-    ...emu,
+  // The same object (not a copy): its counters, such as windowsLogins, stay live.
+  return Object.assign(emu, {
     url,
     endpoint,
-    systemType: 7,
+    systemType: 7 as const,
     credentials: {
       endpoint,
       company: emu.state.company,
       customerAccount: AX_TEST_CUSTOMER,
     },
     close: () => emu.server.close(),
-  };
+  });
 }
 
 export { AX_TEST_COMPANY, AX_TEST_CUSTOMER, AxState };
