@@ -292,6 +292,7 @@ describe("registry", () => {
       "erp:23",
       "erp:24",
       "erp:5",
+      "erp:7",
       "erp:8",
       "erp:9",
       "shop:1",
