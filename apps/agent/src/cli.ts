@@ -17,11 +17,14 @@ async function main(argv: string[]): Promise<number> {
       database: { type: "string" },
       user: { type: "string" },
       password: { type: "string" },
+      ntlm: { type: "boolean" },
+      domain: { type: "string" },
     },
   });
   const store = new AgentStore(values.home);
   const [command, code] = positionals;
   if (command === "db") return databases(store, positionals.slice(1), values);
+  if (command === "http-auth") return httpAuth(store, positionals.slice(1), values);
   if (command === "pair" && code && values.server) {
     try {
       const config = await pair(values.server, code);
@@ -72,6 +75,44 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log(message("agents.cli.usage"));
   return command ? 2 : 0;
+}
+
+/** `http-auth add|list|remove`: the Windows (NTLM) account used when relaying HTTP to a host of this network. */
+function httpAuth(
+  store: AgentStore,
+  args: string[],
+  v: Record<string, string | boolean | undefined>,
+): number {
+  const [action, host] = args;
+  const all = store.loadHttpAuth();
+  const text = (name: string) => (typeof v[name] === "string" ? (v[name] as string) : undefined);
+  if (action === "list") {
+    const hosts = Object.keys(all);
+    if (hosts.length === 0) console.log(message("agents.cli.httpAuthNone"));
+    for (const h of hosts) {
+      const a = all[h]!;
+      console.log(
+        message("agents.cli.httpAuthLine", { host: h, scheme: a.scheme, domain: a.domain, user: a.user }),
+      );
+    }
+    return 0;
+  }
+  if (action === "remove" && host) {
+    delete all[host.toLowerCase()];
+    store.saveHttpAuth(all);
+    console.log(message("agents.cli.httpAuthRemoved", { host }));
+    return 0;
+  }
+  const [domain, user, password] = [text("domain") ?? "", text("user"), text("password")];
+  if (action === "add" && host && v.ntlm === true && user && password) {
+    all[host.toLowerCase()] = { scheme: "ntlm", domain, user, password };
+    store.saveHttpAuth(all);
+    store.log(`http auth saved for ${host} (ntlm ${domain}\\${user})`);
+    console.log(message("agents.cli.httpAuthSaved", { host, scheme: "NTLM", domain, user }));
+    return 0;
+  }
+  console.log(message("agents.cli.httpAuthUsage"));
+  return 2;
 }
 
 /** `db add|list|remove`: the databases the server may query by alias; their passwords stay here. */

@@ -135,7 +135,7 @@ export class AgentClient {
       }
       const work =
         frame.type === "http"
-          ? performHttp(frame)
+          ? performHttp(frame, this.store.loadHttpAuth())
           : frame.type === "sql"
             ? this.sql.perform(frame)
             : undefined;

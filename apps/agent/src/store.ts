@@ -6,6 +6,14 @@ import type { AgentSqlTarget } from "@ep/contracts";
 export type AgentConfig = { server: string; agentId: number; credential: string };
 /** Databases this agent may query, by alias; passwords stay in this file (mode 0600). */
 export type AgentDatabases = Record<string, Extract<AgentSqlTarget, { dialect: string }>>;
+/**
+ * Windows (NTLM) accounts the agent uses when it relays HTTP to a host of this network, by `host[:port]`
+ * of the URL; passwords stay in this file (mode 0600), never on the server.
+ */
+export type AgentHttpAuth = Record<
+  string,
+  { scheme: "ntlm"; domain: string; user: string; password: string }
+>;
 export type AgentState = "connecting" | "online" | "offline" | "refused" | "stopped";
 export type AgentStatus = {
   state: AgentState;
@@ -52,6 +60,17 @@ export class AgentStore {
 
   loadDatabases(): AgentDatabases {
     return readJson<AgentDatabases>(this.path("databases.json")) ?? {};
+  }
+
+  saveHttpAuth(auth: AgentHttpAuth): void {
+    this.ensureHome();
+    const file = this.path("http-auth.json");
+    writeFileSync(file, `${JSON.stringify(auth, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+
+  loadHttpAuth(): AgentHttpAuth {
+    return readJson<AgentHttpAuth>(this.path("http-auth.json")) ?? {};
   }
 
   saveStatus(status: AgentStatus): void {

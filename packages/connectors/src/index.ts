@@ -1,4 +1,5 @@
 export * from "./dia/index";
+export * from "./dynamics-ax/index";
 export * from "./dynamics-fo/index";
 export * from "./entegra/index";
 export * from "./generic-sql/index";

@@ -5,6 +5,7 @@
 
 import type { SystemAvailability } from "@ep/contracts";
 import { diaModule } from "./dia/index";
+import { axModule } from "./dynamics-ax/index";
 import { d365Module } from "./dynamics-fo/index";
 import { entegraModule } from "./entegra/index";
 import { genericSqlModules } from "./generic-sql/index";
@@ -54,6 +55,7 @@ const MODULES: ConnectorModule[] = [
   ideasoftModule,
   /** Implemented connectors. */
   d365Module,
+  axModule,
   entegraModule,
   shopierModule,
   lucaKozaModule,

@@ -297,6 +297,7 @@ describe("registry", () => {
       "erp:4",
       "erp:5",
       "erp:6",
+      "erp:7",
       "erp:8",
       "erp:9",
       "shop:1",

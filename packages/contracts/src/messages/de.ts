@@ -544,6 +544,13 @@ export const de: MessageCatalog = {
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (Benutzer {{user}})",
       dbUsage:
         "Verwendung:\n  entegrasyon-agent db add NAME --dialect firebird|mssql --host HOST [--port N] --database DATENBANK --user BENUTZER --password PASSWORT\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NAME\nPasswörter bleiben auf diesem Rechner, in einer nur für das Dienstkonto lesbaren Datei.",
+      httpAuthSaved:
+        "Windows-Anmeldung für '{{host}}' gespeichert ({{scheme}}, {{domain}}\\{{user}}). Der Agent stellt seine Anfragen an diese Adresse mit diesem Konto.",
+      httpAuthRemoved: "Anmeldung für '{{host}}' entfernt.",
+      httpAuthNone: "Keine Anmeldung gespeichert.",
+      httpAuthLine: "{{host}}: {{scheme}} {{domain}}\\{{user}}",
+      httpAuthUsage:
+        "Verwendung:\n  entegrasyon-agent http-auth add HOST[:PORT] --ntlm --domain DOMÄNE --user BENUTZER --password PASSWORT\n  entegrasyon-agent http-auth list\n  entegrasyon-agent http-auth remove HOST[:PORT]\nDas Windows-Passwort bleibt auf diesem Rechner, in einer nur für das Dienstkonto lesbaren Datei; es geht nie an das Panel.",
       pairFailed: "Kopplung fehlgeschlagen: {{reason}}",
       notPaired:
         "Dieser Agent ist noch nicht gekoppelt. Holen Sie im Panel einen Code und führen Sie zuerst 'entegrasyon-agent pair CODE --server URL' aus.",

@@ -511,6 +511,13 @@ export const en: MessageCatalog = {
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (user {{user}})",
       dbUsage:
         "Usage:\n  entegrasyon-agent db add NAME --dialect firebird|mssql --host HOST [--port N] --database DATABASE --user USER --password PASSWORD\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NAME\nPasswords stay on this machine, in a file only the service account can read.",
+      httpAuthSaved:
+        "Windows authentication saved for '{{host}}' ({{scheme}}, {{domain}}\\{{user}}). The agent makes its requests to this address with this account.",
+      httpAuthRemoved: "Authentication for '{{host}}' removed.",
+      httpAuthNone: "No authentication saved.",
+      httpAuthLine: "{{host}}: {{scheme}} {{domain}}\\{{user}}",
+      httpAuthUsage:
+        "Usage:\n  entegrasyon-agent http-auth add HOST[:PORT] --ntlm --domain DOMAIN --user USER --password PASSWORD\n  entegrasyon-agent http-auth list\n  entegrasyon-agent http-auth remove HOST[:PORT]\nThe Windows password stays on this machine, in a file only the service account can read; it is never sent to the panel.",
       pairFailed: "Pairing failed: {{reason}}",
       notPaired:
         "This agent is not paired yet. Get a code in the panel and run 'entegrasyon-agent pair CODE --server URL' first.",

@@ -532,6 +532,13 @@ export const es: MessageCatalog = {
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (usuario {{user}})",
       dbUsage:
         "Uso:\n  entegrasyon-agent db add NOMBRE --dialect firebird|mssql --host HOST [--port N] --database BASE --user USUARIO --password CLAVE\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NOMBRE\nLas contraseñas quedan en esta máquina, en un archivo que solo la cuenta de servicio puede leer.",
+      httpAuthSaved:
+        "Autenticación de Windows guardada para '{{host}}' ({{scheme}}, {{domain}}\\{{user}}). El agente hace sus peticiones a esta dirección con esta cuenta.",
+      httpAuthRemoved: "Autenticación de '{{host}}' eliminada.",
+      httpAuthNone: "No hay autenticaciones guardadas.",
+      httpAuthLine: "{{host}}: {{scheme}} {{domain}}\\{{user}}",
+      httpAuthUsage:
+        "Uso:\n  entegrasyon-agent http-auth add HOST[:PUERTO] --ntlm --domain DOMINIO --user USUARIO --password CLAVE\n  entegrasyon-agent http-auth list\n  entegrasyon-agent http-auth remove HOST[:PUERTO]\nLa contraseña de Windows queda en esta máquina, en un archivo que solo la cuenta de servicio puede leer; nunca se envía al panel.",
       pairFailed: "No se pudo emparejar: {{reason}}",
       notPaired:
         "Este agente aún no está emparejado. Obtenga un código en el panel y ejecute primero 'entegrasyon-agent pair CÓDIGO --server URL'.",

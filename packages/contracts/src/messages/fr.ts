@@ -541,6 +541,13 @@ export const fr: MessageCatalog = {
       dbLine: "{{alias}} : {{dialect}} {{host}}:{{database}} (utilisateur {{user}})",
       dbUsage:
         "Utilisation :\n  entegrasyon-agent db add NOM --dialect firebird|mssql --host HÔTE [--port N] --database BASE --user UTILISATEUR --password MOTDEPASSE\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NOM\nLes mots de passe restent sur cette machine, dans un fichier lisible par le seul compte de service.",
+      httpAuthSaved:
+        "Authentification Windows enregistrée pour '{{host}}' ({{scheme}}, {{domain}}\\{{user}}). L'agent envoie ses requêtes à cette adresse avec ce compte.",
+      httpAuthRemoved: "Authentification de '{{host}}' supprimée.",
+      httpAuthNone: "Aucune authentification enregistrée.",
+      httpAuthLine: "{{host}} : {{scheme}} {{domain}}\\{{user}}",
+      httpAuthUsage:
+        "Utilisation :\n  entegrasyon-agent http-auth add HÔTE[:PORT] --ntlm --domain DOMAINE --user UTILISATEUR --password MOTDEPASSE\n  entegrasyon-agent http-auth list\n  entegrasyon-agent http-auth remove HÔTE[:PORT]\nLe mot de passe Windows reste sur cette machine, dans un fichier lisible par le seul compte de service ; il n'est jamais envoyé au panneau.",
       pairFailed: "Échec de l'appairage : {{reason}}",
       notPaired:
         "Cet agent n'est pas encore appairé. Obtenez un code dans le panneau et lancez d'abord 'entegrasyon-agent pair CODE --server URL'.",

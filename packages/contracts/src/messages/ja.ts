@@ -513,6 +513,13 @@ export const ja: MessageCatalog = {
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}}（ユーザー {{user}}）",
       dbUsage:
         "使い方:\n  entegrasyon-agent db add 名前 --dialect firebird|mssql --host ホスト [--port N] --database DB --user ユーザー --password パスワード\n  entegrasyon-agent db list\n  entegrasyon-agent db remove 名前\nパスワードはこのマシン上の、サービスアカウントだけが読めるファイルに保存されます。",
+      httpAuthSaved:
+        "'{{host}}' の Windows 認証を保存しました（{{scheme}}、{{domain}}\\{{user}}）。エージェントはこのアドレスへの要求をこのアカウントで行います。",
+      httpAuthRemoved: "'{{host}}' の認証を削除しました。",
+      httpAuthNone: "保存された認証はありません。",
+      httpAuthLine: "{{host}}: {{scheme}} {{domain}}\\{{user}}",
+      httpAuthUsage:
+        "使い方:\n  entegrasyon-agent http-auth add ホスト[:ポート] --ntlm --domain ドメイン --user ユーザー --password パスワード\n  entegrasyon-agent http-auth list\n  entegrasyon-agent http-auth remove ホスト[:ポート]\nWindows パスワードはこのマシン上の、サービスアカウントだけが読めるファイルに保存され、パネルには送られません。",
       pairFailed: "ペアリングに失敗しました: {{reason}}",
       notPaired:
         "このエージェントはまだペアリングされていません。パネルでコードを取得し、先に 'entegrasyon-agent pair CODE --server URL' を実行してください。",

@@ -519,6 +519,13 @@ export const tr = {
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (kullanıcı {{user}})",
       dbUsage:
         "Kullanım:\n  entegrasyon-agent db add AD --dialect firebird|mssql --host SUNUCU [--port N] --database VERITABANI --user KULLANICI --password PAROLA\n  entegrasyon-agent db list\n  entegrasyon-agent db remove AD\nParolalar yalnızca bu makinede, yalnızca hizmet hesabının okuyabildiği dosyada tutulur.",
+      httpAuthSaved:
+        "Windows kimlik doğrulaması '{{host}}' için kaydedildi ({{scheme}}, {{domain}}\\{{user}}). Araç bu adrese giden istekleri bu hesapla yapar.",
+      httpAuthRemoved: "'{{host}}' için kimlik doğrulaması silindi.",
+      httpAuthNone: "Kayıtlı kimlik doğrulaması yok.",
+      httpAuthLine: "{{host}}: {{scheme}} {{domain}}\\{{user}}",
+      httpAuthUsage:
+        "Kullanım:\n  entegrasyon-agent http-auth add SUNUCU[:PORT] --ntlm --domain ALAN --user KULLANICI --password PAROLA\n  entegrasyon-agent http-auth list\n  entegrasyon-agent http-auth remove SUNUCU[:PORT]\nWindows parolası yalnızca bu makinede, yalnızca hizmet hesabının okuyabildiği dosyada tutulur; panele gönderilmez.",
       pairFailed: "Eşleştirme yapılamadı: {{reason}}",
       notPaired:
         "Bu araç henüz eşleştirilmemiş. Önce panelden bir kod alıp 'entegrasyon-agent pair KOD --server ADRES' çalıştırın.",

@@ -469,6 +469,13 @@ export const zh: MessageCatalog = {
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}}（用户 {{user}}）",
       dbUsage:
         "用法:\n  entegrasyon-agent db add 名称 --dialect firebird|mssql --host 主机 [--port N] --database 数据库 --user 用户 --password 密码\n  entegrasyon-agent db list\n  entegrasyon-agent db remove 名称\n密码只保存在本机、仅服务账户可读的文件中。",
+      httpAuthSaved:
+        "已为 '{{host}}' 保存 Windows 身份验证（{{scheme}}，{{domain}}\\{{user}}）。代理以此账户向该地址发出请求。",
+      httpAuthRemoved: "已删除 '{{host}}' 的身份验证。",
+      httpAuthNone: "没有已保存的身份验证。",
+      httpAuthLine: "{{host}}: {{scheme}} {{domain}}\\{{user}}",
+      httpAuthUsage:
+        "用法:\n  entegrasyon-agent http-auth add 主机[:端口] --ntlm --domain 域 --user 用户 --password 密码\n  entegrasyon-agent http-auth list\n  entegrasyon-agent http-auth remove 主机[:端口]\nWindows 密码只保存在本机、仅服务账户可读的文件中，从不发送到面板。",
       pairFailed: "配对失败：{{reason}}",
       notPaired: "此代理尚未配对。请先在面板中获取配对码并运行 'entegrasyon-agent pair CODE --server URL'。",
       refused: "服务器拒绝了此代理的凭据（访问权限可能已被撤销）。请在面板中获取新的配对码并重新配对。",

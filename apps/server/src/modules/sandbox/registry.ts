@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import {
+  AX_PORT_PATH,
   type ConnectorKind,
+  createAxEmulator,
   createUyumsoftEmulator,
   startD365Emulator,
   startDiaEmulator,
@@ -315,6 +317,20 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         password: c.password,
       });
       return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "dynamics-ax",
+    kind: "erp",
+    type: 7,
+    credentials: (baseUrl) => ({
+      endpoint: `${baseUrl}${AX_PORT_PATH}`,
+      company: "dat",
+      customerAccount: "WEB-001",
+    }),
+    async start({ seed, credentials: c, profile }) {
+      const emu = await createAxEmulator({ seed, itemCount: SIZES[profile].erp, company: c.company });
+      return { app: emu.server.app, close: () => emu.server.close() };
     },
   },
   {

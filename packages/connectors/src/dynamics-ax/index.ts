@@ -1,0 +1,22 @@
+import type { ErpConnectorModule } from "../sdk/connector";
+import { createAxConnector } from "./connector";
+import { axDescriptor } from "./descriptor";
+
+export {
+  AX_WRITES,
+  AxClient,
+  AxSoapTransport,
+  aifFaultMessages,
+  axOperation,
+  classifyAxFault,
+} from "./client";
+export { AX_SALES_PRICE_GROUP, AxConnector, createAxConnector, vatFromTaxItemGroup } from "./connector";
+export { AX_ENDPOINT_EXAMPLE, axDescriptor } from "./descriptor";
+export * from "./emulator/server";
+export { AX_ENVELOPE_XSD, AX_WSDL_PATH, axOperations, validateAxEnvelope } from "./judge/artifact";
+export { axJudge, judgeAxRecorded } from "./judge/conformance";
+
+export const axModule: ErpConnectorModule = {
+  descriptor: axDescriptor,
+  create: createAxConnector,
+};
