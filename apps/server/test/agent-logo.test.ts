@@ -1,12 +1,17 @@
 /**
  * Logo (ERP type 4) through a real on-site agent: orders and customer cards go to the Logo REST service
  * emulator by the agent's HTTP relay, with the agent SIGKILLed twice mid-writes — nothing lost, nothing
- * doubled. Reads over SQL are tested at connector level (src/logo/logo.contract.test.ts): the agent has
- * no mssql driver yet and no SQL Server runs here; a TDS responder (another helper's work) will serve the
- * same `answerSql` handler. Here the reads are shown to reach the agent by the database's alias.
+ * doubled. Reads over SQL go the real way too: the agent's mssql driver to a canned TDS responder serving
+ * the Logo SQL emulator (`answerSql`, also used at connector level by src/logo/logo.contract.test.ts).
  */
 import { AgentStore } from "@ep/agent";
-import { generateCatalog, type LogoRestEmulator, startLogoRestEmulator } from "@ep/connectors";
+import {
+  generateCatalog,
+  type LogoRestEmulator,
+  LogoSqlEmulator,
+  startLogoRestEmulator,
+  startTdsServer,
+} from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +35,7 @@ type LogoErp = LogoRestEmulator & { systemType: number; credentials: Record<stri
 async function logoCompany(
   seed: number,
   extra: Record<string, string> = {},
+  shop: { productCount?: number } = {},
 ): Promise<ConnectedCompany<LogoErp>> {
   const itemCodes = generateCatalog({ seed, count: 60 }).map((c) => c.sku);
   const rest = await startLogoRestEmulator({ host: "127.0.0.1", seed, itemCodes });
@@ -37,7 +43,7 @@ async function logoCompany(
     systemType: 4,
     credentials: { ...rest.credentials, firmNo: "1", ...extra },
   });
-  return connectedCompanyWithErp(t, erp, { seed });
+  return connectedCompanyWithErp(t, erp, { seed, shop });
 }
 
 const documentsByOrder = (c: ConnectedCompany<LogoErp>) => {
@@ -84,34 +90,50 @@ describe("Logo through the on-site agent", () => {
     }
   }, 120_000);
 
-  it("sends its SQL reads to the agent by the database's alias (the real path; no SQL Server driver there yet)", async () => {
-    const c = await logoCompany(71, { sqlAlias: "logo" });
+  it("reads items and stock over SQL through the agent: mssql driver → TDS responder → the Logo SQL emulator", async () => {
+    // The same `answerSql` the connector-level contract test uses, now behind SQL Server's wire: the
+    // agent's mssql/tedious driver talks TDS to the canned responder, which judges every statement
+    // in the TransactSQL dialect before the Logo emulator (judge, then PGlite) answers it.
+    const sql = await LogoSqlEmulator.start({ seed: 71, productCount: 60 });
+    const login = { user: "logo_okur", password: "yerel-parola", database: "LOGO" };
+    const tds = await startTdsServer({ ...login, answer: (text, params) => sql.answerSql(text, params) });
+    // An empty shop: the product run creates every Logo item there.
+    const c = await logoCompany(71, { sqlAlias: "logo" }, { productCount: 0 });
     // The password stays on the agent's machine; the server names the database by its alias only.
     const agent = await agentProcess(t, server, c.token, (home) =>
       new AgentStore(home).saveDatabases({
-        logo: {
-          dialect: "mssql",
-          host: "127.0.0.1",
-          port: 41399,
-          database: "LOGO",
-          user: "sa",
-          password: "yerelde",
-        },
+        logo: { dialect: "mssql", host: "127.0.0.1", port: tds.port, ...login },
       }),
     );
     try {
       await agent.start();
       await bindErpToAgent(t, c.token, agent.agentId);
       const before = agentHubOf(t.ctx).relayedCalls(agent.agentId);
-      const run = await runJob(t, c, "StockIntegration");
-      expect(run.status, JSON.stringify(run)).not.toBe("Succeeded");
+      const products = await runJob(t, c, "ProductIntegration");
+      expect(products.status, JSON.stringify(products)).toBe("Succeeded");
+      const stock = await runJob(t, c, "StockIntegration");
+      expect(stock.status, JSON.stringify(stock)).toBe("Succeeded");
       expect(agentHubOf(t.ctx).relayedCalls(agent.agentId) - before).toBeGreaterThan(0);
-      expect(JSON.stringify(run)).toMatch(/mssql/);
+      expect(tds.statements.length).toBeGreaterThan(0);
+      expect(tds.judgeFailures).toEqual([]);
+      // Every Logo warehouse maps to the shop's first location: the item's warehouses summed.
+      const location = c.shop.state.stockLocations[0]!.id;
+      for (const item of sql.items) {
+        const ids = c.shop.state.skuIndex.get(item.code);
+        expect(ids, item.code).toBeDefined();
+        const qty = c.shop.state
+          .findVariant(ids![0], ids![1])!
+          .stocks.find((s) => s.stockLocationId === location)?.stockCount;
+        const expected = [0, 1, 2].reduce((sum, wh) => sum + ((item.ref * 7 + wh * 3) % 23), 0);
+        expect(qty ?? 0, item.code).toBe(expected);
+      }
     } finally {
       await agent.kill();
       await c.close();
+      await tds.close();
+      await sql.close();
     }
-  }, 120_000);
+  }, 180_000);
 
   it("says in the connection test that the REST service is not licensed, offering the generic route", async () => {
     const rest = await startLogoRestEmulator({ host: "127.0.0.1", seed: 73, notLicensed: 403 });
