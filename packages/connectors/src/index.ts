@@ -8,6 +8,7 @@ export * from "./logo-isbasi/index";
 export * from "./luca-koza/index";
 export * from "./luca-portal/index";
 export * from "./mikro/index";
+export * from "./netsis/index";
 export * from "./registry";
 export * from "./sdk/index";
 export * from "./sentos/index";

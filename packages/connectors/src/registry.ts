@@ -14,6 +14,7 @@ import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
 import { lucaPortalModule } from "./luca-portal/index";
 import { mikroModule } from "./mikro/index";
+import { netsisModule } from "./netsis/index";
 import type {
   ConnectorContext,
   ConnectorDescriptor,
@@ -57,6 +58,7 @@ const MODULES: ConnectorModule[] = [
   ...genericSqlModules,
   trendyolEFaturamModule,
   lucaPortalModule,
+  netsisModule,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
