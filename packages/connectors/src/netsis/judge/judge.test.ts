@@ -12,7 +12,7 @@ const req = (
   path: string,
   body?: unknown,
   query: Record<string, unknown> = {},
-  headers = bearer,
+  headers: Record<string, string> = bearer,
 ): RecordedRequest => ({
   at: 0,
   method,
