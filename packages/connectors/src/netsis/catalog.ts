@@ -115,6 +115,9 @@ export class NetsisCatalog {
         variants: [{ sku, barcodes, options: {}, isActive: active }],
         images: [],
         isActive: active,
+        // Inferred: report code 1 (Kod_1) holds the model code that groups variants, a common Netsis
+        // convention (the card has no model field of its own in the DLL's ItemsPrimInfo).
+        groupKey: str(p.Kod_1) || undefined,
         updatedAt: isoOf(e.DuzeltmeTarihi) ?? isoOf(e.KayitTarihi),
       });
     }

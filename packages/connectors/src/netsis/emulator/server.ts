@@ -18,7 +18,7 @@ import { Prng } from "../../testing/prng";
 import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer } from "../../testing/server";
 import { ENUMS, FATURA_TIP, MODELS, NETSIS_SQL_TABLES } from "../judge/models";
-import { judgeNetsisRequest } from "../judge/requests";
+import { judgeNetsisRequest, netsisRoute } from "../judge/requests";
 
 type Row = Record<string, unknown>;
 type SqlRow = Record<string, string | number | boolean | null>;
@@ -80,6 +80,8 @@ export interface NetsisEmulator {
   /** Customer orders by our reference (EKACK1) → their FATIRS_NO values. */
   documentsByOrder(): Map<string, Set<string>>;
   setStock(sku: string, depot: number, qty: number): void;
+  /** In − out of an item in a depot (TBLSTOKPH). */
+  quantity(sku: string, depot: number): number;
   /** Issue a sales invoice for an order (by EKACK1), as the accountant does in Netsis. */
   invoiceOrder(ref: string): boolean;
   /** Every token expires now (the next call answers 401). */
@@ -185,6 +187,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
       Stok_Kodu: it.sku,
       Stok_Adi: it.name,
       Grup_Kodu: g,
+      Kod_1: it.modelCode,
       Uretici_Kodu: it.brand,
       KDV_Orani: it.vatRate,
       Olcu_Br1: it.unit,
@@ -376,7 +379,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
   }
 
   async function handle(req: FastifyRequest, reply: import("fastify").FastifyReply) {
-    const path = req.url.split("?")[0] ?? req.url;
+    const path = netsisRoute(req.url.split("?")[0] ?? req.url);
     const { op, write } = operationOf(req.method, path);
     const gate = await server.gate(req, reply, { kind: write ? "write" : "read", operation: op });
     if (gate === "handled") return reply;
@@ -501,6 +504,10 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
         row.TOP_GIRIS_MIK = qty + Number(row.TOP_CIKIS_MIK);
         t.version = (t.version ?? 0) + 1;
       } else t.rows.push({ STOK_KODU: sku, DEPO_KODU: depot, TOP_GIRIS_MIK: qty, TOP_CIKIS_MIK: 0 });
+    },
+    quantity(sku, depot) {
+      const row = sql.TBLSTOKPH?.rows.find((r) => r.STOK_KODU === sku && r.DEPO_KODU === depot);
+      return row ? Number(row.TOP_GIRIS_MIK) - Number(row.TOP_CIKIS_MIK) : 0;
     },
     invoiceOrder(ref) {
       const order = slips.find((x) => x.FaturaTip === FATURA_TIP.customerOrder && x.FatUst.EKACK1 === ref);

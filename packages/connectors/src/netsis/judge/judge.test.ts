@@ -50,6 +50,7 @@ describe("Netsis judge (derived from NetOpenX.Rest.Client.dll)", () => {
       req("POST", "/api/v2/ItemSlips/", slip()),
       req("POST", "/api/v2/Queries/", { TSql: "SELECT DEPO_KODU, DEPO_ISMI FROM TBLSTOKDP" }),
       req("GET", "/api/v2/Items/", undefined, { limit: "50", offset: "0", sort: "Stok_Kodu ASC" }),
+      req("GET", "/api/v2/Items", undefined, { limit: "50", offset: "50" }),
       req("GET", "/api/v2/ItemSlips/MainInfo/", undefined, {
         limit: "1",
         offset: "0",

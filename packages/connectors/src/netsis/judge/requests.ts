@@ -108,8 +108,16 @@ export function sqlProblems(sql: string): string[] {
   return out;
 }
 
+/**
+ * The DLL's routes end in "/" ("Items/"); ASP.NET Web API routing matches them with or without it
+ * (inferred), and a proxy in between may drop it: both spellings are the same route.
+ */
+export function netsisRoute(path: string): string {
+  return path.startsWith("/api/v2/") && path !== "/api/v2/token" && !path.endsWith("/") ? `${path}/` : path;
+}
+
 export function judgeNetsisRequest(r: RecordedRequest): Verdict | undefined {
-  const path = r.path;
+  const path = netsisRoute(r.path);
   if (r.method === "POST" && path === "/api/v2/token")
     return { operation: "token", problems: tokenProblems(r.body) };
   if (!path.startsWith("/api/v2/")) return undefined;
