@@ -11,6 +11,7 @@ export * from "./luca-koza/index";
 export * from "./luca-portal/index";
 export * from "./mikro/index";
 export * from "./nebim/index";
+export * from "./netsis/index";
 export * from "./registry";
 export * from "./sdk/index";
 export * from "./sentos/index";

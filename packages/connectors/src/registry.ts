@@ -17,6 +17,7 @@ import { lucaKozaModule } from "./luca-koza/index";
 import { lucaPortalModule } from "./luca-portal/index";
 import { mikroModule } from "./mikro/index";
 import { nebimModule } from "./nebim/index";
+import { netsisModule } from "./netsis/index";
 import type {
   ConnectorContext,
   ConnectorDescriptor,
@@ -65,6 +66,7 @@ const MODULES: ConnectorModule[] = [
   nebimModule,
   ...wolvoxModules,
   ...logoModules,
+  netsisModule,
 ];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */

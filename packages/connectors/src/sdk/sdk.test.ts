@@ -289,6 +289,7 @@ describe("registry", () => {
       "erp:17",
       "erp:18",
       "erp:19",
+      "erp:2",
       "erp:20",
       "erp:21",
       "erp:22",
@@ -321,7 +322,7 @@ describe("registry", () => {
     ).toBe(1);
     const e = (() => {
       try {
-        createErpConnector(2, {}, ctx);
+        createErpConnector(7, {}, ctx);
       } catch (err) {
         return err;
       }

@@ -13,6 +13,7 @@ import {
   startLucaKozaEmulator,
   startMikroEmulator,
   startNebimEmulator,
+  startNetsisEmulator,
   startSentosEmulator,
   startShopierEmulator,
   startShopifyEmulator,
@@ -262,6 +263,38 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
         username: c.username,
         password: c.password,
         apiKey: c.apiKey,
+      });
+      return { app: erp.app, close: () => erp.close() };
+    },
+  },
+  {
+    system: "netsis",
+    kind: "erp",
+    type: 2,
+    credentials: (baseUrl, secret) => ({
+      apiUrl: baseUrl,
+      netsisUser: "NETSIS",
+      netsisPassword: secret("password"),
+      dbName: "DEMO2026",
+      dbType: "0",
+      dbUser: "TEMELSET",
+      dbPassword: secret("dbPassword"),
+      branchCode: "0",
+      depotCode: "1",
+      orderSeries: "W",
+      customerPrefix: "120.W.",
+    }),
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const erp = await startNetsisEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount: SIZES[profile].erp,
+        netsisUser: c.netsisUser,
+        netsisPassword: c.netsisPassword,
+        dbName: c.dbName,
+        dbUser: c.dbUser,
+        dbPassword: c.dbPassword,
       });
       return { app: erp.app, close: () => erp.close() };
     },

@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ErpConnector } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import type { Order } from "../sdk/model";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { createNetsisConnector } from "./connector";
+import { type NetsisEmulator, startNetsisEmulator } from "./emulator/server";
+import { judgeNetsisRequest } from "./judge/requests";
+
+const COUNT = 120;
+const PAGE = 50;
+let emu: NetsisEmulator;
+let conn: ErpConnector;
+const logs: HttpLogEntry[] = [];
+const store = new InMemoryRateLimitStore();
+const judged: RecordedRequest[] = [];
+
+function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}): ConnectorContext {
+  return {
+    companyId: "c1",
+    rateLimitStore: store,
+    budget: { requests: 500, windowMs: 1000 },
+    batch: { page: PAGE },
+    logger: (e) => logs.push(e),
+    counter,
+    timeoutMs: 400,
+    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+    ...over,
+  };
+}
+
+async function caught(p: Promise<unknown>): Promise<ConnectorError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ConnectorError) return e;
+    throw e;
+  }
+  throw new Error("expected a ConnectorError");
+}
+
+async function all<T>(fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string }>) {
+  const items: T[] = [];
+  let token: string | undefined;
+  let pages = 0;
+  do {
+    const p = await fetchPage(token);
+    items.push(...p.items);
+    token = p.nextPageToken;
+    pages++;
+  } while (token);
+  return { items, pages };
+}
+
+function order(no: string, skus: string[], ref = "ikas-C000123"): Order {
+  const address = {
+    firstName: "Ayşe",
+    lastName: "Yılmaz",
+    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
+    district: "Kadıköy",
+    city: "İstanbul",
+    postalCode: "34710",
+    country: "Türkiye",
+    phone: "05321234567",
+  };
+  return {
+    id: `shop-${no}`,
+    orderNo: no,
+    createdAt: "2026-11-15T08:30:00.000Z",
+    updatedAt: "2026-11-15T08:30:00.000Z",
+    status: "UNFULFILLED",
+    currency: "TRY",
+    customer: {
+      ref,
+      firstName: "Ayşe",
+      lastName: "Yılmaz",
+      email: "ayse@example.com.tr",
+      taxNumber: "10000000146",
+      isCompany: false,
+      billingAddress: address,
+    },
+    billingAddress: address,
+    shippingAddress: address,
+    lines: skus.map((sku) => ({
+      sku,
+      name: sku,
+      qty: 2,
+      unitPrice: 120,
+      vatRate: 20,
+      discount: 0,
+      total: 240,
+    })),
+    shipping: { cost: 49.9, method: "Yurtiçi Kargo" },
+    totals: { subtotal: 480, discount: 0, shipping: 49.9, tax: 80, grandTotal: 529.9 },
+  };
+}
+
+beforeAll(async () => {
+  emu = await startNetsisEmulator({ seed: 7, productCount: COUNT });
+  conn = createNetsisConnector(emu.credentials, ctx());
+});
+
+afterAll(async () => {
+  judged.push(...emu.recorder.list());
+  await emu.close();
+});
+
+describe("Netsis connector against its emulator", () => {
+  it("logs in with branch and company and says what answered", async () => {
+    const info = await conn.testConnection();
+    expect(info.description).toBe("Netsis: DEMO2026 (şube 0), 2 depo");
+    expect(emu.counters.logins).toBe(1);
+  });
+
+  it("lists depots, price groups and item groups", async () => {
+    expect(await conn.listStockLocations()).toEqual([
+      { id: "1", name: "Merkez Depo" },
+      { id: "2", name: "Şube Deposu" },
+    ]);
+    expect((await conn.listPriceGroups()).map((g) => g.id)).toEqual(["1", "2", "3", "4"]);
+    const cats = (await conn.listCategories()).items;
+    expect(cats.length).toBeGreaterThan(1);
+    expect(cats.every((c) => c.path.length === 1 && c.name !== "")).toBe(true);
+  });
+
+  it("reads every stock card in pages, with group, barcode and VAT", async () => {
+    const full = await all((t) => conn.listProducts({ pageToken: t }));
+    expect(full.items).toHaveLength(COUNT);
+    expect(new Set(full.items.map((p) => p.sku)).size).toBe(COUNT);
+    expect(full.pages).toBe(Math.ceil(COUNT / PAGE) + (COUNT % PAGE === 0 ? 1 : 0));
+    const first = full.items[0];
+    expect(first?.categoryPath).toHaveLength(1);
+    expect(first?.variants[0]?.barcodes[0]).toMatch(/^86[89]\d{10}$/);
+    expect([0, 1, 10, 20]).toContain(first?.vatRate);
+    expect(first?.updatedAt).toMatch(/\+03:00$/);
+  });
+
+  it("reads stock per depot (in − out) and prices per group", async () => {
+    emu.setStock("STK-000003", 2, 42);
+    const stock = await all((t) => conn.listStock({ pageToken: t, pageSize: 70 }));
+    expect(stock.items).toHaveLength(COUNT * 2);
+    expect(stock.items.find((s) => s.sku === "STK-000003" && s.location === "2")?.qty).toBe(42);
+    const one = await all((t) => conn.listStock({ pageToken: t, locations: ["1"] }));
+    expect(one.items).toHaveLength(COUNT);
+    expect(one.items.every((s) => s.location === "1")).toBe(true);
+
+    const prices = await all((t) => conn.listPrices({ pageToken: t }));
+    expect(prices.items).toHaveLength(COUNT * 2);
+    const retail = await all((t) => conn.listPrices({ pageToken: t, priceGroups: ["1"] }));
+    expect(retail.items).toHaveLength(COUNT);
+    expect(retail.items[0]).toMatchObject({ priceGroup: "1", currency: "TRY", vatIncluded: true });
+  });
+
+  it("creates a customer account once, writes an order once and reads back its invoice", async () => {
+    const o = order("IKAS-1001", ["STK-000001", "STK-000002"]);
+    const cust = await conn.createCustomer(o.customer);
+    expect(cust.existed).toBe(false);
+    expect(cust.code.length).toBeLessThanOrEqual(15);
+    expect((await conn.createCustomer(o.customer)).existed).toBe(true);
+    const acc = emu.accounts.find((a) => (a.CariTemelBilgi as { CARI_KOD: string }).CARI_KOD === cust.code);
+    expect(acc?.CariEkBilgi).toMatchObject({ TcKimlikNo: "10000000146" });
+
+    const created = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(created).toMatchObject({ existed: false, documentId: "W00000000000001" });
+    const again = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(again).toMatchObject({ existed: true, documentId: created.documentId });
+    expect(emu.documentsByOrder().get("IKAS-1001")?.size).toBe(1);
+    const slip = emu.slips.find((x) => x.FatUst.EKACK1 === "IKAS-1001");
+    expect(slip?.FatUst).toMatchObject({ Tip: 7, CariKod: cust.code, KDV_DAHILMI: true, FAT_ALTM1: 49.9 });
+    expect(slip?.Kalems.map((l) => [l.StokKodu, l.STra_GCMIK, l.STra_BF, l.DEPO_KODU])).toEqual([
+      ["STK-000001", 2, 120, 1],
+      ["STK-000002", 2, 120, 1],
+    ]);
+
+    expect(await conn.listInvoicesForOrder("IKAS-1001")).toEqual([]);
+    emu.invoiceOrder("IKAS-1001");
+    const [inv] = await conn.listInvoicesForOrder("IKAS-1001");
+    expect(inv?.lines.map((l) => [l.sku, l.qty, l.total])).toEqual([
+      ["STK-000001", 2, 240],
+      ["STK-000002", 2, 240],
+    ]);
+    expect(inv?.totals.gross).toBeCloseTo(529.9, 1);
+  });
+
+  it("names the unknown stock code of an order as a permanent unknown-item failure", async () => {
+    const o = order("IKAS-1002", ["STK-000001", "YOK-999"]);
+    const cust = await conn.createCustomer(o.customer);
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect([e.reason, e.kind]).toEqual(["unknown_item", "permanent"]);
+    expect(e.itemKeys).toEqual(["IKAS-1002", "YOK-999"]);
+    expect(emu.documentsByOrder().has("IKAS-1002")).toBe(false);
+  });
+
+  it("maps a wrong password, company or branch to a permanent auth failure with Turkish words", async () => {
+    for (const over of [{ netsisPassword: "yanlis" }, { dbName: "YOKSIRKET" }, { branchCode: "3" }]) {
+      const bad = createNetsisConnector({ ...emu.credentials, ...over }, ctx());
+      const e = await caught(bad.testConnection());
+      expect([e.reason, e.kind, e.httpStatus]).toEqual(["auth", "permanent", 400]);
+      expect(e.merchantMessage).toContain("Netsis oturum açılamadı");
+    }
+  });
+
+  it("logs in again when the token expires and goes on", async () => {
+    const before = emu.counters.logins;
+    emu.expireTokens();
+    const page = await conn.listProducts({ pageSize: 5 });
+    expect(page.items).toHaveLength(5);
+    expect(emu.counters.logins).toBe(before + 1);
+  });
+});
+
+describe("Netsis faults map to the right failure class", () => {
+  it("retries a 5xx and a timeout on a read", async () => {
+    emu.faults.enqueue({ kind: "5xx", operation: "Queries" });
+    const c = createNetsisConnector(emu.credentials, ctx());
+    expect(await c.listStockLocations()).toHaveLength(2);
+    emu.faults.enqueue({ kind: "timeout", operation: "Items" });
+    emu.faults.set({ ...emu.faults.current, hangMs: 1_000 });
+    expect((await conn.listProducts({ pageSize: 3 })).items).toHaveLength(3);
+  });
+
+  it("honours 429 with Retry-After", async () => {
+    const counter = new CallCounter();
+    const c = createNetsisConnector(emu.credentials, ctx(counter));
+    await c.listStockLocations(); // logged in
+    const before = emu.counters.faults["429"];
+    emu.faults.set({ retryAfterSeconds: 1, queue: [{ kind: "429", operation: "Items" }] });
+    expect((await c.listProducts({ pageSize: 2 })).items).toHaveLength(2);
+    expect(emu.counters.faults["429"]).toBe(before + 1);
+    expect(counter.get("netsis").retried).toBe(1);
+  });
+
+  it("a lock answer (IsSuccessful false, nothing written) is retried and the order is written once", async () => {
+    const o = order("IKAS-1004", ["STK-000006"]);
+    const cust = await conn.createCustomer(o.customer);
+    const locksBefore = emu.counters.faults.lock;
+    emu.faults.set({ queue: [{ kind: "lock", operation: "ItemSlips:post" }] });
+    expect((await conn.createSalesOrder({ order: o, customerCode: cust.code })).existed).toBe(false);
+    expect(emu.counters.faults.lock).toBe(locksBefore + 1);
+    expect(emu.documentsByOrder().get("IKAS-1004")?.size).toBe(1);
+  });
+
+  it("a dropped order write is maybe applied, and the retry finds the order instead of writing twice", async () => {
+    const o = order("IKAS-1003", ["STK-000005"]);
+    const cust = await conn.createCustomer(o.customer);
+    emu.faults.set({ hangMs: 1_000, queue: [{ kind: "dropAfterWrite", operation: "ItemSlips:post" }] });
+    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    expect(e.maybeApplied).toBe(true);
+    expect(e.kind).toBe("transient");
+    const found = await conn.findOrderByRef("IKAS-1003");
+    expect(found?.existed).toBe(true);
+    const again = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    expect(again).toMatchObject({ existed: true, documentId: found?.documentId });
+    expect(emu.documentsByOrder().get("IKAS-1003")?.size).toBe(1);
+  });
+
+  it("a token refused mid-run (auth fault) logs in again once", async () => {
+    const before = emu.counters.logins;
+    emu.faults.set({ queue: [{ kind: "auth", operation: "Items" }] });
+    expect((await conn.listProducts({ pageSize: 2 })).items).toHaveLength(2);
+    expect(emu.counters.logins).toBe(before + 1);
+  });
+
+  it("keeps passwords and tokens out of the logs", () => {
+    const text = JSON.stringify(logs);
+    expect(text).not.toContain(emu.credentials.netsisPassword);
+    expect(text).not.toMatch(/"access_token":"[A-Za-z0-9_-]{20,}"/);
+    expect(text).not.toMatch(/Bearer [A-Za-z0-9_-]{20,}/);
+  });
+});
+
+describe("Netsis conformance", () => {
+  it("every request the connector sent matches the DLL's routes and models", () => {
+    const requests = [...judged, ...emu.recorder.list()];
+    expect(emu.recorder.dropped).toBe(0);
+    const report = judgeRequests(requests, judgeNetsisRequest);
+    console.log(
+      `Netsis conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
+    );
+    expect(describeFailures(report)).toBe("");
+    expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(8);
+  });
+});
