@@ -109,16 +109,16 @@ describe("systems that cannot be connected yet", () => {
     expect(res.body.data.systems.erp["9"]).toBe("agent"); // Mikro: on-premise, connector ready
     expect(res.body.data.systems.erp["12"]).toBe("mapping"); // Gizsoft: no API, a configured SQL / file mapping
     expect(res.body.data.systems.erp["2"]).toBe("agent"); // Netsis: on-premise NetOpenX REST, connector ready
-    expect(res.body.data.systems.erp["7"]).toBe("soon"); // Microsoft Dynamics AX (AIF): no connector yet
+    expect(res.body.data.systems.erp["7"]).toBe("agent"); // Microsoft Dynamics AX (AIF): on-premise, through the agent
     expect(res.body.data.systems.ecommerce["1"]).toBe("available"); // IKAS
     expect(res.body.data.systems.ecommerce["7"]).toBe("soon"); // JetStok
   });
 
   it("opens a ticket for each picked system that is not ready, and none for ready ones", async () => {
-    const waiting = await registerAndLogin(t.app, { erpType: 7, ecommerceType: 7 });
+    const waiting = await registerAndLogin(t.app, { erpType: 9, ecommerceType: 7 });
     const list = await call(t.app, "GET", "/api/Ticket/my-company/1/20", { token: waiting.token });
     const subjects = list.body.data.dataList.map((ticket: { subject: string }) => ticket.subject).sort();
-    expect(subjects).toEqual(["JetStok bağlantısı talebi", "Microsoft Dynamics AX bağlantısı talebi"]);
+    expect(subjects).toEqual(["JetStok bağlantısı talebi"]);
     const ready = await registerAndLogin(t.app, { erpType: 9, ecommerceType: 1 });
     const none = await call(t.app, "GET", "/api/Ticket/my-company/1/20", { token: ready.token });
     expect(none.body.data.dataList).toEqual([]);

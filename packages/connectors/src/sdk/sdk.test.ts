@@ -322,7 +322,7 @@ describe("registry", () => {
     ).toBe(1);
     const e = (() => {
       try {
-        createErpConnector(7, {}, ctx);
+        createShopConnector(7, {}, ctx); // JetStok: listed, no connector yet
       } catch (err) {
         return err;
       }
