@@ -1,3 +1,4 @@
 export { AGENT_VERSION, AgentClient, type AgentClientOptions, connectUrl, pair } from "./client.ts";
+export { FolderWatcher } from "./folders.ts";
 export { performHttp } from "./relay.ts";
-export { type AgentConfig, type AgentStatus, AgentStore } from "./store.ts";
+export { type AgentConfig, type AgentFolder, type AgentStatus, AgentStore } from "./store.ts";
