@@ -514,7 +514,7 @@ export const en: MessageCatalog = {
     backOnline: 'The on-site agent on "{{machine}}" is back online; the waiting transfers continue.',
     cli: {
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
+        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state\n  Watched folders: entegrasyon-agent folder add|list|remove",
       paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
       dbSaved:
         "Database '{{alias}}' saved ({{dialect}}, {{host}}:{{database}}). Enter this name in the panel's 'Veritabanı takma adı' (database alias) field.",

@@ -536,7 +536,7 @@ export const es: MessageCatalog = {
       'El agente local de "{{machine}}" vuelve a estar en línea; las transferencias pendientes continúan.',
     cli: {
       usage:
-        "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado",
+        "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado\n  Carpetas vigiladas: entegrasyon-agent folder add|list|remove",
       paired: "Emparejado (agente n.º {{agentId}}). Ahora inícielo con 'entegrasyon-agent run'.",
       dbSaved:
         "Base de datos '{{alias}}' guardada ({{dialect}}, {{host}}:{{database}}). Escriba este nombre en el panel.",

@@ -546,7 +546,7 @@ export const fr: MessageCatalog = {
       "L'agent local sur « {{machine}} » est de nouveau en ligne ; les transferts en attente reprennent.",
     cli: {
       usage:
-        "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état",
+        "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état\n  Dossiers surveillés : entegrasyon-agent folder add|list|remove",
       paired: "Appairé (agent n° {{agentId}}). Démarrez-le maintenant avec 'entegrasyon-agent run'.",
       dbSaved:
         "Base '{{alias}}' enregistrée ({{dialect}}, {{host}}:{{database}}). Saisissez ce nom dans le panneau.",

@@ -522,7 +522,7 @@ export const tr = {
       '"{{machine}}" bilgisayarındaki yerel bağlantı aracı tekrar çevrimiçi; bekleyen aktarımlar devam ediyor.',
     cli: {
       usage:
-        "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir",
+        "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir\n  Klasör izleme: entegrasyon-agent folder add|list|remove",
       paired: "Eşleştirme tamam (araç no {{agentId}}). Şimdi 'entegrasyon-agent run' ile başlatın.",
       dbSaved:
         "Veritabanı '{{alias}}' kaydedildi ({{dialect}}, {{host}}:{{database}}). Paneldeki 'Veritabanı takma adı' alanına bu adı yazın.",

@@ -472,7 +472,7 @@ export const zh: MessageCatalog = {
     backOnline: "“{{machine}}”上的本地代理已重新上线；等待中的传输将继续。",
     cli: {
       usage:
-        "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态",
+        "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态\n  监视文件夹：entegrasyon-agent folder add|list|remove",
       paired: "已配对（代理编号 {{agentId}}）。现在请用 'entegrasyon-agent run' 启动。",
       dbSaved: "数据库 '{{alias}}' 已保存（{{dialect}}，{{host}}:{{database}}）。请在面板中填写此名称。",
       dbRemoved: "数据库 '{{alias}}' 已删除。",
