@@ -173,8 +173,10 @@ describe("the agent's watched folders feed the sync", () => {
       expect(existsSync(join(folder, "stok-buyuk.csv"))).toBe(true);
 
       await agent.start();
-      await until("the file processed after the restart", () =>
-        existsSync(join(folder, "islenen", "stok-buyuk.csv")),
+      await until(
+        "the file processed after the restart",
+        () => existsSync(join(folder, "islenen", "stok-buyuk.csv")),
+        240_000,
       );
       expect(sends()).toBe(2);
       const kept = await imports(c.companyId);
