@@ -144,20 +144,23 @@ describe("files as the source of a system with no API", () => {
       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     );
     expect(first.json().data).toMatchObject({ accepted: 2, rejected: 0, usedForSync: true });
-    const later = "sku;warehouse;quantity\nDSY-001;MERKEZ;11\nDSY-003;MERKEZ;5\n";
+    // More rows than one page (500): the connector pages through the kept file.
+    const filler = Array.from({ length: 1200 }, (_, i) => `YOK-${i};MERKEZ;1`).join("\n");
+    const later = `sku;warehouse;quantity\nDSY-001;MERKEZ;11\n${filler}\nDSY-003;MERKEZ;5\n`;
     const second = await upload(
       c.token,
       `/api/settings/file-import/${connectionId}/stock`,
       "stok2.csv",
       later,
     );
-    expect(second.json().data).toMatchObject({ accepted: 2, usedForSync: true });
+    expect(second.json().data).toMatchObject({ accepted: 1202, usedForSync: true });
     const allBad = "sku;warehouse;quantity\nDSY-001;MERKEZ;çok\n";
     const bad = await upload(c.token, `/api/settings/file-import/${connectionId}/stock`, "bozuk.csv", allBad);
     expect(bad.json().data).toMatchObject({ accepted: 0, rejected: 1, usedForSync: false });
 
     const run = await runJob(t, c, "StockIntegration");
     expect(run.report).toContain("Stok dosyadan okundu: stok2.csv");
+    expect(run.counts.read).toBe(1202);
     const location = c.shop.state.stockLocations[0]!.id;
     const qty = (sku: string) =>
       shopVariant(c, sku)!.stocks.find((s) => s.stockLocationId === location)?.stockCount ?? 0;
