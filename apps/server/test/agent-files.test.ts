@@ -138,6 +138,24 @@ describe("the agent's watched folders feed the sync", () => {
       }
       expect(out).toMatchObject({ fileName: dropped[0], rowsAccepted: 2 });
       expect(out.deliveredAt).not.toBeNull();
+
+      // A file that cannot be read goes to hatali/ with the reason; nothing is kept.
+      writeFileSync(join(products, "bozuk.csv"), "sku;name\nA-1;Kalem;fazla;sutun\n");
+      await until("the unreadable file rejected", () => existsSync(join(products, "hatali", "bozuk.csv")));
+      expect(readFileSync(join(products, "hatali", "bozuk.csv.sonuc.csv"), "utf8")).toContain(
+        "Dosya okunamadı",
+      );
+      expect(await imports(c.companyId)).toHaveLength(2);
+
+      // Agent down while an order run writes its file: it reaches the outbox when the agent is back.
+      await agent.kill();
+      c.shop.generateOrders(1);
+      const offline = await runJob(t, c, "OrderIntegration");
+      expect(offline.counts.written).toBe(1);
+      const waiting = (await overview()).orders.find((o: { deliveredAt: string | null }) => !o.deliveredAt);
+      expect(waiting).toBeDefined();
+      await agent.start();
+      await until("the waiting orders file in the outbox", () => existsSync(join(outbox, waiting.fileName)));
     } finally {
       await agent.kill();
       await c.close();
