@@ -159,7 +159,12 @@ export class FolderWatcher {
             continue;
           }
           if ([...this.inFlight.values()].some((f) => f.file === file)) continue;
-          this.sendFile(folder, file, st.size, st.mtimeMs);
+          try {
+            this.sendFile(folder, file, st.size, st.mtimeMs);
+          } catch (e) {
+            // Gone or locked between the look and the read: the next scan looks again.
+            this.store.log(`${name}: not sent (${e instanceof Error ? e.message : String(e)})`);
+          }
         }
       }
       if (changed) this.reportFolders();
@@ -202,8 +207,15 @@ export class FolderWatcher {
     const ok = frame.status === "imported" || frame.status === "duplicate";
     const summary =
       frame.message ?? `${frame.status}: ${frame.accepted} kabul, ${frame.rejected} red (#${frame.importId})`;
-    this.finish(sent.folder, sent.file, ok ? PROCESSED_DIR : REJECTED_DIR, frame.rows, summary);
-    this.store.log(`${basename(sent.file)}: ${summary}`);
+    try {
+      this.finish(sent.folder, sent.file, ok ? PROCESSED_DIR : REJECTED_DIR, frame.rows, summary);
+      this.store.log(`${basename(sent.file)}: ${summary}`);
+    } catch (e) {
+      // Could not move it (locked, removed): it stays and goes again; the server answers the same import.
+      this.store.log(
+        `${basename(sent.file)}: ${summary}; not moved (${e instanceof Error ? e.message : String(e)})`,
+      );
+    }
   }
 
   private finish(
