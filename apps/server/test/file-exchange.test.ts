@@ -179,6 +179,15 @@ describe("files as the source of a system with no API", () => {
     expect(res.json().message).toBe(
       "Dosya okunamadı: Excel (.xlsx), CSV veya XML olmalı, ilk satırı başlık.",
     );
+    const big = Buffer.alloc(20 * 1024 * 1024 + 1, "a");
+    const tooLarge = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/prices`,
+      "fiyat.csv",
+      big,
+    );
+    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.json().message).toBe("Dosya çok büyük: en fazla 20 MB.");
   });
 
   it("writes the orders of a run into one orders file, each order once", async () => {
