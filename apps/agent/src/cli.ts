@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { message } from "@ep/contracts";
 import { AgentClient, pair } from "./client.ts";
@@ -19,12 +21,15 @@ async function main(argv: string[]): Promise<number> {
       password: { type: "string" },
       ntlm: { type: "boolean" },
       domain: { type: "string" },
+      kind: { type: "string" },
+      outbox: { type: "string" },
     },
   });
   const store = new AgentStore(values.home);
   const [command, code] = positionals;
   if (command === "db") return databases(store, positionals.slice(1), values);
   if (command === "http-auth") return httpAuth(store, positionals.slice(1), values);
+  if (command === "folder") return folders(store, positionals.slice(1), values);
   if (command === "pair" && code && values.server) {
     try {
       const config = await pair(values.server, code);
@@ -158,6 +163,35 @@ function databases(
     return 0;
   }
   console.log(message("agents.cli.dbUsage"));
+  return 2;
+}
+
+/** `folder add|list|remove`: folders whose Excel / CSV / XML files go to the server (products, stock, prices). */
+function folders(store: AgentStore, args: string[], v: Record<string, string | boolean | undefined>): number {
+  const [action, path] = args;
+  const all = store.loadFolders();
+  if (action === "list") {
+    if (all.length === 0) console.log(message("agents.cli.folderNone"));
+    for (const f of all) console.log(message("agents.cli.folderLine", { ...f, outbox: f.outbox ?? "-" }));
+    return 0;
+  }
+  if (action === "remove" && path) {
+    const full = resolve(path);
+    store.saveFolders(all.filter((f) => f.path !== full));
+    console.log(message("agents.cli.folderRemoved", { path: full }));
+    return 0;
+  }
+  const kind = v.kind;
+  if (action === "add" && path && (kind === "products" || kind === "stock" || kind === "prices")) {
+    const full = resolve(path);
+    const outbox = typeof v.outbox === "string" ? resolve(v.outbox) : null;
+    mkdirSync(full, { recursive: true });
+    store.saveFolders([...all.filter((f) => f.path !== full), { path: full, kind, outbox }]);
+    store.log(`folder ${full} watched (${kind}${outbox ? `, outbox ${outbox}` : ""})`);
+    console.log(message("agents.cli.folderSaved", { path: full, kind }));
+    return 0;
+  }
+  console.log(message("agents.cli.folderUsage"));
   return 2;
 }
 

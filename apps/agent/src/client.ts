@@ -1,6 +1,12 @@
 import { hostname } from "node:os";
-import { type AgentRequestFrame, message } from "@ep/contracts";
+import {
+  type AgentFileOutFrame,
+  type AgentFileResultFrame,
+  type AgentRequestFrame,
+  message,
+} from "@ep/contracts";
 import WebSocket from "ws";
+import { FolderWatcher, type FolderWatcherOptions } from "./folders.ts";
 import { codeOf, performHttp } from "./relay.ts";
 import { SqlRunner } from "./sql/runner.ts";
 import type { AgentConfig, AgentState, AgentStatus, AgentStore } from "./store.ts";
@@ -14,6 +20,7 @@ export type AgentClientOptions = {
   maxBackoffMs?: number;
   machineName?: string;
   random?: () => number;
+  folders?: FolderWatcherOptions;
 };
 
 /** `http://panel:8080` → `ws://panel:8080/api/agent/connect` (https → wss). */
@@ -38,6 +45,7 @@ export class AgentClient {
   private finish!: (state: AgentState) => void;
   private readonly stateListeners = new Set<(state: AgentState) => void>();
   private readonly sql: SqlRunner;
+  private readonly folders: FolderWatcher;
 
   constructor(
     private readonly config: AgentConfig,
@@ -52,6 +60,16 @@ export class AgentClient {
       updatedAt: "",
     };
     this.sql = new SqlRunner(store);
+    this.folders = new FolderWatcher(
+      store,
+      (frame) => {
+        const socket = this.socket;
+        if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+        socket.send(JSON.stringify(frame));
+        return true;
+      },
+      options.folders,
+    );
     this.done = new Promise((resolve) => {
       this.finish = resolve;
     });
@@ -76,6 +94,7 @@ export class AgentClient {
 
   /** Starts the loop; the promise resolves with the final state (`refused` or `stopped`). */
   run(): Promise<AgentState> {
+    this.folders.start();
     this.connect();
     return this.done;
   }
@@ -84,6 +103,7 @@ export class AgentClient {
     this.stopped = true;
     clearTimeout(this.retry);
     clearInterval(this.heartbeat);
+    this.folders.stop();
     this.socket?.close(1000, "stopped");
     void this.sql.close();
     this.setState("stopped");
@@ -125,14 +145,17 @@ export class AgentClient {
       this.heartbeat = setInterval(() => this.hello("heartbeat"), this.options.heartbeatMs ?? 30_000);
       this.store.log(`connected to ${this.config.server}`);
       this.setState("online", { connectedAt: new Date().toISOString(), lastError: null });
+      this.folders.connected();
     });
     socket.on("message", (data) => {
-      let frame: AgentRequestFrame;
+      let frame: AgentRequestFrame | AgentFileResultFrame | AgentFileOutFrame;
       try {
-        frame = JSON.parse(String(data)) as AgentRequestFrame;
+        frame = JSON.parse(String(data)) as typeof frame;
       } catch {
         return;
       }
+      if (frame.type === "file-import-result") return this.folders.onResult(frame);
+      if (frame.type === "file-out") return this.folders.onFileOut(frame);
       const work =
         frame.type === "http"
           ? performHttp(frame, this.store.loadHttpAuth())
@@ -152,6 +175,7 @@ export class AgentClient {
     });
     socket.on("close", (code) => {
       clearInterval(this.heartbeat);
+      this.folders.disconnected();
       if (this.stopped || refused) return;
       this.setState("offline", { lastError: this.status.lastError ?? `closed (${code})` });
       this.scheduleReconnect();

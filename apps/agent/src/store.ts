@@ -1,7 +1,7 @@
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { AgentSqlTarget } from "@ep/contracts";
+import type { AgentFolderKind, AgentSqlTarget } from "@ep/contracts";
 
 export type AgentConfig = { server: string; agentId: number; credential: string };
 /** Databases this agent may query, by alias; passwords stay in this file (mode 0600). */
@@ -14,6 +14,8 @@ export type AgentHttpAuth = Record<
   string,
   { scheme: "ntlm"; domain: string; user: string; password: string }
 >;
+/** A watched folder: the kind of file it holds, and where orders files go (if anywhere). */
+export type AgentFolder = { path: string; kind: AgentFolderKind; outbox: string | null };
 export type AgentState = "connecting" | "online" | "offline" | "refused" | "stopped";
 export type AgentStatus = {
   state: AgentState;
@@ -71,6 +73,16 @@ export class AgentStore {
 
   loadHttpAuth(): AgentHttpAuth {
     return readJson<AgentHttpAuth>(this.path("http-auth.json")) ?? {};
+  }
+
+  /** The watched folders (`folder add|list|remove`), kept like `databases.json`. */
+  saveFolders(folders: AgentFolder[]): void {
+    this.ensureHome();
+    writeFileSync(this.path("folders.json"), `${JSON.stringify(folders, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  loadFolders(): AgentFolder[] {
+    return readJson<AgentFolder[]>(this.path("folders.json")) ?? [];
   }
 
   saveStatus(status: AgentStatus): void {

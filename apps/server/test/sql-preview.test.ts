@@ -124,7 +124,9 @@ describe("file import of the mapping systems", () => {
     const csv = "STK_KOD;DEPO;MIKTAR\nKLM-001;MERKEZ;12\nKLM-002;MERKEZ;yok\n";
     const own = await upload(a.token, `/api/settings/file-import/${a.connectionId}/stock`, "stok.csv", csv);
     expect(own.statusCode).toBe(200);
-    expect(own.json().data).toEqual({
+    expect(own.json().data).toMatchObject({
+      status: "imported",
+      usedForSync: true,
       columns: ["STK_KOD", "DEPO", "MIKTAR"],
       accepted: 1,
       rejected: 1,

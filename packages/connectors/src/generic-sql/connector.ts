@@ -16,6 +16,9 @@ import type {
   ErpConnector,
   ErpCustomerRef,
   ErpOrderRef,
+  FileSource,
+  SourceFile,
+  SourceFileKind,
 } from "../sdk/connector";
 import { ConnectorError, isConnectorError } from "../sdk/errors";
 import type {
@@ -74,6 +77,10 @@ export interface QueryPreview {
 export class GenericSqlConnector implements ErpConnector {
   readonly config: GenericSqlConfig;
   readonly dialect: SqlDialect;
+  private readonly filesRead = new Map<SourceFileKind, Promise<SourceFile | undefined>>();
+  /** Report lines: which kinds this run read from which file. */
+  private readonly fileNotes = new Map<SourceFileKind, string>();
+  private ordersToFile = 0;
 
   constructor(
     readonly descriptor: ConnectorDescriptor,
@@ -160,6 +167,54 @@ export class GenericSqlConnector implements ErpConnector {
     return { rows: res.rows };
   }
 
+  /**
+   * The latest accepted file of a kind, when the merchant gave one (panel or watched folder): it is the
+   * source of that kind instead of the SQL query ("the latest accepted file per kind wins"). Read once per
+   * connector (one run), so every page comes from the same file.
+   */
+  private fileOf(kind: SourceFileKind): Promise<SourceFile | undefined> {
+    const files = this.ctx.files;
+    if (!files) return Promise.resolve(undefined);
+    let cached = this.filesRead.get(kind);
+    if (!cached) {
+      cached = files.latest(kind);
+      this.filesRead.set(kind, cached);
+    }
+    return cached;
+  }
+
+  /** One page of a file's rows (the page token is the next row's offset), mapped like a query's. */
+  private filePage<T>(
+    kind: SourceFileKind,
+    file: SourceFile,
+    q: PageQuery | undefined,
+    map: (row: Row, columns: Record<string, string>) => RowResult<T>,
+  ): Page<T> {
+    const size = Math.min(q?.pageSize ?? this.config.pageSize ?? DEFAULT_PAGE, 10_000);
+    const from = q?.pageToken ? Number(q.pageToken) : 0;
+    const rows = file.rows.slice(from, from + size);
+    const items: T[] = [];
+    const rejected: RejectedRecord[] = [];
+    for (const row of rows) {
+      const r = map(row, file.mapping);
+      if (r.ok) items.push(r.value);
+      else rejected.push({ key: r.key, error: rejection(r.key, r.errors, kind) });
+    }
+    const next = from + size < file.rows.length ? String(from + size) : undefined;
+    if (!this.fileNotes.has(kind))
+      this.fileNotes.set(
+        kind,
+        message("connectors.genericSql.readFromFile", {
+          what: queryLabel(kind),
+          file: file.fileName,
+          source: message(`connectors.genericSql.fileSource.${file.source}`),
+          at: file.uploadedAt.slice(0, 16).replace("T", " "),
+          rows: file.rows.length,
+        }),
+      );
+    return { items, nextPageToken: next, ...(rejected.length ? { rejected } : {}) };
+  }
+
   private async readPage<T>(
     name: ReadQueryName,
     q: PageQuery | undefined,
@@ -198,6 +253,13 @@ export class GenericSqlConnector implements ErpConnector {
 
   async testConnection(): Promise<ConnectionInfo> {
     const name = (["products", "stock", "prices", "categories"] as const).find((n) => this.config[n]?.sql);
+    // Files only (no query): the connection works through the files the merchant gives.
+    if (!name && this.ctx.files)
+      return {
+        ok: true,
+        system: this.descriptor.system,
+        description: message("connectors.genericSql.filesOnly", { system: this.descriptor.name }),
+      };
     if (!name)
       throw invalid(
         "products",
@@ -212,21 +274,29 @@ export class GenericSqlConnector implements ErpConnector {
     };
   }
 
-  listProducts(q?: PageQuery): Promise<Page<Product>> {
+  async listProducts(q?: PageQuery): Promise<Page<Product>> {
+    const file = await this.fileOf("products");
+    if (file) return this.filePage("products", file, q, MAPPERS.products);
     const cols = this.queryOf("products").columns;
     return this.readPage("products", q, (row) => MAPPERS.products(row, cols));
   }
 
   async listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>> {
-    const cols = this.queryOf("stock").columns;
-    const page = await this.readPage("stock", q, (row) => MAPPERS.stock(row, cols));
+    const file = await this.fileOf("stock");
+    const page = file
+      ? this.filePage("stock", file, q, MAPPERS.stock)
+      : await this.readPage("stock", q, (row) => MAPPERS.stock(row, this.queryOf("stock").columns));
     const wanted = q?.locations?.length ? new Set(q.locations) : undefined;
     return wanted ? { ...page, items: page.items.filter((s) => wanted.has(s.location)) } : page;
   }
 
   async listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>> {
-    const cols = this.queryOf("prices").columns;
-    const page = await this.readPage("prices", q, (row) => MAPPERS.prices(row, cols, this.config.currency));
+    const file = await this.fileOf("prices");
+    const page = file
+      ? this.filePage("prices", file, q, (row, cols) => MAPPERS.prices(row, cols, this.config.currency))
+      : await this.readPage("prices", q, (row) =>
+          MAPPERS.prices(row, this.queryOf("prices").columns, this.config.currency),
+        );
     const wanted = q?.priceGroups?.length ? new Set(q.priceGroups) : undefined;
     return wanted ? { ...page, items: page.items.filter((p) => wanted.has(p.priceGroup)) } : page;
   }
@@ -268,8 +338,9 @@ export class GenericSqlConnector implements ErpConnector {
   }
 
   async listPriceGroups(): Promise<PriceGroup[]> {
-    if (!this.config.prices?.sql) return [];
-    if (!this.config.prices.columns.priceGroup)
+    const file = await this.fileOf("prices");
+    if (!file && !this.config.prices?.sql) return [];
+    if (!(file ? file.mapping : this.config.prices?.columns)?.priceGroup)
       return [{ id: "default", name: "Varsayılan", isDefault: true }];
     const ids = await this.distinct(
       (q) => this.listPrices(q),
@@ -279,7 +350,7 @@ export class GenericSqlConnector implements ErpConnector {
   }
 
   async listStockLocations(): Promise<StockLocation[]> {
-    if (!this.config.stock?.sql) return [];
+    if (!this.config.stock?.sql && !(await this.fileOf("stock"))) return [];
     const ids = await this.distinct(
       (q) => this.listStock(q),
       (s) => s.location,
@@ -299,7 +370,14 @@ export class GenericSqlConnector implements ErpConnector {
     return res.rows;
   }
 
+  /** Orders go out as an orders file when no order write is configured and files are the source. */
+  private get ordersByFile(): FileSource | undefined {
+    return this.config.orderWrite?.sql ? undefined : this.ctx.files;
+  }
+
   async findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
+    const files = this.ordersByFile;
+    if (files) return (await files.hasOrder(ref)) ? { documentId: ref, ref, existed: true } : null;
     const rows = await this.lookupRows(ref);
     if (rows.length === 0) return null;
     return this.refOf(ref, rows, true);
@@ -326,6 +404,8 @@ export class GenericSqlConnector implements ErpConnector {
   }
 
   async createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
+    const files = this.ordersByFile;
+    if (files) return this.orderToFile(files, input);
     const write = this.config.orderWrite;
     if (!write?.sql)
       throw invalid(
@@ -400,6 +480,55 @@ export class GenericSqlConnector implements ErpConnector {
         itemKeys: [ref],
       });
     return this.refOf(ref, after, statements.length === 0);
+  }
+
+  /**
+   * One row per order line for the orders file (the merchant's system imports it); recorded once per
+   * order number, so a retried order is not doubled in the file.
+   */
+  private async orderToFile(files: FileSource, input: CreateSalesOrderInput): Promise<ErpOrderRef> {
+    const { order } = input;
+    const c = order.customer;
+    const a = order.billingAddress;
+    const rows = order.lines.map((l, i) => ({
+      orderNo: order.orderNo,
+      orderDate: new Date(order.createdAt).toISOString(),
+      customerCode: input.customerCode,
+      customerName: (c.companyName ?? `${c.firstName} ${c.lastName}`).trim(),
+      customerEmail: c.email ?? null,
+      customerPhone: c.phone ?? a.phone ?? null,
+      taxNumber: c.taxNumber ?? null,
+      address: [a.line1, a.line2].filter(Boolean).join(" "),
+      city: a.city,
+      district: a.district ?? null,
+      currency: order.currency,
+      lineNo: i + 1,
+      sku: l.sku,
+      name: l.name,
+      qty: l.qty,
+      unitPrice: round2(l.unitPrice),
+      vatRate: l.vatRate,
+      discount: round2(l.discount),
+      lineTotal: round2(l.total),
+      shippingCost: round2(order.shipping.cost),
+      grandTotal: round2(order.totals.grandTotal),
+      note: order.note ?? null,
+    }));
+    const added = await files.addOrder(order.orderNo, rows);
+    if (added) this.ordersToFile++;
+    return { documentId: order.orderNo, ref: order.orderNo, existed: !added };
+  }
+
+  /** The run's report lines: the files read, and the orders file written (orders recorded this run). */
+  async afterRun(): Promise<string[]> {
+    const lines = [...this.fileNotes.values()];
+    const files = this.ordersByFile;
+    if (files && this.ordersToFile > 0) {
+      const out = await files.closeOrders();
+      if (out)
+        lines.push(message("connectors.genericSql.ordersFile", { file: out.fileName, count: out.orders }));
+    }
+    return lines;
   }
 
   /** No invoice query is part of the configuration: these systems' invoices are not read. */

@@ -108,6 +108,8 @@ export interface ConnectorContext {
   fetch?: TransportFetch;
   /** The ERP's database, reached through the on-site agent (see `SqlTransport`); absent when not configured. */
   sql?: SqlTransport;
+  /** Files the merchant gave (panel upload or the agent's watched folder): the generic file connector's source. */
+  files?: FileSource;
   /**
    * Keeps credentials the connector obtained itself (a refreshed OAuth token pair) with the stored
    * connection, so the next run starts from them: `changed` holds only the fields that changed.
@@ -116,6 +118,33 @@ export interface ConnectorContext {
 }
 
 export type Credentials = Record<string, string | undefined>;
+
+export type SourceFileKind = "products" | "stock" | "prices";
+
+/** The latest accepted file of a kind: its raw rows and the column mapping its check used. */
+export interface SourceFile {
+  id: number;
+  fileName: string;
+  source: "panel" | "agent";
+  uploadedAt: string;
+  /** Model field → file column. */
+  mapping: Record<string, string>;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * Files in and out for the systems with no API (the server keeps them per company): the latest accepted
+ * file per kind is read instead of a SQL query; orders go out as rows of an orders file, once per order.
+ */
+export interface FileSource {
+  latest(kind: SourceFileKind): Promise<SourceFile | undefined>;
+  /** Whether the order is already in an orders file (or waiting for the next one). */
+  hasOrder(orderNo: string): Promise<boolean>;
+  /** Records the order's rows for the orders file; false when it was there already (nothing doubled). */
+  addOrder(orderNo: string, rows: Record<string, string | number | null>[]): Promise<boolean>;
+  /** Writes the orders recorded and not yet in a file into a new orders file; its name, or undefined. */
+  closeOrders(): Promise<{ fileName: string; orders: number } | undefined>;
+}
 
 export interface ConnectionInfo {
   ok: true;
@@ -171,6 +200,8 @@ export interface ErpConnector {
   createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef>;
   /** Invoices issued for an order (by our reference). */
   listInvoicesForOrder(ref: string): Promise<Invoice[]>;
+  /** Called once when a run ends (e.g. the file connector writes its orders file): lines for the run's report. */
+  afterRun?(): Promise<string[]>;
 }
 
 export interface ShopCategory {

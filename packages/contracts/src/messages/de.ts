@@ -136,6 +136,13 @@ export const de: MessageCatalog = {
     noShopStockLocation: "Der Shop hat keinen Lagerort.",
     noErpPriceGroup: "Im ERP gibt es keine Preisgruppe.",
   },
+  fileExchange: {
+    unreadable: "Die Datei konnte nicht gelesen werden: Excel (.xlsx), CSV oder XML mit Kopfzeile.",
+    tooLarge: "Die Datei ist zu groß: höchstens 20 MB.",
+    notFileSystem:
+      "Dieses ERP arbeitet nicht mit Dateien: Dateien gelten nur für Systeme ohne API (konfigurierte Zuordnung).",
+    empty: "Die Datei ist leer.",
+  },
   connectors: {
     genericSql: {
       queries: {
@@ -168,6 +175,13 @@ export const de: MessageCatalog = {
       rowNotBool: '{{field}} ist kein Ja/Nein-Wert: "{{value}}".',
       rowVat: "Ungültiger MwSt.-Satz: {{value}} (0, 1, 10 oder 20).",
       rowNegative: "{{field}} darf nicht negativ sein.",
+      readFromFile:
+        "{{what}} aus einer Datei gelesen: {{file}} ({{source}}, {{at}}, {{rows}} Zeilen); statt der Abfrage gilt die zuletzt angenommene Datei.",
+      fileSource: { panel: "im Panel hochgeladen", agent: "aus dem überwachten Ordner" },
+      filesOnly:
+        "{{system}}: keine Abfrage definiert; Produkte, Bestand und Preise kommen aus den hochgeladenen Dateien.",
+      ordersFile:
+        "Bestellungen in eine Datei geschrieben: {{file}} ({{count}} Bestellungen); im Panel herunterladen.",
       noTransport:
         "Die Datenbank ist über das lokale Verbindungsprogramm nicht erreichbar: koppeln Sie es und geben Sie den Datenbank-Alias ein.",
       queryFailed: "Die Abfrage {{what}} schlug in der Datenbank fehl: {{detail}}",
@@ -535,13 +549,19 @@ export const de: MessageCatalog = {
       'Der lokale Agent auf "{{machine}}" ist wieder online; die wartenden Übertragungen laufen weiter.',
     cli: {
       usage:
-        "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand",
+        "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand\n  Überwachte Ordner: entegrasyon-agent folder add|list|remove",
       paired: "Gekoppelt (Agent Nr. {{agentId}}). Starten Sie ihn jetzt mit 'entegrasyon-agent run'.",
       dbSaved:
         "Datenbank '{{alias}}' gespeichert ({{dialect}}, {{host}}:{{database}}). Tragen Sie diesen Namen im Panel ein.",
       dbRemoved: "Datenbank '{{alias}}' entfernt.",
       dbNone: "Keine Datenbanken gespeichert.",
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (Benutzer {{user}})",
+      folderUsage:
+        "Verwendung:\n  entegrasyon-agent folder add ORDNER --kind products|stock|prices [--outbox ORDNER]\n  entegrasyon-agent folder list\n  entegrasyon-agent folder remove ORDNER\nVerarbeitete Dateien wandern nach islenen/, abgelehnte nach hatali/, jeweils mit Ergebnis pro Zeile (.sonuc.csv).",
+      folderSaved: "Ordner wird überwacht: {{path}} ({{kind}}).",
+      folderRemoved: "Ordner wird nicht mehr überwacht: {{path}}.",
+      folderNone: "Keine überwachten Ordner.",
+      folderLine: "{{path}}  Art: {{kind}}  Bestellausgang: {{outbox}}",
       dbUsage:
         "Verwendung:\n  entegrasyon-agent db add NAME --dialect firebird|mssql --host HOST [--port N] --database DATENBANK --user BENUTZER --password PASSWORT\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NAME\nPasswörter bleiben auf diesem Rechner, in einer nur für das Dienstkonto lesbaren Datei.",
       httpAuthSaved:

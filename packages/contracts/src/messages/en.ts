@@ -162,6 +162,13 @@ export const en: MessageCatalog = {
     bindingConflict:
       "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
   },
+  fileExchange: {
+    unreadable: "The file could not be read: it must be Excel (.xlsx), CSV or XML with a header row.",
+    tooLarge: "The file is too large: 20 MB at most.",
+    notFileSystem:
+      "This ERP does not work with files: files are used only by the systems with no API (configured mapping).",
+    empty: "The file is empty.",
+  },
   connectors: {
     genericSql: {
       queries: {
@@ -192,6 +199,11 @@ export const en: MessageCatalog = {
       rowNotBool: '{{field}} is not a yes/no value: "{{value}}".',
       rowVat: "Invalid VAT rate: {{value}} (must be 0, 1, 10 or 20).",
       rowNegative: "{{field}} cannot be negative.",
+      readFromFile:
+        "{{what}} read from a file: {{file}} ({{source}}, {{at}}, {{rows}} rows); the latest accepted file is used instead of the query.",
+      fileSource: { panel: "uploaded in the panel", agent: "from the watched folder" },
+      filesOnly: "{{system}}: no query defined; products, stock and prices are read from the uploaded files.",
+      ordersFile: "Orders written to a file: {{file}} ({{count}} orders); download it in the panel.",
       noTransport:
         "The database cannot be reached through the on-site agent: pair the agent and enter the database alias.",
       queryFailed: "The {{what}} query failed in the database: {{detail}}",
@@ -502,13 +514,19 @@ export const en: MessageCatalog = {
     backOnline: 'The on-site agent on "{{machine}}" is back online; the waiting transfers continue.',
     cli: {
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state",
+        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state\n  Watched folders: entegrasyon-agent folder add|list|remove",
       paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
       dbSaved:
         "Database '{{alias}}' saved ({{dialect}}, {{host}}:{{database}}). Enter this name in the panel's 'Veritabanı takma adı' (database alias) field.",
       dbRemoved: "Database '{{alias}}' removed.",
       dbNone: "No databases saved.",
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (user {{user}})",
+      folderUsage:
+        "Usage:\n  entegrasyon-agent folder add FOLDER --kind products|stock|prices [--outbox FOLDER]\n  entegrasyon-agent folder list\n  entegrasyon-agent folder remove FOLDER\nProcessed files move to islenen/, rejected ones to hatali/, each with a per-row result (.sonuc.csv).",
+      folderSaved: "Folder watched: {{path}} ({{kind}}).",
+      folderRemoved: "Folder no longer watched: {{path}}.",
+      folderNone: "No watched folders.",
+      folderLine: "{{path}}  kind: {{kind}}  orders outbox: {{outbox}}",
       dbUsage:
         "Usage:\n  entegrasyon-agent db add NAME --dialect firebird|mssql --host HOST [--port N] --database DATABASE --user USER --password PASSWORD\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NAME\nPasswords stay on this machine, in a file only the service account can read.",
       httpAuthSaved:

@@ -132,6 +132,13 @@ export const es: MessageCatalog = {
     noShopStockLocation: "La tienda no tiene ninguna ubicación de stock.",
     noErpPriceGroup: "El ERP no tiene ningún grupo de precios.",
   },
+  fileExchange: {
+    unreadable: "No se pudo leer el archivo: debe ser Excel (.xlsx), CSV o XML con fila de encabezado.",
+    tooLarge: "El archivo es demasiado grande: 20 MB como máximo.",
+    notFileSystem:
+      "Este ERP no trabaja con archivos: solo los sistemas sin API (mapeo configurado) los usan.",
+    empty: "El archivo está vacío.",
+  },
   connectors: {
     genericSql: {
       queries: {
@@ -164,6 +171,12 @@ export const es: MessageCatalog = {
       rowNotBool: '{{field}} no es un valor sí/no: "{{value}}".',
       rowVat: "Tipo de IVA no válido: {{value}} (0, 1, 10 o 20).",
       rowNegative: "{{field}} no puede ser negativo.",
+      readFromFile:
+        "{{what}} leído de un archivo: {{file}} ({{source}}, {{at}}, {{rows}} filas); se usa el último archivo aceptado en lugar de la consulta.",
+      fileSource: { panel: "subido en el panel", agent: "de la carpeta vigilada" },
+      filesOnly:
+        "{{system}}: sin consulta definida; productos, stock y precios se leen de los archivos subidos.",
+      ordersFile: "Pedidos escritos en un archivo: {{file}} ({{count}} pedidos); descárguelo en el panel.",
       noTransport:
         "No se puede acceder a la base de datos a través del agente local: vincule el agente e indique el alias de la base de datos.",
       queryFailed: "La consulta {{what}} falló en la base de datos: {{detail}}",
@@ -523,13 +536,19 @@ export const es: MessageCatalog = {
       'El agente local de "{{machine}}" vuelve a estar en línea; las transferencias pendientes continúan.',
     cli: {
       usage:
-        "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado",
+        "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado\n  Carpetas vigiladas: entegrasyon-agent folder add|list|remove",
       paired: "Emparejado (agente n.º {{agentId}}). Ahora inícielo con 'entegrasyon-agent run'.",
       dbSaved:
         "Base de datos '{{alias}}' guardada ({{dialect}}, {{host}}:{{database}}). Escriba este nombre en el panel.",
       dbRemoved: "Base de datos '{{alias}}' eliminada.",
       dbNone: "No hay bases de datos guardadas.",
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (usuario {{user}})",
+      folderUsage:
+        "Uso:\n  entegrasyon-agent folder add CARPETA --kind products|stock|prices [--outbox CARPETA]\n  entegrasyon-agent folder list\n  entegrasyon-agent folder remove CARPETA\nLos archivos procesados pasan a islenen/, los rechazados a hatali/, cada uno con su resultado por fila (.sonuc.csv).",
+      folderSaved: "Carpeta vigilada: {{path}} ({{kind}}).",
+      folderRemoved: "La carpeta ya no se vigila: {{path}}.",
+      folderNone: "No hay carpetas vigiladas.",
+      folderLine: "{{path}}  tipo: {{kind}}  salida de pedidos: {{outbox}}",
       dbUsage:
         "Uso:\n  entegrasyon-agent db add NOMBRE --dialect firebird|mssql --host HOST [--port N] --database BASE --user USUARIO --password CLAVE\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NOMBRE\nLas contraseñas quedan en esta máquina, en un archivo que solo la cuenta de servicio puede leer.",
       httpAuthSaved:

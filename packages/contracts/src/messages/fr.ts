@@ -134,6 +134,13 @@ export const fr: MessageCatalog = {
     noShopStockLocation: "La boutique n'a aucun emplacement de stock.",
     noErpPriceGroup: "L'ERP n'a aucun groupe de prix.",
   },
+  fileExchange: {
+    unreadable: "Le fichier est illisible : Excel (.xlsx), CSV ou XML avec une ligne d'en-tête.",
+    tooLarge: "Le fichier est trop volumineux : 20 Mo au plus.",
+    notFileSystem:
+      "Cet ERP ne fonctionne pas avec des fichiers : ils servent uniquement aux systèmes sans API (correspondance configurée).",
+    empty: "Le fichier est vide.",
+  },
   connectors: {
     genericSql: {
       queries: {
@@ -166,6 +173,13 @@ export const fr: MessageCatalog = {
       rowNotBool: "{{field}} n'est pas une valeur oui/non : « {{value}} ».",
       rowVat: "Taux de TVA invalide : {{value}} (0, 1, 10 ou 20).",
       rowNegative: "{{field}} ne peut pas être négatif.",
+      readFromFile:
+        "{{what}} lu depuis un fichier : {{file}} ({{source}}, {{at}}, {{rows}} lignes) ; le dernier fichier accepté remplace la requête.",
+      fileSource: { panel: "téléversé dans le panneau", agent: "du dossier surveillé" },
+      filesOnly:
+        "{{system}} : aucune requête définie ; produits, stock et prix viennent des fichiers téléversés.",
+      ordersFile:
+        "Commandes écrites dans un fichier : {{file}} ({{count}} commandes) ; téléchargez-le dans le panneau.",
       noTransport:
         "La base de données est injoignable via l'agent local : appairez l'agent et saisissez l'alias de la base.",
       queryFailed: "La requête {{what}} a échoué dans la base : {{detail}}",
@@ -532,13 +546,19 @@ export const fr: MessageCatalog = {
       "L'agent local sur « {{machine}} » est de nouveau en ligne ; les transferts en attente reprennent.",
     cli: {
       usage:
-        "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état",
+        "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état\n  Dossiers surveillés : entegrasyon-agent folder add|list|remove",
       paired: "Appairé (agent n° {{agentId}}). Démarrez-le maintenant avec 'entegrasyon-agent run'.",
       dbSaved:
         "Base '{{alias}}' enregistrée ({{dialect}}, {{host}}:{{database}}). Saisissez ce nom dans le panneau.",
       dbRemoved: "Base '{{alias}}' supprimée.",
       dbNone: "Aucune base enregistrée.",
       dbLine: "{{alias}} : {{dialect}} {{host}}:{{database}} (utilisateur {{user}})",
+      folderUsage:
+        "Utilisation :\n  entegrasyon-agent folder add DOSSIER --kind products|stock|prices [--outbox DOSSIER]\n  entegrasyon-agent folder list\n  entegrasyon-agent folder remove DOSSIER\nLes fichiers traités vont dans islenen/, les refusés dans hatali/, chacun avec un résultat par ligne (.sonuc.csv).",
+      folderSaved: "Dossier surveillé : {{path}} ({{kind}}).",
+      folderRemoved: "Dossier plus surveillé : {{path}}.",
+      folderNone: "Aucun dossier surveillé.",
+      folderLine: "{{path}}  type : {{kind}}  sortie commandes : {{outbox}}",
       dbUsage:
         "Utilisation :\n  entegrasyon-agent db add NOM --dialect firebird|mssql --host HÔTE [--port N] --database BASE --user UTILISATEUR --password MOTDEPASSE\n  entegrasyon-agent db list\n  entegrasyon-agent db remove NOM\nLes mots de passe restent sur cette machine, dans un fichier lisible par le seul compte de service.",
       httpAuthSaved:

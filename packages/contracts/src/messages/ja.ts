@@ -124,6 +124,13 @@ export const ja: MessageCatalog = {
     noShopStockLocation: "ショップに在庫ロケーションがありません。",
     noErpPriceGroup: "ERPに価格グループがありません。",
   },
+  fileExchange: {
+    unreadable: "ファイルを読めません: 見出し行のある Excel (.xlsx)、CSV、XML にしてください。",
+    tooLarge: "ファイルが大きすぎます（最大 20 MB）。",
+    notFileSystem:
+      "この ERP はファイルでは動作しません: ファイルは API のないシステム（設定したマッピング）専用です。",
+    empty: "ファイルが空です。",
+  },
   connectors: {
     genericSql: {
       queries: {
@@ -155,6 +162,12 @@ export const ja: MessageCatalog = {
       rowNotBool: "{{field}}がはい/いいえの値ではありません: 「{{value}}」。",
       rowVat: "無効な税率: {{value}}(0、1、10、20のいずれか)。",
       rowNegative: "{{field}}は負の値にできません。",
+      readFromFile:
+        "{{what}}をファイルから読み込みました: {{file}}（{{source}}、{{at}}、{{rows}} 行）。クエリの代わりに最後に受け付けたファイルを使います。",
+      fileSource: { panel: "パネルでアップロード", agent: "監視フォルダーから" },
+      filesOnly: "{{system}}: クエリ未定義。商品・在庫・価格はアップロードされたファイルから読みます。",
+      ordersFile:
+        "注文をファイルに書き出しました: {{file}}（{{count}} 件）。パネルからダウンロードできます。",
       noTransport:
         "ローカル接続ツール経由でデータベースに接続できません。ツールをペアリングし、データベースのエイリアスを入力してください。",
       queryFailed: "{{what}}クエリがデータベースでエラーになりました: {{detail}}",
@@ -503,7 +516,7 @@ export const ja: MessageCatalog = {
     backOnline: "「{{machine}}」のローカルエージェントがオンラインに戻りました。待機中の転送を再開します。",
     cli: {
       usage:
-        "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します",
+        "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します\n  監視フォルダー: entegrasyon-agent folder add|list|remove",
       paired:
         "ペアリングしました（エージェント番号 {{agentId}}）。'entegrasyon-agent run' で起動してください。",
       dbSaved:
@@ -511,6 +524,12 @@ export const ja: MessageCatalog = {
       dbRemoved: "データベース '{{alias}}' を削除しました。",
       dbNone: "保存されたデータベースはありません。",
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}}（ユーザー {{user}}）",
+      folderUsage:
+        "使い方:\n  entegrasyon-agent folder add フォルダー --kind products|stock|prices [--outbox フォルダー]\n  entegrasyon-agent folder list\n  entegrasyon-agent folder remove フォルダー\n処理済みファイルは islenen/、拒否されたファイルは hatali/ に移動し、行ごとの結果（.sonuc.csv）を書きます。",
+      folderSaved: "フォルダーを監視します: {{path}}（{{kind}}）。",
+      folderRemoved: "フォルダーの監視をやめました: {{path}}。",
+      folderNone: "監視中のフォルダーはありません。",
+      folderLine: "{{path}}  種類: {{kind}}  注文出力先: {{outbox}}",
       dbUsage:
         "使い方:\n  entegrasyon-agent db add 名前 --dialect firebird|mssql --host ホスト [--port N] --database DB --user ユーザー --password パスワード\n  entegrasyon-agent db list\n  entegrasyon-agent db remove 名前\nパスワードはこのマシン上の、サービスアカウントだけが読めるファイルに保存されます。",
       httpAuthSaved:

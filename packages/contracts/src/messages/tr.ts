@@ -166,6 +166,13 @@ export const tr = {
     bindingConflict:
       "{{key}} aktarılmadı: mağazadaki aynı ürün ERP'deki {{heldBy}} koduna bağlı. Bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir; ERP Eşleştirmeleri ekranında eşleştirmeyi düzeltip Hatalı Görevler ekranından yeniden deneyiniz.",
   },
+  fileExchange: {
+    unreadable: "Dosya okunamadı: Excel (.xlsx), CSV veya XML olmalı, ilk satırı başlık.",
+    tooLarge: "Dosya çok büyük: en fazla 20 MB.",
+    notFileSystem:
+      "Bu ERP dosya ile çalışmıyor: dosyalar yalnızca API'si olmayan sistemlerde (yapılandırılmış eşleme) kullanılır.",
+    empty: "Dosya boş.",
+  },
   connectors: {
     genericSql: {
       queries: {
@@ -197,6 +204,11 @@ export const tr = {
       rowNotBool: '{{field}} evet/hayır değeri değil: "{{value}}".',
       rowVat: "KDV oranı geçersiz: {{value}} (0, 1, 10 veya 20 olmalı).",
       rowNegative: "{{field}} negatif olamaz.",
+      readFromFile:
+        "{{what}} dosyadan okundu: {{file}} ({{source}}, {{at}}, {{rows}} satır); sorgu yerine en son kabul edilen dosya kullanılır.",
+      fileSource: { panel: "panelden yüklendi", agent: "izlenen klasörden" },
+      filesOnly: "{{system}}: sorgu tanımlı değil; ürün, stok ve fiyat yüklenen dosyalardan okunur.",
+      ordersFile: "Siparişler dosyaya yazıldı: {{file}} ({{count}} sipariş); panelden indirilebilir.",
       noTransport:
         "Veritabanına yerel bağlantı aracı üzerinden ulaşılamıyor: aracı eşleyin ve veritabanı takma adını girin.",
       queryFailed: "{{what}} sorgusu veritabanında hata verdi: {{detail}}",
@@ -510,13 +522,19 @@ export const tr = {
       '"{{machine}}" bilgisayarındaki yerel bağlantı aracı tekrar çevrimiçi; bekleyen aktarımlar devam ediyor.',
     cli: {
       usage:
-        "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir",
+        "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir\n  Klasör izleme: entegrasyon-agent folder add|list|remove",
       paired: "Eşleştirme tamam (araç no {{agentId}}). Şimdi 'entegrasyon-agent run' ile başlatın.",
       dbSaved:
         "Veritabanı '{{alias}}' kaydedildi ({{dialect}}, {{host}}:{{database}}). Paneldeki 'Veritabanı takma adı' alanına bu adı yazın.",
       dbRemoved: "Veritabanı '{{alias}}' silindi.",
       dbNone: "Kayıtlı veritabanı yok.",
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}} (kullanıcı {{user}})",
+      folderUsage:
+        "Kullanım:\n  entegrasyon-agent folder add KLASOR --kind products|stock|prices [--outbox KLASOR]\n  entegrasyon-agent folder list\n  entegrasyon-agent folder remove KLASOR\nİşlenen dosyalar islenen/, reddedilenler hatali/ klasörüne taşınır; yanlarına satır satır sonuç (.sonuc.csv) yazılır.",
+      folderSaved: "Klasör izlenecek: {{path}} ({{kind}}).",
+      folderRemoved: "Klasör artık izlenmiyor: {{path}}.",
+      folderNone: "İzlenen klasör yok.",
+      folderLine: "{{path}}  tür: {{kind}}  sipariş çıkışı: {{outbox}}",
       dbUsage:
         "Kullanım:\n  entegrasyon-agent db add AD --dialect firebird|mssql --host SUNUCU [--port N] --database VERITABANI --user KULLANICI --password PAROLA\n  entegrasyon-agent db list\n  entegrasyon-agent db remove AD\nParolalar yalnızca bu makinede, yalnızca hizmet hesabının okuyabildiği dosyada tutulur.",
       httpAuthSaved:

@@ -114,6 +114,12 @@ export const zh: MessageCatalog = {
     noShopStockLocation: "店铺中没有库存位置。",
     noErpPriceGroup: "ERP 中没有价格组。",
   },
+  fileExchange: {
+    unreadable: "无法读取文件：须为带标题行的 Excel (.xlsx)、CSV 或 XML。",
+    tooLarge: "文件过大：最多 20 MB。",
+    notFileSystem: "此 ERP 不使用文件：文件仅用于没有 API 的系统（配置的映射）。",
+    empty: "文件为空。",
+  },
   connectors: {
     genericSql: {
       queries: {
@@ -143,6 +149,11 @@ export const zh: MessageCatalog = {
       rowNotBool: "{{field}}不是是/否值:“{{value}}”。",
       rowVat: "税率无效:{{value}}(应为 0、1、10 或 20)。",
       rowNegative: "{{field}}不能为负数。",
+      readFromFile:
+        "{{what}}从文件读取：{{file}}（{{source}}，{{at}}，{{rows}} 行）；使用最后接受的文件代替查询。",
+      fileSource: { panel: "在面板上传", agent: "来自监视文件夹" },
+      filesOnly: "{{system}}：未定义查询；商品、库存和价格从上传的文件读取。",
+      ordersFile: "订单已写入文件：{{file}}（{{count}} 个订单）；可在面板下载。",
       noTransport: "无法通过本地连接工具访问数据库:请配对该工具并输入数据库别名。",
       queryFailed: "{{what}}查询在数据库中出错:{{detail}}",
       notConfigured: "未定义{{what}}查询;请在“通过 SQL 连接”部分添加。",
@@ -461,12 +472,18 @@ export const zh: MessageCatalog = {
     backOnline: "“{{machine}}”上的本地代理已重新上线；等待中的传输将继续。",
     cli: {
       usage:
-        "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态",
+        "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态\n  监视文件夹：entegrasyon-agent folder add|list|remove",
       paired: "已配对（代理编号 {{agentId}}）。现在请用 'entegrasyon-agent run' 启动。",
       dbSaved: "数据库 '{{alias}}' 已保存（{{dialect}}，{{host}}:{{database}}）。请在面板中填写此名称。",
       dbRemoved: "数据库 '{{alias}}' 已删除。",
       dbNone: "没有已保存的数据库。",
       dbLine: "{{alias}}: {{dialect}} {{host}}:{{database}}（用户 {{user}}）",
+      folderUsage:
+        "用法:\n  entegrasyon-agent folder add 文件夹 --kind products|stock|prices [--outbox 文件夹]\n  entegrasyon-agent folder list\n  entegrasyon-agent folder remove 文件夹\n已处理的文件移到 islenen/，被拒绝的移到 hatali/，并附逐行结果（.sonuc.csv）。",
+      folderSaved: "正在监视文件夹：{{path}}（{{kind}}）。",
+      folderRemoved: "不再监视文件夹：{{path}}。",
+      folderNone: "没有监视的文件夹。",
+      folderLine: "{{path}}  类型：{{kind}}  订单输出：{{outbox}}",
       dbUsage:
         "用法:\n  entegrasyon-agent db add 名称 --dialect firebird|mssql --host 主机 [--port N] --database 数据库 --user 用户 --password 密码\n  entegrasyon-agent db list\n  entegrasyon-agent db remove 名称\n密码只保存在本机、仅服务账户可读的文件中。",
       httpAuthSaved:

@@ -65,3 +65,64 @@ export type AgentSqlAnswerFrame =
 
 export type AgentRequestFrame = AgentHttpRequestFrame | AgentSqlRequestFrame;
 export type AgentAnswerFrame = AgentHttpAnswerFrame | AgentSqlAnswerFrame;
+
+/** Files of the agent's watched folders: what each folder holds, and the largest file sent. */
+export type AgentFolderKind = "products" | "stock" | "prices";
+export const AGENT_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+/** One watched folder as the agent reports it (the panel's watched-folder status). */
+export type AgentFolderStatus = {
+  path: string;
+  kind: AgentFolderKind;
+  outbox: string | null;
+  /** False when the folder cannot be read (missing, no permission). */
+  readable: boolean;
+  lastFile: string | null;
+  lastResult: string | null;
+  lastAt: string | null;
+};
+
+/** Agent → server: its watched folders, at connect and after each file. */
+export type AgentFoldersFrame = { type: "folders"; folders: AgentFolderStatus[] };
+
+/** Agent → server: one file of a watched folder (whole, base64; at most AGENT_FILE_MAX_BYTES). */
+export type AgentFileFrame = {
+  type: "file-import";
+  id: string;
+  kind: AgentFolderKind;
+  name: string;
+  /** sha256 of the content (hex): the same file is imported once, whatever the resends. */
+  sha256: string;
+  content: string;
+};
+
+/** Server → agent: the file's per-row result (`duplicate`: imported before, the earlier result). */
+export type AgentFileResultFrame = {
+  type: "file-import-result";
+  id: string;
+  status: "imported" | "duplicate" | "rejected" | "refused";
+  importId: number | null;
+  accepted: number;
+  rejected: number;
+  rows: Array<{ row: number; key: string; accepted: boolean; reasons: string[] }>;
+  /** Turkish reason when the whole file was refused (unreadable, too large, not a file system). */
+  message: string | null;
+};
+
+/** Server → agent: an orders file to drop into the outbox folder. */
+export type AgentFileOutFrame = {
+  type: "file-out";
+  id: string;
+  exportId: number;
+  name: string;
+  content: string;
+};
+
+/** Agent → server: the orders file is in the outbox (or why not). */
+export type AgentFileOutDoneFrame = {
+  type: "file-out-done";
+  id: string;
+  exportId: number;
+  ok: boolean;
+  message: string | null;
+};

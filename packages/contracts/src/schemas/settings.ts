@@ -358,7 +358,18 @@ export type SqlPreview = z.infer<typeof sqlPreviewSchema>;
 
 /** A file of products, stock or prices checked row by row (the file exchange of the mapping systems). */
 export const FILE_IMPORT_KINDS = ["products", "stock", "prices"] as const;
+const fileRowOutcomeSchema = z.object({
+  row: z.number().int(),
+  key: z.string(),
+  accepted: z.boolean(),
+  reasons: z.array(z.string()),
+});
 export const fileImportResultSchema = z.object({
+  /** The kept file (the sync reads the latest accepted one per kind); `duplicate`: the same file was kept before. */
+  importId: z.number().int(),
+  status: z.enum(["imported", "duplicate"]),
+  /** Whether the next sync reads this file (it has accepted rows and is the latest of its kind). */
+  usedForSync: z.boolean(),
   columns: z.array(z.string()),
   accepted: z.number().int(),
   rejected: z.number().int(),
@@ -367,3 +378,47 @@ export const fileImportResultSchema = z.object({
   ),
 });
 export type FileImportResult = z.infer<typeof fileImportResultSchema>;
+
+/** A kept file: a products / stock / prices file in (panel or agent), or an orders file out (the sync). */
+export const fileImportItemSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(["products", "stock", "prices", "orders"]),
+  fileName: z.string(),
+  source: z.enum(["panel", "agent", "sync"]),
+  rowsAccepted: z.number().int(),
+  rowsRejected: z.number().int(),
+  uploadedAt: z.string(),
+  /** Orders file: when the agent put it into its outbox folder. */
+  deliveredAt: z.string().nullable(),
+  /** In: whether the next sync reads it (the latest accepted file of its kind). */
+  usedForSync: z.boolean(),
+});
+export type FileImportItem = z.infer<typeof fileImportItemSchema>;
+
+/** One page of a kept file's per-row results. */
+export const fileImportRowsSchema = z.object({
+  total: z.number().int(),
+  rows: z.array(fileRowOutcomeSchema),
+});
+
+/** A watched folder of one of the company's agents, as the agent last reported it. */
+export const watchedFolderSchema = z.object({
+  agentId: z.number().int(),
+  machineName: z.string(),
+  online: z.boolean(),
+  path: z.string(),
+  kind: z.enum(FILE_IMPORT_KINDS),
+  outbox: z.string().nullable(),
+  readable: z.boolean(),
+  lastFile: z.string().nullable(),
+  lastResult: z.string().nullable(),
+  lastAt: z.string().nullable(),
+});
+export type WatchedFolder = z.infer<typeof watchedFolderSchema>;
+
+export const fileExchangeOverviewSchema = z.object({
+  imports: z.array(fileImportItemSchema),
+  orders: z.array(fileImportItemSchema),
+  folders: z.array(watchedFolderSchema),
+});
+export type FileExchangeOverview = z.infer<typeof fileExchangeOverviewSchema>;

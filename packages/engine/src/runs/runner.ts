@@ -202,7 +202,18 @@ async function finishRun(
         return [] as string[];
       })
     : [];
-  const report = buildReport(status, tally.counts, calls, reason, resolved, [...usageLines, ...tally.lines]);
+  // The connector's own closing lines (the file connector: the files it read, the orders file it wrote).
+  const connectorLines = metering.opened?.erp.afterRun
+    ? await metering.opened.erp.afterRun().catch((error: unknown) => {
+        deps.logger.warn({ runId: run.id, ...failureLog(error) }, "connector after-run failed");
+        return [] as string[];
+      })
+    : [];
+  const report = buildReport(status, tally.counts, calls, reason, resolved, [
+    ...usageLines,
+    ...tally.lines,
+    ...connectorLines,
+  ]);
   // The row only changes if this worker still holds it: a run the sweeper already called Crashed stays so.
   const [finished] = await deps.db
     .update(jobRuns)

@@ -228,6 +228,14 @@ export class AgentHub {
     this.wake(agentId);
   }
 
+  /** Sends a frame that waits for no answer (an orders file) to an agent connected here; false if not here. */
+  send(agentId: number, frame: object): boolean {
+    const entry = this.online.get(agentId);
+    if (!entry) return false;
+    entry.socket.send(JSON.stringify(frame));
+    return true;
+  }
+
   /** Closes the agent's socket (revocation); its open calls fail as lost. */
   disconnect(agentId: number, reason: string): void {
     // A revoked agent never comes back: calls for it fail at once instead of waiting.

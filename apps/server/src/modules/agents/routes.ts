@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { ok } from "../../platform/http/envelope.ts";
+import { handleAgentFileFrame } from "../file-exchange/agent-files.ts";
 import type { AgentHello } from "./hub.ts";
 import { AgentService, agentHubOf } from "./service.ts";
 
@@ -114,13 +115,21 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }
       if (!agent) return refuse(socket, "401 Unauthorized");
       const agentId = agent.id;
+      const companyId = agent.companyId;
       wss.handleUpgrade(req, socket, head, (ws) => {
         let attached = false;
         ws.on("message", (data) => {
           let parsed: AgentHello | undefined;
           try {
-            const frame = JSON.parse(String(data)) as { type?: unknown };
-            if (frame.type !== "hello" && frame.type !== "heartbeat") return;
+            const frame = JSON.parse(String(data)) as { type?: unknown; id?: unknown };
+            if (frame.type !== "hello" && frame.type !== "heartbeat") {
+              // Files of the agent's watched folders (and its outbox receipts).
+              if (attached)
+                handleAgentFileFrame(ctx, { id: agentId, companyId }, frame, (answer) => {
+                  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(answer));
+                }).catch((e: unknown) => ctx.logger.warn({ err: e, agentId }, "agent file frame failed"));
+              return;
+            }
             parsed = helloSchema.parse(frame);
           } catch {
             return;

@@ -1,3 +1,4 @@
+import type { AgentFolderStatus } from "@ep/contracts";
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "../../platform/db/schema.ts";
 
@@ -33,6 +34,8 @@ export const agents = pgTable(
     lastSeenAt: ts("last_seen_at"),
     /** The server process holding the agent's socket (PostgreSQL: other processes route calls to it). */
     socketHolder: text("socket_holder"),
+    /** The agent's watched folders as it last reported them (panel: watched-folder status). */
+    folders: jsonb("folders").$type<AgentFolderStatus[]>(),
     revokedAt: ts("revoked_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },

@@ -13,6 +13,8 @@ import {
 import { type OpenedConnectors, PgRateLimitStore } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { agentHubOf } from "../agents/service.ts";
+import { deliverOrdersFiles } from "../file-exchange/agent-files.ts";
+import { FileExchange } from "../file-exchange/service.ts";
 import { credentialPersister, findConnection, openCredentials } from "./repository.ts";
 import { sqlTransportOf } from "./sql-transport.ts";
 
@@ -57,6 +59,7 @@ export async function openCompanyConnectors(
       ...connectorContext,
       fetch: transportOf(ctx, erpRow.agentId),
       sql: sqlTransportOf(ctx, erpRow.agentId, erpCreds),
+      files: filesOf(ctx, companyId, erpRow.systemType),
       budget: budget("erp", erpRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "erp", erpCreds),
     }),
@@ -80,6 +83,26 @@ export function transportOf(
   agentId: number | null | undefined,
 ): TransportFetch {
   return agentId ? agentHubOf(ctx).fetchFor(agentId) : ctx.outbound.fetch;
+}
+
+/**
+ * The company's files for a system with no API (generic SQL / file connector): uploads and watched-folder
+ * files in, orders files out (handed to the company's agents with an outbox folder as they are written).
+ */
+export function filesOf(
+  ctx: Pick<AppContext, "config" | "database" | "credentials"> & Partial<Pick<AppContext, "logger">>,
+  companyId: number,
+  systemType: number,
+) {
+  if (!getDescriptor("erp", systemType)?.mapping) return undefined;
+  return new FileExchange(ctx).sourceFor(
+    companyId,
+    () => new Date(),
+    () =>
+      void deliverOrdersFiles(ctx, companyId).catch((e: unknown) =>
+        ctx.logger?.warn({ err: e, companyId }, "orders file not handed to the agent"),
+      ),
+  );
 }
 
 let processStore: InMemoryRateLimitStore | undefined;
@@ -111,7 +134,7 @@ export function connectorFor(
 ): ErpConnector | ShopConnector {
   const connectorContext = interactiveConnectorContext(ctx, companyId, kind, credentials, agentId);
   return kind === "erp"
-    ? createErpConnector(type, credentials, connectorContext)
+    ? createErpConnector(type, credentials, { ...connectorContext, files: filesOf(ctx, companyId, type) })
     : createShopConnector(type, credentials, connectorContext);
 }
 

@@ -2,7 +2,9 @@ import { GenericSqlConnector, getDescriptor, isConnectorError } from "@ep/connec
 import {
   envelopeSchema,
   FILE_IMPORT_KINDS,
+  fileExchangeOverviewSchema,
   fileImportResultSchema,
+  fileImportRowsSchema,
   idParam,
   type SqlPreview,
   sqlPreviewRequestSchema,
@@ -10,13 +12,15 @@ import {
 } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import multipart, { type MultipartFile } from "@fastify/multipart";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
-import { checkRows, readTable } from "../file-exchange/import.ts";
+import { agents } from "../agents/schema.ts";
+import { agentHubOf } from "../agents/service.ts";
+import { FileExchange, FileRefused } from "../file-exchange/service.ts";
 import { rateLimitStoreFor } from "./connector-factory.ts";
 import { openCredentials } from "./repository.ts";
 import { sqlTransportOf } from "./sql-transport.ts";
@@ -54,6 +58,7 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(multipart, { throwFileSizeLimit: true });
     app.addHook("onRequest", requireCompanyUser(ctx));
     const { connections } = engineSchema;
+    const files = new FileExchange(ctx);
 
     /** The caller's generic SQL / file connection by id; another company's is a 404. */
     const mappingConnection = async (companyId: number, connectionId: number) => {
@@ -76,37 +81,133 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { row } = await mappingConnection(companyOf(request), request.params.connectionId);
+        await mappingConnection(companyOf(request), request.params.connectionId);
         if (!request.isMultipart()) throw new AppError(400, "request.malformedMultipart");
         let file: MultipartFile | undefined;
         let buffer: Buffer;
         try {
           file = await request.file({ limits: { fileSize: FILE_MAX_BYTES, files: 1 } });
           buffer = file ? await file.toBuffer() : Buffer.alloc(0);
-        } catch {
-          throw new AppError(400, "request.malformedMultipart");
+        } catch (e) {
+          const tooLarge = (e as { code?: unknown }).code === "FST_REQ_FILE_TOO_LARGE";
+          throw new AppError(400, tooLarge ? "fileExchange.tooLarge" : "request.malformedMultipart");
         }
         if (!file || buffer.length === 0) throw new AppError(400, "request.malformedMultipart");
-        const stored = openCredentials(ctx.credentials, row);
-        let mapping: Record<string, string> | undefined;
+        // Checked row by row and kept: the latest accepted file per kind is the next sync's source.
+        const companyId = companyOf(request);
+        let outcome: Awaited<ReturnType<FileExchange["importFile"]>>;
         try {
-          const cfg = JSON.parse(stored.sqlConfig || "{}") as Record<
-            string,
-            { columns?: Record<string, string> }
-          >;
-          mapping = cfg[request.params.kind]?.columns;
-        } catch {
-          mapping = undefined;
+          outcome = await files.importFile({
+            companyId,
+            kind: request.params.kind,
+            fileName: file.filename,
+            content: buffer,
+            source: "panel",
+          });
+        } catch (e) {
+          if (e instanceof FileRefused) throw new AppError(400, `fileExchange.${e.reason}`);
+          throw e;
         }
-        let table: Awaited<ReturnType<typeof readTable>>;
-        try {
-          table = await readTable(buffer, file.filename);
-        } catch {
-          throw new AppError(400, "request.malformedMultipart");
-        }
-        const rows = checkRows(request.params.kind, table, mapping);
-        const accepted = rows.filter((r) => r.accepted).length;
-        return ok({ columns: table.columns, accepted, rejected: rows.length - accepted, rows });
+        const { record } = outcome;
+        const latest = await files.latest(companyId, request.params.kind);
+        return ok({
+          importId: record.id,
+          status: outcome.status,
+          usedForSync: latest?.id === record.id,
+          columns: record.columns,
+          accepted: record.rowsAccepted,
+          rejected: record.rowsRejected,
+          rows: record.results,
+        });
+      },
+    );
+
+    /** Kept files (in and out) and the watched folders the company's agents reported. */
+    app.get(
+      "/api/settings/file-exchange/:connectionId",
+      {
+        schema: {
+          tags,
+          params: z.object({ connectionId: idParam() }),
+          response: { 200: envelopeSchema(fileExchangeOverviewSchema) },
+        },
+      },
+      async (request) => {
+        const companyId = companyOf(request);
+        await mappingConnection(companyId, request.params.connectionId);
+        const [ins, outs, latestIds, agentRows] = await Promise.all([
+          files.list(companyId, "in"),
+          files.list(companyId, "out"),
+          Promise.all(FILE_IMPORT_KINDS.map((k) => files.latest(companyId, k).then((f) => f?.id))),
+          ctx.database.db
+            .select({ id: agents.id, machineName: agents.machineName, folders: agents.folders })
+            .from(agents)
+            .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt))),
+        ]);
+        const used = new Set(latestIds.filter((id): id is number => id !== undefined));
+        const hub = agentHubOf(ctx);
+        const item = (r: (typeof ins)[number]) => ({
+          ...r,
+          uploadedAt: r.uploadedAt.toISOString(),
+          deliveredAt: r.deliveredAt?.toISOString() ?? null,
+          usedForSync: used.has(r.id),
+        });
+        return ok({
+          imports: ins.map(item),
+          orders: outs.map(item),
+          folders: agentRows.flatMap((a) =>
+            (a.folders ?? []).map((f) => ({
+              ...f,
+              agentId: a.id,
+              machineName: a.machineName,
+              online: hub.isOnline(a.id),
+            })),
+          ),
+        });
+      },
+    );
+
+    /** One page of a kept file's per-row results. */
+    app.get(
+      "/api/settings/file-exchange/:connectionId/:fileId/rows",
+      {
+        schema: {
+          tags,
+          params: z.object({ connectionId: idParam(), fileId: idParam() }),
+          querystring: z.object({
+            page: z.coerce.number().int().min(1).max(100_000).default(1),
+            pageSize: z.coerce.number().int().min(1).max(500).default(50),
+            onlyRejected: z.enum(["true", "false"]).optional(),
+          }),
+          response: { 200: envelopeSchema(fileImportRowsSchema) },
+        },
+      },
+      async (request) => {
+        const companyId = companyOf(request);
+        await mappingConnection(companyId, request.params.connectionId);
+        const record = await files.get(companyId, request.params.fileId);
+        if (!record) throw AppError.notFound();
+        const { page, pageSize, onlyRejected } = request.query;
+        const all = onlyRejected === "true" ? record.results.filter((r) => !r.accepted) : record.results;
+        return ok({ total: all.length, rows: all.slice((page - 1) * pageSize, page * pageSize) });
+      },
+    );
+
+    /** An orders file as the sync wrote it (CSV, one row per order line with its result). */
+    app.get(
+      "/api/settings/file-exchange/:connectionId/:fileId/download",
+      {
+        schema: { tags, params: z.object({ connectionId: idParam(), fileId: idParam() }) },
+      },
+      async (request, reply) => {
+        const companyId = companyOf(request);
+        await mappingConnection(companyId, request.params.connectionId);
+        const record = await files.get(companyId, request.params.fileId);
+        if (!record?.content) throw AppError.notFound();
+        return reply
+          .header("content-type", "text/csv; charset=utf-8")
+          .header("content-disposition", `attachment; filename="${record.fileName}"`)
+          .send(Buffer.from(record.content, "base64"));
       },
     );
 

@@ -7,6 +7,7 @@ import type {
   CreateErpMatchingRequest,
   ErpMatchingDto,
   ErpMatchingImportResult,
+  FileExchangeOverview,
   FileImportResult,
   JobDto,
   JobScheduleDto,
@@ -25,7 +26,8 @@ import type {
 type FileImportKind = "products" | "stock" | "prices";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, request } from "@/lib/api-client";
+import { api, request, requestBlob } from "@/lib/api-client";
+import { saveFile } from "@/lib/spreadsheet";
 
 export const connectionKeys = {
   overview: ["connections"] as const,
@@ -241,9 +243,12 @@ export function useSqlPreview() {
   });
 }
 
-/** POST /api/settings/file-import/{connectionId}/{kind} — an Excel/CSV/XML file checked row by row. */
+/** POST /api/settings/file-import/{connectionId}/{kind} — an Excel/CSV/XML file checked row by row and kept. */
 export function useFileImport() {
+  const client = useQueryClient();
   return useMutation({
+    onSuccess: (_data, { connectionId }) =>
+      client.invalidateQueries({ queryKey: fileExchangeKey(connectionId) }),
     mutationFn: ({
       connectionId,
       kind,
@@ -257,5 +262,38 @@ export function useFileImport() {
       form.append("file", file);
       return api.post<FileImportResult>(`/api/settings/file-import/${connectionId}/${kind}`, form);
     },
+  });
+}
+
+const fileExchangeKey = (connectionId: number) => ["settings", "file-exchange", connectionId] as const;
+
+/** GET /api/settings/file-exchange/{connectionId} — kept files in and out, and the agents' watched folders. */
+export function useFileExchange(connectionId: number) {
+  return useQuery({
+    queryKey: fileExchangeKey(connectionId),
+    queryFn: () => api.get<FileExchangeOverview>(`/api/settings/file-exchange/${connectionId}`),
+    refetchInterval: 15_000,
+  });
+}
+
+/** GET /api/settings/file-exchange/{connectionId}/{fileId}/rows — one page of a file's per-row results. */
+export function useFileRows(connectionId: number, fileId: number | null, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: [...fileExchangeKey(connectionId), "rows", fileId, page, pageSize],
+    queryFn: () =>
+      api.get<{ total: number; rows: FileImportResult["rows"] }>(
+        `/api/settings/file-exchange/${connectionId}/${fileId}/rows`,
+        { query: { page, pageSize } },
+      ),
+    enabled: fileId !== null,
+  });
+}
+
+/** Downloads an orders file the sync wrote. */
+export function useOrdersFileDownload(connectionId: number) {
+  return useMutation({
+    mutationFn: (fileId: number) =>
+      requestBlob(`/api/settings/file-exchange/${connectionId}/${fileId}/download`),
+    onSuccess: (blob) => saveFile(blob, blob.fileName ?? "siparisler.csv"),
   });
 }

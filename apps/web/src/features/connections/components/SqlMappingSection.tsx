@@ -3,7 +3,6 @@ import {
   Alert,
   Badge,
   Button,
-  FileInput,
   Group,
   ScrollArea,
   SimpleGrid,
@@ -19,7 +18,7 @@ import { IconDatabase } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "@/lib/errors";
-import { useFileImport, useSqlPreview } from "../api";
+import { useSqlPreview } from "../api";
 import {
   fieldsOf,
   missingRequired,
@@ -27,6 +26,7 @@ import {
   serializeSqlMapping,
   withQuery,
 } from "../sql-mapping-form";
+import { FileExchangeOverviewPanel, FileUploadBox } from "./FileExchangeSection";
 
 type Props = {
   /** The connection's `sqlConfig` field (JSON). */
@@ -152,7 +152,7 @@ export function SqlMappingSection({ value, onChange, connectionId }: Props) {
         </Alert>
       )}
       {preview && !preview.error && <PreviewTable preview={preview} />}
-      {connectionId && tab !== "categories" && <FileImportBox connectionId={connectionId} kind={tab} />}
+      {connectionId && tab !== "categories" && <FileUploadBox connectionId={connectionId} kind={tab} />}
       <Textarea
         label={t("connections.sqlMapping.orderLookup")}
         description={t("connections.sqlMapping.orderLookupHelp")}
@@ -192,6 +192,7 @@ export function SqlMappingSection({ value, onChange, connectionId }: Props) {
         value={form.orderWrite}
         onChange={(e) => update({ ...form, orderWrite: e.currentTarget.value })}
       />
+      {connectionId && <FileExchangeOverviewPanel connectionId={connectionId} />}
     </Stack>
   );
 }
@@ -236,73 +237,6 @@ function PreviewTable({ preview }: { preview: SqlPreview }) {
           </Table.Tbody>
         </Table>
       </ScrollArea>
-    </Stack>
-  );
-}
-
-/** Files in: an Excel/CSV/XML file of the open tab's records, checked row by row. */
-function FileImportBox({
-  connectionId,
-  kind,
-}: {
-  connectionId: number;
-  kind: "products" | "stock" | "prices";
-}) {
-  const { t } = useTranslation();
-  const [file, setFile] = useState<File | null>(null);
-  const upload = useFileImport();
-  const [error, setError] = useState<string | null>(null);
-  const onUpload = async () => {
-    if (!file) return;
-    setError(null);
-    try {
-      await upload.mutateAsync({ connectionId, kind, file });
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  };
-  const result = upload.data;
-  return (
-    <Stack gap="xs" data-testid="file-import">
-      <Text size="sm" fw={500}>
-        {t("connections.sqlMapping.files")}
-      </Text>
-      <Text size="xs" c="dimmed">
-        {t("connections.sqlMapping.filesHelp")}
-      </Text>
-      <Group align="flex-end">
-        <FileInput
-          size="xs"
-          accept=".xlsx,.csv,.xml"
-          value={file}
-          onChange={setFile}
-          placeholder={t("connections.sqlMapping.chooseFile")}
-          style={{ flex: 1 }}
-        />
-        <Button size="xs" variant="light" onClick={onUpload} loading={upload.isPending} disabled={!file}>
-          {t("connections.sqlMapping.check")}
-        </Button>
-      </Group>
-      {error && (
-        <Alert color="red" variant="light" role="alert">
-          {error}
-        </Alert>
-      )}
-      {result && (
-        <>
-          <Text size="sm">
-            {t("connections.sqlMapping.fileResult", { accepted: result.accepted, rejected: result.rejected })}
-          </Text>
-          {result.rows
-            .filter((r) => !r.accepted)
-            .slice(0, 50)
-            .map((r) => (
-              <Text key={r.row} size="xs" c="red">
-                {t("connections.sqlMapping.fileRow", { row: r.row, key: r.key })} {r.reasons.join(" ")}
-              </Text>
-            ))}
-        </>
-      )}
     </Stack>
   );
 }

@@ -1,0 +1,310 @@
+/**
+ * Files as a source for the systems with no API: a products / stock / prices file (panel upload or the
+ * agent's watched folder) is checked row by row, kept per company, and the latest accepted one per kind
+ * is what the generic connector reads on the next run. Orders go out as orders files. Everything here is
+ * scoped to one company; the same file (by content hash) is kept once.
+ */
+
+import { createHash } from "node:crypto";
+import { type FileSource, getDescriptor, type SourceFile, type SourceFileKind } from "@ep/connectors";
+import { engineSchema } from "@ep/engine";
+import { stringify } from "csv-stringify/sync";
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { AppContext } from "../../platform/context.ts";
+import { openCredentials } from "../connections/repository.ts";
+import { checkRows, readTable } from "./import.ts";
+import { fileImports, fileOrders, type StoredRowOutcome } from "./schema.ts";
+
+export type FileImportRow = typeof fileImports.$inferSelect;
+type Ctx = Pick<AppContext, "database" | "credentials">;
+
+/** Why a whole file is refused (the panel's 400, the agent's `refused` frame), as a message key. */
+export class FileRefused extends Error {
+  constructor(readonly reason: "unreadable" | "tooLarge" | "notFileSystem" | "empty") {
+    super(`file refused: ${reason}`);
+  }
+}
+
+export const FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+export type ImportOutcome = {
+  status: "imported" | "duplicate";
+  record: FileImportRow;
+};
+
+/** The company's ERP connection when it is a mapping system (generic SQL / file connector). */
+export async function mappingConnectionOf(ctx: Ctx, companyId: number) {
+  const { connections } = engineSchema;
+  const [row] = await ctx.database.db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.companyId, companyId), eq(connections.kind, "erp")));
+  const descriptor = row ? getDescriptor(row.kind, row.systemType) : undefined;
+  return row && descriptor?.mapping ? row : undefined;
+}
+
+/** The column mapping the merchant configured for a kind ("SQL ile bağlantı"), if any. */
+function configuredMapping(
+  ctx: Ctx,
+  row: typeof engineSchema.connections.$inferSelect,
+  kind: SourceFileKind,
+): Record<string, string> | undefined {
+  try {
+    const stored = openCredentials(ctx.credentials, row);
+    const cfg = JSON.parse(stored.sqlConfig || "{}") as Record<string, { columns?: Record<string, string> }>;
+    const columns = cfg[kind]?.columns;
+    return columns && Object.keys(columns).length ? columns : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class FileExchange {
+  constructor(private readonly ctx: Ctx) {}
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  /**
+   * Checks a file row by row and keeps it (with every row and each row's outcome). The same content for
+   * the same kind is kept once: a resend answers the earlier import as `duplicate`.
+   */
+  async importFile(input: {
+    companyId: number;
+    kind: SourceFileKind;
+    fileName: string;
+    content: Buffer;
+    source: "panel" | "agent";
+    agentId?: number;
+  }): Promise<ImportOutcome> {
+    const { companyId, kind } = input;
+    if (input.content.length === 0) throw new FileRefused("empty");
+    if (input.content.length > FILE_MAX_BYTES) throw new FileRefused("tooLarge");
+    const connection = await mappingConnectionOf(this.ctx, companyId);
+    if (!connection) throw new FileRefused("notFileSystem");
+    const contentHash = createHash("sha256").update(input.content).digest("hex");
+    const existing = await this.byHash(companyId, kind, contentHash);
+    if (existing) return { status: "duplicate", record: existing };
+    let table: Awaited<ReturnType<typeof readTable>>;
+    try {
+      table = await readTable(input.content, input.fileName);
+    } catch {
+      throw new FileRefused("unreadable");
+    }
+    const configured = configuredMapping(this.ctx, connection, kind);
+    const mapping = configured ?? Object.fromEntries(table.columns.map((c) => [c, c]));
+    const outcomes: StoredRowOutcome[] = checkRows(kind, table, configured);
+    const accepted = outcomes.filter((o) => o.accepted).length;
+    const [inserted] = await this.db
+      .insert(fileImports)
+      .values({
+        companyId,
+        direction: "in",
+        kind,
+        fileName: input.fileName.slice(0, 255),
+        source: input.source,
+        agentId: input.agentId ?? null,
+        contentHash,
+        rowsAccepted: accepted,
+        rowsRejected: outcomes.length - accepted,
+        results: outcomes,
+        rows: table.rows.map(jsonRow),
+        columns: table.columns,
+        mapping,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted) return { status: "imported", record: inserted };
+    // Sent twice at once (an agent resending while the first send was stored): the first one stands.
+    const first = await this.byHash(companyId, kind, contentHash);
+    if (!first) throw new Error("file import vanished");
+    return { status: "duplicate", record: first };
+  }
+
+  private async byHash(companyId: number, kind: SourceFileKind, contentHash: string) {
+    const [row] = await this.db
+      .select()
+      .from(fileImports)
+      .where(
+        and(
+          eq(fileImports.companyId, companyId),
+          eq(fileImports.direction, "in"),
+          eq(fileImports.kind, kind),
+          eq(fileImports.contentHash, contentHash),
+        ),
+      );
+    return row;
+  }
+
+  /** The latest file of a kind with at least one accepted row: the connector's source for that kind. */
+  async latest(companyId: number, kind: SourceFileKind): Promise<SourceFile | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(fileImports)
+      .where(
+        and(
+          eq(fileImports.companyId, companyId),
+          eq(fileImports.direction, "in"),
+          eq(fileImports.kind, kind),
+          gt(fileImports.rowsAccepted, 0),
+        ),
+      )
+      .orderBy(desc(fileImports.uploadedAt), desc(fileImports.id))
+      .limit(1);
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      fileName: row.fileName,
+      source: row.source === "agent" ? "agent" : "panel",
+      uploadedAt: row.uploadedAt.toISOString(),
+      mapping: row.mapping,
+      rows: row.rows,
+    };
+  }
+
+  /** Recent files of the company (newest first), without their rows. */
+  async list(companyId: number, direction: "in" | "out", limit = 20) {
+    return this.db
+      .select({
+        id: fileImports.id,
+        kind: fileImports.kind,
+        fileName: fileImports.fileName,
+        source: fileImports.source,
+        rowsAccepted: fileImports.rowsAccepted,
+        rowsRejected: fileImports.rowsRejected,
+        uploadedAt: fileImports.uploadedAt,
+        deliveredAt: fileImports.deliveredAt,
+      })
+      .from(fileImports)
+      .where(and(eq(fileImports.companyId, companyId), eq(fileImports.direction, direction)))
+      .orderBy(desc(fileImports.uploadedAt), desc(fileImports.id))
+      .limit(limit);
+  }
+
+  /** One file of the company (another company's id is as unknown as a missing one). */
+  async get(companyId: number, id: number): Promise<FileImportRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(fileImports)
+      .where(and(eq(fileImports.companyId, companyId), eq(fileImports.id, id)));
+    return row;
+  }
+
+  async hasOrder(companyId: number, orderNo: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: fileOrders.id })
+      .from(fileOrders)
+      .where(and(eq(fileOrders.companyId, companyId), eq(fileOrders.orderNo, orderNo)));
+    return Boolean(row);
+  }
+
+  async addOrder(
+    companyId: number,
+    orderNo: string,
+    rows: Record<string, string | number | null>[],
+  ): Promise<boolean> {
+    const inserted = await this.db
+      .insert(fileOrders)
+      .values({ companyId, orderNo, rows })
+      .onConflictDoNothing()
+      .returning({ id: fileOrders.id });
+    return inserted.length > 0;
+  }
+
+  /**
+   * Puts every order recorded and not yet in a file into one new orders file (CSV, one row per line with
+   * its result); an order is in exactly one file.
+   */
+  async closeOrders(companyId: number, now: Date): Promise<FileImportRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const pending = await tx
+        .select()
+        .from(fileOrders)
+        .where(and(eq(fileOrders.companyId, companyId), isNull(fileOrders.exportId)))
+        .orderBy(asc(fileOrders.id))
+        .for("update");
+      if (pending.length === 0) return undefined;
+      const lines = pending.flatMap((o) => o.rows.map((r) => ({ ...r, result: "Aktarılmaya hazır" })));
+      const header = Object.keys(lines[0] ?? {});
+      const csv = `\uFEFF${stringify(lines, { header: true, columns: header, delimiter: ";" })}`;
+      const content = Buffer.from(csv, "utf8");
+      const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+      const fileName = `siparisler-${stamp}-${pending[0]!.id}.csv`;
+      const [created] = await tx
+        .insert(fileImports)
+        .values({
+          companyId,
+          direction: "out",
+          kind: "orders",
+          fileName,
+          source: "sync",
+          contentHash: createHash("sha256").update(content).digest("hex"),
+          rowsAccepted: pending.length,
+          rowsRejected: 0,
+          results: pending.map((o, i) => ({ row: i + 2, key: o.orderNo, accepted: true, reasons: [] })),
+          content: content.toString("base64"),
+          uploadedAt: now,
+        })
+        .returning();
+      await tx
+        .update(fileOrders)
+        .set({ exportId: created!.id })
+        .where(
+          and(
+            eq(fileOrders.companyId, companyId),
+            inArray(
+              fileOrders.id,
+              pending.map((o) => o.id),
+            ),
+          ),
+        );
+      return created;
+    });
+  }
+
+  /** Orders files not yet in the agent's outbox folder. */
+  async undelivered(companyId: number) {
+    return this.db
+      .select()
+      .from(fileImports)
+      .where(
+        and(
+          eq(fileImports.companyId, companyId),
+          eq(fileImports.direction, "out"),
+          isNull(fileImports.deliveredAt),
+        ),
+      )
+      .orderBy(asc(fileImports.id))
+      .limit(20);
+  }
+
+  async markDelivered(companyId: number, id: number, at: Date): Promise<void> {
+    await this.db
+      .update(fileImports)
+      .set({ deliveredAt: sql`coalesce(${fileImports.deliveredAt}, ${at.toISOString()}::timestamptz)` })
+      .where(and(eq(fileImports.companyId, companyId), eq(fileImports.id, id)));
+  }
+
+  /** The connector's view of the company's files (see `FileSource`). */
+  sourceFor(companyId: number, now: () => Date, onOrdersFile?: (file: FileImportRow) => void): FileSource {
+    return {
+      latest: (kind) => this.latest(companyId, kind),
+      hasOrder: (orderNo) => this.hasOrder(companyId, orderNo),
+      addOrder: (orderNo, rows) => this.addOrder(companyId, orderNo, rows),
+      closeOrders: async () => {
+        const file = await this.closeOrders(companyId, now());
+        if (!file) return undefined;
+        onOrdersFile?.(file);
+        return { fileName: file.fileName, orders: file.rowsAccepted };
+      },
+    };
+  }
+}
+
+/** A parsed cell as JSON (dates as ISO text): the stored rows are read again by the connector. */
+function jsonRow(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : (v ?? null)]),
+  );
+}

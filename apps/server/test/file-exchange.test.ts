@@ -1,0 +1,257 @@
+import { engineSchema } from "@ep/engine";
+import { parse as parseCsv } from "csv-parse/sync";
+import { and, eq } from "drizzle-orm";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
+import { call, startTestApp, type TestApp } from "./harness.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ CAPTCHA: "off" });
+});
+afterAll(() => t.close());
+
+/** A system with no API (Gizsoft, 12): no query configured, files are its only source. */
+const gizsoftByFiles = () => ({
+  systemType: 12,
+  credentials: { sqlDialect: "firebird" },
+  close: async () => undefined,
+});
+
+type Company = ConnectedCompany<ReturnType<typeof gizsoftByFiles>>;
+
+async function erpConnectionId(c: Company): Promise<number> {
+  const { connections } = engineSchema;
+  const [erp] = await t.ctx.database.db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(and(eq(connections.companyId, c.companyId), eq(connections.kind, "erp")));
+  if (!erp) throw new Error("no erp connection");
+  return erp.id;
+}
+
+function upload(token: string, url: string, name: string, content: Buffer | string, type = "text/csv") {
+  const boundary = "----ep-files";
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return t.app.inject({
+    method: "POST",
+    url,
+    payload,
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+    },
+  });
+}
+
+const shopVariant = (c: Company, sku: string) => {
+  const ids = c.shop.state.skuIndex.get(sku);
+  return ids ? c.shop.state.findVariant(ids[0], ids[1]) : undefined;
+};
+
+const productsCsv = [
+  "sku;name;vat;barcode",
+  "DSY-001;Dosya Kalem;20;8690000000011",
+  "DSY-002;Dosya Defter;10;8690000000028",
+  ";Kodsuz Ürün;20;",
+  "DSY-003;Dosya Silgi;20;8690000000035",
+].join("\n");
+
+describe("files as the source of a system with no API", () => {
+  let c: Company;
+  let connectionId: number;
+  beforeAll(async () => {
+    c = await connectedCompanyWithErp(t, gizsoftByFiles(), { seed: 61 });
+    connectionId = await erpConnectionId(c);
+  });
+  afterAll(() => c.close());
+
+  it("keeps an uploaded products file and the next sync moves its accepted rows into the shop", async () => {
+    const up = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/products`,
+      "urunler.csv",
+      productsCsv,
+    );
+    expect(up.statusCode, up.body).toBe(200);
+    const data = up.json().data;
+    expect(data).toMatchObject({ status: "imported", usedForSync: true, accepted: 3, rejected: 1 });
+    expect(data.rows[2]).toEqual({ row: 4, key: "?", accepted: false, reasons: ["sku boş."] });
+
+    // The same file again is not kept twice.
+    const again = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/products`,
+      "kopya.csv",
+      productsCsv,
+    );
+    expect(again.json().data).toMatchObject({ status: "duplicate", importId: data.importId });
+
+    const run = await runJob(t, c, "ProductIntegration");
+    // The rejected row is a failed task of the run: reported, not lost.
+    expect(run.status, run.report).toBe("PartiallyFailed");
+    expect(run.counts).toMatchObject({ read: 3, written: 3, failed: 1 });
+    expect(run.report).toContain("Ürün dosyadan okundu: urunler.csv (panelden yüklendi");
+    for (const sku of ["DSY-001", "DSY-002", "DSY-003"]) expect(shopVariant(c, sku), sku).toBeDefined();
+    const failed = await call(t.app, "GET", "/api/JobErrorReport/1/10/ProductIntegration", {
+      token: c.token,
+    });
+    expect(failed.body.data.dataList[0]).toMatchObject({ entityKey: "?", jobRunId: run.id });
+
+    const overview = await call(t.app, "GET", `/api/settings/file-exchange/${connectionId}`, {
+      token: c.token,
+    });
+    expect(overview.body.data.imports).toHaveLength(1);
+    expect(overview.body.data.imports[0]).toMatchObject({
+      kind: "products",
+      fileName: "urunler.csv",
+      source: "panel",
+      rowsAccepted: 3,
+      rowsRejected: 1,
+      usedForSync: true,
+    });
+    const page = await call(
+      t.app,
+      "GET",
+      `/api/settings/file-exchange/${connectionId}/${data.importId}/rows?page=2&pageSize=3`,
+      { token: c.token },
+    );
+    expect(page.body.data).toEqual({
+      total: 4,
+      rows: [{ row: 5, key: "DSY-003", accepted: true, reasons: [] }],
+    });
+  });
+
+  it("reads stock from an Excel file; the latest accepted file of a kind wins, a fully rejected one does not", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("Stok");
+    ws.addRow(["sku", "warehouse", "quantity"]);
+    ws.addRow(["DSY-001", "MERKEZ", 7]);
+    ws.addRow(["DSY-002", "MERKEZ", 4]);
+    const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+    const first = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/stock`,
+      "stok.xlsx",
+      xlsx,
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(first.json().data).toMatchObject({ accepted: 2, rejected: 0, usedForSync: true });
+    // More rows than one page (500): the connector pages through the kept file.
+    const filler = Array.from({ length: 1200 }, (_, i) => `YOK-${i};MERKEZ;1`).join("\n");
+    const later = `sku;warehouse;quantity\nDSY-001;MERKEZ;11\n${filler}\nDSY-003;MERKEZ;5\n`;
+    const second = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/stock`,
+      "stok2.csv",
+      later,
+    );
+    expect(second.json().data).toMatchObject({ accepted: 1202, usedForSync: true });
+    const allBad = "sku;warehouse;quantity\nDSY-001;MERKEZ;çok\n";
+    const bad = await upload(c.token, `/api/settings/file-import/${connectionId}/stock`, "bozuk.csv", allBad);
+    expect(bad.json().data).toMatchObject({ accepted: 0, rejected: 1, usedForSync: false });
+
+    const run = await runJob(t, c, "StockIntegration");
+    expect(run.report).toContain("Stok dosyadan okundu: stok2.csv");
+    expect(run.counts.read).toBe(1202);
+    const location = c.shop.state.stockLocations[0]!.id;
+    const qty = (sku: string) =>
+      shopVariant(c, sku)!.stocks.find((s) => s.stockLocationId === location)?.stockCount ?? 0;
+    expect(qty("DSY-001")).toBe(11);
+    expect(qty("DSY-003")).toBe(5);
+  });
+
+  it("refuses what it cannot read, in Turkish", async () => {
+    const res = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/prices`,
+      "fiyat.pdf",
+      "%PDF-1.4",
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "Dosya okunamadı: Excel (.xlsx), CSV veya XML olmalı, ilk satırı başlık.",
+    );
+    const big = Buffer.alloc(20 * 1024 * 1024 + 1, "a");
+    const tooLarge = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/prices`,
+      "fiyat.csv",
+      big,
+    );
+    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.json().message).toBe("Dosya çok büyük: en fazla 20 MB.");
+  });
+
+  it("writes the orders of a run into one orders file, each order once", async () => {
+    c.shop.generateOrders(3);
+    const run = await runJob(t, c, "OrderIntegration");
+    expect(run.status, run.report).toBe("Succeeded");
+    expect(run.counts.written).toBe(3);
+    expect(run.report).toMatch(/Siparişler dosyaya yazıldı: siparisler-\S+\.csv \(3 sipariş\)/);
+    const again = await runJob(t, c, "OrderIntegration");
+    expect(again.counts.written).toBe(0);
+    expect(again.report).not.toContain("Siparişler dosyaya yazıldı");
+
+    const overview = await call(t.app, "GET", `/api/settings/file-exchange/${connectionId}`, {
+      token: c.token,
+    });
+    expect(overview.body.data.orders).toHaveLength(1);
+    const file = overview.body.data.orders[0];
+    expect(file).toMatchObject({ kind: "orders", source: "sync", rowsAccepted: 3, deliveredAt: null });
+    const download = await t.app.inject({
+      method: "GET",
+      url: `/api/settings/file-exchange/${connectionId}/${file.id}/download`,
+      headers: { authorization: `Bearer ${c.token}` },
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers["content-disposition"]).toContain(file.fileName);
+    const lines = parseCsv(download.body.replace(/^\uFEFF/, ""), { columns: true, delimiter: ";" }) as Array<
+      Record<string, string>
+    >;
+    const orderNos = new Set(lines.map((l) => l.orderNo));
+    expect(orderNos.size).toBe(3);
+    expect(lines.every((l) => l.result === "Aktarılmaya hazır" && l.sku)).toBe(true);
+  });
+
+  it("is scoped to the caller's company: another company's connection and file ids are unknown", async () => {
+    const other = await connectedCompanyWithErp(t, gizsoftByFiles(), { seed: 62 });
+    try {
+      const mine = await call(t.app, "GET", `/api/settings/file-exchange/${connectionId}`, {
+        token: c.token,
+      });
+      const fileId = mine.body.data.imports[0].id as number;
+      const orderFileId = mine.body.data.orders[0].id as number;
+      const otherConnection = await erpConnectionId(other);
+      const token = other.token;
+      const attempts = [
+        call(t.app, "GET", `/api/settings/file-exchange/${connectionId}`, { token }),
+        call(t.app, "GET", `/api/settings/file-exchange/${connectionId}/${fileId}/rows`, { token }),
+        call(t.app, "GET", `/api/settings/file-exchange/${otherConnection}/${fileId}/rows`, { token }),
+        call(t.app, "GET", `/api/settings/file-exchange/${otherConnection}/${orderFileId}/download`, {
+          token,
+        }),
+      ];
+      for (const res of await Promise.all(attempts)) expect(res.status).toBe(404);
+      const foreign = await upload(
+        token,
+        `/api/settings/file-import/${connectionId}/products`,
+        "u.csv",
+        productsCsv,
+      );
+      expect(foreign.statusCode).toBe(404);
+      // The other company's own sync sees none of the first company's files.
+      const own = await call(t.app, "GET", `/api/settings/file-exchange/${otherConnection}`, { token });
+      expect(own.body.data).toEqual({ imports: [], orders: [], folders: [] });
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,294 @@
+import type { FileImportItem, FileImportResult } from "@ep/contracts";
+import { Alert, Badge, Button, FileInput, Group, Loader, Stack, Table, Text, Title } from "@mantine/core";
+import { IconDownload, IconFolder } from "@tabler/icons-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ServerPagination } from "@/components/table/ServerPagination";
+import { errorMessage } from "@/lib/errors";
+import { formatDateTime } from "@/lib/format";
+import { useFileExchange, useFileImport, useFileRows, useOrdersFileDownload } from "../api";
+
+const ROWS_PAGE = 20;
+type Kind = "products" | "stock" | "prices";
+
+/**
+ * Files in for the open tab's kind: an Excel/CSV/XML file is checked row by row and kept; the latest
+ * accepted file of a kind is what the next sync reads (instead of the query).
+ */
+export function FileUploadBox({ connectionId, kind }: { connectionId: number; kind: Kind }) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const upload = useFileImport();
+  const [error, setError] = useState<string | null>(null);
+  const onUpload = async () => {
+    if (!file) return;
+    setError(null);
+    try {
+      await upload.mutateAsync({ connectionId, kind, file });
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  };
+  const result = upload.data;
+  return (
+    <Stack gap="xs" data-testid="file-import">
+      <Text size="sm" fw={500}>
+        {t("connections.sqlMapping.files")}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {t("connections.files.uploadHelp")}
+      </Text>
+      <Group align="flex-end">
+        <FileInput
+          size="xs"
+          accept=".xlsx,.csv,.xml"
+          value={file}
+          onChange={setFile}
+          placeholder={t("connections.sqlMapping.chooseFile")}
+          aria-label={t("connections.sqlMapping.chooseFile")}
+          style={{ flex: 1 }}
+        />
+        <Button size="xs" variant="light" onClick={onUpload} loading={upload.isPending} disabled={!file}>
+          {t("connections.sqlMapping.check")}
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" variant="light" role="alert">
+          {error}
+        </Alert>
+      )}
+      {result && <UploadResult connectionId={connectionId} result={result} />}
+    </Stack>
+  );
+}
+
+function UploadResult({ connectionId, result }: { connectionId: number; result: FileImportResult }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={4} data-testid="file-import-result">
+      <Text size="sm">
+        {t("connections.sqlMapping.fileResult", { accepted: result.accepted, rejected: result.rejected })}
+      </Text>
+      {result.status === "duplicate" && (
+        <Text size="xs" c="dimmed">
+          {t("connections.files.duplicate")}
+        </Text>
+      )}
+      <Text size="xs" c={result.usedForSync ? "teal" : "orange"}>
+        {result.usedForSync ? t("connections.files.usedForSync") : t("connections.files.notUsed")}
+      </Text>
+      <RowResults connectionId={connectionId} fileId={result.importId} />
+    </Stack>
+  );
+}
+
+/** A kept file's per-row results, paged from the server. */
+function RowResults({ connectionId, fileId }: { connectionId: number; fileId: number }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const rows = useFileRows(connectionId, fileId, page, ROWS_PAGE);
+  if (rows.isPending) return <Loader size="xs" aria-label={t("connections.files.loading")} />;
+  if (rows.isError)
+    return (
+      <Alert color="red" variant="light">
+        {errorMessage(rows.error)}
+      </Alert>
+    );
+  return (
+    <Stack gap={4}>
+      <Table striped withTableBorder fz="xs" data-testid="file-rows">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t("connections.files.row")}</Table.Th>
+            <Table.Th>{t("connections.files.key")}</Table.Th>
+            <Table.Th>{t("connections.files.result")}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.data.rows.map((r) => (
+            <Table.Tr key={r.row}>
+              <Table.Td>{r.row}</Table.Td>
+              <Table.Td>{r.key}</Table.Td>
+              <Table.Td c={r.accepted ? "green" : "red"}>
+                {r.accepted ? t("connections.sqlMapping.accepted") : r.reasons.join(" ")}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ServerPagination totalCount={rows.data.total} pageSize={ROWS_PAGE} page={page} onChange={setPage} />
+    </Stack>
+  );
+}
+
+/**
+ * The company's files: recent imports (panel or the agent's watched folder), the watched folders as
+ * the agent reports them, and the orders files the sync wrote, to download.
+ */
+export function FileExchangeOverviewPanel({ connectionId }: { connectionId: number }) {
+  const { t } = useTranslation();
+  const overview = useFileExchange(connectionId);
+  const download = useOrdersFileDownload(connectionId);
+  const [open, setOpen] = useState<number | null>(null);
+  const kindText = (k: FileImportItem["kind"]) => t(`connections.files.kinds.${k}`);
+  return (
+    <Stack gap="sm" data-testid="file-exchange">
+      <Group gap="xs">
+        <IconFolder size={18} aria-hidden />
+        <Title order={3} fz="md" fw={600}>
+          {t("connections.files.title")}
+        </Title>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {t("connections.files.honest")}
+      </Text>
+      {overview.isPending && <Loader size="sm" aria-label={t("connections.files.loading")} />}
+      {overview.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {errorMessage(overview.error)}
+        </Alert>
+      )}
+      {overview.data && (
+        <>
+          <Text size="sm" fw={500}>
+            {t("connections.files.recent")}
+          </Text>
+          {overview.data.imports.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              {t("connections.files.noImports")}
+            </Text>
+          ) : (
+            <Table striped withTableBorder fz="xs" data-testid="file-imports">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("connections.files.kind")}</Table.Th>
+                  <Table.Th>{t("connections.files.file")}</Table.Th>
+                  <Table.Th>{t("connections.files.source")}</Table.Th>
+                  <Table.Th>{t("connections.files.at")}</Table.Th>
+                  <Table.Th>{t("connections.files.counts")}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {overview.data.imports.map((f) => (
+                  <Table.Tr key={f.id}>
+                    <Table.Td>{kindText(f.kind)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {f.fileName}
+                        {f.usedForSync && (
+                          <Badge size="xs" color="teal" variant="light">
+                            {t("connections.files.inUse")}
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>{t(`connections.files.sources.${f.source}`)}</Table.Td>
+                    <Table.Td>{formatDateTime(f.uploadedAt)}</Table.Td>
+                    <Table.Td>
+                      {t("connections.files.acceptedRejected", {
+                        accepted: f.rowsAccepted,
+                        rejected: f.rowsRejected,
+                      })}
+                    </Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        onClick={() => setOpen(open === f.id ? null : f.id)}
+                      >
+                        {t("connections.files.showRows")}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          {open !== null && <RowResults connectionId={connectionId} fileId={open} />}
+
+          <Text size="sm" fw={500}>
+            {t("connections.files.folders")}
+          </Text>
+          {overview.data.folders.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              {t("connections.files.noFolders")}
+            </Text>
+          ) : (
+            <Table withTableBorder fz="xs" data-testid="watched-folders">
+              <Table.Tbody>
+                {overview.data.folders.map((f) => (
+                  <Table.Tr key={`${f.agentId}:${f.path}`}>
+                    <Table.Td>
+                      <Text size="xs" ff="monospace">
+                        {f.path}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {f.machineName} · {kindText(f.kind)}
+                        {f.outbox ? ` · ${t("connections.files.outbox", { path: f.outbox })}` : ""}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge size="xs" color={f.online && f.readable ? "teal" : "red"} variant="light">
+                        {!f.online
+                          ? t("connections.files.agentOffline")
+                          : f.readable
+                            ? t("connections.files.watching")
+                            : t("connections.files.unreadable")}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {f.lastFile
+                        ? t("connections.files.lastFile", {
+                            file: f.lastFile,
+                            at: f.lastAt ? formatDateTime(f.lastAt) : "",
+                          })
+                        : t("connections.files.noFileYet")}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+
+          <Text size="sm" fw={500}>
+            {t("connections.files.ordersFiles")}
+          </Text>
+          {overview.data.orders.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              {t("connections.files.noOrders")}
+            </Text>
+          ) : (
+            <Table withTableBorder fz="xs" data-testid="orders-files">
+              <Table.Tbody>
+                {overview.data.orders.map((f) => (
+                  <Table.Tr key={f.id}>
+                    <Table.Td>{f.fileName}</Table.Td>
+                    <Table.Td>{formatDateTime(f.uploadedAt)}</Table.Td>
+                    <Table.Td>{t("connections.files.orderCount", { count: f.rowsAccepted })}</Table.Td>
+                    <Table.Td>
+                      {f.deliveredAt
+                        ? t("connections.files.delivered", { at: formatDateTime(f.deliveredAt) })
+                        : t("connections.files.notDelivered")}
+                    </Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        leftSection={<IconDownload size={14} aria-hidden />}
+                        loading={download.isPending && download.variables === f.id}
+                        onClick={() => download.mutate(f.id)}
+                      >
+                        {t("connections.files.download")}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
