@@ -7,8 +7,9 @@
 
 import { MAPPERS, type Row } from "@ep/connectors";
 import { parse as parseCsv } from "csv-parse/sync";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { XMLParser } from "fast-xml-parser";
+import { excel } from "../../platform/excel.ts";
 
 export type FileKind = "products" | "stock" | "prices";
 export type FileTable = { columns: string[]; rows: Row[] };
@@ -25,7 +26,7 @@ function cellValue(v: ExcelJS.CellValue): unknown {
 }
 
 async function readXlsx(buffer: Buffer): Promise<FileTable> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (excel().Workbook)();
   await wb.xlsx.load(buffer as unknown as ArrayBuffer);
   const sheet = wb.worksheets[0];
   if (!sheet) return { columns: [], rows: [] };
