@@ -4,10 +4,13 @@
  * real agent process (the CLI, paired with the real server in this process) over its WebSocket. Figures:
  * calls/s with BENCH_CONCURRENCY calls in flight, and p50/p99 latency of one call at a time; the added
  * latency is through-agent minus direct at the same percentile (goal: ≤ 5 ms at p50 on loopback).
+ * Then a full stock read of BENCH_STOCK_SKUS SKUs (every page, as a StockIntegration run reads it),
+ * straight and through the agent, twice each, alternating (goal: through the agent ≤ 1.2× direct).
  *
  * Environment:
  *   BENCH_CALLS        calls per phase (default 2000)
  *   BENCH_CONCURRENCY  calls in flight for the calls/s phase (default 8)
+ *   BENCH_STOCK_SKUS   SKUs of the full stock read (default 100000; 0 skips it)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -30,6 +33,7 @@ import { companies } from "@ep/server/schema";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const STOCK_SKUS = Number(process.env.BENCH_STOCK_SKUS ?? 100_000);
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../apps/agent/src/cli.ts");
 
 const percentile = (sorted: number[], p: number) =>
@@ -140,7 +144,50 @@ async function main() {
       `added latency: p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms, ` +
         `median of paired differences ${lat.pairedMedian.toFixed(2)} ms (goal: p50 ≤ 5 ms); load average ${loadavg()[0]!.toFixed(1)}`,
     );
-    process.exitCode = added50 <= 5 ? 0 : 1;
+    let readOk = true;
+    if (STOCK_SKUS > 0) {
+      const big = await startMikroEmulator({ host: "127.0.0.1", seed: 15, productCount: STOCK_SKUS });
+      try {
+        const stockConnector = (fetch: TransportFetch) =>
+          createMikroConnector(big.credentials, {
+            companyId: "1",
+            rateLimitStore: new InMemoryRateLimitStore(),
+            budget: { requests: 1_000_000, windowMs: 1000 },
+            fetch,
+          });
+        const readAll = (connector: ErpConnector) => async () => {
+          let rows = 0;
+          let pages = 0;
+          let pageToken: string | undefined;
+          do {
+            const page = await connector.listStock({ pageToken });
+            rows += page.items.length;
+            pages++;
+            pageToken = page.nextPageToken;
+          } while (pageToken);
+          return { rows, pages };
+        };
+        const directRead = readAll(stockConnector(fetch));
+        const relayedRead = readAll(stockConnector(hub.fetchFor(paired.agentId)));
+        const shape = await directRead(); // warm-up, and the size of the read
+        const times = { direct: [] as number[], relayed: [] as number[] };
+        for (let i = 0; i < 2; i++) {
+          times.direct.push(await timed(directRead));
+          times.relayed.push(await timed(relayedRead));
+        }
+        const best = (list: number[]) => Math.min(...list) / 1000;
+        const ratio = best(times.relayed) / best(times.direct);
+        readOk = ratio <= 1.2;
+        console.log(
+          `full stock read, ${STOCK_SKUS.toLocaleString("en")} SKUs (${shape.rows.toLocaleString("en")} rows, ${shape.pages} pages): ` +
+            `direct ${best(times.direct).toFixed(2)} s, through the agent ${best(times.relayed).toFixed(2)} s (best of 2 each) → ` +
+            `${ratio.toFixed(2)}× (goal ≤ 1.2×) ${readOk ? "PASS" : "FAIL"}`,
+        );
+      } finally {
+        await big.close();
+      }
+    }
+    process.exitCode = added50 <= 5 && readOk ? 0 : 1;
   } finally {
     child?.kill("SIGKILL");
     await emulator.close();
