@@ -6,27 +6,13 @@
  */
 
 import { GenericSqlConnector } from "../generic-sql/connector";
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  CreateSalesOrderInput,
-  Credentials,
-  ErpConnector,
-  ErpCustomerRef,
-  ErpOrderRef,
+import {
+  ComposedErpConnector,
+  type ConnectionInfo,
+  type ConnectorContext,
+  type Credentials,
+  type ErpConnector,
 } from "../sdk/connector";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
 import { NebimApi, str } from "./api";
 import { nebimDescriptor } from "./descriptor";
 import { NebimOrders } from "./orders";
@@ -37,13 +23,14 @@ type Reader = Pick<
   "listProducts" | "listStock" | "listPrices" | "listCategories" | "listPriceGroups" | "listStockLocations"
 >;
 
-export class NebimConnector implements ErpConnector {
+export class NebimConnector extends ComposedErpConnector {
   readonly descriptor = nebimDescriptor;
   readonly api: NebimApi;
   private readonly reader: Reader;
   private readonly orders: NebimOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
+    super();
     this.api = new NebimApi(credentials, ctx);
     this.orders = new NebimOrders(this.api);
     const procs = new NebimReads(this.api);
@@ -57,6 +44,15 @@ export class NebimConnector implements ErpConnector {
           listPriceGroups: () => procs.listPriceGroups(),
           listStockLocations: () => procs.listStockLocations(),
         };
+  }
+
+  protected get reading() {
+    return this.reader;
+  }
+
+  /** Orders and customers; no invoice read: the Integrator documents none (Nebim's own e-invoice flow issues them). */
+  protected get writing() {
+    return this.orders;
   }
 
   /** Connect + GetUserInfo: the only proof the credentials are right (Connect itself always "succeeds"). */
@@ -73,40 +69,8 @@ export class NebimConnector implements ErpConnector {
     };
   }
 
-  listProducts(q: PageQuery = {}): Promise<Page<Product>> {
-    return this.reader.listProducts(q);
-  }
-  listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
-    return this.reader.listStock(q);
-  }
-  listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
-    return this.reader.listPrices(q);
-  }
-  listCategories(q: PageQuery = {}): Promise<Page<Category>> {
-    return this.reader.listCategories(q);
-  }
-  listPriceGroups(): Promise<PriceGroup[]> {
-    return this.reader.listPriceGroups();
-  }
-  listStockLocations(): Promise<StockLocation[]> {
-    return this.reader.listStockLocations();
-  }
-
   customerCode(ref: string): string {
     return this.orders.customerCode(ref);
-  }
-  createCustomer(c: Customer): Promise<ErpCustomerRef> {
-    return this.orders.createCustomer(c);
-  }
-  findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
-    return this.orders.findOrderByRef(ref);
-  }
-  createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
-    return this.orders.createSalesOrder(input);
-  }
-  /** The Integrator documents no invoice read; Nebim's own e-invoice flow issues them (as generic SQL: none). */
-  async listInvoicesForOrder(_ref: string): Promise<Invoice[]> {
-    return [];
   }
 }
 

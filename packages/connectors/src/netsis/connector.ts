@@ -5,42 +5,37 @@
  * DLL (judge/netopenx-models.generated.json); what it does not show is marked "inferred".
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  CreateSalesOrderInput,
-  Credentials,
-  ErpConnector,
-  ErpCustomerRef,
-  ErpOrderRef,
+import {
+  ComposedErpConnector,
+  type ConnectionInfo,
+  type ConnectorContext,
+  type Credentials,
+  type ErpConnector,
 } from "../sdk/connector";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
 import { NetsisApi } from "./api";
 import { NetsisCatalog } from "./catalog";
 import { netsisDescriptor } from "./descriptor";
 import { NetsisOrders } from "./orders";
 
-export class NetsisConnector implements ErpConnector {
+export class NetsisConnector extends ComposedErpConnector {
   readonly descriptor = netsisDescriptor;
   private readonly api: NetsisApi;
   private readonly catalog: NetsisCatalog;
   private readonly orders: NetsisOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
+    super();
     this.api = new NetsisApi(credentials, ctx);
     this.catalog = new NetsisCatalog(this.api);
     this.orders = new NetsisOrders(this.api);
+  }
+
+  protected get reading() {
+    return this.catalog;
+  }
+
+  protected get writing() {
+    return this.orders;
   }
 
   /** Logs in (branch, company, users) and reads the depots: both must answer. */
@@ -57,48 +52,8 @@ export class NetsisConnector implements ErpConnector {
     };
   }
 
-  listStockLocations(): Promise<StockLocation[]> {
-    return this.catalog.listStockLocations();
-  }
-
-  listPriceGroups(): Promise<PriceGroup[]> {
-    return this.catalog.listPriceGroups();
-  }
-
-  listCategories(): Promise<Page<Category>> {
-    return this.catalog.listCategories();
-  }
-
-  listProducts(q: PageQuery = {}): Promise<Page<Product>> {
-    return this.catalog.listProducts(q);
-  }
-
-  listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
-    return this.catalog.listStock(q);
-  }
-
-  listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
-    return this.catalog.listPrices(q);
-  }
-
   customerCode(ref: string): string {
     return this.orders.customerCode(ref);
-  }
-
-  createCustomer(c: Customer): Promise<ErpCustomerRef> {
-    return this.orders.createCustomer(c);
-  }
-
-  findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
-    return this.orders.findOrderByRef(ref);
-  }
-
-  createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
-    return this.orders.createSalesOrder(input);
-  }
-
-  listInvoicesForOrder(ref: string): Promise<Invoice[]> {
-    return this.orders.listInvoicesForOrder(ref);
   }
 }
 

@@ -204,6 +204,59 @@ export interface ErpConnector {
   afterRun?(): Promise<string[]>;
 }
 
+/** The reading half of an ERP connector (Singer's split of reading and writing). */
+export type ErpReads = Pick<
+  ErpConnector,
+  "listProducts" | "listStock" | "listPrices" | "listCategories" | "listPriceGroups" | "listStockLocations"
+>;
+
+/** The writing half: customers, orders, and the invoices issued for them (none where the API reads none). */
+export type ErpOrderWrites = Pick<ErpConnector, "findOrderByRef" | "createCustomer" | "createSalesOrder"> &
+  Partial<Pick<ErpConnector, "listInvoicesForOrder">>;
+
+/**
+ * An ERP connector assembled from a reading part and a writing part: every catalogue call goes to
+ * `reading`, every order call to `writing`. A connector whose reads live in several parts overrides
+ * just those methods; it always writes its own `testConnection`.
+ */
+export abstract class ComposedErpConnector implements ErpConnector {
+  abstract readonly descriptor: ConnectorDescriptor;
+  abstract testConnection(): Promise<ConnectionInfo>;
+  protected abstract get reading(): ErpReads;
+  protected abstract get writing(): ErpOrderWrites;
+
+  listProducts(q?: PageQuery): Promise<Page<Product>> {
+    return this.reading.listProducts(q);
+  }
+  listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>> {
+    return this.reading.listStock(q);
+  }
+  listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>> {
+    return this.reading.listPrices(q);
+  }
+  listCategories(q?: PageQuery): Promise<Page<Category>> {
+    return this.reading.listCategories(q);
+  }
+  listPriceGroups(): Promise<PriceGroup[]> {
+    return this.reading.listPriceGroups();
+  }
+  listStockLocations(): Promise<StockLocation[]> {
+    return this.reading.listStockLocations();
+  }
+  findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
+    return this.writing.findOrderByRef(ref);
+  }
+  createCustomer(customer: Customer): Promise<ErpCustomerRef> {
+    return this.writing.createCustomer(customer);
+  }
+  createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
+    return this.writing.createSalesOrder(input);
+  }
+  listInvoicesForOrder(ref: string): Promise<Invoice[]> {
+    return this.writing.listInvoicesForOrder?.(ref) ?? Promise.resolve([]);
+  }
+}
+
 export interface ShopCategory {
   id: string;
   name: string;
