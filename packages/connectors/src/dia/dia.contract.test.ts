@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { billableCalls } from "../sdk/metering";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createDiaConnector } from "./connector";
 import { diaDescriptor } from "./descriptor";
@@ -31,33 +31,6 @@ function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}):
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(
-  fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string; cursor?: string }>,
-) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    cursor = p.cursor ?? cursor;
-    pages++;
-  } while (token);
-  return { items, cursor, pages };
 }
 
 function order(no: string, skus: string[]): Order {
@@ -135,7 +108,7 @@ describe("DİA connector against its emulator", () => {
   it("reads the catalogue in full, then only what changed; nothing changed costs one page", async () => {
     const counter = new CallCounter();
     const c = createDiaConnector(emu.credentials, ctx(counter));
-    const full = await all((t) => c.listProducts({ pageToken: t }));
+    const full = await readAllPages((t) => c.listProducts({ pageToken: t }));
     expect(full.items).toHaveLength(COUNT);
     expect(new Set(full.items.map((p) => p.sku)).size).toBe(COUNT);
     const first = full.items[0];
@@ -149,7 +122,7 @@ describe("DİA connector against its emulator", () => {
     );
 
     counter.reset();
-    const none = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    const none = await readAllPages((t) => c.listProducts({ since: full.cursor, pageToken: t }));
     expect(none.pages).toBeLessThanOrEqual(2);
     const deltaCalls = counter.get("dia").read;
     expect(deltaCalls).toBeLessThanOrEqual(2);
@@ -157,7 +130,7 @@ describe("DİA connector against its emulator", () => {
     emu.touchProduct("STK-000007", { aciklama: "Yeni Ad" });
     emu.touchProduct("STK-000100");
     counter.reset();
-    const changed = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    const changed = await readAllPages((t) => c.listProducts({ since: full.cursor, pageToken: t }));
     expect(changed.items.map((p) => p.sku)).toEqual(expect.arrayContaining(["STK-000007", "STK-000100"]));
     expect(changed.items.find((p) => p.sku === "STK-000007")?.name).toBe("Yeni Ad");
     expect(changed.items.length).toBeLessThan(10);
@@ -169,7 +142,7 @@ describe("DİA connector against its emulator", () => {
 
   it("pages a delta read where many rows share one change date without repeats or gaps", async () => {
     const c = createDiaConnector(emu.credentials, ctx(new CallCounter(), { batch: { page: 7 } }));
-    const full = await all((t) => c.listProducts({ pageToken: t }));
+    const full = await readAllPages((t) => c.listProducts({ pageToken: t }));
     for (const sku of [
       "STK-000010",
       "STK-000011",
@@ -183,7 +156,7 @@ describe("DİA connector against its emulator", () => {
       "STK-000019",
     ])
       emu.touchProduct(sku);
-    const delta = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    const delta = await readAllPages((t) => c.listProducts({ since: full.cursor, pageToken: t }));
     const skus = delta.items.map((p) => p.sku);
     expect(new Set(skus).size).toBe(skus.length);
     for (let i = 10; i <= 19; i++) expect(skus).toContain(`STK-0000${i}`);
@@ -191,19 +164,19 @@ describe("DİA connector against its emulator", () => {
 
   it("reads stock per depot and prices per group, prices by change date", async () => {
     emu.setStock("STK-000003", 102, 42);
-    const stock = await all((t) => conn.listStock({ pageToken: t }));
+    const stock = await readAllPages((t) => conn.listStock({ pageToken: t }));
     expect(stock.items).toHaveLength(COUNT * 2);
     expect(stock.items.find((s) => s.sku === "STK-000003" && s.location === "SUBE")?.qty).toBe(42);
-    const one = await all((t) => conn.listStock({ pageToken: t, locations: ["MERKEZ"] }));
+    const one = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["MERKEZ"] }));
     expect(one.items.every((s) => s.location === "MERKEZ")).toBe(true);
 
-    const prices = await all((t) => conn.listPrices({ pageToken: t }));
+    const prices = await readAllPages((t) => conn.listPrices({ pageToken: t }));
     expect(prices.items).toHaveLength(COUNT * 2);
     const retail = prices.items.find((p) => p.priceGroup === "PSF");
     expect(retail?.vatIncluded).toBe(true);
     expect(retail?.currency).toBe("TRY");
     emu.setPrice("STK-000004", "PSF", 199.9);
-    const delta = await all((t) => conn.listPrices({ since: prices.cursor, pageToken: t }));
+    const delta = await readAllPages((t) => conn.listPrices({ since: prices.cursor, pageToken: t }));
     expect(delta.items.find((p) => p.sku === "STK-000004" && p.priceGroup === "PSF")?.amount).toBe(199.9);
     expect(delta.items.length).toBeLessThan(10);
   });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createErpConnector, getDescriptor } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught } from "../testing/contract";
 import { describeFailures, judgeRequests } from "../testing/recorder";
 import { AxConnector, countryRegion, vatFromTaxItemGroup } from "./connector";
 import { startAxEmulator } from "./emulator/server";
@@ -22,16 +22,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 2_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
 }
 
 function order(no: string, skus: string[]): Order {

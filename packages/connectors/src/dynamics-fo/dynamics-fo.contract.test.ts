@@ -1,10 +1,10 @@
 import Fastify from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { mountEmulators } from "../testing/server";
 import { createD365Connector, type D365Connector } from "./connector";
@@ -29,29 +29,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string }>) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    pages++;
-  } while (token);
-  return { items, pages };
 }
 
 function order(no: string, skus: string[]): Order {
@@ -154,7 +131,7 @@ describe("D365 F&O connector against the emulator", () => {
   });
 
   it("reads every released product over server pages, product masters with their variants", async () => {
-    const { items, pages } = await all((t) => conn.listProducts({ pageToken: t }));
+    const { items, pages } = await readAllPages((t) => conn.listProducts({ pageToken: t }));
     const masters = emu.state.rows("ReleasedProductsV2");
     expect(pages).toBe(Math.ceil(masters.length / 20));
     expect(items).toHaveLength(masters.length);
@@ -193,7 +170,7 @@ describe("D365 F&O connector against the emulator", () => {
   });
 
   it("reads available stock per warehouse, variants by their variant number", async () => {
-    const { items } = await all((t) => conn.listStock({ pageToken: t }));
+    const { items } = await readAllPages((t) => conn.listStock({ pageToken: t }));
     const variantOf = new Map(
       emu.state
         .rows("ReleasedProductVariantsV2")
@@ -207,12 +184,12 @@ describe("D365 F&O connector against the emulator", () => {
       want.set(`${sku}@${r.InventoryWarehouseId}`, Number(r.AvailableOnHandQuantity));
     }
     expect(new Map(items.map((s) => [`${s.sku}@${s.location}`, s.qty]))).toEqual(want);
-    const ank = await all((t) => conn.listStock({ pageToken: t, locations: ["ANK-01"] }));
+    const ank = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["ANK-01"] }));
     expect(new Set(ank.items.map((s) => s.location))).toEqual(new Set(["ANK-01"]));
   });
 
   it("reads base prices and today's group agreements, leaving out expired and customer-specific ones", async () => {
-    const { items } = await all((t) => conn.listPrices({ pageToken: t }));
+    const { items } = await readAllPages((t) => conn.listPrices({ pageToken: t }));
     const base = items.filter((p) => p.priceGroup === "BASE");
     expect(base).toHaveLength(emu.state.rows("ReleasedProductsV2").length);
     const retail = items.filter((p) => p.priceGroup === "PERAKENDE");
@@ -227,7 +204,7 @@ describe("D365 F&O connector against the emulator", () => {
     const amounts = new Set(current.map((a) => Number(a.Price)));
     for (const p of retail) expect(amounts.has(p.amount)).toBe(true);
     expect(items.every((p) => p.vatIncluded === false && p.currency === "TRY")).toBe(true);
-    const only = await all((t) => conn.listPrices({ pageToken: t, priceGroups: ["BAYI"] }));
+    const only = await readAllPages((t) => conn.listPrices({ pageToken: t, priceGroups: ["BAYI"] }));
     expect(new Set(only.items.map((p) => p.priceGroup))).toEqual(new Set(["BAYI"]));
   });
 
@@ -358,7 +335,7 @@ describe("D365 F&O sandbox", () => {
     });
     try {
       const c = createD365Connector(sandbox.credentials, ctx({ batch: { page: 7 } }));
-      const { items, pages } = await all((t) => c.listProducts({ pageToken: t }));
+      const { items, pages } = await readAllPages((t) => c.listProducts({ pageToken: t }));
       expect(items.length).toBe(sandbox.state.rows("ReleasedProductsV2").length);
       expect(pages).toBeGreaterThan(1);
       expect(describeFailures(judgeRequests(sandbox.recorder.list(), judgeD365Request))).toBe("");

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { createEntegraConnector } from "./connector";
 import { type EntegraEmulator, startEntegraEmulator } from "./emulator/server";
@@ -24,29 +24,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string }>) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    pages++;
-  } while (token);
-  return { items, pages };
 }
 
 const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
@@ -87,7 +64,7 @@ describe("Entegra connector against the emulator", () => {
   });
 
   it("reads every product page, variations as variants with their specs and barcodes", async () => {
-    const { items, pages } = await all((t) => conn.listProducts({ pageToken: t }));
+    const { items, pages } = await readAllPages((t) => conn.listProducts({ pageToken: t }));
     expect(items).toHaveLength(emu.products.length);
     expect(pages).toBe(Math.ceil(emu.products.length / 25));
     const withVariants = items.find((p) => p.variants.length > 1);
@@ -103,10 +80,10 @@ describe("Entegra connector against the emulator", () => {
   });
 
   it("reads both stock fields per SKU, and only the asked one", async () => {
-    const { items } = await all((t) => conn.listStock({ pageToken: t }));
+    const { items } = await readAllPages((t) => conn.listStock({ pageToken: t }));
     expect(items).toHaveLength(240);
     expect(new Set(items.map((s) => s.location))).toEqual(new Set(["quantity", "quantity2"]));
-    const one = await all((t) => conn.listStock({ pageToken: t, locations: ["quantity2"] }));
+    const one = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["quantity2"] }));
     expect(one.items).toHaveLength(120);
     expect((await conn.listStockLocations()).map((l) => l.id)).toEqual(["quantity", "quantity2"]);
   });
@@ -117,7 +94,7 @@ describe("Entegra connector against the emulator", () => {
       ["price1", "TRY"],
       ["price2", "TRY"],
     ]);
-    const { items } = await all((t) => conn.listPrices({ pageToken: t, priceGroups: ["price1"] }));
+    const { items } = await readAllPages((t) => conn.listPrices({ pageToken: t, priceGroups: ["price1"] }));
     expect(items).toHaveLength(120);
     expect(items.every((p) => p.priceGroup === "price1" && p.amount > 0)).toBe(true);
   });

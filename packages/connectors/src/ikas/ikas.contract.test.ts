@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ShopConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught } from "../testing/contract";
 import { isValidEan13 } from "../testing/prng";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createIkasConnector, IKAS_ORDER_ONLY_STATUSES, IKAS_PACKAGE_STATUSES } from "./connector";
@@ -46,16 +46,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
 }
 
 let conn: ShopConnector;
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
 
 function product(sku: string, sizes: string[] = []): Product {
   return {

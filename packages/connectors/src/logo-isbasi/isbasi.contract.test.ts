@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createIsbasiConnector } from "./connector";
 import { type IsbasiEmulator, startIsbasiEmulator } from "./emulator/server";
@@ -27,33 +27,6 @@ function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}):
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(
-  fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string; cursor?: string }>,
-) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    cursor = p.cursor ?? cursor;
-    pages++;
-  } while (token);
-  return { items, cursor, pages };
 }
 
 function order(no: string, skus: string[], postalCode = "34710"): Order {
@@ -117,18 +90,18 @@ describe("Logo İşbaşı connector against its emulator", () => {
   it("reads the catalogue in full, then only what changed; nothing changed costs one page", async () => {
     const counter = new CallCounter();
     const c = createIsbasiConnector(emu.credentials, ctx(counter));
-    const full = await all((t) => c.listProducts({ pageToken: t }));
+    const full = await readAllPages((t) => c.listProducts({ pageToken: t }));
     expect(full.items).toHaveLength(COUNT);
     expect(full.items[0]?.variants[0]?.barcodes[0]).toMatch(/^86[89]\d{10}$/);
     const fullReads = counter.get("logo-isbasi").read;
     counter.reset();
-    const none = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    const none = await readAllPages((t) => c.listProducts({ since: full.cursor, pageToken: t }));
     expect(none.pages).toBeLessThanOrEqual(2);
     const noneReads = counter.get("logo-isbasi").read;
     expect(noneReads).toBeLessThanOrEqual(2);
     emu.touchProduct("STK-000042", { name: "Yeni Ürün Adı" });
     counter.reset();
-    const changed = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    const changed = await readAllPages((t) => c.listProducts({ since: full.cursor, pageToken: t }));
     expect(changed.items.find((p) => p.sku === "STK-000042")?.name).toBe("Yeni Ürün Adı");
     console.log(
       `İşbaşı calls per product run (catalogue ${COUNT}, page 100): full ${fullReads} reads (incl. 1 login), ` +
@@ -137,7 +110,7 @@ describe("Logo İşbaşı connector against its emulator", () => {
   });
 
   it("reads sales prices with VAT from the products and names the categories", async () => {
-    const prices = await all((t) => conn.listPrices({ pageToken: t }));
+    const prices = await readAllPages((t) => conn.listPrices({ pageToken: t }));
     expect(prices.items).toHaveLength(COUNT);
     expect(prices.items.every((p) => p.priceGroup === "1" && p.vatIncluded && p.currency === "TRY")).toBe(
       true,

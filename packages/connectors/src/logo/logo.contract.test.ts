@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter } from "../sdk/logging";
-import type { Order, Page } from "../sdk/model";
+import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { LogoConnector } from "./connector";
 import { logoRestDescriptor, logoTigerDescriptor } from "./descriptor";
@@ -40,31 +40,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
 const creds = (over: Record<string, string> = {}) => ({ ...rest.credentials, sqlAlias: "logo", ...over });
 const conn = (over: Record<string, string> = {}, c: Partial<ConnectorContext> = {}, d = logoRestDescriptor) =>
   new LogoConnector(d, creds(over), ctx(c));
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(fetchPage: (token?: string) => Promise<Page<T>>) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    cursor = p.cursor ?? cursor;
-    pages++;
-  } while (token);
-  return { items, cursor, pages };
-}
 
 function order(no: string, skus: string[]): Order {
   const address = {
@@ -160,7 +135,7 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
 
   it("reads every item with barcodes, brand, unit and group, in pages; the other firm's item never", async () => {
     const c = conn({}, { batch: { page: 25 } });
-    const full = await all((t) => c.listProducts({ pageToken: t }));
+    const full = await readAllPages((t) => c.listProducts({ pageToken: t }));
     expect(full.pages).toBe(3);
     expect(full.items).toHaveLength(COUNT);
     expect(full.items.some((p) => p.sku === "BASKA-FIRMA-1")).toBe(false);
@@ -178,10 +153,10 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
     const c = conn();
     clock = Date.parse("2026-11-21T09:00:00Z");
     const since = "2026-11-21";
-    const before = await all((t) => c.listProducts({ since, pageToken: t }));
+    const before = await readAllPages((t) => c.listProducts({ since, pageToken: t }));
     const target = sql.items[10]?.code as string;
     await sql.touchItem(target, { NAME: "Yeni adı" });
-    const delta = await all((t) => c.listProducts({ since, pageToken: t }));
+    const delta = await readAllPages((t) => c.listProducts({ since, pageToken: t }));
     expect(delta.items.map((p) => p.sku)).toContain(target);
     expect(delta.items.find((p) => p.sku === target)?.name).toBe("Yeni adı");
     expect(delta.items.length).toBe(before.items.length + 1);
@@ -191,7 +166,7 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
 
   it("reads stock per warehouse from the active period's view, summing its rows", async () => {
     const c = conn({}, { batch: { page: 25 } });
-    const stock = await all((t) => c.listStock({ pageToken: t }));
+    const stock = await readAllPages((t) => c.listStock({ pageToken: t }));
     expect(stock.items).toHaveLength(COUNT * 3);
     for (const item of sql.items.slice(0, 12)) {
       for (const wh of [0, 1, 2]) {
@@ -199,7 +174,7 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
         expect(row?.qty, `${item.code}@${wh}`).toBe((item.ref * 7 + wh * 3) % 23);
       }
     }
-    const only = await all((t) => c.listStock({ locations: ["1"], pageToken: t }));
+    const only = await readAllPages((t) => c.listStock({ locations: ["1"], pageToken: t }));
     expect(new Set(only.items.map((s) => s.location))).toEqual(new Set(["1"]));
     const locations = await c.listStockLocations();
     expect(locations.map((l) => l.id)).toEqual(["0", "1", "2"]);
@@ -209,15 +184,15 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
     const c = conn();
     const groups = await c.listPriceGroups();
     expect(groups.map((g) => g.id)).toEqual(["1", "2"]);
-    const prices = await all((t) => c.listPrices({ pageToken: t }));
+    const prices = await readAllPages((t) => c.listPrices({ pageToken: t }));
     expect(prices.items).toHaveLength(COUNT * 2);
     const item = sql.items[3];
     const retail = prices.items.find((p) => p.sku === item?.code && p.priceGroup === "1");
     expect(retail).toMatchObject({ amount: item?.retail, currency: "TRY", vatIncluded: true });
-    const wholesale = await all((t) => c.listPrices({ priceGroups: ["2"], pageToken: t }));
+    const wholesale = await readAllPages((t) => c.listPrices({ priceGroups: ["2"], pageToken: t }));
     expect(wholesale.items.every((p) => p.priceGroup === "2" && !p.vatIncluded)).toBe(true);
     await sql.setPrice(item?.code as string, 1, 999.9);
-    const changed = await all((t) => c.listPrices({ since: "2026-11-21", pageToken: t }));
+    const changed = await readAllPages((t) => c.listPrices({ since: "2026-11-21", pageToken: t }));
     expect(changed.items.find((p) => p.sku === item?.code && p.priceGroup === "1")?.amount).toBe(999.9);
     expect(changed.items.length).toBeLessThan(prices.items.length);
     const categories = await c.listCategories();
@@ -226,7 +201,7 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
 
   it("follows a year-end rollover: stock from the new period, the item cursor kept", async () => {
     const c = conn();
-    const full = await all((t) => c.listProducts({ pageToken: t }));
+    const full = await readAllPages((t) => c.listProducts({ pageToken: t }));
     const cursor = full.cursor as string;
     clock = Date.parse("2027-01-02T08:00:00Z");
     const nr = await sql.rollover("2027-01-01", "2027-12-31");
@@ -236,16 +211,16 @@ describe("Logo connector: reads over SQL (the emulator at the SQL seam)", () => 
     await sql.touchItem(sql.items[6]?.code as string);
     const after = conn();
     expect((await after.activePeriod()).nr).toBe(2);
-    const stock = await all((t) => after.listStock({ locations: ["0"], pageToken: t }));
+    const stock = await readAllPages((t) => after.listStock({ locations: ["0"], pageToken: t }));
     expect(stock.items.find((s) => s.sku === target)?.qty).toBe(77);
     expect(sql.recorded.at(-1)?.text).toContain("LV_001_02_STINVTOT");
-    const delta = await all((t) => after.listProducts({ since: cursor, pageToken: t }));
+    const delta = await readAllPages((t) => after.listProducts({ since: cursor, pageToken: t }));
     expect(delta.items.map((p) => p.sku)).toContain(sql.items[6]?.code);
     expect(delta.cursor).toBe("2027-01-02");
     // A configured period wins over detection (reading last year's stock on purpose).
     const pinned = conn({ periodNo: "1" });
     expect((await pinned.activePeriod()).nr).toBe(1);
-    const old = await all((t) => pinned.listStock({ locations: ["0"], pageToken: t }));
+    const old = await readAllPages((t) => pinned.listStock({ locations: ["0"], pageToken: t }));
     expect(old.items.find((s) => s.sku === target)?.qty).not.toBe(77);
     const missing = await caught(conn({ periodNo: "9" }).activePeriod());
     expect(missing.reason).toBe("config");

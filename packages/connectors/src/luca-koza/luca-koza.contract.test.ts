@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { createLucaKozaConnector } from "./connector";
 import { type LucaKozaEmulator, startLucaKozaEmulator } from "./emulator/server";
@@ -25,29 +25,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string }>) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    pages++;
-  } while (token);
-  return { items, pages };
 }
 
 const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
@@ -110,7 +87,7 @@ describe("Luca Koza connector against the emulator", () => {
   });
 
   it("reads every stock card with its category path, KDV and barcode", async () => {
-    const { items, pages } = await all((t) => conn.listProducts({ pageToken: t }));
+    const { items, pages } = await readAllPages((t) => conn.listProducts({ pageToken: t }));
     expect(items).toHaveLength(60);
     expect(pages).toBe(3);
     expect(items.map((p) => p.sku)).toEqual(emu.cards.map((c) => c.kartKodu));
@@ -123,20 +100,22 @@ describe("Luca Koza connector against the emulator", () => {
   });
 
   it("reads on-hand per depot, one depot a page", async () => {
-    const { items, pages } = await all((t) => conn.listStock({ pageToken: t }));
+    const { items, pages } = await readAllPages((t) => conn.listStock({ pageToken: t }));
     expect(pages).toBe(2);
     const want = [...emu.onHand.entries()].flatMap(([d, rows]) =>
       rows.map((r) => `${r.kartKodu}@${d}=${r.miktar}`),
     );
     expect(items.map((s) => `${s.sku}@${s.location}=${s.qty}`).sort()).toEqual(want.sort());
-    const one = await all((t) => conn.listStock({ pageToken: t, locations: ["1452"] }));
+    const one = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["1452"] }));
     expect(new Set(one.items.map((s) => s.location))).toEqual(new Set(["1452"]));
   });
 
   it("reads each card's sales price lists", async () => {
     const groups = await conn.listPriceGroups();
     expect(groups.map((g) => g.id)).toEqual(["Perakende", "Toptan"]);
-    const { items } = await all((t) => conn.listPrices({ pageToken: t, priceGroups: ["Perakende"] }));
+    const { items } = await readAllPages((t) =>
+      conn.listPrices({ pageToken: t, priceGroups: ["Perakende"] }),
+    );
     expect(items).toHaveLength(60);
     expect(items.every((p) => p.vatIncluded && p.amount > 0)).toBe(true);
   });

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order, Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { isValidEan13 } from "../testing/prng";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { createMikroConnector, MikroConnector, mikroDailyPassword } from "./connector";
@@ -31,33 +31,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(
-  fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string; cursor?: string }>,
-) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    cursor = p.cursor ?? cursor;
-    pages++;
-  } while (token);
-  return { items, cursor, pages };
 }
 
 function order(no: string, skus: string[]): Order {
@@ -164,7 +137,7 @@ describe("Mikro connector against its emulator", () => {
   });
 
   it("pages through all products with barcodes, VAT, unit, category and brand", async () => {
-    const { items, pages, cursor } = await all<Product>((t) => conn.listProducts({ pageToken: t }));
+    const { items, pages, cursor } = await readAllPages<Product>((t) => conn.listProducts({ pageToken: t }));
     expect(items).toHaveLength(COUNT);
     expect(new Set(items.map((p) => p.sku)).size).toBe(COUNT);
     expect(pages).toBe(Math.ceil(COUNT / 25));
@@ -180,32 +153,36 @@ describe("Mikro connector against its emulator", () => {
   });
 
   it("handles a page size that divides the total exactly (last page empty)", async () => {
-    const { items, pages } = await all<Product>((t) => conn.listProducts({ pageToken: t, pageSize: 40 }));
+    const { items, pages } = await readAllPages<Product>((t) =>
+      conn.listProducts({ pageToken: t, pageSize: 40 }),
+    );
     expect(items).toHaveLength(COUNT);
     expect(pages).toBe(COUNT / 40 + 1);
   });
 
   it("reads products changed since a cursor", async () => {
-    const full = await all<Product>((t) => conn.listProducts({ pageToken: t, pageSize: 200 }));
+    const full = await readAllPages<Product>((t) => conn.listProducts({ pageToken: t, pageSize: 200 }));
     const code = emu.state.randomCode();
     emu.state.updateProduct(code, { sto_isim: "Yeni Ürün Adı" });
-    const changed = await all<Product>((t) => conn.listProducts({ since: full.cursor, pageToken: t }));
+    const changed = await readAllPages<Product>((t) =>
+      conn.listProducts({ since: full.cursor, pageToken: t }),
+    );
     expect(changed.items.find((p) => p.sku === code)?.name).toBe("Yeni Ürün Adı");
     expect(changed.items.length).toBeLessThan(COUNT);
     expect((changed.cursor ?? "") > (full.cursor ?? "")).toBe(true);
   });
 
   it("reads stock per location, fully and changed since a cursor", async () => {
-    const full = await all((t) => conn.listStock({ pageToken: t }));
+    const full = await readAllPages((t) => conn.listStock({ pageToken: t }));
     expect(full.items.length).toBe(COUNT * 2);
     const sample = full.items[7];
     expect(sample?.qty).toBe(emu.state.quantity(sample?.sku ?? "", Number(sample?.location)));
-    const onlyDepot2 = await all((t) => conn.listStock({ pageToken: t, locations: ["2"] }));
+    const onlyDepot2 = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["2"] }));
     expect(onlyDepot2.items.every((s) => s.location === "2")).toBe(true);
 
     const code = emu.state.randomCode();
     emu.state.setStock(code, 1, 999);
-    const changed = await all((t) => conn.listStock({ since: full.cursor, pageToken: t }));
+    const changed = await readAllPages((t) => conn.listStock({ since: full.cursor, pageToken: t }));
     expect(changed.items.find((s) => s.sku === code && s.location === "1")?.qty).toBe(999);
     expect(changed.items.length).toBeLessThanOrEqual(4);
     // Asked again from its own mark, nothing has changed: no item, one call, the same mark.
@@ -226,7 +203,7 @@ describe("Mikro connector against its emulator", () => {
       expect(valueRows.length).toBeGreaterThan(0);
       // 1 = every page is cut inside a group (read whole instead); 2, 3, 7 = cuts at varying places
       for (const pageSize of [1, 2, 3, 7]) {
-        const { items } = await all((t) => c.listStock({ pageToken: t, pageSize }));
+        const { items } = await readAllPages((t) => c.listStock({ pageToken: t, pageSize }));
         const keys = items.map((s) => `${s.sku}|${s.location}`);
         expect(new Set(keys).size).toBe(keys.length);
         expect(items.length).toBe(40);
@@ -243,12 +220,12 @@ describe("Mikro connector against its emulator", () => {
   });
 
   it("reads prices per price group, fully and changed since a cursor", async () => {
-    const full = await all((t) => conn.listPrices({ pageToken: t }));
+    const full = await readAllPages((t) => conn.listPrices({ pageToken: t }));
     expect(full.items).toHaveLength(COUNT * 2);
     expect(full.items.filter((p) => p.priceGroup === "2").every((p) => !p.vatIncluded)).toBe(true);
     const code = emu.state.randomCode();
     emu.state.setPrice(code, 1, 1234.5);
-    const changed = await all((t) =>
+    const changed = await readAllPages((t) =>
       conn.listPrices({ since: full.cursor, pageToken: t, priceGroups: ["1"] }),
     );
     expect(changed.items.find((p) => p.sku === code)).toMatchObject({
@@ -346,7 +323,7 @@ describe("Mikro versions and answer forms", () => {
       const info = await c.testConnection();
       expect(info.details?.version).toBe(17);
       expect(info.description).toMatch(/^Mikro: .*, V17\)$/);
-      const stock = await all((t) => c.listStock({ pageToken: t }));
+      const stock = await readAllPages((t) => c.listStock({ pageToken: t }));
       expect(stock.items).toHaveLength(60);
     } finally {
       await e2.close();

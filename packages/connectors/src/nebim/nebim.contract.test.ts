@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { generateCatalog } from "../testing/catalog";
+import { caught } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createNebimConnector, type NebimConnector } from "./connector";
 import { type NebimEmulator, startNebimEmulator } from "./emulator/server";
@@ -40,16 +40,6 @@ const connector = (
   over: Record<string, string> = {},
   c: Partial<ConnectorContext> = {},
 ) => createNebimConnector({ ...emu.credentials, ...over }, ctx(c)) as NebimConnector;
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
 
 function order(no: string, skus: string[], phone = "05321234567"): Order {
   const address = {

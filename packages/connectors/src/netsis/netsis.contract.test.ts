@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createNetsisConnector } from "./connector";
 import { type NetsisEmulator, startNetsisEmulator } from "./emulator/server";
@@ -29,29 +29,6 @@ function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}):
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string }>) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    pages++;
-  } while (token);
-  return { items, pages };
 }
 
 function order(no: string, skus: string[], ref = "ikas-C000123"): Order {
@@ -126,7 +103,7 @@ describe("Netsis connector against its emulator", () => {
   });
 
   it("reads every stock card in pages, with group, barcode and VAT", async () => {
-    const full = await all((t) => conn.listProducts({ pageToken: t }));
+    const full = await readAllPages((t) => conn.listProducts({ pageToken: t }));
     expect(full.items).toHaveLength(COUNT);
     expect(new Set(full.items.map((p) => p.sku)).size).toBe(COUNT);
     expect(full.pages).toBe(Math.ceil(COUNT / PAGE) + (COUNT % PAGE === 0 ? 1 : 0));
@@ -139,16 +116,16 @@ describe("Netsis connector against its emulator", () => {
 
   it("reads stock per depot (in − out) and prices per group", async () => {
     emu.setStock("STK-000003", 2, 42);
-    const stock = await all((t) => conn.listStock({ pageToken: t, pageSize: 70 }));
+    const stock = await readAllPages((t) => conn.listStock({ pageToken: t, pageSize: 70 }));
     expect(stock.items).toHaveLength(COUNT * 2);
     expect(stock.items.find((s) => s.sku === "STK-000003" && s.location === "2")?.qty).toBe(42);
-    const one = await all((t) => conn.listStock({ pageToken: t, locations: ["1"] }));
+    const one = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["1"] }));
     expect(one.items).toHaveLength(COUNT);
     expect(one.items.every((s) => s.location === "1")).toBe(true);
 
-    const prices = await all((t) => conn.listPrices({ pageToken: t }));
+    const prices = await readAllPages((t) => conn.listPrices({ pageToken: t }));
     expect(prices.items).toHaveLength(COUNT * 2);
-    const retail = await all((t) => conn.listPrices({ pageToken: t, priceGroups: ["1"] }));
+    const retail = await readAllPages((t) => conn.listPrices({ pageToken: t, priceGroups: ["1"] }));
     expect(retail.items).toHaveLength(COUNT);
     expect(retail.items[0]).toMatchObject({ priceGroup: "1", currency: "TRY", vatIncluded: true });
   });

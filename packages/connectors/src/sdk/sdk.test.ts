@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createErpConnector, createShopConnector, getDescriptor, listConnectors } from "../registry";
 import { generateCatalog, generateCustomers } from "../testing/catalog";
+import { caught } from "../testing/contract";
 import { isValidEan13, isValidTckn } from "../testing/prng";
 import { ConnectorError, parseRetryAfter } from "./errors";
 import { HttpClient, TRANSPORT_LOST, TRANSPORT_OFFLINE } from "./http";
@@ -48,16 +49,6 @@ function client(steps: FetchStep[], extra: Partial<ConstructorParameters<typeof 
     ...extra,
   });
   return { http, calls: f.calls, sleeps, logs, counter };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
 }
 
 describe("rate limiter", () => {

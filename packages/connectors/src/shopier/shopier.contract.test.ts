@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught, readAllPages } from "../testing/contract";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { ShopierConnector } from "./connector";
 import { type ShopierEmulator, startShopierEmulator } from "./emulator/server";
@@ -25,29 +25,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
   };
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
-
-async function all<T>(fetchPage: (token?: string) => Promise<{ items: T[]; nextPageToken?: string }>) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetchPage(token);
-    items.push(...p.items);
-    token = p.nextPageToken;
-    pages++;
-  } while (token);
-  return { items, pages };
 }
 
 const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
@@ -84,7 +61,7 @@ describe("Shopier connector against the emulator", () => {
   });
 
   it("reads every product page; variants keyed by product id and selection ids", async () => {
-    const { items, pages } = await all((t) => conn.listProducts({ pageToken: t }));
+    const { items, pages } = await readAllPages((t) => conn.listProducts({ pageToken: t }));
     expect(items).toHaveLength(emu.products.length);
     expect(pages).toBe(Math.ceil(emu.products.length / 20));
     const withVariants = items.find((p) => p.variants.length > 1);
@@ -98,10 +75,10 @@ describe("Shopier connector against the emulator", () => {
   });
 
   it("reads stock per SKU and the price a buyer pays (discounted when a discount is on)", async () => {
-    const stock = await all((t) => conn.listStock({ pageToken: t }));
+    const stock = await readAllPages((t) => conn.listStock({ pageToken: t }));
     expect(stock.items).toHaveLength(100);
     expect(stock.items.every((s) => s.location === "shopier")).toBe(true);
-    const prices = await all((t) => conn.listPrices({ pageToken: t }));
+    const prices = await readAllPages((t) => conn.listPrices({ pageToken: t }));
     expect(prices.items).toHaveLength(100);
     const discounted = emu.products.find((p) => p.priceData.discount && (p.variants ?? []).length === 0);
     const price = prices.items.find((p) => p.sku === discounted?.id);

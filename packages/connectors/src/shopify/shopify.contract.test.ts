@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { createConnectorHttp } from "../sdk/util";
+import { caught } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { exchangeShopifyCode } from "./auth";
 import { ShopifyConnector } from "./connector";
@@ -43,16 +43,6 @@ async function closeKeepingRequests(e: ShopifyEmulator): Promise<void> {
   expect(e.recorder.dropped).toBe(0);
   recordedElsewhere.push(...e.recorder.list());
   await e.close();
-}
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
 }
 
 function product(sku: string, sizes: string[] = []): Product {

@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./catalog";
+export * from "./contract";
 export * from "./faults";
 export * from "./firebird";
 export * from "./paging";

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
 import { type EInvoiceDocument, sendOnce } from "../sdk/einvoice";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught } from "../testing/contract";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { startTrendyolEFaturamEmulator, type TrendyolEFaturamEmulator } from "./emulator/server";
 import { bodyProblems, judgeTrendyolEFaturamRequest } from "./judge/requests";
@@ -28,16 +28,6 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
 }
 const provider = (over: Partial<ConnectorContext> = {}, password = emu.credentials.password) =>
   new TrendyolEFaturamProvider({ ...emu.credentials, password }, ctx(over));
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
 
 let serial = 0;
 /** A consumer's e-Arşiv (two lines at 20 % and 10 %, one discounted), or an e-Fatura to a registered VKN. */

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
 import { sendOnce } from "../sdk/einvoice";
-import { ConnectorError } from "../sdk/errors";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { caught } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { NOT_A_PRODUCT_SOURCE } from "./descriptor";
 import { startUyumsoftEmulator, type UyumsoftEmulator } from "./emulator/server";
@@ -48,16 +48,6 @@ const creds = (emu: Emu, password = UYUMSOFT_TEST_ACCOUNT.password) => ({
   username: UYUMSOFT_TEST_ACCOUNT.username,
   password,
 });
-
-async function caught(p: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ConnectorError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConnectorError");
-}
 
 let emu: Emu;
 let provider: UyumsoftProvider;

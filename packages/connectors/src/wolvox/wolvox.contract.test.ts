@@ -10,6 +10,7 @@ import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import type { SqlTransport } from "../sdk/sql";
 import { generateCatalog } from "../testing/catalog";
+import { readAllPages } from "../testing/contract";
 import { firebirdSysdbaPassword } from "../testing/firebird";
 import { WolvoxConnector } from "./connector";
 import { wolvoxDescriptor } from "./descriptor";
@@ -33,23 +34,6 @@ function connector(sql: SqlTransport | undefined, credentials: Record<string, st
       sql,
     },
   );
-}
-
-async function all<T>(
-  fetch: (token?: string) => Promise<{ items: T[]; nextPageToken?: string; cursor?: string }>,
-) {
-  const items: T[] = [];
-  let token: string | undefined;
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const p = await fetch(token);
-    items.push(...p.items);
-    cursor = p.cursor ?? cursor;
-    token = p.nextPageToken;
-    pages++;
-  } while (token);
-  return { items, cursor, pages };
 }
 
 function order(orderNo: string, skus: string[]): Order {
@@ -117,7 +101,7 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
     expect(info.description).toBe(
       "Wolvox veritabanına yerel bağlantı aracı üzerinden bağlanıldı: stok kartları okunabiliyor, 2 depo.",
     );
-    const products = await all((t) => c.listProducts({ pageToken: t, pageSize: 10 }));
+    const products = await readAllPages((t) => c.listProducts({ pageToken: t, pageSize: 10 }));
     expect(products.pages).toBe(3);
     expect(products.items.map((p) => p.sku)).toEqual(catalog.map((x) => x.sku));
     const first = products.items[0]!;
@@ -140,9 +124,9 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
 
   it("reads only the cards changed since the cursor", async () => {
     const c = connector(emu.transport);
-    const full = await all((t) => c.listProducts({ pageToken: t }));
+    const full = await readAllPages((t) => c.listProducts({ pageToken: t }));
     expect(
-      (await all((t) => c.listProducts({ since: full.cursor, pageToken: t }))).items.length,
+      (await readAllPages((t) => c.listProducts({ since: full.cursor, pageToken: t }))).items.length,
     ).toBeLessThanOrEqual(1);
     const later = new Date(Date.parse(full.cursor!) + 60_000);
     await emu.query("UPDATE STOK SET STOK_ADI = ?, DEGISTIRME_TARIHI = ? WHERE STOKKODU = ?", [
@@ -150,14 +134,14 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
       later,
       catalog[4]!.sku,
     ]);
-    const delta = await all((t) => c.listProducts({ since: full.cursor, pageToken: t }));
+    const delta = await readAllPages((t) => c.listProducts({ since: full.cursor, pageToken: t }));
     expect(delta.items.map((p) => [p.sku, p.name])).toContainEqual([catalog[4]!.sku, "Yeni Ad"]);
     expect(delta.cursor).toBe(later.toISOString());
   });
 
   it("sums stock per warehouse from live movements (deleted ones left out)", async () => {
     const c = connector(emu.transport);
-    const stock = await all((t) => c.listStock({ pageToken: t, pageSize: 7 }));
+    const stock = await readAllPages((t) => c.listStock({ pageToken: t, pageSize: 7 }));
     expect(stock.pages).toBe(4);
     const expected = catalog.flatMap((it) => [
       { sku: it.sku, location: "MERKEZ", qty: it.stock1 },
@@ -174,7 +158,7 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
 
   it("reads sales prices (never purchase prices), price groups, changed prices and the group tree", async () => {
     const c = connector(emu.transport);
-    const prices = await all((t) => c.listPrices({ pageToken: t, pageSize: 20 }));
+    const prices = await readAllPages((t) => c.listPrices({ pageToken: t, pageSize: 20 }));
     expect(prices.items).toHaveLength(COUNT * 2);
     expect(prices.items.find((p) => p.sku === catalog[0]!.sku && p.priceGroup === "1")).toEqual({
       sku: catalog[0]!.sku,
@@ -191,7 +175,7 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
     await emu.query(
       "UPDATE STOK_FIYAT SET FIYATI = 999.5 WHERE BLSTKODU = 3 AND FIYAT_NO = 2 AND ALIS_SATIS = 2",
     );
-    const changed = await all((t) => c.listPrices({ since: prices.cursor, pageToken: t }));
+    const changed = await readAllPages((t) => c.listPrices({ since: prices.cursor, pageToken: t }));
     expect(changed.items).toContainEqual(
       expect.objectContaining({ sku: catalog[2]!.sku, priceGroup: "2", amount: 999.5 }),
     );
