@@ -1,58 +1,14 @@
-import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { closeContext, createContext } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
+import { describe, expect, it } from "vitest";
 import { findConnection, openCredentials } from "../src/modules/connections/repository.ts";
-import type { AppContext } from "../src/platform/context.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { freshPostgres } from "./support/fresh-database.ts";
+import { listeningServer } from "./support/listening-server.ts";
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
-
-const pg = await freshPostgres();
-const port = await freePort();
-let app: FastifyInstance;
-let ctx: AppContext;
-
-beforeAll(async () => {
-  const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), "ep-sandbox-ideasoft-")),
-    PORT: String(port),
-    DEMO: "0",
-    CAPTCHA: "off",
-    LOG_LEVEL: "warn",
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  ctx = await createContext(config, {
-    logDestination: new Writable({ write: (_c, _e, d) => d() }),
-    scheduler: false,
-  });
-  app = await buildApp(ctx);
-  await app.listen({ port, host: "127.0.0.1" });
-}, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  if (ctx) await closeContext(ctx);
-  await pg?.drop();
-});
+const server = listeningServer("sandbox-ideasoft");
 
 describe("Ideasoft sandbox", () => {
   it("a company registered with Ideasoft connects to its own Ideasoft sandbox and transfers its orders", async () => {
-    const a = await registerAndLogin(app, { ecommerceType: 2 });
-    const res = await call(app, "POST", "/api/sandbox/connect", { token: a.token });
+    const a = await registerAndLogin(server.app, { ecommerceType: 2 });
+    const res = await call(server.app, "POST", "/api/sandbox/connect", { token: a.token });
     expect(res.status).toBe(200);
     expect(res.body.data.ecommerce).toMatchObject({
       productType: 2,
@@ -61,22 +17,26 @@ describe("Ideasoft sandbox", () => {
     });
     const companyId = a.account.company.id as number;
     const shopCredentials = async () =>
-      openCredentials(ctx.credentials, (await findConnection(ctx.database.db, companyId, "shop"))!);
+      openCredentials(
+        server.ctx.credentials,
+        (await findConnection(server.ctx.database.db, companyId, "shop"))!,
+      );
     // The connection test's token pair was kept with the stored connection (persistCredentials).
     const stored = await shopCredentials();
     expect(stored.accessToken).toBeTruthy();
     expect(Number(stored.tokenExpiresAt)).toBeGreaterThan(Date.now());
 
-    const jobs = await call(app, "GET", "/api/Job/type-filter/OrderIntegration", { token: a.token });
-    const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, {
+    const jobs = await call(server.app, "GET", "/api/Job/type-filter/OrderIntegration", { token: a.token });
+    const started = await call(server.app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, {
       token: a.token,
     });
     expect(started.status).toBe(200);
     let run: { status: string } | undefined;
     for (let i = 0; i < 1200 && (!run || run.status === "Queued" || run.status === "Running"); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      run = (await call(app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token: a.token }))
-        .body.data;
+      run = (
+        await call(server.app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token: a.token })
+      ).body.data;
     }
     expect(run?.status).toBe("Succeeded");
     // The run started from the stored pair: no refresh was needed, nothing changed.

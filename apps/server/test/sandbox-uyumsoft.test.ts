@@ -1,99 +1,59 @@
-import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
 import { startUyumsoftEmulator } from "@ep/connectors";
 import { eq } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { closeContext, createContext } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
+import { describe, expect, it } from "vitest";
 import { findConnection, openCredentials } from "../src/modules/connections/repository.ts";
-import type { AppContext } from "../src/platform/context.ts";
 import { companies } from "../src/platform/db/schema.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import { makeOrders, putOrdersInLedger } from "./invoices/invoice-support.ts";
-import { freshPostgres } from "./support/fresh-database.ts";
+import { listeningServer } from "./support/listening-server.ts";
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
-
-const pg = await freshPostgres();
-const port = await freePort();
-let app: FastifyInstance;
-let ctx: AppContext;
-
-beforeAll(async () => {
-  const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), "ep-sandbox-uyumsoft-")),
-    PORT: String(port),
-    DEMO: "0",
-    CAPTCHA: "off",
-    LOG_LEVEL: "warn",
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-  });
-  ctx = await createContext(config, {
-    logDestination: new Writable({ write: (_c, _e, d) => d() }),
-    scheduler: false,
-  });
-  app = await buildApp(ctx);
-  await app.listen({ port, host: "127.0.0.1" });
-}, 120_000);
-
-afterAll(async () => {
-  await app?.close();
-  if (ctx) await closeContext(ctx);
-  await pg?.drop();
-});
+const server = listeningServer("sandbox-uyumsoft");
 
 describe("Uyumsoft sandbox (mounted when ../shared holds the vendor WSDL)", () => {
   it("a company whose ERP is Uyumsoft connects to its sandbox and issues e-invoices end to end", async () => {
-    const a = await registerAndLogin(app, { erpType: 8 });
-    const res = await call(app, "POST", "/api/sandbox/connect", { token: a.token });
+    const a = await registerAndLogin(server.app, { erpType: 8 });
+    const res = await call(server.app, "POST", "/api/sandbox/connect", { token: a.token });
     expect(res.status).toBe(200);
     expect(res.body.data.erp).toMatchObject({ isEmulated: true, lastTest: { ok: true } });
     const companyId = a.account.company.id as number;
-    const erp = openCredentials(ctx.credentials, (await findConnection(ctx.database.db, companyId, "erp"))!);
+    const erp = openCredentials(
+      server.ctx.credentials,
+      (await findConnection(server.ctx.database.db, companyId, "erp"))!,
+    );
     expect(erp.endpoint).toContain("/sandbox/uyumsoft/");
-    await ctx.database.db
+    await server.ctx.database.db
       .update(companies)
       .set({ taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" })
       .where(eq(companies.id, companyId));
     // Orders as the order job would have put them in the ledger (customers from a throwaway emulator's seed).
     const seedEmu = await startUyumsoftEmulator({ seed: 1 });
-    const shop = (await findConnection(ctx.database.db, companyId, "shop"))!;
-    await putOrdersInLedger(ctx, companyId, shop.id, makeOrders(3, seedEmu, { prefix: "SBX" }));
+    const shop = (await findConnection(server.ctx.database.db, companyId, "shop"))!;
+    await putOrdersInLedger(server.ctx, companyId, shop.id, makeOrders(3, seedEmu, { prefix: "SBX" }));
     await seedEmu.close();
     // The InvoiceIntegration job of the engine issues them (the company's "ERP" is an e-invoice service).
-    const jobs = await call(app, "GET", "/api/Job/type-filter/InvoiceIntegration", { token: a.token });
-    const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, {
+    const jobs = await call(server.app, "GET", "/api/Job/type-filter/InvoiceIntegration", { token: a.token });
+    const started = await call(server.app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, {
       token: a.token,
     });
     expect(started.status).toBe(200);
     let run: { status: string } | undefined;
     for (let i = 0; i < 600 && (!run || run.status === "Queued" || run.status === "Running"); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      run = (await call(app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token: a.token }))
-        .body.data;
+      run = (
+        await call(server.app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token: a.token })
+      ).body.data;
     }
     expect(run?.status).not.toBe("Failed");
-    const list = await call(app, "GET", "/api/invoices", { token: a.token });
+    const list = await call(server.app, "GET", "/api/invoices", { token: a.token });
     expect(list.body.data).toHaveLength(3);
     expect(
       list.body.data.every((r: { state: string }) => r.state !== "error" && r.state !== "prepared"),
     ).toBe(true);
 
     // "Şimdi Faturala" on the screen runs the same cycle: nothing left to issue, nothing issued twice.
-    const again = await call(app, "POST", "/api/invoices/run", { token: a.token });
+    const again = await call(server.app, "POST", "/api/invoices/run", { token: a.token });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ prepared: 0, sent: 0, failed: 0 });
-    expect((await call(app, "GET", "/api/invoices", { token: a.token })).body.data).toHaveLength(3);
+    expect((await call(server.app, "GET", "/api/invoices", { token: a.token })).body.data).toHaveLength(3);
   }, 120_000);
 });

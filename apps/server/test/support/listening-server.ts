@@ -1,0 +1,54 @@
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
+import { buildApp } from "../../src/app.ts";
+import { closeContext, createContext } from "../../src/bootstrap.ts";
+import { loadConfig } from "../../src/config.ts";
+import type { AppContext } from "../../src/platform/context.ts";
+import { freshPostgres } from "./fresh-database.ts";
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
+  const { port } = probe.address() as { port: number };
+  await new Promise((ok) => probe.close(ok));
+  return port;
+}
+
+/**
+ * The real server listening on a free port for the suite (its sandboxes call it over HTTP): on a fresh
+ * PostgreSQL database when DATABASE_URL is set, else on the embedded default in a temp data dir.
+ * `server.app` / `server.ctx` are set once `beforeAll` has run.
+ */
+export function listeningServer(name: string, options: { host?: string } = {}) {
+  const server = {} as { app: FastifyInstance; ctx: AppContext; port: number };
+  let pg: Awaited<ReturnType<typeof freshPostgres>>;
+  beforeAll(async () => {
+    pg = await freshPostgres();
+    server.port = await freePort();
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), `ep-${name}-`)),
+      PORT: String(server.port),
+      DEMO: "0",
+      CAPTCHA: "off",
+      LOG_LEVEL: "warn",
+      ...(pg ? { DATABASE_URL: pg.url } : {}),
+    });
+    server.ctx = await createContext(config, {
+      logDestination: new Writable({ write: (_c, _e, d) => d() }),
+      scheduler: false,
+    });
+    server.app = await buildApp(server.ctx);
+    await server.app.listen({ port: server.port, host: options.host ?? "127.0.0.1" });
+  }, 120_000);
+  afterAll(async () => {
+    await server.app?.close();
+    if (server.ctx) await closeContext(server.ctx);
+    await pg?.drop();
+  });
+  return server;
+}
