@@ -156,21 +156,25 @@ describe("systems that are not ready yet (issue 12 item 8)", () => {
     await page.getByTestId("availability-mapping").waitFor();
     await combo(page, "Muhasebe Programı").click();
     await page.getByRole("option", { name: "Netsis", exact: true }).click();
+    await page.getByTestId("availability-agent").waitFor();
+    // Every ERP of the list has a connector now; JetStok (an e-commerce system) is the one still to come.
+    await combo(page, "E-Ticaret Yazılımı").click();
+    await page.getByRole("option", { name: "JetStok", exact: true }).click();
     await expect
       .poll(() => page.getByTestId("availability-soon").textContent())
       .toContain("sizin için otomatik bir destek talebi açarız");
 
-    const user = newUser({ erpType: 2, ecommerceType: 1 });
+    const user = newUser({ erpType: 2, ecommerceType: 7 });
     await registerByApi(user);
     await signIn(page, user.email, user.password);
     await page.goto("/settings/api-keys");
-    await page.getByTestId("not-ready-erp").waitFor();
-    expect(await page.getByTestId("not-ready-erp").textContent()).toContain("destek talebi açtık");
-    // No disabled Test / Save pair on the ERP card: its only action leads to the ticket.
-    const erpCard = page.getByRole("form", { name: "ERP Bağlantısı" });
-    expect(await erpCard.getByRole("button", { name: "Kaydet" }).count()).toBe(0);
-    await page.getByTestId("not-ready-erp").getByRole("link", { name: "Destek taleplerim" }).click();
-    await expect.poll(() => page.getByText("Netsis bağlantısı talebi").count()).toBeGreaterThan(0);
+    await page.getByTestId("not-ready-ecommerce").waitFor();
+    expect(await page.getByTestId("not-ready-ecommerce").textContent()).toContain("destek talebi açtık");
+    // No disabled Test / Save pair on the e-commerce card: its only action leads to the ticket.
+    const shopCard = page.getByRole("form", { name: "E-Ticaret Bağlantısı" });
+    expect(await shopCard.getByRole("button", { name: "Kaydet" }).count()).toBe(0);
+    await page.getByTestId("not-ready-ecommerce").getByRole("link", { name: "Destek taleplerim" }).click();
+    await expect.poll(() => page.getByText("JetStok bağlantısı talebi").count()).toBeGreaterThan(0);
     expect(browser.pageErrors).toEqual([]);
   });
 });
