@@ -170,19 +170,24 @@ async function main() {
         const directRead = readAll(stockConnector(fetch));
         const relayedRead = readAll(stockConnector(hub.fetchFor(paired.agentId)));
         const shape = await directRead(); // warm-up, and the size of the read
-        const times = { direct: [] as number[], relayed: [] as number[] };
-        for (let i = 0; i < 2; i++) {
-          times.direct.push(await timed(directRead));
-          times.relayed.push(await timed(relayedRead));
+        // Instant answers on loopback (the relay's cost alone), then the ERP answering in 150 ms as
+        // the sync bench's realistic mode has it (what a merchant's read looks like).
+        for (const latencyMs of [0, 150]) {
+          big.setFaults(latencyMs ? { latencyMs } : {});
+          const times = { direct: [] as number[], relayed: [] as number[] };
+          for (let i = 0; i < 2; i++) {
+            times.direct.push(await timed(directRead));
+            times.relayed.push(await timed(relayedRead));
+          }
+          const best = (list: number[]) => Math.min(...list) / 1000;
+          const ratio = best(times.relayed) / best(times.direct);
+          readOk &&= ratio <= 1.2;
+          console.log(
+            `full stock read, ${STOCK_SKUS.toLocaleString("en")} SKUs (${shape.rows.toLocaleString("en")} rows, ${shape.pages} pages), ERP answer ${latencyMs} ms: ` +
+              `direct ${best(times.direct).toFixed(2)} s, through the agent ${best(times.relayed).toFixed(2)} s (best of 2 each) → ` +
+              `${ratio.toFixed(2)}× (goal ≤ 1.2×) ${ratio <= 1.2 ? "PASS" : "FAIL"}`,
+          );
         }
-        const best = (list: number[]) => Math.min(...list) / 1000;
-        const ratio = best(times.relayed) / best(times.direct);
-        readOk = ratio <= 1.2;
-        console.log(
-          `full stock read, ${STOCK_SKUS.toLocaleString("en")} SKUs (${shape.rows.toLocaleString("en")} rows, ${shape.pages} pages): ` +
-            `direct ${best(times.direct).toFixed(2)} s, through the agent ${best(times.relayed).toFixed(2)} s (best of 2 each) → ` +
-            `${ratio.toFixed(2)}× (goal ≤ 1.2×) ${readOk ? "PASS" : "FAIL"}`,
-        );
       } finally {
         await big.close();
       }

