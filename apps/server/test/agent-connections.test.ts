@@ -114,8 +114,8 @@ describe("agent-backed connections", () => {
     }
   });
 
-  // CI runs 150 orders; `AGENT_KILL_ORDERS=500 npx vitest run test/agent-connections.test.ts` is the issue's size.
-  const ORDERS = Number(process.env.AGENT_KILL_ORDERS ?? 150);
+  // CI runs 80 orders; `AGENT_KILL_ORDERS=500 npx vitest run test/agent-connections.test.ts` is the issue's size.
+  const ORDERS = Number(process.env.AGENT_KILL_ORDERS ?? 80);
   it(`loses and doubles none of ${ORDERS} orders when the agent is SIGKILLed twice mid-writes`, async () => {
     const c = await connectedCompany(t, { seed: 47 });
     const agent = await agentProcess(c.token);
