@@ -22,14 +22,12 @@ import { buildApp } from "@ep/server/app";
 import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
 import { companies } from "@ep/server/schema";
+import { latencies, throughput } from "./paired-latency.ts";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../apps/agent/src/cli.ts");
 const login = { user: "bench", password: "Bench.Sifre-1", database: "LOGODB" };
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 const rows = Array.from({ length: 20 }, (_, i) => [
   i + 1,
@@ -43,46 +41,6 @@ const oneCall = (sql: SqlTransport) => () =>
     text: "SELECT LOGICALREF, CODE, NAME, PRICE FROM LG_001_ITEMS WHERE LOGICALREF > @after AND ACTIVE = @active",
     params: { after: 0, active: true },
   });
-
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const started = process.hrtime.bigint();
-  await call();
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-async function latencies(direct: () => Promise<unknown>, relayed: () => Promise<unknown>) {
-  for (let i = 0; i < 200; i++) {
-    await direct();
-    await relayed();
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  const diff: number[] = [];
-  for (let i = 0; i < CALLS; i++) {
-    const d = await timed(direct);
-    const r = await timed(relayed);
-    a.push(d);
-    b.push(r);
-    diff.push(r - d);
-  }
-  for (const list of [a, b, diff]) list.sort((x, y) => x - y);
-  return {
-    direct: { p50: percentile(a, 50), p99: percentile(a, 99) },
-    relayed: { p50: percentile(b, 50), p99: percentile(b, 99) },
-    pairedMedian: percentile(diff, 50),
-  };
-}
-
-async function throughput(call: () => Promise<unknown>): Promise<number> {
-  let next = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < CALLS) await call();
-    }),
-  );
-  return CALLS / (Number(process.hrtime.bigint() - started) / 1e9);
-}
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-mssql-"));
@@ -133,10 +91,10 @@ async function main() {
         .sqlFor(paired.agentId, { alias: "none" }, "mssql")
         .query({ text: "SELECT 1 AS X" })
         .catch(() => undefined);
-    const bare = await latencies(direct, relayOnly);
-    const lat = await latencies(direct, relayed);
-    const directRate = await throughput(direct);
-    const relayedRate = await throughput(relayed);
+    const bare = await latencies(direct, relayOnly, CALLS);
+    const lat = await latencies(direct, relayed, CALLS);
+    const directRate = await throughput(direct, CALLS, CONCURRENCY);
+    const relayedRate = await throughput(relayed, CALLS, CONCURRENCY);
     const row = (name: string, rate: number, m: { p50: number; p99: number }) =>
       `${name.padEnd(14)} ${rate.toFixed(0).padStart(8)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)}`;
     console.log(

@@ -30,61 +30,15 @@ import { buildApp } from "@ep/server/app";
 import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
 import { companies } from "@ep/server/schema";
+import { latencies, throughput, timed } from "./paired-latency.ts";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const STOCK_SKUS = Number(process.env.BENCH_STOCK_SKUS ?? 100_000);
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../apps/agent/src/cli.ts");
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 /** One cheap read (one stock card), the connector's whole path: rate limiter, HttpClient, parsing. */
 const oneCall = (connector: ErpConnector) => () => connector.listProducts({ pageSize: 1 });
-
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const started = process.hrtime.bigint();
-  await call();
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-/**
- * Latency: direct and relayed calls alternate, one at a time, so both see the same load on a shared
- * machine; besides each side's percentiles, the median of the pairwise differences.
- */
-async function latencies(direct: () => Promise<unknown>, relayed: () => Promise<unknown>) {
-  for (let i = 0; i < 200; i++) {
-    await direct(); // warm up: JIT, keep-alive sockets
-    await relayed();
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  const diff: number[] = [];
-  for (let i = 0; i < CALLS; i++) {
-    const d = await timed(direct);
-    const r = await timed(relayed);
-    a.push(d);
-    b.push(r);
-    diff.push(r - d);
-  }
-  for (const list of [a, b, diff]) list.sort((x, y) => x - y);
-  return {
-    direct: { p50: percentile(a, 50), p99: percentile(a, 99) },
-    relayed: { p50: percentile(b, 50), p99: percentile(b, 99) },
-    pairedMedian: percentile(diff, 50),
-  };
-}
-
-async function throughput(call: () => Promise<unknown>): Promise<number> {
-  let next = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < CALLS) await call();
-    }),
-  );
-  return CALLS / (Number(process.hrtime.bigint() - started) / 1e9);
-}
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-agent-"));
@@ -122,13 +76,13 @@ async function main() {
       });
     const direct = oneCall(connector(fetch));
     const relayed = oneCall(connector(hub.fetchFor(paired.agentId)));
-    const lat = await latencies(direct, relayed);
+    const lat = await latencies(direct, relayed, CALLS);
     // Counted after the warm-up (the first call also signs in).
     const before = hub.relayedCalls(paired.agentId);
     await relayed();
     const httpPerCall = hub.relayedCalls(paired.agentId) - before;
-    const directRate = await throughput(direct);
-    const relayedRate = await throughput(relayed);
+    const directRate = await throughput(direct, CALLS, CONCURRENCY);
+    const relayedRate = await throughput(relayed, CALLS, CONCURRENCY);
     const row = (name: string, rate: number, m: { p50: number; p99: number }) =>
       `${name.padEnd(14)} ${rate.toFixed(0).padStart(8)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)}`;
     console.log(

@@ -445,7 +445,7 @@ function handle(state: AxState, op: AxOperation, args: Obj): Answer {
     }
     default:
       return {
-        xml: aifFault([`${op.name} is not implemented by this emulator.`], "s:Server", op),
+        xml: aifFault([`The action ${op.name} is not exposed by this integration port.`], "s:Server", op),
         ok: false,
         status: 500,
       };
