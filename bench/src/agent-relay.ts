@@ -5,12 +5,16 @@
  * calls/s with BENCH_CONCURRENCY calls in flight, and p50/p99 latency of one call at a time; the added
  * latency is through-agent minus direct at the same percentile (goal: ≤ 5 ms at p50 on loopback).
  * Then a full stock read of BENCH_STOCK_SKUS SKUs (every page, as a StockIntegration run reads it),
- * straight and through the agent, twice each, alternating (goal: through the agent ≤ 1.2× direct).
+ * straight and through the agent, twice each, alternating (goal: through the agent ≤ 1.2× direct); a
+ * second agent process speaking wire protocol 1 (bodies base64 in JSON frames, what agents before
+ * protocol 2 send) reads it too, in the same rounds, so the binary frames' gain is measured under the
+ * same load.
  *
  * Environment:
  *   BENCH_CALLS        calls per phase (default 2000)
  *   BENCH_CONCURRENCY  calls in flight for the calls/s phase (default 8)
  *   BENCH_STOCK_SKUS   SKUs of the full stock read (default 100000; 0 skips it)
+ *   BENCH_PORT         the server's port (default: a random one in 4800-5199)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -43,29 +47,38 @@ const oneCall = (connector: ErpConnector) => () => connector.listProducts({ page
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-agent-"));
   const agentHome = mkdtempSync(join(tmpdir(), "ep-bench-agent-home-"));
-  const port = 4800 + Math.floor(Math.random() * 400);
+  const port = Number(process.env.BENCH_PORT ?? 4800 + Math.floor(Math.random() * 400));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn", PORT: String(port), DEMO: "0" });
   const ctx = await createContext(config, { workers: false, scheduler: false });
   const app = await buildApp(ctx);
   const server = await app.listen({ port, host: "127.0.0.1" });
   const emulator = await startMikroEmulator({ host: "127.0.0.1", seed: 14, productCount: 50 });
-  let child: ChildProcess | undefined;
+  const jsonAgentHome = mkdtempSync(join(tmpdir(), "ep-bench-agent-home-"));
+  const children: ChildProcess[] = [];
   try {
     const [company] = await ctx.database.db
       .insert(companies)
       .values({ name: "Bench A.Ş.", erpType: 9, ecommerceType: 1 })
       .returning();
-    const { code } = await new AgentService(ctx).issuePairingCode(company!.id);
-    const paired = await pair(server, code, "BENCH-PC");
-    new AgentStore(agentHome).saveConfig(paired);
-    child = spawn(process.execPath, ["--import", "tsx", agentCli, "run"], {
-      env: { ...process.env, ENTEGRASYON_AGENT_HOME: agentHome },
-      stdio: "ignore",
-    });
     const hub = agentHubOf(ctx);
-    for (let i = 0; i < 300 && !hub.isOnline(paired.agentId); i++)
-      await new Promise((r) => setTimeout(r, 50));
-    if (!hub.isOnline(paired.agentId)) throw new Error("the agent did not come online");
+    const startAgent = async (home: string, env: Record<string, string> = {}) => {
+      const { code } = await new AgentService(ctx).issuePairingCode(company!.id);
+      const paired = await pair(server, code, "BENCH-PC");
+      new AgentStore(home).saveConfig(paired);
+      children.push(
+        spawn(process.execPath, ["--import", "tsx", agentCli, "run"], {
+          env: { ...process.env, ENTEGRASYON_AGENT_HOME: home, ...env },
+          stdio: "ignore",
+        }),
+      );
+      for (let i = 0; i < 300 && !hub.isOnline(paired.agentId); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      if (!hub.isOnline(paired.agentId)) throw new Error("the agent did not come online");
+      return paired;
+    };
+    const paired = await startAgent(agentHome);
+    const jsonPaired =
+      STOCK_SKUS > 0 ? await startAgent(jsonAgentHome, { ENTEGRASYON_AGENT_PROTOCOL: "1" }) : undefined;
 
     const connector = (fetch: TransportFetch) =>
       createMikroConnector(emulator.credentials, {
@@ -123,15 +136,17 @@ async function main() {
         };
         const directRead = readAll(stockConnector(fetch));
         const relayedRead = readAll(stockConnector(hub.fetchFor(paired.agentId)));
+        const jsonRead = readAll(stockConnector(hub.fetchFor(jsonPaired!.agentId)));
         const shape = await directRead(); // warm-up, and the size of the read
         // Instant answers on loopback (the relay's cost alone), then the ERP answering in 150 ms as
         // the sync bench's realistic mode has it (what a merchant's read looks like).
         for (const latencyMs of [0, 150]) {
           big.setFaults(latencyMs ? { latencyMs } : {});
-          const times = { direct: [] as number[], relayed: [] as number[] };
+          const times = { direct: [] as number[], relayed: [] as number[], json: [] as number[] };
           for (let i = 0; i < 2; i++) {
             times.direct.push(await timed(directRead));
             times.relayed.push(await timed(relayedRead));
+            times.json.push(await timed(jsonRead));
           }
           const best = (list: number[]) => Math.min(...list) / 1000;
           const ratio = best(times.relayed) / best(times.direct);
@@ -139,7 +154,8 @@ async function main() {
           console.log(
             `full stock read, ${STOCK_SKUS.toLocaleString("en")} SKUs (${shape.rows.toLocaleString("en")} rows, ${shape.pages} pages), ERP answer ${latencyMs} ms: ` +
               `direct ${best(times.direct).toFixed(2)} s, through the agent ${best(times.relayed).toFixed(2)} s (best of 2 each) → ` +
-              `${ratio.toFixed(2)}× (goal ≤ 1.2×) ${ratio <= 1.2 ? "PASS" : "FAIL"}`,
+              `${ratio.toFixed(2)}× (goal ≤ 1.2×) ${ratio <= 1.2 ? "PASS" : "FAIL"}; ` +
+              `protocol-1 agent (JSON + base64) ${best(times.json).toFixed(2)} s → ${(best(times.json) / best(times.direct)).toFixed(2)}×`,
           );
         }
       } finally {
@@ -148,12 +164,13 @@ async function main() {
     }
     process.exitCode = added50 <= 5 && readOk ? 0 : 1;
   } finally {
-    child?.kill("SIGKILL");
+    for (const child of children) child.kill("SIGKILL");
     await emulator.close();
     await app.close();
     await closeContext(ctx);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(agentHome, { recursive: true, force: true });
+    rmSync(jsonAgentHome, { recursive: true, force: true });
   }
 }
 

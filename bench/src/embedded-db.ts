@@ -26,6 +26,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alive } from "@ep/server/embedded-postgres";
+import { serverNodeArgs } from "@ep/server/server-process";
 import { freshPostgres } from "./postgres.ts";
 import { memoryOf } from "./process-memory.ts";
 
@@ -93,7 +94,8 @@ async function startServer(
   if ("url" in database) env.DATABASE_URL = database.url;
   else env.EMBEDDED_DB = database.embedded;
   const t0 = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // As `npm start` runs it: the bundle with the start script's node flags.
+  const child = spawn(process.execPath, serverNodeArgs("start"), {
     cwd: serverDir,
     env,
     stdio: ["ignore", "ignore", "inherit"],

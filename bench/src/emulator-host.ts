@@ -25,6 +25,9 @@ export type CallStats = {
 
 export type Mutation = { stockChanges: number; priceChanges: number };
 
+/** When each call arrived (ms since the counters were reset): ERP reads, shop stock and price writes. */
+export type CallTimeline = { erpReads: number[]; stockWrites: number[]; priceWrites: number[] };
+
 async function main() {
   const skus = Number(process.env.BENCH_SKUS ?? 100_000);
   const seed = process.env.BENCH_SEED ?? "bench-100k";
@@ -32,6 +35,7 @@ async function main() {
   const erp = await startMikroEmulator({ host: "127.0.0.1", seed, productCount: skus });
   const shop = await startIkasEmulator({ host: "127.0.0.1", seed, productCount: skus, errorBlock: false });
 
+  let resetAt = Date.now();
   const codes = () =>
     erp.state
       .table("STOKLAR")
@@ -52,6 +56,22 @@ async function main() {
     resetCounters: () => {
       shop.resetCounters();
       erp.resetCounters();
+      shop.recorder.clear();
+      erp.recorder.clear();
+      resetAt = Date.now();
+    },
+    timeline: (): CallTimeline => {
+      const query = (body: unknown) => String((body as { query?: unknown } | null)?.query ?? "");
+      const shopCalls = shop.recorder.list();
+      return {
+        erpReads: erp.recorder.list().map((r) => r.at - resetAt),
+        stockWrites: shopCalls
+          .filter((r) => query(r.body).includes("saveProductStockLocations"))
+          .map((r) => r.at - resetAt),
+        priceWrites: shopCalls
+          .filter((r) => query(r.body).includes("saveVariantPrices"))
+          .map((r) => r.at - resetAt),
+      };
     },
     stats: (): CallStats => ({
       ...shop.batchWriteStats(),

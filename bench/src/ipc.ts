@@ -28,9 +28,13 @@ export class ChildControl<Ready> {
     });
   }
 
-  static async start<Ready>(script: string, env: Record<string, string>): Promise<ChildControl<Ready>> {
+  static async start<Ready>(
+    script: string,
+    env: Record<string, string>,
+    nodeArgs: string[] = [],
+  ): Promise<ChildControl<Ready>> {
     const child = fork(script, [], {
-      execArgv: ["--import", "tsx"],
+      execArgv: ["--import", "tsx", ...nodeArgs],
       env: { ...process.env, ...env },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

@@ -24,7 +24,9 @@
  *   BENCH_MODES            which full syncs to time: `plain`, `latency` or both (default `plain,latency`)
  *   BENCH_SEQUENTIAL=1     StockIntegration then PriceIntegration (default: both at once, sharing the
  *                          company's budget, as the worker's two slots run them)
- *   BENCH_ERP_PAGE         rows per ERP page (PGlite only; default the Mikro connector's own, 2000)
+ *   BENCH_ERP_PAGE         rows per ERP page (PGlite only; default the Mikro connector's own, 4000)
+ *   BENCH_WORKER_NODE_ARGS / BENCH_EMULATOR_NODE_ARGS
+ *                          node flags for the worker process / the emulator host (e.g. --cpu-prof)
  *   DATABASE_URL           a PostgreSQL server: a fresh database there, dropped afterwards
  *   EMBEDDED_DB=pglite     without DATABASE_URL: PGlite in this process instead of the embedded cluster
  */
@@ -37,7 +39,8 @@ import { fileURLToPath } from "node:url";
 import { ikasDescriptor, mikroDescriptor, type RateBudget } from "@ep/connectors";
 import type { JobType } from "@ep/contracts";
 import type { EngineDeps } from "@ep/engine";
-import type { CallStats, EmulatorsReady, Mutation } from "./emulator-host.ts";
+import { serverDir, serverNodeArgs } from "@ep/server/server-process";
+import type { CallStats, CallTimeline, EmulatorsReady, Mutation } from "./emulator-host.ts";
 import {
   benchCipher,
   benchDeps,
@@ -49,12 +52,12 @@ import {
   runJobsThroughQueue,
 } from "./engine.ts";
 import { ChildControl } from "./ipc.ts";
+import { jointLeastTime, leastTime } from "./least-time.ts";
 import { freshPostgres } from "./postgres.ts";
-import { memoryOf } from "./process-memory.ts";
+import { type HeapProbe, memoryByProcess, type ProcessMemory } from "./process-memory.ts";
 import type { SetupReady } from "./setup.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const serverDir = join(here, "..", "..", "apps", "server");
 const STRICT = process.argv.includes("--strict");
 const SKUS = Number(process.env.BENCH_SKUS ?? 100_000);
 const SPEEDUP = Number(process.env.BENCH_SPEEDUP ?? 1);
@@ -63,6 +66,10 @@ const SHOP_LATENCY_MS = Number(process.env.BENCH_SHOP_LATENCY_MS ?? 300);
 const ERP_LATENCY_MS = Number(process.env.BENCH_ERP_LATENCY_MS ?? 150);
 const MODES = (process.env.BENCH_MODES ?? "plain,latency").split(",").map((m) => m.trim());
 const ERP_PAGE = process.env.BENCH_ERP_PAGE ? Number(process.env.BENCH_ERP_PAGE) : undefined;
+/** Extra node flags for the worker process (e.g. `--heapsnapshot-signal=SIGUSR2`). */
+const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+/** Extra node flags for the emulator host (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+const EMULATOR_NODE_ARGS = (process.env.BENCH_EMULATOR_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const CHANGED_EVERY = 100; // 1 %
 const JOBS: JobType[] = ["StockIntegration", "PriceIntegration"];
 let benchCompanyId = 0;
@@ -81,23 +88,35 @@ const sizeNote = (b: { documented: boolean }) =>
 const mb = (kb: number) => Math.round(kb / 1024);
 const line = (label: string, value: string) => console.log(`  ${label.padEnd(52)} ${value}`);
 
+/**
+ * Where the wall time went: when the first and last call of each kind arrived, and the calls that
+ * arrived in each second (ERP reads / shop stock writes / shop price writes).
+ */
+function printTimeline(t: CallTimeline, wallSeconds: number) {
+  const s = (ms: number | undefined) => (ms === undefined ? "–" : `${(ms / 1000).toFixed(1)} s`);
+  const span = (name: string, at: number[]) =>
+    line(`  ${name} (${at.length})`, `first ${s(Math.min(...at))}, last ${s(Math.max(...at))}`);
+  span("ERP reads", t.erpReads);
+  span("shop stock writes", t.stockWrites);
+  span("shop price writes", t.priceWrites);
+  const seconds = Math.ceil(wallSeconds);
+  const perSecond = (at: number[]) => {
+    const n = new Array<number>(seconds + 1).fill(0);
+    for (const ms of at) n[Math.min(seconds, Math.max(0, Math.floor(ms / 1000)))]!++;
+    return n;
+  };
+  const [r, w, p] = [perSecond(t.erpReads), perSecond(t.stockWrites), perSecond(t.priceWrites)];
+  const cells = r.map((_, i) => `${i}:${r[i]}/${w[i]}/${p[i]}`);
+  line("  calls per second (s:ERP/stock/price)", "");
+  for (let i = 0; i < cells.length; i += 10) console.log(`      ${cells.slice(i, i + 10).join("  ")}`);
+}
+
 type Verdict = { name: string; value: string; goal: string; pass: boolean };
 const verdicts: Verdict[] = [];
 /** Prints a figure with its goal and PASS / FAIL, and keeps it for the summary. */
 function judge(name: string, value: string, goal: string, pass: boolean) {
   verdicts.push({ name, value, goal, pass });
   line(name, `${value}   goal ${goal}   ${pass ? "PASS" : "FAIL"}`);
-}
-
-/**
- * The least time `calls` requests take under a sliding window of `requests` per `windowMs` (the
- * system counts arrivals): the first `requests` go at once, each later one waits until the call
- * `requests` places before it has left the window, so the last leaves at floor((calls − 1) / requests)
- * windows. E.g. 134 or 137 calls at 50 / 10 s: 20.0 s (not 134 ÷ 5/s = 26.8 s).
- */
-export function leastTime(calls: number, limit: { requests: number; windowMs: number }): number {
-  if (calls <= 0) return 0;
-  return (Math.floor((calls - 1) / limit.requests) * limit.windowMs) / 1000;
 }
 
 /** Peak and current RSS of a process (Linux /proc), in kB. */
@@ -127,15 +146,60 @@ type Engine = {
   run(jobTypes: JobType[]): Promise<RunOutcome[]>;
   /** Peak RSS so far and RSS now of the process(es) executing the runs, kB. */
   memory(): { peakKb: number; rssKb: number };
+  /** What the figure is made of, before the first run and at the peak (the embedded default). */
+  breakdown?(): { baseline: MemorySnapshot; peak: MemorySnapshot };
   inProcess: boolean;
+  pid?: number;
 };
+
+type MemorySnapshot = { processes: ProcessMemory[]; heap?: HeapProbe };
+
+/** The worker's PSS with its V8 figures, the cluster's processes grouped (PSS, shared memory apart). */
+function printBreakdown(label: string, snapshot: MemorySnapshot, workerPid: number) {
+  const sum = (ps: ProcessMemory[], f: (p: ProcessMemory) => number) => ps.reduce((n, p) => n + f(p), 0);
+  const worker = snapshot.processes.filter((p) => p.pid === workerPid);
+  const postgres = snapshot.processes.filter((p) => p.pid !== workerPid);
+  const backends = postgres.filter((p) => / \d+\.\d+\.\d+\.\d+\(\d+\)/.test(p.name));
+  const others = postgres.filter((p) => !backends.includes(p));
+  const total = sum(snapshot.processes, (p) => p.pss);
+  const bytes = (n: number) => `${Math.round(n / 1048576)}`;
+  console.log(`  ${label}: ${mb(total)} MB`);
+  line(
+    "    worker process: PSS (anonymous, files)",
+    `${mb(sum(worker, (p) => p.pss))} MB (${mb(sum(worker, (p) => p.anon))}, ${mb(sum(worker, (p) => p.file))})`,
+  );
+  const h = snapshot.heap;
+  if (h) {
+    const space = (name: string) => bytes(h.spaces[name] ?? 0);
+    line(
+      "      V8 heap used / committed",
+      `${bytes(h.heapUsed)} / ${bytes(h.heapTotal)} MB (new ${space("new_space")}, old ${space("old_space")}, ` +
+        `code ${space("code_space")}, large ${space("large_object_space")})`,
+    );
+    line(
+      "      external (array buffers) / bytecode + code / sources",
+      `${bytes(h.external)} (${bytes(h.arrayBuffers)}) / ${bytes(h.code.bytecode + h.code.code)} / ${bytes(h.code.scriptSource)} MB`,
+    );
+  }
+  line(
+    `    cluster: postmaster + ${others.length - 1} auxiliary`,
+    `${mb(sum(others, (p) => p.pss))} MB (largest ${mb(Math.max(0, ...others.map((p) => p.pss)))})`,
+  );
+  line(
+    `    cluster: ${backends.length} backends`,
+    `${mb(sum(backends, (p) => p.pss))} MB (largest ${mb(Math.max(0, ...backends.map((p) => p.pss)))})`,
+  );
+  line("    cluster: of which shared memory (PSS)", `${mb(sum(postgres, (p) => p.shmem))} MB`);
+}
 
 async function bench(cleanups: Array<() => Promise<unknown>>) {
   // --- emulators, limits lifted for the setup ---
   let t = performance.now();
-  const emulators = await ChildControl.start<EmulatorsReady>(join(here, "emulator-host.ts"), {
-    BENCH_SKUS: String(SKUS),
-  });
+  const emulators = await ChildControl.start<EmulatorsReady>(
+    join(here, "emulator-host.ts"),
+    { BENCH_SKUS: String(SKUS) },
+    EMULATOR_NODE_ARGS,
+  );
   cleanups.push(() => emulators.stop());
   await emulators.call("setRateLimit", false);
   console.log(`Emulators up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -288,13 +352,27 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
       "ERP floor (its reads under the Mikro budget)",
       `${erpCalls} reads: ${erpFloor.toFixed(1)} s${latency ? " (incl. the last answer)" : ""}`,
     );
-    // Both systems' limits hold at once: the least time of the whole sync is the larger floor.
-    const least = Math.max(bound, erpFloor);
+    // Both limits at once: a write cannot go before its records are read, so the shop's burst is
+    // usable at t = 0 only for what the ERP has answered by then (least-time.ts, every assumption in
+    // the sync's favour). Never below either floor.
+    const readsOf = (type: JobType) => full.runs.find((r) => r.jobType === type)?.calls?.erp.read ?? 0;
+    const joint = jointLeastTime(
+      [
+        { reads: readsOf("StockIntegration"), writes: stockCalls },
+        { reads: readsOf("PriceIntegration"), writes: priceCalls },
+      ],
+      erpBudget,
+      shopLimit,
+      latency ? { erpAnswerMs: ERP_LATENCY_MS, shopAnswerMs: SHOP_LATENCY_MS } : undefined,
+    );
+    const least = Math.max(bound, erpFloor, joint);
     line(
-      "true least time of the sync (the larger floor)",
-      `${least.toFixed(1)} s (${least === bound ? "shop" : "ERP"})`,
+      "true least time of the sync (writes wait for their reads)",
+      `${least.toFixed(1)} s (shop floor ${bound.toFixed(1)} s, ERP floor ${erpFloor.toFixed(1)} s)`,
     );
     line("wall time", `${full.seconds.toFixed(1)} s`);
+    if (bound > 0) line(`${label}: wall ÷ shop floor alone`, (full.seconds / bound).toFixed(3));
+    printTimeline(await emulators.call<CallTimeline>("timeline"), full.seconds);
     if (least > 0)
       judge(
         `${label}: wall ÷ true least time`,
@@ -338,6 +416,11 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   line("  growth during the runs", `${mb(mem.peakKb - baseline.rssKb)} MB`);
   if (engine.inProcess)
     line("  peak JS heap / peak external memory", `${mb(peaks.heap)} MB / ${mb(peaks.external)} MB`);
+  const parts = engine.breakdown?.();
+  if (parts && engine.pid) {
+    printBreakdown("before the first run", parts.baseline, engine.pid);
+    printBreakdown("at the peak", parts.peak, engine.pid);
+  }
 
   // B. 1 % changed.
   const mutation = await emulators.call<Mutation>("mutate", { every: CHANGED_EVERY });
@@ -427,14 +510,19 @@ async function workerEngine(
     LOG_LEVEL: "info",
     BROWSER: "none",
     DATA_DIR: dataDir,
-    PORT: "41401",
-    PUBLIC_URL: "http://127.0.0.1:41401",
+    PORT: process.env.BENCH_WORKER_PORT ?? "41401",
+    PUBLIC_URL: `http://127.0.0.1:${process.env.BENCH_WORKER_PORT ?? "41401"}`,
   };
-  const worker: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: { ...process.env, ...serverEnv, ROLE: "worker" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const probeFile = join(dataDir, "heap-probe.json");
+  const worker: ChildProcess = spawn(
+    process.execPath,
+    [...WORKER_NODE_ARGS, "--import", join(here, "heap-probe.mjs"), ...serverNodeArgs("worker")],
+    {
+      cwd: serverDir,
+      env: { ...process.env, ...serverEnv, ROLE: "worker", BENCH_HEAP_PROBE: probeFile },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   // Its log: "worker started" says the queue workers poll; warnings and errors are shown.
   const started = new Promise<void>((resolve, reject) => {
     let rest = "";
@@ -471,23 +559,42 @@ async function workerEngine(
       memory: () => procMemory(worker.pid!),
     };
   // The embedded default: the worker and the cluster together, PSS sampled (RSS would count the
-  // cluster's shared buffers once per backend).
-  const sample = () => memoryOf([worker.pid!, clusterPid]).pss;
-  let peak = sample();
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, sample());
-  }, 250);
+  // cluster's shared buffers once per backend); at each new peak, what it is made of.
+  const snapshot = (): MemorySnapshot => {
+    let heap: HeapProbe | undefined;
+    try {
+      heap = JSON.parse(readFileSync(probeFile, "utf8"));
+    } catch {
+      // not written yet, or being written
+    }
+    return { processes: memoryByProcess([worker.pid!, clusterPid]), heap };
+  };
+  const pssOf = (s: MemorySnapshot) => s.processes.reduce((n, p) => n + p.pss, 0);
+  const baseline = snapshot();
+  let peakSnapshot = baseline;
+  let peak = pssOf(baseline);
+  const sample = () => {
+    const s = snapshot();
+    const pss = pssOf(s);
+    if (pss > peak) {
+      peak = pss;
+      peakSnapshot = s;
+    }
+    return pss;
+  };
+  const sampler = setInterval(sample, 250);
   sampler.unref();
   cleanups.push(async () => clearInterval(sampler));
   return {
     where: `a worker process of the server (pid ${worker.pid}, ROLE=worker) on the embedded PostgreSQL cluster (pid ${clusterPid}); memory: PSS of both, summed`,
     inProcess: false,
     run: (jobTypes) => runJobsThroughQueue(ctx.engine.deps, benchCompanyId, jobTypes),
+    pid: worker.pid,
     memory: () => {
       const now = sample();
-      peak = Math.max(peak, now);
       return { peakKb: peak, rssKb: now };
     },
+    breakdown: () => ({ baseline, peak: peakSnapshot }),
   };
 }
 

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serverDir, serverNodeArgs } from "@ep/server/server-process";
 import type { TestProject } from "vitest/node";
 import { startMailbox } from "./mailbox.ts";
 import { SUPPORT_ACCOUNT } from "./support-account.ts";
@@ -96,8 +97,9 @@ export default async function setup(project: TestProject) {
   delete env.NODE_OPTIONS;
 
   let log = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: root,
+  // The server as `npm start` runs it: the bundle (built when stale) with the start script's node flags.
+  const child = spawn(process.execPath, serverNodeArgs("start"), {
+    cwd: serverDir,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

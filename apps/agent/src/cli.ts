@@ -48,7 +48,9 @@ async function main(argv: string[]): Promise<number> {
       console.error(message("agents.cli.notPaired"));
       return 2;
     }
-    const client = new AgentClient(config, store);
+    // ENTEGRASYON_AGENT_PROTOCOL=1: JSON frames only, for a network device that mangles binary frames.
+    const protocol = Number(process.env.ENTEGRASYON_AGENT_PROTOCOL) || undefined;
+    const client = new AgentClient(config, store, { protocol });
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => client.stop());
     // Started by a supervisor (the demo server) with an IPC channel: stop when the supervisor is gone.
     if (process.channel) {

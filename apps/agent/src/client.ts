@@ -5,6 +5,7 @@ import {
   type AgentRequestFrame,
   message,
 } from "@ep/contracts";
+import { AGENT_PROTOCOL, decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
 import WebSocket from "ws";
 import { FolderWatcher, type FolderWatcherOptions } from "./folders.ts";
 import { codeOf, performHttp } from "./relay.ts";
@@ -21,6 +22,8 @@ export type AgentClientOptions = {
   machineName?: string;
   random?: () => number;
   folders?: FolderWatcherOptions;
+  /** The wire protocol offered in the hello (default AGENT_PROTOCOL; 1 keeps every frame JSON text). */
+  protocol?: number;
 };
 
 /** `http://panel:8080` → `ws://panel:8080/api/agent/connect` (https → wss). */
@@ -118,7 +121,14 @@ export class AgentClient {
 
   private hello(type: "hello" | "heartbeat") {
     const machineName = this.options.machineName ?? hostname();
-    this.socket?.send(JSON.stringify({ type, version: AGENT_VERSION, machineName }));
+    this.socket?.send(
+      JSON.stringify({
+        type,
+        version: AGENT_VERSION,
+        machineName,
+        protocol: this.options.protocol ?? AGENT_PROTOCOL,
+      }),
+    );
   }
 
   private connect() {
@@ -147,13 +157,12 @@ export class AgentClient {
       this.setState("online", { connectedAt: new Date().toISOString(), lastError: null });
       this.folders.connected();
     });
-    socket.on("message", (data) => {
-      let frame: AgentRequestFrame | AgentFileResultFrame | AgentFileOutFrame;
-      try {
-        frame = JSON.parse(String(data)) as typeof frame;
-      } catch {
-        return;
-      }
+    socket.on("message", (data, isBinary) => {
+      const frame = decodeAgentFrame<AgentRequestFrame | AgentFileResultFrame | AgentFileOutFrame>(
+        data,
+        isBinary,
+      );
+      if (!frame) return;
       if (frame.type === "file-import-result") return this.folders.onResult(frame);
       if (frame.type === "file-out") return this.folders.onFileOut(frame);
       const work =
@@ -164,7 +173,8 @@ export class AgentClient {
             : undefined;
       work?.then(
         (answer) => {
-          if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(answer));
+          // In the form the call came in: a server that sent JSON may not read binary frames.
+          if (socket.readyState === WebSocket.OPEN) socket.send(encodeAgentFrame(answer, isBinary));
         },
         (e) => this.store.log(`relay failed: ${String(e)}`),
       );

@@ -43,10 +43,10 @@ export async function performHttp(
     const res = await fetch(req.url, {
       method: req.method,
       headers,
-      body: req.body === undefined ? undefined : Buffer.from(req.body, "base64"),
+      body: req.body,
       signal: AbortSignal.timeout(req.timeoutMs),
     });
-    const body = Buffer.from(await res.arrayBuffer()).toString("base64");
+    const body = Buffer.from(await res.arrayBuffer());
     const answerHeaders = Object.fromEntries(
       [...res.headers].filter(([name]) => !DECODED_HEADERS.has(name.toLowerCase())),
     );
@@ -81,7 +81,7 @@ async function ntlmHttp(
   const agent = secure
     ? new HttpsAgent({ keepAlive: true, maxSockets: 1 })
     : new HttpAgent({ keepAlive: true, maxSockets: 1 });
-  const body = req.body === undefined ? undefined : Buffer.from(req.body, "base64");
+  const body = req.body;
   const signal = AbortSignal.timeout(req.timeoutMs);
   const workstation = hostname().toUpperCase();
   const send = (authorization: string) =>
@@ -119,7 +119,7 @@ async function ntlmHttp(
         .filter(([name, v]) => v !== undefined && !DECODED_HEADERS.has(name.toLowerCase()))
         .map(([name, v]) => [name, Array.isArray(v) ? v.join(", ") : String(v)]),
     ),
-    body: a.body.toString("base64"),
+    body: a.body,
   });
   try {
     const first = await send(ntlm.createType1Message(workstation, entry.domain));

@@ -23,6 +23,8 @@ export type BootOptions = {
   logDestination?: DestinationStream;
   /** `memory` keeps the embedded database in memory (tests). */
   dataDirOverride?: string | "memory";
+  /** With `memory`: start from this migrated database dump (`writePgliteTemplate`; tests). */
+  memoryTemplate?: string;
   /** Start the queue workers, scheduler and sweeper in this process (default: unless ROLE=api). */
   workers?: boolean;
   /** Run lease length (tests shorten it to watch the sweeper). */
@@ -77,6 +79,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDirOverride ?? config.dataDir,
     embedded: config.embeddedDb,
+    memoryTemplate: options.memoryTemplate,
     onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     log: (message) => logger.info(message),
   }).catch((error: unknown) => {
@@ -137,10 +140,40 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   return ctx;
 }
 
+/**
+ * How long a stop lets the work under way finish, all parts together: the whole stop (then the HTTP side
+ * and the embedded database) must end before a process manager's kill (`docker stop`: 10 s).
+ */
+const DRAIN_MS = 5_000;
+
+/** Takes no new work and lets the work under way finish: the engine's runs, then the other queue workers. */
+export async function drainContext(ctx: AppContext): Promise<void> {
+  const deadline = Date.now() + DRAIN_MS;
+  await ctx.engine.stop(DRAIN_MS).catch((error) => ctx.logger.warn({ err: error }, "engine stop failed"));
+  await ctx.queue
+    .stop(deadline - Date.now())
+    .catch((error) => ctx.logger.warn({ err: error }, "queue stop failed"));
+}
+
+/** Drains, then closes the platform parts; the database (the embedded cluster's stop) is the very last. */
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.engine.stop().catch((error) => ctx.logger.warn({ err: error }, "engine stop failed"));
-  await ctx.queue.stop().catch((error) => ctx.logger.warn({ err: error }, "queue stop failed"));
+  await drainContext(ctx);
   await ctx.outbound.close().catch(() => undefined);
   await ctx.sandbox.close();
   await ctx.database.close();
+}
+
+/**
+ * The server's stop (SIGINT / SIGTERM). The runs under way drain first: they may still call the built-in
+ * sandboxes and the demo's ERP through its agent, both reached over this server's own HTTP side. Then the
+ * demo agent and the HTTP side close, then the platform parts, the database last.
+ */
+export async function stopServer(
+  ctx: AppContext,
+  parts: { app?: { close(): Promise<unknown> }; demoAgent?: { stop(): Promise<void> } },
+): Promise<void> {
+  await drainContext(ctx);
+  await parts.demoAgent?.stop();
+  await parts.app?.close();
+  await closeContext(ctx);
 }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { buildApp } from "./app.ts";
-import { closeContext, createContext, StartupError } from "./bootstrap.ts";
+import { createContext, StartupError, stopServer } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { AGENT_CLI, type DemoAgent, startDemoAgent } from "./modules/demo/demo-agent.ts";
 import { startDemoCompany } from "./modules/demo/demo-company.ts";
@@ -61,9 +61,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     ctx.logger.info({ signal }, "shutting down");
-    await demoAgent?.stop();
-    await app?.close();
-    await closeContext(ctx);
+    await stopServer(ctx, { app, demoAgent });
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

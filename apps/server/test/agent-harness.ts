@@ -68,6 +68,8 @@ export async function bindErpToAgent(t: TestApp, token: string, agentId: number)
  * the agent is SIGKILLed twice mid-writes (at about a quarter and two thirds of the orders); then
  * every order is in the ERP exactly once and confirmed once in the ledger.
  * `erpDocumentsByOrder` reads the ERP emulator: our order number → the ERP documents holding it.
+ * `settledDocumentsByOrder`, for an ERP read through a polling watcher, reads it afresh for the verdict
+ * (a watcher's snapshot may predate the last run's writes).
  * `slowWrites(true)` makes the emulator's writes slow enough that each kill lands during a run.
  */
 export async function ordersThroughKilledAgent<Erp>(
@@ -77,6 +79,7 @@ export async function ordersThroughKilledAgent<Erp>(
   options: {
     count: number;
     erpDocumentsByOrder: () => Map<string, Set<string>>;
+    settledDocumentsByOrder?: () => Promise<Map<string, Set<string>>>;
     slowWrites: (on: boolean) => void;
   },
 ) {
@@ -112,12 +115,13 @@ export async function ordersThroughKilledAgent<Erp>(
   expect(kills[1]).toBeLessThan(count);
   options.slowWrites(false);
   if (runId !== undefined) await waitForRun(t, c.token, runId, 300_000);
-  for (let i = 0; i < 5 && erpDocumentsByOrder().size < count; i++)
+  const settled = async () => (await options.settledDocumentsByOrder?.()) ?? erpDocumentsByOrder();
+  for (let i = 0; i < 5 && (await settled()).size < count; i++)
     await runJob(t, c, "OrderIntegration", 300_000);
   const last = await runJob(t, c, "OrderIntegration");
   expect(last.status, JSON.stringify(last)).toBe("Succeeded");
 
-  const docs = erpDocumentsByOrder();
+  const docs = await settled();
   expect([...docs].filter(([, d]) => d.size !== 1)).toEqual([]);
   for (const o of orders) expect(docs.has(o.orderNumber), o.orderNumber).toBe(true);
   expect(docs.size).toBe(count);

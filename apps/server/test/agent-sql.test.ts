@@ -120,6 +120,38 @@ run("SQL through the on-site agent (real agent process, real Firebird)", () => {
     expect((unknown as ConnectorError).systemMessage).toContain("yok");
   });
 
+  it("beside a user's unsaved change: the read answers the committed rows, a write fails as transient lock, then goes through", async () => {
+    const sql = agentHubOf(t.ctx).sqlFor(agentId, { alias: "muhasebe" }, "firebird");
+    const holder = await Firebird.attachAsync(fb);
+    try {
+      const held = await holder.startTransactionAsync();
+      await held.queryAsync("UPDATE STOK_DEPO SET MIKTAR = 99 WHERE STK_KOD = 'KLM-002'");
+      const read = await sql.query(
+        { text: "SELECT MIKTAR FROM STOK_DEPO WHERE STK_KOD = @sku", params: { sku: "KLM-002" } },
+        { timeoutMs: 15_000 },
+      );
+      expect(read.rows.map((r) => Number(r.MIKTAR))).toEqual([7]);
+      const write = {
+        text: "UPDATE STOK_DEPO SET MIKTAR = @q WHERE STK_KOD = @sku",
+        params: { q: 8, sku: "KLM-002" },
+      };
+      // A 3 s statement bound makes the agent wait 2 s for the row, so the lock answer comes well inside it.
+      const locked = await sql.query(write, { timeoutMs: 3000 }).catch((e: unknown) => e);
+      expect(locked).toBeInstanceOf(ConnectorError);
+      expect(locked).toMatchObject({ kind: "transient", reason: "lock", maybeApplied: false });
+      await held.commitAsync();
+      await sql.query(write, { timeoutMs: 15_000 });
+      const after = await sql.query(
+        { text: "SELECT MIKTAR FROM STOK_DEPO WHERE STK_KOD = 'KLM-002'" },
+        { timeoutMs: 15_000 },
+      );
+      expect(after.rows.map((r) => Number(r.MIKTAR))).toEqual([8]);
+    } finally {
+      await holder.detachAsync().catch(() => undefined);
+    }
+    // On a loaded CI box an agent under tsx answers slowly; every step above is bounded.
+  }, 90_000);
+
   it("the generic SQL connector's preview reads the rows through the agent", async () => {
     const res = await call(t.app, "POST", `/api/settings/sql-preview/${connectionId}`, {
       token,

@@ -159,6 +159,7 @@ run("Wolvox through a real agent process on a real Firebird database", () => {
       const result = await ordersThroughKilledAgent(t, c, agent, {
         count: ORDERS,
         erpDocumentsByOrder: watch.current,
+        settledDocumentsByOrder: watch.refresh,
         // Each SIPARIS insert burns time inside Firebird, so each kill lands while orders are being written.
         slowWrites: (on) => void db.setSlowWrites(on ? 300_000 : 0),
       });

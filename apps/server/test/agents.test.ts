@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentClient, AgentStore, pair } from "@ep/agent";
+import { AgentClient, AgentStore, connectUrl, pair } from "@ep/agent";
 import {
   ConnectorError,
   createMikroConnector,
@@ -11,8 +13,11 @@ import {
   type MikroEmulator,
   startMikroEmulator,
 } from "@ep/connectors";
+import type { AgentRequestFrame } from "@ep/contracts";
+import { decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { agents } from "../src/modules/agents/schema.ts";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
@@ -183,4 +188,128 @@ describe("the agent relays the ERP's API", () => {
       child.kill("SIGKILL");
     }
   }, 30_000);
+});
+
+describe("the agent socket's wire protocols", () => {
+  /** An HTTP system inside the merchant's network that answers the request's bytes back, plus bytes that are not UTF-8. */
+  async function echoServer() {
+    const tail = Buffer.from([0xff, 0x00, 0xc3, 0x28, 0x80]);
+    const srv = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        res.setHeader("x-had-body", String(req.headers["content-length"] !== undefined));
+        res.end(Buffer.concat([...chunks, tail]));
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/echo`, tail, srv };
+  }
+
+  it("carries bodies byte for byte as binary frames to an agent of protocol 2", async () => {
+    const echo = await echoServer();
+    const home = tempHome();
+    const store = new AgentStore(home);
+    const config = await pair(server, await pairingCode(owner.token), "BINARY-PC");
+    store.saveConfig(config);
+    const client = new AgentClient(config, store, { machineName: "BINARY-PC" });
+    const finished = client.run();
+    try {
+      await client.waitFor("online");
+      const relayed = agentHubOf(t.ctx).fetchFor(config.agentId);
+      const sent = Buffer.from([0x00, 0x01, 0xfe, 0xff, ...Buffer.from("ş€")]);
+      const post = await relayed(echo.url, { method: "POST", body: sent });
+      expect(Buffer.from(await post.arrayBuffer())).toEqual(Buffer.concat([sent, echo.tail]));
+      const text = await relayed(echo.url, { method: "POST", body: "sipariş" });
+      expect(Buffer.from(await text.arrayBuffer())).toEqual(
+        Buffer.concat([Buffer.from("sipariş"), echo.tail]),
+      );
+      // A call without a body stays one (not an empty body).
+      const get = await relayed(echo.url);
+      expect(get.headers.get("x-had-body")).toBe("false");
+      expect(Buffer.from(await get.arrayBuffer())).toEqual(echo.tail);
+    } finally {
+      client.stop();
+      await finished;
+      echo.srv.close();
+    }
+  });
+
+  it("writes a call as one binary frame to a socket whose hello offers protocol 2, and reads a binary answer", async () => {
+    const config = await pair(server, await pairingCode(owner.token), "IKILI-PC");
+    const socket = new WebSocket(connectUrl(server), {
+      headers: { authorization: `Bearer ${config.credential}` },
+    });
+    const kinds: boolean[] = [];
+    const answer = Buffer.from([0xff, 0xfe, 0x00, 0x7b]);
+    socket.on("message", (data, isBinary) => {
+      kinds.push(isBinary);
+      const frame = decodeAgentFrame<AgentRequestFrame>(data as Buffer, isBinary);
+      if (frame?.type !== "http") return;
+      expect(Buffer.from(frame.body!)).toEqual(Buffer.from("gövde"));
+      socket.send(
+        encodeAgentFrame({ type: "http-result", id: frame.id, status: 201, headers: {}, body: answer }, true),
+      );
+    });
+    await new Promise((r) => socket.once("open", r));
+    socket.send(JSON.stringify({ type: "hello", version: "0.2.0", machineName: "IKILI-PC", protocol: 2 }));
+    const hub = agentHubOf(t.ctx);
+    for (let i = 0; i < 100 && !hub.isOnline(config.agentId); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    try {
+      const res = await hub.fetchFor(config.agentId)("http://erp.local/api", {
+        method: "POST",
+        body: "gövde",
+      });
+      expect(res.status).toBe(201);
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(answer);
+      expect(kinds).toEqual([true]);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("still serves an agent of protocol 1 (no `protocol` in its hello) in JSON frames with base64 bodies", async () => {
+    const echo = await echoServer();
+    const config = await pair(server, await pairingCode(owner.token), "ESKI-PC");
+    // The wire behaviour of agent 0.1.0, spelled out: JSON text frames only.
+    const socket = new WebSocket(connectUrl(server), {
+      headers: { authorization: `Bearer ${config.credential}` },
+    });
+    const kinds: boolean[] = [];
+    socket.on("message", async (data, isBinary) => {
+      kinds.push(isBinary);
+      const frame = JSON.parse(String(data)) as {
+        type: string;
+        id: string;
+        method: string;
+        url: string;
+        headers: Record<string, string>;
+        body?: string;
+      };
+      if (frame.type !== "http") return;
+      const res = await fetch(frame.url, {
+        method: frame.method,
+        body: frame.body === undefined ? undefined : Buffer.from(frame.body, "base64"),
+      });
+      const body = Buffer.from(await res.arrayBuffer()).toString("base64");
+      socket.send(
+        JSON.stringify({ type: "http-result", id: frame.id, status: res.status, headers: {}, body }),
+      );
+    });
+    await new Promise((r) => socket.once("open", r));
+    socket.send(JSON.stringify({ type: "hello", version: "0.1.0", machineName: "ESKI-PC" }));
+    const hub = agentHubOf(t.ctx);
+    for (let i = 0; i < 100 && !hub.isOnline(config.agentId); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    try {
+      const sent = Buffer.from([0x00, 0xfe, 0xff, ...Buffer.from("ğüş")]);
+      const res = await hub.fetchFor(config.agentId)(echo.url, { method: "POST", body: sent });
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.concat([sent, echo.tail]));
+      expect(kinds).toEqual([false]);
+    } finally {
+      socket.close();
+      echo.srv.close();
+    }
+  });
 });

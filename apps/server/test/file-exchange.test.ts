@@ -3,7 +3,12 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { and, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
+import {
+  type ConnectedCompany,
+  connectedCompanyWithErp,
+  runJob,
+  waitForRun,
+} from "./engine/engine-harness.ts";
 import { call, startTestApp, type TestApp } from "./harness.ts";
 
 let t: TestApp;
@@ -253,5 +258,139 @@ describe("files as the source of a system with no API", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("deleting a kept file", () => {
+  let c: Company;
+  let connectionId: number;
+  let skus: string[];
+  beforeAll(async () => {
+    c = await connectedCompanyWithErp(t, gizsoftByFiles(), { seed: 63 });
+    connectionId = await erpConnectionId(c);
+    skus = [...c.shop.state.skuIndex.keys()].slice(0, 2);
+  });
+  afterAll(() => c.close());
+
+  const stockCsv = (qty: number) =>
+    `sku;warehouse;quantity\n${skus.map((s) => `${s};MERKEZ;${qty}`).join("\n")}\n`;
+  const uploadStock = async (name: string, content: string) => {
+    const res = await upload(c.token, `/api/settings/file-import/${connectionId}/stock`, name, content);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.importId as number;
+  };
+  const remove = (fileId: number, token = c.token) =>
+    call(t.app, "DELETE", `/api/settings/file-exchange/${connectionId}/${fileId}`, { token });
+  const overview = async () =>
+    (await call(t.app, "GET", `/api/settings/file-exchange/${connectionId}`, { token: c.token })).body.data;
+  const qty = (sku: string) => {
+    const location = c.shop.state.stockLocations[0]!.id;
+    return shopVariant(c, sku)!.stocks.find((s) => s.stockLocationId === location)?.stockCount ?? 0;
+  };
+
+  it("hands the kind back to the next-newest accepted file, then to the query when none is left", async () => {
+    const older = await uploadStock("stok-eski.csv", stockCsv(7));
+    const newer = await uploadStock("stok-yeni.csv", stockCsv(11));
+    // Newest of all but with no accepted row: never the source, deleted or not.
+    await uploadStock("stok-bozuk.csv", `sku;warehouse;quantity\n${skus[0]};MERKEZ;çok\n`);
+
+    const deleted = await remove(newer);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.message).toBe("Dosya silindi.");
+    expect(deleted.body.data).toEqual({
+      id: newer,
+      kind: "stock",
+      nextFile: { id: older, fileName: "stok-eski.csv" },
+    });
+    const listed = await overview();
+    expect(listed.imports.map((f: { fileName: string }) => f.fileName)).toEqual([
+      "stok-bozuk.csv",
+      "stok-eski.csv",
+    ]);
+    expect(listed.imports.find((f: { id: number }) => f.id === older).usedForSync).toBe(true);
+
+    const run = await runJob(t, c, "StockIntegration");
+    expect(run.status, run.report).toBe("Succeeded");
+    expect(run.report).toContain("Stok dosyadan okundu: stok-eski.csv");
+    for (const sku of skus) expect(qty(sku), sku).toBe(7);
+
+    const last = await remove(older);
+    expect(last.body.data).toEqual({ id: older, kind: "stock", nextFile: null });
+    // Gone: a second delete finds nothing.
+    expect((await remove(older)).status).toBe(404);
+    // No file left: the stock query is the source again (none is configured for this company).
+    const byQuery = await runJob(t, c, "StockIntegration");
+    expect(byQuery.status).toBe("Failed");
+    expect(byQuery.report).toContain('Stok sorgusu tanımlanmamış; "SQL ile bağlantı" bölümünden ekleyin.');
+    expect(byQuery.report).not.toContain("dosyadan okundu");
+
+    const activities = await call(t.app, "GET", "/api/Activity/1/30", { token: c.token });
+    const texts = activities.body.data.map((a: { activity_Description: string }) => a.activity_Description);
+    expect(texts).toContain("Yüklenen dosya silindi: stok-yeni.csv");
+    expect(texts).toContain("Yüklenen dosya silindi: stok-eski.csv");
+  });
+
+  it("lets a run that is reading the file finish with it", async () => {
+    const fallback = await uploadStock("stok-yedek.csv", stockCsv(3));
+    const inUse = await uploadStock("stok-kullanilan.csv", stockCsv(21));
+    // The shop answers slowly: the run's stock write is still under way when the file goes.
+    c.shop.setFaults({ latencyMs: 400 });
+    try {
+      const writesBefore = c.shop.counters.writes;
+      const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${c.jobId("StockIntegration")}`, {
+        token: c.token,
+      });
+      expect(started.status).toBe(200);
+      const until = Date.now() + 30_000;
+      while (c.shop.counters.writes === writesBefore && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(c.shop.counters.writes).toBeGreaterThan(writesBefore);
+      const deleted = await remove(inUse);
+      expect(deleted.body.data.nextFile).toEqual({ id: fallback, fileName: "stok-yedek.csv" });
+      const running = await call(t.app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, {
+        token: c.token,
+      });
+      expect(running.body.data.status).toBe("Running");
+
+      const run = await waitForRun(t, c.token, started.body.data.runId as number);
+      expect(run.status, run.report).toBe("Succeeded");
+      expect(run.report).toContain("Stok dosyadan okundu: stok-kullanilan.csv");
+      for (const sku of skus) expect(qty(sku), sku).toBe(21);
+    } finally {
+      c.shop.setFaults({});
+    }
+    // The next run reads the file that is left.
+    const next = await runJob(t, c, "StockIntegration");
+    expect(next.report).toContain("Stok dosyadan okundu: stok-yedek.csv");
+    for (const sku of skus) expect(qty(sku), sku).toBe(3);
+  }, 90_000);
+
+  it("answers another company's file id with 404 and deletes nothing", async () => {
+    const mine = await uploadStock("stok-benim.csv", stockCsv(5));
+    const other = await connectedCompanyWithErp(t, gizsoftByFiles(), { seed: 64 });
+    try {
+      const otherConnection = await erpConnectionId(other);
+      const attempts = [
+        remove(mine, other.token),
+        call(t.app, "DELETE", `/api/settings/file-exchange/${otherConnection}/${mine}`, {
+          token: other.token,
+        }),
+      ];
+      for (const res of await Promise.all(attempts)) expect(res.status).toBe(404);
+      const still = await overview();
+      expect(still.imports.find((f: { id: number }) => f.id === mine)).toMatchObject({
+        fileName: "stok-benim.csv",
+        usedForSync: true,
+      });
+    } finally {
+      await other.close();
+    }
+    // Orders files are not deletable: each order is recorded as being in exactly one of them.
+    c.shop.generateOrders(1);
+    await runJob(t, c, "OrderIntegration");
+    const ordersFile = (await overview()).orders[0];
+    expect(ordersFile).toBeDefined();
+    expect((await remove(ordersFile.id)).status).toBe(404);
+    expect((await overview()).orders.map((f: { id: number }) => f.id)).toContain(ordersFile.id);
   });
 });

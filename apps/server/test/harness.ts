@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
+import { inject } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { closeContext, createContext } from "../src/bootstrap.ts";
+import { createContext, stopServer } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
 import type { AppContext, Clock } from "../src/platform/context.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
@@ -66,6 +67,7 @@ export async function startTestApp(
     clock,
     logDestination: sink,
     dataDirOverride: databaseUrl ? undefined : "memory",
+    memoryTemplate: inject("pgliteTemplate"),
     scheduler: boot.scheduler ?? false,
     leaseMs: boot.leaseMs,
   });
@@ -76,8 +78,7 @@ export async function startTestApp(
     clock,
     logs,
     async close() {
-      await app.close();
-      await closeContext(ctx);
+      await stopServer(ctx, { app });
       await dropDatabase();
     },
   };

@@ -1,6 +1,6 @@
 import { parseInvoiceNumber } from "@ep/einvoice";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { allocateInvoiceNumber } from "../src/modules/invoices/numbering.ts";
 import { invoiceNumberCounters } from "../src/modules/invoices/schema.ts";
 import { type Database, openDatabase } from "../src/platform/db/database.ts";
@@ -16,7 +16,11 @@ let companyA: number;
 let companyB: number;
 
 beforeAll(async () => {
-  database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory" });
+  database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: "memory",
+    memoryTemplate: inject("pgliteTemplate"),
+  });
   const rows = await database.db
     .insert(companies)
     .values([

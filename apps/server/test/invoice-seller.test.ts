@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SellerSettingsIncomplete, sellerFromCompany, splitAddress } from "../src/modules/invoices/seller.ts";
 import { type Database, openDatabase } from "../src/platform/db/database.ts";
 import { companies } from "../src/platform/db/schema.ts";
@@ -8,7 +8,7 @@ let complete: number;
 let incomplete: number;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory" });
+  database = await openDatabase({ dataDir: "memory", memoryTemplate: inject("pgliteTemplate") });
   const rows = await database.db
     .insert(companies)
     .values([

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { RunEvent } from "@ep/engine";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MAX_WAITERS_PER_COMPANY, RunEventHub } from "../src/modules/jobs/run-events.ts";
 import { type Database, openDatabase } from "../src/platform/db/database.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
@@ -32,7 +32,7 @@ describe("run-event hub (long-poll fan-out)", () => {
   };
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: "memory" });
+    database = await openDatabase({ dataDir: "memory", memoryTemplate: inject("pgliteTemplate") });
   });
   afterAll(async () => {
     for (const hub of hubs) await hub.close();

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from "../src/config.ts";
 import { CredentialCipher } from "../src/platform/security/credentials.ts";
 import { loadSecrets } from "../src/platform/security/secrets.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+import { signal } from "./support/signal.ts";
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 let t: TestApp;
@@ -284,5 +285,33 @@ describe("request bodies", () => {
       headers: { "content-type": "application/json" },
     });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("job queue", () => {
+  it("a job still running when the server stops is failed back to the queue, and its late end is no crash", async () => {
+    const own = await startTestApp({ CAPTCHA: "off" });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      const running = signal();
+      const held = signal();
+      await own.ctx.queue.boss.createQueue("test-slow");
+      await own.ctx.queue.boss.work("test-slow", { pollingIntervalSeconds: 0.5 }, async () => {
+        running.fire();
+        await held.wait;
+      });
+      await own.ctx.queue.send("test-slow", {});
+      await running.wait;
+      // The stop waits its bound (at least 1 s), fails the job back, and the database closes under it.
+      await own.close();
+      held.fire();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(rejections).toEqual([]);
+      expect(own.logs.some((l) => l.includes("queue call after stop dropped"))).toBe(true);
+    } finally {
+      process.off("unhandledRejection", onRejection);
+    }
   });
 });

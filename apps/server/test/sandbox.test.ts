@@ -6,11 +6,12 @@ import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { closeContext, createContext } from "../src/bootstrap.ts";
+import { createContext, stopServer } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
 import type { AppContext } from "../src/platform/context.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
+import { signal } from "./support/signal.ts";
 
 /** A port nobody uses now: the server must come back on the same one, as `PORT` would make it. */
 async function freePort(): Promise<number> {
@@ -45,10 +46,7 @@ async function boot(): Promise<Running> {
   return {
     app,
     ctx,
-    async stop() {
-      await app.close();
-      await closeContext(ctx);
-    },
+    stop: () => stopServer(ctx, { app }),
   };
 }
 
@@ -135,6 +133,40 @@ describe("sandbox systems under /sandbox/{system}", () => {
     expect(run.status).toBe("Succeeded");
     const overview = await call(server.app, "GET", "/api/settings/connections", { token });
     expect(overview.body.data.erp.isEmulated).toBe(true);
+  }, 120_000);
+
+  it("lets a run under way at SIGTERM finish against the sandboxes before they close", async () => {
+    // The run's first call to the shop sandbox is held until the stop has begun; then it goes out.
+    const outbound = server!.ctx.outbound as { fetch: typeof fetch };
+    const direct = outbound.fetch;
+    const held = signal();
+    const released = signal();
+    let armed = true;
+    outbound.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (armed && url.includes("/sandbox/ikas/")) {
+        armed = false;
+        held.fire();
+        await released.wait;
+      }
+      return direct(input, init);
+    };
+    const jobs = await call(server!.app, "GET", "/api/Job/type-filter/StockIntegration", { token });
+    const started = await call(server!.app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, {
+      token,
+    });
+    const runId = started.body.data.runId as number;
+    await held.wait;
+    const stopped = server!.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    released.fire();
+    await stopped;
+
+    server = await boot();
+    const res = await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token });
+    const run = res.body.data;
+    expect(run.status, run.report).toBe("Succeeded");
+    expect(JSON.stringify(run)).not.toMatch(/ECONNREFUSED|ECONNRESET|other side closed/i);
   }, 120_000);
 
   it("'Gerçek sisteme geç': other credentials saved for the same system end the sandbox mark", async () => {

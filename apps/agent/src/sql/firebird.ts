@@ -2,6 +2,14 @@
  * Runs SQL against a Firebird database (Akınsoft Wolvox, and the generic SQL connector's systems that
  * keep their data in Firebird) with `node-firebird`. Statements arrive with `@name` parameters; they
  * become positional `?` here, so a value never becomes SQL text.
+ *
+ * Transactions: Firebird's default (READ COMMITTED NO_REC_VERSION, WAIT without end) makes a read wait
+ * behind any row a Wolvox user has changed and not yet saved, for as long as the screen stays open. A
+ * read runs in a read-only READ COMMITTED REC_VERSION transaction instead: it reads the last committed
+ * version of each row and never waits on an uncommitted one (Firebird 3 has no READ CONSISTENCY). A
+ * write keeps NO_REC_VERSION (it never decides on a row version that is about to change) but waits for
+ * a lock at most `lockTimeoutSeconds`, then fails with isc_lock_timeout, which the runner answers as a
+ * transient `lock` failure; the statement's transaction is rolled back, so nothing of it applied.
  */
 
 import type {
@@ -21,6 +29,19 @@ export interface FirebirdExecutorOptions {
   /** Connections kept open (default 4). */
   poolSize?: number;
   encoding?: "UTF8" | "WIN1254" | "NONE";
+  /** Longest wait for a row another transaction holds, in seconds (default 10; kept under the statement's timeout). */
+  lockTimeoutSeconds?: number;
+}
+
+// Transaction parameter block items (ibase.h); node-firebird does not export them.
+const isc_tpb_read_committed = 15;
+const isc_tpb_rec_version = 17;
+const isc_tpb_no_rec_version = 18;
+
+/** A statement that only reads: SELECT or WITH … SELECT, not locking rows (`WITH LOCK`). */
+export function isReadOnlyStatement(sql: string): boolean {
+  const text = sql.replace(/^(?:\s+|--[^\n]*|\/\*[\s\S]*?\*\/)*/, "");
+  return /^(SELECT|WITH)\b/i.test(text) && !/\bWITH\s+LOCK\b/i.test(text);
 }
 
 /** `@name` -> `?` outside string literals and comments, with the values in order of use. */
@@ -58,10 +79,34 @@ export function createFirebirdExecutor(
 
   async function query(q: SqlQuery, opts: SqlQueryOptions = {}): Promise<SqlResult> {
     const { sql, values } = toPositional(q.text, q.params);
+    // Under the statement's own bound, so the database answers a lock wait before the timer below fires.
+    const lockWait = Math.max(
+      1,
+      Math.min(
+        options.lockTimeoutSeconds ?? 10,
+        opts.timeoutMs ? Math.floor(opts.timeoutMs / 1000) - 1 : Number.POSITIVE_INFINITY,
+      ),
+    );
+    const read = isReadOnlyStatement(sql);
     const db = await pool.getAsync();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const run = db.queryAsync(sql, values) as Promise<unknown>;
+      const run = (async () => {
+        const tx = await db.startTransactionAsync({
+          isolation: [isc_tpb_read_committed, read ? isc_tpb_rec_version : isc_tpb_no_rec_version],
+          readOnly: read,
+          wait: true,
+          waitTimeout: lockWait,
+        });
+        try {
+          const result = (await tx.queryAsync(sql, values)) as unknown;
+          await tx.commitAsync();
+          return result;
+        } catch (e) {
+          await tx.rollbackAsync().catch(() => undefined);
+          throw e;
+        }
+      })();
       const result = await (opts.timeoutMs
         ? Promise.race([
             run,

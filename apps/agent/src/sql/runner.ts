@@ -25,6 +25,12 @@ const UNREACHABLE = new Set([
 ]);
 /** Firebird status codes: login refused (isc_login), and the statement's own errors. */
 const FIREBIRD_LOGIN = 335544472;
+/**
+ * A row another transaction holds: lock time-out on wait (isc_lock_timeout), lock conflict on no wait
+ * (isc_lock_conflict), deadlock / update conflict (isc_deadlock, isc_update_conflict). The statement's
+ * transaction was rolled back: transient, and nothing applied.
+ */
+const FIREBIRD_LOCK = new Set([335544878, 335544345, 335544336, 335544451]);
 
 function classifyFirebirdError(e: unknown): Failure {
   const code = codeOf(e);
@@ -34,6 +40,7 @@ function classifyFirebirdError(e: unknown): Failure {
   if (code && UNREACHABLE.has(code)) return { kind: "unreachable", message, code };
   if (gds === FIREBIRD_LOGIN || /user name and password/i.test(message))
     return { kind: "auth", message, code: String(gds ?? "") };
+  if (gds !== undefined && FIREBIRD_LOCK.has(gds)) return { kind: "lock", message, code: String(gds) };
   return { kind: "statement", message, code: gds === undefined ? code : String(gds) };
 }
 

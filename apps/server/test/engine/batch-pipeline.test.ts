@@ -10,7 +10,7 @@ import {
   type ShopConnector,
   type StockUpdate,
 } from "@ep/connectors";
-import { BatchWriter, DEFAULT_MAPPINGS, type FlowContext, RunTally, SyncLedger } from "@ep/engine";
+import { BatchWriter, DEFAULT_MAPPINGS, FLOWS, type FlowContext, RunTally, SyncLedger } from "@ep/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findConnection } from "../../src/modules/connections/repository.ts";
 import { startTestApp, type TestApp } from "../harness.ts";
@@ -31,24 +31,28 @@ afterAll(async () => {
 });
 
 /** A flow context around the real IKAS and Mikro connectors and the real ledger of the company. */
-function flowContext(): { ctx: FlowContext; shop: ShopConnector } {
+function flowContext(
+  company: ConnectedCompany = c,
+  erpBatch?: { page: number; readChains: number },
+  shopId = shopConnectionId,
+): { ctx: FlowContext; shop: ShopConnector } {
   const common = {
-    companyId: String(c.companyId),
+    companyId: String(company.companyId),
     rateLimitStore: new InMemoryRateLimitStore(),
     retry: { maxRetries: 0 },
   };
-  const shop = createShopConnector(1, { ...c.shop.credentials }, common);
-  const erp = createErpConnector(9, { ...c.erp.credentials }, common);
+  const shop = createShopConnector(1, { ...company.shop.credentials }, common);
+  const erp = createErpConnector(9, { ...company.erp.credentials }, { ...common, batch: erpBatch });
   const ctx: FlowContext = {
     db: t.ctx.database.db,
-    companyId: c.companyId,
+    companyId: company.companyId,
     runId: 0,
-    job: { id: c.jobId("StockIntegration"), type: "StockIntegration", name: "Stok", options: {} },
+    job: { id: company.jobId("StockIntegration"), type: "StockIntegration", name: "Stok", options: {} },
     erp,
     shop,
     erpConnectionId: 0,
-    shopConnectionId,
-    ledger: new SyncLedger(t.ctx.database.db, shopConnectionId, c.companyId),
+    shopConnectionId: shopId,
+    ledger: new SyncLedger(t.ctx.database.db, shopId, company.companyId),
     mappings: DEFAULT_MAPPINGS,
     onlyKeys: null,
     trigger: "manual",
@@ -254,5 +258,86 @@ describe("stock batches in flight at once", () => {
     const secondStart = seen.events.indexOf(`start ${a}=2,${d}=1`);
     expect(firstEnd).toBeGreaterThan(-1);
     expect(secondStart).toBeGreaterThan(firstEnd);
+  });
+});
+
+describe("full ERP reads as several key ranges at once", () => {
+  it("reads stock and prices in disjoint ranges in flight together, writes each record once, and a range failing mid-way loses and doubles nothing", async () => {
+    const other = await connectedCompany(t, {
+      seed: 29,
+      erp: { productCount: 50 },
+      shop: { productCount: 50 },
+    });
+    const otherShopId = (await findConnection(t.ctx.database.db, other.companyId, "shop"))!.id;
+    try {
+      other.erp.setFaults({ latencyMs: 30, latencyJitterMs: 30 });
+      // Small pages: each of the 3 ranges takes several pages.
+      const batch = { page: 8, readChains: 3 };
+      /** The real connector, watched: ERP reads in flight at once; a 500 queued on the `failAt`-th read. */
+      const watchedRun = async (type: "StockIntegration" | "PriceIntegration", failAt?: number) => {
+        const { ctx } = flowContext(other, batch, otherShopId);
+        const erp = ctx.erp;
+        const seen = { reads: 0, inFlight: 0, maxInFlight: 0 };
+        const watch =
+          <Q, R>(list: (q: Q) => Promise<R>) =>
+          async (q: Q) => {
+            seen.reads++;
+            if (seen.reads === failAt) other.erp.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2" });
+            seen.inFlight++;
+            seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
+            try {
+              return await list.call(erp, q);
+            } finally {
+              seen.inFlight--;
+            }
+          };
+        ctx.erp = Object.assign(Object.create(erp), {
+          listStock: watch(erp.listStock),
+          listPrices: watch(erp.listPrices),
+        });
+        ctx.job = { ...ctx.job, id: other.jobId(type), type };
+        const error = await FLOWS[type](ctx).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        return { ctx, seen, error };
+      };
+
+      // A stock run whose 6th read fails: what landed before is recorded, the run fails.
+      const failed = await watchedRun("StockIntegration", 6);
+      expect(failed.error).toBeTruthy();
+      expect(failed.seen.maxInFlight).toBeGreaterThan(1);
+      const firstWritten = failed.ctx.tally.counts.written;
+      // The next run writes exactly the rest: every SKU the shop has, once in all.
+      const stock = await watchedRun("StockIntegration");
+      expect(stock.error).toBeUndefined();
+      expect(stock.seen.maxInFlight).toBeGreaterThan(1);
+      expect(stock.seen.maxInFlight).toBeLessThanOrEqual(3);
+      const inShop = [...other.shop.state.skuIndex.keys()].filter((sku) =>
+        other.erp.state.stokByKod.has(sku),
+      );
+      expect(inShop.length).toBeGreaterThan(20);
+      expect(firstWritten + stock.ctx.tally.counts.written).toBe(inShop.length);
+      const at = other.shop.state.stockLocations[0]!.id;
+      for (const sku of inShop) {
+        const [productId, variantId] = other.shop.state.skuIndex.get(sku)!;
+        const shown = other.shop.state
+          .findVariant(productId, variantId)
+          ?.stocks.find((x) => x.stockLocationId === at)?.stockCount;
+        const total = other.erp.state.quantity(sku, 1) + other.erp.state.quantity(sku, 2);
+        expect(shown, sku).toBe(Math.max(0, Math.floor(total)));
+      }
+      // Nothing changed: a third run writes nothing.
+      expect((await watchedRun("StockIntegration")).ctx.tally.counts.written).toBe(0);
+
+      // Prices the same way: several ranges in flight, every price once.
+      const prices = await watchedRun("PriceIntegration");
+      expect(prices.error).toBeUndefined();
+      expect(prices.seen.maxInFlight).toBeGreaterThan(1);
+      expect(prices.ctx.tally.counts.written).toBe(inShop.length);
+      expect((await watchedRun("PriceIntegration")).ctx.tally.counts.written).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });

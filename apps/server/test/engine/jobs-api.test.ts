@@ -2,6 +2,7 @@ import { engineSchema, insertRun, scheduleDueJobs, sweepCrashedRuns } from "@ep/
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { licenses } from "../../src/platform/db/schema.ts";
+import { turkishDate } from "../../src/platform/time/turkey.ts";
 import { call, startTestApp, type TestApp } from "../harness.ts";
 import { type ConnectedCompany, connectedCompany, runJob, waitForRun } from "./engine-harness.ts";
 
@@ -144,10 +145,11 @@ describe("job API", () => {
     expect(
       onlyCategory.body.data.dataList.every((r: { jobType: string }) => r.jobType === "CategoryIntegration"),
     ).toBe(true);
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // Bare dates are Turkish calendar days (from 21:00 UTC on, Turkey's date is the next UTC date).
+    const tomorrow = turkishDate(new Date(Date.now() + 86_400_000));
     const future = await call(t.app, "GET", `/api/JobHistory?startDate=${tomorrow}`, { token: c.token });
     expect(future.body.data.totalCount).toBe(0);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = turkishDate(new Date());
     const upToToday = await call(t.app, "GET", `/api/JobHistory?endDate=${today}`, { token: c.token });
     expect(upToToday.body.data.totalCount).toBe(all.body.data.totalCount);
     const report = await call(
@@ -157,6 +159,40 @@ describe("job API", () => {
       { token: c.token },
     );
     expect(report.body.data.report).toContain("kayıt okundu");
+  });
+
+  it("reads a bare startDate/endDate as Turkish calendar days", async () => {
+    // 23:59:59 on 10 March and 00:00 on 11 March in Turkey: both on the same UTC date.
+    const lateOn10th = new Date("2025-03-10T20:59:59Z");
+    const earlyOn11th = new Date("2025-03-10T21:00:00Z");
+    const base = {
+      companyId: c.companyId,
+      jobId: c.jobId("CategoryIntegration"),
+      jobType: "CategoryIntegration",
+      jobName: "Kategori Entegrasyonu",
+      trigger: "manual",
+      status: "Succeeded",
+    } as const;
+    const inserted = await t.ctx.database.db
+      .insert(engineSchema.jobRuns)
+      .values([
+        { ...base, queuedAt: lateOn10th, startedAt: lateOn10th, finishedAt: lateOn10th },
+        { ...base, queuedAt: earlyOn11th, startedAt: earlyOn11th, finishedAt: earlyOn11th },
+      ])
+      .returning({ id: engineSchema.jobRuns.id });
+    const idsOn = async (query: string) =>
+      (
+        (await call(t.app, "GET", `/api/JobHistory?${query}`, { token: c.token })).body.data
+          .dataList as Array<{
+          id: number;
+        }>
+      ).map((r) => r.id);
+    expect(await idsOn("startDate=2025-03-10&endDate=2025-03-10")).toEqual([inserted[0]!.id]);
+    expect(await idsOn("startDate=2025-03-11&endDate=2025-03-11")).toEqual([inserted[1]!.id]);
+    // A full timestamp is the instant it names; its end is exclusive.
+    expect(await idsOn("startDate=2025-03-10T00:00:00Z&endDate=2025-03-10T21:00:00Z")).toEqual([
+      inserted[0]!.id,
+    ]);
   });
 
   it("marks a run whose worker died Crashed, never touching finished runs, and notifies", async () => {

@@ -2,10 +2,10 @@ import {
   type DiaEmulator,
   type IkasEmulator,
   type IsbasiEmulator,
-  meteringMonth,
   startDiaEmulator,
   startIkasEmulator,
   startIsbasiEmulator,
+  turkishMonth,
 } from "@ep/connectors";
 import { engineSchema, enqueueRun, ensureCompanyJobs } from "@ep/engine";
 import { and, eq, like } from "drizzle-orm";
@@ -60,7 +60,7 @@ async function run(c: Company, trigger: "manual" | "schedule") {
 
 /** Usage of earlier days of this month (day "00" sorts before every real day and is never today). */
 async function usedEarlier(c: Company, system: string, reads: number) {
-  const day = `${meteringMonth(t.ctx.clock.now().getTime())}-00`;
+  const day = `${turkishMonth(t.ctx.clock.now().getTime())}-00`;
   await t.ctx.database.db
     .insert(engineSchema.connectionUsage)
     .values({ companyId: c.companyId, connectionId: c.erpConnectionId, day, system, reads, writes: 0 })

@@ -13,6 +13,7 @@ import { openDatabase } from "../../src/platform/db/database.ts";
 import { companies, users } from "../../src/platform/db/schema.ts";
 import { CredentialCipher } from "../../src/platform/security/credentials.ts";
 import { hashPassword } from "../../src/platform/security/passwords.ts";
+import { serverNodeArgs } from "../../src/server-process.ts";
 import { freshPostgres } from "../support/fresh-database.ts";
 
 const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -114,14 +115,16 @@ describe("orders survive faults and killed workers", () => {
     cleanups.push(async () => child?.kill("SIGKILL"));
     const port = 4300 + Math.floor(Math.random() * 500);
     const base = `http://127.0.0.1:${port}`;
+    // The server as production runs it: the bundle (built once by the global setup), not tsx.
+    const serverArgs = serverNodeArgs("start");
     const start = async () => {
-      child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      child = spawn(process.execPath, serverArgs, {
         cwd: serverDir,
         env: { ...env, PORT: String(port) },
         // The server's own log, kept for a failing run to be read afterwards.
         stdio: ["ignore", openSync(logFile, "a"), openSync(logFile, "a")],
       });
-      // A cold start compiles every connector with tsx: seconds alone, far more beside other suites.
+      // A start beside other suites on a loaded box can take seconds.
       for (let i = 0; i < 900; i++) {
         const ok = await fetch(`${base}/health`)
           .then((r) => r.ok)

@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.ts";
-import { closeContext, createContext } from "../../src/bootstrap.ts";
+import { createContext, stopServer } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { AppContext } from "../../src/platform/context.ts";
 import { freshPostgres } from "./fresh-database.ts";
@@ -46,8 +46,7 @@ export function listeningServer(name: string, options: { host?: string } = {}) {
     await server.app.listen({ port: server.port, host: options.host ?? "127.0.0.1" });
   }, 120_000);
   afterAll(async () => {
-    await server.app?.close();
-    if (server.ctx) await closeContext(server.ctx);
+    if (server.ctx) await stopServer(server.ctx, { app: server.app });
     await pg?.drop();
   });
   return server;

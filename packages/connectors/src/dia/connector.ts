@@ -4,28 +4,15 @@
  * reads are delta reads on `_date` wherever the service has it, with big pages and selected columns.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  CreateSalesOrderInput,
-  Credentials,
-  ErpConnector,
-  ErpCustomerRef,
-  ErpOrderRef,
+import {
+  ComposedErpConnector,
+  type ConnectionInfo,
+  type ConnectorContext,
+  type Credentials,
+  type ErpConnector,
+  type ErpReads,
 } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
 import { DiaApi, type DiaRow, num, str } from "./api";
 import { DiaCatalog } from "./catalog";
 import { diaDescriptor } from "./descriptor";
@@ -33,20 +20,36 @@ import { DiaOrders } from "./orders";
 import { DiaPrices } from "./prices";
 import { DiaStock } from "./stock";
 
-export class DiaConnector implements ErpConnector {
+export class DiaConnector extends ComposedErpConnector {
   readonly descriptor = diaDescriptor;
   private readonly api: DiaApi;
-  private readonly catalog: DiaCatalog;
-  private readonly prices: DiaPrices;
-  private readonly stock: DiaStock;
+  private readonly reads: ErpReads;
   private readonly orders: DiaOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
+    super();
     this.api = new DiaApi(credentials, ctx);
-    this.catalog = new DiaCatalog(this.api);
-    this.prices = new DiaPrices(this.api);
-    this.stock = new DiaStock(this.api);
+    const catalog = new DiaCatalog(this.api);
+    const prices = new DiaPrices(this.api);
+    const stock = new DiaStock(this.api);
     this.orders = new DiaOrders(this.api);
+    // Each read lives in the part of its DİA service.
+    this.reads = {
+      listProducts: (q) => catalog.listProducts(q),
+      listCategories: () => catalog.listCategories(),
+      listPrices: (q) => prices.listPrices(q),
+      listPriceGroups: () => prices.listPriceGroups(),
+      listStock: (q) => stock.listStock(q),
+      listStockLocations: async () => (await stock.depotList()).map(({ id, name }) => ({ id, name })),
+    };
+  }
+
+  protected get reading() {
+    return this.reads;
+  }
+
+  protected get writing() {
+    return this.orders;
   }
 
   /** Logs in and checks that the firm and period exist for this user (one billable call). */
@@ -84,48 +87,8 @@ export class DiaConnector implements ErpConnector {
     };
   }
 
-  async listStockLocations(): Promise<StockLocation[]> {
-    return (await this.stock.depotList()).map(({ id, name }) => ({ id, name }));
-  }
-
-  listPriceGroups(): Promise<PriceGroup[]> {
-    return this.prices.listPriceGroups();
-  }
-
-  listCategories(): Promise<Page<Category>> {
-    return this.catalog.listCategories();
-  }
-
-  listProducts(q: PageQuery = {}): Promise<Page<Product>> {
-    return this.catalog.listProducts(q);
-  }
-
-  listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
-    return this.stock.listStock(q);
-  }
-
-  listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
-    return this.prices.listPrices(q);
-  }
-
   customerCode(ref: string): string {
     return this.orders.customerCode(ref);
-  }
-
-  createCustomer(c: Customer): Promise<ErpCustomerRef> {
-    return this.orders.createCustomer(c);
-  }
-
-  findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
-    return this.orders.findOrderByRef(ref);
-  }
-
-  createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
-    return this.orders.createSalesOrder(input);
-  }
-
-  listInvoicesForOrder(ref: string): Promise<Invoice[]> {
-    return this.orders.listInvoicesForOrder(ref);
   }
 }
 

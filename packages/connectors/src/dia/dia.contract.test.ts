@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { billableCalls } from "../sdk/metering";
-import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught, readAllPages } from "../testing/contract";
+import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { createDiaConnector } from "./connector";
 import { diaDescriptor } from "./descriptor";
 import { type DiaEmulator, startDiaEmulator } from "./emulator/server";
@@ -20,59 +20,7 @@ const store = new InMemoryRateLimitStore();
 const judged: RecordedRequest[] = [];
 
 function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
-    budget: { requests: 200, windowMs: 1000 },
-    batch: { page: PAGE },
-    logger: (e) => logs.push(e),
-    counter,
-    timeoutMs: 400,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
-    ...over,
-  };
-}
-
-function order(no: string, skus: string[]): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
-    district: "Kadıköy",
-    city: "İstanbul",
-    postalCode: "34710",
-    country: "Türkiye",
-    phone: "05321234567",
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
-    createdAt: "2026-11-15T08:30:00.000Z",
-    updatedAt: "2026-11-15T08:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref: "ikas-C000123",
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      email: "ayse@example.com.tr",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: sku,
-      qty: 2,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 0,
-      total: 240,
-    })),
-    shipping: { cost: 49.9, method: "Yurtiçi Kargo" },
-    totals: { subtotal: 480, discount: 0, shipping: 49.9, tax: 80, grandTotal: 529.9 },
-  };
+  return testContext(store, logs, { batch: { page: PAGE }, counter, ...over });
 }
 
 beforeAll(async () => {
@@ -182,7 +130,7 @@ describe("DİA connector against its emulator", () => {
   });
 
   it("creates a customer once, writes an order once and reads back its invoice", async () => {
-    const o = order("IKAS-1001", ["STK-000001", "STK-000002"]);
+    const o = sampleOrder("IKAS-1001", ["STK-000001", "STK-000002"]);
     const cust = await conn.createCustomer(o.customer);
     expect(cust.existed).toBe(false);
     expect((await conn.createCustomer(o.customer)).existed).toBe(true);
@@ -203,7 +151,7 @@ describe("DİA connector against its emulator", () => {
   });
 
   it("names the unknown stock card of an order as a permanent unknown-item failure", async () => {
-    const o = order("IKAS-1002", ["STK-000001", "YOK-999"]);
+    const o = sampleOrder("IKAS-1002", ["STK-000001", "YOK-999"]);
     const cust = await conn.createCustomer(o.customer);
     const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
     expect(e.reason).toBe("unknown_item");
@@ -260,7 +208,7 @@ describe("DİA faults map to the right failure class", () => {
   });
 
   it("a timed-out order write is maybe applied, and the retry finds the order instead of writing twice", async () => {
-    const o = order("IKAS-1003", ["STK-000005"]);
+    const o = sampleOrder("IKAS-1003", ["STK-000005"]);
     const cust = await conn.createCustomer(o.customer);
     emu.faults.set({ hangMs: 1_000, queue: [{ kind: "dropAfterWrite", operation: "scf_siparis_ekle" }] });
     const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));

@@ -9,11 +9,9 @@ import { createHash } from "node:crypto";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Customer, Invoice } from "../sdk/model";
+import { turkishDate } from "../sdk/turkish-time";
 import { round2 } from "../sdk/util";
 import { type DiaApi, type DiaRow, num, str } from "./api";
-
-const TR_OFFSET = 3 * 3600_000;
-const trDay = (iso: string) => new Date(new Date(iso).getTime() + TR_OFFSET).toISOString().slice(0, 10);
 
 export class DiaOrders {
   constructor(private readonly api: DiaApi) {}
@@ -99,7 +97,7 @@ export class DiaOrders {
       await this.api.call("scf", "scf_siparis_ekle", "write", {
         kart: {
           belgeno: order.orderNo,
-          tarih: trDay(order.createdAt),
+          tarih: turkishDate(Date.parse(order.createdAt)),
           _key_scf_carikart: { carikodu: input.customerCode },
           aciklama1: `E-ticaret sipariş no ${order.orderNo}`,
           dovizkodu: order.currency === "TRY" ? "TL" : order.currency,

@@ -6,10 +6,11 @@
  * with the configured company. Windows authentication (NTLM/Kerberos) is the agent's side: see VERIFIED.md.
  */
 
-import { type Client, createClientAsync, type IHttpClient } from "soap";
+import { type Client, createClientAsync } from "soap";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
+import { soapHttpClient } from "../sdk/soap";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { axDescriptor } from "./descriptor";
 import { AX_WSDL_PATH } from "./judge/artifact";
@@ -88,52 +89,6 @@ export function classifyAxFault(res: HttpResponse, operation: string): Connector
   });
 }
 
-type SoapCallback = Parameters<IHttpClient["request"]>[2];
-
-/** `soap`'s transport hook, answered by our HttpClient. */
-export class AxSoapTransport implements IHttpClient {
-  constructor(private readonly http: HttpClient) {}
-
-  request(
-    url: string,
-    data: unknown,
-    callback: SoapCallback,
-    exheaders?: Record<string, unknown>,
-  ): ReturnType<IHttpClient["request"]> {
-    const soapAction = typeof exheaders?.SOAPAction === "string" ? exheaders.SOAPAction : undefined;
-    const operation = axOperation(soapAction);
-    const write = AX_WRITES.has(operation);
-    const done = this.http
-      .request({
-        method: "POST",
-        url,
-        operation,
-        kind: write ? "write" : "read",
-        idempotent: !write,
-        body: { text: String(data), contentType: "text/xml; charset=utf-8" },
-        headers: () => ({ accept: "text/xml", ...(soapAction ? { SOAPAction: soapAction } : {}) }),
-        classify: (res) => classifyAxFault(res, operation),
-      })
-      .then(
-        (res) => {
-          const headers: Record<string, string> = {};
-          res.headers.forEach((value, key) => {
-            headers[key] = value;
-          });
-          const response = { status: res.status, headers, data: res.text };
-          callback(null, response, res.text);
-          return response;
-        },
-        (e: unknown) => {
-          callback(e);
-          return undefined;
-        },
-      );
-    // `soap` only uses the callback; the promise is its axios signature.
-    return done as unknown as ReturnType<IHttpClient["request"]>;
-  }
-}
-
 export interface AxConfig {
   endpoint: string;
   company: string;
@@ -169,7 +124,11 @@ export class AxClient {
 
   private client(): Promise<Client> {
     this.created ??= createClientAsync(AX_WSDL_PATH, {
-      httpClient: new AxSoapTransport(this.http),
+      httpClient: soapHttpClient(this.http, {
+        operation: (_url, soapAction) => axOperation(soapAction),
+        writes: AX_WRITES,
+        classify: classifyAxFault,
+      }),
       endpoint: this.cfg.endpoint,
     }).then((client) => {
       client.addSoapHeader(this.callContext());

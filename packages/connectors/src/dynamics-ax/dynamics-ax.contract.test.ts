@@ -3,8 +3,9 @@ import { createErpConnector, getDescriptor } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught } from "../testing/contract";
+import { caught, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { AxConnector, countryRegion, vatFromTaxItemGroup } from "./connector";
 import { startAxEmulator } from "./emulator/server";
 import { AX_WAREHOUSES } from "./emulator/state";
@@ -14,57 +15,21 @@ type Emu = Awaited<ReturnType<typeof startAxEmulator>>;
 
 const store = new InMemoryRateLimitStore();
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
+  return testContext(store, undefined, {
     companyId: "c-ax",
-    rateLimitStore: store,
     budget: { requests: 500, windowMs: 1000 },
     timeoutMs: 1500,
     retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 2_000 },
     ...over,
-  };
+  });
 }
 
-function order(no: string, skus: string[]): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
-    district: "Kadıköy",
-    city: "İstanbul",
-    postalCode: "34710",
-    country: "Türkiye",
-    phone: "05321234567",
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
+const order = (no: string, skus: string[]): Order =>
+  sampleOrder(no, skus, {
     createdAt: "2025-01-15T08:30:00.000Z",
-    updatedAt: "2025-01-15T08:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref: "ikas-C000123",
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      email: "ayse@example.com.tr",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: `Ürün ${sku} & <özel>`,
-      qty: 2,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 10,
-      total: 230,
-    })),
+    line: (sku) => ({ name: `Ürün ${sku} & <özel>`, discount: 10 }),
     shipping: { cost: 0, method: "Yurtiçi Kargo" },
-    totals: { subtotal: 240, discount: 10, shipping: 0, tax: 40, grandTotal: 230 },
-  };
-}
+  });
 
 const COUNT = 130;
 let emu: Emu;

@@ -5,7 +5,6 @@ import { axDescriptor } from "./descriptor";
 export {
   AX_WRITES,
   AxClient,
-  AxSoapTransport,
   aifFaultMessages,
   axOperation,
   classifyAxFault,

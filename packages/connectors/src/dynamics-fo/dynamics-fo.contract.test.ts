@@ -1,11 +1,12 @@
 import Fastify from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import type { HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught, readAllPages } from "../testing/contract";
-import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { caught, readAllPages, testContext } from "../testing/contract";
+import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { mountEmulators } from "../testing/server";
 import { createD365Connector, type D365Connector } from "./connector";
 import { type D365Emulator, startD365Emulator } from "./emulator/server";
@@ -18,66 +19,15 @@ const logs: HttpLogEntry[] = [];
 const store = new InMemoryRateLimitStore();
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
-    budget: { requests: 200, windowMs: 1000 },
-    batch: { page: 20 },
-    logger: (e) => logs.push(e),
-    counter: new CallCounter(),
-    timeoutMs: 400,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
-    ...over,
-  };
+  return testContext(store, logs, { batch: { page: 20 }, ...over });
 }
 
-function order(no: string, skus: string[]): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
-    district: "Kadıköy",
-    city: "İstanbul",
-    postalCode: "34710",
-    country: "Türkiye",
-    phone: "05321234567",
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
+const order = (no: string, skus: string[]): Order =>
+  sampleOrder(no, skus, {
     createdAt: "2025-01-15T08:30:00.000Z",
-    updatedAt: "2025-01-15T08:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref: "ikas-C000123",
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      email: "ayse@example.com.tr",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: `Ürün ${sku}`,
-      qty: 2,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 10,
-      total: 230,
-    })),
+    line: (sku) => ({ name: `Ürün ${sku}`, discount: 10 }),
     shipping: { cost: 0, method: "Yurtiçi Kargo" },
-    totals: {
-      subtotal: 240 * skus.length,
-      discount: 10 * skus.length,
-      shipping: 0,
-      tax: 40 * skus.length,
-      grandTotal: 230 * skus.length,
-    },
-  };
-}
+  });
 
 const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
 
@@ -95,14 +45,7 @@ afterEach(() => {
   expect(emu.recorder.dropped).toBe(0);
   const r = judgeRequests(emu.recorder.list(), judgeD365Request);
   emu.recorder.clear();
-  conformance.requests += r.requests;
-  conformance.failures.push(...r.failures);
-  for (const [op, v] of Object.entries(r.operations)) {
-    const t = conformance.operations[op] ?? { requests: 0, failed: 0 };
-    t.requests += v.requests;
-    t.failed += v.failed;
-    conformance.operations[op] = t;
-  }
+  addToReport(conformance, r);
 });
 
 describe("D365 F&O connector against the emulator", () => {

@@ -6,6 +6,7 @@
  */
 
 import type { Page, PageQuery, Price, PriceGroup } from "../sdk/model";
+import { turkishDate } from "../sdk/turkish-time";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { DIMENSIONS, dimensionKey, hasDimensions, variantsOf } from "./catalog";
 import { type D365Client, num, type Row, str } from "./client";
@@ -98,7 +99,8 @@ export class D365Prices {
       },
       tok.next,
     );
-    const today = new Date(this.api.now()).toISOString().slice(0, 10);
+    // Agreement dates are calendar dates of the (Turkish) legal entity, not UTC days.
+    const today = turkishDate(this.api.now());
     const rows = page.rows.map(
       ({ ProductconfigurationId, ...r }): Row => ({
         ...r,

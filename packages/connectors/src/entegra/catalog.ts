@@ -5,7 +5,16 @@
  */
 
 import { ConnectorError } from "../sdk/errors";
-import type { Category, Page, PageQuery, Price, PriceGroup, Product, StockLevel } from "../sdk/model";
+import type {
+  Category,
+  Page,
+  PageQuery,
+  Price,
+  PriceGroup,
+  Product,
+  StockLevel,
+  StockLocation,
+} from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { type EntegraClient, num, str } from "./client";
 
@@ -68,6 +77,11 @@ export class EntegraCatalog {
       this.categoryCache = undefined;
     });
     return this.categoryCache;
+  }
+
+  /** The fixed warehouses of Entegra's stock fields. */
+  async listStockLocations(): Promise<StockLocation[]> {
+    return ENTEGRA_LOCATIONS.map((l) => ({ ...l }));
   }
 
   async listCategories(): Promise<Page<Category>> {

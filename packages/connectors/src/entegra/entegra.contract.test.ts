@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught, readAllPages } from "../testing/contract";
-import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { caught, readAllPages, testContext } from "../testing/contract";
+import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { createEntegraConnector } from "./connector";
 import { type EntegraEmulator, startEntegraEmulator } from "./emulator/server";
 import { judgeEntegraRequest } from "./judge/requests";
@@ -14,16 +14,7 @@ const logs: HttpLogEntry[] = [];
 const store = new InMemoryRateLimitStore();
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
-    budget: { requests: 200, windowMs: 1000 },
-    logger: (e) => logs.push(e),
-    counter: new CallCounter(),
-    timeoutMs: 400,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
-    ...over,
-  };
+  return testContext(store, logs, over);
 }
 
 const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
@@ -41,14 +32,7 @@ afterEach(() => {
   emu.faults.clear();
   const r = judgeRequests(emu.recorder.list(), judgeEntegraRequest);
   emu.recorder.clear();
-  conformance.requests += r.requests;
-  conformance.failures.push(...r.failures);
-  for (const [op, v] of Object.entries(r.operations)) {
-    const t = conformance.operations[op] ?? { requests: 0, failed: 0 };
-    t.requests += v.requests;
-    t.failed += v.failed;
-    conformance.operations[op] = t;
-  }
+  addToReport(conformance, r);
 });
 
 describe("Entegra connector against the emulator", () => {

@@ -13,6 +13,7 @@ import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import type { SqlTransport } from "../sdk/sql";
 import { firebirdSysdbaPassword } from "../testing/firebird";
+import { sampleOrder } from "../testing/sample-order";
 import type { GenericSqlConfig } from "./config";
 import { GenericSqlConnector } from "./connector";
 import { genericSqlDescriptor } from "./descriptor";
@@ -104,44 +105,27 @@ function connector(sql: SqlTransport, cfg: GenericSqlConfig = config): GenericSq
   );
 }
 
-function order(orderNo: string): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Atatürk Cd. 1",
-    city: "İstanbul",
-    country: "TR",
-  };
-  const line = (sku: string, qty: number, unitPrice: number) => ({
-    sku,
-    name: sku,
-    qty,
-    unitPrice,
-    vatRate: 20,
-    discount: 0,
-    total: qty * unitPrice,
-  });
-  return {
-    id: `shop-${orderNo}`,
-    orderNo,
-    createdAt: "2026-11-20T09:30:00Z",
-    updatedAt: "2026-11-20T09:30:00Z",
-    status: "created",
-    currency: "TRY",
-    customer: {
-      ref: "C-1",
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      isCompany: false,
-      billingAddress: address,
+/** Three lines of different quantities and prices; no shipping. */
+const order = (orderNo: string): Order =>
+  sampleOrder(orderNo, ["KLM-001", "KLM-002", "DFT-001"], {
+    address: {
+      line1: "Atatürk Cd. 1",
+      district: undefined,
+      country: "TR",
+      postalCode: undefined,
+      phone: undefined,
     },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: [line("KLM-001", 2, 12.5), line("KLM-002", 1, 13.75), line("DFT-001", 3, 20)],
+    createdAt: "2026-11-20T09:30:00Z",
+    status: "created",
+    customer: { ref: "C-1", email: undefined },
+    line: (_sku, i) =>
+      [
+        { qty: 2, unitPrice: 12.5 },
+        { qty: 1, unitPrice: 13.75 },
+        { qty: 3, unitPrice: 20 },
+      ][i] ?? {},
     shipping: { cost: 0 },
-    totals: { subtotal: 98.75, discount: 0, shipping: 0, tax: 16.46, grandTotal: 98.75 },
-  };
-}
+  });
 
 async function countRows(ref: string): Promise<number> {
   const res = await executor.query({

@@ -3,8 +3,9 @@ import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught, readAllPages } from "../testing/contract";
+import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { createIsbasiConnector } from "./connector";
 import { type IsbasiEmulator, startIsbasiEmulator } from "./emulator/server";
 import { judgeIsbasiRequest } from "./judge/requests";
@@ -17,58 +18,24 @@ const store = new InMemoryRateLimitStore();
 const judged: RecordedRequest[] = [];
 
 function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
-    budget: { requests: 200, windowMs: 1000 },
-    logger: (e) => logs.push(e),
-    counter,
-    timeoutMs: 400,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
-    ...over,
-  };
+  return testContext(store, logs, { counter, ...over });
 }
 
-function order(no: string, skus: string[], postalCode = "34710"): Order {
-  const address = {
-    firstName: "Mehmet",
-    lastName: "Demir",
-    line1: "Bahçelievler Mahallesi, İnönü Caddesi No: 12 D: 4",
-    district: "Çankaya",
-    city: "Ankara",
-    postalCode,
-    country: "Türkiye",
-    phone: "05051234567",
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
-    createdAt: "2026-11-15T08:30:00.000Z",
-    updatedAt: "2026-11-15T08:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref: `ikas-${no}`,
+const order = (no: string, skus: string[], postalCode = "34710"): Order =>
+  sampleOrder(no, skus, {
+    address: {
       firstName: "Mehmet",
       lastName: "Demir",
-      isCompany: false,
-      billingAddress: address,
+      line1: "Bahçelievler Mahallesi, İnönü Caddesi No: 12 D: 4",
+      district: "Çankaya",
+      city: "Ankara",
+      postalCode,
+      phone: "05051234567",
     },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: `Ürün ${sku}`,
-      qty: 2,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 0,
-      total: 240,
-    })),
+    customer: { ref: `ikas-${no}`, email: undefined },
+    line: (sku) => ({ name: `Ürün ${sku}` }),
     shipping: { cost: 39.9, method: "Aras Kargo" },
-    totals: { subtotal: 480, discount: 0, shipping: 39.9, tax: 80, grandTotal: 519.9 },
-  };
-}
+  });
 
 beforeAll(async () => {
   emu = await startIsbasiEmulator({ seed: 11, productCount: COUNT });

@@ -10,13 +10,12 @@ import { createHash } from "node:crypto";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Customer, Invoice, Order } from "../sdk/model";
+import { turkishDateTime } from "../sdk/turkish-time";
 import { round2 } from "../sdk/util";
 import { type IsbasiApi, isObj, num, type Row, str } from "./api";
 
-const TR_OFFSET = 3 * 3600_000;
-/** "yyyy-MM-dd HH:mm:ss", Istanbul time (SimpleInv.invoiceDate). */
-const trDateTime = (iso: string) =>
-  new Date(new Date(iso).getTime() + TR_OFFSET).toISOString().slice(0, 19).replace("T", " ");
+/** "yyyy-MM-dd HH:mm:ss", Turkish time (SimpleInv.invoiceDate). */
+const trDateTime = (iso: string) => turkishDateTime(Date.parse(iso)).slice(0, 19);
 /** GİB's stand-in for a final consumer without an id number (e-Arşiv). */
 const FINAL_CONSUMER = "11111111111";
 export const refText = (ref: string) => `E-ticaret sipariş no ${ref}`;

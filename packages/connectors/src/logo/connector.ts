@@ -30,6 +30,7 @@ import type {
   StockLocation,
 } from "../sdk/model";
 import type { SqlTransport } from "../sdk/sql";
+import { turkishDate } from "../sdk/turkish-time";
 import { requireCredentials, round2 } from "../sdk/util";
 import { logoRestDescriptor, logoTigerDescriptor } from "./descriptor";
 import {
@@ -44,8 +45,6 @@ import {
 } from "./rest";
 import { LogoSqlReader } from "./sql";
 
-const TR_OFFSET = 3 * 3600_000;
-const trDay = (iso: string) => new Date(new Date(iso).getTime() + TR_OFFSET).toISOString().slice(0, 10);
 /** Logo's CLCARD.CODE holds 17 characters (inferred from Tiger's card screens; no DDL is public). */
 const CODE_MAX = 17;
 
@@ -306,7 +305,7 @@ export class LogoConnector implements ErpConnector {
         this.restApi.call("POST", "salesOrders", "create salesOrder", "write", {
           json: {
             NUMBER: "~",
-            DATE: `${trDay(order.createdAt)}T00:00:00`,
+            DATE: `${turkishDate(Date.parse(order.createdAt))}T00:00:00`,
             DOC_TRACK_NR: order.orderNo,
             ARP_CODE: input.customerCode,
             NOTES1: `E-ticaret sipariş no ${order.orderNo}`.slice(0, 50),

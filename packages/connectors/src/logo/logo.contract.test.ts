@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { CallCounter } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught, readAllPages } from "../testing/contract";
+import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { LogoConnector } from "./connector";
 import { logoRestDescriptor, logoTigerDescriptor } from "./descriptor";
 import { type LogoRestEmulator, startLogoRestEmulator } from "./emulator/rest";
@@ -23,70 +23,28 @@ const restJudged: RecordedRequest[] = [];
 const sqlJudged: RecordedSql[] = [];
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
+  return testContext(store, undefined, {
     budget: { requests: 500, windowMs: 1000 },
-    counter: new CallCounter(),
     timeoutMs: 500,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     now,
     // The SQL emulator at the connector's SQL seam (the agent's relay carries the same handler).
     sql: sql.transport(),
     ...over,
-  };
+  });
 }
 
 const creds = (over: Record<string, string> = {}) => ({ ...rest.credentials, sqlAlias: "logo", ...over });
 const conn = (over: Record<string, string> = {}, c: Partial<ConnectorContext> = {}, d = logoRestDescriptor) =>
   new LogoConnector(d, creds(over), ctx(c));
 
-function order(no: string, skus: string[]): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Atatürk Mahallesi, Cumhuriyet Caddesi No: 5",
-    district: "Kadıköy",
-    city: "İstanbul",
-    postalCode: "34710",
-    country: "Türkiye",
-    phone: "05321234567",
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
+const order = (no: string, skus: string[]): Order =>
+  sampleOrder(no, skus, {
+    address: { line1: "Atatürk Mahallesi, Cumhuriyet Caddesi No: 5" },
     createdAt: "2026-11-15T21:30:00.000Z",
-    updatedAt: "2026-11-15T21:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref: `ikas-${no}`,
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: sku,
-      qty: 3,
-      unitPrice: 100,
-      vatRate: 20,
-      discount: 0,
-      total: 300,
-    })),
+    customer: { ref: `ikas-${no}`, email: undefined },
+    line: () => ({ qty: 3, unitPrice: 100 }),
     shipping: { cost: 29.9, method: "Yurtiçi Kargo" },
-    totals: {
-      subtotal: 300 * skus.length,
-      discount: 0,
-      shipping: 29.9,
-      tax: 50,
-      grandTotal: 300 * skus.length + 29.9,
-    },
-  };
-}
+  });
 
 beforeAll(async () => {
   sql = await LogoSqlEmulator.start({ seed: 21, productCount: COUNT, now });

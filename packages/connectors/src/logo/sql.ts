@@ -26,6 +26,7 @@ import type {
   StockLocation,
 } from "../sdk/model";
 import type { SqlParams, SqlTransport } from "../sdk/sql";
+import { turkishDate } from "../sdk/turkish-time";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { logoTableName } from "./judge/schema";
 import { num, type Row, str } from "./rest";
@@ -183,7 +184,7 @@ export class LogoSqlReader {
       }
       return { nr: p.nr, begin: p.begin, end: p.end, configured: true };
     }
-    const today = new Date(this.now() + 3 * 3600_000).toISOString().slice(0, 10);
+    const today = turkishDate(this.now());
     const current =
       periods.find((p) => p.begin <= today && today <= p.end) ??
       [...periods].reverse().find((p) => p.active) ??
@@ -331,7 +332,7 @@ export class LogoSqlReader {
   async listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
     const tok = decodeToken<ScanToken>(q.pageToken, this.system) ?? { a: 0, s: q.since || undefined };
     const n = this.size(q);
-    const today = new Date(this.now() + 3 * 3600_000).toISOString().slice(0, 10);
+    const today = turkishDate(this.now());
     const params: SqlParams = { after: tok.a, today };
     if (tok.s) params.since = tok.s;
     const groups = q.priceGroups?.map(Number).filter((g) => Number.isInteger(g)) ?? [];

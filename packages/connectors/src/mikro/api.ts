@@ -10,6 +10,7 @@ import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
 import type { CallKind } from "../sdk/logging";
+import { turkishDate } from "../sdk/turkish-time";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { mikroDescriptor } from "./descriptor";
 
@@ -23,17 +24,13 @@ interface MikroResult {
 }
 
 export const DAY = 86_400_000;
-export const TR_OFFSET = 3 * 3600_000;
+/** How far apart our clock and the Mikro server's may be when the daily password rolls over. */
+const MIDNIGHT_SKEW_MS = 10 * 60_000;
 
-/** Mikro server date (Europe/Istanbul) of an instant, "yyyy-MM-dd". */
-export function istanbulDate(ms: number): string {
-  return new Date(ms + TR_OFFSET).toISOString().slice(0, 10);
-}
-
-/** `Sifre` of the login block: MD5("yyyy-MM-dd " + password), changing every day. */
+/** `Sifre` of the login block: MD5("yyyy-MM-dd " + password) of the server's (Turkish) date, changing every day. */
 export function mikroDailyPassword(password: string, ms: number): string {
   return createHash("md5")
-    .update(`${istanbulDate(ms)} ${password}`, "utf8")
+    .update(`${turkishDate(ms)} ${password}`, "utf8")
     .digest("hex");
 }
 
@@ -181,20 +178,21 @@ export class MikroApi {
     });
   }
 
-  private login(dayOffset: number): Record<string, string> {
+  private login(at: number): Record<string, string> {
     return {
       ApiKey: this.cfg.apiKey ?? "",
       FirmaKodu: this.cfg.firmCode ?? "",
       CalismaYili: this.cfg.period ?? "",
       KullaniciKodu: this.cfg.userCode ?? "",
-      Sifre: mikroDailyPassword(this.cfg.password ?? "", this.now() + dayOffset * DAY),
+      Sifre: mikroDailyPassword(this.cfg.password ?? "", at),
     };
   }
 
   /**
    * Call a MikroAPI method and return `result[0].Data`. Read parameters sit beside the login block; write
    * payloads inside it (`inner`). Around midnight our date and the server's may differ: an auth failure
-   * then is retried once with the other day.
+   * then is retried with each other date within ten minutes of now. The dates are taken from the clock
+   * again after the failure, because midnight may have passed while the first call was on its way.
    */
   async call(
     method: string,
@@ -202,8 +200,8 @@ export class MikroApi {
     params: Record<string, unknown>,
     opts: { inner?: boolean; idempotent?: boolean } = {},
   ): Promise<unknown> {
-    const send = async (dayOffset: number) => {
-      const login = this.login(dayOffset);
+    const send = async (at: number) => {
+      const login = this.login(at);
       const body = opts.inner ? { Mikro: { ...login, ...params } } : { Mikro: login, ...params };
       const res = await this.http.request({
         url: `Api/APIMethods/${method}`,
@@ -217,14 +215,26 @@ export class MikroApi {
       if (!r) throw badResponse(method, res.text);
       return r.Data;
     };
+    const first = this.now();
     try {
-      return await send(0);
+      return await send(first);
     } catch (e) {
       if (!(e instanceof ConnectorError) || e.reason !== "auth") throw e;
-      const local = (this.now() + TR_OFFSET) % DAY;
-      const nearMidnight = local < 10 * 60_000 ? -1 : local > DAY - 10 * 60_000 ? 1 : 0;
-      if (nearMidnight === 0) throw e;
-      return send(nearMidnight);
+      const tried = new Set([turkishDate(first)]);
+      const now = this.now();
+      let failure = e;
+      for (const at of [now, now - MIDNIGHT_SKEW_MS, now + MIDNIGHT_SKEW_MS]) {
+        const date = turkishDate(at);
+        if (tried.has(date)) continue;
+        tried.add(date);
+        try {
+          return await send(at);
+        } catch (again) {
+          if (!(again instanceof ConnectorError) || again.reason !== "auth") throw again;
+          failure = again;
+        }
+      }
+      throw failure;
     }
   }
 
@@ -257,4 +267,28 @@ export class MikroApi {
     });
     return this.vat;
   }
+}
+
+/**
+ * The rows at the boundaries of `parts` ranges of about equal size of a sorted listing (`from` is the
+ * table with its hints and WHERE): one COUNT, then the row at each boundary's offset, asked at once.
+ */
+export async function rangeBoundaries(
+  api: MikroApi,
+  from: string,
+  orderBy: string,
+  columns: string,
+  parts: number,
+): Promise<SqlRow[]> {
+  const counted = await api.sql(`SELECT COUNT(*) AS n FROM ${from}`);
+  const total = num(counted[0]?.n);
+  const offsets = Array.from({ length: Math.max(1, parts) - 1 }, (_, i) =>
+    Math.floor(((i + 1) * total) / parts),
+  ).filter((o) => o > 0 && o < total);
+  const found = await Promise.all(
+    offsets.map((o) =>
+      api.sql(`SELECT ${columns} FROM ${from} ORDER BY ${orderBy} OFFSET ${o} ROWS FETCH NEXT 1 ROWS ONLY`),
+    ),
+  );
+  return found.flatMap((rows) => (rows[0] ? [rows[0]] : []));
 }

@@ -3,8 +3,9 @@
 import { message } from "@ep/contracts";
 import { ConnectorError } from "../sdk/errors";
 import type { Category, Page, PageQuery, Product, RejectedRecord } from "../sdk/model";
+import { turkishDate } from "../sdk/turkish-time";
 import { chunk, decodeToken, encodeToken } from "../sdk/util";
-import { DAY, istanbulDate, type MikroApi, num, sqlString, str } from "./api";
+import { DAY, type MikroApi, num, sqlString, str } from "./api";
 
 export interface Lookups {
   groups: Map<string, string>;
@@ -59,7 +60,7 @@ export class MikroCatalog {
     const size = Math.min(5000, q.pageSize ?? this.api.pageSize);
     // "Changed since" is day-granular in StokListesiV2; read from the day before the cursor's day so a row
     // changed while the last scan ran is never missed (reads overlap; the engine dedupes).
-    const from = q.since ? istanbulDate(Date.parse(`${q.since.slice(0, 10)}T12:00:00Z`) - DAY) : "";
+    const from = q.since ? turkishDate(Date.parse(`${q.since.slice(0, 10)}T12:00:00Z`) - DAY) : "";
     const tok = decodeToken<Tok>(q.pageToken, "mikro") ?? { index: 0, from, max: q.since ?? "" };
     const vat = await this.api.vatTable();
     const l = await this.loadLookups();
@@ -67,7 +68,7 @@ export class MikroCatalog {
       StokKod: "",
       TarihTipi: 2,
       IlkTarih: tok.from,
-      SonTarih: istanbulDate(this.api.now() + DAY),
+      SonTarih: turkishDate(this.api.now() + DAY),
       Sort: "sto_kod",
       Size: String(size),
       Index: tok.index,

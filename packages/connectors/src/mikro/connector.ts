@@ -30,9 +30,9 @@ import { MikroCatalog } from "./catalog";
 import { mikroDescriptor } from "./descriptor";
 import { MikroOrders } from "./orders";
 import { MikroPrices } from "./prices";
-import { listMikroStock } from "./stock";
+import { listMikroStock, splitMikroStock } from "./stock";
 
-export { classifyMikroResponse, istanbulDate, mikroDailyPassword, sqlString } from "./api";
+export { classifyMikroResponse, mikroDailyPassword, sqlString } from "./api";
 
 export class MikroConnector implements ErpConnector {
   readonly descriptor = mikroDescriptor;
@@ -91,6 +91,14 @@ export class MikroConnector implements ErpConnector {
 
   listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
     return this.prices.listPrices(q);
+  }
+
+  splitFullRead(
+    listing: "stock" | "prices",
+    parts: number,
+    q: { locations?: string[]; priceGroups?: string[] } = {},
+  ): Promise<string[]> {
+    return listing === "stock" ? splitMikroStock(this.api, parts, q) : this.prices.splitPrices(parts, q);
   }
 
   customerCode(ref: string): string {

@@ -5,7 +5,6 @@ import { mikroDescriptor } from "./descriptor";
 export {
   classifyMikroResponse,
   createMikroConnector,
-  istanbulDate,
   MikroConnector,
   mikroDailyPassword,
   sqlString,
@@ -13,6 +12,6 @@ export {
 export { mikroDescriptor } from "./descriptor";
 export * from "./emulator/server";
 export { runSelect, SqlError } from "./emulator/sql";
-export { MikroState, mikroDate, mikroDateTime } from "./emulator/state";
+export { MikroState } from "./emulator/state";
 
 export const mikroModule: ErpConnectorModule = { descriptor: mikroDescriptor, create: createMikroConnector };

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
-import type { Order, Product } from "../sdk/model";
+import type { Order, Page, Price, Product, StockLevel } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages } from "../testing/contract";
 import { isValidEan13 } from "../testing/prng";
@@ -219,6 +219,55 @@ describe("Mikro connector against its emulator", () => {
     }
   });
 
+  it("splits a full stock and price read into disjoint ranges that together list exactly the one-chain read", async () => {
+    const e2 = await startMikroEmulator({ seed: 13, productCount: 60 });
+    try {
+      const c = new MikroConnector(e2.credentials, ctx());
+      /** Every page of one range, from its first token. */
+      const readRange = async <T>(start: string, fetch: (token: string) => Promise<Page<T>>) => {
+        const items: T[] = [];
+        for (let token: string | undefined = start; token; ) {
+          const page: Page<T> = await fetch(token);
+          items.push(...page.items);
+          token = page.nextPageToken;
+        }
+        return items;
+      };
+      const keyOf = (s: StockLevel) => `${s.sku}|${s.location}`;
+      const whole = await readAllPages((t) => c.listStock({ pageToken: t, pageSize: 7 }));
+      for (const parts of [1, 2, 3, 5]) {
+        const starts = await c.splitFullRead("stock", parts);
+        expect(starts.length).toBe(parts);
+        const ranges = await Promise.all(
+          starts.map((start) => readRange(start, (pageToken) => c.listStock({ pageToken, pageSize: 7 }))),
+        );
+        // Every (code, depot) once, with its quantity; a code's depots all in one range.
+        const all = ranges.flat();
+        expect(all.map(keyOf).sort()).toEqual(whole.items.map(keyOf).sort());
+        for (const s of all) expect(s.qty).toBe(e2.state.quantity(s.sku, Number(s.location)));
+        const rangeOfSku = new Map<string, number>();
+        ranges.forEach((items, i) => {
+          for (const s of items) {
+            expect(rangeOfSku.get(s.sku) ?? i).toBe(i);
+            rangeOfSku.set(s.sku, i);
+          }
+        });
+      }
+      const priceKey = (p: Price) => `${p.sku}|${p.priceGroup}`;
+      const prices = await readAllPages((t) => c.listPrices({ pageToken: t, pageSize: 9 }));
+      const starts = await c.splitFullRead("prices", 4);
+      expect(starts).toHaveLength(4);
+      const split = await Promise.all(
+        starts.map((start) => readRange(start, (pageToken) => c.listPrices({ pageToken, pageSize: 9 }))),
+      );
+      expect(split.flat().map(priceKey).sort()).toEqual(prices.items.map(priceKey).sort());
+      // Every statement (COUNT, boundary rows, range pages) passes the judge of the live request shapes.
+      expect(judgeRequests(e2.recorder.list(), judgeMikroRequest).failures).toEqual([]);
+    } finally {
+      await e2.close();
+    }
+  });
+
   it("reads prices per price group, fully and changed since a cursor", async () => {
     const full = await readAllPages((t) => conn.listPrices({ pageToken: t }));
     expect(full.items).toHaveLength(COUNT * 2);
@@ -309,6 +358,21 @@ describe("Mikro connector against its emulator", () => {
       expect((await c.testConnection()).ok).toBe(true);
       expect(e2.counters.authFailures).toBe(1);
       expect(mikroDailyPassword("x", serverNow)).not.toBe(mikroDailyPassword("x", ourNow));
+    } finally {
+      await e2.close();
+    }
+  });
+
+  it("retries with the new day when midnight passes while the first call is on its way", async () => {
+    // We sign at 23:59:59.9 Istanbul; the server checks at 00:00:00.1 and refuses; by then our clock
+    // reads the new day too, so the retry must send the new day's password, not the day before's.
+    const midnight = Date.UTC(2025, 2, 10, 21, 0);
+    const e2 = await startMikroEmulator({ seed: 9, productCount: 2, now: () => midnight + 100 });
+    try {
+      const readings = [midnight - 100];
+      const c = createMikroConnector(e2.credentials, ctx({ now: () => readings.shift() ?? midnight + 200 }));
+      expect((await c.testConnection()).ok).toBe(true);
+      expect(e2.counters.authFailures).toBe(1);
     } finally {
       await e2.close();
     }

@@ -10,14 +10,12 @@ import { message } from "@ep/contracts";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Customer, Invoice } from "../sdk/model";
+import { turkishDate } from "../sdk/turkish-time";
 import { round2 } from "../sdk/util";
-import { type MikroApi, num, sqlString, str, TR_OFFSET, vatPointerOf } from "./api";
+import { type MikroApi, num, sqlString, str, vatPointerOf } from "./api";
 
-/** "dd.MM.yyyy" of an instant, Istanbul time (sip_tarih). */
-function trDate(iso: string): string {
-  const t = new Date(new Date(iso).getTime() + TR_OFFSET);
-  return `${String(t.getUTCDate()).padStart(2, "0")}.${String(t.getUTCMonth() + 1).padStart(2, "0")}.${t.getUTCFullYear()}`;
-}
+/** "dd.MM.yyyy", the Turkish calendar day of an instant (sip_tarih). */
+const trDate = (iso: string) => turkishDate(Date.parse(iso)).split("-").reverse().join(".");
 
 export class MikroOrders {
   constructor(private readonly api: MikroApi) {}

@@ -3,12 +3,12 @@
  * firm, branch, code, cost centre, project, depot, fiscal year, period and movement kind, so a
  * (code, depot) has several rows: the quantity is their sum, without the value-difference kinds 9 and 15.
  * A page never ends inside a (code, depot) group — a group cut by the page limit is read again whole on
- * the next page.
+ * the next page. A full read can be split into ranges of stock codes read at once (`splitMikroStock`).
  */
 
 import type { Page, PageQuery, StockLevel } from "../sdk/model";
 import { chunk, decodeToken, encodeToken } from "../sdk/util";
-import { type MikroApi, num, type SqlRow, sqlString, str } from "./api";
+import { type MikroApi, num, rangeBoundaries, type SqlRow, sqlString, str } from "./api";
 
 const COLS = "sho_StokKodu, sho_Depo, sho_GirisNormal, sho_GirisIade, sho_CikisNormal, sho_CikisIade";
 /** Movement kinds that carry value differences, not quantities (excluded by several live integrations). */
@@ -38,29 +38,59 @@ function sinceMark(since: string): { a: string; g: string } {
   return bar < 0 ? { a: since, g: "" } : { a: since.slice(0, bar), g: since.slice(bar + 1) };
 }
 
+/** A full read's page token: after (code k, depot d), before code `e` when the read is one range of a split. */
+type FullTok = { k: string; d: number; cursor: string; e?: string };
+
+const depotFilterOf = (locations: string[] | undefined) =>
+  locations && locations.length > 0 ? ` AND sho_Depo IN (${locations.map((l) => Number(l)).join(", ")})` : "";
+
+/** The newest stock movement when a full read starts: the mark the next delta read starts from. */
+async function newestMovement(api: MikroApi): Promise<string> {
+  const last = await api.sql(
+    "SELECT TOP 1 sth_lastup_date FROM STOK_HAREKETLERI ORDER BY sth_lastup_date DESC",
+  );
+  return str(last[0]?.sth_lastup_date) || "1900-01-01 00:00:00.000";
+}
+
+/**
+ * A full stock read split into up to `parts` ranges of stock codes of about the same number of summary
+ * rows: one COUNT, then the code at each boundary's offset (read at once). A code is never split, so a
+ * SKU's depots stay in one range.
+ */
+export async function splitMikroStock(
+  api: MikroApi,
+  parts: number,
+  q: { locations?: string[] } = {},
+): Promise<string[]> {
+  const from = `STOK_HAREKETLERI_OZET WITH (NOLOCK) WHERE ${QUANTITY_ROWS}${depotFilterOf(q.locations)}`;
+  const [cursor, found] = await Promise.all([
+    newestMovement(api),
+    rangeBoundaries(api, from, "sho_StokKodu, sho_Depo", "sho_StokKodu", parts),
+  ]);
+  const bounds = [...new Set(found.map((r) => str(r.sho_StokKodu)).filter((c) => c !== ""))].sort();
+  // Range i starts at (before) code bounds[i − 1] and ends before bounds[i].
+  const starts = ["", ...bounds];
+  return starts.map((k, i) => encodeToken({ k, d: -1, cursor, e: bounds[i] } satisfies FullTok));
+}
+
 export async function listMikroStock(
   api: MikroApi,
   q: PageQuery & { locations?: string[] } = {},
 ): Promise<Page<StockLevel>> {
   const size = Math.min(5000, q.pageSize ?? api.pageSize);
-  const depotFilter =
-    q.locations && q.locations.length > 0
-      ? ` AND sho_Depo IN (${q.locations.map((l) => Number(l)).join(", ")})`
-      : "";
+  const depotFilter = depotFilterOf(q.locations);
 
   if (!q.since) {
     // Full read, keyset on (code, depot); the cursor is the newest movement at the start.
-    type Tok = { k: string; d: number; cursor: string };
-    let tok = decodeToken<Tok>(q.pageToken, "mikro");
-    if (!tok) {
-      const last = await api.sql(
-        "SELECT TOP 1 sth_lastup_date FROM STOK_HAREKETLERI ORDER BY sth_lastup_date DESC",
-      );
-      tok = { k: "", d: -1, cursor: str(last[0]?.sth_lastup_date) || "1900-01-01 00:00:00.000" };
-    }
+    const tok = decodeToken<FullTok>(q.pageToken, "mikro") ?? {
+      k: "",
+      d: -1,
+      cursor: await newestMovement(api),
+    };
     const after = `(sho_StokKodu > ${sqlString(tok.k)} OR (sho_StokKodu = ${sqlString(tok.k)} AND sho_Depo > ${tok.d}))`;
+    const before = tok.e !== undefined ? ` AND sho_StokKodu < ${sqlString(tok.e)}` : "";
     let rows = await api.sql(
-      `SELECT ${COLS} FROM STOK_HAREKETLERI_OZET WITH (NOLOCK) WHERE ${after} AND ${QUANTITY_ROWS}${depotFilter} ORDER BY sho_StokKodu, sho_Depo OFFSET 0 ROWS FETCH NEXT ${size} ROWS ONLY`,
+      `SELECT ${COLS} FROM STOK_HAREKETLERI_OZET WITH (NOLOCK) WHERE ${after}${before} AND ${QUANTITY_ROWS}${depotFilter} ORDER BY sho_StokKodu, sho_Depo OFFSET 0 ROWS FETCH NEXT ${size} ROWS ONLY`,
     );
     const full = rows.length === size;
     if (full) {
@@ -79,7 +109,12 @@ export async function listMikroStock(
     const last = rows[rows.length - 1];
     const nextPageToken =
       full && last
-        ? encodeToken({ k: str(last.sho_StokKodu), d: num(last.sho_Depo), cursor: tok.cursor } satisfies Tok)
+        ? encodeToken({
+            k: str(last.sho_StokKodu),
+            d: num(last.sho_Depo),
+            cursor: tok.cursor,
+            e: tok.e,
+          } satisfies FullTok)
         : undefined;
     return { items: stockLevels(rows), nextPageToken, cursor: tok.cursor };
   }

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
-import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import type { HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { generateCatalog } from "../testing/catalog";
-import { caught } from "../testing/contract";
+import { caught, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { createNebimConnector, type NebimConnector } from "./connector";
 import { type NebimEmulator, startNebimEmulator } from "./emulator/server";
 import { judgeNebimRequest } from "./judge/requests";
@@ -17,16 +18,7 @@ const judged: RecordedRequest[] = [];
 const emulators: NebimEmulator[] = [];
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
-    budget: { requests: 500, windowMs: 1000 },
-    logger: (e) => logs.push(e),
-    counter: new CallCounter(),
-    timeoutMs: 400,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
-    ...over,
-  };
+  return testContext(store, logs, { budget: { requests: 500, windowMs: 1000 }, ...over });
 }
 
 async function emulator(options: Parameters<typeof startNebimEmulator>[0] = {}) {
@@ -41,49 +33,14 @@ const connector = (
   c: Partial<ConnectorContext> = {},
 ) => createNebimConnector({ ...emu.credentials, ...over }, ctx(c)) as NebimConnector;
 
-function order(no: string, skus: string[], phone = "05321234567"): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
-    district: "Kadıköy",
-    city: "İstanbul",
-    postalCode: "34710",
-    country: "Türkiye",
-    phone,
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
+const order = (no: string, skus: string[], phone = "05321234567"): Order =>
+  sampleOrder(no, skus, {
+    address: { phone },
     createdAt: "2026-11-15T22:30:00.000Z",
-    updatedAt: "2026-11-15T22:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref: `ikas-${no}`,
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      email: "ayse@example.com.tr",
-      phone,
-      taxNumber: "10000000146",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: `Ürün ${sku}`,
-      qty: 2,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 20,
-      total: 220,
-    })),
+    customer: { ref: `ikas-${no}`, phone, taxNumber: "10000000146" },
+    line: (sku) => ({ name: `Ürün ${sku}`, discount: 20 }),
     shipping: { cost: 0, method: "Aras Kargo" },
-    totals: { subtotal: 480, discount: 0, shipping: 0, tax: 80, grandTotal: 480 },
-  };
-}
+  });
 
 let session: NebimEmulator;
 

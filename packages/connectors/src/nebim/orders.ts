@@ -11,13 +11,12 @@ import { createHash } from "node:crypto";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Address, Customer } from "../sdk/model";
+import { turkishDate } from "../sdk/turkish-time";
 import { round2 } from "../sdk/util";
 import { type NebimApi, type NebimRow, str } from "./api";
 import { NEBIM_DEFAULT_PROCS } from "./descriptor";
 import { itemKeyOf } from "./reads";
 
-const TR_OFFSET = 3 * 3600_000;
-const trDay = (iso: string) => new Date(new Date(iso).getTime() + TR_OFFSET).toISOString().slice(0, 10);
 const cut = (s: string | undefined, n: number) => (s ?? "").trim().slice(0, n);
 
 /** Nebim country codes are ISO alpha-2 ("TR" in every sample). A name is mapped for Turkey only (inferred). */
@@ -122,7 +121,7 @@ export class NebimOrders {
     const existing = await this.findOrderByRef(order.orderNo);
     if (existing) return existing;
     const cfg = this.api.cfg;
-    const day = trDay(order.createdAt);
+    const day = turkishDate(Date.parse(order.createdAt));
     const warehouse = cut(input.location ?? cfg.warehouseCode, 10);
     const lines = order.lines.map((l) => {
       const key = itemKeyOf(l.sku);

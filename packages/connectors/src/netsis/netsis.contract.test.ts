@@ -3,8 +3,9 @@ import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught, readAllPages } from "../testing/contract";
+import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { createNetsisConnector } from "./connector";
 import { type NetsisEmulator, startNetsisEmulator } from "./emulator/server";
 import { judgeNetsisRequest } from "./judge/requests";
@@ -18,61 +19,16 @@ const store = new InMemoryRateLimitStore();
 const judged: RecordedRequest[] = [];
 
 function ctx(counter = new CallCounter(), over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
+  return testContext(store, logs, {
     budget: { requests: 500, windowMs: 1000 },
     batch: { page: PAGE },
-    logger: (e) => logs.push(e),
     counter,
-    timeoutMs: 400,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
     ...over,
-  };
+  });
 }
 
-function order(no: string, skus: string[], ref = "ikas-C000123"): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
-    district: "Kadıköy",
-    city: "İstanbul",
-    postalCode: "34710",
-    country: "Türkiye",
-    phone: "05321234567",
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
-    createdAt: "2026-11-15T08:30:00.000Z",
-    updatedAt: "2026-11-15T08:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref,
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      email: "ayse@example.com.tr",
-      taxNumber: "10000000146",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: sku,
-      qty: 2,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 0,
-      total: 240,
-    })),
-    shipping: { cost: 49.9, method: "Yurtiçi Kargo" },
-    totals: { subtotal: 480, discount: 0, shipping: 49.9, tax: 80, grandTotal: 529.9 },
-  };
-}
+const order = (no: string, skus: string[], ref = "ikas-C000123"): Order =>
+  sampleOrder(no, skus, { customer: { ref, taxNumber: "10000000146" } });
 
 beforeAll(async () => {
   emu = await startNetsisEmulator({ seed: 7, productCount: COUNT });

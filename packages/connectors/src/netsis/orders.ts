@@ -10,13 +10,13 @@ import { createHash } from "node:crypto";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Customer, Invoice } from "../sdk/model";
+import { turkishDateTime } from "../sdk/turkish-time";
 import { round2 } from "../sdk/util";
 import { isObj, type NetsisApi, type NetsisRow, num, sqlText, str } from "./api";
 import { FATURA_TIP } from "./judge/models";
 
-/** Istanbul wall-clock time of an ISO instant, as Newtonsoft writes a DateTime without offset. */
-const trDateTime = (iso: string) =>
-  new Date(new Date(iso).getTime() + 3 * 3600_000).toISOString().slice(0, 19);
+/** Turkish wall-clock time of an ISO instant, as Newtonsoft writes a DateTime without offset ("yyyy-MM-ddTHH:mm:ss"). */
+const trDateTime = (iso: string) => turkishDateTime(Date.parse(iso)).slice(0, 19).replace(" ", "T");
 
 /** Inferred: TBLCASABIT.CARI_KOD holds 15 characters. */
 const CODE_MAX = 15;

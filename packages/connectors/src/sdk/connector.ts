@@ -1,7 +1,8 @@
 /** The two connector interfaces (ERP side, shop side) and what each connector declares about itself. */
 
+import { type MessageKey, message } from "@ep/contracts";
 import type { EInvoiceProviderFactory } from "./einvoice";
-import type { BatchResult } from "./errors";
+import { type BatchResult, ConnectorError } from "./errors";
 import type { TransportFetch } from "./http";
 import type { CallCounter, HttpLogger } from "./logging";
 import type { MeteringPolicy } from "./metering";
@@ -46,6 +47,11 @@ export interface BatchSizes {
   prices?: number;
   /** Rows per read page. */
   page?: number;
+  /**
+   * Key ranges a full stock or price listing is split into and read at the same time (see
+   * `ErpConnector.splitFullRead`): several reads in flight, still within the request budget.
+   */
+  readChains?: number;
   /** Products per product write call. */
   products?: number;
 }
@@ -192,6 +198,17 @@ export interface ErpConnector {
   listCategories(q?: PageQuery): Promise<Page<Category>>;
   listPriceGroups(): Promise<PriceGroup[]>;
   listStockLocations(): Promise<StockLocation[]>;
+  /**
+   * A full listing split into up to `parts` disjoint key ranges: the first page token of each, to page on
+   * with `listStock` / `listPrices` (same filters) at the same time. A record is in exactly one range, and
+   * a stock SKU's warehouses all in the same one. Keyset pages cannot be asked for before the previous
+   * answer, so this is how a reader keeps several reads in flight.
+   */
+  splitFullRead?(
+    listing: "stock" | "prices",
+    parts: number,
+    q?: { locations?: string[]; priceGroups?: string[] },
+  ): Promise<string[]>;
   /** Look an order up by our reference (shop order no). */
   findOrderByRef(ref: string): Promise<ErpOrderRef | null>;
   /** Create a customer; idempotent by `customer.ref`. */
@@ -255,6 +272,31 @@ export abstract class ComposedErpConnector implements ErpConnector {
   listInvoicesForOrder(ref: string): Promise<Invoice[]> {
     return this.writing.listInvoicesForOrder?.(ref) ?? Promise.resolve([]);
   }
+}
+
+/**
+ * The writing half of an ERP that is only a catalogue source (its API writes no orders or customers and
+ * reads no invoices): every call fails as "unsupported" with the panel's reason, and nothing is sent.
+ */
+export function unsupportedOrderWrites(system: string, reason: MessageKey): Required<ErpOrderWrites> {
+  const refuse = (operation: string): Promise<never> => {
+    const text = message(reason);
+    return Promise.reject(
+      new ConnectorError(`${system} ${operation}: not supported`, {
+        reason: "unsupported",
+        system,
+        operation,
+        systemMessage: text,
+        merchantMessage: text,
+      }),
+    );
+  };
+  return {
+    findOrderByRef: () => refuse("findOrderByRef"),
+    createCustomer: () => refuse("createCustomer"),
+    createSalesOrder: () => refuse("createSalesOrder"),
+    listInvoicesForOrder: () => refuse("listInvoicesForOrder"),
+  };
 }
 
 export interface ShopCategory {

@@ -4,10 +4,9 @@ import {
   crossedWarning,
   daysLeftInMonth,
   type MeteringPolicy,
-  meteringDay,
-  meteringMonth,
   quotaDecision,
 } from "./metering";
+import { turkishDate, turkishMonth } from "./turkish-time";
 
 const quota: MeteringPolicy = { kind: "quota", monthlyQuota: { read: 3000, write: 7000 }, warnAt: 0.8 };
 
@@ -15,8 +14,8 @@ describe("metering", () => {
   it("counts days and months in Istanbul time", () => {
     // 2026-11-30 22:30 UTC is already 1 December in Istanbul.
     const t = Date.UTC(2026, 10, 30, 22, 30);
-    expect(meteringDay(t)).toBe("2026-12-01");
-    expect(meteringMonth(t)).toBe("2026-12");
+    expect(turkishDate(t)).toBe("2026-12-01");
+    expect(turkishMonth(t)).toBe("2026-12");
     expect(daysLeftInMonth(t)).toBe(31);
     expect(daysLeftInMonth(Date.UTC(2026, 10, 30, 12))).toBe(1);
     expect(daysLeftInMonth(Date.UTC(2026, 1, 1, 12))).toBe(28);

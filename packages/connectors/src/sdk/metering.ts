@@ -2,8 +2,10 @@
  * Metered systems: some ERPs bill every call (DİA: kontör per call) or cap calls per month (Logo İşbaşı:
  * about 3,000 reads and 7,000 writes). A connector declares it in its descriptor; the engine counts the
  * billable calls per company, connection and day, and asks `quotaDecision` before a scheduled run.
- * Days and months are Istanbul days (UTC+3, no daylight saving since 2016), as the systems bill them.
+ * Days and months are Turkish days and months (./turkish-time), as the systems bill them.
  */
+
+import { TURKEY_OFFSET_MS } from "./turkish-time";
 
 export interface UsageCounts {
   read: number;
@@ -42,21 +44,9 @@ export function billableCalls(
   return { read: out.read, write: out.write };
 }
 
-const TR_OFFSET_MS = 3 * 3600_000;
-
-/** Istanbul calendar day "yyyy-MM-dd" of an instant. */
-export function meteringDay(ms: number): string {
-  return new Date(ms + TR_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** Istanbul month "yyyy-MM" of an instant. */
-export function meteringMonth(ms: number): string {
-  return meteringDay(ms).slice(0, 7);
-}
-
 /** Days left in the Istanbul month, today included (1 on the last day). */
 export function daysLeftInMonth(ms: number): number {
-  const d = new Date(ms + TR_OFFSET_MS);
+  const d = new Date(ms + TURKEY_OFFSET_MS);
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   return last - d.getUTCDate() + 1;
 }

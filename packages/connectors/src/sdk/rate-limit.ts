@@ -68,10 +68,11 @@ export class InMemoryRateLimitStore implements RateLimitStore {
       for (let i = 0; i < cost; i++) log.push({ t: now + (holdMs ?? 0), ticket });
       return { allowed: true, retryAfterMs: 0, ticket };
     }
-    // The stamp that must leave the window before `cost` units fit.
+    // The stamp that must leave the window before `cost` units fit. One still held (in flight) frees a
+    // window after its answer at the earliest: look again then, not after its whole hold.
     const times = log.map((s) => s.t).sort((x, y) => x - y);
     const idx = Math.min(log.length + cost - limit - 1, times.length - 1);
-    const oldest = times[Math.max(0, idx)] ?? now;
+    const oldest = Math.min(times[Math.max(0, idx)] ?? now, now);
     return { allowed: false, retryAfterMs: Math.max(1, oldest + windowMs - now + 1) };
   }
 

@@ -4,29 +4,26 @@
  * as `unsupported` with the descriptor's Turkish reason; the engine skips such jobs and the panel says so.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  Credentials,
-  ShopCategory,
-  ShopConnector,
-  ShopProductRef,
-} from "../sdk/connector";
-import type { BatchResult } from "../sdk/errors";
-import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "../sdk/model";
-import { unsupportedOperation } from "../sdk/util";
+import type { ConnectionInfo, ConnectorContext, Credentials, ShopConnector } from "../sdk/connector";
+import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
+import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
 import { SentosCatalog } from "./catalog";
 import { SentosClient, sentosList } from "./client";
 import { sentosDescriptor } from "./descriptor";
 import { SentosOrders } from "./orders";
 
-export class SentosConnector implements ShopConnector {
+/**
+ * No category list (products carry category_id only) and no order statuses (numbers whose meaning the
+ * source does not give) are offered.
+ */
+export class SentosConnector extends ReadOnlyShopConnector {
   readonly descriptor = sentosDescriptor;
   private readonly client: SentosClient;
   private readonly catalog: SentosCatalog;
   private readonly orders: SentosOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
+    super();
     this.client = new SentosClient(credentials, ctx);
     this.catalog = new SentosCatalog(this.client);
     this.orders = new SentosOrders(this.client, ctx.now ?? Date.now);
@@ -44,62 +41,12 @@ export class SentosConnector implements ShopConnector {
     };
   }
 
-  async listCategories(): Promise<ShopCategory[]> {
-    // The source reads no category list (products carry category_id only).
-    return [];
-  }
-
-  async createCategory(): Promise<ShopCategory> {
-    throw unsupportedOperation(sentosDescriptor, "categoryWrite", "createCategory");
-  }
-
   findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>> {
     return this.catalog.findProductsBySku(skus);
   }
 
-  async createProduct(): Promise<ShopProductRef> {
-    throw unsupportedOperation(sentosDescriptor, "productWrite", "createProduct");
-  }
-
-  async updateProduct(): Promise<ShopProductRef> {
-    throw unsupportedOperation(sentosDescriptor, "productWrite", "updateProduct");
-  }
-
-  async setStock(): Promise<BatchResult> {
-    throw unsupportedOperation(sentosDescriptor, "stockWrite", "setStock");
-  }
-
-  async setPrices(): Promise<BatchResult> {
-    throw unsupportedOperation(sentosDescriptor, "priceWrite", "setPrices");
-  }
-
   listOrders(q: PageQuery = {}): Promise<Page<Order>> {
     return this.orders.listOrders(q);
-  }
-
-  async updateOrderStatus(): Promise<void> {
-    throw unsupportedOperation(sentosDescriptor, "orderStatusWrite", "updateOrderStatus");
-  }
-
-  async attachInvoice(): Promise<void> {
-    throw unsupportedOperation(sentosDescriptor, "invoiceWrite", "attachInvoice");
-  }
-
-  async listOrderStatuses(): Promise<Option[]> {
-    // Status codes are numbers whose meaning the source does not give: none are offered.
-    return [];
-  }
-
-  async listPaymentTypes(): Promise<Option[]> {
-    return [];
-  }
-
-  async listPriceLists(): Promise<PriceGroup[]> {
-    return [];
-  }
-
-  async listSalesChannels(): Promise<Option[]> {
-    return [];
   }
 
   listStockLocations(): Promise<StockLocation[]> {

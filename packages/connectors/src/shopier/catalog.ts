@@ -7,7 +7,16 @@
 
 import { message } from "@ep/contracts";
 import { ConnectorError } from "../sdk/errors";
-import type { Category, Page, PageQuery, Price, Product, StockLevel } from "../sdk/model";
+import type {
+  Category,
+  Page,
+  PageQuery,
+  Price,
+  PriceGroup,
+  Product,
+  StockLevel,
+  StockLocation,
+} from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import type { ShopierClient } from "./client";
 
@@ -152,6 +161,16 @@ export class ShopierCatalog {
       }
     }
     return { items, nextPageToken: next };
+  }
+
+  /** The shop's one stock. */
+  async listStockLocations(): Promise<StockLocation[]> {
+    return [{ ...SHOPIER_LOCATION }];
+  }
+
+  /** The shop's one price (TRY). */
+  async listPriceGroups(): Promise<PriceGroup[]> {
+    return [{ ...SHOPIER_PRICE_GROUP, currency: "TRY" }];
   }
 
   async listCategories(): Promise<Page<Category>> {

@@ -4,27 +4,21 @@
  * fail as `unsupported` with the descriptor's Turkish reason; the engine skips such jobs.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  Credentials,
-  ShopCategory,
-  ShopConnector,
-  ShopProductRef,
-} from "../sdk/connector";
-import type { BatchResult } from "../sdk/errors";
-import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "../sdk/model";
-import { unsupportedOperation } from "../sdk/util";
+import type { ConnectionInfo, ConnectorContext, Credentials, ShopConnector } from "../sdk/connector";
+import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
+import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
 import { SopyoClient } from "./client";
 import { sopyoDescriptor } from "./descriptor";
 import { type DetailWrapper, SopyoOrders } from "./orders";
 
-export class SopyoConnector implements ShopConnector {
+/** No order statuses are offered: order_status is an integer whose meanings the sources do not give. */
+export class SopyoConnector extends ReadOnlyShopConnector {
   readonly descriptor = sopyoDescriptor;
   private readonly client: SopyoClient;
   private readonly orders: SopyoOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
+    super();
     this.client = new SopyoClient(credentials, ctx);
     this.orders = new SopyoOrders(this.client, ctx.logger);
   }
@@ -44,62 +38,13 @@ export class SopyoConnector implements ShopConnector {
     };
   }
 
-  async listCategories(): Promise<ShopCategory[]> {
-    return [];
-  }
-
-  async createCategory(): Promise<ShopCategory> {
-    throw unsupportedOperation(sopyoDescriptor, "categoryWrite", "createCategory");
-  }
-
   async findProductsBySku(): Promise<Map<string, { productId: string; variantId: string }>> {
     // No product API was found: nothing can be looked up.
     return new Map();
   }
 
-  async createProduct(): Promise<ShopProductRef> {
-    throw unsupportedOperation(sopyoDescriptor, "productWrite", "createProduct");
-  }
-
-  async updateProduct(): Promise<ShopProductRef> {
-    throw unsupportedOperation(sopyoDescriptor, "productWrite", "updateProduct");
-  }
-
-  async setStock(): Promise<BatchResult> {
-    throw unsupportedOperation(sopyoDescriptor, "stockWrite", "setStock");
-  }
-
-  async setPrices(): Promise<BatchResult> {
-    throw unsupportedOperation(sopyoDescriptor, "priceWrite", "setPrices");
-  }
-
   listOrders(q: PageQuery = {}): Promise<Page<Order>> {
     return this.orders.listOrders(q);
-  }
-
-  async updateOrderStatus(): Promise<void> {
-    throw unsupportedOperation(sopyoDescriptor, "orderStatusWrite", "updateOrderStatus");
-  }
-
-  async attachInvoice(): Promise<void> {
-    throw unsupportedOperation(sopyoDescriptor, "invoiceWrite", "attachInvoice");
-  }
-
-  async listOrderStatuses(): Promise<Option[]> {
-    // order_status is an integer whose meanings the sources do not give.
-    return [];
-  }
-
-  async listPaymentTypes(): Promise<Option[]> {
-    return [];
-  }
-
-  async listPriceLists(): Promise<PriceGroup[]> {
-    return [];
-  }
-
-  async listSalesChannels(): Promise<Option[]> {
-    return [];
   }
 
   async listStockLocations(): Promise<StockLocation[]> {

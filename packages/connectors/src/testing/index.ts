@@ -6,6 +6,7 @@ export * from "./firebird";
 export * from "./paging";
 export * from "./prng";
 export * from "./recorder";
+export * from "./sample-order";
 export * from "./server";
 export * from "./sql-judge";
 export * from "./tds-server";

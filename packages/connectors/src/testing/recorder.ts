@@ -90,6 +90,18 @@ export function judgeRequests(requests: RecordedRequest[], judge: RequestJudge):
   return report;
 }
 
+/** Adds one report (a test's judged requests) to a running one (the file's). */
+export function addToReport(total: ConformanceReport, r: ConformanceReport): void {
+  total.requests += r.requests;
+  total.failures.push(...r.failures);
+  for (const [op, v] of Object.entries(r.operations)) {
+    const t = total.operations[op] ?? { requests: 0, failed: 0 };
+    t.requests += v.requests;
+    t.failed += v.failed;
+    total.operations[op] = t;
+  }
+}
+
 /** One line per failing operation, for an assertion message. */
 export function describeFailures(report: ConformanceReport): string {
   const seen = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keysetQuery } from "../generic-sql/config";
-import { judgeTsql, type SqlSchemaFixture } from "./sql-judge";
+import { judgeTsql, type SqlSchemaFixture, tsqlParameterNames } from "./sql-judge";
 
 const schema: SqlSchemaFixture = {
   LG_001_ITEMS: {
@@ -52,6 +52,24 @@ describe("T-SQL judge", () => {
       kind: "select",
       tables: ["ANYWHERE"],
     });
+  });
+
+  it("reads a patterned schema through a lookup and adds a connector's own rules to the verdict", () => {
+    const lookup = (t: string) => (/^LG_\d{3}_ITEMS$/i.test(t) ? schema.LG_001_ITEMS : undefined);
+    const selectOnly = ({ ast }: { ast: Array<{ type?: string }> }) =>
+      ast[0]?.type === "select" ? [] : ["reads only"];
+    expect(judgeTsql("SELECT CODE FROM LG_007_ITEMS WHERE CODE = @c", lookup, selectOnly).errors).toEqual([]);
+    expect(judgeTsql("SELECT PRICE FROM lg_002_items", lookup).errors[0]).toMatch(/unknown column PRICE/);
+    expect(judgeTsql("SELECT CODE FROM LG_001_ITEMZ", lookup).errors).toEqual([
+      "unknown table LG_001_ITEMZ (not in the schema fixture)",
+    ]);
+    expect(judgeTsql("DELETE FROM LG_001_ITEMS WHERE CODE = @c", lookup, selectOnly).errors).toEqual([
+      "reads only",
+    ]);
+    expect([...tsqlParameterNames("SELECT 1 FROM T WHERE A = @a AND B = '@b' -- @c\n AND D = @d")]).toEqual([
+      "a",
+      "d",
+    ]);
   });
 
   it("judges the generic SQL connector's keyset pages for SQL Server", () => {

@@ -19,6 +19,18 @@ import { sqlParser } from "../sdk/sql-parser";
  */
 export type SqlSchemaFixture = Record<string, { source: string; columns: Record<string, string> }>;
 
+/** A fixture whose table names follow patterns (Logo's `LG_{firm}_ITEMS`): the columns of a name, if known. */
+export type SqlSchemaLookup = (table: string) => { columns: Record<string, unknown> } | undefined;
+
+/** What the parser read from a statement, for a connector's own rules on top of the judge's. */
+export interface TsqlRead {
+  ast: AST[];
+  /** `kind::schema::table` as node-sql-parser lists them (kind: select, insert, update, delete). */
+  tableRefs: string[];
+  /** `kind::table-or-null::column`; `(.*)` for a star. */
+  columnRefs: string[];
+}
+
 export interface SqlJudgeVerdict {
   ok: boolean;
   /** What the parser made of the text. */
@@ -46,18 +58,33 @@ function normalise(text: string): string {
 
 const lower = (s: string) => s.toLowerCase();
 
-/** Judges one SQL text sent to SQL Server; `schema` adds the table/column check. */
-export function judgeTsql(text: string, schema?: SqlSchemaFixture): SqlJudgeVerdict {
-  const known = new Map(Object.entries(schema ?? {}).map(([t, v]) => [lower(t), v]));
-  const columnsOf = (table: string) =>
-    new Set(Object.keys(known.get(lower(table))?.columns ?? {}).map(lower));
+/** `@name` parameters a text refers to, outside string literals and comments. */
+export function tsqlParameterNames(text: string): Set<string> {
+  return new Set([...text.matchAll(TOKENS)].flatMap((m) => (m[1] ? [m[1]] : [])));
+}
+
+/**
+ * Judges one SQL text sent to SQL Server; `schema` adds the table/column check, `rules` a connector's
+ * own refusals of a statement that parsed.
+ */
+export function judgeTsql(
+  text: string,
+  schema?: SqlSchemaFixture | SqlSchemaLookup,
+  rules?: (read: TsqlRead) => string[],
+): SqlJudgeVerdict {
+  const fixture = typeof schema === "function" ? undefined : schema;
+  const byName = new Map(Object.entries(fixture ?? {}).map(([t, v]) => [lower(t), v]));
+  const lookup: SqlSchemaLookup | undefined =
+    typeof schema === "function" ? schema : schema && ((t) => byName.get(lower(t)));
+  const inFixture = (t: string) => lookup?.(t) !== undefined;
+  const columnsOf = (table: string) => new Set(Object.keys(lookup?.(table)?.columns ?? {}).map(lower));
 
   const call = PROCEDURE_CALL.exec(text);
   if (call) {
     const name = call[2] as string;
     const errors =
-      schema && !known.has(lower(name)) ? [`unknown procedure ${call[1]} (not in the schema fixture)`] : [];
-    if (schema && known.has(lower(name))) {
+      schema && !inFixture(name) ? [`unknown procedure ${call[1]} (not in the schema fixture)`] : [];
+    if (schema && inFixture(name)) {
       const params = [...(call[3] ?? "").matchAll(/@([A-Za-z_]\w*)/g)].map((m) => m[1] as string);
       // Positional arguments: only their count can be checked against the fixture's parameters.
       const declared = columnsOf(name).size;
@@ -94,15 +121,15 @@ export function judgeTsql(text: string, schema?: SqlSchemaFixture): SqlJudgeVerd
   const tables = [...new Set(tableRefs.map((r) => r.split("::")[2] as string))];
   if (schema) {
     for (const table of tables)
-      if (!known.has(lower(table))) errors.push(`unknown table ${table} (not in the schema fixture)`);
-    const inSchema = tables.filter((t) => known.has(lower(t)));
+      if (!inFixture(table)) errors.push(`unknown table ${table} (not in the schema fixture)`);
+    const inSchema = tables.filter((t) => inFixture(t));
     const aliases = new Set(outputAliases(ast).map(lower));
     for (const ref of columnRefs) {
       const [, scope, column] = ref.split("::") as [string, string, string];
       if (column === "(.*)" || column.startsWith(":") || column.startsWith("@")) continue;
       if (scope !== "null") {
         // A column of a derived table or CTE (`q.KOD`) has no fixture to check against.
-        if (known.has(lower(scope)) && !columnsOf(scope).has(lower(column)))
+        if (inFixture(scope) && !columnsOf(scope).has(lower(column)))
           errors.push(`unknown column ${scope}.${column}`);
         continue;
       }
@@ -111,6 +138,7 @@ export function judgeTsql(text: string, schema?: SqlSchemaFixture): SqlJudgeVerd
         errors.push(`unknown column ${column} (in none of ${inSchema.join(", ")})`);
     }
   }
+  if (rules) errors.push(...rules({ ast, tableRefs, columnRefs }));
   return { ok: errors.length === 0, kind, errors, tables };
 }
 

@@ -3,10 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
 import { type EInvoiceDocument, sendOnce } from "../sdk/einvoice";
-import { CallCounter } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught } from "../testing/contract";
-import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { caught, testContext } from "../testing/contract";
+import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { startTrendyolEFaturamEmulator, type TrendyolEFaturamEmulator } from "./emulator/server";
 import { bodyProblems, judgeTrendyolEFaturamRequest } from "./judge/requests";
 import { TrendyolEFaturamProvider, trendyolInvoiceBody } from "./provider";
@@ -16,15 +15,11 @@ const store = new InMemoryRateLimitStore();
 const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
+  return testContext(store, undefined, {
     budget: { requests: 500, windowMs: 1000 },
-    counter: new CallCounter(),
-    timeoutMs: 400,
     retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 },
     ...over,
-  };
+  });
 }
 const provider = (over: Partial<ConnectorContext> = {}, password = emu.credentials.password) =>
   new TrendyolEFaturamProvider({ ...emu.credentials, password }, ctx(over));
@@ -78,14 +73,7 @@ afterEach(() => {
   emu.faults.clear();
   const r = judgeRequests(emu.recorder.list(), judgeTrendyolEFaturamRequest);
   emu.recorder.clear();
-  conformance.requests += r.requests;
-  conformance.failures.push(...r.failures);
-  for (const [op, v] of Object.entries(r.operations)) {
-    const t = conformance.operations[op] ?? { requests: 0, failed: 0 };
-    t.requests += v.requests;
-    t.failed += v.failed;
-    conformance.operations[op] = t;
-  }
+  addToReport(conformance, r);
 });
 
 describe("Trendyol e-Faturam (24) against its emulator", () => {

@@ -6,10 +6,11 @@
  * IncludeTimestamp, SignedSupportingTokens/WssUsernameToken10).
  */
 
-import { type Client, createClientAsync, type IHttpClient, WSSecurity } from "soap";
+import { type Client, createClientAsync, WSSecurity } from "soap";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
+import { soapHttpClient } from "../sdk/soap";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { UYUMSOFT_TEST_ENDPOINT, uyumsoftDescriptor } from "./descriptor";
 
@@ -56,53 +57,6 @@ export function classifySoapFault(res: HttpResponse, operation: string): Connect
     system: uyumsoftDescriptor.system,
     operation,
   });
-}
-
-type SoapCallback = Parameters<IHttpClient["request"]>[2];
-
-/** `soap`'s transport hook, answered by our HttpClient. */
-export class SoapTransport implements IHttpClient {
-  constructor(private readonly http: HttpClient) {}
-
-  request(
-    url: string,
-    data: unknown,
-    callback: SoapCallback,
-    exheaders?: Record<string, unknown>,
-  ): ReturnType<IHttpClient["request"]> {
-    const soapAction = typeof exheaders?.SOAPAction === "string" ? exheaders.SOAPAction : undefined;
-    const operation = soapOperation(url, soapAction);
-    const write = UYUMSOFT_WRITES.has(operation);
-    const isPost = typeof data === "string";
-    const done = this.http
-      .request({
-        method: isPost ? "POST" : "GET",
-        url,
-        operation,
-        kind: write ? "write" : "read",
-        idempotent: !write,
-        body: isPost ? { text: data, contentType: "text/xml; charset=utf-8" } : undefined,
-        headers: () => ({ accept: "text/xml", ...(soapAction ? { SOAPAction: soapAction } : {}) }),
-        classify: (res) => classifySoapFault(res, operation),
-      })
-      .then(
-        (res) => {
-          const headers: Record<string, string> = {};
-          res.headers.forEach((value, key) => {
-            headers[key] = value;
-          });
-          const response = { status: res.status, headers, data: res.text };
-          callback(null, response, res.text);
-          return response;
-        },
-        (e: unknown) => {
-          callback(e);
-          return undefined;
-        },
-      );
-    // `soap` only uses the callback; the promise is its axios signature.
-    return done as unknown as ReturnType<IHttpClient["request"]>;
-  }
 }
 
 export interface UyumsoftSession {
@@ -175,7 +129,11 @@ export function createUyumsoftSession(credentials: Credentials, ctx: ConnectorCo
   const username = c.username ?? "";
   const password = c.password ?? "";
   const http = createConnectorHttp(uyumsoftDescriptor, ctx, { secrets: [password] });
-  const transport = new SoapTransport(http);
+  const transport = soapHttpClient(http, {
+    operation: soapOperation,
+    writes: UYUMSOFT_WRITES,
+    classify: classifySoapFault,
+  });
   let created: Promise<Client> | undefined;
   const client = () => {
     created ??= createClientAsync(`${endpoint}?wsdl`, {

@@ -3,7 +3,7 @@ import { createUyumsoftConnector, createUyumsoftPortalConnector } from "./connec
 import { uyumsoftDescriptor, uyumsoftPortalDescriptor } from "./descriptor";
 import { createUyumsoftProvider } from "./provider";
 
-export { callOperation, classifySoapFault, SoapTransport, soapOperation, UYUMSOFT_WRITES } from "./client";
+export { callOperation, classifySoapFault, soapOperation, UYUMSOFT_WRITES } from "./client";
 export { createUyumsoftConnector, createUyumsoftPortalConnector, UyumsoftConnector } from "./connector";
 export {
   NOT_A_PRODUCT_SOURCE,

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
 import { sendOnce } from "../sdk/einvoice";
-import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { caught } from "../testing/contract";
+import { caught, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { NOT_A_PRODUCT_SOURCE } from "./descriptor";
 import { startUyumsoftEmulator, type UyumsoftEmulator } from "./emulator/server";
@@ -31,16 +31,7 @@ const store = new InMemoryRateLimitStore();
 const recordedElsewhere: RecordedRequest[] = [];
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c-uyum",
-    rateLimitStore: store,
-    budget: { requests: 200, windowMs: 1000 },
-    logger: (e) => logs.push(e),
-    counter: new CallCounter(),
-    timeoutMs: 1500,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
-    ...over,
-  };
+  return testContext(store, logs, { companyId: "c-uyum", timeoutMs: 1500, ...over });
 }
 
 const creds = (emu: Emu, password = UYUMSOFT_TEST_ACCOUNT.password) => ({

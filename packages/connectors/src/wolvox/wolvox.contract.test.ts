@@ -12,6 +12,7 @@ import type { SqlTransport } from "../sdk/sql";
 import { generateCatalog } from "../testing/catalog";
 import { readAllPages } from "../testing/contract";
 import { firebirdSysdbaPassword } from "../testing/firebird";
+import { sampleOrder } from "../testing/sample-order";
 import { WolvoxConnector } from "./connector";
 import { wolvoxDescriptor } from "./descriptor";
 import { createWolvoxDatabase, type WolvoxDatabase } from "./emulator/database";
@@ -36,45 +37,16 @@ function connector(sql: SqlTransport | undefined, credentials: Record<string, st
   );
 }
 
-function order(orderNo: string, skus: string[]): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Atatürk Cd. 1",
-    district: "Kadıköy",
-    city: "İstanbul",
-    country: "TR",
-  };
-  return {
-    id: `shop-${orderNo}`,
-    orderNo,
+const order = (orderNo: string, skus: string[]): Order =>
+  sampleOrder(orderNo, skus, {
+    address: { line1: "Atatürk Cd. 1", country: "TR", postalCode: undefined, phone: undefined },
     createdAt: "2026-11-20T09:30:00Z",
-    updatedAt: "2026-11-20T09:30:00Z",
     status: "created",
-    currency: "TRY",
-    customer: {
-      ref: "C-1",
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      email: "ayse@example.com",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku, i) => ({
-      sku,
-      name: `Ürün ${sku}`,
-      qty: i + 1,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 0,
-      total: 120 * (i + 1),
-    })),
+    customer: { ref: "C-1", email: "ayse@example.com" },
+    line: (sku, i) => ({ name: `Ürün ${sku}`, qty: i + 1 }),
     shipping: { cost: 29.9 },
     totals: { subtotal: 0, discount: 0, shipping: 29.9, tax: 0, grandTotal: 0 },
-  };
-}
+  });
 
 run("Wolvox connector on a real Firebird database built from the schema fixture", () => {
   const catalog = generateCatalog({ seed: SEED, count: COUNT });

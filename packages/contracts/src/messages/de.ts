@@ -142,6 +142,7 @@ export const de: MessageCatalog = {
     notFileSystem:
       "Dieses ERP arbeitet nicht mit Dateien: Dateien gelten nur für Systeme ohne API (konfigurierte Zuordnung).",
     empty: "Die Datei ist leer.",
+    deleted: "Die Datei wurde gelöscht.",
   },
   connectors: {
     genericSql: {
@@ -278,6 +279,7 @@ export const de: MessageCatalog = {
     jobScheduleChanged: "Der Zeitplan des Auftrags {{detail}} wurde geändert.",
     jobRun: "Der Auftrag {{detail}} wurde manuell gestartet.",
     failedTasksDeleted: "{{detail}} fehlgeschlagene Aufgaben wurden gelöscht.",
+    fileImportDeleted: "Hochgeladene Datei gelöscht: {{detail}}",
     failedTasksRetried: "{{detail}} fehlgeschlagene Aufgaben wurden erneut versucht.",
     ticketCreated: "Support-Ticket eröffnet: {{detail}}",
     ticketReplied: "Support-Ticket beantwortet: {{detail}}",

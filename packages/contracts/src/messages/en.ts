@@ -168,6 +168,7 @@ export const en: MessageCatalog = {
     notFileSystem:
       "This ERP does not work with files: files are used only by the systems with no API (configured mapping).",
     empty: "The file is empty.",
+    deleted: "The file was deleted.",
   },
   connectors: {
     genericSql: {
@@ -260,6 +261,7 @@ export const en: MessageCatalog = {
     jobScheduleChanged: "The schedule of the {{detail}} job was changed.",
     jobRun: "The {{detail}} job was run manually.",
     failedTasksDeleted: "{{detail}} failed task records were deleted.",
+    fileImportDeleted: "Uploaded file deleted: {{detail}}",
     failedTasksRetried: "{{detail}} failed task records were retried.",
     ticketCreated: "Support ticket opened: {{detail}}",
     ticketReplied: "Support ticket answered: {{detail}}",

@@ -138,6 +138,7 @@ export const es: MessageCatalog = {
     notFileSystem:
       "Este ERP no trabaja con archivos: solo los sistemas sin API (mapeo configurado) los usan.",
     empty: "El archivo está vacío.",
+    deleted: "Se eliminó el archivo.",
   },
   connectors: {
     genericSql: {
@@ -272,6 +273,7 @@ export const es: MessageCatalog = {
     jobScheduleChanged: "Se cambió la programación de la tarea {{detail}}.",
     jobRun: "La tarea {{detail}} se ejecutó manualmente.",
     failedTasksDeleted: "Se eliminaron {{detail}} registros de tareas fallidas.",
+    fileImportDeleted: "Archivo subido eliminado: {{detail}}",
     failedTasksRetried: "Se reintentaron {{detail}} registros de tareas fallidas.",
     ticketCreated: "Ticket de soporte abierto: {{detail}}",
     ticketReplied: "Ticket de soporte respondido: {{detail}}",

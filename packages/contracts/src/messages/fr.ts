@@ -140,6 +140,7 @@ export const fr: MessageCatalog = {
     notFileSystem:
       "Cet ERP ne fonctionne pas avec des fichiers : ils servent uniquement aux systèmes sans API (correspondance configurée).",
     empty: "Le fichier est vide.",
+    deleted: "Le fichier a été supprimé.",
   },
   connectors: {
     genericSql: {
@@ -276,6 +277,7 @@ export const fr: MessageCatalog = {
     jobScheduleChanged: "La planification de la tâche {{detail}} a été modifiée.",
     jobRun: "La tâche {{detail}} a été lancée manuellement.",
     failedTasksDeleted: "{{detail}} tâches en échec ont été supprimées.",
+    fileImportDeleted: "Fichier importé supprimé : {{detail}}",
     failedTasksRetried: "{{detail}} tâches en échec ont été relancées.",
     ticketCreated: "Ticket de support ouvert : {{detail}}",
     ticketReplied: "Ticket de support répondu : {{detail}}",

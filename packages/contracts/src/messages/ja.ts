@@ -130,6 +130,7 @@ export const ja: MessageCatalog = {
     notFileSystem:
       "この ERP はファイルでは動作しません: ファイルは API のないシステム（設定したマッピング）専用です。",
     empty: "ファイルが空です。",
+    deleted: "ファイルを削除しました。",
   },
   connectors: {
     genericSql: {
@@ -262,6 +263,7 @@ export const ja: MessageCatalog = {
     jobScheduleChanged: "ジョブ {{detail}} のスケジュールを変更しました。",
     jobRun: "ジョブ {{detail}} を手動で実行しました。",
     failedTasksDeleted: "失敗したタスク {{detail}} 件を削除しました。",
+    fileImportDeleted: "アップロードしたファイルを削除しました: {{detail}}",
     failedTasksRetried: "失敗したタスク {{detail}} 件を再試行しました。",
     ticketCreated: "サポートチケットを作成しました: {{detail}}",
     ticketReplied: "サポートチケットに返信しました: {{detail}}",

@@ -172,6 +172,7 @@ export const tr = {
     notFileSystem:
       "Bu ERP dosya ile çalışmıyor: dosyalar yalnızca API'si olmayan sistemlerde (yapılandırılmış eşleme) kullanılır.",
     empty: "Dosya boş.",
+    deleted: "Dosya silindi.",
   },
   connectors: {
     genericSql: {
@@ -265,6 +266,7 @@ export const tr = {
     jobScheduleChanged: "{{detail}} görevinin çalışma zamanı değiştirildi.",
     jobRun: "{{detail}} görevi elle çalıştırıldı.",
     failedTasksDeleted: "{{detail}} hatalı görev kaydı silindi.",
+    fileImportDeleted: "Yüklenen dosya silindi: {{detail}}",
     failedTasksRetried: "{{detail}} hatalı görev kaydı yeniden denendi.",
     ticketCreated: "Destek talebi açıldı: {{detail}}",
     ticketReplied: "Destek talebi yanıtlandı: {{detail}}",

@@ -119,6 +119,7 @@ export const zh: MessageCatalog = {
     tooLarge: "文件过大：最多 20 MB。",
     notFileSystem: "此 ERP 不使用文件：文件仅用于没有 API 的系统（配置的映射）。",
     empty: "文件为空。",
+    deleted: "文件已删除。",
   },
   connectors: {
     genericSql: {
@@ -235,6 +236,7 @@ export const zh: MessageCatalog = {
     jobScheduleChanged: "任务 {{detail}} 的计划已更改。",
     jobRun: "任务 {{detail}} 已手动运行。",
     failedTasksDeleted: "已删除 {{detail}} 条失败任务记录。",
+    fileImportDeleted: "已删除上传的文件：{{detail}}",
     failedTasksRetried: "已重试 {{detail}} 条失败任务记录。",
     ticketCreated: "已创建支持工单：{{detail}}",
     ticketReplied: "已回复支持工单：{{detail}}",

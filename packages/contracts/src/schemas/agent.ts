@@ -1,7 +1,16 @@
-/** Frames of the on-site agent's WebSocket (JSON text frames; HTTP bodies travel as base64). */
+/**
+ * Frames of the on-site agent's WebSocket. HTTP bodies are bytes here; on the wire they travel raw in
+ * binary frames (protocol 2) or base64 in JSON text frames (protocol 1): see `@ep/contracts/agent-wire`.
+ */
 
 /** Agent → server: first frame after connecting, then every heartbeat. */
-export type AgentHelloFrame = { type: "hello" | "heartbeat"; version: string; machineName: string };
+export type AgentHelloFrame = {
+  type: "hello" | "heartbeat";
+  version: string;
+  machineName: string;
+  /** The wire protocol the agent speaks (absent: 1, JSON only). */
+  protocol?: number;
+};
 
 /** Server → agent: one HTTP call to carry out inside the customer's network. */
 export type AgentHttpRequestFrame = {
@@ -10,13 +19,13 @@ export type AgentHttpRequestFrame = {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: Uint8Array;
   timeoutMs: number;
 };
 
 /** Agent → server: the answer to one call, or why the agent could not reach the system. */
 export type AgentHttpAnswerFrame =
-  | { type: "http-result"; id: string; status: number; headers: Record<string, string>; body: string }
+  | { type: "http-result"; id: string; status: number; headers: Record<string, string>; body: Uint8Array }
   | { type: "http-error"; id: string; code?: string; message: string };
 
 /** Where a database is, as the agent knows it: an alias of its own config file, or spelled out. */
@@ -44,8 +53,9 @@ export type AgentSqlRequestFrame = {
 
 /**
  * Agent → server: the rows, or why not. `kind` classifies the failure without the driver's text
- * reaching the merchant: auth (login refused), unreachable, timeout, statement (the database refused
- * the statement), config (unknown alias or dialect on this agent), other.
+ * reaching the merchant: auth (login refused), unreachable, timeout, lock (a row another transaction
+ * holds: the statement waited its bound and was rolled back; try again later), statement (the database
+ * refused the statement), config (unknown alias or dialect on this agent), other.
  */
 export type AgentSqlAnswerFrame =
   | {
@@ -58,7 +68,7 @@ export type AgentSqlAnswerFrame =
   | {
       type: "sql-error";
       id: string;
-      kind: "auth" | "unreachable" | "timeout" | "statement" | "config" | "other";
+      kind: "auth" | "unreachable" | "timeout" | "lock" | "statement" | "config" | "other";
       code?: string;
       message: string;
     };

@@ -17,6 +17,7 @@ export const ACTIVITY_ACTIONS = [
   "jobScheduleChanged",
   "jobRun",
   "failedTasksDeleted",
+  "fileImportDeleted",
   "failedTasksRetried",
   "ticketCreated",
   "ticketReplied",

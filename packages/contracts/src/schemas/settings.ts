@@ -395,6 +395,17 @@ export const fileImportItemSchema = z.object({
 });
 export type FileImportItem = z.infer<typeof fileImportItemSchema>;
 
+/**
+ * A products / stock / prices file deleted: what the next sync of that kind reads now, the next-newest
+ * accepted file, or (`nextFile` null) the configured query.
+ */
+export const fileImportDeletedSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(FILE_IMPORT_KINDS),
+  nextFile: z.object({ id: z.number().int(), fileName: z.string() }).nullable(),
+});
+export type FileImportDeleted = z.infer<typeof fileImportDeletedSchema>;
+
 /** One page of a kept file's per-row results. */
 export const fileImportRowsSchema = z.object({
   total: z.number().int(),

@@ -4,7 +4,7 @@ import { convertVat } from "../pricing/vat.ts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
 import { type Flow, failBindingConflict, failRejected } from "./flow.ts";
-import { readAhead } from "./read-ahead.ts";
+import { fullReadStarts, readAhead, readChains } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
 
 const DIFF_CHUNK = 3000;
@@ -89,8 +89,13 @@ export const priceSync: Flow = async (ctx) => {
   // and writing the shop overlap and memory holds one chunk, not the catalogue.
   const pending = new Map<string, { amount: number; currency: string }>();
   try {
-    const pages = readAhead((pageToken) => ctx.erp.listPrices({ pageToken, priceGroups: [group.id] }));
-    for await (const page of pages) {
+    // A full read the ERP can split goes as several chains of disjoint ranges at once.
+    const starts = await fullReadStarts(ctx.erp, "prices", { priceGroups: [group.id] });
+    const pages = readChains(
+      (pageToken) => ctx.erp.listPrices({ pageToken, priceGroups: [group.id] }),
+      starts,
+    );
+    for await (const { page } of pages) {
       ctx.tally.read(page.items.length);
       for (const price of page.items) {
         if (price.priceGroup !== group.id) continue;

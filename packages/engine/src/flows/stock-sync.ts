@@ -3,7 +3,7 @@ import { message } from "@ep/contracts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
 import { type Flow, failBindingConflict } from "./flow.ts";
-import { readAhead } from "./read-ahead.ts";
+import { fullReadStarts, readChains } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
 
 const DIFF_CHUNK = 2000;
@@ -112,40 +112,48 @@ export const stockSync: Flow = async (ctx) => {
     return keys;
   };
 
+  // A full read the ERP can split goes as several chains of disjoint code ranges at once.
+  const starts = since ? [undefined] : await fullReadStarts(ctx.erp, "stock");
+
   /**
    * A SKU's total is known once all its warehouses are read. An ERP that lists a SKU's warehouses
-   * together (Mikro orders by stock code) completes each SKU when the next one starts: those are
-   * compared and written while reading goes on, and memory holds one chunk. Answers false, having
-   * written only complete SKUs, when a SKU shows up again after another one.
+   * together (Mikro orders by stock code) completes each SKU when the next one of the same chain
+   * starts: those are compared and written while reading goes on, and memory holds one chunk.
+   * Answers false, having written only complete SKUs, when a SKU shows up again after another one.
    */
   const streamed = async (): Promise<boolean> => {
     const seen = new Set<string>();
     const desired = new Map<string, number>();
     let complete: string[] = [];
-    let current: string | undefined;
-    let currentLevels = new Map<string, number>();
-    const completeCurrent = () => {
-      if (current !== undefined) complete.push(...addLevels(current, currentLevels, desired));
+    // Per chain: the SKU being read and its warehouses so far.
+    const open = starts.map(() => ({
+      sku: undefined as string | undefined,
+      levels: new Map<string, number>(),
+    }));
+    const completeOpen = (o: (typeof open)[number]) => {
+      if (o.sku !== undefined) complete.push(...addLevels(o.sku, o.levels, desired));
     };
-    for await (const page of readAhead(readStock)) {
+    for await (const { chain, page } of readChains(readStock, starts)) {
       ctx.tally.read(page.items.length);
+      const o = open[chain] as (typeof open)[number];
       for (const level of page.items) {
-        if (level.sku !== current) {
+        if (level.sku !== o.sku) {
           if (seen.has(level.sku)) return false;
           seen.add(level.sku);
-          completeCurrent();
-          current = level.sku;
-          currentLevels = new Map();
+          completeOpen(o);
+          o.sku = level.sku;
+          o.levels = new Map();
         }
-        currentLevels.set(level.location, level.qty);
+        o.levels.set(level.location, level.qty);
       }
       if (complete.length >= DIFF_CHUNK) {
-        await diffAndWrite(complete, desired);
-        for (const key of complete) desired.delete(key);
+        const keys = complete;
         complete = [];
+        await diffAndWrite(keys, desired);
+        for (const key of keys) desired.delete(key);
       }
     }
-    completeCurrent();
+    for (const o of open) completeOpen(o);
     await diffAndWrite(complete, desired);
     return true;
   };
@@ -153,7 +161,7 @@ export const stockSync: Flow = async (ctx) => {
   /** Any other order: every warehouse of every SKU first, then the comparison. */
   const wholeRead = async () => {
     const levels = new Map<string, Map<string, number>>();
-    for await (const page of readAhead(readStock)) {
+    for await (const { page } of readChains(readStock, starts)) {
       ctx.tally.read(page.items.length);
       for (const level of page.items) {
         if (!shopKey(level.sku, level.location)) continue;

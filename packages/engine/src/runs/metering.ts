@@ -13,9 +13,9 @@ import {
   crossedWarning,
   daysLeftInMonth,
   type MeteringPolicy,
-  meteringDay,
-  meteringMonth,
   quotaDecision,
+  turkishDate,
+  turkishMonth,
   type UsageCounts,
 } from "@ep/connectors";
 import { message } from "@ep/contracts";
@@ -36,8 +36,8 @@ const zero = (): UsageCounts => ({ read: 0, write: 0 });
 
 /** A connection's use in the Istanbul month of `now`, split into before today and today. */
 export async function monthUsage(db: Executor, connectionId: number, now: Date): Promise<MonthUsage> {
-  const month = meteringMonth(now.getTime());
-  const today = meteringDay(now.getTime());
+  const month = turkishMonth(now.getTime());
+  const today = turkishDate(now.getTime());
   const rows = await db
     .select({ day: connectionUsage.day, reads: connectionUsage.reads, writes: connectionUsage.writes })
     .from(connectionUsage)
@@ -128,7 +128,7 @@ export async function meterRun(
   now: Date,
 ): Promise<string[]> {
   const lines: string[] = [];
-  const day = meteringDay(now.getTime());
+  const day = turkishDate(now.getTime());
   for (const s of meteredSides(opened)) {
     const system = s.descriptor.system;
     const used = billableCalls(s.policy, system, counter.get(system), counter.byOperation());

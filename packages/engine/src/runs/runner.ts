@@ -214,70 +214,78 @@ async function finishRun(
     ...tally.lines,
     ...connectorLines,
   ]);
-  // The row only changes if this worker still holds it: a run the sweeper already called Crashed stays so.
-  const [finished] = await deps.db
-    .update(jobRuns)
-    .set({
-      status,
-      finishedAt: now,
-      counts: tally.counts,
-      calls,
-      report,
-      leaseExpiresAt: null,
-      failureSide: failure?.side ?? null,
-      failureReason: failure?.reason ?? null,
-    })
-    .where(and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running"), eq(jobRuns.leaseOwner, deps.workerId)))
-    .returning({ id: jobRuns.id });
+  // The run's end, its job's last state and the notification are one transaction: a process ending between
+  // them must not leave a failed run nobody is told of, and a reader who sees the run ended sees the notice.
+  const finished = await deps.db.transaction(async (tx) => {
+    // The row only changes if this worker still holds it: a run the sweeper already called Crashed stays so.
+    const [finished] = await tx
+      .update(jobRuns)
+      .set({
+        status,
+        finishedAt: now,
+        counts: tally.counts,
+        calls,
+        report,
+        leaseExpiresAt: null,
+        failureSide: failure?.side ?? null,
+        failureReason: failure?.reason ?? null,
+      })
+      .where(
+        and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running"), eq(jobRuns.leaseOwner, deps.workerId)),
+      )
+      .returning({ id: jobRuns.id });
+    if (!finished) return false;
+    const succeeded = status === "Succeeded";
+    const [before] = await tx
+      .select({ lastRunState: jobs.lastRunState, name: jobs.name })
+      .from(jobs)
+      .where(eq(jobs.id, run.jobId));
+    await tx
+      .update(jobs)
+      .set({
+        lastRunState: succeeded,
+        lastRunDate: now,
+        ...(succeeded || status === "PartiallyFailed" ? { lastSuccessAt: now } : {}),
+      })
+      .where(eq(jobs.id, run.jobId));
+    const job = before?.name ?? run.jobName;
+    if (metering.quotaSkipped) {
+      // A schedule keeps being refused all day: say it once a day, not every run.
+      await notifyCompany(
+        tx,
+        run.companyId,
+        "Error",
+        message("engine.runFailed", { job, reason: reason ?? "" }),
+        `quota-skip:${run.jobId}:${now.toISOString().slice(0, 10)}`,
+      );
+    } else if (status === "Failed") {
+      await notifyCompany(
+        tx,
+        run.companyId,
+        "Error",
+        message("engine.runFailed", { job, reason: reason ?? "" }),
+        `run:${run.id}`,
+      );
+    } else if (status === "PartiallyFailed") {
+      await notifyCompany(
+        tx,
+        run.companyId,
+        "Error",
+        message("engine.runPartiallyFailed", { job, count: tally.counts.failed }),
+        `run:${run.id}`,
+      );
+    } else if (before?.lastRunState === false) {
+      await notifyCompany(
+        tx,
+        run.companyId,
+        "Info",
+        message("engine.runRecovered", { job }),
+        `run:${run.id}`,
+      );
+    }
+    return true;
+  });
   if (!finished) return;
-  const succeeded = status === "Succeeded";
-  const [before] = await deps.db
-    .select({ lastRunState: jobs.lastRunState, name: jobs.name })
-    .from(jobs)
-    .where(eq(jobs.id, run.jobId));
-  await deps.db
-    .update(jobs)
-    .set({
-      lastRunState: succeeded,
-      lastRunDate: now,
-      ...(succeeded || status === "PartiallyFailed" ? { lastSuccessAt: now } : {}),
-    })
-    .where(eq(jobs.id, run.jobId));
-  const job = before?.name ?? run.jobName;
-  if (metering.quotaSkipped) {
-    // A schedule keeps being refused all day: say it once a day, not every run.
-    await notifyCompany(
-      deps.db,
-      run.companyId,
-      "Error",
-      message("engine.runFailed", { job, reason: reason ?? "" }),
-      `quota-skip:${run.jobId}:${now.toISOString().slice(0, 10)}`,
-    );
-  } else if (status === "Failed") {
-    await notifyCompany(
-      deps.db,
-      run.companyId,
-      "Error",
-      message("engine.runFailed", { job, reason: reason ?? "" }),
-      `run:${run.id}`,
-    );
-  } else if (status === "PartiallyFailed") {
-    await notifyCompany(
-      deps.db,
-      run.companyId,
-      "Error",
-      message("engine.runPartiallyFailed", { job, count: tally.counts.failed }),
-      `run:${run.id}`,
-    );
-  } else if (before?.lastRunState === false) {
-    await notifyCompany(
-      deps.db,
-      run.companyId,
-      "Info",
-      message("engine.runRecovered", { job }),
-      `run:${run.id}`,
-    );
-  }
   await deps.publish({ ...event(run, status), counts: tally.counts });
 }
 

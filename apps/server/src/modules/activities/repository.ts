@@ -1,8 +1,9 @@
 import { type ActivityAction, type ActivityDto, type Language, message } from "@ep/contracts";
-import { and, desc, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { users } from "../../platform/db/schema.ts";
 import type { Tx } from "../../platform/db/tx-sql.ts";
+import { turkishDateRange } from "../../platform/time/turkey.ts";
 import { activities } from "./schema.ts";
 
 type Executor = Db | Tx;
@@ -34,8 +35,9 @@ export async function listActivities(
   q: { pageNumber: number; pageSize: number; startDate?: string; endDate?: string },
 ): Promise<ActivityDto[]> {
   const where: SQL[] = [eq(activities.companyId, companyId)];
-  if (q.startDate) where.push(gte(activities.createdAt, new Date(q.startDate)));
-  if (q.endDate) where.push(lte(activities.createdAt, new Date(q.endDate)));
+  const range = turkishDateRange(q);
+  if (range.from) where.push(gte(activities.createdAt, range.from));
+  if (range.to) where.push(lt(activities.createdAt, range.to));
   const rows = await db
     .select({
       id: activities.id,

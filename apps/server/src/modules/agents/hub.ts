@@ -19,6 +19,7 @@ import type {
   AgentSqlAnswerFrame,
   AgentSqlRequestFrame,
 } from "@ep/contracts";
+import { AGENT_PROTOCOL, decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
 import type { WebSocket } from "ws";
 
 export type AgentHello = AgentHelloFrame;
@@ -81,17 +82,19 @@ type Online = {
   pending: Map<string, Pending>;
   version: string;
   machineName: string;
+  /** The agent takes HTTP calls as binary frames (its hello said protocol 2 or more). */
+  binary: boolean;
   /** Last WebSocket ping → pong time (the panel's round-trip time). */
   rttMs: number | null;
   pingAt: number;
 };
 
-/** A call as the frame carries it (body base64). */
+/** A call as the frame carries it. */
 type SimpleCall = {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: Uint8Array | undefined;
   signal: AbortSignal;
 };
 
@@ -111,7 +114,7 @@ function simpleCall(input: string | URL | Request, init: RequestInit | undefined
     method: (init?.method ?? "GET").toUpperCase(),
     url: new URL(input).toString(),
     headers: Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
-    body: typeof body === "string" ? Buffer.from(body).toString("base64") : undefined,
+    body: typeof body === "string" ? Buffer.from(body) : undefined,
     signal: init?.signal ?? NEVER,
   };
 }
@@ -121,7 +124,7 @@ async function fromRequest(request: Request): Promise<SimpleCall> {
     method: request.method,
     url: request.url,
     headers: Object.fromEntries(request.headers),
-    body: request.body ? Buffer.from(await request.arrayBuffer()).toString("base64") : undefined,
+    body: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
     signal: request.signal,
   };
 }
@@ -193,6 +196,7 @@ export class AgentHub {
       pending: new Map(),
       version: hello.version,
       machineName: hello.machineName,
+      binary: (hello.protocol ?? 1) >= AGENT_PROTOCOL,
       rttMs: null,
       pingAt: 0,
     };
@@ -200,15 +204,10 @@ export class AgentHub {
     socket.on("pong", () => {
       if (entry.pingAt) entry.rttMs = Date.now() - entry.pingAt;
     });
-    socket.on("message", (data) => {
-      let frame: AgentAnswerFrame;
-      try {
-        frame = JSON.parse(String(data)) as AgentAnswerFrame;
-      } catch {
-        return;
-      }
-      const waiting = "id" in frame ? entry.pending.get(frame.id) : undefined;
-      if (!waiting) return;
+    socket.on("message", (data, isBinary) => {
+      const frame = decodeAgentFrame<AgentAnswerFrame>(data, isBinary);
+      const waiting = frame && "id" in frame ? entry.pending.get(frame.id) : undefined;
+      if (!frame || !waiting) return;
       entry.pending.delete(frame.id);
       clearTimeout(waiting.timer);
       waiting.resolve(frame);
@@ -321,7 +320,7 @@ export class AgentHub {
     if (answer.type !== "http-result")
       throw new TransportError(`agent ${agentId}: unexpected answer`, TRANSPORT_LOST);
     const bodyless = answer.status === 204 || answer.status === 304;
-    return new Response(bodyless ? null : Buffer.from(answer.body, "base64"), {
+    return new Response(bodyless ? null : answer.body, {
       status: answer.status,
       headers: answer.headers,
     });
@@ -427,7 +426,7 @@ export class AgentHub {
           reject(e);
         },
       });
-      entry.socket.send(JSON.stringify(frame), (err) => {
+      entry.socket.send(encodeAgentFrame(frame, entry.binary), (err) => {
         if (!err) return;
         clearTimeout(timer);
         finish();
@@ -479,9 +478,11 @@ function sqlError(answer: Extract<AgentSqlAnswerFrame, { type: "sql-error" }>): 
       ? "auth"
       : answer.kind === "timeout"
         ? "timeout"
-        : answer.kind === "unreachable"
-          ? "unavailable"
-          : "validation";
+        : answer.kind === "lock"
+          ? "lock"
+          : answer.kind === "unreachable"
+            ? "unavailable"
+            : "validation";
   return new ConnectorError(`sql through the agent: ${answer.kind}`, {
     reason,
     systemMessage: answer.message,

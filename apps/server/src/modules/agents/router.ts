@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { TRANSPORT_LOST } from "@ep/connectors";
 import type { AgentAnswerFrame, AgentRequestFrame } from "@ep/contracts";
+import { agentFrameFromJson, agentFrameToJson } from "@ep/contracts/agent-wire";
 import type { Database } from "../../platform/db/database.ts";
 import { type AgentRouter, TransportError } from "./hub.ts";
 
@@ -62,12 +63,12 @@ export class PgAgentRouter implements AgentRouter {
     const { rows } = await this.database.executeSql("SELECT request FROM agent_relay_calls WHERE id = $1", [
       signal.id,
     ]);
-    const request = rows[0]?.request as AgentRequestFrame | undefined;
+    const request = agentFrameFromJson<AgentRequestFrame>(rows[0]?.request);
     if (!request) return;
     const answer = await onCall(signal.agentId, request);
     await this.database.executeSql("UPDATE agent_relay_calls SET answer = $2 WHERE id = $1", [
       signal.id,
-      JSON.stringify(answer),
+      JSON.stringify(agentFrameToJson(answer)),
     ]);
     await this.notify({ kind: "answer", to: signal.from, id: signal.id });
   }
@@ -79,7 +80,7 @@ export class PgAgentRouter implements AgentRouter {
       "DELETE FROM agent_relay_calls WHERE id = $1 RETURNING answer",
       [id],
     );
-    const answer = rows[0]?.answer as AgentAnswerFrame | undefined;
+    const answer = agentFrameFromJson<AgentAnswerFrame>(rows[0]?.answer);
     if (!answer) return;
     this.waiting.delete(id);
     clearTimeout(waiting.timer);
@@ -117,7 +118,7 @@ export class PgAgentRouter implements AgentRouter {
   ): Promise<AgentAnswerFrame> {
     await this.database.executeSql(
       "INSERT INTO agent_relay_calls (id, agent_id, request) VALUES ($1, $2, $3)",
-      [frame.id, agentId, JSON.stringify(frame)],
+      [frame.id, agentId, JSON.stringify(agentFrameToJson(frame))],
     );
     const answered = new Promise<AgentAnswerFrame>((resolve, reject) => {
       const timer = setTimeout(() => {

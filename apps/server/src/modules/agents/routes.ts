@@ -28,6 +28,7 @@ const helloSchema = z.object({
   type: z.enum(["hello", "heartbeat"]),
   version: z.string().max(50),
   machineName: z.string().max(200),
+  protocol: z.number().int().min(1).max(1000).optional(),
 });
 
 /** The on-site agent: pairing, the company's agent list, revocation and the agents' WebSocket. */
@@ -118,7 +119,9 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const companyId = agent.companyId;
       wss.handleUpgrade(req, socket, head, (ws) => {
         let attached = false;
-        ws.on("message", (data) => {
+        ws.on("message", (data, isBinary) => {
+          // Binary frames are answers to relayed calls: the hub reads those.
+          if (isBinary) return;
           let parsed: AgentHello | undefined;
           try {
             const frame = JSON.parse(String(data)) as { type?: unknown; id?: unknown };

@@ -2,7 +2,9 @@ import { GenericSqlConnector, getDescriptor, isConnectorError } from "@ep/connec
 import {
   envelopeSchema,
   FILE_IMPORT_KINDS,
+  type FileImportDeleted,
   fileExchangeOverviewSchema,
+  fileImportDeletedSchema,
   fileImportResultSchema,
   fileImportRowsSchema,
   idParam,
@@ -16,8 +18,9 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
-import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
+import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import { recordActivity } from "../activities/repository.ts";
 import { agents } from "../agents/schema.ts";
 import { agentHubOf } from "../agents/service.ts";
 import { FileExchange, FileRefused } from "../file-exchange/service.ts";
@@ -190,6 +193,43 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { page, pageSize, onlyRejected } = request.query;
         const all = onlyRejected === "true" ? record.results.filter((r) => !r.accepted) : record.results;
         return ok({ total: all.length, rows: all.slice((page - 1) * pageSize, page * pageSize) });
+      },
+    );
+
+    /**
+     * Deletes a products / stock / prices file; another company's (or an orders file) is a 404. The
+     * answer says what the next sync of that kind reads instead.
+     */
+    app.delete(
+      "/api/settings/file-exchange/:connectionId/:fileId",
+      {
+        schema: {
+          tags,
+          params: z.object({ connectionId: idParam(), fileId: idParam() }),
+          response: { 200: envelopeSchema(fileImportDeletedSchema) },
+        },
+      },
+      async (request) => {
+        const companyId = companyOf(request);
+        await mappingConnection(companyId, request.params.connectionId);
+        const removed = await files.remove(companyId, request.params.fileId);
+        // Files in are never of kind "orders": the check only narrows the type.
+        if (!removed || removed.kind === "orders") throw AppError.notFound();
+        await recordActivity(ctx.database.db, {
+          companyId,
+          userId: authOf(request).userId,
+          action: "fileImportDeleted",
+          detail: removed.fileName,
+        });
+        const next = await files.latest(companyId, removed.kind);
+        return ok<FileImportDeleted>(
+          {
+            id: removed.id,
+            kind: removed.kind,
+            nextFile: next ? { id: next.id, fileName: next.fileName } : null,
+          },
+          "fileExchange.deleted",
+        );
       },
     );
 

@@ -1,6 +1,6 @@
 import { type DashboardDto, type JobType, message } from "@ep/contracts";
 import type { AppContext } from "../../platform/context.ts";
-import { TURKEY_OFFSET_MS, turkishDayStart } from "../../platform/time/turkey.ts";
+import { TURKEY_OFFSET_MS, turkishDateRange, turkishDayStart } from "../../platform/time/turkey.ts";
 import { toJobDto } from "../jobs/repository.ts";
 import { dueLicenceNotifications, insertLicenceNotifications } from "../notifications/repository.ts";
 import { connectionStatus } from "./connection-status.ts";
@@ -120,19 +120,11 @@ export class DashboardService {
     companyId: number,
     q: { pageNumber: number; pageSize: number; startDate?: string; endDate?: string },
   ) {
-    return repo.salesReport(this.db, companyId, { ...q, ...range(q) });
+    return repo.salesReport(this.db, companyId, { ...q, ...turkishDateRange(q) });
   }
 
   runStatistics(companyId: number, q: { startDate?: string; endDate?: string }) {
-    const { from, to } = range(q);
+    const { from, to } = turkishDateRange(q);
     return repo.runStatistics(this.db, companyId, from, to);
   }
-}
-
-/** startDate/endDate as a half-open range; a bare end date (YYYY-MM-DD) includes that whole day. */
-function range(q: { startDate?: string; endDate?: string }): { from: Date | null; to: Date | null } {
-  const from = q.startDate ? new Date(q.startDate) : null;
-  let to = q.endDate ? new Date(q.endDate) : null;
-  if (to && q.endDate && /^\d{4}-\d{2}-\d{2}$/.test(q.endDate)) to = new Date(to.getTime() + DAY_MS);
-  return { from, to };
 }

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentStore } from "@ep/agent";
+// The store alone: the package's index also loads the agent's SQL drivers (mssql, tedious, Azure
+// auth), which the server never runs.
+import { AgentStore } from "@ep/agent/store";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { agents } from "../agents/schema.ts";

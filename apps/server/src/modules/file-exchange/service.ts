@@ -191,6 +191,22 @@ export class FileExchange {
     return row;
   }
 
+  /**
+   * Deletes one of the company's products / stock / prices files; the next run of that kind reads the
+   * next-newest accepted file, or the query when none is left. A run already under way keeps the rows it
+   * read (the connector reads a kind's file once per run). Orders files are not deletable: each order is
+   * recorded as being in exactly one of them. Undefined when the company has no such file.
+   */
+  async remove(companyId: number, id: number): Promise<FileImportRow | undefined> {
+    const [row] = await this.db
+      .delete(fileImports)
+      .where(
+        and(eq(fileImports.companyId, companyId), eq(fileImports.id, id), eq(fileImports.direction, "in")),
+      )
+      .returning();
+    return row;
+  }
+
   async hasOrder(companyId: number, orderNo: string): Promise<boolean> {
     const [row] = await this.db
       .select({ id: fileOrders.id })

@@ -44,6 +44,10 @@ export class EngineHost {
   readonly hub: RunEventHub;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | undefined;
+  private slots: string[] = [];
+  /** The runs this process is executing now. */
+  private readonly underWay = new Set<Promise<unknown>>();
+  private stopped: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: Omit<AppContext, "engine">,
@@ -87,14 +91,21 @@ export class EngineHost {
     if (this.options.recoverAtStart) await recoverAfterRestart(this.deps);
     if (!this.options.workers) return;
     const concurrency = this.options.concurrency ?? 2;
-    const slots: string[] = [];
+    const slots = this.slots;
     for (let i = 0; i < concurrency; i++) {
       slots.push(
         await this.ctx.queue.boss.work<{ runId: number }>(
           ENGINE_RUN_QUEUE,
           { pollingIntervalSeconds: 0.5, batchSize: 1 },
           async ([job]) => {
-            if (job) await executeRun(this.deps, job.data.runId, this.flows);
+            if (!job) return;
+            const run = executeRun(this.deps, job.data.runId, this.flows);
+            this.underWay.add(run);
+            try {
+              await run;
+            } finally {
+              this.underWay.delete(run);
+            }
           },
         ),
       );
@@ -149,10 +160,32 @@ export class EngineHost {
     }
   }
 
-  async stop() {
+  /**
+   * Takes no new run and lets the runs under way finish (up to `drainMs`): they may still call the
+   * built-in sandboxes and the demo's agent, which this server's HTTP side serves, so that closes after
+   * (`stopServer`). A run still going at the deadline is left to the restart's recovery. Idempotent.
+   */
+  stop(drainMs: number): Promise<void> {
+    this.stopped ??= this.drainAndStop(drainMs);
+    return this.stopped;
+  }
+
+  private async drainAndStop(drainMs: number) {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     this.unsubscribe?.();
+    await Promise.all(this.slots.map((id) => this.ctx.queue.boss.offWork({ id })));
+    if (this.underWay.size > 0) {
+      this.ctx.logger.info({ runs: this.underWay.size, drainMs }, "waiting for the runs under way");
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<"deadline">((resolve) => {
+        timer = setTimeout(() => resolve("deadline"), drainMs);
+      });
+      const ended = await Promise.race([Promise.allSettled([...this.underWay]), deadline]);
+      clearTimeout(timer);
+      if (ended === "deadline")
+        this.ctx.logger.warn({ runs: this.underWay.size }, "runs still under way at shutdown");
+    }
     await this.hub.close();
   }
 }

@@ -7,9 +7,10 @@ import type {
   PagedList,
 } from "@ep/contracts";
 import { engineSchema, JOB_CATALOG } from "@ep/engine";
-import { and, desc, eq, gte, ilike, inArray, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, lt, or, sql } from "drizzle-orm";
 import { countRows } from "../../platform/db/count-rows.ts";
 import type { Db } from "../../platform/db/database.ts";
+import { turkishDateRange } from "../../platform/time/turkey.ts";
 
 const { jobs, jobRuns, jobErrorReports } = engineSchema;
 type JobRow = typeof jobs.$inferSelect;
@@ -107,11 +108,12 @@ export async function listHistory(
   companyId: number,
   q: { jobTypes?: string[]; startDate?: string; endDate?: string; pageNumber: number; pageSize: number },
 ): Promise<PagedList<JobHistoryDto>> {
+  const range = turkishDateRange(q);
   const where = and(
     eq(jobRuns.companyId, companyId),
     q.jobTypes && q.jobTypes.length > 0 ? inArray(jobRuns.jobType, q.jobTypes) : undefined,
-    q.startDate ? gte(jobRuns.queuedAt, new Date(q.startDate)) : undefined,
-    q.endDate ? lte(jobRuns.queuedAt, endOfDay(q.endDate)) : undefined,
+    range.from ? gte(jobRuns.queuedAt, range.from) : undefined,
+    range.to ? lt(jobRuns.queuedAt, range.to) : undefined,
   );
   const [total, rows] = await Promise.all([
     countRows(db, jobRuns, where),
@@ -129,13 +131,6 @@ export async function listHistory(
     pageNumber: q.pageNumber,
     pageSize: q.pageSize,
   };
-}
-
-/** A date without a time means "that whole day". */
-function endOfDay(value: string): Date {
-  const d = new Date(value);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) d.setUTCHours(23, 59, 59, 999);
-  return d;
 }
 
 export async function findRun(db: Db, companyId: number, id: number) {

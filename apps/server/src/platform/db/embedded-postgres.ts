@@ -118,6 +118,30 @@ async function stopOrphanPostmaster(pid: number, log: (msg: string) => void) {
 }
 
 /**
+ * The cluster's settings, sized for one machine that also runs the server (issue 13, item 4: the
+ * server and its cluster within 300 MB at 100,000 SKUs; bench/README.md has the figures). Every
+ * process and every page of shared memory it touches counts, so: no processes the server does not
+ * use, and a buffer cache the kernel's page cache backs up.
+ */
+export const EMBEDDED_SETTINGS = [
+  "listen_addresses=127.0.0.1",
+  "unix_socket_directories=",
+  // The server's pool (10), pg-boss on it, the LISTEN connections and a command beside the server.
+  "max_connections=60",
+  // The working set of a 100,000-SKU sync (ledger pages and their indexes) is read through the OS
+  // cache; 16 MB keeps the hot index pages.
+  "shared_buffers=16MB",
+  "huge_pages=off",
+  // PostgreSQL 18 reads through 3 I/O worker processes by default; synchronous reads need none.
+  "io_method=sync",
+  // No logical replication (its launcher process) and no parallel query workers (more processes,
+  // each a backend's memory, for scans this database does not have on two cores).
+  "max_logical_replication_workers=0",
+  "max_parallel_workers_per_gather=0",
+  "max_parallel_maintenance_workers=0",
+];
+
+/**
  * Starts (initialising on first use) the cluster in `clusterDir`, on a free loopback port, with a
  * password kept next to it (readable by this user only). Settings keep the footprint small: the
  * server's pool, pg-boss and the LISTEN connections need a few dozen connections at most.
@@ -165,18 +189,7 @@ export async function startEmbeddedPostgres(
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: [
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "unix_socket_directories=",
-      "-c",
-      "max_connections=60",
-      "-c",
-      "shared_buffers=32MB",
-      "-c",
-      "huge_pages=off",
-    ],
+    postgresFlags: EMBEDDED_SETTINGS.flatMap((setting) => ["-c", setting]),
     onLog: (message) => {
       lastLines = [...lastLines, String(message)].slice(-20);
     },

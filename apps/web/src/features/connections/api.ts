@@ -8,6 +8,7 @@ import type {
   ErpMatchingDto,
   ErpMatchingImportResult,
   FileExchangeOverview,
+  FileImportDeleted,
   FileImportResult,
   JobDto,
   JobScheduleDto,
@@ -25,7 +26,7 @@ import type {
 
 type FileImportKind = "products" | "stock" | "prices";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, request, requestBlob } from "@/lib/api-client";
 import { saveFile } from "@/lib/spreadsheet";
 
@@ -286,6 +287,34 @@ export function useFileRows(connectionId: number, fileId: number | null, page: n
         { query: { page, pageSize } },
       ),
     enabled: fileId !== null,
+  });
+}
+
+const fileDeleteKey = (connectionId: number) => ["file-import-delete", connectionId] as const;
+
+/**
+ * DELETE /api/settings/file-exchange/{connectionId}/{fileId} — a products / stock / prices file; the
+ * answer names the file the next sync of that kind reads instead (null: the query).
+ */
+export function useFileImportDelete(connectionId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationKey: fileDeleteKey(connectionId),
+    mutationFn: (fileId: number) =>
+      api.delete<FileImportDeleted>(`/api/settings/file-exchange/${connectionId}/${fileId}`),
+    onSuccess: (_data, fileId) => {
+      // Its rows are gone for good; the list (and which file each kind reads) changed.
+      client.removeQueries({ queryKey: [...fileExchangeKey(connectionId), "rows", fileId] });
+      return client.invalidateQueries({ queryKey: fileExchangeKey(connectionId), exact: true });
+    },
+  });
+}
+
+/** Ids of the files deleted from this page (an upload result shown elsewhere must not outlive its file). */
+export function useDeletedFileIds(connectionId: number): number[] {
+  return useMutationState({
+    filters: { mutationKey: fileDeleteKey(connectionId), status: "success" },
+    select: (m) => m.state.variables as number,
   });
 }
 

@@ -8,6 +8,7 @@
 
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { turkishDate, turkishDateTime } from "../../sdk/turkish-time";
 import { generateCatalog, generateCustomers } from "../../testing/catalog";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import type { RequestRecorder } from "../../testing/recorder";
@@ -67,11 +68,9 @@ export interface DiaEmulator {
 }
 
 const CREDIT_PER_CALL = 0.0125;
-const pad = (n: number) => String(n).padStart(2, "0");
-/** "yyyy-MM-dd HH:mm:ss", Istanbul time. */
+/** "yyyy-MM-dd HH:mm:ss", Turkish time. */
 export function diaDateTime(ms: number): string {
-  const d = new Date(ms + 3 * 3600_000);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return turkishDateTime(ms).slice(0, 19);
 }
 
 class DiaFail extends Error {
@@ -453,7 +452,7 @@ export async function startDiaEmulator(opts: DiaEmulatorOptions = {}): Promise<D
         _date: diaDateTime(now()),
         fisno: `EFA2026${String(key).padStart(9, "0")}`,
         belgeno,
-        tarih: diaDateTime(now()).slice(0, 10),
+        tarih: turkishDate(now()),
         ettn: randomBytes(16)
           .toString("hex")
           .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5")

@@ -9,6 +9,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { turkishDate } from "../../sdk/turkish-time";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import type { RequestRecorder } from "../../testing/recorder";
@@ -411,7 +412,8 @@ export async function startD365Emulator(opts: D365EmulatorOptions = {}): Promise
   let port = 0;
   if (opts.listen === false) await server.app.ready();
   else ({ url, port } = await server.listen());
-  const today = () => new Date(now()).toISOString().slice(0, 10);
+  // Invoices are dated with the (Turkish) legal entity's calendar day.
+  const today = () => turkishDate(now());
   return {
     url,
     port,

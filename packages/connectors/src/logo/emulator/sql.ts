@@ -12,6 +12,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlQuery, SqlResult, SqlTransport } from "../../sdk/sql";
 import { sqlParser } from "../../sdk/sql-parser";
+import { turkishDate } from "../../sdk/turkish-time";
 import { generateCatalog } from "../../testing/catalog";
 import { LOGO_TABLES, type LogoColumnType, logoTableName } from "../judge/schema";
 import { judgeLogoSql, parseLogoSql, type RecordedSql } from "../judge/sql";
@@ -93,8 +94,6 @@ function toPostgres(n: unknown, params: Record<string, unknown>): unknown {
   }
   return n;
 }
-
-const day = (ms: number) => new Date(ms + 3 * 3600_000).toISOString().slice(0, 10);
 
 export class LogoSqlEmulator {
   /** Every statement received, judged or not (the contract test judges them all). */
@@ -206,7 +205,7 @@ export class LogoSqlEmulator {
     const stock: Record<string, unknown>[] = [];
     catalog.forEach((c, i) => {
       const ref = i + 1;
-      const created = day(c.updatedAt - 400 * 86_400_000);
+      const created = turkishDate(c.updatedAt - 400 * 86_400_000);
       this.items.push({
         ref,
         code: c.sku,
@@ -226,7 +225,7 @@ export class LogoSqlEmulator {
         MARKREF: brands.indexOf(c.brand) + 1,
         CAPIBLOCK_CREADEDDATE: created,
         // Cards never changed since creation keep a NULL modification date.
-        CAPIBLOCK_MODIFIEDDATE: i % 3 === 0 ? null : day(c.updatedAt),
+        CAPIBLOCK_MODIFIEDDATE: i % 3 === 0 ? null : turkishDate(c.updatedAt),
       });
       barcodes.push({
         LOGICALREF: ref,
@@ -255,7 +254,7 @@ export class LogoSqlEmulator {
         ENDDATE: "2099-12-31",
         INCVAT: incvat,
         CAPIBLOCK_CREADEDDATE: created,
-        CAPIBLOCK_MODIFIEDDATE: i % 2 === 0 ? day(c.updatedAt) : null,
+        CAPIBLOCK_MODIFIEDDATE: i % 2 === 0 ? turkishDate(c.updatedAt) : null,
       });
       prices.push(priceRow(ref * 10 + 1, 1, c.retailPrice, 1));
       prices.push(priceRow(ref * 10 + 2, 2, c.wholesalePrice, 0));
@@ -301,14 +300,14 @@ export class LogoSqlEmulator {
     const parsed = parseLogoSql(text);
     if (!parsed.ast) throw new LogoSqlError(`Incorrect syntax: ${parsed.problem}`, 102);
     const verdict = judgeLogoSql({ text, params }, { firm: undefined });
-    const unknownTable = verdict.problems.find((p) => /^table .* not in the schema/.test(p));
+    const unknownTable = verdict.problems.find((p) => /^unknown table /.test(p));
     if (unknownTable) {
-      const name = /^table (\S+)/.exec(unknownTable)?.[1];
+      const name = /^unknown table (\S+)/.exec(unknownTable)?.[1];
       throw new LogoSqlError(`Invalid object name '${name}'.`, 208);
     }
-    const unknownColumn = verdict.problems.find((p) => /^column /.test(p));
+    const unknownColumn = verdict.problems.find((p) => /^unknown column /.test(p));
     if (unknownColumn) {
-      const name = /^column (\S+)/.exec(unknownColumn)?.[1]?.split(".").pop();
+      const name = /^unknown column (\S+)/.exec(unknownColumn)?.[1]?.split(".").pop();
       throw new LogoSqlError(`Invalid column name '${name}'.`, 207);
     }
     if (verdict.problems.length > 0) throw new LogoSqlError(verdict.problems.join("; "), 50000);
@@ -338,7 +337,7 @@ export class LogoSqlEmulator {
     const sets = Object.keys(patch).map((k, i) => `"${k}" = $${i + 2}`);
     await this.db.query(
       `UPDATE "${this.table("LG_{F}_ITEMS")}" SET ${[...sets, `"CAPIBLOCK_MODIFIEDDATE" = $1`].join(", ")} WHERE "CODE" = $${sets.length + 2}`,
-      [day(this.now()), ...Object.values(patch), code],
+      [turkishDate(this.now()), ...Object.values(patch), code],
     );
   }
 
@@ -346,7 +345,7 @@ export class LogoSqlEmulator {
     const item = this.items.find((i) => i.code === code);
     await this.db.query(
       `UPDATE "${this.table("LG_{F}_PRCLIST")}" SET "PRICE" = $1, "CAPIBLOCK_MODIFIEDDATE" = $2 WHERE "CARDREF" = $3 AND "PRIORITY" = $4 AND "PTYPE" = 2`,
-      [price, day(this.now()), item?.ref ?? -1, priority],
+      [price, turkishDate(this.now()), item?.ref ?? -1, priority],
     );
   }
 

@@ -20,8 +20,8 @@ const BAD_SQL: Array<[string, Record<string, unknown>, RegExp]> = [
   [ITEMS, {}, /@after has no value/],
   [ITEMS, { after: 0, extra: 1 }, /@extra is not used/],
   ["SELECT * FROM LG_001_ITEMS", {}, /\*/],
-  ["SELECT I.CODE FROM LG_001_ITEMS AS I; DELETE FROM LG_001_ITEMS", {}, /one statement/],
-  ["SELECT I.CODE FROM LG_001_ITEMS AS I WHERE", {}, /not T-SQL/],
+  ["SELECT I.CODE FROM LG_001_ITEMS AS I; DELETE FROM LG_001_ITEMS", {}, /2 statements in one text/],
+  ["SELECT I.CODE FROM LG_001_ITEMS AS I WHERE", {}, /T-SQL parser/],
 ];
 
 let emu: LogoSqlEmulator;

@@ -9,12 +9,13 @@
 
 import { createHash } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { turkishDate, turkishDateTime } from "../../sdk/turkish-time";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import { clampPageSize } from "../../testing/paging";
 import type { RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer } from "../../testing/server";
 import { type Row, runSelect, SqlError } from "./sql";
-import { MIKRO_VAT_LIST, MikroState, mikroDate, mikroDateTime } from "./state";
+import { MIKRO_VAT_LIST, MikroState } from "./state";
 
 /** Methods a V17 server no longer has (lists go through SqlVeriOkuV2 there). */
 export const MIKRO_V17_REMOVED = [
@@ -181,7 +182,7 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     if (str(m.CalismaYili) !== cred.period) {
       throw new MikroApiError(401, `${str(m.CalismaYili)} çalışma yılına ait veritabanı bulunamadı.`);
     }
-    const expected = mikroPasswordHash(cred.password, mikroDate(now()));
+    const expected = mikroPasswordHash(cred.password, turkishDate(now()));
     if (str(m.KullaniciKodu) !== cred.userCode || str(m.Sifre).toLowerCase() !== expected) {
       throw new MikroApiError(401, "Kullanıcı adı veya şifre hatalı.");
     }
@@ -244,7 +245,7 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
       }
       const out: unknown[] = [];
       for (const c of list) {
-        const ts = mikroDateTime(state.tick());
+        const ts = turkishDateTime(state.tick());
         const row: Row = {
           cari_Guid: state.guid(),
           cari_kod: str(c.cari_kod),
@@ -304,7 +305,7 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
         const seri = str(first.sip_evrakno_seri);
         const sira = num(first.sip_evrakno_sira) > 0 ? num(first.sip_evrakno_sira) : state.nextSira(seri);
         lines.forEach((l, i) => {
-          const ts = mikroDateTime(state.tick());
+          const ts = turkishDateTime(state.tick());
           const g = state.guid();
           state.table("SIPARISLER").rows.push({
             sip_Guid: g,

@@ -31,6 +31,42 @@ describe("emulator SQL (SqlVeriOkuV2)", () => {
     expect(runSelect("SELECT sto_kod FROM STOKLAR WHERE sto_isim = 'O''Neil'", tables)).toEqual([]);
   });
 
+  it("counts with COUNT(*) and stops a sorted walk at a range's end", () => {
+    expect(runSelect("SELECT COUNT(*) AS n FROM STOKLAR WHERE sto_isim LIKE 'Çay%'", tables)).toEqual([
+      { n: 25 },
+    ]);
+    expect(runSelect("SELECT COUNT(*) FROM STOKLAR", tables)).toEqual([{ "": 50 }]);
+    const range = runSelect(
+      "SELECT sto_kod FROM STOKLAR WHERE sto_kod > 'K010' AND sto_kod < 'K014' ORDER BY sto_kod OFFSET 0 ROWS FETCH NEXT 100 ROWS ONLY",
+      tables,
+    );
+    expect(range.map((r) => r.sto_kod)).toEqual(["K011", "K012", "K013"]);
+    // The boundary row of a split: the row at an offset of the sorted order.
+    expect(
+      runSelect("SELECT sto_kod FROM STOKLAR ORDER BY sto_kod OFFSET 25 ROWS FETCH NEXT 1 ROWS ONLY", tables),
+    ).toEqual([{ sto_kod: "K025" }]);
+  });
+
+  it("keeps ORDER BY exact after rows change and new rows are appended (the sorted cache is repaired)", () => {
+    const t: Record<string, Table> = {
+      T: {
+        columns: ["k", "v"],
+        rows: Array.from({ length: 200 }, (_, i) => ({ k: (i * 37) % 200, v: i })),
+        version: 0,
+      },
+    };
+    const sql = "SELECT k, v FROM T ORDER BY v DESC, k";
+    const fresh = () =>
+      [...(t.T as Table).rows].sort((a, b) => Number(b.v) - Number(a.v) || Number(a.k) - Number(b.k));
+    expect(runSelect(sql, t)).toEqual(fresh());
+    // A write changes sort keys in place and appends rows; the table's version says so.
+    const table = t.T as Table;
+    for (const r of table.rows.slice(0, 50)) r.v = 1000 - Number(r.k);
+    table.rows.push({ k: 500, v: 5 }, { k: 501, v: 2000 });
+    table.version = 1;
+    expect(runSelect(sql, t)).toEqual(fresh());
+  });
+
   it("refuses anything but one SELECT, with SQL Server-like messages", () => {
     expect(() => runSelect("DELETE FROM STOKLAR", tables)).toThrow(SqlError);
     expect(() => runSelect("SELECT * FROM STOKLAR; DROP TABLE STOKLAR", tables)).toThrow(/one SELECT/);

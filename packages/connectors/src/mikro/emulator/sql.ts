@@ -1,6 +1,7 @@
 /**
  * A small read-only SQL engine for the Mikro emulator's `SqlVeriOkuV2`: enough T-SQL for what integrators
- * send (SELECT [TOP n] cols FROM table [WITH (NOLOCK)] [WHERE …] [ORDER BY …] [OFFSET … FETCH NEXT …]),
+ * send (SELECT [TOP n] cols | COUNT(*) [AS n] FROM table [WITH (NOLOCK)] [WHERE …] [ORDER BY …]
+ * [OFFSET … FETCH NEXT …]),
  * with AND / OR / NOT / parentheses, = <> != < <= > >=, IN (…), LIKE, IS [NOT] NULL. Anything else is refused
  * with SQL Server-like messages. Column names are case-insensitive, as with Mikro's default collation.
  */
@@ -85,6 +86,8 @@ type Expr =
 export interface SelectQuery {
   table: string;
   columns: Array<{ col: string; as: string }> | "*";
+  /** `COUNT(*) [AS name]`: one row with the number of matching rows under that name. */
+  count?: string;
   top?: number;
   where?: Expr;
   orderBy: Array<{ col: string; desc: boolean }>;
@@ -161,7 +164,19 @@ class Parser {
       if (paren && !this.sym(")")) throw new SqlError("Incorrect syntax near TOP.");
     }
     let columns: SelectQuery["columns"];
-    if (this.sym("*")) columns = "*";
+    let count: string | undefined;
+    const countStar = this.toks[this.i];
+    if (
+      countStar?.t === "id" &&
+      countStar.v.toUpperCase() === "COUNT" &&
+      this.toks[this.i + 1]?.v === "(" &&
+      this.toks[this.i + 2]?.v === "*" &&
+      this.toks[this.i + 3]?.v === ")"
+    ) {
+      this.i += 4;
+      columns = [];
+      count = this.kw("AS") ? this.ident() : "";
+    } else if (this.sym("*")) columns = "*";
     else {
       columns = [];
       do {
@@ -205,7 +220,7 @@ class Parser {
       if (orderBy.length === 0) throw new SqlError("Invalid usage of the option OFFSET without ORDER BY.");
     }
     if (this.peek()) throw new SqlError(`Incorrect syntax near '${this.peek()?.v}'.`);
-    return { table, columns, top, where, orderBy, offset, fetch };
+    return { table, columns, count, top, where, orderBy, offset, fetch };
   }
 
   private orExpr(): Expr {
@@ -404,6 +419,10 @@ export function runSelect(sql: string, tables: Record<string, Table>, maxRows = 
   const pred = q.where ? compile(q.where, col) : undefined;
   const order = q.orderBy.map((o) => ({ c: col(o.col), desc: o.desc }));
   const projection = q.columns === "*" ? undefined : q.columns.map((c) => ({ from: col(c.col), as: c.as }));
+  if (q.count !== undefined) {
+    const base = (q.where && candidates(table, q.where, col)) || table.rows;
+    return [{ [q.count]: pred ? base.filter(pred).length : base.length }];
+  }
   const offset = q.offset ?? 0;
   const limit = Math.min(q.fetch ?? q.top ?? Number.POSITIVE_INFINITY, maxRows);
   let rows: Row[];
@@ -426,8 +445,12 @@ export function runSelect(sql: string, tables: Record<string, Table>, maxRows = 
       }
       start = lo;
     }
+    // An upper bound on the leading ORDER BY column (`c1 < x`, a range's end) stops the walk.
+    const bound = q.where ? findUpperBound(q.where, order, col) : undefined;
+    const within = bound ? compile(bound, col) : undefined;
     for (let i = start; i < sorted.length; i++) {
       const r = sorted[i] as Row;
+      if (within && r[bound?.k === "cmp" ? col(bound.col) : ""] != null && !within(r)) break;
       if (pred && !pred(r)) continue;
       if (skip > 0) {
         skip--;
@@ -519,6 +542,21 @@ function findKeyset(
   return undefined;
 }
 
+/** A top-level conjunct `c1 < x` or `c1 <= x` on the ascending first sort key (with non-string x or upper-case x). */
+function findUpperBound(
+  e: Expr,
+  order: Array<{ c: string; desc: boolean }>,
+  col: (c: string) => string,
+): Expr | undefined {
+  if (e.k === "and") return findUpperBound(e.a, order, col) ?? findUpperBound(e.b, order, col);
+  const first = order[0];
+  if (!first || first.desc || e.k !== "cmp" || col(e.col) !== first.c || e.v === null) return undefined;
+  if (e.op !== "<" && e.op !== "<=") return undefined;
+  // Ordering is raw while comparison folds case: only safe where folding changes nothing.
+  if (typeof e.v === "string" && e.v !== e.v.toUpperCase()) return undefined;
+  return e;
+}
+
 function sortedRows(table: Table, order: Array<{ c: string; desc: boolean }>): Row[] {
   const spec = order.map((o) => `${o.c}${o.desc ? " desc" : ""}`).join(",");
   table.sortCache ??= new Map();
@@ -527,7 +565,11 @@ function sortedRows(table: Table, order: Array<{ c: string; desc: boolean }>): R
   if (hit && hit.version === version && hit.length === table.rows.length) return hit.rows;
   const keyOf = (v: SqlValue | undefined): SqlValue =>
     v === undefined || v === null ? null : typeof v === "boolean" ? Number(v) : v;
-  const decorated = table.rows.map((r) => ({ r, k: order.map((o) => keyOf(r[o.c])) }));
+  // Rows are only ever appended, so after a write the last order plus the new rows is nearly sorted:
+  // the engine's merge sort (TimSort) then costs about one pass, as a database keeps its index.
+  const start =
+    hit && hit.length <= table.rows.length ? hit.rows.concat(table.rows.slice(hit.length)) : table.rows;
+  const decorated = start.map((r) => ({ r, k: order.map((o) => keyOf(r[o.c])) }));
   decorated.sort((a, b) => {
     for (let i = 0; i < order.length; i++) {
       const x = a.k[i] ?? null;

@@ -5,6 +5,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { TURKEY_OFFSET_MS, turkishDate, turkishDateTime } from "../../sdk/turkish-time";
 import { generateCatalog } from "../../testing/catalog";
 import { Prng } from "../../testing/prng";
 import type { Row, Table } from "./sql";
@@ -35,15 +36,6 @@ export const vatPointer = (rate: number): number => MIKRO_VAT_POINTERS.find((v) 
 
 /** Summary-row movement kinds that carry value differences, not quantities (excluded from stock). */
 export const VALUE_ONLY_KINDS = new Set([9, 15]);
-
-/** Mikro server local time (Europe/Istanbul, UTC+3 all year) as "yyyy-MM-dd HH:mm:ss.SSS". */
-export function mikroDateTime(ms: number): string {
-  return new Date(ms + 3 * 3600_000).toISOString().replace("T", " ").slice(0, 23);
-}
-
-export function mikroDate(ms: number): string {
-  return mikroDateTime(ms).slice(0, 10);
-}
 
 export interface MikroStateOptions {
   seed: number | string;
@@ -267,7 +259,7 @@ export class MikroState {
     const groups = new Map<string, string>();
     const subgroups = new Map<string, string>();
     const brands = new Map<string, string>();
-    const created = mikroDateTime(Date.UTC(2023, 0, 2, 6));
+    const created = turkishDateTime(Date.UTC(2023, 0, 2, 6));
     const stok = this.table("STOKLAR").rows;
     const bar = this.table("BARKOD_TANIMLARI").rows;
     const fiyat = this.table("STOK_SATIS_FIYAT_LISTELERI").rows;
@@ -300,7 +292,7 @@ export class MikroState {
         brands.set(it.brand, b);
         this.table("STOK_MARKALARI").rows.push({ mrk_kod: b, mrk_ismi: it.brand });
       }
-      const lastup = mikroDateTime(it.updatedAt);
+      const lastup = turkishDateTime(it.updatedAt);
       const row: Row = {
         sto_Guid: this.guid(),
         sto_kod: it.sku,
@@ -358,7 +350,7 @@ export class MikroState {
   }
 
   private get year(): number {
-    return new Date(this.now() + 3 * 3600_000).getUTCFullYear();
+    return new Date(this.now() + TURKEY_OFFSET_MS).getUTCFullYear();
   }
 
   private addOzet(
@@ -394,7 +386,7 @@ export class MikroState {
 
   /** The summary row this month's normal movements go to (created on first use). */
   private currentOzet(code: string, depot: number): Row {
-    const ts = new Date(this.now() + 3 * 3600_000);
+    const ts = new Date(this.now() + TURKEY_OFFSET_MS);
     const key = { year: ts.getUTCFullYear(), period: ts.getUTCMonth() + 1, kind: 0 };
     const found = this.ozet
       .get(`${code}|${depot}`)
@@ -426,7 +418,7 @@ export class MikroState {
     const row: Row = {
       sth_Guid: this.guid(),
       sth_stok_kod: code,
-      sth_tarih: mikroDate(ts),
+      sth_tarih: turkishDate(ts),
       sth_tip: delta >= 0 ? 0 : 1,
       sth_evraktip: 12,
       sth_evrakno_seri: "",
@@ -441,7 +433,7 @@ export class MikroState {
       sth_cari_kodu: "",
       sth_sip_uid: null,
       sth_fat_uid: null,
-      sth_lastup_date: mikroDateTime(ts),
+      sth_lastup_date: turkishDateTime(ts),
       ...extra,
     };
     this.table("STOK_HAREKETLERI").rows.push(row);
@@ -462,7 +454,7 @@ export class MikroState {
 
   setPrice(code: string, list: number, price: number): void {
     const p = this.prices.get(`${code}|${list}`);
-    const lastup = mikroDateTime(this.tick());
+    const lastup = turkishDateTime(this.tick());
     this.touch("STOK_SATIS_FIYAT_LISTELERI");
     if (p) {
       p.sfiyat_fiyati = price;
@@ -485,7 +477,7 @@ export class MikroState {
   updateProduct(code: string, patch: Partial<Row>): void {
     const row = this.stokByKod.get(code);
     if (!row) throw new Error(`unknown stock code ${code}`);
-    Object.assign(row, patch, { sto_lastup_date: mikroDateTime(this.tick()) });
+    Object.assign(row, patch, { sto_lastup_date: turkishDateTime(this.tick()) });
     this.touch("STOKLAR");
   }
 
@@ -548,11 +540,11 @@ export class MikroState {
       cha_evrak_tip: 63,
       cha_evrakno_seri: seri,
       cha_evrakno_sira: sira,
-      cha_tarihi: mikroDate(ts),
+      cha_tarihi: turkishDate(ts),
       cha_kod: String(lines[0]?.sip_musteri_kod ?? ""),
       cha_meblag: Math.round((net + tax) * 100) / 100,
       cha_aratoplam: Math.round(net * 100) / 100,
-      cha_lastup_date: mikroDateTime(ts),
+      cha_lastup_date: turkishDateTime(ts),
     });
     return fat;
   }

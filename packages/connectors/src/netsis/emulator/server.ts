@@ -11,6 +11,7 @@
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { runSelect, SqlError, type Table } from "../../mikro/emulator/sql";
+import { turkishDateTime } from "../../sdk/turkish-time";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import { generateCatalog, generateCustomers } from "../../testing/catalog";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
@@ -107,11 +108,9 @@ const ok = (data: unknown, extra: Row = {}): Row => ({
 });
 const s = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const pad = (n: number) => String(n).padStart(2, "0");
-/** Newtonsoft DateTime text, Istanbul wall clock. */
+/** Newtonsoft DateTime text, Turkish wall clock: "yyyy-MM-ddTHH:mm:ss". */
 export function netsisDateTime(ms: number): string {
-  const d = new Date(ms + 3 * 3600_000);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return turkishDateTime(ms).slice(0, 19).replace(" ", "T");
 }
 
 /** A table the list filters run on: one row per model instance, every model property a column. */

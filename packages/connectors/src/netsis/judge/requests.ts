@@ -7,7 +7,8 @@
  * tables the connector is allowed to read.
  */
 
-import sqlParser from "node-sql-parser";
+import type { AST } from "node-sql-parser";
+import { sqlParser } from "../../sdk/sql-parser";
 import type { RecordedRequest, Verdict } from "../../testing/recorder";
 import {
   filterProblems,
@@ -21,7 +22,6 @@ import {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const parser = new sqlParser.Parser();
 
 /** A list route and the model its `q`/`sort`/`fields` name (the row type of its TSelectData<T>). */
 const LIST_ROUTES: Record<string, string> = {
@@ -81,7 +81,10 @@ function listProblems(query: Obj, model: string): string[] {
 
 /** One SELECT, over the known tables and their columns only. */
 export function sqlProblems(sql: string): string[] {
-  let ast: sqlParser.AST | sqlParser.AST[];
+  // The T-SQL build only, loaded on the first check: a server that imports this judge through the
+  // package's index must not carry every dialect's parser (sdk/sql-parser.ts).
+  const parser = sqlParser("TransactSQL");
+  let ast: AST | AST[];
   try {
     ast = parser.astify(sql, { database: "TransactSQL" });
   } catch (e) {

@@ -1,12 +1,20 @@
 import type { FileImportItem, FileImportResult } from "@ep/contracts";
 import { Alert, Badge, Button, FileInput, Group, Loader, Stack, Table, Text, Title } from "@mantine/core";
-import { IconDownload, IconFolder } from "@tabler/icons-react";
+import { IconDownload, IconFolder, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
-import { useFileExchange, useFileImport, useFileRows, useOrdersFileDownload } from "../api";
+import {
+  useDeletedFileIds,
+  useFileExchange,
+  useFileImport,
+  useFileImportDelete,
+  useFileRows,
+  useOrdersFileDownload,
+} from "../api";
 
 const ROWS_PAGE = 20;
 type Kind = "products" | "stock" | "prices";
@@ -20,6 +28,7 @@ export function FileUploadBox({ connectionId, kind }: { connectionId: number; ki
   const [file, setFile] = useState<File | null>(null);
   const upload = useFileImport();
   const [error, setError] = useState<string | null>(null);
+  const deleted = useDeletedFileIds(connectionId);
   const onUpload = async () => {
     if (!file) return;
     setError(null);
@@ -57,7 +66,14 @@ export function FileUploadBox({ connectionId, kind }: { connectionId: number; ki
           {error}
         </Alert>
       )}
-      {result && <UploadResult connectionId={connectionId} result={result} />}
+      {result &&
+        (deleted.includes(result.importId) ? (
+          <Text size="xs" c="dimmed" data-testid="file-import-result">
+            {t("connections.files.resultDeleted")}
+          </Text>
+        ) : (
+          <UploadResult connectionId={connectionId} result={result} />
+        ))}
     </Stack>
   );
 }
@@ -130,6 +146,32 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
   const overview = useFileExchange(connectionId);
   const download = useOrdersFileDownload(connectionId);
   const [open, setOpen] = useState<number | null>(null);
+  const remove = useFileImportDelete(connectionId);
+  const [toDelete, setToDelete] = useState<FileImportItem | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const closeDelete = () => {
+    setToDelete(null);
+    setDeleteError(null);
+  };
+  const onDelete = async () => {
+    if (!toDelete) return;
+    setDeleteError(null);
+    try {
+      const gone = await remove.mutateAsync(toDelete.id);
+      if (open === gone.id) setOpen(null);
+      setNotice(
+        `${t("connections.files.deleted", { file: toDelete.fileName })} ${
+          gone.nextFile
+            ? t("connections.files.nextFile", { file: gone.nextFile.fileName })
+            : t("connections.files.nextQuery")
+        }`,
+      );
+      setToDelete(null);
+    } catch (e) {
+      setDeleteError(errorMessage(e));
+    }
+  };
   const kindText = (k: FileImportItem["kind"]) => t(`connections.files.kinds.${k}`);
   return (
     <Stack gap="sm" data-testid="file-exchange">
@@ -142,6 +184,17 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
       <Text size="sm" c="dimmed">
         {t("connections.files.honest")}
       </Text>
+      {notice && (
+        <Alert
+          color="teal"
+          variant="light"
+          withCloseButton
+          onClose={() => setNotice(null)}
+          data-testid="file-delete-notice"
+        >
+          {notice}
+        </Alert>
+      )}
       {overview.isPending && <Loader size="sm" aria-label={t("connections.files.loading")} />}
       {overview.isError && (
         <Alert color="red" variant="light" role="alert">
@@ -192,13 +245,28 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
                       })}
                     </Table.Td>
                     <Table.Td>
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        onClick={() => setOpen(open === f.id ? null : f.id)}
-                      >
-                        {t("connections.files.showRows")}
-                      </Button>
+                      <Group gap={4} wrap="nowrap">
+                        <Button
+                          size="compact-xs"
+                          variant="subtle"
+                          onClick={() => setOpen(open === f.id ? null : f.id)}
+                        >
+                          {t("connections.files.showRows")}
+                        </Button>
+                        <Button
+                          size="compact-xs"
+                          variant="subtle"
+                          color="red"
+                          leftSection={<IconTrash size={14} aria-hidden />}
+                          aria-label={t("connections.files.deleteAria", { file: f.fileName })}
+                          onClick={() => {
+                            setNotice(null);
+                            setToDelete(f);
+                          }}
+                        >
+                          {t("connections.files.delete")}
+                        </Button>
+                      </Group>
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -206,6 +274,26 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
             </Table>
           )}
           {open !== null && <RowResults connectionId={connectionId} fileId={open} />}
+          <ConfirmDialog
+            opened={toDelete !== null}
+            onClose={closeDelete}
+            title={t("connections.files.deleteTitle")}
+            message={
+              toDelete &&
+              [
+                t("connections.files.deleteText", { file: toDelete.fileName }),
+                toDelete.usedForSync ? t("connections.files.deleteInUse") : "",
+              ]
+                .filter(Boolean)
+                .join(" ")
+            }
+            cancelLabel={t("connections.files.cancel")}
+            confirmLabel={t("connections.files.delete")}
+            loading={remove.isPending}
+            error={deleteError}
+            onConfirm={onDelete}
+            confirmTestId="file-delete-confirm"
+          />
 
           <Text size="sm" fw={500}>
             {t("connections.files.folders")}

@@ -7,7 +7,6 @@ import {
   Card,
   Checkbox,
   Group,
-  Modal,
   Pagination,
   Select,
   Stack,
@@ -21,6 +20,7 @@ import { IconRefresh, IconSearch, IconTrash } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
+import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { errorMessage } from "@/lib/errors";
@@ -352,35 +352,24 @@ export default function FailedTasksPage({ area }: { area: Area }) {
         </Stack>
       </Card>
       {detail && <ErrorDetailModal item={detail} onClose={() => setDetail(null)} />}
-      <Modal
+      <ConfirmDialog
         opened={confirmDelete}
         onClose={() => setConfirmDelete(false)}
         title={t("integration.failedTasks.confirmTitle")}
-      >
-        <Text size="sm" mb="md">
-          {t("integration.failedTasks.confirmText", { count: selectedIds.length })}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirmDelete(false)}>
-            {t("integration.cancel")}
-          </Button>
-          <Button
-            color="red"
-            loading={del.isPending}
-            onClick={() =>
-              del.mutate(selectedIds, {
-                onSuccess: (r) => {
-                  setSelected(new Set());
-                  setConfirmDelete(false);
-                  setNotice(t("integration.failedTasks.deleted", { count: r.deleted }));
-                },
-              })
-            }
-          >
-            {t("integration.failedTasks.confirmDelete")}
-          </Button>
-        </Group>
-      </Modal>
+        message={t("integration.failedTasks.confirmText", { count: selectedIds.length })}
+        cancelLabel={t("integration.cancel")}
+        confirmLabel={t("integration.failedTasks.confirmDelete")}
+        loading={del.isPending}
+        onConfirm={() =>
+          del.mutate(selectedIds, {
+            onSuccess: (r) => {
+              setSelected(new Set());
+              setConfirmDelete(false);
+              setNotice(t("integration.failedTasks.deleted", { count: r.deleted }));
+            },
+          })
+        }
+      />
     </>
   );
 }

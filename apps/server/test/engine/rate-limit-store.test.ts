@@ -1,0 +1,72 @@
+/**
+ * The database rate limiter every worker shares (PgRateLimitStore): a request in flight counts until
+ * it is answered, so a system that counts requests when it gets to them never sees more than its limit.
+ */
+import { RateLimiter } from "@ep/connectors";
+import { PgRateLimitStore } from "@ep/engine";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../harness.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ CAPTCHA: "off" });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const WINDOW = 10_000;
+const T0 = 1_800_000_000_000;
+
+describe("the database rate limiter", () => {
+  it("counts a request from the moment it is answered, not from when it was sent", async () => {
+    const store = new PgRateLimitStore(t.ctx.database.db);
+    const key = "rl-test:held";
+    const sent = await store.take(key, 1, 1, WINDOW, T0, 30_000);
+    expect(sent.allowed).toBe(true);
+    expect(sent.ticket).toBeDefined();
+    // While in flight the place stays taken, whatever the window says.
+    const during = await store.take(key, 1, 1, WINDOW, T0 + WINDOW + 5_000, 30_000);
+    expect(during.allowed).toBe(false);
+    // Answered 2 s after it left: the place frees a whole window after the answer.
+    await store.settle(key, sent.ticket as string, T0 + 2_000);
+    const early = await store.take(key, 1, 1, WINDOW, T0 + 2_000 + WINDOW - 500, 30_000);
+    expect(early.allowed).toBe(false);
+    expect(early.retryAfterMs).toBeGreaterThan(0);
+    expect(early.retryAfterMs).toBeLessThanOrEqual(600);
+    const after = await store.take(key, 1, 1, WINDOW, T0 + 2_000 + WINDOW + 50, 30_000);
+    expect(after.allowed).toBe(true);
+  });
+
+  it("frees a held place that is never settled (a worker died) once its hold and a window have passed", async () => {
+    const store = new PgRateLimitStore(t.ctx.database.db);
+    const key = "rl-test:lost";
+    expect((await store.take(key, 1, 1, WINDOW, T0, 5_000)).allowed).toBe(true);
+    expect((await store.take(key, 1, 1, WINDOW, T0 + 5_000 + WINDOW - 200)).allowed).toBe(false);
+    expect((await store.take(key, 1, 1, WINDOW, T0 + 5_000 + WINDOW + 50)).allowed).toBe(true);
+  });
+
+  it("a limiter on it settles each request: two limiters on one key never have more than the limit out", async () => {
+    const store = new PgRateLimitStore(t.ctx.database.db);
+    const budget = { requests: 3, windowMs: 400, safetyMarginMs: 0 };
+    const limiters = [0, 1].map(() => new RateLimiter({ store, key: "rl-test:shared", budget }));
+    const answeredAt: number[] = [];
+    const sentAt: number[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const limiter = limiters[i % 2] as RateLimiter;
+        const ticket = await limiter.acquire(1, undefined, 5_000);
+        sentAt.push(Date.now());
+        await new Promise((r) => setTimeout(r, 30));
+        answeredAt.push(Date.now());
+        await limiter.release(ticket);
+      }),
+    );
+    // Never more than 3 requests sent within 400 ms of an earlier one's answer.
+    const events = [...answeredAt].sort((a, b) => a - b);
+    for (const s of sentAt) {
+      const stillCounting = events.filter((a) => a <= s && a > s - budget.windowMs).length;
+      expect(stillCounting).toBeLessThan(budget.requests);
+    }
+  });
+});
