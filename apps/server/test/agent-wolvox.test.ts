@@ -115,10 +115,16 @@ run("Wolvox through a real agent process on a real Firebird database", () => {
         expect(qty(item.sku), item.sku).toBe(item.stock1 + item.stock2);
       expect(qty("WLV-000001")).toBe(17);
 
+      // Slow SIPARIS inserts: the three orders go at once and take the same next BLKODU (Wolvox numbers
+      // documents MAX + 1), as when a clerk saves an order in Wolvox at that moment. Each refused one
+      // changed nothing and goes again within the run.
+      await db.setSlowWrites(300_000);
       c.shop.generateOrders(3);
       const orders = await runJob(t, c, "OrderIntegration");
+      await db.setSlowWrites(0);
       expect(orders.status, JSON.stringify(orders)).toBe("Succeeded");
-      expect(orders.counts.written).toBe(3);
+      expect(orders.counts.written, JSON.stringify(orders)).toBe(3);
+      expect(orders.counts.changed, JSON.stringify(orders)).toBe(3);
       const rows = await db.query("SELECT SIPARIS_TURU, SIPARIS_DURUMU, CARIKODU FROM SIPARIS");
       expect(rows).toEqual(Array(3).fill({ SIPARIS_TURU: 1, SIPARIS_DURUMU: 1, CARIKODU: "WEB-001" }));
 

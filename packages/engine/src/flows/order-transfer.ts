@@ -1,5 +1,5 @@
 import type { Order } from "@ep/connectors";
-import { isConnectorError } from "@ep/connectors";
+import { isConnectorError, sleep } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { failureText, systemNamesOf } from "../runs/failure-text.ts";
@@ -9,6 +9,13 @@ import { type Flow, type FlowContext, failRecord } from "./flow.ts";
 
 const CANCELLED = /cancel|iptal|refund|iade/i;
 const ORDER_CONCURRENCY = 8;
+/**
+ * An order the ERP refused on a lock (another writer held the row or took the same document number,
+ * often this run's own order next to it) changed nothing there: it goes again after a pause, a few
+ * times, before it is left for the next run.
+ */
+const LOCK_RETRIES = 3;
+const LOCK_RETRY_PAUSE_MS = 200;
 
 type LedgerRow = typeof orderLedger.$inferSelect;
 
@@ -29,11 +36,23 @@ export const orderTransfer: Flow = async (ctx) => {
   const transientTexts = new Set<string>();
   const customers = new CustomerAccounts(ctx);
   // A few orders at a time: each under its own lock, all within the ERP's shared rate budget.
+  const queue = pending.map((row) => ({ row, lockRetries: 0 }));
   let next = 0;
   const worker = async () => {
-    while (next < pending.length && !ctx.signal.aborted) {
-      const row = pending[next++]!;
-      if ((await transferOne(ctx, row, customers, transientTexts)) === "transient") transientLeft++;
+    while (next < queue.length && !ctx.signal.aborted) {
+      const item = queue[next++]!;
+      const outcome = await transferOne(ctx, item.row, customers, item.lockRetries > 0);
+      if (typeof outcome === "string") continue;
+      if (outcome.locked && item.lockRetries < LOCK_RETRIES) {
+        item.lockRetries++;
+        // Spread, so that two orders refused together do not meet again; a stopped run ends the pause.
+        const pause = LOCK_RETRY_PAUSE_MS * item.lockRetries * (0.5 + Math.random());
+        await sleep(pause, ctx.signal).catch(() => undefined);
+        queue.push(item);
+        continue;
+      }
+      transientLeft++;
+      transientTexts.add(outcome.text);
     }
   };
   await Promise.all(Array.from({ length: ORDER_CONCURRENCY }, worker));
@@ -195,12 +214,15 @@ class CustomerAccounts {
   }
 }
 
+/** An order left for later: why (the merchant's words), and whether the ERP refused it on a lock. */
+type Transient = { text: string; locked: boolean };
+
 async function transferOne(
   ctx: FlowContext,
   candidate: LedgerRow,
   customers: CustomerAccounts,
-  transientTexts?: Set<string>,
-): Promise<"done" | "skipped" | "transient" | "failed"> {
+  retry = false,
+): Promise<"done" | "skipped" | "failed" | Transient> {
   const claimed = await claim(ctx, candidate.id);
   if (!claimed) return "skipped";
   const { row } = claimed;
@@ -222,7 +244,8 @@ async function transferOne(
         return "done";
       }
     }
-    ctx.tally.changed(1);
+    // Counted once per run, however often a lock sends the order round again.
+    if (!retry) ctx.tally.changed(1);
     const customerCode = row.erpCustomerCode ?? (await customers.codeFor(order));
     const mapped: Order = {
       ...order,
@@ -258,13 +281,12 @@ async function transferOne(
   } catch (error) {
     if (isConnectorError(error) && error.kind === "transient") {
       const text = failureText(error, systemNamesOf(ctx.erp, ctx.shop));
-      transientTexts?.add(text);
       await update(ctx, row.id, {
         lastError: text,
         lockOwner: null,
         lockUntil: null,
       });
-      return "transient";
+      return { text, locked: error.reason === "lock" };
     }
     const text = failureText(error, systemNamesOf(ctx.erp, ctx.shop));
     await update(ctx, row.id, { state: "failed", lastError: text, lockOwner: null, lockUntil: null });
