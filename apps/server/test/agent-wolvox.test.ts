@@ -125,6 +125,12 @@ run("Wolvox through a real agent process on a real Firebird database", () => {
       expect(orders.status, JSON.stringify(orders)).toBe("Succeeded");
       expect(orders.counts.written, JSON.stringify(orders)).toBe(3);
       expect(orders.counts.changed, JSON.stringify(orders)).toBe(3);
+      // The statements through the agent are the run's ERP calls: the order blocks as writes (one
+      // more for each sent again), the look-ups as reads; the report says so to the merchant.
+      expect(orders.calls.erp.write, JSON.stringify(orders)).toBeGreaterThanOrEqual(3);
+      expect(orders.calls.erp.read, JSON.stringify(orders)).toBeGreaterThan(0);
+      expect(stock.calls.erp, JSON.stringify(stock)).toMatchObject({ write: 0 });
+      expect(stock.calls.erp.read, JSON.stringify(stock)).toBeGreaterThan(0);
       const rows = await db.query("SELECT SIPARIS_TURU, SIPARIS_DURUMU, CARIKODU FROM SIPARIS");
       expect(rows).toEqual(Array(3).fill({ SIPARIS_TURU: 1, SIPARIS_DURUMU: 1, CARIKODU: "WEB-001" }));
 

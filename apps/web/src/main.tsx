@@ -14,11 +14,15 @@ import { getCookie } from "./lib/cookies";
 async function bootstrap() {
   // An expired token is dropped before anything renders (spec section 4).
   loadSession();
+  let leaving = false;
   configureApiClient({
     getToken,
     // Any 401 on a signed-in call: clear the token and the persisted state, then reload onto
     // /auth/login, which shows the sign-in screen (spec section 8). The reload drops every cache.
+    // Once: a page's calls answered 401 together would each restart (abort) the same reload.
     onUnauthorized: () => {
+      if (leaving) return;
+      leaving = true;
       clearSession("expired", { silent: true });
       window.location.replace("/auth/login");
     },

@@ -32,6 +32,7 @@ import type {
 } from "./sdk/connector";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
+import { countedSqlTransport } from "./sdk/sql";
 import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
@@ -179,9 +180,11 @@ export function createErpConnector(
   credentials: Credentials,
   ctx: ConnectorContext,
 ): ErpConnector {
-  const create = erpModules.get(type)?.create;
-  if (!create) throw notImplemented("erp", type);
-  return create(credentials, ctx);
+  const module = erpModules.get(type);
+  if (!module?.create) throw notImplemented("erp", type);
+  // Statements through the agent count as the run's ERP calls, as HTTP requests do.
+  const sql = ctx.sql && countedSqlTransport(ctx.sql, ctx.counter, module.descriptor.system);
+  return module.create(credentials, sql ? { ...ctx, sql } : ctx);
 }
 
 export function createShopConnector(

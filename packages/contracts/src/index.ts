@@ -9,3 +9,4 @@ export * from "./schemas/panel.ts";
 export * from "./schemas/privacy.ts";
 export * from "./schemas/settings.ts";
 export * from "./schemas/tickets.ts";
+export * from "./sql-statement.ts";

@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { firebirdSysdbaPassword } from "@ep/connectors";
 import type { AgentSqlRequestFrame } from "@ep/contracts";
+import { isReadOnlyStatement } from "@ep/contracts/sql-statement";
 import Firebird from "node-firebird";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentStore } from "../store.ts";
-import { isReadOnlyStatement } from "./firebird.ts";
 import { SqlRunner } from "./runner.ts";
 
 const password = firebirdSysdbaPassword();

@@ -21,6 +21,8 @@ import type {
   SqlTransport,
   SqlValue,
 } from "@ep/connectors";
+// The subpath, not the package root: the agent loads no schemas or messages it does not use.
+import { isReadOnlyStatement } from "@ep/contracts/sql-statement";
 import Firebird from "node-firebird";
 
 type FirebirdTarget = Extract<SqlTarget, { dialect: string }>;
@@ -37,12 +39,6 @@ export interface FirebirdExecutorOptions {
 const isc_tpb_read_committed = 15;
 const isc_tpb_rec_version = 17;
 const isc_tpb_no_rec_version = 18;
-
-/** A statement that only reads: SELECT or WITH … SELECT, not locking rows (`WITH LOCK`). */
-export function isReadOnlyStatement(sql: string): boolean {
-  const text = sql.replace(/^(?:\s+|--[^\n]*|\/\*[\s\S]*?\*\/)*/, "");
-  return /^(SELECT|WITH)\b/i.test(text) && !/\bWITH\s+LOCK\b/i.test(text);
-}
 
 /** `@name` -> `?` outside string literals and comments, with the values in order of use. */
 export function toPositional(text: string, params: SqlParams = {}): { sql: string; values: SqlValue[] } {

@@ -5,6 +5,9 @@
  * and never build SQL from strings: every value is a named parameter (`@name` in the text).
  */
 
+import { isReadOnlyStatement } from "@ep/contracts";
+import type { CallCounter } from "./logging";
+
 export type SqlDialect = "mssql" | "firebird";
 
 export type SqlValue = string | number | boolean | null | Date;
@@ -51,4 +54,29 @@ export type SqlTarget =
 export interface SqlTransport {
   readonly dialect: SqlDialect;
   query(query: SqlQuery, options?: SqlQueryOptions): Promise<SqlResult>;
+}
+
+/**
+ * The transport with each statement counted as one call of `system` (a read when it only reads), as
+ * the HTTP client counts its requests: a run's report and metering see the calls a SQL connector made
+ * through the on-site agent, too.
+ */
+export function countedSqlTransport(
+  transport: SqlTransport,
+  counter: CallCounter | undefined,
+  system: string,
+): SqlTransport {
+  if (!counter) return transport;
+  return {
+    dialect: transport.dialect,
+    async query(query, options) {
+      counter.record(system, isReadOnlyStatement(query.text) ? "read" : "write");
+      try {
+        return await transport.query(query, options);
+      } catch (e) {
+        counter.recordFailure(system);
+        throw e;
+      }
+    },
+  };
 }

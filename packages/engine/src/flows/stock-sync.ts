@@ -26,6 +26,11 @@ export const stockSync: Flow = async (ctx) => {
     return page;
   };
 
+  // A full read the ERP can split goes as several chains of disjoint code ranges at once. The split
+  // needs nothing of the locations: it is asked for beside them, so the first page is not a round
+  // trip later (a failure still surfaces when it is awaited below).
+  const startsOfRead = since ? Promise.resolve([undefined]) : fullReadStarts(ctx.erp, "stock");
+  startsOfRead.catch(() => undefined);
   const [shopLocations, erpLocations] = await Promise.all([
     ctx.shop.listStockLocations(),
     ctx.erp.listStockLocations(),
@@ -112,8 +117,7 @@ export const stockSync: Flow = async (ctx) => {
     return keys;
   };
 
-  // A full read the ERP can split goes as several chains of disjoint code ranges at once.
-  const starts = since ? [undefined] : await fullReadStarts(ctx.erp, "stock");
+  const starts = await startsOfRead;
 
   /**
    * A SKU's total is known once all its warehouses are read. An ERP that lists a SKU's warehouses
