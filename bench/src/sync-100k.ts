@@ -405,6 +405,8 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     return full;
   };
 
+  // The ERP emulator's sort orders, as a SQL Server's indexes would have them (see warmErpSorts).
+  await emulators.call("warmErpSorts");
   // A. Full sync without delay, then B and C on its ledger; A' full sync again with answer times.
   if (MODES.includes("plain")) await fullSync("A. Full sync", false);
   else await syncBoth(); // the ledger B and C compare against
