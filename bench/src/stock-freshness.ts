@@ -2,8 +2,10 @@
  * Stock in the shop within seconds (issue 13, item 7): the time from a stock change in the ERP (Mikro
  * emulator) to the new quantity in the shop (IKAS emulator), p50/p95, with today's 1-minute schedule and
  * with the light "changed since" probe, in one run of the real server (scheduler, probe, queue, engine
- * workers; embedded PGlite in memory). Both modes are measured on the wall clock, end to end: changes
- * land at uniformly random moments of a window, on distinct SKUs.
+ * workers) on the database an install runs: the embedded default (a PostgreSQL cluster in a temp dir),
+ * a fresh database on `DATABASE_URL`'s server (dropped afterwards), or PGlite in memory with
+ * `EMBEDDED_DB=pglite`. Both modes are measured on the wall clock, end to end: changes land at
+ * uniformly random moments of a window, on distinct SKUs.
  *
  * Then, with the probe on and nothing changing, the ERP calls per probe.
  *
@@ -12,7 +14,7 @@
  *   BENCH_PROBE_SECONDS (15) probe interval, BENCH_QUIET_SECONDS (60) the quiet phase.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -23,6 +25,7 @@ import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
 import { saveConnection } from "@ep/server/connections";
 import { and, eq, inArray, ne } from "drizzle-orm";
+import { freshPostgres } from "./postgres.ts";
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 20);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_SECONDS ?? 120) * 1000;
@@ -40,9 +43,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Mode = "schedule" | "probe";
 
+/** Where this run's server keeps its data, and what to remove afterwards. */
+const DATABASE = process.env.DATABASE_URL
+  ? "PostgreSQL (DATABASE_URL, a fresh database per mode)"
+  : process.env.EMBEDDED_DB === "pglite"
+    ? "PGlite in memory"
+    : "the embedded default (a PostgreSQL cluster)";
+
 async function measure(mode: Mode) {
+  const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-fresh-"));
+  const pg = await freshPostgres(process.env.DATABASE_URL);
   const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-fresh-")),
+    DATA_DIR: dataDir,
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+    EMBEDDED_DB: process.env.EMBEDDED_DB === "pglite" ? "pglite" : "postgres",
     LOG_LEVEL: "warn",
     PUBLIC_URL: "http://127.0.0.1",
     OUTBOUND_ALLOW: "127.0.0.1",
@@ -52,7 +66,7 @@ async function measure(mode: Mode) {
   });
   const ctx = await createContext(config, {
     logDestination: new Writable({ write: (_c, _e, done) => done() }),
-    dataDirOverride: "memory",
+    ...(process.env.EMBEDDED_DB === "pglite" && !pg ? { dataDirOverride: "memory" } : {}),
     scheduler: true,
   });
   const app = await buildApp(ctx);
@@ -173,12 +187,14 @@ async function measure(mode: Mode) {
     await app.close();
     await Promise.all([erp.close(), shop.close()]);
     await closeContext(ctx);
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 async function main() {
   console.log(
-    `Stock freshness: ${CHANGES} ERP stock changes per mode over ${WINDOW_MS / 1000} s (Mikro emulator → IKAS emulator, real server, PGlite)`,
+    `Stock freshness: ${CHANGES} ERP stock changes per mode over ${WINDOW_MS / 1000} s (Mikro emulator → IKAS emulator, real server, ${DATABASE})`,
   );
   const schedule = await measure("schedule");
   const probe = await measure("probe");
