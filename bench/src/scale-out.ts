@@ -4,8 +4,8 @@
  *
  * On PostgreSQL (DATABASE_URL names a server; a fresh database per phase is made there and dropped),
  * `BENCH_COMPANIES` companies (10), each with its Mikro and IKAS connections to one emulator pair of
- * `BENCH_SKUS` SKUs (20,000, in a child process). Each phase starts `n` production server processes
- * with `ROLE=worker` (queue slots, scheduler, sweeper; no HTTP), then enables every company's
+ * `BENCH_SKUS` SKUs (20,000, in a child process). Each phase starts `n` production worker processes
+ * (`npm run worker`: the bundle; queue slots, scheduler, sweeper; no HTTP), then enables every company's
  * ProductIntegration (the first full sync, the heaviest run) due now. The workers' schedulers queue
  * the runs and their queue slots run them. Figures per phase: wall time from the first run queued to
  * the last one finished (the database's clocks), and the CPU seconds of the worker processes
@@ -17,7 +17,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,26 +26,65 @@ import { saveConnection } from "@ep/server/connections";
 import { CredentialCipher } from "@ep/server/credentials";
 import { openDatabase } from "@ep/server/database";
 import { companies } from "@ep/server/schema";
+import { serverDir, serverNodeArgs } from "@ep/server/server-process";
 import pg from "pg";
 import type { EmulatorsReady } from "./emulator-host.ts";
 import { IKAS, MIKRO } from "./engine.ts";
 import { ChildControl } from "./ipc.ts";
 import { freshPostgres } from "./postgres.ts";
+import { boxCpuSeconds, cpuSeconds, postmasterPid, treeCpuSeconds } from "./process-cpu.ts";
 
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 10);
 const SKUS = Number(process.env.BENCH_SKUS ?? 20_000);
 const RATE_MULTIPLIER = Number(process.env.BENCH_RATE_MULTIPLIER ?? 1000);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
+/** Cores each worker process may use (a cgroup CPU quota), or 0 for no limit. */
+const WORKER_CPU = Number(process.env.BENCH_WORKER_CPU ?? 0.3);
 const GOAL = 1.8;
+/** Queue slots of a worker process (the server's default). */
+const SLOTS = 2;
 const here = dirname(fileURLToPath(import.meta.url));
-const serverDir = join(here, "../../apps/server");
-const CLOCK_TICKS = 100;
 
-/** utime + stime of a process, in seconds (Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+const CGROUP_CPU = "/sys/fs/cgroup/cpu";
+
+/**
+ * A worker process as a machine of its own: a CPU quota of `cores` (cgroup v1 CFS), so that it and
+ * not the box's two cores, shared with PostgreSQL and the emulators, is what the phase measures.
+ * Answers a function that removes the group, or undefined where cgroups are not writable.
+ */
+function limitCpu(pid: number, name: string, cores: number): (() => void) | undefined {
+  if (!(cores > 0) || !existsSync(CGROUP_CPU)) return undefined;
+  const dir = `${CGROUP_CPU}/${name}`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${dir}/cpu.cfs_period_us`, "100000");
+    writeFileSync(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * 100_000)));
+    writeFileSync(`${dir}/cgroup.procs`, String(pid));
+  } catch {
+    return undefined;
+  }
+  return () => {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // still has a process: it is gone once the worker has exited
+    }
+  };
+}
+
+/** Waits until the ProductIntegration run of each of `companyIds` has ended. */
+async function finished(pool: pg.Pool, companyIds: number[]) {
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    const { rows } = await pool.query<{ done: number }>(
+      `select count(*)::int as done from job_runs where job_type = 'ProductIntegration'
+         and company_id = any($1) and status not in ('Queued', 'Running')`,
+      [companyIds],
+    );
+    if ((rows[0]?.done ?? 0) >= companyIds.length) return;
+    if (Date.now() > deadline) throw new Error("the runs did not end within 30 minutes");
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 type Phase = {
@@ -53,6 +92,12 @@ type Phase = {
   wall: number;
   cpu: number;
   emulatorCpu: number;
+  postgresCpu: number;
+  /** The box's busy share of its cores over the phase. */
+  boxBusy: number;
+  /** Mean seconds a run waited in the queue, and ran. */
+  queued: number;
+  ran: number;
   runs: number;
   statuses: Record<string, number>;
 };
@@ -68,16 +113,26 @@ async function phase(
   const key = randomBytes(32);
   const cipher = new CredentialCipher(new Map([["k1", key]]), "k1");
   const processes: ChildProcess[] = [];
+  const cgroups: Array<() => void> = [];
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   try {
     // Seeding (migrations, companies, connections, jobs all disabled): not timed.
+    // The measured companies, and one warm-up company per queue slot.
     const seed = await openDatabase({ databaseUrl: database.url });
-    for (let i = 0; i < COMPANIES; i++) {
+    const measured: number[] = [];
+    const warmUp: number[] = [];
+    for (let i = 0; i < COMPANIES + workers * SLOTS; i++) {
+      const warm = i >= COMPANIES;
       const [company] = await seed.db
         .insert(companies)
-        .values({ name: `Ölçek ${i + 1} A.Ş.`, erpType: MIKRO, ecommerceType: IKAS })
+        .values({
+          name: warm ? `Isınma ${i - COMPANIES + 1} A.Ş.` : `Ölçek ${i + 1} A.Ş.`,
+          erpType: MIKRO,
+          ecommerceType: IKAS,
+        })
         .returning();
       const companyId = company!.id;
+      (warm ? warmUp : measured).push(companyId);
       await saveConnection(seed.db, cipher, {
         companyId,
         kind: "erp",
@@ -108,9 +163,11 @@ async function phase(
       CONNECTOR_RATE_MULTIPLIER: String(RATE_MULTIPLIER),
       OUTBOUND_ALLOW: "127.0.0.1",
     };
-    // One after the other: each installs nothing new, but starts cleanly before the next.
+    // The production worker (`npm run worker -w @ep/server`: the bundle and its node flags), one
+    // after the other so that each has started before the next.
+    const workerArgs = serverNodeArgs("worker");
     for (let w = 0; w < workers; w++) {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      const child = spawn(process.execPath, workerArgs, {
         cwd: serverDir,
         env: { ...env, DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-scale-")) },
         stdio: ["ignore", "pipe", "inherit"],
@@ -129,38 +186,62 @@ async function phase(
         child.stdout?.on("data", onData);
         child.once("exit", (code) => reject(new Error(`worker exited with ${code} before it started`)));
       });
+      const release = limitCpu(child.pid!, `ep-bench-worker-${process.pid}-${w}`, WORKER_CPU);
+      if (WORKER_CPU > 0 && !release)
+        throw new Error(`cannot set a CPU quota under ${CGROUP_CPU}: set BENCH_WORKER_CPU=0`);
+      if (release) cgroups.push(release);
     }
+
+    // Warm-up, not timed: a first sync per queue slot, so that every worker process has compiled
+    // and cached what a run uses, as a long-running worker has. Each process must have run one.
+    await pool.query(
+      "update jobs set is_enabled = true, next_run_at = now() where type = 'ProductIntegration' and company_id = any($1)",
+      [warmUp],
+    );
+    await finished(pool, warmUp);
+    const { rows: warmed } = await pool.query<{ n: number }>(
+      "select count(distinct lease_owner)::int as n from job_runs where company_id = any($1)",
+      [warmUp],
+    );
+    if ((warmed[0]?.n ?? 0) < workers)
+      throw new Error(`the warm-up runs went to ${warmed[0]?.n} of ${workers} worker processes`);
 
     const cpuBefore = processes.map((p) => cpuSeconds(p.pid!));
     const emulatorBefore = cpuSeconds(emulatorPid);
-    // Every company's first full sync, due now: the workers' schedulers queue them.
+    const postmaster = postmasterPid();
+    const postgresBefore = postmaster ? treeCpuSeconds(postmaster) : 0;
+    const boxBefore = boxCpuSeconds();
+    // Every measured company's first full sync, due now: the workers' schedulers queue them.
     await pool.query(
-      "update jobs set is_enabled = true, next_run_at = now() where type = 'ProductIntegration'",
+      "update jobs set is_enabled = true, next_run_at = now() where type = 'ProductIntegration' and company_id = any($1)",
+      [measured],
     );
-    const deadline = Date.now() + 30 * 60_000;
-    for (;;) {
-      const { rows } = await pool.query<{ done: number }>(
-        `select count(*)::int as done from job_runs where job_type = 'ProductIntegration'
-           and status not in ('Queued', 'Running')`,
-      );
-      if ((rows[0]?.done ?? 0) >= COMPANIES) break;
-      if (Date.now() > deadline) throw new Error("the runs did not end within 30 minutes");
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await finished(pool, measured);
     const cpu = processes.reduce((sum, p, i) => sum + cpuSeconds(p.pid!) - cpuBefore[i]!, 0);
     const emulatorCpu = cpuSeconds(emulatorPid) - emulatorBefore;
-    const { rows } = await pool.query<{ wall: number; runs: number }>(
-      `select extract(epoch from max(finished_at) - min(created_at))::float8 as wall, count(*)::int as runs
-         from job_runs where job_type = 'ProductIntegration'`,
+    const postgresCpu = postmaster ? treeCpuSeconds(postmaster) - postgresBefore : Number.NaN;
+    const boxAfter = boxCpuSeconds();
+    const boxBusy = (boxAfter.busy - boxBefore.busy) / (boxAfter.total - boxBefore.total);
+    const { rows } = await pool.query<{ wall: number; runs: number; queued: number; ran: number }>(
+      `select extract(epoch from max(finished_at) - min(created_at))::float8 as wall, count(*)::int as runs,
+              avg(extract(epoch from started_at - created_at))::float8 as queued,
+              avg(extract(epoch from finished_at - started_at))::float8 as ran
+         from job_runs where job_type = 'ProductIntegration' and company_id = any($1)`,
+      [measured],
     );
     const { rows: byStatus } = await pool.query<{ status: string; n: number }>(
-      "select status, count(*)::int as n from job_runs where job_type = 'ProductIntegration' group by status",
+      "select status, count(*)::int as n from job_runs where job_type = 'ProductIntegration' and company_id = any($1) group by status",
+      [measured],
     );
     return {
       workers,
       wall: rows[0]?.wall ?? 0,
       cpu,
       emulatorCpu,
+      postgresCpu,
+      boxBusy,
+      queued: rows[0]?.queued ?? 0,
+      ran: rows[0]?.ran ?? 0,
       runs: rows[0]?.runs ?? 0,
       statuses: Object.fromEntries(byStatus.map((r) => [r.status, r.n])),
     };
@@ -170,6 +251,7 @@ async function phase(
       p.kill("SIGTERM");
       await exited;
     }
+    for (const release of cgroups) release();
     await pool.end();
     await database.drop();
   }
@@ -192,14 +274,14 @@ async function main() {
     // emulator's one shared window would pace all companies together.
     await emulators.call("setRateLimit", false);
     console.log(
-      `${COMPANIES} companies × ${SKUS.toLocaleString("en")} SKUs, ProductIntegration each; connector budgets ×${RATE_MULTIPLIER}; 2 queue slots per worker process.`,
+      `${COMPANIES} companies × ${SKUS.toLocaleString("en")} SKUs, ProductIntegration each; connector budgets ×${RATE_MULTIPLIER}; 2 queue slots per worker process; ${WORKER_CPU > 0 ? `${WORKER_CPU} core per worker process (a CPU quota)` : "no CPU quota"}.`,
     );
     const phases: Phase[] = [];
     for (const workers of WORKERS) {
       const p = await phase(serverUrl, emulators.ready, emulators.child.pid!, workers);
       phases.push(p);
       console.log(
-        `${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s); ${JSON.stringify(p.statuses)}`,
+        `${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s, PostgreSQL ${p.postgresCpu.toFixed(1)} s; box busy ${(p.boxBusy * 100).toFixed(0)} %); a run queued ${p.queued.toFixed(1)} s and ran ${p.ran.toFixed(1)} s on average; ${JSON.stringify(p.statuses)}`,
       );
       if ((p.statuses.Succeeded ?? 0) !== COMPANIES)
         throw new Error(`not every run succeeded: ${JSON.stringify(p.statuses)}`);

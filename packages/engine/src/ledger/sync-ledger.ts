@@ -26,8 +26,22 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The ledger of one shop connection: bindings (external ids) and the hash last pushed per key. */
+/** Rows written by one ledger before it first refreshes the table's planner statistics; then ×4. */
+const STATISTICS_FIRST_AT = 1000;
+
+/**
+ * The ledger of one shop connection: bindings (external ids) and the hash last pushed per key.
+ *
+ * A ledger that writes many rows refreshes the table's planner statistics itself, as it passes
+ * 1,000, 4,000, 16,000… rows. Without them (a new database, a new connection, PostgreSQL with
+ * autovacuum off, autovacuum's first minute) the planner takes a connection for one row, and each
+ * lookup by key or external id scanned every row of the connection: a first sync of 20,000 SKUs
+ * cost PostgreSQL 53 s of CPU, against 12 s with statistics.
+ */
 export class SyncLedger {
+  private written = 0;
+  private statisticsAt = STATISTICS_FIRST_AT;
+
   constructor(
     private readonly db: Executor,
     readonly connectionId: number,
@@ -99,6 +113,12 @@ export class SyncLedger {
           if (attempt >= 2 || !isUniqueViolation(error, "sync_ledger_external_uq")) throw error;
         }
       }
+    }
+    this.written += unique.length;
+    if (this.written >= this.statisticsAt) {
+      this.statisticsAt *= 4;
+      // SKIP_LOCKED: another run (or autovacuum) analysing the table at the moment does as well.
+      await this.db.execute(sql`analyze (skip_locked) sync_ledger`);
     }
     return conflicts;
   }
