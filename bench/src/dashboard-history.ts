@@ -1,8 +1,10 @@
 /**
  * `npm run bench:dashboard -w @ep/bench` (issue 13, item 3): does the panel slow down with history?
  *
- * On PostgreSQL (DATABASE_URL names a server; a fresh database is made there and dropped), it starts
- * the production server as a child process, registers two companies through the API, gives one of
+ * On PostgreSQL (DATABASE_URL names a server; a fresh database is made there and dropped) or, without
+ * DATABASE_URL, on the embedded default (a PostgreSQL cluster in a temp dir, started as the server
+ * starts its own, with the same settings), it starts the production server (`npm start`'s bundle) as
+ * a child process, registers two companies through the API, gives one of
  * them 100,000 job runs, 100,000 open failed tasks and 100,000 notifications, and then, in one run:
  *
  * - p50 of Dashboard, JobHistory and Notification for the busy company against the empty one
@@ -16,13 +18,14 @@
  * for the server child, e.g. `--cpu-prof`). `--strict` exits 1 on a FAIL.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ensureCompanyJobs } from "@ep/engine";
+import { startEmbeddedPostgres } from "@ep/server/embedded-postgres";
+import { serverDir, serverNodeArgs } from "@ep/server/server-process";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { freshPostgres } from "./postgres.ts";
@@ -33,7 +36,6 @@ const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 400);
 const ROUNDS = 4;
 const GOAL_P50_RATIO = 1.5;
 const GOAL_THROUGHPUT_RATIO = 0.3;
-const serverDir = fileURLToPath(new URL("../../apps/server/", import.meta.url));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -118,19 +120,12 @@ function percentiles(latencies: number[]) {
 }
 
 async function main() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.error(
-      "bench:dashboard measures the production setup on PostgreSQL: set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/postgres",
-    );
-    process.exit(2);
-  }
-  const database = await freshPostgres(serverUrl);
+  const database = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : await embedded();
   if (!database) throw new Error("no database");
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const server = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
+  const server = spawn(process.execPath, [...nodeArgs, ...serverNodeArgs("start")], {
     cwd: serverDir,
     env: {
       ...process.env,
@@ -223,7 +218,7 @@ async function main() {
     // for the planner and the visibility map that lets the capped counts read the index only.
     await pool.query("vacuum analyze");
     console.log(
-      `Seeded ${HISTORY.toLocaleString("en")} runs, failed tasks and notifications for one company in ${((performance.now() - t0) / 1000).toFixed(1)} s (PostgreSQL, server process on port ${port}).`,
+      `Seeded ${HISTORY.toLocaleString("en")} runs, failed tasks and notifications for one company in ${((performance.now() - t0) / 1000).toFixed(1)} s (${process.env.DATABASE_URL ? `PostgreSQL, database ${database.name}` : database.name}, server process on port ${port}).`,
     );
 
     const endpoints = [
@@ -318,6 +313,20 @@ async function main() {
     await new Promise((r) => server.once("exit", r));
     await database.drop();
   }
+}
+
+/** The embedded default's cluster, in a temp dir removed afterwards. */
+async function embedded(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "ep-bench-dash-db-"));
+  const cluster = await startEmbeddedPostgres(join(dir, "postgres"), () => undefined);
+  return {
+    name: "the embedded default, a PostgreSQL cluster",
+    url: cluster.url,
+    async drop() {
+      await cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 main().catch((error) => {

@@ -36,26 +36,46 @@ async function ledgerRowsRead(tx: Executor): Promise<number> {
   return Number((result.rows[0] as { n: number }).n);
 }
 
-it("finds a binding among 5,000 of a first sync by its index, not by reading the connection", async () => {
-  const db = t.ctx.database.db;
-  // A first sync: the variants of 5,000 cards bound as they are created, a few at a time.
-  const ledger = new SyncLedger(db, shopConnectionId, c.companyId);
+/** A first sync: the variants of 5,000 cards bound as they are created, a few at a time. */
+async function firstSync(connectionId: number, companyId: number) {
+  const ledger = new SyncLedger(t.ctx.database.db, connectionId, companyId);
   for (let i = 0; i < 5000; i += 25) {
     await ledger.put(
       "variant",
       Array.from({ length: 25 }, (_, j) => ({ key: `SKU-${i + j}`, externalId: `v-${i + j}`, hash: "h" })),
     );
   }
+}
 
-  await db.transaction(async (tx) => {
-    const probe = new SyncLedger(tx, shopConnectionId, c.companyId);
+/** Rows read to bind one new SKU and to look up three bound ones. */
+async function lookups(connectionId: number, companyId: number): Promise<number> {
+  let read = 0;
+  await t.ctx.database.db.transaction(async (tx) => {
+    const probe = new SyncLedger(tx, connectionId, companyId);
     const before = await ledgerRowsRead(tx);
     // A new binding (checked against the external ids held) and a lookup of three keys.
     expect(await probe.put("variant", [{ key: "SKU-NEW", externalId: "v-new", hash: "h" }])).toEqual([]);
     const found = await probe.get("variant", ["SKU-7", "SKU-2500", "SKU-4999"]);
-    const read = (await ledgerRowsRead(tx)) - before;
+    read = (await ledgerRowsRead(tx)) - before;
     expect([...found.values()].map((r) => r.externalId).sort()).toEqual(["v-2500", "v-4999", "v-7"]);
-    // Index probes: a handful of entries. Reading the connection would be over 5,000.
-    expect(read).toBeLessThan(50);
   });
+  return read;
+}
+
+it("finds a binding among 5,000 of a first sync by its index, not by reading the connection", async () => {
+  await firstSync(shopConnectionId, c.companyId);
+  // Index probes: a handful of entries. Reading the connection would be over 5,000.
+  expect(await lookups(shopConnectionId, c.companyId)).toBeLessThan(50);
+});
+
+it("does so for a company that joins a ledger the statistics already describe", async () => {
+  // The statistics now know the first connection; a new one's id is in none of them.
+  const other = await connectedCompany(t, { seed: 42, erp: { productCount: 5 }, shop: { productCount: 5 } });
+  try {
+    const otherShop = (await findConnection(t.ctx.database.db, other.companyId, "shop"))!.id;
+    await firstSync(otherShop, other.companyId);
+    expect(await lookups(otherShop, other.companyId)).toBeLessThan(50);
+  } finally {
+    await other.close();
+  }
 });
