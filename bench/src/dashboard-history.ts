@@ -120,7 +120,9 @@ function percentiles(latencies: number[]) {
 }
 
 async function main() {
-  const database = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : await embedded();
+  const database = process.env.DATABASE_URL
+    ? await freshPostgres(process.env.DATABASE_URL)
+    : await embedded();
   if (!database) throw new Error("no database");
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".

@@ -43,6 +43,8 @@ const WORKER_CPU = Number(process.env.BENCH_WORKER_CPU ?? 0.3);
 const GOAL = 1.8;
 /** Queue slots of a worker process (the server's default). */
 const SLOTS = 2;
+/** Warm-up runs per queue slot before the timed runs (`BENCH_WARM_UP`). */
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2);
 const here = dirname(fileURLToPath(import.meta.url));
 
 const CGROUP_CPU = "/sys/fs/cgroup/cpu";
@@ -99,6 +101,8 @@ type Phase = {
   queued: number;
   ran: number;
   runs: number;
+  /** Runs each worker process ran, most first. */
+  perWorker: number[];
   statuses: Record<string, number>;
 };
 
@@ -117,11 +121,11 @@ async function phase(
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   try {
     // Seeding (migrations, companies, connections, jobs all disabled): not timed.
-    // The measured companies, and one warm-up company per queue slot.
+    // The measured companies, and `WARM_UP` warm-up companies per queue slot.
     const seed = await openDatabase({ databaseUrl: database.url });
     const measured: number[] = [];
     const warmUp: number[] = [];
-    for (let i = 0; i < COMPANIES + workers * SLOTS; i++) {
+    for (let i = 0; i < COMPANIES + workers * SLOTS * WARM_UP; i++) {
       const warm = i >= COMPANIES;
       const [company] = await seed.db
         .insert(companies)
@@ -192,8 +196,8 @@ async function phase(
       if (release) cgroups.push(release);
     }
 
-    // Warm-up, not timed: a first sync per queue slot, so that every worker process has compiled
-    // and cached what a run uses, as a long-running worker has. Each process must have run one.
+    // Warm-up, not timed: first syncs, `WARM_UP` per queue slot, so that every worker process has
+    // compiled and optimised what a run uses, as a long-running worker has. Each must have run one.
     await pool.query(
       "update jobs set is_enabled = true, next_run_at = now() where type = 'ProductIntegration' and company_id = any($1)",
       [warmUp],
@@ -229,6 +233,10 @@ async function phase(
          from job_runs where job_type = 'ProductIntegration' and company_id = any($1)`,
       [measured],
     );
+    const { rows: byWorker } = await pool.query<{ n: number }>(
+      "select count(*)::int as n from job_runs where company_id = any($1) group by lease_owner order by 1 desc",
+      [measured],
+    );
     const { rows: byStatus } = await pool.query<{ status: string; n: number }>(
       "select status, count(*)::int as n from job_runs where job_type = 'ProductIntegration' and company_id = any($1) group by status",
       [measured],
@@ -243,6 +251,7 @@ async function phase(
       queued: rows[0]?.queued ?? 0,
       ran: rows[0]?.ran ?? 0,
       runs: rows[0]?.runs ?? 0,
+      perWorker: byWorker.map((r) => r.n),
       statuses: Object.fromEntries(byStatus.map((r) => [r.status, r.n])),
     };
   } finally {
@@ -281,7 +290,7 @@ async function main() {
       const p = await phase(serverUrl, emulators.ready, emulators.child.pid!, workers);
       phases.push(p);
       console.log(
-        `${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s, PostgreSQL ${p.postgresCpu.toFixed(1)} s; box busy ${(p.boxBusy * 100).toFixed(0)} %); a run queued ${p.queued.toFixed(1)} s and ran ${p.ran.toFixed(1)} s on average; ${JSON.stringify(p.statuses)}`,
+        `${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s, PostgreSQL ${p.postgresCpu.toFixed(1)} s; box busy ${(p.boxBusy * 100).toFixed(0)} %); a run queued ${p.queued.toFixed(1)} s and ran ${p.ran.toFixed(1)} s on average; runs per worker process ${p.perWorker.join("/")}; ${JSON.stringify(p.statuses)}`,
       );
       if ((p.statuses.Succeeded ?? 0) !== COMPANIES)
         throw new Error(`not every run succeeded: ${JSON.stringify(p.statuses)}`);

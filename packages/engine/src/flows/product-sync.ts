@@ -137,8 +137,7 @@ class CreatedProducts {
     const now = this.ctx.now().getTime();
     if (this.pending.length === 0) this.oldest = now;
     this.pending.push({ model, ref });
-    if (this.pending.length >= BINDINGS_BATCH || now - this.oldest >= BINDINGS_WAIT_MS)
-      await this.flush();
+    if (this.pending.length >= BINDINGS_BATCH || now - this.oldest >= BINDINGS_WAIT_MS) await this.flush();
   }
 
   async flush() {
