@@ -33,15 +33,15 @@ export function treeCpuSeconds(root: number): number {
   return ticks / CLOCK_TICKS;
 }
 
+const isPostgres = (pid: string) => readFileSync(`/proc/${pid}/stat`, "utf8").includes("(postgres)");
+
 /** The PostgreSQL postmaster on this machine (a `postgres` process whose parent is not one), if any. */
 export function postmasterPid(): number | undefined {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (!stat.includes("(postgres)")) continue;
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (!readFileSync(`/proc/${ppid}/stat`, "utf8").includes("(postgres)")) return Number(name);
+      if (!isPostgres(name)) continue;
+      if (!isPostgres(statFields(Number(name))[1]!)) return Number(name);
     } catch {
       // gone
     }
