@@ -1,0 +1,50 @@
+// Runs one npm script of many workspaces in a few lanes at once, each lane taking the next
+// workspace as it frees: `npm run typecheck` and `npm test` on a 2-core box.
+import { execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+
+export const root = join(import.meta.dirname, "..");
+
+/** npm's own list of the workspaces that define `script`, as { name, location }. */
+export function workspacesWith(script) {
+  const all = JSON.parse(execFileSync("npm", ["query", ".workspace"], { cwd: root, encoding: "utf8" }));
+  return all.filter((w) => w.scripts?.[script]).map((w) => ({ name: w.name, location: w.location }));
+}
+
+/**
+ * Runs `npm run <script> -w <location>` for each workspace of each lane; lanes run side by side.
+ * `report(workspace, code, output, seconds)` hears of each end; with `live`, output lines go to
+ * stdout as they come, each prefixed with the workspace's folder. Resolves to true when all passed.
+ */
+export async function runInLanes(script, lanes, { live = false, report }) {
+  const runOne = (w) =>
+    new Promise((resolve) => {
+      const started = Date.now();
+      const child = spawn("npm", ["run", script, "--silent", "-w", w.location], { cwd: root });
+      const tag = `${w.location} │ `;
+      let out = "";
+      let partial = "";
+      const take = (chunk) => {
+        out += chunk;
+        if (!live) return;
+        const lines = (partial + chunk).split("\n");
+        partial = lines.pop() ?? "";
+        for (const line of lines) process.stdout.write(`${tag}${line}\n`);
+      };
+      child.stdout.on("data", take);
+      child.stderr.on("data", take);
+      child.on("close", (code) => {
+        if (live && partial) process.stdout.write(`${tag}${partial}\n`);
+        report(w, code, out, (Date.now() - started) / 1000);
+        resolve(code === 0);
+      });
+    });
+  const results = await Promise.all(
+    lanes.map(async (lane) => {
+      const passed = [];
+      for (const w of lane) passed.push(await runOne(w));
+      return passed.every(Boolean);
+    }),
+  );
+  return results.every(Boolean);
+}
