@@ -96,8 +96,10 @@ export interface RateBudget {
   requests: number;
   windowMs: number;
   /**
-   * Extra width added to the window on our side, to absorb network jitter between our clock and the
-   * system's (the system counts arrivals). Default: 2 % of the window, at least 50 ms.
+   * Extra width added to the window on our side for a request stamped when it is sent, to absorb
+   * network jitter between our clock and the system's (the system counts arrivals). Default: 2 % of
+   * the window, at least 50 ms. A request held until its answer (`holdMs`) needs none: the system
+   * counted it before it answered, so our stamp is already the later one.
    */
   safetyMarginMs?: number;
 }
@@ -148,7 +150,8 @@ export class RateLimiter {
     this.sleepFn = opts.sleep ?? sleep;
   }
 
-  private get windowMs(): number {
+  private windowMs(held: boolean): number {
+    if (held) return this.budget.windowMs;
     const margin = this.budget.safetyMarginMs ?? Math.max(50, Math.round(this.budget.windowMs * 0.02));
     return this.budget.windowMs + margin;
   }
@@ -163,7 +166,7 @@ export class RateLimiter {
         this.key,
         cost,
         this.budget.requests,
-        this.windowMs,
+        this.windowMs(holdMs !== undefined),
         this.now(),
         holdMs,
       );

