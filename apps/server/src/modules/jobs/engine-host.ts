@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { performance } from "node:perf_hooks";
 import {
   type EngineDeps,
   executeRun,
@@ -21,12 +22,17 @@ export const ENGINE_RUN_QUEUE = "engine-run";
 const SCHEDULER_TICK_MS = 5_000;
 const SWEEP_EVERY_MS = 15_000;
 /**
- * How long a slot whose process still executes another run waits before it asks the queue for
- * more: an idle process (another worker, its slots polling or woken) takes the run first and gives
- * it a whole CPU instead of half of a busy one's. At the end of a batch, one worker taking the last
- * two runs while the other sat idle cost the 2-worker scale-out a fifth (1.68× against 1.96×).
+ * A slot whose process still executes another run and has no CPU to spare (its event loop busy over
+ * the last `CPU_CHECK_MS`) waits, up to this long, before it asks the queue for more: an idle process
+ * (another worker, its slots polling or woken) takes the run first and gives it a whole CPU instead
+ * of half of a busy one's, and a CPU-bound run here loses nothing by the wait. A process waiting on
+ * the systems (its loop mostly idle) fetches at once. At the end of a batch, one worker taking the
+ * last two runs while the other sat idle cost the 2-worker scale-out a fifth (1.68× against 1.96×).
  */
-const BUSY_PROCESS_DEFER_MS = 2_000;
+const BUSY_PROCESS_DEFER_MS = 5_000;
+const CPU_CHECK_MS = 250;
+/** Event-loop utilisation above which a process counts as busy on its CPU. */
+const CPU_BUSY = 0.5;
 
 export type EngineHostOptions = {
   workers: boolean;
@@ -162,18 +168,23 @@ export class EngineHost {
     );
   }
 
-  private deferFetch(): Promise<void> {
-    const ms = this.options.busyProcessDeferMs ?? BUSY_PROCESS_DEFER_MS;
-    if (ms <= 0 || this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const end = () => {
-        clearTimeout(timer);
-        this.deferrals.delete(end);
-        resolve();
-      };
-      const timer = setTimeout(end, ms);
-      this.deferrals.add(end);
-    });
+  private async deferFetch(): Promise<void> {
+    const until = Date.now() + (this.options.busyProcessDeferMs ?? BUSY_PROCESS_DEFER_MS);
+    let mark = performance.eventLoopUtilization();
+    while (Date.now() < until && this.underWay.size > 0 && !this.stopped) {
+      await new Promise<void>((resolve) => {
+        const end = () => {
+          clearTimeout(timer);
+          this.deferrals.delete(end);
+          resolve();
+        };
+        const timer = setTimeout(end, CPU_CHECK_MS);
+        this.deferrals.add(end);
+      });
+      const now = performance.eventLoopUtilization();
+      if (performance.eventLoopUtilization(now, mark).utilization < CPU_BUSY) return;
+      mark = now;
+    }
   }
 
   /** One probe tick, never two at once in this process (a slow ERP must not pile ticks up). */
