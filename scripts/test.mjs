@@ -6,12 +6,9 @@ import { spawnSync } from "node:child_process";
 import { root, runInLanes, workspacesWith } from "./workspace-lanes.mjs";
 
 const all = workspacesWith("test");
-const SERVER = "apps/server";
-const FIRST = ["e2e"];
-const server = all.filter((w) => w.location === SERVER);
-const others = all
-  .filter((w) => w.location !== SERVER)
-  .sort((a, b) => Number(FIRST.includes(b.location)) - Number(FIRST.includes(a.location)));
+const server = all.filter((w) => w.location === "apps/server");
+const browser = all.filter((w) => w.location === "e2e");
+const others = [...browser, ...all.filter((w) => !server.includes(w) && !browser.includes(w))];
 const lanes = process.env.TEST_LANES === "1" ? [[...server, ...others]] : [server, others];
 
 // Both lanes start the server's bundle and the browser suite builds the web app: build them once here,

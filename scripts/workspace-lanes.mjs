@@ -5,16 +5,17 @@ import { join } from "node:path";
 
 export const root = join(import.meta.dirname, "..");
 
-/** npm's own list of the workspaces that define `script`, as { name, location }. */
+/** npm's own list of the workspaces that define `script`, as { location }. */
 export function workspacesWith(script) {
   const all = JSON.parse(execFileSync("npm", ["query", ".workspace"], { cwd: root, encoding: "utf8" }));
-  return all.filter((w) => w.scripts?.[script]).map((w) => ({ name: w.name, location: w.location }));
+  return all.filter((w) => w.scripts?.[script]).map((w) => ({ location: w.location }));
 }
 
 /**
  * Runs `npm run <script> -w <location>` for each workspace of each lane; lanes run side by side.
- * `report(workspace, code, output, seconds)` hears of each end; with `live`, output lines go to
- * stdout as they come, each prefixed with the workspace's folder. Resolves to true when all passed.
+ * `report(workspace, code, output, seconds)` hears of each end, with the workspace's output; with
+ * `live`, the output goes to stdout as it comes instead (each line prefixed with the workspace's
+ * folder) and `output` is empty. Resolves to true when all passed.
  */
 export async function runInLanes(script, lanes, { live = false, report }) {
   const runOne = (w) =>
@@ -25,8 +26,10 @@ export async function runInLanes(script, lanes, { live = false, report }) {
       let out = "";
       let partial = "";
       const take = (chunk) => {
-        out += chunk;
-        if (!live) return;
+        if (!live) {
+          out += chunk;
+          return;
+        }
         const lines = (partial + chunk).split("\n");
         partial = lines.pop() ?? "";
         for (const line of lines) process.stdout.write(`${tag}${line}\n`);

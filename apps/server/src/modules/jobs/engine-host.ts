@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type EngineDeps,
   executeRun,
@@ -44,8 +45,6 @@ export type EngineHostOptions = {
   recoverAtStart?: boolean;
   /** Light "changed since" stock probe per stock job; 0 or unset = off. */
   stockProbeMs?: number;
-  /** See `BUSY_PROCESS_DEFER_MS`; 0 = a free slot fetches at once. */
-  busyProcessDeferMs?: number;
 };
 
 /**
@@ -62,8 +61,8 @@ export class EngineHost {
   private slots: string[] = [];
   /** The runs this process is executing now. */
   private readonly underWay = new Set<Promise<unknown>>();
-  /** Slots waiting before their next fetch (`BUSY_PROCESS_DEFER_MS`); stop() ends the waits. */
-  private readonly deferrals = new Set<() => void>();
+  /** Aborted by stop(): ends the slots' waits before their next fetch (`BUSY_PROCESS_DEFER_MS`). */
+  private readonly stopping = new AbortController();
   private stopped: Promise<void> | undefined;
 
   constructor(
@@ -169,18 +168,11 @@ export class EngineHost {
   }
 
   private async deferFetch(): Promise<void> {
-    const until = Date.now() + (this.options.busyProcessDeferMs ?? BUSY_PROCESS_DEFER_MS);
+    const until = Date.now() + BUSY_PROCESS_DEFER_MS;
     let mark = performance.eventLoopUtilization();
-    while (Date.now() < until && this.underWay.size > 0 && !this.stopped) {
-      await new Promise<void>((resolve) => {
-        const end = () => {
-          clearTimeout(timer);
-          this.deferrals.delete(end);
-          resolve();
-        };
-        const timer = setTimeout(end, CPU_CHECK_MS);
-        this.deferrals.add(end);
-      });
+    while (Date.now() < until && this.underWay.size > 0) {
+      const stopped = await sleep(CPU_CHECK_MS, false, { signal: this.stopping.signal }).catch(() => true);
+      if (stopped) return;
       const now = performance.eventLoopUtilization();
       if (performance.eventLoopUtilization(now, mark).utilization < CPU_BUSY) return;
       mark = now;
@@ -214,7 +206,7 @@ export class EngineHost {
     this.timers = [];
     this.unsubscribe?.();
     await Promise.all(this.slots.map((id) => this.ctx.queue.boss.offWork({ id })));
-    for (const end of [...this.deferrals]) end();
+    this.stopping.abort();
     if (this.underWay.size > 0) {
       this.ctx.logger.info({ runs: this.underWay.size, drainMs }, "waiting for the runs under way");
       let timer: NodeJS.Timeout | undefined;
