@@ -3,7 +3,8 @@
  * it is answered, so a system that counts requests when it gets to them never sees more than its limit.
  */
 import { RateLimiter } from "@ep/connectors";
-import { PgRateLimitStore } from "@ep/engine";
+import { engineSchema, PgRateLimitStore } from "@ep/engine";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../harness.ts";
 
@@ -15,6 +16,7 @@ afterAll(async () => {
   await t.close();
 });
 
+const { rateLimitWindows } = engineSchema;
 const WINDOW = 10_000;
 const T0 = 1_800_000_000_000;
 
@@ -44,6 +46,32 @@ describe("the database rate limiter", () => {
     expect((await store.take(key, 1, 1, WINDOW, T0, 5_000)).allowed).toBe(true);
     expect((await store.take(key, 1, 1, WINDOW, T0 + 5_000 + WINDOW - 200)).allowed).toBe(false);
     expect((await store.take(key, 1, 1, WINDOW, T0 + 5_000 + WINDOW + 50)).allowed).toBe(true);
+  });
+
+  it("keeps only the stamps inside the window, and refuses once the window is full, with when to look again", async () => {
+    const store = new PgRateLimitStore(t.ctx.database.db);
+    const key = "rl-test:pruned";
+    // One request per window for 20 windows: each is let through, and the old stamps are dropped.
+    for (let i = 0; i < 20; i++)
+      expect((await store.take(key, 1, 3, WINDOW, T0 + i * WINDOW)).allowed).toBe(true);
+    const stampsOf = async () =>
+      (await t.ctx.database.db.select().from(rateLimitWindows).where(eq(rateLimitWindows.key, key)))[0]
+        ?.stamps;
+    expect(await stampsOf()).toEqual([T0 + 19 * WINDOW]);
+    // Two more fill the window; the fourth waits until the first of the three leaves it.
+    const at = T0 + 19 * WINDOW;
+    expect((await store.take(key, 1, 3, WINDOW, at + 100)).allowed).toBe(true);
+    expect((await store.take(key, 1, 3, WINDOW, at + 200)).allowed).toBe(true);
+    const refused = await store.take(key, 1, 3, WINDOW, at + 300);
+    expect(refused).toMatchObject({ allowed: false, retryAfterMs: WINDOW - 300 + 1 });
+    expect(await stampsOf()).toEqual([at, at + 100, at + 200]);
+    // A block (a 429's Retry-After) refuses until it ends.
+    await store.blockUntil(key, at + 2 * WINDOW);
+    expect(await store.take(key, 1, 3, WINDOW, at + WINDOW + 500)).toMatchObject({
+      allowed: false,
+      retryAfterMs: WINDOW - 500,
+    });
+    expect((await store.take(key, 1, 3, WINDOW, at + 2 * WINDOW)).allowed).toBe(true);
   });
 
   it("a limiter on it settles each request: two limiters on one key never have more than the limit out", async () => {

@@ -6,6 +6,8 @@ import { rateLimitWindows } from "../store/schema.ts";
 /**
  * The connectors' rate limiter, kept in the database so every worker process shares one window per
  * (company, external system). One row per key, locked for the decision: exact, never over the limit.
+ * Each decision is one statement (a connector call costs a round trip to take and one to settle): on
+ * a small box every statement also wakes the database, so their number is the limiter's cost.
  *
  * A request in flight counts until it is answered (`holdMs`, then `settle`), as in the in-memory
  * store: the system counts the request when it gets to it, which can be later than our stamp (our
@@ -20,50 +22,54 @@ export class PgRateLimitStore implements RateLimitStore {
     cost: number,
     limit: number,
     windowMs: number,
-    calledAt: number,
+    now: number,
     holdMs?: number,
   ): Promise<RateLimitDecision> {
-    const started = Date.now();
-    return this.db.transaction(async (tx) => {
-      await tx.insert(rateLimitWindows).values({ key }).onConflictDoNothing();
-      const [row] = await tx
-        .select()
-        .from(rateLimitWindows)
-        .where(eq(rateLimitWindows.key, key))
-        .for("update");
-      // Decide and stamp at the moment the row is ours, not when we asked: under contention the wait for
-      // the lock would otherwise date the stamp early, and the window would free its place too soon.
-      const now = calledAt + (Date.now() - started);
-      if (row && row.blockedUntil > now) return { allowed: false, retryAfterMs: row.blockedUntil - now };
-      const stamps = (row?.stamps ?? []).filter((t) => t > now - windowMs);
-      if (stamps.length + cost > limit) {
-        // Held stamps lie in the future, so the stamps are not in order: the place that frees first.
-        // A place still held frees a window after its answer at the earliest: look again then.
-        const times = [...stamps].sort((a, b) => a - b);
-        const oldest = Math.min(times[stamps.length + cost - limit - 1] ?? now, now);
-        return { allowed: false, retryAfterMs: Math.max(1, oldest + windowMs - now + 1) };
-      }
-      // A held stamp is its own ticket: unique by a fraction of a millisecond, exact through jsonb.
-      const stamp = holdMs === undefined ? now : now + holdMs + Math.random();
-      for (let i = 0; i < cost; i++) stamps.push(stamp);
-      await tx.update(rateLimitWindows).set({ stamps }).where(eq(rateLimitWindows.key, key));
+    // More than the window holds never fits.
+    if (cost > limit) return { allowed: false, retryAfterMs: windowMs };
+    // A held stamp is its own ticket: unique by a fraction of a millisecond, exact through jsonb.
+    const stamp = holdMs === undefined ? now : now + holdMs + Math.random();
+    const added = JSON.stringify(Array.from({ length: cost }, () => stamp));
+    const cutoff = now - windowMs;
+    // One statement decides and stamps: the row is locked only while it runs (the insert's conflict
+    // takes the row lock), not across a transaction's round trips, and a request costs one round
+    // trip to take and one to settle. Stamps older than the window are dropped as it writes. `now` is
+    // the caller's: a wait for the lock only keeps more stamps inside the window (stricter), and a
+    // held stamp is replaced by the answer time in `settle`.
+    const taken = await this.db.execute(sql`
+      insert into rate_limit_windows as w (key, stamps) values (${key}::text, ${added}::jsonb)
+      on conflict (key) do update set stamps = (
+          select coalesce(jsonb_agg(s), '[]'::jsonb) from jsonb_array_elements(w.stamps) s
+          where (s #>> '{}')::float8 > ${cutoff}::float8
+        ) || ${added}::jsonb
+        where w.blocked_until <= ${now}::float8 and (
+          select count(*) from jsonb_array_elements(w.stamps) s where (s #>> '{}')::float8 > ${cutoff}::float8
+        ) + ${cost}::integer <= ${limit}::integer
+      returning 1 as taken`);
+    if (taken.rows.length > 0)
       return { allowed: true, retryAfterMs: 0, ticket: holdMs === undefined ? undefined : String(stamp) };
-    });
+
+    // Refused: when to look again, from the row as it is now.
+    const [row] = await this.db.select().from(rateLimitWindows).where(eq(rateLimitWindows.key, key));
+    if (row && row.blockedUntil > now) return { allowed: false, retryAfterMs: row.blockedUntil - now };
+    const stamps = (row?.stamps ?? []).filter((t) => t > cutoff);
+    // A place freed (settled, or the window moved) since the statement: look again at once.
+    if (stamps.length + cost <= limit) return { allowed: false, retryAfterMs: 1 };
+    // Held stamps lie in the future, so the stamps are not in order: the place that frees first.
+    // A place still held frees a window after its answer at the earliest: look again then.
+    const times = [...stamps].sort((a, b) => a - b);
+    const oldest = Math.min(times[stamps.length + cost - limit - 1] ?? now, now);
+    return { allowed: false, retryAfterMs: Math.max(1, oldest + windowMs - now + 1) };
   }
 
-  /** The request of `ticket` was answered at `at`: its units count from then on. */
+  /** The request of `ticket` was answered at `at`: its units count from then on (one statement). */
   async settle(key: string, ticket: string, at: number): Promise<void> {
-    const held = Number(ticket);
-    await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select()
-        .from(rateLimitWindows)
-        .where(eq(rateLimitWindows.key, key))
-        .for("update");
-      if (!row?.stamps.includes(held)) return;
-      const stamps = row.stamps.map((t) => (t === held ? at : t));
-      await tx.update(rateLimitWindows).set({ stamps }).where(eq(rateLimitWindows.key, key));
-    });
+    await this.db.execute(sql`
+      update rate_limit_windows set stamps = (
+          select jsonb_agg(case when (s #>> '{}')::numeric = ${ticket}::numeric then to_jsonb(${at}::float8) else s end)
+          from jsonb_array_elements(stamps) s
+        )
+      where key = ${key}::text and stamps @> jsonb_build_array(${ticket}::numeric)`);
   }
 
   async blockUntil(key: string, until: number): Promise<void> {
