@@ -6,7 +6,7 @@
  * on the worker's thread each time, 8 % of it at every 250 ms), so they are taken every 2 s: code
  * changes little once the worker runs.
  */
-import { renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, renameSync, writeFileSync } from "node:fs";
 import { getHeapCodeStatistics, getHeapSpaceStatistics } from "node:v8";
 
 const file = process.env.BENCH_HEAP_PROBE;
@@ -35,4 +35,16 @@ if (file) {
   };
   write();
   setInterval(write, 250).unref();
+}
+
+// BENCH_TRACE: each time this worker's event loop did not turn for over 100 ms (epoch ms, length), to
+// `<prefix>.worker-stalls.txt`, beside the emulators' trace of the same runs.
+const trace = process.env.BENCH_TRACE;
+if (trace) {
+  let last = Date.now();
+  setInterval(() => {
+    const now = Date.now();
+    if (now - last > 100) appendFileSync(`${trace}.worker-stalls.txt`, `${last} ${now - last}\n`);
+    last = now;
+  }, 20).unref();
 }

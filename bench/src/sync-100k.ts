@@ -4,8 +4,8 @@
  * changed and one with nothing changed. Every figure is printed with its goal and PASS / FAIL;
  * `--strict` exits 1 when one fails.
  *
- * Processes: the emulators run in a child (emulator-host.ts), the untimed setup (company, connections,
- * ProductIntegration) in another (setup.ts). The engine of the timed runs:
+ * Processes: the emulators run in two children (emulators.ts, emulator-host.ts: one per system), the
+ * untimed setup (company, connections, ProductIntegration) in another (setup.ts). The engine of the timed runs:
  *   - the embedded default (no DATABASE_URL): a PostgreSQL cluster under a temp data dir, started as
  *     the server starts it (`startEmbeddedPostgres`), and the worker path below on it; memory is the
  *     PSS of the worker process and every process of the cluster, summed (shared buffers once);
@@ -40,7 +40,8 @@ import { ikasDescriptor, mikroDescriptor, type RateBudget } from "@ep/connectors
 import type { JobType } from "@ep/contracts";
 import type { EngineDeps } from "@ep/engine";
 import { serverDir, serverNodeArgs } from "@ep/server/server-process";
-import type { CallStats, CallTimeline, EmulatorsReady, Mutation } from "./emulator-host.ts";
+import type { CallTimeline } from "./emulator-host.ts";
+import { Emulators } from "./emulators.ts";
 import {
   benchCipher,
   benchDeps,
@@ -127,7 +128,7 @@ function procMemory(pid: number): { peakKb: number; rssKb: number } {
 }
 
 async function main() {
-  console.log(`Bench: ${SKUS.toLocaleString("en")} SKUs, Mikro → IKAS (emulators in a child process)`);
+  console.log(`Bench: ${SKUS.toLocaleString("en")} SKUs, Mikro → IKAS (emulators in two child processes)`);
   const cleanups: Array<() => Promise<unknown>> = [];
   try {
     await bench(cleanups);
@@ -195,13 +196,9 @@ function printBreakdown(label: string, snapshot: MemorySnapshot, workerPid: numb
 async function bench(cleanups: Array<() => Promise<unknown>>) {
   // --- emulators, limits lifted for the setup ---
   let t = performance.now();
-  const emulators = await ChildControl.start<EmulatorsReady>(
-    join(here, "emulator-host.ts"),
-    { BENCH_SKUS: String(SKUS) },
-    EMULATOR_NODE_ARGS,
-  );
+  const emulators = await Emulators.start({ skus: SKUS, nodeArgs: EMULATOR_NODE_ARGS });
   cleanups.push(() => emulators.stop());
-  await emulators.call("setRateLimit", false);
+  await emulators.setRateLimit(false);
   console.log(`Emulators up in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
   // --- database ---
@@ -251,7 +248,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     requests: Math.round(mikroDescriptor.budget.requests * SPEEDUP),
     windowMs: mikroDescriptor.budget.windowMs,
   };
-  await emulators.call("setRateLimit", shopLimit);
+  await emulators.setRateLimit(shopLimit);
   const database = await openBenchDatabase();
   cleanups.push(() => database.close());
 
@@ -278,7 +275,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   }
 
   const syncBoth = async () => {
-    await emulators.call("resetCounters");
+    await emulators.resetCounters();
     callTime.clear();
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -287,7 +284,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
       : await engine.run(JOBS);
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
-    const stats = await emulators.call<CallStats>("stats");
+    const stats = await emulators.stats();
     for (const r of runs) {
       if (r.status !== "Succeeded") throw new Error(`${r.jobType} ended ${r.status}:\n${r.report}`);
     }
@@ -303,12 +300,12 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
 
   /** A full sync (every stock level and price written), timed against the true least time. */
   const fullSync = async (label: string, latency: boolean) => {
-    await emulators.call("setLatency", {
+    await emulators.setLatency({
       shopMs: latency ? SHOP_LATENCY_MS : 0,
       erpMs: latency ? ERP_LATENCY_MS : 0,
     });
     const full = await syncBoth();
-    await emulators.call("setLatency", { shopMs: 0, erpMs: 0 });
+    await emulators.setLatency({ shopMs: 0, erpMs: 0 });
     const changed = (type: JobType) => full.runs.find((r) => r.jobType === type)?.counts?.changed ?? 0;
     const stockCalls = Math.ceil(changed("StockIntegration") / BATCH.stock.size);
     const priceCalls = Math.ceil(changed("PriceIntegration") / BATCH.price.size);
@@ -372,7 +369,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     );
     line("wall time", `${full.seconds.toFixed(1)} s`);
     if (bound > 0) line(`${label}: wall ÷ shop floor alone`, (full.seconds / bound).toFixed(3));
-    printTimeline(await emulators.call<CallTimeline>("timeline"), full.seconds);
+    printTimeline(await emulators.timeline(), full.seconds);
     if (least > 0)
       judge(
         `${label}: wall ÷ true least time`,
@@ -406,7 +403,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   };
 
   // The ERP emulator's sort orders, as a SQL Server's indexes would have them (see warmErpSorts).
-  await emulators.call("warmErpSorts");
+  await emulators.warmErpSorts();
   // A. Full sync without delay, then B and C on its ledger; A' full sync again with answer times.
   if (MODES.includes("plain")) await fullSync("A. Full sync", false);
   else await syncBoth(); // the ledger B and C compare against
@@ -425,7 +422,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   }
 
   // B. 1 % changed.
-  const mutation = await emulators.call<Mutation>("mutate", { every: CHANGED_EVERY });
+  const mutation = await emulators.mutate(CHANGED_EVERY);
   const delta = await syncBoth();
   const wantStock = Math.ceil(mutation.stockChanges / BATCH.stock.size);
   const wantPrices = Math.ceil(mutation.priceChanges / BATCH.price.size);
