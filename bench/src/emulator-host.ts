@@ -3,8 +3,8 @@
  * the same catalogue as the other. Controlled over IPC (see ipc.ts) by `Emulators` (emulators.ts).
  *
  * Each system runs in a process of its own, as the real ones do: a Mikro page being built (4,000 rows
- * filtered, sorted and serialised) or a collection in one emulator no longer holds up the other's
- * answers and the shop's count of arrivals. In one process, its event loop stood still for 100–500 ms
+ * filtered, sorted and serialised) or a garbage collection in one emulator no longer holds up the
+ * other's answers and the shop's count of arrivals. In one process, its event loop stood still for 100–500 ms
  * twenty times in the first 9 s of a latency run (`BENCH_TRACE`), and every call of both systems
  * waited meanwhile.
  */

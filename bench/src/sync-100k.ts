@@ -5,7 +5,8 @@
  * `--strict` exits 1 when one fails.
  *
  * Processes: the emulators run in two children (emulators.ts, emulator-host.ts: one per system), the
- * untimed setup (company, connections, ProductIntegration) in another (setup.ts). The engine of the timed runs:
+ * untimed setup (company, connections, ProductIntegration) in another (setup.ts). The engine of the
+ * timed runs:
  *   - the embedded default (no DATABASE_URL): a PostgreSQL cluster under a temp data dir, started as
  *     the server starts it (`startEmbeddedPostgres`), and the worker path below on it; memory is the
  *     PSS of the worker process and every process of the cluster, summed (shared buffers once);

@@ -16,8 +16,9 @@ export interface RateLimitStore {
   /**
    * Atomically try to take `cost` units from the sliding window of `key` whose capacity is `limit`: a unit
    * counts while its time is after `now - windowMs`. Must be atomic per key (e.g. one statement on one
-   * row: an upsert whose update decides). With `holdMs`, the units are stamped `now + holdMs` (a request in flight counts
-   * until it is answered) and a ticket is returned; `settle` then re-stamps them with the answer time.
+   * row: an upsert whose update decides). With `holdMs`, the units are stamped `now + holdMs` (a request
+   * in flight counts until it is answered) and a ticket is returned; `settle` then re-stamps them with
+   * the answer time.
    */
   take(
     key: string,
