@@ -62,8 +62,8 @@ export function pathOf(page: Page): string {
   return new URL(page.url()).pathname;
 }
 
-export async function expectPath(page: Page, path: string): Promise<void> {
-  await page.waitForURL((url) => url.pathname === path, { waitUntil: "commit" });
+export async function expectPath(page: Page, path: string, timeout?: number): Promise<void> {
+  await page.waitForURL((url) => url.pathname === path, { waitUntil: "commit", timeout });
   expect(pathOf(page)).toBe(path);
 }
 

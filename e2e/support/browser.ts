@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 
@@ -14,6 +15,13 @@ export const CHROMIUM_ARGS = [
 
 export const baseUrl = (): string => inject("baseUrl");
 export const mailboxDir = (): string => inject("mailboxDir");
+
+/**
+ * A client address of its own for each browser context, sent as X-Forwarded-For (the e2e server
+ * trusts loopback as its proxy). Sign-in failures are counted per address too, so without this
+ * one test's wrong passwords would demand a captcha of every later test's sign-in.
+ */
+const clientAddress = (): string => `10.${[...randomBytes(3)].join(".")}`;
 
 /**
  * The system Chromium, launched once per test file (Playwright gives it a fresh temporary
@@ -41,6 +49,7 @@ export class BrowserSession {
       viewport: { width: 1366, height: 860 },
       locale: "tr-TR",
       timezoneId: "Europe/Istanbul",
+      extraHTTPHeaders: { "x-forwarded-for": clientAddress() },
     });
     this.contexts.push(context);
     const page = await context.newPage();

@@ -85,6 +85,8 @@ export default async function setup(project: TestProject) {
     SUPPORT_PASSWORD: SUPPORT_ACCOUNT.password,
     // The tests' own emulators listen on loopback, which the outbound guard refuses unless allowed.
     OUTBOUND_ALLOW: "127.0.0.1",
+    // Loopback is the tests' proxy: each browser context names its own client address (browser.ts).
+    TRUST_PROXY: "127.0.0.1",
     // Our app in Ideasoft's app store, pointed at the install spec's emulator.
     IDEASOFT_CLIENT_ID: "e2e-ideasoft-client",
     IDEASOFT_CLIENT_SECRET: "e2e-ideasoft-secret-0123456789",

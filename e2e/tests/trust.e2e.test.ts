@@ -60,14 +60,29 @@ describe("issue 12: the panel a merchant trusts", () => {
     const orderJob = jobs.body.data.find((j) => j.type === "OrderIntegration");
     if (!orderJob) throw new Error("the demo has an order job");
     await api(page, "POST", `/api/Job/run-job?jobId=${orderJob.id}`, token);
+    // Until the run has ended the ledger still grows, and the screen and the export would count
+    // different orders (a 409 above means a scheduled run was already under way: wait for that one).
     await expect
       .poll(
         async () =>
-          (await api<{ totalCount: number }>(page, "GET", "/api/SalesReport?pageNumber=1&pageSize=1", token))
-            .body.data.totalCount,
-        { timeout: 60_000 },
+          (
+            await api<{ id: number; active_run: unknown }[]>(
+              page,
+              "GET",
+              "/api/Job/type-filter/OrderIntegration",
+              token,
+            )
+          ).body.data.find((j) => j.id === orderJob.id)?.active_run ?? null,
+        { timeout: 120_000, interval: 500 },
       )
-      .toBeGreaterThan(20);
+      .toBeNull();
+    const ledger = await api<{ totalCount: number }>(
+      page,
+      "GET",
+      "/api/SalesReport?pageNumber=1&pageSize=1",
+      token,
+    );
+    expect(ledger.body.data.totalCount).toBeGreaterThan(20);
 
     await page.goto("/reports");
     await waitForShell(page);
@@ -100,7 +115,7 @@ describe("issue 12: the panel a merchant trusts", () => {
     expect(orders.reduce((sum, r) => sum + Math.round(Number(r[4]) * 100), 0)).toBe(total);
     expect(rows.at(-1)?.[0]).toBe("Toplam");
     expect(browser.pageErrors).toEqual([]);
-  });
+  }, 240_000);
 
   it("refuses a start date after the end date, in Turkish, with Mantine's Turkish date pickers", async () => {
     const page = await browser.newPage();

@@ -87,9 +87,11 @@ export async function ordersThroughKilledAgent<Erp>(
   const orders = c.shop.generateOrders(count);
   options.slowWrites(true);
   let runId: number | undefined;
+  let lastRun: { status?: string; report?: unknown } | undefined;
   const runFinished = async () => {
     if (runId === undefined) return true;
     const res = await call(t.app, "GET", `/api/JobHistory/report/${runId}`, { token: c.token });
+    lastRun = res.body.data;
     return !["Queued", "Running"].includes(res.body.data?.status);
   };
   const startRun = async () => {
@@ -102,10 +104,17 @@ export async function ordersThroughKilledAgent<Erp>(
   const kills: number[] = [];
   for (const share of [0.25, 0.65]) {
     const target = Math.ceil(count * share);
-    for (let i = 0; i < 12_000 && erpDocumentsByOrder().size < target; i++) {
+    // A deadline, not a count of polls: on a loaded box each poll is slow, and a stalled scenario
+    // should fail here with its state, not at the test's timeout without one.
+    const until = Date.now() + 120_000;
+    for (let i = 0; Date.now() < until && erpDocumentsByOrder().size < target; i++) {
       if (i % 20 === 0 && (await runFinished())) await startRun();
       await new Promise((r) => setTimeout(r, 10));
     }
+    expect(
+      erpDocumentsByOrder().size,
+      `orders in the ERP before kill ${kills.length + 1}; last run ${runId}: ${JSON.stringify(lastRun)}`,
+    ).toBeGreaterThanOrEqual(target);
     await agent.kill();
     kills.push(erpDocumentsByOrder().size);
     await agent.start();

@@ -11,12 +11,16 @@ import { loadConfig } from "../../src/config.ts";
 import type { AppContext } from "../../src/platform/context.ts";
 import { freshPostgres } from "./fresh-database.ts";
 
-async function freePort(): Promise<number> {
+/**
+ * A free port, held by a probe until `release` (called just before the server listens): building
+ * the context takes seconds, and a port left free that long can be taken by another suite's
+ * outgoing connection (EADDRINUSE).
+ */
+async function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
   const probe = createServer();
   await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
   const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
+  return { port, release: () => new Promise<void>((ok) => probe.close(() => ok())) };
 }
 
 /**
@@ -29,7 +33,8 @@ export function listeningServer(name: string, options: { host?: string } = {}) {
   let pg: Awaited<ReturnType<typeof freshPostgres>>;
   beforeAll(async () => {
     pg = await freshPostgres();
-    server.port = await freePort();
+    const reserved = await reservePort();
+    server.port = reserved.port;
     const config = loadConfig({
       DATA_DIR: mkdtempSync(join(tmpdir(), `ep-${name}-`)),
       PORT: String(server.port),
@@ -43,6 +48,7 @@ export function listeningServer(name: string, options: { host?: string } = {}) {
       scheduler: false,
     });
     server.app = await buildApp(server.ctx);
+    await reserved.release();
     await server.app.listen({ port: server.port, host: options.host ?? "127.0.0.1" });
   }, 120_000);
   afterAll(async () => {
