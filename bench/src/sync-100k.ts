@@ -409,19 +409,6 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   if (MODES.includes("plain")) await fullSync("A. Full sync", false);
   else await syncBoth(); // the ledger B and C compare against
 
-  const mem = engine.memory();
-  console.log(`\nMemory of the engine process${cluster ? " and the embedded cluster" : ""}`);
-  judge(cluster ? "peak PSS, summed" : "peak RSS", `${mb(mem.peakKb)} MB`, "≤ 300 MB", mb(mem.peakKb) <= 300);
-  line("  of which before the first run (modules, DB)", `${mb(baseline.rssKb)} MB`);
-  line("  growth during the runs", `${mb(mem.peakKb - baseline.rssKb)} MB`);
-  if (engine.inProcess)
-    line("  peak JS heap / peak external memory", `${mb(peaks.heap)} MB / ${mb(peaks.external)} MB`);
-  const parts = engine.breakdown?.();
-  if (parts && engine.pid) {
-    printBreakdown("before the first run", parts.baseline, engine.pid);
-    printBreakdown("at the peak", parts.peak, engine.pid);
-  }
-
   // B. 1 % changed.
   const mutation = await emulators.mutate(CHANGED_EVERY);
   const delta = await syncBoth();
@@ -472,9 +459,21 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
     await forgetPushedStockAndPrices(database, companyId);
     await fullSync("A'. Full sync with answer times", true);
   }
-  console.log(
-    `\n  peak ${cluster ? "PSS of the engine process and the cluster" : "RSS of the engine process"} at the end: ${mb(engine.memory().peakKb)} MB`,
-  );
+
+  // Judged over every run of the command (A, B, C and A'), not only the first: A' holds more
+  // records in flight while the shop answers slowly, and its peak is as much the product's.
+  const mem = engine.memory();
+  console.log(`\nMemory of the engine process${cluster ? " and the embedded cluster" : ""}`);
+  judge(cluster ? "peak PSS, summed" : "peak RSS", `${mb(mem.peakKb)} MB`, "≤ 300 MB", mb(mem.peakKb) <= 300);
+  line("  of which before the first run (modules, DB)", `${mb(baseline.rssKb)} MB`);
+  line("  growth during the runs", `${mb(mem.peakKb - baseline.rssKb)} MB`);
+  if (engine.inProcess)
+    line("  peak JS heap / peak external memory", `${mb(peaks.heap)} MB / ${mb(peaks.external)} MB`);
+  const parts = engine.breakdown?.();
+  if (parts && engine.pid) {
+    printBreakdown("before the first run", parts.baseline, engine.pid);
+    printBreakdown("at the peak", parts.peak, engine.pid);
+  }
 }
 
 /** PGlite: the engine in this process, as the embedded default runs it. */
