@@ -35,20 +35,24 @@ export function listeningServer(name: string, options: { host?: string } = {}) {
     pg = await freshPostgres();
     const reserved = await reservePort();
     server.port = reserved.port;
-    const config = loadConfig({
-      DATA_DIR: mkdtempSync(join(tmpdir(), `ep-${name}-`)),
-      PORT: String(server.port),
-      DEMO: "0",
-      CAPTCHA: "off",
-      LOG_LEVEL: "warn",
-      ...(pg ? { DATABASE_URL: pg.url } : {}),
-    });
-    server.ctx = await createContext(config, {
-      logDestination: new Writable({ write: (_c, _e, d) => d() }),
-      scheduler: false,
-    });
-    server.app = await buildApp(server.ctx);
-    await reserved.release();
+    // Released even when the server fails to build, so no probe outlives the suite.
+    try {
+      const config = loadConfig({
+        DATA_DIR: mkdtempSync(join(tmpdir(), `ep-${name}-`)),
+        PORT: String(server.port),
+        DEMO: "0",
+        CAPTCHA: "off",
+        LOG_LEVEL: "warn",
+        ...(pg ? { DATABASE_URL: pg.url } : {}),
+      });
+      server.ctx = await createContext(config, {
+        logDestination: new Writable({ write: (_c, _e, d) => d() }),
+        scheduler: false,
+      });
+      server.app = await buildApp(server.ctx);
+    } finally {
+      await reserved.release();
+    }
     await server.app.listen({ port: server.port, host: options.host ?? "127.0.0.1" });
   }, 120_000);
   afterAll(async () => {
