@@ -14,6 +14,7 @@ import Firebird from "node-firebird";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+import { deadline } from "./support/deadline.ts";
 
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
@@ -122,10 +123,16 @@ run("SQL through the on-site agent (real agent process, real Firebird)", () => {
 
   it("beside a user's unsaved change: the read answers the committed rows, a write fails as transient lock, then goes through", async () => {
     const sql = agentHubOf(t.ctx).sqlFor(agentId, { alias: "muhasebe" }, "firebird");
-    const holder = await Firebird.attachAsync(fb);
+    // The test's own Firebird calls have no limit in the driver: each is bounded and named here.
+    const holder = await deadline("the test's attach", 15_000, Firebird.attachAsync(fb));
+    let held: Firebird.Transaction | undefined;
     try {
-      const held = await holder.startTransactionAsync();
-      await held.queryAsync("UPDATE STOK_DEPO SET MIKTAR = 99 WHERE STK_KOD = 'KLM-002'");
+      held = await deadline("the test's transaction", 15_000, holder.startTransactionAsync());
+      await deadline(
+        "the test's UPDATE holding the row",
+        15_000,
+        held.queryAsync("UPDATE STOK_DEPO SET MIKTAR = 99 WHERE STK_KOD = 'KLM-002'"),
+      );
       const read = await sql.query(
         { text: "SELECT MIKTAR FROM STOK_DEPO WHERE STK_KOD = @sku", params: { sku: "KLM-002" } },
         { timeoutMs: 15_000 },
@@ -135,11 +142,12 @@ run("SQL through the on-site agent (real agent process, real Firebird)", () => {
         text: "UPDATE STOK_DEPO SET MIKTAR = @q WHERE STK_KOD = @sku",
         params: { q: 8, sku: "KLM-002" },
       };
-      // A 3 s statement bound makes the agent wait 2 s for the row, so the lock answer comes well inside it.
-      const locked = await sql.query(write, { timeoutMs: 3000 }).catch((e: unknown) => e);
+      // A 5 s statement bound lets the agent wait up to 4 s for the row, so the lock answer comes inside it.
+      const locked = await sql.query(write, { timeoutMs: 5000 }).catch((e: unknown) => e);
       expect(locked).toBeInstanceOf(ConnectorError);
       expect(locked).toMatchObject({ kind: "transient", reason: "lock", maybeApplied: false });
-      await held.commitAsync();
+      await deadline("the test's commit", 15_000, held.commitAsync());
+      held = undefined;
       await sql.query(write, { timeoutMs: 15_000 });
       const after = await sql.query(
         { text: "SELECT MIKTAR FROM STOK_DEPO WHERE STK_KOD = 'KLM-002'" },
@@ -147,10 +155,11 @@ run("SQL through the on-site agent (real agent process, real Firebird)", () => {
       );
       expect(after.rows.map((r) => Number(r.MIKTAR))).toEqual([8]);
     } finally {
-      await holder.detachAsync().catch(() => undefined);
+      // After a failed step the row lock is still held: rolled back first, or the detach may wait on it.
+      if (held) await deadline("the test's rollback", 15_000, held.rollbackAsync()).catch(() => undefined);
+      await deadline("the test's detach", 15_000, holder.detachAsync()).catch(() => undefined);
     }
-    // On a loaded CI box an agent under tsx answers slowly; every step above is bounded.
-  }, 90_000);
+  }, 150_000);
 
   it("the generic SQL connector's preview reads the rows through the agent", async () => {
     const res = await call(t.app, "POST", `/api/settings/sql-preview/${connectionId}`, {
