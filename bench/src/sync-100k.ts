@@ -8,8 +8,10 @@
  * untimed setup (company, connections, ProductIntegration) in another (setup.ts). The engine of the
  * timed runs:
  *   - the embedded default (no DATABASE_URL): a PostgreSQL cluster under a temp data dir, started as
- *     the server starts it (`startEmbeddedPostgres`), and the worker path below on it; memory is the
- *     PSS of the worker process and every process of the cluster, summed (shared buffers once);
+ *     the server starts it (`startEmbeddedPostgres`), and the server on it as `npm start` runs it (API,
+ *     scheduler and workers in one process), runs queued as below; memory is the PSS of the server
+ *     process and every process of the cluster, summed (shared buffers once), without the backends
+ *     of this process's own connections (named `ep-bench`);
  *   - PGlite (no DATABASE_URL, EMBEDDED_DB=pglite, the former default): this process (one process,
  *     the in-memory rate limiter), so its peak RSS is the engine's and the database's;
  *   - PostgreSQL (DATABASE_URL): the production path. A worker process of the server
@@ -27,7 +29,7 @@
  *                          company's budget, as the worker's two slots run them)
  *   BENCH_ERP_PAGE         rows per ERP page (PGlite only; default the Mikro connector's own, 4000)
  *   BENCH_WORKER_NODE_ARGS / BENCH_EMULATOR_NODE_ARGS
- *                          node flags for the worker process / the emulator host (e.g. --cpu-prof)
+ *                          node flags for the server process / the emulator host (e.g. --cpu-prof)
  *   DATABASE_URL           a PostgreSQL server: a fresh database there, dropped afterwards
  *   EMBEDDED_DB=pglite     without DATABASE_URL: PGlite in this process instead of the embedded cluster
  */
@@ -68,7 +70,7 @@ const SHOP_LATENCY_MS = Number(process.env.BENCH_SHOP_LATENCY_MS ?? 300);
 const ERP_LATENCY_MS = Number(process.env.BENCH_ERP_LATENCY_MS ?? 150);
 const MODES = (process.env.BENCH_MODES ?? "plain,latency").split(",").map((m) => m.trim());
 const ERP_PAGE = process.env.BENCH_ERP_PAGE ? Number(process.env.BENCH_ERP_PAGE) : undefined;
-/** Extra node flags for the worker process (e.g. `--heapsnapshot-signal=SIGUSR2`). */
+/** Extra node flags for the server process (e.g. `--heapsnapshot-signal=SIGUSR2`). */
 const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter(Boolean);
 /** Extra node flags for the emulator host (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
 const EMULATOR_NODE_ARGS = (process.env.BENCH_EMULATOR_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -154,21 +156,30 @@ type Engine = {
   pid?: number;
 };
 
-type MemorySnapshot = { processes: ProcessMemory[]; heap?: HeapProbe };
+/** `processes`: the product's (the server and its cluster); `benchBackends`: the bench's own connections, left out. */
+type MemorySnapshot = { processes: ProcessMemory[]; benchBackends: ProcessMemory[]; heap?: HeapProbe };
 
-/** The worker's PSS with its V8 figures, the cluster's processes grouped (PSS, shared memory apart). */
-function printBreakdown(label: string, snapshot: MemorySnapshot, workerPid: number) {
+/** A connection string naming its connections `ep-bench`, so that the bench can tell its backends apart. */
+function benchConnection(url: string): string {
+  const named = new URL(url);
+  named.searchParams.set("application_name", BENCH_APPLICATION);
+  return named.toString();
+}
+const BENCH_APPLICATION = "ep-bench";
+
+/** The server's PSS with its V8 figures, the cluster's processes grouped (PSS, shared memory apart). */
+function printBreakdown(label: string, snapshot: MemorySnapshot, serverPid: number) {
   const sum = (ps: ProcessMemory[], f: (p: ProcessMemory) => number) => ps.reduce((n, p) => n + f(p), 0);
-  const worker = snapshot.processes.filter((p) => p.pid === workerPid);
-  const postgres = snapshot.processes.filter((p) => p.pid !== workerPid);
+  const server = snapshot.processes.filter((p) => p.pid === serverPid);
+  const postgres = snapshot.processes.filter((p) => p.pid !== serverPid);
   const backends = postgres.filter((p) => / \d+\.\d+\.\d+\.\d+\(\d+\)/.test(p.name));
   const others = postgres.filter((p) => !backends.includes(p));
   const total = sum(snapshot.processes, (p) => p.pss);
   const bytes = (n: number) => `${Math.round(n / 1048576)}`;
   console.log(`  ${label}: ${mb(total)} MB`);
   line(
-    "    worker process: PSS (anonymous, files)",
-    `${mb(sum(worker, (p) => p.pss))} MB (${mb(sum(worker, (p) => p.anon))}, ${mb(sum(worker, (p) => p.file))})`,
+    "    server process: PSS (anonymous, files)",
+    `${mb(sum(server, (p) => p.pss))} MB (${mb(sum(server, (p) => p.anon))}, ${mb(sum(server, (p) => p.file))})`,
   );
   const h = snapshot.heap;
   if (h) {
@@ -192,6 +203,10 @@ function printBreakdown(label: string, snapshot: MemorySnapshot, workerPid: numb
     `${mb(sum(backends, (p) => p.pss))} MB (largest ${mb(Math.max(0, ...backends.map((p) => p.pss)))})`,
   );
   line("    cluster: of which shared memory (PSS)", `${mb(sum(postgres, (p) => p.shmem))} MB`);
+  line(
+    `    not counted: the bench's own ${snapshot.benchBackends.length} backends`,
+    `${mb(sum(snapshot.benchBackends, (p) => p.pss))} MB`,
+  );
 }
 
 async function bench(cleanups: Array<() => Promise<unknown>>) {
@@ -215,7 +230,8 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
       : undefined;
   const pg = cluster ?? (await freshPostgres(process.env.DATABASE_URL));
   if (cluster) {
-    env.BENCH_DATABASE_URL = cluster.url;
+    // The bench's own connections are named, so that their backends are not counted as the product's.
+    env.BENCH_DATABASE_URL = benchConnection(cluster.url);
     console.log(`Database: the embedded default, a PostgreSQL cluster in ${cluster.dir}`);
   } else if (pg) {
     cleanups.push(() => pg.drop());
@@ -254,7 +270,7 @@ async function bench(cleanups: Array<() => Promise<unknown>>) {
   cleanups.push(() => database.close());
 
   const engine = pg
-    ? await workerEngine(pg.url, credentialKey, cleanups, cluster?.pid)
+    ? await serverEngine(pg.url, credentialKey, cleanups, cluster)
     : localEngine(benchDeps(database, benchCipher(), { erp: erpBudget, shop: shopLimit, erpPage: ERP_PAGE }));
   const baseline = engine.memory();
   console.log(
@@ -490,17 +506,27 @@ function localEngine(deps: EngineDeps): Engine {
  * PostgreSQL: the production path. A worker process of the server executes the runs (pg-boss, the
  * database rate limiter, the connectors' own budgets times BENCH_SPEEDUP); this process queues them
  * through a server context of its own (API role: no workers, no scheduler).
+ *
+ * The embedded default (`cluster`): the server as `npm start` runs it, API, scheduler and workers
+ * in one process, its data dir the cluster's (it finds the cluster running and uses it as its own,
+ * with the embedded pool); memory is that process and the cluster's, summed, without the backends
+ * of this process's own connections (they stand in for the merchant's browser, which a server in
+ * one process serves from its own pool).
  */
-async function workerEngine(
+async function serverEngine(
   databaseUrl: string,
   credentialKey: string,
   cleanups: Array<() => Promise<unknown>>,
-  clusterPid?: number,
+  cluster?: { pid: number | undefined; dir: string },
 ): Promise<Engine> {
-  const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-worker-"));
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const clusterPid = cluster?.pid;
+  if (cluster && clusterPid === undefined)
+    throw new Error("the embedded cluster's postmaster has no pid to measure");
+  const script = cluster ? "start" : "worker";
+  const dataDir = cluster?.dir ?? mkdtempSync(join(tmpdir(), "ep-bench-worker-"));
+  if (!cluster) cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const serverEnv = {
-    DATABASE_URL: databaseUrl,
+    ...(cluster ? {} : { DATABASE_URL: databaseUrl }),
     CREDENTIAL_KEY: `k1:${credentialKey}`,
     OUTBOUND_ALLOW: "127.0.0.1",
     CONNECTOR_RATE_MULTIPLIER: String(SPEEDUP),
@@ -513,52 +539,70 @@ async function workerEngine(
     PUBLIC_URL: `http://127.0.0.1:${process.env.BENCH_WORKER_PORT ?? "41401"}`,
   };
   const probeFile = join(dataDir, "heap-probe.json");
-  const worker: ChildProcess = spawn(
+  const server: ChildProcess = spawn(
     process.execPath,
-    [...WORKER_NODE_ARGS, "--import", join(here, "heap-probe.mjs"), ...serverNodeArgs("worker")],
+    [...WORKER_NODE_ARGS, "--import", join(here, "heap-probe.mjs"), ...serverNodeArgs(script)],
     {
       cwd: serverDir,
-      env: { ...process.env, ...serverEnv, ROLE: "worker", BENCH_HEAP_PROBE: probeFile },
+      env: {
+        ...process.env,
+        ...serverEnv,
+        ROLE: script === "worker" ? "worker" : "all",
+        BENCH_HEAP_PROBE: probeFile,
+      },
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  // Its log: "worker started" says the queue workers poll; warnings and errors are shown.
+  // Its log says when it is up (the queue workers poll); warnings and errors are shown.
+  const upLine = script === "worker" ? "worker started" : "Entegrasyon Paneli is running at";
   const started = new Promise<void>((resolve, reject) => {
     let rest = "";
-    worker.stdout?.on("data", (chunk: Buffer) => {
+    server.stdout?.on("data", (chunk: Buffer) => {
       rest += chunk.toString("utf8");
       const lines = rest.split("\n");
       rest = lines.pop() ?? "";
       for (const text of lines) {
-        if (text.includes("worker started")) resolve();
+        if (text.includes(upLine)) resolve();
         const level = Number(/"level":(\d+)/.exec(text)?.[1] ?? 0);
-        if (level >= 40 || !text.startsWith("{")) console.log(`worker: ${text}`);
+        if (level >= 40 || !text.startsWith("{")) console.log(`server: ${text}`);
       }
     });
-    worker.once("exit", (code) => reject(new Error(`the worker process exited with ${code}`)));
+    server.once("exit", (code) => reject(new Error(`the server process exited with ${code}`)));
   });
-  const exited = new Promise((r) => worker.once("exit", r));
+  const exited = new Promise((r) => server.once("exit", r));
   cleanups.push(async () => {
-    worker.kill("SIGTERM");
+    server.kill("SIGTERM");
     await exited;
   });
   const { loadConfig } = await import("@ep/server/config");
   const { createContext, closeContext } = await import("@ep/server/bootstrap");
-  const ctx = await createContext(loadConfig({ ...process.env, ...serverEnv, ROLE: "api" }), {
-    workers: false,
-    scheduler: false,
-  });
+  const ownUrl = cluster ? benchConnection(databaseUrl) : databaseUrl;
+  const ctx = await createContext(
+    loadConfig({ ...process.env, ...serverEnv, DATABASE_URL: ownUrl, ROLE: "api" }),
+    { workers: false, scheduler: false },
+  );
   cleanups.push(() => closeContext(ctx));
   await started;
-  if (clusterPid === undefined)
+  if (!cluster || clusterPid === undefined)
     return {
-      where: `a worker process of the server (pid ${worker.pid}, ROLE=worker, PostgreSQL rate limiter), runs queued through pg-boss`,
+      where: `a worker process of the server (pid ${server.pid}, ROLE=worker, PostgreSQL rate limiter), runs queued through pg-boss`,
       inProcess: false,
       run: (jobTypes) => runJobsThroughQueue(ctx.engine.deps, benchCompanyId, jobTypes),
-      memory: () => procMemory(worker.pid!),
+      memory: () => procMemory(server.pid!),
     };
-  // The embedded default: the worker and the cluster together, PSS sampled (RSS would count the
-  // cluster's shared buffers once per backend); at each new peak, what it is made of.
+  // The embedded default: the server and the cluster together, PSS sampled (RSS would count the
+  // cluster's shared buffers once per backend); at each new peak, what it is made of. The bench's
+  // backends are looked up by name in the background; one that connected since the last look is
+  // counted (against the product) until the next.
+  let benchPids = new Set<number>();
+  const lookUp = async () => {
+    const { rows } = await ctx.database.executeSql(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = $1",
+      [BENCH_APPLICATION],
+    );
+    benchPids = new Set(rows.map((r) => Number(r.pid)));
+  };
+  await lookUp();
   const snapshot = (): MemorySnapshot => {
     let heap: HeapProbe | undefined;
     try {
@@ -566,7 +610,12 @@ async function workerEngine(
     } catch {
       // not written yet, or being written
     }
-    return { processes: memoryByProcess([worker.pid!, clusterPid]), heap };
+    const all = memoryByProcess([server.pid!, clusterPid]);
+    return {
+      processes: all.filter((p) => !benchPids.has(p.pid)),
+      benchBackends: all.filter((p) => benchPids.has(p.pid)),
+      heap,
+    };
   };
   const pssOf = (s: MemorySnapshot) => s.processes.reduce((n, p) => n + p.pss, 0);
   const baseline = snapshot();
@@ -581,14 +630,23 @@ async function workerEngine(
     }
     return pss;
   };
-  const sampler = setInterval(sample, 250);
-  sampler.unref();
-  cleanups.push(async () => clearInterval(sampler));
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      await lookUp().catch(() => undefined);
+      sample();
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  cleanups.push(async () => {
+    sampling = false;
+    await sampler;
+  });
   return {
-    where: `a worker process of the server (pid ${worker.pid}, ROLE=worker) on the embedded PostgreSQL cluster (pid ${clusterPid}); memory: PSS of both, summed`,
+    where: `the server as npm start runs it (pid ${server.pid}, ROLE=all) on the embedded PostgreSQL cluster (pid ${clusterPid}); memory: PSS of both, summed, without the bench's own backends`,
     inProcess: false,
     run: (jobTypes) => runJobsThroughQueue(ctx.engine.deps, benchCompanyId, jobTypes),
-    pid: worker.pid,
+    pid: server.pid,
     memory: () => {
       const now = sample();
       return { peakKb: peak, rssKb: now };
