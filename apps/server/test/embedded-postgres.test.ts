@@ -33,9 +33,20 @@ describe.runIf(await embeddedPostgresAvailable())("the embedded PostgreSQL", () 
     expect(database).toMatchObject({ kind: "postgres", embedded: true });
     const heard: string[] = [];
     const stop = await database.listen("ep_test", (p) => heard.push(p));
-    await database.executeSql("SELECT pg_notify('ep_test', 'merhaba')");
-    for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(heard).toEqual(["merhaba"]);
+    const stopOther = await database.listen("ep_other", (p) => heard.push(`other: ${p}`));
+    await database.executeSql("SELECT pg_notify('ep_test', 'merhaba'), pg_notify('ep_other', 'selam')");
+    for (let i = 0; i < 100 && heard.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(heard.sort()).toEqual(["merhaba", "other: selam"]);
+    // Both channels on one connection: a backend each would cost the machine about 5 MB more.
+    const listening = await database.executeSql(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN %'",
+    );
+    expect(listening.rows[0]?.n).toBe(1);
+    await stopOther();
+    await database.executeSql("SELECT pg_notify('ep_other', 'duyulmaz'), pg_notify('ep_test', 'yine')");
+    for (let i = 0; i < 100 && heard.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(heard).toContain("yine");
+    expect(heard).not.toContain("other: duyulmaz");
     await stop();
     const pid = postmasterPid(dir);
     // Sized for one machine (its memory counts against the 300 MB of issue 13, item 4): the settings

@@ -45,6 +45,15 @@ function queryObservers() {
 }
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), "../../../drizzle");
+/**
+ * Connections per server process. An external server is sized for its own machine. The embedded
+ * cluster shares the merchant's machine with this process, and each of its backends costs about
+ * 5 MB of the 300 MB the whole product may use (issue 13, item 4), so it gets fewer; measured in
+ * bench/README.md ("Memory at 100,000 SKUs").
+ */
+const EXTERNAL_POOL_SIZE = 10;
+const EMBEDDED_POOL_SIZE = 5;
+
 // Any fixed number: processes starting together take turns applying migrations.
 const MIGRATION_LOCK = 7_342_001;
 
@@ -75,7 +84,7 @@ export async function openDatabase(options: {
         options.log ?? (() => undefined),
       );
       try {
-        const database = await openPostgres(cluster.url, options.onIdleError);
+        const database = await openPostgres(cluster.url, options.onIdleError, EMBEDDED_POOL_SIZE);
         return {
           ...database,
           embedded: true,
@@ -93,9 +102,31 @@ export async function openDatabase(options: {
   return openPglite(dataDir, dataDir === "memory" ? options.memoryTemplate : undefined);
 }
 
-async function openPostgres(databaseUrl: string, onIdleError?: (error: Error) => void): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  const listeners = new Set<pg.Client>();
+async function openPostgres(
+  databaseUrl: string,
+  onIdleError?: (error: Error) => void,
+  poolSize = EXTERNAL_POOL_SIZE,
+): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // LISTEN belongs to one connection, which a pool would hand around: one client of its own listens
+  // on every channel, so a second channel costs no second backend (about 5 MB in the embedded cluster).
+  let listener: Promise<pg.Client> | undefined;
+  const channels = new Map<string, Set<(payload: string) => void>>();
+  const listenerClient = () => {
+    listener ??= (async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      client.on("error", (error) => onIdleError?.(error));
+      client.on("notification", (n) => {
+        for (const onPayload of channels.get(n.channel) ?? []) onPayload(n.payload ?? "");
+      });
+      await client.connect();
+      return client;
+    })().catch((error: unknown) => {
+      listener = undefined;
+      throw error;
+    });
+    return listener;
+  };
   // An idle connection dropped by the server (restart, failover) must not take the process down;
   // the pool replaces it on the next query.
   pool.on("error", (error) => onIdleError?.(error));
@@ -119,25 +150,28 @@ async function openPostgres(databaseUrl: string, onIdleError?: (error: Error) =>
       return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
     },
     async listen(channel, onPayload) {
-      // A dedicated client: LISTEN belongs to one connection, and a pool would hand it around.
-      const client = new pg.Client({ connectionString: databaseUrl });
-      listeners.add(client);
-      client.on("error", (error) => onIdleError?.(error));
-      await client.connect();
-      client.on("notification", (n) => {
-        if (n.channel === channel) onPayload(n.payload ?? "");
-      });
-      await client.query(`LISTEN ${quoteIdent(channel)}`);
+      const client = await listenerClient();
+      let handlers = channels.get(channel);
+      if (!handlers) {
+        handlers = new Set();
+        channels.set(channel, handlers);
+        await client.query(`LISTEN ${quoteIdent(channel)}`);
+      }
+      handlers.add(onPayload);
       return async () => {
-        listeners.delete(client);
-        await client.end().catch(() => undefined);
+        handlers.delete(onPayload);
+        if (handlers.size > 0 || channels.get(channel) !== handlers) return;
+        channels.delete(channel);
+        await client.query(`UNLISTEN ${quoteIdent(channel)}`).catch(() => undefined);
       };
     },
     observeQueries: observed.observeQueries,
     async close() {
-      // LISTEN clients too: an embedded cluster stopping next would otherwise cut them off.
-      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
-      listeners.clear();
+      // The LISTEN client too: an embedded cluster stopping next would otherwise cut it off.
+      const client = await listener?.catch(() => undefined);
+      listener = undefined;
+      channels.clear();
+      await client?.end().catch(() => undefined);
       await pool.end();
     },
   };
