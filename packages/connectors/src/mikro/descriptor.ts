@@ -97,8 +97,9 @@ export const mikroDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   // the pace. Keyset pages come one after another, so a full read is split into 3 code ranges read at
   // once: with the ERP answering in 150 ms a single chain would manage 6 reads a second, not 10.
   batch: { page: 4000, readChains: 3 },
-  // Mikro documents no limit; the API runs on the customer's own server, so stay gentle.
-  budget: { requests: 10, windowMs: 1000 },
+  // Mikro documents no limit; the API runs on the customer's own server, so stay gentle: a pace of
+  // our own (10 requests started a second), with at most `readChains` reads in flight per listing.
+  budget: { requests: 10, windowMs: 1000, ownPace: true },
   onPremOnly: true,
   changeCursors: { products: true, stock: true, prices: true, categories: false, orders: false },
   notes:

@@ -86,6 +86,34 @@ describe("rate limiter", () => {
 });
 
 describe("HttpClient", () => {
+  it("holds a place until the answer for a system's own limit, and from the send only for a pace of our own", async () => {
+    const sentAt = async (ownPace: boolean) => {
+      let now = 0;
+      const rateLimiter = new RateLimiter({
+        store: new InMemoryRateLimitStore(),
+        key: "c1:erp",
+        budget: { requests: 2, windowMs: 1000, safetyMarginMs: 0, ownPace },
+        now: () => now,
+        sleep: async (ms) => {
+          now += ms;
+        },
+      });
+      const sent: number[] = [];
+      // Every answer takes 400 ms.
+      const fetch = (async () => {
+        sent.push(now);
+        now += 400;
+        return new Response("{}");
+      }) as typeof globalThis.fetch;
+      const http = new HttpClient({ system: "test", baseUrl: "http://example.test/api", fetch, rateLimiter });
+      for (let i = 0; i < 3; i++) await http.request({ url: "x", operation: "op", kind: "read" });
+      return sent;
+    };
+    // The third request waits for the first's place: a window after its answer (400 ms) when held.
+    expect(await sentAt(false)).toEqual([0, 400, 1401]);
+    expect(await sentAt(true)).toEqual([0, 400, 1001]);
+  });
+
   it("retries a 503 honouring Retry-After, then succeeds", async () => {
     const c = client([
       { status: 503, headers: { "retry-after": "2" } },
