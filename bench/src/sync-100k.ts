@@ -508,8 +508,8 @@ function localEngine(deps: EngineDeps): Engine {
  * through a server context of its own (API role: no workers, no scheduler).
  *
  * The embedded default (`cluster`): the server as `npm start` runs it, API, scheduler and workers
- * in one process, its data dir the cluster's (it finds the cluster running and uses it as its own,
- * with the embedded pool); memory is that process and the cluster's, summed, without the backends
+ * in one process, its data dir the cluster's (it finds the cluster running and uses it as its
+ * own); memory is that process and the cluster's, summed, without the backends
  * of this process's own connections (they stand in for the merchant's browser, which a server in
  * one process serves from its own pool).
  */

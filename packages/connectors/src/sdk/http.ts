@@ -363,12 +363,7 @@ export class HttpClient {
     try {
       ticket = req.skipRateLimit
         ? undefined
-        : await this.rateLimiter?.acquire(
-            req.cost ?? 1,
-            req.signal,
-            // A system's own limit: the place is held until the answer (at most the timeout).
-            this.rateLimiter.budget.ownPace ? undefined : timeoutMs + 1000,
-          );
+        : await this.rateLimiter?.acquire(req.cost ?? 1, req.signal, timeoutMs + 1000);
       return await this.send(req, attempt, url, method, headers, body, timeoutMs);
     } finally {
       await this.rateLimiter?.release(ticket);

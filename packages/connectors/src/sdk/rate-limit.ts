@@ -167,10 +167,13 @@ export class RateLimiter {
   }
 
   /**
-   * Wait until `cost` units may be spent, then spend them. With `holdMs` (the request's timeout) the units
-   * count until `release(ticket)` is called with the answer, or at most `holdMs`.
+   * Wait until `cost` units may be spent, then spend them. With `requestedHoldMs` (the request's timeout)
+   * the units count until `release(ticket)` is called with the answer, or at most that long; a budget
+   * with `ownPace` never holds.
    */
-  async acquire(cost = 1, signal?: AbortSignal, holdMs?: number): Promise<string | undefined> {
+  async acquire(cost = 1, signal?: AbortSignal, requestedHoldMs?: number): Promise<string | undefined> {
+    // A pace of our own is never held: the place is taken at the send, whatever the caller asks.
+    const holdMs = this.budget.ownPace ? undefined : requestedHoldMs;
     for (;;) {
       const d = await this.store.take(
         this.key,
