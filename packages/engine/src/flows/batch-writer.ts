@@ -15,20 +15,24 @@ export type BatchWriterOptions = {
   inFlight?: number;
   /**
    * Full batches that may wait for a free slot before `add` waits too (bounds memory). Default: as
-   * many as hold `WAITING_RECORDS` records, at most one window of the shop's budget (more could not
-   * go out at once anyway), at least 8.
+   * many as bring the batches held, in flight and waiting, to `HELD_RECORDS` records, at most one
+   * window of the shop's budget (more could not go out at once anyway), at least 2.
    */
   waiting?: number;
 };
 
 /**
- * Records that may wait for the shop. When the shop's window closes after its burst, the flow goes on
- * reading the ERP until this many wait, so the next window's burst is ready when it opens: with 8
- * batches of 1,000 stock records the reads stopped within a second and the last window was paced
- * by the ERP (100,000-SKU sync 1.21× its least time, 1.10× with this). Counted in records, not
- * batches: a record costs the same memory whatever the shop's batch size.
+ * Records a writer may hold, in flight and waiting for the shop. When the shop's window closes after
+ * its burst, the flow goes on reading the ERP until this many are held, so the next window's burst is
+ * ready when it opens: with 8 batches of 1,000 stock records waiting the reads stopped within a second
+ * and the last window was paced by the ERP (100,000-SKU sync 1.21× its least time, 1.10× with 32,000
+ * waiting). Counted in records, not batches: a record costs the same memory whatever the shop's batch
+ * size. The batches in flight count too: 8 price batches of 3,000 are 24,000 records, and with 32,000
+ * waiting besides, the two flows could hold 94,000 records (a heap snapshot in a 100,000-SKU sync:
+ * 62 MB live for 78,000 held, against issue 13's 300 MB); counted in all, 62,000, with the same
+ * least-time ratios (bench/README.md).
  */
-const WAITING_RECORDS = 32_000;
+const HELD_RECORDS = 32_000;
 
 /**
  * Writes changed records to the shop in the largest batches it allows, records each applied one in
@@ -66,8 +70,8 @@ export class BatchWriter<T> {
   ) {
     const budget = ctx.shop.descriptor.budget?.requests ?? Number.POSITIVE_INFINITY;
     this.inFlight = Math.max(1, Math.min(options.inFlight ?? 8, budget));
-    const ahead = Math.min(Math.floor(WAITING_RECORDS / batchSize), budget);
-    this.waiting = Math.max(0, options.waiting ?? Math.max(8, ahead));
+    const held = Math.min(Math.floor(HELD_RECORDS / batchSize), budget);
+    this.waiting = Math.max(0, options.waiting ?? Math.max(2, held - this.inFlight));
   }
 
   async add(write: PendingWrite<T>) {

@@ -42,11 +42,20 @@ export type Flow = (ctx: FlowContext) => Promise<void>;
 export class RunTally {
   readonly counts: RunCounts = { read: 0, changed: 0, written: 0, failed: 0 };
   readonly failures: ItemFailure[] = [];
+  /** Records that moved and have an open failed task to resolve (all that moved when none are given). */
   readonly movedKeys: string[] = [];
   readonly lines: string[] = [];
   private readonly failedAt = new Map<string, number>();
 
-  constructor(private readonly onProgress: (counts: RunCounts) => void = () => {}) {}
+  /**
+   * `openFailures`: the keys of the job's open failed tasks when the run started. Only those are kept
+   * in `movedKeys`: a 100,000-SKU run otherwise held every key it wrote until its end (about 4 MB a
+   * flow, issue 13's memory goal), though only the few with a failed task are ever looked at.
+   */
+  constructor(
+    private readonly onProgress: (counts: RunCounts) => void = () => {},
+    private readonly openFailures?: ReadonlySet<string>,
+  ) {}
 
   read(n: number) {
     this.counts.read += n;
@@ -58,12 +67,14 @@ export class RunTally {
   }
   written(keys: string[]) {
     this.counts.written += keys.length;
-    this.movedKeys.push(...keys);
+    this.moved(keys);
     this.onProgress(this.counts);
   }
   /** A record that moved without a write (e.g. already in the ERP): its failed task resolves too. */
   moved(keys: string[]) {
-    this.movedKeys.push(...keys);
+    const open = this.openFailures;
+    if (!open) this.movedKeys.push(...keys);
+    else if (open.size > 0) for (const key of keys) if (open.has(key)) this.movedKeys.push(key);
   }
   /** One failed task per record and run: a record that fails again (read twice) keeps the last failure. */
   fail(failure: ItemFailure) {

@@ -90,8 +90,9 @@ export async function executeRun(
       const refusal = await quotaRefusal(deps.db, run, opened, deps.now());
       if (refusal) throw new QuotaRefused(refusal);
       const mappings = await loadMappings(deps.db, run.companyId);
+      const openFailures = await openFailureKeys(deps.db, run.companyId, run.jobType);
       for (let attempt = 0; ; attempt++) {
-        tally = newTally(deps, run);
+        tally = newTally(deps, run, openFailures);
         const controller = new AbortController();
         try {
           await flow({
@@ -146,7 +147,7 @@ export async function executeRun(
   return status;
 }
 
-function newTally(deps: EngineDeps, run: ClaimedRun): RunTally {
+function newTally(deps: EngineDeps, run: ClaimedRun, openFailures?: ReadonlySet<string>): RunTally {
   let last = 0;
   return new RunTally((counts) => {
     const t = Date.now();
@@ -158,7 +159,7 @@ function newTally(deps: EngineDeps, run: ClaimedRun): RunTally {
       .where(and(eq(jobRuns.id, run.id), eq(jobRuns.status, "Running")))
       .then(() => deps.publish({ ...event(run, "Running"), counts: { ...counts } }))
       .catch((error) => deps.logger.warn({ runId: run.id, ...failureLog(error) }, "progress update failed"));
-  });
+  }, openFailures);
 }
 
 async function finishRun(

@@ -45,6 +45,15 @@ function queryObservers() {
 }
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), "../../../drizzle");
+/**
+ * Connections per server process. An external server is sized for its own machine. The embedded
+ * cluster shares the merchant's machine with this process, and each of its backends costs about
+ * 5 MB of the 300 MB the whole product may use (issue 13, item 4), so it gets fewer; measured in
+ * bench/README.md ("Memory at 100,000 SKUs").
+ */
+const EXTERNAL_POOL_SIZE = 10;
+const EMBEDDED_POOL_SIZE = 5;
+
 // Any fixed number: processes starting together take turns applying migrations.
 const MIGRATION_LOCK = 7_342_001;
 
@@ -75,7 +84,7 @@ export async function openDatabase(options: {
         options.log ?? (() => undefined),
       );
       try {
-        const database = await openPostgres(cluster.url, options.onIdleError);
+        const database = await openPostgres(cluster.url, options.onIdleError, EMBEDDED_POOL_SIZE);
         return {
           ...database,
           embedded: true,
@@ -93,8 +102,12 @@ export async function openDatabase(options: {
   return openPglite(dataDir, dataDir === "memory" ? options.memoryTemplate : undefined);
 }
 
-async function openPostgres(databaseUrl: string, onIdleError?: (error: Error) => void): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+async function openPostgres(
+  databaseUrl: string,
+  onIdleError?: (error: Error) => void,
+  poolSize = EXTERNAL_POOL_SIZE,
+): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // LISTEN belongs to one connection, which a pool would hand around: one client of its own listens
   // on every channel, so a second channel costs no second backend (about 5 MB in the embedded cluster).
   let listener: Promise<pg.Client> | undefined;

@@ -126,7 +126,7 @@ async function stopOrphanPostmaster(pid: number, log: (msg: string) => void) {
 export const EMBEDDED_SETTINGS = [
   "listen_addresses=127.0.0.1",
   "unix_socket_directories=",
-  // The server's pool (10), pg-boss on it, its LISTEN connection and a command beside the server.
+  // The server's pool (5), pg-boss on it, its LISTEN connection and a command beside the server.
   "max_connections=60",
   // The working set of a 100,000-SKU sync (ledger pages and their indexes) is read through the OS
   // cache; 16 MB keeps the hot index pages.
