@@ -72,9 +72,7 @@ export class RunTally {
   }
   /** A record that moved without a write (e.g. already in the ERP): its failed task resolves too. */
   moved(keys: string[]) {
-    const open = this.openFailures;
-    if (!open) this.movedKeys.push(...keys);
-    else if (open.size > 0) for (const key of keys) if (open.has(key)) this.movedKeys.push(key);
+    for (const key of keys) if (this.openFailures?.has(key) ?? true) this.movedKeys.push(key);
   }
   /** One failed task per record and run: a record that fails again (read twice) keeps the last failure. */
   fail(failure: ItemFailure) {

@@ -184,9 +184,10 @@ async function finishRun(
   }
   let resolved = 0;
   if (tally.movedKeys.length > 0) {
-    const open = await openFailureKeys(deps.db, run.companyId, run.jobType);
+    // The tally kept only keys whose failed task was open when the run started; `resolveFailures`
+    // touches only those still open.
     const failedNow = new Set(tally.failures.map((f) => f.key));
-    const toResolve = tally.movedKeys.filter((k) => open.has(k) && !failedNow.has(k));
+    const toResolve = tally.movedKeys.filter((k) => !failedNow.has(k));
     if (toResolve.length > 0)
       resolved = await resolveFailures(deps.db, run.companyId, run.jobType, toResolve, now);
   }
