@@ -6,6 +6,7 @@ import {
   agentProcess as agentHarnessProcess,
   bindErpToAgent,
   ordersThroughKilledAgent,
+  RELAYED_CONNECTOR_TIMEOUT,
 } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
@@ -14,7 +15,7 @@ let t: TestApp;
 let server: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1.5" });
+  t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1.5" });
   server = await t.app.listen({ port: 0, host: "127.0.0.1" });
 });
 afterAll(() => t.close());

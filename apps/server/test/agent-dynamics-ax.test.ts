@@ -4,7 +4,12 @@ import { fileURLToPath } from "node:url";
 import { startAxEmulator } from "@ep/connectors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { agentProcess, bindErpToAgent, ordersThroughKilledAgent } from "./agent-harness.ts";
+import {
+  agentProcess,
+  bindErpToAgent,
+  ordersThroughKilledAgent,
+  RELAYED_CONNECTOR_TIMEOUT,
+} from "./agent-harness.ts";
 import { connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
@@ -12,13 +17,7 @@ let t: TestApp;
 let server: string;
 
 beforeAll(async () => {
-  // The suites' 1 s connector timeout is shorter than a just-started agent's first relayed call can take
-  // on a loaded box (CI runs the browser suite beside this one): a retry would relay the test call twice.
-  t = await startTestApp({
-    CAPTCHA: "off",
-    AGENT_OFFLINE_WAIT_SECONDS: "1.5",
-    CONNECTOR_TIMEOUT_SECONDS: "10",
-  });
+  t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1.5" });
   server = await t.app.listen({ port: 0, host: "127.0.0.1" });
 });
 afterAll(() => t.close());

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileImports } from "../src/modules/file-exchange/schema.ts";
-import { agentProcess } from "./agent-harness.ts";
+import { agentProcess, RELAYED_CONNECTOR_TIMEOUT } from "./agent-harness.ts";
 import { connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, startTestApp, type TestApp } from "./harness.ts";
 
@@ -17,7 +17,7 @@ const KILL_ROWS = Number(process.env.FILES_KILL_ROWS ?? 20_000);
 let t: TestApp;
 let server: string;
 beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off" });
+  t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off" });
   server = await t.app.listen({ port: 0, host: "127.0.0.1" });
 });
 afterAll(() => t.close());

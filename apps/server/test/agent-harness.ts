@@ -13,6 +13,14 @@ import { call, type TestApp } from "./harness.ts";
 
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
+/**
+ * The connector timeout of a suite whose jobs reach the ERP through an agent process. The suites' 1 s
+ * is shorter than a relayed call can take on a loaded box (CI runs the browser suite beside these): a
+ * call that times out is left for the next run, and a test counting one run's writes sees one fewer.
+ * A killed agent still fails its calls at once (its socket closes), so the kill tests wait no longer.
+ */
+export const RELAYED_CONNECTOR_TIMEOUT = { CONNECTOR_TIMEOUT_SECONDS: "10" } as const;
+
 export type AgentProcess = Awaited<ReturnType<typeof agentProcess>>;
 
 /**

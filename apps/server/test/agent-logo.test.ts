@@ -16,7 +16,12 @@ import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { agentProcess, bindErpToAgent, ordersThroughKilledAgent } from "./agent-harness.ts";
+import {
+  agentProcess,
+  bindErpToAgent,
+  ordersThroughKilledAgent,
+  RELAYED_CONNECTOR_TIMEOUT,
+} from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
@@ -24,7 +29,7 @@ let t: TestApp;
 let server: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1.5" });
+  t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1.5" });
   server = await t.app.listen({ port: 0, host: "127.0.0.1" });
 });
 afterAll(() => t.close());

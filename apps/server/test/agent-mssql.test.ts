@@ -22,6 +22,7 @@ import {
   agentProcess,
   bindErpToAgent,
   ordersThroughKilledAgent,
+  RELAYED_CONNECTOR_TIMEOUT,
 } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
@@ -148,7 +149,7 @@ let connectionId = 0;
 describe("SQL Server through the on-site agent (real agent process, canned TDS responder)", () => {
   beforeAll(async () => {
     tds = await startTdsServer({ ...login, schema, answer });
-    t = await startTestApp({ CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1" });
+    t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1" });
     server = await t.app.listen({ port: 0, host: "127.0.0.1" });
     // System type 15 (Eta) is one of the generic SQL connector's systems, here on SQL Server.
     c = await connectedCompanyWithErp(

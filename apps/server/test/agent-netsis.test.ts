@@ -2,7 +2,12 @@ import { createServer } from "node:net";
 import { type NetsisEmulator, startNetsisEmulator } from "@ep/connectors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { agentProcess, bindErpToAgent, ordersThroughKilledAgent } from "./agent-harness.ts";
+import {
+  agentProcess,
+  bindErpToAgent,
+  ordersThroughKilledAgent,
+  RELAYED_CONNECTOR_TIMEOUT,
+} from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
@@ -21,6 +26,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   const port = await freePort();
   t = await startTestApp({
+    ...RELAYED_CONNECTOR_TIMEOUT,
     CAPTCHA: "off",
     AGENT_OFFLINE_WAIT_SECONDS: "1.5",
     PUBLIC_URL: `http://127.0.0.1:${port}`,

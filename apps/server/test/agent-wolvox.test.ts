@@ -14,7 +14,12 @@ import {
   createWolvoxDatabase,
   type WolvoxDatabase,
 } from "../../../packages/connectors/src/wolvox/emulator/database.ts";
-import { agentProcess, bindErpToAgent, ordersThroughKilledAgent } from "./agent-harness.ts";
+import {
+  agentProcess,
+  bindErpToAgent,
+  ordersThroughKilledAgent,
+  RELAYED_CONNECTOR_TIMEOUT,
+} from "./agent-harness.ts";
 import { connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
@@ -69,7 +74,11 @@ function watchOrders(db: WolvoxDatabase) {
 
 run("Wolvox through a real agent process on a real Firebird database", () => {
   beforeAll(async () => {
-    t = await startTestApp({ CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1.5" });
+    t = await startTestApp({
+      ...RELAYED_CONNECTOR_TIMEOUT,
+      CAPTCHA: "off",
+      AGENT_OFFLINE_WAIT_SECONDS: "1.5",
+    });
     server = await t.app.listen({ port: 0, host: "127.0.0.1" });
   });
   afterAll(() => t?.close());

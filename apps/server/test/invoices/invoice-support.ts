@@ -128,7 +128,12 @@ export async function putOrdersInLedger(
   }
 }
 
-export function uyumsoftProvider(emu: Emu, companyId: number) {
+/**
+ * The Uyumsoft connector against the emulator. The emulator answers in this process, beside the
+ * embedded database, so on a loaded box a plain answer can take over a second: the default timeout
+ * leaves room for that. A test whose emulator hangs on purpose passes a timeout below the hang.
+ */
+export function uyumsoftProvider(emu: Emu, companyId: number, timeoutMs = 5_000) {
   return new UyumsoftProvider(
     {
       endpoint: emu.endpoint,
@@ -139,7 +144,7 @@ export function uyumsoftProvider(emu: Emu, companyId: number) {
       companyId: String(companyId),
       rateLimitStore: new InMemoryRateLimitStore(),
       budget: { requests: 1000, windowMs: 1000 },
-      timeoutMs: 400,
+      timeoutMs,
       retry: { maxRetries: 2, baseDelayMs: 2, maxDelayMs: 10, maxRetryAfterMs: 1000 },
     },
   );
