@@ -13,7 +13,7 @@
  *
  * Environment: BENCH_COMPANIES (10), BENCH_SKUS (20000), BENCH_RATE_MULTIPLIER (1000: the
  * connectors' own budgets, multiplied, so the workers and not the vendors' limits set the pace; the
- * emulator's shared limit is off), BENCH_WORKERS ("1,2"), BENCH_ROUNDS (4: each round runs both phases,
+ * emulator's shared limit is off), BENCH_WORKERS ("1,2"), BENCH_ROUNDS (6: each round runs both phases,
  * in turn one → two and two → one; the figure is the throughput of all rounds' runs). `--strict` exits
  * 1 on a FAIL.
  */
@@ -43,7 +43,7 @@ const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
  * Rounds of the phases (`BENCH_ROUNDS`), in turn one → two and two → one: the figure is the throughput
  * of all rounds' runs, so the box's drift weighs on both worker counts alike.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 /** Cores each worker process may use (a cgroup CPU quota), or 0 for no limit. */
 const WORKER_CPU = Number(process.env.BENCH_WORKER_CPU ?? 0.3);
 const GOAL = 1.8;
@@ -94,6 +94,25 @@ async function finished(pool: pg.Pool, companyIds: number[]) {
   }
 }
 
+type RunSpan = { owner: string; queued: number; started: number; finished: number };
+
+/**
+ * Where a phase's slots lost time, from the runs' own times: slot-seconds free while a run waited
+ * (the queue's hand-out), and the tail after the last run started (nothing left to hand out).
+ */
+function slotUse(runs: RunSpan[], slots: number): { idleWhileWaiting: number; tail: number } {
+  const instants = [...new Set(runs.flatMap((r) => [r.queued, r.started, r.finished]))].sort((a, b) => a - b);
+  let idleWhileWaiting = 0;
+  for (let i = 0; i + 1 < instants.length; i++) {
+    const at = instants[i]!;
+    const waiting = runs.filter((r) => r.queued <= at && r.started > at).length;
+    const running = runs.filter((r) => r.started <= at && r.finished > at).length;
+    idleWhileWaiting += Math.min(waiting, slots - running) * (instants[i + 1]! - at);
+  }
+  const lastStart = Math.max(...runs.map((r) => r.started));
+  return { idleWhileWaiting, tail: Math.max(...runs.map((r) => r.finished)) - lastStart };
+}
+
 type Phase = {
   workers: number;
   wall: number;
@@ -108,6 +127,10 @@ type Phase = {
   runs: number;
   /** Runs each worker process ran, most first. */
   perWorker: number[];
+  /** Slot-seconds free while a run waited in the queue: work the queue did not hand out. */
+  idleWhileWaiting: number;
+  /** Seconds from the last run started to the last one finished: the tail, when slots free up with nothing left. */
+  tail: number;
   statuses: Record<string, number>;
 };
 
@@ -242,6 +265,12 @@ async function phase(
       "select count(*)::int as n from job_runs where company_id = any($1) group by lease_owner order by 1 desc",
       [measured],
     );
+    const { rows: timeline } = await pool.query<RunSpan>(
+      `select lease_owner as owner, extract(epoch from created_at)::float8 as queued,
+              extract(epoch from started_at)::float8 as started, extract(epoch from finished_at)::float8 as finished
+         from job_runs where job_type = 'ProductIntegration' and company_id = any($1)`,
+      [measured],
+    );
     const { rows: byStatus } = await pool.query<{ status: string; n: number }>(
       "select status, count(*)::int as n from job_runs where job_type = 'ProductIntegration' and company_id = any($1) group by status",
       [measured],
@@ -257,6 +286,7 @@ async function phase(
       ran: rows[0]?.ran ?? 0,
       runs: rows[0]?.runs ?? 0,
       perWorker: byWorker.map((r) => r.n),
+      ...slotUse(timeline, workers * SLOTS),
       statuses: Object.fromEntries(byStatus.map((r) => [r.status, r.n])),
     };
   } finally {
@@ -295,7 +325,7 @@ async function main() {
         const p = await phase(serverUrl, emulators.ready, emulators.pids, workers);
         byWorkers.set(workers, [...(byWorkers.get(workers) ?? []), p]);
         console.log(
-          `round ${round + 1}, ${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s, PostgreSQL ${p.postgresCpu.toFixed(1)} s; box busy ${(p.boxBusy * 100).toFixed(0)} %); a run queued ${p.queued.toFixed(1)} s and ran ${p.ran.toFixed(1)} s on average; runs per worker process ${p.perWorker.join("/")}; ${JSON.stringify(p.statuses)}`,
+          `round ${round + 1}, ${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s, PostgreSQL ${p.postgresCpu.toFixed(1)} s; box busy ${(p.boxBusy * 100).toFixed(0)} %); a run queued ${p.queued.toFixed(1)} s and ran ${p.ran.toFixed(1)} s on average; runs per worker process ${p.perWorker.join("/")}; quota used ${WORKER_CPU > 0 ? `${((p.cpu / (workers * WORKER_CPU * p.wall)) * 100).toFixed(0)} %` : "(none)"}, slots free while runs waited ${p.idleWhileWaiting.toFixed(1)} slot-s, tail ${p.tail.toFixed(1)} s; ${JSON.stringify(p.statuses)}`,
         );
         if ((p.statuses.Succeeded ?? 0) !== COMPANIES)
           throw new Error(`not every run succeeded: ${JSON.stringify(p.statuses)}`);
@@ -309,11 +339,14 @@ async function main() {
         ps.reduce((s, p) => s + p.runs, 0) / ps.reduce((s, p) => s + p.wall, 0);
       const cpuPerRun = (ps: Phase[]) =>
         ps.reduce((s, p) => s + p.cpu, 0) / ps.reduce((s, p) => s + p.runs, 0);
+      // The share of their quota the workers used: what the queue handed out, whatever a run cost.
+      const quotaUsed = (ps: Phase[]) =>
+        ps.reduce((s, p) => s + p.cpu, 0) / ps.reduce((s, p) => s + p.workers * WORKER_CPU * p.wall, 0);
       const ratio = throughput(twos) / throughput(ones);
       const pass = ratio >= GOAL;
       console.log("");
       console.log(
-        `rounds: ${ones.map((one, i) => `${(one.wall / twos[i]!.wall).toFixed(2)}×`).join(", ")}; worker CPU per run over all rounds, one / two: ${cpuPerRun(ones).toFixed(2)} / ${cpuPerRun(twos).toFixed(2)} s`,
+        `rounds: ${ones.map((one, i) => `${(one.wall / twos[i]!.wall).toFixed(2)}×`).join(", ")}; worker CPU per run over all rounds, one / two: ${cpuPerRun(ones).toFixed(2)} / ${cpuPerRun(twos).toFixed(2)} s${WORKER_CPU > 0 ? `; quota used, one / two: ${(quotaUsed(ones) * 100).toFixed(0)} / ${(quotaUsed(twos) * 100).toFixed(0)} %` : ""}`,
       );
       console.log(
         `${pass ? "PASS" : "FAIL"}  two worker processes / one, throughput over ${ones.length} rounds  ${ratio.toFixed(2)}×  (goal ≥ ${GOAL}×)`,
