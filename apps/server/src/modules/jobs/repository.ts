@@ -40,7 +40,23 @@ export function toJobDto(
   };
 }
 
-export function toHistoryDto(run: RunRow): JobHistoryDto {
+/** What a history row shows: a list page never reads a run's report or its retried keys, which can be long. */
+const historyColumns = {
+  id: jobRuns.id,
+  jobId: jobRuns.jobId,
+  jobType: jobRuns.jobType,
+  jobName: jobRuns.jobName,
+  trigger: jobRuns.trigger,
+  status: jobRuns.status,
+  queuedAt: jobRuns.queuedAt,
+  startedAt: jobRuns.startedAt,
+  finishedAt: jobRuns.finishedAt,
+  counts: jobRuns.counts,
+  calls: jobRuns.calls,
+};
+type HistoryRow = Pick<RunRow, keyof typeof historyColumns>;
+
+export function toHistoryDto(run: HistoryRow): JobHistoryDto {
   return {
     id: run.id,
     jobId: run.jobId,
@@ -118,7 +134,7 @@ export async function listHistory(
   const [total, rows] = await Promise.all([
     countRows(db, jobRuns, where),
     db
-      .select()
+      .select(historyColumns)
       .from(jobRuns)
       .where(where)
       .orderBy(desc(jobRuns.queuedAt), desc(jobRuns.id))
