@@ -94,7 +94,7 @@ async function finished(pool: pg.Pool, companyIds: number[]) {
   }
 }
 
-type RunSpan = { owner: string; queued: number; started: number; finished: number };
+type RunSpan = { queued: number; started: number; finished: number };
 
 /**
  * Where a phase's slots lost time, from the runs' own times: slot-seconds free while a run waited
@@ -112,6 +112,10 @@ function slotUse(runs: RunSpan[], slots: number): { idleWhileWaiting: number; ta
   const lastStart = Math.max(...runs.map((r) => r.started));
   return { idleWhileWaiting, tail: Math.max(...runs.map((r) => r.finished)) - lastStart };
 }
+
+/** The share of their CPU quota the phases' workers used: what the queue handed out, whatever a run cost. */
+const quotaUsed = (ps: Phase[]) =>
+  ps.reduce((s, p) => s + p.cpu, 0) / ps.reduce((s, p) => s + p.workers * WORKER_CPU * p.wall, 0);
 
 type Phase = {
   workers: number;
@@ -266,7 +270,7 @@ async function phase(
       [measured],
     );
     const { rows: timeline } = await pool.query<RunSpan>(
-      `select lease_owner as owner, extract(epoch from created_at)::float8 as queued,
+      `select extract(epoch from created_at)::float8 as queued,
               extract(epoch from started_at)::float8 as started, extract(epoch from finished_at)::float8 as finished
          from job_runs where job_type = 'ProductIntegration' and company_id = any($1)`,
       [measured],
@@ -325,7 +329,7 @@ async function main() {
         const p = await phase(serverUrl, emulators.ready, emulators.pids, workers);
         byWorkers.set(workers, [...(byWorkers.get(workers) ?? []), p]);
         console.log(
-          `round ${round + 1}, ${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s, PostgreSQL ${p.postgresCpu.toFixed(1)} s; box busy ${(p.boxBusy * 100).toFixed(0)} %); a run queued ${p.queued.toFixed(1)} s and ran ${p.ran.toFixed(1)} s on average; runs per worker process ${p.perWorker.join("/")}; quota used ${WORKER_CPU > 0 ? `${((p.cpu / (workers * WORKER_CPU * p.wall)) * 100).toFixed(0)} %` : "(none)"}, slots free while runs waited ${p.idleWhileWaiting.toFixed(1)} slot-s, tail ${p.tail.toFixed(1)} s; ${JSON.stringify(p.statuses)}`,
+          `round ${round + 1}, ${workers} worker process${workers > 1 ? "es" : ""}: ${p.runs} runs in ${p.wall.toFixed(1)} s (${(p.runs / p.wall).toFixed(3)} runs/s), worker CPU ${p.cpu.toFixed(1)} s = ${(p.cpu / p.runs).toFixed(2)} s per run (emulators ${p.emulatorCpu.toFixed(1)} s, PostgreSQL ${p.postgresCpu.toFixed(1)} s; box busy ${(p.boxBusy * 100).toFixed(0)} %); a run queued ${p.queued.toFixed(1)} s and ran ${p.ran.toFixed(1)} s on average; runs per worker process ${p.perWorker.join("/")}; quota used ${WORKER_CPU > 0 ? `${(quotaUsed([p]) * 100).toFixed(0)} %` : "(none)"}, slots free while runs waited ${p.idleWhileWaiting.toFixed(1)} slot-s, tail ${p.tail.toFixed(1)} s; ${JSON.stringify(p.statuses)}`,
         );
         if ((p.statuses.Succeeded ?? 0) !== COMPANIES)
           throw new Error(`not every run succeeded: ${JSON.stringify(p.statuses)}`);
@@ -339,9 +343,6 @@ async function main() {
         ps.reduce((s, p) => s + p.runs, 0) / ps.reduce((s, p) => s + p.wall, 0);
       const cpuPerRun = (ps: Phase[]) =>
         ps.reduce((s, p) => s + p.cpu, 0) / ps.reduce((s, p) => s + p.runs, 0);
-      // The share of their quota the workers used: what the queue handed out, whatever a run cost.
-      const quotaUsed = (ps: Phase[]) =>
-        ps.reduce((s, p) => s + p.cpu, 0) / ps.reduce((s, p) => s + p.workers * WORKER_CPU * p.wall, 0);
       const ratio = throughput(twos) / throughput(ones);
       const pass = ratio >= GOAL;
       console.log("");
