@@ -81,7 +81,6 @@ const write = (sku: string, qty: number) => ({
   ledgerKey: `${sku}@${location()}`,
   hash: String(qty),
   item: update(sku, qty),
-  payload: { sku, qty },
 });
 
 /** Wraps the real `setStock` to see how many batches are in flight at once and in what order. */

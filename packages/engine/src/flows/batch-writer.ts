@@ -4,9 +4,9 @@ import { uniqueByKey } from "../store/unique-by-key.ts";
 import { type FlowContext, failRecord } from "./flow.ts";
 
 /** `key` names the record for reports (SKU); `ledgerKey` is its ledger row (e.g. `sku@location`). */
-export type PendingWrite<T> = { key: string; ledgerKey?: string; hash: string; item: T; payload: unknown };
+export type PendingWrite<T> = { key: string; ledgerKey?: string; hash: string; item: T };
 
-export type BatchWriterOptions = {
+export type BatchWriterOptions<T> = {
   /**
    * Batches sent at the same time. The connector's rate limiter decides when each one leaves, so
    * with several in flight the shop's answer time overlaps the next calls and a window's burst is
@@ -19,6 +19,11 @@ export type BatchWriterOptions = {
    * window of the shop's budget (more could not go out at once anyway), at least 2.
    */
   waiting?: number;
+  /**
+   * What a permanently failed record's task keeps (shown, and read by its retry); the item itself by
+   * default. Built only when a record fails: a writer may hold 32,000 records, and most never fail.
+   */
+  failurePayload?: (item: T) => unknown;
 };
 
 /**
@@ -58,6 +63,7 @@ export class BatchWriter<T> {
   private failure: { error: unknown } | null = null;
   private readonly inFlight: number;
   private readonly waiting: number;
+  private readonly failurePayload: (item: T) => unknown;
   transientLeft = 0;
 
   constructor(
@@ -66,8 +72,9 @@ export class BatchWriter<T> {
     private readonly batchSize: number,
     private readonly send: (items: T[]) => Promise<BatchResult>,
     private readonly itemKey: (item: T) => string,
-    options: BatchWriterOptions = {},
+    options: BatchWriterOptions<T> = {},
   ) {
+    this.failurePayload = options.failurePayload ?? ((item) => item);
     const budget = ctx.shop.descriptor.budget?.requests ?? Number.POSITIVE_INFINITY;
     this.inFlight = Math.max(1, Math.min(options.inFlight ?? 8, budget));
     const held = Math.min(Math.floor(HELD_RECORDS / batchSize), budget);
@@ -139,7 +146,7 @@ export class BatchWriter<T> {
       if (!error) {
         applied.push(w);
       } else if (error.kind === "permanent") {
-        failRecord(this.ctx, w.key, error, w.payload);
+        failRecord(this.ctx, w.key, error, this.failurePayload(w.item));
       } else {
         this.transientLeft++;
       }

@@ -42,6 +42,15 @@ export const priceSync: Flow = async (ctx) => {
     ctx.shop.descriptor.batch.prices ?? 100,
     (items) => ctx.shop.setPrices(items),
     (item) => item.sku,
+    {
+      failurePayload: (item) => ({
+        sku: item.sku,
+        priceGroup: group.id,
+        priceList: priceList ?? null,
+        amount: item.amount,
+        currency: item.currency,
+      }),
+    },
   );
   let missing = 0;
 
@@ -73,13 +82,6 @@ export const priceSync: Flow = async (ctx) => {
           currency: d.currency,
           productId: binding.productId,
           variantId: binding.variantId,
-        },
-        payload: {
-          sku,
-          priceGroup: group.id,
-          priceList: priceList ?? null,
-          amount: d.amount,
-          currency: d.currency,
         },
       });
     }

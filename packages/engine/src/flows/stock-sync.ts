@@ -56,6 +56,7 @@ export const stockSync: Flow = async (ctx) => {
     ctx.shop.descriptor.batch.stock ?? 100,
     (items) => ctx.shop.setStock(items),
     (item) => item.sku,
+    { failurePayload: (item) => ({ sku: item.sku, location: item.locationId, qty: item.qty }) },
   );
   let missing = 0;
 
@@ -95,7 +96,6 @@ export const stockSync: Flow = async (ctx) => {
             productId: binding.productId,
             variantId: binding.variantId,
           },
-          payload: { sku, location: key.slice(at + 1), qty },
         });
       }
     }
