@@ -94,13 +94,22 @@ async function finished(pool: pg.Pool, companyIds: number[]) {
   }
 }
 
-type RunSpan = { queued: number; started: number; finished: number };
+/** One measured run, as the database recorded it (epoch seconds). */
+type RunSpan = { owner: string; status: string; queued: number; started: number; finished: number };
 
 /**
- * Where a phase's slots lost time, from the runs' own times: slot-seconds free while a run waited
- * (the queue's hand-out), and the tail after the last run started (nothing left to hand out).
+ * A phase's figures from its runs' own times: wall time from the first run queued to the last one
+ * finished, the mean wait and run, the runs per worker process and per status, and where the slots
+ * lost time: slot-seconds free while a run waited (the queue's hand-out), and the tail after the last
+ * run started (nothing left to hand out).
  */
-function slotUse(runs: RunSpan[], slots: number): { idleWhileWaiting: number; tail: number } {
+function runFigures(runs: RunSpan[], slots: number) {
+  const mean = (f: (r: RunSpan) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+  const count = (f: (r: RunSpan) => string) => {
+    const out: Record<string, number> = {};
+    for (const r of runs) out[f(r)] = (out[f(r)] ?? 0) + 1;
+    return out;
+  };
   const instants = [...new Set(runs.flatMap((r) => [r.queued, r.started, r.finished]))].sort((a, b) => a - b);
   let idleWhileWaiting = 0;
   for (let i = 0; i + 1 < instants.length; i++) {
@@ -109,8 +118,17 @@ function slotUse(runs: RunSpan[], slots: number): { idleWhileWaiting: number; ta
     const running = runs.filter((r) => r.started <= at && r.finished > at).length;
     idleWhileWaiting += Math.min(waiting, slots - running) * (instants[i + 1]! - at);
   }
-  const lastStart = Math.max(...runs.map((r) => r.started));
-  return { idleWhileWaiting, tail: Math.max(...runs.map((r) => r.finished)) - lastStart };
+  const lastFinished = Math.max(...runs.map((r) => r.finished));
+  return {
+    runs: runs.length,
+    wall: lastFinished - Math.min(...runs.map((r) => r.queued)),
+    queued: mean((r) => r.started - r.queued),
+    ran: mean((r) => r.finished - r.started),
+    perWorker: Object.values(count((r) => r.owner)).sort((a, b) => b - a),
+    statuses: count((r) => r.status),
+    idleWhileWaiting,
+    tail: lastFinished - Math.max(...runs.map((r) => r.started)),
+  };
 }
 
 /** The share of their CPU quota the phases' workers used: what the queue handed out, whatever a run cost. */
@@ -258,41 +276,13 @@ async function phase(
     const postgresCpu = postmaster ? treeCpuSeconds(postmaster) - postgresBefore : Number.NaN;
     const boxAfter = boxCpuSeconds();
     const boxBusy = (boxAfter.busy - boxBefore.busy) / (boxAfter.total - boxBefore.total);
-    const { rows } = await pool.query<{ wall: number; runs: number; queued: number; ran: number }>(
-      `select extract(epoch from max(finished_at) - min(created_at))::float8 as wall, count(*)::int as runs,
-              avg(extract(epoch from started_at - created_at))::float8 as queued,
-              avg(extract(epoch from finished_at - started_at))::float8 as ran
-         from job_runs where job_type = 'ProductIntegration' and company_id = any($1)`,
-      [measured],
-    );
-    const { rows: byWorker } = await pool.query<{ n: number }>(
-      "select count(*)::int as n from job_runs where company_id = any($1) group by lease_owner order by 1 desc",
-      [measured],
-    );
     const { rows: timeline } = await pool.query<RunSpan>(
-      `select extract(epoch from created_at)::float8 as queued,
+      `select lease_owner as owner, status, extract(epoch from created_at)::float8 as queued,
               extract(epoch from started_at)::float8 as started, extract(epoch from finished_at)::float8 as finished
          from job_runs where job_type = 'ProductIntegration' and company_id = any($1)`,
       [measured],
     );
-    const { rows: byStatus } = await pool.query<{ status: string; n: number }>(
-      "select status, count(*)::int as n from job_runs where job_type = 'ProductIntegration' and company_id = any($1) group by status",
-      [measured],
-    );
-    return {
-      workers,
-      wall: rows[0]?.wall ?? 0,
-      cpu,
-      emulatorCpu,
-      postgresCpu,
-      boxBusy,
-      queued: rows[0]?.queued ?? 0,
-      ran: rows[0]?.ran ?? 0,
-      runs: rows[0]?.runs ?? 0,
-      perWorker: byWorker.map((r) => r.n),
-      ...slotUse(timeline, workers * SLOTS),
-      statuses: Object.fromEntries(byStatus.map((r) => [r.status, r.n])),
-    };
+    return { workers, cpu, emulatorCpu, postgresCpu, boxBusy, ...runFigures(timeline, workers * SLOTS) };
   } finally {
     for (const p of processes) {
       const exited = new Promise((r) => p.once("exit", r));
