@@ -79,10 +79,24 @@ export const connectionViewSchema = z.object({
 });
 export type ConnectionView = z.infer<typeof connectionViewSchema>;
 
+/**
+ * The last real login saved for a system the company is not (or not really) connected to now: what the
+ * form shows when that system is chosen again, or on leaving the sandbox. Secrets only as "set".
+ */
+export const keptLoginSchema = z.object({
+  productType: z.number().int(),
+  values: z.record(z.string(), z.string()),
+  secretsSet: z.array(z.string()),
+  agentId: z.number().int().nullable(),
+});
+export type KeptLogin = z.infer<typeof keptLoginSchema>;
+
 /** Both sides of the company: the saved connection (or null) and the type chosen at sign-up. */
 export const connectionsOverviewSchema = z.object({
   erp: connectionViewSchema.nullable(),
   ecommerce: connectionViewSchema.nullable(),
+  /** Each side's kept real logins, one per system (the sandbox and system switches erase none). */
+  keptLogins: z.object({ erp: z.array(keptLoginSchema), ecommerce: z.array(keptLoginSchema) }),
   registeredErpType: z.number().int(),
   registeredEcommerceType: z.number().int(),
   connectors: z.array(connectorInfoSchema),

@@ -2,6 +2,7 @@ import { engineSchema } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import type { CredentialCipher } from "../../platform/security/credentials.ts";
+import { connectionProfiles } from "./schema.ts";
 
 const { connections } = engineSchema;
 export type ConnectionRow = typeof connections.$inferSelect;
@@ -19,7 +20,10 @@ export async function findConnection(
   return row;
 }
 
-/** Stores (or replaces) a company's connection; the credentials are sealed before they touch the database. */
+/**
+ * Stores (or replaces) a company's connection; the credentials are sealed before they touch the database.
+ * A real login is also kept as its system's profile, to come back to after the sandbox or another system.
+ */
 export async function saveConnection(
   db: Db,
   cipher: CredentialCipher,
@@ -55,10 +59,56 @@ export async function saveConnection(
       },
     })
     .returning();
+  if (!row!.isEmulated) {
+    await saveConnectionProfile(db, {
+      companyId: input.companyId,
+      kind: input.kind,
+      systemType: input.systemType,
+      credentialsSealed,
+      agentId: row!.agentId,
+    });
+  }
   return row!;
 }
 
-export function openCredentials(cipher: CredentialCipher, row: ConnectionRow): Record<string, string> {
+export type ConnectionProfileRow = typeof connectionProfiles.$inferSelect;
+
+/** Keeps a real login as the one to come back to for its system (the sandbox's are derived, never kept). */
+export async function saveConnectionProfile(
+  db: Db,
+  input: {
+    companyId: number;
+    kind: ConnectionKind;
+    systemType: number;
+    credentialsSealed: string;
+    agentId: number | null;
+  },
+): Promise<void> {
+  await db
+    .insert(connectionProfiles)
+    .values(input)
+    .onConflictDoUpdate({
+      target: [connectionProfiles.companyId, connectionProfiles.kind, connectionProfiles.systemType],
+      set: { credentialsSealed: input.credentialsSealed, agentId: input.agentId, updatedAt: new Date() },
+    });
+}
+
+/** The company's kept logins of one side, one per system it has saved a real login for. */
+export async function listConnectionProfiles(
+  db: Db,
+  companyId: number,
+  kind: ConnectionKind,
+): Promise<ConnectionProfileRow[]> {
+  return db
+    .select()
+    .from(connectionProfiles)
+    .where(and(eq(connectionProfiles.companyId, companyId), eq(connectionProfiles.kind, kind)));
+}
+
+export function openCredentials(
+  cipher: CredentialCipher,
+  row: { credentialsSealed: string },
+): Record<string, string> {
   return JSON.parse(cipher.decrypt(row.credentialsSealed)) as Record<string, string>;
 }
 
@@ -98,10 +148,21 @@ export function credentialPersister(
     if (stored.refreshToken !== current) return;
     const next: Record<string, string> = { ...stored };
     for (const [k, v] of Object.entries(changed)) if (v !== undefined) next[k] = v;
+    const credentialsSealed = cipher.encrypt(JSON.stringify(next));
     await db
       .update(connections)
-      .set({ credentialsSealed: cipher.encrypt(JSON.stringify(next)), updatedAt: new Date() })
+      .set({ credentialsSealed, updatedAt: new Date() })
       .where(eq(connections.id, row.id));
+    // The kept login of that system follows, so coming back from the sandbox never restores a spent token.
+    if (!row.isEmulated) {
+      await saveConnectionProfile(db, {
+        companyId,
+        kind,
+        systemType: row.systemType,
+        credentialsSealed,
+        agentId: row.agentId,
+      });
+    }
     current = next.refreshToken;
   };
 }

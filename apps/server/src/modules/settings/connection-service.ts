@@ -14,6 +14,7 @@ import {
   type ConnectionView,
   type ConnectorInfo,
   type FieldError,
+  type KeptLogin,
   type MessageKey,
   message,
 } from "@ep/contracts";
@@ -28,6 +29,7 @@ import { connectorFor } from "../connections/connector-factory.ts";
 import {
   type ConnectionRow,
   findConnection,
+  listConnectionProfiles,
   openCredentials,
   recordConnectionTest,
   saveConnection,
@@ -64,14 +66,8 @@ function infoOf(d: ConnectorDescriptor): ConnectorInfo {
   };
 }
 
-/** What the panel may see of a stored connection: secrets only as "set", never their value. */
-function viewOf(
-  connectionType: ConnectionType,
-  row: ConnectionRow,
-  credentials: Record<string, string>,
-  runs: RunOutcome[],
-): ConnectionView {
-  const d = getDescriptor(KIND_OF[connectionType], row.systemType);
+/** Plain fields in clear, secret fields only as "set", never their value. */
+function maskedCredentials(d: ConnectorDescriptor | undefined, credentials: Record<string, string>) {
   const values: Record<string, string> = {};
   const secretsSet: string[] = [];
   for (const f of d?.credentials ?? []) {
@@ -80,6 +76,18 @@ function viewOf(
       if (v) secretsSet.push(f.name);
     } else values[f.name] = v ?? "";
   }
+  return { values, secretsSet };
+}
+
+/** What the panel may see of a stored connection: secrets only as "set", never their value. */
+function viewOf(
+  connectionType: ConnectionType,
+  row: ConnectionRow,
+  credentials: Record<string, string>,
+  runs: RunOutcome[],
+): ConnectionView {
+  const d = getDescriptor(KIND_OF[connectionType], row.systemType);
+  const { values, secretsSet } = maskedCredentials(d, credentials);
   return {
     id: row.id,
     connectionType,
@@ -135,9 +143,19 @@ export class ConnectionService {
       const row = await findConnection(this.db, companyId, KIND_OF[type]);
       return row ? viewOf(type, row, openCredentials(this.ctx.credentials, row), runs) : null;
     };
+    const kept = async (type: ConnectionType): Promise<KeptLogin[]> =>
+      (await listConnectionProfiles(this.db, companyId, KIND_OF[type])).map((p) => ({
+        productType: p.systemType,
+        ...maskedCredentials(
+          getDescriptor(KIND_OF[type], p.systemType),
+          openCredentials(this.ctx.credentials, p),
+        ),
+        agentId: p.agentId,
+      }));
     return {
       erp: await side("erp"),
       ecommerce: await side("ecommerce"),
+      keptLogins: { erp: await kept("erp"), ecommerce: await kept("ecommerce") },
       registeredErpType: company.erpType,
       registeredEcommerceType: company.ecommerceType,
       connectors: listConnectors().map(infoOf),
@@ -145,8 +163,34 @@ export class ConnectionService {
   }
 
   /**
-   * The credentials a form stands for: the stored ones of the same system, overwritten by what
-   * the form sends (an empty secret keeps the stored one), checked against the declared fields.
+   * The login a form starts from: the connection in use when it is of this system and the form edits it
+   * (a real one, or the sandbox's own login sent again), otherwise the real login kept for this system.
+   */
+  private async startingLogin(
+    companyId: number,
+    kind: ConnectorKind,
+    d: ConnectorDescriptor,
+    row: ConnectionRow | undefined,
+    fields: Record<string, string> | undefined,
+  ): Promise<{ stored: Record<string, string>; fromConnection: boolean }> {
+    const current = row && row.systemType === d.type ? openCredentials(this.ctx.credentials, row) : undefined;
+    const editsCurrent =
+      !!current &&
+      (!row?.isEmulated ||
+        d.credentials.every(
+          (f) => f.secret || fields?.[f.name] === undefined || fields[f.name]?.trim() === current[f.name],
+        ));
+    if (current && editsCurrent) return { stored: current, fromConnection: true };
+    const kept = (await listConnectionProfiles(this.db, companyId, kind)).find(
+      (p) => p.systemType === d.type,
+    );
+    if (kept) return { stored: openCredentials(this.ctx.credentials, kept), fromConnection: false };
+    return { stored: current ?? {}, fromConnection: !!current };
+  }
+
+  /**
+   * The credentials a form stands for: the starting login's, overwritten by what the form sends (an
+   * empty secret keeps the stored one), checked against the declared fields.
    */
   private async merge(
     companyId: number,
@@ -155,7 +199,13 @@ export class ConnectionService {
     fields: Record<string, string> | undefined,
   ) {
     const row = await findConnection(this.db, companyId, KIND_OF[connectionType]);
-    const stored = row && row.systemType === d.type ? openCredentials(this.ctx.credentials, row) : {};
+    const { stored, fromConnection } = await this.startingLogin(
+      companyId,
+      KIND_OF[connectionType],
+      d,
+      row,
+      fields,
+    );
     const errors: FieldError[] = [];
     const declared = new Set(d.credentials.map((f) => f.name));
     for (const name of Object.keys(fields ?? {})) {
@@ -178,7 +228,7 @@ export class ConnectionService {
       credentials[f.name] = value;
     }
     if (errors.length > 0) throw AppError.validation(errors);
-    const unchanged = !!row && row.systemType === d.type && sameCredentials(stored, credentials);
+    const unchanged = fromConnection && sameCredentials(stored, credentials);
     return { row, credentials, unchanged };
   }
 

@@ -2,8 +2,9 @@ import { Alert, Button, Group, Modal, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 
 /**
- * The panel's confirmation before an action that cannot be undone (a deletion): what will happen and
- * "Emin misiniz?", a way back, and the action in red. The caller supplies the texts.
+ * The panel's confirmation before an action that cannot be undone (a deletion), or that replaces what is
+ * in use: what will happen and "Emin misiniz?", a way back, and the action (red unless told otherwise).
+ * The caller supplies the texts.
  */
 export function ConfirmDialog({
   opened,
@@ -16,6 +17,7 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
   confirmTestId,
+  confirmColor = "red",
 }: {
   opened: boolean;
   title: string;
@@ -28,6 +30,8 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onClose: () => void;
   confirmTestId?: string;
+  /** Red for what cannot be undone; another colour for a change that keeps everything. */
+  confirmColor?: string;
 }) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
@@ -43,7 +47,7 @@ export function ConfirmDialog({
         <Button variant="default" onClick={onClose}>
           {cancelLabel}
         </Button>
-        <Button color="red" loading={loading} onClick={onConfirm} data-testid={confirmTestId}>
+        <Button color={confirmColor} loading={loading} onClick={onConfirm} data-testid={confirmTestId}>
           {confirmLabel}
         </Button>
       </Group>

@@ -53,7 +53,17 @@ export function ConnectionCard({ connectionType, overview }: Props) {
   const [productType, setProductType] = useState(saved?.productType ?? registered);
   const system = systems.find((s) => s.productType === productType);
   const savedHere = saved && saved.productType === productType ? saved : null;
-  const initial = useMemo(() => valuesFor(system?.fields ?? [], savedHere?.values), [system, savedHere]);
+  // The real login kept for a system: choosing it again, or leaving the sandbox, finds it as it was.
+  const keptLogins = overview.keptLogins[connectionType];
+  const keptFor = (type: number) => keptLogins.find((k) => k.productType === type);
+  const initial = useMemo(
+    () =>
+      valuesFor(
+        system?.fields ?? [],
+        savedHere ? savedHere.values : keptLogins.find((k) => k.productType === productType)?.values,
+      ),
+    [system, savedHere, keptLogins, productType],
+  );
   const [values, setValues] = useState<Record<string, string>>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [result, setResult] = useState<ConnectionTest | null>(null);
@@ -73,7 +83,12 @@ export function ConnectionCard({ connectionType, overview }: Props) {
     const next = Number(value);
     const nextSystem = systems.find((s) => s.productType === next);
     setProductType(next);
-    setValues(valuesFor(nextSystem?.fields ?? [], saved?.productType === next ? saved.values : undefined));
+    setValues(
+      valuesFor(nextSystem?.fields ?? [], saved?.productType === next ? saved.values : keptFor(next)?.values),
+    );
+    const kept = saved?.productType === next ? undefined : keptFor(next);
+    if (kept) setAgentId(kept.agentId);
+    setSwitching(false);
     setErrors({});
     setResult(null);
     setFormError(null);
@@ -224,8 +239,10 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                     variant="light"
                     color="violet"
                     onClick={() => {
-                      // An empty form for the real login; the mappings and settings stay as they are.
-                      setValues(valuesFor(system?.fields ?? [], undefined));
+                      // The real login kept for this system (empty if none); mappings and settings stay.
+                      const kept = keptFor(productType);
+                      setValues(valuesFor(system?.fields ?? [], kept?.values));
+                      if (kept) setAgentId(kept.agentId);
                       setSwitching(true);
                       setResult(null);
                     }}
@@ -249,7 +266,8 @@ export function ConnectionCard({ connectionType, overview }: Props) {
               {(system?.fields ?? [])
                 .filter((f) => !(isMapping && f.name === SQL_CONFIG_FIELD))
                 .map((f) => {
-                  const stored = f.secret && savedHere?.secretsSet.includes(f.name);
+                  const shown = savedHere && !switching ? savedHere : keptFor(productType);
+                  const stored = f.secret && shown?.secretsSet.includes(f.name);
                   const common = {
                     label: f.label,
                     description: f.help ?? undefined,

@@ -2,9 +2,11 @@ import type { ConnectionType } from "@ep/contracts";
 import { Alert, Badge, Button, Code, Group, Stack, Table, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { IconFlask } from "@tabler/icons-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { errorMessage } from "@/lib/errors";
-import { useConnectSandbox, useSandboxSystems } from "../api";
+import { useConnections, useConnectSandbox, useSandboxSystems } from "../api";
 
 /** The mark every sandbox connection carries, wherever it is shown. */
 export function SandboxBadge() {
@@ -18,12 +20,18 @@ export function SandboxBadge() {
 
 /**
  * "Deneme sistemlerine bağlan": connects the company's ERP and shop to its own seeded sandboxes in
- * one click (the connections screen, the settings screens and the new company's dashboard).
+ * one click (the connections screen, the settings screens and the new company's dashboard). A company
+ * that has saved a real login is asked first; that login is kept and comes back with "Gerçek sisteme geç".
  */
 export function SandboxConnectButton({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const connect = useConnectSandbox();
-  const onClick = async () => {
+  const overview = useConnections();
+  const [confirming, setConfirming] = useState(false);
+  const realSaved = [overview.data?.erp, overview.data?.ecommerce].filter((c) => c && !c.isEmulated);
+  const onClick = () => (realSaved.length > 0 ? setConfirming(true) : void run());
+  const run = async () => {
+    setConfirming(false);
     try {
       const { message, data } = await connect.mutateAsync();
       const ok = data.erp.lastTest?.ok && data.ecommerce.lastTest?.ok;
@@ -43,7 +51,28 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
       {t("connections.sandbox.connect")}
     </Button>
   );
-  if (compact) return button;
+  const dialog = (
+    <ConfirmDialog
+      opened={confirming}
+      title={t("connections.sandbox.confirmTitle")}
+      message={t("connections.sandbox.confirmText", {
+        systems: realSaved.map((c) => c?.name).join(", "),
+      })}
+      confirmLabel={t("connections.sandbox.connect")}
+      cancelLabel={t("connections.sandbox.confirmCancel")}
+      confirmColor="violet"
+      onConfirm={() => void run()}
+      onClose={() => setConfirming(false)}
+      confirmTestId="sandbox-confirm"
+    />
+  );
+  if (compact)
+    return (
+      <>
+        {button}
+        {dialog}
+      </>
+    );
   return (
     <Alert
       color="violet"
@@ -54,6 +83,7 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
       <Stack gap="sm" align="flex-start">
         <Text size="sm">{t("connections.sandbox.explain")}</Text>
         {button}
+        {dialog}
       </Stack>
     </Alert>
   );
