@@ -73,13 +73,13 @@ async function build() {
   mkdirSync(dirname(metaFile), { recursive: true });
   writeFileSync(metaFile, JSON.stringify({ inputs: result.metafile.inputs }));
   const kb = Math.round(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes / 1024);
-  console.log(
-    `server: bundled into dist/main.js (${kb} kB) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
+  // `npm start` (--if-stale) stays quiet: a few seconds' build is nothing a person needs to read.
+  if (!quiet)
+    console.log(
+      `server: bundled into dist/main.js (${kb} kB) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
 }
 
-const why = process.argv.includes("--if-stale") ? stale() : "asked";
-if (why) {
-  if (why !== "asked") console.log(`server: building (${why})`);
-  await build();
-}
+const quiet = process.argv.includes("--if-stale");
+const why = quiet ? stale() : "asked";
+if (why) await build();

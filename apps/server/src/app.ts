@@ -4,7 +4,12 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
@@ -63,6 +68,13 @@ const modules = [
   webhookRoutes,
 ];
 
+/** Fastify's "incoming request" line moves to debug: the "request completed" line says it all. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, "incoming request");
+  }
+}
+
 export async function buildApp(
   ctx: AppContext,
   options: { /** The built web app (tests point elsewhere). */ webDist?: string } = {},
@@ -76,6 +88,8 @@ export async function buildApp(
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    // One line per request (its completion), not Fastify's two.
+    logController: new OneLinePerRequest(),
     ...serverOptions(ctx.config),
   });
   app.addHook("onSend", async (request, reply) => {

@@ -73,7 +73,7 @@ export function databaseStartError(error: unknown, url: string): StartupError {
 
 /** Opens every platform part once: database and migrations, queue, secrets, mail. */
 export async function createContext(config: Config, options: BootOptions = {}): Promise<AppContext> {
-  const logger = createLogger(config.logLevel, options.logDestination);
+  const logger = createLogger(config.logLevel, options.logDestination, config.logFormat);
   const secrets = loadSecrets(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

@@ -52,7 +52,11 @@ const schema = z.object({
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
         error: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
       })
-      .default("info"),
+      .optional(),
+  ),
+  LOG_FORMAT: z.preprocess(
+    emptyToUndefined,
+    z.enum(["pretty", "json"], { error: "LOG_FORMAT must be pretty or json" }).optional(),
   ),
   TOKEN_SECRET: z.preprocess(
     emptyToUndefined,
@@ -200,6 +204,8 @@ export type Config = {
   mailFrom: string;
   captcha: CaptchaMode;
   logLevel: string;
+  /** Lines for a person at a terminal, or JSON for a log collector. */
+  logFormat: "pretty" | "json";
   tokenSecret: string | undefined;
   credentialKey: string | undefined;
   role: "all" | "api" | "worker";
@@ -270,6 +276,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const c = parsed.data;
+  const logFormat =
+    c.LOG_FORMAT ?? (process.stdout.isTTY && env.NODE_ENV !== "production" ? "pretty" : "json");
   // npm runs workspace scripts inside the workspace folder; relative paths mean the caller's folder.
   const base = env.INIT_CWD ?? process.cwd();
   return {
@@ -283,7 +291,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     captcha: c.CAPTCHA,
-    logLevel: c.LOG_LEVEL,
+    // A person at a terminal sees problems only (the banner says the rest); machines get every info line.
+    logLevel: c.LOG_LEVEL ?? (logFormat === "pretty" ? "warn" : "info"),
+    logFormat,
     tokenSecret: c.TOKEN_SECRET,
     credentialKey: c.CREDENTIAL_KEY,
     role: c.ROLE,

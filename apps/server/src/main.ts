@@ -46,12 +46,15 @@ async function main() {
   if (app) {
     const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
     ctx.logger.info(`Entegrasyon Paneli is running at ${config.publicUrl} (${where})`);
+    // Printed plainly too, so a person sees it whatever the log format and level.
+    const lines = [`  Entegrasyon Paneli: ${config.publicUrl}`];
     if (demo && config.demo) {
-      // Printed plainly too, so a newcomer sees it whatever the log format.
-      console.log(
-        `\n  Entegrasyon Paneli: ${config.publicUrl}\n  Demo company sign-in: ${config.demo.email} / ${config.demo.password}\n  (sandbox Mikro ERP at ${demo.erpUrl}${demoAgent ? `, reached through the on-site agent no ${demoAgent.agentId}` : ""}, sandbox IKAS shop at ${demo.shopUrl})\n`,
+      lines.push(
+        `  Demo company sign-in: ${config.demo.email} / ${config.demo.password}`,
+        `  (sandbox Mikro ERP${demoAgent ? ` reached through the on-site agent no ${demoAgent.agentId}` : ""}, sandbox IKAS shop)`,
       );
     }
+    console.log(`\n${lines.join("\n")}\n  Ctrl+C stops it.\n`);
     openBrowser(config.publicUrl);
   } else {
     ctx.logger.info("worker started");

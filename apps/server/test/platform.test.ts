@@ -134,7 +134,7 @@ describe("the HTTP platform", () => {
 
 describe("configuration", () => {
   it("has the documented defaults", () => {
-    const c = loadConfig({ INIT_CWD: "/srv/app" });
+    const c = loadConfig({ INIT_CWD: "/srv/app", LOG_FORMAT: "json" });
     expect(c).toMatchObject({
       port: 3000,
       dataDir: "/srv/app/data",
@@ -142,6 +142,10 @@ describe("configuration", () => {
       logLevel: "info",
       databaseUrl: undefined,
     });
+    // A person at a terminal sees problems only; LOG_LEVEL still decides when set.
+    expect(loadConfig({ LOG_FORMAT: "pretty" }).logLevel).toBe("warn");
+    expect(loadConfig({ LOG_FORMAT: "pretty", LOG_LEVEL: "debug" }).logLevel).toBe("debug");
+    expect(() => loadConfig({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT/);
     expect(c.publicUrl).toBe("http://localhost:3000");
     expect(c.trustProxy).toBe(false);
     const oneHop = loadConfig({ TRUST_PROXY: "1" }).trustProxy;

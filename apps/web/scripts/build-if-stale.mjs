@@ -30,14 +30,17 @@ const sources = [
   join(root, "packages/contracts/src"),
 ];
 const builtAt = existsSync(distIndex) ? statSync(distIndex).mtimeMs : 0;
-if (builtAt > Math.max(...sources.map(newestMtime))) {
-  console.log("web: the build is newer than its sources, not rebuilt");
-} else {
+// Nothing to say when the build is current; otherwise one line while it runs, and only Vite's warnings
+// and errors (not its list of files): `npm start` prints the address, the sign-in and problems.
+if (builtAt <= Math.max(...sources.map(newestMtime))) {
+  const started = Date.now();
+  console.log("web: building the panel (about a minute on a first start)…");
   // A production build whatever the caller's NODE_ENV (Vitest sets "test").
-  const result = spawnSync("npx", ["vite", "build"], {
+  const result = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], {
     cwd: webDir,
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },
   });
+  if (result.status === 0) console.log(`web: built in ${Math.round((Date.now() - started) / 1000)} s`);
   process.exit(result.status ?? 1);
 }

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import pretty from "pino-pretty";
 import { serializeError } from "./http/safe-error.ts";
 
 const SENSITIVE_QUERY =
@@ -11,9 +12,18 @@ type RawRequest = { method?: string; url?: string; id?: string; ip?: string };
 
 /**
  * The one logger: pino with the request id on every line; passwords, tokens and credentials are
- * redacted wherever they appear.
+ * redacted wherever they appear. `pretty`: one readable line per entry for a person at a terminal
+ * (pino-pretty in the same thread, no worker); `json` for machines.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  format: "pretty" | "json" = "json",
+): Logger {
+  destination ??=
+    format === "pretty"
+      ? pretty({ sync: true, colorize: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,reqId" })
+      : undefined;
   return pino(
     {
       level,

@@ -53,8 +53,9 @@ export function ensureFeatureLocales(): Promise<void> {
 
 const sharedLoaders = import.meta.glob<Record<string, MessageCatalog>>([
   "../../../../packages/contracts/src/messages/*.ts",
-  "!**/index.ts",
-  "!**/tr.ts",
+  // Negations relative to this file: `**/tr.ts` does not reach outside the app's root.
+  "!../../../../packages/contracts/src/messages/index.ts",
+  "!../../../../packages/contracts/src/messages/tr.ts",
 ]);
 
 export function isLanguage(value: unknown): value is Language {

@@ -81,6 +81,9 @@ export async function startDemoAgent(
     const proc = spawn(process.execPath, ["--import", "tsx", AGENT_CLI, "run"], {
       env: { ...process.env, ENTEGRASYON_AGENT_HOME: store.home, NODE_OPTIONS: "" },
       stdio: ["ignore", "ignore", "ignore", "ipc"],
+      // Its own process group: Ctrl-C at the terminal reaches the server, which stops the agent after
+      // the runs drain (the agent also exits when the server's IPC channel closes, e.g. on a kill -9).
+      detached: true,
     });
     child = proc;
     proc.on("error", (e) => ctx.logger.warn({ err: e }, "demo agent could not start"));

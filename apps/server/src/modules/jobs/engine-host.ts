@@ -216,7 +216,8 @@ export class EngineHost {
       const ended = await Promise.race([Promise.allSettled([...this.underWay]), deadline]);
       clearTimeout(timer);
       if (ended === "deadline")
-        this.ctx.logger.warn({ runs: this.underWay.size }, "runs still under way at shutdown");
+        // Not a problem to show at a terminal: their leases lapse and the next start runs them again.
+        this.ctx.logger.info({ runs: this.underWay.size }, "runs still under way at shutdown");
     }
     await this.hub.close();
   }

