@@ -125,6 +125,8 @@ export const de: MessageCatalog = {
       "{{count}} Datensätze wurden nach einem vorübergehenden Fehler für den nächsten Lauf zurückgestellt.",
     reportCreateDisabled:
       "{{count}} Produkte fehlen im Shop und wurden nicht angelegt (das Anlegen ist in den Einstellungen ausgeschaltet).",
+    reportCategoriesAdopted:
+      "{{count}} Kategorien gab es im Shop bereits: nicht neu angelegt, mit den vorhandenen verknüpft.",
     runFailed: "Der Auftrag {{job}} ist fehlgeschlagen: {{reason}}",
     runPartiallyFailed:
       "Der Auftrag {{job}} wurde abgeschlossen, aber {{count}} Datensätze konnten nicht übertragen werden.",

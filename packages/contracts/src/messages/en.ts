@@ -111,6 +111,8 @@ export const en: MessageCatalog = {
     reportTransientLeft: "{{count}} records were left for the next run after a temporary error.",
     reportCreateDisabled:
       "{{count}} products are missing in the shop and were not created (creation is off in the settings).",
+    reportCategoriesAdopted:
+      "{{count}} categories already existed in the shop: not created again, matched to the existing ones.",
     runFailed: "The {{job}} job failed: {{reason}}",
     runPartiallyFailed: "The {{job}} job completed but {{count}} records could not be moved.",
     runRecovered: "The {{job}} job ran successfully again.",

@@ -122,6 +122,8 @@ export const es: MessageCatalog = {
     reportTransientLeft: "{{count}} registros quedaron para la siguiente ejecución tras un error temporal.",
     reportCreateDisabled:
       "Faltan {{count}} productos en la tienda y no se crearon (la creación está desactivada en la configuración).",
+    reportCategoriesAdopted:
+      "{{count}} categorías ya existían en la tienda: no se crearon de nuevo, se vincularon con las existentes.",
     runFailed: "La tarea {{job}} ha fallado: {{reason}}",
     runPartiallyFailed: "La tarea {{job}} se completó, pero {{count}} registros no se pudieron transferir.",
     runRecovered: "La tarea {{job}} volvió a ejecutarse correctamente.",

@@ -123,6 +123,8 @@ export const fr: MessageCatalog = {
       "{{count}} enregistrements ont été reportés à la prochaine exécution après une erreur temporaire.",
     reportCreateDisabled:
       "{{count}} produits manquent dans la boutique et n'ont pas été créés (la création est désactivée dans les paramètres).",
+    reportCategoriesAdopted:
+      "{{count}} catégories existaient déjà dans la boutique : non recréées, associées aux existantes.",
     runFailed: "La tâche {{job}} a échoué : {{reason}}",
     runPartiallyFailed:
       "La tâche {{job}} est terminée mais {{count}} enregistrements n'ont pas pu être transférés.",

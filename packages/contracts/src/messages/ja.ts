@@ -114,6 +114,8 @@ export const ja: MessageCatalog = {
     reportTransientLeft: "一時的なエラーのため、{{count}}件を次回の実行に持ち越しました。",
     reportCreateDisabled:
       "{{count}}件の商品がショップにありませんが、設定で作成が無効のため作成しませんでした。",
+    reportCategoriesAdopted:
+      "{{count}}件のカテゴリはショップに既に存在したため、新規作成せず既存のカテゴリと関連付けました。",
     runFailed: "{{job}}タスクが失敗しました: {{reason}}",
     runPartiallyFailed: "{{job}}タスクは完了しましたが、{{count}}件を転送できませんでした。",
     runRecovered: "{{job}}タスクが再び正常に実行されました。",

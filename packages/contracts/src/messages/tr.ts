@@ -115,6 +115,8 @@ export const tr = {
     reportTransientLeft: "{{count}} kayıt geçici bir hata nedeniyle bir sonraki çalışmaya bırakıldı.",
     reportCreateDisabled:
       "{{count}} ürün mağazada yok; ayarlarda ürün oluşturma kapalı olduğu için oluşturulmadı.",
+    reportCategoriesAdopted:
+      "{{count}} kategori mağazada zaten vardı: yeniden oluşturulmadı, mevcut kategorilerle eşleştirildi.",
     runFailed: "{{job}} görevi başarısız oldu: {{reason}}",
     runPartiallyFailed: "{{job}} görevi tamamlandı ancak {{count}} kayıt aktarılamadı.",
     runRecovered: "{{job}} görevi yeniden başarıyla çalıştı.",

@@ -105,6 +105,8 @@ export const zh: MessageCatalog = {
     reportNotInShop: "{{count}} 条记录因店铺中不存在而被跳过（请先运行商品传输）。",
     reportTransientLeft: "{{count}} 条记录因临时错误留待下次运行处理。",
     reportCreateDisabled: "店铺中缺少 {{count}} 个商品，由于设置中已关闭创建，未予创建。",
+    reportCategoriesAdopted:
+      "{{count}} 个类别在商店中已存在：未重新创建，已与现有类别关联。",
     runFailed: "{{job}} 任务失败：{{reason}}",
     runPartiallyFailed: "{{job}} 任务已完成，但有 {{count}} 条记录未能传输。",
     runRecovered: "{{job}} 任务已再次成功运行。",

@@ -1,5 +1,6 @@
 import type { Category } from "@ep/connectors";
 import { isConnectorError } from "@ep/connectors";
+import { message } from "@ep/contracts";
 import { type Flow, type FlowContext, failRecord } from "./flow.ts";
 
 export const categoryKey = (path: string[]) => path.join(" > ");
@@ -62,17 +63,26 @@ export const categorySync: Flow = async (ctx) => {
     .filter((c) => c.path.length > 0)
     .filter((c) => !ctx.onlyKeys || ctx.onlyKeys.has(categoryKey(c.path)))
     .sort((a, b) => a.path.length - b.path.length);
+  // A category the shop already has is bound, not written: it is no change, and the report says so
+  // (a first run on an existing shop read "25 changed, 0 written").
+  let adopted = 0;
   for (const category of wanted) {
     if (shopCategories.bound(category.path)) continue;
     const key = categoryKey(category.path);
-    ctx.tally.changed(1);
     try {
       const { created } = await shopCategories.ensure(category.path);
-      if (created) ctx.tally.written([key]);
-      else ctx.tally.moved([key]);
+      if (created) {
+        ctx.tally.changed(1);
+        ctx.tally.written([key]);
+      } else {
+        adopted++;
+        ctx.tally.moved([key]);
+      }
     } catch (error) {
       if (!isConnectorError(error) || error.kind !== "permanent") throw error;
+      ctx.tally.changed(1);
       failRecord(ctx, key, error, category);
     }
   }
+  if (adopted > 0) ctx.tally.note(message("engine.reportCategoriesAdopted", { count: adopted }));
 };
