@@ -127,6 +127,8 @@ export const de: MessageCatalog = {
       "{{count}} Produkte fehlen im Shop und wurden nicht angelegt (das Anlegen ist in den Einstellungen ausgeschaltet).",
     reportCategoriesAdopted:
       "{{count}} Kategorien gab es im Shop bereits: nicht neu angelegt, mit den vorhandenen verknüpft.",
+    retryUntouched:
+      "Erneut versucht, aber der Datensatz wurde in diesem Lauf nicht übertragen: Er wurde nicht aus dem ERP gelesen oder hat kein Gegenstück im Shop. Prüfen Sie, ob er im ERP noch existiert und einem Shop-Produkt zugeordnet ist; wird er nicht mehr gebraucht, schließen Sie die Aufgabe.",
     runFailed: "Der Auftrag {{job}} ist fehlgeschlagen: {{reason}}",
     runPartiallyFailed:
       "Der Auftrag {{job}} wurde abgeschlossen, aber {{count}} Datensätze konnten nicht übertragen werden.",

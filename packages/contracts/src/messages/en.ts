@@ -113,6 +113,8 @@ export const en: MessageCatalog = {
       "{{count}} products are missing in the shop and were not created (creation is off in the settings).",
     reportCategoriesAdopted:
       "{{count}} categories already existed in the shop: not created again, matched to the existing ones.",
+    retryUntouched:
+      "Retried, but the record was not transferred in this run: it was not read from the ERP or has no counterpart in the shop. Check that it still exists in the ERP and matches a shop product; if it is no longer needed, close the task.",
     runFailed: "The {{job}} job failed: {{reason}}",
     runPartiallyFailed: "The {{job}} job completed but {{count}} records could not be moved.",
     runRecovered: "The {{job}} job ran successfully again.",

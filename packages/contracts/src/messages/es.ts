@@ -124,6 +124,8 @@ export const es: MessageCatalog = {
       "Faltan {{count}} productos en la tienda y no se crearon (la creación está desactivada en la configuración).",
     reportCategoriesAdopted:
       "{{count}} categorías ya existían en la tienda: no se crearon de nuevo, se vincularon con las existentes.",
+    retryUntouched:
+      "Reintentado, pero el registro no se transfirió en esta ejecución: no se leyó del ERP o no tiene equivalente en la tienda. Compruebe que sigue en el ERP y que coincide con un producto de la tienda; si ya no es necesario, cierre la tarea.",
     runFailed: "La tarea {{job}} ha fallado: {{reason}}",
     runPartiallyFailed: "La tarea {{job}} se completó, pero {{count}} registros no se pudieron transferir.",
     runRecovered: "La tarea {{job}} volvió a ejecutarse correctamente.",

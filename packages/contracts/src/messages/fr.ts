@@ -125,6 +125,8 @@ export const fr: MessageCatalog = {
       "{{count}} produits manquent dans la boutique et n'ont pas été créés (la création est désactivée dans les paramètres).",
     reportCategoriesAdopted:
       "{{count}} catégories existaient déjà dans la boutique : non recréées, associées aux existantes.",
+    retryUntouched:
+      "Réessayé, mais l'enregistrement n'a pas été transféré lors de cette exécution : il n'a pas été lu dans l'ERP ou n'a pas d'équivalent dans la boutique. Vérifiez qu'il existe toujours dans l'ERP et qu'il correspond à un produit de la boutique ; s'il n'est plus utile, fermez la tâche.",
     runFailed: "La tâche {{job}} a échoué : {{reason}}",
     runPartiallyFailed:
       "La tâche {{job}} est terminée mais {{count}} enregistrements n'ont pas pu être transférés.",

@@ -116,6 +116,8 @@ export const ja: MessageCatalog = {
       "{{count}}件の商品がショップにありませんが、設定で作成が無効のため作成しませんでした。",
     reportCategoriesAdopted:
       "{{count}}件のカテゴリはショップに既に存在したため、新規作成せず既存のカテゴリと関連付けました。",
+    retryUntouched:
+      "再試行しましたが、この実行ではレコードは転送されませんでした。ERPから読み取られなかったか、ショップに対応する商品がありません。ERPにまだ存在し、ショップの商品と対応しているか確認してください。不要になった場合はタスクを閉じてください。",
     runFailed: "{{job}}タスクが失敗しました: {{reason}}",
     runPartiallyFailed: "{{job}}タスクは完了しましたが、{{count}}件を転送できませんでした。",
     runRecovered: "{{job}}タスクが再び正常に実行されました。",

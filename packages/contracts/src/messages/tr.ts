@@ -117,6 +117,8 @@ export const tr = {
       "{{count}} ürün mağazada yok; ayarlarda ürün oluşturma kapalı olduğu için oluşturulmadı.",
     reportCategoriesAdopted:
       "{{count}} kategori mağazada zaten vardı: yeniden oluşturulmadı, mevcut kategorilerle eşleştirildi.",
+    retryUntouched:
+      "Yeniden denendi, ancak kayıt bu çalışmada aktarılmadı: ERP'den okunmadı ya da mağazada karşılığı yok. Kaydın ERP'de durduğunu ve mağazadaki ürünle eşleştiğini kontrol edin; artık gerekmiyorsa görevi kapatabilirsiniz.",
     runFailed: "{{job}} görevi başarısız oldu: {{reason}}",
     runPartiallyFailed: "{{job}} görevi tamamlandı ancak {{count}} kayıt aktarılamadı.",
     runRecovered: "{{job}} görevi yeniden başarıyla çalıştı.",

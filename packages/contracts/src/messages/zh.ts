@@ -105,8 +105,9 @@ export const zh: MessageCatalog = {
     reportNotInShop: "{{count}} 条记录因店铺中不存在而被跳过（请先运行商品传输）。",
     reportTransientLeft: "{{count}} 条记录因临时错误留待下次运行处理。",
     reportCreateDisabled: "店铺中缺少 {{count}} 个商品，由于设置中已关闭创建，未予创建。",
-    reportCategoriesAdopted:
-      "{{count}} 个类别在商店中已存在：未重新创建，已与现有类别关联。",
+    reportCategoriesAdopted: "{{count}} 个类别在商店中已存在：未重新创建，已与现有类别关联。",
+    retryUntouched:
+      "已重试，但此次运行未传输该记录：未从 ERP 读取到，或在商店中没有对应项。请检查它是否仍存在于 ERP 中并与商店商品匹配；如不再需要，请关闭该任务。",
     runFailed: "{{job}} 任务失败：{{reason}}",
     runPartiallyFailed: "{{job}} 任务已完成，但有 {{count}} 条记录未能传输。",
     runRecovered: "{{job}} 任务已再次成功运行。",
