@@ -43,7 +43,9 @@ describe("a retry updates every task it retried (issue 40: a retried task stayed
     const [job] = await t.ctx.database.db
       .select()
       .from(engineSchema.jobs)
-      .where(and(eq(engineSchema.jobs.companyId, c.companyId), eq(engineSchema.jobs.type, "PriceIntegration")));
+      .where(
+        and(eq(engineSchema.jobs.companyId, c.companyId), eq(engineSchema.jobs.type, "PriceIntegration")),
+      );
     const old = new Date(Date.now() - 3 * 86_400_000);
     await t.ctx.database.db.insert(engineSchema.jobErrorReports).values({
       companyId: c.companyId,
