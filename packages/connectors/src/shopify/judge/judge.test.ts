@@ -8,6 +8,7 @@ import {
   packDevMcp,
   SHOPIFY_API_VERSION,
 } from "./derive-schema";
+import { changeFromQuantityRule } from "./rules";
 import { SHOPIFY_SDL_PATH, shopifyJudgeSchema } from "./schema";
 
 describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DEV_MCP_VERSION}`, () => {
@@ -94,7 +95,32 @@ describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DE
         },
       },
     });
-    expect(omitted.errors.join()).toMatch(/changeFromQuantity must be sent/);
+    // Nullable in the schema: the schema judge passes it, the runtime rule does not.
+    expect(omitted.errors).toEqual([]);
+    const asRecorded = {
+      at: 0,
+      method: "POST",
+      path: "/admin/api/2026-07/graphql.json",
+      query: {},
+      headers: {},
+      body: {
+        query: ok.document,
+        variables: {
+          input: {
+            name: "available",
+            reason: "correction",
+            quantities: [
+              {
+                inventoryItemId: "gid://shopify/InventoryItem/1",
+                locationId: "gid://shopify/Location/1",
+                quantity: 3,
+              },
+            ],
+          },
+        },
+      },
+    };
+    expect(changeFromQuantityRule.check(asRecorded, []).join()).toMatch(/changeFromQuantity must be sent/);
     const bulk = judgeShopifyRequest({
       query:
         "mutation B($query: String!) { bulkOperationRunQuery(query: $query) { userErrors { message } } }",
