@@ -79,22 +79,20 @@ describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DE
       },
     });
     expect(ok).toMatchObject({ operation: "mutation S", errors: [] });
-    const omitted = judgeShopifyRequest({
-      query: ok.document,
-      variables: {
-        input: {
-          name: "available",
-          reason: "correction",
-          quantities: [
-            {
-              inventoryItemId: "gid://shopify/InventoryItem/1",
-              locationId: "gid://shopify/Location/1",
-              quantity: 3,
-            },
-          ],
-        },
+    const withoutChangeFrom = {
+      input: {
+        name: "available",
+        reason: "correction",
+        quantities: [
+          {
+            inventoryItemId: "gid://shopify/InventoryItem/1",
+            locationId: "gid://shopify/Location/1",
+            quantity: 3,
+          },
+        ],
       },
-    });
+    };
+    const omitted = judgeShopifyRequest({ query: ok.document, variables: withoutChangeFrom });
     // Nullable in the schema: the schema judge passes it, the runtime rule does not.
     expect(omitted.errors).toEqual([]);
     const asRecorded = {
@@ -103,22 +101,7 @@ describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DE
       path: "/admin/api/2026-07/graphql.json",
       query: {},
       headers: {},
-      body: {
-        query: ok.document,
-        variables: {
-          input: {
-            name: "available",
-            reason: "correction",
-            quantities: [
-              {
-                inventoryItemId: "gid://shopify/InventoryItem/1",
-                locationId: "gid://shopify/Location/1",
-                quantity: 3,
-              },
-            ],
-          },
-        },
-      },
+      body: { query: ok.document, variables: withoutChangeFrom },
     };
     expect(changeFromQuantityRule.check(asRecorded, []).join()).toMatch(/changeFromQuantity must be sent/);
     const bulk = judgeShopifyRequest({
