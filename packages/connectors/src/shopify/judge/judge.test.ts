@@ -60,38 +60,21 @@ describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DE
       variables: { input: { orderId: "gid://shopify/Order/1" } },
     });
     expect(badVars.errors.join("\n")).toMatch(/"id" of required type "ID!" was not provided/);
+    const row = {
+      inventoryItemId: "gid://shopify/InventoryItem/1",
+      locationId: "gid://shopify/Location/1",
+      quantity: 3,
+    };
+    const setInput = (quantities: object[]) => ({
+      input: { name: "available", reason: "correction", quantities },
+    });
     const ok = judgeShopifyRequest({
       query:
         "mutation S($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code } } }",
-      variables: {
-        input: {
-          name: "available",
-          reason: "correction",
-          quantities: [
-            {
-              inventoryItemId: "gid://shopify/InventoryItem/1",
-              locationId: "gid://shopify/Location/1",
-              quantity: 3,
-              changeFromQuantity: null,
-            },
-          ],
-        },
-      },
+      variables: setInput([{ ...row, changeFromQuantity: null }]),
     });
     expect(ok).toMatchObject({ operation: "mutation S", errors: [] });
-    const withoutChangeFrom = {
-      input: {
-        name: "available",
-        reason: "correction",
-        quantities: [
-          {
-            inventoryItemId: "gid://shopify/InventoryItem/1",
-            locationId: "gid://shopify/Location/1",
-            quantity: 3,
-          },
-        ],
-      },
-    };
+    const withoutChangeFrom = setInput([row]);
     const omitted = judgeShopifyRequest({ query: ok.document, variables: withoutChangeFrom });
     // Nullable in the schema: the schema judge passes it, the runtime rule does not.
     expect(omitted.errors).toEqual([]);
