@@ -32,10 +32,11 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
       name: "clientId",
       label: "İstemci kimliği (Client ID)",
       help:
-        "1 Ocak 2026'dan sonra kurulan her Shopify bağlantısı için: Shopify Dev Dashboard → Uygulamalar → " +
-        "uygulamanız → Ayarlar bölümündeki Client ID. Uygulamaya ürün, stok, sipariş ve karşılama " +
-        "(fulfillment) okuma/yazma izinlerini verip mağazanıza kurun. Erişim anahtarını biz alır ve " +
-        "yaklaşık 24 saatte bir kendiliğinden yenileriz; Shopify panelinde anahtar görmezsiniz.",
+        "Yeni bağlantılar için (Shopify 1 Ocak 2026'dan beri eski tip özel uygulama oluşturulmasına izin " +
+        "vermiyor): Shopify Dev Dashboard'da bir uygulama oluşturun, ürün, stok, sipariş ve karşılama " +
+        "(fulfillment) okuma/yazma izinlerini verip mağazanıza kurun; uygulamanın Ayarlar bölümündeki Client " +
+        "ID'yi buraya, Secret'ı aşağıya girin. Erişim anahtarını biz alır, yaklaşık 24 saatte bir kendiliğinden " +
+        "yenileriz. Eski tip özel uygulamanız varsa bu iki alanı boş bırakıp erişim anahtarını girin.",
       secret: false,
       required: false,
       type: "text",
@@ -113,11 +114,6 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   },
   onPremOnly: false,
   changeCursors: { products: true, stock: false, prices: false, categories: false, orders: true },
-  notice:
-    "Hangi bilgileri girmelisiniz? Yeni bağlantı: Shopify Dev Dashboard'da bir uygulama oluşturup mağazanıza " +
-    "kurun, istemci kimliği (Client ID) ile gizli anahtarı (Client secret) girin. 1 Ocak 2026'dan önce mağaza " +
-    "panelinde oluşturulmuş eski özel uygulamanız varsa shpat_ ile başlayan erişim anahtarı yeterlidir. " +
-    "Shopify uygulama mağazasından kurulan bağlantılarda alanlar otomatik dolar.",
   notes:
     `Admin GraphQL API ${SHOPIFY_API_VERSION}; Dev Dashboard app (client credentials grant, ~24 h tokens), ` +
     "public app by OAuth (expiring offline token + refresh token) or a legacy custom-app shpat_ token " +

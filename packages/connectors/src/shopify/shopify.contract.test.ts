@@ -446,6 +446,59 @@ describe("Shopify failures", () => {
     } finally {
       await other.close();
     }
+    // The side a developer observed right after 2026-04: accepted without a key, nothing de-duplicated.
+    const observed = await startShopifyEmulator({ seed: 3, productCount: 2, idempotency: "observed" });
+    try {
+      const v = [...observed.state.variants.values()][0];
+      const res = await fetch(`${observed.url}/admin/api/2026-07/graphql.json`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-shopify-access-token": observed.credentials.accessToken,
+        },
+        body: JSON.stringify({
+          query:
+            "mutation SetStock($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code } } }",
+          variables: {
+            input: {
+              name: "available",
+              reason: "correction",
+              quantities: [
+                {
+                  inventoryItemId: v?.inventoryItemId,
+                  locationId: observed.state.locations[0]?.id,
+                  quantity: 9,
+                  changeFromQuantity: null,
+                },
+              ],
+            },
+          },
+        }),
+      });
+      expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
+      expect(observed.counters.ruleRefusals).toBe(0);
+    } finally {
+      await observed.close();
+    }
+  });
+
+  // Both sides of the disagreement: a lost answer re-sent ends at the same absolute quantity.
+  it("on the observed side (no de-duplication) a re-sent absolute quantity still ends right", async () => {
+    const observed = await startShopifyEmulator({ seed: 8, productCount: 3, idempotency: "observed" });
+    try {
+      const c = connect(observed);
+      const v = [...observed.state.variants.values()][0];
+      const loc = observed.state.locations[0]?.id as string;
+      await c.setStock([{ sku: v?.sku as string, locationId: loc, qty: 1 }]);
+      const stock0 = observed.counters.stockCalls;
+      observed.setFaults({ queue: [{ kind: "dropAfterWrite", operation: "inventorySetQuantities" }] });
+      const r = await c.setStock([{ sku: v?.sku as string, locationId: loc, qty: 77 }]);
+      expect(r.failed).toEqual([]);
+      expect(observed.counters.stockCalls - stock0).toBe(2); // applied twice here
+      expect(observed.state.available(v?.inventoryItemId as string, loc)).toBe(77);
+    } finally {
+      await closeKeepingRequests(observed);
+    }
   });
 
   it("a stock write whose answer was lost is re-sent under its key and applied once", async () => {

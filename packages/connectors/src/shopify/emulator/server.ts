@@ -44,6 +44,12 @@ export interface ShopifyEmulatorOptions {
    * since 2026-08-28) or dies at once ("strict", before). The contract suite runs both.
    */
   refreshRotation?: "retain" | "strict";
+  /**
+   * The documented side ("documented", default): no `@idempotent` → BAD_REQUEST, a key seen before is
+   * answered from its first result. The side one developer observed right after 2026-04 ("observed"):
+   * neither enforced nor de-duplicated (community.shopify.dev topic 27124).
+   */
+  idempotency?: "documented" | "observed";
   /** Leaky bucket (Standard plan: 2,000 points, 100/s — inferred). `false` = no cost limit. */
   bucket?: { maximumAvailable: number; restoreRate: number } | false;
   /** A single query above this cost is refused (MAX_COST_EXCEEDED; Shopify: 1,000). */
@@ -420,21 +426,24 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
         })),
       });
     }
-    const refusal = rules.check({
-      at: now(),
-      method: req.method,
-      path: req.url.split("?")[0] ?? req.url,
-      query: {},
-      headers: req.headers,
-      body: req.body,
-    });
+    const documented = opts.idempotency !== "observed";
+    const refusal =
+      documented &&
+      rules.check({
+        at: now(),
+        method: req.method,
+        path: req.url.split("?")[0] ?? req.url,
+        query: {},
+        headers: req.headers,
+        body: req.body,
+      });
     if (refusal) {
       counters.errors++;
       counters.ruleRefusals++;
       return reply.code(200).send(refusal);
     }
     const call = graphqlCall({ method: "POST", path: req.url.split("?")[0] ?? "", body: req.body });
-    const keyed = call ? idempotentFields(call).filter((f) => f.key !== undefined) : [];
+    const keyed = call && documented ? idempotentFields(call).filter((f) => f.key !== undefined) : [];
     const requested = queryCost(schema, doc, op, variables);
     if (requested > maxQueryCost) {
       counters.errors++;
