@@ -102,8 +102,7 @@ export class ShopifyTokens {
     private readonly now: () => number,
     private readonly persist?: (changed: Credentials) => Promise<void>,
   ) {
-    const creds = credentials;
-    const mode = shopifyAuthMode(creds);
+    const mode = shopifyAuthMode(credentials);
     if (!mode) {
       throw new ConnectorError("shopify: no access token and no client id/secret", {
         reason: "config",
@@ -114,13 +113,14 @@ export class ShopifyTokens {
       });
     }
     this.mode = mode;
-    this.refreshToken = creds.refreshToken ?? "";
-    for (const s of [creds.clientSecret, creds.refreshToken, creds.accessToken]) if (s) http.addSecret(s);
-    if (creds.accessToken) {
-      const at = Number(creds.tokenExpiresAt ?? "");
+    this.refreshToken = credentials.refreshToken ?? "";
+    for (const s of [credentials.clientSecret, credentials.refreshToken, credentials.accessToken])
+      if (s) http.addSecret(s);
+    if (credentials.accessToken) {
+      const at = Number(credentials.tokenExpiresAt ?? "");
       const known = Number.isFinite(at) && at > 0;
       this.token = {
-        value: creds.accessToken,
+        value: credentials.accessToken,
         // A legacy token never expires; a stored token of unknown age is tried and renewed on a 401.
         expiresAt: mode === "legacy" ? Number.POSITIVE_INFINITY : known ? at : this.now() + 60_000,
         ttlMs: mode === "legacy" ? Number.POSITIVE_INFINITY : DEFAULT_TTL_S[mode] * 1000,
