@@ -41,6 +41,42 @@ describe("Shopify OAuth install", () => {
     expect(shopifyQueryHmac({ ...q, hmac: "x" }, SECRET)).toBe(expected);
   });
 
+  it("signs exactly as @shopify/shopify-api@15.0.0 does: `=` padding, spaces, `+`, `/`, arrays", () => {
+    // Oracle: the official library's own generateLocalHmac (dist/cjs/lib/utils/hmac-validator.js of
+    // `npm pack @shopify/shopify-api@15.0.0`, installed in a scratch directory, not a dependency), secret "hush".
+    const base = { shop: "magaza.myshopify.com", timestamp: "1337178173" };
+    const vectors: Array<[Record<string, string | string[]>, string]> = [
+      [
+        {
+          ...base,
+          code: "0907a61c0c8d55e99db179b68161bc00",
+          host: "YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvbWFnYXph",
+          state: "n0nce",
+        },
+        "7202e745a80a568521242c731d23077323a9b537296f579d35a9f2b8b858a244",
+      ],
+      // base64 `host` with `=` padding: the library signs it URL-encoded (%3D); raw `=` fails.
+      [
+        { ...base, code: "abc", host: "bWFnYXphLm15c2hvcGlmeS5jb20vYWRtaW4=", state: "n0nce" },
+        "69db3b882e1be5558cb4387e2ff4393ea9ec88228293cf4642c3aae71c6b0e94",
+      ],
+      [
+        { ...base, code: "abc", host: "bWFnYXphLm15c2hvcGlmeS5jb20vYWRtaW4x==", state: "a b+c/d", Zeta: "ü" },
+        "72c8bc281e8b0c1ceb95cf3f6d59091a106850c20247b031314a5f14250c9318",
+      ],
+      [
+        { ...base, ids: ["1", "2"], signature: "y" },
+        "012686b07aa827ecca7449351e7f659050f55cdab1471d4c26aa017f3485287f",
+      ],
+    ];
+    for (const [query, hmac] of vectors) expect(shopifyQueryHmac({ ...query, hmac: "x" }, SECRET)).toBe(hmac);
+    const [, padded] = vectors;
+    if (!padded) throw new Error("vector missing");
+    expect(
+      verifyShopifyCallback({ ...padded[0], hmac: padded[1] }, { clientSecret: SECRET, state: "n0nce" }),
+    ).toEqual({ ok: true, shop: "magaza.myshopify.com" });
+  });
+
   it("accepts a genuine callback and refuses tampering, a foreign state, a foreign host and staleness", () => {
     const q = { code: "abc", shop: "magaza.myshopify.com", state: "n0nce", timestamp: "1700000000" };
     const signed = { ...q, hmac: shopifyQueryHmac(q, SECRET) };

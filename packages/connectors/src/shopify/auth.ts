@@ -1,13 +1,14 @@
 /**
- * Shopify app authentication outside the custom-app token: the OAuth authorization-code install of a
- * public app (authorize URL → callback whose query is HMAC-signed → code exchange for an offline access
- * token) and the webhook signature. All comparisons are constant-time.
+ * Shopify app authentication outside the stored credentials: the OAuth authorization-code install of a
+ * public app (authorize URL → callback whose query is HMAC-signed → code exchange for an expiring offline
+ * token and its refresh token) and the webhook signature. All comparisons are constant-time. Renewing
+ * tokens while the connector runs is `tokens.ts`.
  */
 
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ConnectorError } from "../sdk/errors";
 import type { HttpClient } from "../sdk/http";
 import { normalizeShopDomain } from "./client";
+import { requestShopifyToken } from "./tokens";
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -36,21 +37,27 @@ export function shopifyAuthorizeUrl(input: AuthorizeUrlInput): string {
 }
 
 /**
- * The callback query's HMAC: hex HMAC-SHA256 with the app secret over every other parameter, sorted by
- * name, joined as `name=value` with `&` (`hmac` itself, and the legacy `signature`, left out).
+ * The callback query's HMAC, computed as Shopify's own library does (`@shopify/shopify-api@15.0.0`,
+ * `lib/utils/hmac-validator.ts` + `processed-query.ts`): `hmac` and `signature` left out, names sorted with
+ * `localeCompare`, each pair URL-encoded by `URLSearchParams` (arrays as `name[]=v`, objects as
+ * `name[key]=v`), `+` turned into `%20`, joined with `&`; hex HMAC-SHA256 with the app secret. Values are the
+ * decoded query values, so a `host` ending in base64 `=` padding is signed as `%3D`.
  */
 export function shopifyQueryHmac(
-  query: Record<string, string | string[] | undefined>,
+  query: Record<string, string | string[] | Record<string, string> | undefined>,
   secret: string,
 ): string {
-  const message = Object.keys(query)
-    .filter((k) => k !== "hmac" && k !== "signature" && query[k] !== undefined)
-    .sort()
-    .map((k) => {
-      const v = query[k];
-      return `${k}=${Array.isArray(v) ? `["${v.join('", "')}"]` : v}`;
-    })
-    .join("&");
+  const params = new URLSearchParams();
+  for (const k of Object.keys(query)
+    .filter((x) => x !== "hmac" && x !== "signature")
+    .sort((a, b) => a.localeCompare(b))) {
+    const v = query[k];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const x of v) params.append(`${k}[]`, x);
+    else if (typeof v === "object") for (const [e, x] of Object.entries(v)) params.append(`${k}[${e}]`, x);
+    else params.append(k, v);
+  }
+  const message = params.toString().replace(/\+/g, "%20");
   return createHmac("sha256", secret).update(message).digest("hex");
 }
 
@@ -66,7 +73,7 @@ export interface CallbackCheck {
  * given) a timestamp no older than `maxAgeS`.
  */
 export function verifyShopifyCallback(
-  query: Record<string, string | string[] | undefined>,
+  query: Record<string, string | string[] | Record<string, string> | undefined>,
   opts: { clientSecret: string; state: string; now?: number; maxAgeS?: number },
 ): CallbackCheck {
   const hmac = typeof query.hmac === "string" ? query.hmac : "";
@@ -97,48 +104,49 @@ export interface CodeExchangeInput {
   clientId: string;
   clientSecret: string;
   code: string;
+  /**
+   * Ask for an expiring offline token with a refresh token (`expiring: "1"`, as the official library
+   * sends it): required for public apps created from 1 April 2026. Default true.
+   */
+  expiring?: boolean;
   /** Emulator/sandbox only: used instead of `https://{shop}`. */
   baseUrl?: string;
+  now?: () => number;
 }
 
-/** Trade the callback's code for the shop's offline Admin API access token. */
+export interface ShopifyTokenGrant {
+  accessToken: string;
+  scopes: string[];
+  /** Expiring tokens only: store these with the connection (`refreshToken`, `tokenExpiresAt`). */
+  refreshToken?: string;
+  expiresAt?: number;
+}
+
+/** Trade the callback's code for the shop's offline Admin API token (expiring, with a refresh token). */
 export async function exchangeShopifyCode(
   http: HttpClient,
   input: CodeExchangeInput,
-): Promise<{ accessToken: string; scopes: string[] }> {
+): Promise<ShopifyTokenGrant> {
   const shop = normalizeShopDomain(input.shop);
   http.addSecret(input.clientSecret);
   http.addSecret(input.code);
-  const res = await http.request({
-    url: `${input.baseUrl?.replace(/\/+$/, "") ?? `https://${shop}`}/admin/oauth/access_token`,
-    method: "POST",
-    operation: "oauth/access_token",
-    kind: "read",
-    // A code is single-use: never sent twice.
-    idempotent: false,
-    skipRateLimit: true,
-    body: { json: { client_id: input.clientId, client_secret: input.clientSecret, code: input.code } },
-    classify: (r) =>
-      r.status === 400 || r.status === 401 || r.status === 403
-        ? new ConnectorError("shopify: authorization code refused", {
-            reason: "auth",
-            httpStatus: r.status,
-            systemMessage: r.text.slice(0, 200),
-            system: "shopify",
-            operation: "oauth/access_token",
-          })
-        : undefined,
-  });
-  const b = (res.json ?? {}) as { access_token?: string; scope?: string };
-  if (!b.access_token) {
-    throw new ConnectorError("shopify: token answer without access_token", {
-      reason: "bad_response",
-      system: "shopify",
-      operation: "oauth/access_token",
-    });
-  }
-  http.addSecret(b.access_token);
-  return { accessToken: b.access_token, scopes: (b.scope ?? "").split(",").filter(Boolean) };
+  const b = await requestShopifyToken(
+    http,
+    input.baseUrl?.replace(/\/+$/, "") ?? `https://${shop}`,
+    {
+      client_id: input.clientId,
+      client_secret: input.clientSecret,
+      code: input.code,
+      expiring: input.expiring === false ? "0" : "1",
+    },
+    "oauth/access_token",
+  );
+  return {
+    accessToken: b.access_token,
+    scopes: (b.scope ?? "").split(",").filter(Boolean),
+    ...(b.refresh_token ? { refreshToken: b.refresh_token } : {}),
+    ...(b.expires_in ? { expiresAt: (input.now ?? Date.now)() + b.expires_in * 1000 } : {}),
+  };
 }
 
 /** A webhook's `X-Shopify-Hmac-Sha256`: base64 HMAC-SHA256 of the raw body with the app secret. */

@@ -11,7 +11,7 @@
  * process holds off until enough has leaked back.
  */
 
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createAdminApiClient } from "@shopify/admin-api-client";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason, parseRetryAfter } from "../sdk/errors";
@@ -19,6 +19,7 @@ import type { HttpClient, HttpResponse } from "../sdk/http";
 import type { CallKind } from "../sdk/logging";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { SHOPIFY_API_VERSION, SHOPIFY_POINTS_PER_UNIT, shopifyDescriptor } from "./descriptor";
+import { ShopifyTokens } from "./tokens";
 
 export interface ShopifyGqlError {
   message?: string;
@@ -144,16 +145,33 @@ export class ShopifyClient {
   /** The bucket as the last answer described it. */
   lastThrottle?: ThrottleStatus;
 
+  /** Legacy token, client-credentials token or expiring offline token, renewed and saved back. */
+  readonly tokens: ShopifyTokens;
+  /**
+   * Idempotency keys are derived from this and the change itself. The engine opens a run's connectors
+   * once and keeps them through the run's retries, so a retried change gets its first key again (and is
+   * applied once); a later run is a new change with new keys.
+   */
+  private readonly idempotencyScope = randomUUID();
+
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     this.creds = requireCredentials("shopify", shopifyDescriptor.credentials, credentials);
     this.shopDomain = normalizeShopDomain(this.creds.shopDomain ?? "");
-    const token = this.creds.accessToken ?? "";
-    this.http = createConnectorHttp(shopifyDescriptor, ctx, { secrets: [token] });
+    this.http = createConnectorHttp(shopifyDescriptor, ctx);
     const base = this.creds.apiBaseUrl?.replace(/\/+$/, "");
+    this.tokens = new ShopifyTokens(
+      // The stored expiry is no form field: read it from what the engine passed.
+      { ...this.creds, tokenExpiresAt: credentials.tokenExpiresAt },
+      this.http,
+      base ?? `https://${this.shopDomain}`,
+      ctx.now ?? Date.now,
+      ctx.persistCredentials,
+    );
     this.api = createAdminApiClient({
       storeDomain: this.shopDomain,
       apiVersion: SHOPIFY_API_VERSION,
-      accessToken: token,
+      // Replaced per call in `send` by the current token (which may be renewed between calls).
+      accessToken: "set-per-call",
       retries: 0,
       // The package warns on versions it has not heard of; the pinned version is checked by our judge.
       logger: () => undefined,
@@ -173,6 +191,7 @@ export class ShopifyClient {
     delete headers[CALL_HEADER];
     const call = this.calls.get(id) ?? { operation: "graphql", kind: "read" as const };
     const points = this.costs.get(call.operation)?.actual ?? (call.kind === "write" ? 10 : 50);
+    let used: string | undefined;
     try {
       const res = await this.http.request({
         url,
@@ -185,7 +204,11 @@ export class ShopifyClient {
           Math.max(1, Math.ceil(points / SHOPIFY_POINTS_PER_UNIT)),
         ),
         body: { text: typeof init?.body === "string" ? init.body : "", contentType: "application/json" },
-        headers: () => headers,
+        headers: async () => {
+          used = await this.tokens.current();
+          return { ...headers, "x-shopify-access-token": used };
+        },
+        onAuthFailure: () => this.tokens.refused(used),
         classify: (r) => {
           this.noteCost(call.operation, (r.json as GqlBody | undefined)?.extensions?.cost);
           return classifyShopifyResponse(r, call.operation);
@@ -245,6 +268,17 @@ export class ShopifyClient {
     } finally {
       this.calls.delete(id);
     }
+  }
+
+  /**
+   * The `@idempotent(key:)` of one change: a UUID-shaped SHA-256 of this connector's scope, the shop, the
+   * mutation and its input, so a retry of the same change carries the same key and any other change another.
+   */
+  idempotencyKey(operation: string, input: unknown): string {
+    const h = createHash("sha256")
+      .update(`${this.idempotencyScope}\n${this.shopDomain}\n${operation}\n${JSON.stringify(input)}`)
+      .digest("hex");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
   }
 
   /** A mutation payload's user errors as one permanent failure (or nothing when there are none). */

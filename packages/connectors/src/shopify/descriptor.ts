@@ -29,21 +29,57 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
       placeholder: "magaza.myshopify.com",
     },
     {
-      name: "accessToken",
-      label: "Admin API erişim anahtarı",
+      name: "clientId",
+      label: "İstemci kimliği (Client ID)",
       help:
-        "Shopify yönetim paneli → Ayarlar → Uygulamalar ve satış kanalları → Uygulama geliştir → özel uygulama → " +
-        "API kimlik bilgileri bölümündeki Admin API erişim anahtarı (shpat_ ile başlar). Uygulamaya ürün, stok, " +
-        "sipariş ve karşılama (fulfillment) okuma/yazma izinleri verilmelidir. Şifreli saklanır, tekrar gösterilmez.",
+        "Yeni bağlantılar için (Shopify 1 Ocak 2026'dan beri eski tip özel uygulama oluşturulmasına izin " +
+        "vermiyor): Shopify Dev Dashboard'da bir uygulama oluşturun, ürün, stok, sipariş ve karşılama " +
+        "(fulfillment) okuma/yazma izinlerini verip mağazanıza kurun; uygulamanın Ayarlar bölümündeki Client " +
+        "ID'yi buraya, Secret'ı aşağıya girin. Erişim anahtarını biz alır, yaklaşık 24 saatte bir kendiliğinden " +
+        "yenileriz. Eski tip özel uygulamanız varsa bu iki alanı boş bırakıp erişim anahtarını girin.",
+      secret: false,
+      required: false,
+      type: "text",
+    },
+    {
+      name: "clientSecret",
+      label: "Gizli anahtar (Client secret)",
+      help:
+        "Dev Dashboard → uygulamanız → Ayarlar bölümündeki Secret. Webhook bildirimlerinin imzası da bununla " +
+        "doğrulanır. Şifreli saklanır, tekrar gösterilmez.",
       secret: true,
-      required: true,
+      required: false,
+      type: "password",
+    },
+    {
+      name: "accessToken",
+      label: "Admin API erişim anahtarı (eski özel uygulama)",
+      help:
+        "Yalnızca 1 Ocak 2026'dan önce mağaza panelinde oluşturulmuş eski tip özel uygulamalar için: Ayarlar → " +
+        "Uygulamalar ve satış kanalları → Uygulama geliştir → uygulamanız → API kimlik bilgileri bölümündeki " +
+        "Admin API erişim anahtarı (shpat_ ile başlar). Shopify artık yeni özel uygulama oluşturtmuyor; yeni " +
+        "bağlantılarda bu alanı boş bırakıp istemci kimliği ile gizli anahtarı girin. Şifreli saklanır.",
+      secret: true,
+      required: false,
+      type: "password",
+    },
+    {
+      name: "refreshToken",
+      label: "Yenileme anahtarı (refresh token)",
+      help:
+        "Elle girilmez: mağazanız bağlantıyı Shopify uygulama mağazasındaki uygulamamızla (OAuth) kurduğunda " +
+        "otomatik doldurulur. Erişim anahtarı bir saatte sona erer; her yenilemede Shopify yeni bir yenileme " +
+        "anahtarı verir, biz saklarız.",
+      secret: true,
+      required: false,
       type: "password",
     },
     {
       name: "apiSecretKey",
-      label: "API gizli anahtarı (webhook)",
+      label: "API gizli anahtarı (webhook, eski özel uygulama)",
       help:
-        "İsteğe bağlı. Özel uygulamanın API kimlik bilgileri bölümündeki API gizli anahtarı (API secret key). " +
+        "İsteğe bağlı, yalnızca eski tip özel uygulamalarda (Dev Dashboard uygulamalarında gizli anahtar yeterli). " +
+        "Özel uygulamanın API kimlik bilgileri bölümündeki API gizli anahtarı (API secret key). " +
         "Girilirse yeni siparişler Shopify bildirimleriyle (webhook) saniyeler içinde aktarılır; girilmezse " +
         "siparişler 5 dakikada bir kontrol edilir. Şifreli saklanır, tekrar gösterilmez.",
       secret: true,
@@ -79,7 +115,8 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   onPremOnly: false,
   changeCursors: { products: true, stock: false, prices: false, categories: false, orders: true },
   notes:
-    `Admin GraphQL API ${SHOPIFY_API_VERSION}; custom-app access token (X-Shopify-Access-Token) or OAuth ` +
-    "install; calculated query cost throttling (leaky bucket, THROTTLED inside HTTP 200); bulk operations " +
+    `Admin GraphQL API ${SHOPIFY_API_VERSION}; Dev Dashboard app (client credentials grant, ~24 h tokens), ` +
+    "public app by OAuth (expiring offline token + refresh token) or a legacy custom-app shpat_ token " +
+    "(X-Shopify-Access-Token); calculated query cost throttling (leaky bucket, THROTTLED inside HTTP 200); bulk operations " +
     "for full catalogue reads; invoices are attached as order metafields.",
 };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
@@ -5,12 +6,21 @@ import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { createConnectorHttp } from "../sdk/util";
 import { caught } from "../testing/contract";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import {
+  applyRuntimeRules,
+  judgeWithRules,
+  rulesMissingFrom,
+  unsourcedRules,
+  violationMessages,
+} from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { exchangeShopifyCode } from "./auth";
 import { ShopifyConnector } from "./connector";
 import { shopifyDescriptor } from "./descriptor";
 import { type ShopifyEmulator, startShopifyEmulator } from "./emulator/server";
 import { judgeShopifyRecorded, judgeShopifyRequest } from "./judge/conformance";
+import { SHOPIFY_RULES, SHOPIFY_VERSION_PIN } from "./judge/rules";
 
 let emu: ShopifyEmulator;
 const logs: HttpLogEntry[] = [];
@@ -365,64 +375,185 @@ describe("Shopify failures", () => {
     }
   });
 
-  it("the emulator refuses inventorySetQuantities without changeFromQuantity, as Shopify does", async () => {
-    const v = [...emu.state.variants.values()][0];
-    const query =
-      "mutation SetStock($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { field message code } } }";
-    const variables = {
-      input: {
+  it("the emulator refuses what the rules refuse: no @idempotent (BAD_REQUEST), no changeFromQuantity", async () => {
+    // A store of its own: these hand-made requests are not the connector's and stay out of the verdict.
+    const other = await startShopifyEmulator({ seed: 3, productCount: 2 });
+    try {
+      const v = [...other.state.variants.values()][0];
+      const input = (withChangeFrom: boolean) => ({
         name: "available",
         reason: "correction",
         quantities: [
-          { inventoryItemId: v?.inventoryItemId, locationId: emu.state.locations[0]?.id, quantity: 4 },
+          {
+            inventoryItemId: v?.inventoryItemId,
+            locationId: other.state.locations[0]?.id,
+            quantity: 4,
+            ...(withChangeFrom ? { changeFromQuantity: null } : {}),
+          },
         ],
-      },
-    };
-    // The judge knows the rule as well (the schema alone would let it through).
-    expect(judgeShopifyRequest({ query, variables }).errors.join()).toMatch(
-      /changeFromQuantity must be sent/,
-    );
-    const res = await fetch(`${emu.url}/admin/api/2026-07/graphql.json`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-shopify-access-token": emu.credentials.accessToken },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await res.json()) as {
-      data: { inventorySetQuantities: { userErrors: Array<{ code: string }> } };
-    };
-    expect(body.data.inventorySetQuantities.userErrors.map((u) => u.code)).toEqual([
-      "COMPARE_QUANTITY_REQUIRED",
-    ]);
-    // Not the connector's request: kept out of the conformance verdict.
-    const kept = emu.recorder
-      .list()
-      .filter(
-        (r) =>
-          !(r.body as { query?: string } | undefined)?.query?.includes(
-            "userErrors { field message code } } }",
-          ) ||
-          (
-            r.body as { variables?: { input?: { quantities?: Array<Record<string, unknown>> } } }
-          ).variables?.input?.quantities?.every((q) => "changeFromQuantity" in q),
+      });
+      const post = async (query: string, variables: Record<string, unknown>) => {
+        const res = await fetch(`${other.url}/admin/api/2026-07/graphql.json`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-shopify-access-token": other.credentials.accessToken,
+          },
+          body: JSON.stringify({ query, variables }),
+        });
+        return (await res.json()) as {
+          data?: { inventorySetQuantities: { userErrors: Array<{ code: string }> } };
+          errors?: Array<{ message: string; extensions: { code: string } }>;
+        };
+      };
+      const bare =
+        "mutation SetStock($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { field message code } } }";
+      const keyed =
+        "mutation SetStock($input: InventorySetQuantitiesInput!, $k: String!) { inventorySetQuantities(input: $input) @idempotent(key: $k) { userErrors { field message code } } }";
+      // The schema alone lets both through; the runtime rules do not.
+      expect(judgeShopifyRequest({ query: bare, variables: { input: input(true) } }).errors).toEqual([]);
+      const judged = (query: string, variables: Record<string, unknown>) =>
+        violationMessages(
+          applyRuntimeRules(SHOPIFY_RULES, {
+            at: 0,
+            method: "POST",
+            path: "/admin/api/2026-07/graphql.json",
+            query: {},
+            headers: { "x-shopify-access-token": "t" },
+            body: { query, variables },
+          }),
+        );
+      expect(judged(bare, { input: input(true) })).toEqual([
+        "[shopify.idempotent-directive] inventorySetQuantities without @idempotent(key:)",
+      ]);
+      expect(judged(keyed, { input: input(false), k: "k1" }).join()).toMatch(
+        /changeFromQuantity must be sent/,
       );
-    emu.recorder.clear();
-    for (const r of kept) emu.recorder.record(r);
+      const refused = await post(bare, { input: input(true) });
+      expect(refused.errors?.[0]?.extensions.code).toBe("BAD_REQUEST");
+      expect(refused.errors?.[0]?.message).toMatch(/@idempotent directive is required/);
+      expect(other.counters.ruleRefusals).toBe(1);
+      const noChangeFrom = await post(keyed, { input: input(false), k: "k1" });
+      expect(noChangeFrom.data?.inventorySetQuantities.userErrors.map((u) => u.code)).toEqual([
+        "COMPARE_QUANTITY_REQUIRED",
+      ]);
+      // The same key with other variables is Shopify's documented user error.
+      await post(keyed, { input: input(true), k: "k2" });
+      const reused = await post(keyed, { input: { ...input(true), reason: "restock" }, k: "k2" });
+      expect(reused.data?.inventorySetQuantities.userErrors.map((u) => u.code)).toEqual([
+        "IDEMPOTENCY_KEY_PARAMETER_MISMATCH",
+      ]);
+    } finally {
+      await other.close();
+    }
+    // The side a developer observed right after 2026-04: accepted without a key, nothing de-duplicated.
+    const observed = await startShopifyEmulator({ seed: 3, productCount: 2, idempotency: "observed" });
+    try {
+      const v = [...observed.state.variants.values()][0];
+      const res = await fetch(`${observed.url}/admin/api/2026-07/graphql.json`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-shopify-access-token": observed.credentials.accessToken,
+        },
+        body: JSON.stringify({
+          query:
+            "mutation SetStock($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code } } }",
+          variables: {
+            input: {
+              name: "available",
+              reason: "correction",
+              quantities: [
+                {
+                  inventoryItemId: v?.inventoryItemId,
+                  locationId: observed.state.locations[0]?.id,
+                  quantity: 9,
+                  changeFromQuantity: null,
+                },
+              ],
+            },
+          },
+        }),
+      });
+      expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
+      expect(observed.counters.ruleRefusals).toBe(0);
+    } finally {
+      await observed.close();
+    }
   });
 
-  it("exchanges an OAuth code once for the offline token", async () => {
+  // Both sides of the disagreement: a lost answer re-sent ends at the same absolute quantity.
+  it("on the observed side (no de-duplication) a re-sent absolute quantity still ends right", async () => {
+    const observed = await startShopifyEmulator({ seed: 8, productCount: 3, idempotency: "observed" });
+    try {
+      const c = connect(observed);
+      const v = [...observed.state.variants.values()][0];
+      const loc = observed.state.locations[0]?.id as string;
+      await c.setStock([{ sku: v?.sku as string, locationId: loc, qty: 1 }]);
+      const stock0 = observed.counters.stockCalls;
+      observed.setFaults({ queue: [{ kind: "dropAfterWrite", operation: "inventorySetQuantities" }] });
+      const r = await c.setStock([{ sku: v?.sku as string, locationId: loc, qty: 77 }]);
+      expect(r.failed).toEqual([]);
+      expect(observed.counters.stockCalls - stock0).toBe(2); // applied twice here
+      expect(observed.state.available(v?.inventoryItemId as string, loc)).toBe(77);
+    } finally {
+      await closeKeepingRequests(observed);
+    }
+  });
+
+  it("a stock write whose answer was lost is re-sent under its key and applied once", async () => {
+    const c = connect();
+    const v = [...emu.state.variants.values()].find((x) => x.sku?.startsWith("STK"));
+    const loc = emu.state.locations[0]?.id as string;
+    const item = { sku: v?.sku as string, locationId: loc, qty: 123 };
+    await c.setStock([{ ...item, qty: 1 }]);
+    const stock0 = emu.counters.stockCalls;
+    const replays0 = emu.counters.idempotentReplays;
+    emu.setFaults({ queue: [{ kind: "dropAfterWrite", operation: "inventorySetQuantities" }] });
+    const r = await c.setStock([item]);
+    emu.setFaults({});
+    expect(r.failed).toEqual([]);
+    expect(emu.state.available(v?.inventoryItemId as string, loc)).toBe(123);
+    // Executed once; the re-sent call was answered from the first result.
+    expect(emu.counters.stockCalls - stock0).toBe(1);
+    expect(emu.counters.idempotentReplays - replays0).toBe(1);
+  });
+
+  it("keys are stable across the run's retries of a change and differ for another change or run", async () => {
+    const keysOf = () =>
+      emu.recorder
+        .list()
+        .map((r) => r.body as { query?: string; variables?: { idempotencyKey?: string } } | undefined)
+        .filter((b) => b?.query?.includes("inventorySetQuantities"))
+        .map((b) => b?.variables?.idempotencyKey);
+    const run = connect();
+    const v = [...emu.state.variants.values()].filter((x) => x.sku?.startsWith("STK"))[1];
+    const loc = emu.state.locations[0]?.id as string;
+    const item = { sku: v?.sku as string, locationId: loc, qty: 7 };
+    const n0 = keysOf().length;
+    await run.setStock([item]);
+    await run.setStock([item]); // the engine's retry of the same run (same connectors)
+    await run.setStock([{ ...item, qty: 8 }]); // another change
+    await connect().setStock([{ ...item, qty: 8 }]); // a later run
+    const [a, b, c, d] = keysOf().slice(n0);
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(b).toBe(a);
+    expect(new Set([a, c, d]).size).toBe(3);
+    expect(emu.state.available(v?.inventoryItemId as string, loc)).toBe(8);
+  });
+
+  it("exchanges an OAuth code once for an expiring offline token and its refresh token", async () => {
     const http = createConnectorHttp(shopifyDescriptor, ctx());
-    const code = emu.issueAuthCode();
-    const input = {
-      shop: emu.credentials.shopDomain,
-      clientId: "shopify-emulator-client",
-      clientSecret: "shopify-emulator-secret-0123456789",
-      code,
-      baseUrl: emu.url,
-    };
-    const got = await exchangeShopifyCode(http, input);
-    expect(got.accessToken).toBe(emu.credentials.accessToken);
+    const input = { shop: emu.credentials.shopDomain, ...emu.appCredentials, baseUrl: emu.url };
+    const got = await exchangeShopifyCode(http, { ...input, code: emu.issueAuthCode(), now: () => 1_000 });
+    expect(got.accessToken).toMatch(/^shpat_/);
+    expect(got.refreshToken).toMatch(/^shprt_/);
+    expect(got.expiresAt).toBe(1_000 + 3_600_000);
     expect(got.scopes).toContain("write_inventory");
-    expect((await caught(exchangeShopifyCode(http, input))).reason).toBe("auth");
+    const code = emu.issueAuthCode();
+    const legacy = await exchangeShopifyCode(http, { ...input, code, expiring: false });
+    expect(legacy).toEqual({ accessToken: emu.credentials.accessToken, scopes: got.scopes });
+    expect((await caught(exchangeShopifyCode(http, { ...input, code }))).reason).toBe("auth");
   });
 
   it("never logs the access token", () => {
@@ -433,14 +564,135 @@ describe("Shopify failures", () => {
   });
 });
 
-describe("Shopify conformance with the Admin 2026-07 schema from @shopify/dev-mcp", () => {
-  it("sent only requests the real schema accepts (document and variables)", () => {
+describe("Shopify credentials: Dev Dashboard client credentials, expiring offline tokens, legacy shpat_", () => {
+  function persisting(saved: Array<Record<string, string | undefined>>): Partial<ConnectorContext> {
+    return {
+      persistCredentials: async (changed) => {
+        saved.push(changed);
+      },
+    };
+  }
+
+  it("a Dev Dashboard app gets its token by the client credentials grant, saves it and renews it on a 401", async () => {
+    const other = await startShopifyEmulator({ seed: 4, productCount: 3 });
+    try {
+      const saved: Array<Record<string, string | undefined>> = [];
+      const creds = {
+        shopDomain: other.credentials.shopDomain,
+        apiBaseUrl: other.url,
+        ...other.appCredentials,
+      };
+      companySeq++;
+      const c = new ShopifyConnector(creds, ctx(persisting(saved)));
+      expect(c.client.tokens.mode).toBe("client_credentials");
+      expect((await c.testConnection()).ok).toBe(true);
+      expect(other.counters.tokensIssued).toBe(1);
+      expect(saved).toHaveLength(1);
+      expect(saved[0]?.accessToken).toMatch(/^shpat_/);
+      // ~24 h (86,399 s) from now.
+      expect(Number(saved[0]?.tokenExpiresAt) - Date.now()).toBeGreaterThan(86_000_000);
+      // The next run starts from the saved token: no new grant.
+      const next = new ShopifyConnector({ ...creds, ...saved[0] }, ctx(persisting(saved)));
+      await next.testConnection();
+      expect(other.counters.tokensIssued).toBe(1);
+      // Shopify ends the token early: one 401, a new grant, the call goes through.
+      other.expireTokens();
+      await next.testConnection();
+      expect(other.counters.tokensIssued).toBe(2);
+      expect(saved).toHaveLength(2);
+      // A wrong secret is a permanent auth failure with a Turkish explanation.
+      const wrong = new ShopifyConnector({ ...creds, clientSecret: "yanlis" }, ctx());
+      const e = await caught(wrong.testConnection());
+      expect(e.reason).toBe("auth");
+      expect(e.merchantMessage).toMatch(/istemci kimliğini/);
+    } finally {
+      await closeKeepingRequests(other);
+    }
+  });
+
+  // Sources disagree on rotation: "strict" (a replaced refresh token dies at once, before 2026-08-28) and
+  // "retain" (it lives until its replacement is used, Shopify's changelog of 2026-08-28). Both are run.
+  it.each(["strict", "retain"] as const)(
+    "an expiring offline token is refreshed before it ends; the rotated refresh token is saved before use (%s rotation)",
+    async (rotation) => {
+      const other = await startShopifyEmulator({ seed: 5, productCount: 3, refreshRotation: rotation });
+      try {
+        let clock = Date.now();
+        const install = other.installExpiring();
+        const saved: Array<Record<string, string | undefined>> = [];
+        const creds = {
+          shopDomain: other.credentials.shopDomain,
+          apiBaseUrl: other.url,
+          ...other.appCredentials,
+          accessToken: install.accessToken,
+          refreshToken: install.refreshToken,
+          tokenExpiresAt: String(install.expiresAt),
+        };
+        companySeq++;
+        const c = new ShopifyConnector(creds, ctx({ ...persisting(saved), now: () => clock }));
+        expect(c.client.tokens.mode).toBe("expiring");
+        await c.testConnection();
+        expect(saved).toEqual([]); // still valid: no refresh
+        clock += 58 * 60_000; // inside the last 6 minutes of the hour
+        await c.testConnection();
+        expect(saved).toHaveLength(1);
+        expect(saved[0]?.refreshToken).toMatch(/^shprt_/);
+        expect(saved[0]?.refreshToken).not.toBe(install.refreshToken);
+        // Strict: the old refresh token is dead, only the saved one goes on. Retain: it still works once.
+        const stale = new ShopifyConnector({ ...creds, tokenExpiresAt: "1" }, ctx({ now: () => clock }));
+        if (rotation === "strict") expect((await caught(stale.testConnection())).reason).toBe("auth");
+        else expect((await stale.testConnection()).ok).toBe(true);
+        const resumed = new ShopifyConnector(
+          { ...creds, ...saved[0], tokenExpiresAt: "1" },
+          ctx({ ...persisting(saved), now: () => clock }),
+        );
+        await resumed.testConnection();
+        expect(saved).toHaveLength(2);
+      } finally {
+        await closeKeepingRequests(other);
+      }
+    },
+  );
+
+  it("keeps the legacy shpat_ token working and says what to enter when nothing usable is given", async () => {
+    const c = connect();
+    expect(c.client.tokens.mode).toBe("legacy");
+    expect((await c.testConnection()).ok).toBe(true);
+    const e = (() => {
+      try {
+        new ShopifyConnector({ shopDomain: "magaza.myshopify.com" }, ctx());
+      } catch (x) {
+        return x as { reason?: string; merchantMessage?: string };
+      }
+    })();
+    expect(e?.reason).toBe("config");
+    expect(e?.merchantMessage).toMatch(/Dev Dashboard/);
+  });
+});
+
+describe("Shopify conformance with the Admin 2026-07 schema from @shopify/dev-mcp and the runtime rules", () => {
+  it("speaks an Admin API version Shopify still supports", () => {
+    expectPinnedVersionSupported(SHOPIFY_VERSION_PIN);
+  });
+
+  it("VERIFIED.md lists every runtime rule, each with its sources", () => {
+    const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
+    expect(rulesMissingFrom(verified, SHOPIFY_RULES)).toEqual([]);
+    expect(unsourcedRules(SHOPIFY_RULES)).toEqual([]);
+  });
+
+  it("sent only requests the real schema and the runtime rules accept", () => {
     expect(emu.recorder.dropped).toBe(0);
-    const report = judgeRequests([...emu.recorder.list(), ...recordedElsewhere], judgeShopifyRecorded);
+    const report = judgeWithRules(
+      [...emu.recorder.list(), ...recordedElsewhere],
+      judgeShopifyRecorded,
+      SHOPIFY_RULES,
+    );
     const operations = Object.keys(report.operations);
     const failed = operations.filter((o) => (report.operations[o]?.failed ?? 0) > 0);
     console.info(
-      `shopify conformance: ${report.requests} requests, ${operations.length} distinct operations checked against admin_2026-07, ` +
+      `shopify conformance: ${report.requests} requests, ${operations.length} distinct operations checked against admin_2026-07 ` +
+        `and ${SHOPIFY_RULES.length} runtime rules, ` +
         `rejected: ${failed.length} operations (${report.failures.length} requests)`,
     );
     expect(operations.length).toBeGreaterThanOrEqual(20);

@@ -12,8 +12,9 @@ import { gid, ShopifyClient, type UserError } from "./client";
 import { shopifyDescriptor } from "./descriptor";
 import type { ShopifyProducts, VariantRef } from "./products";
 
-const SET_QUANTITIES = `mutation SetStock($input: InventorySetQuantitiesInput!) {
-  inventorySetQuantities(input: $input) {
+// @idempotent is mandatory from 2026-04 (runtime rule shopify.idempotent-directive).
+const SET_QUANTITIES = `mutation SetStock($input: InventorySetQuantitiesInput!, $idempotencyKey: String!) {
+  inventorySetQuantities(input: $input) @idempotent(key: $idempotencyKey) {
     inventoryAdjustmentGroup { id }
     userErrors { field message code }
   }
@@ -200,24 +201,23 @@ export class ShopifyStockPrices {
         batches[b] ?? [],
         "quantities",
         async (part) => {
+          const input = {
+            name: "available",
+            reason: "correction",
+            // Required since 2026-04 (nullable in the schema): null = no compare-and-swap.
+            quantities: part.map((r) => ({
+              inventoryItemId: r.inventoryItemId,
+              locationId: r.locationId,
+              quantity: r.quantity,
+              changeFromQuantity: null,
+            })),
+          };
           const d = await this.client.gql<{ inventorySetQuantities: { userErrors: UserError[] } }>(
             "inventorySetQuantities",
             "write",
             SET_QUANTITIES,
-            {
-              input: {
-                name: "available",
-                reason: "correction",
-                // Required since 2026-04 (nullable in the schema): null = no compare-and-swap.
-                quantities: part.map((r) => ({
-                  inventoryItemId: r.inventoryItemId,
-                  locationId: r.locationId,
-                  quantity: r.quantity,
-                  changeFromQuantity: null,
-                })),
-              },
-            },
-            // Absolute quantities: sending twice leaves the same state.
+            { input, idempotencyKey: this.client.idempotencyKey("inventorySetQuantities", input) },
+            // Absolute quantities under one key: a re-sent call is applied once by Shopify.
             { idempotent: true },
           );
           return d.inventorySetQuantities.userErrors;

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { describeFailures, judgeRequests } from "../testing/recorder";
+import { describeFailures } from "../testing/recorder";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { startWebhookSink } from "../testing/webhook-sink";
 import { type ShopifyEmulator, startShopifyEmulator } from "./emulator/server";
 import { judgeShopifyRecorded } from "./judge/conformance";
+import { SHOPIFY_RULES } from "./judge/rules";
 import { shopifyWebhooks } from "./webhooks";
 
 let emu: ShopifyEmulator;
@@ -79,7 +81,7 @@ describe("Shopify webhooks", () => {
   });
 
   it("sent only requests Shopify's schema accepts", () => {
-    const report = judgeRequests(emu.recorder.list(), judgeShopifyRecorded);
+    const report = judgeWithRules(emu.recorder.list(), judgeShopifyRecorded, SHOPIFY_RULES);
     console.info(
       `shopify webhook conformance: ${report.requests} requests, operations ${Object.keys(report.operations).join(", ")}, rejected ${report.failures.length}`,
     );

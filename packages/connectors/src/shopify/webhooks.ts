@@ -87,7 +87,9 @@ export function verifyShopifyDelivery(
 }
 
 export const shopifyWebhooks: ShopWebhooks = {
-  signingSecret: (credentials: Credentials) => credentials.apiSecretKey || undefined,
+  // A Dev Dashboard or public app signs with its client secret; a legacy custom app with its API secret key.
+  signingSecret: (credentials: Credentials) =>
+    credentials.apiSecretKey || credentials.clientSecret || undefined,
   register: (credentials: Credentials, ctx: ConnectorContext, callbackUrl: string) =>
     registerShopifyWebhooks(new ShopifyClient(credentials, ctx), callbackUrl),
   verify: verifyShopifyDelivery,

@@ -32,6 +32,7 @@ import type {
 } from "../sdk/model";
 import type { SqlParams, SqlResult, SqlTransport } from "../sdk/sql";
 import { round2 } from "../sdk/util";
+import { TABLE_COUNTERS } from "./judge/schema";
 import * as Q from "./sql";
 
 const SYSTEM = "wolvox";
@@ -540,6 +541,8 @@ export class WolvoxConnector implements ErpConnector {
       P_KDV: round2(totalGross - totalNet),
       P_ARA: round2(totalNet),
       P_MIKTAR: order.lines.reduce((s, l) => s + l.qty, 0),
+      P_GEN_SIP: TABLE_COUNTERS.SIPARIS,
+      P_GEN_HR: TABLE_COUNTERS.SIPARISHR,
     };
     const params: SqlParams = {};
     for (const [k, v] of Object.entries(header)) params[Q.paramName(k)] = v;

@@ -4,6 +4,7 @@
  * recorded and checked by the judge at the end (conformance).
  */
 
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConnectorError } from "../sdk/errors";
 import type { Order } from "../sdk/model";
@@ -12,11 +13,20 @@ import type { SqlTransport } from "../sdk/sql";
 import { generateCatalog } from "../testing/catalog";
 import { readAllPages } from "../testing/contract";
 import { firebirdSysdbaPassword } from "../testing/firebird";
+import {
+  applyRuntimeRules,
+  rulesMissingFrom,
+  unsourcedRules,
+  violationMessages,
+} from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { WolvoxConnector } from "./connector";
 import { wolvoxDescriptor } from "./descriptor";
 import { createWolvoxDatabase, type WolvoxDatabase } from "./emulator/database";
 import { judgeStatements } from "./judge/judge";
+import { generatorAdvancedRule, WOLVOX_RULES, WOLVOX_VERSION_PIN } from "./judge/rules";
+import * as Q from "./sql";
 
 const password = firebirdSysdbaPassword();
 // CI installs and starts Firebird: there a missing server is a failure, not a skip.
@@ -58,11 +68,15 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
     // Conformance: every statement the connector sent in this suite, judged against the fixture.
     if (emu) {
       const report = judgeStatements(emu.statements);
+      // Runtime rules on every statement too (the write side effects the column types cannot say).
+      const broken = emu.statements.flatMap((s) => violationMessages(applyRuntimeRules(WOLVOX_RULES, s)));
       console.info(
-        `wolvox judge: ${report.statements} statements, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
+        `wolvox judge: ${report.statements} statements, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected; ` +
+          `${WOLVOX_RULES.length} runtime rules: ${broken.length} violations`,
       );
       await emu.close();
       expect(report.failures).toEqual([]);
+      expect(broken).toEqual([]);
       expect(report.statements).toBeGreaterThan(20);
     }
   });
@@ -212,6 +226,52 @@ run("Wolvox connector on a real Firebird database built from the schema fixture"
     const [moves] = await emu.query("SELECT COUNT(*) AS N FROM STOKHR WHERE BLKODU > ?", [COUNT * 4]);
     expect(Number(moves!.N)).toBe(0);
     expect(await c.findOrderByRef("IKAS-404")).toBeNull();
+  });
+
+  it("advances Wolvox's counters with the insert: Wolvox's own next order gets the keys after ours", async () => {
+    const c = connector(emu.transport, { customerCode: "WEB-001" });
+    const before = await emu.counters();
+    const ref = await c.createSalesOrder({
+      order: order("IKAS-GEN-1", [catalog[4]!.sku, catalog[5]!.sku]),
+      customerCode: "WEB-001",
+    });
+    // Wolvox's own next document (SP_GEN_ID, as its triggers do): no primary-key collision with ours.
+    const own = await emu.insertOwnOrder("WOLVOX-ELLE-1");
+    const after = await emu.counters();
+    expect(own).toEqual({ id: Number(ref.documentId) + 1, lineId: (before.SIPARISHR_GEN ?? 0) + 3 });
+    expect(after.SIPARIS_GEN).toBe(own.id);
+    expect(after.SIPARISHR_GEN).toBe(own.lineId);
+    // A counter ahead of MAX (Wolvox deleted documents, or handed out keys): our keys go above it.
+    await emu.query("UPDATE GEN_IDT SET GEN_VALUE = GEN_VALUE + 10 WHERE GEN_NAME = ?", ["SIPARIS_GEN"]);
+    const ahead = (await emu.counters()).SIPARIS_GEN ?? 0;
+    const next = await c.createSalesOrder({
+      order: order("IKAS-GEN-2", [catalog[4]!.sku]),
+      customerCode: "WEB-001",
+    });
+    expect(Number(next.documentId)).toBe(ahead + 1);
+    expect((await emu.counters()).SIPARIS_GEN).toBe(ahead + 1);
+    expect((await emu.insertOwnOrder("WOLVOX-ELLE-2")).id).toBe(ahead + 2);
+  });
+
+  it("the rule refuses an order block that does not advance the counters", () => {
+    const params = { p_gen_sip: "SIPARIS_GEN", p_gen_hr: "SIPARISHR_GEN" };
+    const text = Q.orderBlock(1);
+    expect(generatorAdvancedRule.check({ text, params }, [])).toEqual([]);
+    const without = text
+      .split("\n")
+      .filter((l) => !/UPDATE GEN_IDT|ROW_COUNT|INSERT INTO GEN_IDT/.test(l))
+      .join("\n");
+    expect(generatorAdvancedRule.check({ text: without, params }, [])).toEqual([
+      "SIPARIS written without advancing SIPARIS_GEN in the same transaction",
+      "SIPARISHR written without advancing SIPARISHR_GEN in the same transaction",
+    ]);
+  });
+
+  it("VERIFIED.md lists every runtime rule with its sources; the pin says why it has no date", () => {
+    const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
+    expect(rulesMissingFrom(verified, WOLVOX_RULES)).toEqual([]);
+    expect(unsourcedRules(WOLVOX_RULES)).toEqual([]);
+    expectPinnedVersionSupported(WOLVOX_VERSION_PIN);
   });
 
   it("a write whose answer was lost is found before any retry: exactly once", async () => {

@@ -12,9 +12,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, execute, type OperationDefinitionNode, parse, validate } from "graphql";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import type { RequestRecorder } from "../../testing/recorder";
+import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
 import { SHOPIFY_API_VERSION } from "../judge/derive-schema";
+import { graphqlCall, idempotentFields, SHOPIFY_EMULATOR_RULES, shopifyKeyFingerprint } from "../judge/rules";
 import { shopifyJudgeSchema } from "../judge/schema";
 import { CostBucket, MUTATION_COST, queryCost, resultCost } from "./cost";
 import { createRoot, type Resolver } from "./resolvers";
@@ -31,9 +33,23 @@ export interface ShopifyEmulatorOptions {
   orderCount?: number;
   shopDomain?: string;
   accessToken?: string;
-  /** A public app's credentials, for the OAuth code exchange. */
+  /** The app's credentials: OAuth code exchange, client credentials grant and refresh. */
   clientId?: string;
   clientSecret?: string;
+  /** Lifetime of a client-credentials token (Shopify: 86,399 s) and of an expiring offline token (3,600 s). */
+  clientCredentialsTtlS?: number;
+  expiringTtlS?: number;
+  /**
+   * After a refresh, the previous refresh token stays valid until the new one is used ("retain", Shopify
+   * since 2026-08-28) or dies at once ("strict", before). The contract suite runs both.
+   */
+  refreshRotation?: "retain" | "strict";
+  /**
+   * The documented side ("documented", default): no `@idempotent` → BAD_REQUEST, a key seen before is
+   * answered from its first result. The side one developer observed right after 2026-04 ("observed"):
+   * neither enforced nor de-duplicated (community.shopify.dev topic 27124).
+   */
+  idempotency?: "documented" | "observed";
   /** Leaky bucket (Standard plan: 2,000 points, 100/s — inferred). `false` = no cost limit. */
   bucket?: { maximumAvailable: number; restoreRate: number } | false;
   /** A single query above this cost is refused (MAX_COST_EXCEEDED; Shopify: 1,000). */
@@ -61,6 +77,11 @@ export interface ShopifyEmulatorCounters extends EmulatorCounters {
   throttled: number;
   pointsCharged: number;
   bulkOperations: number;
+  /** Mutations answered from an earlier call with the same idempotency key (not applied again). */
+  idempotentReplays: number;
+  /** Calls refused by a runtime rule (e.g. a missing @idempotent directive). */
+  ruleRefusals: number;
+  tokensIssued: number;
 }
 
 export interface ShopifyEmulator {
@@ -76,6 +97,12 @@ export interface ShopifyEmulator {
   setFaults(config: FaultConfig): void;
   /** The merchant uninstalled the app / rotated the token: every call answers 401. */
   revokeToken(): void;
+  /** Every issued (expiring) token ends now; the legacy token is not touched. */
+  expireTokens(): void;
+  /** The Dev Dashboard / public app's client id and secret. */
+  appCredentials: { clientId: string; clientSecret: string };
+  /** A public app's install with expiring offline tokens: the token pair Shopify's code exchange gives. */
+  installExpiring(): { accessToken: string; refreshToken: string; expiresAt: number };
   /** A single-use authorization code, as Shopify's redirect to the app's callback carries it. */
   issueAuthCode(): string;
   /** New orders; each is delivered to the `orders/create` webhook subscribers. */
@@ -99,6 +126,9 @@ interface BulkOp {
   objectCount: number;
   rootObjectCount: number;
 }
+
+const SCOPES =
+  "read_products,write_products,read_inventory,write_inventory,read_orders,write_orders,write_merchant_managed_fulfillment_orders";
 
 const ACCESS_DENIED = "[API] Invalid API key or access token (unrecognized login or wrong password)";
 
@@ -171,6 +201,9 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       throttled: 0,
       pointsCharged: 0,
       bulkOperations: 0,
+      idempotentReplays: 0,
+      ruleRefusals: 0,
+      tokensIssued: 0,
     },
   );
   const { counters, now } = server;
@@ -188,6 +221,42 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
   const maxQueryCost = opts.maxQueryCost ?? 1000;
   const schema = shopifyJudgeSchema();
   const authCodes = new Set<string>();
+  // Issued tokens with their end (epoch ms); the legacy token (`accessToken`) never ends.
+  const issued = new Map<string, number>();
+  // Refresh token → the one it was replaced by (undefined: current), for the rotation rule.
+  const refreshTokens = new Map<string, string | undefined>();
+  const ccTtlS = opts.clientCredentialsTtlS ?? 86_399;
+  const expiringTtlS = opts.expiringTtlS ?? 3_600;
+  const tokenValid = (t: unknown) =>
+    typeof t === "string" && (t === accessToken || (issued.get(t) ?? 0) > now());
+  const issue = (prefix: string, ttlS: number) => {
+    const t = `${prefix}${randomBytes(16).toString("hex")}`;
+    issued.set(t, now() + ttlS * 1000);
+    counters.tokensIssued++;
+    return t;
+  };
+  const newRefresh = () => {
+    const r = `shprt_${randomBytes(16).toString("hex")}`;
+    refreshTokens.set(r, undefined);
+    return r;
+  };
+  const expiringPair = () => ({
+    access_token: issue("shpat_", expiringTtlS),
+    expires_in: expiringTtlS,
+    refresh_token: newRefresh(),
+    refresh_token_expires_in: 90 * 86_400,
+  });
+  // Missing @idempotent: Shopify's top-level BAD_REQUEST (live report quoted in judge/rules.ts).
+  const rules = new RuleGate(SHOPIFY_EMULATOR_RULES, (v) =>
+    gqlErrors(
+      v.problems[0]?.includes("@idempotent")
+        ? "The @idempotent directive is required for this mutation but was not provided."
+        : (v.problems[0] ?? "Bad request"),
+      "BAD_REQUEST",
+    ),
+  );
+  // Idempotency key → what it stood for and the answer given; the same key is applied once.
+  const idempotency = new Map<string, { fingerprint: string; data: unknown }>();
   const bulk = new Map<string, BulkOp>();
   let url = opts.baseUrl ?? "";
 
@@ -323,7 +392,7 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       return reply.code(404).send({ errors: "Not Found" });
     }
     const token = req.headers["x-shopify-access-token"];
-    if (token !== accessToken) {
+    if (!tokenValid(token)) {
       counters.requests++;
       counters.authFailures++;
       counters.errors++;
@@ -357,6 +426,24 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
         })),
       });
     }
+    const documented = opts.idempotency !== "observed";
+    const refusal =
+      documented &&
+      rules.check({
+        at: now(),
+        method: req.method,
+        path: req.url.split("?")[0] ?? req.url,
+        query: {},
+        headers: req.headers,
+        body: req.body,
+      });
+    if (refusal) {
+      counters.errors++;
+      counters.ruleRefusals++;
+      return reply.code(200).send(refusal);
+    }
+    const call = graphqlCall({ method: "POST", path: req.url.split("?")[0] ?? "", body: req.body });
+    const keyed = call && documented ? idempotentFields(call).filter((f) => f.key !== undefined) : [];
     const requested = queryCost(schema, doc, op, variables);
     if (requested > maxQueryCost) {
       counters.errors++;
@@ -398,13 +485,47 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     }
     counters.pointsCharged += requested;
     await advanceBulk(doc, variables);
-    const result = await execute({
-      schema,
-      document: doc,
-      rootValue: root,
-      variableValues: variables,
-      operationName: typeof body.operationName === "string" ? body.operationName : undefined,
-    });
+    // A key seen before: the same change answers the first result and is not applied again; other
+    // variables under the key get the documented user error.
+    let rootValue = root;
+    let replay: unknown;
+    for (const f of keyed) {
+      const seen = idempotency.get(f.key as string);
+      if (!seen) continue;
+      if (seen.fingerprint === shopifyKeyFingerprint(f.field, variables)) replay = seen.data;
+      else {
+        rootValue = {
+          ...root,
+          [f.field]: () => ({
+            userErrors: [
+              {
+                field: null,
+                message: "The idempotency key was already used with different parameters",
+                code: "IDEMPOTENCY_KEY_PARAMETER_MISMATCH",
+              },
+            ],
+          }),
+        };
+      }
+    }
+    if (replay !== undefined) counters.idempotentReplays++;
+    const result =
+      replay !== undefined
+        ? { data: replay as Record<string, unknown>, errors: undefined }
+        : await execute({
+            schema,
+            document: doc,
+            rootValue,
+            variableValues: variables,
+            operationName: typeof body.operationName === "string" ? body.operationName : undefined,
+          });
+    if (replay === undefined && rootValue === root && result.data && !result.errors) {
+      for (const f of keyed)
+        idempotency.set(f.key as string, {
+          fingerprint: shopifyKeyFingerprint(f.field, variables),
+          data: result.data,
+        });
+    }
     if (kind === "read" && result.data) {
       // The data root itself is not charged.
       actual = Math.min(requested, Math.max(1, resultCost(result.data) - 1));
@@ -435,20 +556,37 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     );
     if (gate === "handled") return reply;
     const b = (req.body ?? {}) as Record<string, string>;
-    if (b.client_id !== clientId || b.client_secret !== clientSecret || !b.code || !authCodes.has(b.code)) {
+    const refuse = (error: string, error_description: string) => {
       counters.errors++;
       counters.authFailures++;
-      return reply.code(400).send({
-        error: "invalid_request",
-        error_description: "The authorization code was not found or was already used",
-      });
+      return reply.code(400).send({ error, error_description });
+    };
+    if (b.client_id !== clientId || b.client_secret !== clientSecret)
+      return refuse("invalid_client", "Client authentication failed");
+    if (b.grant_type === "client_credentials") {
+      // Dev Dashboard apps: a token for about 24 h, no refresh token (ask again).
+      return reply.send({ access_token: issue("shpat_", ccTtlS), scope: SCOPES, expires_in: ccTtlS });
     }
+    if (b.grant_type === "refresh_token") {
+      const r = b.refresh_token ?? "";
+      if (!refreshTokens.has(r))
+        return refuse("invalid_grant", "The refresh token is invalid or was revoked");
+      // "retain": a replaced token still works until its replacement has been used ("strict": never).
+      if (refreshTokens.get(r) !== undefined && opts.refreshRotation === "strict")
+        return refuse("invalid_grant", "The refresh token is invalid or was revoked");
+      const pair = expiringPair();
+      refreshTokens.set(r, pair.refresh_token);
+      // Using a replacement retires whatever it replaced.
+      for (const [old, next] of refreshTokens) if (next === r) refreshTokens.delete(old);
+      return reply.send({ ...pair, scope: SCOPES });
+    }
+    if (b.grant_type !== undefined) return refuse("unsupported_grant_type", "Unsupported grant type");
+    if (!b.code || !authCodes.has(b.code))
+      return refuse("invalid_request", "The authorization code was not found or was already used");
     authCodes.delete(b.code);
-    return reply.send({
-      access_token: accessToken,
-      scope:
-        "read_products,write_products,read_inventory,write_inventory,read_orders,write_orders,write_merchant_managed_fulfillment_orders",
-    });
+    // `expiring: "1"` (public apps from 2026-04-01): an expiring offline token with a refresh token.
+    if (b.expiring === "1") return reply.send({ ...expiringPair(), scope: SCOPES });
+    return reply.send({ access_token: accessToken, scope: SCOPES });
   });
 
   server.app.get("/bulk-results/:file", async (req, reply) => {
@@ -477,6 +615,20 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     setFaults: (c) => server.faults.set(c),
     revokeToken: () => {
       accessToken = `revoked-${randomBytes(8).toString("hex")}`;
+      issued.clear();
+      refreshTokens.clear();
+    },
+    expireTokens: () => {
+      for (const t of issued.keys()) issued.set(t, 0);
+    },
+    appCredentials: { clientId, clientSecret },
+    installExpiring: () => {
+      const pair = expiringPair();
+      return {
+        accessToken: pair.access_token,
+        refreshToken: pair.refresh_token,
+        expiresAt: now() + pair.expires_in * 1000,
+      };
     },
     issueAuthCode: () => {
       const code = randomBytes(16).toString("hex");

@@ -1,9 +1,9 @@
 /**
  * Conformance: every request the Shopify connector sends is checked against Shopify's own artifact — the
  * GraphQL document (graphql-js `validate`) and its variables (coerced as a GraphQL server does) against the
- * pinned Admin schema, plus the one rule the schema types cannot say but its description does:
- * `InventoryQuantityInput.changeFromQuantity` is nullable yet must be sent ("This field is mandatory: you
- * must explicitly pass in a value, even if that value is `null`").
+ * pinned Admin schema. What the types cannot say (the mandatory `@idempotent` directive, `changeFromQuantity`
+ * required though nullable, the token header, the token request's grants) are runtime rules (`rules.ts`),
+ * applied beside this judge with `judgeWithRules`.
  */
 
 import {
@@ -35,26 +35,6 @@ export interface JudgedRequest {
 function pickOperation(doc: DocumentNode, name?: string | null): OperationDefinitionNode | undefined {
   const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
   return name ? ops.find((o) => o.name?.value === name) : ops.length === 1 ? ops[0] : undefined;
-}
-
-/** `changeFromQuantity` omitted anywhere in `inventorySetQuantities` input (schema says nullable, API requires it). */
-export function missingChangeFromQuantity(coerced: Record<string, unknown>, doc: DocumentNode): string[] {
-  const uses = print(doc).includes("inventorySetQuantities");
-  if (!uses) return [];
-  const problems: string[] = [];
-  const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) {
-      for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
-    } else if (v && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      if ("inventoryItemId" in o && "locationId" in o && "quantity" in o && !("changeFromQuantity" in o)) {
-        problems.push(`${path}: changeFromQuantity must be sent (null to skip the compare-and-swap check)`);
-      }
-      for (const [k, x] of Object.entries(o)) walk(x, `${path}.${k}`);
-    }
-  };
-  walk(coerced, "variables");
-  return problems;
 }
 
 /** The query string a `bulkOperationRunQuery` runs later is judged as well (it is a document of its own). */
@@ -95,10 +75,7 @@ export function judgeShopifyRequest(req: GqlRequest): JudgedRequest {
   if (errors.length === 0) {
     const coerced = getVariableValues(schema, op.variableDefinitions ?? [], req.variables ?? {});
     for (const e of coerced.errors ?? []) errors.push(e.message);
-    if (coerced.coerced) {
-      errors.push(...missingChangeFromQuantity(coerced.coerced, doc));
-      errors.push(...bulkQueryProblems(op, coerced.coerced));
-    }
+    if (coerced.coerced) errors.push(...bulkQueryProblems(op, coerced.coerced));
   }
   return { operation, document: print(doc), errors };
 }
@@ -114,19 +91,13 @@ export const judgeShopifyRecorded: RequestJudge = (r) => {
     const b = r.body as Partial<GqlRequest> | undefined;
     if (typeof b?.query !== "string")
       return { operation: "graphql", problems: ["no query string in the body"] };
-    const problems: string[] = [];
-    if (typeof r.headers["x-shopify-access-token"] !== "string") {
-      problems.push("X-Shopify-Access-Token header missing");
-    }
     const judged = judgeShopifyRequest(b as GqlRequest);
-    return { operation: judged.operation, problems: [...problems, ...judged.errors] };
+    return { operation: judged.operation, problems: judged.errors };
   }
   if (r.method === "POST" && r.path.endsWith("/admin/oauth/access_token")) {
-    const b = (r.body ?? {}) as Record<string, unknown>;
-    const problems = ["client_id", "client_secret", "code"]
-      .filter((k) => typeof b[k] !== "string" || b[k] === "")
-      .map((k) => `${k} is missing`);
-    return { operation: "oauth/access_token", problems };
+    // Its body is judged by the runtime rule `shopify.token-request` (three grants, one endpoint).
+    const grant = (r.body as { grant_type?: unknown } | undefined)?.grant_type;
+    return { operation: `oauth/access_token ${typeof grant === "string" ? grant : "code"}`, problems: [] };
   }
   // Bulk results: the URL comes from BulkOperation.url (a signed GET, no Shopify token sent to it).
   if (r.method === "GET" && /\/bulk-results\/[\w-]+\.jsonl$/.test(r.path)) {

@@ -8,6 +8,7 @@ import {
   packDevMcp,
   SHOPIFY_API_VERSION,
 } from "./derive-schema";
+import { changeFromQuantityRule } from "./rules";
 import { SHOPIFY_SDL_PATH, shopifyJudgeSchema } from "./schema";
 
 describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DEV_MCP_VERSION}`, () => {
@@ -59,42 +60,33 @@ describe(`Shopify Admin ${SHOPIFY_API_VERSION} schema from @shopify/dev-mcp@${DE
       variables: { input: { orderId: "gid://shopify/Order/1" } },
     });
     expect(badVars.errors.join("\n")).toMatch(/"id" of required type "ID!" was not provided/);
+    const row = {
+      inventoryItemId: "gid://shopify/InventoryItem/1",
+      locationId: "gid://shopify/Location/1",
+      quantity: 3,
+    };
+    const setInput = (quantities: object[]) => ({
+      input: { name: "available", reason: "correction", quantities },
+    });
     const ok = judgeShopifyRequest({
       query:
         "mutation S($input: InventorySetQuantitiesInput!) { inventorySetQuantities(input: $input) { userErrors { code } } }",
-      variables: {
-        input: {
-          name: "available",
-          reason: "correction",
-          quantities: [
-            {
-              inventoryItemId: "gid://shopify/InventoryItem/1",
-              locationId: "gid://shopify/Location/1",
-              quantity: 3,
-              changeFromQuantity: null,
-            },
-          ],
-        },
-      },
+      variables: setInput([{ ...row, changeFromQuantity: null }]),
     });
     expect(ok).toMatchObject({ operation: "mutation S", errors: [] });
-    const omitted = judgeShopifyRequest({
-      query: ok.document,
-      variables: {
-        input: {
-          name: "available",
-          reason: "correction",
-          quantities: [
-            {
-              inventoryItemId: "gid://shopify/InventoryItem/1",
-              locationId: "gid://shopify/Location/1",
-              quantity: 3,
-            },
-          ],
-        },
-      },
-    });
-    expect(omitted.errors.join()).toMatch(/changeFromQuantity must be sent/);
+    const withoutChangeFrom = setInput([row]);
+    const omitted = judgeShopifyRequest({ query: ok.document, variables: withoutChangeFrom });
+    // Nullable in the schema: the schema judge passes it, the runtime rule does not.
+    expect(omitted.errors).toEqual([]);
+    const asRecorded = {
+      at: 0,
+      method: "POST",
+      path: "/admin/api/2026-07/graphql.json",
+      query: {},
+      headers: {},
+      body: { query: ok.document, variables: withoutChangeFrom },
+    };
+    expect(changeFromQuantityRule.check(asRecorded, []).join()).toMatch(/changeFromQuantity must be sent/);
     const bulk = judgeShopifyRequest({
       query:
         "mutation B($query: String!) { bulkOperationRunQuery(query: $query) { userErrors { message } } }",

@@ -19,7 +19,7 @@ import { createFirebirdExecutor, type FirebirdExecutor } from "../../../../../ap
 import type { SqlParams, SqlQuery, SqlQueryOptions, SqlResult, SqlTransport } from "../../sdk/sql";
 import { generateCatalog } from "../../testing/catalog";
 import { firebirdSysdbaPassword } from "../../testing/firebird";
-import { type FixtureTable, WOLVOX_TABLES } from "../judge/schema";
+import { type FixtureTable, TABLE_COUNTERS, WOLVOX_TABLES } from "../judge/schema";
 
 export interface WolvoxDatabaseOptions {
   seed?: number;
@@ -58,6 +58,14 @@ export interface WolvoxDatabase {
   query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /** Our order number → the SIPARIS documents (BLKODU) holding it. */
   ordersByRef(): Promise<Map<string, Set<string>>>;
+  /** GEN_IDT counter name → its value (SIPARIS_GEN, SIPARISHR_GEN …). */
+  counters(): Promise<Record<string, number>>;
+  /**
+   * What Wolvox itself does for its next received order: a key from its counter (`SP_GEN_ID`), a SIPARIS
+   * row and one line at the keys it got, in one transaction. Fails with Firebird's own primary-key
+   * violation when someone wrote at those keys without advancing the counter.
+   */
+  insertOwnOrder(orderNo: string): Promise<{ id: number; lineId: number }>;
   close(): Promise<void>;
 }
 
@@ -84,6 +92,23 @@ END`,
   `CREATE TRIGGER STOK_FIYATUPDATE FOR STOK_FIYAT BEFORE UPDATE AS
 BEGIN
   IF (NEW.FIYATI <> OLD.FIYATI) THEN NEW.FIYAT_DEG_TARIHI = CURRENT_TIMESTAMP;
+END`,
+  // Wolvox numbers GEN_IDT rows from this generator (05-generator-ve-trigger-envanteri.md lists it).
+  "CREATE SEQUENCE GEN_IDT_GEN",
+  // Wolvox's key allocation, SP_GEN_ID(GEN_NAME, INCREMENT, DONGU) → GEN_VALUE: its signature is in the
+  // inventory, its source was unreadable there. Body inferred: advance the named GEN_IDT row (creating
+  // it when missing) and answer the new value; DONGU's meaning is unknown and ignored.
+  `CREATE PROCEDURE SP_GEN_ID (GEN_NAME VARCHAR(32), INCREMENT INTEGER, DONGU SMALLINT = 0)
+RETURNS (GEN_VALUE BIGINT) AS
+BEGIN
+  UPDATE GEN_IDT G SET G.GEN_VALUE = COALESCE(G.GEN_VALUE, 0) + :INCREMENT WHERE G.GEN_NAME = :GEN_NAME
+    RETURNING G.GEN_VALUE INTO :GEN_VALUE;
+  IF (ROW_COUNT = 0) THEN
+  BEGIN
+    GEN_VALUE = :INCREMENT;
+    INSERT INTO GEN_IDT (BLKODU, GEN_NAME, GEN_VALUE) VALUES (GEN_ID(GEN_IDT_GEN, 1), :GEN_NAME, :GEN_VALUE);
+  END
+  SUSPEND;
 END`,
   "CREATE TABLE EP_EMULATOR_FAULTS (SLOW_LOOPS INTEGER)",
   `CREATE TRIGGER EP_SLOW_SIPARIS FOR SIPARIS BEFORE INSERT AS
@@ -121,6 +146,11 @@ export async function createWolvoxDatabase(options: WolvoxDatabaseOptions = {}):
     });
     for (const ddl of TRIGGERS) await run(ddl);
     await run("INSERT INTO EP_EMULATOR_FAULTS (SLOW_LOOPS) VALUES (0)");
+    // Counters of a database whose keys were all handed out by Wolvox: equal to MAX (no orders yet).
+    for (const name of Object.values(TABLE_COUNTERS))
+      await run("INSERT INTO GEN_IDT (BLKODU, GEN_NAME, GEN_VALUE) VALUES (GEN_ID(GEN_IDT_GEN, 1), ?, 0)", [
+        name,
+      ]);
     // One transaction for the whole seed: a commit per row would wait on the disk for each.
     await db.withTransaction((tx) =>
       seed(
@@ -186,6 +216,26 @@ export async function createWolvoxDatabase(options: WolvoxDatabaseOptions = {}):
         out.set(ref, docs);
       }
       return out;
+    },
+    async counters() {
+      const rows = await query("SELECT GEN_NAME, GEN_VALUE FROM GEN_IDT");
+      return Object.fromEntries(rows.map((r) => [String(r.GEN_NAME).trim(), Number(r.GEN_VALUE)]));
+    },
+    async insertOwnOrder(orderNo) {
+      const [row] = await query(
+        `EXECUTE BLOCK (REF VARCHAR(30) = ?, GS VARCHAR(32) = ?, GH VARCHAR(32) = ?)
+RETURNS (ID BIGINT, HR BIGINT) AS
+BEGIN
+  SELECT P.GEN_VALUE FROM SP_GEN_ID(:GS, 1) P INTO :ID;
+  SELECT P.GEN_VALUE FROM SP_GEN_ID(:GH, 1) P INTO :HR;
+  INSERT INTO SIPARIS (BLKODU, SIPARIS_TURU, SIPARIS_DURUMU, SIPARIS_NO, TARIHI, SILINDI)
+    VALUES (:ID, 1, 1, :REF, CURRENT_TIMESTAMP, 0);
+  INSERT INTO SIPARISHR (BLKODU, BLMASKODU, MIKTARI, SIRA_NO) VALUES (:HR, :ID, 1, 1);
+  SUSPEND;
+END`,
+        [orderNo, TABLE_COUNTERS.SIPARIS, TABLE_COUNTERS.SIPARISHR],
+      );
+      return { id: Number(row?.ID), lineId: Number(row?.HR) };
     },
     async close() {
       await executor.close().catch(() => undefined);

@@ -61,7 +61,14 @@ describe("Wolvox judge", () => {
       "literal 'X': values go as parameters",
       "unqualified name STOKKODU: qualify columns with their table alias",
     ]);
-    expect(judgeSql("UPDATE STOK SET AKTIF = 0").problems).toContain("UPDATE is never sent to Wolvox");
+    expect(judgeSql("UPDATE STOK SET AKTIF = 0").problems).toContain(
+      "UPDATE of STOK is never sent to Wolvox (only its key counters in GEN_IDT)",
+    );
+    // The counter table: only GEN_VALUE, only with a WHERE.
+    expect(
+      judgeSql("EXECUTE BLOCK AS BEGIN UPDATE GEN_IDT G SET G.GEN_NAME = :X WHERE G.BLKODU = :X; END")
+        .problems,
+    ).toContain("UPDATE GEN_IDT sets only GEN_VALUE");
     const ledger = judgeSql(
       "EXECUTE BLOCK (A BIGINT = @a) AS BEGIN INSERT INTO CARIHR (BLKODU) VALUES (:A); END",
       { a: 1 },

@@ -4,9 +4,11 @@
  * forms the connector needs (`SELECT FIRST (n)`, `EXECUTE BLOCK … RETURNS … SUSPEND`, `:VAR`
  * variables), so this is a documented tokenizer check with deliberately strict rules:
  *
- * 1. Only SELECT and EXECUTE BLOCK statements; UPDATE, DELETE, MERGE and DDL are refused outright.
- * 2. Every table after FROM / JOIN / INSERT INTO is a fixture table (or RDB$DATABASE); INSERT only into
- *    the pending-order tables (SIPARIS, SIPARISHR), never into a ledger or movement table.
+ * 1. Only SELECT and EXECUTE BLOCK statements; DELETE, MERGE and DDL are refused outright, UPDATE except
+ *    of Wolvox's key counter table (GEN_IDT, only its GEN_VALUE), which an order write must advance.
+ * 2. Every table after FROM / JOIN / INSERT INTO / UPDATE is a fixture table (or RDB$DATABASE); INSERT
+ *    only into the pending-order tables (SIPARIS, SIPARISHR) and the counter table, never into a ledger or
+ *    movement table.
  * 3. Every column reference is qualified (`ALIAS.COLUMN`) and the column exists in the alias's table;
  *    an alias names one table per statement. INSERT column lists name columns of the target table.
  * 4. Values are parameters: no string literals; every `@name` has a value and every value is used.
@@ -16,7 +18,14 @@
 
 import type { SqlParams } from "../../sdk/sql";
 import type { WolvoxColumn } from "./derive-schema";
-import { type FixtureTable, LEDGER_TABLES, WOLVOX_TABLES, WRITABLE_TABLES } from "./schema";
+import {
+  COUNTER_ROW_GENERATOR,
+  COUNTER_TABLES,
+  type FixtureTable,
+  LEDGER_TABLES,
+  WOLVOX_TABLES,
+  WRITABLE_TABLES,
+} from "./schema";
 
 export interface SqlVerdict {
   /** What the statement does, for the conformance report ("read STOK", "write SIPARIS+SIPARISHR"). */
@@ -32,21 +41,12 @@ const KEYWORDS = new Set(
   ORDER ASC DESC HAVING CASE WHEN THEN ELSE END COALESCE SUM MAX MIN COUNT CAST EXISTS INSERT INTO VALUES
   EXECUTE BLOCK RETURNS BEGIN IF DECLARE VARIABLE SUSPEND TRIM UPPER LOWER CURRENT_TIMESTAMP BETWEEN LIKE
   ROWS ROUND ABS IIF BIGINT INTEGER SMALLINT VARCHAR CHAR DOUBLE PRECISION TIMESTAMP NUMERIC DATE BLOB
-  SUB_TYPE TEXT CHARACTER SET ALL UNION WHILE DO FOR`
+  SUB_TYPE TEXT CHARACTER SET ALL UNION WHILE DO FOR GEN_ID ROW_COUNT UPDATE`
     .split(/\s+/)
     .filter(Boolean),
 );
-const FORBIDDEN = new Set([
-  "UPDATE",
-  "DELETE",
-  "MERGE",
-  "ALTER",
-  "DROP",
-  "CREATE",
-  "GRANT",
-  "REVOKE",
-  "RECREATE",
-]);
+const COUNTERS = new Set<string>(COUNTER_TABLES);
+const FORBIDDEN = new Set(["DELETE", "MERGE", "ALTER", "DROP", "CREATE", "GRANT", "REVOKE", "RECREATE"]);
 
 type Token = { kind: "word" | "var" | "param" | "number" | "string" | "punct"; text: string };
 
@@ -98,6 +98,23 @@ export function judgeSql(text: string, params: SqlParams = {}): SqlVerdict {
   if (!isBlock && words[0] !== "SELECT")
     problems.push(`statement is neither SELECT nor EXECUTE BLOCK: ${words[0]}`);
   for (const w of words) if (FORBIDDEN.has(w)) problems.push(`${w} is never sent to Wolvox`);
+  // UPDATE only of the counter table's GEN_VALUE (`UPDATE GEN_IDT G SET G.GEN_VALUE = …`).
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]?.kind !== "word" || tokens[i]?.text !== "UPDATE") continue;
+    const table = tokens[i + 1]?.text ?? "";
+    if (!COUNTERS.has(table)) {
+      problems.push(`UPDATE of ${table} is never sent to Wolvox (only its key counters in GEN_IDT)`);
+      continue;
+    }
+    const set = tokens.findIndex((t, k) => k > i && t.text === "SET");
+    const where = tokens.findIndex((t, k) => k > set && t.text === "WHERE");
+    const assigned = tokens
+      .slice(set + 1, where < 0 ? undefined : where)
+      .filter((t, k, a) => t.kind === "word" && a[k + 1]?.text === "=" && a[k - 1]?.text === ".");
+    if (assigned.some((t) => t.text !== "GEN_VALUE") || assigned.length === 0)
+      problems.push(`UPDATE ${table} sets only GEN_VALUE`);
+    if (where < 0) problems.push(`UPDATE ${table} without WHERE`);
+  }
   for (const t of tokens)
     if (t.kind === "string") problems.push(`literal ${t.text}: values go as parameters`);
 
@@ -150,10 +167,16 @@ export function judgeSql(text: string, params: SqlParams = {}): SqlVerdict {
   const tablesWritten = new Set<string>();
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.kind !== "word" || !["FROM", "JOIN", "INTO"].includes(t.text)) continue;
+    if (t.kind !== "word" || !["FROM", "JOIN", "INTO", "UPDATE"].includes(t.text)) continue;
     const name = tokens[i + 1];
     if (name?.kind !== "word") continue; // `SELECT … INTO :VAR`, or a sub-select `FROM (`
     const table = name.text;
+    if (t.text === "UPDATE") {
+      if (TABLES[table]) tablesWritten.add(table);
+      const alias = tokens[i + 2];
+      if (alias?.kind === "word" && !KEYWORDS.has(alias.text)) aliases.set(alias.text, table);
+      continue;
+    }
     const insert = t.text === "INTO" && tokens[i - 1]?.text === "INSERT";
     if (!TABLES[table] && !SYSTEM_TABLES.has(table)) {
       problems.push(`table ${table} is not in the Wolvox schema fixture`);
@@ -163,7 +186,7 @@ export function judgeSql(text: string, params: SqlParams = {}): SqlVerdict {
       tablesWritten.add(table);
       if ((LEDGER_TABLES as readonly string[]).includes(table))
         problems.push(`INSERT into ledger table ${table}: Wolvox ledgers are never written`);
-      else if (!(WRITABLE_TABLES as readonly string[]).includes(table))
+      else if (!(WRITABLE_TABLES as readonly string[]).includes(table) && !COUNTERS.has(table))
         problems.push(`INSERT into ${table}: only pending orders (SIPARIS, SIPARISHR) are written`);
       // Column list and VALUES.
       const cols: string[] = [];
@@ -234,15 +257,18 @@ export function judgeSql(text: string, params: SqlParams = {}): SqlVerdict {
       continue;
     }
     if (KEYWORDS.has(t.text) || aliases.has(t.text) || TABLES[t.text] || SYSTEM_TABLES.has(t.text)) continue;
+    if (t.text === COUNTER_ROW_GENERATOR && tokens[i - 2]?.text === "GEN_ID") continue;
     if (declared.has(t.text) || outputNames.has(t.text)) continue;
     // INSERT column lists were checked above.
     if (isInsertColumn(tokens, i)) continue;
     problems.push(`unqualified name ${t.text}: qualify columns with their table alias`);
   }
 
+  // The counter advanced with a write is part of that write, not an operation of its own.
+  const written = [...tablesWritten].filter((t) => !COUNTERS.has(t));
   const operation =
-    tablesWritten.size > 0
-      ? `write ${[...tablesWritten].sort().join("+")}`
+    written.length > 0
+      ? `write ${written.sort().join("+")}`
       : `read ${[...tablesRead].sort().join("+") || "-"}`;
   return { operation, problems: [...new Set(problems)] };
 }

@@ -792,6 +792,17 @@ export const WOLVOX_TABLES = {
       { name: "VARYANT_ACIKLAMA", type: "VARCHAR(200)", notNull: false },
     ],
   },
+  // Wolvox's key counters: one row per counter name (e.g. STOKHR_GEN), its last value in GEN_VALUE.
+  GEN_IDT: {
+    line: 4002,
+    primaryKey: ["BLKODU"],
+    columns: [
+      { name: "BLKODU", type: "BIGINT", notNull: true },
+      { name: "GEN_NAME", type: "VARCHAR(32)", notNull: false },
+      { name: "GEN_VALUE", type: "BIGINT", notNull: false },
+      { name: "GEN_DESCRIPTION", type: "VARCHAR(100)", notNull: false },
+    ],
+  },
   SIPARIS_DURUM_TANIM: {
     line: 10449,
     primaryKey: ["BLKODU"],
@@ -837,3 +848,19 @@ export const LEDGER_TABLES = [
 
 /** The only tables the connector writes: a pending sales order (header and lines) the user confirms in Wolvox. */
 export const WRITABLE_TABLES = ["SIPARIS", "SIPARISHR"] as const;
+
+/**
+ * Wolvox's key counter table: a write to SIPARIS / SIPARISHR advances its row in the same transaction
+ * (runtime rule `wolvox.generator-advanced`). Only `GEN_VALUE` is ever updated, a missing row inserted.
+ */
+export const COUNTER_TABLES = ["GEN_IDT"] as const;
+
+/** The firebird generator that numbers GEN_IDT rows (listed in the same database's generator inventory). */
+export const COUNTER_ROW_GENERATOR = "GEN_IDT_GEN";
+
+/**
+ * Counter name per written table: `<TABLE>_GEN`, the convention of the live code that advances
+ * `STOKHR_GEN` (emirthab/Akinsoft-Wolvox-Fast-Stock-JAVA `src/SQLquery.java` @ 956fea28). For SIPARIS
+ * and SIPARISHR the names are inferred from that convention (not read from a customer database).
+ */
+export const TABLE_COUNTERS = { SIPARIS: "SIPARIS_GEN", SIPARISHR: "SIPARISHR_GEN" } as const;
