@@ -13,6 +13,7 @@ import { createSentosConnector } from "./connector";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "./descriptor";
 import { type SentosEmulator, startSentosEmulator } from "./emulator/server";
 import { judgeSentosRequest } from "./judge/requests";
+import { judgeSentosLimits, type SentosGetLimitReading } from "./rules";
 
 const WINDOW = 600;
 let emu: SentosEmulator;
@@ -40,6 +41,29 @@ function peak(times: number[], ms: number): number {
     best = Math.max(best, hi - lo + 1);
   }
   return best;
+}
+
+/** Recorded requests as the limit rules count them: method, URL with its query, arrival. */
+const timed = (rs: RecordedRequest[]) =>
+  rs.map((r) => ({
+    method: r.method,
+    url: `${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`,
+    at: r.at,
+  }));
+
+/** Every read the connector makes in a run: connection, every product page, warehouses, every order page. */
+async function fullRun(conn: ShopConnector): Promise<{ orders: number }> {
+  await conn.testConnection();
+  await conn.findProductsBySku(["YOK"]);
+  for (let i = 0; i < 3; i++) await conn.listStockLocations(); // the same GET three times
+  let orders = 0;
+  let token: string | undefined;
+  do {
+    const page = await conn.listOrders({ pageToken: token });
+    orders += page.items.length;
+    token = page.nextPageToken;
+  } while (token);
+  return { orders };
 }
 
 beforeAll(async () => {
@@ -120,14 +144,7 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
     await new Promise((r) => setTimeout(r, WINDOW + 100));
     const fresh = createSentosConnector(emu.credentials, ctx());
     const started = Date.now();
-    await fresh.testConnection();
-    await fresh.findProductsBySku(["YOK"]); // every product page
-    for (let i = 0; i < 3; i++) await fresh.listStockLocations(); // the same GET three times
-    let token: string | undefined;
-    do {
-      const page = await fresh.listOrders({ pageToken: token });
-      token = page.nextPageToken;
-    } while (token);
+    await fullRun(fresh);
     const elapsed = Date.now() - started;
     const recorded = emu.recorder.list();
     judged.push(...recorded);
@@ -150,6 +167,7 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
     expect(overall).toBeLessThanOrEqual(SENTOS_POSTS_PER_WINDOW);
     expect(identical).toBeLessThanOrEqual(SENTOS_IDENTICAL_GETS_PER_WINDOW);
     expect(emu.counters.rateLimitViolations).toBe(0);
+    expect(judgeSentosLimits(timed(recorded), WINDOW, "identical")).toEqual([]);
   });
 
   it("retries of the same GET count against its limit: no 429 after two 5xx", async () => {
@@ -193,6 +211,39 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
     expect(post.status).toBe(405);
     emu.recorder.clear(); // hand-made requests are not the connector's
   });
+});
+
+describe("Sentos under both readings of its GET limit (sources disagree: rules.ts)", () => {
+  for (const reading of ["identical", "all"] as SentosGetLimitReading[]) {
+    it(`reads everything when the service counts GETs ${reading === "all" ? "over all URLs" : "per URL"}, with at most one 429`, async () => {
+      const other = await startSentosEmulator({
+        seed: 4,
+        productCount: 400,
+        orderCount: 60,
+        windowMs: WINDOW,
+        getLimit: reading,
+      });
+      try {
+        const conn = createSentosConnector(other.credentials, ctx({ companyId: `c-${reading}` }));
+        const started = Date.now();
+        const { orders } = await fullRun(conn);
+        const sent = other.recorder.list();
+        judged.push(...sent);
+        const refused = judgeSentosLimits(timed(sent), WINDOW, reading);
+        console.log(
+          `sentos reading '${reading}': ${sent.length} requests in ${Date.now() - started} ms, ${other.counters.rateLimitViolations} answered 429, ${refused.length} refused by the rules`,
+        );
+        expect(orders).toBe(60);
+        // Nothing lost or doubled: each order page once, every product page read.
+        expect(sent.filter((r) => r.path.endsWith("/orders")).length).toBeGreaterThan(0);
+        // The per-URL reading never sees a 429; the all-GET reading teaches the connector once.
+        expect(other.counters.rateLimitViolations).toBeLessThanOrEqual(reading === "all" ? 1 : 0);
+        expect(refused.length).toBe(other.counters.rateLimitViolations);
+      } finally {
+        await other.close();
+      }
+    });
+  }
 });
 
 describe("Sentos faults", () => {
