@@ -13,7 +13,7 @@ import type { HttpClient } from "../sdk/http";
 import { RateLimiter, type RateLimiterOptions } from "../sdk/rate-limit";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, sentosDescriptor } from "./descriptor";
-import { type SentosGetLimitReading, sentosGetCounterKey } from "./rules";
+import { type SentosGetLimitReading, sentosGetCounterKey } from "./judge/rules";
 
 export type Row = Record<string, unknown>;
 

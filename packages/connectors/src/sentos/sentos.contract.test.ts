@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ShopConnector } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { createSentosConnector } from "./connector";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "./descriptor";
 import { type SentosEmulator, startSentosEmulator } from "./emulator/server";
 import { judgeSentosRequest } from "./judge/requests";
-import { judgeSentosLimits, type SentosGetLimitReading } from "./rules";
+import { type SentosGetLimitReading, sentosRules } from "./judge/rules";
 
 const WINDOW = 600;
 let emu: SentosEmulator;
@@ -43,13 +44,9 @@ function peak(times: number[], ms: number): number {
   return best;
 }
 
-/** Recorded requests as the limit rules count them: method, URL with its query, arrival. */
-const timed = (rs: RecordedRequest[]) =>
-  rs.map((r) => ({
-    method: r.method,
-    url: `${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`,
-    at: r.at,
-  }));
+/** Requests the runtime rules of one side refuse (the schema judge runs beside them). */
+const refusedByRules = (rs: RecordedRequest[], side: SentosGetLimitReading) =>
+  judgeWithRules(rs, judgeSentosRequest, sentosRules(WINDOW), { side }).failures;
 
 /** Every read the connector makes in a run: connection, every product page, warehouses, every order page. */
 async function fullRun(conn: ShopConnector): Promise<{ orders: number }> {
@@ -73,7 +70,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   judged.push(...emu.recorder.list());
-  const report = judgeRequests(judged, judgeSentosRequest);
+  // The schema judge and the runtime rules of the side this emulator plays, over every request it saw.
+  const report = judgeWithRules(judged, judgeSentosRequest, sentosRules(WINDOW), { side: "identical" });
   await emu.close();
   const ops = Object.entries(report.operations)
     .map(([op, s]) => `${op} ${s.requests}/${s.failed}`)
@@ -167,7 +165,7 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
     expect(overall).toBeLessThanOrEqual(SENTOS_POSTS_PER_WINDOW);
     expect(identical).toBeLessThanOrEqual(SENTOS_IDENTICAL_GETS_PER_WINDOW);
     expect(emu.counters.rateLimitViolations).toBe(0);
-    expect(judgeSentosLimits(timed(recorded), WINDOW, "identical")).toEqual([]);
+    expect(refusedByRules(recorded, "identical")).toEqual([]);
   });
 
   it("retries of the same GET count against its limit: no 429 after two 5xx", async () => {
@@ -228,8 +226,7 @@ describe("Sentos under both readings of its GET limit (sources disagree: rules.t
         const started = Date.now();
         const { orders } = await fullRun(conn);
         const sent = other.recorder.list();
-        judged.push(...sent);
-        const refused = judgeSentosLimits(timed(sent), WINDOW, reading);
+        const refused = refusedByRules(sent, reading);
         console.log(
           `sentos reading '${reading}': ${sent.length} requests in ${Date.now() - started} ms, ${other.counters.rateLimitViolations} answered 429, ${refused.length} refused by the rules`,
         );
@@ -264,6 +261,8 @@ describe("Sentos faults", () => {
   });
 
   it("wrong credentials are an auth failure", async () => {
+    // Another account in real life: its request must not share the previous test's window.
+    await new Promise((r) => setTimeout(r, WINDOW + 100));
     const bad = createSentosConnector({ ...emu.credentials, apiSecret: "yanlis" }, ctx({ companyId: "c4" }));
     await expect(bad.testConnection()).rejects.toMatchObject({ reason: "auth", httpStatus: 401 });
   });

@@ -19,7 +19,7 @@ import type { RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer } from "../../testing/server";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW, SENTOS_WINDOW_MS } from "../descriptor";
 import { apiPath, judgeSentosRequest } from "../judge/requests";
-import { type SentosGetLimitReading, sentosGetCounterKey } from "../rules";
+import { type SentosGetLimitReading, sentosGetCounterKey } from "../judge/rules";
 
 type Row = Record<string, unknown>;
 

@@ -1,0 +1,88 @@
+/**
+ * Sentos's runtime rules (src/testing/runtime-rules.ts), each with its sources (VERIFIED.md lists them).
+ * The limits are the only rules a request shape cannot show. Public sources read "GET 2 per minute" two
+ * ways, so both are rules with a `side`: `identical` (per URL) and `all` (every GET shares one counter).
+ * The emulator plays either (`SentosEmulatorOptions.getLimit`) and the contract suite runs both.
+ */
+
+import type { RecordedRequest } from "../../testing/recorder";
+import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
+import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "../descriptor";
+
+/** How the service counts GETs against "2 per minute": the two sides of the disagreement. */
+export type SentosGetLimitReading = "identical" | "all";
+
+/** The counter key a GET falls under in a reading: its own URL, or one for every GET. */
+export function sentosGetCounterKey(reading: SentosGetLimitReading, url: string): string {
+  return reading === "all" ? "GET *" : `GET ${url}`;
+}
+
+const BRIDGE: RuleSource = {
+  kind: "public-code",
+  ref: "code id 70268014554 (TS bridge citing api.sentos.com.tr/docs v1.5)",
+  says: "Limit: POST 12/dk, ayni GET 2/dk",
+};
+const STOCK_SYNC: RuleSource = {
+  kind: "public-code",
+  ref: "code id 70463971376 (stock-sync service README)",
+  says: "Sentos POST 12/dk, ayni GET 2/dk; our own requests stay under 10 per minute",
+};
+const PHP_CLIENT: RuleSource = {
+  kind: "public-code",
+  ref: "code id 66243522487 (PHP client, getCategories)",
+  says: "Rate-limit (GET 2/dk): after a 429 it waits 31 s once and retries",
+};
+
+const urlOf = (r: RecordedRequest) =>
+  `${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`;
+
+/** Whether `r` would find its counter full: `limit` requests of the same counter in the last window. */
+function overLimit(
+  r: RecordedRequest,
+  earlier: readonly RecordedRequest[],
+  windowMs: number,
+  limit: number,
+  sameCounter: (a: RecordedRequest) => boolean,
+): boolean {
+  let inWindow = 0;
+  for (const e of earlier) if (e.at > r.at - windowMs && e.at <= r.at && sameCounter(e)) inWindow++;
+  return inWindow >= limit;
+}
+
+/** The rules with their window (one minute at Sentos; the contract test scales it down). */
+export function sentosRules(windowMs: number): RuntimeRule[] {
+  const getRule = (reading: SentosGetLimitReading, sources: RuleSource[]): RuntimeRule => ({
+    id: `sentos.limit.get.${reading}`,
+    kind: "required-sequence",
+    side: reading,
+    description:
+      reading === "all"
+        ? `At most ${SENTOS_IDENTICAL_GETS_PER_WINDOW} GETs of any URL per window; more are answered 429.`
+        : `At most ${SENTOS_IDENTICAL_GETS_PER_WINDOW} GETs of the same URL (path and query) per window; more are answered 429.`,
+    sources,
+    check: (r, earlier) => {
+      if (r.method !== "GET") return [];
+      const key = sentosGetCounterKey(reading, urlOf(r));
+      const same = (e: RecordedRequest) =>
+        e.method === "GET" && sentosGetCounterKey(reading, urlOf(e)) === key;
+      return overLimit(r, earlier, windowMs, SENTOS_IDENTICAL_GETS_PER_WINDOW, same)
+        ? [`${key}: over ${SENTOS_IDENTICAL_GETS_PER_WINDOW} per ${windowMs} ms`]
+        : [];
+    },
+  });
+  return [
+    {
+      id: "sentos.limit.post",
+      kind: "required-sequence",
+      description: `At most ${SENTOS_POSTS_PER_WINDOW} POSTs per window; more are answered 429.`,
+      sources: [BRIDGE, STOCK_SYNC],
+      check: (r, earlier) =>
+        r.method !== "GET" &&
+        overLimit(r, earlier, windowMs, SENTOS_POSTS_PER_WINDOW, (e) => e.method !== "GET")
+          ? [`POST: over ${SENTOS_POSTS_PER_WINDOW} per ${windowMs} ms`]
+          : [],
+    },
+    getRule("identical", [BRIDGE, STOCK_SYNC]),
+    getRule("all", [PHP_CLIENT]),
+  ];
+}
