@@ -383,7 +383,8 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
   async getPdf(ettn: string): Promise<Uint8Array> {
     const { companyId } = await this.signIn();
     let link: string | undefined;
-    for (const documentType of ["EARCHIVE", "OUTGOING_EINVOICE"] as const) {
+    // EINVOICE for an e-Fatura: the value code run against the gateway sends (judge/rules.ts).
+    for (const documentType of ["EARCHIVE", "EINVOICE"] as const) {
       try {
         const res = await this.call({
           method: "POST",

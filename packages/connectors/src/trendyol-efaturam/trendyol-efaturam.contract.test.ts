@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
@@ -6,8 +7,10 @@ import { type EInvoiceDocument, sendOnce } from "../sdk/einvoice";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
 import { startTrendyolEFaturamEmulator, type TrendyolEFaturamEmulator } from "./emulator/server";
 import { bodyProblems, judgeTrendyolEFaturamRequest } from "./judge/requests";
+import { trendyolEFaturamRules } from "./judge/rules";
 import { TrendyolEFaturamProvider, trendyolInvoiceBody } from "./provider";
 
 let emu: TrendyolEFaturamEmulator;
@@ -60,6 +63,16 @@ function document(over: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
   };
 }
 
+/** A token from the emulator's sign-in, for hand-made requests. */
+async function signedInToken(): Promise<string> {
+  const res = await fetch(`${emu.url}/api/auth/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: emu.credentials.email, password: emu.credentials.password }),
+  });
+  return res.headers.get("x-access-token") ?? "";
+}
+
 beforeAll(async () => {
   emu = await startTrendyolEFaturamEmulator({ taxpayers: ["1234567890"] });
 });
@@ -71,7 +84,8 @@ afterAll(async () => {
 });
 afterEach(() => {
   emu.faults.clear();
-  const r = judgeRequests(emu.recorder.list(), judgeTrendyolEFaturamRequest);
+  // The schema judge and the runtime rules over every request (sequence rules see the emulator's history).
+  const r = judgeWithRules(emu.recorder.list(), judgeTrendyolEFaturamRequest, trendyolEFaturamRules);
   emu.recorder.clear();
   addToReport(conformance, r);
 });
@@ -173,6 +187,14 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
       issueDate: doc.issueDate,
       typeCode: "IADE",
     });
+    // Its PDF: the download names an e-Fatura EINVOICE (the value live code sends; judge/rules.ts).
+    const pdf = await p.getPdf(ettn);
+    expect(Buffer.from(pdf).subarray(0, 5).toString()).toBe("%PDF-");
+    const downloads = emu.recorder.list().filter((r) => r.path === "/api/invoice/documents/download");
+    expect(downloads.map((r) => (r.body as { documentType: string }).documentType)).toEqual([
+      "EARCHIVE",
+      "EINVOICE",
+    ]);
     // An unregistered buyer on the e-Fatura path is refused by the service.
     const refused = await caught(
       p.sendInvoice({
@@ -212,6 +234,42 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     const verdicts = judgeRequests(emu.recorder.list(), judgeTrendyolEFaturamRequest);
     expect(verdicts.failures.map((f) => f.operation)).toEqual(["POST /api/invoice/documents/earchive"]);
     emu.recorder.clear();
+  });
+
+  it("the runtime rules have sources, VERIFIED.md lists them, and the emulator refuses what they refuse", async () => {
+    expect(unsourcedRules(trendyolEFaturamRules)).toEqual([]);
+    const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
+    expect(rulesMissingFrom(verified, trendyolEFaturamRules)).toEqual([]);
+    const p = provider();
+    await p.testConnection();
+    const token = await signedInToken();
+    const ids = { companyId: emu.account.companyId, userId: emu.account.userId };
+    const body = trendyolInvoiceBody({ ettn: randomUUID(), xml: "", document: document() }, ids);
+    const post = (path: string, json: unknown) =>
+      fetch(`${emu.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-access-token": token },
+        body: JSON.stringify(json),
+      });
+    for (const [path, json, rule] of [
+      ["/api/invoice/documents/earchive", { ...body, source: "PARTNER" }, "create.source"],
+      ["/api/invoice/documents/earchive", { ...body, source: "WEB" }, "create.source"],
+      [
+        "/api/invoice/documents/download",
+        {
+          companyId: ids.companyId,
+          documentType: "OUTGOING_EINVOICE",
+          fileExtension: "pdf",
+          invoiceUuid: randomUUID(),
+        },
+        "download.document-type",
+      ],
+    ] as const) {
+      const res = await post(path, json);
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { detail: string }).detail).toContain(`trendyol-efaturam.${rule}`);
+    }
+    emu.recorder.clear(); // hand-made requests are not the provider's
   });
 
   it("sendOnce: a timeout, then a stored-but-cut write → looked up by ETTN before each resend, one document", async () => {

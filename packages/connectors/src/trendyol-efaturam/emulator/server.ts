@@ -10,9 +10,12 @@
 import { createHmac, randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FaultConfig } from "../../testing/faults";
+import type { RecordedRequest } from "../../testing/recorder";
+import { RuleGate, violationMessages } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import { tinyPdf } from "../../uyumsoft/emulator/state";
 import { bodyProblems } from "../judge/requests";
+import { trendyolEFaturamRules } from "../judge/rules";
 
 export interface TrendyolEFaturamAccount {
   email: string;
@@ -124,6 +127,22 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
   }
 
   const { app } = server;
+  // The runtime rules (judge/rules.ts) refuse before any route: the gateway's validation problem.
+  const rules = new RuleGate<RecordedRequest, unknown>(trendyolEFaturamRules, (v) =>
+    problem(422, "ValidationProblem", violationMessages([v]).join("; ")),
+  );
+  app.addHook("preHandler", async (req, reply) => {
+    const refusal = rules.check({
+      at: server.now(),
+      method: req.method,
+      path: req.url.split("?")[0] ?? req.url,
+      query: req.query as Obj,
+      headers: req.headers as RecordedRequest["headers"],
+      body: req.body,
+    });
+    if (refusal) return send(reply, 422, refusal);
+    return undefined;
+  });
   app.post("/api/auth/signin", async (req, reply) => {
     const gate = await server.gate(req, reply, { kind: "read", operation: "signin" });
     if (gate === "handled") return reply;
@@ -332,6 +351,7 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
     counters: server.counters,
     faults: server.faults,
     recorder: server.recorder,
+    rules,
     credentials: { apiUrl: url, email: account.email, password: account.password },
     close: () => server.close(),
   };
