@@ -1,0 +1,103 @@
+/**
+ * Shopier's runtime rules (src/testing/runtime-rules.ts): what the request shapes derived from
+ * `@bbangg/shopier` (shopier-api.generated.json) cannot say, each with its sources (VERIFIED.md lists them).
+ * The contract test applies them to every recorded request; the emulator refuses what they refuse with
+ * the error body shopier-go parses (`{error, message}`).
+ */
+
+import type { RecordedRequest } from "../../testing/recorder";
+import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
+import fixture from "./shopier-api.generated.json" with { type: "json" };
+
+const TS_SDK: RuleSource = {
+  kind: "public-code",
+  ref: "npm @bbangg/shopier@1.0.7 dist/index.js, dist/index.d.ts",
+  says: "Authorization: Bearer <token> on every call; SortOrder = 'dateAsc' | 'dateDesc'",
+};
+const GO_SDK: RuleSource = {
+  kind: "public-code",
+  ref: "AdisGroup/shopier-go@18718e0e:pagination.go, shopier.go, oauth/oauth.go, docs/authentication.md",
+  says: "limit default 10, min 1, max 50; Bearer PAT or OAuth2 token; refresh at :8443/v1/oauth2/token, form grant_type=refresh_token with client_id, client_secret, refresh_token; access tokens expire in 3 days",
+};
+const LIVE_SYNC: RuleSource = {
+  kind: "public-code",
+  ref: "Sahan-baski/shopier-sync@77c91129:includes/class-mos-shopier-client.php (run against the live API, 2026-09)",
+  says: "Authorization: Bearer <personal access token>; lists paged with page and limit=50 (an earlier version sent 100 and guarded against the limit being ignored)",
+};
+
+export const SHOPIER_MAX_LIMIT = 50;
+const TOKEN_PATH = "/v1/oauth2/token";
+const isApiGet = (r: RecordedRequest) => r.method === "GET" && r.path.startsWith("/v1/");
+
+export const shopierRules: RuntimeRule[] = [
+  {
+    id: "shopier.auth.bearer",
+    kind: "required-header",
+    description:
+      "Every API call carries Authorization: Bearer with a personal access token or an OAuth access token.",
+    sources: [TS_SDK, GO_SDK, LIVE_SYNC],
+    check: (r) => {
+      if (!isApiGet(r)) return [];
+      const auth = r.headers.authorization;
+      return typeof auth === "string" && /^Bearer \S+$/.test(auth)
+        ? []
+        : ["Authorization: Bearer <token> missing"];
+    },
+  },
+  {
+    id: "shopier.list.limit",
+    kind: "facet",
+    description: `A list's limit is an integer from 1 to ${SHOPIER_MAX_LIMIT}.`,
+    sources: [GO_SDK, LIVE_SYNC],
+    check: (r) => {
+      if (!isApiGet(r) || r.query.limit === undefined) return [];
+      const n = Number(r.query.limit);
+      return Number.isInteger(n) && n >= 1 && n <= SHOPIER_MAX_LIMIT
+        ? []
+        : [`limit ${String(r.query.limit)} outside 1..${SHOPIER_MAX_LIMIT}`];
+    },
+  },
+  {
+    id: "shopier.list.sort",
+    kind: "value-set",
+    description: `A list's sort is one of ${fixture.sortValues.join(", ")}.`,
+    sources: [
+      TS_SDK,
+      {
+        kind: "public-code",
+        ref: "shared/partner-apis/erps.md section 15 (third-party clients)",
+        says: "GET /orders?limit&page&sort=dateDesc&dateStart=",
+      },
+    ],
+    check: (r) => {
+      if (!isApiGet(r) || r.query.sort === undefined) return [];
+      return fixture.sortValues.includes(String(r.query.sort))
+        ? []
+        : [`sort ${String(r.query.sort)} is none of ${fixture.sortValues.join(", ")}`];
+    },
+  },
+  {
+    id: "shopier.oauth.refresh-form",
+    kind: "required-sequence",
+    description:
+      "An OAuth token request is a form with grant_type refresh_token (or authorization_code), client_id, client_secret and the refresh token (or code).",
+    sources: [GO_SDK],
+    check: (r) => {
+      if (r.method !== "POST" || r.path !== TOKEN_PATH) return [];
+      const b = (r.body ?? {}) as Record<string, unknown>;
+      const grant = b.grant_type;
+      const need =
+        grant === "refresh_token"
+          ? ["client_id", "client_secret", "refresh_token"]
+          : grant === "authorization_code"
+            ? ["client_id", "client_secret", "code"]
+            : undefined;
+      if (!need)
+        return [`grant_type ${JSON.stringify(grant)} is neither refresh_token nor authorization_code`];
+      return need.filter((k) => typeof b[k] !== "string" || b[k] === "").map((k) => `${k} missing`);
+    },
+  },
+];
+
+/** Whether the judge knows `r` as the token request (its shape is the rule above). */
+export const isShopierTokenRequest = (r: RecordedRequest) => r.method === "POST" && r.path === TOKEN_PATH;
