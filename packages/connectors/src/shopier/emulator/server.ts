@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { generateCatalog } from "../../testing/catalog";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import { clampPageSize } from "../../testing/paging";
-import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
+import { type RecordedRequest, type RequestRecorder, recordedFrom } from "../../testing/recorder";
 import { RuleGate, violationMessages } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import type { ShopierProduct } from "../catalog";
@@ -180,14 +180,7 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
     body: error(violationMessages([v]).join("; ")),
   }));
   server.app.addHook("preHandler", async (req, reply) => {
-    const refusal = rules.check({
-      at: now(),
-      method: req.method,
-      path: req.url.split("?")[0] ?? req.url,
-      query: req.query as Record<string, unknown>,
-      headers: req.headers as RecordedRequest["headers"],
-      body: req.body,
-    });
+    const refusal = rules.check(recordedFrom(req, now()));
     if (refusal) return reply.code(refusal.status).send(refusal.body);
     return undefined;
   });

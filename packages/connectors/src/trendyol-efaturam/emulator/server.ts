@@ -10,7 +10,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FaultConfig } from "../../testing/faults";
-import type { RecordedRequest } from "../../testing/recorder";
+import { type RecordedRequest, recordedFrom } from "../../testing/recorder";
 import { RuleGate, violationMessages } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import { tinyPdf } from "../../uyumsoft/emulator/state";
@@ -132,14 +132,7 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
     problem(422, "ValidationProblem", violationMessages([v]).join("; ")),
   );
   app.addHook("preHandler", async (req, reply) => {
-    const refusal = rules.check({
-      at: server.now(),
-      method: req.method,
-      path: req.url.split("?")[0] ?? req.url,
-      query: req.query as Obj,
-      headers: req.headers as RecordedRequest["headers"],
-      body: req.body,
-    });
+    const refusal = rules.check(recordedFrom(req, server.now()));
     if (refusal) return send(reply, 422, refusal);
     return undefined;
   });
