@@ -10,11 +10,12 @@ import { ConnectorError } from "../sdk/errors";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { describeFailures, type RecordedRequest } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createSentosConnector } from "./connector";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "./descriptor";
 import { type SentosEmulator, startSentosEmulator } from "./emulator/server";
 import { judgeSentosRequest } from "./judge/requests";
-import { type SentosGetLimitReading, sentosRules } from "./judge/rules";
+import { SENTOS_VERSION_PIN, type SentosGetLimitReading, sentosRules } from "./judge/rules";
 
 const WINDOW = 600;
 let emu: SentosEmulator;
@@ -266,4 +267,8 @@ describe("Sentos faults", () => {
     const bad = createSentosConnector({ ...emu.credentials, apiSecret: "yanlis" }, ctx({ companyId: "c4" }));
     await expect(bad.testConnection()).rejects.toMatchObject({ reason: "auth", httpStatus: 401 });
   });
+});
+
+describe("Sentos API: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(SENTOS_VERSION_PIN));
 });

@@ -7,11 +7,12 @@ import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures } from "../testing/recorder";
 import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { ShopierConnector } from "./connector";
 import { SHOPIER_OAUTH_TOKEN_TTL_S } from "./descriptor";
 import { type ShopierEmulator, startShopierEmulator } from "./emulator/server";
 import { judgeShopierRequest } from "./judge/requests";
-import { shopierRules } from "./judge/rules";
+import { SHOPIER_VERSION_PIN, shopierRules } from "./judge/rules";
 
 let emu: ShopierEmulator;
 let conn: ShopierConnector;
@@ -250,4 +251,8 @@ describe("Shopier conformance", () => {
     expect(conformance.requests).toBeGreaterThan(10);
     expect(describeFailures(conformance)).toBe("");
   });
+});
+
+describe("Shopier REST API: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(SHOPIER_VERSION_PIN));
 });

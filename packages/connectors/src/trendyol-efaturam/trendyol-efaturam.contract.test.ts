@@ -8,9 +8,10 @@ import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { startTrendyolEFaturamEmulator, type TrendyolEFaturamEmulator } from "./emulator/server";
 import { bodyProblems, judgeTrendyolEFaturamRequest } from "./judge/requests";
-import { trendyolEFaturamRules } from "./judge/rules";
+import { TRENDYOL_EFATURAM_VERSION_PIN, trendyolEFaturamRules } from "./judge/rules";
 import { TrendyolEFaturamProvider, trendyolInvoiceBody } from "./provider";
 
 let emu: TrendyolEFaturamEmulator;
@@ -78,7 +79,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await emu.close();
-  // Conformance: every request the provider sent in these tests passes the judge.
+  // Conformance: every request the provider sent in these tests passes the judge and the runtime rules.
+  console.log(
+    `trendyol-efaturam conformance: ${conformance.requests} requests, ${Object.keys(conformance.operations).length} operations, ${conformance.failures.length} rejected`,
+  );
   expect(conformance.failures, describeFailures(conformance)).toEqual([]);
   expect(conformance.requests).toBeGreaterThan(20);
 });
@@ -294,4 +298,8 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     emu.faults.enqueue({ kind: "auth", operation: "taxpayers" });
     expect(await p.isEInvoiceUser("1234567890")).toBe(true);
   });
+});
+
+describe("Trendyol e-Faturam API gateway: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(TRENDYOL_EFATURAM_VERSION_PIN));
 });

@@ -5,6 +5,7 @@
  * The emulator plays either (`SentosEmulatorOptions.getLimit`) and the contract suite runs both.
  */
 
+import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "../descriptor";
@@ -86,3 +87,13 @@ export function sentosRules(windowMs: number): RuntimeRule[] {
     getRule("all", [PHP_CLIENT]),
   ];
 }
+
+/** The API version this connector speaks (`expectPinnedVersionSupported` in its contract test). */
+export const SENTOS_VERSION_PIN: ApiVersionPin = {
+  system: "sentos",
+  api: "Sentos API",
+  version: "v1.5",
+  endOfSupport: null,
+  noDateReason: "Sentos publishes no end of support for its API docs version",
+  source: "code id 70268014554 (cites api.sentos.com.tr/docs v1.5)",
+};

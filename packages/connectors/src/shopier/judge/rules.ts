@@ -5,6 +5,7 @@
  * the error body shopier-go parses (`{error, message}`).
  */
 
+import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
 import fixture from "./shopier-api.generated.json" with { type: "json" };
@@ -101,3 +102,14 @@ export const shopierRules: RuntimeRule[] = [
 
 /** Whether the judge knows `r` as the token request (its shape is the rule above). */
 export const isShopierTokenRequest = (r: RecordedRequest) => r.method === "POST" && r.path === TOKEN_PATH;
+
+/** The API version this connector speaks (`expectPinnedVersionSupported` in its contract test). */
+export const SHOPIER_VERSION_PIN: ApiVersionPin = {
+  system: "shopier",
+  api: "Shopier REST API",
+  version: "v1",
+  endOfSupport: null,
+  noDateReason: "Shopier publishes no API versions or retirement dates; the path carries v1",
+  source:
+    "@bbangg/shopier and shopier-go base URL https://api.shopier.com/v1; developer.shopier.com (no deprecation policy found)",
+};

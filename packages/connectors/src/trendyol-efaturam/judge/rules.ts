@@ -5,6 +5,7 @@
  * the gateway's RFC 7807 problem (422 `ValidationProblem`).
  */
 
+import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
 
@@ -87,3 +88,14 @@ export const trendyolEFaturamRules: RuntimeRule[] = [
     },
   },
 ];
+
+/** The API version this connector speaks (`expectPinnedVersionSupported` in its contract test). */
+export const TRENDYOL_EFATURAM_VERSION_PIN: ApiVersionPin = {
+  system: "trendyol-efaturam",
+  api: "Trendyol e-Faturam API gateway",
+  version: "1.0.0 (unversioned api/invoice paths)",
+  endOfSupport: null,
+  noDateReason: "the gateway publishes no versions or retirement dates (its OpenApi pages say 1.0.0)",
+  source:
+    "vendor page copy code id 53199723629; MarketplaceHub adapter code id 57959588829 (SourceVersion 1.0.0)",
+};
