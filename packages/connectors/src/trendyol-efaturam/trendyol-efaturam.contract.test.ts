@@ -240,6 +240,24 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     emu.recorder.clear();
   });
 
+  it("cuts a buyer name and a line name to the gateway's lengths (127 and 255) instead of being refused", async () => {
+    const p = provider();
+    const ettn = randomUUID();
+    const company = `${"Uzun Ünvanlı Tekstil Gıda İnşaat Turizm Sanayi ve Ticaret ".repeat(4)}Limited Şirketi`;
+    const base = document();
+    const doc = document({
+      buyer: { ...base.buyer, name: company },
+      lines: base.lines.map((l, i) => (i === 0 ? { ...l, name: `Pamuklu Tişört ${"XL ".repeat(120)}` } : l)),
+    });
+    await p.sendInvoice({ ettn, xml: "", document: doc });
+    const body = emu.documents.get(ettn)?.body as {
+      recipientInfo: { name: string };
+      invoiceLines: Array<{ itemName: string }>;
+    };
+    expect(body.recipientInfo.name).toBe(company.slice(0, 127));
+    expect(body.invoiceLines[0]?.itemName).toHaveLength(255);
+  });
+
   it("the runtime rules have sources, VERIFIED.md lists them, and the emulator refuses what they refuse", async () => {
     expect(unsourcedRules(trendyolEFaturamRules)).toEqual([]);
     const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");

@@ -38,7 +38,32 @@ const CUSTOMER_SIGNIN = "/api/invoice/partners/customer/signin";
 /** The document types the download takes (the e-Fatura one is `EINVOICE`, not a name of our own). */
 export const TRENDYOL_DOWNLOAD_TYPES = ["EARCHIVE", "EINVOICE"] as const;
 
+const LIVE_BODY: RuleSource = {
+  kind: "public-code",
+  ref: "code id 58089429037 (a live integration's create-body builder)",
+  says: "itemName cut to 255 characters, recipient name to 127, surname to 255",
+};
+
+/** Longest line item name the gateway takes (the vendor page gives none; live code cuts at 255). */
+export const TRENDYOL_ITEM_NAME_MAX = 255;
+
 export const trendyolEFaturamRules: RuntimeRule[] = [
+  {
+    id: "trendyol-efaturam.line.item-name-length",
+    kind: "facet",
+    description: `A line's itemName has 1 to ${TRENDYOL_ITEM_NAME_MAX} characters.`,
+    sources: [LIVE_BODY],
+    check: (r) => {
+      if (r.method !== "POST" || !CREATE.test(r.path) || !isObj(r.body)) return [];
+      const lines = Array.isArray(r.body.invoiceLines) ? r.body.invoiceLines : [];
+      return lines.flatMap((l, i) => {
+        const name = isObj(l) && typeof l.itemName === "string" ? l.itemName : "";
+        return name.length >= 1 && name.length <= TRENDYOL_ITEM_NAME_MAX
+          ? []
+          : [`invoiceLines[${i}].itemName has ${name.length} characters (1..${TRENDYOL_ITEM_NAME_MAX})`];
+      });
+    },
+  },
   {
     id: "trendyol-efaturam.download.document-type",
     kind: "value-set",
