@@ -9,6 +9,10 @@ import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "../descriptor";
+import ruleSources from "./rule-sources.json" with { type: "json" };
+
+/** Where each rule comes from (rule-sources.json: kind, ref, what it says). */
+const SRC = ruleSources as Record<keyof typeof ruleSources, RuleSource>;
 
 /** How the service counts GETs against "2 per minute": the two sides of the disagreement. */
 export type SentosGetLimitReading = "identical" | "all";
@@ -17,22 +21,6 @@ export type SentosGetLimitReading = "identical" | "all";
 export function sentosGetCounterKey(reading: SentosGetLimitReading, url: string): string {
   return reading === "all" ? "GET *" : `GET ${url}`;
 }
-
-const BRIDGE: RuleSource = {
-  kind: "public-code",
-  ref: "code id 70268014554 (TS bridge citing api.sentos.com.tr/docs v1.5)",
-  says: "Limit: POST 12/dk, ayni GET 2/dk",
-};
-const STOCK_SYNC: RuleSource = {
-  kind: "public-code",
-  ref: "code id 70463971376 (stock-sync service README)",
-  says: "Sentos POST 12/dk, ayni GET 2/dk; our own requests stay under 10 per minute",
-};
-const PHP_CLIENT: RuleSource = {
-  kind: "public-code",
-  ref: "code id 66243522487 (PHP client, getCategories)",
-  says: "Rate-limit (GET 2/dk): after a 429 it waits 31 s once and retries",
-};
 
 const urlOf = (r: RecordedRequest) =>
   `${r.path}?${new URLSearchParams(r.query as Record<string, string>).toString()}`;
@@ -76,15 +64,15 @@ export function sentosRules(windowMs: number): RuntimeRule[] {
       id: "sentos.limit.post",
       kind: "required-sequence",
       description: `At most ${SENTOS_POSTS_PER_WINDOW} POSTs per window; more are answered 429.`,
-      sources: [BRIDGE, STOCK_SYNC],
+      sources: [SRC.bridge, SRC.stock_sync],
       check: (r, earlier) =>
         r.method !== "GET" &&
         overLimit(r, earlier, windowMs, SENTOS_POSTS_PER_WINDOW, (e) => e.method !== "GET")
           ? [`POST: over ${SENTOS_POSTS_PER_WINDOW} per ${windowMs} ms`]
           : [],
     },
-    getRule("identical", [BRIDGE, STOCK_SYNC]),
-    getRule("all", [PHP_CLIENT]),
+    getRule("identical", [SRC.bridge, SRC.stock_sync]),
+    getRule("all", [SRC.php_client]),
   ];
 }
 

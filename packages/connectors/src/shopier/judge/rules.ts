@@ -8,23 +8,11 @@
 import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
+import ruleSources from "./rule-sources.json" with { type: "json" };
 import fixture from "./shopier-api.generated.json" with { type: "json" };
 
-const TS_SDK: RuleSource = {
-  kind: "public-code",
-  ref: "npm @bbangg/shopier@1.0.7 dist/index.js, dist/index.d.ts",
-  says: "Authorization: Bearer <token> on every call; SortOrder = 'dateAsc' | 'dateDesc'",
-};
-const GO_SDK: RuleSource = {
-  kind: "public-code",
-  ref: "AdisGroup/shopier-go@18718e0e:pagination.go, shopier.go, oauth/oauth.go, docs/authentication.md",
-  says: "limit default 10, min 1, max 50; Bearer PAT or OAuth2 token; refresh at :8443/v1/oauth2/token, form grant_type=refresh_token with client_id, client_secret, refresh_token; access tokens expire in 3 days",
-};
-const LIVE_SYNC: RuleSource = {
-  kind: "public-code",
-  ref: "Sahan-baski/shopier-sync@77c91129:includes/class-mos-shopier-client.php (run against the live API, 2026-09)",
-  says: "Authorization: Bearer <personal access token>; lists paged with page and limit=50 (an earlier version sent 100 and guarded against the limit being ignored)",
-};
+/** Where each rule comes from (rule-sources.json: kind, ref, what it says). */
+const SRC = ruleSources as Record<keyof typeof ruleSources, RuleSource>;
 
 export const SHOPIER_MAX_LIMIT = 50;
 const TOKEN_PATH = "/v1/oauth2/token";
@@ -36,7 +24,7 @@ export const shopierRules: RuntimeRule[] = [
     kind: "required-header",
     description:
       "Every API call carries Authorization: Bearer with a personal access token or an OAuth access token.",
-    sources: [TS_SDK, GO_SDK, LIVE_SYNC],
+    sources: [SRC.ts_sdk, SRC.go_sdk, SRC.live_sync],
     check: (r) => {
       if (!isApiGet(r)) return [];
       const auth = r.headers.authorization;
@@ -49,7 +37,7 @@ export const shopierRules: RuntimeRule[] = [
     id: "shopier.list.limit",
     kind: "facet",
     description: `A list's limit is an integer from 1 to ${SHOPIER_MAX_LIMIT}.`,
-    sources: [GO_SDK, LIVE_SYNC],
+    sources: [SRC.go_sdk, SRC.live_sync],
     check: (r) => {
       if (!isApiGet(r) || r.query.limit === undefined) return [];
       const n = Number(r.query.limit);
@@ -62,14 +50,7 @@ export const shopierRules: RuntimeRule[] = [
     id: "shopier.list.sort",
     kind: "value-set",
     description: `A list's sort is one of ${fixture.sortValues.join(", ")}.`,
-    sources: [
-      TS_SDK,
-      {
-        kind: "public-code",
-        ref: "shared/partner-apis/erps.md section 15 (third-party clients)",
-        says: "GET /orders?limit&page&sort=dateDesc&dateStart=",
-      },
-    ],
+    sources: [SRC.ts_sdk, SRC.erps_notes],
     check: (r) => {
       if (!isApiGet(r) || r.query.sort === undefined) return [];
       return fixture.sortValues.includes(String(r.query.sort))
@@ -82,7 +63,7 @@ export const shopierRules: RuntimeRule[] = [
     kind: "required-sequence",
     description:
       "An OAuth token request is a form with grant_type refresh_token (or authorization_code), client_id, client_secret and the refresh token (or code).",
-    sources: [GO_SDK],
+    sources: [SRC.go_sdk],
     check: (r) => {
       if (r.method !== "POST" || r.path !== TOKEN_PATH) return [];
       const b = (r.body ?? {}) as Record<string, unknown>;
