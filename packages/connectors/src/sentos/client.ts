@@ -42,6 +42,9 @@ export function sentosOne(body: unknown): Row | undefined {
   return undefined;
 }
 
+/** A limit no window reaches: the shared GET counter records without binding (the database store compares as int4). */
+const RECORD_ONLY = 1_000_000;
+
 /** A GET's two counters taken together: its own URL's, and the one every GET of the company shares. */
 class SentosGetLimiter extends RateLimiter {
   constructor(
@@ -95,7 +98,7 @@ export class SentosClient {
       store: this.ctx.rateLimitStore,
       key: key("all"),
       budget: {
-        requests: this.getLimitReading === "all" ? SENTOS_IDENTICAL_GETS_PER_WINDOW : Number.MAX_SAFE_INTEGER,
+        requests: this.getLimitReading === "all" ? SENTOS_IDENTICAL_GETS_PER_WINDOW : RECORD_ONLY,
         windowMs,
       },
     });
