@@ -128,7 +128,10 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
 
   const { app } = server;
   // The runtime rules (judge/rules.ts) refuse before any route: the gateway's validation problem.
-  const rules = new RuleGate<RecordedRequest, unknown>(trendyolEFaturamRules, (v) =>
+  // Sign-in first is enforced more strongly by the token check (a call needs a token a sign-in issued);
+  // as a history rule it would forget a day-old sign-in once the gate's bounded history rolls over.
+  const gated = trendyolEFaturamRules.filter((r) => r.id !== "trendyol-efaturam.auth.signin-first");
+  const rules = new RuleGate<RecordedRequest, unknown>(gated, (v) =>
     problem(422, "ValidationProblem", violationMessages([v]).join("; ")),
   );
   app.addHook("preHandler", async (req, reply) => {
