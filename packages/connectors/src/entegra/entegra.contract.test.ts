@@ -4,9 +4,11 @@ import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createEntegraConnector } from "./connector";
 import { type EntegraEmulator, startEntegraEmulator } from "./emulator/server";
 import { judgeEntegraRequest } from "./judge/requests";
+import { ENTEGRA_VERSION_PIN } from "./judge/rules";
 
 let emu: EntegraEmulator;
 let conn: ErpConnector;
@@ -157,4 +159,8 @@ describe("Entegra conformance", () => {
     expect(conformance.requests).toBeGreaterThan(20);
     expect(describeFailures(conformance)).toBe("");
   });
+});
+
+describe("Entegra API: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(ENTEGRA_VERSION_PIN));
 });

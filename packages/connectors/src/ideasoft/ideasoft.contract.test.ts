@@ -9,10 +9,12 @@ import type { Credentials } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { exchangeIdeasoftCode, ideasoftAuthorizeUrl } from "./client";
 import { IdeasoftConnector } from "./connector";
 import { type IdeasoftEmulator, startIdeasoftEmulator } from "./emulator/server";
 import { ideasoftJudge } from "./judge/openapi";
+import { IDEASOFT_VERSION_PIN } from "./judge/rules";
 
 const judge = ideasoftJudge();
 let emu: IdeasoftEmulator;
@@ -327,4 +329,8 @@ describe("conformance with the vendor OpenAPI", () => {
     ]);
     expect(judge.judgeAnswer("GET", "/admin-api/orders", 200, [{ id: 1 }]).problems).not.toEqual([]);
   });
+});
+
+describe("Ideasoft Admin API (Ideashop API): version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(IDEASOFT_VERSION_PIN));
 });

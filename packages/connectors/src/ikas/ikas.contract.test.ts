@@ -6,10 +6,12 @@ import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught } from "../testing/contract";
 import { isValidEan13 } from "../testing/prng";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createIkasConnector, IKAS_ORDER_ONLY_STATUSES, IKAS_PACKAGE_STATUSES } from "./connector";
 import { IKAS_DEFAULT_PRICE_LIST } from "./descriptor";
 import { type IkasEmulator, startIkasEmulator } from "./emulator/server";
 import { judgeIkasRecorded } from "./judge/conformance";
+import { IKAS_VERSION_PIN } from "./judge/rules";
 import { ikasJudgeSchema } from "./judge/schema";
 
 const BUDGET = { requests: 30, windowMs: 1000, safetyMarginMs: 60 };
@@ -583,4 +585,8 @@ describe("IKAS conformance with the schema derived from @ikas/api-client", () =>
     expect(operations.length).toBeGreaterThanOrEqual(15);
     expect(report.failures, describeFailures(report)).toEqual([]);
   });
+});
+
+describe("ikas Admin GraphQL API: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(IKAS_VERSION_PIN));
 });

@@ -8,11 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ShopConnector } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { judgeWithRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createSentosConnector } from "./connector";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW } from "./descriptor";
 import { type SentosEmulator, startSentosEmulator } from "./emulator/server";
 import { judgeSentosRequest } from "./judge/requests";
+import { SENTOS_VERSION_PIN, type SentosGetLimitReading, sentosRules } from "./judge/rules";
 
 const WINDOW = 600;
 let emu: SentosEmulator;
@@ -42,6 +45,25 @@ function peak(times: number[], ms: number): number {
   return best;
 }
 
+/** Requests the runtime rules of one side refuse (the schema judge runs beside them). */
+const refusedByRules = (rs: RecordedRequest[], side: SentosGetLimitReading) =>
+  judgeWithRules(rs, judgeSentosRequest, sentosRules(WINDOW), { side }).failures;
+
+/** Every read the connector makes in a run: connection, every product page, warehouses, every order page. */
+async function fullRun(conn: ShopConnector): Promise<{ orders: number }> {
+  await conn.testConnection();
+  await conn.findProductsBySku(["YOK"]);
+  for (let i = 0; i < 3; i++) await conn.listStockLocations(); // the same GET three times
+  let orders = 0;
+  let token: string | undefined;
+  do {
+    const page = await conn.listOrders({ pageToken: token });
+    orders += page.items.length;
+    token = page.nextPageToken;
+  } while (token);
+  return { orders };
+}
+
 beforeAll(async () => {
   emu = await startSentosEmulator({ seed: 3, productCount: 1500, orderCount: 250, windowMs: WINDOW });
   shop = createSentosConnector(emu.credentials, ctx());
@@ -49,7 +71,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   judged.push(...emu.recorder.list());
-  const report = judgeRequests(judged, judgeSentosRequest);
+  // The schema judge and the runtime rules of the side this emulator plays, over every request it saw.
+  const report = judgeWithRules(judged, judgeSentosRequest, sentosRules(WINDOW), { side: "identical" });
   await emu.close();
   const ops = Object.entries(report.operations)
     .map(([op, s]) => `${op} ${s.requests}/${s.failed}`)
@@ -120,14 +143,7 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
     await new Promise((r) => setTimeout(r, WINDOW + 100));
     const fresh = createSentosConnector(emu.credentials, ctx());
     const started = Date.now();
-    await fresh.testConnection();
-    await fresh.findProductsBySku(["YOK"]); // every product page
-    for (let i = 0; i < 3; i++) await fresh.listStockLocations(); // the same GET three times
-    let token: string | undefined;
-    do {
-      const page = await fresh.listOrders({ pageToken: token });
-      token = page.nextPageToken;
-    } while (token);
+    await fullRun(fresh);
     const elapsed = Date.now() - started;
     const recorded = emu.recorder.list();
     judged.push(...recorded);
@@ -150,6 +166,7 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
     expect(overall).toBeLessThanOrEqual(SENTOS_POSTS_PER_WINDOW);
     expect(identical).toBeLessThanOrEqual(SENTOS_IDENTICAL_GETS_PER_WINDOW);
     expect(emu.counters.rateLimitViolations).toBe(0);
+    expect(refusedByRules(recorded, "identical")).toEqual([]);
   });
 
   it("retries of the same GET count against its limit: no 429 after two 5xx", async () => {
@@ -195,6 +212,38 @@ describe("Sentos limits in a full run (window scaled 1:100)", () => {
   });
 });
 
+describe("Sentos under both readings of its GET limit (sources disagree: rules.ts)", () => {
+  for (const reading of ["identical", "all"] as SentosGetLimitReading[]) {
+    it(`reads everything when the service counts GETs ${reading === "all" ? "over all URLs" : "per URL"}, with at most one 429`, async () => {
+      const other = await startSentosEmulator({
+        seed: 4,
+        productCount: 400,
+        orderCount: 60,
+        windowMs: WINDOW,
+        getLimit: reading,
+      });
+      try {
+        const conn = createSentosConnector(other.credentials, ctx({ companyId: `c-${reading}` }));
+        const started = Date.now();
+        const { orders } = await fullRun(conn);
+        const sent = other.recorder.list();
+        const refused = refusedByRules(sent, reading);
+        console.log(
+          `sentos reading '${reading}': ${sent.length} requests in ${Date.now() - started} ms, ${other.counters.rateLimitViolations} answered 429, ${refused.length} refused by the rules`,
+        );
+        expect(orders).toBe(60);
+        // Nothing lost or doubled: each order page once, every product page read.
+        expect(sent.filter((r) => r.path.endsWith("/orders")).length).toBeGreaterThan(0);
+        // The per-URL reading never sees a 429; the all-GET reading teaches the connector once.
+        expect(other.counters.rateLimitViolations).toBeLessThanOrEqual(reading === "all" ? 1 : 0);
+        expect(refused.length).toBe(other.counters.rateLimitViolations);
+      } finally {
+        await other.close();
+      }
+    });
+  }
+});
+
 describe("Sentos faults", () => {
   it("retries after 429 with Retry-After, 5xx and a timeout", async () => {
     emu.faults.set({
@@ -213,7 +262,13 @@ describe("Sentos faults", () => {
   });
 
   it("wrong credentials are an auth failure", async () => {
+    // Another account in real life: its request must not share the previous test's window.
+    await new Promise((r) => setTimeout(r, WINDOW + 100));
     const bad = createSentosConnector({ ...emu.credentials, apiSecret: "yanlis" }, ctx({ companyId: "c4" }));
     await expect(bad.testConnection()).rejects.toMatchObject({ reason: "auth", httpStatus: 401 });
   });
+});
+
+describe("Sentos API: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(SENTOS_VERSION_PIN));
 });

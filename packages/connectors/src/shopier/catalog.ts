@@ -32,14 +32,23 @@ export interface ShopierProduct {
   stockStatus?: string;
   stockQuantity: number;
   categories?: Array<{ id: string; title: string }>;
-  variants?: Array<{
-    variationTitle: string[];
-    selectionId: string[];
-    selectionTitle: string[];
-    stockQuantity: number;
-    priceData?: { currency: string; price: string };
-  }>;
+  variants?: ShopierVariant[];
 }
+
+/**
+ * A variant's selection fields: arrays in `@bbangg/shopier` and in a live sync's reads, single strings in
+ * shopier-go ("string or array on response"). Both are read (`asList`).
+ */
+export interface ShopierVariant {
+  variationTitle: string[] | string;
+  selectionId: string[] | string;
+  selectionTitle: string[] | string;
+  stockQuantity: number;
+  priceData?: { currency: string; price: string };
+}
+
+const asList = (v: string[] | string | undefined): string[] =>
+  v === undefined ? [] : Array.isArray(v) ? v : [v];
 
 export const SHOPIER_LOCATION = { id: "shopier", name: "Shopier stoğu" };
 export const SHOPIER_PRICE_GROUP = {
@@ -49,8 +58,8 @@ export const SHOPIER_PRICE_GROUP = {
   isDefault: true,
 };
 
-export function variantSku(p: ShopierProduct, v: { selectionId: string[] }): string {
-  return [p.id, ...v.selectionId].join("-");
+export function variantSku(p: ShopierProduct, v: Pick<ShopierVariant, "selectionId">): string {
+  return [p.id, ...asList(v.selectionId)].join("-");
 }
 
 type Tok = { page: number };
@@ -100,7 +109,9 @@ export class ShopierCatalog {
             ? variants.map((v) => ({
                 sku: variantSku(p, v),
                 barcodes: [],
-                options: Object.fromEntries(v.variationTitle.map((t, i) => [t, v.selectionTitle[i] ?? ""])),
+                options: Object.fromEntries(
+                  asList(v.variationTitle).map((t, i) => [t, asList(v.selectionTitle)[i] ?? ""]),
+                ),
               }))
             : [{ sku: p.id, barcodes: [], options: {} }],
         images: [...(p.media ?? [])]

@@ -1,6 +1,10 @@
 import type { ConnectorDescriptor } from "../sdk/connector";
 
 export const SHOPIER_DEFAULT_API_URL = "https://api.shopier.com/v1";
+/** OAuth 2.0 token endpoint (port 8443; AdisGroup/shopier-go `oauth.DefaultTokenURL`). */
+export const SHOPIER_OAUTH_TOKEN_URL = "https://api.shopier.com:8443/v1/oauth2/token";
+/** An OAuth access token lives three days (259,200 s; shopier-go docs/authentication.md). */
+export const SHOPIER_OAUTH_TOKEN_TTL_S = 259_200;
 
 export const shopierDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   kind: "erp",
@@ -12,9 +16,33 @@ export const shopierDescriptor: ConnectorDescriptor & { kind: "erp" } = {
     {
       name: "accessToken",
       label: "Kişisel erişim anahtarı (PAT)",
-      help: "Shopier panelinde Entegrasyonlar → API Erişimi ekranında oluşturulan kişisel erişim anahtarı. Ürünleri ve siparişleri okuma izni yeterlidir. Şifreli saklanır.",
+      help: "Tek mağaza için en kolay yol: Shopier geliştirici portalında (developer.shopier.com) oluşturulan kişisel erişim anahtarı; süresi dolmaz. Ürünleri okuma izni (products:read) yeterlidir. OAuth uygulamasıyla bağlanıyorsanız boş bırakın: erişim anahtarı yenileme anahtarından alınır ve buraya kendiliğinden yazılır. Şifreli saklanır.",
       secret: true,
-      required: true,
+      required: false,
+      type: "password",
+    },
+    {
+      name: "clientId",
+      label: "OAuth uygulama kimliği (client_id)",
+      help: "Yalnızca Shopier geliştirici portalındaki bir OAuth uygulamasıyla bağlanıyorsanız: uygulamanın client_id değeri. OAuth erişim anahtarları 3 gün geçerlidir; süre dolmadan yenileme anahtarıyla kendiliğinden yenilenir.",
+      secret: false,
+      required: false,
+      type: "text",
+    },
+    {
+      name: "clientSecret",
+      label: "OAuth uygulama parolası (client_secret)",
+      help: "OAuth uygulamasının client_secret değeri (yalnızca OAuth ile bağlanırken). Şifreli saklanır.",
+      secret: true,
+      required: false,
+      type: "password",
+    },
+    {
+      name: "refreshToken",
+      label: "OAuth yenileme anahtarı (refresh_token)",
+      help: "Mağaza sahibi uygulamaya onay verdiğinde alınan yenileme anahtarı (yalnızca OAuth ile bağlanırken). Her yenilemede Shopier yenisini verirse biz saklarız.",
+      secret: true,
+      required: false,
       type: "password",
     },
     {

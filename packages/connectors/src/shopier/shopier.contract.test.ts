@@ -1,12 +1,18 @@
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ConnectorContext } from "../sdk/connector";
+import type { ConnectorContext, Credentials } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { addToReport, type ConformanceReport, describeFailures } from "../testing/recorder";
+import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { ShopierConnector } from "./connector";
+import { SHOPIER_OAUTH_TOKEN_TTL_S } from "./descriptor";
 import { type ShopierEmulator, startShopierEmulator } from "./emulator/server";
 import { judgeShopierRequest } from "./judge/requests";
+import { SHOPIER_VERSION_PIN, shopierRules } from "./judge/rules";
 
 let emu: ShopierEmulator;
 let conn: ShopierConnector;
@@ -30,7 +36,8 @@ afterAll(async () => {
 
 afterEach(() => {
   emu.faults.clear();
-  const r = judgeRequests(emu.recorder.list(), judgeShopierRequest);
+  // The schema judge and the runtime rules over every request the connector sent.
+  const r = judgeWithRules(emu.recorder.list(), judgeShopierRequest, shopierRules);
   emu.recorder.clear();
   addToReport(conformance, r);
 });
@@ -69,6 +76,26 @@ describe("Shopier connector against the emulator", () => {
     expect(prices.items.every((p) => p.vatIncluded && p.currency === "TRY")).toBe(true);
   });
 
+  it("reads variants whose selection fields are single strings (shopier-go) to the same SKUs and options", async () => {
+    const other = await startShopierEmulator({ seed: 13, productCount: 100, variantFields: "strings" });
+    try {
+      const c = new ShopierConnector(other.credentials, ctx());
+      const [a, b] = await Promise.all([
+        readAllPages((t) => conn.listProducts({ pageToken: t })),
+        readAllPages((t) => c.listProducts({ pageToken: t })),
+      ]);
+      // Same products, variants and options (the two emulators differ only in when they started).
+      const strip = (ps: typeof a.items) => ps.map(({ updatedAt: _u, ...p }) => p);
+      expect(strip(b.items)).toEqual(strip(a.items));
+      const stock = await readAllPages((t) => c.listStock({ pageToken: t }));
+      expect(new Set(stock.items.map((x) => x.sku)).size).toBe(100);
+      const report = judgeWithRules(other.recorder.list(), judgeShopierRequest, shopierRules);
+      expect(describeFailures(report)).toBe("");
+    } finally {
+      await other.close();
+    }
+  });
+
   it("reads the categories", async () => {
     const cats = (await conn.listCategories()).items;
     expect(cats.map((c) => c.id).sort()).toEqual(emu.categories.map((c) => c.id).sort());
@@ -105,6 +132,94 @@ describe("Shopier connector against the emulator", () => {
   });
 });
 
+describe("Shopier credentials: a personal access token or an OAuth app (shopier-go)", () => {
+  it("renews a three-day OAuth token with the refresh token, saves each new pair, and renews after a revocation", async () => {
+    let offset = 0;
+    const clock = () => Date.now() + offset;
+    const o = await startShopierEmulator({ seed: 5, productCount: 10, now: clock });
+    try {
+      const saved: Credentials[] = [];
+      const persistCredentials = async (changed: Credentials) => {
+        saved.push(changed);
+      };
+      const c = new ShopierConnector(o.oauthCredentials, ctx({ now: clock, persistCredentials }));
+      expect((await c.testConnection()).ok).toBe(true);
+      expect(o.tokenRequests.issued).toBe(1);
+      expect(saved[0]?.refreshToken).not.toBe(o.oauthCredentials.refreshToken);
+      expect(Number(saved[0]?.tokenExpiresAt)).toBeGreaterThan(
+        clock() + (SHOPIER_OAUTH_TOKEN_TTL_S - 60) * 1000,
+      );
+      await c.listProducts();
+      expect(o.tokenRequests.issued).toBe(1); // the live token is reused
+      offset += SHOPIER_OAUTH_TOKEN_TTL_S * 1000; // three days later
+      expect((await c.listProducts()).items.length).toBeGreaterThan(0);
+      expect(o.tokenRequests.issued).toBe(2);
+      o.revokeAccessTokens(); // refused before its time: renewed once
+      expect((await c.listProducts()).items.length).toBeGreaterThan(0);
+      expect(o.tokenRequests.issued).toBe(3);
+      // The next run starts from the saved pair: no token request while its token lives.
+      const next = new ShopierConnector(
+        { ...o.oauthCredentials, ...saved.at(-1) },
+        ctx({ now: clock, persistCredentials }),
+      );
+      await next.listProducts();
+      expect(o.tokenRequests.issued).toBe(3);
+      // The first refresh token was spent (rotated): a connection still holding it must authorise again.
+      const stale = new ShopierConnector(o.oauthCredentials, ctx({ now: clock }));
+      expect((await caught(stale.testConnection())).reason).toBe("auth");
+      const report = judgeWithRules(o.recorder.list(), judgeShopierRequest, shopierRules);
+      expect(report.operations["POST /oauth2/token"]?.requests).toBe(4);
+      expect(describeFailures(report)).toBe("");
+      expect(JSON.stringify(logs)).not.toContain(saved[0]?.refreshToken ?? "none");
+    } finally {
+      await o.close();
+    }
+  });
+
+  it("without a token or an OAuth app the connection is refused in Turkish, nothing sent", async () => {
+    const before = emu.counters.requests;
+    const e = await caught(
+      Promise.resolve().then(() => new ShopierConnector({ apiUrl: emu.credentials.apiUrl }, ctx())),
+    );
+    expect(e.reason).toBe("config");
+    expect(e.merchantMessage).toContain("OAuth");
+    expect(emu.counters.requests).toBe(before);
+  });
+
+  it("accepts a notification signed in base64 as well as hex (shopier-go, live sync)", () => {
+    const body = JSON.stringify({ id: "9002", status: "fulfilled" });
+    const mac = createHmac("sha256", emu.credentials.webhookToken).update(body).digest();
+    expect(conn.verifyWebhook(body, mac.toString("base64"))).toBe(true);
+    expect(conn.verifyWebhook(body, mac.toString("hex").toUpperCase())).toBe(true);
+    expect(conn.verifyWebhook(`${body} `, mac.toString("base64"))).toBe(false);
+  });
+});
+
+describe("Shopier runtime rules", () => {
+  it("have sources, VERIFIED.md lists them, and the emulator refuses what they refuse", async () => {
+    expect(unsourcedRules(shopierRules)).toEqual([]);
+    const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
+    expect(rulesMissingFrom(verified, shopierRules)).toEqual([]);
+    const auth = { authorization: `Bearer ${emu.credentials.accessToken}` };
+    for (const [query, rule] of [
+      ["limit=51", "shopier.list.limit"],
+      ["limit=0", "shopier.list.limit"],
+      ["sort=desc", "shopier.list.sort"],
+    ] as const) {
+      const res = await fetch(`${emu.url}/v1/products?${query}`, { headers: auth });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toContain(rule);
+    }
+    const token = await fetch(`${emu.url}/v1/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=password&client_id=x",
+    });
+    expect(token.status).toBe(400);
+    emu.recorder.clear(); // hand-made requests are not the connector's
+  });
+});
+
 describe("Shopier faults", () => {
   it("retries after 429 with Retry-After, a 5xx and a timeout", async () => {
     emu.faults.set({
@@ -136,4 +251,8 @@ describe("Shopier conformance", () => {
     expect(conformance.requests).toBeGreaterThan(10);
     expect(describeFailures(conformance)).toBe("");
   });
+});
+
+describe("Shopier REST API: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(SHOPIER_VERSION_PIN));
 });

@@ -13,6 +13,21 @@ export interface RecordedRequest {
   body: unknown;
 }
 
+/** A request as the recorder keeps it, from what an emulator's handler sees (Fastify's request). */
+export function recordedFrom(
+  req: { method: string; url: string; query: unknown; headers: unknown; body: unknown },
+  at: number,
+): RecordedRequest {
+  return {
+    at,
+    method: req.method,
+    path: req.url.split("?")[0] ?? req.url,
+    query: req.query as Record<string, unknown>,
+    headers: req.headers as RecordedRequest["headers"],
+    body: req.body,
+  };
+}
+
 /** A judge's verdict on one request: the operation it recognised and what is wrong (empty = conforms). */
 export interface Verdict {
   operation: string;

@@ -20,7 +20,7 @@ import {
   hangAndDrop,
   newCounters,
 } from "./faults";
-import { RequestRecorder } from "./recorder";
+import { RequestRecorder, recordedFrom } from "./recorder";
 
 /** How one system answers the failures the kit produces (each system has its own error bodies). */
 export interface FaultAnswers {
@@ -127,14 +127,7 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
   }
   // Every request, as the client sent it, before any fault or limit decides its fate.
   app.addHook("preHandler", async (req) => {
-    recorder.record({
-      at: now(),
-      method: req.method,
-      path: req.url.split("?")[0] ?? req.url,
-      query: req.query as Record<string, unknown>,
-      headers: req.headers as Record<string, string | string[] | undefined>,
-      body: req.body,
-    });
+    recorder.record(recordedFrom(req, now()));
   });
 
   const answers = opts.answers;

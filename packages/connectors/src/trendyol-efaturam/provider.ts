@@ -20,6 +20,7 @@ import { ConnectorError, reasonForHttpStatus } from "../sdk/errors";
 import type { HttpClient, HttpRequest, HttpResponse } from "../sdk/http";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { TRENDYOL_EFATURAM_LIVE, trendyolEFaturamDescriptor } from "./descriptor";
+import { TRENDYOL_ITEM_NAME_MAX } from "./judge/rules";
 
 /** "Fatura Statü Kodları" reduced to ours (source: the third-party driver's table, VERIFIED.md). */
 export const TRENDYOL_STATUS: Record<string, EInvoiceStatus> = {
@@ -100,7 +101,8 @@ export function trendyolInvoiceBody(
   const lines = d.lines.map((l) => ({
     unitCode: "C62",
     quantity: l.qty,
-    itemName: l.name,
+    // The gateway's lengths (judge/rules.ts, requests.json): a longer text would refuse the whole invoice.
+    itemName: l.name.slice(0, TRENDYOL_ITEM_NAME_MAX),
     unitPriceAmount: l.unitPriceK,
     totalDiscountAmount: l.discountK,
     taxableAmount: l.netK,
@@ -119,8 +121,8 @@ export function trendyolInvoiceBody(
   const net = sum(d.lines.map((l) => l.netK));
   const tax = sum(d.lines.map((l) => l.taxK));
   const b = d.buyer;
-  const recipient: Obj = { taxId: b.taxId, countryCode: "TR", city: b.city, name: b.name };
-  if (b.surname && b.surname.length >= 2) recipient.surname = b.surname;
+  const recipient: Obj = { taxId: b.taxId, countryCode: "TR", city: b.city, name: b.name.slice(0, 127) };
+  if (b.surname && b.surname.length >= 2) recipient.surname = b.surname.slice(0, 255);
   if (b.district) recipient.district = b.district;
   if (b.address && b.address.length >= 2) recipient.address = b.address.slice(0, 255);
   if (b.postalCode && /^\d{5}$/.test(b.postalCode)) recipient.postalCode = b.postalCode;
@@ -383,7 +385,8 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
   async getPdf(ettn: string): Promise<Uint8Array> {
     const { companyId } = await this.signIn();
     let link: string | undefined;
-    for (const documentType of ["EARCHIVE", "OUTGOING_EINVOICE"] as const) {
+    // EINVOICE for an e-Fatura: the value code run against the gateway sends (judge/rules.ts).
+    for (const documentType of ["EARCHIVE", "EINVOICE"] as const) {
       try {
         const res = await this.call({
           method: "POST",

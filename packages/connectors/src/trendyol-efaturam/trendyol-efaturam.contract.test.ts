@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
@@ -6,8 +7,11 @@ import { type EInvoiceDocument, sendOnce } from "../sdk/einvoice";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { startTrendyolEFaturamEmulator, type TrendyolEFaturamEmulator } from "./emulator/server";
 import { bodyProblems, judgeTrendyolEFaturamRequest } from "./judge/requests";
+import { TRENDYOL_EFATURAM_VERSION_PIN, trendyolEFaturamRules } from "./judge/rules";
 import { TrendyolEFaturamProvider, trendyolInvoiceBody } from "./provider";
 
 let emu: TrendyolEFaturamEmulator;
@@ -60,18 +64,32 @@ function document(over: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
   };
 }
 
+/** A token from the emulator's sign-in, for hand-made requests. */
+async function signedInToken(): Promise<string> {
+  const res = await fetch(`${emu.url}/api/auth/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: emu.credentials.email, password: emu.credentials.password }),
+  });
+  return res.headers.get("x-access-token") ?? "";
+}
+
 beforeAll(async () => {
   emu = await startTrendyolEFaturamEmulator({ taxpayers: ["1234567890"] });
 });
 afterAll(async () => {
   await emu.close();
-  // Conformance: every request the provider sent in these tests passes the judge.
+  // Conformance: every request the provider sent in these tests passes the judge and the runtime rules.
+  console.log(
+    `trendyol-efaturam conformance: ${conformance.requests} requests, ${Object.keys(conformance.operations).length} operations, ${conformance.failures.length} rejected`,
+  );
   expect(conformance.failures, describeFailures(conformance)).toEqual([]);
   expect(conformance.requests).toBeGreaterThan(20);
 });
 afterEach(() => {
   emu.faults.clear();
-  const r = judgeRequests(emu.recorder.list(), judgeTrendyolEFaturamRequest);
+  // The schema judge and the runtime rules over every request (sequence rules see the emulator's history).
+  const r = judgeWithRules(emu.recorder.list(), judgeTrendyolEFaturamRequest, trendyolEFaturamRules);
   emu.recorder.clear();
   addToReport(conformance, r);
 });
@@ -173,6 +191,14 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
       issueDate: doc.issueDate,
       typeCode: "IADE",
     });
+    // Its PDF: the download names an e-Fatura EINVOICE (the value live code sends; judge/rules.ts).
+    const pdf = await p.getPdf(ettn);
+    expect(Buffer.from(pdf).subarray(0, 5).toString()).toBe("%PDF-");
+    const downloads = emu.recorder.list().filter((r) => r.path === "/api/invoice/documents/download");
+    expect(downloads.map((r) => (r.body as { documentType: string }).documentType)).toEqual([
+      "EARCHIVE",
+      "EINVOICE",
+    ]);
     // An unregistered buyer on the e-Fatura path is refused by the service.
     const refused = await caught(
       p.sendInvoice({
@@ -214,6 +240,60 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     emu.recorder.clear();
   });
 
+  it("cuts a buyer name and a line name to the gateway's lengths (127 and 255) instead of being refused", async () => {
+    const p = provider();
+    const ettn = randomUUID();
+    const company = `${"Uzun Ünvanlı Tekstil Gıda İnşaat Turizm Sanayi ve Ticaret ".repeat(4)}Limited Şirketi`;
+    const base = document();
+    const doc = document({
+      buyer: { ...base.buyer, name: company },
+      lines: base.lines.map((l, i) => (i === 0 ? { ...l, name: `Pamuklu Tişört ${"XL ".repeat(120)}` } : l)),
+    });
+    await p.sendInvoice({ ettn, xml: "", document: doc });
+    const body = emu.documents.get(ettn)?.body as {
+      recipientInfo: { name: string };
+      invoiceLines: Array<{ itemName: string }>;
+    };
+    expect(body.recipientInfo.name).toBe(company.slice(0, 127));
+    expect(body.invoiceLines[0]?.itemName).toHaveLength(255);
+  });
+
+  it("the runtime rules have sources, VERIFIED.md lists them, and the emulator refuses what they refuse", async () => {
+    expect(unsourcedRules(trendyolEFaturamRules)).toEqual([]);
+    const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
+    expect(rulesMissingFrom(verified, trendyolEFaturamRules)).toEqual([]);
+    const p = provider();
+    await p.testConnection();
+    const token = await signedInToken();
+    const ids = { companyId: emu.account.companyId, userId: emu.account.userId };
+    const body = trendyolInvoiceBody({ ettn: randomUUID(), xml: "", document: document() }, ids);
+    const post = (path: string, json: unknown) =>
+      fetch(`${emu.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-access-token": token },
+        body: JSON.stringify(json),
+      });
+    for (const [path, json, rule] of [
+      ["/api/invoice/documents/earchive", { ...body, source: "PARTNER" }, "create.source"],
+      ["/api/invoice/documents/earchive", { ...body, source: "WEB" }, "create.source"],
+      [
+        "/api/invoice/documents/download",
+        {
+          companyId: ids.companyId,
+          documentType: "OUTGOING_EINVOICE",
+          fileExtension: "pdf",
+          invoiceUuid: randomUUID(),
+        },
+        "download.document-type",
+      ],
+    ] as const) {
+      const res = await post(path, json);
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { detail: string }).detail).toContain(`trendyol-efaturam.${rule}`);
+    }
+    emu.recorder.clear(); // hand-made requests are not the provider's
+  });
+
   it("sendOnce: a timeout, then a stored-but-cut write → looked up by ETTN before each resend, one document", async () => {
     const p = provider({ timeoutMs: 150 });
     const ettn = randomUUID();
@@ -236,4 +316,8 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     emu.faults.enqueue({ kind: "auth", operation: "taxpayers" });
     expect(await p.isEInvoiceUser("1234567890")).toBe(true);
   });
+});
+
+describe("Trendyol e-Faturam API gateway: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(TRENDYOL_EFATURAM_VERSION_PIN));
 });

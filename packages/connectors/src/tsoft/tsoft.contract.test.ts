@@ -10,9 +10,11 @@ import { ConnectorError } from "../sdk/errors";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { describeFailures, judgeRequests } from "../testing/recorder";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createTsoftConnector } from "./connector";
 import { startTsoftEmulator, type TsoftEmulator } from "./emulator/server";
 import { judgeTsoftRequest } from "./judge/requests";
+import { TSOFT_VERSION_PIN } from "./judge/rules";
 
 let emu: TsoftEmulator;
 let shop: ShopConnector;
@@ -244,4 +246,8 @@ describe("T-Soft faults", () => {
       .catch((x: unknown) => x);
     expect(e).toMatchObject({ reason: "server_error", maybeApplied: true });
   });
+});
+
+describe("T-Soft REST1: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(TSOFT_VERSION_PIN));
 });

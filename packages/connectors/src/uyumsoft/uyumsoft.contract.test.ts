@@ -8,11 +8,13 @@ import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { NOT_A_PRODUCT_SOURCE } from "./descriptor";
 import { startUyumsoftEmulator, type UyumsoftEmulator } from "./emulator/server";
 import { UYUMSOFT_TEST_ACCOUNT } from "./emulator/state";
 import { GROUND_TRUTH } from "./judge/artifact";
 import { judgeUyumsoftRecorded } from "./judge/conformance";
+import { UYUMSOFT_VERSION_PIN } from "./judge/rules";
 import { UyumsoftProvider } from "./provider";
 
 type Emu = UyumsoftEmulator & { url: string; endpoint: string; close: () => Promise<void> };
@@ -358,4 +360,8 @@ describe("uyumsoft conformance (judge: the vendor WSDL and XSDs)", () => {
       "WhoAmI",
     ]);
   });
+});
+
+describe("Uyumsoft e-Dönüşüm Integration service: version pin", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(UYUMSOFT_VERSION_PIN));
 });

@@ -220,6 +220,8 @@ export const de: MessageCatalog = {
       "Die Entegra-Verbindung ist schreibgeschützt: Produkte, Bestände, Preise und Kategorien werden aus Entegra gelesen. Es gibt keinen geprüften Weg, Bestellungen und Kunden in Entegra zu schreiben, daher werden Bestellungen nicht übertragen. Verbinden Sie ein ERP, das Bestellungen annimmt, um sie zu übertragen.",
     shopierOrderWriteUnsupported:
       "Als ERP verbunden ist Shopier die Quelle für Produkte, Bestände und Preise. Auf Shopier aufgegebene Bestellungen sind dort bereits erfasst; Bestellungen und Kunden aus anderen Shops können nicht in Shopier geschrieben werden, und Rechnungen werden nicht aus Shopier gelesen (die Shopier-API bietet diese Vorgänge nicht).",
+    shopierAuthMissing:
+      "Die Shopier-Verbindung braucht entweder ein persönliches Zugriffstoken (PAT) oder client_id, client_secret und Refresh-Token der OAuth-App.",
     shopierVatRateInvalid:
       'Der MwSt.-Satz "{{rate}}" in der Shopier-Verbindung ist ungültig. Geben Sie 0, 1, 10 oder 20 ein; bis dahin werden keine Produkte übertragen.',
     lucaKozaOrderUnsupported:

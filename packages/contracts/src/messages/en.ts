@@ -241,6 +241,8 @@ export const en: MessageCatalog = {
       "The Entegra connection is read-only: products, stock, prices and categories are read from Entegra. There is no verified way to write orders and customers to Entegra, so orders are not transferred to it. Connect an ERP that accepts orders to transfer them.",
     shopierOrderWriteUnsupported:
       "Connected as the ERP, Shopier is the source of products, stock and prices. Orders placed on Shopier are already recorded there; orders and customers from other shops cannot be written to Shopier, and no invoices are read from it (the Shopier API has no such operations).",
+    shopierAuthMissing:
+      "The Shopier connection needs either a personal access token (PAT) or the OAuth app's client_id, client_secret and refresh token.",
     shopierVatRateInvalid:
       'The VAT rate "{{rate}}" in the Shopier connection is not valid. Enter 0, 1, 10 or 20; products are not transferred until it is corrected.',
     lucaKozaOrderUnsupported:

@@ -214,6 +214,8 @@ export const es: MessageCatalog = {
       "La conexión con Entegra es solo de lectura: productos, existencias, precios y categorías se leen de Entegra. No existe una forma verificada de escribir pedidos y clientes en Entegra, por lo que los pedidos no se transfieren. Conecte un ERP que acepte pedidos para transferirlos.",
     shopierOrderWriteUnsupported:
       "Conectado como ERP, Shopier es el origen de productos, existencias y precios. Los pedidos realizados en Shopier ya quedan registrados allí; los pedidos y clientes de otras tiendas no se pueden escribir en Shopier y no se leen facturas de él (la API de Shopier no ofrece estas operaciones).",
+    shopierAuthMissing:
+      "La conexión de Shopier necesita un token de acceso personal (PAT) o el client_id, client_secret y token de actualización de la app OAuth.",
     shopierVatRateInvalid:
       'El tipo de IVA "{{rate}}" de la conexión con Shopier no es válido. Introduzca 0, 1, 10 o 20; los productos no se transfieren hasta corregirlo.',
     lucaKozaOrderUnsupported:

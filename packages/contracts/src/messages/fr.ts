@@ -217,6 +217,8 @@ export const fr: MessageCatalog = {
       "La connexion Entegra est en lecture seule : produits, stocks, prix et catégories sont lus depuis Entegra. Aucun moyen vérifié n'existe pour écrire des commandes et des clients dans Entegra ; les commandes n'y sont donc pas transférées. Connectez un ERP qui accepte les commandes pour les transférer.",
     shopierOrderWriteUnsupported:
       "Connecté comme ERP, Shopier est la source des produits, des stocks et des prix. Les commandes passées sur Shopier y sont déjà enregistrées ; les commandes et clients d'autres boutiques ne peuvent pas être écrits dans Shopier, et aucune facture n'y est lue (l'API Shopier ne propose pas ces opérations).",
+    shopierAuthMissing:
+      "La connexion Shopier exige soit un jeton d'accès personnel (PAT), soit le client_id, le client_secret et le jeton d'actualisation de l'application OAuth.",
     shopierVatRateInvalid:
       "Le taux de TVA « {{rate}} » de la connexion Shopier n'est pas valide. Saisissez 0, 1, 10 ou 20 ; les produits ne sont pas transférés tant qu'il n'est pas corrigé.",
     lucaKozaOrderUnsupported:

@@ -204,6 +204,8 @@ export const ja: MessageCatalog = {
       "Entegra 接続は読み取り専用です。製品、在庫、価格、カテゴリは Entegra から読み取られます。Entegra に注文や顧客を書き込む検証済みの方法がないため、注文は Entegra に転送されません。注文を転送するには、注文を受け付ける ERP を接続してください。",
     shopierOrderWriteUnsupported:
       "ERP として接続した Shopier は、製品・在庫・価格の取得元です。Shopier で受けた注文は既に Shopier に記録されています。他のショップの注文や顧客を Shopier に書き込むことはできず、請求書も Shopier から読み取りません（Shopier API にこれらの操作はありません）。",
+    shopierAuthMissing:
+      "Shopier 接続には個人アクセストークン (PAT)、または OAuth アプリの client_id・client_secret・リフレッシュトークンが必要です。",
     shopierVatRateInvalid:
       "Shopier 接続の VAT 税率「{{rate}}」は無効です。0、1、10、20 のいずれかを入力してください。修正されるまで製品は転送されません。",
     lucaKozaOrderUnsupported:

@@ -246,6 +246,8 @@ export const tr = {
       "Entegra bağlantısı yalnızca okuma yapar: ürün, stok, fiyat ve kategoriler Entegra'dan okunur. Entegra'ya sipariş ve müşteri yazmanın doğrulanmış bir yolu olmadığından siparişler Entegra'ya aktarılmaz. Siparişleri aktarmak için sipariş yazabilen bir ERP bağlayınız.",
     shopierOrderWriteUnsupported:
       "Shopier ERP olarak bağlandığında ürün, stok ve fiyat kaynağıdır. Shopier'de verilen siparişler zaten Shopier'de kayıtlıdır; başka mağazalardan gelen siparişler ve müşteriler Shopier'e yazılamaz, fatura da Shopier'den okunmaz (Shopier API'sinde bu işlemler yoktur).",
+    shopierAuthMissing:
+      "Shopier bağlantısında ya kişisel erişim anahtarı (PAT) ya da OAuth uygulamasının client_id, client_secret ve yenileme anahtarı girilmelidir.",
     shopierVatRateInvalid:
       'Shopier bağlantısındaki KDV oranı "{{rate}}" geçerli değil. 0, 1, 10 veya 20 giriniz; ürünler düzeltilene kadar aktarılmaz.',
     lucaKozaOrderUnsupported:

@@ -187,6 +187,8 @@ export const zh: MessageCatalog = {
       "Entegra 连接为只读：产品、库存、价格和类别从 Entegra 读取。由于没有经过验证的方式向 Entegra 写入订单和客户，订单不会传输到 Entegra。如需传输订单，请连接可接收订单的 ERP。",
     shopierOrderWriteUnsupported:
       "作为 ERP 连接时，Shopier 是产品、库存和价格的来源。在 Shopier 下的订单已记录在 Shopier 中；其他店铺的订单和客户无法写入 Shopier，也不会从 Shopier 读取发票（Shopier API 不提供这些操作）。",
+    shopierAuthMissing:
+      "Shopier 连接需要个人访问令牌 (PAT)，或 OAuth 应用的 client_id、client_secret 和刷新令牌。",
     shopierVatRateInvalid:
       "Shopier 连接中的增值税税率“{{rate}}”无效。请输入 0、1、10 或 20；更正之前产品不会被传输。",
     lucaKozaOrderUnsupported:

@@ -2,7 +2,8 @@
  * Sentos emulator on the emulator kit: Basic Auth, the read endpoints the judge knows (every request is
  * judged; a rejected one is answered 400 and changes nothing), seeded Turkish products with variants,
  * warehouses and orders, and the published limits enforced with 429 + Retry-After: POST (any write) 12 per
- * window, the same GET (path and query) 2 per window. Writes are not emulated: no source shows one.
+ * window, GET 2 per window counted per URL (path and query) or, with `getLimit: "all"`, over every GET: the
+ * two readings public sources give (rules.ts). Writes are not emulated: no source shows one.
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -18,6 +19,7 @@ import type { RequestRecorder } from "../../testing/recorder";
 import { createEmulatorServer } from "../../testing/server";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW, SENTOS_WINDOW_MS } from "../descriptor";
 import { apiPath, judgeSentosRequest } from "../judge/requests";
+import { type SentosGetLimitReading, sentosGetCounterKey } from "../judge/rules";
 
 type Row = Record<string, unknown>;
 
@@ -32,6 +34,8 @@ export interface SentosEmulatorOptions {
   apiSecret?: string;
   /** The limits' window (Sentos: one minute); tests scale it down. */
   windowMs?: number;
+  /** Which reading of "GET 2 per minute" the emulator plays (rules.ts); default: per URL. */
+  getLimit?: SentosGetLimitReading;
   faults?: FaultConfig;
   maxRecorded?: number;
   now?: () => number;
@@ -200,8 +204,9 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
   async function limited(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     let wait: number;
     if (req.method === "GET") {
-      const l = gets.get(req.url) ?? new EmulatedRateLimit(SENTOS_IDENTICAL_GETS_PER_WINDOW, windowMs);
-      gets.set(req.url, l);
+      const key = sentosGetCounterKey(opts.getLimit ?? "identical", req.url);
+      const l = gets.get(key) ?? new EmulatedRateLimit(SENTOS_IDENTICAL_GETS_PER_WINDOW, windowMs);
+      gets.set(key, l);
       wait = l.arrive(now());
       if (wait > 0) counters.identicalGetViolations++;
     } else {

@@ -1,19 +1,24 @@
 /**
  * Shopier emulator on the emulator kit, answering what its judge allows (paths and query parameters from
  * `@bbangg/shopier@1.0.7`): `GET /v1/products` and `/v1/categories` as bare JSON arrays with the paging in
- * `Shopier-Pagination-*` headers, `Authorization: Bearer <PAT>`, 401 for another token, unknown query
- * parameters refused with 400. Data: the shared Turkish catalogue (models with sizes become products with
+ * `Shopier-Pagination-*` headers, `Authorization: Bearer` with the personal access token or a live OAuth
+ * access token (three days, renewed at `POST /v1/oauth2/token` with the refresh token, which is rotated:
+ * shopier-go), 401 for another token, and the runtime rules (judge/rules.ts) refused with 400 in the error
+ * body shopier-go parses. Data: the shared Turkish catalogue (models with sizes become products with
  * variants). `signWebhook` signs a body the way Shopier's notifications are signed.
  */
 
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { generateCatalog } from "../../testing/catalog";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import { clampPageSize } from "../../testing/paging";
-import type { RequestRecorder } from "../../testing/recorder";
+import { type RecordedRequest, type RequestRecorder, recordedFrom } from "../../testing/recorder";
+import { RuleGate, violationMessages } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import type { ShopierProduct } from "../catalog";
+import { SHOPIER_OAUTH_TOKEN_TTL_S } from "../descriptor";
+import { shopierRules } from "../judge/rules";
 import fixture from "../judge/shopier-api.generated.json" with { type: "json" };
 
 export interface ShopierEmulatorOptions {
@@ -25,6 +30,13 @@ export interface ShopierEmulatorOptions {
   productCount?: number;
   accessToken?: string;
   webhookToken?: string;
+  /**
+   * How variants carry their selection (sources disagree: catalog.ts `ShopierVariant`): arrays
+   * (@bbangg/shopier, a live sync) or single strings (shopier-go).
+   */
+  variantFields?: "arrays" | "strings";
+  /** The OAuth app the merchant authorised (client and its first refresh token). */
+  oauth?: { clientId: string; clientSecret: string; refreshToken: string };
   rateLimit?: { requests: number; windowMs: number } | false;
   faults?: FaultConfig;
   now?: () => number;
@@ -35,6 +47,13 @@ export interface ShopierEmulator {
   app: FastifyInstance;
   port: number;
   credentials: { accessToken: string; webhookToken: string; apiUrl: string };
+  /** The same shop through the OAuth app: no access token yet, only the pair to renew one. */
+  oauthCredentials: { clientId: string; clientSecret: string; refreshToken: string; apiUrl: string };
+  /** Refuses every OAuth access token issued so far (as a revocation would). */
+  revokeAccessTokens(): void;
+  /** Token requests answered, by outcome. */
+  tokenRequests: { issued: number; refused: number };
+  rules: RuleGate<RecordedRequest, { status: number; body: unknown }>;
   products: ShopierProduct[];
   categories: Array<{ id: string; title: string }>;
   counters: EmulatorCounters;
@@ -45,13 +64,23 @@ export interface ShopierEmulator {
   close(): Promise<void>;
 }
 
-const error = (message: string) => ({ error: { message } });
+/** The error body shopier-go's `parseAPIError` reads (`error`, `message`); inferred, no source shows one. */
+const error = (message: string, code = "invalid_request") => ({ error: code, message });
 
 export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): Promise<ShopierEmulator> {
   const seed = opts.seed ?? 1;
   const accessToken = opts.accessToken ?? "shopier-emulator-pat-0123456789";
   const webhookToken = opts.webhookToken ?? "shopier-emulator-webhook-token";
+  const app0 = opts.oauth ?? {
+    clientId: "shopier-emulator-client",
+    clientSecret: "shopier-emulator-client-secret",
+    refreshToken: "shopier-emulator-refresh-0",
+  };
+  let liveRefresh = app0.refreshToken;
+  const oauthTokens = new Map<string, number>();
+  const tokenRequests = { issued: 0, refused: 0 };
   const server = createEmulatorServer({
+    formBodies: true,
     port: opts.port,
     host: opts.host,
     seed,
@@ -79,6 +108,10 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
   const byModel = new Map<string, typeof items>();
   for (const i of items) byModel.set(i.modelCode, [...(byModel.get(i.modelCode) ?? []), i]);
   let selection = 100;
+  const selectionFields = (variation: string, id: string, title: string) =>
+    opts.variantFields === "strings"
+      ? { variationTitle: variation, selectionId: id, selectionTitle: title }
+      : { variationTitle: [variation], selectionId: [id], selectionTitle: [title] };
   const products: ShopierProduct[] = [...byModel.values()].map((rows, n) => {
     const first = rows[0] as (typeof items)[number];
     const withVariants = first.optionValue !== undefined;
@@ -101,9 +134,7 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
       categories: [{ id: categoryOf.get(first.categoryChild) ?? "", title: first.categoryChild }],
       variants: withVariants
         ? rows.map((r) => ({
-            variationTitle: [r.optionName ?? "Beden"],
-            selectionId: [String(++selection)],
-            selectionTitle: [r.optionValue ?? ""],
+            ...selectionFields(r.optionName ?? "Beden", String(++selection), r.optionValue ?? ""),
             stockQuantity: r.stock1,
             priceData: { currency: "TRY", price: r.retailPrice.toFixed(2) },
           }))
@@ -114,7 +145,9 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
   const gets = fixture.gets as Record<string, string[]>;
   async function list<T>(req: FastifyRequest, reply: FastifyReply, path: string, rows: T[]) {
     if (await server.rateLimit(reply)) return reply;
-    if (req.headers.authorization !== `Bearer ${accessToken}`) {
+    const bearer = req.headers.authorization?.replace(/^Bearer /, "") ?? "";
+    const live = bearer === accessToken || (oauthTokens.get(bearer) ?? 0) > now();
+    if (!live) {
       counters.requests++;
       counters.errors++;
       counters.authFailures++;
@@ -141,6 +174,42 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
       .send(rows.slice((page - 1) * limit, page * limit));
   }
 
+  // The runtime rules refuse before any route (the judge applies the same rules to the recording).
+  const rules = new RuleGate<RecordedRequest, { status: number; body: unknown }>(shopierRules, (v) => ({
+    status: 400,
+    body: error(violationMessages([v]).join("; ")),
+  }));
+  server.app.addHook("preHandler", async (req, reply) => {
+    const refusal = rules.check(recordedFrom(req, now()));
+    if (refusal) return reply.code(refusal.status).send(refusal.body);
+    return undefined;
+  });
+
+  // OAuth 2.0 token endpoint (shopier-go oauth.go): refresh_token grant; the refresh token is rotated.
+  server.app.post("/v1/oauth2/token", async (req, reply) => {
+    const b = (req.body ?? {}) as Record<string, string>;
+    if (b.client_id !== app0.clientId || b.client_secret !== app0.clientSecret) {
+      tokenRequests.refused++;
+      return reply
+        .code(401)
+        .send({ error: "invalid_client", error_description: "Client authentication failed" });
+    }
+    if (b.refresh_token !== liveRefresh) {
+      tokenRequests.refused++;
+      return reply.code(400).send({ error: "invalid_grant", error_description: "Refresh token is invalid" });
+    }
+    const access = `shp_oauth_${randomBytes(12).toString("hex")}`;
+    liveRefresh = `shp_refresh_${randomBytes(12).toString("hex")}`;
+    oauthTokens.set(access, now() + SHOPIER_OAUTH_TOKEN_TTL_S * 1000);
+    tokenRequests.issued++;
+    return reply.send({
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: SHOPIER_OAUTH_TOKEN_TTL_S,
+      refresh_token: liveRefresh,
+    });
+  });
+
   server.app.get("/v1/products", (req, reply) => list(req, reply, "/products", products));
   server.app.get("/v1/categories", (req, reply) => list(req, reply, "/categories", categories));
 
@@ -153,6 +222,15 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
     port,
     app: server.app,
     credentials: { accessToken, webhookToken, apiUrl: `${url}/v1` },
+    oauthCredentials: {
+      clientId: app0.clientId,
+      clientSecret: app0.clientSecret,
+      refreshToken: app0.refreshToken,
+      apiUrl: `${url}/v1`,
+    },
+    revokeAccessTokens: () => oauthTokens.clear(),
+    tokenRequests,
+    rules,
     products,
     categories,
     counters,

@@ -6,6 +6,7 @@
  */
 
 import type { RecordedRequest, RequestJudge } from "../../testing/recorder";
+import { isShopierTokenRequest } from "./rules";
 import fixture from "./shopier-api.generated.json" with { type: "json" };
 
 const ROUTES = Object.entries(fixture.gets as Record<string, string[]>).map(([path, params]) => ({
@@ -15,6 +16,8 @@ const ROUTES = Object.entries(fixture.gets as Record<string, string[]>).map(([pa
 }));
 
 export const judgeShopierRequest: RequestJudge = (r: RecordedRequest) => {
+  // The OAuth token request (not in the TS SDK; shopier-go): its form is judged by the runtime rules.
+  if (isShopierTokenRequest(r)) return { operation: "POST /oauth2/token", problems: [] };
   if (r.method !== "GET") return undefined;
   const route = ROUTES.find((x) => x.re.test(r.path));
   if (!route) return undefined;

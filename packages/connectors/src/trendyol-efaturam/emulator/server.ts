@@ -10,9 +10,12 @@
 import { createHmac, randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FaultConfig } from "../../testing/faults";
+import { type RecordedRequest, recordedFrom } from "../../testing/recorder";
+import { RuleGate, violationMessages } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import { tinyPdf } from "../../uyumsoft/emulator/state";
 import { bodyProblems } from "../judge/requests";
+import { trendyolEFaturamRules } from "../judge/rules";
 
 export interface TrendyolEFaturamAccount {
   email: string;
@@ -124,6 +127,18 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
   }
 
   const { app } = server;
+  // The runtime rules (judge/rules.ts) refuse before any route: the gateway's validation problem.
+  // Sign-in first is enforced more strongly by the token check (a call needs a token a sign-in issued);
+  // as a history rule it would forget a day-old sign-in once the gate's bounded history rolls over.
+  const gated = trendyolEFaturamRules.filter((r) => r.id !== "trendyol-efaturam.auth.signin-first");
+  const rules = new RuleGate<RecordedRequest, unknown>(gated, (v) =>
+    problem(422, "ValidationProblem", violationMessages([v]).join("; ")),
+  );
+  app.addHook("preHandler", async (req, reply) => {
+    const refusal = rules.check(recordedFrom(req, server.now()));
+    if (refusal) return send(reply, 422, refusal);
+    return undefined;
+  });
   app.post("/api/auth/signin", async (req, reply) => {
     const gate = await server.gate(req, reply, { kind: "read", operation: "signin" });
     if (gate === "handled") return reply;
@@ -332,6 +347,7 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
     counters: server.counters,
     faults: server.faults,
     recorder: server.recorder,
+    rules,
     credentials: { apiUrl: url, email: account.email, password: account.password },
     close: () => server.close(),
   };
