@@ -30,17 +30,17 @@ describe("generic SQL configuration checks", () => {
 
   it("refuses anything that is not one SELECT", () => {
     expect(reason(() => validateSelect("stock", "DELETE FROM STOK", "firebird"))).toBe(
-      "Stok sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).",
+      "Stok sorgusunda izin verilmeyen ifade: DELETE",
     );
-    expect(reason(() => validateSelect("stock", "UPDATE STOK SET A = 1", "mssql"))).toMatch(
-      /yalnızca SELECT/,
+    expect(reason(() => validateSelect("stock", "UPDATE STOK SET A = 1", "mssql"))).toBe(
+      "Stok sorgusunda izin verilmeyen ifade: UPDATE",
     );
     expect(reason(() => validateSelect("stock", "SELECT 1 FROM A; DROP TABLE A", "firebird"))).toBe(
-      "Stok alanına tek bir SQL ifadesi yazın.",
+      "Stok alanına tek bir SQL ifadesi yazın (ikinci ifade: DROP).",
     );
     expect(reason(() => validateSelect("stock", "   ", "firebird"))).toBe("Stok sorgusu boş.");
-    expect(reason(() => validateSelect("prices", "SELEC x FRM y", "firebird"))).toMatch(
-      /^Fiyat sorgusu okunamadı: /,
+    expect(reason(() => validateSelect("prices", "SELEC x FRM y", "firebird"))).toBe(
+      "Fiyat sorgusu SELECT ya da yalnızca SELECT içeren WITH ile yazılmalı; izin verilmeyen yer: SELEC",
     );
     // A ';' inside a string literal is data, not a second statement.
     expect(
@@ -69,8 +69,18 @@ describe("generic SQL configuration checks", () => {
     expect(reason(() => validateOrderWrite("EXECUTE PROCEDURE P('x' || @ref)", "firebird"))).toMatch(
       /saklı yordam/,
     );
-    expect(reason(() => validateOrderWrite("DELETE FROM S WHERE REF = @ref", "firebird"))).toMatch(
-      /saklı yordam/,
+    expect(reason(() => validateOrderWrite("DELETE FROM S WHERE REF = @ref", "firebird"))).toBe(
+      "Sipariş yazma sorgusunda izin verilmeyen ifade: DELETE",
+    );
+    // A second statement behind the write, hidden by the old literal-blind comment stripper.
+    expect(
+      reason(() =>
+        validateOrderWrite("INSERT INTO S (REF, SKU) VALUES (@ref, @sku) /* ' */ UPDATE S SET A = 1", "mssql"),
+      ),
+    ).toBe("Sipariş yazma sorgusunda izin verilmeyen ifade: UPDATE");
+    expect(reason(() => validateOrderWrite("EXEC P @ref; EXEC Q @ref", "mssql"))).toMatch(/ikinci ifade: ;/);
+    expect(reason(() => validateOrderWrite("INSERT INTO S (REF) VALUES (@ref,", "mssql"))).toBe(
+      'Sipariş yazma sorgusu okunamadı: 1. satır, 33. sütunda "," beklenmiyordu.',
     );
     expect(reason(() => validateOrderWrite("INSERT INTO S (A) VALUES (@password)", "firebird"))).toMatch(
       /bilinmeyen parametre: @password/,
