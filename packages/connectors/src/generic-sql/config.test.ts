@@ -130,5 +130,16 @@ describe("generic SQL configuration checks", () => {
       "SELECT TOP (5) * FROM (SELECT ID FROM T) AS q ORDER BY q.ID",
     );
     expect(() => keysetQuery("firebird", "SELECT 1", "ID) --", 5, false)).toThrow();
+    // SQL Server: the WITH list stays in front, a top-level ORDER BY without TOP/OFFSET is dropped (1033),
+    // an OPTION hint moves to the outer statement; one that a row limit needs stays.
+    expect(
+      keysetQuery("mssql", "WITH I AS (SELECT ID FROM T) SELECT ID FROM I ORDER BY ID DESC OPTION (MAXDOP 1);", "ID", 5, true),
+    ).toBe("WITH I AS (SELECT ID FROM T) SELECT TOP (5) * FROM (SELECT ID FROM I) AS q WHERE q.ID > @after ORDER BY q.ID OPTION (MAXDOP 1)");
+    expect(keysetQuery("mssql", "SELECT TOP 10 ID FROM T ORDER BY ID -- son", "ID", 5, false)).toBe(
+      "SELECT TOP (5) * FROM (SELECT TOP 10 ID FROM T ORDER BY ID) AS q ORDER BY q.ID",
+    );
+    expect(keysetQuery("mssql", "SELECT 'a--b' AS A, ID FROM T", "ID", 5, false)).toBe(
+      "SELECT TOP (5) * FROM (SELECT 'a--b' AS A, ID FROM T) AS q ORDER BY q.ID",
+    );
   });
 });
