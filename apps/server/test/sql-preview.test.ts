@@ -80,7 +80,10 @@ describe("SQL preview of the generic connector", () => {
         columns: { sku: "A", warehouse: "B", quantity: "C" },
       },
     });
-    const bypass = await call(t.app, "POST", url, { token: a.token, body: { query: "stock", sqlConfig: hidden } });
+    const bypass = await call(t.app, "POST", url, {
+      token: a.token,
+      body: { query: "stock", sqlConfig: hidden },
+    });
     expect(bypass.body.data.error).toBe("Stok sorgusunda izin verilmeyen ifade: DELETE");
     const missing = await call(t.app, "POST", url, { token: a.token, body: { query: "prices" } });
     expect(missing.body.data.error).toBe(

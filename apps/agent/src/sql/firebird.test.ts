@@ -121,10 +121,12 @@ describe.skipIf(!password)("Firebird executor: a merchant read cannot write", ()
     timeoutMs: 5000,
     ...(readOnly ? { readOnly: true } : {}),
   });
-  const count = async () => {
-    const r = await runner.perform(frame("SELECT COUNT(*) AS N, SUM(MIKTAR) AS M FROM STOK", false));
-    return (r as { rows: Array<{ N: number; M: number }> }).rows[0];
+  /** The first row of an answer (none for a failure). */
+  const firstRow = async (f: AgentSqlRequestFrame) => {
+    const answer = await runner.perform(f);
+    return answer.type === "sql-result" ? answer.rows[0] : undefined;
   };
+  const count = () => firstRow(frame("SELECT COUNT(*) AS N, SUM(MIKTAR) AS M FROM STOK", false));
 
   beforeAll(async () => {
     chmodSync(dir, 0o777);
@@ -178,11 +180,7 @@ describe.skipIf(!password)("Firebird executor: a merchant read cannot write", ()
 
   it("cannot keep a generator from advancing: the checker refuses GEN_ID and NEXT VALUE FOR", async () => {
     const next = async () =>
-      (
-        (await runner.perform(frame("SELECT GEN_ID(GEN_STOK, 1) AS V FROM RDB$DATABASE", true))) as {
-          rows: Array<{ V: number }>;
-        }
-      ).rows[0]?.V;
+      (await firstRow(frame("SELECT GEN_ID(GEN_STOK, 1) AS V FROM RDB$DATABASE", true)))?.V;
     expect(await next()).toBe(1);
     expect(await next()).toBe(2);
   });

@@ -307,12 +307,18 @@ describe("SQL Server executor (mssql + tedious@19) against the canned TDS respon
       // BEGIN, the batch inside it (its ALL_HEADERS name the transaction), then ROLLBACK; no COMMIT.
       expect(begin, text).toMatchObject({ op: "begin", statementsBefore: from });
       expect(statement?.transaction, text).toBe(begin?.transaction);
-      expect(end, text).toEqual({ op: "rollback", transaction: begin?.transaction, statementsBefore: from + 1 });
+      expect(end, text).toEqual({
+        op: "rollback",
+        transaction: begin?.transaction,
+        statementsBefore: from + 1,
+      });
       expect(more, text).toEqual([]);
     }
     // Cut at the row cap (ATTENTION mid-answer): still rolled back, the connection reused after.
     const events = tds.transactions.length;
-    const capped = await runner.perform(frame("SELECT CODE FROM LG_001_ITEMS", { readOnly: true, maxRows: 1 }));
+    const capped = await runner.perform(
+      frame("SELECT CODE FROM LG_001_ITEMS", { readOnly: true, maxRows: 1 }),
+    );
     expect(capped).toMatchObject({ type: "sql-result", truncated: true });
     expect(tds.transactions.slice(events).map((e) => e.op)).toEqual(["begin", "rollback"]);
     // The driver's own statements (not merchant reads) run outside any transaction, as before.

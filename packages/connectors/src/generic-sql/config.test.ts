@@ -75,7 +75,10 @@ describe("generic SQL configuration checks", () => {
     // A second statement behind the write, hidden by the old literal-blind comment stripper.
     expect(
       reason(() =>
-        validateOrderWrite("INSERT INTO S (REF, SKU) VALUES (@ref, @sku) /* ' */ UPDATE S SET A = 1", "mssql"),
+        validateOrderWrite(
+          "INSERT INTO S (REF, SKU) VALUES (@ref, @sku) /* ' */ UPDATE S SET A = 1",
+          "mssql",
+        ),
       ),
     ).toBe("Sipariş yazma sorgusunda izin verilmeyen ifade: UPDATE");
     expect(reason(() => validateOrderWrite("EXEC P @ref; EXEC Q @ref", "mssql"))).toMatch(/ikinci ifade: ;/);
@@ -133,8 +136,16 @@ describe("generic SQL configuration checks", () => {
     // SQL Server: the WITH list stays in front, a top-level ORDER BY without TOP/OFFSET is dropped (1033),
     // an OPTION hint moves to the outer statement; one that a row limit needs stays.
     expect(
-      keysetQuery("mssql", "WITH I AS (SELECT ID FROM T) SELECT ID FROM I ORDER BY ID DESC OPTION (MAXDOP 1);", "ID", 5, true),
-    ).toBe("WITH I AS (SELECT ID FROM T) SELECT TOP (5) * FROM (SELECT ID FROM I) AS q WHERE q.ID > @after ORDER BY q.ID OPTION (MAXDOP 1)");
+      keysetQuery(
+        "mssql",
+        "WITH I AS (SELECT ID FROM T) SELECT ID FROM I ORDER BY ID DESC OPTION (MAXDOP 1);",
+        "ID",
+        5,
+        true,
+      ),
+    ).toBe(
+      "WITH I AS (SELECT ID FROM T) SELECT TOP (5) * FROM (SELECT ID FROM I) AS q WHERE q.ID > @after ORDER BY q.ID OPTION (MAXDOP 1)",
+    );
     expect(keysetQuery("mssql", "SELECT TOP 10 ID FROM T ORDER BY ID -- son", "ID", 5, false)).toBe(
       "SELECT TOP (5) * FROM (SELECT TOP 10 ID FROM T ORDER BY ID) AS q ORDER BY q.ID",
     );

@@ -11,7 +11,15 @@ import type { AST } from "node-sql-parser";
 import { ConnectorError } from "../sdk/errors";
 import type { SqlDialect } from "../sdk/sql";
 import { sqlParser } from "../sdk/sql-parser";
-import { checkRead, DENIED_WORDS, pageOverRead, type SqlReadShape, SqlRefusal, type SqlToken, tokenize } from "./sql-guard";
+import {
+  checkRead,
+  DENIED_WORDS,
+  pageOverRead,
+  type SqlReadShape,
+  SqlRefusal,
+  type SqlToken,
+  tokenize,
+} from "./sql-guard";
 
 export type ReadQueryName = "products" | "stock" | "prices" | "categories";
 export type QueryName = ReadQueryName | "orderLookup" | "orderWrite";
@@ -186,12 +194,20 @@ export function validateOrderWrite(sql: string, dialect: SqlDialect): "procedure
   const name = "orderWrite";
   const all = tokensOf(name, sql, dialect);
   const tokens = all.at(-1)?.text === ";" ? all.slice(0, -1) : all;
-  if (tokens.length === 0) throw invalid(name, message("connectors.genericSql.empty", { what: queryLabel(name) }));
+  if (tokens.length === 0)
+    throw invalid(name, message("connectors.genericSql.empty", { what: queryLabel(name) }));
   checkParams(name, tokens, ORDER_PARAMS);
   for (const t of tokens) {
     if (t.text === ";")
-      throw invalid(name, message("connectors.genericSql.guard.stacked", { what: queryLabel(name), part: ";" }));
-    if (t.kind === "word" && !WRITE_WORDS.has(t.upper) && (DENIED_WORDS.has(t.upper) || t.upper === "SELECT" || t.upper === "WITH"))
+      throw invalid(
+        name,
+        message("connectors.genericSql.guard.stacked", { what: queryLabel(name), part: ";" }),
+      );
+    if (
+      t.kind === "word" &&
+      !WRITE_WORDS.has(t.upper) &&
+      (DENIED_WORDS.has(t.upper) || t.upper === "SELECT" || t.upper === "WITH")
+    )
       throw refused(name, new SqlRefusal("word", t.upper));
   }
   const head = tokens[0]?.upper;
@@ -206,7 +222,8 @@ export function validateOrderWrite(sql: string, dialect: SqlDialect): "procedure
       rest = rest.slice(1, -1);
     }
     // `@a, @b, …`: anything else (a literal, an expression) is not a parameter-only call.
-    const paramsOnly = rest.every((t, i) => (i % 2 === 0 ? t.kind === "param" : t.text === ",")) && rest.length % 2 === 1;
+    const paramsOnly =
+      rest.every((t, i) => (i % 2 === 0 ? t.kind === "param" : t.text === ",")) && rest.length % 2 === 1;
     if (rest.length > 0 && !paramsOnly) throw invalid(name, message("connectors.genericSql.writeKind"));
     return "procedure";
   }

@@ -102,9 +102,7 @@ describe("generic SQL connector paging on SQL Server (TDS judge)", () => {
       ),
     ).toMatchObject({ ok: false, number: 156, errors: [TSQL_WITH_IN_DERIVED] });
     // With TOP or OFFSET the ORDER BY is allowed; at the top level always.
-    expect(
-      judgeTsql("SELECT * FROM (SELECT TOP 5 CODE FROM LG_001_ITEMS ORDER BY CODE) AS q").ok,
-    ).toBe(true);
+    expect(judgeTsql("SELECT * FROM (SELECT TOP 5 CODE FROM LG_001_ITEMS ORDER BY CODE) AS q").ok).toBe(true);
     expect(judgeTsql("SELECT CODE FROM LG_001_ITEMS ORDER BY CODE").ok).toBe(true);
   });
 

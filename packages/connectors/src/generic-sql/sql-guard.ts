@@ -185,7 +185,17 @@ const TABLE_HINTS = new Set([
 const SELECT_AFTER = new Set(["(", "UNION", "ALL", "DISTINCT", "EXCEPT", "INTERSECT"]);
 
 /** Keywords that end a FROM list at their depth (a `,` after them no longer lists tables). */
-const CLAUSES = new Set(["WHERE", "GROUP", "HAVING", "ORDER", "UNION", "EXCEPT", "INTERSECT", "WINDOW", "SELECT"]);
+const CLAUSES = new Set([
+  "WHERE",
+  "GROUP",
+  "HAVING",
+  "ORDER",
+  "UNION",
+  "EXCEPT",
+  "INTERSECT",
+  "WINDOW",
+  "SELECT",
+]);
 
 const LETTER = /[\p{L}\p{M}\p{N}_$#]/u;
 const WORD_START = /[\p{L}_#]/u;
@@ -296,7 +306,11 @@ export function tokenize(sql: string, dialect: SqlDialect): SqlToken[] {
       const end = sql.indexOf("\n", i);
       const body = sql.slice(i + 2, end < 0 ? n : end);
       const odd = /\/\*|\*\/|[\v\f\u0085\u2028\u2029]|\r(?!$)/.exec(body);
-      if (odd) throw new SqlRefusal(odd[0].length === 2 ? "nestedComment" : "char", `-- … ${odd[0].trim() || codePoint(odd[0])}`);
+      if (odd)
+        throw new SqlRefusal(
+          odd[0].length === 2 ? "nestedComment" : "char",
+          `-- … ${odd[0].trim() || codePoint(odd[0])}`,
+        );
       i = end < 0 ? n : end + 1;
       continue;
     }
@@ -316,7 +330,12 @@ export function tokenize(sql: string, dialect: SqlDialect): SqlToken[] {
       continue;
     }
     // Firebird 3's alternative quoting: q'{ … }' (the closing mark is the opening one's pair).
-    if (dialect === "firebird" && (c === "q" || c === "Q") && next === "'" && !LETTER.test(sql[i - 1] ?? " ")) {
+    if (
+      dialect === "firebird" &&
+      (c === "q" || c === "Q") &&
+      next === "'" &&
+      !LETTER.test(sql[i - 1] ?? " ")
+    ) {
       const open = sql[i + 2];
       if (!open) throw new SqlRefusal("unterminated", "q'");
       const close = ({ "(": ")", "[": "]", "{": "}", "<": ">" } as Record<string, string>)[open] ?? open;
@@ -328,13 +347,29 @@ export function tokenize(sql: string, dialect: SqlDialect): SqlToken[] {
     }
     if (c === '"') {
       const end = quoted(i + 1, '"', '"');
-      push("quoted", i, end, sql.slice(i + 1, end - 1).replace(/""/g, '"').toUpperCase());
+      push(
+        "quoted",
+        i,
+        end,
+        sql
+          .slice(i + 1, end - 1)
+          .replace(/""/g, '"')
+          .toUpperCase(),
+      );
       i = end;
       continue;
     }
     if (c === "[" && dialect === "mssql") {
       const end = quoted(i + 1, "]", "[");
-      push("quoted", i, end, sql.slice(i + 1, end - 1).replace(/]]/g, "]").toUpperCase());
+      push(
+        "quoted",
+        i,
+        end,
+        sql
+          .slice(i + 1, end - 1)
+          .replace(/]]/g, "]")
+          .toUpperCase(),
+      );
       i = end;
       continue;
     }
@@ -349,7 +384,9 @@ export function tokenize(sql: string, dialect: SqlDialect): SqlToken[] {
       continue;
     }
     if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(next ?? ""))) {
-      const m = /^(?:0x[0-9A-Fa-f]*|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)/.exec(sql.slice(i)) as RegExpExecArray;
+      const m = /^(?:0x[0-9A-Fa-f]*|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)/.exec(
+        sql.slice(i),
+      ) as RegExpExecArray;
       push("number", i, i + m[0].length);
       i += m[0].length;
       continue;
@@ -439,7 +476,10 @@ export function checkRead(sql: string, dialect: SqlDialect, options: SqlReadOpti
       if (tokens[j + 1]?.kind === "word" || tokens[j + 1]?.kind === "quoted") j++;
     }
     if (dots >= 3 && dialect === "mssql")
-      throw new SqlRefusal("linkedServer", sql.slice((tokens[k] as SqlToken).start, (tokens[j] as SqlToken).end));
+      throw new SqlRefusal(
+        "linkedServer",
+        sql.slice((tokens[k] as SqlToken).start, (tokens[j] as SqlToken).end),
+      );
     k = j;
   }
 
@@ -506,10 +546,12 @@ function withList(tokens: SqlToken[]): { bodyStart: number; cteCloses: Set<numbe
   let k = word(tokens[1], "RECURSIVE") ? 2 : 1;
   for (;;) {
     const name = tokens[k];
-    if (!name || (name.kind !== "word" && name.kind !== "quoted")) throw new SqlRefusal("shape", name?.text ?? "WITH");
+    if (!name || (name.kind !== "word" && name.kind !== "quoted"))
+      throw new SqlRefusal("shape", name?.text ?? "WITH");
     k++;
     if (tokens[k]?.text === "(") k = closeOf(tokens, k) + 1;
-    if (!word(tokens[k], "AS") || tokens[k + 1]?.text !== "(") throw new SqlRefusal("shape", tokens[k]?.text ?? name.text);
+    if (!word(tokens[k], "AS") || tokens[k + 1]?.text !== "(")
+      throw new SqlRefusal("shape", tokens[k]?.text ?? name.text);
     const close = closeOf(tokens, k + 1);
     const first = tokens[k + 2];
     if (!word(first, "SELECT") && first?.text !== "(") throw new SqlRefusal("shape", first?.text ?? ")");
@@ -562,7 +604,8 @@ export function pageOverRead(
         orderEnd = j;
         break;
       }
-  const piece = (a: number, b: number) => (a < b ? sql.slice((body[a] as SqlToken).start, (body[b - 1] as SqlToken).end) : "");
+  const piece = (a: number, b: number) =>
+    a < b ? sql.slice((body[a] as SqlToken).start, (body[b - 1] as SqlToken).end) : "";
   const inner =
     orderBy >= 0 && !keepOrder
       ? `${piece(0, orderBy)} ${piece(orderEnd, stop)}`.trim()

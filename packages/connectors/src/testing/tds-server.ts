@@ -407,7 +407,8 @@ function skipAllHeaders(r: Reader): string | undefined {
     const length = headers.u32();
     const type = headers.u16();
     const data = headers.bytes(length - 6);
-    if (type === 2 && data.subarray(0, 8).some((b) => b !== 0)) transaction = data.subarray(0, 8).toString("hex");
+    if (type === 2 && data.subarray(0, 8).some((b) => b !== 0))
+      transaction = data.subarray(0, 8).toString("hex");
   }
   return transaction;
 }
@@ -594,7 +595,8 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
         transaction: descriptor.toString("hex"),
         statementsBefore: statements.length,
       });
-      const [next, previous] = op === TM.BEGIN ? [descriptor, Buffer.alloc(0)] : [Buffer.alloc(0), descriptor];
+      const [next, previous] =
+        op === TM.BEGIN ? [descriptor, Buffer.alloc(0)] : [Buffer.alloc(0), descriptor];
       const env = new Writer().u8(ENV_TXN[op]).u8(next.length).push(next).u8(previous.length).push(previous);
       return Buffer.concat([lengthToken(TOKEN.ENVCHANGE, env.buffer()), doneToken(TOKEN.DONE, 0, 0, 0)]);
     };

@@ -188,12 +188,14 @@ export const en: MessageCatalog = {
         char: "Character not allowed in the {{what}} query: {{part}} (only inside quoted text).",
         lookalike: "Name written with look-alike letters of another alphabet in the {{what}} query: {{part}}",
         unterminated: "Unterminated {{part}} in the {{what}} query",
-        nestedComment: "Nested comment in the {{what}} query: {{part}} (comment marks cannot appear inside a comment).",
+        nestedComment:
+          "Nested comment in the {{what}} query: {{part}} (comment marks cannot appear inside a comment).",
         stacked: "Write a single SQL statement for {{what}} (second statement: {{part}}).",
         shape: "The {{what}} query must be a SELECT or a WITH of SELECTs only; not allowed: {{part}}",
         linkedServer: "Name reaching another server in the {{what}} query: {{part}}",
         procedure: "Procedure call not allowed in the {{what}} query: {{part}}",
-        parseAt: "The {{what}} query could not be read: \"{{found}}\" was not expected at line {{line}}, column {{column}}.",
+        parseAt:
+          'The {{what}} query could not be read: "{{found}}" was not expected at line {{line}}, column {{column}}.',
       },
       parse: "The {{what}} query could not be read: {{detail}}",
       selectOnly: "The {{what}} query may only be a SELECT (statements that change data are not run).",

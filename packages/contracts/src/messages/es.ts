@@ -158,12 +158,14 @@ export const es: MessageCatalog = {
         char: "Carácter no permitido en la consulta {{what}}: {{part}} (solo dentro de texto entre comillas).",
         lookalike: "Nombre escrito con letras parecidas de otro alfabeto en la consulta {{what}}: {{part}}",
         unterminated: "{{part}} sin cerrar en la consulta {{what}}",
-        nestedComment: "Comentario anidado en la consulta {{what}}: {{part}} (las marcas de comentario no pueden ir dentro de un comentario).",
+        nestedComment:
+          "Comentario anidado en la consulta {{what}}: {{part}} (las marcas de comentario no pueden ir dentro de un comentario).",
         stacked: "Escriba una sola instrucción SQL para {{what}} (segunda instrucción: {{part}}).",
         shape: "La consulta {{what}} debe ser un SELECT o un WITH solo de SELECT; no permitido: {{part}}",
         linkedServer: "Nombre que llega a otro servidor en la consulta {{what}}: {{part}}",
         procedure: "Llamada a procedimiento no permitida en la consulta {{what}}: {{part}}",
-        parseAt: "No se pudo leer la consulta {{what}}: no se esperaba \"{{found}}\" en la línea {{line}}, columna {{column}}.",
+        parseAt:
+          'No se pudo leer la consulta {{what}}: no se esperaba "{{found}}" en la línea {{line}}, columna {{column}}.',
       },
       parse: "No se pudo leer la consulta {{what}}: {{detail}}",
       selectOnly:

@@ -158,14 +158,18 @@ export const fr: MessageCatalog = {
       guard: {
         refused: "Instruction non autorisée dans la requête {{what}} : {{part}}",
         char: "Caractère non autorisé dans la requête {{what}} : {{part}} (uniquement dans un texte entre guillemets).",
-        lookalike: "Nom écrit avec des lettres semblables d'un autre alphabet dans la requête {{what}} : {{part}}",
+        lookalike:
+          "Nom écrit avec des lettres semblables d'un autre alphabet dans la requête {{what}} : {{part}}",
         unterminated: "{{part}} non fermé dans la requête {{what}}",
-        nestedComment: "Commentaire imbriqué dans la requête {{what}} : {{part}} (les marques de commentaire ne peuvent pas figurer dans un commentaire).",
+        nestedComment:
+          "Commentaire imbriqué dans la requête {{what}} : {{part}} (les marques de commentaire ne peuvent pas figurer dans un commentaire).",
         stacked: "Écrivez une seule instruction SQL pour {{what}} (deuxième instruction : {{part}}).",
-        shape: "La requête {{what}} doit être un SELECT ou un WITH de SELECT uniquement ; non autorisé : {{part}}",
+        shape:
+          "La requête {{what}} doit être un SELECT ou un WITH de SELECT uniquement ; non autorisé : {{part}}",
         linkedServer: "Nom atteignant un autre serveur dans la requête {{what}} : {{part}}",
         procedure: "Appel de procédure non autorisé dans la requête {{what}} : {{part}}",
-        parseAt: "La requête {{what}} n'a pas pu être lue : « {{found}} » inattendu ligne {{line}}, colonne {{column}}.",
+        parseAt:
+          "La requête {{what}} n'a pas pu être lue : « {{found}} » inattendu ligne {{line}}, colonne {{column}}.",
       },
       parse: "La requête {{what}} n'a pas pu être lue : {{detail}}",
       selectOnly:

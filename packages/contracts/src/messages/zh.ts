@@ -144,7 +144,7 @@ export const zh: MessageCatalog = {
         shape: "{{what}}查询必须是SELECT或仅含SELECT的WITH;不允许:{{part}}",
         linkedServer: "{{what}}查询中指向其他服务器的名称:{{part}}",
         procedure: "{{what}}查询中不允许的过程调用:{{part}}",
-        parseAt: "无法解析{{what}}查询:第{{line}}行第{{column}}列不应出现\"{{found}}\"。",
+        parseAt: '无法解析{{what}}查询:第{{line}}行第{{column}}列不应出现"{{found}}"。',
       },
       parse: "无法解析{{what}}查询:{{detail}}",
       selectOnly: "{{what}}查询只能是 SELECT(不会执行修改数据的语句)。",
