@@ -52,37 +52,54 @@ describe("merchant SQL: read-only by construction", () => {
         return (e as { merchantMessage?: string }).merchantMessage;
       }
     };
-    expect(why("SELECT KOD AS sku, '/*' AS name FROM STOK DELETE FROM STOK SELECT '*/' AS x")).toBe(
-      "Ürün sorgusunda izin verilmeyen ifade: DELETE",
-    );
-    expect(why("SELECT KOD AS sku, '/*' AS name FROM STOK SELECT '*/' AS x")).toBe(
-      "Ürün alanına tek bir SQL ifadesi yazın (ikinci ifade: SELECT).",
-    );
-    expect(why("EXEC xp_cmdshell 'dir'")).toBe("Ürün sorgusunda izin verilmeyen ifade: EXEC");
-    expect(why("SELECT * FROM OPENQUERY(L, 'DELETE FROM STOK')")).toBe(
-      "Ürün sorgusunda izin verilmeyen ifade: OPENQUERY",
-    );
-    expect(why("WITH x AS (UPDATE STOK SET A = 1 RETURNING A) SELECT * FROM x", "firebird")).toBe(
-      "Ürün sorgusunda izin verilmeyen ifade: UPDATE",
-    );
-    expect(why("SELECT * INTO #t FROM STOK")).toBe("Ürün sorgusunda izin verilmeyen ifade: INTO");
-    expect(why("SELECT * FROM SRV.LOGODB.dbo.LG_001_ITEMS")).toBe(
-      "Ürün sorgusunda başka sunucuya uzanan ad: SRV.LOGODB.dbo.LG_001_ITEMS",
-    );
-    expect(why("SELECT * FROM STOK_SIL(1)", "firebird")).toBe(
-      "Ürün sorgusunda izin verilmeyen yordam çağrısı: STOK_SIL",
-    );
-    expect(why("S\u0415LECT 1 FROM T")).toBe(
-      "Ürün sorgusunda başka alfabeden benzer harflerle yazılmış ad: S\u0415LECT",
-    );
-    expect(why("SELECT 1 FROM T\u200b")).toBe(
-      "Ürün sorgusunda izin verilmeyen karakter: U+200B (yalnızca tırnak içindeki metinlerde kullanılabilir).",
-    );
-    expect(why("SELECT 'abc FROM T")).toBe("Ürün sorgusunda kapanmamış '");
-    expect(why("SELECT 1 FROM T /* a /* b */ */")).toBe(
-      "Ürün sorgusunda iç içe yorum: /* … */ (yorum işaretleri yorumun içinde kullanılamaz).",
-    );
-    expect(why("UPDATE STOK SET A = 1")).toBe("Ürün sorgusunda izin verilmeyen ifade: UPDATE");
+    const cases: Array<[string, SqlDialect, string]> = [
+      [
+        "SELECT KOD AS sku, '/*' AS name FROM STOK DELETE FROM STOK SELECT '*/' AS x",
+        "mssql",
+        "Ürün sorgusunda izin verilmeyen ifade: DELETE",
+      ],
+      [
+        "SELECT KOD AS sku, '/*' AS name FROM STOK SELECT '*/' AS x",
+        "mssql",
+        "Ürün alanına tek bir SQL ifadesi yazın (ikinci ifade: SELECT).",
+      ],
+      ["EXEC xp_cmdshell 'dir'", "mssql", "Ürün sorgusunda izin verilmeyen ifade: EXEC"],
+      [
+        "SELECT * FROM OPENQUERY(L, 'DELETE FROM STOK')",
+        "mssql",
+        "Ürün sorgusunda izin verilmeyen ifade: OPENQUERY",
+      ],
+      [
+        "WITH x AS (UPDATE STOK SET A = 1 RETURNING A) SELECT * FROM x",
+        "firebird",
+        "Ürün sorgusunda izin verilmeyen ifade: UPDATE",
+      ],
+      ["SELECT * INTO #t FROM STOK", "mssql", "Ürün sorgusunda izin verilmeyen ifade: INTO"],
+      [
+        "SELECT * FROM SRV.LOGODB.dbo.LG_001_ITEMS",
+        "mssql",
+        "Ürün sorgusunda başka sunucuya uzanan ad: SRV.LOGODB.dbo.LG_001_ITEMS",
+      ],
+      ["SELECT * FROM STOK_SIL(1)", "firebird", "Ürün sorgusunda izin verilmeyen yordam çağrısı: STOK_SIL"],
+      [
+        "S\u0415LECT 1 FROM T",
+        "mssql",
+        "Ürün sorgusunda başka alfabeden benzer harflerle yazılmış ad: S\u0415LECT",
+      ],
+      [
+        "SELECT 1 FROM T\u200b",
+        "mssql",
+        "Ürün sorgusunda izin verilmeyen karakter: U+200B (yalnızca tırnak içindeki metinlerde kullanılabilir).",
+      ],
+      ["SELECT 'abc FROM T", "mssql", "Ürün sorgusunda kapanmamış '"],
+      [
+        "SELECT 1 FROM T /* a /* b */ */",
+        "mssql",
+        "Ürün sorgusunda iç içe yorum: /* … */ (yorum işaretleri yorumun içinde kullanılamaz).",
+      ],
+      ["UPDATE STOK SET A = 1", "mssql", "Ürün sorgusunda izin verilmeyen ifade: UPDATE"],
+    ];
+    for (const [sql, dialect, expected] of cases) expect(why(sql, dialect), sql).toBe(expected);
     expect(why("VALUES (1)")).toBe(
       "Ürün sorgusu SELECT ya da yalnızca SELECT içeren WITH ile yazılmalı; izin verilmeyen yer: VALUES",
     );

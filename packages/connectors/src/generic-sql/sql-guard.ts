@@ -345,31 +345,12 @@ export function tokenize(sql: string, dialect: SqlDialect): SqlToken[] {
       i = end + 2;
       continue;
     }
-    if (c === '"') {
-      const end = quoted(i + 1, '"', '"');
-      push(
-        "quoted",
-        i,
-        end,
-        sql
-          .slice(i + 1, end - 1)
-          .replace(/""/g, '"')
-          .toUpperCase(),
-      );
-      i = end;
-      continue;
-    }
-    if (c === "[" && dialect === "mssql") {
-      const end = quoted(i + 1, "]", "[");
-      push(
-        "quoted",
-        i,
-        end,
-        sql
-          .slice(i + 1, end - 1)
-          .replace(/]]/g, "]")
-          .toUpperCase(),
-      );
+    // Quoted names: "…" in both dialects, […] in SQL Server; the closing mark doubled stands for itself.
+    const close = c === '"' ? '"' : c === "[" && dialect === "mssql" ? "]" : undefined;
+    if (close) {
+      const end = quoted(i + 1, close, c);
+      const name = sql.slice(i + 1, end - 1).replaceAll(close + close, close);
+      push("quoted", i, end, name.toUpperCase());
       i = end;
       continue;
     }
