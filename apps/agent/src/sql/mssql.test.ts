@@ -314,6 +314,18 @@ describe("SQL Server executor (mssql + tedious@19) against the canned TDS respon
       });
       expect(more, text).toEqual([]);
     }
+    // A text that would end the transaction itself is not sent at all.
+    const sent = tds.statements.length;
+    for (const text of [
+      "DELETE FROM LG_001_ITEMS COMMIT",
+      "SELECT 1 AS A ROLLBACK TRAN DELETE FROM LG_001_ITEMS",
+    ])
+      expect(await runner.perform(frame(text, { readOnly: true })), text).toMatchObject({
+        type: "sql-error",
+        kind: "statement",
+        code: "EREADONLY",
+      });
+    expect(tds.statements.length).toBe(sent);
     // Cut at the row cap (ATTENTION mid-answer): still rolled back, the connection reused after.
     const events = tds.transactions.length;
     const capped = await runner.perform(

@@ -125,6 +125,14 @@ export function createMssqlExecutor(target: MssqlTarget, options: MssqlExecutorO
     opts.signal?.throwIfAborted();
     const p = await connected();
     if (!q.readOnly) return run(p, q, opts);
+    // The one way out of the rollback is a text that ends the transaction itself: not run, wherever the
+    // word stands (a literal too: a read has no reason to spell it).
+    const ends = TRANSACTION_END.exec(q.text);
+    if (ends)
+      throw Object.assign(new Error(`a read may not end its transaction (${ends[0].toUpperCase()})`), {
+        name: "RequestError",
+        code: "EREADONLY",
+      });
     const tx = new sql.Transaction(p);
     await tx.begin(sql.ISOLATION_LEVEL.READ_COMMITTED);
     try {
@@ -211,6 +219,9 @@ export function createMssqlExecutor(target: MssqlTarget, options: MssqlExecutorO
     },
   };
 }
+
+/** COMMIT / ROLLBACK in a merchant read would end the transaction it is kept in. */
+const TRANSACTION_END = /\b(?:COMMIT|ROLLBACK)\b/i;
 
 const LOST = new Set(["ESOCKET", "ECONNCLOSED", "ECONNRESET", "EPIPE"]);
 
