@@ -107,6 +107,15 @@ run("SQL through the on-site agent (real agent process, real Firebird)", () => {
     expect(none.rows).toEqual([]);
   });
 
+  it("carries a merchant read's read-only mark to the agent: a write in it does not last", async () => {
+    const sql = agentHubOf(t.ctx).sqlFor(agentId, { alias: "muhasebe" }, "firebird");
+    const before = await sql.query({ text: "SELECT COUNT(*) AS N FROM STOK_DEPO" });
+    const write = await sql.query({ text: "DELETE FROM STOK_DEPO", readOnly: true }).catch((e: unknown) => e);
+    expect(write).toBeInstanceOf(Error);
+    const after = await sql.query({ text: "SELECT COUNT(*) AS N FROM STOK_DEPO" });
+    expect(after.rows).toEqual(before.rows);
+  });
+
   it("classifies failures without the driver's text reaching the merchant", async () => {
     const sql = agentHubOf(t.ctx).sqlFor(agentId, { alias: "muhasebe" }, "firebird");
     const bad = await sql.query({ text: "SELECT NOPE FROM STOK_DEPO" }).catch((e: unknown) => e);

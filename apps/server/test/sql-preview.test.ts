@@ -72,9 +72,19 @@ describe("SQL preview of the generic connector", () => {
       token: a.token,
       body: { query: "stock", sqlConfig: draft },
     });
-    expect(refused.body.data.error).toBe(
-      "Stok sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).",
-    );
+    expect(refused.body.data.error).toBe("Stok sorgusunda izin verilmeyen ifade: DELETE");
+    // The probe's bypass: a write between two literals that look like a comment to a literal-blind check.
+    const hidden = JSON.stringify({
+      stock: {
+        sql: "SELECT KOD AS sku, '/*' AS name FROM STOK DELETE FROM STOK SELECT '*/' AS x",
+        columns: { sku: "A", warehouse: "B", quantity: "C" },
+      },
+    });
+    const bypass = await call(t.app, "POST", url, {
+      token: a.token,
+      body: { query: "stock", sqlConfig: hidden },
+    });
+    expect(bypass.body.data.error).toBe("Stok sorgusunda izin verilmeyen ifade: DELETE");
     const missing = await call(t.app, "POST", url, { token: a.token, body: { query: "prices" } });
     expect(missing.body.data.error).toBe(
       'Fiyat sorgusu tanımlanmamış; "SQL ile bağlantı" bölümünden ekleyin.',

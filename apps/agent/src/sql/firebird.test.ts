@@ -92,3 +92,96 @@ describe.skipIf(!password)("Firebird executor beside a user holding a lock", () 
     expect(after).toMatchObject({ type: "sql-result", rows: [{ MIKTAR: 7 }] });
   });
 });
+
+/**
+ * A merchant's read (`readOnly` frame) that carries a write, sent to the runner directly as if the
+ * server's checker had missed it: Firebird refuses it in the read-only transaction and nothing lasts.
+ * The same statements as the driver's own writes do apply (the guard is what stops them). Generators
+ * are the exception the checker must catch: GEN_ID / NEXT VALUE FOR advance even in a read-only
+ * transaction that is rolled back.
+ */
+describe.skipIf(!password)("Firebird executor: a merchant read cannot write", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ep-agent-fb-ro-"));
+  const target = {
+    dialect: "firebird" as const,
+    host: "127.0.0.1",
+    port: 3050,
+    database: join(dir, "READONLY.FDB"),
+    user: "SYSDBA",
+    password: password ?? "",
+  };
+  const home = mkdtempSync(join(tmpdir(), "ep-agent-fb-ro-home-"));
+  const runner = new SqlRunner(new AgentStore(home));
+  let n = 0;
+  const frame = (text: string, readOnly: boolean): AgentSqlRequestFrame => ({
+    type: "sql",
+    id: `r${++n}`,
+    target,
+    text,
+    timeoutMs: 5000,
+    ...(readOnly ? { readOnly: true } : {}),
+  });
+  /** The first row of an answer (none for a failure). */
+  const firstRow = async (f: AgentSqlRequestFrame) => {
+    const answer = await runner.perform(f);
+    return answer.type === "sql-result" ? answer.rows[0] : undefined;
+  };
+  const count = () => firstRow(frame("SELECT COUNT(*) AS N, SUM(MIKTAR) AS M FROM STOK", false));
+
+  beforeAll(async () => {
+    chmodSync(dir, 0o777);
+    const db = await Firebird.attachOrCreateAsync({ ...target, encoding: "UTF8" });
+    await db.queryAsync("CREATE TABLE STOK (BLKODU INTEGER NOT NULL PRIMARY KEY, MIKTAR INTEGER)");
+    await db.queryAsync("CREATE SEQUENCE GEN_STOK");
+    await db.queryAsync(
+      "CREATE PROCEDURE STOK_YAZ RETURNS (N INTEGER) AS BEGIN INSERT INTO STOK VALUES (100, 1); N = 1; SUSPEND; END",
+    );
+    await db.detachAsync();
+    const seed = await Firebird.attachAsync({ ...target, encoding: "UTF8" });
+    await seed.queryAsync("INSERT INTO STOK (BLKODU, MIKTAR) VALUES (1, 5)");
+    await seed.queryAsync("INSERT INTO STOK (BLKODU, MIKTAR) VALUES (2, 7)");
+    await seed.detachAsync();
+  });
+
+  afterAll(async () => {
+    await runner.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("refuses every write a read carries and keeps the rows as they were", async () => {
+    const writes = [
+      "DELETE FROM STOK",
+      "UPDATE STOK SET MIKTAR = 0",
+      "INSERT INTO STOK (BLKODU, MIKTAR) VALUES (3, 1)",
+      "UPDATE OR INSERT INTO STOK (BLKODU, MIKTAR) VALUES (1, 0) MATCHING (BLKODU)",
+      "EXECUTE BLOCK AS BEGIN DELETE FROM STOK; END",
+      "SELECT N FROM STOK_YAZ",
+      "WITH x AS (SELECT BLKODU FROM STOK) SELECT * FROM STOK WHERE BLKODU IN (SELECT BLKODU FROM x) WITH LOCK",
+    ];
+    for (const text of writes) {
+      const answer = await runner.perform(frame(text, true));
+      expect(answer, text).toMatchObject({ type: "sql-error", kind: "statement" });
+      expect(await count(), text).toEqual({ N: 2, M: 12 });
+    }
+    // A read answers as before.
+    expect(await runner.perform(frame("SELECT MIKTAR FROM STOK WHERE BLKODU = 1", true))).toMatchObject({
+      type: "sql-result",
+      rows: [{ MIKTAR: 5 }],
+    });
+  });
+
+  it("applies the same statement sent as the driver's own write (the guard is what stops it)", async () => {
+    const write = frame("UPDATE STOK SET MIKTAR = MIKTAR + 1 WHERE BLKODU = 2", false);
+    expect(await runner.perform(write)).toMatchObject({ type: "sql-result" });
+    expect(await count()).toEqual({ N: 2, M: 13 });
+    await runner.perform(frame("UPDATE STOK SET MIKTAR = 7 WHERE BLKODU = 2", false));
+  });
+
+  it("cannot keep a generator from advancing: the checker refuses GEN_ID and NEXT VALUE FOR", async () => {
+    const next = async () =>
+      (await firstRow(frame("SELECT GEN_ID(GEN_STOK, 1) AS V FROM RDB$DATABASE", true)))?.V;
+    expect(await next()).toBe(1);
+    expect(await next()).toBe(2);
+  });
+});

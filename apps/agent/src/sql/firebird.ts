@@ -83,7 +83,9 @@ export function createFirebirdExecutor(
         opts.timeoutMs ? Math.floor(opts.timeoutMs / 1000) - 1 : Number.POSITIVE_INFINITY,
       ),
     );
-    const read = isReadOnlyStatement(sql);
+    // A merchant's read is read-only whatever its text does; the driver's own reads by their text.
+    const merchantRead = q.readOnly === true;
+    const read = merchantRead || isReadOnlyStatement(sql);
     const db = await pool.getAsync();
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -96,7 +98,8 @@ export function createFirebirdExecutor(
         });
         try {
           const result = (await tx.queryAsync(sql, values)) as unknown;
-          await tx.commitAsync();
+          // A merchant's read keeps nothing: rolled back, not committed (read-only already refuses writes).
+          await (merchantRead ? tx.rollbackAsync() : tx.commitAsync());
           return result;
         } catch (e) {
           await tx.rollbackAsync().catch(() => undefined);

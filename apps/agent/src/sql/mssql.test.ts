@@ -291,6 +291,55 @@ describe("SQL Server executor (mssql + tedious@19) against the canned TDS respon
     expect(down).toMatchObject({ type: "sql-error", kind: "unreachable" });
   });
 
+  it("runs a merchant's read inside a transaction that is always rolled back, even a write slipped past the checker", async () => {
+    answer = (text) =>
+      text.startsWith("SELECT")
+        ? { columns: [{ name: "CODE", type: "nvarchar" }], rows: [["A"], ["B"], ["C"]] }
+        : { columns: [], rows: [], rowsAffected: 5 };
+    const texts = ["SELECT CODE FROM LG_001_ITEMS", "DELETE FROM LG_001_ITEMS"];
+    for (const text of texts) {
+      const from = tds.statements.length;
+      const events = tds.transactions.length;
+      const answered = await runner.perform(frame(text, { readOnly: true }));
+      expect(answered.type, text).toBe("sql-result");
+      const [statement] = tds.statements.slice(from);
+      const [begin, end, ...more] = tds.transactions.slice(events);
+      // BEGIN, the batch inside it (its ALL_HEADERS name the transaction), then ROLLBACK; no COMMIT.
+      expect(begin, text).toMatchObject({ op: "begin", statementsBefore: from });
+      expect(statement?.transaction, text).toBe(begin?.transaction);
+      expect(end, text).toEqual({
+        op: "rollback",
+        transaction: begin?.transaction,
+        statementsBefore: from + 1,
+      });
+      expect(more, text).toEqual([]);
+    }
+    // A text that would end the transaction itself is not sent at all.
+    const sent = tds.statements.length;
+    for (const text of [
+      "DELETE FROM LG_001_ITEMS COMMIT",
+      "SELECT 1 AS A ROLLBACK TRAN DELETE FROM LG_001_ITEMS",
+    ])
+      expect(await runner.perform(frame(text, { readOnly: true })), text).toMatchObject({
+        type: "sql-error",
+        kind: "statement",
+        code: "EREADONLY",
+      });
+    expect(tds.statements.length).toBe(sent);
+    // Cut at the row cap (ATTENTION mid-answer): still rolled back, the connection reused after.
+    const events = tds.transactions.length;
+    const capped = await runner.perform(
+      frame("SELECT CODE FROM LG_001_ITEMS", { readOnly: true, maxRows: 1 }),
+    );
+    expect(capped).toMatchObject({ type: "sql-result", truncated: true });
+    expect(tds.transactions.slice(events).map((e) => e.op)).toEqual(["begin", "rollback"]);
+    // The driver's own statements (not merchant reads) run outside any transaction, as before.
+    const from = tds.statements.length;
+    await runner.perform(frame("SELECT CODE FROM LG_001_ITEMS"));
+    expect(tds.statements[from]?.transaction).toBeUndefined();
+    expect(tds.transactions.length).toBe(events + 2);
+  });
+
   it("an unknown alias is a config failure", async () => {
     const none = await runner.perform(frame("SELECT X FROM T", { target: { alias: "yok" } }));
     expect(none).toMatchObject({ type: "sql-error", kind: "config" });

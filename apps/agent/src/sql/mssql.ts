@@ -117,16 +117,43 @@ export function createMssqlExecutor(target: MssqlTarget, options: MssqlExecutorO
     return connecting;
   }
 
+  /**
+   * A merchant's read runs inside a transaction that is always rolled back, so a write its text carries
+   * (past the server's checker) is undone before the connection goes back to the pool.
+   */
   async function query(q: SqlQuery, opts: SqlQueryOptions = {}): Promise<SqlResult> {
     opts.signal?.throwIfAborted();
     const p = await connected();
-    // `new Request(pool, { requestTimeout })`: mssql 12 takes per-request overrides (not in @types/mssql).
+    if (!q.readOnly) return run(p, q, opts);
+    // The one way out of the rollback is a text that ends the transaction itself: not run, wherever the
+    // word stands (a literal too: a read has no reason to spell it).
+    const ends = TRANSACTION_END.exec(q.text);
+    if (ends)
+      throw Object.assign(new Error(`a read may not end its transaction (${ends[0].toUpperCase()})`), {
+        name: "RequestError",
+        code: "EREADONLY",
+      });
+    const tx = new sql.Transaction(p);
+    await tx.begin(sql.ISOLATION_LEVEL.READ_COMMITTED);
+    try {
+      return await run(tx, q, opts);
+    } finally {
+      await tx.rollback().catch(() => undefined);
+    }
+  }
+
+  async function run(
+    parent: sql.ConnectionPool | sql.Transaction,
+    q: SqlQuery,
+    opts: SqlQueryOptions,
+  ): Promise<SqlResult> {
+    // `new Request(parent, { requestTimeout })`: mssql 12 takes per-request overrides (not in @types/mssql).
     const RequestWithOverrides = sql.Request as unknown as new (
-      pool: sql.ConnectionPool,
+      parent: sql.ConnectionPool | sql.Transaction,
       overrides?: { requestTimeout?: number },
     ) => sql.Request;
     const request = new RequestWithOverrides(
-      p,
+      parent,
       opts.timeoutMs ? { requestTimeout: opts.timeoutMs } : undefined,
     );
     const params: SqlParams = q.params ?? {};
@@ -192,6 +219,9 @@ export function createMssqlExecutor(target: MssqlTarget, options: MssqlExecutorO
     },
   };
 }
+
+/** COMMIT / ROLLBACK in a merchant read would end the transaction it is kept in. */
+const TRANSACTION_END = /\b(?:COMMIT|ROLLBACK)\b/i;
 
 const LOST = new Set(["ESOCKET", "ECONNCLOSED", "ECONNRESET", "EPIPE"]);
 

@@ -77,7 +77,7 @@ export class SqlRunner {
     const executor = this.executorFor(target, driver.create);
     try {
       const result = await executor.query(
-        { text: frame.text, params: frame.params },
+        { text: frame.text, params: frame.params, ...(frame.readOnly ? { readOnly: true } : {}) },
         { maxRows: frame.maxRows, timeoutMs: frame.timeoutMs },
       );
       return { type: "sql-result", id: frame.id, ...result };

@@ -30,17 +30,17 @@ describe("generic SQL configuration checks", () => {
 
   it("refuses anything that is not one SELECT", () => {
     expect(reason(() => validateSelect("stock", "DELETE FROM STOK", "firebird"))).toBe(
-      "Stok sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).",
+      "Stok sorgusunda izin verilmeyen ifade: DELETE",
     );
-    expect(reason(() => validateSelect("stock", "UPDATE STOK SET A = 1", "mssql"))).toMatch(
-      /yalnızca SELECT/,
+    expect(reason(() => validateSelect("stock", "UPDATE STOK SET A = 1", "mssql"))).toBe(
+      "Stok sorgusunda izin verilmeyen ifade: UPDATE",
     );
     expect(reason(() => validateSelect("stock", "SELECT 1 FROM A; DROP TABLE A", "firebird"))).toBe(
-      "Stok alanına tek bir SQL ifadesi yazın.",
+      "Stok alanına tek bir SQL ifadesi yazın (ikinci ifade: DROP).",
     );
     expect(reason(() => validateSelect("stock", "   ", "firebird"))).toBe("Stok sorgusu boş.");
-    expect(reason(() => validateSelect("prices", "SELEC x FRM y", "firebird"))).toMatch(
-      /^Fiyat sorgusu okunamadı: /,
+    expect(reason(() => validateSelect("prices", "SELEC x FRM y", "firebird"))).toBe(
+      "Fiyat sorgusu SELECT ya da yalnızca SELECT içeren WITH ile yazılmalı; izin verilmeyen yer: SELEC",
     );
     // A ';' inside a string literal is data, not a second statement.
     expect(
@@ -69,8 +69,21 @@ describe("generic SQL configuration checks", () => {
     expect(reason(() => validateOrderWrite("EXECUTE PROCEDURE P('x' || @ref)", "firebird"))).toMatch(
       /saklı yordam/,
     );
-    expect(reason(() => validateOrderWrite("DELETE FROM S WHERE REF = @ref", "firebird"))).toMatch(
-      /saklı yordam/,
+    expect(reason(() => validateOrderWrite("DELETE FROM S WHERE REF = @ref", "firebird"))).toBe(
+      "Sipariş yazma sorgusunda izin verilmeyen ifade: DELETE",
+    );
+    // A second statement behind the write, hidden by the old literal-blind comment stripper.
+    expect(
+      reason(() =>
+        validateOrderWrite(
+          "INSERT INTO S (REF, SKU) VALUES (@ref, @sku) /* ' */ UPDATE S SET A = 1",
+          "mssql",
+        ),
+      ),
+    ).toBe("Sipariş yazma sorgusunda izin verilmeyen ifade: UPDATE");
+    expect(reason(() => validateOrderWrite("EXEC P @ref; EXEC Q @ref", "mssql"))).toMatch(/ikinci ifade: ;/);
+    expect(reason(() => validateOrderWrite("INSERT INTO S (REF) VALUES (@ref,", "mssql"))).toBe(
+      'Sipariş yazma sorgusu okunamadı: 1. satır, 33. sütunda "," beklenmiyordu.',
     );
     expect(reason(() => validateOrderWrite("INSERT INTO S (A) VALUES (@password)", "firebird"))).toMatch(
       /bilinmeyen parametre: @password/,
@@ -120,5 +133,24 @@ describe("generic SQL configuration checks", () => {
       "SELECT TOP (5) * FROM (SELECT ID FROM T) AS q ORDER BY q.ID",
     );
     expect(() => keysetQuery("firebird", "SELECT 1", "ID) --", 5, false)).toThrow();
+    // SQL Server: the WITH list stays in front, a top-level ORDER BY without TOP/OFFSET is dropped (1033),
+    // an OPTION hint moves to the outer statement; one that a row limit needs stays.
+    expect(
+      keysetQuery(
+        "mssql",
+        "WITH I AS (SELECT ID FROM T) SELECT ID FROM I ORDER BY ID DESC OPTION (MAXDOP 1);",
+        "ID",
+        5,
+        true,
+      ),
+    ).toBe(
+      "WITH I AS (SELECT ID FROM T) SELECT TOP (5) * FROM (SELECT ID FROM I) AS q WHERE q.ID > @after ORDER BY q.ID OPTION (MAXDOP 1)",
+    );
+    expect(keysetQuery("mssql", "SELECT TOP 10 ID FROM T ORDER BY ID -- son", "ID", 5, false)).toBe(
+      "SELECT TOP (5) * FROM (SELECT TOP 10 ID FROM T ORDER BY ID) AS q ORDER BY q.ID",
+    );
+    expect(keysetQuery("mssql", "SELECT 'a--b' AS A, ID FROM T", "ID", 5, false)).toBe(
+      "SELECT TOP (5) * FROM (SELECT 'a--b' AS A, ID FROM T) AS q ORDER BY q.ID",
+    );
   });
 });

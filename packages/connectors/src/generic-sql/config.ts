@@ -11,6 +11,15 @@ import type { AST } from "node-sql-parser";
 import { ConnectorError } from "../sdk/errors";
 import type { SqlDialect } from "../sdk/sql";
 import { sqlParser } from "../sdk/sql-parser";
+import {
+  checkRead,
+  DENIED_WORDS,
+  pageOverRead,
+  type SqlReadShape,
+  SqlRefusal,
+  type SqlToken,
+  tokenize,
+} from "./sql-guard";
 
 export type ReadQueryName = "products" | "stock" | "prices" | "categories";
 export type QueryName = ReadQueryName | "orderLookup" | "orderWrite";
@@ -79,9 +88,8 @@ export const ORDER_PARAMS = [
 ] as const;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/;
-const PARAM = /@([A-Za-z_][A-Za-z0-9_]*)/g;
-const PROCEDURE_CALL =
-  /^\s*(?:EXECUTE\s+PROCEDURE|EXEC(?:UTE)?)\s+[A-Za-z_][A-Za-z0-9_$.]*\s*(?:\(\s*(?:@[A-Za-z_]\w*\s*(?:,\s*@[A-Za-z_]\w*\s*)*)?\)|(?:@[A-Za-z_]\w*\s*(?:,\s*@[A-Za-z_]\w*\s*)*)?)\s*;?\s*$/i;
+/** Words an order write may use besides its names and parameters (INSERT or a procedure call). */
+const WRITE_WORDS = new Set(["INSERT", "INTO", "EXEC", "EXECUTE"]);
 
 export function queryLabel(name: QueryName): string {
   return message(`connectors.genericSql.queries.${name}`);
@@ -97,84 +105,129 @@ export function invalid(name: QueryName, text: string, operation = "configure"):
   });
 }
 
-/** `@name` parameters of a statement, in order of first use. */
-export function paramsOf(sql: string): string[] {
-  return [...new Set([...stripStrings(sql).matchAll(PARAM)].map((m) => m[1] as string))];
+/** The guard's refusal in the merchant's language, naming the query and the part refused. */
+function refused(name: QueryName, r: SqlRefusal): ConnectorError {
+  const what = queryLabel(name);
+  if (r.code === "empty") return invalid(name, message("connectors.genericSql.empty", { what }));
+  const key = r.code === "word" ? "refused" : r.code;
+  return invalid(name, message(`connectors.genericSql.guard.${key}`, { what, part: r.part }));
 }
 
-/** The text with string literals and comments blanked, so `'@x'` or `-- ;` are not read as syntax. */
-function stripStrings(sql: string): string {
-  return sql.replace(/'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g, (m) => " ".repeat(m.length));
-}
-
-function checkParams(name: QueryName, sql: string, allowed: readonly string[]): void {
-  for (const p of paramsOf(sql)) {
-    if (!allowed.includes(p))
-      throw invalid(
-        name,
-        message("connectors.genericSql.unknownParam", {
-          what: queryLabel(name),
-          name: p,
-          allowed: allowed.length ? allowed.map((a) => `@${a}`).join(", ") : "—",
-        }),
-      );
+/** Tokens of a text, a refusal of the tokeniser turned into Turkish. */
+function tokensOf(name: QueryName, sql: string, dialect: SqlDialect): SqlToken[] {
+  try {
+    return tokenize(sql, dialect);
+  } catch (e) {
+    if (e instanceof SqlRefusal) throw refused(name, e);
+    throw e;
   }
 }
 
-function oneStatement(name: QueryName, sql: string): void {
-  const body = stripStrings(sql).trim().replace(/;\s*$/, "");
-  if (body.length === 0)
-    throw invalid(name, message("connectors.genericSql.empty", { what: queryLabel(name) }));
-  if (body.includes(";"))
-    throw invalid(name, message("connectors.genericSql.oneStatement", { what: queryLabel(name) }));
+/** `@name` parameters of a statement, in order of first use (outside literals, quoted names, comments). */
+export function paramsOf(sql: string, dialect: SqlDialect): string[] {
+  let tokens: SqlToken[];
+  try {
+    tokens = tokenize(sql, dialect);
+  } catch {
+    return [];
+  }
+  return [...new Set(tokens.filter((t) => t.kind === "param").map((t) => t.text.slice(1)))];
 }
 
-/** Parses a statement in the dialect closest to the database's (Firebird reads like PostgreSQL here). */
-function parse(name: QueryName, sql: string, dialect: SqlDialect): AST[] {
-  // node-sql-parser reads `:name` as a parameter in every dialect; `@name` only in TransactSQL.
-  const text = stripComments(sql).replace(PARAM, ":$1");
-  try {
-    const database = dialect === "mssql" ? "TransactSQL" : "PostgresQL";
-    const ast = sqlParser(database).astify(text, { database });
-    return Array.isArray(ast) ? ast : [ast];
-  } catch (e) {
-    const detail = e instanceof Error ? e.message.split("\n")[0] : String(e);
+function checkParams(name: QueryName, tokens: SqlToken[], allowed: readonly string[]): void {
+  for (const t of tokens) {
+    const p = t.text.slice(1);
+    if (t.kind !== "param" || allowed.includes(p)) continue;
     throw invalid(
       name,
-      message("connectors.genericSql.parse", { what: queryLabel(name), detail: detail ?? "" }),
+      message("connectors.genericSql.unknownParam", {
+        what: queryLabel(name),
+        name: p,
+        allowed: allowed.length ? allowed.map((a) => `@${a}`).join(", ") : "—",
+      }),
     );
   }
 }
 
-function stripComments(sql: string): string {
-  return sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, " ");
-}
-
-/** A read query: one SELECT, no parameters but the allowed ones. */
+/**
+ * A read query: one SELECT (or WITH of SELECTs then a SELECT) by the guard's tokens, no parameters
+ * but the allowed ones; `procedures` are the ones the order write calls (a read may select from them).
+ */
 export function validateSelect(
   name: QueryName,
   sql: string,
   dialect: SqlDialect,
   allowed: readonly string[] = READ_PARAMS,
-): void {
-  oneStatement(name, sql);
-  checkParams(name, sql, allowed);
-  const ast = parse(name, sql, dialect);
-  if (ast.length !== 1)
-    throw invalid(name, message("connectors.genericSql.oneStatement", { what: queryLabel(name) }));
-  const stmt = ast[0] as { type?: string; into?: { expr?: unknown } };
-  if (stmt.type !== "select" || stmt.into?.expr)
-    throw invalid(name, message("connectors.genericSql.selectOnly", { what: queryLabel(name) }));
+  procedures: readonly string[] = [],
+): SqlReadShape {
+  let shape: SqlReadShape;
+  try {
+    shape = checkRead(sql, dialect, { procedures });
+  } catch (e) {
+    if (e instanceof SqlRefusal) throw refused(name, e);
+    throw e;
+  }
+  checkParams(name, shape.tokens, allowed);
+  return shape;
 }
 
-/** The order write: a procedure call with parameters only, or one INSERT whose values are parameters. */
+/** The procedure an order write calls, or undefined for an INSERT. */
+export function writeProcedureOf(sql: string, dialect: SqlDialect): string | undefined {
+  try {
+    const words = tokenize(sql, dialect);
+    const at = words[0]?.upper === "EXECUTE" && words[1]?.upper === "PROCEDURE" ? 2 : 1;
+    if (words[0]?.upper !== "EXEC" && words[0]?.upper !== "EXECUTE") return undefined;
+    let k = at;
+    while (words[k + 1]?.text === ".") k += 2;
+    return words[k]?.kind === "word" || words[k]?.kind === "quoted" ? words[k]?.upper : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The order write: `EXEC[UTE] [PROCEDURE] name` with `@parameters` only (in parentheses or not), or
+ * one INSERT whose values are all parameters. Read by the guard's tokens: a second statement, a
+ * comment trick or any other statement word is refused.
+ */
 export function validateOrderWrite(sql: string, dialect: SqlDialect): "procedure" | "insert" {
   const name = "orderWrite";
-  oneStatement(name, sql);
-  checkParams(name, sql, ORDER_PARAMS);
-  if (PROCEDURE_CALL.test(stripComments(sql))) return "procedure";
-  // A procedure call whose arguments are not all parameters (a literal, an expression).
-  if (/^\s*EXEC/i.test(stripComments(sql))) throw invalid(name, message("connectors.genericSql.writeKind"));
+  const all = tokensOf(name, sql, dialect);
+  const tokens = all.at(-1)?.text === ";" ? all.slice(0, -1) : all;
+  if (tokens.length === 0)
+    throw invalid(name, message("connectors.genericSql.empty", { what: queryLabel(name) }));
+  checkParams(name, tokens, ORDER_PARAMS);
+  for (const t of tokens) {
+    if (t.text === ";")
+      throw invalid(
+        name,
+        message("connectors.genericSql.guard.stacked", { what: queryLabel(name), part: ";" }),
+      );
+    if (
+      t.kind === "word" &&
+      !WRITE_WORDS.has(t.upper) &&
+      (DENIED_WORDS.has(t.upper) || t.upper === "SELECT" || t.upper === "WITH")
+    )
+      throw refused(name, new SqlRefusal("word", t.upper));
+  }
+  const head = tokens[0]?.upper;
+  if (head === "EXEC" || head === "EXECUTE") {
+    let k = head === "EXECUTE" && tokens[1]?.upper === "PROCEDURE" ? 2 : 1;
+    const isName = (t: SqlToken | undefined) => t?.kind === "word" || t?.kind === "quoted";
+    if (!isName(tokens[k])) throw invalid(name, message("connectors.genericSql.writeKind"));
+    while (tokens[k + 1]?.text === "." && isName(tokens[k + 2])) k += 2;
+    let rest = tokens.slice(k + 1);
+    if (rest[0]?.text === "(") {
+      if (rest.at(-1)?.text !== ")") throw invalid(name, message("connectors.genericSql.writeKind"));
+      rest = rest.slice(1, -1);
+    }
+    // `@a, @b, …`: anything else (a literal, an expression) is not a parameter-only call.
+    const paramsOnly =
+      rest.every((t, i) => (i % 2 === 0 ? t.kind === "param" : t.text === ",")) && rest.length % 2 === 1;
+    if (rest.length > 0 && !paramsOnly) throw invalid(name, message("connectors.genericSql.writeKind"));
+    return "procedure";
+  }
+  if (head !== "INSERT") throw invalid(name, message("connectors.genericSql.writeKind"));
   const ast = parse(name, sql, dialect);
   const stmt = ast[0] as { type?: string; values?: unknown };
   if (ast.length !== 1 || stmt.type !== "insert")
@@ -184,6 +237,42 @@ export function validateOrderWrite(sql: string, dialect: SqlDialect): "procedure
   if (!values || values.some((row) => row.value?.some((v) => v.type !== "param")))
     throw invalid(name, message("connectors.genericSql.insertParamsOnly"));
   return "insert";
+}
+
+/**
+ * node-sql-parser's reading of an INSERT (its values must all be parameters), in the dialect closest to
+ * the database's (Firebird reads like PostgreSQL here). The text goes without comments and with
+ * `:name` parameters, rebuilt from the guard's tokens; a syntax error is told in Turkish by place.
+ */
+function parse(name: QueryName, sql: string, dialect: SqlDialect): AST[] {
+  const tokens = tokensOf(name, sql, dialect);
+  const starts: number[] = [];
+  let text = "";
+  for (const t of tokens) {
+    starts.push(text.length);
+    text += `${t.kind === "param" ? `:${t.text.slice(1)}` : t.text} `;
+  }
+  try {
+    const database = dialect === "mssql" ? "TransactSQL" : "PostgresQL";
+    const ast = sqlParser(database).astify(text, { database });
+    return Array.isArray(ast) ? ast : [ast];
+  } catch (e) {
+    // Told by the merchant's own line and column, not by the parser's English.
+    const offset = (e as { location?: { start?: { offset?: number } } }).location?.start?.offset ?? 0;
+    let at = starts.findIndex((s) => s > offset) - 1;
+    if (at < 0) at = offset >= (starts.at(-1) ?? 0) ? tokens.length - 1 : 0;
+    const token = tokens[at];
+    const before = sql.slice(0, token?.start ?? sql.length).split("\n");
+    throw invalid(
+      name,
+      message("connectors.genericSql.guard.parseAt", {
+        what: queryLabel(name),
+        line: before.length,
+        column: (before.at(-1)?.length ?? 0) + 1,
+        found: token?.text ?? "…",
+      }),
+    );
+  }
 }
 
 function validateMapping(
@@ -217,10 +306,12 @@ export function parseGenericSqlConfig(raw: string | undefined, dialect: SqlDiale
 }
 
 export function validateGenericSqlConfig(config: GenericSqlConfig, dialect: SqlDialect): void {
+  const writer = config.orderWrite?.sql ? writeProcedureOf(config.orderWrite.sql, dialect) : undefined;
+  const procedures = writer ? [writer] : [];
   for (const name of ["products", "stock", "prices", "categories"] as const) {
     const q = config[name];
     if (!q?.sql?.trim()) continue;
-    validateSelect(name, q.sql, dialect);
+    validateSelect(name, q.sql, dialect, READ_PARAMS, procedures);
     validateMapping(name, q.columns);
     if (q.keyColumn !== undefined && q.keyColumn !== "" && !IDENTIFIER.test(q.keyColumn))
       throw invalid(
@@ -229,7 +320,7 @@ export function validateGenericSqlConfig(config: GenericSqlConfig, dialect: SqlD
       );
   }
   if (config.orderLookup?.sql?.trim()) {
-    validateSelect("orderLookup", config.orderLookup.sql, dialect, LOOKUP_PARAMS);
+    validateSelect("orderLookup", config.orderLookup.sql, dialect, LOOKUP_PARAMS, procedures);
     validateMapping("orderLookup", config.orderLookup.columns);
   }
   if (config.orderWrite?.sql?.trim()) {
@@ -248,8 +339,9 @@ export function validateGenericSqlConfig(config: GenericSqlConfig, dialect: SqlD
 }
 
 /**
- * A keyset page over the merchant's SELECT: the text is theirs, wrapped in a derived table; the key is
- * a checked identifier, the page size a checked integer and the last key a parameter.
+ * A keyset page over the merchant's read (see `pageOverRead`): the text is theirs, its final SELECT in a
+ * derived table; the key is a checked identifier, the page size a checked integer and the last key a
+ * parameter.
  */
 export function keysetQuery(
   dialect: SqlDialect,
@@ -260,9 +352,5 @@ export function keysetQuery(
 ): string {
   if (!IDENTIFIER.test(keyColumn) || !Number.isInteger(pageSize) || pageSize < 1)
     throw new Error("keysetQuery: unchecked key column or page size");
-  const inner = stripComments(sql).trim().replace(/;\s*$/, "");
-  const where = after ? ` WHERE q.${keyColumn} > @after` : "";
-  return dialect === "mssql"
-    ? `SELECT TOP (${pageSize}) * FROM (${inner}) AS q${where} ORDER BY q.${keyColumn}`
-    : `SELECT FIRST ${pageSize} * FROM (${inner}) q${where} ORDER BY q.${keyColumn}`;
+  return pageOverRead(sql, dialect, { keyColumn, pageSize, after });
 }

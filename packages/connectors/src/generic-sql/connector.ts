@@ -101,10 +101,14 @@ export class GenericSqlConnector implements ErpConnector {
     return this.ctx.sql;
   }
 
-  /** Runs a statement; a database error becomes a validation failure naming the query in Turkish. */
+  /**
+   * Runs a statement; a database error becomes a validation failure naming the query in Turkish. Every
+   * query but the order write is a merchant read: the agent runs it where no write can last.
+   */
   private async run(name: QueryName, query: SqlQuery, maxRows?: number): Promise<SqlResult> {
     try {
-      return await this.sql.query(query, { maxRows, timeoutMs: this.ctx.timeoutMs });
+      const readOnly = name !== "orderWrite";
+      return await this.sql.query({ ...query, readOnly }, { maxRows, timeoutMs: this.ctx.timeoutMs });
     } catch (e) {
       if (isConnectorError(e)) throw e;
       const code = (e as { code?: unknown }).code;
@@ -444,7 +448,7 @@ export class GenericSqlConnector implements ErpConnector {
       lineCount: order.lines.length,
       linesJson: JSON.stringify(order.lines.map((l, i) => ({ lineNo: i + 1, ...l }))),
     };
-    const used = paramsOf(write.sql);
+    const used = paramsOf(write.sql, this.dialect);
     const pick = (all: SqlParams): SqlParams => Object.fromEntries(used.map((p) => [p, all[p] ?? null]));
     const statements: SqlParams[] = perLine
       ? order.lines

@@ -18,6 +18,11 @@ export interface SqlQuery {
   /** One statement; values only as `@name` parameters. */
   text: string;
   params?: SqlParams;
+  /**
+   * A read the merchant wrote: the agent runs it inside a transaction that cannot keep a write (always
+   * rolled back on SQL Server, read-only on Firebird), whatever the text turns out to do.
+   */
+  readOnly?: boolean;
 }
 
 export interface SqlResult {

@@ -39,7 +39,15 @@ export interface SqlJudgeVerdict {
   errors: string[];
   /** Tables (and a procedure) the statement names, without schema prefix. */
   tables: string[];
+  /** SQL Server's error number for the refusal when the judge knows it (1033, 156); else a syntax error. */
+  number?: number;
 }
+
+/** SQL Server's text of error 1033 (Msg 1033, Level 15). */
+export const TSQL_ORDER_BY_IN_DERIVED =
+  "1033: The ORDER BY clause is invalid in views, inline functions, derived tables, subqueries, and common table expressions, unless TOP, OFFSET or FOR XML is also specified.";
+/** What SQL Server answers a WITH inside a derived table or subquery (Msg 156). */
+export const TSQL_WITH_IN_DERIVED = "156: Incorrect syntax near the keyword 'WITH'.";
 
 /** `@name` outside string literals and comments (node-sql-parser reads `:name` as a parameter in every dialect). */
 const TOKENS = /'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|@([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -138,8 +146,40 @@ export function judgeTsql(
         errors.push(`unknown column ${column} (in none of ${inSchema.join(", ")})`);
     }
   }
+  const semantic = nestedSelectErrors(ast);
+  errors.push(...semantic);
   if (rules) errors.push(...rules({ ast, tableRefs, columnRefs }));
-  return { ok: errors.length === 0, kind, errors, tables };
+  const number = semantic[0] ? Number(semantic[0].split(":")[0]) : undefined;
+  return { ok: errors.length === 0, kind, errors, tables, ...(number ? { number } : {}) };
+}
+
+/**
+ * What SQL Server refuses in a SELECT nested in another (derived table, subquery, CTE body) that the
+ * grammar takes: an ORDER BY without TOP, OFFSET or FOR XML (error 1033), and a WITH (error 156: a CTE
+ * is defined only at the start of a statement). A UNION's branches (`_next`) stay at their level.
+ */
+function nestedSelectErrors(ast: AST[]): string[] {
+  const errors = new Set<string>();
+  const visit = (node: unknown, nested: boolean, depth: number): void => {
+    if (!node || typeof node !== "object" || depth > 80) return;
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, nested, depth + 1);
+      return;
+    }
+    const o = node as Record<string, unknown>;
+    if (o.type !== "select") {
+      for (const v of Object.values(o)) visit(v, nested, depth + 1);
+      return;
+    }
+    const limit = o.limit as { offset?: unknown; fetch?: unknown } | null | undefined;
+    const ordered = Array.isArray(o.orderby) && o.orderby.length > 0;
+    if (nested && ordered && !o.top && !limit?.offset && !limit?.fetch && !o.for)
+      errors.add(TSQL_ORDER_BY_IN_DERIVED);
+    if (nested && Array.isArray(o.with) && o.with.length > 0) errors.add(TSQL_WITH_IN_DERIVED);
+    for (const [key, v] of Object.entries(o)) visit(v, key === "_next" ? nested : true, depth + 1);
+  };
+  for (const stmt of ast) visit(stmt, false, 0);
+  return [...errors];
 }
 
 /** `AS name` aliases of the select list (an ORDER BY may name them). */

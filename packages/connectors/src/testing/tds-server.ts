@@ -62,6 +62,16 @@ export interface TdsStatement extends TdsStatementInfo {
   verdict: SqlJudgeVerdict;
   /** The client cancelled it (ATTENTION) before or while it was answered. */
   cancelled?: boolean;
+  /** The transaction it ran in (hex descriptor from its ALL_HEADERS), absent outside one. */
+  transaction?: string;
+}
+
+/** A Transaction Manager request ([MS-TDS] 2.2.6.9): begin, commit or roll back, with its descriptor. */
+export interface TdsTransactionEvent {
+  op: "begin" | "commit" | "rollback";
+  transaction: string;
+  /** Index of the next statement at the time (statements before it ran earlier). */
+  statementsBefore: number;
 }
 
 export interface TdsServerOptions {
@@ -83,6 +93,8 @@ export interface TdsServer {
   statements: TdsStatement[];
   /** Statements the judge refused (also answered with an ERROR). */
   judgeFailures: TdsStatement[];
+  /** Transactions begun, committed and rolled back through Transaction Manager requests, in order. */
+  transactions: TdsTransactionEvent[];
   /** Logins accepted / refused, connections opened so far. */
   stats: { logins: number; refusedLogins: number; connections: number; attentions: number };
   /** Drops every open connection (the server keeps listening): "connection lost" for clients. */
@@ -97,7 +109,18 @@ interface Job {
 }
 
 // Packet types ([MS-TDS] 2.2.3.1.1).
-const PKT = { SQL_BATCH: 0x01, RPC: 0x03, REPLY: 0x04, ATTENTION: 0x06, LOGIN7: 0x10, PRELOGIN: 0x12 };
+const PKT = {
+  SQL_BATCH: 0x01,
+  RPC: 0x03,
+  REPLY: 0x04,
+  ATTENTION: 0x06,
+  TRANSACTION_MANAGER: 0x0e,
+  LOGIN7: 0x10,
+  PRELOGIN: 0x12,
+};
+// Transaction Manager request types ([MS-TDS] 2.2.6.9) and their ENVCHANGE answers (2.2.7.9).
+const TM = { BEGIN: 5, COMMIT: 7, ROLLBACK: 8 } as const;
+const ENV_TXN = { [TM.BEGIN]: 8, [TM.COMMIT]: 9, [TM.ROLLBACK]: 10 } as const;
 const EOM = 0x01;
 // Tokens ([MS-TDS] 2.2.7).
 const TOKEN = {
@@ -371,11 +394,23 @@ class Reader {
   }
 }
 
-/** ALL_HEADERS (TDS 7.2+): a u32 total length that counts itself. */
-function skipAllHeaders(r: Reader) {
+/**
+ * ALL_HEADERS (TDS 7.2+, [MS-TDS] 2.2.5.3): a u32 total length that counts itself; the transaction
+ * descriptor header (type 2) read when it is not zero.
+ */
+function skipAllHeaders(r: Reader): string | undefined {
   const total = r.u32();
   if (total < 4) throw new Error("ALL_HEADERS length below 4");
-  r.bytes(total - 4);
+  const headers = new Reader(r.bytes(total - 4));
+  let transaction: string | undefined;
+  while (!headers.done) {
+    const length = headers.u32();
+    const type = headers.u16();
+    const data = headers.bytes(length - 6);
+    if (type === 2 && data.subarray(0, 8).some((b) => b !== 0))
+      transaction = data.subarray(0, 8).toString("hex");
+  }
+  return transaction;
 }
 
 function readLogin7(body: Buffer): { user: string; password: string; database: string } {
@@ -519,6 +554,8 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
   const statements: TdsStatement[] = [];
   const judgeFailures: TdsStatement[] = [];
   const stats = { logins: 0, refusedLogins: 0, connections: 0, attentions: 0 };
+  const transactions: TdsTransactionEvent[] = [];
+  let transactionCount = 0;
   const sockets = new Set<Socket>();
 
   const server = createServer((socket) => {
@@ -529,6 +566,40 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
     let pending: Buffer = Buffer.alloc(0);
     let message: Buffer[] = [];
     let loggedIn = false;
+    /** The open transaction's descriptor on this connection (one level: tedious nests none here). */
+    let openTransaction: Buffer | undefined;
+
+    /** Begin / commit / roll back: recorded, answered with the ENVCHANGE tedious tracks descriptors by. */
+    const transactionManager = (body: Buffer): Buffer => {
+      const r = new Reader(body);
+      skipAllHeaders(r);
+      const op = r.u16();
+      if (op !== TM.BEGIN && op !== TM.COMMIT && op !== TM.ROLLBACK)
+        return Buffer.concat([
+          errorToken({ number: 8009, message: `Transaction Manager request ${op} not supported here` }),
+          doneToken(TOKEN.DONE, DONE_ERROR, 0, 0),
+        ]);
+      if (op !== TM.BEGIN && !openTransaction)
+        return Buffer.concat([
+          errorToken({
+            number: 3903,
+            message: "The ROLLBACK TRANSACTION request has no corresponding BEGIN TRANSACTION.",
+          }),
+          doneToken(TOKEN.DONE, DONE_ERROR, 0, 0),
+        ]);
+      const descriptor = op === TM.BEGIN ? Buffer.alloc(8) : (openTransaction as Buffer);
+      if (op === TM.BEGIN) descriptor.writeBigUInt64LE(BigInt(++transactionCount));
+      openTransaction = op === TM.BEGIN ? descriptor : undefined;
+      transactions.push({
+        op: op === TM.BEGIN ? "begin" : op === TM.COMMIT ? "commit" : "rollback",
+        transaction: descriptor.toString("hex"),
+        statementsBefore: statements.length,
+      });
+      const [next, previous] =
+        op === TM.BEGIN ? [descriptor, Buffer.alloc(0)] : [Buffer.alloc(0), descriptor];
+      const env = new Writer().u8(ENV_TXN[op]).u8(next.length).push(next).u8(previous.length).push(previous);
+      return Buffer.concat([lengthToken(TOKEN.ENVCHANGE, env.buffer()), doneToken(TOKEN.DONE, 0, 0, 0)]);
+    };
     // One statement at a time per connection (TDS without MARS); ATTENTION cancels the current one.
     let queue: Promise<void> = Promise.resolve();
     let current: Job | undefined;
@@ -622,6 +693,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
         socket.destroy();
         return undefined;
       }
+      if (type === PKT.TRANSACTION_MANAGER) return transactionManager(body);
       if (type !== PKT.SQL_BATCH && type !== PKT.RPC) {
         return Buffer.concat([
           errorToken({ number: 8009, message: `TDS message type 0x${type.toString(16)} not supported here` }),
@@ -633,9 +705,10 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
       let params: Record<string, TdsValue> = {};
       let declared: Record<string, string> = {};
       const wireTypes: Record<string, string> = {};
+      let transaction: string | undefined;
       try {
         const r = new Reader(body);
-        skipAllHeaders(r);
+        transaction = skipAllHeaders(r);
         if (!rpc) {
           text = body.subarray(r.offset).toString("ucs2");
           if (isSessionOptions(text)) return doneToken(TOKEN.DONE, 0, 0, 0);
@@ -674,6 +747,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
         declared,
         wireTypes,
         verdict,
+        ...(transaction ? { transaction } : {}),
       };
       job.statement = statement;
       statements.push(statement);
@@ -681,7 +755,10 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
       if (!verdict.ok) {
         judgeFailures.push(statement);
         return Buffer.concat([
-          errorToken({ number: 102, message: `Judge refused the statement: ${verdict.errors.join("; ")}` }),
+          errorToken({
+            number: verdict.number ?? 102,
+            message: `Judge refused the statement: ${verdict.errors.join("; ")}`,
+          }),
           doneToken(final, DONE_ERROR, 0, 0),
         ]);
       }
@@ -751,6 +828,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
     host: address.address,
     statements,
     judgeFailures,
+    transactions,
     stats,
     dropConnections() {
       for (const s of sockets) s.destroy();

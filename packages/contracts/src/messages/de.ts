@@ -161,6 +161,22 @@ export const de: MessageCatalog = {
       unknownParam: "Unbekannter Parameter in der Abfrage {{what}}: @{{name}}. Erlaubt: {{allowed}}.",
       empty: "Die Abfrage {{what}} ist leer.",
       oneStatement: "Schreiben Sie für {{what}} eine einzige SQL-Anweisung.",
+      guard: {
+        refused: "Nicht erlaubte Anweisung in der Abfrage {{what}}: {{part}}",
+        char: "Nicht erlaubtes Zeichen in der Abfrage {{what}}: {{part}} (nur in Texten in Anführungszeichen).",
+        lookalike:
+          "Name mit ähnlich aussehenden Buchstaben eines anderen Alphabets in der Abfrage {{what}}: {{part}}",
+        unterminated: "Nicht geschlossenes {{part}} in der Abfrage {{what}}",
+        nestedComment:
+          "Verschachtelter Kommentar in der Abfrage {{what}}: {{part}} (Kommentarzeichen sind im Kommentar nicht erlaubt).",
+        stacked: "Schreiben Sie für {{what}} eine einzige SQL-Anweisung (zweite Anweisung: {{part}}).",
+        shape:
+          "Die Abfrage {{what}} muss ein SELECT oder ein WITH nur aus SELECTs sein; nicht erlaubt: {{part}}",
+        linkedServer: "Name, der auf einen anderen Server zugreift, in der Abfrage {{what}}: {{part}}",
+        procedure: "Nicht erlaubter Prozeduraufruf in der Abfrage {{what}}: {{part}}",
+        parseAt:
+          'Die Abfrage {{what}} konnte nicht gelesen werden: "{{found}}" in Zeile {{line}}, Spalte {{column}} nicht erwartet.',
+      },
       parse: "Die Abfrage {{what}} konnte nicht gelesen werden: {{detail}}",
       selectOnly:
         "Die Abfrage {{what}} darf nur ein SELECT sein (datenändernde Anweisungen werden nicht ausgeführt).",

@@ -187,6 +187,20 @@ export const en: MessageCatalog = {
       unknownParam: "Unknown parameter in the {{what}} query: @{{name}}. Allowed: {{allowed}}.",
       empty: "The {{what}} query is empty.",
       oneStatement: "Write a single SQL statement for {{what}}.",
+      guard: {
+        refused: "Statement not allowed in the {{what}} query: {{part}}",
+        char: "Character not allowed in the {{what}} query: {{part}} (only inside quoted text).",
+        lookalike: "Name written with look-alike letters of another alphabet in the {{what}} query: {{part}}",
+        unterminated: "Unterminated {{part}} in the {{what}} query",
+        nestedComment:
+          "Nested comment in the {{what}} query: {{part}} (comment marks cannot appear inside a comment).",
+        stacked: "Write a single SQL statement for {{what}} (second statement: {{part}}).",
+        shape: "The {{what}} query must be a SELECT or a WITH of SELECTs only; not allowed: {{part}}",
+        linkedServer: "Name reaching another server in the {{what}} query: {{part}}",
+        procedure: "Procedure call not allowed in the {{what}} query: {{part}}",
+        parseAt:
+          'The {{what}} query could not be read: "{{found}}" was not expected at line {{line}}, column {{column}}.',
+      },
       parse: "The {{what}} query could not be read: {{detail}}",
       selectOnly: "The {{what}} query may only be a SELECT (statements that change data are not run).",
       writeKind: "The order write must be a stored procedure call (EXECUTE PROCEDURE / EXEC) or one INSERT.",

@@ -157,6 +157,20 @@ export const es: MessageCatalog = {
       unknownParam: "Parámetro desconocido en la consulta {{what}}: @{{name}}. Permitidos: {{allowed}}.",
       empty: "La consulta {{what}} está vacía.",
       oneStatement: "Escriba una sola sentencia SQL para {{what}}.",
+      guard: {
+        refused: "Instrucción no permitida en la consulta {{what}}: {{part}}",
+        char: "Carácter no permitido en la consulta {{what}}: {{part}} (solo dentro de texto entre comillas).",
+        lookalike: "Nombre escrito con letras parecidas de otro alfabeto en la consulta {{what}}: {{part}}",
+        unterminated: "{{part}} sin cerrar en la consulta {{what}}",
+        nestedComment:
+          "Comentario anidado en la consulta {{what}}: {{part}} (las marcas de comentario no pueden ir dentro de un comentario).",
+        stacked: "Escriba una sola instrucción SQL para {{what}} (segunda instrucción: {{part}}).",
+        shape: "La consulta {{what}} debe ser un SELECT o un WITH solo de SELECT; no permitido: {{part}}",
+        linkedServer: "Nombre que llega a otro servidor en la consulta {{what}}: {{part}}",
+        procedure: "Llamada a procedimiento no permitida en la consulta {{what}}: {{part}}",
+        parseAt:
+          'No se pudo leer la consulta {{what}}: no se esperaba "{{found}}" en la línea {{line}}, columna {{column}}.',
+      },
       parse: "No se pudo leer la consulta {{what}}: {{detail}}",
       selectOnly:
         "La consulta {{what}} solo puede ser un SELECT (no se ejecutan sentencias que modifican datos).",

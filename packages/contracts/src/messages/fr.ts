@@ -159,6 +159,22 @@ export const fr: MessageCatalog = {
       unknownParam: "Paramètre inconnu dans la requête {{what}} : @{{name}}. Autorisés : {{allowed}}.",
       empty: "La requête {{what}} est vide.",
       oneStatement: "Écrivez une seule instruction SQL pour {{what}}.",
+      guard: {
+        refused: "Instruction non autorisée dans la requête {{what}} : {{part}}",
+        char: "Caractère non autorisé dans la requête {{what}} : {{part}} (uniquement dans un texte entre guillemets).",
+        lookalike:
+          "Nom écrit avec des lettres semblables d'un autre alphabet dans la requête {{what}} : {{part}}",
+        unterminated: "{{part}} non fermé dans la requête {{what}}",
+        nestedComment:
+          "Commentaire imbriqué dans la requête {{what}} : {{part}} (les marques de commentaire ne peuvent pas figurer dans un commentaire).",
+        stacked: "Écrivez une seule instruction SQL pour {{what}} (deuxième instruction : {{part}}).",
+        shape:
+          "La requête {{what}} doit être un SELECT ou un WITH de SELECT uniquement ; non autorisé : {{part}}",
+        linkedServer: "Nom atteignant un autre serveur dans la requête {{what}} : {{part}}",
+        procedure: "Appel de procédure non autorisé dans la requête {{what}} : {{part}}",
+        parseAt:
+          "La requête {{what}} n'a pas pu être lue : « {{found}} » inattendu ligne {{line}}, colonne {{column}}.",
+      },
       parse: "La requête {{what}} n'a pas pu être lue : {{detail}}",
       selectOnly:
         "La requête {{what}} ne peut être qu'un SELECT (les instructions qui modifient les données ne sont pas exécutées).",

@@ -149,6 +149,19 @@ export const ja: MessageCatalog = {
       unknownParam: "{{what}}クエリに不明なパラメーターがあります: @{{name}}。使用可能: {{allowed}}。",
       empty: "{{what}}クエリが空です。",
       oneStatement: "{{what}}にはSQL文を1つだけ書いてください。",
+      guard: {
+        refused: "{{what}}クエリで許可されていない文: {{part}}",
+        char: "{{what}}クエリで許可されていない文字: {{part}}(引用符内のテキストでのみ使用可)。",
+        lookalike: "{{what}}クエリに他の文字体系の似た文字で書かれた名前: {{part}}",
+        unterminated: "{{what}}クエリで閉じられていない{{part}}",
+        nestedComment: "{{what}}クエリの入れ子コメント: {{part}}(コメント内にコメント記号は使えません)。",
+        stacked: "{{what}}にはSQL文を1つだけ書いてください(2つ目の文: {{part}})。",
+        shape:
+          "{{what}}クエリはSELECT、またはSELECTのみのWITHである必要があります。許可されない箇所: {{part}}",
+        linkedServer: "{{what}}クエリで別サーバーに届く名前: {{part}}",
+        procedure: "{{what}}クエリで許可されていないプロシージャ呼び出し: {{part}}",
+        parseAt: '{{what}}クエリを読み取れませんでした: {{line}}行{{column}}列の"{{found}}"は想定外です。',
+      },
       parse: "{{what}}クエリを読み取れませんでした: {{detail}}",
       selectOnly: "{{what}}クエリはSELECTのみ使用できます(データを変更する文は実行されません)。",
       writeKind:

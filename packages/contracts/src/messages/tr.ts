@@ -191,6 +191,21 @@ export const tr = {
       unknownParam: "{{what}} sorgusunda bilinmeyen parametre: @{{name}}. Kullanılabilenler: {{allowed}}.",
       empty: "{{what}} sorgusu boş.",
       oneStatement: "{{what}} alanına tek bir SQL ifadesi yazın.",
+      guard: {
+        refused: "{{what}} sorgusunda izin verilmeyen ifade: {{part}}",
+        char: "{{what}} sorgusunda izin verilmeyen karakter: {{part}} (yalnızca tırnak içindeki metinlerde kullanılabilir).",
+        lookalike: "{{what}} sorgusunda başka alfabeden benzer harflerle yazılmış ad: {{part}}",
+        unterminated: "{{what}} sorgusunda kapanmamış {{part}}",
+        nestedComment:
+          "{{what}} sorgusunda iç içe yorum: {{part}} (yorum işaretleri yorumun içinde kullanılamaz).",
+        stacked: "{{what}} alanına tek bir SQL ifadesi yazın (ikinci ifade: {{part}}).",
+        shape:
+          "{{what}} sorgusu SELECT ya da yalnızca SELECT içeren WITH ile yazılmalı; izin verilmeyen yer: {{part}}",
+        linkedServer: "{{what}} sorgusunda başka sunucuya uzanan ad: {{part}}",
+        procedure: "{{what}} sorgusunda izin verilmeyen yordam çağrısı: {{part}}",
+        parseAt:
+          '{{what}} sorgusu okunamadı: {{line}}. satır, {{column}}. sütunda "{{found}}" beklenmiyordu.',
+      },
       parse: "{{what}} sorgusu okunamadı: {{detail}}",
       selectOnly: "{{what}} sorgusu yalnızca SELECT olabilir (veri değiştiren ifade çalıştırılmaz).",
       writeKind:

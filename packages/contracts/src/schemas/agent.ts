@@ -49,6 +49,8 @@ export type AgentSqlRequestFrame = {
   params?: Record<string, string | number | boolean | null>;
   maxRows?: number;
   timeoutMs: number;
+  /** A merchant's read: run where no write can last (rolled back on SQL Server, read-only on Firebird). */
+  readOnly?: boolean;
 };
 
 /**

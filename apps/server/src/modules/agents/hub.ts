@@ -347,6 +347,7 @@ export class AgentHub {
           params: query.params ? frameParams(query.params) : undefined,
           maxRows: options.maxRows,
           timeoutMs,
+          ...(query.readOnly ? { readOnly: true } : {}),
         };
         const answer = await this.exchange(agentId, frame, options.signal ?? NEVER).catch((e: unknown) => {
           throw sqlTransportError(e);
