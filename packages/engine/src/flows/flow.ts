@@ -91,6 +91,15 @@ export class RunTally {
   }
 }
 
+/**
+ * The records of a compared chunk that need no write, by their failed-task key (`recordOf`: a stock
+ * key `sku@location` is the SKU's): what a retry reports as moved, so their failed tasks resolve.
+ */
+export function inSync(keys: string[], changed: string[], recordOf = (key: string) => key): string[] {
+  const differs = new Set(changed);
+  return [...new Set(keys.filter((k) => !differs.has(k)).map(recordOf))];
+}
+
 /** Files one record's failure as a failed task, in the merchant's words; the error goes to the log. */
 export function failRecord(ctx: FlowContext, key: string, error: unknown, payload: unknown) {
   ctx.tally.fail({

@@ -3,7 +3,7 @@ import { message } from "@ep/contracts";
 import { convertVat } from "../pricing/vat.ts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
-import { type Flow, failBindingConflict, failRejected } from "./flow.ts";
+import { type Flow, failBindingConflict, failRejected, inSync } from "./flow.ts";
 import { fullReadStarts, readAhead, readChains } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
 
@@ -59,6 +59,8 @@ export const priceSync: Flow = async (ctx) => {
     const skus = [...desired.keys()];
     const last = await ctx.ledger.get("price", skus.map(ledgerKey));
     const changed = skus.filter((sku) => last.get(ledgerKey(sku))?.hash !== hashOf(desired.get(sku)!));
+    // A retried record the shop already shows as the ERP has it needs nothing more: its task resolves.
+    if (ctx.onlyKeys) ctx.tally.moved(inSync(skus, changed));
     if (changed.length === 0) return;
     const { bound, conflicts } = await resolveVariantBindings(ctx, changed);
     for (const sku of changed) {

@@ -2,7 +2,7 @@ import type { StockUpdate } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
-import { type Flow, failBindingConflict } from "./flow.ts";
+import { type Flow, failBindingConflict, inSync } from "./flow.ts";
 import { fullReadStarts, readChains } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
 
@@ -68,6 +68,8 @@ export const stockSync: Flow = async (ctx) => {
       const changed = chunk.filter(
         (key) => last.get(key)?.hash !== String(shownQty(desired.get(key)!, ctx.mappings.minStock)),
       );
+      // A retried record the shop already shows as the ERP has it needs nothing more: its task resolves.
+      if (ctx.onlyKeys) ctx.tally.moved(inSync(chunk, changed, (key) => key.slice(0, key.lastIndexOf("@"))));
       if (changed.length === 0) continue;
       const skus = changed.map((key) => key.slice(0, key.lastIndexOf("@")));
       const { bound, conflicts } = await resolveVariantBindings(ctx, [...new Set(skus)]);

@@ -76,6 +76,38 @@ export async function openFailureKeys(
   return new Set(rows.map((r) => r.key));
 }
 
+/**
+ * Retried records this run neither moved nor failed again (not read from the ERP, or with nothing in the
+ * shop to write to): their open tasks say that the retry happened, when, and what that means, instead
+ * of keeping the old date and reason.
+ */
+export async function noteRetriedUntouched(
+  db: Executor,
+  run: { companyId: number; jobType: string; runId: number },
+  keys: string[],
+  now: Date,
+  text: string,
+): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) {
+    await db
+      .update(jobErrorReports)
+      .set({
+        jobRunId: run.runId,
+        message: text,
+        lastSeenAt: now,
+        occurrences: sql`${jobErrorReports.occurrences} + 1`,
+      })
+      .where(
+        and(
+          eq(jobErrorReports.companyId, run.companyId),
+          eq(jobErrorReports.jobType, run.jobType),
+          eq(jobErrorReports.status, "Open"),
+          inArray(jobErrorReports.entityKey, keys.slice(i, i + 1000)),
+        ),
+      );
+  }
+}
+
 /** Records that moved this run close their open failed tasks. */
 export async function resolveFailures(
   db: Executor,

@@ -9,7 +9,7 @@ import { FLOWS } from "../flows/registry.ts";
 import { SyncLedger } from "../ledger/sync-ledger.ts";
 import { jobRuns, jobs, type RunCalls, type RunCounts, type RunStatus } from "../store/schema.ts";
 import { unsupportedJob } from "./capabilities.ts";
-import { openFailureKeys, recordFailures, resolveFailures } from "./error-reports.ts";
+import { noteRetriedUntouched, openFailureKeys, recordFailures, resolveFailures } from "./error-reports.ts";
 import { failureLog, failureText, type SystemNames, systemNamesOf } from "./failure-text.ts";
 import { meterRun, quotaRefusal } from "./metering.ts";
 import { notifyCompany } from "./notifications.ts";
@@ -183,13 +183,22 @@ async function finishRun(
     await recordFailures(deps.db, ctx, tally.failures, now);
   }
   let resolved = 0;
+  const failedNow = new Set(tally.failures.map((f) => f.key));
   if (tally.movedKeys.length > 0) {
     // The tally kept only keys whose failed task was open when the run started; `resolveFailures`
     // touches only those still open.
-    const failedNow = new Set(tally.failures.map((f) => f.key));
     const toResolve = tally.movedKeys.filter((k) => !failedNow.has(k));
     if (toResolve.length > 0)
       resolved = await resolveFailures(deps.db, run.companyId, run.jobType, toResolve, now);
+  }
+  // A retry answers for every record it was asked to retry: moved (resolved above), failed again (its
+  // new reason above), or neither, said on the task with the retry's time. A run that failed as a whole
+  // says nothing of them: its own reason stands.
+  if (run.onlyKeys && status !== "Failed") {
+    const moved = new Set(tally.movedKeys);
+    const untouched = run.onlyKeys.filter((k) => !moved.has(k) && !failedNow.has(k));
+    if (untouched.length > 0)
+      await noteRetriedUntouched(deps.db, ctx, untouched, now, message("engine.retryUntouched"));
   }
   const erpStats = counter.get(systems.erp || "erp");
   const shopStats = counter.get(systems.shop || "shop");
