@@ -4,11 +4,13 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
 import { createNetsisConnector } from "./connector";
 import { type NetsisEmulator, startNetsisEmulator } from "./emulator/server";
 import { judgeNetsisRequest } from "./judge/requests";
+import { NETSIS_RULES } from "./judge/rules";
 
 const COUNT = 120;
 const PAGE = 50;
@@ -75,6 +77,10 @@ describe("Netsis connector against its emulator", () => {
     const stock = await readAllPages((t) => conn.listStock({ pageToken: t, pageSize: 70 }));
     expect(stock.items).toHaveLength(COUNT * 2);
     expect(stock.items.find((s) => s.sku === "STK-000003" && s.location === "2")?.qty).toBe(42);
+    // The DEPO_KODU 0 row is the all-depot total, never a depot of its own (netsis.stock-total-row).
+    expect(stock.items.some((s) => s.location === "0")).toBe(false);
+    const depot0 = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["0"] }));
+    expect(depot0.items.some((s) => s.location === "0")).toBe(false);
     const one = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["1"] }));
     expect(one.items).toHaveLength(COUNT);
     expect(one.items.every((s) => s.location === "1")).toBe(true);
@@ -208,10 +214,11 @@ describe("Netsis conformance", () => {
   it("every request the connector sent matches the DLL's routes and models", () => {
     const requests = [...judged, ...emu.recorder.list()];
     expect(emu.recorder.dropped).toBe(0);
-    const report = judgeRequests(requests, judgeNetsisRequest);
+    const report = judgeWithRules(requests, judgeNetsisRequest, NETSIS_RULES);
     console.log(
-      `Netsis conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
+      `Netsis conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected, ${NETSIS_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
     );
+    expect(emu.rules.refused).toBe(0);
     expect(describeFailures(report)).toBe("");
     expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(8);
   });
