@@ -13,3 +13,4 @@ export * from "./sql";
 export * from "./sql-parser";
 export * from "./turkish-time";
 export * from "./util";
+export * from "./version-pin";
