@@ -1,0 +1,55 @@
+/**
+ * Nebim V3 runtime rules: the sign-in sequence the samples cannot show. In session mode IIS keeps the
+ * session in the URL (cookieless). Sources disagree on what a Connect to the bare
+ * `/IntegratorService/Connect` gets:
+ * - "cookieless-redirect": IIS answers any URL without `(S(id))` with a 302 to the session URL, so a POST
+ *   carrying the credentials is followed as a GET without its body and only Web.config's user (if any) is
+ *   signed in. The vendor docs' own Connect example is addressed to `/(S(id))/IntegratorService/Connect`,
+ *   and a client run against a live V3 first fetches the session URL (redirects off, `Location`) and then
+ *   posts Connect to it.
+ * - "direct": another live client posts Connect to the bare URL and gets the SessionID in the answer.
+ * The connector plays safe on both: a bodyless GET Connect opens the session, the credentials go to that
+ * session's own URL (see ../api.ts).
+ */
+
+import type { RecordedRequest } from "../../testing/recorder";
+import type { RuntimeRule } from "../../testing/runtime-rules";
+import { parseNebimPath } from "./requests";
+
+export type NebimSessionSide = "cookieless-redirect" | "direct";
+
+const hasCredentials = (body: unknown) =>
+  typeof body === "object" &&
+  body !== null &&
+  ["DatabaseName", "UserGroupCode", "UserName", "Password"].some(
+    (k) => String((body as Record<string, unknown>)[k] ?? "") !== "",
+  );
+
+export const NEBIM_RULES: RuntimeRule<RecordedRequest>[] = [
+  {
+    id: "nebim.session-credentials-url",
+    kind: "required-sequence",
+    side: "cookieless-redirect",
+    description:
+      "In session mode the Connect that carries the credentials goes to the session's own URL (/(S(id))/IntegratorService/Connect): IIS redirects a bare URL and the body is lost.",
+    sources: [
+      {
+        kind: "vendor-doc",
+        ref: "cemyeten/nebim-v3-integrator-docs@ced78ec9:docs/01-1-connect.md (Session ile Connect)",
+        says: "the session-mode Connect example is sent to http://localhost:801/(S(uzr4v2hsttmweooenvsqq5je))/IntegratorService/Connect and answers that SessionID",
+      },
+      {
+        kind: "public-code",
+        ref: "enesorak/Pronet.Nebim.Integration NebimApiService.cs (public code id 652149060)",
+        says: "step 1: GET the service with redirects off and keep the 302 Location (the URL with the session); step 2: POST Connect to that session URL",
+      },
+    ],
+    check(r) {
+      const parsed = parseNebimPath(r.path);
+      if (parsed?.command !== "Connect" || parsed.session || !hasCredentials(r.body)) return [];
+      return [
+        "Connect carries the credentials to a URL without the session: IIS answers 302 to /(S(id))/… and the body is lost",
+      ];
+    },
+  },
+];
