@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../testing/recorder";
-import { applyRuntimeRules, unsourcedRules } from "../../testing/runtime-rules";
+import { applyRuntimeRules, rulesMissingFrom, unsourcedRules } from "../../testing/runtime-rules";
 import { axOrderRef } from "../connector";
 import { axOperations, RASE_COMMIT, validateAxEnvelope } from "./artifact";
 import { AX_RULES } from "./rules";
@@ -145,5 +145,8 @@ describe("Dynamics AX runtime rules", () => {
     expect(applyRuntimeRules(AX_RULES, create(axOrderRef("HB-2026-11-28-000123456789")))).toEqual([]);
     expect(axOrderRef("IK-1001")).toBe("IK-1001");
     expect(unsourcedRules(AX_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), AX_RULES),
+    ).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 /**
  * The Mikro connector read against live answer shapes (./live-shapes.ts), not against our emulator: a
  * replay server built on the emulator kit answers each method with a fixture, and every request the
@@ -10,7 +11,7 @@ import { ConnectorError } from "../../sdk/errors";
 import type { Order } from "../../sdk/model";
 import { InMemoryRateLimitStore } from "../../sdk/rate-limit";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../../testing/recorder";
-import { applyRuntimeRules, unsourcedRules } from "../../testing/runtime-rules";
+import { applyRuntimeRules, rulesMissingFrom, unsourcedRules } from "../../testing/runtime-rules";
 import { createEmulatorServer, type EmulatorServer } from "../../testing/server";
 import { mikroRows, parseVatTable, vatPointerOf } from "../api";
 import { createMikroConnector } from "../connector";
@@ -276,5 +277,8 @@ describe("Mikro runtime rules", () => {
     // Reads that are no quantity read (range boundaries) are not its business.
     expect(broken("SELECT sho_StokKodu FROM STOK_HAREKETLERI_OZET")).toEqual([]);
     expect(unsourcedRules(MIKRO_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), MIKRO_RULES),
+    ).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ConnectorError } from "../../sdk/errors";
 import type { HttpResponse } from "../../sdk/http";
 import type { RecordedRequest } from "../../testing/recorder";
-import { applyRuntimeRules, unsourcedRules } from "../../testing/runtime-rules";
+import { applyRuntimeRules, rulesMissingFrom, unsourcedRules } from "../../testing/runtime-rules";
 import { classifyNebimResponse } from "../api";
 import { deriveJudge, MODELS_JSON, parseSamples, readMirror } from "./derive";
 import { judgeNebimRequest, NEBIM_MODELS } from "./requests";
@@ -181,5 +181,8 @@ describe("Nebim runtime rules", () => {
     expect(broken(connect("/IntegratorService/Connect", login), "direct")).toEqual([]);
     expect(broken(connect("/IntegratorService/Connect", login))).toEqual([]);
     expect(unsourcedRules(NEBIM_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), NEBIM_RULES),
+    ).toEqual([]);
   });
 });

@@ -1,7 +1,13 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { HttpResponse } from "../../sdk/http";
 import type { RecordedRequest } from "../../testing/recorder";
-import { applyRuntimeRules, unsourcedRules, violationMessages } from "../../testing/runtime-rules";
+import {
+  applyRuntimeRules,
+  rulesMissingFrom,
+  unsourcedRules,
+  violationMessages,
+} from "../../testing/runtime-rules";
 import { classifyNetsisResponse } from "../api";
 import { NETSIS_ANSWERS } from "./answers";
 import { MODELS, NETOPENX } from "./models";
@@ -170,7 +176,10 @@ describe("Netsis runtime rules", () => {
     ).toEqual([]);
   });
 
-  it("every rule names a source", () => {
+  it("every rule names a source and VERIFIED.md lists it", () => {
     expect(unsourcedRules(NETSIS_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), NETSIS_RULES),
+    ).toEqual([]);
   });
 });
