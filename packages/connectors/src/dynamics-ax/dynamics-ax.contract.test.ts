@@ -7,11 +7,12 @@ import { caught, testContext } from "../testing/contract";
 import { describeFailures } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { AxConnector, countryRegion, vatFromTaxItemGroup } from "./connector";
 import { startAxEmulator } from "./emulator/server";
 import { AX_WAREHOUSES } from "./emulator/state";
 import { judgeAxRecorded } from "./judge/conformance";
-import { AX_RULES } from "./judge/rules";
+import { AX_RULES, AX_VERSION_PIN } from "./judge/rules";
 
 type Emu = Awaited<ReturnType<typeof startAxEmulator>>;
 
@@ -263,5 +264,18 @@ describe("conformance", () => {
     console.info(
       `dynamics-ax conformance: ${report.requests} requests, ${report.failures.length} rejected, ${AX_RULES.length} runtime rule(s), ${refused} refused by the emulators' rules, ${JSON.stringify(report.operations)}`,
     );
+  });
+});
+
+describe("API version (issue 32)", () => {
+  // AX 2012 R3 has no supported version left to move to (the successor is D365 F&O, type 17): the test
+  // proves the pin states it, in Turkish and English, instead of failing every run from now on.
+  it("knows AX 2012 R3 is past Microsoft's extended support and says so in both languages", () => {
+    expect(() => expectPinnedVersionSupported(AX_VERSION_PIN)).toThrow(
+      /desteği 2023-01-10 tarihinde bitti[\s\S]*end of support on 2023-01-10/,
+    );
+    expect(() =>
+      expectPinnedVersionSupported(AX_VERSION_PIN, new Date("2022-12-31T12:00:00Z")),
+    ).not.toThrow();
   });
 });

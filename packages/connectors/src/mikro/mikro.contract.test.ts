@@ -7,10 +7,11 @@ import { caught, readAllPages } from "../testing/contract";
 import { isValidEan13 } from "../testing/prng";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createMikroConnector, MikroConnector, mikroDailyPassword } from "./connector";
 import { type MikroEmulator, startMikroEmulator } from "./emulator/server";
 import { judgeMikroRequest } from "./judge/requests";
-import { MIKRO_RULES } from "./judge/rules";
+import { MIKRO_RULES, MIKRO_VERSION_PIN } from "./judge/rules";
 
 const BUDGET = { requests: 15, windowMs: 500, safetyMarginMs: 40 };
 const COUNT = 120;
@@ -587,4 +588,8 @@ describe("Mikro conformance", () => {
     expect(conformance.failures, describeFailures(conformance)).toEqual([]);
     expect(emu.rules.refused).toBe(0);
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(MIKRO_VERSION_PIN));
 });

@@ -8,10 +8,11 @@ import { caught, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createNebimConnector, type NebimConnector } from "./connector";
 import { type NebimEmulator, startNebimEmulator } from "./emulator/server";
 import { judgeNebimRequest } from "./judge/requests";
-import { NEBIM_RULES, type NebimSessionSide } from "./judge/rules";
+import { NEBIM_RULES, NEBIM_VERSION_PIN, type NebimSessionSide } from "./judge/rules";
 
 const COUNT = 60;
 const logs: HttpLogEntry[] = [];
@@ -291,4 +292,8 @@ describe("Nebim V3 conformance", () => {
       ]),
     );
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(NEBIM_VERSION_PIN));
 });

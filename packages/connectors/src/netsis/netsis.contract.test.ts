@@ -7,10 +7,11 @@ import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, type RecordedRequest } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createNetsisConnector } from "./connector";
 import { type NetsisEmulator, startNetsisEmulator } from "./emulator/server";
 import { judgeNetsisRequest } from "./judge/requests";
-import { NETSIS_RULES } from "./judge/rules";
+import { NETSIS_RULES, NETSIS_VERSION_PIN } from "./judge/rules";
 
 const COUNT = 120;
 const PAGE = 50;
@@ -222,4 +223,8 @@ describe("Netsis conformance", () => {
     expect(describeFailures(report)).toBe("");
     expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(8);
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(NETSIS_VERSION_PIN));
 });

@@ -6,8 +6,23 @@
  * is refused. Our XSDs keep these fields as plain strings; the sizes live here, with their sources.
  */
 
+import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuntimeRule } from "../../testing/runtime-rules";
+
+/**
+ * AX 2012 R3 is the last AX 2012 release; Microsoft's extended support for it ended on 2023-01-10 (Fixed
+ * Lifecycle Policy; mainstream ended 2021-10-12). There is no newer AIF version to move to: the successor
+ * is Dynamics 365 F&O (our type 17). The pin states the date, so its test says it in both languages.
+ */
+export const AX_VERSION_PIN: ApiVersionPin = {
+  system: "dynamics-ax",
+  api: "Microsoft Dynamics AX 2012 R3 AIF document services",
+  version: "AX 2012 R3",
+  endOfSupport: "2023-01-10",
+  source:
+    "Microsoft Lifecycle, Dynamics AX 2012 R3 (Fixed Lifecycle Policy: extended support end 2023-01-10; the page was not fetched here); stoneridgesoftware.com (2021): AX 2012 R3 mainstream support ends October 2021, extended support in 2023",
+};
 
 const EDT = "https://learn.microsoft.com/en-us/previous-versions/dynamics/ax-2012/reference/";
 

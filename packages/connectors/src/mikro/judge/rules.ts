@@ -6,6 +6,7 @@
  * is where sources disagree (../stock.ts); that both must be read, they agree.
  */
 
+import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuntimeRule } from "../../testing/runtime-rules";
 
@@ -15,6 +16,17 @@ function sqlOf(r: RecordedRequest): string | undefined {
   const q = (r.body as { SQLSorgu?: unknown } | undefined)?.SQLSorgu;
   return typeof q === "string" ? q : undefined;
 }
+
+/** The API version the connector speaks (issue 32: a test fails once its vendor's support has ended). */
+export const MIKRO_VERSION_PIN: ApiVersionPin = {
+  system: "mikro",
+  api: "MikroAPI (Jump / Fly)",
+  version: "V2 methods on MikroAPI V17",
+  endOfSupport: null,
+  noDateReason:
+    "Mikro publishes no end-of-support dates; V17 removed ten V2 list methods without a date, which the connector detects at run time",
+  source: "../shared/partner-apis/erps.md §4 (cetpa, V16/V17 Postman diff)",
+};
 
 export const MIKRO_RULES: RuntimeRule[] = [
   {

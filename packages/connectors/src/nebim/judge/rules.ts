@@ -12,6 +12,7 @@
  * session's own URL (see ../api.ts).
  */
 
+import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuntimeRule } from "../../testing/runtime-rules";
 import { parseNebimPath } from "./requests";
@@ -24,6 +25,16 @@ const hasCredentials = (body: unknown) =>
   ["DatabaseName", "UserGroupCode", "UserName", "Password"].some(
     (k) => String((body as Record<string, unknown>)[k] ?? "") !== "",
   );
+
+/** The API version the connector speaks (issue 32: a test fails once its vendor's support has ended). */
+export const NEBIM_VERSION_PIN: ApiVersionPin = {
+  system: "nebim",
+  api: "Nebim V3 IntegratorService",
+  version: "V3 Integrator (REST/JSON)",
+  endOfSupport: null,
+  noDateReason: "Nebim publishes no lifecycle dates for the Integrator; it runs on the customer's own IIS",
+  source: "cemyeten/nebim-v3-integrator-docs@ced78ec9 (vendor PDF and docs)",
+};
 
 export const NEBIM_RULES: RuntimeRule<RecordedRequest>[] = [
   {

@@ -8,6 +8,7 @@
 
 import type { AST } from "node-sql-parser";
 import { sqlParser } from "../../sdk/sql-parser";
+import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuntimeRule } from "../../testing/runtime-rules";
 import { netsisRoute } from "./requests";
@@ -47,6 +48,17 @@ function tsqlOf(r: RecordedRequest): string | undefined {
   const body = r.body as { TSql?: unknown } | undefined;
   return typeof body?.TSql === "string" ? body.TSql : undefined;
 }
+
+/** The API version the connector speaks (issue 32: a test fails once its vendor's support has ended). */
+export const NETSIS_VERSION_PIN: ApiVersionPin = {
+  system: "netsis",
+  api: "Logo NetOpenX REST",
+  version: "api/v2",
+  endOfSupport: null,
+  noDateReason:
+    "Logo publishes no end-of-support date for NetOpenX REST v2; the service runs on the customer's own server",
+  source: "gvardal/NetOpenX@7786984e Rest.Library/Dll/NetOpenX.Rest.Client.dll (routes api/v2/…)",
+};
 
 export const NETSIS_RULES: RuntimeRule[] = [
   {
