@@ -211,6 +211,52 @@ describe("Netsis faults map to the right failure class", () => {
   });
 });
 
+describe("Netsis token form where sources disagree (dbtype)", () => {
+  it("logs in on a server that fails a login carrying dbtype (9.0.67.0), and leaves it out from then on", async () => {
+    const e = await startNetsisEmulator({ seed: 8, productCount: 3, tokenSide: "server-9.0.67" });
+    try {
+      const c = createNetsisConnector(e.credentials, ctx());
+      expect((await c.testConnection()).description).toContain("DEMO2026");
+      e.expireTokens();
+      expect((await c.listProducts({ pageSize: 2 })).items).toHaveLength(2);
+      const forms = e.recorder
+        .list()
+        .filter((r) => r.path === "/api/v2/token")
+        .map((r) => "dbtype" in (r.body as object));
+      // The vendor client's form first (refused, retried as a 5xx), then without dbtype, and so after expiry.
+      expect(forms.at(0)).toBe(true);
+      expect(forms.slice(-2)).toEqual([false, false]);
+      const report = judgeWithRules(e.recorder.list(), judgeNetsisRequest, NETSIS_RULES, {
+        side: "server-9.0.67",
+      });
+      expect(new Set(report.failures.map((f) => `${f.operation} ${f.problems.join()}`))).toEqual(
+        new Set([
+          "token [netsis.token-without-dbtype] the token form carries dbtype, which server 9.0.67.0 fails on",
+        ]),
+      );
+      expect(report.failures).toHaveLength(forms.filter(Boolean).length);
+    } finally {
+      await e.close();
+    }
+  });
+
+  it("keeps a configured non-default dbtype (Oracle) rather than dropping it", async () => {
+    const e = await startNetsisEmulator({ seed: 8, productCount: 3, tokenSide: "server-9.0.67" });
+    try {
+      const err = await caught(
+        createNetsisConnector(
+          { ...e.credentials, dbType: "2" },
+          ctx(new CallCounter(), { retry: { maxRetries: 0 } }),
+        ).testConnection(),
+      );
+      expect(err.httpStatus).toBe(500);
+      expect(e.recorder.list().every((r) => (r.body as Record<string, unknown>).dbtype === "2")).toBe(true);
+    } finally {
+      await e.close();
+    }
+  });
+});
+
 describe("Netsis conformance", () => {
   it("every request the connector sent matches the DLL's routes and models", () => {
     const requests = [...judged, ...emu.recorder.list()];

@@ -21,7 +21,7 @@ import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import { ENUMS, FATURA_TIP, MODELS, NETSIS_SQL_TABLES } from "../judge/models";
 import { judgeNetsisRequest, netsisRoute } from "../judge/requests";
-import { NETSIS_RULES } from "../judge/rules";
+import { NETSIS_RULES, type NetsisTokenSide } from "../judge/rules";
 
 type Row = Record<string, unknown>;
 type SqlRow = Record<string, string | number | boolean | null>;
@@ -45,6 +45,11 @@ export interface NetsisEmulatorOptions {
   rateLimit?: { requests: number; windowMs: number } | false;
   faults?: FaultConfig;
   now?: () => number;
+  /**
+   * Which side of the `dbtype` disagreement the server plays (judge/rules.ts): "dll" (default) takes the
+   * vendor client's form; "server-9.0.67" fails a token request that carries dbtype with HTTP 500.
+   */
+  tokenSide?: NetsisTokenSide;
 }
 
 export type NetsisEmulatorCredentials = {
@@ -156,7 +161,10 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
   const tokens = new TokenStore(opts.tokenTtlMs ?? 20 * 60_000, now);
   const rng = new Prng(`${seed}:netsis`);
   // What the runtime rules refuse, refused as the server refuses a request (HTTP 200, IsSuccessful false).
-  const rules = new RuleGate<RecordedRequest, Row>(NETSIS_RULES, (v) => fail(v.problems.join("; "), "400"));
+  // (The token route answers a refusal with HTTP 500 instead: see there.)
+  const rules = new RuleGate<RecordedRequest, Row>(NETSIS_RULES, (v) => fail(v.problems.join("; "), "400"), {
+    side: opts.tokenSide ?? "dll",
+  });
 
   // Seeded data: stock cards, groups, depots, running totals per item and depot.
   const catalog = generateCatalog({ seed, count: opts.productCount ?? 0, now: now() });
@@ -291,6 +299,11 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
     counters.logins++;
     const verdict = judgeNetsisRequest(recorded(req));
     const b = (req.body ?? {}) as Row;
+    // ASP.NET Web API's generic answer to an unhandled exception (inferred: the 3P note says "crashed").
+    if (rules.check(recorded(req))) {
+      server.noteOutcome(true);
+      return reply.code(500).send({ Message: "An error has occurred." });
+    }
     if (verdict && verdict.problems.length > 0) {
       server.noteOutcome(true);
       return reply

@@ -60,7 +60,37 @@ export const NETSIS_VERSION_PIN: ApiVersionPin = {
   source: "gvardal/NetOpenX@7786984e Rest.Library/Dll/NetOpenX.Rest.Client.dll (routes api/v2/…)",
 };
 
+/** The sides of the `dbtype` disagreement: the vendor DLL sends it; a 3P note saw server 9.0.67.0 crash on it. */
+export type NetsisTokenSide = "dll" | "server-9.0.67";
+
 export const NETSIS_RULES: RuntimeRule[] = [
+  {
+    id: "netsis.token-without-dbtype",
+    kind: "version-dated",
+    side: "server-9.0.67",
+    since: "NetOpenX REST 9.0.67.0",
+    description:
+      "NetOpenX REST server 9.0.67.0 fails a token request that carries dbtype; the vendor's own client sends it (JNVTTipi).",
+    sources: [
+      {
+        kind: "public-code",
+        ref: "mcicekci/NetsisRestOrnekleri Program.cs (../shared/partner-apis/erps.md §3b)",
+        says: "the dbtype form field is left out: sending it crashed server version 9.0.67.0",
+      },
+      {
+        kind: "official-sdk",
+        ref: "gvardal/NetOpenX@7786984e Rest.Library/Dll/NetOpenX.Rest.Client.dll (JLogin.DbType, token form)",
+        says: "the vendor's client puts dbtype (a JNVTTipi number) into the token form",
+      },
+    ],
+    check(r) {
+      if (r.method !== "POST" || r.path !== "/api/v2/token") return [];
+      const form = r.body as Record<string, unknown> | undefined;
+      return form && "dbtype" in form
+        ? ["the token form carries dbtype, which server 9.0.67.0 fails on"]
+        : [];
+    },
+  },
   {
     id: "netsis.stock-total-row",
     kind: "value-set",
