@@ -173,10 +173,18 @@ describe.each(SIDES)("Nebim V3 connector against the emulator (session URL: %s)"
       ],
     );
     expect(stored[0]?.WarehouseCode).toBe("M01");
+    // The payment goes with the internet order, as live integrations send it (nebim.internet-order-payment).
+    expect(stored[0]?.Payments).toEqual([
+      { PaymentType: 2, InstallmentCount: 1, CurrencyCode: "TRY", Amount: o.totals.grandTotal },
+    ]);
   });
 
   it("writes a wholesale customer and order (ModelType 2 and 5) when the form says WS", async () => {
-    const conn = connector(session, { orderType: "WS" });
+    const conn = connector(session, {
+      orderType: "WS",
+      creditCardTypeCode: "IYZ",
+      salesUrl: "www.ornekmagaza.com.tr",
+    });
     const o = order("IKAS-2001", ["STK-000004"], "05550000002");
     o.customer.isCompany = true;
     o.customer.companyName = "Demo Tekstil A.Ş.";
@@ -187,7 +195,13 @@ describe.each(SIDES)("Nebim V3 connector against the emulator (session URL: %s)"
     expect(await conn.createCustomer(o.customer)).toEqual({ code: cust.code, existed: false });
     const created = await conn.createSalesOrder({ order: o, customerCode: cust.code, location: "D01" });
     expect(created.documentId).toMatch(/^1-WS-1-\d+$/);
-    expect(session.orders.find((x) => x.DocumentNumber === "IKAS-2001")?.WarehouseCode).toBe("D01");
+    const ws = session.orders.find((x) => x.DocumentNumber === "IKAS-2001");
+    expect(ws?.WarehouseCode).toBe("D01");
+    expect(ws?.Payments?.[0]).toMatchObject({
+      PaymentType: "2",
+      CreditCardTypeCode: "IYZ",
+      Amount: o.totals.grandTotal,
+    });
   });
 
   it("says which item Nebim does not know", async () => {

@@ -55,6 +55,7 @@ export interface NebimEmulatorOptions {
 }
 
 export interface NebimOrderRecord {
+  Payments?: Row[];
   OrderNumber: string;
   HeaderID: string;
   ModelType: number;
@@ -168,10 +169,9 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
       .toLowerCase()
       .replace(/[^a-z0-9]/g, "x")
       .slice(0, 24);
-  // A refused sign-in is IIS's own answer: the 302 to the session URL (the body is lost on the way).
-  const rules = new RuleGate<RecordedRequest, string>(NEBIM_RULES, (_v, r) => sessionLocation(r.path), {
-    side,
-  });
+  // The runtime rules (judge/rules.ts), playing the session-URL side; each refusal is answered where it
+  // happens: IIS's 302 for credentials on a bare URL, the service's error shape for a Post.
+  const rules = new RuleGate<RecordedRequest, string>(NEBIM_RULES, (v) => v.rule, { side });
   /** Opens an empty session and answers the URL IIS redirects a bare request to. */
   function sessionLocation(path: string): string {
     const id = newSessionId();
@@ -428,6 +428,7 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
         CustomerCode: customer,
         WarehouseCode: warehouse,
         Lines: lines,
+        Payments: body.Payments as Row[] | undefined,
       };
       orders.push(order);
       return { ...body, OrderNumber: order.OrderNumber, HeaderID: order.HeaderID };
@@ -487,6 +488,16 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
             if (command === "RunProc") answer = runProc(body);
             else if (command === "Post") {
               counters.posts++;
+              const broken = rules.check({
+                at: now(),
+                method: req.method,
+                path,
+                query: {},
+                headers: req.headers as Record<string, string | undefined>,
+                body,
+              });
+              // inferred wording: V3's refusal of an internet order without its payment.
+              if (broken) throw new NebimFail("İnternet satışı siparişinde ödeme bilgisi (Payments) eksik.");
               answer = post(body);
             } else throw new NebimFail(`${command} bu emülatörde yok.`, 404);
           }

@@ -36,7 +36,46 @@ export const NEBIM_VERSION_PIN: ApiVersionPin = {
   source: "cemyeten/nebim-v3-integrator-docs@ced78ec9 (vendor PDF and docs)",
 };
 
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
 export const NEBIM_RULES: RuntimeRule<RecordedRequest>[] = [
+  {
+    id: "nebim.internet-order-payment",
+    kind: "write-side-effect",
+    description:
+      "An internet sales order (ModelType 5/6 with IsSalesViaInternet) carries its payment: Payments[] with PaymentType and the paid Amount, beside OrdersViaInternetInfo, so V3 records the order as paid.",
+    sources: [
+      {
+        kind: "public-code",
+        ref: "Shopify → Nebim integration (public code id 66524814329)",
+        says: "retail orders with IsSalesViaInternet send Payments [{PaymentType: 2, CreditCardTypeCode, CurrencyCode: TRY, InstallmentCount: 1, Amount: the order's payment}] and OrdersViaInternetInfo {SalesUrl, PaymentTypeCode 1, PaymentAgent, …}",
+      },
+      {
+        kind: "public-code",
+        ref: "PHP shop → Nebim order writer (public code id 16130098766)",
+        says: "Payments [{PaymentType 2, CreditCardTypeCode IYZ, InstallmentCount 1, CurrencyCode TRY, Amount total_price}] with OrdersViaInternetInfo {SalesURL, PaymentAgent, …}",
+      },
+      {
+        kind: "public-code",
+        ref: "Odoo → Nebim (Hamurlabs field order, public code id 55611906898)",
+        says: "the internet order payload carries OrdersViaInternetInfo with SalesURL and PaymentAgent and a Payments list",
+      },
+    ],
+    check(r) {
+      const parsed = parseNebimPath(r.path);
+      const body = r.body;
+      if (parsed?.command !== "Post" || !isObj(body)) return [];
+      if (![5, 6].includes(Number(body.ModelType)) || body.IsSalesViaInternet !== true) return [];
+      const payments = Array.isArray(body.Payments) ? body.Payments.filter(isObj) : [];
+      if (payments.length === 0) return ["an internet sales order without Payments: V3 keeps it unpaid"];
+      return payments.some(
+        (p) => typeof p.Amount === "number" && p.Amount > 0 && /^\d+$/.test(String(p.PaymentType ?? "")),
+      )
+        ? []
+        : ["Payments carries no PaymentType with a paid Amount"];
+    },
+  },
   {
     id: "nebim.session-credentials-url",
     kind: "required-sequence",
