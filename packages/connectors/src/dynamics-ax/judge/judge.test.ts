@@ -126,10 +126,9 @@ describe("dynamics-ax judge (WSDL + XSDs written from the rase-connector types a
 });
 
 describe("Dynamics AX runtime rules", () => {
+  const port = { at: 0, method: "POST", path: "/MicrosoftDynamicsAXAif60/EntegrasyonPaneli/xppservice.svc" };
   const create = (purchOrderFormNum: string): RecordedRequest => ({
-    at: 0,
-    method: "POST",
-    path: "/MicrosoftDynamicsAXAif60/EntegrasyonPaneli/xppservice.svc",
+    ...port,
     query: {},
     headers: {
       soapaction: '"http://schemas.microsoft.com/dynamics/2008/01/services/SalesOrderService/create"',

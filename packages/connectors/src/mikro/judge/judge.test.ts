@@ -251,12 +251,9 @@ describe("Mikro answer parsers", () => {
 });
 
 describe("Mikro runtime rules", () => {
+  const call = { at: 0, method: "POST", path: "/Api/APIMethods/SqlVeriOkuV2", query: {}, headers: {} };
   const sql = (SQLSorgu: string): RecordedRequest => ({
-    at: 0,
-    method: "POST",
-    path: "/Api/APIMethods/SqlVeriOkuV2",
-    query: {},
-    headers: {},
+    ...call,
     body: { Mikro: {}, SQLSorgu },
   });
   const broken = (q: string) => applyRuntimeRules(MIKRO_RULES, sql(q)).flatMap((v) => v.problems);
