@@ -6,10 +6,12 @@ import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createDiaConnector } from "./connector";
 import { diaDescriptor } from "./descriptor";
 import { type DiaEmulator, startDiaEmulator } from "./emulator/server";
 import { judgeDiaRequest } from "./judge/requests";
+import { DIA_VERSION_PIN } from "./judge/rules";
 
 const COUNT = 120;
 const PAGE = 50;
@@ -237,4 +239,8 @@ describe("DİA conformance", () => {
     expect(describeFailures(report)).toBe("");
     expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(10);
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(DIA_VERSION_PIN));
 });

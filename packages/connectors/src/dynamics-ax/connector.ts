@@ -6,6 +6,7 @@
  * never doubled.
  */
 
+import { createHash } from "node:crypto";
 import type {
   ConnectionInfo,
   ConnectorContext,
@@ -45,6 +46,18 @@ const num = (v: unknown): number => {
   return Number.isFinite(n) ? n : 0;
 };
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Our order number as AX can hold it in PurchOrderFormNum: the field is a CustPurchaseOrder, 20 characters
+ * (judge/rules.ts, dynamics-ax.edt-string-size), and AIF refuses a longer value. A longer number keeps its
+ * last 11 characters (where shop and marketplace numbers differ) behind 8 hex digits of its SHA-256: the
+ * same order always gets the same reference, so the lookup before a create still finds it.
+ */
+export function axOrderRef(orderNo: string): string {
+  const chars = [...orderNo];
+  if (chars.length <= 20) return orderNo;
+  return `${createHash("sha256").update(orderNo).digest("hex").slice(0, 8)}-${chars.slice(-11).join("")}`;
+}
 const entity = { attributes: { class: "entity" } };
 
 /** The price group of the item's sales price (InventTableModule, ModuleType Sales). */
@@ -272,7 +285,7 @@ export class AxConnector implements ErpConnector {
     const res = await this.api.call(
       "SalesOrderService",
       "findKeys",
-      this.criteria("SalesTable", "PurchOrderFormNum", "Equal", ref),
+      this.criteria("SalesTable", "PurchOrderFormNum", "Equal", axOrderRef(ref)),
     );
     const ids = keysOf(res, "SalesId");
     if (ids.length === 0) return null;
@@ -331,7 +344,7 @@ export class AxConnector implements ErpConnector {
             // Shop prices include VAT.
             InclTax: "Yes",
             InventLocationId: warehouse,
-            PurchOrderFormNum: order.orderNo,
+            PurchOrderFormNum: axOrderRef(order.orderNo),
             ReceiptDateRequested: order.createdAt.slice(0, 10),
             SalesLine: lines,
           },

@@ -4,12 +4,15 @@ import type { ConnectorContext } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, testContext } from "../testing/contract";
-import { describeFailures, judgeRequests } from "../testing/recorder";
+import { describeFailures } from "../testing/recorder";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { AxConnector, countryRegion, vatFromTaxItemGroup } from "./connector";
 import { startAxEmulator } from "./emulator/server";
 import { AX_WAREHOUSES } from "./emulator/state";
 import { judgeAxRecorded } from "./judge/conformance";
+import { AX_RULES, AX_VERSION_PIN } from "./judge/rules";
 
 type Emu = Awaited<ReturnType<typeof startAxEmulator>>;
 
@@ -134,6 +137,23 @@ describe("Dynamics AX 2012 connector against the AIF emulator", () => {
     expect(await conn.findOrderByRef("IK-404")).toBeNull();
   });
 
+  it("keeps an order number longer than CustPurchaseOrder (20) within it, and still writes the order once", async () => {
+    const conn = new AxConnector(emu.credentials, ctx());
+    const skus = emu.state.items.slice(0, 1).map((i) => i.sku);
+    const no = "HB-2026-11-28-000123456789"; // 26 characters
+    const ref = await conn.createSalesOrder({ order: order(no, skus), customerCode: "WEB-001" });
+    expect(ref).toMatchObject({ ref: no, existed: false });
+    const held = emu.state.orders.get(ref.documentId)?.purchOrderFormNum ?? "";
+    expect(held).toHaveLength(20);
+    expect(held.endsWith("-000123456789".slice(-11))).toBe(true);
+    expect(await conn.createSalesOrder({ order: order(no, skus), customerCode: "WEB-001" })).toMatchObject({
+      documentId: ref.documentId,
+      existed: true,
+    });
+    expect(emu.state.documentsByRef().get(held)?.size).toBe(1);
+    expect(emu.rules.refused).toBe(0);
+  });
+
   it("parses AifFault messages: unknown item and unknown customer account are permanent refusals", async () => {
     const conn = new AxConnector(emu.credentials, ctx());
     const item = await caught(
@@ -231,7 +251,7 @@ describe("conformance", () => {
   it("every request the connector sent is judged by the WSDL and XSDs", async () => {
     const judge = await judgeAxRecorded();
     const all = emulators.flatMap((e) => e.server.recorder.list());
-    const report = judgeRequests(all, judge);
+    const report = judgeWithRules(all, judge, AX_RULES);
     expect(report.failures, describeFailures(report)).toEqual([]);
     expect(Object.keys(report.operations).sort()).toEqual([
       "InventoryOnHandService.read",
@@ -240,8 +260,22 @@ describe("conformance", () => {
       "SalesOrderService.create",
       "SalesOrderService.findKeys",
     ]);
+    const refused = emulators.reduce((n, e) => n + e.rules.refused, 0);
     console.info(
-      `dynamics-ax conformance: ${report.requests} requests, ${JSON.stringify(report.operations)}`,
+      `dynamics-ax conformance: ${report.requests} requests, ${report.failures.length} rejected, ${AX_RULES.length} runtime rule(s), ${refused} refused by the emulators' rules, ${JSON.stringify(report.operations)}`,
     );
+  });
+});
+
+describe("API version (issue 32)", () => {
+  // AX 2012 R3 has no supported version left to move to (the successor is D365 F&O, type 17): the test
+  // proves the pin states it, in Turkish and English, instead of failing every run from now on.
+  it("knows AX 2012 R3 is past Microsoft's extended support and says so in both languages", () => {
+    expect(() => expectPinnedVersionSupported(AX_VERSION_PIN)).toThrow(
+      /desteği 2023-01-10 tarihinde bitti[\s\S]*end of support on 2023-01-10/,
+    );
+    expect(() =>
+      expectPinnedVersionSupported(AX_VERSION_PIN, new Date("2022-12-31T12:00:00Z")),
+    ).not.toThrow();
   });
 });

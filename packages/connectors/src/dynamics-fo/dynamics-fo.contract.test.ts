@@ -8,9 +8,11 @@ import { caught, readAllPages, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
 import { mountEmulators } from "../testing/server";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createD365Connector, type D365Connector } from "./connector";
 import { type D365Emulator, startD365Emulator } from "./emulator/server";
 import { judgeD365Request } from "./judge/requests";
+import { D365_VERSION_PIN } from "./judge/rules";
 
 const COUNT = 90;
 let emu: D365Emulator;
@@ -324,4 +326,8 @@ describe("D365 F&O conformance", () => {
     expect(conformance.requests).toBeGreaterThan(50);
     expect(describeFailures(conformance)).toBe("");
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(D365_VERSION_PIN));
 });

@@ -6,9 +6,11 @@ import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createIsbasiConnector } from "./connector";
 import { type IsbasiEmulator, startIsbasiEmulator } from "./emulator/server";
 import { judgeIsbasiRequest } from "./judge/requests";
+import { ISBASI_VERSION_PIN } from "./judge/rules";
 
 const COUNT = 250;
 let emu: IsbasiEmulator;
@@ -186,4 +188,8 @@ describe("Logo İşbaşı conformance", () => {
     expect(describeFailures(report)).toBe("");
     expect(Object.keys(report.operations).length).toBe(7);
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(ISBASI_VERSION_PIN));
 });

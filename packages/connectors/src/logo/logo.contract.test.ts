@@ -5,11 +5,13 @@ import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { LogoConnector } from "./connector";
 import { logoRestDescriptor, logoTigerDescriptor } from "./descriptor";
 import { type LogoRestEmulator, startLogoRestEmulator } from "./emulator/rest";
 import { LogoSqlEmulator } from "./emulator/sql";
 import { judgeLogoRestRequest } from "./judge/rest";
+import { LOGO_VERSION_PIN } from "./judge/rules";
 import { judgeLogoSql, type RecordedSql } from "./judge/sql";
 import { REST_NOT_CONFIGURED, REST_NOT_LICENSED } from "./rest";
 
@@ -304,4 +306,8 @@ describe("Logo connector: writes through the REST service", () => {
     const wrong = await caught(conn({ password: "yanlis" }).findOrderByRef("X"));
     expect(wrong.reason).toBe("auth");
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(LOGO_VERSION_PIN));
 });

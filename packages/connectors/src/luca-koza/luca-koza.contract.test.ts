@@ -4,9 +4,11 @@ import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createLucaKozaConnector } from "./connector";
 import { type LucaKozaEmulator, startLucaKozaEmulator } from "./emulator/server";
 import { judgeLucaKozaRequest } from "./judge/requests";
+import { LUCA_KOZA_VERSION_PIN } from "./judge/rules";
 
 let emu: LucaKozaEmulator;
 let conn: ErpConnector;
@@ -190,4 +192,8 @@ describe("Luca Koza conformance", () => {
     expect(conformance.requests).toBeGreaterThan(30);
     expect(describeFailures(conformance)).toBe("");
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(LUCA_KOZA_VERSION_PIN));
 });

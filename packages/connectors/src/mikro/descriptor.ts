@@ -84,6 +84,15 @@ export const mikroDescriptor: ConnectorDescriptor & { kind: "erp" } = {
       default: "120.W.",
     },
     {
+      name: "returnColumns",
+      label: "İade sütunları",
+      help: "Stok özetindeki iade miktarlarının yönü. 'ters' (varsayılan): müşteri iadesi sho_CikisIade'de, tedarikçiye iade sho_GirisIade'de. 'yon': müşteri iadesi sho_GirisIade'de, tedarikçiye iade sho_CikisIade'de. İade almış bir ürünün depo miktarını Mikro ekranıyla karşılaştırarak seçin.",
+      secret: false,
+      required: false,
+      type: "text",
+      default: "ters",
+    },
+    {
       name: "shippingStockCode",
       label: "Kargo hizmet kodu",
       help: "Kargo ücretinin siparişe satır olarak yazılacağı hizmet/stok kodu. Boşsa kargo ücreti yazılmaz.",

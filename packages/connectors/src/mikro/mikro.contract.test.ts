@@ -6,9 +6,12 @@ import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages } from "../testing/contract";
 import { isValidEan13 } from "../testing/prng";
 import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { judgeWithRules } from "../testing/runtime-rules";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createMikroConnector, MikroConnector, mikroDailyPassword } from "./connector";
 import { type MikroEmulator, startMikroEmulator } from "./emulator/server";
 import { judgeMikroRequest } from "./judge/requests";
+import { MIKRO_RULES, MIKRO_VERSION_PIN } from "./judge/rules";
 
 const BUDGET = { requests: 15, windowMs: 500, safetyMarginMs: 40 };
 const COUNT = 120;
@@ -100,7 +103,7 @@ const conformance: ConformanceReport = { requests: 0, operations: {}, failures: 
 afterEach(() => {
   emu.faults.clear();
   expect(emu.recorder.dropped).toBe(0);
-  const r = judgeRequests(emu.recorder.list(), judgeMikroRequest);
+  const r = judgeWithRules(emu.recorder.list(), judgeMikroRequest, MIKRO_RULES);
   emu.recorder.clear();
   conformance.requests += r.requests;
   conformance.failures.push(...r.failures);
@@ -218,6 +221,37 @@ describe("Mikro connector against its emulator", () => {
       await e2.close();
     }
   });
+
+  // Sources disagree on which return column is a customer return (stock.ts): the emulator plays both sides,
+  // and the connector reads each right when its form says which one the merchant's Mikro is.
+  it.each([
+    ["reverses", "ters", "yon"],
+    ["follows", "yon", "ters"],
+  ] as const)(
+    "counts returns as a %s database keeps them (setting %s), and %s would miscount",
+    async (side, right, wrong) => {
+      const e = await startMikroEmulator({ seed: 13, productCount: 12, returnColumns: side });
+      try {
+        const withReturns = e.state
+          .table("STOK_HAREKETLERI_OZET")
+          .rows.filter((r) => Number(r.sho_GirisIade) + Number(r.sho_CikisIade) > 0);
+        expect(withReturns.length).toBeGreaterThan(0);
+        const read = (returnColumns: string) =>
+          readAllPages((t) =>
+            createMikroConnector({ ...e.credentials, returnColumns }, ctx()).listStock({ pageToken: t }),
+          );
+        const good = await read(right);
+        expect(good.items).toHaveLength(24);
+        for (const s of good.items) expect(s.qty).toBe(e.state.quantity(s.sku, Number(s.location)));
+        const bad = await read(wrong);
+        const off = bad.items.filter((s) => s.qty !== e.state.quantity(s.sku, Number(s.location)));
+        expect(off).toHaveLength(withReturns.length);
+        expect(judgeRequests(e.recorder.list(), judgeMikroRequest).failures).toEqual([]);
+      } finally {
+        await e.close();
+      }
+    },
+  );
 
   it("splits a full stock and price read into disjoint ranges that together list exactly the one-chain read", async () => {
     const e2 = await startMikroEmulator({ seed: 13, productCount: 60 });
@@ -548,6 +582,14 @@ describe("Mikro conformance", () => {
       "VergiListesiV2",
     ]);
     expect(conformance.requests).toBeGreaterThan(50);
+    console.info(
+      `Mikro conformance: ${conformance.requests} requests, ${ops.length} operations, ${conformance.failures.length} rejected, ${MIKRO_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
+    );
     expect(conformance.failures, describeFailures(conformance)).toEqual([]);
+    expect(emu.rules.refused).toBe(0);
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(MIKRO_VERSION_PIN));
 });

@@ -4,8 +4,15 @@
  * (code, depot) has several rows: the quantity is their sum, without the value-difference kinds 9 and 15.
  * A page never ends inside a (code, depot) group — a group cut by the page limit is read again whole on
  * the next page. A full read can be split into ranges of stock codes read at once (`splitMikroStock`).
+ *
+ * Sources disagree on the return columns (VERIFIED.md, "Where sources disagree"): some public code that
+ * runs against live Mikro databases counts `GirisNormal + CikisIade − CikisNormal − GirisIade` (a return
+ * reverses the movement it cancels), other code `GirisNormal + GirisIade − CikisNormal − CikisIade` (a
+ * return counts in its own direction). Nothing public settles it, so the connection form says which the
+ * merchant's Mikro does (`returnColumns`: "ters", the default, or "yon"); the emulator plays both.
  */
 
+import { ConnectorError } from "../sdk/errors";
 import type { Page, PageQuery, StockLevel } from "../sdk/model";
 import { chunk, decodeToken, encodeToken } from "../sdk/util";
 import { type MikroApi, num, rangeBoundaries, type SqlRow, sqlString, str } from "./api";
@@ -16,11 +23,32 @@ const QUANTITY_ROWS = "sho_HareketCins NOT IN (9, 15)";
 
 const groupKey = (r: SqlRow) => `${str(r.sho_StokKodu)}|${num(r.sho_Depo)}`;
 
+/** Which return column adds to stock (customer returns) and which subtracts (returns to the supplier). */
+export type ReturnColumns = {
+  back: "sho_CikisIade" | "sho_GirisIade";
+  sent: "sho_CikisIade" | "sho_GirisIade";
+};
+
+/** The form's `returnColumns`: "ters" (default) — a return reverses its movement; "yon" — its own direction. */
+export function returnColumnsOf(setting: string | undefined): ReturnColumns {
+  const v = (setting ?? "").trim().toLocaleLowerCase("tr-TR");
+  if (v === "" || v === "ters") return { back: "sho_CikisIade", sent: "sho_GirisIade" };
+  if (v === "yon" || v === "yön") return { back: "sho_GirisIade", sent: "sho_CikisIade" };
+  throw new ConnectorError(`mikro: returnColumns must be ters or yon, not ${setting}`, {
+    reason: "config",
+    system: "mikro",
+    merchantMessage: "Mikro iade sütunları ayarı 'ters' ya da 'yon' olmalı.",
+  });
+}
+
 /** Sum summary rows per (code, depot). */
-export function stockLevels(rows: SqlRow[]): StockLevel[] {
+export function stockLevels(
+  rows: SqlRow[],
+  returns: ReturnColumns = returnColumnsOf(undefined),
+): StockLevel[] {
   const sums = new Map<string, StockLevel>();
   for (const r of rows) {
-    const qty = num(r.sho_GirisNormal) + num(r.sho_CikisIade) - num(r.sho_CikisNormal) - num(r.sho_GirisIade);
+    const qty = num(r.sho_GirisNormal) + num(r[returns.back]) - num(r.sho_CikisNormal) - num(r[returns.sent]);
     const key = groupKey(r);
     const cur = sums.get(key);
     if (cur) cur.qty += qty;
@@ -116,7 +144,11 @@ export async function listMikroStock(
             e: tok.e,
           } satisfies FullTok)
         : undefined;
-    return { items: stockLevels(rows), nextPageToken, cursor: tok.cursor };
+    return {
+      items: stockLevels(rows, returnColumnsOf(api.cfg.returnColumns)),
+      nextPageToken,
+      cursor: tok.cursor,
+    };
   }
 
   // Changed since: stock movements after the cursor name the stock codes; read their whole summaries.
@@ -141,5 +173,5 @@ export async function listMikroStock(
     moves.length === size && last
       ? encodeToken({ a: str(last.sth_lastup_date), g: str(last.sth_Guid) } satisfies Tok)
       : undefined;
-  return { items: stockLevels(rows), nextPageToken, cursor };
+  return { items: stockLevels(rows, returnColumnsOf(api.cfg.returnColumns)), nextPageToken, cursor };
 }

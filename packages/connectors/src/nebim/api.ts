@@ -139,20 +139,36 @@ export class NebimApi {
   }
 
   /**
-   * Connect, then GetUserInfo with the new session or token. The docs show Connect as GET with a JSON body
-   * in session mode and POST in token mode; a body cannot travel with GET, so both modes POST it
-   * (inferred; the third-party clients we read do the same).
+   * Connect, then GetUserInfo with the new session or token. Token mode POSTs the credentials to
+   * `IntegratorService/Connect` (docs/01-3). Session mode signs in on the session's own URL
+   * (judge/rules.ts, nebim.session-credentials-url): IIS may answer a bare URL with a 302 to
+   * `/(S(id))/…`, which a client follows as a GET without the body, so a bodyless GET Connect (the
+   * docs' session-mode method) opens the session first and the credentials are POSTed to
+   * `(S(id))/IntegratorService/Connect`, where no redirect can drop them.
    */
   private async connect(): Promise<Login> {
     const body = this.connectBody();
-    const res = await this.http.request({
-      method: "POST",
+    const session = this.mode === "session";
+    let res = await this.http.request({
+      method: session ? "GET" : "POST",
       url: "IntegratorService/Connect",
       operation: "Connect",
       kind: "read",
-      body: body ? { json: body } : undefined,
+      body: body && !session ? { json: body } : undefined,
       classify: (r) => classifyNebimResponse(r, "Connect"),
     });
+    const opened = isObj(res.json) ? str(res.json.SessionID) : "";
+    if (session && body && opened) {
+      this.http.addSecret(opened);
+      res = await this.http.request({
+        method: "POST",
+        url: this.url("Connect", opened),
+        operation: "Connect",
+        kind: "read",
+        body: { json: body },
+        classify: (r) => classifyNebimResponse(r, "Connect"),
+      });
+    }
     const answer = isObj(res.json) ? res.json : {};
     const id = str(this.mode === "session" ? answer.SessionID : answer.Token);
     if (!id) {

@@ -116,6 +116,22 @@ export const nebimDescriptor: ConnectorDescriptor & { kind: "erp" } = {
       type: "text",
     },
     {
+      name: "creditCardTypeCode",
+      label: "Kredi kartı tipi kodu",
+      help: "Nebim'de tanımlı kredi kartı / sanal POS tipi kodu (CreditCardTypeCode), örn. IYZ. Siparişin ödemesi (Payments) bu kodla yazılır; boşsa kart tipi gönderilmez.",
+      secret: false,
+      required: false,
+      type: "text",
+    },
+    {
+      name: "salesUrl",
+      label: "Satış sitesi adresi",
+      help: "Nebim'e internet satışının yapıldığı site olarak yazılır (SalesURL, en çok 30 karakter), örn. www.magazam.com.",
+      secret: false,
+      required: false,
+      type: "text",
+    },
+    {
       name: "customerPrefix",
       label: "Müşteri kodu öneki",
       help: "E-ticaret müşterileri için açılacak cari kodlarının öneki (CurrAccCode en çok 30 karakter). Aynı kodla gönderilen kart Nebim'de güncellenir, çift kart açılmaz.",

@@ -150,9 +150,23 @@ export class NebimOrders {
         // 1 = credit card / bank card, the GİB payment type of a paid online order (inferred from the payment).
         PaymentTypeCode: 1,
         PaymentTypeDescription: cut(order.paymentType || "KREDİ KARTI", 100),
+        ...(order.salesChannel ? { PaymentAgent: cut(order.salesChannel, 100) } : {}),
+        ...(cfg.salesUrl ? { SalesURL: cut(cfg.salesUrl, 30) } : {}),
         PaymentDate: day,
         SendDate: day,
       },
+      // The payment itself, as live integrations send it with every internet order (judge/rules.ts,
+      // nebim.internet-order-payment): without it V3 keeps the order unpaid. 2 = credit card, a number in
+      // the retail samples and a string in the wholesale ones (the service's deserializer takes both).
+      Payments: [
+        {
+          PaymentType: this.api.orderType === "WS" ? "2" : 2,
+          ...(cfg.creditCardTypeCode ? { CreditCardTypeCode: cut(cfg.creditCardTypeCode, 10) } : {}),
+          InstallmentCount: 1,
+          CurrencyCode: cut(order.currency || "TRY", 10),
+          Amount: round2(order.totals.grandTotal),
+        },
+      ],
       Lines: lines,
     };
     const model =

@@ -83,6 +83,8 @@ export class NetsisApi {
   readonly pageSize: number;
   readonly branch: number;
   private token?: Promise<string>;
+  /** The server failed a login carrying dbtype (NetOpenX REST 9.0.67.0): leave it out from now on. */
+  private withoutDbType = false;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     this.cfg = requireCredentials("netsis", netsisDescriptor.credentials, credentials);
@@ -102,8 +104,14 @@ export class NetsisApi {
     });
   }
 
-  /** `POST api/v2/token`, form-encoded (the DLL's JLogin, as its LoginManager sends it). */
+  /**
+   * `POST api/v2/token`, form-encoded (the DLL's JLogin, as its LoginManager sends it). Sources disagree on
+   * `dbtype` (judge/rules.ts, netsis.token-without-dbtype): the vendor's client sends it, server 9.0.67.0
+   * fails on it. Sent as the DLL does; when the server fails the login (HTTP 5xx) and dbtype is only our
+   * default (SQL Server, 0), the login is tried once without it and that is kept for this connection.
+   */
   private async login(): Promise<string> {
+    const configured = (this.cfg.dbType ?? "").trim();
     const form: Record<string, string> = {
       grant_type: "password",
       branchcode: String(this.branch),
@@ -112,16 +120,27 @@ export class NetsisApi {
       dbname: this.cfg.dbName ?? "",
       dbuser: this.cfg.dbUser ?? "TEMELSET",
       dbpassword: this.cfg.dbPassword ?? "",
-      dbtype: this.cfg.dbType || "0",
+      ...(this.withoutDbType ? {} : { dbtype: configured || "0" }),
     };
-    const res = await this.http.request({
-      method: "POST",
-      url: "token",
-      operation: "token",
-      kind: "read",
-      body: { form },
-      classify: (r) => classifyNetsisResponse(r, "token"),
-    });
+    const send = (body: Record<string, string>) =>
+      this.http.request({
+        method: "POST",
+        url: "token",
+        operation: "token",
+        kind: "read",
+        body: { form: body },
+        classify: (r) => classifyNetsisResponse(r, "token"),
+      });
+    let res: HttpResponse;
+    try {
+      res = await send(form);
+    } catch (e) {
+      const serverFailed = e instanceof ConnectorError && (e.httpStatus ?? 0) >= 500;
+      if (!serverFailed || this.withoutDbType || (configured !== "" && configured !== "0")) throw e;
+      const { dbtype: _dropped, ...rest } = form;
+      res = await send(rest);
+      this.withoutDbType = true;
+    }
     const token = isObj(res.json) ? str(res.json.access_token) : "";
     if (!token) throw badResponse("token", res.text);
     this.http.addSecret(token);

@@ -163,12 +163,15 @@ export class NetsisCatalog {
     return this.depots;
   }
 
-  /** Running totals per item and depot (TBLSTOKPH): quantity = in − out. */
+  /**
+   * Running totals per item and depot (TBLSTOKPH): quantity = in − out. The DEPO_KODU 0 row is the item's
+   * total over all depots, not a depot (judge/rules.ts, netsis.stock-total-row): always kept out.
+   */
   async listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
     const tok = decodeToken<OffsetTok>(q.pageToken, "netsis") ?? { o: 0 };
     const size = Math.max(1, Math.min(q.pageSize ?? this.api.pageSize * 2, 5000));
-    const depots = (q.locations ?? []).filter((d) => /^\d+$/.test(d));
-    const where = depots.length ? ` WHERE DEPO_KODU IN (${depots.join(", ")})` : "";
+    const depots = (q.locations ?? []).filter((d) => /^\d+$/.test(d) && Number(d) !== 0);
+    const where = ` WHERE DEPO_KODU <> 0${depots.length ? ` AND DEPO_KODU IN (${depots.join(", ")})` : ""}`;
     const sql =
       `SELECT STOK_KODU, DEPO_KODU, TOP_GIRIS_MIK, TOP_CIKIS_MIK FROM TBLSTOKPH${where} ` +
       `ORDER BY STOK_KODU, DEPO_KODU OFFSET ${tok.o} ROWS FETCH NEXT ${size} ROWS ONLY`;

@@ -4,11 +4,14 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createNetsisConnector } from "./connector";
 import { type NetsisEmulator, startNetsisEmulator } from "./emulator/server";
 import { judgeNetsisRequest } from "./judge/requests";
+import { NETSIS_RULES, NETSIS_VERSION_PIN } from "./judge/rules";
 
 const COUNT = 120;
 const PAGE = 50;
@@ -75,6 +78,10 @@ describe("Netsis connector against its emulator", () => {
     const stock = await readAllPages((t) => conn.listStock({ pageToken: t, pageSize: 70 }));
     expect(stock.items).toHaveLength(COUNT * 2);
     expect(stock.items.find((s) => s.sku === "STK-000003" && s.location === "2")?.qty).toBe(42);
+    // The DEPO_KODU 0 row is the all-depot total, never a depot of its own (netsis.stock-total-row).
+    expect(stock.items.some((s) => s.location === "0")).toBe(false);
+    const depot0 = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["0"] }));
+    expect(depot0.items.some((s) => s.location === "0")).toBe(false);
     const one = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["1"] }));
     expect(one.items).toHaveLength(COUNT);
     expect(one.items.every((s) => s.location === "1")).toBe(true);
@@ -204,15 +211,66 @@ describe("Netsis faults map to the right failure class", () => {
   });
 });
 
+describe("Netsis token form where sources disagree (dbtype)", () => {
+  it("logs in on a server that fails a login carrying dbtype (9.0.67.0), and leaves it out from then on", async () => {
+    const e = await startNetsisEmulator({ seed: 8, productCount: 3, tokenSide: "server-9.0.67" });
+    try {
+      const c = createNetsisConnector(e.credentials, ctx());
+      expect((await c.testConnection()).description).toContain("DEMO2026");
+      e.expireTokens();
+      expect((await c.listProducts({ pageSize: 2 })).items).toHaveLength(2);
+      const forms = e.recorder
+        .list()
+        .filter((r) => r.path === "/api/v2/token")
+        .map((r) => "dbtype" in (r.body as object));
+      // The vendor client's form first (refused, retried as a 5xx), then without dbtype, and so after expiry.
+      expect(forms.at(0)).toBe(true);
+      expect(forms.slice(-2)).toEqual([false, false]);
+      const report = judgeWithRules(e.recorder.list(), judgeNetsisRequest, NETSIS_RULES, {
+        side: "server-9.0.67",
+      });
+      expect(new Set(report.failures.map((f) => `${f.operation} ${f.problems.join()}`))).toEqual(
+        new Set([
+          "token [netsis.token-without-dbtype] the token form carries dbtype, which server 9.0.67.0 fails on",
+        ]),
+      );
+      expect(report.failures).toHaveLength(forms.filter(Boolean).length);
+    } finally {
+      await e.close();
+    }
+  });
+
+  it("keeps a configured non-default dbtype (Oracle) rather than dropping it", async () => {
+    const e = await startNetsisEmulator({ seed: 8, productCount: 3, tokenSide: "server-9.0.67" });
+    try {
+      const err = await caught(
+        createNetsisConnector(
+          { ...e.credentials, dbType: "2" },
+          ctx(new CallCounter(), { retry: { maxRetries: 0 } }),
+        ).testConnection(),
+      );
+      expect(err.httpStatus).toBe(500);
+      expect(e.recorder.list().every((r) => (r.body as Record<string, unknown>).dbtype === "2")).toBe(true);
+    } finally {
+      await e.close();
+    }
+  });
+});
+
 describe("Netsis conformance", () => {
   it("every request the connector sent matches the DLL's routes and models", () => {
     const requests = [...judged, ...emu.recorder.list()];
     expect(emu.recorder.dropped).toBe(0);
-    const report = judgeRequests(requests, judgeNetsisRequest);
+    const report = judgeWithRules(requests, judgeNetsisRequest, NETSIS_RULES);
     console.log(
-      `Netsis conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
+      `Netsis conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected, ${NETSIS_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
     );
+    expect(emu.rules.refused).toBe(0);
     expect(describeFailures(report)).toBe("");
     expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(8);
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(NETSIS_VERSION_PIN));
 });

@@ -10,9 +10,11 @@ import { ConnectorError } from "../sdk/errors";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createSopyoConnector, type SopyoConnector } from "./connector";
 import { type SopyoEmulator, startSopyoEmulator } from "./emulator/server";
 import { judgeSopyoRequest } from "./judge/requests";
+import { SOPYO_VERSION_PIN } from "./judge/rules";
 
 let emu: SopyoEmulator;
 const judged: RecordedRequest[] = [];
@@ -126,4 +128,8 @@ describe("Sopyo faults", () => {
     expect((await shop.listOrders()).items).toHaveLength(15);
     expect(emu.counters.logins).toBe(before + 1);
   });
+});
+
+describe("API version (issue 32)", () => {
+  it("speaks a supported API version", () => expectPinnedVersionSupported(SOPYO_VERSION_PIN));
 });

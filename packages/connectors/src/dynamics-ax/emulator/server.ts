@@ -9,8 +9,11 @@
 
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FaultConfig } from "../../testing/faults";
+import type { RecordedRequest } from "../../testing/recorder";
+import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer, type EmulatorServer } from "../../testing/server";
 import { type AxOperation, axOperations, loadAxWsdl, validateAxEnvelope } from "../judge/artifact";
+import { AX_RULES } from "../judge/rules";
 import { ntlmMessage, type2Message, verifyType3, type WindowsAccount } from "./ntlm";
 import { AX_TEST_COMPANY, AX_TEST_CUSTOMER, type AxSalesLine, type AxSalesOrder, AxState } from "./state";
 
@@ -105,6 +108,8 @@ export interface AxEmulator {
   responseProblems: Array<{ operation: string; errors: string[] }>;
   /** Requests let in by a valid NTLM handshake (with `windowsAuth`). */
   windowsLogins: number;
+  /** The runtime rules' gate (judge/rules.ts): what it refused, answered as AIF refuses a document. */
+  rules: RuleGate<RecordedRequest, string>;
   setFaults(f: FaultConfig): void;
 }
 
@@ -149,6 +154,16 @@ export async function createAxEmulator(opts: AxEmulatorOptions = {}): Promise<Ax
     schemaRejections: [],
     responseProblems: [],
     windowsLogins: 0,
+    // inferred wording: AIF validates the document against the schema it generates from the EDTs, so a
+    // value over an EDT's String Size is refused as .NET's schema validation words it.
+    rules: new RuleGate<RecordedRequest, string>(AX_RULES, (v) =>
+      aifFault(
+        v.problems.map(
+          (p) => `The element is invalid - ${p} - The actual length is greater than the MaxLength value.`,
+        ),
+        "s:Client",
+      ),
+    ),
     setFaults: (f) => server.faults.set(f),
   };
   const { app } = server;
@@ -227,6 +242,18 @@ export async function createAxEmulator(opts: AxEmulatorOptions = {}): Promise<Ax
         ),
         500,
       );
+    }
+    const broken = emu.rules.check({
+      at: Date.now(),
+      method: req.method,
+      path: req.url,
+      query: {},
+      headers: req.headers as Record<string, string | undefined>,
+      body,
+    });
+    if (broken) {
+      server.noteOutcome(true);
+      return send(reply, op.name, broken, 500);
     }
     const parsed = wsdl.xmlToObject(body) as Obj;
     const ctx = isObj(parsed.Header) && isObj(parsed.Header.CallContext) ? parsed.Header.CallContext : {};

@@ -2,7 +2,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../../testing/recorder";
+import { applyRuntimeRules, rulesMissingFrom, unsourcedRules } from "../../testing/runtime-rules";
+import { axOrderRef } from "../connector";
 import { axOperations, RASE_COMMIT, validateAxEnvelope } from "./artifact";
+import { AX_RULES } from "./rules";
 
 const xsd = (name: string) => readFileSync(fileURLToPath(new URL(`./xsd/${name}`, import.meta.url)), "utf8");
 
@@ -119,4 +123,29 @@ describe("dynamics-ax judge (WSDL + XSDs written from the rase-connector types a
       expect(checked).toBe(56);
     },
   );
+});
+
+describe("Dynamics AX runtime rules", () => {
+  const port = { at: 0, method: "POST", path: "/MicrosoftDynamicsAXAif60/EntegrasyonPaneli/xppservice.svc" };
+  const create = (purchOrderFormNum: string): RecordedRequest => ({
+    ...port,
+    query: {},
+    headers: {
+      soapaction: '"http://schemas.microsoft.com/dynamics/2008/01/services/SalesOrderService/create"',
+    },
+    body: `<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><SalesOrderServiceCreateRequest><SalesOrder><SalesTable class="entity"><PurchOrderFormNum>${purchOrderFormNum}</PurchOrderFormNum></SalesTable></SalesOrder></SalesOrderServiceCreateRequest></s:Body></s:Envelope>`,
+  });
+
+  it("refuses a PurchOrderFormNum over CustPurchaseOrder's 20 characters, counting entities as one", () => {
+    expect(applyRuntimeRules(AX_RULES, create("A".repeat(21))).map((v) => v.rule)).toEqual([
+      "dynamics-ax.edt-string-size",
+    ]);
+    expect(applyRuntimeRules(AX_RULES, create(`${"A".repeat(19)}&amp;`))).toEqual([]);
+    expect(applyRuntimeRules(AX_RULES, create(axOrderRef("HB-2026-11-28-000123456789")))).toEqual([]);
+    expect(axOrderRef("IK-1001")).toBe("IK-1001");
+    expect(unsourcedRules(AX_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), AX_RULES),
+    ).toEqual([]);
+  });
 });

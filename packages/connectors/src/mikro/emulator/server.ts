@@ -12,10 +12,12 @@ import type { FastifyInstance } from "fastify";
 import { turkishDate, turkishDateTime } from "../../sdk/turkish-time";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import { clampPageSize } from "../../testing/paging";
-import type { RequestRecorder } from "../../testing/recorder";
+import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
+import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
+import { MIKRO_RULES } from "../judge/rules";
 import { type Row, runSelect, SqlError } from "./sql";
-import { MIKRO_VAT_LIST, MikroState } from "./state";
+import { MIKRO_VAT_LIST, type MikroReturnColumns, MikroState } from "./state";
 
 /** Methods a V17 server no longer has (lists go through SqlVeriOkuV2 there). */
 export const MIKRO_V17_REMOVED = [
@@ -59,6 +61,8 @@ export interface MikroEmulatorOptions {
   faults?: FaultConfig;
   /** Max rows one SqlVeriOkuV2 answer carries. */
   maxSqlRows?: number;
+  /** Which return column holds customer returns (sources disagree; ../stock.ts). Default "reverses". */
+  returnColumns?: MikroReturnColumns;
   now?: () => number;
 }
 
@@ -78,6 +82,8 @@ export interface MikroEmulator {
   port: number;
   credentials: MikroEmulatorCredentials;
   state: MikroState;
+  /** The runtime rules' gate (judge/rules.ts): how many requests it refused. */
+  rules: RuleGate<RecordedRequest, { result: MikroResult[] }>;
   counters: EmulatorCounters;
   faults: FaultInjector;
   /** Every request received (for conformance against the judge). */
@@ -158,8 +164,13 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     productCount: opts.productCount ?? 0,
     firmName: opts.firmName ?? "Demo Ticaret A.Ş.",
     now,
+    returnColumns: opts.returnColumns,
   });
   const maxSqlRows = opts.maxSqlRows ?? 50_000;
+  // What the runtime rules refuse, refused in Mikro's own envelope (HTTP 200, IsError).
+  const rules = new RuleGate<RecordedRequest, { result: MikroResult[] }>(MIKRO_RULES, (v) =>
+    fail(400, v.problems.join("; ")),
+  );
   let sortCache: { key: string; version: number; rows: Row[] } | undefined;
   /** STOKLAR sorted by a column, cached until the table changes. */
   function sortedStock(key: string): Row[] {
@@ -387,7 +398,15 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     try {
       authenticate(body);
       const handler = methods[method];
-      answer = ok(handler ? handler(payload(body)) : []);
+      const broken = rules.check({
+        at: now(),
+        method: req.method,
+        path: req.url,
+        query: {},
+        headers: req.headers as Record<string, string | undefined>,
+        body,
+      });
+      answer = broken ?? ok(handler ? handler(payload(body)) : []);
     } catch (e) {
       if (!(e instanceof MikroApiError)) throw e;
       counters.errors++;
@@ -412,6 +431,7 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     counters,
     faults: server.faults,
     recorder: server.recorder,
+    rules,
     setFaults: (c) => server.faults.set(c),
     startAutoInvoicing: (intervalMs) => server.every(intervalMs, () => state.invoiceOpenOrders()),
     resetCounters: () => server.resetCounters(),

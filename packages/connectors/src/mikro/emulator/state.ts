@@ -37,11 +37,21 @@ export const vatPointer = (rate: number): number => MIKRO_VAT_POINTERS.find((v) 
 /** Summary-row movement kinds that carry value differences, not quantities (excluded from stock). */
 export const VALUE_ONLY_KINDS = new Set([9, 15]);
 
+/**
+ * Where sources disagree on the return columns of STOK_HAREKETLERI_OZET (../stock.ts): "reverses" keeps a
+ * customer return (goods back in) in sho_CikisIade and a return to the supplier in sho_GirisIade (the
+ * return reverses the direction of the movement it cancels); "follows" keeps them by the direction of the
+ * return itself (customer return in sho_GirisIade, supplier return in sho_CikisIade).
+ */
+export type MikroReturnColumns = "reverses" | "follows";
+
 export interface MikroStateOptions {
   seed: number | string;
   productCount: number;
   firmName: string;
   now: () => number;
+  /** The side of the return-column disagreement this database plays (default "reverses"). */
+  returnColumns?: MikroReturnColumns;
 }
 
 const TABLES: Record<string, string[]> = {
@@ -199,7 +209,11 @@ export class MikroState {
   private readonly rng: Prng;
   private ozetRecNo = 0;
 
+  /** The side of the return-column disagreement (see MikroReturnColumns). */
+  readonly returnColumns: MikroReturnColumns;
+
   constructor(opts: MikroStateOptions) {
+    this.returnColumns = opts.returnColumns ?? "reverses";
     this.now = opts.now;
     this.firmName = opts.firmName;
     this.rng = new Prng(`${opts.seed}:mikro`);
@@ -343,7 +357,21 @@ export class MikroState {
         // numbers are no quantity: the connector must sum the rest of the group.
         const opening = Math.floor(qty / 2);
         this.addOzet(it.sku, depo, { year: this.year - 1, period: 12, kind: 0 }, opening, 0);
-        this.addOzet(it.sku, depo, { year: this.year, period: 1, kind: 0 }, qty - opening + 1, 1);
+        const current = this.addOzet(
+          it.sku,
+          depo,
+          { year: this.year, period: 1, kind: 0 },
+          qty - opening + 1,
+          1,
+        );
+        // Every third card has returns this year: 3 back from customers, 1 sent back to the supplier, kept
+        // in the columns of the side this database plays; the quantity stays `qty`.
+        if (this.stokByKod.size % 3 === 0) {
+          const [back, sent] = [3, 1];
+          current.sho_GirisNormal = Number(current.sho_GirisNormal) - back + sent;
+          current[this.returnColumns === "reverses" ? "sho_CikisIade" : "sho_GirisIade"] = back;
+          current[this.returnColumns === "reverses" ? "sho_GirisIade" : "sho_CikisIade"] = sent;
+        }
         if (this.rng.chance(0.3)) this.addOzet(it.sku, depo, { year: this.year, period: 1, kind: 9 }, 5, 0);
       }
     }
@@ -401,14 +429,16 @@ export class MikroState {
 
   /** On-hand quantity: every summary row of (code, depot) except value-difference kinds. */
   quantity(code: string, depot: number): number {
+    // Goods back from customers add, goods sent back to the supplier subtract: which column holds which
+    // is the side this database plays.
+    const [back, sent] =
+      this.returnColumns === "reverses"
+        ? ["sho_CikisIade", "sho_GirisIade"]
+        : ["sho_GirisIade", "sho_CikisIade"];
     let q = 0;
     for (const o of this.ozetRows(code, depot)) {
       if (VALUE_ONLY_KINDS.has(Number(o.sho_HareketCins))) continue;
-      q +=
-        Number(o.sho_GirisNormal) +
-        Number(o.sho_CikisIade) -
-        Number(o.sho_CikisNormal) -
-        Number(o.sho_GirisIade);
+      q += Number(o.sho_GirisNormal) + Number(o[back]) - Number(o.sho_CikisNormal) - Number(o[sent]);
     }
     return q;
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 /**
  * The Mikro connector read against live answer shapes (./live-shapes.ts), not against our emulator: a
  * replay server built on the emulator kit answers each method with a fixture, and every request the
@@ -9,12 +10,14 @@ import type { ErpConnector } from "../../sdk/connector";
 import { ConnectorError } from "../../sdk/errors";
 import type { Order } from "../../sdk/model";
 import { InMemoryRateLimitStore } from "../../sdk/rate-limit";
-import { describeFailures, judgeRequests } from "../../testing/recorder";
+import { describeFailures, judgeRequests, type RecordedRequest } from "../../testing/recorder";
+import { applyRuntimeRules, rulesMissingFrom, unsourcedRules } from "../../testing/runtime-rules";
 import { createEmulatorServer, type EmulatorServer } from "../../testing/server";
 import { mikroRows, parseVatTable, vatPointerOf } from "../api";
 import { createMikroConnector } from "../connector";
 import { LIVE_ANSWERS, liveAnswer } from "./live-shapes";
 import { judgeMikroRequest } from "./requests";
+import { MIKRO_RULES } from "./rules";
 
 type Rows = Array<Record<string, unknown>>;
 
@@ -244,5 +247,35 @@ describe("Mikro answer parsers", () => {
       ),
     ).toBe(4);
     expect(vatPointerOf(table, 8)).toBeUndefined();
+  });
+});
+
+describe("Mikro runtime rules", () => {
+  const call = { at: 0, method: "POST", path: "/Api/APIMethods/SqlVeriOkuV2", query: {}, headers: {} };
+  const sql = (SQLSorgu: string): RecordedRequest => ({
+    ...call,
+    body: { Mikro: {}, SQLSorgu },
+  });
+  const broken = (q: string) => applyRuntimeRules(MIKRO_RULES, sql(q)).flatMap((v) => v.problems);
+
+  it("refuses a stock summary read without both return columns or counting kinds 9 and 15", () => {
+    const all = "sho_StokKodu, sho_Depo, sho_GirisNormal, sho_GirisIade, sho_CikisNormal, sho_CikisIade";
+    expect(broken(`SELECT ${all} FROM STOK_HAREKETLERI_OZET WHERE sho_HareketCins NOT IN (9, 15)`)).toEqual(
+      [],
+    );
+    expect(broken(`SELECT ${all} FROM STOK_HAREKETLERI_OZET`)).toEqual([
+      "the stock read counts the value-difference kinds 9 and 15",
+    ]);
+    expect(
+      broken(
+        "SELECT sho_StokKodu, sho_GirisNormal, sho_CikisNormal FROM STOK_HAREKETLERI_OZET WHERE sho_HareketCins NOT IN (9, 15)",
+      ),
+    ).toEqual(["the stock read leaves out sho_GirisIade", "the stock read leaves out sho_CikisIade"]);
+    // Reads that are no quantity read (range boundaries) are not its business.
+    expect(broken("SELECT sho_StokKodu FROM STOK_HAREKETLERI_OZET")).toEqual([]);
+    expect(unsourcedRules(MIKRO_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), MIKRO_RULES),
+    ).toEqual([]);
   });
 });

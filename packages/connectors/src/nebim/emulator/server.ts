@@ -14,10 +14,12 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { generateCatalog, generateCustomers } from "../../testing/catalog";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
+import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
+import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import { NEBIM_DEFAULT_PROCS } from "../descriptor";
 import { parseNebimPath, postProblems, runProcProblems } from "../judge/requests";
+import { NEBIM_RULES, type NebimSessionSide } from "../judge/rules";
 
 type Row = Record<string, unknown>;
 
@@ -30,6 +32,14 @@ export interface NebimEmulatorOptions {
   productCount?: number;
   /** How the IIS session state is set: InProc (session) or off (token). */
   mode?: "session" | "token";
+  /**
+   * Session mode, where sources disagree (judge/rules.ts): "cookieless-redirect" answers every URL without
+   * `(S(id))` with a 302 to the session URL (a followed POST loses its body); "direct" (default) answers a
+   * bare Connect with the session itself.
+   */
+  sessionUrl?: NebimSessionSide;
+  /** Web.config names an Integrator user, so a Connect without a body signs in (docs/01-1). Default: none. */
+  webConfigUser?: boolean;
   databaseName?: string;
   userGroupCode?: string;
   userName?: string;
@@ -45,6 +55,7 @@ export interface NebimEmulatorOptions {
 }
 
 export interface NebimOrderRecord {
+  Payments?: Row[];
   OrderNumber: string;
   HeaderID: string;
   ModelType: number;
@@ -71,6 +82,10 @@ export interface NebimEmulator {
   setPrice(itemCode: string, group: string, amount: number): void;
   /** Every session / token idles out now. */
   expireSessions(): void;
+  /** The runtime rules' gate (judge/rules.ts), playing the side of `sessionUrl` in session mode. */
+  rules: RuleGate<RecordedRequest, string>;
+  /** The side of the session-URL disagreement this emulator plays (undefined in token mode). */
+  side?: NebimSessionSide;
   close(): Promise<void>;
 }
 
@@ -97,6 +112,7 @@ const stack = (where: string) =>
 export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promise<NebimEmulator> {
   const seed = opts.seed ?? 1;
   const mode = opts.mode ?? "session";
+  const side = mode === "session" ? (opts.sessionUrl ?? "direct") : undefined;
   const user = {
     DatabaseName: opts.databaseName ?? "NEBIMV3",
     UserGroupCode: opts.userGroupCode ?? "V3",
@@ -147,6 +163,21 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
   const { counters } = server;
   const idleMs = opts.sessionIdleMs ?? 20 * 60_000; // IIS default session timeout (inferred)
   const sessions = new Map<string, { last: number; valid: boolean }>();
+  const newSessionId = () =>
+    randomBytes(12)
+      .toString("base64url")
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "x")
+      .slice(0, 24);
+  // The runtime rules (judge/rules.ts), playing the session-URL side; each refusal is answered where it
+  // happens: IIS's 302 for credentials on a bare URL, the service's error shape for a Post.
+  const rules = new RuleGate<RecordedRequest, string>(NEBIM_RULES, (v) => v.rule, { side });
+  /** Opens an empty session and answers the URL IIS redirects a bare request to. */
+  function sessionLocation(path: string): string {
+    const id = newSessionId();
+    sessions.set(id, { last: now(), valid: false });
+    return path.replace(/\/IntegratorService\//, `/(S(${id}))/IntegratorService/`);
+  }
 
   // Seeded data: every catalogue SKU is an item without colour/size (ItemDimTypeCode 0) whose model groups it
   // with its sizes (the ModelCode / OptionName / OptionValue columns of the products procedure), plus the PDF's
@@ -232,26 +263,21 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
     return sess;
   }
 
-  function connect(body: unknown): Row {
+  function connect(body: unknown, urlSession?: string): Row {
     counters.connects++;
     const b = (typeof body === "object" && body !== null ? body : {}) as Row;
     const given = ["DatabaseName", "UserGroupCode", "UserName", "Password"].some((k) => s(b[k]) !== "");
-    // A login without a body uses the Web.config user (docs/01-1); with one, it must match. Either way the
-    // answer is "Connection Created Successfully" (docs/01-2): only GetUserInfo tells.
-    const valid =
-      !given ||
-      (s(b.DatabaseName) === user.DatabaseName &&
+    // A login without a body uses the Web.config user (docs/01-1), when there is one; with a body it must
+    // match. Either way the answer is "Connection Created Successfully" (docs/01-2): only GetUserInfo tells.
+    const valid = given
+      ? s(b.DatabaseName) === user.DatabaseName &&
         s(b.UserGroupCode) === user.UserGroupCode &&
         s(b.UserName).toUpperCase() === user.UserName.toUpperCase() &&
-        s(b.Password) === user.Password);
+        s(b.Password) === user.Password
+      : opts.webConfigUser === true;
+    // A Connect on a session URL signs that session in (the docs' example answers the URL's SessionID).
     const id =
-      mode === "session"
-        ? randomBytes(12)
-            .toString("base64url")
-            .toLowerCase()
-            .replace(/[^a-z0-9]/g, "x")
-            .slice(0, 24)
-        : randomBytes(16).toString("hex").toUpperCase();
+      mode === "session" ? (urlSession ?? newSessionId()) : randomBytes(16).toString("hex").toUpperCase();
     sessions.set(id, { last: now(), valid });
     return {
       ModelType: 0,
@@ -402,6 +428,7 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
         CustomerCode: customer,
         WarehouseCode: warehouse,
         Lines: lines,
+        Payments: body.Payments as Row[] | undefined,
       };
       orders.push(order);
       return { ...body, OrderNumber: order.OrderNumber, HeaderID: order.HeaderID };
@@ -426,10 +453,26 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
           : command;
       const gate = await server.gate(req, reply, { kind: write ? "write" : "read", operation });
       if (gate === "handled") return reply;
+      if (side === "cookieless-redirect" && !session) {
+        // IIS with cookieless sessions: a URL without the session is redirected to one (a new, empty
+        // session); what the rules refuse (credentials on the bare URL) is counted on the way.
+        const refused = rules.check({
+          at: now(),
+          method: req.method,
+          path,
+          query: req.query as Record<string, unknown>,
+          headers: req.headers as Record<string, string | undefined>,
+          body: req.body,
+        });
+        return reply
+          .code(302)
+          .header("location", refused ?? sessionLocation(req.url))
+          .send();
+      }
       let answer: unknown;
       let http = 200;
       try {
-        if (command === "Connect") answer = connect(req.body);
+        if (command === "Connect") answer = connect(req.body, session);
         else {
           const tokenHeader = req.headers.token;
           const id = mode === "session" ? session : Array.isArray(tokenHeader) ? tokenHeader[0] : tokenHeader;
@@ -445,6 +488,16 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
             if (command === "RunProc") answer = runProc(body);
             else if (command === "Post") {
               counters.posts++;
+              const broken = rules.check({
+                at: now(),
+                method: req.method,
+                path,
+                query: {},
+                headers: req.headers as Record<string, string | undefined>,
+                body,
+              });
+              // inferred wording: V3's refusal of an internet order without its payment.
+              if (broken) throw new NebimFail("İnternet satışı siparişinde ödeme bilgisi (Payments) eksik.");
               answer = post(body);
             } else throw new NebimFail(`${command} bu emülatörde yok.`, 404);
           }
@@ -512,6 +565,8 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
     expireSessions() {
       for (const v of sessions.values()) v.last = -Infinity;
     },
+    rules,
+    side,
     close: () => server.close(),
   };
 }

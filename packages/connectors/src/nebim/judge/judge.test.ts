@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { ConnectorError } from "../../sdk/errors";
 import type { HttpResponse } from "../../sdk/http";
 import type { RecordedRequest } from "../../testing/recorder";
+import { applyRuntimeRules, rulesMissingFrom, unsourcedRules } from "../../testing/runtime-rules";
 import { classifyNebimResponse } from "../api";
 import { deriveJudge, MODELS_JSON, parseSamples, readMirror } from "./derive";
 import { judgeNebimRequest, NEBIM_MODELS } from "./requests";
+import { NEBIM_RULES } from "./rules";
 import { NEBIM_DOCS, NEBIM_DOCS_MIRROR } from "./source";
 
 const req = (path: string, body: unknown, headers: Record<string, string> = {}): RecordedRequest => ({
@@ -152,5 +154,35 @@ describe("Nebim judge", () => {
       ),
     ).toBeUndefined();
     expect(classifyNebimResponse(res(200, [{ ItemCode: "K001" }]), "RunProc")).toBeUndefined();
+  });
+});
+
+describe("Nebim runtime rules", () => {
+  const connect = (path: string, body?: unknown): RecordedRequest => ({
+    at: 0,
+    method: body ? "POST" : "GET",
+    path,
+    query: {},
+    headers: {},
+    body,
+  });
+  const login = { DatabaseName: "V3", UserGroupCode: "V3", UserName: "INT", Password: "1" };
+  const broken = (r: RecordedRequest, side?: string) =>
+    applyRuntimeRules(NEBIM_RULES, r, [], { side }).map((v) => v.rule);
+
+  it("refuses credentials on a bare Connect URL where IIS redirects, and nowhere else", () => {
+    const redirect = "cookieless-redirect";
+    expect(broken(connect("/IntegratorService/Connect", login), redirect)).toEqual([
+      "nebim.session-credentials-url",
+    ]);
+    expect(broken(connect("/(S(abc123))/IntegratorService/Connect", login), redirect)).toEqual([]);
+    expect(broken(connect("/IntegratorService/Connect"), redirect)).toEqual([]);
+    // The other side of the disagreement, and token mode (no side), accept the bare URL.
+    expect(broken(connect("/IntegratorService/Connect", login), "direct")).toEqual([]);
+    expect(broken(connect("/IntegratorService/Connect", login))).toEqual([]);
+    expect(unsourcedRules(NEBIM_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), NEBIM_RULES),
+    ).toEqual([]);
   });
 });

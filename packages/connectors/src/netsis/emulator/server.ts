@@ -17,9 +17,11 @@ import { generateCatalog, generateCustomers } from "../../testing/catalog";
 import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
 import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
+import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer } from "../../testing/server";
 import { ENUMS, FATURA_TIP, MODELS, NETSIS_SQL_TABLES } from "../judge/models";
 import { judgeNetsisRequest, netsisRoute } from "../judge/requests";
+import { NETSIS_RULES, type NetsisTokenSide } from "../judge/rules";
 
 type Row = Record<string, unknown>;
 type SqlRow = Record<string, string | number | boolean | null>;
@@ -43,6 +45,11 @@ export interface NetsisEmulatorOptions {
   rateLimit?: { requests: number; windowMs: number } | false;
   faults?: FaultConfig;
   now?: () => number;
+  /**
+   * Which side of the `dbtype` disagreement the server plays (judge/rules.ts): "dll" (default) takes the
+   * vendor client's form; "server-9.0.67" fails a token request that carries dbtype with HTTP 500.
+   */
+  tokenSide?: NetsisTokenSide;
 }
 
 export type NetsisEmulatorCredentials = {
@@ -87,6 +94,8 @@ export interface NetsisEmulator {
   invoiceOrder(ref: string): boolean;
   /** Every token expires now (the next call answers 401). */
   expireTokens(): void;
+  /** The runtime rules' gate (judge/rules.ts): how many requests it refused. */
+  rules: RuleGate<RecordedRequest, Row>;
   close(): Promise<void>;
 }
 
@@ -151,6 +160,11 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
   const { counters } = server;
   const tokens = new TokenStore(opts.tokenTtlMs ?? 20 * 60_000, now);
   const rng = new Prng(`${seed}:netsis`);
+  // What the runtime rules refuse, refused as the server refuses a request (HTTP 200, IsSuccessful false).
+  // (The token route answers a refusal with HTTP 500 instead: see there.)
+  const rules = new RuleGate<RecordedRequest, Row>(NETSIS_RULES, (v) => fail(v.problems.join("; "), "400"), {
+    side: opts.tokenSide ?? "dll",
+  });
 
   // Seeded data: stock cards, groups, depots, running totals per item and depot.
   const catalog = generateCatalog({ seed, count: opts.productCount ?? 0, now: now() });
@@ -172,6 +186,19 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
     },
     TBLSTGRUP: { columns: NETSIS_SQL_TABLES.TBLSTGRUP ?? [], rows: [], version: 0 },
   };
+  /**
+   * Netsis keeps a DEPO_KODU 0 row per item: the sum of its depots' running totals (judge/rules.ts,
+   * netsis.stock-total-row). Kept in step whenever a depot row changes.
+   */
+  function totalRow(sku: string): void {
+    const t = sql.TBLSTOKPH as Table;
+    const depots = t.rows.filter((r) => r.STOK_KODU === sku && r.DEPO_KODU !== 0);
+    const sum = (k: string) => depots.reduce((a, r) => a + Number(r[k]), 0);
+    const total = t.rows.find((r) => r.STOK_KODU === sku && r.DEPO_KODU === 0);
+    const values = { TOP_GIRIS_MIK: sum("TOP_GIRIS_MIK"), TOP_CIKIS_MIK: sum("TOP_CIKIS_MIK") };
+    if (total) Object.assign(total, values);
+    else t.rows.push({ STOK_KODU: sku, DEPO_KODU: 0, ...values });
+  }
   const itemsTable = modelTable("ItemsPrimInfo");
   const arpsTable = modelTable("ARPsPrimInfo");
   const headsTable = modelTable("ItemSlipsHeader");
@@ -216,6 +243,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
         TOP_CIKIS_MIK: out,
       });
     }
+    totalRow(it.sku);
   }
   for (const [code, name] of groups) sql.TBLSTGRUP?.rows.push({ GRUP_KOD: code, GRUP_ISIM: name });
   const accounts: Row[] = [];
@@ -271,6 +299,11 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
     counters.logins++;
     const verdict = judgeNetsisRequest(recorded(req));
     const b = (req.body ?? {}) as Row;
+    // ASP.NET Web API's generic answer to an unhandled exception (inferred: the 3P note says "crashed").
+    if (rules.check(recorded(req))) {
+      server.noteOutcome(true);
+      return reply.code(500).send({ Message: "An error has occurred." });
+    }
     if (verdict && verdict.problems.length > 0) {
       server.noteOutcome(true);
       return reply
@@ -395,7 +428,9 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
         .send({ Message: `No HTTP resource was found that matches the request URI '${path}'.` });
     }
     let answer: Row;
+    const broken = verdict.problems.length > 0 ? undefined : rules.check(recorded(req));
     if (verdict.problems.length > 0) answer = fail(verdict.problems.join("; "), "400");
+    else if (broken) answer = broken;
     else {
       const query = (req.query ?? {}) as Row;
       const body = (req.body ?? {}) as Row;
@@ -503,6 +538,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
         row.TOP_GIRIS_MIK = qty + Number(row.TOP_CIKIS_MIK);
         t.version = (t.version ?? 0) + 1;
       } else t.rows.push({ STOK_KODU: sku, DEPO_KODU: depot, TOP_GIRIS_MIK: qty, TOP_CIKIS_MIK: 0 });
+      totalRow(sku);
     },
     quantity(sku, depot) {
       const row = sql.TBLSTOKPH?.rows.find((r) => r.STOK_KODU === sku && r.DEPO_KODU === depot);
@@ -530,6 +566,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
     expireTokens() {
       tokens.expireAll();
     },
+    rules,
     close: () => server.close(),
   };
 }

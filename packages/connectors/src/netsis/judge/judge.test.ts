@@ -1,10 +1,18 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { HttpResponse } from "../../sdk/http";
 import type { RecordedRequest } from "../../testing/recorder";
+import {
+  applyRuntimeRules,
+  rulesMissingFrom,
+  unsourcedRules,
+  violationMessages,
+} from "../../testing/runtime-rules";
 import { classifyNetsisResponse } from "../api";
 import { NETSIS_ANSWERS } from "./answers";
 import { MODELS, NETOPENX } from "./models";
 import { judgeNetsisRequest } from "./requests";
+import { NETSIS_RULES } from "./rules";
 
 const bearer = { authorization: "Bearer abc" };
 const req = (
@@ -137,5 +145,41 @@ describe("Netsis judge (derived from NetOpenX.Rest.Client.dll)", () => {
     expect(byId["items-page"]).toBeUndefined();
     expect([byId["slip-refused"]?.reason, byId["slip-refused"]?.kind]).toEqual(["validation", "permanent"]);
     expect([byId["record-locked"]?.reason, byId["record-locked"]?.kind]).toEqual(["lock", "transient"]);
+  });
+});
+
+describe("Netsis runtime rules", () => {
+  const stockQuery = (where: string) =>
+    req("POST", "/api/v2/Queries/", {
+      TSql: `SELECT STOK_KODU, DEPO_KODU, TOP_GIRIS_MIK, TOP_CIKIS_MIK FROM TBLSTOKPH${where} ORDER BY STOK_KODU`,
+    });
+  const broken = (r: RecordedRequest) =>
+    violationMessages(applyRuntimeRules(NETSIS_RULES, r)).map((m) => m.slice(0, m.indexOf("]") + 1));
+
+  it("refuses a per-depot stock read that lets the DEPO_KODU 0 total row through", () => {
+    for (const where of [
+      "",
+      " WHERE DEPO_KODU IN (0, 1)",
+      " WHERE DEPO_KODU >= 0",
+      " WHERE DEPO_KODU <> 0 OR 1 = 1",
+    ])
+      expect(broken(stockQuery(where)), where).toEqual(["[netsis.stock-total-row]"]);
+    for (const where of [
+      " WHERE DEPO_KODU <> 0",
+      " WHERE DEPO_KODU <> 0 AND DEPO_KODU IN (1, 2)",
+      " WHERE DEPO_KODU = 2",
+    ])
+      expect(broken(stockQuery(where)), where).toEqual([]);
+    // Other tables and other routes are not its business.
+    expect(
+      broken(req("POST", "/api/v2/Queries/", { TSql: "SELECT DEPO_KODU, DEPO_ISMI FROM TBLSTOKDP" })),
+    ).toEqual([]);
+  });
+
+  it("every rule names a source and VERIFIED.md lists it", () => {
+    expect(unsourcedRules(NETSIS_RULES)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("../VERIFIED.md", import.meta.url), "utf8"), NETSIS_RULES),
+    ).toEqual([]);
   });
 });
