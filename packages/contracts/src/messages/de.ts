@@ -142,6 +142,11 @@ export const de: MessageCatalog = {
     notFileSystem:
       "Dieses ERP arbeitet nicht mit Dateien: Dateien gelten nur für Systeme ohne API (konfigurierte Zuordnung).",
     empty: "Die Datei ist leer.",
+    tooManyRows: "Eine Datei darf höchstens 100.000 Zeilen haben (ohne Kopfzeile); teilen Sie die Datei auf.",
+    tooManyColumns: "Eine Datei darf höchstens 100 Spalten haben.",
+    cellTooLong: "Eine Zelle darf höchstens 32.767 Zeichen enthalten.",
+    unpackedTooLarge:
+      "Die Datei ist entpackt zu groß (höchstens 100 MB); sie ist beschädigt oder größer als nötig.",
     deleted: "Die Datei wurde gelöscht.",
   },
   connectors: {

@@ -168,6 +168,12 @@ export const en: MessageCatalog = {
     notFileSystem:
       "This ERP does not work with files: files are used only by the systems with no API (configured mapping).",
     empty: "The file is empty.",
+    tooManyRows:
+      "A file may have at most 100,000 rows (besides the header row); split the file and upload the parts.",
+    tooManyColumns: "A file may have at most 100 columns.",
+    cellTooLong: "A cell may hold at most 32,767 characters.",
+    unpackedTooLarge:
+      "The file is too large once unpacked (100 MB at most); it may be damaged or larger than needed.",
     deleted: "The file was deleted.",
   },
   connectors: {

@@ -138,6 +138,12 @@ export const es: MessageCatalog = {
     notFileSystem:
       "Este ERP no trabaja con archivos: solo los sistemas sin API (mapeo configurado) los usan.",
     empty: "El archivo está vacío.",
+    tooManyRows:
+      "Un archivo puede tener como máximo 100.000 filas (sin contar la cabecera); divida el archivo.",
+    tooManyColumns: "Un archivo puede tener como máximo 100 columnas.",
+    cellTooLong: "Una celda puede contener como máximo 32.767 caracteres.",
+    unpackedTooLarge:
+      "El archivo descomprimido es demasiado grande (100 MB como máximo); puede estar dañado.",
     deleted: "Se eliminó el archivo.",
   },
   connectors: {

@@ -140,6 +140,11 @@ export const fr: MessageCatalog = {
     notFileSystem:
       "Cet ERP ne fonctionne pas avec des fichiers : ils servent uniquement aux systèmes sans API (correspondance configurée).",
     empty: "Le fichier est vide.",
+    tooManyRows: "Un fichier peut avoir au plus 100 000 lignes (hors en-tête) ; divisez le fichier.",
+    tooManyColumns: "Un fichier peut avoir au plus 100 colonnes.",
+    cellTooLong: "Une cellule peut contenir au plus 32 767 caractères.",
+    unpackedTooLarge:
+      "Le fichier décompressé est trop volumineux (100 Mo au plus) ; il est peut-être endommagé.",
     deleted: "Le fichier a été supprimé.",
   },
   connectors: {

@@ -130,6 +130,10 @@ export const ja: MessageCatalog = {
     notFileSystem:
       "この ERP はファイルでは動作しません: ファイルは API のないシステム（設定したマッピング）専用です。",
     empty: "ファイルが空です。",
+    tooManyRows: "ファイルの行数は最大 100,000 行です（見出し行を除く）。ファイルを分割してください。",
+    tooManyColumns: "ファイルの列数は最大 100 列です。",
+    cellTooLong: "1 つのセルは最大 32,767 文字です。",
+    unpackedTooLarge: "展開後のファイルが大きすぎます（最大 100 MB）。破損している可能性があります。",
     deleted: "ファイルを削除しました。",
   },
   connectors: {

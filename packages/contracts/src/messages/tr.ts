@@ -172,6 +172,11 @@ export const tr = {
     notFileSystem:
       "Bu ERP dosya ile çalışmıyor: dosyalar yalnızca API'si olmayan sistemlerde (yapılandırılmış eşleme) kullanılır.",
     empty: "Dosya boş.",
+    tooManyRows: "Dosyada en fazla 100.000 satır olabilir (başlık satırı hariç); dosyayı bölerek yükleyiniz.",
+    tooManyColumns: "Dosyada en fazla 100 sütun olabilir.",
+    cellTooLong: "Bir hücrede en fazla 32.767 karakter olabilir.",
+    unpackedTooLarge:
+      "Dosyanın açılmış hali çok büyük (en fazla 100 MB); dosya bozuk ya da gereğinden büyük olabilir.",
     deleted: "Dosya silindi.",
   },
   connectors: {

@@ -119,6 +119,10 @@ export const zh: MessageCatalog = {
     tooLarge: "文件过大：最多 20 MB。",
     notFileSystem: "此 ERP 不使用文件：文件仅用于没有 API 的系统（配置的映射）。",
     empty: "文件为空。",
+    tooManyRows: "文件最多 100,000 行（不含标题行）；请拆分文件后上传。",
+    tooManyColumns: "文件最多 100 列。",
+    cellTooLong: "单元格最多 32,767 个字符。",
+    unpackedTooLarge: "文件解压后过大（最多 100 MB），可能已损坏。",
     deleted: "文件已删除。",
   },
   connectors: {
