@@ -31,6 +31,7 @@ import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import type { AppContext } from "./platform/context.ts";
 import { AppError, failure } from "./platform/http/envelope.ts";
 import { installErrorHandling, MALFORMED_JSON } from "./platform/http/error-handler.ts";
+import { FAIRNESS_DEFAULTS, fairness } from "./platform/http/fairness.ts";
 import { installSecurityHeaders, serverOptions } from "./platform/http/hardening.ts";
 import { installMetrics } from "./platform/http/metrics.ts";
 import { webStaticOptions } from "./platform/http/web-static.ts";
@@ -61,6 +62,17 @@ const modules = [
   invoicePublicRoutes,
   invoiceCompanyRoutes,
   webhookRoutes,
+];
+
+/** Heavy work (exports, reports, previews, uploads): fewer of a company's calls at once (fairness.ts). */
+export const HEAVY_ROUTES = [
+  "/api/SalesReport",
+  "/api/SalesReport/export",
+  "/api/invoices/export",
+  "/api/privacy/export",
+  "/api/settings/preview/:jobType",
+  "/api/settings/sql-preview/:connectionId",
+  "/api/settings/file-import/:connectionId/:kind",
 ];
 
 export async function buildApp(
@@ -108,6 +120,7 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: "/api/docs", uiConfig: { validatorUrl: null } });
 
   await app.register(healthRoutes(ctx));
+  await app.register(fairness, { ...FAIRNESS_DEFAULTS, heavyRoutes: HEAVY_ROUTES });
   for (const module of modules) await app.register(module(ctx));
 
   const web = options.webDist ?? webDist;

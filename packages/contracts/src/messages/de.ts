@@ -57,6 +57,7 @@ export const de: MessageCatalog = {
     notFound: "Der gesuchte Datensatz wurde nicht gefunden.",
     conflict: "Dieser Datensatz wurde durch einen anderen Vorgang geändert. Bitte versuchen Sie es erneut.",
     rateLimited: "Zu viele Anfragen. Bitte warten Sie einen Moment und versuchen Sie es erneut.",
+    busy: "Für Ihr Unternehmen werden gerade sehr viele Anfragen bearbeitet. Bitte versuchen Sie es in einigen Sekunden erneut.",
     internalError: "Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.",
     recoverMailSent:
       "Falls Ihre E-Mail-Adresse registriert ist, wurde ein Link zum Zurücksetzen des Passworts gesendet.",

@@ -55,6 +55,7 @@ export const en: MessageCatalog = {
     notFound: "The record you are looking for was not found.",
     conflict: "This record was changed by another action. Please try again.",
     rateLimited: "Too many requests. Please wait a moment and try again.",
+    busy: "Your company has many requests in progress right now. Please try again in a few seconds.",
     internalError: "An unexpected error occurred. Please try again later.",
     recoverMailSent: "If your e-mail address is registered, a password reset link has been sent.",
     recoverMailFailed: "An error occurred while sending the password reset link.",

@@ -58,6 +58,7 @@ export const es: MessageCatalog = {
     notFound: "No se encontró el registro que busca.",
     conflict: "Otra operación ha modificado este registro. Vuelva a intentarlo.",
     rateLimited: "Demasiadas solicitudes. Espere un momento y vuelva a intentarlo.",
+    busy: "Su empresa tiene muchas solicitudes en curso en este momento. Inténtelo de nuevo en unos segundos.",
     internalError: "Se produjo un error inesperado. Vuelva a intentarlo más tarde.",
     recoverMailSent:
       "Si su dirección de correo electrónico está registrada, se ha enviado un enlace para restablecer la contraseña.",

@@ -57,6 +57,7 @@ export const fr: MessageCatalog = {
     notFound: "L'enregistrement recherché est introuvable.",
     conflict: "Cet enregistrement a été modifié par une autre opération. Veuillez réessayer.",
     rateLimited: "Trop de requêtes. Veuillez patienter un instant puis réessayer.",
+    busy: "Votre entreprise a actuellement de nombreuses requêtes en cours. Veuillez réessayer dans quelques secondes.",
     internalError: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
     recoverMailSent:
       "Si votre adresse e-mail est enregistrée, un lien de réinitialisation du mot de passe a été envoyé.",

@@ -58,6 +58,7 @@ export const tr = {
     notFound: "Aradığınız kayıt bulunamadı.",
     conflict: "Bu kayıt başka bir işlemle değiştirildi. Lütfen tekrar deneyiniz.",
     rateLimited: "Çok fazla istek gönderildi. Lütfen biraz bekleyip tekrar deneyiniz.",
+    busy: "Şirketinizin şu anda çok sayıda isteği işleniyor. Lütfen birkaç saniye sonra tekrar deneyiniz.",
     internalError: "Beklenmeyen bir hata oluştu. Lütfen daha sonra tekrar deneyiniz.",
     recoverMailSent: "E-posta adresiniz kayıtlıysa şifre sıfırlama bağlantısı gönderildi.",
     recoverMailFailed: "Şifre sıfırlama bağlantısı gönderilirken bir hata oluştu.",

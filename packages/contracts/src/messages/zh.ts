@@ -53,6 +53,7 @@ export const zh: MessageCatalog = {
     notFound: "未找到您要查找的记录。",
     conflict: "此记录已被其他操作更改。请重试。",
     rateLimited: "请求过多。请稍候再试。",
+    busy: "贵公司当前有大量请求正在处理。请几秒钟后重试。",
     internalError: "发生意外错误。请稍后再试。",
     recoverMailSent: "如果您的电子邮件地址已注册，密码重置链接已发送。",
     recoverMailFailed: "发送密码重置链接时出错。",
