@@ -73,7 +73,7 @@ describe("fairness between companies", () => {
     const refused = await t.call("/api/slow", 1);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("2");
-    expect((await refused.json()).message).toBe(
+    expect(((await refused.json()) as { message: string }).message).toBe(
       "Şirketinizin şu anda çok sayıda isteği işleniyor. Lütfen birkaç saniye sonra tekrar deneyiniz.",
     );
     t.openGate();
