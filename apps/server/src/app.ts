@@ -74,6 +74,8 @@ export const HEAVY_ROUTES = [
   "/api/settings/sql-preview/:connectionId",
   "/api/settings/file-import/:connectionId/:kind",
 ];
+/** Calls that wait for news rather than work (capped per company on their own): outside fairness. */
+export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];
 
 export async function buildApp(
   ctx: AppContext,
@@ -120,7 +122,12 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: "/api/docs", uiConfig: { validatorUrl: null } });
 
   await app.register(healthRoutes(ctx));
-  await app.register(fairness, { ...FAIRNESS_DEFAULTS, heavyRoutes: HEAVY_ROUTES });
+  if (ctx.config.fairness)
+    await app.register(fairness, {
+      ...FAIRNESS_DEFAULTS,
+      heavyRoutes: HEAVY_ROUTES,
+      exemptRoutes: WAITING_ROUTES,
+    });
   for (const module of modules) await app.register(module(ctx));
 
   const web = options.webDist ?? webDist;

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { HEAVY_ROUTES } from "../src/app.ts";
+import { HEAVY_ROUTES, WAITING_ROUTES } from "../src/app.ts";
 import { installErrorHandling } from "../src/platform/http/error-handler.ts";
 import { type FairnessOptions, fairness } from "../src/platform/http/fairness.ts";
 import { startTestApp } from "./harness.ts";
@@ -22,6 +22,7 @@ async function appWith(limits: Partial<FairnessOptions>) {
     api: { concurrent: 2, queue: 2, maxWaitMs: 5_000 },
     heavy: { concurrent: 1, queue: 1, maxWaitMs: 5_000 },
     heavyRoutes: ["/api/Export"],
+    exemptRoutes: ["/api/poll"],
     ...limits,
   });
   let open!: () => void;
@@ -35,6 +36,10 @@ async function appWith(limits: Partial<FairnessOptions>) {
     return { ok: true };
   });
   app.get("/api/fast", async () => ({ ok: true }));
+  app.get("/api/poll", async () => {
+    await gate;
+    return { ok: true };
+  });
   app.get("/api/export", async () => {
     started++;
     await gate;
@@ -93,6 +98,9 @@ describe("fairness between companies", () => {
     // Another company, and calls without one, go straight through.
     expect((await t.call("/api/fast", 2)).status).toBe(200);
     expect((await t.call("/api/fast")).status).toBe(200);
+    // A waiting call (the long poll) takes no slot: it starts though the company's queue is full.
+    const poll = t.call("/api/poll", 1);
+    busy.push(poll);
     // The same company's heavy lane: one at a time, one waiting, then 429.
     const exports = [t.call("/api/export", 1), t.call("/api/export", 1)];
     await settle();
@@ -150,7 +158,7 @@ describe("fairness in the app", () => {
   it("names routes that exist as heavy work", async () => {
     const t = await startTestApp();
     try {
-      for (const url of HEAVY_ROUTES) {
+      for (const url of [...HEAVY_ROUTES, ...WAITING_ROUTES]) {
         const found = ["GET", "POST"].some((method) => t.app.hasRoute({ method: method as "GET", url }));
         expect(found, url).toBe(true);
       }

@@ -28,11 +28,15 @@ export type FairnessOptions = {
   heavy: LaneLimits;
   /** Route paths (as registered, matched without regard to case) that are heavy work. */
   heavyRoutes: string[];
+  /** Routes that wait rather than work (the long poll, capped on its own): never counted. */
+  exemptRoutes: string[];
 };
 
-export const FAIRNESS_DEFAULTS: Omit<FairnessOptions, "heavyRoutes"> = {
-  // A panel page sends up to about six calls at once; a seventh waits a moment.
-  api: { concurrent: 6, queue: 200, maxWaitMs: 15_000 },
+export const FAIRNESS_DEFAULTS: Pick<FairnessOptions, "api" | "heavy"> = {
+  // Two at once per company: more lets one company's calls crowd the event loop and the database's
+  // connections that another company's calls need (bench/README.md, "Fairness"); a page's other
+  // calls wait their turn, a few milliseconds each.
+  api: { concurrent: 2, queue: 200, maxWaitMs: 15_000 },
   // An export or a preview at a time per company; a few more wait their turn.
   heavy: { concurrent: 1, queue: 8, maxWaitMs: 60_000 },
 };
@@ -134,11 +138,13 @@ export const fairness: FastifyPluginAsync<FairnessOptions> = async (app, options
   const api = new KeyedLimiter(options.api);
   const heavy = new KeyedLimiter(options.heavy);
   const heavyRoutes = new Set(options.heavyRoutes.map((r) => r.toLowerCase()));
+  const exemptRoutes = new Set(options.exemptRoutes.map((r) => r.toLowerCase()));
 
   app.addHook("preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
     const companyId = companyOfCall(request);
     if (companyId === undefined) return;
     const route = request.routeOptions.url?.toLowerCase();
+    if (route && exemptRoutes.has(route)) return;
     const lane = route && heavyRoutes.has(route) ? heavy : api;
     const raw = reply.raw;
     let release: () => void;
