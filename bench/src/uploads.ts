@@ -108,7 +108,12 @@ async function main() {
     if (warm.status !== 200) throw new Error(`warm-up upload: ${warm.body}`);
 
     for (const file of files) {
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, 500));
+      // /health alone just before, for the same moment of the shared machine.
+      const idle = percentiles(
+        (await load(server.port, "/health", undefined, 1, (_s, at) => performance.now() - at >= 2000))
+          .latencies,
+      );
       const before = rssKb(pid);
       let peak = before;
       const sampler = setInterval(() => {
@@ -130,7 +135,7 @@ async function main() {
         `${file.label.padEnd(34)} ${(file.content.length / 1024 / 1024).toFixed(1).padStart(5)} MB → ${answer.status} ${answer.status === 200 ? `${body.data?.accepted} rows accepted` : `"${body.message}"`}`,
       );
       console.log(
-        `${"".padEnd(34)} ${seconds.toFixed(2)} s, peak RSS +${addedMb.toFixed(0)} MB (${(before / 1024).toFixed(0)} → ${(peak / 1024).toFixed(0)} MB), /health p50 ${hp.p50.toFixed(1)} / p99 ${hp.p99.toFixed(1)} / max ${hp.max.toFixed(1)} ms over ${h.latencies.length} calls; ${boxLoad()}`,
+        `${"".padEnd(34)} ${seconds.toFixed(2)} s, peak RSS +${addedMb.toFixed(0)} MB (${(before / 1024).toFixed(0)} → ${(peak / 1024).toFixed(0)} MB), /health p50 ${hp.p50.toFixed(1)} / p99 ${hp.p99.toFixed(1)} / max ${hp.max.toFixed(1)} ms over ${h.latencies.length} calls (idle just before: p50 ${idle.p50.toFixed(1)} / p99 ${idle.p99.toFixed(1)} ms); ${boxLoad()}`,
       );
       verdicts.push(
         {

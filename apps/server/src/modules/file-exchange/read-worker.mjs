@@ -203,6 +203,10 @@ async function readXlsx() {
   const parts = await workbookParts(zip, entries);
   const sheetEntry = entries.get(parts.sheet);
   if (!sheetEntry) return { columns: [], rows: [] };
+  // What the parts to read declare, before inflating any of them.
+  const declared = [sheetEntry, entries.get(parts.sharedStrings), entries.get("xl/styles.xml")];
+  if (unpacked + declared.reduce((sum, e) => sum + (e?.uncompressedSize ?? 0), 0) > limits.maxUnpackedBytes)
+    throw new Refused("unpackedTooLarge");
   const shared = await readSharedStrings(zip, entries.get(parts.sharedStrings));
   const dateStyles = await readDateStyles(zip, entries.get("xl/styles.xml"));
 
