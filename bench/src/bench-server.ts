@@ -25,6 +25,14 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A request body sent as it is, with its content type. */
+export class RawBody {
+  constructor(
+    readonly bytes: Buffer,
+    readonly contentType: string,
+  ) {}
+}
+
 export type Reply = { status: number; body: string; headers: http.IncomingHttpHeaders };
 
 export function request(
@@ -33,10 +41,12 @@ export function request(
   method: string,
   path: string,
   token?: string,
+  /** JSON, or bytes of their own type (a multipart upload). */
   body?: unknown,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const raw = body instanceof RawBody ? body : undefined;
+    const payload = raw ? raw.bytes : body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       {
         agent,
@@ -46,7 +56,7 @@ export function request(
         path,
         headers: {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(payload ? { "content-type": "application/json" } : {}),
+          ...(payload ? { "content-type": raw?.contentType ?? "application/json" } : {}),
         },
       },
       (res) => {
@@ -200,4 +210,20 @@ export async function registerCompany(port: number, name: string, erpType = 9) {
     token: JSON.parse(login.body).data.token as string,
     companyId: JSON.parse(reg.body).data.company.id as number,
   };
+}
+
+/** A figure against its goal; `pass: null` is printed for information only. */
+export type Verdict = { label: string; value: string; goal?: string; pass: boolean | null };
+
+/** The verdicts, one a line; with `--strict` on the command line, a FAIL makes the exit code 1. */
+export function printVerdicts(verdicts: Verdict[]) {
+  const width = Math.max(...verdicts.map((v) => v.label.length));
+  console.log("");
+  for (const v of verdicts) {
+    const mark = v.pass === null ? "info" : v.pass ? "PASS" : "FAIL";
+    console.log(
+      `${mark.padEnd(5)} ${v.label.padEnd(width)} ${v.value.padStart(8)}${v.goal ? `  (goal ${v.goal})` : ""}`,
+    );
+  }
+  if (process.argv.includes("--strict") && verdicts.some((v) => v.pass === false)) process.exitCode = 1;
 }

@@ -20,7 +20,14 @@
 import { ensureCompanyJobs } from "@ep/engine";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { benchDatabase, load, percentiles, registerCompany, startServer } from "./bench-server.ts";
+import {
+  benchDatabase,
+  load,
+  percentiles,
+  printVerdicts,
+  registerCompany,
+  startServer,
+} from "./bench-server.ts";
 
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -166,13 +173,7 @@ async function main() {
       pass: ratio >= GOAL_THROUGHPUT_RATIO,
     });
 
-    console.log("");
-    for (const r of results) {
-      console.log(
-        `${r.pass ? "PASS" : "FAIL"}  ${r.label.padEnd(52)} ${r.value.padStart(7)}  (goal ${r.goal})`,
-      );
-    }
-    if (process.argv.includes("--strict") && results.some((r) => !r.pass)) process.exitCode = 1;
+    printVerdicts(results);
   } finally {
     await pool.end();
     await server.stop();

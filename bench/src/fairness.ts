@@ -17,7 +17,16 @@
 import { ensureCompanyJobs } from "@ep/engine";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { benchDatabase, boxLoad, load, percentiles, registerCompany, startServer } from "./bench-server.ts";
+import {
+  benchDatabase,
+  boxLoad,
+  load,
+  percentiles,
+  printVerdicts,
+  registerCompany,
+  startServer,
+  type Verdict,
+} from "./bench-server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -115,7 +124,7 @@ async function measure(port: number, quiet: Company, noisy: Company) {
 async function main() {
   const database = await benchDatabase();
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  const verdicts: { label: string; value: string; pass: boolean | null }[] = [];
+  const verdicts: Verdict[] = [];
   try {
     for (const fairness of ["on", "off"] as const) {
       const server = await startServer(database.url, { FAIRNESS: fairness });
@@ -144,7 +153,9 @@ async function main() {
             verdicts.push({
               label: `fairness ${fairness}: quiet Dashboard p99 with ${phase} / alone`,
               value: `${ratio.toFixed(2)}×`,
-              pass: fairness === "on" && phase === "32 requests" ? ratio <= GOAL_P99_RATIO : null,
+              ...(fairness === "on" && phase === "32 requests"
+                ? { goal: `≤ ${GOAL_P99_RATIO}×`, pass: ratio <= GOAL_P99_RATIO }
+                : { pass: null }),
             });
           }
         }
@@ -152,14 +163,7 @@ async function main() {
         await server.stop();
       }
     }
-    console.log("");
-    for (const v of verdicts) {
-      const mark = v.pass === null ? "info" : v.pass ? "PASS" : "FAIL";
-      console.log(
-        `${mark.padEnd(5)} ${v.label.padEnd(62)} ${v.value.padStart(7)}${v.pass === null ? "" : `  (goal ≤ ${GOAL_P99_RATIO}×)`}`,
-      );
-    }
-    if (process.argv.includes("--strict") && verdicts.some((v) => v.pass === false)) process.exitCode = 1;
+    printVerdicts(verdicts);
   } finally {
     await pool.end();
     await database.drop();

@@ -15,7 +15,18 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import pg from "pg";
 import { bombWorkbook, farCellWorkbook, stockWorkbook } from "../../apps/server/test/xlsx-probes.ts";
-import { benchDatabase, boxLoad, load, percentiles, registerCompany, startServer } from "./bench-server.ts";
+import {
+  benchDatabase,
+  boxLoad,
+  load,
+  percentiles,
+  printVerdicts,
+  RawBody,
+  registerCompany,
+  request,
+  startServer,
+  type Verdict,
+} from "./bench-server.ts";
 
 const GOAL_ADDED_MB = 300;
 const GOAL_HEALTH_P99_MS = 200;
@@ -35,29 +46,15 @@ function upload(port: number, token: string, path: string, name: string, content
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path,
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": `multipart/form-data; boundary=${boundary}`,
-          "content-length": payload.length,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
+  const agent = new http.Agent({ keepAlive: false });
+  return request(
+    agent,
+    port,
+    "POST",
+    path,
+    token,
+    new RawBody(payload, `multipart/form-data; boundary=${boundary}`),
+  );
 }
 
 async function main() {
@@ -91,7 +88,7 @@ async function main() {
   const pool = new pg.Pool({ connectionString: database.url, max: 1 });
   const server = await startServer(database.url);
   const pid = server.child.pid as number;
-  const verdicts: { label: string; value: string; goal: string; pass: boolean }[] = [];
+  const verdicts: Verdict[] = [];
   try {
     const company = await registerCompany(server.port, "dosya", 12);
     const {
@@ -153,12 +150,7 @@ async function main() {
       );
       if (file.probe && answer.status === 200) throw new Error(`${file.label} was accepted`);
     }
-    console.log("");
-    for (const v of verdicts)
-      console.log(
-        `${v.pass ? "PASS" : "FAIL"}  ${v.label.padEnd(56)} ${v.value.padStart(8)}  (goal ${v.goal})`,
-      );
-    if (process.argv.includes("--strict") && verdicts.some((v) => !v.pass)) process.exitCode = 1;
+    printVerdicts(verdicts);
   } finally {
     await pool.end();
     await server.stop();
