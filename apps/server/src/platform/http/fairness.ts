@@ -33,10 +33,11 @@ export type FairnessOptions = {
 };
 
 export const FAIRNESS_DEFAULTS: Pick<FairnessOptions, "api" | "heavy"> = {
-  // Two at once per company: more lets one company's calls crowd the event loop and the database's
-  // connections that another company's calls need (bench/README.md, "Fairness"); a page's other
-  // calls wait their turn, a few milliseconds each.
-  api: { concurrent: 2, queue: 200, maxWaitMs: 15_000 },
+  // One at a time per company: more lets one company's calls crowd the event loop and the database
+  // that another company's calls need (bench/README.md, "Fairness": another company's Dashboard p99
+  // 2.4x alone with 1, 3.0x with 2, 20x with 6 on a loaded box); a page's other calls wait their
+  // turn, a few milliseconds each.
+  api: { concurrent: 1, queue: 200, maxWaitMs: 15_000 },
   // An export or a preview at a time per company; a few more wait their turn.
   heavy: { concurrent: 1, queue: 8, maxWaitMs: 60_000 },
 };
