@@ -17,18 +17,17 @@
  * BENCH_LATENCY_REQUESTS (400 per endpoint and company), BENCH_SERVER_NODE_ARGS (extra node flags
  * for the server child, e.g. `--cpu-prof`). `--strict` exits 1 on a FAIL.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ensureCompanyJobs } from "@ep/engine";
-import { startEmbeddedPostgres } from "@ep/server/embedded-postgres";
-import { serverDir, serverNodeArgs } from "@ep/server/server-process";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { freshPostgres } from "./postgres.ts";
+import {
+  benchDatabase,
+  load,
+  percentiles,
+  printVerdicts,
+  registerCompany,
+  startServer,
+} from "./bench-server.ts";
 
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -37,144 +36,17 @@ const ROUNDS = 4;
 const GOAL_P50_RATIO = 1.5;
 const GOAL_THROUGHPUT_RATIO = 0.3;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-type Reply = { status: number; body: string };
-
-function request(
-  agent: http.Agent,
-  port: number,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      {
-        agent,
-        host: "127.0.0.1",
-        port,
-        method,
-        path,
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(payload ? { "content-type": "application/json" } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-/** `connections` loops sending one request after another until `stop()` says so; each latency is kept. */
-async function load(
-  port: number,
-  path: string,
-  token: string | undefined,
-  connections: number,
-  stop: (sent: number, startedAt: number) => boolean,
-) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let sent = 0;
-  let failures = 0;
-  const startedAt = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (!stop(sent, startedAt)) {
-        sent++;
-        const t0 = performance.now();
-        const reply = await request(agent, port, "GET", path, token).catch(() => ({ status: 0, body: "" }));
-        latencies.push(performance.now() - t0);
-        if (reply.status !== 200) failures++;
-      }
-    }),
-  );
-  const seconds = (performance.now() - startedAt) / 1000;
-  agent.destroy();
-  return { ...percentiles(latencies), latencies, rps: latencies.length / seconds, failures };
-}
-
-function percentiles(latencies: number[]) {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99) };
-}
-
 async function main() {
-  const database = process.env.DATABASE_URL
-    ? await freshPostgres(process.env.DATABASE_URL)
-    : await embedded();
-  if (!database) throw new Error("no database");
-  const port = await freePort();
-  // BENCH_SERVER_NODE_ARGS: extra node flags for the server child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const server = spawn(process.execPath, [...nodeArgs, ...serverNodeArgs("start")], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      CAPTCHA: "off",
-      DEMO: "0",
-      LOG_LEVEL: "warn",
-      BROWSER: "none",
-      DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-dash-")),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+  const database = await benchDatabase();
+  const server = await startServer(database.url).catch(async (e) => {
+    await database.drop();
+    throw e;
   });
+  const { port } = server;
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   try {
-    for (let i = 0; ; i++) {
-      const health = await request(agent, port, "GET", "/health").catch(() => undefined);
-      if (health?.status === 200) break;
-      if (i > 600) throw new Error("the server did not start within 60 s");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-
-    const company = async (name: string) => {
-      const email = `bench.${name}.${Date.now()}@example.com`;
-      const password = "Guclu.Parola1";
-      const registration = {
-        company_Name: `Bench ${name}`,
-        email,
-        password,
-        first_Name: "Bench",
-        last_Name: "Kullanıcı",
-        phone: "05321234567",
-        erpType: 9,
-        ecommerceType: 1,
-      };
-      const reg = await request(agent, port, "POST", "/api/account/register", undefined, registration);
-      if (reg.status !== 200) throw new Error(`register: ${reg.body}`);
-      const login = await request(agent, port, "POST", "/api/account/login", undefined, { email, password });
-      if (login.status !== 200) throw new Error(`login: ${login.body}`);
-      const token = JSON.parse(login.body).data.token as string;
-      const companyId = JSON.parse(reg.body).data.company.id as number;
-      return { token, companyId };
-    };
-    const busy = await company("dolu");
-    const empty = await company("bos");
+    const busy = await registerCompany(port, "dolu");
+    const empty = await registerCompany(port, "bos");
 
     // Both get the seven jobs (never due during the bench); only the busy one gets history.
     const t0 = performance.now();
@@ -220,7 +92,7 @@ async function main() {
     // for the planner and the visibility map that lets the capped counts read the index only.
     await pool.query("vacuum analyze");
     console.log(
-      `Seeded ${HISTORY.toLocaleString("en")} runs, failed tasks and notifications for one company in ${((performance.now() - t0) / 1000).toFixed(1)} s (${process.env.DATABASE_URL ? `PostgreSQL, database ${database.name}` : database.name}, server process on port ${port}).`,
+      `Seeded ${HISTORY.toLocaleString("en")} runs, failed tasks and notifications for one company in ${((performance.now() - t0) / 1000).toFixed(1)} s (${database.name}, server process on port ${port}).`,
     );
 
     const endpoints = [
@@ -301,34 +173,12 @@ async function main() {
       pass: ratio >= GOAL_THROUGHPUT_RATIO,
     });
 
-    console.log("");
-    for (const r of results) {
-      console.log(
-        `${r.pass ? "PASS" : "FAIL"}  ${r.label.padEnd(52)} ${r.value.padStart(7)}  (goal ${r.goal})`,
-      );
-    }
-    if (process.argv.includes("--strict") && results.some((r) => !r.pass)) process.exitCode = 1;
+    printVerdicts(results);
   } finally {
-    agent.destroy();
     await pool.end();
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    await server.stop();
     await database.drop();
   }
-}
-
-/** The embedded default's cluster, in a temp dir removed afterwards. */
-async function embedded(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), "ep-bench-dash-db-"));
-  const cluster = await startEmbeddedPostgres(join(dir, "postgres"), () => undefined);
-  return {
-    name: "the embedded default, a PostgreSQL cluster",
-    url: cluster.url,
-    async drop() {
-      await cluster.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 main().catch((error) => {

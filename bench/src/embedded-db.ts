@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alive } from "@ep/server/embedded-postgres";
 import { serverNodeArgs } from "@ep/server/server-process";
+import { request } from "./bench-server.ts";
 import { freshPostgres } from "./postgres.ts";
 import { memoryOf } from "./process-memory.ts";
 
@@ -38,42 +39,8 @@ const GOALS = { throughputRatio: 0.8, slowMs: 2000, memoryMb: 300 };
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const serverDir = join(root, "apps/server");
 
-type Reply = { status: number; body: string };
-function request(
-  agent: http.Agent,
-  port: number,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-) {
-  return new Promise<Reply>((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      {
-        agent,
-        host: "127.0.0.1",
-        port,
-        method,
-        path,
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(payload ? { "content-type": "application/json" } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
 type Server = { child: ChildProcess; port: number; readyMs: number };
+
 async function startServer(
   port: number,
   dataDir: string,

@@ -36,6 +36,7 @@ import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import type { AppContext } from "./platform/context.ts";
 import { AppError, failure } from "./platform/http/envelope.ts";
 import { installErrorHandling, MALFORMED_JSON } from "./platform/http/error-handler.ts";
+import { FAIRNESS_DEFAULTS, fairness } from "./platform/http/fairness.ts";
 import { installSecurityHeaders, serverOptions } from "./platform/http/hardening.ts";
 import { installMetrics } from "./platform/http/metrics.ts";
 import { webStaticOptions } from "./platform/http/web-static.ts";
@@ -74,6 +75,24 @@ class OneLinePerRequest extends LogController {
     request.log.debug({ req: request }, "incoming request");
   }
 }
+
+/** Heavy work (exports, reports, previews, uploads): fewer of a company's calls at once (fairness.ts). */
+export const HEAVY_ROUTES = [
+  "/api/SalesReport",
+  "/api/SalesReport/export",
+  "/api/invoices/export",
+  "/api/privacy/export",
+  "/api/settings/preview/:jobType",
+  "/api/settings/sql-preview/:connectionId",
+  "/api/settings/file-import/:connectionId/:kind",
+  // Calls to the company's own systems (a connection's save and test, the sandbox's): seconds of waiting
+  // on the far side, not CPU, but they must not hold the slot every other screen of the company needs.
+  "/api/settings/connection-setting-update/:connectionType/:productType",
+  "/api/APIConnection/:connectionType/:x",
+  "/api/sandbox/connect",
+];
+/** Calls that wait for news rather than work (capped per company on their own): outside fairness. */
+export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];
 
 export async function buildApp(
   ctx: AppContext,
@@ -122,6 +141,12 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: "/api/docs", uiConfig: { validatorUrl: null } });
 
   await app.register(healthRoutes(ctx));
+  if (ctx.config.fairness)
+    await app.register(fairness, {
+      ...FAIRNESS_DEFAULTS,
+      heavyRoutes: HEAVY_ROUTES,
+      exemptRoutes: WAITING_ROUTES,
+    });
   for (const module of modules) await app.register(module(ctx));
 
   const web = options.webDist ?? webDist;

@@ -20,6 +20,7 @@ const schema = z.object({
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
   EMBEDDED_DB: z.preprocess(emptyToUndefined, z.enum(["postgres", "pglite"]).default("postgres")),
+  FAIRNESS: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -256,6 +257,8 @@ export type Config = {
    * Unset: the connector's default (the live host); an emulator or Logo's test host otherwise.
    */
   logoIsbasi: { apiUrl: string | undefined };
+  /** Per-company slots and queues for API and heavy work (platform/http/fairness.ts); FAIRNESS=off for benches' baselines. */
+  fairness: boolean;
 };
 
 export class ConfigError extends Error {
@@ -284,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     dataDir: isAbsolute(c.DATA_DIR) ? c.DATA_DIR : resolve(base, c.DATA_DIR),
     embeddedDb: c.EMBEDDED_DB,
+    fairness: c.FAIRNESS === "on",
     databaseUrl: c.DATABASE_URL,
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     // 127.0.0.1, not localhost: the server listens on IPv4 and localhost may resolve to ::1 first.

@@ -10,6 +10,7 @@ import {
   waitForRun,
 } from "./engine/engine-harness.ts";
 import { call, startTestApp, type TestApp } from "./harness.ts";
+import { farCellWorkbook } from "./xlsx-probes.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -193,6 +194,17 @@ describe("files as the source of a system with no API", () => {
     );
     expect(tooLarge.statusCode).toBe(400);
     expect(tooLarge.json().message).toBe("Dosya çok büyük: en fazla 20 MB.");
+    const far = await upload(
+      c.token,
+      `/api/settings/file-import/${connectionId}/stock`,
+      "uzak.xlsx",
+      await farCellWorkbook(),
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(far.statusCode).toBe(400);
+    expect(far.json().message).toBe(
+      "Dosyada en fazla 100.000 satır olabilir (başlık satırı hariç); dosyayı bölerek yükleyiniz.",
+    );
   });
 
   it("writes the orders of a run into one orders file, each order once", async () => {

@@ -57,6 +57,7 @@ export const de: MessageCatalog = {
     notFound: "Der gesuchte Datensatz wurde nicht gefunden.",
     conflict: "Dieser Datensatz wurde durch einen anderen Vorgang geändert. Bitte versuchen Sie es erneut.",
     rateLimited: "Zu viele Anfragen. Bitte warten Sie einen Moment und versuchen Sie es erneut.",
+    busy: "Für Ihr Unternehmen werden gerade sehr viele Anfragen bearbeitet. Bitte versuchen Sie es in einigen Sekunden erneut.",
     internalError: "Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.",
     recoverMailSent:
       "Falls Ihre E-Mail-Adresse registriert ist, wurde ein Link zum Zurücksetzen des Passworts gesendet.",
@@ -146,6 +147,11 @@ export const de: MessageCatalog = {
     notFileSystem:
       "Dieses ERP arbeitet nicht mit Dateien: Dateien gelten nur für Systeme ohne API (konfigurierte Zuordnung).",
     empty: "Die Datei ist leer.",
+    tooManyRows: "Eine Datei darf höchstens 100.000 Zeilen haben (ohne Kopfzeile); teilen Sie die Datei auf.",
+    tooManyColumns: "Eine Datei darf höchstens 100 Spalten haben.",
+    cellTooLong: "Eine Zelle darf höchstens 32.767 Zeichen enthalten.",
+    unpackedTooLarge:
+      "Die Datei ist entpackt zu groß (höchstens 100 MB); sie ist beschädigt oder größer als nötig.",
     deleted: "Die Datei wurde gelöscht.",
   },
   connectors: {

@@ -55,6 +55,7 @@ export const en: MessageCatalog = {
     notFound: "The record you are looking for was not found.",
     conflict: "This record was changed by another action. Please try again.",
     rateLimited: "Too many requests. Please wait a moment and try again.",
+    busy: "Your company has many requests in progress right now. Please try again in a few seconds.",
     internalError: "An unexpected error occurred. Please try again later.",
     recoverMailSent: "If your e-mail address is registered, a password reset link has been sent.",
     recoverMailFailed: "An error occurred while sending the password reset link.",
@@ -172,6 +173,12 @@ export const en: MessageCatalog = {
     notFileSystem:
       "This ERP does not work with files: files are used only by the systems with no API (configured mapping).",
     empty: "The file is empty.",
+    tooManyRows:
+      "A file may have at most 100,000 rows (besides the header row); split the file and upload the parts.",
+    tooManyColumns: "A file may have at most 100 columns.",
+    cellTooLong: "A cell may hold at most 32,767 characters.",
+    unpackedTooLarge:
+      "The file is too large once unpacked (100 MB at most); it may be damaged or larger than needed.",
     deleted: "The file was deleted.",
   },
   connectors: {

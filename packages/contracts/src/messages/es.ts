@@ -58,6 +58,7 @@ export const es: MessageCatalog = {
     notFound: "No se encontró el registro que busca.",
     conflict: "Otra operación ha modificado este registro. Vuelva a intentarlo.",
     rateLimited: "Demasiadas solicitudes. Espere un momento y vuelva a intentarlo.",
+    busy: "Su empresa tiene muchas solicitudes en curso en este momento. Inténtelo de nuevo en unos segundos.",
     internalError: "Se produjo un error inesperado. Vuelva a intentarlo más tarde.",
     recoverMailSent:
       "Si su dirección de correo electrónico está registrada, se ha enviado un enlace para restablecer la contraseña.",
@@ -142,6 +143,12 @@ export const es: MessageCatalog = {
     notFileSystem:
       "Este ERP no trabaja con archivos: solo los sistemas sin API (mapeo configurado) los usan.",
     empty: "El archivo está vacío.",
+    tooManyRows:
+      "Un archivo puede tener como máximo 100.000 filas (sin contar la cabecera); divida el archivo.",
+    tooManyColumns: "Un archivo puede tener como máximo 100 columnas.",
+    cellTooLong: "Una celda puede contener como máximo 32.767 caracteres.",
+    unpackedTooLarge:
+      "El archivo descomprimido es demasiado grande (100 MB como máximo); puede estar dañado.",
     deleted: "Se eliminó el archivo.",
   },
   connectors: {

@@ -57,6 +57,7 @@ export const fr: MessageCatalog = {
     notFound: "L'enregistrement recherché est introuvable.",
     conflict: "Cet enregistrement a été modifié par une autre opération. Veuillez réessayer.",
     rateLimited: "Trop de requêtes. Veuillez patienter un instant puis réessayer.",
+    busy: "Votre entreprise a actuellement de nombreuses requêtes en cours. Veuillez réessayer dans quelques secondes.",
     internalError: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
     recoverMailSent:
       "Si votre adresse e-mail est enregistrée, un lien de réinitialisation du mot de passe a été envoyé.",
@@ -144,6 +145,11 @@ export const fr: MessageCatalog = {
     notFileSystem:
       "Cet ERP ne fonctionne pas avec des fichiers : ils servent uniquement aux systèmes sans API (correspondance configurée).",
     empty: "Le fichier est vide.",
+    tooManyRows: "Un fichier peut avoir au plus 100 000 lignes (hors en-tête) ; divisez le fichier.",
+    tooManyColumns: "Un fichier peut avoir au plus 100 colonnes.",
+    cellTooLong: "Une cellule peut contenir au plus 32 767 caractères.",
+    unpackedTooLarge:
+      "Le fichier décompressé est trop volumineux (100 Mo au plus) ; il est peut-être endommagé.",
     deleted: "Le fichier a été supprimé.",
   },
   connectors: {

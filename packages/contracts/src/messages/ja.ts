@@ -55,6 +55,7 @@ export const ja: MessageCatalog = {
     notFound: "お探しのレコードが見つかりません。",
     conflict: "このレコードは別の操作によって変更されました。もう一度お試しください。",
     rateLimited: "リクエストが多すぎます。しばらく待ってからもう一度お試しください。",
+    busy: "現在、貴社のリクエストが多数処理中です。数秒後にもう一度お試しください。",
     internalError: "予期しないエラーが発生しました。しばらくしてからもう一度お試しください。",
     recoverMailSent: "メールアドレスが登録されている場合、パスワード再設定用のリンクを送信しました。",
     recoverMailFailed: "パスワード再設定用リンクの送信中にエラーが発生しました。",
@@ -134,6 +135,10 @@ export const ja: MessageCatalog = {
     notFileSystem:
       "この ERP はファイルでは動作しません: ファイルは API のないシステム（設定したマッピング）専用です。",
     empty: "ファイルが空です。",
+    tooManyRows: "ファイルの行数は最大 100,000 行です（見出し行を除く）。ファイルを分割してください。",
+    tooManyColumns: "ファイルの列数は最大 100 列です。",
+    cellTooLong: "1 つのセルは最大 32,767 文字です。",
+    unpackedTooLarge: "展開後のファイルが大きすぎます（最大 100 MB）。破損している可能性があります。",
     deleted: "ファイルを削除しました。",
   },
   connectors: {

@@ -58,6 +58,7 @@ export const tr = {
     notFound: "Aradığınız kayıt bulunamadı.",
     conflict: "Bu kayıt başka bir işlemle değiştirildi. Lütfen tekrar deneyiniz.",
     rateLimited: "Çok fazla istek gönderildi. Lütfen biraz bekleyip tekrar deneyiniz.",
+    busy: "Şirketinizin şu anda çok sayıda isteği işleniyor. Lütfen birkaç saniye sonra tekrar deneyiniz.",
     internalError: "Beklenmeyen bir hata oluştu. Lütfen daha sonra tekrar deneyiniz.",
     recoverMailSent: "E-posta adresiniz kayıtlıysa şifre sıfırlama bağlantısı gönderildi.",
     recoverMailFailed: "Şifre sıfırlama bağlantısı gönderilirken bir hata oluştu.",
@@ -176,6 +177,11 @@ export const tr = {
     notFileSystem:
       "Bu ERP dosya ile çalışmıyor: dosyalar yalnızca API'si olmayan sistemlerde (yapılandırılmış eşleme) kullanılır.",
     empty: "Dosya boş.",
+    tooManyRows: "Dosyada en fazla 100.000 satır olabilir (başlık satırı hariç); dosyayı bölerek yükleyiniz.",
+    tooManyColumns: "Dosyada en fazla 100 sütun olabilir.",
+    cellTooLong: "Bir hücrede en fazla 32.767 karakter olabilir.",
+    unpackedTooLarge:
+      "Dosyanın açılmış hali çok büyük (en fazla 100 MB); dosya bozuk ya da gereğinden büyük olabilir.",
     deleted: "Dosya silindi.",
   },
   connectors: {

@@ -53,6 +53,7 @@ export const zh: MessageCatalog = {
     notFound: "未找到您要查找的记录。",
     conflict: "此记录已被其他操作更改。请重试。",
     rateLimited: "请求过多。请稍候再试。",
+    busy: "贵公司当前有大量请求正在处理。请几秒钟后重试。",
     internalError: "发生意外错误。请稍后再试。",
     recoverMailSent: "如果您的电子邮件地址已注册，密码重置链接已发送。",
     recoverMailFailed: "发送密码重置链接时出错。",
@@ -122,6 +123,10 @@ export const zh: MessageCatalog = {
     tooLarge: "文件过大：最多 20 MB。",
     notFileSystem: "此 ERP 不使用文件：文件仅用于没有 API 的系统（配置的映射）。",
     empty: "文件为空。",
+    tooManyRows: "文件最多 100,000 行（不含标题行）；请拆分文件后上传。",
+    tooManyColumns: "文件最多 100 列。",
+    cellTooLong: "单元格最多 32,767 个字符。",
+    unpackedTooLarge: "文件解压后过大（最多 100 MB），可能已损坏。",
     deleted: "文件已删除。",
   },
   connectors: {

@@ -1,91 +1,101 @@
 /**
  * Files in for the systems with no API (generic SQL / file connector): an Excel, CSV or XML file of
- * products, stock or prices read with maintained parsers (exceljs, csv-parse, fast-xml-parser) and
- * each row mapped to our model with the same column mapping as the SQL queries: accepted, or the
- * Turkish reason it is not. Orders go out through the existing sales export (reports/export.ts).
+ * products, stock or prices read with maintained parsers (yauzl and saxes for Excel, csv-parse,
+ * fast-xml-parser) and each row mapped to our model with the same column mapping as the SQL queries:
+ * accepted, or the Turkish reason it is not. Orders go out through the existing sales export
+ * (reports/export.ts).
+ *
+ * A file is read in a worker thread (read-worker.mjs), one at a time, with caps on its unpacked size,
+ * rows, columns and cell length and a bound on the worker's heap: a one-million-row workbook, a zip
+ * bomb or a cell at row 1,048,576 is refused when the cap is crossed, and the event loop keeps
+ * answering meanwhile (issue 33, item 3; bench/README.md, "Uploads").
  */
 
+import { Worker } from "node:worker_threads";
 import { MAPPERS, type Row } from "@ep/connectors";
-import { parse as parseCsv } from "csv-parse/sync";
-import type ExcelJS from "exceljs";
-import { XMLParser } from "fast-xml-parser";
-import { excel } from "../../platform/excel.ts";
 
 export type FileKind = "products" | "stock" | "prices";
 export type FileTable = { columns: string[]; rows: Row[] };
 export type RowOutcome = { row: number; key: string; accepted: boolean; reasons: string[] };
 
-function cellValue(v: ExcelJS.CellValue): unknown {
-  if (v === null || v === undefined) return null;
-  if (typeof v === "object" && !(v instanceof Date)) {
-    if ("result" in v) return v.result ?? null;
-    if ("richText" in v) return v.richText.map((r) => r.text).join("");
-    if ("text" in v) return v.text;
+/** The caps of one file; the Turkish refusals (fileExchange.*) name the same numbers. */
+export const READ_LIMITS = {
+  /** What the zip's parts the reader opens may inflate to, in all. */
+  maxUnpackedBytes: 100 * 1024 * 1024,
+  /** Records after the header row (and the last row number an Excel file may use, plus one). */
+  maxRows: 100_000,
+  maxColumns: 100,
+  /** Excel's own limit for one cell. */
+  maxCellChars: 32_767,
+};
+export type ReadLimits = typeof READ_LIMITS;
+
+/** Why a file cannot be read: a key of `fileExchange` in the message catalogue. */
+export type ReadRefusal =
+  | "unreadable"
+  | "tooManyRows"
+  | "tooManyColumns"
+  | "cellTooLong"
+  | "unpackedTooLarge";
+
+export class TableRefused extends Error {
+  constructor(readonly reason: ReadRefusal) {
+    super(`file not read: ${reason}`);
   }
-  return v;
 }
 
-async function readXlsx(buffer: Buffer): Promise<FileTable> {
-  const wb = new (excel().Workbook)();
-  await wb.xlsx.load(buffer as unknown as ArrayBuffer);
-  const sheet = wb.worksheets[0];
-  if (!sheet) return { columns: [], rows: [] };
-  const header = sheet.getRow(1);
-  const columns: string[] = [];
-  header.eachCell({ includeEmpty: false }, (cell, col) => {
-    columns[col - 1] = String(cellValue(cell.value) ?? "").trim();
+/** The worker's heap: a file that needs more than this is refused, not given the server's memory. */
+const WORKER_HEAP_MB = 160;
+/** A file the caps let through is read in a few seconds; past this the worker is stopped. */
+const READ_TIMEOUT_MS = 60_000;
+
+type WorkerAnswer = { ok: true; table: FileTable } | { ok: false; reason: ReadRefusal };
+
+/** One reader at a time in this process, so two large files cannot add up their workers' heaps. */
+let readers: Promise<unknown> = Promise.resolve();
+
+function inWorker(content: Buffer, fileName: string, limits: ReadLimits): Promise<FileTable> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./read-worker.mjs", import.meta.url), {
+      workerData: { content, fileName, limits },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
+      stdout: false,
+      stderr: false,
+    });
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      outcome();
+    };
+    const timer = setTimeout(() => settle(() => reject(new TableRefused("unreadable"))), READ_TIMEOUT_MS);
+    worker.once("message", (answer: WorkerAnswer) =>
+      settle(() => (answer.ok ? resolve(answer.table) : reject(new TableRefused(answer.reason)))),
+    );
+    worker.once("error", (error: Error & { code?: string }) =>
+      settle(() =>
+        reject(
+          new TableRefused(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "unpackedTooLarge" : "unreadable"),
+        ),
+      ),
+    );
+    worker.once("exit", () => settle(() => reject(new TableRefused("unreadable"))));
   });
-  const rows: Row[] = [];
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    if (!row.hasValues) continue;
-    rows.push(Object.fromEntries(columns.map((c, i) => [c, cellValue(row.getCell(i + 1).value)])));
-  }
-  return { columns: columns.filter(Boolean), rows };
 }
 
-function readCsv(buffer: Buffer): FileTable {
-  const text = buffer.toString("utf8").replace(/^\uFEFF/, "");
-  const firstLine = text.split(/\r?\n/, 1)[0] ?? "";
-  // Turkish Excel writes ';' (the decimal separator is ','); others write ','.
-  const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ";" : ",";
-  const rows = parseCsv(text, { columns: true, delimiter, skip_empty_lines: true, trim: true }) as Row[];
-  return { columns: rows[0] ? Object.keys(rows[0]) : [], rows };
-}
-
-/** The first list of records in the document (<Urunler><Urun>…</Urun>…</Urunler>). */
-function readXml(buffer: Buffer): FileTable {
-  const doc = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: "",
-    parseTagValue: false,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-  }).parse(buffer.toString("utf8")) as unknown;
-  const find = (node: unknown): Row[] | undefined => {
-    if (Array.isArray(node))
-      return node.every((x) => x && typeof x === "object") ? (node as Row[]) : undefined;
-    if (node && typeof node === "object") {
-      const values = Object.values(node as Record<string, unknown>);
-      for (const v of values) {
-        const found = find(v);
-        if (found) return found;
-      }
-      // One record only: an object of scalar fields under a list element.
-      if (values.length && values.every((v) => v === null || typeof v !== "object")) return [node as Row];
-    }
-    return undefined;
-  };
-  const rows = find(doc) ?? [];
-  return { columns: rows[0] ? Object.keys(rows[0]) : [], rows };
-}
-
-export async function readTable(buffer: Buffer, filename: string): Promise<FileTable> {
+/** The file's header and records, or a `TableRefused` with the reason it is not read. */
+export async function readTable(
+  buffer: Buffer,
+  filename: string,
+  limits: ReadLimits = READ_LIMITS,
+): Promise<FileTable> {
   const ext = filename.toLowerCase().split(".").pop();
-  if (ext === "xlsx") return readXlsx(buffer);
-  if (ext === "csv" || ext === "txt") return readCsv(buffer);
-  if (ext === "xml") return readXml(buffer);
-  throw new Error(`unsupported file type: ${ext}`);
+  if (!ext || !["xlsx", "csv", "txt", "xml"].includes(ext)) throw new TableRefused("unreadable");
+  const turn = readers.then(() => inWorker(buffer, filename, limits));
+  readers = turn.catch(() => undefined);
+  return turn;
 }
 
 /**

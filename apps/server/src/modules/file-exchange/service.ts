@@ -12,7 +12,7 @@ import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { openCredentials } from "../connections/repository.ts";
-import { checkRows, readTable } from "./import.ts";
+import { checkRows, type ReadRefusal, readTable, TableRefused } from "./import.ts";
 import { fileImports, fileOrders, type StoredRowOutcome } from "./schema.ts";
 
 export type FileImportRow = typeof fileImports.$inferSelect;
@@ -20,7 +20,7 @@ type Ctx = Pick<AppContext, "database" | "credentials">;
 
 /** Why a whole file is refused (the panel's 400, the agent's `refused` frame), as a message key. */
 export class FileRefused extends Error {
-  constructor(readonly reason: "unreadable" | "tooLarge" | "notFileSystem" | "empty") {
+  constructor(readonly reason: ReadRefusal | "tooLarge" | "notFileSystem" | "empty") {
     super(`file refused: ${reason}`);
   }
 }
@@ -83,14 +83,15 @@ export class FileExchange {
     if (input.content.length > FILE_MAX_BYTES) throw new FileRefused("tooLarge");
     const connection = await mappingConnectionOf(this.ctx, companyId);
     if (!connection) throw new FileRefused("notFileSystem");
-    const contentHash = createHash("sha256").update(input.content).digest("hex");
+    // WebCrypto hashes on libuv's thread pool: 20 MB hashed on the event loop held /health up.
+    const contentHash = Buffer.from(await crypto.subtle.digest("SHA-256", input.content)).toString("hex");
     const existing = await this.byHash(companyId, kind, contentHash);
     if (existing) return { status: "duplicate", record: existing };
     let table: Awaited<ReturnType<typeof readTable>>;
     try {
       table = await readTable(input.content, input.fileName);
-    } catch {
-      throw new FileRefused("unreadable");
+    } catch (e) {
+      throw new FileRefused(e instanceof TableRefused ? e.reason : "unreadable");
     }
     const configured = configuredMapping(this.ctx, connection, kind);
     const mapping = configured ?? Object.fromEntries(table.columns.map((c) => [c, c]));

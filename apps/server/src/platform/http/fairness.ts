@@ -1,0 +1,164 @@
+/**
+ * Fairness between companies (issue 33, item 4): each company has a few slots for API work and fewer
+ * for heavy work (exports, reports, previews, uploads). A call past its company's slots waits in that
+ * company's queue, in order, while a person waits for it; past the queue's length or its longest
+ * wait it is answered 429 in Turkish with Retry-After. One company's 32 concurrent calls then hold
+ * at most its own slots, and another company's calls do not queue behind them (bench/README.md,
+ * "Fairness").
+ *
+ * The company is the signed-in caller's (`request.auth`, set by the routes' onRequest hooks), so the
+ * slot is taken in preHandler and given back when the answer is over (sent, streamed to its end, or
+ * the client gone). Calls without a company (sign-in, health, agents, webhooks, support users) are
+ * not counted here: they have limits of their own.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "./envelope.ts";
+
+export type LaneLimits = {
+  /** Calls of one company at once. */
+  concurrent: number;
+  /** Calls of one company waiting for a slot; one more is refused. */
+  queue: number;
+  /** Longest wait for a slot before the call is refused. */
+  maxWaitMs: number;
+};
+
+export type FairnessOptions = {
+  api: LaneLimits;
+  heavy: LaneLimits;
+  /** Route paths (as registered, matched without regard to case) that are heavy work. */
+  heavyRoutes: string[];
+  /** Routes that wait rather than work (the long poll, capped on its own): never counted. */
+  exemptRoutes: string[];
+};
+
+export const FAIRNESS_DEFAULTS: Pick<FairnessOptions, "api" | "heavy"> = {
+  // One at a time per company: more lets one company's calls crowd the event loop and the database
+  // that another company's calls need (bench/README.md, "Fairness": another company's Dashboard p99
+  // 2.4x alone with 1, 3.0x with 2, 20x with 6 on a loaded box); a page's other calls wait their
+  // turn, a few milliseconds each.
+  api: { concurrent: 1, queue: 200, maxWaitMs: 15_000 },
+  // An export or a preview at a time per company; a few more wait their turn.
+  heavy: { concurrent: 1, queue: 8, maxWaitMs: 60_000 },
+};
+
+/** Refused because the company's queue is full or its turn did not come in time. */
+export class LaneFull extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("lane full");
+  }
+}
+
+type Waiter = { grant: () => void; timer: NodeJS.Timeout };
+
+/** Slots and a bounded queue per key (a company), first come first served within a key. */
+export class KeyedLimiter {
+  private readonly running = new Map<number, number>();
+  private readonly waiting = new Map<number, Waiter[]>();
+
+  constructor(private readonly limits: LaneLimits) {}
+
+  /**
+   * Resolves with the slot's release once the key has a free slot; rejects with `LaneFull` when
+   * the key's queue is full or the wait passes `maxWaitMs`. `cancel` (the client gone) leaves the queue.
+   */
+  acquire(key: number, cancel?: (leave: () => void) => void): Promise<() => void> {
+    const { concurrent, queue, maxWaitMs } = this.limits;
+    const running = this.running.get(key) ?? 0;
+    if (running < concurrent) {
+      this.running.set(key, running + 1);
+      return Promise.resolve(this.releaser(key));
+    }
+    const waiters = this.waiting.get(key) ?? [];
+    if (waiters.length >= queue) return Promise.reject(new LaneFull(this.retryAfter()));
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        const list = this.waiting.get(key);
+        const at = list?.indexOf(waiter) ?? -1;
+        if (!list || at < 0) return false;
+        list.splice(at, 1);
+        if (list.length === 0) this.waiting.delete(key);
+        clearTimeout(waiter.timer);
+        return true;
+      };
+      const waiter: Waiter = {
+        // The slot passes from the call that ends to this one: `running` stays as it is.
+        grant: () => {
+          clearTimeout(waiter.timer);
+          resolve(this.releaser(key));
+        },
+        timer: setTimeout(() => {
+          if (leave()) reject(new LaneFull(this.retryAfter()));
+        }, maxWaitMs),
+      };
+      waiters.push(waiter);
+      this.waiting.set(key, waiters);
+      cancel?.(() => {
+        if (leave()) reject(new LaneFull(this.retryAfter()));
+      });
+    });
+  }
+
+  /** Calls of a key running and waiting (for tests and metrics). */
+  load(key: number): { running: number; waiting: number } {
+    return { running: this.running.get(key) ?? 0, waiting: this.waiting.get(key)?.length ?? 0 };
+  }
+
+  private releaser(key: number): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const list = this.waiting.get(key);
+      const next = list?.shift();
+      if (list && list.length === 0) this.waiting.delete(key);
+      if (next) return next.grant();
+      const running = (this.running.get(key) ?? 1) - 1;
+      if (running > 0) this.running.set(key, running);
+      else this.running.delete(key);
+    };
+  }
+
+  /** Seconds until a slot is likely free: the longest wait, at least one second. */
+  private retryAfter(): number {
+    return Math.max(1, Math.ceil(this.limits.maxWaitMs / 1000 / 4));
+  }
+}
+
+/** The company of a signed-in company user, if the call has one. */
+const companyOfCall = (request: FastifyRequest): number | undefined => {
+  const auth = (request as { auth?: { companyId: number | null } | null }).auth;
+  return auth?.companyId ?? undefined;
+};
+
+/**
+ * The plugin: registered once at the root (it is not encapsulated), before the modules, so its
+ * preHandler runs before every route's handler.
+ */
+export const fairness: FastifyPluginAsync<FairnessOptions> = async (app, options) => {
+  const api = new KeyedLimiter(options.api);
+  const heavy = new KeyedLimiter(options.heavy);
+  const heavyRoutes = new Set(options.heavyRoutes.map((r) => r.toLowerCase()));
+  const exemptRoutes = new Set(options.exemptRoutes.map((r) => r.toLowerCase()));
+
+  app.addHook("preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
+    const companyId = companyOfCall(request);
+    if (companyId === undefined) return;
+    const route = request.routeOptions.url?.toLowerCase();
+    if (route && exemptRoutes.has(route)) return;
+    const lane = route && heavyRoutes.has(route) ? heavy : api;
+    const raw = reply.raw;
+    let release: () => void;
+    try {
+      release = await lane.acquire(companyId, (leave) => raw.once("close", leave));
+    } catch (e) {
+      if (e instanceof LaneFull) throw AppError.tooMany("api.busy", e.retryAfterSeconds);
+      throw e;
+    }
+    // The answer is over when its connection says so: sent, streamed to the end, or cut.
+    if (raw.destroyed || raw.writableFinished) release();
+    else raw.once("close", release);
+  });
+};
+// Not encapsulated: its hook applies to the routes registered beside it (fastify-plugin's marker).
+Object.assign(fairness, { [Symbol.for("skip-override")]: true });
