@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { message } from "@ep/contracts";
-import { AgentClient, pair } from "./client.ts";
+import { AGENT_VERSION, AgentClient, pair } from "./client.ts";
 import { AgentStore } from "./store.ts";
 
 /** `entegrasyon-agent pair CODE --server URL | run | status`; exit code 2 = needs the user's action. */
@@ -23,8 +23,13 @@ async function main(argv: string[]): Promise<number> {
       domain: { type: "string" },
       kind: { type: "string" },
       outbox: { type: "string" },
+      version: { type: "boolean" },
     },
   });
+  if (values.version) {
+    console.log(AGENT_VERSION);
+    return 0;
+  }
   const store = new AgentStore(values.home);
   const [command, code] = positionals;
   if (command === "db") return databases(store, positionals.slice(1), values);
@@ -197,4 +202,13 @@ function folders(store: AgentStore, args: string[], v: Record<string, string | b
   return 2;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// No top-level await: the single executable runs this file bundled as CommonJS.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 1;
+  },
+);
