@@ -38,26 +38,42 @@ const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 
 const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-/** bin/node(.exe) of the pinned package, unpacked once into .node-cache/. */
-function nodeBinary(platform) {
-  const pkg = NODE_PACKAGES[platform];
-  const dir = join(cache, `${pkg.name}-${NODE_VERSION}`);
-  const bin = join(dir, pkg.bin);
-  if (existsSync(bin)) return bin;
+/** One file of a pinned npm package, unpacked once into .node-cache/ (the registry only: `npm pack`). */
+function packedFile(name, version, integrity, path) {
+  const dir = join(cache, `${name}-${version}`);
+  const file = join(dir, path);
+  if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
   const packed = JSON.parse(
-    execFileSync("npm", ["pack", `${pkg.name}@${NODE_VERSION}`, "--json", "--pack-destination", dir], {
+    execFileSync("npm", ["pack", `${name}@${version}`, "--json", "--pack-destination", dir], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     }),
   )[0];
-  if (packed.integrity !== pkg.integrity) {
-    throw new Error(`${pkg.name}@${NODE_VERSION}: integrity ${packed.integrity}, expected ${pkg.integrity}`);
+  if (packed.integrity !== integrity) {
+    throw new Error(`${name}@${version}: integrity ${packed.integrity}, expected ${integrity}`);
   }
-  execFileSync("tar", ["-xzf", join(dir, packed.filename), "-C", dir, pkg.bin]);
+  execFileSync("tar", ["-xzf", join(dir, packed.filename), "-C", dir, path]);
   rmSync(join(dir, packed.filename));
-  return bin;
+  return file;
 }
+
+const nodeBinary = (platform) => {
+  const pkg = NODE_PACKAGES[platform];
+  return packedFile(pkg.name, NODE_VERSION, pkg.integrity, pkg.bin);
+};
+
+/**
+ * WinSW 1.17 (the Windows service host node-windows ships in its tarball; MIT): the agent writes it out at
+ * `service install`, since node.exe cannot answer the Service Control Manager itself.
+ */
+const WINSW = {
+  name: "node-windows",
+  version: "1.0.0-beta.8",
+  integrity:
+    "sha512-uLekXnSeem3nW5escID224Fd0U/1VtvE796JpSpOY+c73Cslz/Qn2WUHRJyPQJEMrNGAy/FMRFjjhh4z1alZTA==",
+};
+const winswFile = (path) => packedFile(WINSW.name, WINSW.version, WINSW.integrity, path);
 
 /**
  * Optional modules the bundle tries to require (ws: bufferutil, utf-8-validate; debug: supports-color): bundled as a module that throws, so ws's
@@ -102,7 +118,16 @@ const seaConfig = join(out, "sea-config.json");
 // No code cache or snapshot: the blob is made on Linux and must load in the Windows binary too.
 writeFileSync(
   seaConfig,
-  JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: false }),
+  JSON.stringify({
+    main: bundle,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: false,
+    assets: {
+      "winsw.exe": winswFile("package/bin/winsw/winsw.exe"),
+      "winsw.exe.config": winswFile("package/bin/winsw/winsw.exe.config"),
+    },
+  }),
 );
 execFileSync(linuxNode, ["--experimental-sea-config", seaConfig], { stdio: "inherit" });
 const blobData = readFileSync(blob);

@@ -169,7 +169,7 @@ export const de: MessageCatalog = {
       configJson: "Die SQL-Verbindungseinstellungen konnten nicht gelesen werden (ungültiges JSON).",
       lookupRequired:
         "Legen Sie vor dem Schreiben die Bestellsuche (mit @ref) an: die Bestellung wird vor dem Schreiben gesucht, damit sie nie doppelt geschrieben wird.",
-      badNumber: "{{field}} muss eine ganze Zahl zwischen 1 und {{max}} sein.",
+      badNumber: "{{field}} muss eine ganze Zahl zwischen 1 und 10 sein.",
       columnAbsent: "Das Abfrageergebnis hat keine Spalte {{column}} (zugeordnet zu {{field}}).",
       rowEmpty: "{{field}} ist leer.",
       rowNotNumber: '{{field}} ist keine Zahl: "{{value}}".',
@@ -536,6 +536,12 @@ export const de: MessageCatalog = {
       "Die Testsysteme wurden gespeichert, aber der Verbindungstest ist fehlgeschlagen. Versuchen Sie es in einigen Minuten in den API-Verbindungseinstellungen mit „Verbindung testen“ erneut.",
   },
   agents: {
+    downloadNotBuilt:
+      "Die Installationsdateien des lokalen Agenten wurden auf diesem Server noch nicht erstellt. Die Download-Links erscheinen hier, sobald der Administrator des Servers 'npm run build:agent' ausführt.",
+    pairingCodeLimit:
+      "In der letzten Stunde wurden zu viele Kopplungscodes erstellt. Verwenden Sie den bereits erhaltenen Code oder versuchen Sie es später erneut.",
+    agentLimit:
+      "Ein Unternehmen kann höchstens 10 lokale Agenten koppeln. Entziehen Sie einem nicht mehr genutzten Agenten den Zugriff und versuchen Sie es erneut.",
     pairingCodeCreated:
       "Kopplungscode erstellt. Geben Sie ihn innerhalb von 10 Minuten im Vor-Ort-Agenten ein: entegrasyon-agent pair CODE --server URL",
     paired: "Der Vor-Ort-Agent ist gekoppelt.",
@@ -550,6 +556,30 @@ export const de: MessageCatalog = {
     backOnline:
       'Der lokale Agent auf "{{machine}}" ist wieder online; die wartenden Übertragungen laufen weiter.',
     cli: {
+      askServer: "Panel address (e.g. https://panel.example.com): ",
+      askCode: "Pairing code from the panel: ",
+      stateOnline: "online",
+      stateOffline: "offline",
+      stateConnecting: "connecting",
+      stateRefused: "refused",
+      stateStopped: "stopped",
+      serviceInstalled:
+        "Service installed and started ({{name}}). It starts with the computer and is restarted if it stops. To see its state: entegrasyon-agent service status",
+      serviceUninstalled: "Service removed ({{name}}).",
+      dataKept:
+        "Pairing, settings and logs stay in {{home}} for a later installation. To delete them: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Pairing, settings and logs deleted ({{home}}).",
+      serviceStatus:
+        "Service: {{service}} · Agent: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serviceRunning: "running",
+      serviceStopped: "stopped",
+      serviceMissing: "not installed",
+      serviceFailed: "The service action failed: {{reason}}",
+      serviceNeedsAdmin:
+        "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
+      serviceUsage:
+        "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
       usage:
         "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand\n  Überwachte Ordner: entegrasyon-agent folder add|list|remove",
       paired: "Gekoppelt (Agent Nr. {{agentId}}). Starten Sie ihn jetzt mit 'entegrasyon-agent run'.",

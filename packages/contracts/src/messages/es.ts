@@ -165,7 +165,7 @@ export const es: MessageCatalog = {
       configJson: "No se pudo leer la configuración SQL (JSON no válido).",
       lookupRequired:
         "Defina la consulta de búsqueda del pedido (con @ref) antes de la escritura: el pedido se busca antes de escribir para no escribirlo dos veces.",
-      badNumber: "{{field}} debe ser un entero entre 1 y {{max}}.",
+      badNumber: "{{field}} debe ser un entero entre 1 y 10.",
       columnAbsent: "El resultado no tiene la columna {{column}} (mapeada a {{field}}).",
       rowEmpty: "{{field}} está vacío.",
       rowNotNumber: '{{field}} no es un número: "{{value}}".',
@@ -523,6 +523,12 @@ export const es: MessageCatalog = {
       "Los sistemas de prueba se guardaron, pero la prueba de conexión falló. Vuelva a intentarlo dentro de unos minutos con «Probar conexión» en la configuración de conexiones API.",
   },
   agents: {
+    downloadNotBuilt:
+      "Los archivos de instalación del agente local aún no se han preparado en este servidor. Los enlaces de descarga aparecerán aquí cuando el administrador del servidor ejecute 'npm run build:agent'.",
+    pairingCodeLimit:
+      "Se han emitido demasiados códigos de vinculación en la última hora. Use el código que ya tiene o inténtelo más tarde.",
+    agentLimit:
+      "Una empresa puede vincular como máximo 10 agentes locales. Revoque un agente que ya no use e inténtelo de nuevo.",
     pairingCodeCreated:
       "Código de emparejamiento creado. Introdúzcalo en el agente local en 10 minutos: entegrasyon-agent pair CÓDIGO --server URL",
     paired: "El agente local está emparejado.",
@@ -537,6 +543,30 @@ export const es: MessageCatalog = {
     backOnline:
       'El agente local de "{{machine}}" vuelve a estar en línea; las transferencias pendientes continúan.',
     cli: {
+      askServer: "Panel address (e.g. https://panel.example.com): ",
+      askCode: "Pairing code from the panel: ",
+      stateOnline: "online",
+      stateOffline: "offline",
+      stateConnecting: "connecting",
+      stateRefused: "refused",
+      stateStopped: "stopped",
+      serviceInstalled:
+        "Service installed and started ({{name}}). It starts with the computer and is restarted if it stops. To see its state: entegrasyon-agent service status",
+      serviceUninstalled: "Service removed ({{name}}).",
+      dataKept:
+        "Pairing, settings and logs stay in {{home}} for a later installation. To delete them: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Pairing, settings and logs deleted ({{home}}).",
+      serviceStatus:
+        "Service: {{service}} · Agent: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serviceRunning: "running",
+      serviceStopped: "stopped",
+      serviceMissing: "not installed",
+      serviceFailed: "The service action failed: {{reason}}",
+      serviceNeedsAdmin:
+        "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
+      serviceUsage:
+        "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
       usage:
         "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado\n  Carpetas vigiladas: entegrasyon-agent folder add|list|remove",
       paired: "Emparejado (agente n.º {{agentId}}). Ahora inícielo con 'entegrasyon-agent run'.",

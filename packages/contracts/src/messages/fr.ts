@@ -167,7 +167,7 @@ export const fr: MessageCatalog = {
       configJson: "Les paramètres de connexion SQL n'ont pas pu être lus (JSON invalide).",
       lookupRequired:
         "Définissez la requête de recherche de commande (avec @ref) avant l'écriture : la commande est recherchée avant d'écrire pour ne jamais l'écrire deux fois.",
-      badNumber: "{{field}} doit être un entier entre 1 et {{max}}.",
+      badNumber: "{{field}} doit être un entier entre 1 et 10.",
       columnAbsent: "Le résultat n'a pas de colonne {{column}} (mappée à {{field}}).",
       rowEmpty: "{{field}} est vide.",
       rowNotNumber: "{{field}} n'est pas un nombre : « {{value}} ».",
@@ -533,6 +533,12 @@ export const fr: MessageCatalog = {
       "Les systèmes de test ont été enregistrés, mais le test de connexion a échoué. Réessayez dans quelques minutes avec « Tester la connexion » dans les paramètres des connexions API.",
   },
   agents: {
+    downloadNotBuilt:
+      "Les fichiers d'installation de l'agent local n'ont pas encore été préparés sur ce serveur. Les liens de téléchargement apparaîtront ici dès que l'administrateur du serveur aura exécuté 'npm run build:agent'.",
+    pairingCodeLimit:
+      "Trop de codes d'appairage ont été émis au cours de la dernière heure. Utilisez le code déjà obtenu ou réessayez plus tard.",
+    agentLimit:
+      "Une entreprise peut appairer au plus 10 agents locaux. Révoquez un agent que vous n'utilisez plus et réessayez.",
     pairingCodeCreated:
       "Code d'appairage créé. Saisissez-le dans l'agent local sous 10 minutes : entegrasyon-agent pair CODE --server URL",
     paired: "L'agent local est appairé.",
@@ -547,6 +553,30 @@ export const fr: MessageCatalog = {
     backOnline:
       "L'agent local sur « {{machine}} » est de nouveau en ligne ; les transferts en attente reprennent.",
     cli: {
+      askServer: "Panel address (e.g. https://panel.example.com): ",
+      askCode: "Pairing code from the panel: ",
+      stateOnline: "online",
+      stateOffline: "offline",
+      stateConnecting: "connecting",
+      stateRefused: "refused",
+      stateStopped: "stopped",
+      serviceInstalled:
+        "Service installed and started ({{name}}). It starts with the computer and is restarted if it stops. To see its state: entegrasyon-agent service status",
+      serviceUninstalled: "Service removed ({{name}}).",
+      dataKept:
+        "Pairing, settings and logs stay in {{home}} for a later installation. To delete them: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Pairing, settings and logs deleted ({{home}}).",
+      serviceStatus:
+        "Service: {{service}} · Agent: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serviceRunning: "running",
+      serviceStopped: "stopped",
+      serviceMissing: "not installed",
+      serviceFailed: "The service action failed: {{reason}}",
+      serviceNeedsAdmin:
+        "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
+      serviceUsage:
+        "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
       usage:
         "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état\n  Dossiers surveillés : entegrasyon-agent folder add|list|remove",
       paired: "Appairé (agent n° {{agentId}}). Démarrez-le maintenant avec 'entegrasyon-agent run'.",

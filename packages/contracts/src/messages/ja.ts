@@ -156,7 +156,7 @@ export const ja: MessageCatalog = {
       configJson: "SQL接続設定を読み取れませんでした(無効なJSON)。",
       lookupRequired:
         "注文書き込みの前に注文検索クエリ(@ref付き)を定義してください。二重書き込みを防ぐため、書き込み前に検索します。",
-      badNumber: "{{field}}は1から{{max}}までの整数である必要があります。",
+      badNumber: "{{field}}は1から10までの整数である必要があります。",
       columnAbsent: "クエリ結果に{{column}}列がありません({{field}}にマッピング)。",
       rowEmpty: "{{field}}が空です。",
       rowNotNumber: "{{field}}が数値ではありません: 「{{value}}」。",
@@ -504,6 +504,12 @@ export const ja: MessageCatalog = {
       "テスト環境は保存されましたが、接続テストに失敗しました。数分後に API 接続設定の「接続をテスト」でもう一度お試しください。",
   },
   agents: {
+    downloadNotBuilt:
+      "このサーバーではオンサイトエージェントのインストールファイルがまだ用意されていません。サーバー管理者が 'npm run build:agent' を実行すると、ここにダウンロードリンクが表示されます。",
+    pairingCodeLimit:
+      "この1時間に発行されたペアリングコードが多すぎます。既に取得したコードを使うか、しばらくしてから再試行してください。",
+    agentLimit:
+      "1社あたりペアリングできるオンサイトエージェントは最大 10 台です。使っていないエージェントのアクセスを取り消してから再試行してください。",
     pairingCodeCreated:
       "ペアリングコードを発行しました。10分以内にオンサイトエージェントで入力してください: entegrasyon-agent pair CODE --server URL",
     paired: "オンサイトエージェントのペアリングが完了しました。",
@@ -517,6 +523,30 @@ export const ja: MessageCatalog = {
       "「{{machine}}」のローカルエージェントが10分以上オフラインです（最終確認: {{lastSeen}}）。予定された転送が待機しています。実行中のコンピューターとネットワーク接続を確認してください。",
     backOnline: "「{{machine}}」のローカルエージェントがオンラインに戻りました。待機中の転送を再開します。",
     cli: {
+      askServer: "Panel address (e.g. https://panel.example.com): ",
+      askCode: "Pairing code from the panel: ",
+      stateOnline: "online",
+      stateOffline: "offline",
+      stateConnecting: "connecting",
+      stateRefused: "refused",
+      stateStopped: "stopped",
+      serviceInstalled:
+        "Service installed and started ({{name}}). It starts with the computer and is restarted if it stops. To see its state: entegrasyon-agent service status",
+      serviceUninstalled: "Service removed ({{name}}).",
+      dataKept:
+        "Pairing, settings and logs stay in {{home}} for a later installation. To delete them: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Pairing, settings and logs deleted ({{home}}).",
+      serviceStatus:
+        "Service: {{service}} · Agent: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serviceRunning: "running",
+      serviceStopped: "stopped",
+      serviceMissing: "not installed",
+      serviceFailed: "The service action failed: {{reason}}",
+      serviceNeedsAdmin:
+        "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
+      serviceUsage:
+        "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
       usage:
         "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します\n  監視フォルダー: entegrasyon-agent folder add|list|remove",
       paired:

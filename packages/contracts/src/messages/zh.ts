@@ -143,7 +143,7 @@ export const zh: MessageCatalog = {
       badIdentifier: "{{what}}:“{{column}}”不是有效的列名(字母、数字和 _)。",
       configJson: "无法读取 SQL 连接设置(JSON 无效)。",
       lookupRequired: "写入订单前请先定义订单查询(带 @ref):写入前会先查询,避免重复写入。",
-      badNumber: "{{field}}必须是 1 到 {{max}} 之间的整数。",
+      badNumber: "{{field}}必须是 1 到 10 之间的整数。",
       columnAbsent: "查询结果中没有{{column}}列(映射到{{field}})。",
       rowEmpty: "{{field}}为空。",
       rowNotNumber: "{{field}}不是数字:“{{value}}”。",
@@ -463,6 +463,10 @@ export const zh: MessageCatalog = {
     connectFailed: "测试系统已保存，但连接测试失败。请几分钟后在 API 连接设置中点击“测试连接”重试。",
   },
   agents: {
+    downloadNotBuilt:
+      "此服务器尚未准备本地代理的安装文件。服务器管理员运行 'npm run build:agent' 后，下载链接会显示在这里。",
+    pairingCodeLimit: "过去一小时内发放的配对码过多。请使用已获得的配对码，或稍后再试。",
+    agentLimit: "每家公司最多可配对 10 个本地代理。请撤销不再使用的代理后重试。",
     pairingCodeCreated:
       "配对码已生成。请在 10 分钟内在本地代理中输入：entegrasyon-agent pair CODE --server URL",
     paired: "本地代理已配对。",
@@ -473,6 +477,30 @@ export const zh: MessageCatalog = {
       "“{{machine}}”上的本地代理已离线超过 10 分钟（最后在线：{{lastSeen}}），计划的传输正在等待。请检查运行它的计算机及其网络连接。",
     backOnline: "“{{machine}}”上的本地代理已重新上线；等待中的传输将继续。",
     cli: {
+      askServer: "Panel address (e.g. https://panel.example.com): ",
+      askCode: "Pairing code from the panel: ",
+      stateOnline: "online",
+      stateOffline: "offline",
+      stateConnecting: "connecting",
+      stateRefused: "refused",
+      stateStopped: "stopped",
+      serviceInstalled:
+        "Service installed and started ({{name}}). It starts with the computer and is restarted if it stops. To see its state: entegrasyon-agent service status",
+      serviceUninstalled: "Service removed ({{name}}).",
+      dataKept:
+        "Pairing, settings and logs stay in {{home}} for a later installation. To delete them: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Pairing, settings and logs deleted ({{home}}).",
+      serviceStatus:
+        "Service: {{service}} · Agent: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serviceRunning: "running",
+      serviceStopped: "stopped",
+      serviceMissing: "not installed",
+      serviceFailed: "The service action failed: {{reason}}",
+      serviceNeedsAdmin:
+        "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
+      serviceUsage:
+        "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
       usage:
         "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态\n  监视文件夹：entegrasyon-agent folder add|list|remove",
       paired: "已配对（代理编号 {{agentId}}）。现在请用 'entegrasyon-agent run' 启动。",
