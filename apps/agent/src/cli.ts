@@ -199,6 +199,8 @@ async function service(
     }
     // Only the built executable can become the service (the sources need Node and this repository).
     if (!isSea()) throw new Error("entegrasyon-agent service install: use the downloaded executable");
+    // Again over an installed service (an update by hand): the old registration and program go first.
+    if (serviceState(layout, exec) !== "missing") uninstallService(layout, exec, false);
     installService({
       layout,
       self: process.execPath,

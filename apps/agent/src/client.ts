@@ -162,6 +162,7 @@ export class AgentClient {
         version: AGENT_VERSION,
         machineName,
         protocol: this.options.protocol ?? AGENT_PROTOCOL,
+        parts: true,
       }),
     );
   }

@@ -218,7 +218,9 @@ describe("bounded frames from an agent", () => {
       headers: { authorization: `Bearer ${config.credential}` },
     });
     await new Promise((r) => socket.once("open", r));
-    socket.send(JSON.stringify({ type: "hello", version: "9.9.9", machineName: "PARCA-PC", protocol: 3 }));
+    socket.send(
+      JSON.stringify({ type: "hello", version: "9.9.9", machineName: "PARCA-PC", protocol: 3, parts: true }),
+    );
     const slice = Buffer.alloc(AGENT_PART_BYTES);
     const closed = new Promise<number>((r) => socket.once("close", (code) => r(code)));
     for (let seq = 0; seq < 60 && socket.readyState === WebSocket.OPEN; seq++) {

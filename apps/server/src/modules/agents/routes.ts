@@ -41,6 +41,8 @@ const helloSchema = z.object({
   version: z.string().max(50),
   machineName: z.string().max(200),
   protocol: z.number().int().min(1).max(1000).optional(),
+  /** The agent sends long messages in parts once welcomed (agent-wire, protocol 3; in JSON too). */
+  parts: z.boolean().optional(),
 });
 
 /** The on-site agent: pairing, the company's agent list, revocation and the agents' WebSocket. */
@@ -223,10 +225,11 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           if (!attached) {
             attached = true;
             hub.attach(agentId, ws, parsed);
-            // Tells the agent the bound and that parts are read here (an older agent ignores it).
-            ws.send(
-              JSON.stringify({ type: "welcome", protocol: AGENT_PROTOCOL, maxPayload: AGENT_MAX_PAYLOAD }),
-            );
+            // Tells an agent that sends parts (its hello says so) the bound and that parts are read here.
+            if (parsed.parts)
+              ws.send(
+                JSON.stringify({ type: "welcome", protocol: AGENT_PROTOCOL, maxPayload: AGENT_MAX_PAYLOAD }),
+              );
           }
           hub.ping(agentId);
           service.recordHeartbeat(agentId, parsed.version, parsed.machineName).catch((e) => {
