@@ -84,6 +84,23 @@ describe("downloads from the panel", () => {
         { platform: "linux", fileName: "entegrasyon-agent-linux-x64", size: elf.length, sha256: sha(elf) },
       ],
     });
+    // An agent running another version is shown the one offered here.
+    const config = await pair(server, await pairingCode(token), "ESKI-SURUM-PC");
+    const home = mkdtempSync(join(tmpdir(), "ep-agent-version-"));
+    const client = new AgentClient(config, new AgentStore(home), { machineName: "ESKI-SURUM-PC" });
+    const finished = client.run();
+    try {
+      await client.waitFor("online");
+      let agentsNow = await call(t.app, "GET", "/api/agents", { token });
+      for (let i = 0; i < 50 && agentsNow.body.data[0].version === ""; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        agentsNow = await call(t.app, "GET", "/api/agents", { token });
+      }
+      expect(agentsNow.body.data[0]).toMatchObject({ version: "0.1.0", newerVersion: "0.2.0" });
+    } finally {
+      client.stop();
+      await finished;
+    }
     const got = await t.app.inject({
       method: "GET",
       url: "/api/agents/download/windows",

@@ -34,6 +34,7 @@ const agentSchema = z.object({
   lastSeenAt: z.string().nullable(),
   statusText: z.string().nullable(),
   roundTripMs: z.number().nullable(),
+  newerVersion: z.string().nullable(),
   createdAt: z.string(),
 });
 const helloSchema = z.object({

@@ -6,6 +6,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { hashCode } from "../../platform/security/codes.ts";
+import { readAgentRelease } from "./downloads.ts";
 import { AgentHub } from "./hub.ts";
 import { PgAgentRouter } from "./router.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
@@ -88,6 +89,8 @@ export type AgentView = {
   statusText: string | null;
   /** WebSocket ping round trip, when this process holds the agent's socket. */
   roundTripMs: number | null;
+  /** The version this server offers for download, when the agent runs another one (else null). */
+  newerVersion: string | null;
   createdAt: string;
 };
 
@@ -185,6 +188,7 @@ export class AgentService {
       .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt)))
       .orderBy(asc(agents.id));
     const now = this.ctx.clock.now();
+    const release = readAgentRelease()?.version;
     return rows.map((r) => {
       const online = agentOnline(hub, r, now);
       return {
@@ -195,6 +199,7 @@ export class AgentService {
         lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
         statusText: online ? null : offlineText(r.lastSeenAt),
         roundTripMs: hub.roundTripMs(r.id),
+        newerVersion: release && r.version && r.version !== release ? release : null,
         createdAt: r.createdAt.toISOString(),
       };
     });

@@ -10,6 +10,8 @@ export type AgentDto = {
   lastSeenAt: string | null;
   statusText: string | null;
   roundTripMs: number | null;
+  /** The version offered for download when the agent runs another one. */
+  newerVersion: string | null;
   createdAt: string;
 };
 

@@ -191,7 +191,14 @@ export function AgentsCard() {
                         </Badge>
                       </Table.Td>
                       <Table.Td>{dateTime(a.lastSeenAt, i18n.language)}</Table.Td>
-                      <Table.Td>{a.version || "-"}</Table.Td>
+                      <Table.Td>
+                        {a.version || "-"}
+                        {a.newerVersion && (
+                          <Badge ml="xs" color="yellow" variant="light">
+                            {t("agents.card.newerVersion", { version: a.newerVersion })}
+                          </Badge>
+                        )}
+                      </Table.Td>
                       <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
                       <Table.Td>
                         <Group gap="xs" justify="flex-end">
