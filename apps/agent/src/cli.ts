@@ -106,9 +106,16 @@ async function pairInto(
   ask: boolean,
 ): Promise<number> {
   if ((!server || !code) && ask && process.stdin.isTTY) {
+    // Lines read through the iterator are buffered: a pasted "address⏎code⏎" loses neither.
     const rl = createInterface({ input: process.stdin, output: process.stdout });
-    server ||= (await rl.question(message("agents.cli.askServer"))).trim();
-    code ||= (await rl.question(message("agents.cli.askCode"))).trim();
+    const lines = rl[Symbol.asyncIterator]();
+    const ask = async (key: "agents.cli.askServer" | "agents.cli.askCode") => {
+      process.stdout.write(message(key));
+      const next = await lines.next();
+      return next.done ? "" : String(next.value).trim();
+    };
+    server ||= await ask("agents.cli.askServer");
+    code ||= await ask("agents.cli.askCode");
     rl.close();
   }
   if (!server || !code) {
