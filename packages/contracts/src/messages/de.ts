@@ -556,30 +556,30 @@ export const de: MessageCatalog = {
     backOnline:
       'Der lokale Agent auf "{{machine}}" ist wieder online; die wartenden Übertragungen laufen weiter.',
     cli: {
-      askServer: "Panel address (e.g. https://panel.example.com): ",
-      askCode: "Pairing code from the panel: ",
+      askServer: "Paneladresse (z. B. https://panel.beispiel.de): ",
+      askCode: "Kopplungscode aus dem Panel: ",
       stateOnline: "online",
       stateOffline: "offline",
-      stateConnecting: "connecting",
-      stateRefused: "refused",
-      stateStopped: "stopped",
+      stateConnecting: "verbindet",
+      stateRefused: "abgewiesen",
+      stateStopped: "gestoppt",
       serviceInstalled:
-        "Service installed and started ({{name}}). It starts with the computer and is restarted if it stops. To see its state: entegrasyon-agent service status",
-      serviceUninstalled: "Service removed ({{name}}).",
+        "Dienst installiert und gestartet ({{name}}). Er startet mit dem Computer und wird neu gestartet, wenn er endet. Zustand: entegrasyon-agent service status",
+      serviceUninstalled: "Dienst entfernt ({{name}}).",
       dataKept:
-        "Pairing, settings and logs stay in {{home}} for a later installation. To delete them: entegrasyon-agent service uninstall --delete-data",
-      dataDeleted: "Pairing, settings and logs deleted ({{home}}).",
+        "Kopplung, Einstellungen und Protokolle bleiben in {{home}} für eine spätere Installation. Zum Löschen: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Kopplung, Einstellungen und Protokolle gelöscht ({{home}}).",
       serviceStatus:
-        "Service: {{service}} · Agent: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
-      serviceRunning: "running",
-      serviceStopped: "stopped",
-      serviceMissing: "not installed",
-      serviceFailed: "The service action failed: {{reason}}",
+        "Dienst: {{service}} · Agent: {{state}} · Server: {{server}} · zuletzt verbunden: {{connectedAt}} · letzter Fehler: {{lastError}}",
+      serviceRunning: "läuft",
+      serviceStopped: "gestoppt",
+      serviceMissing: "nicht installiert",
+      serviceFailed: "Die Dienstaktion ist fehlgeschlagen: {{reason}}",
       serviceNeedsAdmin:
-        "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
+        "Dafür sind Administratorrechte nötig: unter Windows die Eingabeaufforderung mit 'Als Administrator ausführen' öffnen, unter Linux mit sudo ausführen.",
       serviceUsage:
-        "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
-      proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
+        "Verwendung:\n  entegrasyon-agent service install [--code CODE --server ADRESSE] [--proxy ADRESSE]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Ungültige Proxy-Adresse: {{proxy}} (z. B. http://benutzer:passwort@proxy:8080)",
       usage:
         "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand\n  Überwachte Ordner: entegrasyon-agent folder add|list|remove",
       paired: "Gekoppelt (Agent Nr. {{agentId}}). Starten Sie ihn jetzt mit 'entegrasyon-agent run'.",
