@@ -1,9 +1,25 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { getAsset, isSea } from "node:sea";
 import { parseArgs } from "node:util";
-import { message } from "@ep/contracts";
-import { AgentClient, pair } from "./client.ts";
-import { AgentStore } from "./store.ts";
+import { type MessageKey, message } from "@ep/contracts";
+import { AGENT_VERSION, AgentClient, pair, proxyAgentFor } from "./client.ts";
+import {
+  exec,
+  installService,
+  isAdmin,
+  type ServicePlatform,
+  serviceLayout,
+  serviceState,
+  uninstallService,
+} from "./service.ts";
+import { type AgentState, AgentStore } from "./store.ts";
+
+const stateWord = (state: AgentState | undefined) =>
+  state
+    ? message(`agents.cli.state${state[0]!.toUpperCase()}${state.slice(1)}` as MessageKey)
+    : message("agents.cli.stateOffline");
 
 /** `entegrasyon-agent pair CODE --server URL | run | status`; exit code 2 = needs the user's action. */
 async function main(argv: string[]): Promise<number> {
@@ -23,47 +39,44 @@ async function main(argv: string[]): Promise<number> {
       domain: { type: "string" },
       kind: { type: "string" },
       outbox: { type: "string" },
+      version: { type: "boolean" },
+      code: { type: "string" },
+      proxy: { type: "string" },
+      "delete-data": { type: "boolean" },
     },
   });
+  if (values.version) {
+    console.log(AGENT_VERSION);
+    return 0;
+  }
+  if (values.proxy) {
+    try {
+      proxyAgentFor(values.proxy);
+    } catch {
+      console.error(message("agents.cli.proxyInvalid", { proxy: values.proxy }));
+      return 2;
+    }
+  }
   const store = new AgentStore(values.home);
-  const [command, code] = positionals;
+  const [command, code = values.code] = positionals;
+  if (command === "service") return service(positionals[1], values);
+  if (command === undefined) {
+    // Started without arguments (a double-click): pair on first start, asking for what is missing.
+    if (!store.loadConfig()) {
+      const paired = await pairInto(store, values.server, values.code, values.proxy, true);
+      if (paired !== 0) return paired;
+    }
+    return run(store, values.proxy);
+  }
   if (command === "db") return databases(store, positionals.slice(1), values);
   if (command === "http-auth") return httpAuth(store, positionals.slice(1), values);
   if (command === "folder") return folders(store, positionals.slice(1), values);
   if (command === "pair" && code && values.server) {
-    try {
-      const config = await pair(values.server, code);
-      store.saveConfig(config);
-      store.log(`paired as agent ${config.agentId} with ${config.server}`);
-      console.log(message("agents.cli.paired", { agentId: config.agentId }));
-      return 0;
-    } catch (e) {
-      console.error(message("agents.cli.pairFailed", { reason: e instanceof Error ? e.message : String(e) }));
-      return 2;
-    }
+    const paired = await pairInto(store, values.server, code, values.proxy, false);
+    if (paired === 0) console.log(message("agents.cli.paired", { agentId: store.loadConfig()!.agentId }));
+    return paired;
   }
-  if (command === "run") {
-    const config = store.loadConfig();
-    if (!config) {
-      console.error(message("agents.cli.notPaired"));
-      return 2;
-    }
-    // ENTEGRASYON_AGENT_PROTOCOL=1: JSON frames only, for a network device that mangles binary frames.
-    const protocol = Number(process.env.ENTEGRASYON_AGENT_PROTOCOL) || undefined;
-    const client = new AgentClient(config, store, { protocol });
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => client.stop());
-    // Started by a supervisor (the demo server) with an IPC channel: stop when the supervisor is gone.
-    if (process.channel) {
-      process.channel.unref();
-      process.once("disconnect", () => client.stop());
-    }
-    const final = await client.run();
-    if (final === "refused") {
-      console.error(message("agents.cli.refused"));
-      return 2;
-    }
-    return 0;
-  }
+  if (command === "run") return run(store, values.proxy);
   if (command === "status") {
     const status = store.loadStatus();
     if (!status) {
@@ -72,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(
       message("agents.cli.status", {
-        state: status.state,
+        state: stateWord(status.state),
         server: status.server,
         connectedAt: status.connectedAt ?? "-",
         lastError: status.lastError ?? "-",
@@ -82,6 +95,140 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log(message("agents.cli.usage"));
   return command ? 2 : 0;
+}
+
+/** Pairs with `code` (asked for on a terminal when missing) and saves the credential in `store`. */
+async function pairInto(
+  store: AgentStore,
+  server: string | undefined,
+  code: string | undefined,
+  proxy: string | undefined,
+  ask: boolean,
+): Promise<number> {
+  if ((!server || !code) && ask && process.stdin.isTTY) {
+    // Lines read through the iterator are buffered: a pasted "address⏎code⏎" loses neither.
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const lines = rl[Symbol.asyncIterator]();
+    const ask = async (key: "agents.cli.askServer" | "agents.cli.askCode") => {
+      process.stdout.write(message(key));
+      const next = await lines.next();
+      return next.done ? "" : String(next.value).trim();
+    };
+    server ||= await ask("agents.cli.askServer");
+    code ||= await ask("agents.cli.askCode");
+    rl.close();
+  }
+  if (!server || !code) {
+    console.error(message("agents.cli.notPaired"));
+    return 2;
+  }
+  try {
+    const config = await pair(server, code, undefined, proxy);
+    store.saveConfig(config);
+    store.log(`paired as agent ${config.agentId} with ${config.server}`);
+    return 0;
+  } catch (e) {
+    console.error(message("agents.cli.pairFailed", { reason: e instanceof Error ? e.message : String(e) }));
+    return 2;
+  }
+}
+
+/** `run`: stays connected until stopped; exit code 2 when the server refuses the credential. */
+async function run(store: AgentStore, proxy: string | undefined): Promise<number> {
+  const config = store.loadConfig();
+  if (!config) {
+    console.error(message("agents.cli.notPaired"));
+    return 2;
+  }
+  // ENTEGRASYON_AGENT_PROTOCOL=1: JSON frames only, for a network device that mangles binary frames.
+  const protocol = Number(process.env.ENTEGRASYON_AGENT_PROTOCOL) || undefined;
+  const client = new AgentClient(config, store, { protocol, proxy });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => client.stop());
+  // Started by a supervisor (the demo server) with an IPC channel: stop when the supervisor is gone.
+  if (process.channel) {
+    process.channel.unref();
+    process.once("disconnect", () => client.stop());
+  }
+  const final = await client.run();
+  if (final === "refused") {
+    console.error(message("agents.cli.refused"));
+    return 2;
+  }
+  return 0;
+}
+
+/** `service install|uninstall|status` on this machine (Windows service or systemd unit). */
+async function service(
+  action: string | undefined,
+  v: Record<string, string | boolean | undefined>,
+): Promise<number> {
+  const platform: ServicePlatform = process.platform === "win32" ? "windows" : "linux";
+  const layout = serviceLayout(platform);
+  const store = new AgentStore(layout.home);
+  if (action === "status") {
+    const state = serviceState(layout, exec);
+    const status = store.loadStatus();
+    const word = { running: "serviceRunning", stopped: "serviceStopped", missing: "serviceMissing" } as const;
+    console.log(
+      message("agents.cli.serviceStatus", {
+        service: message(`agents.cli.${word[state]}`),
+        state: stateWord(state === "running" ? status?.state : "offline"),
+        server: status?.server ?? "-",
+        connectedAt: status?.connectedAt ?? "-",
+        lastError: status?.lastError ?? "-",
+      }),
+    );
+    return state === "running" && status?.state === "online" ? 0 : 1;
+  }
+  if (action !== "install" && action !== "uninstall") {
+    console.log(message("agents.cli.serviceUsage"));
+    return 2;
+  }
+  if (!isAdmin(platform, exec)) {
+    console.error(message("agents.cli.serviceNeedsAdmin"));
+    return 2;
+  }
+  const text = (name: string) => (typeof v[name] === "string" ? (v[name] as string) : undefined);
+  try {
+    if (action === "uninstall") {
+      uninstallService(layout, exec, v["delete-data"] === true);
+      console.log(message("agents.cli.serviceUninstalled", { name: "entegrasyon-agent" }));
+      console.log(
+        message(v["delete-data"] === true ? "agents.cli.dataDeleted" : "agents.cli.dataKept", {
+          home: layout.home,
+        }),
+      );
+      return 0;
+    }
+    if (text("code") || !store.loadConfig()) {
+      const paired = await pairInto(store, text("server"), text("code"), text("proxy"), true);
+      if (paired !== 0) return paired;
+    }
+    // Only the built executable can become the service (the sources need Node and this repository).
+    if (!isSea()) throw new Error("entegrasyon-agent service install: use the downloaded executable");
+    // Again over an installed service (an update by hand): the old registration and program go first.
+    if (serviceState(layout, exec) !== "missing") uninstallService(layout, exec, false);
+    installService({
+      layout,
+      self: process.execPath,
+      exec,
+      winsw:
+        platform === "windows"
+          ? { exe: Buffer.from(getAsset("winsw.exe")), config: Buffer.from(getAsset("winsw.exe.config")) }
+          : undefined,
+    });
+    console.log(
+      message("agents.cli.serviceInstalled", {
+        name: platform === "windows" ? "EntegrasyonAgent" : "entegrasyon-agent",
+      }),
+    );
+    return 0;
+  } catch (e) {
+    console.error(
+      message("agents.cli.serviceFailed", { reason: e instanceof Error ? e.message : String(e) }),
+    );
+    return 1;
+  }
 }
 
 /** `http-auth add|list|remove`: the Windows (NTLM) account used when relaying HTTP to a host of this network. */
@@ -197,4 +344,13 @@ function folders(store: AgentStore, args: string[], v: Record<string, string | b
   return 2;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// No top-level await: the single executable runs this file bundled as CommonJS.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 1;
+  },
+);

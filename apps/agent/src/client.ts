@@ -1,3 +1,6 @@
+import { randomUUID } from "node:crypto";
+import { type Agent as HttpAgent, request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { hostname } from "node:os";
 import {
   type AgentFileOutFrame,
@@ -5,7 +8,14 @@ import {
   type AgentRequestFrame,
   message,
 } from "@ep/contracts";
-import { AGENT_PROTOCOL, decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
+import {
+  AGENT_BINARY_PROTOCOL,
+  AGENT_PROTOCOL,
+  agentMessageParts,
+  decodeAgentFrame,
+  encodeAgentFrame,
+} from "@ep/contracts/agent-wire";
+import { HttpsProxyAgent } from "https-proxy-agent";
 import WebSocket from "ws";
 import { FolderWatcher, type FolderWatcherOptions } from "./folders.ts";
 import { codeOf, performHttp } from "./relay.ts";
@@ -24,7 +34,21 @@ export type AgentClientOptions = {
   folders?: FolderWatcherOptions;
   /** The wire protocol offered in the hello (default AGENT_PROTOCOL; 1 keeps every frame JSON text). */
   protocol?: number;
+  /** The office's proxy (`http://user:password@proxy:8080`): the WebSocket goes through it (CONNECT). */
+  proxy?: string;
 };
+
+/**
+ * The proxy to reach the panel through: `--proxy`, else HTTPS_PROXY / https_proxy (Basic credentials in the
+ * URL stay on this machine). A CONNECT tunnel, so TLS to the panel stays end to end.
+ */
+export function proxyAgentFor(proxy?: string): HttpAgent | undefined {
+  const url = proxy || process.env.HTTPS_PROXY || process.env.https_proxy;
+  if (!url) return undefined;
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new TypeError(url);
+  return new HttpsProxyAgent(parsed, { keepAlive: false });
+}
 
 /** `http://panel:8080` → `ws://panel:8080/api/agent/connect` (https → wss). */
 export function connectUrl(server: string): string {
@@ -49,6 +73,9 @@ export class AgentClient {
   private readonly stateListeners = new Set<(state: AgentState) => void>();
   private readonly sql: SqlRunner;
   private readonly folders: FolderWatcher;
+  private readonly proxyAgent: HttpAgent | undefined;
+  /** The server said it reads parted messages (its `welcome`): long answers go in parts. */
+  private partsAccepted = false;
 
   constructor(
     private readonly config: AgentConfig,
@@ -63,12 +90,13 @@ export class AgentClient {
       updatedAt: "",
     };
     this.sql = new SqlRunner(store);
+    this.proxyAgent = proxyAgentFor(options.proxy ?? config.proxy);
     this.folders = new FolderWatcher(
       store,
       (frame) => {
         const socket = this.socket;
         if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-        socket.send(JSON.stringify(frame));
+        this.send(socket, JSON.stringify(frame));
         return true;
       },
       options.folders,
@@ -113,6 +141,13 @@ export class AgentClient {
     this.finish("stopped");
   }
 
+  /** One message to the server, in parts when it is long and the server reads parts (protocol 3). */
+  private send(socket: WebSocket, message: string | Buffer) {
+    const json = (this.options.protocol ?? AGENT_PROTOCOL) < AGENT_BINARY_PROTOCOL;
+    const parts = this.partsAccepted ? agentMessageParts(message, `part-${randomUUID()}`, json) : undefined;
+    for (const part of parts ?? [message]) socket.send(part);
+  }
+
   private setState(state: AgentState, patch: Partial<AgentStatus> = {}) {
     this.status = { ...this.status, ...patch, state, updatedAt: new Date().toISOString() };
     this.store.saveStatus(this.status);
@@ -127,6 +162,7 @@ export class AgentClient {
         version: AGENT_VERSION,
         machineName,
         protocol: this.options.protocol ?? AGENT_PROTOCOL,
+        parts: true,
       }),
     );
   }
@@ -136,8 +172,10 @@ export class AgentClient {
     const socket = new WebSocket(connectUrl(this.config.server), {
       headers: { authorization: `Bearer ${this.config.credential}` },
       handshakeTimeout: 15_000,
+      agent: this.proxyAgent,
     });
     this.socket = socket;
+    this.partsAccepted = false;
     let refused = false;
     socket.on("unexpected-response", (_req, res) => {
       refused = res.statusCode === 401;
@@ -163,6 +201,10 @@ export class AgentClient {
         isBinary,
       );
       if (!frame) return;
+      if ((frame as { type: string }).type === "welcome") {
+        this.partsAccepted = ((frame as { protocol?: number }).protocol ?? 0) >= 3;
+        return;
+      }
       if (frame.type === "file-import-result") return this.folders.onResult(frame);
       if (frame.type === "file-out") return this.folders.onFileOut(frame);
       const work =
@@ -174,7 +216,7 @@ export class AgentClient {
       work?.then(
         (answer) => {
           // In the form the call came in: a server that sent JSON may not read binary frames.
-          if (socket.readyState === WebSocket.OPEN) socket.send(encodeAgentFrame(answer, isBinary));
+          if (socket.readyState === WebSocket.OPEN) this.send(socket, encodeAgentFrame(answer, isBinary));
         },
         (e) => this.store.log(`relay failed: ${String(e)}`),
       );
@@ -203,26 +245,71 @@ export class AgentClient {
 }
 
 /** Exchanges a one-time code for the long-lived credential; the answer envelope is the server's. */
-export async function pair(server: string, code: string, machineName = hostname()): Promise<AgentConfig> {
-  const res = await fetch(new URL("/api/agents/pair", server), {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ code, machineName }),
-    signal: AbortSignal.timeout(30_000),
-  }).catch((e: unknown) => {
+export async function pair(
+  server: string,
+  code: string,
+  machineName = hostname(),
+  proxy?: string,
+): Promise<AgentConfig> {
+  const res = await postJson(
+    new URL("/api/agents/pair", server),
+    { code, machineName },
+    proxyAgentFor(proxy),
+  ).catch((e: unknown) => {
     throw new Error(
       message("agents.cli.serverUnreachable", {
         code: codeOf(e) ?? ((e as { cause?: unknown }).cause as Error | undefined)?.message ?? String(e),
       }),
     );
   });
-  const envelope = (await res.json().catch(() => null)) as {
+  const envelope = res.body as {
     successful?: boolean;
     message?: string;
     data?: { agentId: number; credential: string };
   } | null;
-  if (!res.ok || !envelope?.successful || !envelope.data) {
+  if (res.status !== 200 || !envelope?.successful || !envelope.data) {
     throw new Error(envelope?.message ?? `HTTP ${res.status}`);
   }
-  return { server, agentId: envelope.data.agentId, credential: envelope.data.credential };
+  return {
+    server,
+    agentId: envelope.data.agentId,
+    credential: envelope.data.credential,
+    ...(proxy ? { proxy } : {}),
+  };
+}
+
+/** A JSON POST with node's client (global fetch takes no proxy agent on Node 20); 30 s bound. */
+function postJson(
+  url: URL,
+  body: unknown,
+  agent: HttpAgent | undefined,
+): Promise<{ status: number; body: unknown }> {
+  const data = Buffer.from(JSON.stringify(body));
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: "POST",
+        agent,
+        timeout: 30_000,
+        headers: { "content-type": "application/json", "content-length": String(data.length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", reject);
+        res.on("end", () => {
+          let parsed: unknown = null;
+          try {
+            parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          } catch {}
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      },
+    );
+    req.on("timeout", () => req.destroy(Object.assign(new Error("timeout"), { code: "ETIMEDOUT" })));
+    req.on("error", reject);
+    req.end(data);
+  });
 }

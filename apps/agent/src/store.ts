@@ -1,9 +1,23 @@
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AgentFolderKind, AgentSqlTarget } from "@ep/contracts";
 
-export type AgentConfig = { server: string; agentId: number; credential: string };
+export type AgentConfig = {
+  server: string;
+  agentId: number;
+  credential: string;
+  /** The office's proxy, credentials included (this file is 0600): `service install --proxy`. */
+  proxy?: string;
+};
 /** Databases this agent may query, by alias; passwords stay in this file (mode 0600). */
 export type AgentDatabases = Record<string, Extract<AgentSqlTarget, { dialect: string }>>;
 /**
@@ -24,6 +38,9 @@ export type AgentStatus = {
   lastError: string | null;
   updatedAt: string;
 };
+
+export const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
+const LOG_KEEP = 5;
 
 /** Where the agent keeps its config (credential), status and log; one directory per installation. */
 export function defaultHome(): string {
@@ -94,9 +111,23 @@ export class AgentStore {
     return readJson<AgentStatus>(this.path("status.json"));
   }
 
+  /** Appends to agent.log; past LOG_ROTATE_BYTES it becomes agent.log.1 (older ones shift, LOG_KEEP kept). */
   log(line: string): void {
     this.ensureHome();
-    appendFileSync(this.path("agent.log"), `${new Date().toISOString()} ${line}\n`);
+    const file = this.path("agent.log");
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {}
+    if (size >= LOG_ROTATE_BYTES) {
+      for (let i = LOG_KEEP - 1; i >= 1; i--) {
+        try {
+          renameSync(`${file}.${i}`, `${file}.${i + 1}`);
+        } catch {}
+      }
+      renameSync(file, `${file}.1`);
+    }
+    appendFileSync(file, `${new Date().toISOString()} ${line}\n`);
   }
 }
 

@@ -195,7 +195,7 @@ export const de: MessageCatalog = {
       configJson: "Die SQL-Verbindungseinstellungen konnten nicht gelesen werden (ungültiges JSON).",
       lookupRequired:
         "Legen Sie vor dem Schreiben die Bestellsuche (mit @ref) an: die Bestellung wird vor dem Schreiben gesucht, damit sie nie doppelt geschrieben wird.",
-      badNumber: "{{field}} muss eine ganze Zahl zwischen 1 und {{max}} sein.",
+      badNumber: "{{field}} muss eine ganze Zahl zwischen 1 und 10 sein.",
       columnAbsent: "Das Abfrageergebnis hat keine Spalte {{column}} (zugeordnet zu {{field}}).",
       rowEmpty: "{{field}} ist leer.",
       rowNotNumber: '{{field}} ist keine Zahl: "{{value}}".',
@@ -564,6 +564,12 @@ export const de: MessageCatalog = {
       "Die Testsysteme wurden gespeichert, aber der Verbindungstest ist fehlgeschlagen. Versuchen Sie es in einigen Minuten in den API-Verbindungseinstellungen mit „Verbindung testen“ erneut.",
   },
   agents: {
+    downloadNotBuilt:
+      "Die Installationsdateien des lokalen Agenten wurden auf diesem Server noch nicht erstellt. Die Download-Links erscheinen hier, sobald der Administrator des Servers 'npm run build:agent' ausführt.",
+    pairingCodeLimit:
+      "In der letzten Stunde wurden zu viele Kopplungscodes erstellt. Verwenden Sie den bereits erhaltenen Code oder versuchen Sie es später erneut.",
+    agentLimit:
+      "Ein Unternehmen kann höchstens 10 lokale Agenten koppeln. Entziehen Sie einem nicht mehr genutzten Agenten den Zugriff und versuchen Sie es erneut.",
     pairingCodeCreated:
       "Kopplungscode erstellt. Geben Sie ihn innerhalb von 10 Minuten im Vor-Ort-Agenten ein: entegrasyon-agent pair CODE --server URL",
     paired: "Der Vor-Ort-Agent ist gekoppelt.",
@@ -578,6 +584,30 @@ export const de: MessageCatalog = {
     backOnline:
       'Der lokale Agent auf "{{machine}}" ist wieder online; die wartenden Übertragungen laufen weiter.',
     cli: {
+      askServer: "Paneladresse (z. B. https://panel.beispiel.de): ",
+      askCode: "Kopplungscode aus dem Panel: ",
+      stateOnline: "online",
+      stateOffline: "offline",
+      stateConnecting: "verbindet",
+      stateRefused: "abgewiesen",
+      stateStopped: "gestoppt",
+      serviceInstalled:
+        "Dienst installiert und gestartet ({{name}}). Er startet mit dem Computer und wird neu gestartet, wenn er endet. Zustand: entegrasyon-agent service status",
+      serviceUninstalled: "Dienst entfernt ({{name}}).",
+      dataKept:
+        "Kopplung, Einstellungen und Protokolle bleiben in {{home}} für eine spätere Installation. Zum Löschen: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Kopplung, Einstellungen und Protokolle gelöscht ({{home}}).",
+      serviceStatus:
+        "Dienst: {{service}} · Agent: {{state}} · Server: {{server}} · zuletzt verbunden: {{connectedAt}} · letzter Fehler: {{lastError}}",
+      serviceRunning: "läuft",
+      serviceStopped: "gestoppt",
+      serviceMissing: "nicht installiert",
+      serviceFailed: "Die Dienstaktion ist fehlgeschlagen: {{reason}}",
+      serviceNeedsAdmin:
+        "Dafür sind Administratorrechte nötig: unter Windows die Eingabeaufforderung mit 'Als Administrator ausführen' öffnen, unter Linux mit sudo ausführen.",
+      serviceUsage:
+        "Verwendung:\n  entegrasyon-agent service install [--code CODE --server ADRESSE] [--proxy ADRESSE]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Ungültige Proxy-Adresse: {{proxy}} (z. B. http://benutzer:passwort@proxy:8080)",
       usage:
         "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand\n  Überwachte Ordner: entegrasyon-agent folder add|list|remove",
       paired: "Gekoppelt (Agent Nr. {{agentId}}). Starten Sie ihn jetzt mit 'entegrasyon-agent run'.",

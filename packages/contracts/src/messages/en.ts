@@ -218,7 +218,7 @@ export const en: MessageCatalog = {
       configJson: "The SQL connection settings could not be read (invalid JSON).",
       lookupRequired:
         "Define the order lookup query (with @ref) before the order write: the order is looked up before writing so it is never written twice.",
-      badNumber: "{{field}} must be a whole number between 1 and {{max}}.",
+      badNumber: "{{field}} must be a whole number between 1 and 10.",
       columnAbsent: "The query result has no {{column}} column (mapped to {{field}}).",
       rowEmpty: "{{field}} is empty.",
       rowNotNumber: '{{field}} is not a number: "{{value}}".',
@@ -530,6 +530,12 @@ export const en: MessageCatalog = {
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
   agents: {
+    downloadNotBuilt:
+      "The on-site agent's installation files have not been prepared on this server yet. The download links appear here once the server's administrator runs 'npm run build:agent'.",
+    pairingCodeLimit:
+      "Too many pairing codes were issued in the last hour. Use the code you already have or try again later.",
+    agentLimit:
+      "A company can pair at most 10 on-site agents. Revoke an agent you no longer use and try again.",
     pairingCodeCreated:
       "Pairing code created. Enter it in the on-site agent within 10 minutes: entegrasyon-agent pair CODE --server URL",
     paired: "The on-site agent is paired.",
@@ -542,8 +548,32 @@ export const en: MessageCatalog = {
       'The on-site agent on "{{machine}}" has been offline for more than 10 minutes (last seen: {{lastSeen}}) and scheduled transfers are waiting. Check the computer it runs on and its network connection.',
     backOnline: 'The on-site agent on "{{machine}}" is back online; the waiting transfers continue.',
     cli: {
+      askServer: "Panel address (e.g. https://panel.example.com): ",
+      askCode: "Pairing code from the panel: ",
+      stateOnline: "online",
+      stateOffline: "offline",
+      stateConnecting: "connecting",
+      stateRefused: "refused",
+      stateStopped: "stopped",
+      serviceInstalled:
+        "Service installed and started ({{name}}). It starts with the computer and is restarted if it stops. To see its state: entegrasyon-agent service status",
+      serviceUninstalled: "Service removed ({{name}}).",
+      dataKept:
+        "Pairing, settings and logs stay in {{home}} for a later installation. To delete them: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Pairing, settings and logs deleted ({{home}}).",
+      serviceStatus:
+        "Service: {{service}} · Agent: {{state}} · server: {{server}} · last connected: {{connectedAt}} · last error: {{lastError}}",
+      serviceRunning: "running",
+      serviceStopped: "stopped",
+      serviceMissing: "not installed",
+      serviceFailed: "The service action failed: {{reason}}",
+      serviceNeedsAdmin:
+        "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
+      serviceUsage:
+        "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
       usage:
-        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state\n  Watched folders: entegrasyon-agent folder add|list|remove",
+        "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state\n  entegrasyon-agent service install|status|uninstall   Installs as a service, shows its state, removes it\n  Watched folders: entegrasyon-agent folder add|list|remove\n  Proxy: --proxy http://user:password@proxy:8080 or HTTPS_PROXY\n  Started without arguments it asks for the pairing code and connects.",
       paired: "Paired (agent no {{agentId}}). Now start it with 'entegrasyon-agent run'.",
       dbSaved:
         "Database '{{alias}}' saved ({{dialect}}, {{host}}:{{database}}). Enter this name in the panel's 'Veritabanı takma adı' (database alias) field.",

@@ -190,7 +190,7 @@ export const es: MessageCatalog = {
       configJson: "No se pudo leer la configuración SQL (JSON no válido).",
       lookupRequired:
         "Defina la consulta de búsqueda del pedido (con @ref) antes de la escritura: el pedido se busca antes de escribir para no escribirlo dos veces.",
-      badNumber: "{{field}} debe ser un entero entre 1 y {{max}}.",
+      badNumber: "{{field}} debe ser un entero entre 1 y 10.",
       columnAbsent: "El resultado no tiene la columna {{column}} (mapeada a {{field}}).",
       rowEmpty: "{{field}} está vacío.",
       rowNotNumber: '{{field}} no es un número: "{{value}}".',
@@ -550,6 +550,12 @@ export const es: MessageCatalog = {
       "Los sistemas de prueba se guardaron, pero la prueba de conexión falló. Vuelva a intentarlo dentro de unos minutos con «Probar conexión» en la configuración de conexiones API.",
   },
   agents: {
+    downloadNotBuilt:
+      "Los archivos de instalación del agente local aún no se han preparado en este servidor. Los enlaces de descarga aparecerán aquí cuando el administrador del servidor ejecute 'npm run build:agent'.",
+    pairingCodeLimit:
+      "Se han emitido demasiados códigos de vinculación en la última hora. Use el código que ya tiene o inténtelo más tarde.",
+    agentLimit:
+      "Una empresa puede vincular como máximo 10 agentes locales. Revoque un agente que ya no use e inténtelo de nuevo.",
     pairingCodeCreated:
       "Código de emparejamiento creado. Introdúzcalo en el agente local en 10 minutos: entegrasyon-agent pair CÓDIGO --server URL",
     paired: "El agente local está emparejado.",
@@ -564,6 +570,30 @@ export const es: MessageCatalog = {
     backOnline:
       'El agente local de "{{machine}}" vuelve a estar en línea; las transferencias pendientes continúan.',
     cli: {
+      askServer: "Dirección del panel (p. ej. https://panel.ejemplo.com): ",
+      askCode: "Código de vinculación del panel: ",
+      stateOnline: "en línea",
+      stateOffline: "desconectado",
+      stateConnecting: "conectando",
+      stateRefused: "rechazado",
+      stateStopped: "detenido",
+      serviceInstalled:
+        "Servicio instalado e iniciado ({{name}}). Arranca con el equipo y se reinicia si se detiene. Estado: entegrasyon-agent service status",
+      serviceUninstalled: "Servicio eliminado ({{name}}).",
+      dataKept:
+        "La vinculación, los ajustes y los registros quedan en {{home}} para una instalación posterior. Para borrarlos: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Vinculación, ajustes y registros borrados ({{home}}).",
+      serviceStatus:
+        "Servicio: {{service}} · Agente: {{state}} · servidor: {{server}} · última conexión: {{connectedAt}} · último error: {{lastError}}",
+      serviceRunning: "en ejecución",
+      serviceStopped: "detenido",
+      serviceMissing: "no instalado",
+      serviceFailed: "La acción del servicio falló: {{reason}}",
+      serviceNeedsAdmin:
+        "Esto requiere permisos de administrador: en Windows abra el símbolo del sistema con 'Ejecutar como administrador'; en Linux ejecútelo con sudo.",
+      serviceUsage:
+        "Uso:\n  entegrasyon-agent service install [--code CÓDIGO --server DIRECCIÓN] [--proxy DIRECCIÓN]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Dirección de proxy no válida: {{proxy}} (p. ej. http://usuario:clave@proxy:8080)",
       usage:
         "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado\n  Carpetas vigiladas: entegrasyon-agent folder add|list|remove",
       paired: "Emparejado (agente n.º {{agentId}}). Ahora inícielo con 'entegrasyon-agent run'.",

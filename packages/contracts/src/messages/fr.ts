@@ -193,7 +193,7 @@ export const fr: MessageCatalog = {
       configJson: "Les paramètres de connexion SQL n'ont pas pu être lus (JSON invalide).",
       lookupRequired:
         "Définissez la requête de recherche de commande (avec @ref) avant l'écriture : la commande est recherchée avant d'écrire pour ne jamais l'écrire deux fois.",
-      badNumber: "{{field}} doit être un entier entre 1 et {{max}}.",
+      badNumber: "{{field}} doit être un entier entre 1 et 10.",
       columnAbsent: "Le résultat n'a pas de colonne {{column}} (mappée à {{field}}).",
       rowEmpty: "{{field}} est vide.",
       rowNotNumber: "{{field}} n'est pas un nombre : « {{value}} ».",
@@ -561,6 +561,12 @@ export const fr: MessageCatalog = {
       "Les systèmes de test ont été enregistrés, mais le test de connexion a échoué. Réessayez dans quelques minutes avec « Tester la connexion » dans les paramètres des connexions API.",
   },
   agents: {
+    downloadNotBuilt:
+      "Les fichiers d'installation de l'agent local n'ont pas encore été préparés sur ce serveur. Les liens de téléchargement apparaîtront ici dès que l'administrateur du serveur aura exécuté 'npm run build:agent'.",
+    pairingCodeLimit:
+      "Trop de codes d'appairage ont été émis au cours de la dernière heure. Utilisez le code déjà obtenu ou réessayez plus tard.",
+    agentLimit:
+      "Une entreprise peut appairer au plus 10 agents locaux. Révoquez un agent que vous n'utilisez plus et réessayez.",
     pairingCodeCreated:
       "Code d'appairage créé. Saisissez-le dans l'agent local sous 10 minutes : entegrasyon-agent pair CODE --server URL",
     paired: "L'agent local est appairé.",
@@ -575,6 +581,30 @@ export const fr: MessageCatalog = {
     backOnline:
       "L'agent local sur « {{machine}} » est de nouveau en ligne ; les transferts en attente reprennent.",
     cli: {
+      askServer: "Adresse du panneau (ex. https://panel.exemple.fr) : ",
+      askCode: "Code d'appairage du panneau : ",
+      stateOnline: "en ligne",
+      stateOffline: "hors ligne",
+      stateConnecting: "connexion",
+      stateRefused: "refusé",
+      stateStopped: "arrêté",
+      serviceInstalled:
+        "Service installé et démarré ({{name}}). Il démarre avec l'ordinateur et redémarre s'il s'arrête. État : entegrasyon-agent service status",
+      serviceUninstalled: "Service supprimé ({{name}}).",
+      dataKept:
+        "L'appairage, les réglages et les journaux restent dans {{home}} pour une installation ultérieure. Pour les supprimer : entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Appairage, réglages et journaux supprimés ({{home}}).",
+      serviceStatus:
+        "Service : {{service}} · Agent : {{state}} · serveur : {{server}} · dernière connexion : {{connectedAt}} · dernière erreur : {{lastError}}",
+      serviceRunning: "en cours",
+      serviceStopped: "arrêté",
+      serviceMissing: "non installé",
+      serviceFailed: "L'action sur le service a échoué : {{reason}}",
+      serviceNeedsAdmin:
+        "Cela demande les droits d'administrateur : sous Windows, ouvrez l'invite de commandes avec « Exécuter en tant qu'administrateur » ; sous Linux, lancez-le avec sudo.",
+      serviceUsage:
+        "Utilisation :\n  entegrasyon-agent service install [--code CODE --server ADRESSE] [--proxy ADRESSE]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "Adresse de proxy invalide : {{proxy}} (ex. http://utilisateur:motdepasse@proxy:8080)",
       usage:
         "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état\n  Dossiers surveillés : entegrasyon-agent folder add|list|remove",
       paired: "Appairé (agent n° {{agentId}}). Démarrez-le maintenant avec 'entegrasyon-agent run'.",

@@ -178,7 +178,7 @@ export const ja: MessageCatalog = {
       configJson: "SQL接続設定を読み取れませんでした(無効なJSON)。",
       lookupRequired:
         "注文書き込みの前に注文検索クエリ(@ref付き)を定義してください。二重書き込みを防ぐため、書き込み前に検索します。",
-      badNumber: "{{field}}は1から{{max}}までの整数である必要があります。",
+      badNumber: "{{field}}は1から10までの整数である必要があります。",
       columnAbsent: "クエリ結果に{{column}}列がありません({{field}}にマッピング)。",
       rowEmpty: "{{field}}が空です。",
       rowNotNumber: "{{field}}が数値ではありません: 「{{value}}」。",
@@ -528,6 +528,12 @@ export const ja: MessageCatalog = {
       "テスト環境は保存されましたが、接続テストに失敗しました。数分後に API 接続設定の「接続をテスト」でもう一度お試しください。",
   },
   agents: {
+    downloadNotBuilt:
+      "このサーバーではオンサイトエージェントのインストールファイルがまだ用意されていません。サーバー管理者が 'npm run build:agent' を実行すると、ここにダウンロードリンクが表示されます。",
+    pairingCodeLimit:
+      "この1時間に発行されたペアリングコードが多すぎます。既に取得したコードを使うか、しばらくしてから再試行してください。",
+    agentLimit:
+      "1社あたりペアリングできるオンサイトエージェントは最大 10 台です。使っていないエージェントのアクセスを取り消してから再試行してください。",
     pairingCodeCreated:
       "ペアリングコードを発行しました。10分以内にオンサイトエージェントで入力してください: entegrasyon-agent pair CODE --server URL",
     paired: "オンサイトエージェントのペアリングが完了しました。",
@@ -541,6 +547,30 @@ export const ja: MessageCatalog = {
       "「{{machine}}」のローカルエージェントが10分以上オフラインです（最終確認: {{lastSeen}}）。予定された転送が待機しています。実行中のコンピューターとネットワーク接続を確認してください。",
     backOnline: "「{{machine}}」のローカルエージェントがオンラインに戻りました。待機中の転送を再開します。",
     cli: {
+      askServer: "パネルのアドレス (例: https://panel.example.jp): ",
+      askCode: "パネルで取得したペアリングコード: ",
+      stateOnline: "オンライン",
+      stateOffline: "オフライン",
+      stateConnecting: "接続中",
+      stateRefused: "拒否",
+      stateStopped: "停止",
+      serviceInstalled:
+        "サービスをインストールして開始しました ({{name}})。コンピューターの起動時に開始し、停止すると再起動されます。状態: entegrasyon-agent service status",
+      serviceUninstalled: "サービスを削除しました ({{name}})。",
+      dataKept:
+        "ペアリング、設定、ログは後の再インストール用に {{home}} に残ります。削除するには: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "ペアリング、設定、ログを削除しました ({{home}})。",
+      serviceStatus:
+        "サービス: {{service}} · エージェント: {{state}} · サーバー: {{server}} · 最終接続: {{connectedAt}} · 最終エラー: {{lastError}}",
+      serviceRunning: "実行中",
+      serviceStopped: "停止",
+      serviceMissing: "未インストール",
+      serviceFailed: "サービス操作に失敗しました: {{reason}}",
+      serviceNeedsAdmin:
+        "管理者権限が必要です。Windows では「管理者として実行」でコマンドプロンプトを開き、Linux では sudo で実行してください。",
+      serviceUsage:
+        "使い方:\n  entegrasyon-agent service install [--code コード --server アドレス] [--proxy アドレス]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "プロキシのアドレスが無効です: {{proxy}} (例: http://user:password@proxy:8080)",
       usage:
         "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します\n  監視フォルダー: entegrasyon-agent folder add|list|remove",
       paired:

@@ -223,7 +223,7 @@ export const tr = {
       configJson: "SQL bağlantı ayarları okunamadı (geçersiz JSON).",
       lookupRequired:
         "Sipariş yazmak için önce sipariş arama sorgusunu (@ref ile) tanımlayın; aynı sipariş iki kez yazılmasın diye yazmadan önce aranır.",
-      badNumber: "{{field}} 1 ile {{max}} arasında bir tam sayı olmalıdır.",
+      badNumber: "{{field}} 1 ile 10 arasında bir tam sayı olmalıdır.",
       columnAbsent: "Sorgu sonucunda {{column}} sütunu yok ({{field}} alanına eşlenmiş).",
       rowEmpty: "{{field}} boş.",
       rowNotNumber: '{{field}} sayı değil: "{{value}}".',
@@ -536,6 +536,12 @@ export const tr = {
       'Deneme sistemleri kaydedildi ancak bağlantı testi başarısız oldu. Birkaç dakika sonra Bağlantı Ayarları\'ndan "Bağlantıyı Test Et" ile yeniden deneyin.',
   },
   agents: {
+    downloadNotBuilt:
+      "Yerel bağlantı aracının kurulum dosyaları bu sunucuda henüz hazırlanmamış. Sunucunun yöneticisi 'npm run build:agent' komutunu çalıştırdığında indirme bağlantıları burada görünür.",
+    pairingCodeLimit:
+      "Son bir saatte çok fazla eşleştirme kodu alındı. Daha önce aldığınız kodu kullanın ya da bir süre sonra tekrar deneyin.",
+    agentLimit:
+      "Bir şirkete en fazla 10 yerel bağlantı aracı eşleştirilebilir. Kullanmadığınız bir aracın erişimini kaldırıp tekrar deneyin.",
     pairingCodeCreated:
       "Eşleştirme kodu oluşturuldu. Kodu 10 dakika içinde yerel bağlantı aracında girin: entegrasyon-agent pair KOD --server ADRES",
     paired: "Yerel bağlantı aracı eşleştirildi.",
@@ -550,8 +556,33 @@ export const tr = {
     backOnline:
       '"{{machine}}" bilgisayarındaki yerel bağlantı aracı tekrar çevrimiçi; bekleyen aktarımlar devam ediyor.',
     cli: {
+      askServer: "Panel adresi (ör. https://panel.ornek.com): ",
+      askCode: "Panelde aldığınız eşleştirme kodu: ",
+      stateOnline: "çevrimiçi",
+      stateOffline: "çevrimdışı",
+      stateConnecting: "bağlanıyor",
+      stateRefused: "reddedildi",
+      stateStopped: "durduruldu",
+      serviceInstalled:
+        "Hizmet kuruldu ve başlatıldı ({{name}}). Bilgisayar açılınca kendiliğinden başlar, durursa yeniden başlatılır. Durumu görmek için: entegrasyon-agent service status",
+      serviceUninstalled: "Hizmet kaldırıldı ({{name}}).",
+      dataKept:
+        "Eşleştirme, ayarlar ve günlükler {{home}} klasöründe duruyor; yeniden kurulumda kullanılır. Silmek için: entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "Eşleştirme, ayarlar ve günlükler silindi ({{home}}).",
+      serviceStatus:
+        "Hizmet: {{service}} · Araç: {{state}} · sunucu: {{server}} · son bağlantı: {{connectedAt}} · son hata: {{lastError}}",
+      serviceRunning: "çalışıyor",
+      serviceStopped: "durmuş",
+      serviceMissing: "kurulu değil",
+      serviceFailed: "Hizmet işlemi yapılamadı: {{reason}}",
+      serviceNeedsAdmin:
+        "Bu işlem yönetici yetkisi ister: Windows'ta komut istemini 'Yönetici olarak çalıştır' ile açın, Linux'ta sudo ile çalıştırın.",
+      serviceUsage:
+        "Kullanım:\n  entegrasyon-agent service install [--code KOD --server ADRES] [--proxy ADRES]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid:
+        "Vekil sunucu (proxy) adresi geçersiz: {{proxy}} (ör. http://kullanici:parola@vekil:8080)",
       usage:
-        "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir\n  Klasör izleme: entegrasyon-agent folder add|list|remove",
+        "Kullanım:\n  entegrasyon-agent pair KOD --server ADRES   Panelden aldığınız kodla eşleştirir\n  entegrasyon-agent run                        Sunucuya bağlanır ve istekleri yürütür\n  entegrasyon-agent status                     Son durumu gösterir\n  entegrasyon-agent service install|status|uninstall   Hizmet olarak kurar, durumunu gösterir, kaldırır\n  Klasör izleme: entegrasyon-agent folder add|list|remove\n  Vekil sunucu (proxy): --proxy http://kullanici:parola@vekil:8080 ya da HTTPS_PROXY\n  Bağımsız değişken olmadan çalıştırılınca eşleştirme kodunu sorar ve bağlanır.",
       paired: "Eşleştirme tamam (araç no {{agentId}}). Şimdi 'entegrasyon-agent run' ile başlatın.",
       dbSaved:
         "Veritabanı '{{alias}}' kaydedildi ({{dialect}}, {{host}}:{{database}}). Paneldeki 'Veritabanı takma adı' alanına bu adı yazın.",

@@ -163,7 +163,7 @@ export const zh: MessageCatalog = {
       badIdentifier: "{{what}}:“{{column}}”不是有效的列名(字母、数字和 _)。",
       configJson: "无法读取 SQL 连接设置(JSON 无效)。",
       lookupRequired: "写入订单前请先定义订单查询(带 @ref):写入前会先查询,避免重复写入。",
-      badNumber: "{{field}}必须是 1 到 {{max}} 之间的整数。",
+      badNumber: "{{field}}必须是 1 到 10 之间的整数。",
       columnAbsent: "查询结果中没有{{column}}列(映射到{{field}})。",
       rowEmpty: "{{field}}为空。",
       rowNotNumber: "{{field}}不是数字:“{{value}}”。",
@@ -485,6 +485,10 @@ export const zh: MessageCatalog = {
     connectFailed: "测试系统已保存，但连接测试失败。请几分钟后在 API 连接设置中点击“测试连接”重试。",
   },
   agents: {
+    downloadNotBuilt:
+      "此服务器尚未准备本地代理的安装文件。服务器管理员运行 'npm run build:agent' 后，下载链接会显示在这里。",
+    pairingCodeLimit: "过去一小时内发放的配对码过多。请使用已获得的配对码，或稍后再试。",
+    agentLimit: "每家公司最多可配对 10 个本地代理。请撤销不再使用的代理后重试。",
     pairingCodeCreated:
       "配对码已生成。请在 10 分钟内在本地代理中输入：entegrasyon-agent pair CODE --server URL",
     paired: "本地代理已配对。",
@@ -495,6 +499,30 @@ export const zh: MessageCatalog = {
       "“{{machine}}”上的本地代理已离线超过 10 分钟（最后在线：{{lastSeen}}），计划的传输正在等待。请检查运行它的计算机及其网络连接。",
     backOnline: "“{{machine}}”上的本地代理已重新上线；等待中的传输将继续。",
     cli: {
+      askServer: "面板地址（例如 https://panel.example.cn）：",
+      askCode: "面板中获取的配对码：",
+      stateOnline: "在线",
+      stateOffline: "离线",
+      stateConnecting: "连接中",
+      stateRefused: "已拒绝",
+      stateStopped: "已停止",
+      serviceInstalled:
+        "服务已安装并启动（{{name}}）。它随计算机启动，停止后会自动重启。查看状态：entegrasyon-agent service status",
+      serviceUninstalled: "服务已删除（{{name}}）。",
+      dataKept:
+        "配对、设置和日志保留在 {{home}}，供以后重新安装使用。如需删除：entegrasyon-agent service uninstall --delete-data",
+      dataDeleted: "配对、设置和日志已删除（{{home}}）。",
+      serviceStatus:
+        "服务：{{service}} · 代理：{{state}} · 服务器：{{server}} · 最近连接：{{connectedAt}} · 最近错误：{{lastError}}",
+      serviceRunning: "运行中",
+      serviceStopped: "已停止",
+      serviceMissing: "未安装",
+      serviceFailed: "服务操作失败：{{reason}}",
+      serviceNeedsAdmin:
+        "此操作需要管理员权限：在 Windows 上用“以管理员身份运行”打开命令提示符，在 Linux 上用 sudo 运行。",
+      serviceUsage:
+        "用法：\n  entegrasyon-agent service install [--code 配对码 --server 地址] [--proxy 地址]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyInvalid: "代理地址无效：{{proxy}}（例如 http://user:password@proxy:8080）",
       usage:
         "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态\n  监视文件夹：entegrasyon-agent folder add|list|remove",
       paired: "已配对（代理编号 {{agentId}}）。现在请用 'entegrasyon-agent run' 启动。",

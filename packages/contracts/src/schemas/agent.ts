@@ -10,6 +10,8 @@ export type AgentHelloFrame = {
   machineName: string;
   /** The wire protocol the agent speaks (absent: 1, JSON only). */
   protocol?: number;
+  /** The agent sends long messages in parts once the server's `welcome` says it reads them. */
+  parts?: boolean;
 };
 
 /** Server → agent: one HTTP call to carry out inside the customer's network. */

@@ -19,7 +19,7 @@ import type {
   AgentSqlAnswerFrame,
   AgentSqlRequestFrame,
 } from "@ep/contracts";
-import { AGENT_PROTOCOL, decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
+import { AGENT_BINARY_PROTOCOL, decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
 import type { WebSocket } from "ws";
 
 export type AgentHello = AgentHelloFrame;
@@ -196,7 +196,7 @@ export class AgentHub {
       pending: new Map(),
       version: hello.version,
       machineName: hello.machineName,
-      binary: (hello.protocol ?? 1) >= AGENT_PROTOCOL,
+      binary: (hello.protocol ?? 1) >= AGENT_BINARY_PROTOCOL,
       rttMs: null,
       pingAt: 0,
     };

@@ -1,17 +1,29 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { envelopeSchema, idInput, idParam } from "@ep/contracts";
+import {
+  AGENT_MAX_PAYLOAD,
+  AGENT_PROTOCOL,
+  AgentMessageTooLarge,
+  AgentPartAssembler,
+  type AgentPartBudget,
+} from "@ep/contracts/agent-wire";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { WebSocketServer } from "ws";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
-import { ok } from "../../platform/http/envelope.ts";
+import { AppError, ok } from "../../platform/http/envelope.ts";
 import { handleAgentFileFrame } from "../file-exchange/agent-files.ts";
+import { AGENT_PLATFORMS, openAgentFile, readAgentRelease } from "./downloads.ts";
 import type { AgentHello } from "./hub.ts";
 import { AgentService, agentHubOf } from "./service.ts";
 
 const tags = ["Agents"];
+/** The largest message an agent may send in parts (a watched folder's 20 MB file is 27 MB as base64). */
+const AGENT_MAX_MESSAGE = 48 * 1024 * 1024;
+/** Bytes of unfinished parted messages all agents of this process may hold together. */
+const agentPartBudget: AgentPartBudget = { used: 0, max: 256 * 1024 * 1024 };
 export const AGENT_CONNECT_PATH = "/api/agent/connect";
 
 const agentSchema = z.object({
@@ -22,6 +34,7 @@ const agentSchema = z.object({
   lastSeenAt: z.string().nullable(),
   statusText: z.string().nullable(),
   roundTripMs: z.number().nullable(),
+  newerVersion: z.string().nullable(),
   createdAt: z.string(),
 });
 const helloSchema = z.object({
@@ -29,6 +42,8 @@ const helloSchema = z.object({
   version: z.string().max(50),
   machineName: z.string().max(200),
   protocol: z.number().int().min(1).max(1000).optional(),
+  /** The agent sends long messages in parts once welcomed (agent-wire, protocol 3; in JSON too). */
+  parts: z.boolean().optional(),
 });
 
 /** The on-site agent: pairing, the company's agent list, revocation and the agents' WebSocket. */
@@ -62,6 +77,59 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => ok(await service.pair(request.body.code, request.body.machineName), "agents.paired"),
+    );
+
+    // The card's download buttons: version, size and SHA-256 of each built executable (null: not built).
+    app.get(
+      "/api/agents/downloads",
+      {
+        onRequest: companyUser,
+        schema: {
+          tags,
+          response: {
+            200: envelopeSchema(
+              z
+                .object({
+                  version: z.string(),
+                  builtAt: z.string(),
+                  files: z.array(
+                    z.object({
+                      platform: z.enum(AGENT_PLATFORMS),
+                      fileName: z.string(),
+                      size: z.number(),
+                      sha256: z.string(),
+                    }),
+                  ),
+                })
+                .nullable(),
+            ),
+          },
+        },
+      },
+      async () => {
+        const release = readAgentRelease();
+        return release ? ok(release) : ok(null, "agents.downloadNotBuilt");
+      },
+    );
+
+    app.get(
+      "/api/agents/download/:platform",
+      {
+        onRequest: companyUser,
+        schema: { tags, params: z.object({ platform: z.enum(AGENT_PLATFORMS) }) },
+      },
+      async (request, reply) => {
+        const release = readAgentRelease();
+        const file = release?.files.find((f) => f.platform === request.params.platform);
+        if (!release || !file) throw new AppError(404, "agents.downloadNotBuilt");
+        reply.header("content-type", "application/octet-stream");
+        reply.header("content-length", String(file.size));
+        reply.header("content-disposition", `attachment; filename="${file.fileName}"`);
+        reply.header("x-agent-version", release.version);
+        reply.header("x-agent-sha256", file.sha256);
+        reply.header("cache-control", "private, no-store");
+        return reply.send(openAgentFile(file));
+      },
     );
 
     app.get(
@@ -98,7 +166,8 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+    // Each message from an agent is bounded; a longer one comes in parts (agent-wire, protocol 3).
+    const wss = new WebSocketServer({ noServer: true, maxPayload: AGENT_MAX_PAYLOAD });
     const refuse = (socket: Duplex, status: string) => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
@@ -119,7 +188,24 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const companyId = agent.companyId;
       wss.handleUpgrade(req, socket, head, (ws) => {
         let attached = false;
+        const parts = new AgentPartAssembler(AGENT_MAX_MESSAGE, agentPartBudget);
+        ws.on("close", () => parts.release());
+        // A message above maxPayload (ws closes the socket with 1009) or a broken frame: without a
+        // listener, ws's "error" event would bring the whole process down.
+        ws.on("error", (e) => ctx.logger.warn({ err: e, agentId }, "agent socket error: socket closed"));
         ws.on("message", (data, isBinary) => {
+          let whole: ReturnType<AgentPartAssembler["accept"]>;
+          try {
+            whole = parts.accept(data, isBinary);
+          } catch (e) {
+            if (!(e instanceof AgentMessageTooLarge)) throw e;
+            ctx.logger.warn({ agentId, bytes: e.bytes }, "agent message above the bound: socket closed");
+            ws.close(1009, "message too big");
+            return;
+          }
+          if (whole === null) return;
+          // The last part: the whole message goes to every listener (the hub's too) as if sent at once.
+          if (whole) return void ws.emit("message", whole.data, whole.isBinary);
           // Binary frames are answers to relayed calls: the hub reads those.
           if (isBinary) return;
           let parsed: AgentHello | undefined;
@@ -140,6 +226,11 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           if (!attached) {
             attached = true;
             hub.attach(agentId, ws, parsed);
+            // Tells an agent that sends parts (its hello says so) the bound and that parts are read here.
+            if (parsed.parts)
+              ws.send(
+                JSON.stringify({ type: "welcome", protocol: AGENT_PROTOCOL, maxPayload: AGENT_MAX_PAYLOAD }),
+              );
           }
           hub.ping(agentId);
           service.recordHeartbeat(agentId, parsed.version, parsed.machineName).catch((e) => {

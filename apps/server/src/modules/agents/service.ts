@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
-import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
+import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { hashCode } from "../../platform/security/codes.ts";
+import { readAgentRelease } from "./downloads.ts";
 import { AgentHub } from "./hub.ts";
 import { PgAgentRouter } from "./router.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
@@ -12,6 +14,10 @@ import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
 const { connections } = engineSchema;
 
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
+/** Codes a company may issue in an hour: enough to re-pair every agent, too few to flood the table. */
+export const PAIRING_CODES_PER_HOUR = 20;
+/** Agents (not revoked) a company may have paired at once (the message "agents.agentLimit" says 10). */
+export const AGENTS_PER_COMPANY = 10;
 /** A holder whose agent sent no heartbeat (every 30 s) for this long is a process that died. */
 const HOLDER_FRESH_MS = 90_000;
 
@@ -83,6 +89,8 @@ export type AgentView = {
   statusText: string | null;
   /** WebSocket ping round trip, when this process holds the agent's socket. */
   roundTripMs: number | null;
+  /** The version this server offers for download, when the agent runs another one (else null). */
+  newerVersion: string | null;
   createdAt: string;
 };
 
@@ -94,33 +102,62 @@ export class AgentService {
   }
 
   async issuePairingCode(companyId: number): Promise<{ code: string; expiresAt: string }> {
+    const now = this.ctx.clock.now();
+    const [issued] = await this.db
+      .select({ n: count() })
+      .from(agentPairingCodes)
+      .where(
+        and(
+          eq(agentPairingCodes.companyId, companyId),
+          gt(agentPairingCodes.createdAt, new Date(now.getTime() - 3_600_000)),
+        ),
+      );
+    if ((issued?.n ?? 0) >= PAIRING_CODES_PER_HOUR) throw AppError.tooMany("agents.pairingCodeLimit", 600);
     const code = newPairingCode();
-    const expiresAt = new Date(this.ctx.clock.now().getTime() + PAIRING_CODE_TTL_MS);
-    await this.db.insert(agentPairingCodes).values({ companyId, codeHash: hashCode(code), expiresAt });
+    const expiresAt = new Date(now.getTime() + PAIRING_CODE_TTL_MS);
+    await this.db
+      .insert(agentPairingCodes)
+      .values({ companyId, codeHash: hashCode(code), expiresAt, createdAt: now });
     return { code, expiresAt: expiresAt.toISOString() };
   }
 
-  /** Spends the code (once, atomically) and answers the credential; only its hash is stored. */
+  /**
+   * Spends the code (once, atomically: racing requests with one code get one agent) and answers the
+   * credential; only its hash is stored. A company at AGENTS_PER_COMPANY is refused and keeps its code.
+   */
   async pair(code: string, machineName: string): Promise<{ agentId: number; credential: string }> {
     const now = this.ctx.clock.now();
-    const [spent] = await this.db
-      .update(agentPairingCodes)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(agentPairingCodes.codeHash, hashCode(normalizeCode(code))),
-          isNull(agentPairingCodes.usedAt),
-          gt(agentPairingCodes.expiresAt, now),
-        ),
-      )
-      .returning();
-    if (!spent) throw new AppError(400, "agents.pairingCodeInvalid");
-    const credential = `epa_${randomBytes(32).toString("base64url")}`;
-    const [agent] = await this.db
-      .insert(agents)
-      .values({ companyId: spent.companyId, credentialHash: hashCode(credential), machineName })
-      .returning();
-    return { agentId: agent!.id, credential };
+    return this.db.transaction(async (tx) => {
+      const [spent] = await tx
+        .update(agentPairingCodes)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(agentPairingCodes.codeHash, hashCode(normalizeCode(code))),
+            isNull(agentPairingCodes.usedAt),
+            gt(agentPairingCodes.expiresAt, now),
+          ),
+        )
+        .returning();
+      if (!spent) throw new AppError(400, "agents.pairingCodeInvalid");
+      // One pairing at a time per company, so two codes spent at once cannot pass the limit together.
+      await tx
+        .select({ id: companies.id })
+        .from(companies)
+        .where(eq(companies.id, spent.companyId))
+        .for("update");
+      const [paired] = await tx
+        .select({ n: count() })
+        .from(agents)
+        .where(and(eq(agents.companyId, spent.companyId), isNull(agents.revokedAt)));
+      if ((paired?.n ?? 0) >= AGENTS_PER_COMPANY) throw new AppError(409, "agents.agentLimit");
+      const credential = `epa_${randomBytes(32).toString("base64url")}`;
+      const [agent] = await tx
+        .insert(agents)
+        .values({ companyId: spent.companyId, credentialHash: hashCode(credential), machineName })
+        .returning();
+      return { agentId: agent!.id, credential };
+    });
   }
 
   /** The agent a credential belongs to, unless revoked. */
@@ -151,6 +188,7 @@ export class AgentService {
       .where(and(eq(agents.companyId, companyId), isNull(agents.revokedAt)))
       .orderBy(asc(agents.id));
     const now = this.ctx.clock.now();
+    const release = readAgentRelease()?.version;
     return rows.map((r) => {
       const online = agentOnline(hub, r, now);
       return {
@@ -161,6 +199,7 @@ export class AgentService {
         lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
         statusText: online ? null : offlineText(r.lastSeenAt),
         roundTripMs: hub.roundTripMs(r.id),
+        newerVersion: release && r.version && r.version !== release ? release : null,
         createdAt: r.createdAt.toISOString(),
       };
     });

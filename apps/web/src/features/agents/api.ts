@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, request } from "@/lib/api-client";
+import { api, request, requestBlob } from "@/lib/api-client";
+import { saveFile } from "@/lib/spreadsheet";
 
 export type AgentDto = {
   id: number;
@@ -9,10 +10,36 @@ export type AgentDto = {
   lastSeenAt: string | null;
   statusText: string | null;
   roundTripMs: number | null;
+  /** The version offered for download when the agent runs another one. */
+  newerVersion: string | null;
   createdAt: string;
 };
 
-const agentKeys = { list: ["agents"] as const };
+export type AgentReleaseDto = {
+  version: string;
+  builtAt: string;
+  files: { platform: "windows" | "linux"; fileName: string; size: number; sha256: string }[];
+};
+
+const agentKeys = { list: ["agents"] as const, downloads: ["agents", "downloads"] as const };
+
+/** GET /api/agents/downloads — the built executables (version, size, SHA-256), or null with the reason. */
+export function useAgentDownloads() {
+  return useQuery({
+    queryKey: agentKeys.downloads,
+    queryFn: ({ signal }) => request<AgentReleaseDto | null>("/api/agents/downloads", { signal }),
+  });
+}
+
+/** GET /api/agents/download/:platform — the executable, handed to the browser's save dialog. */
+export function useDownloadAgent() {
+  return useMutation({
+    mutationFn: async (file: AgentReleaseDto["files"][number]) => {
+      const blob = await requestBlob(`/api/agents/download/${file.platform}`);
+      saveFile(blob, blob.fileName ?? file.fileName);
+    },
+  });
+}
 
 /** GET /api/agents — the company's paired on-site agents (refreshed while the card is open). */
 export function useAgents() {

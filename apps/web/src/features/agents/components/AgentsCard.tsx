@@ -1,20 +1,88 @@
 import { Alert, Badge, Button, Card, Code, Group, List, Stack, Table, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { IconPlugConnected } from "@tabler/icons-react";
+import { IconDownload, IconPlugConnected } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { errorMessage } from "@/lib/errors";
-import { useAgents, useIssuePairingCode, useRevokeAgent } from "../api";
+import {
+  type AgentReleaseDto,
+  useAgentDownloads,
+  useAgents,
+  useDownloadAgent,
+  useIssuePairingCode,
+  useRevokeAgent,
+} from "../api";
 
 const dateTime = (iso: string | null, locale: string) =>
   iso
     ? new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso))
     : "-";
 
+const fileOf = (release: AgentReleaseDto | null | undefined, platform: "windows" | "linux") =>
+  release?.files.find((f) => f.platform === platform);
+
 /**
- * "Yerel Bağlantı Aracı" on /settings/api-keys: pairing code with the install steps, the company's agents
- * (online/offline, last seen, version, machine, round trip) with re-pair and revoke.
+ * The executables to download (version, size and SHA-256 shown), or the server's sentence saying they are
+ * not built yet.
+ */
+function AgentDownloads() {
+  const { t } = useTranslation();
+  const downloads = useAgentDownloads();
+  const download = useDownloadAgent();
+  const release = downloads.data?.data;
+  const onDownload = async (file: AgentReleaseDto["files"][number]) => {
+    try {
+      await download.mutateAsync(file);
+    } catch (error) {
+      notifications.show({ color: "red", message: errorMessage(error) });
+    }
+  };
+  if (downloads.isPending) return null;
+  if (!release)
+    return (
+      <Alert color="yellow" variant="light" data-testid="agent-downloads-missing">
+        {downloads.data?.message ?? (downloads.error ? errorMessage(downloads.error) : "")}
+      </Alert>
+    );
+  return (
+    <Stack gap={4} data-testid="agent-downloads">
+      <Group gap="xs">
+        {(["windows", "linux"] as const).map((platform) => {
+          const file = fileOf(release, platform);
+          return (
+            file && (
+              <Button
+                key={platform}
+                variant="light"
+                leftSection={<IconDownload size={16} aria-hidden />}
+                loading={download.isPending && download.variables?.platform === platform}
+                onClick={() => onDownload(file)}
+              >
+                {t(`agents.card.download.${platform}`)}
+              </Button>
+            )
+          );
+        })}
+      </Group>
+      {release.files.map((f) => (
+        <Text key={f.platform} size="xs" c="dimmed" style={{ wordBreak: "break-all" }}>
+          {t("agents.card.download.details", {
+            file: f.fileName,
+            version: release.version,
+            size: (f.size / 1048576).toFixed(1),
+            sha256: f.sha256,
+          })}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * "Yerel Bağlantı Aracı" on /settings/api-keys: the agent's downloads, a pairing code with the install
+ * steps, the company's agents (online/offline, last seen, version, machine, round trip) with re-pair and
+ * revoke.
  */
 export function AgentsCard() {
   const { t, i18n } = useTranslation();
@@ -23,6 +91,9 @@ export function AgentsCard() {
   const revoke = useRevokeAgent();
   const [pairing, setPairing] = useState<{ code: string; expiresAt: string } | null>(null);
   const server = window.location.origin;
+  const release = useAgentDownloads().data?.data;
+  const windowsFile = fileOf(release, "windows")?.fileName ?? "entegrasyon-agent-windows-x64.exe";
+  const linuxFile = fileOf(release, "linux")?.fileName ?? "entegrasyon-agent-linux-x64";
 
   const onIssue = async () => {
     try {
@@ -57,6 +128,7 @@ export function AgentsCard() {
         <Text size="sm" c="dimmed">
           {t("agents.card.explain")}
         </Text>
+        <AgentDownloads />
         {pairing && (
           <Alert title={t("agents.card.codeTitle")} color="blue" variant="light">
             <Stack gap="xs">
@@ -67,20 +139,23 @@ export function AgentsCard() {
                 {pairing.code}
               </Code>
               <List type="ordered" size="sm" spacing="xs">
-                <List.Item>{t("agents.card.stepInstallNode")}</List.Item>
+                <List.Item>{t("agents.card.stepDownload")}</List.Item>
                 <List.Item>
                   {t("agents.card.stepWindows")}
-                  <Code block>
-                    {`powershell -ExecutionPolicy Bypass -File apps\\agent\\install\\install-windows.ps1 -Code ${pairing.code} -Server ${server}`}
-                  </Code>
+                  <Code
+                    block
+                  >{`${windowsFile} service install --code ${pairing.code} --server ${server}`}</Code>
                 </List.Item>
                 <List.Item>
                   {t("agents.card.stepLinux")}
-                  <Code block>{`sudo sh apps/agent/install/install-linux.sh ${pairing.code} ${server}`}</Code>
+                  <Code block>
+                    {`chmod +x ${linuxFile}\nsudo ./${linuxFile} service install --code ${pairing.code} --server ${server}`}
+                  </Code>
                 </List.Item>
+                <List.Item>{t("agents.card.stepDoubleClick", { server })}</List.Item>
                 <List.Item>
-                  {t("agents.card.stepManual")}
-                  <Code block>{`entegrasyon-agent pair ${pairing.code} --server ${server}`}</Code>
+                  {t("agents.card.stepProxy")}
+                  <Code block>{"--proxy http://kullanici:parola@vekil:8080"}</Code>
                 </List.Item>
               </List>
             </Stack>
@@ -116,7 +191,14 @@ export function AgentsCard() {
                         </Badge>
                       </Table.Td>
                       <Table.Td>{dateTime(a.lastSeenAt, i18n.language)}</Table.Td>
-                      <Table.Td>{a.version || "-"}</Table.Td>
+                      <Table.Td>
+                        {a.version || "-"}
+                        {a.newerVersion && (
+                          <Badge ml="xs" color="yellow" variant="light">
+                            {t("agents.card.newerVersion", { version: a.newerVersion })}
+                          </Badge>
+                        )}
+                      </Table.Td>
                       <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
                       <Table.Td>
                         <Group gap="xs" justify="flex-end">
