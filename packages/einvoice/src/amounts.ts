@@ -92,7 +92,8 @@ export function computeAmounts(order: Order, options: AmountOptions = {}): Invoi
     isShipping: false,
   }));
   const shippingK = toKurus(order.shipping.cost);
-  if (shippingK > 0)
+  // A negative cost becomes a line too, so the guard below refuses it (it was silently left out).
+  if (shippingK !== 0)
     source.push({
       sku: "KARGO",
       name: options.shippingName ?? (order.shipping.method ? `Kargo (${order.shipping.method})` : "Kargo"),
