@@ -153,17 +153,20 @@ describe("guards", () => {
     expect(computeAmounts(order([line("A", 10, 20, { qty: 0.5 })], 10)).lines[0]?.qty).toBe(0.5);
   });
 
-  it("a negative amount, line discount or shipping cost", () => {
+  it("a negative amount or line discount", () => {
     expect(() => computeAmounts(order([line("A", -10)], -10))).toThrow("Tutarlar negatif olamaz (A)");
     expect(() => computeAmounts(order([line("A", 10, 20, { discount: -1 })], 10))).toThrow(
       "Tutarlar negatif olamaz (A)",
     );
-    expect(() => computeAmounts(order([line("A", 10)], 5, 0, -5))).toThrow("Tutarlar negatif olamaz (KARGO)");
     // Zero is an amount (a free line), not a negative one.
     expect(computeAmounts(order([line("A", 10), line("B", 0)], 10)).lines[1]).toMatchObject({
       netK: 0,
       taxK: 0,
     });
+  });
+
+  it("a negative shipping cost (it was left out of the invoice, its amount spread as a discount)", () => {
+    expect(() => computeAmounts(order([line("A", 10)], 5, 0, -5))).toThrow("Tutarlar negatif olamaz (KARGO)");
   });
 
   it("a VAT rate other than 1, 10, 20 %", () => {
