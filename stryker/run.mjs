@@ -17,7 +17,10 @@ const targets = {
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(name in targets)) throw new Error(`unknown target ${name}: ${Object.keys(targets)}`);
 const run = chosen.length > 0 ? chosen : Object.keys(targets);
+// MUTATION_TABLE_ONLY=1: the table from the last reports, without running; MUTATION_LIST=1: and each
+// surviving / uncovered mutant (file:line, mutator, replacement).
 const onlyTable = process.env.MUTATION_TABLE_ONLY === "1";
+const list = process.env.MUTATION_LIST === "1";
 
 const failed = [];
 if (!onlyTable)
@@ -35,7 +38,12 @@ const DETECTED = new Set(["Killed", "Timeout"]);
 const rows = run.map((name) => {
   const file = join(root, "reports/mutation", `${name}.json`);
   if (!existsSync(file)) return `| ${targets[name]} | not run | | |`;
-  const mutants = Object.values(JSON.parse(readFileSync(file, "utf8")).files).flatMap((f) => f.mutants);
+  const files = Object.entries(JSON.parse(readFileSync(file, "utf8")).files);
+  const mutants = files.flatMap(([, f]) => f.mutants);
+  if (list)
+    for (const [path, f] of files)
+      for (const m of f.mutants.filter((x) => x.status === "Survived" || x.status === "NoCoverage"))
+        console.log(`${m.status} ${path}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${JSON.stringify(m.replacement)}`);
   const count = (s) => mutants.filter((m) => m.status === s).length;
   const detected = mutants.filter((m) => DETECTED.has(m.status)).length;
   const valid = detected + count("Survived") + count("NoCoverage");

@@ -65,6 +65,16 @@ describe("order discount: shares add up to the discount", () => {
     );
   });
 
+  it("goods that are all free, with shipping: nothing to spread, no NaN", () => {
+    const a = computeAmounts(order([line("A", 0), line("B", 0)], 12, 0, 12));
+    expect(a.lines.map((l) => [l.netK, l.discountK])).toEqual([
+      [0, 0],
+      [0, 0],
+      [1000, 0],
+    ]);
+    expect(a.payableK).toBe(1200);
+  });
+
   it("no discount when the grand total covers the lines (a higher total is no negative discount)", () => {
     const a = computeAmounts(order([line("A", 10)], 12), excl);
     expect(a.lines[0]).toMatchObject({ discountK: 0, netK: 1000, taxK: 200 });

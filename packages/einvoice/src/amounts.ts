@@ -70,7 +70,8 @@ function spread(totalK: number, weights: number[]): number[] {
   const exact = weights.map((w) => (totalK * w) / sum);
   const parts = exact.map(Math.floor);
   let rest = totalK - parts.reduce((a, b) => a + b, 0);
-  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((x, y) => y.r - x.r || x.i - y.i);
+  // Array.prototype.sort is stable: equal remainders keep the lines' order (the earlier line first).
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((x, y) => y.r - x.r);
   for (const { i } of order) {
     if (rest <= 0) break;
     parts[i] = (parts[i] ?? 0) + 1;

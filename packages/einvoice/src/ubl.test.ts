@@ -37,6 +37,7 @@ describe("header guards", () => {
     for (const uuid of [
       "3f1c2a3e-1111-4a2b-9c3d-0123456789a",
       "x3f1c2a3e-1111-4a2b-9c3d-0123456789ab",
+      "3f1c2a3e-1111-4a2b-9c3d-0123456789abc",
       "3f1c2a3e11114a2b9c3d0123456789ab",
     ])
       expect(() => xmlOf(sampleOrder(), { uuid })).toThrow(`Geçersiz ETTN: ${uuid}`);
@@ -109,6 +110,9 @@ describe("document", () => {
       /^<\?xml version="1.0" encoding="UTF-8"\?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/,
     );
     expect(xml).toContain(
+      ' xmlns:ext="urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ',
+    );
+    expect(xml).toContain(
       'xsi:schemaLocation="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2 UBL-Invoice-2.1.xsd"',
     );
     const eFatura = xmlOf(company(), { profile: "TEMELFATURA" });
@@ -162,6 +166,11 @@ describe("document", () => {
     expect(supplier).toContain(
       "<cac:Person><cbc:FirstName>Ali Veli</cbc:FirstName><cbc:FamilyName>Yılmaz</cbc:FamilyName></cac:Person>",
     );
+    const spaced = section(
+      xmlOf(sampleOrder(), {}, { ...s, name: "Ali \t Yılmaz" }),
+      "AccountingSupplierParty",
+    );
+    expect(spaced).toContain("<cbc:FirstName>Ali</cbc:FirstName><cbc:FamilyName>Yılmaz</cbc:FamilyName>");
     const oneWord = section(xmlOf(sampleOrder(), {}, { ...s, name: "Aliş" }), "AccountingSupplierParty");
     expect(oneWord).toContain(
       "<cac:Person><cbc:FirstName>Aliş</cbc:FirstName><cbc:FamilyName>-</cbc:FamilyName></cac:Person>",
@@ -181,6 +190,11 @@ describe("document", () => {
       "AccountingCustomerParty",
     );
     expect(untitled).toContain("<cac:PartyName><cbc:Name>Ayşe Yılmaz</cbc:Name></cac:PartyName>");
+    const firstOnly = section(
+      xmlOf(company({ companyName: "", lastName: "" }), { profile: "TEMELFATURA" }),
+      "AccountingCustomerParty",
+    );
+    expect(firstOnly).toContain("<cac:PartyName><cbc:Name>Ayşe</cbc:Name></cac:PartyName>");
   });
 
   it("a consumer: a Person, names from the billing address when the customer has none; the address filled in", () => {
