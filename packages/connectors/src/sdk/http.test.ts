@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { caught } from "../testing/contract";
 import { ConnectorError } from "./errors";
 import {
   HttpClient,
@@ -18,6 +17,16 @@ import type { RateLimiter } from "./rate-limit";
  * what is retried and what is not (an offline agent, a long Retry-After), a 429 pausing the shared
  * limiter, what is sent and what is logged.
  */
+
+/** The ConnectorError a request fails with (imported from nowhere heavier than the SDK). */
+async function caught(p: Promise<unknown>): Promise<ConnectorError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  if (e instanceof ConnectorError) return e;
+  throw e ?? new Error("expected a ConnectorError");
+}
 
 type Step =
   | { status: number; body?: string; headers?: Record<string, string> }
@@ -40,7 +49,10 @@ function setup(steps: Step[], options: Partial<HttpClientOptions> = {}) {
       return new Promise<Response>((_, reject) =>
         init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
       );
-    return new Response(step.status === 204 ? null : (step.body ?? ""), { status: step.status, headers: step.headers });
+    return new Response(step.status === 204 ? null : (step.body ?? ""), {
+      status: step.status,
+      headers: step.headers,
+    });
   }) as TransportFetch;
   const sleeps: number[] = [];
   const logs: HttpLogEntry[] = [];
@@ -499,7 +511,12 @@ describe("logs", () => {
       { secrets: ["s3cr3t-key", ""] },
     );
     c.http.addSecret(undefined);
-    await c.http.request({ ...write, idempotent: true, url: "orders?key=s3cr3t-key", body: { text: "s3cr3t-key" } });
+    await c.http.request({
+      ...write,
+      idempotent: true,
+      url: "orders?key=s3cr3t-key",
+      body: { text: "s3cr3t-key" },
+    });
     expect(c.logs.map((l) => [l.attempt, l.status, l.method, l.url, l.kind, l.operation, l.system])).toEqual([
       [0, 500, "POST", "http://example.test/api/orders?key=***", "write", "create", "sys"],
       [1, 200, "POST", "http://example.test/api/orders?key=***", "write", "create", "sys"],
