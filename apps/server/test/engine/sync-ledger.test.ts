@@ -107,6 +107,16 @@ describe("contentHash", () => {
     );
   });
 
+  it("many keys (past the sort's small-array path) in any order", () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `k${String((i * 37) % 100).padStart(2, "0")}`);
+    const forward = Object.fromEntries(keys.map((k) => [k, k.length]));
+    const backward = Object.fromEntries([...keys].reverse().map((k) => [k, k.length]));
+    const sorted = Object.fromEntries([...keys].sort().map((k) => [k, k.length]));
+    expect(contentHash(forward)).toBe(contentHash(sorted));
+    expect(contentHash(backward)).toBe(contentHash(sorted));
+    expect(contentHash(sorted)).toBe(createHash("sha1").update(JSON.stringify(sorted)).digest("base64url"));
+  });
+
   it("different content, a different hash", () => {
     const hashes = [
       { a: 1 },

@@ -1,8 +1,11 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ConnectorError } from "./errors";
 import {
   HttpClient,
   type HttpClientOptions,
+  OUTBOUND_REFUSED,
   OutboundGuard,
   parseOutboundAllow,
   TRANSPORT_LOST,
@@ -614,6 +617,57 @@ describe("outbound allow-list", () => {
       expect(guard.isAllowed("::ffff:10.1.1.1", 8080)).toBe(true);
     } finally {
       void guard.close();
+    }
+  });
+});
+
+describe("defaults", () => {
+  it("Node's fetch, a real pause with jitter between half and all of the backoff", async () => {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(hits === 1 ? 500 : 200, { "content-type": "application/json" });
+      res.end(hits === 1 ? "" : '{"ok":1}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const http = new HttpClient({ system: "s", baseUrl: base, retry: { baseDelayMs: 60 } });
+      const started = Date.now();
+      expect((await http.request({ ...read, method: "GET" })).json).toEqual({ ok: 1 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(29);
+      expect(hits).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("the guard checks a URL without a port against port 80, or 443 for https", async () => {
+    const code = async (guard: OutboundGuard, url: string) => {
+      try {
+        await guard.fetch(url);
+        return "answered";
+      } catch (error) {
+        let cur: unknown = error;
+        for (let i = 0; i < 4 && cur; i++) {
+          const c = (cur as { code?: unknown }).code;
+          if (typeof c === "string") return c;
+          cur = (cur as { cause?: unknown }).cause;
+        }
+        return "no code";
+      }
+    };
+    const at80 = new OutboundGuard({ allow: ["127.0.0.1:80"] });
+    const at443 = new OutboundGuard({ allow: ["127.0.0.1:443"] });
+    try {
+      // Allowed: whatever the loopback answers (usually nothing listens), the guard did not refuse it.
+      expect(await code(at80, "http://127.0.0.1/")).not.toBe(OUTBOUND_REFUSED);
+      expect(await code(at80, "https://127.0.0.1/")).toBe(OUTBOUND_REFUSED);
+      expect(await code(at443, "https://127.0.0.1/")).not.toBe(OUTBOUND_REFUSED);
+      expect(await code(at443, "http://127.0.0.1/")).toBe(OUTBOUND_REFUSED);
+    } finally {
+      await at80.close();
+      await at443.close();
     }
   });
 });
