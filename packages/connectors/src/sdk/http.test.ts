@@ -7,6 +7,7 @@ import {
   type HttpClientOptions,
   OUTBOUND_REFUSED,
   OutboundGuard,
+  OutboundRefusedError,
   parseOutboundAllow,
   TRANSPORT_LOST,
   TRANSPORT_OFFLINE,
@@ -669,5 +670,163 @@ describe("defaults", () => {
       await at80.close();
       await at443.close();
     }
+  });
+});
+
+describe("more decisions", () => {
+  it("wire codes and the guard's error, as the agent and the logs carry them", () => {
+    expect([TRANSPORT_OFFLINE, TRANSPORT_LOST, OUTBOUND_REFUSED]).toEqual([
+      "ETRANSPORTOFFLINE",
+      "ETRANSPORTLOST",
+      "EOUTBOUNDREFUSED",
+    ]);
+    expect(new OutboundRefusedError()).toMatchObject({
+      code: "EOUTBOUNDREFUSED",
+      name: "OutboundRefusedError",
+      message: "outbound connection refused: the address is not a public one",
+    });
+  });
+
+  it("a transport failing with nothing, or with a merchant message that is no text", async () => {
+    const c = setup([{ error: undefined }], { retry: { maxRetries: 0 } });
+    expect(await caught(c.http.request(read))).toMatchObject({
+      reason: "network",
+      merchantMessage: undefined,
+    });
+    const n = setup([{ error: Object.assign(new Error("x"), { merchantMessage: 42 }) }], {
+      retry: { maxRetries: 0 },
+    });
+    expect((await caught(n.http.request(read))).merchantMessage).toBeUndefined();
+  });
+
+  it("a read a connector calls maybe applied is still retried: reading twice is safe", async () => {
+    const c = setup([{ status: 200 }, { status: 200, body: "{}" }]);
+    let first = true;
+    await c.http.request({
+      ...read,
+      classify: () => {
+        if (!first) return undefined;
+        first = false;
+        return new ConnectorError("odd", { reason: "server_error", maybeApplied: true });
+      },
+    });
+    expect(c.calls).toHaveLength(2);
+  });
+
+  it("only an auth failure calls the token refresh", async () => {
+    let refreshes = 0;
+    const c = setup([{ status: 500 }, { status: 200 }]);
+    await c.http.request({
+      ...read,
+      onAuthFailure: async () => {
+        refreshes++;
+        return true;
+      },
+    });
+    expect([refreshes, c.calls.length]).toEqual([0, 2]);
+  });
+
+  it("works without a counter, a limiter or a logger", async () => {
+    const bare = (steps: Step[]) =>
+      setup(steps, { counter: undefined, rateLimiter: undefined, logger: undefined });
+    await bare([{ status: 401 }, { status: 200 }]).http.request({ ...read, onAuthFailure: async () => true });
+    await bare([{ status: 429, headers: { "retry-after": "1" } }, { status: 200 }]).http.request(read);
+    await caught(bare([{ status: 400 }]).http.request(read));
+    await caught(bare([{ error: codeError("ECONNRESET") }]).http.request(write));
+    const offline = bare([{ status: 200 }]);
+    const http = new HttpClient({
+      system: "s",
+      baseUrl: "http://x.test",
+      fetch: Object.assign((async () => new Response("")) as typeof fetch, {
+        ready: async () => {
+          throw new Error("away");
+        },
+      }),
+    });
+    expect((await caught(http.request(read))).reason).toBe("unavailable");
+    expect(offline.calls).toHaveLength(0);
+  });
+
+  it("the caller's abort wins over what the transport failed with", async () => {
+    const stop = new AbortController();
+    const fetch = (async (_u: string | URL | Request, init?: RequestInit) =>
+      new Promise<Response>((_, reject) =>
+        init?.signal?.addEventListener("abort", () => reject(new Error("transport's own error"))),
+      )) as typeof globalThis.fetch;
+    const http = new HttpClient({ system: "s", baseUrl: "http://x.test", fetch });
+    const pending = http.request({ ...read, signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 5));
+    stop.abort(new Error("the caller stopped"));
+    await expect(pending).rejects.toThrow("the caller stopped");
+  });
+
+  it("URLs: only a leading scheme is absolute; every slash between base and path but one is dropped", async () => {
+    const c = setup([{ status: 200 }], { baseUrl: "http://example.test/api//" });
+    await c.http.request({ ...read, url: "v1//orders?next=http://other.test/" });
+    expect(c.calls[0]?.url).toBe("http://example.test/api/v1//orders?next=http://other.test/");
+  });
+});
+
+describe("the guard's connections", () => {
+  const failure = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return "answered";
+    } catch (error) {
+      let cur: unknown = error;
+      for (let i = 0; i < 4 && cur; i++) {
+        const c = (cur as { code?: unknown; message?: unknown }).code;
+        if (typeof c === "string") return c;
+        if (!(cur as { cause?: unknown }).cause) return String((cur as { message?: unknown }).message);
+        cur = (cur as { cause?: unknown }).cause;
+      }
+      return "no code";
+    }
+  };
+
+  it("resolves names with the system resolver, brackets IPv6 literals, passes resolver failures on", async () => {
+    const server = createServer((_req, res) => res.end("{}"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const system = new OutboundGuard({ allow: [`127.0.0.1:${port}`] });
+    const v6 = new OutboundGuard({ allow: [`[::1]:${port}`], resolve: async () => [] });
+    const broken = new OutboundGuard({
+      resolve: async () => {
+        throw new Error("resolver down");
+      },
+    });
+    const publicOnly = new OutboundGuard();
+    try {
+      expect(await failure(system.fetch(`http://localhost:${port}/`))).toBe("answered");
+      // Nothing may listen on ::1 here: what matters is that the guard let it through.
+      expect(await failure(v6.fetch(`http://[::1]:${port}/`))).not.toBe(OUTBOUND_REFUSED);
+      expect(await failure(broken.fetch("http://erp.example.com/"))).toContain("resolver down");
+      expect(publicOnly.isAllowed("8.8.8.8", 443)).toBe(true);
+      expect(publicOnly.isAllowed("10.0.0.1", 443)).toBe(false);
+    } finally {
+      await Promise.all([system.close(), v6.close(), broken.close(), publicOnly.close()]);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    // A closed guard opens no more connections.
+    expect(await failure(system.fetch(`http://127.0.0.1:${port}/`))).not.toBe("answered");
+  });
+
+  it("a refused address is a settings problem for the client, said once", async () => {
+    const guard = new OutboundGuard();
+    try {
+      const http = new HttpClient({ system: "sys", baseUrl: "http://127.0.0.1:8081", fetch: guard.fetch });
+      expect(await caught(http.request(read))).toMatchObject({
+        reason: "config",
+        systemCode: OUTBOUND_REFUSED,
+        message: "sys list: address not allowed",
+      });
+    } finally {
+      await guard.close();
+    }
+  });
+
+  it("allow-list forms: only a whole bracketed entry, any IPv6 prefix length", () => {
+    expect(() => parseOutboundAllow("x[::1]")).toThrow();
+    expect(parseOutboundAllow("fd00::/16").net[1]).toBe(16);
   });
 });
