@@ -15,7 +15,8 @@ const targets = {
   "invoice-issuer": "apps/server invoice issuer",
 };
 const chosen = process.argv.slice(2);
-for (const name of chosen) if (!(name in targets)) throw new Error(`unknown target ${name}: ${Object.keys(targets)}`);
+for (const name of chosen)
+  if (!(name in targets)) throw new Error(`unknown target ${name}: ${Object.keys(targets)}`);
 const run = chosen.length > 0 ? chosen : Object.keys(targets);
 // MUTATION_TABLE_ONLY=1: the table from the last reports, without running; MUTATION_LIST=1: and each
 // surviving / uncovered mutant (file:line, mutator, replacement).
@@ -43,7 +44,9 @@ const rows = run.map((name) => {
   if (list)
     for (const [path, f] of files)
       for (const m of f.mutants.filter((x) => x.status === "Survived" || x.status === "NoCoverage"))
-        console.log(`${m.status} ${path}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${JSON.stringify(m.replacement)}`);
+        console.log(
+          `${m.status} ${path}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${JSON.stringify(m.replacement)}`,
+        );
   const count = (s) => mutants.filter((m) => m.status === s).length;
   const detected = mutants.filter((m) => DETECTED.has(m.status)).length;
   const valid = detected + count("Survived") + count("NoCoverage");

@@ -7,12 +7,19 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { mergeConfig, type ViteUserConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-const workspaces = ["packages/connectors", "packages/contracts", "packages/einvoice", "packages/engine", "apps/agent", "apps/server"];
+const workspaces = [
+  "packages/connectors",
+  "packages/contracts",
+  "packages/einvoice",
+  "packages/engine",
+  "apps/agent",
+  "apps/server",
+];
 
 /** `@ep/name[/sub]` → the file its package.json exports, inside this copy of the repository. */
 function workspaceAliases(): { find: string; replacement: string }[] {

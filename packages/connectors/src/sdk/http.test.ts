@@ -534,6 +534,7 @@ describe("logs", () => {
     });
     expect(c.logs[1]).toMatchObject({ responseBody: "ok", error: undefined });
     expect(c.logs[1]?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(c.logs[1]?.durationMs).toBeLessThan(60_000);
     const exact = setup([{ status: 200, body: "y".repeat(4000) }]);
     await exact.http.request(read);
     expect(exact.logs[0]?.responseBody).toBe("y".repeat(4000));
