@@ -19,7 +19,17 @@ export function target(name, { mutate, vitestConfig, ...rest }) {
     clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
     tempDirName: ".stryker-tmp",
     cleanTempDir: "always",
-    ignorePatterns: ["reports", ".stryker-tmp", "dist", "data", "coverage", "test-results", ".tmp"],
+    // The repository's .gitignore entries (anchored where a source folder has the same name:
+    // apps/server/src/modules/reports).
+    ignorePatterns: [
+      "/reports/mutation",
+      "/.stryker-tmp",
+      "dist/",
+      "data/",
+      "coverage/",
+      "test-results/",
+      ".tmp/",
+    ],
     timeoutMS: 20_000,
     timeoutFactor: 2,
     thresholds: { high: 90, low: 85, break: null },
