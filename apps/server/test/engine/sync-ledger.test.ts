@@ -288,6 +288,34 @@ describe("put", () => {
   });
 });
 
+describe("put, further", () => {
+  it("a conflict in a batch of more than a thousand rows is answered once", async () => {
+    const { ledger, entity, prefix: p } = await fresh();
+    await ledger.put(entity, [{ key: `${p}holder`, externalId: "x-held", hash: "h" }]);
+    const rows = Array.from({ length: 1001 }, (_, i) => ({
+      key: `${p}${i}`,
+      externalId: `x-${i}`,
+      hash: "h",
+    }));
+    rows[1000] = { key: `${p}1000`, externalId: "x-held", hash: "h" };
+    expect(await ledger.put(entity, rows)).toEqual([
+      { key: `${p}1000`, externalId: "x-held", heldBy: `${p}holder` },
+    ]);
+  });
+
+  it("a run that rewrites rows the statistics already count does not analyse again", async () => {
+    const { at, entity, prefix: p } = await fresh();
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ key: `${p}${i}`, hash: "h" }));
+    const first = watched();
+    await at(first.db).put(entity, rows);
+    expect(first.statements.filter((s) => s.startsWith("analyze"))).toHaveLength(1);
+    const again = watched();
+    await at(again.db).put(entity, rows);
+    expect(again.statements.filter((s) => s.startsWith("explain"))).toHaveLength(1);
+    expect(again.statements.filter((s) => s.startsWith("analyze"))).toHaveLength(0);
+  });
+});
+
 describe("scope", () => {
   it("lookups, counts and holders stay inside their connection and entity", async () => {
     const { ledger, entity, prefix: p } = await fresh();
