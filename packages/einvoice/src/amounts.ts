@@ -70,7 +70,8 @@ function spread(totalK: number, weights: number[]): number[] {
   const exact = weights.map((w) => (totalK * w) / sum);
   const parts = exact.map(Math.floor);
   let rest = totalK - parts.reduce((a, b) => a + b, 0);
-  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((x, y) => y.r - x.r || x.i - y.i);
+  // Array.prototype.sort is stable: equal remainders keep the lines' order (the earlier line first).
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((x, y) => y.r - x.r);
   for (const { i } of order) {
     if (rest <= 0) break;
     parts[i] = (parts[i] ?? 0) + 1;
@@ -92,7 +93,8 @@ export function computeAmounts(order: Order, options: AmountOptions = {}): Invoi
     isShipping: false,
   }));
   const shippingK = toKurus(order.shipping.cost);
-  if (shippingK > 0)
+  // A negative cost becomes a line too, so the guard below refuses it (it was silently left out).
+  if (shippingK !== 0)
     source.push({
       sku: "KARGO",
       name: options.shippingName ?? (order.shipping.method ? `Kargo (${order.shipping.method})` : "Kargo"),

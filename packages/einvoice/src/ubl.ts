@@ -84,7 +84,9 @@ export function buildUblInvoice(
   if (!/^(\d{10}|\d{11})$/.test(seller.taxNumber))
     throw new RangeError("Satıcı VKN/TCKN 10 veya 11 hane olmalı");
   const currency = order.currency.toUpperCase();
-  if (currency !== "TRY" && !(header.exchangeRate && header.exchangeRate > 0))
+  // Finite too: an Infinity rate passed `> 0` and was written as CalculationRate "Infinity".
+  const rate = header.exchangeRate ?? Number.NaN;
+  if (currency !== "TRY" && !(Number.isFinite(rate) && rate > 0))
     throw new RangeError(`${currency} faturası için döviz kuru gerekli`);
   const buyerNumber = buyerTaxNumber(order.customer);
   if (header.profile !== "EARSIVFATURA" && !buyerNumber)

@@ -170,7 +170,10 @@ export function parseOutboundAllow(entry: string): AllowRule {
     : v4
       ? [v4[1]!, v4[2] ?? "", v4[3]]
       : [text.replace(/\/\d+$/, ""), text.match(/\/\d+$/)?.[0] ?? "", undefined];
-  if (!ipaddr.isValid(host)) throw new Error(`not an IP address or network: ${entry}`);
+  // Dotted-quad IPv4 only: ipaddr.isValid also takes "127.1", "0x7f.0.0.1", "017.0.0.1" (octal: 15.0.0.1)
+  // and "4294967295", which no one means in an allow-list.
+  if (!ipaddr.IPv4.isValidFourPartDecimal(host) && !ipaddr.IPv6.isValid(host))
+    throw new Error(`not an IP address or network: ${entry}`);
   const address = ipaddr.process(host);
   const bits = prefix ? Number(prefix.slice(1)) : address.kind() === "ipv4" ? 32 : 128;
   const net = ipaddr.parseCIDR(`${address.toString()}/${bits}`);

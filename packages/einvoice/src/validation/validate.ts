@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +15,19 @@ import { type CompiledSchematron, compileSchematron, SVRL } from "./schematron-c
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
-/** The project's shared docs sit next to the repository: `<repo>/../shared`. */
-export const sharedRoot = resolve(here, "../../../../../shared");
+/**
+ * The project's shared docs sit next to the repository (`<repo>/../shared`), or where `EP_SHARED_DIR`
+ * says. Found by walking up from this file, so that a copy of the repository nested deeper (Stryker's
+ * sandbox under `<repo>/.stryker-tmp/`) still reads the vendor files in place.
+ */
+export function findSharedRoot(from: string, env = process.env.EP_SHARED_DIR): string {
+  if (env) return resolve(env);
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "shared", "ground-truth"))) return join(dir, "shared");
+    if (dirname(dir) === dir) return resolve(from, "../../../../../shared");
+  }
+}
+export const sharedRoot = findSharedRoot(here);
 export const groundTruth = {
   invoiceXsd: join(sharedRoot, "ground-truth/ubl-2.1/xsd/maindoc/UBL-Invoice-2.1.xsd"),
   gibSchematron: join(sharedRoot, "ground-truth/ubl-tr-schematron/Schematron/UBL-TR_Main_Schematron.xml"),

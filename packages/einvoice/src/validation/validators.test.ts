@@ -49,7 +49,8 @@ const company = sampleOrder({
     isCompany: true,
   },
 });
-const good = buildUblInvoice(company, seller, header).xml;
+// Built inside each test, not at import: a mutation tool then knows which tests run the builder.
+const buildGood = () => buildUblInvoice(company, seller, header).xml;
 
 let gib: SchematronValidator;
 let totals: SchematronValidator;
@@ -83,6 +84,7 @@ describe("GİB's sample TemelFaturaOrnegi.xml", () => {
 
 describe("broken documents fail", () => {
   it("a wrong VAT total fails the schematron", async () => {
+    const good = buildGood();
     const wrongTotal = good.replace(
       /(<cac:TaxTotal><cbc:TaxAmount currencyID="TRY">)([\d.]+)(<)/,
       (_m, a: string, v: string, b: string) => `${a}${(Number(v) + 1).toFixed(2)}${b}`,
@@ -101,6 +103,7 @@ describe("broken documents fail", () => {
   });
 
   it("a wrong line VAT is caught", async () => {
+    const good = buildGood();
     const wrongLine = good.replace(
       /(<cac:InvoiceLine>.*?<cac:TaxTotal><cbc:TaxAmount currencyID="TRY">)([\d.]+)(<)/,
       (_m, a: string, v: string, b: string) => `${a}${(Number(v) + 0.01).toFixed(2)}${b}`,
@@ -110,6 +113,7 @@ describe("broken documents fail", () => {
   });
 
   it("a structurally broken document fails the XSD", async () => {
+    const good = buildGood();
     const misplaced = good
       .replace(/<cbc:CopyIndicator>false<\/cbc:CopyIndicator>/, "")
       .replace(
@@ -123,6 +127,7 @@ describe("broken documents fail", () => {
   });
 
   it("GİB's rules reject a malformed invoice number and a VKN of the wrong length", async () => {
+    const good = buildGood();
     const badNumber = good.replace("<cbc:ID>ABC2026000000001<", "<cbc:ID>AB2026000000001<");
     const badVkn = good.replace(/schemeID="VKN">9876543210</, 'schemeID="VKN">987654321<');
     const [n, v] = await gib.validate([badNumber, badVkn]);
