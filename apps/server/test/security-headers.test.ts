@@ -61,7 +61,7 @@ describe("security headers on every answer", () => {
     expect(res.status).toBe(status);
     for (const name of EXPECTED) expect(res.headers.get(name), name).toBeTruthy();
     expect(res.headers.get("x-frame-options")).toBe("DENY");
-    if (status !== 200) expect((await res.json()).successful).toBe(false);
+    if (status !== 200) expect(((await res.json()) as { successful: boolean }).successful).toBe(false);
   });
 
   it("Node's 431 for an oversized header block carries them, in the envelope", async () => {
