@@ -2,6 +2,7 @@ import {
   accountSchema,
   envelopeSchema,
   forgotPasswordSchema,
+  lineInput,
   loginByRowIdSchema,
   loginResultSchema,
   loginSchema,
@@ -23,7 +24,7 @@ import { AccountService } from "./service.ts";
 // The server checks the address itself so it can answer with the spec's codes 119 and 120.
 const registerBody = z.object({
   ...registerFields,
-  email: textInput({ error: "validation.emailRequired" })
+  email: lineInput({ error: "validation.emailRequired" })
     .trim()
     .min(1, { error: "validation.emailRequired" }),
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { envelopeSchema, textInput } from "@ep/contracts";
+import { envelopeSchema, lineInput } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
@@ -34,9 +34,9 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           body: z.object({
-            code: textInput().min(1).max(500),
-            domain: textInput().min(1).max(253),
-            state: textInput().max(200).optional(),
+            code: lineInput().min(1).max(500),
+            domain: lineInput().min(1).max(253),
+            state: lineInput().max(200).optional(),
           }),
           response: { 200: envelopeSchema(z.object({ rowId: z.string(), created: z.boolean() })) },
         },
@@ -57,10 +57,10 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           body: z.object({
-            apiKey: textInput().min(1).max(200),
-            username: textInput().min(3).max(100),
+            apiKey: lineInput().min(1).max(200),
+            username: lineInput().min(3).max(100),
             password: z.string().min(1).max(100),
-            tenantId: textInput().max(50).optional(),
+            tenantId: lineInput().max(50).optional(),
           }),
           response: { 200: envelopeSchema(z.object({ rowId: z.string(), created: z.boolean() })) },
         },
@@ -81,7 +81,7 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          querystring: z.object({ domain: textInput().min(1).max(253) }),
+          querystring: z.object({ domain: lineInput().min(1).max(253) }),
           response: { 200: envelopeSchema(z.object({ url: z.string(), state: z.string() })) },
         },
       },
