@@ -41,6 +41,8 @@ export const registerFields = {
   phone: phoneSchema,
   erpType: systemType(ERP_TYPE_VALUES, "validation.erpTypeRequired"),
   ecommerceType: systemType(ECOMMERCE_TYPE_VALUES, "validation.ecommerceTypeRequired"),
+  /** ALTCHA payload (base64); required only when the server asks for it (registrations from one address). */
+  captcha: textInput().max(4000).optional(),
 };
 export const registerSchema = z.object(registerFields);
 export type RegisterRequest = z.infer<typeof registerSchema>;

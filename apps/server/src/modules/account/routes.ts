@@ -59,7 +59,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       "/api/account/register",
       { schema: { tags, body: registerBody, response: { 200: envelopeSchema(accountSchema) } } },
-      async (request) => ok(await service.register(request.body), "api.registered"),
+      async (request) => ok(await service.register(request.body, meta(request)), "api.registered"),
     );
 
     app.post(

@@ -49,6 +49,13 @@ export const ADDRESS_HARD_CAPTCHA_AFTER = 30;
 /** The flood ceiling: sign-in requests from one address in a minute, whatever their outcome. */
 export const LOGIN_FLOOD_LIMIT = 60;
 export const LOGIN_FLOOD_WINDOW_MS = 60_000;
+/**
+ * Registration, per client address: after this many registrations in the window a captcha is demanded
+ * (CAPTCHA=adaptive or required), and beyond the flood limit they answer 429 whatever the mode.
+ */
+export const REGISTER_WINDOW_MS = 60 * 60_000;
+export const REGISTER_CAPTCHA_AFTER = 3;
+export const REGISTER_FLOOD_LIMIT = 20;
 export const RESET_LINK_TTL_MS = 60 * 60_000;
 /** Password recovery: requests per client address, and mails per e-mail, in one link lifetime. */
 export const RECOVER_WINDOW_MS = RESET_LINK_TTL_MS;
@@ -87,7 +94,8 @@ export class AccountService {
   }
 
   /** Registration: company, first user and two 14-day trial licences, all or nothing. */
-  async register(input: RegisterRequest): Promise<Account> {
+  async register(input: RegisterRequest, meta: Pick<RequestMeta, "ip">): Promise<Account> {
+    await this.throttleRegistration(input.captcha, meta.ip);
     const email = input.email.trim();
     if (TURKISH_CHARACTERS.test(email)) {
       throw new AppError(400, "api.emailHasTurkishCharacters", BusinessCode.EmailHasTurkishCharacters);
@@ -197,6 +205,26 @@ export class AccountService {
     }
     await repo.recordLoginAttempt(this.db, email, meta.ip, true, this.now());
     return this.openSession(user, meta);
+  }
+
+  /** Registrations from one address: a captcha after a few, a refusal (429) beyond the flood limit. */
+  private async throttleRegistration(captcha: string | undefined, ip: string): Promise<void> {
+    const now = this.now();
+    const attempts = await hit(this.db, "register:address", ip, now, REGISTER_WINDOW_MS);
+    if (attempts > REGISTER_FLOOD_LIMIT) {
+      const wait = await secondsUntilBelow(
+        this.db,
+        "register:address",
+        ip,
+        now,
+        REGISTER_WINDOW_MS,
+        REGISTER_FLOOD_LIMIT,
+      );
+      throw AppError.tooMany("api.tooManyRegistrations", wait);
+    }
+    const required = this.ctx.config.captcha !== "off" && attempts > REGISTER_CAPTCHA_AFTER ? "normal" : null;
+    if (captcha) await this.useCaptcha(captcha, required);
+    else if (required) throw captchaDemand(required);
   }
 
   /** Which captcha this attempt needs, from the failures of its e-mail and of its address. */
