@@ -17,10 +17,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveConnection } from "../src/modules/connections/repository.ts";
 import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
-import {
-  DELIVERIES_PER_MINUTE,
-  UNSIGNED_REPEAT_WINDOW_MS,
-} from "../src/modules/webhooks/service.ts";
+import { DELIVERIES_PER_MINUTE, UNSIGNED_REPEAT_WINDOW_MS } from "../src/modules/webhooks/service.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 interface Tenant {
@@ -218,9 +215,7 @@ describe("Ideasoft orders by webhook", () => {
     expect(answers.filter((s) => s === 200)).toHaveLength(DELIVERIES_PER_MINUTE);
     expect(answers.filter((s) => s === 429)).toHaveLength(10);
     const stored = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ep.id));
-    expect(stored.filter((r) => r.deliveryId.startsWith("order:7")).length).toBe(
-      DELIVERIES_PER_MINUTE,
-    );
+    expect(stored.filter((r) => r.deliveryId.startsWith("order:7")).length).toBe(DELIVERIES_PER_MINUTE);
     await idle(a, 60_000);
     // Deliveries that came during a run asked for one follow-up each time, never a run per delivery.
     const runs = await webhookRuns(a);
