@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { baseUrl } from "./browser.ts";
@@ -35,7 +35,12 @@ export function newUser(overrides: Partial<TestUser> = {}): TestUser {
 export async function registerByApi(user: TestUser): Promise<void> {
   const res = await fetch(`${baseUrl()}/api/account/register`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    // An address of its own (the e2e server trusts loopback as its proxy): registrations are
+    // throttled per address.
+    headers: {
+      "content-type": "application/json",
+      "x-forwarded-for": `10.${[...randomBytes(3)].join(".")}`,
+    },
     body: JSON.stringify(user),
   });
   const body = (await res.json()) as { successful: boolean; message: string };

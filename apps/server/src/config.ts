@@ -18,6 +18,14 @@ const schema = z.object({
       .max(65535, "PORT must be 0–65535")
       .default(3000),
   ),
+  HOST: z.preprocess(
+    emptyToUndefined,
+    z
+      .union([z.ipv4(), z.ipv6(), z.literal("localhost")], {
+        error: "HOST must be an IP address (127.0.0.1, 0.0.0.0, ::) or localhost",
+      })
+      .optional(),
+  ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
   EMBEDDED_DB: z.preprocess(emptyToUndefined, z.enum(["postgres", "pglite"]).default("postgres")),
   FAIRNESS: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).default("on")),
@@ -190,6 +198,11 @@ const schema = z.object({
 
 export type Config = {
   port: number;
+  /**
+   * The address the HTTP server listens on. Default: loopback while the demo runs (its password is
+   * served to anyone who can reach `/api/config`), every interface otherwise.
+   */
+  host: string;
   dataDir: string;
   /** Without DATABASE_URL: PostgreSQL run by the server under the data dir, or PGlite. */
   embeddedDb: "postgres" | "pglite";
@@ -283,15 +296,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     c.LOG_FORMAT ?? (process.stdout.isTTY && env.NODE_ENV !== "production" ? "pretty" : "json");
   // npm runs workspace scripts inside the workspace folder; relative paths mean the caller's folder.
   const base = env.INIT_CWD ?? process.cwd();
+  const demo = (c.DEMO ?? (c.DATABASE_URL ? "0" : "1")) === "1";
+  const host = c.HOST ?? (demo ? "127.0.0.1" : "0.0.0.0");
+  // The sandbox is called back on loopback, unless the server listens on one other address only.
+  const callbackHost = /^(0\.0\.0\.0$|::$|127\.|localhost$)/.test(host)
+    ? "127.0.0.1"
+    : host.includes(":")
+      ? `[${host}]`
+      : host;
   return {
     port: c.PORT,
+    host,
     dataDir: isAbsolute(c.DATA_DIR) ? c.DATA_DIR : resolve(base, c.DATA_DIR),
     embeddedDb: c.EMBEDDED_DB,
     fairness: c.FAIRNESS === "on",
     databaseUrl: c.DATABASE_URL,
     publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
     // 127.0.0.1, not localhost: the server listens on IPv4 and localhost may resolve to ::1 first.
-    sandboxUrl: `${(c.PUBLIC_URL ?? `http://127.0.0.1:${c.PORT}`).replace(/\/$/, "")}/sandbox`,
+    sandboxUrl: `${(c.PUBLIC_URL ?? `http://${callbackHost}:${c.PORT}`).replace(/\/$/, "")}/sandbox`,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     captcha: c.CAPTCHA,
@@ -315,10 +337,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectorRateMultiplier: c.CONNECTOR_RATE_MULTIPLIER,
     supportAccount:
       c.SUPPORT_EMAIL && c.SUPPORT_PASSWORD ? { email: c.SUPPORT_EMAIL, password: c.SUPPORT_PASSWORD } : null,
-    demo:
-      (c.DEMO ?? (c.DATABASE_URL ? "0" : "1")) === "1"
-        ? { email: c.DEMO_EMAIL ?? DEMO_DEFAULT_EMAIL, password: c.DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD }
-        : null,
+    demo: demo
+      ? { email: c.DEMO_EMAIL ?? DEMO_DEFAULT_EMAIL, password: c.DEMO_PASSWORD ?? DEMO_DEFAULT_PASSWORD }
+      : null,
     demoAgent: c.DEMO_AGENT === "1",
     metrics: c.METRICS_TOKEN ? { token: c.METRICS_TOKEN } : c.DATABASE_URL ? "off" : "open",
     http: {

@@ -31,7 +31,7 @@ async function main() {
     process.exit(1);
   });
   const app = config.role === "worker" ? undefined : await buildApp(ctx);
-  if (app) await app.listen({ port: config.port, host: "0.0.0.0" });
+  if (app) await app.listen({ port: config.port, host: config.host });
   // After listening: the demo's jobs call its sandboxes, which this server serves.
   const demo = config.demo && app ? await startDemoCompany(ctx, config.demo) : undefined;
   if (demo && config.demo) ctx.demoLogin = config.demo;

@@ -40,6 +40,8 @@ const A_VIEWS = [
   "/api/settings/connections",
   "/api/settings/StockIntegration",
   "/api/CustomerLicense",
+  "/api/agents",
+  "/api/webhooks/status",
 ];
 
 let t: TestApp;

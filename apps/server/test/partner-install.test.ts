@@ -19,12 +19,12 @@ let emu: IdeasoftEmulator;
 let t: TestApp;
 
 /** What Ideasoft does when the merchant approves our app: its consent page redirects with a code. */
-async function consentCode(): Promise<string> {
+async function consentCode(state = "s"): Promise<string> {
   const res = await fetch(
     `${emu.url}/panel/auth?${new URLSearchParams({
       client_id: emu.credentials.clientId,
       response_type: "code",
-      state: "s",
+      state,
       redirect_uri: "http://panel.test/ideasoft-app-install",
     })}`,
     { redirect: "manual" },
@@ -34,10 +34,35 @@ async function consentCode(): Promise<string> {
   return landing.searchParams.get("code") ?? "";
 }
 
-async function install(domain: string, code?: string) {
-  return call(t.app, "POST", "/api/partner-install/ideasoft", {
-    body: { code: code ?? (await consentCode()), domain },
+/** A browser starting the install on our side: the state and the cookie that binds it to the browser. */
+async function startInstall(domain: string): Promise<{ state: string; cookie: string }> {
+  const res = await t.app.inject({
+    url: `/api/partner-install/ideasoft/authorize?${new URLSearchParams({ domain })}`,
   });
+  expect(res.statusCode).toBe(200);
+  const setCookie = String(res.headers["set-cookie"] ?? "");
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Lax/i);
+  return { state: res.json().data.state as string, cookie: setCookie.split(";")[0]! };
+}
+
+const postInstall = (body: Record<string, unknown>, cookie?: string) =>
+  t.app
+    .inject({
+      method: "POST",
+      url: "/api/partner-install/ideasoft",
+      payload: body,
+      headers: cookie ? { cookie } : {},
+    })
+    .then((res) => ({ status: res.statusCode, body: res.json() }));
+
+async function install(domain: string, code?: string) {
+  // A name Ideasoft would not send is refused at authorize: such a landing is started for a real one.
+  const started = await startInstall(domain).catch(() => startInstall("magaza-x.myideasoft.com"));
+  return postInstall(
+    { code: code ?? (await consentCode(started.state)), domain, state: started.state },
+    started.cookie,
+  );
 }
 
 async function signIn(rowId: string) {
@@ -221,5 +246,33 @@ describe("Ideasoft app install", () => {
     expect(url.searchParams.get("client_id")).toBe(emu.credentials.clientId);
     expect(url.searchParams.get("redirect_uri")).toBe("http://panel.test/ideasoft-app-install");
     expect(url.searchParams.get("state")).toBe(res.body.data.state);
+  });
+
+  it("refuses a code whose state this browser did not start (a victim sent an attacker's link)", async () => {
+    const domain = "magaza-state.myideasoft.com";
+    // The attacker starts an install in their own browser and keeps the code and state.
+    const attacker = await startInstall(domain);
+    const code = await consentCode(attacker.state);
+    // The victim's browser: no cookie, or its own install's cookie.
+    const victim = await startInstall(domain);
+    for (const cookie of [undefined, victim.cookie]) {
+      const res = await postInstall({ code, domain, state: attacker.state }, cookie);
+      expect(res.status).toBe(400);
+      expect(res.body.data.errorCode).toBe("state_mismatch");
+    }
+    // Without a state at all, and with a forged cookie value.
+    expect((await postInstall({ code, domain }, attacker.cookie)).body.data.errorCode).toBe("state_mismatch");
+    const forged = `ep_oauth_state=${attacker.cookie.split("=")[1]!.replace(/.$/, "x")}`;
+    expect((await postInstall({ code, domain, state: attacker.state }, forged)).body.data.errorCode).toBe(
+      "state_mismatch",
+    );
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(partnerAccounts)
+      .where(eq(partnerAccounts.externalId, domain));
+    expect(row).toBeUndefined();
+    // The browser that started it gets in, once.
+    const own = await postInstall({ code, domain, state: attacker.state }, attacker.cookie);
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
   });
 });

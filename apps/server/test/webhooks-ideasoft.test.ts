@@ -17,10 +17,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveConnection } from "../src/modules/connections/repository.ts";
 import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
-import {
-  UNSIGNED_DELIVERIES_PER_MINUTE,
-  UNSIGNED_REPEAT_WINDOW_MS,
-} from "../src/modules/webhooks/service.ts";
+import { DELIVERIES_PER_MINUTE, UNSIGNED_REPEAT_WINDOW_MS } from "../src/modules/webhooks/service.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 interface Tenant {
@@ -211,20 +208,18 @@ describe("Ideasoft orders by webhook", () => {
     t.clock.advance(120_000);
     const ep = await endpointOf(a);
     const answers: number[] = [];
-    for (let i = 0; i < UNSIGNED_DELIVERIES_PER_MINUTE + 10; i++)
+    for (let i = 0; i < DELIVERIES_PER_MINUTE + 10; i++)
       answers.push(
         (await post(ep.token, JSON.stringify({ id: 700_000 + i, status: "approved" }))).statusCode,
       );
-    expect(answers.filter((s) => s === 200)).toHaveLength(UNSIGNED_DELIVERIES_PER_MINUTE);
+    expect(answers.filter((s) => s === 200)).toHaveLength(DELIVERIES_PER_MINUTE);
     expect(answers.filter((s) => s === 429)).toHaveLength(10);
     const stored = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, ep.id));
-    expect(stored.filter((r) => r.deliveryId.startsWith("order:7")).length).toBe(
-      UNSIGNED_DELIVERIES_PER_MINUTE,
-    );
+    expect(stored.filter((r) => r.deliveryId.startsWith("order:7")).length).toBe(DELIVERIES_PER_MINUTE);
     await idle(a, 60_000);
     // Deliveries that came during a run asked for one follow-up each time, never a run per delivery.
     const runs = await webhookRuns(a);
-    expect(runs.length).toBeLessThan(UNSIGNED_DELIVERIES_PER_MINUTE);
+    expect(runs.length).toBeLessThan(DELIVERIES_PER_MINUTE);
     // A minute later the connection takes deliveries again.
     t.clock.advance(61_000);
     expect((await post(ep.token, JSON.stringify({ id: 800_001, status: "approved" }))).statusCode).toBe(200);

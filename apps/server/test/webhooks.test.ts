@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import { ikasWebhookSignature } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
+import { DELIVERIES_PER_MINUTE, SIGNED_REPEAT_WINDOW_MS } from "../src/modules/webhooks/service.ts";
 import { type ConnectedCompany, connectedCompany } from "./engine/engine-harness.ts";
 import { call, startTestApp, type TestApp } from "./harness.ts";
 
@@ -39,9 +41,9 @@ async function register(c: ConnectedCompany) {
   return res.body.data;
 }
 
-/** An IKAS delivery signed with `secret` for the order `orderId`. */
-function ikasDelivery(id: string, orderId: string, secret: string): string {
-  const data = JSON.stringify({ id: orderId });
+/** An IKAS delivery signed with `secret` for the order `orderId` (`status` varies its content). */
+function ikasDelivery(id: string, orderId: string, secret: string, status = "CREATED"): string {
+  const data = JSON.stringify({ id: orderId, status });
   return JSON.stringify({
     id,
     createdAt: new Date().toISOString(),
@@ -52,6 +54,12 @@ function ikasDelivery(id: string, orderId: string, secret: string): string {
     authorizedAppId: "app",
   });
 }
+
+/** The de-duplication key of an IKAS delivery: the hash of its signed `data`. */
+const dataKey = (orderId: string, status: string) =>
+  `data:${createHash("sha256")
+    .update(JSON.stringify({ id: orderId, status }))
+    .digest("hex")}`;
 
 const post = (token: string, body: string) =>
   t.app.inject({
@@ -153,9 +161,68 @@ describe("orders by webhook", () => {
     const rows = await db()
       .select()
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.deliveryId, "dup-1")));
-    expect(rows).toHaveLength(1);
+      .where(
+        and(eq(webhookDeliveries.endpointId, ep.id), eq(webhookDeliveries.topic, "store/order/created")),
+      );
+    expect(rows.filter((r) => r.deliveryId === dataKey("o-dup", "CREATED"))).toHaveLength(1);
   });
+
+  it("counts a signed delivery once by what IKAS signs: resent with 50 new ids, it starts one run", async () => {
+    await idle(a);
+    const ep = await endpointOf(a);
+    const runsBefore = (await webhookRuns(a)).length;
+    const secret = a.shop.credentials.clientSecret;
+    const captured = JSON.parse(ikasDelivery("replay-0", "o-replay", secret)) as Record<string, string>;
+    const answers = [await post(ep.token, JSON.stringify(captured))];
+    // The id (and createdAt) are outside the signature: an attacker changes them freely.
+    for (let i = 1; i <= 50; i++)
+      answers.push(
+        await post(
+          ep.token,
+          JSON.stringify({ ...captured, id: `replay-${i}`, createdAt: `2026-01-0${i % 9}` }),
+        ),
+      );
+    expect(answers.map((r) => r.statusCode).every((s) => s === 200)).toBe(true);
+    expect(answers.filter((r) => r.json().data.duplicate === false)).toHaveLength(1);
+    await idle(a);
+    expect((await webhookRuns(a)).length).toBe(runsBefore + 1);
+  }, 60_000);
+
+  it("caps signed deliveries per connection: beyond the cap they answer 429 and start nothing", async () => {
+    await idle(a);
+    t.clock.advance(120_000);
+    const ep = await endpointOf(a);
+    const secret = a.shop.credentials.clientSecret;
+    const codes: number[] = [];
+    for (let i = 0; i < DELIVERIES_PER_MINUTE + 10; i++)
+      codes.push((await post(ep.token, ikasDelivery(`cap-${i}`, `o-cap-${i}`, secret))).statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(DELIVERIES_PER_MINUTE);
+    expect(codes.filter((c) => c === 429)).toHaveLength(10);
+    await idle(a, 60_000);
+    t.clock.advance(61_000);
+    expect((await post(ep.token, ikasDelivery("cap-after", "o-cap-after", secret))).statusCode).toBe(200);
+    await idle(a);
+  }, 90_000);
+
+  it("coalesces many deliveries for one order into one follow-up run", async () => {
+    await idle(a);
+    t.clock.advance(120_000);
+    const ep = await endpointOf(a);
+    const runsBefore = (await webhookRuns(a)).length;
+    const secret = a.shop.credentials.clientSecret;
+    for (let i = 0; i < 12; i++) {
+      // Each an order change the shop really signed; each waits until no run is active, as a shop
+      // sending status after status would.
+      const res = await post(ep.token, ikasDelivery(`co-${i}`, "o-coalesce", secret, `S${i}`));
+      expect(res.json().data.duplicate).toBe(false);
+      await until("no active run", async () =>
+        (await webhookRuns(a)).every((r) => r.status !== "Queued" && r.status !== "Running"),
+      );
+    }
+    await idle(a);
+    // The first delivery's run, and one follow-up for the eleven after it.
+    expect((await webhookRuns(a)).length).toBe(runsBefore + 2);
+  }, 60_000);
 
   it("asks for a follow-up run when a delivery comes during a run, never a parallel one", async () => {
     await idle(a);
@@ -198,5 +265,17 @@ describe("orders by webhook", () => {
     const statusB = await call(t.app, "GET", "/api/webhooks/status", { token: b.token });
     expect(statusB.body.data.lastDeliveryAt).not.toBeNull();
     expect(b.shop.webhooks.subscriptions[0]?.uri).toContain(epB.token);
+  });
+
+  // Last: moving the clock a day ends the test sessions.
+  it("takes the same signed content again once the repeat window has passed", async () => {
+    await idle(a);
+    const ep = await endpointOf(a);
+    const body = ikasDelivery("late-0", "o-late", a.shop.credentials.clientSecret);
+    expect((await post(ep.token, body)).json().data.duplicate).toBe(false);
+    expect((await post(ep.token, body)).json().data.duplicate).toBe(true);
+    t.clock.advance(SIGNED_REPEAT_WINDOW_MS + 1_000);
+    expect((await post(ep.token, body)).json().data.duplicate).toBe(false);
+    await idle(a);
   });
 });

@@ -68,7 +68,7 @@ export class Sampler {
     private readonly ids: IdPool,
   ) {}
 
-  private resolve(schema: Schema): Schema {
+  resolve(schema: Schema): Schema {
     if (schema.$ref) {
       const name = schema.$ref.split("/").pop() ?? "";
       return this.resolve(this.doc.components?.schemas?.[name] ?? {});
@@ -225,6 +225,44 @@ export const BAD_VALUES: unknown[] = [
   Array.from({ length: 60 }).reduce<unknown>((inner) => ({ a: inner }), 1),
 ];
 
+/**
+ * Semantic values for a field by what it is (its name and schema): impossible calendar dates for a
+ * date, every enum value and near misses for an enum, ids and sizes at and beyond their bounds, and
+ * control or bidi characters for a name. A request that is valid but for one field reaches deeper
+ * code than a wrong type does.
+ */
+export function semanticValues(schema: Schema | undefined, name: string): unknown[] {
+  const out: unknown[] = [];
+  const enumValues = schema?.enum ?? [];
+  if (enumValues.length) {
+    out.push(...enumValues.slice(0, 12));
+    const first = String(enumValues[0]);
+    out.push(first.toUpperCase(), first.toLowerCase(), `${first}x`, `${first},${first}`);
+  }
+  if (
+    schema?.format === "date-time" ||
+    schema?.format === "date" ||
+    /date|^from$|^to$|since|until|expires/i.test(name)
+  )
+    out.push(
+      "2026-13-45",
+      "2026-02-30",
+      "2025-02-29",
+      "2026-04-31",
+      "2026-01-01T24:00:00Z",
+      "2026-05-01T10:61:00Z",
+      "1899-12-31",
+      "3000-01-01",
+      "2024-02-29",
+    );
+  if (ID_FIELD.test(name)) out.push(0, -1, 2_147_483_647, 2_147_483_648, "1e3", "01");
+  if (/^(page(Number|Size)?|limit|size|count|take|skip|offset)$/i.test(name))
+    out.push(0, -5, 100, 101, 1_000_000, "10abc");
+  if (/name|subject|title|domain|username|machine/i.test(name))
+    out.push("Ad\u0007", "Ad\u001b[2J", "Ad\u202Egnp", "Ad\u2066x\u2069", "Ad\u0085", "\uDC00Ad");
+  return out;
+}
+
 /** Raw path segments (sent as they are, not encoded): bad escapes, traversal, NUL. */
 export const RAW_SEGMENTS = [
   "%",
@@ -349,7 +387,7 @@ export function* variants(op: Operation, sampler: Sampler, ids: IdPool = () => 1
   }
   yield { method: op.method, url: buildUrl(op, values), body };
   for (const p of op.params) {
-    for (const bad of BAD_VALUES)
+    for (const bad of [...BAD_VALUES, ...semanticValues(sampler.resolve(p.schema), p.name)])
       yield { method: op.method, url: buildUrl(op, { ...values, [p.name]: bad }), body };
     if (p.in === "path") {
       for (const raw of RAW_SEGMENTS) {
@@ -380,7 +418,9 @@ export function* variants(op: Operation, sampler: Sampler, ids: IdPool = () => 1
       yield { method: op.method, url, body: { ...body, beklenmeyen: "a\u0000", isAdmin: true } };
     }
     for (const path of fieldPaths(body)) {
-      for (const bad of BAD_VALUES) yield { method: op.method, url, body: replaced(body, path, bad) };
+      const semantic = semanticValues(undefined, path.at(-1) ?? "");
+      for (const bad of [...BAD_VALUES, ...semantic])
+        yield { method: op.method, url, body: replaced(body, path, bad) };
     }
     for (const bad of BAD_VALUES) yield { method: op.method, url, body: bad };
   }

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { engineSchema } from "@ep/engine";
+import { eq } from "drizzle-orm";
 import { type ConnectedCompany, connectedCompany, runJob } from "../engine/engine-harness.ts";
 import { call, type TestApp } from "../harness.ts";
 
@@ -7,6 +9,8 @@ export type SeededCompany = ConnectedCompany & {
   /** Texts only this company's records hold: any answer to someone else that carries one leaked. */
   markers: string[];
   ids: {
+    agent: number;
+    connection: number;
     ticket: number;
     attachment: number;
     category: number;
@@ -45,7 +49,7 @@ function multipart(fields: Record<string, string>, file: { name: string; data: B
 export async function seededCompany(t: TestApp): Promise<SeededCompany> {
   const c = await connectedCompany(t, { erp: { productCount: 12 }, shop: { productCount: 8 } });
   const tag = randomBytes(4).toString("hex");
-  const markers = [`Gizli-${tag}`, `Ek-${tag}.png`, `Etkinlik-${tag}`];
+  const markers = [`Gizli-${tag}`, `Ek-${tag}.png`, `Etkinlik-${tag}`, `Makine-${tag}`];
   const api = (method: "GET" | "POST", url: string, body?: unknown) =>
     call(t.app, method, url, { token: c.token, body });
 
@@ -84,7 +88,20 @@ export async function seededCompany(t: TestApp): Promise<SeededCompany> {
     | Array<{ id: number }>
     | undefined;
 
+  // An on-site agent of the company (the agents, files and SQL preview routes name it or a connection).
+  const pairing = (await api("POST", "/api/agents/pairing-code")).body.data as { code: string };
+  const paired = await call(t.app, "POST", "/api/agents/pair", {
+    body: { code: pairing.code, machineName: markers[3] },
+  });
+  if (paired.status !== 200) throw new Error(`agent: ${JSON.stringify(paired.body)}`);
+  const connectionRows = await t.ctx.database.db
+    .select({ id: engineSchema.connections.id })
+    .from(engineSchema.connections)
+    .where(eq(engineSchema.connections.companyId, c.companyId));
+
   const ids = {
+    agent: paired.body.data.agentId as number,
+    connection: connectionRows[0]?.id ?? 1,
     ticket: ticket.id,
     attachment: ticket.ticketReplies[0]?.attachments[0]?.id ?? 1,
     category,
@@ -98,6 +115,8 @@ export async function seededCompany(t: TestApp): Promise<SeededCompany> {
     const p = path.toLowerCase();
     const f = field.toLowerCase();
     if (f === "attachmentid") return ids.attachment;
+    if (f === "agentid" || p.startsWith("/api/agents")) return ids.agent;
+    if (f === "connectionid") return ids.connection;
     if (f === "companyid") return c.companyId;
     if (f === "parentid" || f === "categoryid") return ids.category;
     if (f === "jobrunid") return ids.run;

@@ -7,7 +7,7 @@
  * and a body that is not such a JSON object is refused like a bad signature.
  */
 
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type {
   ConnectorContext,
   Credentials,
@@ -74,8 +74,10 @@ export function verifyIkasDelivery(
   } catch {
     // Signed but not JSON: still a trigger.
   }
-  // Inferred: the package does not say the delivery `id` repeats on IKAS's retries; we dedupe by it.
-  return { deliveryId: body.id, topic: scope, isOrder: scope.startsWith("store/order/"), orderIds };
+  // The signature covers `data` only: the body's `id` (and `scope`) can be changed by anyone resending a
+  // captured delivery, so the key is the hash of the signed `data` (a replay with new ids is a repeat).
+  const deliveryId = `data:${createHash("sha256").update(body.data, "utf8").digest("hex")}`;
+  return { deliveryId, topic: scope, isOrder: scope.startsWith("store/order/"), orderIds };
 }
 
 export const ikasWebhooks: ShopWebhooks = {

@@ -392,7 +392,12 @@ export interface ErpConnectorModule {
 
 /** One verified webhook delivery: who sent it (for de-duplication) and what happened. */
 export interface WebhookDelivery {
-  /** The system's delivery id; a repeated delivery carries the same one. */
+  /**
+   * The de-duplication key, built only from what the vendor signs: a delivery id the signature does not
+   * cover can be changed by anyone replaying a captured delivery, so such systems give a hash of the
+   * signed content instead (the server then counts it once within a window). Unsigned systems
+   * (`"url-token"`) give what identifies the event (order id + status).
+   */
   deliveryId: string;
   topic: string;
   /** Whether the topic is about orders (the server then starts an order transfer). */

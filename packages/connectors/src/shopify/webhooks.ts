@@ -1,9 +1,10 @@
 /**
  * Shopify order webhooks: `webhookSubscriptionCreate` (HTTP callback, JSON) for orders/create and
  * orders/updated, and the delivery check — `X-Shopify-Hmac-Sha256` over the raw body with the app's API
- * secret key, the delivery id in `X-Shopify-Webhook-Id` (repeated on Shopify's retries).
+ * secret key. `X-Shopify-Webhook-Id` is not signed, so a delivery is keyed by its signed body's hash.
  */
 
+import { createHash } from "node:crypto";
 import type {
   ConnectorContext,
   Credentials,
@@ -73,9 +74,11 @@ export function verifyShopifyDelivery(
   secret: string,
 ): WebhookDelivery | null {
   if (!verifyShopifyWebhook(rawBody, header(headers, "x-shopify-hmac-sha256"), secret)) return null;
-  const deliveryId = header(headers, "x-shopify-webhook-id") ?? header(headers, "x-shopify-event-id");
+  // The HMAC covers the body only, not the X-Shopify-Webhook-Id header: the key is the signed body's
+  // hash, so a captured delivery resent with new ids is a repeat.
+  if (!header(headers, "x-shopify-webhook-id") && !header(headers, "x-shopify-event-id")) return null;
+  const deliveryId = `body:${createHash("sha256").update(rawBody).digest("hex")}`;
   const topic = header(headers, "x-shopify-topic") ?? "";
-  if (!deliveryId) return null;
   let orderIds: string[] | undefined;
   try {
     const body = JSON.parse(rawBody.toString("utf8")) as { admin_graphql_api_id?: string };

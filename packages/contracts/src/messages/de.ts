@@ -46,6 +46,8 @@ export const de: MessageCatalog = {
       "Die Registrierung ist abgeschlossen, die Anmeldung ist jedoch fehlgeschlagen. Bitte wenden Sie sich an den Administrator der Website.",
     registered: "Registrierung erfolgreich.",
     loginFailed: "Benutzername oder Passwort ist falsch.",
+    tooManyRegistrations:
+      "Zu viele Registrierungen von dieser Verbindung. Bitte versuchen Sie es später erneut.",
     tooManyLoginAttempts:
       "Zu viele Anmeldeanfragen von dieser Verbindung. Bitte versuchen Sie es in einer Minute erneut.",
     captchaRequired: "Bitte bestätigen Sie, dass Sie kein Roboter sind.",

@@ -45,6 +45,7 @@ export const en: MessageCatalog = {
     autoLoginFailed: "Registration completed but signing in failed. Please contact the site administrator.",
     registered: "Registration successful.",
     loginFailed: "User name or password is wrong.",
+    tooManyRegistrations: "Too many registrations from this connection. Please try again later.",
     tooManyLoginAttempts: "Too many sign-in requests from this connection. Please try again in a minute.",
     captchaRequired: "Please confirm that you are not a robot.",
     captchaHarderRequired:

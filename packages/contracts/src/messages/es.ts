@@ -47,6 +47,7 @@ export const es: MessageCatalog = {
       "El registro se completó, pero no se pudo iniciar sesión. Póngase en contacto con el administrador del sitio.",
     registered: "Registro completado correctamente.",
     loginFailed: "El nombre de usuario o la contraseña son incorrectos.",
+    tooManyRegistrations: "Demasiados registros desde esta conexión. Inténtelo de nuevo más tarde.",
     tooManyLoginAttempts:
       "Demasiadas solicitudes de inicio de sesión desde esta conexión. Vuelva a intentarlo dentro de un minuto.",
     captchaRequired: "Confirme que no es un robot.",

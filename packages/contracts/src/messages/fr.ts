@@ -46,6 +46,7 @@ export const fr: MessageCatalog = {
       "L'inscription est terminée mais la connexion a échoué. Veuillez contacter l'administrateur du site.",
     registered: "Inscription réussie.",
     loginFailed: "Nom d'utilisateur ou mot de passe incorrect.",
+    tooManyRegistrations: "Trop d'inscriptions depuis cette connexion. Veuillez réessayer plus tard.",
     tooManyLoginAttempts:
       "Trop de demandes de connexion depuis cette connexion réseau. Veuillez réessayer dans une minute.",
     captchaRequired: "Veuillez confirmer que vous n'êtes pas un robot.",

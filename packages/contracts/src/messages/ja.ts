@@ -45,6 +45,7 @@ export const ja: MessageCatalog = {
     autoLoginFailed: "登録は完了しましたが、ログインできませんでした。サイト管理者にお問い合わせください。",
     registered: "登録が完了しました。",
     loginFailed: "ユーザー名またはパスワードが正しくありません。",
+    tooManyRegistrations: "この接続からの登録が多すぎます。しばらくしてからもう一度お試しください。",
     tooManyLoginAttempts: "この接続からのログイン要求が多すぎます。1 分後にもう一度お試しください。",
     captchaRequired: "ロボットではないことを確認してください。",
     captchaHarderRequired:

@@ -47,6 +47,8 @@ export const tr = {
     autoLoginFailed: "Kayıt tamamlandı ancak giriş yapılamadı. Lütfen site yöneticisi ile iletişime geçiniz.",
     registered: "Kayıt işlemi başarılı.",
     loginFailed: "Kullanıcı adı veya şifre yanlış.",
+    tooManyRegistrations:
+      "Bu bağlantıdan çok fazla kayıt isteği geldi. Lütfen bir süre sonra tekrar deneyiniz.",
     tooManyLoginAttempts:
       "Bu bağlantıdan çok fazla giriş isteği geldi. Lütfen bir dakika sonra tekrar deneyiniz.",
     captchaRequired: "Lütfen robot olmadığınızı doğrulayınız.",

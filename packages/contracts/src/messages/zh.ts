@@ -44,6 +44,7 @@ export const zh: MessageCatalog = {
     autoLoginFailed: "注册已完成，但登录失败。请联系网站管理员。",
     registered: "注册成功。",
     loginFailed: "用户名或密码错误。",
+    tooManyRegistrations: "来自此连接的注册过多。请稍后再试。",
     tooManyLoginAttempts: "来自此连接的登录请求过多。请一分钟后再试。",
     captchaRequired: "请确认您不是机器人。",
     captchaHarderRequired: "登录失败次数过多。为了您的安全，需要进行额外验证；验证完成后请再次点击“登录”。",

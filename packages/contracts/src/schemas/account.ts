@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { ECOMMERCE_TYPE_VALUES, ERP_TYPE_VALUES } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
-import { EMAIL_PATTERN, textInput } from "./common.ts";
+import { EMAIL_PATTERN, lineInput, textInput } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 const required = (key: MessageKey) => ({ error: key, abort: true });
 
 /** A required text: missing and empty both give the field's own "required" message. */
-const requiredText = (key: MessageKey) => textInput(err(key)).trim().min(1, required(key));
+const requiredText = (key: MessageKey) => lineInput(err(key)).trim().min(1, required(key));
 
 const registrationEmail = requiredText("validation.emailRequired")
   .min(3, required("validation.min3"))
@@ -41,6 +41,8 @@ export const registerFields = {
   phone: phoneSchema,
   erpType: systemType(ERP_TYPE_VALUES, "validation.erpTypeRequired"),
   ecommerceType: systemType(ECOMMERCE_TYPE_VALUES, "validation.ecommerceTypeRequired"),
+  /** ALTCHA payload (base64); required only when the server asks for it (registrations from one address). */
+  captcha: textInput().max(4000).optional(),
 };
 export const registerSchema = z.object(registerFields);
 export type RegisterRequest = z.infer<typeof registerSchema>;
@@ -123,14 +125,14 @@ export type UpdateAccountRequest = z.infer<typeof updateAccountSchema>;
 
 export const updateCompanySchema = z.object({
   company_Name: registerFields.company_Name,
-  tax_Office: textInput().trim().max(100, err("validation.max100")).optional().default(""),
-  tax_Number: textInput()
+  tax_Office: lineInput().trim().max(100, err("validation.max100")).optional().default(""),
+  tax_Number: lineInput()
     .trim()
     .regex(/^(\d{10,11})?$/, err("validation.taxNumberInvalid"))
     .optional()
     .default(""),
   address: textInput().trim().max(500, err("validation.fieldInvalid")).optional().default(""),
-  phone: textInput()
+  phone: lineInput()
     .trim()
     .regex(/^(0\d{10})?$/, err("validation.phoneInvalid"))
     .optional()

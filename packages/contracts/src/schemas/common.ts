@@ -37,9 +37,32 @@ const err = (key: MessageKey) => ({ error: key });
 /** The largest value of a PostgreSQL `integer` (serial ids, counts). */
 export const INT4_MAX = 2_147_483_647;
 
-/** Text a user sends: any string except one with NUL, which PostgreSQL text and jsonb refuse. */
+/** A UTF-16 surrogate without its pair: not a character, and no UTF-8 (the database's) can hold it. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text a user sends: any string except one with NUL (PostgreSQL refuses it) or a broken surrogate. */
 export const textInput = (params?: Parameters<typeof z.string>[0]) =>
-  z.string(params).refine((s) => !s.includes("\u0000"), err("request.textControlCharacter"));
+  z
+    .string(params)
+    .refine((s) => !s.includes("\u0000") && !UNPAIRED_SURROGATE.test(s), err("request.textControlCharacter"));
+
+/**
+ * What a name or other one-line field must not hold: C0 and C1 control characters (BEL, ESC, line
+ * breaks, tab), DEL, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069) that make a name read differently from what it is.
+ */
+function unsafeInLine(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
+      return true;
+  }
+  return false;
+}
+
+/** A name or other one-line text: `textInput` without control or bidi-override characters. */
+export const lineInput = (params?: Parameters<typeof z.string>[0]) =>
+  textInput(params).refine((s) => !unsafeInLine(s), err("request.textControlCharacter"));
 
 /** A record id in a JSON body: a whole number 1 … INT4_MAX. */
 export const idInput = () =>
@@ -81,15 +104,43 @@ const inYearRange = (s: string) => {
   return year >= MIN_YEAR && year <= MAX_YEAR;
 };
 
-/** A date filter (`2026-05-01`, or a full ISO date-time): parseable and within 1900 … 2999. */
+/** ISO 8601: a day, or a date-time with an optional offset (`2026-05-01`, `2026-05-01T21:00:00.000Z`). */
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/i;
+
+/**
+ * A date that exists on the calendar (no 2026-02-30, month 13 or day 00) with a time within the day:
+ * `Date.parse` alone rolls 2026-02-30 over to March, and the database refuses it (a 500 before).
+ */
+export function isRealDate(s: string): boolean {
+  const m = ISO_DATE.exec(s);
+  if (!m) return false;
+  const [year, month, day] = [m[1], m[2], m[3]].map(Number) as [number, number, number];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const lastDay = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
+  if (day > lastDay) return false;
+  const [hour, minute, second, offsetHour, offsetMinute] = [m[4], m[5], m[6], m[8], m[9]].map((v) =>
+    v === undefined ? 0 : Number(v),
+  ) as [number, number, number, number, number];
+  if (hour > 23 || minute > 59 || second > 59 || offsetHour > 14 || offsetMinute > 59) return false;
+  return !Number.isNaN(Date.parse(s));
+}
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/** A date filter (`2026-05-01`, or a full ISO date-time): a real calendar date within 1900 … 2999. */
 export const dateParam = () =>
   textInput(err("validation.dateInvalid"))
     .max(40, err("validation.dateInvalid"))
-    .refine((s) => !Number.isNaN(Date.parse(s)), { ...err("validation.dateInvalid"), abort: true })
+    .refine(isRealDate, { ...err("validation.dateInvalid"), abort: true })
     .refine(inYearRange, err("request.dateOutOfRange"));
+
+/** A day (`2026-05-01`, no time): a real calendar date within 1900 … 2999. */
+export const dayParam = () =>
+  dateParam().refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s), { ...err("validation.dateInvalid"), abort: true });
 
 /** An ISO date-time with offset in a body (support console dates), within 1900 … 2999. */
 export const dateTimeInput = () =>
   z.iso
     .datetime({ offset: true, error: "validation.dateInvalid" })
+    .refine(isRealDate, { ...err("validation.dateInvalid"), abort: true })
     .refine(inYearRange, err("request.dateOutOfRange"));

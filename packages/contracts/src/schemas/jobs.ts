@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { JOB_TYPES, RUN_TRIGGERS } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
-import { dateParam, idInput, pageNumberParam, pageSizeParam, textInput } from "./common.ts";
+import { dateParam, idInput, lineInput, pageNumberParam, pageSizeParam } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
 export const jobTypeSchema = z.enum(JOB_TYPES, err("validation.fieldInvalid"));
 
 /** `{types}` and `jobTypes`: comma-separated job type names (spec section 7). */
-export const jobTypeListSchema = textInput()
+export const jobTypeListSchema = lineInput()
   .transform((s) =>
     s
       .split(",")
@@ -24,7 +24,7 @@ export const jobScheduleSchema = z.discriminatedUnion("kind", [
   }),
   z.object({
     kind: z.literal("cron"),
-    expression: textInput().trim().min(9, err("validation.cronInvalid")).max(100),
+    expression: lineInput().trim().min(9, err("validation.cronInvalid")).max(100),
   }),
 ]);
 export type JobScheduleDto = z.infer<typeof jobScheduleSchema>;
@@ -126,9 +126,9 @@ export const jobErrorReportSchema = z.object({
 export type JobErrorReportDto = z.infer<typeof jobErrorReportSchema>;
 
 export const jobErrorQuerySchema = z.object({
-  searchText: textInput().trim().max(100).optional(),
+  searchText: lineInput().trim().max(100).optional(),
   status: jobErrorStatusSchema.optional(),
-  errorType: textInput().trim().max(50).optional(),
+  errorType: lineInput().trim().max(50).optional(),
 });
 
 export const jobErrorIdListSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { JOB_TYPES, SYSTEM_AVAILABILITY } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
 import { licenseSchema } from "./account.ts";
-import { idInput, textInput } from "./common.ts";
+import { idInput, lineInput, textInput } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
@@ -138,7 +138,7 @@ export type SandboxConnectResult = z.infer<typeof sandboxConnectResultSchema>;
 // ---------------------------------------------------------------------------------------------
 // Integration settings: one key per engine mapping (what the engine reads on its next run).
 
-const code = textInput().trim().min(1, err("validation.fieldInvalid")).max(100);
+const code = lineInput().trim().min(1, err("validation.fieldInvalid")).max(100);
 const codeMap = z.record(code, code);
 
 /** Every setting key with its validator; a key not listed here is refused. */
@@ -154,7 +154,7 @@ export const settingValueSchemas = {
     }),
   minStock: z.number().int().min(0, err("validation.fieldInvalid")).max(1_000_000),
   createMissingProducts: z.boolean(),
-  categoryFilter: z.array(textInput().trim().min(1).max(300)).max(200),
+  categoryFilter: z.array(lineInput().trim().min(1).max(300)).max(200),
   orderStatusesToTransfer: z.array(code).max(50),
   paymentTypes: codeMap,
   salesChannels: codeMap,
@@ -163,7 +163,7 @@ export const settingValueSchemas = {
     z.object({ kind: z.literal("singleAccount"), accountCode: code }),
   ]),
   orderWarehouse: code.nullable(),
-  orderSeries: textInput().trim().min(1, err("validation.fieldInvalid")).max(20),
+  orderSeries: lineInput().trim().min(1, err("validation.fieldInvalid")).max(20),
   statusAfterTransfer: code.nullable(),
   priceGuardMaxDropPercent: z.number().min(0, err("validation.fieldInvalid")).max(100),
   stockGuardMaxZeroPercent: z.number().min(0, err("validation.fieldInvalid")).max(100),
@@ -239,7 +239,7 @@ export type SettingsLayout = z.infer<typeof settingsLayoutSchema>;
 // ---------------------------------------------------------------------------------------------
 // ERP matching: manual links between a shop variant and an ERP item whose codes differ.
 
-const sku = textInput(err("validation.fieldInvalid"))
+const sku = lineInput(err("validation.fieldInvalid"))
   .trim()
   .min(1, err("validation.fieldInvalid"))
   .max(100, err("validation.max100"));
@@ -257,7 +257,7 @@ export type ErpMatchingDto = z.infer<typeof erpMatchingSchema>;
 export const createErpMatchingSchema = z.object({ erpSku: sku, shopSku: sku });
 export type CreateErpMatchingRequest = z.infer<typeof createErpMatchingSchema>;
 
-export const erpMatchingQuerySchema = z.object({ search: textInput().trim().max(100).optional() });
+export const erpMatchingQuerySchema = z.object({ search: lineInput().trim().max(100).optional() });
 
 /** Bulk import: the file's text (CSV, `;` or `,` separated: ERP code, shop code; header optional). */
 export const importErpMatchingSchema = z.object({ csv: textInput().min(1).max(2_000_000) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TicketStatus } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
-import { dateTimeInput, INT4_MAX, idParam, textInput } from "./common.ts";
+import { dateTimeInput, INT4_MAX, idParam, lineInput, textInput } from "./common.ts";
 import { runStatusSchema } from "./jobs.ts";
 
 const err = (key: MessageKey) => ({ error: key });
@@ -88,7 +88,7 @@ export const createTicketSchema = z.object({
     .int()
     .positive(err("tickets.categoryRequired"))
     .max(INT4_MAX, err("request.idOutOfRange")),
-  subject: textInput({ error: "tickets.subjectRequired" })
+  subject: lineInput({ error: "tickets.subjectRequired" })
     .trim()
     .min(1, err("tickets.subjectRequired"))
     .min(3, err("validation.min3"))
@@ -113,11 +113,11 @@ export type TicketReplyInput = z.infer<typeof ticketReplyInputSchema>;
 
 export const ticketListQuerySchema = z.object({
   /** `desc` (newest first, the default) or `asc`; other spellings such as `created_date desc` are read too. */
-  orderBy: textInput()
+  orderBy: lineInput()
     .max(50)
     .optional()
     .transform((v): "asc" | "desc" => (v && /asc/i.test(v) && !/desc/i.test(v) ? "asc" : "desc")),
-  searchKey: textInput().trim().max(100).optional(),
+  searchKey: lineInput().trim().max(100).optional(),
   status: z.preprocess(
     (v) => (v === "" || v === undefined || v === "-1" || v === "null" ? undefined : v),
     ticketStatusSchema.optional(),
@@ -209,7 +209,7 @@ export const announcementSchema = z.object({
 export type Announcement = z.infer<typeof announcementSchema>;
 
 export const createAnnouncementSchema = z.object({
-  type: textInput({ error: "tickets.announcementTypeRequired" })
+  type: lineInput({ error: "tickets.announcementTypeRequired" })
     .trim()
     .min(1, err("tickets.announcementTypeRequired"))
     .max(30),

@@ -2,6 +2,7 @@ import {
   accountSchema,
   envelopeSchema,
   forgotPasswordSchema,
+  lineInput,
   loginByRowIdSchema,
   loginResultSchema,
   loginSchema,
@@ -23,7 +24,7 @@ import { AccountService } from "./service.ts";
 // The server checks the address itself so it can answer with the spec's codes 119 and 120.
 const registerBody = z.object({
   ...registerFields,
-  email: textInput({ error: "validation.emailRequired" })
+  email: lineInput({ error: "validation.emailRequired" })
     .trim()
     .min(1, { error: "validation.emailRequired" }),
 });
@@ -58,7 +59,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       "/api/account/register",
       { schema: { tags, body: registerBody, response: { 200: envelopeSchema(accountSchema) } } },
-      async (request) => ok(await service.register(request.body), "api.registered"),
+      async (request) => ok(await service.register(request.body, meta(request)), "api.registered"),
     );
 
     app.post(

@@ -6,6 +6,7 @@ import {
   EMAIL_PATTERN,
   type LoginRequest,
   type LoginResult,
+  type MessageKey,
   message,
   ProductType,
   type RegisterRequest,
@@ -49,6 +50,13 @@ export const ADDRESS_HARD_CAPTCHA_AFTER = 30;
 /** The flood ceiling: sign-in requests from one address in a minute, whatever their outcome. */
 export const LOGIN_FLOOD_LIMIT = 60;
 export const LOGIN_FLOOD_WINDOW_MS = 60_000;
+/**
+ * Registration, per client address: after this many registrations in the window a captcha is demanded
+ * (CAPTCHA=adaptive or required), and beyond the flood limit they answer 429 whatever the mode.
+ */
+export const REGISTER_WINDOW_MS = 60 * 60_000;
+export const REGISTER_CAPTCHA_AFTER = 3;
+export const REGISTER_FLOOD_LIMIT = 20;
 export const RESET_LINK_TTL_MS = 60 * 60_000;
 /** Password recovery: requests per client address, and mails per e-mail, in one link lifetime. */
 export const RECOVER_WINDOW_MS = RESET_LINK_TTL_MS;
@@ -87,7 +95,8 @@ export class AccountService {
   }
 
   /** Registration: company, first user and two 14-day trial licences, all or nothing. */
-  async register(input: RegisterRequest): Promise<Account> {
+  async register(input: RegisterRequest, meta: Pick<RequestMeta, "ip">): Promise<Account> {
+    await this.throttleRegistration(input.captcha, meta.ip);
     const email = input.email.trim();
     if (TURKISH_CHARACTERS.test(email)) {
       throw new AppError(400, "api.emailHasTurkishCharacters", BusinessCode.EmailHasTurkishCharacters);
@@ -167,18 +176,14 @@ export class AccountService {
   async login(input: LoginRequest, meta: RequestMeta): Promise<LoginResult> {
     const email = input.email.trim().toLowerCase();
     const now = this.now();
-    const requests = await hit(this.db, "login:address", meta.ip, now, LOGIN_FLOOD_WINDOW_MS);
-    if (requests > LOGIN_FLOOD_LIMIT) {
-      const wait = await secondsUntilBelow(
-        this.db,
-        "login:address",
-        meta.ip,
-        now,
-        LOGIN_FLOOD_WINDOW_MS,
-        LOGIN_FLOOD_LIMIT,
-      );
-      throw AppError.tooMany("api.tooManyLoginAttempts", wait);
-    }
+    await this.countOrRefuse(
+      "login:address",
+      meta.ip,
+      now,
+      LOGIN_FLOOD_WINDOW_MS,
+      LOGIN_FLOOD_LIMIT,
+      "api.tooManyLoginAttempts",
+    );
     const since = new Date(now.getTime() - THROTTLE_WINDOW_MS);
     const failures = await repo.countRecentFailures(this.db, email, meta.ip, since);
     const required = this.requiredCaptcha(failures);
@@ -197,6 +202,37 @@ export class AccountService {
     }
     await repo.recordLoginAttempt(this.db, email, meta.ip, true, this.now());
     return this.openSession(user, meta);
+  }
+
+  /** Counts one request in a per-address window; beyond `limit`, 429 with the wait until below it. */
+  private async countOrRefuse(
+    bucket: string,
+    key: string,
+    now: Date,
+    windowMs: number,
+    limit: number,
+    refusal: MessageKey,
+  ): Promise<number> {
+    const hits = await hit(this.db, bucket, key, now, windowMs);
+    if (hits > limit)
+      throw AppError.tooMany(refusal, await secondsUntilBelow(this.db, bucket, key, now, windowMs, limit));
+    return hits;
+  }
+
+  /** Registrations from one address: a captcha after a few, a refusal (429) beyond the flood limit. */
+  private async throttleRegistration(captcha: string | undefined, ip: string): Promise<void> {
+    const now = this.now();
+    const attempts = await this.countOrRefuse(
+      "register:address",
+      ip,
+      now,
+      REGISTER_WINDOW_MS,
+      REGISTER_FLOOD_LIMIT,
+      "api.tooManyRegistrations",
+    );
+    const required = this.ctx.config.captcha !== "off" && attempts > REGISTER_CAPTCHA_AFTER ? "normal" : null;
+    if (captcha) await this.useCaptcha(captcha, required);
+    else if (required) throw captchaDemand(required);
   }
 
   /** Which captcha this attempt needs, from the failures of its e-mail and of its address. */
@@ -300,18 +336,14 @@ export class AccountService {
   async recoverPassword(email: string, ip: string): Promise<void> {
     const now = this.now();
     const address = email.trim().toLowerCase();
-    const fromIp = await hit(this.db, "recover:address", ip, now, RECOVER_WINDOW_MS);
-    if (fromIp > RECOVER_ADDRESS_LIMIT) {
-      const wait = await secondsUntilBelow(
-        this.db,
-        "recover:address",
-        ip,
-        now,
-        RECOVER_WINDOW_MS,
-        RECOVER_ADDRESS_LIMIT,
-      );
-      throw AppError.tooMany("api.rateLimited", wait);
-    }
+    await this.countOrRefuse(
+      "recover:address",
+      ip,
+      now,
+      RECOVER_WINDOW_MS,
+      RECOVER_ADDRESS_LIMIT,
+      "api.rateLimited",
+    );
     // Over an e-mail's limit the answer stays the same: the links already mailed still work, and
     // asking again neither floods that inbox nor tells anything.
     const forEmail = await hit(this.db, "recover:email", address, now, RECOVER_WINDOW_MS);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { envelopeSchema, idInput, idParam } from "@ep/contracts";
+import { envelopeSchema, idInput, idParam, lineInput } from "@ep/contracts";
 import {
   AGENT_MAX_PAYLOAD,
   AGENT_PROTOCOL,
@@ -72,7 +72,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          body: z.object({ code: z.string().min(1).max(40), machineName: z.string().max(200).default("") }),
+          body: z.object({ code: lineInput().min(1).max(40), machineName: lineInput().max(200).default("") }),
           response: { 200: envelopeSchema(z.object({ agentId: z.number(), credential: z.string() })) },
         },
       },

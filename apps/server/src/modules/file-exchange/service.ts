@@ -11,6 +11,7 @@ import { engineSchema } from "@ep/engine";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
+import { safeRow } from "../../platform/export-cells.ts";
 import { openCredentials } from "../connections/repository.ts";
 import { checkRows, type ReadRefusal, readTable, TableRefused } from "./import.ts";
 import { fileImports, fileOrders, type StoredRowOutcome } from "./schema.ts";
@@ -242,7 +243,7 @@ export class FileExchange {
         .orderBy(asc(fileOrders.id))
         .for("update");
       if (pending.length === 0) return undefined;
-      const lines = pending.flatMap((o) => o.rows.map((r) => ({ ...r, result: "Aktarılmaya hazır" })));
+      const lines = pending.flatMap((o) => o.rows.map((r) => safeRow({ ...r, result: "Aktarılmaya hazır" })));
       const header = Object.keys(lines[0] ?? {});
       const csv = `\uFEFF${stringify(lines, { header: true, columns: header, delimiter: ";" })}`;
       const content = Buffer.from(csv, "utf8");

@@ -4,6 +4,7 @@ import { and, asc, eq, gte, lte, notInArray } from "drizzle-orm";
 import JSZip from "jszip";
 import type { Db } from "../../platform/db/database.ts";
 import { excel } from "../../platform/excel.ts";
+import { safeRow } from "../../platform/export-cells.ts";
 import { buildFor, invoicesWithOrders } from "./issue.ts";
 import { einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
@@ -80,22 +81,24 @@ export async function invoicesWorkbook(db: Db, companyId: number, range: ExportR
     const { document } = buildFor(row, seller);
     const net = document.lines.reduce((s, l) => s + l.netK, 0);
     const vat = document.lines.reduce((s, l) => s + l.taxK, 0);
-    sheet.addRow({
-      number: row.invoice.number,
-      ettn: row.invoice.ettn,
-      date: row.invoice.issueDate,
-      type: row.invoice.type,
-      profile: row.invoice.profile,
-      returnOf: row.returnOf?.number ?? "",
-      orderNo: row.invoice.orderNo,
-      buyer: row.invoice.buyer,
-      buyerId: document.buyer.taxId,
-      net: net / 100,
-      vat: vat / 100,
-      total: (net + vat) / 100,
-      currency: row.invoice.currency,
-      state: message(`einvoices.st_${row.invoice.state}` as MessageKey),
-    });
+    sheet.addRow(
+      safeRow({
+        number: row.invoice.number,
+        ettn: row.invoice.ettn,
+        date: row.invoice.issueDate,
+        type: row.invoice.type,
+        profile: row.invoice.profile,
+        returnOf: row.returnOf?.number ?? "",
+        orderNo: row.invoice.orderNo,
+        buyer: row.invoice.buyer,
+        buyerId: document.buyer.taxId,
+        net: net / 100,
+        vat: vat / 100,
+        total: (net + vat) / 100,
+        currency: row.invoice.currency,
+        state: message(`einvoices.st_${row.invoice.state}` as MessageKey),
+      }),
+    );
   }
   const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
   return { bytes, rows: rows.length };

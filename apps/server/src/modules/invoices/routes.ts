@@ -5,7 +5,7 @@ import {
   isEInvoiceType,
   isFileInvoiceType,
 } from "@ep/connectors";
-import { idParam } from "@ep/contracts";
+import { dayParam, idParam } from "@ep/contracts";
 import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -20,6 +20,12 @@ import { EINVOICE_STATES, einvoices, invoiceSettings } from "./schema.ts";
 import { SellerSettingsIncomplete } from "./seller.ts";
 
 const tags = ["Invoices"];
+
+/** Settings that cannot make a seller (no tax number, office or address) are the merchant's to fix: 409. */
+function sellerRefusal(error: unknown): never {
+  if (error instanceof SellerSettingsIncomplete) throw new AppError(409, "einvoices.sellerIncomplete");
+  throw error;
+}
 const DAY_MS = 86_400_000;
 /** Inferred from GİB's e-Arşiv guide: a cancellation is accepted within 7 days of issue. */
 export const EARCHIVE_CANCEL_DAYS = 7;
@@ -154,14 +160,8 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           querystring: z.object({
-            from: z
-              .string()
-              .regex(/^\d{4}-\d{2}-\d{2}$/)
-              .optional(),
-            to: z
-              .string()
-              .regex(/^\d{4}-\d{2}-\d{2}$/)
-              .optional(),
+            from: dayParam().optional(),
+            to: dayParam().optional(),
             state: z.enum(EINVOICE_STATES).optional(),
             limit: z.coerce.number().int().min(1).max(500).default(100),
           }),
@@ -224,11 +224,8 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           querystring: z.object({
-            from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-            to: z
-              .string()
-              .regex(/^\d{4}-\d{2}-\d{2}$/)
-              .optional(),
+            from: dayParam(),
+            to: dayParam().optional(),
             format: z.enum(["xlsx", "ubl"]).default("xlsx"),
           }),
         },
@@ -241,7 +238,9 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const companyId = companyOf(request);
         const name = from === to ? `faturalar-${from}` : `faturalar-${from}_${to}`;
         if (format === "ubl") {
-          const { bytes, files } = await invoicesUblZip(ctx.database.db, companyId, { from, to });
+          const { bytes, files } = await invoicesUblZip(ctx.database.db, companyId, { from, to }).catch(
+            sellerRefusal,
+          );
           return reply
             .header("content-type", "application/zip")
             .header("content-disposition", `attachment; filename="${name}.zip"`)
@@ -249,7 +248,9 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             .header("cache-control", "no-store")
             .send(bytes);
         }
-        const { bytes, rows } = await invoicesWorkbook(ctx.database.db, companyId, { from, to });
+        const { bytes, rows } = await invoicesWorkbook(ctx.database.db, companyId, { from, to }).catch(
+          sellerRefusal,
+        );
         return reply
           .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
           .header("content-disposition", `attachment; filename="${name}.xlsx"`)
@@ -315,10 +316,7 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         settings: await loadInvoiceSettings(ctx, companyId),
         pdfLink: (id) => pdfLink(ctx, id),
         now: () => ctx.clock.now(),
-      }).catch((error: unknown) => {
-        if (error instanceof SellerSettingsIncomplete) throw new AppError(409, "einvoices.sellerIncomplete");
-        throw error;
-      });
+      }).catch(sellerRefusal);
       return ok(report);
     });
   };

@@ -9,10 +9,10 @@ import {
   jobSchema,
   jobTypeListSchema,
   jobTypeSchema,
+  lineInput,
   pagedListSchema,
   pageNumberParam,
   pageSizeParam,
-  textInput,
   updateJobSchema,
 } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -101,7 +101,7 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           querystring: z.object({
             jobTypes: jobTypeListSchema.optional(),
-            channelName: textInput().max(100).optional(),
+            channelName: lineInput().max(100).optional(),
           }),
         },
       },

@@ -18,6 +18,8 @@ export const INSTALL_ERROR_CODES = [
   "get_license_failure",
   "system_exception",
   "user_not_found",
+  // The OAuth `state` is not the one this browser started the install with (a forged or foreign link).
+  "state_mismatch",
 ] as const;
 export type InstallErrorCode = (typeof INSTALL_ERROR_CODES)[number];
 

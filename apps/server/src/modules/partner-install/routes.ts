@@ -1,5 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { envelopeSchema, textInput } from "@ep/contracts";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { envelopeSchema, lineInput } from "@ep/contracts";
+import fastifyCookie from "@fastify/cookie";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
@@ -10,6 +12,41 @@ import { LogoSignOnService } from "./logo.ts";
 import { InstallError } from "./provisioning.ts";
 
 const tags = ["Partner install"];
+
+/**
+ * OAuth `state` bound to the browser that started the install: the authorize call sets this cookie
+ * (HttpOnly, SameSite=Lax, signed, only sent to these routes) holding the state's hash, and the
+ * callback must bring the same state from the same browser. A victim sent to the landing page with an
+ * attacker's code and state has no such cookie, so nothing is installed into the attacker's company.
+ */
+const STATE_COOKIE = "ep_oauth_state";
+const STATE_COOKIE_PATH = "/api/partner-install";
+const STATE_TTL_SECONDS = 15 * 60;
+
+const stateHash = (state: string) => createHash("sha256").update(state, "utf8").digest("base64url");
+
+function bindState(ctx: AppContext, reply: FastifyReply, state: string): void {
+  reply.setCookie(STATE_COOKIE, stateHash(state), {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: ctx.config.publicUrl.startsWith("https://"),
+    path: STATE_COOKIE_PATH,
+    maxAge: STATE_TTL_SECONDS,
+    signed: true,
+  });
+}
+
+/** Whether the callback's state is the one this browser's cookie holds; the cookie is spent either way. */
+function stateMatches(request: FastifyRequest, reply: FastifyReply, state: string | undefined): boolean {
+  const raw = request.cookies[STATE_COOKIE];
+  reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+  if (!raw || !state) return false;
+  const unsigned = request.unsignCookie(raw);
+  if (!unsigned.valid || !unsigned.value) return false;
+  const expected = Buffer.from(unsigned.value);
+  const given = Buffer.from(stateHash(state));
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
 
 /** An install failure in the envelope: `data.errorCode` is the spec's code for the sign-in dialog. */
 function asAppError(error: unknown, log: (e: unknown) => void): AppError {
@@ -27,6 +64,7 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const ideasoft = new IdeasoftInstallService(ctx);
     const logo = new LogoSignOnService(ctx);
+    await app.register(fastifyCookie, { secret: ctx.tokens.cookieSecret });
 
     app.post(
       "/api/partner-install/ideasoft",
@@ -34,15 +72,17 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           body: z.object({
-            code: textInput().min(1).max(500),
-            domain: textInput().min(1).max(253),
-            state: textInput().max(200).optional(),
+            code: lineInput().min(1).max(500),
+            domain: lineInput().min(1).max(253),
+            state: lineInput().max(200).optional(),
           }),
           response: { 200: envelopeSchema(z.object({ rowId: z.string(), created: z.boolean() })) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         try {
+          if (!stateMatches(request, reply, request.body.state))
+            throw new InstallError("state_mismatch", "OAuth state not started by this browser");
           return ok(await ideasoft.install(request.body));
         } catch (error) {
           throw asAppError(error, (e) => request.log.warn({ err: e }, "ideasoft install failed"));
@@ -57,10 +97,10 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           body: z.object({
-            apiKey: textInput().min(1).max(200),
-            username: textInput().min(3).max(100),
+            apiKey: lineInput().min(1).max(200),
+            username: lineInput().min(3).max(100),
             password: z.string().min(1).max(100),
-            tenantId: textInput().max(50).optional(),
+            tenantId: lineInput().max(50).optional(),
           }),
           response: { 200: envelopeSchema(z.object({ rowId: z.string(), created: z.boolean() })) },
         },
@@ -81,13 +121,14 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          querystring: z.object({ domain: textInput().min(1).max(253) }),
+          querystring: z.object({ domain: lineInput().min(1).max(253) }),
           response: { 200: envelopeSchema(z.object({ url: z.string(), state: z.string() })) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         try {
-          const state = randomBytes(12).toString("base64url");
+          const state = randomBytes(16).toString("base64url");
+          bindState(ctx, reply, state);
           return ok({ url: ideasoft.authorizeUrl(request.query.domain, state), state });
         } catch (error) {
           throw asAppError(error, (e) => request.log.warn({ err: e }, "ideasoft authorize failed"));

@@ -3,6 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { companies, licenses, users } from "../../platform/db/schema.ts";
 import { excel } from "../../platform/excel.ts";
+import { safeCell } from "../../platform/export-cells.ts";
 import { activities } from "../activities/schema.ts";
 import { erpMatchings } from "../erp-matching/schema.ts";
 import { ticketAttachments, ticketReplies, tickets } from "../tickets/schema.ts";
@@ -109,7 +110,7 @@ function cellOf(value: unknown): string | number | boolean | null {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "number" || typeof value === "boolean") return value;
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > 32_767 ? `${text.slice(0, 32_760)}…` : text;
+  return safeCell(text.length > 32_767 ? `${text.slice(0, 32_760)}…` : text);
 }
 
 /** One worksheet per table, its columns the table's fields; empty tables keep an empty sheet. */

@@ -5,6 +5,7 @@ import { engineSchema } from "@ep/engine";
 import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { excel } from "../../platform/excel.ts";
+import { safeRow } from "../../platform/export-cells.ts";
 import { TURKEY_OFFSET_MS } from "../../platform/time/turkey.ts";
 
 const { orderLedger } = engineSchema;
@@ -90,15 +91,17 @@ export function salesWorkbookStream(
         .limit(BATCH);
       for (const o of page) {
         sheet
-          .addRow({
-            orderNo: o.orderNo,
-            // Excel has no time zones: dates are written as Turkish wall time.
-            date: new Date(o.orderDate.getTime() + TURKEY_OFFSET_MS),
-            customer: customerName(o.payload),
-            state: label(o.state),
-            amount: o.grandTotal,
-            currency: o.currency,
-          })
+          .addRow(
+            safeRow({
+              orderNo: o.orderNo,
+              // Excel has no time zones: dates are written as Turkish wall time.
+              date: new Date(o.orderDate.getTime() + TURKEY_OFFSET_MS),
+              customer: customerName(o.payload),
+              state: label(o.state),
+              amount: o.grandTotal,
+              currency: o.currency,
+            }),
+          )
           .commit();
       }
       written += page.length;

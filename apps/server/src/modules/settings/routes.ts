@@ -5,13 +5,13 @@ import {
   connectionTestSchema,
   connectionTypeSchema,
   envelopeSchema,
+  lineInput,
   optionSchema,
   runPreviewSchema,
   saveSettingsSchema,
   settingSchema,
   settingsLayoutSchema,
   settingTypeSchema,
-  textInput,
 } from "@ep/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -24,8 +24,8 @@ import { SettingsService } from "./service.ts";
 
 const tags = ["Settings"];
 const productType = z.coerce.number().int().positive().max(1000);
-const listKey = textInput().max(100);
-const keyList = textInput()
+const listKey = lineInput().max(100);
+const keyList = lineInput()
   .max(1000)
   .transform((s) =>
     s

@@ -3,6 +3,7 @@ import {
   createAnnouncementSchema,
   envelopeSchema,
   idParam,
+  lineInput,
   pagedListSchema,
   pageNumberParam,
   pageSizeParam,
@@ -54,7 +55,7 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               (v) => (v === "" || v === "-1" ? undefined : v),
               ticketStatusSchema.optional(),
             ),
-            searchKey: textInput().trim().max(100).optional(),
+            searchKey: lineInput().trim().max(100).optional(),
             companyId: id.optional(),
           }),
           response: { 200: envelopeSchema(pagedListSchema(supportTicketSchema)) },
@@ -126,7 +127,7 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          querystring: z.object({ searchKey: textInput().trim().max(100).optional() }),
+          querystring: z.object({ searchKey: lineInput().trim().max(100).optional() }),
           response: { 200: envelopeSchema(z.array(supportCompanySchema)) },
         },
       },

@@ -7,7 +7,7 @@ import {
   type WebhookHeaders,
 } from "@ep/connectors";
 import { engineSchema, enqueueRun } from "@ep/engine";
-import { and, count, eq, gt, isNotNull, lt, lte } from "drizzle-orm";
+import { and, count, eq, gt, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { interactiveConnectorContext } from "../connections/connector-factory.ts";
@@ -35,8 +35,23 @@ const ORDER_JOB = "OrderIntegration";
  * again within this window is a repeat; after it, a new trigger.
  */
 export const UNSIGNED_REPEAT_WINDOW_MS = 10 * 60_000;
-/** Unsigned deliveries accepted per connection per minute; beyond it they start nothing (429). */
-export const UNSIGNED_DELIVERIES_PER_MINUTE = 30;
+/**
+ * Signed deliveries are keyed by the hash of what the vendor signed: the same signed content again
+ * within this window (a vendor's retry, or a captured delivery resent with new ids) is a repeat. A day
+ * covers the vendors' retry schedules; an order that changes gets new content.
+ */
+export const SIGNED_REPEAT_WINDOW_MS = 24 * 60 * 60_000;
+/** Deliveries accepted per connection per minute, signed or not; beyond it they start nothing (429). */
+export const DELIVERIES_PER_MINUTE = 30;
+/**
+ * Coalescing: an order delivery within this time of the connection's previous one does not start a run
+ * of its own; it asks for one follow-up run, started once deliveries have been quiet this long (or
+ * have kept coming for COALESCE_MAX_WAIT_MS) and no order run is active.
+ */
+export const COALESCE_QUIET_MS = 3_000;
+export const COALESCE_MAX_WAIT_MS = 30_000;
+/** Delivery keys older than every window are dropped (at most once a minute, in the rerun sweep). */
+const PRUNE_EVERY_MS = 60_000;
 
 /** Whether the shop's deliveries can be checked: a signing secret, or URL-token authentication. */
 function canAuthenticate(hooks: ShopWebhooks, credentials: Record<string, string>): boolean {
@@ -45,8 +60,9 @@ function canAuthenticate(hooks: ShopWebhooks, credentials: Record<string, string
 
 /**
  * Orders by webhook: one endpoint per shop connection behind an unguessable token. A delivery is
- * verified before anything is read or stored, de-duplicated by the shop's delivery id, and starts the
- * company's order run at once; a run already under way gets a follow-up run (never a parallel one).
+ * verified before anything is read or stored, capped per connection, de-duplicated by what the shop
+ * signed, and starts the company's order run at once; a run already under way, or a burst of
+ * deliveries, gets one follow-up run (never a parallel one).
  * The 5-minute schedule keeps polling as the safety net.
  */
 export class WebhookService {
@@ -155,9 +171,9 @@ export class WebhookService {
   }
 
   /**
-   * One delivery: signature first (nothing stored when it fails), then de-duplication, then the run.
-   * A shop without signatures (URL-token authentication) gets, instead of the signature, a repeat
-   * window on its order id + status and a per-connection cap on accepted deliveries.
+   * One delivery: signature first (nothing stored when it fails), then the per-connection cap, then
+   * de-duplication by what the vendor signed (or, for a shop without signatures, by order id + status),
+   * then the run, coalesced with the connection's other recent deliveries.
    */
   async receive(token: string, rawBody: Buffer, headers: WebhookHeaders): Promise<DeliveryOutcome> {
     const [row] = await this.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.token, token));
@@ -177,52 +193,58 @@ export class WebhookService {
     }
     if (!delivery) return "unauthorized";
     const now = this.ctx.clock.now();
-    const values = {
-      endpointId: row.id,
-      deliveryId: delivery.deliveryId.slice(0, 200),
-      topic: delivery.topic,
-      receivedAt: now,
-    };
-    let inserted: Array<{ id: number }>;
-    if (unsigned) {
-      const [recent] = await this.db
-        .select({ n: count() })
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.endpointId, row.id),
-            gt(webhookDeliveries.receivedAt, new Date(now.getTime() - 60_000)),
-          ),
-        );
-      if ((recent?.n ?? 0) >= UNSIGNED_DELIVERIES_PER_MINUTE) {
-        // Nothing stored: a retry after the flood is a new trigger; polling is the safety net meanwhile.
-        this.ctx.logger.warn({ companyId: row.companyId }, "unsigned webhook deliveries over the cap");
-        return "throttled";
-      }
-      // The same key again after the window is a new trigger (the order may have changed back and forth).
-      inserted = await this.db
-        .insert(webhookDeliveries)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [webhookDeliveries.endpointId, webhookDeliveries.deliveryId],
-          set: { receivedAt: now, topic: delivery.topic },
-          setWhere: lt(webhookDeliveries.receivedAt, new Date(now.getTime() - UNSIGNED_REPEAT_WINDOW_MS)),
-        })
-        .returning({ id: webhookDeliveries.id });
-    } else {
-      inserted = await this.db
-        .insert(webhookDeliveries)
-        .values(values)
-        .onConflictDoNothing()
-        .returning({ id: webhookDeliveries.id });
+    const [recent] = await this.db
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, row.id),
+          gt(webhookDeliveries.receivedAt, new Date(now.getTime() - 60_000)),
+        ),
+      );
+    if ((recent?.n ?? 0) >= DELIVERIES_PER_MINUTE) {
+      // Nothing stored: a retry after the flood is a new trigger; polling is the safety net meanwhile.
+      this.ctx.logger.warn({ companyId: row.companyId }, "webhook deliveries over the per-minute cap");
+      return "throttled";
     }
+    const windowMs = unsigned ? UNSIGNED_REPEAT_WINDOW_MS : SIGNED_REPEAT_WINDOW_MS;
+    // The same key again after the window is a new trigger (the order may have changed back and forth).
+    const inserted = await this.db
+      .insert(webhookDeliveries)
+      .values({
+        endpointId: row.id,
+        deliveryId: delivery.deliveryId.slice(0, 200),
+        topic: delivery.topic,
+        receivedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [webhookDeliveries.endpointId, webhookDeliveries.deliveryId],
+        set: { receivedAt: now, topic: delivery.topic },
+        setWhere: lt(webhookDeliveries.receivedAt, new Date(now.getTime() - windowMs)),
+      })
+      .returning({ id: webhookDeliveries.id });
     if (inserted.length === 0) return "duplicate";
     await this.db
       .update(webhookEndpoints)
       .set({ lastDeliveryAt: now })
       .where(eq(webhookEndpoints.id, row.id));
-    if (delivery.isOrder) await this.startOrderRun(row.companyId, row.id);
+    if (!delivery.isOrder) return "accepted";
+    const previous = row.lastDeliveryAt?.getTime();
+    if (previous !== undefined && now.getTime() - previous < COALESCE_QUIET_MS) {
+      // A burst (several events of one order, or many orders at once): one follow-up run covers them.
+      await this.requestRerun(row.id, now);
+    } else {
+      await this.startOrderRun(row.companyId, row.id);
+    }
     return "accepted";
+  }
+
+  /** Asks for a follow-up run; the earliest pending request is kept (it bounds the wait). */
+  private async requestRerun(endpointId: number, now: Date): Promise<void> {
+    await this.db
+      .update(webhookEndpoints)
+      .set({ rerunRequestedAt: sql`coalesce(${webhookEndpoints.rerunRequestedAt}, ${now})` })
+      .where(eq(webhookEndpoints.id, endpointId));
   }
 
   /** Starts the order run now; when one is queued or running, asks for a follow-up run. */
@@ -233,45 +255,64 @@ export class WebhookService {
       .where(and(eq(engineSchema.jobs.companyId, companyId), eq(engineSchema.jobs.type, ORDER_JOB)));
     if (!job?.isEnabled) return;
     const result = await enqueueRun(this.ctx.engine.deps, companyId, job.id, "webhook");
-    if ("alreadyActive" in result) {
-      await this.db
-        .update(webhookEndpoints)
-        .set({ rerunRequestedAt: this.ctx.clock.now() })
-        .where(eq(webhookEndpoints.id, endpointId));
-    }
+    if ("alreadyActive" in result) await this.requestRerun(endpointId, this.ctx.clock.now());
   }
 
   /**
-   * Follow-up runs: a delivery that came while the order run was active starts one more run once that
-   * run has ended. A request made after this sweep read the row stays for the next sweep.
+   * Follow-up runs: deliveries that came during an active run, or in a burst, start one more run once
+   * the deliveries have been quiet for COALESCE_QUIET_MS (or waited COALESCE_MAX_WAIT_MS) and no order
+   * run is active. The request is cleared before the run is queued, so a delivery arriving meanwhile
+   * leaves a new request for the next sweep.
    */
   async startRequestedReruns(): Promise<number> {
+    const now = this.ctx.clock.now();
+    await this.pruneDeliveries(now);
+    const quietSince = new Date(now.getTime() - COALESCE_QUIET_MS);
+    const waitedSince = new Date(now.getTime() - COALESCE_MAX_WAIT_MS);
     const rows = await this.db
       .select()
       .from(webhookEndpoints)
-      .where(isNotNull(webhookEndpoints.rerunRequestedAt))
+      .where(
+        and(
+          isNotNull(webhookEndpoints.rerunRequestedAt),
+          or(
+            isNull(webhookEndpoints.lastDeliveryAt),
+            lte(webhookEndpoints.lastDeliveryAt, quietSince),
+            lte(webhookEndpoints.rerunRequestedAt, waitedSince),
+          ),
+        ),
+      )
       .limit(100);
     let started = 0;
     for (const row of rows) {
+      const requestedAt = row.rerunRequestedAt ?? new Date(0);
+      const cleared = await this.db
+        .update(webhookEndpoints)
+        .set({ rerunRequestedAt: null })
+        .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.rerunRequestedAt, requestedAt)))
+        .returning({ id: webhookEndpoints.id });
+      // Another sweep (another server process) took this request.
+      if (cleared.length === 0) continue;
       const [job] = await this.db
         .select()
         .from(engineSchema.jobs)
         .where(and(eq(engineSchema.jobs.companyId, row.companyId), eq(engineSchema.jobs.type, ORDER_JOB)));
-      if (job?.isEnabled) {
-        const result = await enqueueRun(this.ctx.engine.deps, row.companyId, job.id, "webhook");
-        if ("alreadyActive" in result) continue;
-        started++;
-      }
-      await this.db
-        .update(webhookEndpoints)
-        .set({ rerunRequestedAt: null })
-        .where(
-          and(
-            eq(webhookEndpoints.id, row.id),
-            lte(webhookEndpoints.rerunRequestedAt, row.rerunRequestedAt ?? new Date(0)),
-          ),
-        );
+      if (!job?.isEnabled) continue;
+      const result = await enqueueRun(this.ctx.engine.deps, row.companyId, job.id, "webhook");
+      // A run is still active: the request stays (with its first time) for a later sweep.
+      if ("alreadyActive" in result) await this.requestRerun(row.id, requestedAt);
+      else if ("runId" in result) started++;
     }
     return started;
+  }
+
+  private lastPruneMs = 0;
+
+  /** Drops delivery keys no window can match any more, so the table holds about a day of deliveries. */
+  private async pruneDeliveries(now: Date): Promise<void> {
+    if (now.getTime() - this.lastPruneMs < PRUNE_EVERY_MS) return;
+    this.lastPruneMs = now.getTime();
+    const horizon = new Date(now.getTime() - Math.max(SIGNED_REPEAT_WINDOW_MS, UNSIGNED_REPEAT_WINDOW_MS));
+    await this.db.delete(webhookDeliveries).where(lt(webhookDeliveries.receivedAt, horizon));
   }
 }

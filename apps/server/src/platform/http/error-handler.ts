@@ -79,7 +79,12 @@ const STATUS_TEXT: Record<number, string> = {
  * Node's refusals before Fastify sees a request (headers too large, headers or body too slow,
  * unparseable HTTP): answered in the envelope too, then the connection is closed.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(
+  error: Error & { code?: string },
+  socket: Socket,
+  /** Headers every answer carries (the security headers), written on this raw answer too. */
+  extraHeaders: Record<string, string> = {},
+): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   // A response already under way cannot be replaced: the connection just ends.
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -93,6 +98,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     `HTTP/1.1 ${appError.httpStatus} ${STATUS_TEXT[appError.httpStatus] ?? "Bad Request"}\r\n` +
       "Connection: close\r\n" +
       "Content-Type: application/json; charset=utf-8\r\n" +
+      Object.entries(extraHeaders)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("") +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
   // A client that does not read the answer does not keep the socket either.

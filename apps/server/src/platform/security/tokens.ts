@@ -11,8 +11,11 @@ export type TokenClaims = {
 /** Signs and checks session tokens (HS256). The session row decides whether a valid token still counts. */
 export class TokenService {
   private readonly key: Uint8Array;
+  /** The key signed cookies (the OAuth state's) are signed with: derived, never the token key itself. */
+  readonly cookieSecret: string;
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
+    this.cookieSecret = createHmac("sha256", secret).update("ep-cookie-signing").digest("base64url");
   }
 
   sign(claims: TokenClaims, expiresAt: Date): Promise<string> {

@@ -12,6 +12,7 @@ export const INSTALL_ERROR_CODES = [
   "get_license_failure",
   "system_exception",
   "user_not_found",
+  "state_mismatch",
 ] as const;
 type InstallErrorCode = (typeof INSTALL_ERROR_CODES)[number];
 

@@ -42,13 +42,18 @@ export default function PartnerInstallPage() {
     }
     (async () => {
       try {
+        // A landing without our state (an install begun in Ideasoft's app store, or a link someone
+        // sent) is started again from this browser: the consent page answers with a state bound to it.
+        if (!params.get("state")) {
+          const { url } = await api.get<{ url: string; state: string }>(
+            `/api/partner-install/ideasoft/authorize?${new URLSearchParams({ domain })}`,
+          );
+          window.location.assign(url);
+          return;
+        }
         const { rowId } = await api.post<{ rowId: string; created: boolean }>(
           "/api/partner-install/ideasoft",
-          {
-            code,
-            domain,
-            ...(params.get("state") ? { state: params.get("state") } : {}),
-          },
+          { code, domain, state: params.get("state") },
         );
         startSession(await api.post<LoginResult>("/api/account/login-by-rowId", { rowId }));
         navigate("/dashboard", { replace: true });

@@ -73,8 +73,10 @@ export default function RegistrationPage() {
     queryFn: ({ signal }) => fetchConfig(signal),
     staleTime: 300_000,
   });
-  // The registration call takes no captcha; the sign-in right after it does when the server insists.
-  const needsCaptcha = config.data?.captcha === "required";
+  // The sign-in right after registering takes a captcha when the mode is "required"; the registration
+  // itself when the server asks for one (several registrations from one address).
+  const [registrationCaptcha, setRegistrationCaptcha] = useState(false);
+  const needsCaptcha = config.data?.captcha === "required" || registrationCaptcha;
   const captcha = useRef<CaptchaHandle>(null);
   const [captchaPayload, setCaptchaPayload] = useState<string | undefined>();
   const [formStatus, setFormStatus] = useState<string | null>(null);
@@ -107,11 +109,32 @@ export default function RegistrationPage() {
   const onSubmit = handleSubmit(async (values) => {
     setFormStatus(null);
     try {
-      await registerAccount(values);
+      const token = registrationCaptcha ? (captchaPayload ?? (await captcha.current?.ensure())) : undefined;
+      await registerAccount({ ...values, captcha: token });
     } catch (error) {
       if (!(error instanceof ApiError))
         return setDialog({ title: t("api.registrationFailed", { ns: "shared" }) });
       if (error.isNetworkError) return setFormStatus(t("api.registrationNetworkFailed", { ns: "shared" }));
+      if (
+        error.statusCode === BusinessCode.CaptchaRequired ||
+        error.statusCode === BusinessCode.CaptchaInvalid
+      ) {
+        // Solved payloads are single use: a fresh challenge for the next press of the button.
+        if (registrationCaptcha) captcha.current?.reset();
+        setCaptchaPayload(undefined);
+        setRegistrationCaptcha(true);
+        return setFormStatus(
+          error.message ||
+            t(
+              error.statusCode === BusinessCode.CaptchaRequired
+                ? "api.captchaRequired"
+                : "api.captchaInvalid",
+              {
+                ns: "shared",
+              },
+            ),
+        );
+      }
       const emailMessage = {
         [BusinessCode.InvalidEmailFormat]: t("api.invalidEmailFormat", { ns: "shared" }),
         [BusinessCode.EmailHasTurkishCharacters]:
@@ -128,7 +151,11 @@ export default function RegistrationPage() {
       });
     }
     try {
-      const token = needsCaptcha ? (captchaPayload ?? (await captcha.current?.ensure())) : undefined;
+      // The registration spent its solution: the sign-in solves a fresh one.
+      if (registrationCaptcha) captcha.current?.reset();
+      const token = needsCaptcha
+        ? ((registrationCaptcha ? undefined : captchaPayload) ?? (await captcha.current?.ensure()))
+        : undefined;
       await signIn({ email: values.email, password: values.password, captcha: token });
       // Signed in: the panel routes take over.
     } catch {
