@@ -160,7 +160,8 @@ describe("the agent's watched folders feed the sync", () => {
       await agent.kill();
       await c.close();
     }
-  });
+    // Its own waits allow a minute each: on a loaded 2-core box (CI's lanes) 30 s cut them short.
+  }, 180_000);
 
   it("an agent killed while sending sends again on restart, and the file is imported exactly once", async () => {
     const c = await connectedCompanyWithErp(
@@ -209,5 +210,6 @@ describe("the agent's watched folders feed the sync", () => {
       await agent.kill();
       await c.close();
     }
-  });
+    // Its own waits allow a minute each: on a loaded 2-core box (CI's lanes) 30 s cut them short.
+  }, 180_000);
 });
