@@ -18,6 +18,7 @@ import {
   LicenceExpiryCard,
   TaskNotificationsWidget,
 } from "./components/DashboardCards";
+import { FirstStepsCard } from "./components/FirstStepsCard";
 import { IntegrationJobsCard } from "./components/IntegrationJobsCard";
 import { SalesChartCard } from "./components/SalesChartCard";
 
@@ -29,6 +30,7 @@ export default function DashboardPage() {
     <>
       <PageHeader title={t("dashboard.title")} />
       <Stack gap="lg">
+        {dashboard.data && <FirstStepsCard data={dashboard.data} />}
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, lg: 5 }}>
             <WelcomeCard />

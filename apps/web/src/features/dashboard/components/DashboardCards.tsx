@@ -134,6 +134,7 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
     connected: { color: "green", label: "dashboard.connection.connected" },
     failed: { color: "red", label: "dashboard.connection.failed" },
     untested: { color: "gray", label: "dashboard.connection.untested" },
+    none: { color: "gray", label: "dashboard.connection.none" },
   } as const;
   return (
     <ListCard
@@ -175,7 +176,8 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
               )}
               {status.state !== "connected" && (
                 <Anchor component={Link} to="/settings/api-keys" size="xs" fw={600}>
-                  {t("dashboard.connection.fix")}
+                  {/* Never set up: there is nothing to fix yet, only to connect. */}
+                  {t(status.state === "none" ? "dashboard.connection.connect" : "dashboard.connection.fix")}
                 </Anchor>
               )}
             </div>
