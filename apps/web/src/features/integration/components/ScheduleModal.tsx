@@ -5,19 +5,23 @@ import { useTranslation } from "react-i18next";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { useUpdateJob } from "../api";
+import { describeSchedule, intervalMinutes, MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from "../schedule";
 
 /** Edits a job's schedule: every N minutes, or a cron expression (Europe/Istanbul). */
 export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const update = useUpdateJob();
   const [kind, setKind] = useState<JobScheduleDto["kind"]>(job.schedule.kind);
-  const [minutes, setMinutes] = useState<number>(
+  const [minutesText, setMinutesText] = useState<number | string>(
     job.schedule.kind === "interval" ? job.schedule.minutes : 60,
   );
+  const minutes = intervalMinutes(minutesText);
   const [expression, setExpression] = useState(
     job.schedule.kind === "cron" ? job.schedule.expression : "0 */2 * * *",
   );
-  const schedule: JobScheduleDto = kind === "interval" ? { kind, minutes } : { kind, expression };
+  const invalid = kind === "interval" && minutes === null;
+  const schedule: JobScheduleDto =
+    kind === "interval" ? { kind, minutes: minutes ?? MIN_INTERVAL_MINUTES } : { kind, expression };
   const fieldError = update.error instanceof ApiError ? update.error.fieldErrors[0]?.message : undefined;
   return (
     <Modal opened onClose={onClose} title={t("integration.schedule.title", { job: job.name })}>
@@ -33,18 +37,22 @@ export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => vo
         {kind === "interval" ? (
           <NumberInput
             label={t("integration.schedule.minutes")}
-            min={1}
-            max={10080}
-            value={minutes}
-            onChange={(v) => setMinutes(Number(v) || 1)}
+            min={MIN_INTERVAL_MINUTES}
+            max={MAX_INTERVAL_MINUTES}
+            allowDecimal={false}
+            clampBehavior="none"
+            value={minutesText}
+            onChange={setMinutesText}
+            error={invalid ? t("integration.schedule.minutesRange") : undefined}
+            description={minutes !== null ? describeSchedule(schedule, t, i18n.language) : undefined}
           />
         ) : (
           <TextInput
             label={t("integration.schedule.expression")}
-            description={t("integration.schedule.cronHint")}
             value={expression}
             onChange={(e) => setExpression(e.currentTarget.value)}
             error={fieldError}
+            description={`${t("integration.schedule.cronHint")} · ${describeSchedule(schedule, t, i18n.language)}`}
           />
         )}
         {update.isError && !fieldError && (
@@ -57,6 +65,7 @@ export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => vo
             {t("integration.cancel")}
           </Button>
           <Button
+            disabled={invalid}
             loading={update.isPending}
             onClick={() => update.mutate({ id: job.id, schedule }, { onSuccess: onClose })}
           >
