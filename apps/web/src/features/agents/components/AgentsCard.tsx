@@ -5,19 +5,15 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { errorMessage } from "@/lib/errors";
+import { formatDateTime } from "@/lib/format";
 import { useAgents, useIssuePairingCode, useRevokeAgent } from "../api";
-
-const dateTime = (iso: string | null, locale: string) =>
-  iso
-    ? new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso))
-    : "-";
 
 /**
  * "Yerel Bağlantı Aracı" on /settings/api-keys: pairing code with the install steps, the company's agents
  * (online/offline, last seen, version, machine, round trip) with re-pair and revoke.
  */
 export function AgentsCard() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const agents = useAgents();
   const issue = useIssuePairingCode();
   const revoke = useRevokeAgent();
@@ -60,9 +56,7 @@ export function AgentsCard() {
         {pairing && (
           <Alert title={t("agents.card.codeTitle")} color="blue" variant="light">
             <Stack gap="xs">
-              <Text size="sm">
-                {t("agents.card.codeValid", { time: dateTime(pairing.expiresAt, i18n.language) })}
-              </Text>
+              <Text size="sm">{t("agents.card.codeValid", { time: formatDateTime(pairing.expiresAt) })}</Text>
               <Code fz="lg" data-testid="pairing-code">
                 {pairing.code}
               </Code>
@@ -115,7 +109,7 @@ export function AgentsCard() {
                           {a.online ? t("agents.card.online") : t("agents.card.offline")}
                         </Badge>
                       </Table.Td>
-                      <Table.Td>{dateTime(a.lastSeenAt, i18n.language)}</Table.Td>
+                      <Table.Td>{formatDateTime(a.lastSeenAt)}</Table.Td>
                       <Table.Td>{a.version || "-"}</Table.Td>
                       <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
                       <Table.Td>
