@@ -129,10 +129,10 @@ describe("issue 12: the panel a merchant trusts", () => {
         date,
       );
     };
-    // No native mm/dd/yyyy input: a picker button showing dd.mm.yyyy, its calendar in Turkish.
+    // No native mm/dd/yyyy input: a picker button showing DD-MM-YYYY (as every date on screen), its calendar in Turkish.
     expect(await page.locator('input[type="date"]').count()).toBe(0);
     const end = page.getByLabel("Bitiş Tarihi", { exact: true });
-    expect(await end.textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+    expect(await end.textContent()).toMatch(/^\d{2}-\d{2}-\d{4}$/);
     await end.click();
     // The calendar opens (its Turkish weekday names) once the picker has rendered.
     await expect.poll(() => page.getByText(/^(Pzt|Pt)$/).count(), { timeout: 10_000 }).toBeGreaterThan(0);

@@ -16,6 +16,7 @@ import { notifications } from "@mantine/notifications";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { DateField } from "@/components/form/DateField";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { ApiError, requestBlob } from "@/lib/api-client";
 import { formatMoney } from "@/lib/format";
@@ -102,18 +103,16 @@ export default function InvoicesPage() {
         <Card>
           <Group justify="space-between" align="flex-end" mb="md" wrap="wrap">
             <Group align="flex-end" wrap="wrap">
-              <TextInput
-                type="date"
+              <DateField
                 label={t("einvoices.from")}
-                value={from}
-                onChange={(e) => setFrom(e.currentTarget.value)}
+                value={from || null}
+                onChange={(d) => setFrom(d ?? "")}
                 data-testid="invoice-from"
               />
-              <TextInput
-                type="date"
+              <DateField
                 label={t("einvoices.to")}
-                value={to}
-                onChange={(e) => setTo(e.currentTarget.value)}
+                value={to || null}
+                onChange={(d) => setTo(d ?? "")}
                 data-testid="invoice-to"
               />
               <Select
