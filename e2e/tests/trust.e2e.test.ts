@@ -304,7 +304,7 @@ describe("issue 12: the panel a merchant trusts", () => {
       entityKey: "MK-1001",
       errorType: "unknown_item",
       message: "Mağazada bu depo bulunamadı; Stok Lokasyonları ayarından eşleştirin.",
-      payload: { sku: "MK-1001", location: "DEPO-9", qty: 3133 },
+      payload: { sku: "MK-1001", location: "DEPO-9", qty: 3133, price: 89.5 },
       status: "Open",
       occurrences: 1,
       created_date: new Date().toISOString(),
@@ -339,6 +339,19 @@ describe("issue 12: the panel a merchant trusts", () => {
     await expect.poll(() => detail.getByTestId("payload-raw").isVisible()).toBe(true);
     expect(await detail.getByTestId("payload-raw").textContent()).toContain('"qty": 3133');
     expect(await detail.textContent()).toContain("unknown_item");
+    // A price with two decimals (it read "89,5").
+    expect(await fields.textContent()).toContain("89,50 ₺");
+
+    // 'Destek talebi aç' starts the ticket with the job, the record and the reason, not "#41".
+    await detail.getByTestId("open-ticket").click();
+    await page.getByTestId("ticket-subject").waitFor();
+    const subject = await page.getByTestId("ticket-subject").inputValue();
+    expect(subject).toBe(`Stok Güncelleme · MK-1001: ${item.message}`.slice(0, 150));
+    const linked = (await page.getByTestId("ticket-linked").textContent()) ?? "";
+    expect(linked).toContain('Stok Güncelleme görevinin "MK-1001" kaydı');
+    expect(linked).not.toContain("#");
+    const message = await page.getByTestId("ticket-message").inputValue();
+    expect(message).toContain("Görev: Stok Güncelleme\nKayıt: MK-1001\nHata: Mağazada bu depo bulunamadı");
   });
 
   it("lands on sign-in with a message after an unusable reset link and after a session ended by a reset", async () => {

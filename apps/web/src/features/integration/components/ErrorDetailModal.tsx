@@ -95,7 +95,14 @@ export function ErrorDetailModal({ item, onClose }: { item: JobErrorReportDto; o
           </Accordion.Item>
         </Accordion>
         <Group justify="flex-end">
-          <OpenTicketButton jobErrorReportId={item.id} subject={`${item.entityKey}: ${item.message}`} />
+          <OpenTicketButton
+            jobErrorReportId={item.id}
+            context={{
+              job: t(`connections.jobTypes.${item.jobType}`),
+              record: item.entityKey,
+              reason: item.message,
+            }}
+          />
         </Group>
       </Stack>
     </Modal>
