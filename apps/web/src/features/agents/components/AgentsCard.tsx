@@ -4,6 +4,7 @@ import { IconPlugConnected } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
 import { useAgents, useIssuePairingCode, useRevokeAgent } from "../api";
@@ -85,7 +86,7 @@ export function AgentsCard() {
             list.length === 0 ? (
               <Text size="sm">{t("agents.card.none")}</Text>
             ) : (
-              <Table striped>
+              <ResponsiveTable striped>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t("agents.card.machine")}</Table.Th>
@@ -125,7 +126,7 @@ export function AgentsCard() {
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
-              </Table>
+              </ResponsiveTable>
             )
           }
         </QueryBoundary>

@@ -22,6 +22,7 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { AgentStatusLine } from "@/features/agents/components/AgentStatus";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { ageOf } from "@/features/notifications/age";
@@ -388,7 +389,7 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
       <Text size="xs" c="dimmed" mb="sm">
         {t("dashboard.freshness.hint")}
       </Text>
-      <Table verticalSpacing="xs">
+      <ResponsiveTable verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
@@ -435,7 +436,7 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
             );
           })}
         </Table.Tbody>
-      </Table>
+      </ResponsiveTable>
     </Card>
   );
 }
