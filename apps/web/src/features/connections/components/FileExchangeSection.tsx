@@ -190,6 +190,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
           color="teal"
           variant="light"
           withCloseButton
+          closeButtonLabel={t("common.close")}
           onClose={() => setNotice(null)}
           data-testid="file-delete-notice"
         >

@@ -24,6 +24,7 @@ import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { paginationControlProps } from "@/components/table/ServerPagination";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime, formatNumber } from "@/lib/format";
 import { AREA_JOB_TYPES, type Area, useDeleteErrors, useJobErrors, useJobs, useRetryErrors } from "../api";
@@ -268,6 +269,7 @@ export default function FailedTasksPage({ area }: { area: Area }) {
             <Alert
               color="blue"
               withCloseButton
+              closeButtonLabel={t("common.close")}
               onClose={() => setNotice(null)}
               data-testid="failed-tasks-notice"
             >
@@ -334,6 +336,7 @@ export default function FailedTasksPage({ area }: { area: Area }) {
                   </Text>
                   {data.totalCount > size && (
                     <Pagination
+                      getControlProps={paginationControlProps(t)}
                       total={Math.ceil(data.totalCount / size)}
                       value={page}
                       onChange={(p) => {
