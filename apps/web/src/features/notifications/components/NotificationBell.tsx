@@ -91,7 +91,12 @@ function NotificationPanel({ unread, onNavigate }: { unread: number; onNavigate:
           <ScrollArea.Autosize mah={PANEL_MAX_HEIGHT} type="auto">
             <Stack gap={2} p={4}>
               {items.map((n) => (
-                <NotificationItem key={n.id} item={n} onRead={(id) => markRead.mutate(id)} />
+                <NotificationItem
+                  key={n.id}
+                  item={n}
+                  onRead={(id) => markRead.mutate(id)}
+                  onOpen={onNavigate}
+                />
               ))}
             </Stack>
           </ScrollArea.Autosize>
