@@ -26,7 +26,7 @@ const stored = (key: string) => globalThis.localStorage?.getItem(key) === "1";
  * 'İlk adımlar': at the top of a new company's dashboard until the ERP, the shop and a first sync
  * are done (or the user closes it; remembered per company in this browser).
  */
-export function FirstStepsCard({ data }: { data: DashboardDto }) {
+export default function FirstStepsCard({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
   const account = useAccount();
   const overview = useConnections();
