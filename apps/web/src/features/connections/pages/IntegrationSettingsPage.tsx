@@ -1,5 +1,5 @@
 import { JOB_TYPES, type JobDto, type JobType } from "@ep/contracts";
-import { Alert, Anchor, Button, Grid, Group, NumberInput, Stack, Switch, Tabs, Text } from "@mantine/core";
+import { Alert, Anchor, Button, Grid, Group, Stack, Switch, Tabs, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,12 +7,8 @@ import { Link, Navigate, useNavigate, useParams } from "react-router";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { SectionCard } from "@/features/account/components/SectionCard";
-import {
-  describeSchedule,
-  intervalMinutes,
-  MAX_INTERVAL_MINUTES,
-  MIN_INTERVAL_MINUTES,
-} from "@/features/integration/schedule";
+import { IntervalInput } from "@/features/integration/components/IntervalInput";
+import { describeSchedule, intervalMinutes } from "@/features/integration/schedule";
 import { errorMessage } from "@/lib/errors";
 import { useCompanyJobs, useSettings, useUpdateJob } from "../api";
 import { ErpMatchingCard } from "../components/ErpMatchingCard";
@@ -130,15 +126,10 @@ function JobForm({ job }: { job: JobDto }) {
       {cron ? (
         <Text size="sm">{describeSchedule(job.schedule, t, i18n.language)}</Text>
       ) : (
-        <NumberInput
+        <IntervalInput
           label={t("connections.integration.everyMinutes")}
-          min={MIN_INTERVAL_MINUTES}
-          max={MAX_INTERVAL_MINUTES}
-          allowDecimal={false}
-          clampBehavior="none"
           value={minutesText}
           onChange={setMinutesText}
-          error={minutes === null ? t("integration.schedule.minutesRange") : undefined}
         />
       )}
       {error && (

@@ -1,11 +1,12 @@
 import type { JobDto, JobScheduleDto } from "@ep/contracts";
-import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { useUpdateJob } from "../api";
-import { describeSchedule, intervalMinutes, MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from "../schedule";
+import { describeSchedule, intervalMinutes, MIN_INTERVAL_MINUTES } from "../schedule";
+import { IntervalInput } from "./IntervalInput";
 
 /** Edits a job's schedule: every N minutes, or a cron expression (Europe/Istanbul). */
 export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => void }) {
@@ -35,15 +36,10 @@ export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => vo
           ]}
         />
         {kind === "interval" ? (
-          <NumberInput
+          <IntervalInput
             label={t("integration.schedule.minutes")}
-            min={MIN_INTERVAL_MINUTES}
-            max={MAX_INTERVAL_MINUTES}
-            allowDecimal={false}
-            clampBehavior="none"
             value={minutesText}
             onChange={setMinutesText}
-            error={invalid ? t("integration.schedule.minutesRange") : undefined}
             description={minutes !== null ? describeSchedule(schedule, t, i18n.language) : undefined}
           />
         ) : (
