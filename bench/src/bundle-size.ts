@@ -159,11 +159,16 @@ async function main() {
   const server = await startServer(join(work, "data"));
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
-    const config = (await (await fetch(`${baseUrl}/api/config`)).json()) as {
-      data?: { demo?: { email: string; password: string } };
-      demo?: { email: string; password: string };
-    };
-    const demo = config.data?.demo ?? config.demo;
+    // The server listens before the demo company is seeded, and offers its login only then.
+    let demo: { email: string; password: string } | undefined;
+    for (let tries = 0; !demo && tries < 240; tries++) {
+      const config = (await (await fetch(`${baseUrl}/api/config`)).json()) as {
+        data?: { demo?: { email: string; password: string } };
+        demo?: { email: string; password: string };
+      };
+      demo = config.data?.demo ?? config.demo;
+      if (!demo) await new Promise((r) => setTimeout(r, 500));
+    }
     if (!demo) throw new Error("the server offers no demo account (DEMO=1)");
 
     // Sign-in: a visitor with an empty cache opens /account/login.

@@ -28,7 +28,10 @@ describe("connections from an empty company", () => {
     // From the settings overview to the connections page.
     await page.goto("/settings");
     await waitForShell(page);
-    await page.getByRole("main").getByRole("link", { name: "API Bağlantıları", exact: true }).click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^API Bağlantıları/ })
+      .click();
     await expectPath(page, "/settings/api-keys");
 
     const erpCard = page.getByTestId("connection-erp");

@@ -106,7 +106,7 @@ describe("registration validation (spec section 5)", () => {
       "Tsoft",
       "Shopify",
       "Sopyo",
-      "JetStok",
+      "JetStok (Yakında)",
     ]);
   });
 
@@ -159,7 +159,7 @@ describe("systems that are not ready yet (issue 12 item 8)", () => {
     await page.getByTestId("availability-agent").waitFor();
     // Every ERP of the list has a connector now; JetStok (an e-commerce system) is the one still to come.
     await combo(page, "E-Ticaret Yazılımı").click();
-    await page.getByRole("option", { name: "JetStok", exact: true }).click();
+    await page.getByRole("option", { name: "JetStok (Yakında)", exact: true }).click();
     await expect
       .poll(() => page.getByTestId("availability-soon").textContent())
       .toContain("sizin için otomatik bir destek talebi açarız");

@@ -129,10 +129,10 @@ describe("issue 12: the panel a merchant trusts", () => {
         date,
       );
     };
-    // No native mm/dd/yyyy input: a picker button showing dd.mm.yyyy, its calendar in Turkish.
+    // No native mm/dd/yyyy input: a picker button showing DD-MM-YYYY (as every date on screen), its calendar in Turkish.
     expect(await page.locator('input[type="date"]').count()).toBe(0);
     const end = page.getByLabel("Bitiş Tarihi", { exact: true });
-    expect(await end.textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+    expect(await end.textContent()).toMatch(/^\d{2}-\d{2}-\d{4}$/);
     await end.click();
     // The calendar opens (its Turkish weekday names) once the picker has rendered.
     await expect.poll(() => page.getByText(/^(Pzt|Pt)$/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
@@ -304,7 +304,7 @@ describe("issue 12: the panel a merchant trusts", () => {
       entityKey: "MK-1001",
       errorType: "unknown_item",
       message: "Mağazada bu depo bulunamadı; Stok Lokasyonları ayarından eşleştirin.",
-      payload: { sku: "MK-1001", location: "DEPO-9", qty: 3133 },
+      payload: { sku: "MK-1001", location: "DEPO-9", qty: 3133, price: 89.5 },
       status: "Open",
       occurrences: 1,
       created_date: new Date().toISOString(),
@@ -339,6 +339,19 @@ describe("issue 12: the panel a merchant trusts", () => {
     await expect.poll(() => detail.getByTestId("payload-raw").isVisible()).toBe(true);
     expect(await detail.getByTestId("payload-raw").textContent()).toContain('"qty": 3133');
     expect(await detail.textContent()).toContain("unknown_item");
+    // A price with two decimals (it read "89,5").
+    expect(await fields.textContent()).toContain("89,50 ₺");
+
+    // 'Destek talebi aç' starts the ticket with the job, the record and the reason, not "#41".
+    await detail.getByTestId("open-ticket").click();
+    await page.getByTestId("ticket-subject").waitFor();
+    const subject = await page.getByTestId("ticket-subject").inputValue();
+    expect(subject).toBe(`Stok Güncelleme · MK-1001: ${item.message}`.slice(0, 150));
+    const linked = (await page.getByTestId("ticket-linked").textContent()) ?? "";
+    expect(linked).toContain('Stok Güncelleme görevinin "MK-1001" kaydı');
+    expect(linked).not.toContain("#");
+    const message = await page.getByTestId("ticket-message").inputValue();
+    expect(message).toContain("Görev: Stok Güncelleme\nKayıt: MK-1001\nHata: Mağazada bu depo bulunamadı");
   });
 
   it("lands on sign-in with a message after an unusable reset link and after a session ended by a reset", async () => {

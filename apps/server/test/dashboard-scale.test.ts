@@ -82,7 +82,7 @@ describe("the dashboard and the lists with a long history", () => {
     const theirs = (await get("/api/Dashboard", other.token)).body.data;
     expect(theirs.failedJobReports).toEqual([]);
     expect(theirs.companyJobs).toEqual([]);
-    expect(theirs.connectionStatuses.erp.state).toBe("untested");
+    expect(theirs.connectionStatuses.erp.state).toBe("none");
   });
 
   it("pages JobHistory and Notification with exact counts up to a limit and an estimate past it", async () => {
@@ -187,7 +187,7 @@ describe("connection status", () => {
       }
       // Another company's dashboard knows nothing of it.
       const theirs = (await get("/api/Dashboard", other.token)).body.data;
-      expect(theirs.connectionStatuses.erp.state).toBe("untested");
+      expect(theirs.connectionStatuses.erp.state).toBe("none");
     } finally {
       await d.close().catch(() => undefined);
     }

@@ -318,6 +318,11 @@ describe("tickets", () => {
     const notes = await call(t.app, "GET", "/api/Notification/1/10", { token: a.token });
     expect(notes.status).toBe(200);
     expect(JSON.stringify(notes.body.data)).toContain("destek ekibi tarafından cevaplandı");
+    // The notification opens the ticket it is about.
+    const answered = notes.body.data.dataList.find((n: { notification_Text: string }) =>
+      n.notification_Text.includes("cevaplandı"),
+    );
+    expect(answered.link).toBe(`/tickets/${ticketId}`);
     const mails = await t.ctx.database.db
       .select()
       .from(mailMessages)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countPayloadFields, flattenPayload } from "../src/features/integration/payload-fields";
+import { countPayloadFields, flattenPayload, isMoneyField } from "../src/features/integration/payload-fields";
+import { formatDecimal, formatMoney } from "../src/lib/format";
 
 describe("flattenPayload", () => {
   it("lists every leaf of a nested payload with its path, depth first", () => {
@@ -28,5 +29,23 @@ describe("flattenPayload", () => {
     expect(flattenPayload(null)).toEqual([]);
     expect(flattenPayload(undefined)).toEqual([]);
     expect(flattenPayload("düz metin")).toEqual([{ path: [], value: "düz metin" }]);
+  });
+});
+
+describe("money in a payload", () => {
+  it("knows a price, a total or a discount by its key, not a quantity or a code", () => {
+    const fields = flattenPayload({
+      sku: "A-1",
+      price: 89.5,
+      qty: 2.5,
+      lines: [{ unitPrice: 10, totalAmount: 20 }],
+    });
+    expect(fields.filter(isMoneyField).map((f) => f.path.join("."))).toEqual([
+      "price",
+      "lines.0.unitPrice",
+      "lines.0.totalAmount",
+    ]);
+    expect(formatMoney(89.5)).toBe("89,50 ₺");
+    expect(formatDecimal(2.5)).toBe("2,5");
   });
 });

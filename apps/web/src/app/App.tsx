@@ -3,11 +3,11 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { BrowserRouter } from "react-router";
 import { AppRoutes } from "./AppRoutes";
 import { queryClient } from "./query-client";
-import { theme } from "./theme";
+import { cssVariablesResolver, theme } from "./theme";
 
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
           <AppRoutes />

@@ -23,6 +23,11 @@ export function formatDate(value: DateInput): string {
   return parse(value)?.format("DD-MM-YYYY") ?? EMPTY;
 }
 
+/** `DD-MM HH:mm`, for example `05-03 14:07` (a chart's run labels, where the year is plain). */
+export function formatDayMonthTime(value: DateInput): string {
+  return parse(value)?.format("DD-MM HH:mm") ?? EMPTY;
+}
+
 /** `DD-MM`, for example `05-03` (announcements). */
 export function formatDayMonth(value: DateInput): string {
   return parse(value)?.format("DD-MM") ?? EMPTY;
@@ -47,6 +52,14 @@ const countFormat = new Intl.NumberFormat("tr-TR", { maximumFractionDigits: 0 })
 /** A count with Turkish thousands separators: `3.133`. */
 export function formatNumber(value: number | null | undefined): string {
   return countFormat.format(value ?? 0);
+}
+
+const decimalFormat = new Intl.NumberFormat("tr-TR", { maximumFractionDigits: 4 });
+
+/** A number that may have decimals, the Turkish way: `1.234,5678`, `0,25` (never `0.25`). */
+export function formatDecimal(value: number | null | undefined, maxDigits = 4): string {
+  if (maxDigits === 4) return decimalFormat.format(value ?? 0);
+  return new Intl.NumberFormat("tr-TR", { maximumFractionDigits: maxDigits }).format(value ?? 0);
 }
 
 /** Every count of a run's tally with thousands separators, for interpolation into a sentence. */

@@ -561,7 +561,7 @@ export const de: MessageCatalog = {
   },
   sandbox: {
     connected:
-      "Sie sind mit den Testsystemen verbunden. Starten Sie Übertragungen in der Aufgabenliste; sobald Ihr echtes System bereit ist, geben Sie seine Zugangsdaten über „Zum echten System wechseln“ ein.",
+      "Sie sind mit den Testsystemen verbunden. Starten Sie Übertragungen auf den Seiten Produktintegration und Auftragsintegration; sobald Ihr echtes System bereit ist, geben Sie seine Zugangsdaten über „Zum echten System wechseln“ ein.",
     connectFailed:
       "Die Testsysteme wurden gespeichert, aber der Verbindungstest ist fehlgeschlagen. Versuchen Sie es in einigen Minuten in den API-Verbindungseinstellungen mit „Verbindung testen“ erneut.",
   },

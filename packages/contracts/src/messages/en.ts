@@ -526,7 +526,7 @@ export const en: MessageCatalog = {
   },
   sandbox: {
     connected:
-      'You are connected to the sandbox systems. Start transfers from the job list; when your real system is ready, enter its details with "Switch to the real system".',
+      'You are connected to the sandbox systems. Start transfers from the Product Integration and Order Integration screens; when your real system is ready, enter its details with "Switch to the real system".',
     connectFailed:
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },

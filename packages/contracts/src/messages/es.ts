@@ -546,7 +546,7 @@ export const es: MessageCatalog = {
   },
   sandbox: {
     connected:
-      "Se ha conectado a los sistemas de prueba. Inicie las transferencias desde la lista de tareas; cuando su sistema real esté listo, introduzca sus datos con «Pasar al sistema real».",
+      "Se ha conectado a los sistemas de prueba. Inicie las transferencias desde las pantallas Integración de productos e Integración de pedidos; cuando su sistema real esté listo, introduzca sus datos con «Pasar al sistema real».",
     connectFailed:
       "Los sistemas de prueba se guardaron, pero la prueba de conexión falló. Vuelva a intentarlo dentro de unos minutos con «Probar conexión» en la configuración de conexiones API.",
   },

@@ -557,7 +557,7 @@ export const fr: MessageCatalog = {
   },
   sandbox: {
     connected:
-      "Vous êtes connecté aux systèmes de test. Lancez les transferts depuis la liste des tâches ; lorsque votre système réel sera prêt, saisissez ses informations avec « Passer au système réel ».",
+      "Vous êtes connecté aux systèmes de test. Lancez les transferts depuis les écrans Intégration des produits et Intégration des commandes ; lorsque votre système réel sera prêt, saisissez ses informations avec « Passer au système réel ».",
     connectFailed:
       "Les systèmes de test ont été enregistrés, mais le test de connexion a échoué. Réessayez dans quelques minutes avec « Tester la connexion » dans les paramètres des connexions API.",
   },

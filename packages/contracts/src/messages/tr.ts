@@ -533,7 +533,7 @@ export const tr = {
   },
   sandbox: {
     connected:
-      'Deneme sistemlerine bağlandınız. Aktarımları İş Listesi\'nden başlatabilir, gerçek sisteminize hazır olduğunuzda "Gerçek sisteme geç" ile bilgilerinizi girebilirsiniz.',
+      'Deneme sistemlerine bağlandınız. Aktarımları Ürün Entegrasyonu ve Sipariş Entegrasyonu ekranlarından başlatabilir, gerçek sisteminize hazır olduğunuzda "Gerçek sisteme geç" ile bilgilerinizi girebilirsiniz.',
     connectFailed:
       'Deneme sistemleri kaydedildi ancak bağlantı testi başarısız oldu. Birkaç dakika sonra Bağlantı Ayarları\'ndan "Bağlantıyı Test Et" ile yeniden deneyin.',
   },

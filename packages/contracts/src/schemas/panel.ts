@@ -59,6 +59,8 @@ export const notificationSchema = z.object({
   type: z.enum(["Info", "Error"]),
   notification_Text: z.string(),
   created_Date: z.string(),
+  /** The panel screen it opens (a ticket answer: that ticket), or null. */
+  link: z.string().nullable().optional(),
 });
 export type NotificationDto = z.infer<typeof notificationSchema>;
 

@@ -31,6 +31,8 @@ export const connectorInfoSchema = z.object({
   name: z.string(),
   implemented: z.boolean(),
   onPremOnly: z.boolean(),
+  /** An e-invoice service (Uyumsoft, Trendyol e-Faturam): connected as the ERP, it issues the invoices. */
+  einvoice: z.boolean(),
   availability: z.enum(SYSTEM_AVAILABILITY),
   /** What the connection cannot do (Turkish sentences of the connector), e.g. "Sentos yalnızca okur". */
   limitations: z.array(z.string()).optional(),
@@ -51,7 +53,8 @@ export type ConnectionTest = z.infer<typeof connectionTestSchema>;
  * company's last runs, whichever is newer. `checked_date` is when that evidence was taken.
  */
 export const connectionStatusSchema = z.object({
-  state: z.enum(["connected", "failed", "untested"]),
+  /** `none`: nothing saved yet (the company never set this side up); `untested`: saved, no evidence yet. */
+  state: z.enum(["connected", "failed", "untested", "none"]),
   message: z.string(),
   checked_date: z.string().nullable(),
   source: z.enum(["test", "run"]).nullable(),

@@ -89,7 +89,7 @@ export function connectionStatus(
 ): ConnectionStatus {
   if (!connection) {
     return {
-      state: "untested",
+      state: "none",
       message: message("panel.connectionNotSaved"),
       checked_date: null,
       source: null,

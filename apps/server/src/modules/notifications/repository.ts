@@ -43,11 +43,18 @@ export async function listNotifications(
       type: n.type,
       notification_Text: n.text,
       created_Date: n.createdAt.toISOString(),
+      link: linkOf(n.source),
     })),
     totalCount: total,
     pageNumber,
     pageSize,
   };
+}
+
+/** The screen a notification opens, from what raised it: a ticket answer opens that ticket. */
+export function linkOf(source: string | null): string | null {
+  const ticket = source ? /^ticket:(\d+):/.exec(source) : null;
+  return ticket ? `/tickets/${ticket[1]}` : null;
 }
 
 export async function countUnread(db: Db, companyId: number): Promise<number> {

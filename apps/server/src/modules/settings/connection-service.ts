@@ -4,6 +4,7 @@ import {
   ConnectorError,
   type ConnectorKind,
   getDescriptor,
+  isEInvoiceType,
   listConnectors,
   OUTBOUND_REFUSED,
 } from "@ep/connectors";
@@ -51,6 +52,7 @@ function infoOf(d: ConnectorDescriptor): ConnectorInfo {
     name: d.name,
     implemented: d.implemented,
     onPremOnly: d.onPremOnly,
+    einvoice: d.kind === "erp" && isEInvoiceType(d.type),
     availability: availabilityOf(d),
     limitations: [...new Set([...Object.values(d.unsupported ?? {}), ...(d.notice ? [d.notice] : [])])],
     fields: d.credentials.map((f) => ({

@@ -367,7 +367,8 @@ export class TicketService {
         open.companyId,
         "Info",
         message("tickets.notifyAnswered", params),
-        `ticket-reply:${reply.id}`,
+        // The ticket's id leads: the notification opens that ticket (see notifications' linkOf).
+        `ticket:${open.id}:reply:${reply.id}`,
       );
       await this.mailCustomer(tx, open, "answered", text);
       await recordSupportAction(tx, {

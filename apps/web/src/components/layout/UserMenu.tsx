@@ -1,5 +1,5 @@
 import type { Language } from "@ep/contracts";
-import { Avatar, Badge, Box, Group, Menu, Text, UnstyledButton } from "@mantine/core";
+import { Avatar, Badge, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from "@mantine/core";
 import {
   IconCertificate,
   IconCheck,
@@ -39,13 +39,9 @@ export function UserMenu() {
   return (
     <Menu width={290} position="bottom-end" shadow="md" radius="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton
-          className={classes.userButton}
-          aria-label={t("userMenu.open")}
-          data-testid="user-menu"
-        >
+        <UnstyledButton className={classes.userButton} data-testid="user-menu">
           <Group gap={10} wrap="nowrap">
-            <Avatar color="brand" variant="light" radius="md" size={36}>
+            <Avatar color="brand" variant="light" radius="md" size={36} aria-hidden>
               {initial}
             </Avatar>
             <Box visibleFrom="sm">
@@ -54,6 +50,8 @@ export function UserMenu() {
               </Text>
             </Box>
             <IconChevronDown size={14} aria-hidden />
+            {/* Named by what it shows plus what it does: an aria-label hid the visible name. */}
+            <VisuallyHidden>{t("userMenu.open")}</VisuallyHidden>
           </Group>
         </UnstyledButton>
       </Menu.Target>
@@ -110,7 +108,7 @@ export function UserMenu() {
                     if (available && !active) changeLanguage(lang);
                   }}
                 >
-                  <Text size="sm" fw={active ? 600 : 400} c={active ? "brand.6" : undefined} span>
+                  <Text size="sm" fw={active ? 600 : 400} c={active ? "brand.8" : undefined} span>
                     {t(label)}
                   </Text>
                   {!available && (

@@ -1,5 +1,7 @@
+import type { DashboardDto } from "@ep/contracts";
 import { Avatar, Button, Card, Grid, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { IconBuilding, IconUser } from "@tabler/icons-react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { CardSkeleton } from "@/components/feedback/CardSkeleton";
@@ -21,6 +23,15 @@ import {
 import { IntegrationJobsCard } from "./components/IntegrationJobsCard";
 import { SalesChartCard } from "./components/SalesChartCard";
 
+// Only a company still setting up loads the checklist (and its texts' weight on the first view).
+const FirstStepsCard = lazy(() => import("./components/FirstStepsCard"));
+
+/** Both sides connected and a run has succeeded: the checklist would hide itself, so skip loading it. */
+const settingUp = (d: DashboardDto) =>
+  d.connectionStatuses.erp.state !== "connected" ||
+  d.connectionStatuses.eCommerce.state !== "connected" ||
+  !d.companyJobs.some((j) => j.last_success_date !== null);
+
 /** The dashboard: every card of spec section 2, fed by GET /api/Dashboard. */
 export default function DashboardPage() {
   const { t } = useTranslation();
@@ -29,6 +40,11 @@ export default function DashboardPage() {
     <>
       <PageHeader title={t("dashboard.title")} />
       <Stack gap="lg">
+        {dashboard.data && settingUp(dashboard.data) && (
+          <Suspense fallback={null}>
+            <FirstStepsCard data={dashboard.data} />
+          </Suspense>
+        )}
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, lg: 5 }}>
             <WelcomeCard />

@@ -1,4 +1,4 @@
-import type { JobDto } from "@ep/contracts";
+import type { DashboardDto, JobDto } from "@ep/contracts";
 
 /** A cron job's goal when its rhythm is not a fixed interval: a day. */
 const CRON_GOAL_MINUTES = 24 * 60;
@@ -20,4 +20,78 @@ export function freshnessBar(lastSuccess: string | null, goalMinutes: number, no
   const ratio = ageMinutes / goalMinutes;
   const level: FreshnessLevel = ratio <= 0.5 ? "good" : ratio <= 1 ? "near" : "late";
   return { percent: Math.min(100, Math.round(ratio * 100)), level, ageMinutes };
+}
+
+/**
+ * What a freshness row says, as one state: the badge, the bar and the text beside them are all
+ * drawn from it, so a red bar can never sit beside a green 'Güncel' (nor 'Henüz başarılı
+ * çalışmadı' beside it).
+ * - passive: the flow is switched off; no bar, a grey badge.
+ * - never: it never succeeded; a red full bar and a red badge.
+ * - late: the last success is older than the goal; red, whatever is waiting.
+ * - waiting: within the goal but records are waiting; yellow.
+ * - near: within the goal, past half of it, nothing waiting; yellow.
+ * - fresh: within half the goal, nothing waiting; green, the only state that reads 'Güncel'.
+ */
+export type FreshnessState = "passive" | "never" | "late" | "waiting" | "near" | "fresh";
+
+export const FRESHNESS_COLOR: Record<FreshnessState, string> = {
+  passive: "gray",
+  never: "red",
+  late: "red",
+  waiting: "yellow",
+  near: "yellow",
+  fresh: "green",
+};
+
+export type FreshnessView = {
+  state: FreshnessState;
+  color: string;
+  /** The bar's fill, or null when no bar shows (passive). */
+  percent: number | null;
+  ageMinutes: number | null;
+  goalMinutes: number;
+  waiting: number;
+};
+
+export function freshnessView(
+  row: DashboardDto["freshness"][number],
+  schedule: JobDto["schedule"] | undefined,
+  now: number,
+): FreshnessView {
+  const goalMinutes = schedule ? freshnessGoalMinutes(schedule) : CRON_GOAL_MINUTES;
+  const bar = freshnessBar(row.last_success_date, goalMinutes, now);
+  const state: FreshnessState = !row.is_enabled
+    ? "passive"
+    : !row.last_success_date
+      ? "never"
+      : bar.level === "late"
+        ? "late"
+        : row.waiting > 0
+          ? "waiting"
+          : bar.level === "near"
+            ? "near"
+            : "fresh";
+  return {
+    state,
+    color: FRESHNESS_COLOR[state],
+    percent: state === "passive" ? null : bar.percent,
+    ageMinutes: bar.ageMinutes,
+    goalMinutes,
+    waiting: row.waiting,
+  };
+}
+
+/** The badge's message key (under `dashboard.freshness`) and count, from the row's one state. */
+export function freshnessBadge(view: FreshnessView): { key: string; count?: number } {
+  switch (view.state) {
+    case "late":
+      return view.waiting > 0 ? { key: "lateWaiting", count: view.waiting } : { key: "state.late" };
+    case "waiting":
+      return { key: "waitingCount", count: view.waiting };
+    case "fresh":
+      return { key: "upToDate" };
+    default:
+      return { key: `state.${view.state}` };
+  }
 }

@@ -14,7 +14,7 @@ export function ErrorLayout({ code, title, text }: Props) {
         <Logo />
         <Paper shadow="sm" p={{ base: "xl", sm: 48 }} w="100%" ta="center">
           <Stack align="center" gap="md">
-            <Text fz={72} fw={800} c="brand.6" lh={1} aria-hidden>
+            <Text fz={72} fw={800} c="brand.8" lh={1} aria-hidden>
               {code}
             </Text>
             <Title order={1} fz={26} fw={700}>

@@ -36,3 +36,11 @@ export function flattenPayload(payload: unknown, limit = 200): PayloadField[] {
 export function countPayloadFields(payload: unknown): number {
   return flattenPayload(payload, Number.POSITIVE_INFINITY).length;
 }
+
+/** Payload keys that hold an amount of money (prices, totals, discounts): shown as `89,50 ₺`. */
+const MONEY_KEY = /price|amount|total|discount|cost|fiyat|tutar/i;
+
+export const isMoneyField = (field: PayloadField) => {
+  const last = [...field.path].reverse().find((s) => typeof s === "string");
+  return typeof field.value === "number" && typeof last === "string" && MONEY_KEY.test(last);
+};

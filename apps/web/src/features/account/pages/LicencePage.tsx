@@ -3,6 +3,7 @@ import { Badge, Card, Group, Table, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { formatDate } from "@/lib/format";
 import { useLicences } from "../api";
 import { DaysLeftBadge } from "../components/DaysLeftBadge";
@@ -34,50 +35,54 @@ export default function LicencePage() {
 function LicenceTable({ licences }: { licences: License[] }) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={760}>
-      <Table verticalSpacing="md" horizontalSpacing="lg" highlightOnHover data-testid="licence-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t("licence.name")}</Table.Th>
-            <Table.Th>{t("licence.description")}</Table.Th>
-            <Table.Th>{t("licence.productType")}</Table.Th>
-            <Table.Th style={{ whiteSpace: "nowrap" }}>{t("licence.expireDate")}</Table.Th>
-            <Table.Th style={{ whiteSpace: "nowrap" }}>{t("licence.daysLeft")}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {licences.map((l) => (
-            <Table.Tr key={l.id}>
-              <Table.Td>
-                <Group gap="xs">
-                  <Text fw={600} size="sm">
-                    {l.license_name}
-                  </Text>
-                  {l.is_trial && (
-                    <Badge size="sm" variant="outline" color="gray">
-                      {t("licence.trial")}
-                    </Badge>
-                  )}
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c="dimmed">
-                  {l.license_description}
+    <ResponsiveTable
+      minWidth={760}
+      verticalSpacing="md"
+      horizontalSpacing="lg"
+      highlightOnHover
+      data-testid="licence-table"
+    >
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t("licence.name")}</Table.Th>
+          <Table.Th>{t("licence.description")}</Table.Th>
+          <Table.Th>{t("licence.productType")}</Table.Th>
+          <Table.Th style={{ whiteSpace: "nowrap" }}>{t("licence.expireDate")}</Table.Th>
+          <Table.Th style={{ whiteSpace: "nowrap" }}>{t("licence.daysLeft")}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {licences.map((l) => (
+          <Table.Tr key={l.id}>
+            <Table.Td>
+              <Group gap="xs">
+                <Text fw={600} size="sm">
+                  {l.license_name}
                 </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{productTypeLabel(l.product_type)}</Text>
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: "nowrap" }}>
-                <Text size="sm">{formatDate(l.expire_date)}</Text>
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: "nowrap" }}>
-                <DaysLeftBadge days={l.days_left} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+                {l.is_trial && (
+                  <Badge size="sm" variant="outline" color="gray">
+                    {t("licence.trial")}
+                  </Badge>
+                )}
+              </Group>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm" c="dimmed">
+                {l.license_description}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{productTypeLabel(l.product_type)}</Text>
+            </Table.Td>
+            <Table.Td style={{ whiteSpace: "nowrap" }}>
+              <Text size="sm">{formatDate(l.expire_date)}</Text>
+            </Table.Td>
+            <Table.Td style={{ whiteSpace: "nowrap" }}>
+              <DaysLeftBadge days={l.days_left} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </ResponsiveTable>
   );
 }

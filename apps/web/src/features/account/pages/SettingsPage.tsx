@@ -75,7 +75,7 @@ export default function SettingsPage() {
       <PageHeader title={t("settings.title")} description={t("settings.subtitle")} />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
         {CARDS.map(({ to, title, text, icon: CardIcon }) => (
-          <Card key={to} component={Link} to={to} aria-label={t(title)} style={{ textDecoration: "none" }}>
+          <Card key={to} component={Link} to={to} style={{ textDecoration: "none" }}>
             <Group justify="space-between" wrap="nowrap" align="flex-start">
               <Group wrap="nowrap" align="flex-start" gap="md">
                 <ThemeIcon size={48} radius="md" variant="light" aria-hidden>

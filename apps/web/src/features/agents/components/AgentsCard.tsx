@@ -4,7 +4,9 @@ import { IconDownload, IconPlugConnected } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { errorMessage } from "@/lib/errors";
+import { formatDateTime } from "@/lib/format";
 import {
   type AgentReleaseDto,
   useAgentDownloads,
@@ -13,11 +15,6 @@ import {
   useIssuePairingCode,
   useRevokeAgent,
 } from "../api";
-
-const dateTime = (iso: string | null, locale: string) =>
-  iso
-    ? new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(iso))
-    : "-";
 
 const fileOf = (release: AgentReleaseDto | null | undefined, platform: "windows" | "linux") =>
   release?.files.find((f) => f.platform === platform);
@@ -85,7 +82,7 @@ function AgentDownloads() {
  * revoke.
  */
 export function AgentsCard() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const agents = useAgents();
   const issue = useIssuePairingCode();
   const revoke = useRevokeAgent();
@@ -132,9 +129,7 @@ export function AgentsCard() {
         {pairing && (
           <Alert title={t("agents.card.codeTitle")} color="blue" variant="light">
             <Stack gap="xs">
-              <Text size="sm">
-                {t("agents.card.codeValid", { time: dateTime(pairing.expiresAt, i18n.language) })}
-              </Text>
+              <Text size="sm">{t("agents.card.codeValid", { time: formatDateTime(pairing.expiresAt) })}</Text>
               <Code fz="lg" data-testid="pairing-code">
                 {pairing.code}
               </Code>
@@ -166,7 +161,7 @@ export function AgentsCard() {
             list.length === 0 ? (
               <Text size="sm">{t("agents.card.none")}</Text>
             ) : (
-              <Table striped>
+              <ResponsiveTable striped>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t("agents.card.machine")}</Table.Th>
@@ -190,7 +185,7 @@ export function AgentsCard() {
                           {a.online ? t("agents.card.online") : t("agents.card.offline")}
                         </Badge>
                       </Table.Td>
-                      <Table.Td>{dateTime(a.lastSeenAt, i18n.language)}</Table.Td>
+                      <Table.Td>{formatDateTime(a.lastSeenAt)}</Table.Td>
                       <Table.Td>
                         {a.version || "-"}
                         {a.newerVersion && (
@@ -213,7 +208,7 @@ export function AgentsCard() {
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
-              </Table>
+              </ResponsiveTable>
             )
           }
         </QueryBoundary>

@@ -48,9 +48,20 @@ const FIELDS = [
 
 type Availability = Record<string, SystemAvailability> | undefined;
 
-// The options keep the spec's names and order; the state of the picked system shows under the list.
-const erpOptions = ERP_TYPES.map((o) => ({ value: String(o.value), label: o.label }));
-const ecommerceOptions = ECOMMERCE_TYPES.map((o) => ({ value: String(o.value), label: o.label }));
+/**
+ * The options keep the spec's names and order; a system not ready yet says "(Yakında)" in the list
+ * itself (as the language menu does), and the state of the picked system shows under the list.
+ */
+function optionsOf(
+  types: typeof ERP_TYPES | typeof ECOMMERCE_TYPES,
+  availability: Availability,
+  soon: string,
+) {
+  return types.map((o) => ({
+    value: String(o.value),
+    label: availability?.[String(o.value)] === "soon" ? `${o.label} ${soon}` : o.label,
+  }));
+}
 
 /** What a merchant who picks a system that is not directly connectable should know (or nothing). */
 function AvailabilityHelp({ type, availability }: { type: number | undefined; availability: Availability }) {
@@ -103,6 +114,8 @@ export default function RegistrationPage() {
     },
   });
   const password = useWatch({ control, name: "password" }) ?? "";
+  const erpOptions = optionsOf(ERP_TYPES, config.data?.systems.erp, t("common.comingSoon"));
+  const ecommerceOptions = optionsOf(ECOMMERCE_TYPES, config.data?.systems.ecommerce, t("common.comingSoon"));
   const erpType = useWatch({ control, name: "erpType" });
   const ecommerceType = useWatch({ control, name: "ecommerceType" });
 

@@ -39,6 +39,7 @@ const STATUS_LOOK = {
   connected: { color: "green", label: "connections.apiKeys.statusOk" },
   failed: { color: "red", label: "connections.apiKeys.statusFailed" },
   untested: { color: "gray", label: "connections.apiKeys.statusUntested" },
+  none: { color: "gray", label: "connections.apiKeys.statusNone" },
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import type { ConnectionType } from "@ep/contracts";
 import { Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { formatDecimal } from "@/lib/format";
 import { useConnectionUsage } from "../api";
 
 /** Share of a quota left under which the line turns orange (the server warns at 80 % used). */
@@ -11,11 +12,11 @@ const LOW = 0.2;
  * bills every call (DİA), "Kalan kota: okuma X / yazma Y" for one with a monthly quota (Logo İşbaşı).
  */
 export function ConnectionUsageLine({ connectionType }: { connectionType: ConnectionType }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { data } = useConnectionUsage();
   const usage = data?.find((u) => u.connectionType === connectionType);
   if (!usage) return null;
-  const fmt = (n: number, digits = 0) => n.toLocaleString(i18n.language, { maximumFractionDigits: digits });
+  const fmt = (n: number, digits = 0) => formatDecimal(n, digits);
   if (usage.kind === "credit") {
     return (
       <Text size="sm" data-testid={`connection-usage-${connectionType}`}>

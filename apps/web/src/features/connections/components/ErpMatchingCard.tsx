@@ -17,6 +17,7 @@ import { IconFileImport, IconSearch, IconTrash } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { SectionCard } from "@/features/account/components/SectionCard";
 import { errorMessage } from "@/lib/errors";
 import { useCreateErpMatching, useDeleteErpMatching, useErpMatchings, useImportErpMatchings } from "../api";
@@ -150,7 +151,7 @@ export function ErpMatchingCard() {
           emptyMessage={t("connections.matching.empty")}
         >
           {(rows) => (
-            <Table withTableBorder striped>
+            <ResponsiveTable withTableBorder striped>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t("connections.matching.erpSku")}</Table.Th>
@@ -184,7 +185,7 @@ export function ErpMatchingCard() {
                   </Table.Tr>
                 ))}
               </Table.Tbody>
-            </Table>
+            </ResponsiveTable>
           )}
         </QueryBoundary>
       </Stack>

@@ -4,6 +4,7 @@ import { IconDownload, IconFolder, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
@@ -112,7 +113,7 @@ function RowResults({ connectionId, fileId }: { connectionId: number; fileId: nu
     );
   return (
     <Stack gap={4}>
-      <Table striped withTableBorder fz="xs" data-testid="file-rows">
+      <ResponsiveTable striped withTableBorder fz="xs" data-testid="file-rows">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t("connections.files.row")}</Table.Th>
@@ -131,7 +132,7 @@ function RowResults({ connectionId, fileId }: { connectionId: number; fileId: nu
             </Table.Tr>
           ))}
         </Table.Tbody>
-      </Table>
+      </ResponsiveTable>
       <ServerPagination totalCount={rows.data.total} pageSize={ROWS_PAGE} page={page} onChange={setPage} />
     </Stack>
   );
@@ -189,6 +190,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
           color="teal"
           variant="light"
           withCloseButton
+          closeButtonLabel={t("common.close")}
           onClose={() => setNotice(null)}
           data-testid="file-delete-notice"
         >
@@ -211,7 +213,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
               {t("connections.files.noImports")}
             </Text>
           ) : (
-            <Table striped withTableBorder fz="xs" data-testid="file-imports">
+            <ResponsiveTable striped withTableBorder fz="xs" data-testid="file-imports">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t("connections.files.kind")}</Table.Th>
@@ -271,7 +273,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
                   </Table.Tr>
                 ))}
               </Table.Tbody>
-            </Table>
+            </ResponsiveTable>
           )}
           {open !== null && <RowResults connectionId={connectionId} fileId={open} />}
           <ConfirmDialog
@@ -303,7 +305,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
               {t("connections.files.noFolders")}
             </Text>
           ) : (
-            <Table withTableBorder fz="xs" data-testid="watched-folders">
+            <ResponsiveTable withTableBorder fz="xs" data-testid="watched-folders">
               <Table.Tbody>
                 {overview.data.folders.map((f) => (
                   <Table.Tr key={`${f.agentId}:${f.path}`}>
@@ -336,7 +338,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
                   </Table.Tr>
                 ))}
               </Table.Tbody>
-            </Table>
+            </ResponsiveTable>
           )}
 
           <Text size="sm" fw={500}>
@@ -347,7 +349,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
               {t("connections.files.noOrders")}
             </Text>
           ) : (
-            <Table withTableBorder fz="xs" data-testid="orders-files">
+            <ResponsiveTable withTableBorder fz="xs" data-testid="orders-files">
               <Table.Tbody>
                 {overview.data.orders.map((f) => (
                   <Table.Tr key={f.id}>
@@ -373,7 +375,7 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
                   </Table.Tr>
                 ))}
               </Table.Tbody>
-            </Table>
+            </ResponsiveTable>
           )}
         </>
       )}

@@ -14,6 +14,7 @@ import {
 } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { errorMessage } from "@/lib/errors";
 import { useLiveList } from "../api";
 import type { DraftApi } from "./SettingsForm";
@@ -175,7 +176,7 @@ function CodeMapping({
           {error}
         </Text>
       )}
-      <Table withTableBorder verticalSpacing={4}>
+      <ResponsiveTable withTableBorder verticalSpacing={4}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t("connections.integration.shopValue")}</Table.Th>
@@ -203,7 +204,7 @@ function CodeMapping({
             </Table.Tr>
           ))}
         </Table.Tbody>
-      </Table>
+      </ResponsiveTable>
     </Stack>
   );
 }

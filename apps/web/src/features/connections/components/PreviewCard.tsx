@@ -4,6 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { IconAlertTriangle, IconEye, IconPlayerPlay } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { SectionCard } from "@/features/account/components/SectionCard";
 import { errorMessage } from "@/lib/errors";
 import { formatMoney } from "@/lib/format";
@@ -73,7 +74,7 @@ export function PreviewCard({ jobType, jobId }: { jobType: RunPreview["jobType"]
               {data.message}
             </Alert>
             {data.rows.length > 0 && (
-              <Table withTableBorder striped>
+              <ResponsiveTable withTableBorder striped>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t("connections.preview.sku")}</Table.Th>
@@ -92,7 +93,7 @@ export function PreviewCard({ jobType, jobId }: { jobType: RunPreview["jobType"]
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
-              </Table>
+              </ResponsiveTable>
             )}
             {data.total > data.rows.length && (
               <Text size="sm" c="dimmed">

@@ -17,6 +17,7 @@ import {
 import { IconDatabase } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { errorMessage } from "@/lib/errors";
 import { useSqlPreview } from "../api";
 import {
@@ -210,7 +211,7 @@ function PreviewTable({ preview }: { preview: SqlPreview }) {
         {t("connections.sqlMapping.previewRows", { count: preview.rows.length })}
       </Text>
       <ScrollArea>
-        <Table striped withTableBorder fz="xs">
+        <ResponsiveTable striped withTableBorder fz="xs">
           <Table.Thead>
             <Table.Tr>
               {preview.columns.map((c) => (
@@ -235,7 +236,7 @@ function PreviewTable({ preview }: { preview: SqlPreview }) {
               );
             })}
           </Table.Tbody>
-        </Table>
+        </ResponsiveTable>
       </ScrollArea>
     </Stack>
   );

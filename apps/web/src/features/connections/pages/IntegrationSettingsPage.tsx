@@ -1,5 +1,5 @@
 import { JOB_TYPES, type JobDto, type JobType } from "@ep/contracts";
-import { Alert, Anchor, Button, Grid, Group, NumberInput, Stack, Switch, Tabs, Text } from "@mantine/core";
+import { Alert, Anchor, Button, Grid, Group, Stack, Switch, Tabs, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +7,8 @@ import { Link, Navigate, useNavigate, useParams } from "react-router";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { SectionCard } from "@/features/account/components/SectionCard";
+import { IntervalInput } from "@/features/integration/components/IntervalInput";
+import { describeSchedule, intervalMinutes } from "@/features/integration/schedule";
 import { errorMessage } from "@/lib/errors";
 import { useCompanyJobs, useSettings, useUpdateJob } from "../api";
 import { ErpMatchingCard } from "../components/ErpMatchingCard";
@@ -91,12 +93,13 @@ function JobCard({ jobType }: { jobType: JobType }) {
 }
 
 function JobForm({ job }: { job: JobDto }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const update = useUpdateJob();
   const [enabled, setEnabled] = useState(job.is_enabled);
-  const [minutes, setMinutes] = useState<number>(
+  const [minutesText, setMinutesText] = useState<number | string>(
     job.schedule.kind === "interval" ? job.schedule.minutes : 60,
   );
+  const minutes = intervalMinutes(minutesText);
   const [error, setError] = useState<string | null>(null);
   const cron = job.schedule.kind === "cron" ? job.schedule.expression : null;
   const onSave = async () => {
@@ -105,7 +108,7 @@ function JobForm({ job }: { job: JobDto }) {
       const { message } = await update.mutateAsync({
         id: job.id,
         is_enabled: enabled,
-        ...(cron ? {} : { schedule: { kind: "interval" as const, minutes } }),
+        ...(cron || minutes === null ? {} : { schedule: { kind: "interval" as const, minutes } }),
       });
       notifications.show({ color: "green", message });
     } catch (e) {
@@ -121,15 +124,12 @@ function JobForm({ job }: { job: JobDto }) {
         onChange={(e) => setEnabled(e.currentTarget.checked)}
       />
       {cron ? (
-        <Text size="sm">{t("connections.integration.cronSchedule", { expression: cron })}</Text>
+        <Text size="sm">{describeSchedule(job.schedule, t, i18n.language)}</Text>
       ) : (
-        <NumberInput
+        <IntervalInput
           label={t("connections.integration.everyMinutes")}
-          min={1}
-          max={10_080}
-          allowDecimal={false}
-          value={minutes}
-          onChange={(v) => setMinutes(typeof v === "number" ? v : Number(v) || 1)}
+          value={minutesText}
+          onChange={setMinutesText}
         />
       )}
       {error && (
@@ -138,7 +138,12 @@ function JobForm({ job }: { job: JobDto }) {
         </Alert>
       )}
       <Group justify="flex-end">
-        <Button onClick={onSave} loading={update.isPending} variant="light">
+        <Button
+          onClick={onSave}
+          loading={update.isPending}
+          disabled={!cron && minutes === null}
+          variant="light"
+        >
           {t("connections.integration.saveJob")}
         </Button>
       </Group>

@@ -3,6 +3,7 @@ import { Alert, MultiSelect, Stack, Table, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { SectionCard } from "@/features/account/components/SectionCard";
 import { errorMessage } from "@/lib/errors";
 import { useLiveList, useSettings } from "../api";
@@ -48,7 +49,7 @@ export default function StockLocationsPage() {
                       </Alert>
                     )}
                     {errors.stockLocations && <Text c="red">{errors.stockLocations}</Text>}
-                    <Table withTableBorder verticalSpacing="sm">
+                    <ResponsiveTable withTableBorder verticalSpacing="sm">
                       <Table.Thead>
                         <Table.Tr>
                           <Table.Th>{t("connections.stockLocations.shopLocation")}</Table.Th>
@@ -72,7 +73,7 @@ export default function StockLocationsPage() {
                           </Table.Tr>
                         ))}
                       </Table.Tbody>
-                    </Table>
+                    </ResponsiveTable>
                   </Stack>
                 );
               }}

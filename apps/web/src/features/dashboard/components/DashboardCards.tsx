@@ -1,4 +1,4 @@
-import { type DashboardDto, type JobDto, ORDER_AREA_JOB_TYPES } from "@ep/contracts";
+import { type DashboardDto, ORDER_AREA_JOB_TYPES } from "@ep/contracts";
 import {
   Anchor,
   Badge,
@@ -22,13 +22,14 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { AgentStatusLine } from "@/features/agents/components/AgentStatus";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { ageOf } from "@/features/notifications/age";
 import { useMarkAsRead, useNotifications } from "@/features/notifications/api";
 import { NotificationItem } from "@/features/notifications/components/NotificationItem";
 import { formatDate, formatDateTime, formatDayMonth } from "@/lib/format";
-import { type FreshnessLevel, freshnessBar, freshnessGoalMinutes } from "../freshness";
+import { type FreshnessView, freshnessBadge, freshnessView } from "../freshness";
 
 const areaOf = (jobType: string) =>
   (ORDER_AREA_JOB_TYPES as readonly string[]).includes(jobType) ? "order" : "product";
@@ -134,6 +135,7 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
     connected: { color: "green", label: "dashboard.connection.connected" },
     failed: { color: "red", label: "dashboard.connection.failed" },
     untested: { color: "gray", label: "dashboard.connection.untested" },
+    none: { color: "gray", label: "dashboard.connection.none" },
   } as const;
   return (
     <ListCard
@@ -175,7 +177,8 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
               )}
               {status.state !== "connected" && (
                 <Anchor component={Link} to="/settings/api-keys" size="xs" fw={600}>
-                  {t("dashboard.connection.fix")}
+                  {/* Never set up: there is nothing to fix yet, only to connect. */}
+                  {t(status.state === "none" ? "dashboard.connection.connect" : "dashboard.connection.fix")}
                 </Anchor>
               )}
             </div>
@@ -352,22 +355,19 @@ export function TaskNotificationsWidget() {
   );
 }
 
-const LEVEL_COLOR: Record<FreshnessLevel, string> = { good: "green", near: "yellow", late: "red" };
-
 /** The last success's age as a small bar against the flow's goal (two of its intervals). */
-function FreshnessBar({ lastSuccess, job }: { lastSuccess: string | null; job: JobDto }) {
+function FreshnessBar({ view, jobType }: { view: FreshnessView; jobType: string }) {
   const { t } = useTranslation();
-  const goal = freshnessGoalMinutes(job.schedule);
-  const bar = freshnessBar(lastSuccess, goal, Date.now());
+  const goal = view.goalMinutes;
   const goalText =
     goal % 60 === 0
       ? t("dashboard.freshness.goalHours", { count: goal / 60 })
       : t("dashboard.freshness.goalMinutes", { count: goal });
   return (
-    <Group gap={6} wrap="nowrap" mt={4} data-testid={`freshness-bar-${job.type}`} data-level={bar.level}>
+    <Group gap={6} wrap="nowrap" mt={4} data-testid={`freshness-bar-${jobType}`} data-level={view.state}>
       <Progress
-        value={bar.percent}
-        color={LEVEL_COLOR[bar.level]}
+        value={view.percent ?? 0}
+        color={view.color}
         size="sm"
         w={96}
         aria-label={t("dashboard.freshness.goalLabel", { goal: goalText })}
@@ -382,13 +382,14 @@ function FreshnessBar({ lastSuccess, job }: { lastSuccess: string | null; job: J
 /** How far the shop is behind the ERP now: time since each job's last success and items waiting. */
 export function FreshnessCard({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
+  const now = Date.now();
   return (
     <Card h="100%" data-testid="freshness-card">
       <CardTitle>{t("dashboard.freshness.title")}</CardTitle>
       <Text size="xs" c="dimmed" mb="sm">
         {t("dashboard.freshness.hint")}
       </Text>
-      <Table verticalSpacing="xs">
+      <ResponsiveTable verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
@@ -398,10 +399,13 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
         </Table.Thead>
         <Table.Tbody>
           {data.freshness.map((f) => {
-            const age = f.last_success_date ? ageOf(f.last_success_date) : null;
             const job = data.companyJobs.find((j) => j.id === f.jobId);
+            // Badge, bar and text come from this one state, so they cannot disagree.
+            const view = freshnessView(f, job?.schedule, now);
+            const age = f.last_success_date ? ageOf(f.last_success_date) : null;
+            const badge = freshnessBadge(view);
             return (
-              <Table.Tr key={f.jobId}>
+              <Table.Tr key={f.jobId} data-testid="freshness-row" data-state={view.state}>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
                     {job && <JobIcon job={job} />}
@@ -412,27 +416,27 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
                   <Group gap={6} wrap="nowrap">
                     <IconClockHour4 size={14} aria-hidden />
                     <Text size="sm">
-                      {!f.is_enabled
+                      {view.state === "passive"
                         ? t("dashboard.jobs.passive")
-                        : age
-                          ? t(`notifications.age.${age.unit}`, { count: age.count })
-                          : t("dashboard.freshness.never")}
+                        : view.state === "never" || !age
+                          ? t("dashboard.freshness.never")
+                          : t(`notifications.age.${age.unit}`, { count: age.count })}
                     </Text>
                   </Group>
-                  {f.is_enabled && job && <FreshnessBar lastSuccess={f.last_success_date} job={job} />}
+                  {view.percent !== null && <FreshnessBar view={view} jobType={f.jobType} />}
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Badge color={f.waiting > 0 ? "orange" : "green"} variant="light">
-                    {f.waiting > 0
-                      ? t("dashboard.freshness.waitingCount", { count: f.waiting })
-                      : t("dashboard.freshness.upToDate")}
+                  <Badge color={view.color} variant="light" data-testid="freshness-badge">
+                    {t(`dashboard.freshness.${badge.key}` as "dashboard.freshness.upToDate", {
+                      count: badge.count,
+                    })}
                   </Badge>
                 </Table.Td>
               </Table.Tr>
             );
           })}
         </Table.Tbody>
-      </Table>
+      </ResponsiveTable>
     </Card>
   );
 }

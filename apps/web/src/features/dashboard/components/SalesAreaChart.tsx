@@ -1,6 +1,7 @@
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
+import { thinLabels } from "@/lib/chart-labels";
 import { formatMoney } from "@/lib/format";
 import type { SalesPoint } from "../sales-series";
 
@@ -39,7 +40,8 @@ export default function SalesAreaChart({ points, ticks, height, amountLabel, day
       axes: [
         {
           ...AXIS,
-          splits: () => points.map((_, i) => i),
+          // Thinned to the plot's width: a month's 31 dates overlapped on a phone.
+          splits: (u) => thinLabels(points.length, u.bbox.width / uPlot.pxRatio),
           values: (_u, splits) => splits.map((i) => points[i]?.label ?? ""),
         },
         {

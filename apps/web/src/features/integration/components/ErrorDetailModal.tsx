@@ -2,8 +2,8 @@ import type { JobErrorReportDto } from "@ep/contracts";
 import { Accordion, Code, Group, Modal, Stack, Table, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { OpenTicketButton } from "@/features/tickets/components/OpenTicketButton";
-import { formatDateTime, formatNumber } from "@/lib/format";
-import { countPayloadFields, flattenPayload, type PayloadField } from "../payload-fields";
+import { formatDateTime, formatDecimal, formatMoney, formatNumber } from "@/lib/format";
+import { countPayloadFields, flattenPayload, isMoneyField, type PayloadField } from "../payload-fields";
 import { useErrorTypeLabel } from "./ErrorTypeBadge";
 
 const SHOWN_FIELDS = 60;
@@ -28,8 +28,9 @@ export function ErrorDetailModal({ item, onClose }: { item: JobErrorReportDto; o
     if (f.value === null || f.value === "") return "-";
     if (typeof f.value === "boolean")
       return f.value ? t("integration.failedTasks.yes") : t("integration.failedTasks.no");
-    if (typeof f.value === "number")
-      return Number.isInteger(f.value) ? formatNumber(f.value) : String(f.value).replace(".", ",");
+    // A price reads "89,50 ₺", never "89,5"; any other number the Turkish way.
+    if (isMoneyField(f)) return formatMoney(f.value as number);
+    if (typeof f.value === "number") return formatDecimal(f.value);
     return f.value;
   };
 
@@ -94,7 +95,14 @@ export function ErrorDetailModal({ item, onClose }: { item: JobErrorReportDto; o
           </Accordion.Item>
         </Accordion>
         <Group justify="flex-end">
-          <OpenTicketButton jobErrorReportId={item.id} subject={`${item.entityKey}: ${item.message}`} />
+          <OpenTicketButton
+            jobErrorReportId={item.id}
+            context={{
+              job: t(`connections.jobTypes.${item.jobType}`),
+              record: item.entityKey,
+              reason: item.message,
+            }}
+          />
         </Group>
       </Stack>
     </Modal>

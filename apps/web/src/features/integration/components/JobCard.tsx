@@ -13,7 +13,7 @@ import { ScheduleModal } from "./ScheduleModal";
 
 /** One job: state, last and next run, enable/disable, schedule and 'run now' with live progress. */
 export function JobCard({ job }: { job: JobDto }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const update = useUpdateJob();
   const run = useRunJob();
   const [editing, setEditing] = useState(false);
@@ -28,7 +28,7 @@ export function JobCard({ job }: { job: JobDto }) {
             <div>
               <Text fw={600}>{job.name}</Text>
               <Text size="xs" c="dimmed">
-                {describeSchedule(job.schedule, t)}
+                {describeSchedule(job.schedule, t, i18n.language)}
               </Text>
             </div>
           </Group>

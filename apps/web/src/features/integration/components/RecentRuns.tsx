@@ -2,7 +2,7 @@ import { Card, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { lazy, Suspense, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
-import { formatDayMonth, formatNumber } from "@/lib/format";
+import { formatDayMonthTime, formatNumber } from "@/lib/format";
 import { type HistoryFilter, useJobHistory } from "../api";
 import { recentRunSeries, summarizeRuns } from "../run-series";
 
@@ -11,9 +11,6 @@ const RecentRunsChart = lazy(() => import("./RecentRunsChart"));
 
 const RECENT_RUNS = 30;
 const CHART_HEIGHT = 240;
-
-const hourOf = (iso: string) =>
-  `${formatDayMonth(iso)} ${new Date(iso).toLocaleTimeString("tr-TR", { hour: "2-digit", minute: "2-digit" })}`;
 
 /** The filter's last 30 runs at a glance: records written, failures and duration per run. */
 export function RecentRuns({ filter }: { filter: HistoryFilter }) {
@@ -41,7 +38,7 @@ export function RecentRuns({ filter }: { filter: HistoryFilter }) {
         emptyMessage={t("integration.history.empty")}
       >
         {(data) => {
-          const points = recentRunSeries(data.dataList, hourOf);
+          const points = recentRunSeries(data.dataList, formatDayMonthTime);
           const summary = summarizeRuns(points);
           return (
             <Stack gap="xs">

@@ -1,6 +1,7 @@
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
+import { thinLabels } from "@/lib/chart-labels";
 import { formatNumber } from "@/lib/format";
 import type { RunPoint } from "../run-series";
 
@@ -34,7 +35,7 @@ export default function RecentRunsChart({ points, height, labels }: Props) {
       axes: [
         {
           ...AXIS,
-          splits: () => points.map((_, i) => i).filter((i) => i % Math.ceil(points.length / 6) === 0),
+          splits: (u) => thinLabels(points.length, u.bbox.width / uPlot.pxRatio, 90),
           values: (_u, splits) => splits.map((i) => points[i]?.label ?? ""),
         },
         { ...AXIS, scale: "count", size: 60, values: (_u, splits) => splits.map((v) => formatNumber(v)) },

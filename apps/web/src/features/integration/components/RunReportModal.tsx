@@ -40,7 +40,13 @@ export function RunReportModal({ runId, onClose }: { runId: number; onClose: () 
             </Text>
             {r.status !== "Succeeded" && r.status !== "Running" && r.status !== "Queued" && (
               <Group justify="flex-end">
-                <OpenTicketButton jobRunId={r.id} subject={`${r.jobName}: ${r.status}`} />
+                <OpenTicketButton
+                  jobRunId={r.id}
+                  context={{
+                    job: r.jobName,
+                    reason: `${t(`integration.status.${r.status}`)} (${formatDateTime(r.started_date)})`,
+                  }}
+                />
               </Group>
             )}
           </Stack>

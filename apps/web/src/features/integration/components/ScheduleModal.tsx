@@ -1,23 +1,28 @@
 import type { JobDto, JobScheduleDto } from "@ep/contracts";
-import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { useUpdateJob } from "../api";
+import { describeSchedule, intervalMinutes, MIN_INTERVAL_MINUTES } from "../schedule";
+import { IntervalInput } from "./IntervalInput";
 
 /** Edits a job's schedule: every N minutes, or a cron expression (Europe/Istanbul). */
 export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const update = useUpdateJob();
   const [kind, setKind] = useState<JobScheduleDto["kind"]>(job.schedule.kind);
-  const [minutes, setMinutes] = useState<number>(
+  const [minutesText, setMinutesText] = useState<number | string>(
     job.schedule.kind === "interval" ? job.schedule.minutes : 60,
   );
+  const minutes = intervalMinutes(minutesText);
   const [expression, setExpression] = useState(
     job.schedule.kind === "cron" ? job.schedule.expression : "0 */2 * * *",
   );
-  const schedule: JobScheduleDto = kind === "interval" ? { kind, minutes } : { kind, expression };
+  const invalid = kind === "interval" && minutes === null;
+  const schedule: JobScheduleDto =
+    kind === "interval" ? { kind, minutes: minutes ?? MIN_INTERVAL_MINUTES } : { kind, expression };
   const fieldError = update.error instanceof ApiError ? update.error.fieldErrors[0]?.message : undefined;
   return (
     <Modal opened onClose={onClose} title={t("integration.schedule.title", { job: job.name })}>
@@ -31,20 +36,19 @@ export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => vo
           ]}
         />
         {kind === "interval" ? (
-          <NumberInput
+          <IntervalInput
             label={t("integration.schedule.minutes")}
-            min={1}
-            max={10080}
-            value={minutes}
-            onChange={(v) => setMinutes(Number(v) || 1)}
+            value={minutesText}
+            onChange={setMinutesText}
+            description={minutes !== null ? describeSchedule(schedule, t, i18n.language) : undefined}
           />
         ) : (
           <TextInput
             label={t("integration.schedule.expression")}
-            description={t("integration.schedule.cronHint")}
             value={expression}
             onChange={(e) => setExpression(e.currentTarget.value)}
             error={fieldError}
+            description={`${t("integration.schedule.cronHint")} · ${describeSchedule(schedule, t, i18n.language)}`}
           />
         )}
         {update.isError && !fieldError && (
@@ -57,6 +61,7 @@ export function ScheduleModal({ job, onClose }: { job: JobDto; onClose: () => vo
             {t("integration.cancel")}
           </Button>
           <Button
+            disabled={invalid}
             loading={update.isPending}
             onClick={() => update.mutate({ id: job.id, schedule }, { onSuccess: onClose })}
           >

@@ -23,6 +23,8 @@ import { useSearchParams } from "react-router";
 import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { paginationControlProps } from "@/components/table/ServerPagination";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime, formatNumber } from "@/lib/format";
 import { AREA_JOB_TYPES, type Area, useDeleteErrors, useJobErrors, useJobs, useRetryErrors } from "../api";
@@ -111,7 +113,8 @@ export default function FailedTasksPage({ area }: { area: Area }) {
         <ErrorTypeBadge code={item.errorType} />
       </Table.Td>
       <Table.Td maw={360}>
-        <Text size="sm" lineClamp={2}>
+        {/* Two lines at most (Detay shows it all); a long code breaks instead of running out. */}
+        <Text size="sm" lineClamp={2} title={item.message} style={{ overflowWrap: "anywhere" }}>
           {item.message}
         </Text>
       </Table.Td>
@@ -266,6 +269,7 @@ export default function FailedTasksPage({ area }: { area: Area }) {
             <Alert
               color="blue"
               withCloseButton
+              closeButtonLabel={t("common.close")}
               onClose={() => setNotice(null)}
               data-testid="failed-tasks-notice"
             >
@@ -314,21 +318,17 @@ export default function FailedTasksPage({ area }: { area: Area }) {
                           </Button>
                         </Group>
                       </Group>
-                      <Table.ScrollContainer minWidth={760}>
-                        <Table verticalSpacing="xs">
-                          {head(g.items)}
-                          <Table.Tbody>{g.items.map(row)}</Table.Tbody>
-                        </Table>
-                      </Table.ScrollContainer>
+                      <ResponsiveTable minWidth={760} verticalSpacing="xs">
+                        {head(g.items)}
+                        <Table.Tbody>{g.items.map(row)}</Table.Tbody>
+                      </ResponsiveTable>
                     </Card>
                   ))
                 ) : (
-                  <Table.ScrollContainer minWidth={760}>
-                    <Table striped verticalSpacing="xs">
-                      {head(data.dataList)}
-                      <Table.Tbody>{data.dataList.map(row)}</Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
+                  <ResponsiveTable minWidth={760} striped verticalSpacing="xs">
+                    {head(data.dataList)}
+                    <Table.Tbody>{data.dataList.map(row)}</Table.Tbody>
+                  </ResponsiveTable>
                 )}
                 <Group justify="space-between">
                   <Text size="sm" c="dimmed">
@@ -336,6 +336,7 @@ export default function FailedTasksPage({ area }: { area: Area }) {
                   </Text>
                   {data.totalCount > size && (
                     <Pagination
+                      getControlProps={paginationControlProps(t)}
                       total={Math.ceil(data.totalCount / size)}
                       value={page}
                       onChange={(p) => {

@@ -110,12 +110,14 @@ function FinishedAlert(props: { runId: number; jobName: string; onReport: () => 
       color={ok ? "green" : "orange"}
       icon={ok ? <IconCircleCheck size={18} /> : <IconAlertTriangle size={18} />}
       withCloseButton
+      closeButtonLabel={t("common.close")}
       onClose={props.onClose}
       data-testid="run-finished"
     >
       <Group gap="sm">
         {t("integration.finished", { job: props.jobName, status: t(`integration.status.${status}`) })}
-        <Anchor component="button" size="sm" onClick={props.onReport}>
+        {/* The alert's own text colour: a link colour on its tinted background fell below 4.5:1. */}
+        <Anchor component="button" size="sm" c="inherit" underline="always" fw={600} onClick={props.onReport}>
           {t("integration.history.report")}
         </Anchor>
       </Group>

@@ -27,9 +27,17 @@ export function NotificationBell() {
   const count = useNotificationCount();
   const unread = Math.max(0, count.data ?? 0);
   return (
-    <Popover opened={opened} onChange={setOpened} width={360} position="bottom-end" shadow="md" withinPortal>
-      <Popover.Target>
-        <Indicator disabled={unread === 0} color="red" size={9} offset={6} processing={false}>
+    // The dot wraps the popover, so the popup's ARIA attributes land on the button, not on a div.
+    <Indicator disabled={unread === 0} color="red" size={9} offset={6} processing={false}>
+      <Popover
+        opened={opened}
+        onChange={setOpened}
+        width={360}
+        position="bottom-end"
+        shadow="md"
+        withinPortal
+      >
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -41,12 +49,12 @@ export function NotificationBell() {
           >
             <IconBell size={20} stroke={1.6} />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown p={0} data-testid="notification-panel">
-        {opened && <NotificationPanel unread={unread} onNavigate={() => setOpened(false)} />}
-      </Popover.Dropdown>
-    </Popover>
+        </Popover.Target>
+        <Popover.Dropdown p={0} data-testid="notification-panel">
+          {opened && <NotificationPanel unread={unread} onNavigate={() => setOpened(false)} />}
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }
 
@@ -83,7 +91,12 @@ function NotificationPanel({ unread, onNavigate }: { unread: number; onNavigate:
           <ScrollArea.Autosize mah={PANEL_MAX_HEIGHT} type="auto">
             <Stack gap={2} p={4}>
               {items.map((n) => (
-                <NotificationItem key={n.id} item={n} onRead={(id) => markRead.mutate(id)} />
+                <NotificationItem
+                  key={n.id}
+                  item={n}
+                  onRead={(id) => markRead.mutate(id)}
+                  onOpen={onNavigate}
+                />
               ))}
             </Stack>
           </ScrollArea.Autosize>

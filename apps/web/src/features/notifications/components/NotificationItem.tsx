@@ -2,12 +2,26 @@ import type { NotificationDto } from "@ep/contracts";
 import { Box, Group, Text, UnstyledButton } from "@mantine/core";
 import { IconAlertCircle, IconInfoCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { ageOf } from "../age";
 import classes from "../notifications.module.css";
 
-/** One notification: unread dot, type icon, text and an age label ending in 'önce'; a click marks it read. */
-export function NotificationItem({ item, onRead }: { item: NotificationDto; onRead: (id: number) => void }) {
+/**
+ * One notification: unread dot, type icon, text and an age label ending in 'önce'; a click marks it
+ * read and opens what it is about (a ticket answer opens the ticket).
+ */
+export function NotificationItem({
+  item,
+  onRead,
+  onOpen,
+}: {
+  item: NotificationDto;
+  onRead: (id: number) => void;
+  /** Called before following the notification's link (the bell's panel closes). */
+  onOpen?: () => void;
+}) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const age = ageOf(item.created_Date);
   const Icon = item.type === "Error" ? IconAlertCircle : IconInfoCircle;
   return (
@@ -15,7 +29,13 @@ export function NotificationItem({ item, onRead }: { item: NotificationDto; onRe
       className={classes.item}
       data-unread={!item.is_Read || undefined}
       data-testid="notification-item"
-      onClick={() => !item.is_Read && onRead(item.id)}
+      onClick={() => {
+        if (!item.is_Read) onRead(item.id);
+        if (item.link) {
+          onOpen?.();
+          navigate(item.link);
+        }
+      }}
       title={item.is_Read ? undefined : t("notifications.markRead")}
     >
       <Group gap="sm" wrap="nowrap" align="flex-start">

@@ -1,9 +1,11 @@
 import { Card, Group, Stack, Text } from "@mantine/core";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { ServerPagination } from "@/components/table/ServerPagination";
+import { useAccount } from "@/features/account/api";
+import { firstStepsStorageKey } from "@/features/dashboard/first-steps";
 import { formatDateTime } from "@/lib/format";
 import { useMarkAsRead, useNotifications } from "../api";
 import { NotificationItem } from "../components/NotificationItem";
@@ -16,6 +18,12 @@ export default function NotificationsPage() {
   const [page, setPage] = useState(1);
   const list = useNotifications(page, PAGE_SIZE);
   const markRead = useMarkAsRead();
+  const companyId = useAccount().data?.company?.id;
+  // Ticks the dashboard's first-steps "Bildirimler" step: the user has found this screen.
+  useEffect(() => {
+    if (companyId !== undefined)
+      localStorage.setItem(firstStepsStorageKey(companyId, "notificationsSeen"), "1");
+  }, [companyId]);
   return (
     <>
       <PageHeader title={t("notifications.allTitle")} />

@@ -1,10 +1,8 @@
-import "@mantine/dates/styles.css";
 import { Group } from "@mantine/core";
-import { DatePickerInput } from "@mantine/dates";
-import { IconCalendar } from "@tabler/icons-react";
 import dayjs from "dayjs";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { DateField } from "@/components/form/DateField";
 
 /** A day range as `YYYY-MM-DD` strings; null = open. */
 export type DayRange = [string | null, string | null];
@@ -23,7 +21,7 @@ export function isReversed([from, to]: DayRange): boolean {
 }
 
 /**
- * Two Mantine date pickers in Turkish (dd.mm.yyyy, Monday first). A reversed range is refused
+ * Two Turkish date pickers (DD-MM-YYYY, Monday first). A reversed range is refused
  * with a message on the field and never reaches the page: it keeps showing the last valid range.
  */
 export function DateRangeFilter({ value, onChange }: { value: DayRange; onChange: (r: DayRange) => void }) {
@@ -34,27 +32,16 @@ export function DateRangeFilter({ value, onChange }: { value: DayRange; onChange
     setDraft(next);
     if (!isReversed(next)) onChange(next);
   };
-  const common = {
-    locale: "tr",
-    valueFormat: "DD.MM.YYYY",
-    firstDayOfWeek: 1 as const,
-    clearable: true,
-    leftSection: <IconCalendar size={16} />,
-    w: 170,
-    popoverProps: { withinPortal: true },
-  };
   return (
     <Group gap="sm" align="flex-start" wrap="wrap">
-      <DatePickerInput
-        {...common}
+      <DateField
         label={t("reports.startDate")}
         placeholder={t("reports.pickDate")}
         value={draft[0]}
         onChange={(d) => change([d, draft[1]])}
         error={reversed ? t("reports.rangeReversed") : undefined}
       />
-      <DatePickerInput
-        {...common}
+      <DateField
         label={t("reports.endDate")}
         placeholder={t("reports.pickDate")}
         value={draft[1]}

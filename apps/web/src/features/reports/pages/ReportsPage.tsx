@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { ApiError, requestBlob } from "@/lib/api-client";
 import { formatDateTime, formatMoney, formatNumber } from "@/lib/format";
@@ -82,30 +83,28 @@ export default function ReportsPage() {
                     {t("reports.total")}: <b data-testid="report-total">{formatMoney(data.totalAmount)}</b>
                   </Text>
                 </Group>
-                <Table.ScrollContainer minWidth={640}>
-                  <Table striped verticalSpacing="xs">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>{t("reports.orderNo")}</Table.Th>
-                        <Table.Th>{t("reports.date")}</Table.Th>
-                        <Table.Th>{t("reports.customer")}</Table.Th>
-                        <Table.Th>{t("reports.state")}</Table.Th>
-                        <Table.Th ta="right">{t("reports.amount")}</Table.Th>
+                <ResponsiveTable minWidth={640} striped verticalSpacing="xs">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t("reports.orderNo")}</Table.Th>
+                      <Table.Th>{t("reports.date")}</Table.Th>
+                      <Table.Th>{t("reports.customer")}</Table.Th>
+                      <Table.Th>{t("reports.state")}</Table.Th>
+                      <Table.Th ta="right">{t("reports.amount")}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.dataList.map((o) => (
+                      <Table.Tr key={o.id} data-testid="sales-row">
+                        <Table.Td>{o.orderNo}</Table.Td>
+                        <Table.Td>{formatDateTime(o.order_date)}</Table.Td>
+                        <Table.Td>{o.customer}</Table.Td>
+                        <Table.Td>{t(`reports.states.${o.state}`, { defaultValue: o.state })}</Table.Td>
+                        <Table.Td ta="right">{formatMoney(o.grand_total)}</Table.Td>
                       </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {data.dataList.map((o) => (
-                        <Table.Tr key={o.id} data-testid="sales-row">
-                          <Table.Td>{o.orderNo}</Table.Td>
-                          <Table.Td>{formatDateTime(o.order_date)}</Table.Td>
-                          <Table.Td>{o.customer}</Table.Td>
-                          <Table.Td>{t(`reports.states.${o.state}`, { defaultValue: o.state })}</Table.Td>
-                          <Table.Td ta="right">{formatMoney(o.grand_total)}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
+                    ))}
+                  </Table.Tbody>
+                </ResponsiveTable>
                 <ServerPagination
                   totalCount={data.totalCount}
                   pageSize={PAGE_SIZE}
@@ -122,7 +121,7 @@ export default function ReportsPage() {
           </Title>
           <QueryBoundary query={stats} isEmpty={(d) => d.length === 0} emptyMessage={t("reports.statsEmpty")}>
             {(data) => (
-              <Table verticalSpacing="xs" data-testid="run-statistics">
+              <ResponsiveTable verticalSpacing="xs" data-testid="run-statistics">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t("reports.job")}</Table.Th>
@@ -143,7 +142,7 @@ export default function ReportsPage() {
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
-              </Table>
+              </ResponsiveTable>
             )}
           </QueryBoundary>
         </Card>

@@ -1,21 +1,9 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Grid,
-  Group,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from "@mantine/core";
+import { Alert, Badge, Button, Card, Grid, Group, Select, Stack, Text, Textarea, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { DateField } from "@/components/form/DateField";
 import { translateMessage } from "@/i18n";
 import { errorMessage } from "@/lib/errors";
 import { formatDate } from "@/lib/format";
@@ -86,11 +74,10 @@ export default function SupportAnnouncementsPage() {
                 maxLength={1000}
                 data-testid="announcement-content"
               />
-              <TextInput
-                type="date"
+              <DateField
                 label={t("support.announcements.date")}
-                value={date}
-                onChange={(e) => setDate(e.currentTarget.value)}
+                value={date || null}
+                onChange={(d) => setDate(d ?? "")}
               />
               <Group justify="flex-end">
                 <Button type="submit" loading={create.isPending} data-testid="announcement-publish">

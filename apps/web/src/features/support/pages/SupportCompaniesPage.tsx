@@ -19,6 +19,7 @@ import { IconSearch } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { DateField } from "@/components/form/DateField";
 import { RunStatusBadge } from "@/features/integration/components/RunStatusBadge";
 import { translateMessage } from "@/i18n";
 import { errorMessage } from "@/lib/errors";
@@ -205,11 +206,10 @@ function LicenseModal({ license, onClose }: { license: License | null; onClose: 
           value={days}
           onChange={setDays}
         />
-        <TextInput
-          type="date"
+        <DateField
           label={t("support.companies.orSetDate")}
-          value={date}
-          onChange={(e) => setDate(e.currentTarget.value)}
+          value={date || null}
+          onChange={(d) => setDate(d ?? "")}
         />
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onClose}>

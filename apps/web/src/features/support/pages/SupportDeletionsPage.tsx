@@ -1,6 +1,7 @@
 import { Badge, Card, Stack, Table, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { formatDate, formatDateTime } from "@/lib/format";
 import { useSupportDeletions } from "../api";
 
@@ -23,7 +24,7 @@ export default function SupportDeletionsPage() {
       >
         {(rows) => (
           <Card p={0}>
-            <Table striped highlightOnHover aria-label={t("support.deletions.title")}>
+            <ResponsiveTable striped highlightOnHover aria-label={t("support.deletions.title")}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t("support.deletions.company")}</Table.Th>
@@ -53,7 +54,7 @@ export default function SupportDeletionsPage() {
                   </Table.Tr>
                 ))}
               </Table.Tbody>
-            </Table>
+            </ResponsiveTable>
           </Card>
         )}
       </QueryBoundary>

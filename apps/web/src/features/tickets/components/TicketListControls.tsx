@@ -3,6 +3,7 @@ import { useDebouncedValue } from "@mantine/hooks";
 import { IconSearch } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { paginationControlProps } from "@/components/table/ServerPagination";
 import { TICKET_STATUS_VALUES } from "../status";
 
 /** Page, search and status of a ticket list; changing a filter goes back to page 1. */
@@ -76,12 +77,19 @@ type PagerProps = {
 
 /** The total and the page buttons under a ticket list. */
 export function TicketPager({ totalText, total, pageSize, page, onPage }: PagerProps) {
+  const { t } = useTranslation();
   return (
     <Group justify="space-between" mt="md">
       <Text size="sm" c="dimmed">
         {totalText}
       </Text>
-      <Pagination total={Math.max(1, Math.ceil(total / pageSize))} value={page} onChange={onPage} size="sm" />
+      <Pagination
+        total={Math.max(1, Math.ceil(total / pageSize))}
+        value={page}
+        onChange={onPage}
+        size="sm"
+        getControlProps={paginationControlProps(t)}
+      />
     </Group>
   );
 }

@@ -4,6 +4,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { TicketAvatars } from "./TicketAvatars";
 import { TicketPager } from "./TicketListControls";
 import { TicketStatusBadge } from "./TicketStatusBadge";
@@ -30,54 +31,52 @@ export function TicketTable<T extends Ticket>(p: Props<T>) {
     <QueryBoundary query={p.query} isEmpty={(d) => d.dataList.length === 0} emptyMessage={p.labels.empty}>
       {(data) => (
         <>
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{p.labels.number}</Table.Th>
-                  <Table.Th>{p.labels.subject}</Table.Th>
-                  {p.middle.map((c) => (
-                    <Table.Th key={c.header}>{c.header}</Table.Th>
-                  ))}
-                  <Table.Th />
-                  <Table.Th>{p.labels.status}</Table.Th>
-                  {p.end.map((c) => (
-                    <Table.Th key={c.header}>{c.header}</Table.Th>
-                  ))}
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.dataList.map((ticket) => (
-                  <Table.Tr key={ticket.id} data-testid={p.rowTestId}>
-                    <Table.Td>#{ticket.id}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={500} lineClamp={1}>
-                        {ticket.subject}
-                      </Text>
-                    </Table.Td>
-                    {p.middle.map((c) => (
-                      <Table.Td key={c.header}>{c.cell(ticket)}</Table.Td>
-                    ))}
-                    <Table.Td>
-                      <TicketAvatars ticket={ticket} />
-                    </Table.Td>
-                    <Table.Td>
-                      <TicketStatusBadge status={ticket.status} />
-                    </Table.Td>
-                    {p.end.map((c) => (
-                      <Table.Td key={c.header}>{c.cell(ticket)}</Table.Td>
-                    ))}
-                    <Table.Td>
-                      <Anchor component={Link} to={p.detailHref(ticket.id)} size="sm">
-                        {p.labels.detail}
-                      </Anchor>
-                    </Table.Td>
-                  </Table.Tr>
+          <ResponsiveTable minWidth={760} verticalSpacing="sm" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{p.labels.number}</Table.Th>
+                <Table.Th>{p.labels.subject}</Table.Th>
+                {p.middle.map((c) => (
+                  <Table.Th key={c.header}>{c.header}</Table.Th>
                 ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                <Table.Th />
+                <Table.Th>{p.labels.status}</Table.Th>
+                {p.end.map((c) => (
+                  <Table.Th key={c.header}>{c.header}</Table.Th>
+                ))}
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.dataList.map((ticket) => (
+                <Table.Tr key={ticket.id} data-testid={p.rowTestId}>
+                  <Table.Td>#{ticket.id}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500} lineClamp={1}>
+                      {ticket.subject}
+                    </Text>
+                  </Table.Td>
+                  {p.middle.map((c) => (
+                    <Table.Td key={c.header}>{c.cell(ticket)}</Table.Td>
+                  ))}
+                  <Table.Td>
+                    <TicketAvatars ticket={ticket} />
+                  </Table.Td>
+                  <Table.Td>
+                    <TicketStatusBadge status={ticket.status} />
+                  </Table.Td>
+                  {p.end.map((c) => (
+                    <Table.Td key={c.header}>{c.cell(ticket)}</Table.Td>
+                  ))}
+                  <Table.Td>
+                    <Anchor component={Link} to={p.detailHref(ticket.id)} size="sm">
+                      {p.labels.detail}
+                    </Anchor>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
           <TicketPager
             totalText={p.totalText(data.totalCount)}
             total={data.totalCount}

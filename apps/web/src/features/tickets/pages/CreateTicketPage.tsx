@@ -30,8 +30,23 @@ export default function CreateTicketPage() {
   const jobRunId = positive(params.get("jobRunId"));
   const [parent, setParent] = useState<string | null>(null);
   const [child, setChild] = useState<string | null>(null);
-  const [subject, setSubject] = useState(params.get("subject") ?? "");
-  const [message, setMessage] = useState("");
+  // Opened from a failed task or run: the job, the record and the reason in words start the ticket.
+  const about = { job: params.get("job"), record: params.get("record"), reason: params.get("reason") };
+  const [subject, setSubject] = useState(() =>
+    about.job && about.reason
+      ? `${about.job}${about.record ? ` · ${about.record}` : ""}: ${about.reason}`.slice(0, 150)
+      : (params.get("subject") ?? ""),
+  );
+  const [message, setMessage] = useState(() =>
+    about.job && about.reason
+      ? t(about.record ? "tickets.create.prefillTask" : "tickets.create.prefillRun", {
+          job: about.job,
+          record: about.record,
+          reason: about.reason,
+          interpolation: { escapeValue: false },
+        })
+      : "",
+  );
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -87,9 +102,15 @@ export default function CreateTicketPage() {
             )}
             {(jobErrorReportId || jobRunId) && (
               <Alert color="blue" icon={<IconLink size={18} />} data-testid="ticket-linked">
-                {jobErrorReportId
-                  ? t("tickets.create.linkedTask", { id: jobErrorReportId })
-                  : t("tickets.create.linkedRun", { id: jobRunId })}
+                {about.job
+                  ? t(about.record ? "tickets.create.linkedTaskNamed" : "tickets.create.linkedRunNamed", {
+                      job: about.job,
+                      record: about.record,
+                      interpolation: { escapeValue: false },
+                    })
+                  : jobErrorReportId
+                    ? t("tickets.create.linkedTask", { id: jobErrorReportId })
+                    : t("tickets.create.linkedRun", { id: jobRunId })}
               </Alert>
             )}
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
