@@ -1,11 +1,18 @@
 import type { JobDto } from "@ep/contracts";
 import { Badge, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { IconCircleCheckFilled, IconCircleXFilled, IconClockHour4 } from "@tabler/icons-react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { ResponsiveTable } from "@/components/table/ResponsiveTable";
-import { SandboxConnectButton } from "@/features/connections/components/SandboxConnect";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { formatDateTime } from "@/lib/format";
+
+// Only a company without jobs sees it: loaded then, not with every dashboard (the first view's budget).
+const SandboxConnectButton = lazy(() =>
+  import("@/features/connections/components/SandboxConnect").then((m) => ({
+    default: m.SandboxConnectButton,
+  })),
+);
 
 /** 'Entegrasyon Görevleri': name with its icon, last run, Aktif/Pasif and the outcome image. */
 export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
@@ -21,7 +28,9 @@ export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
             {t("dashboard.jobs.empty")}
           </Text>
           {/* A new company has nothing connected yet: it can try the panel on the sandboxes at once. */}
-          <SandboxConnectButton compact />
+          <Suspense fallback={null}>
+            <SandboxConnectButton compact />
+          </Suspense>
         </Stack>
       ) : (
         <ResponsiveTable minWidth={520} verticalSpacing="sm">
