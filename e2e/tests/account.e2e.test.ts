@@ -111,7 +111,11 @@ describe("the signed-in shell and account settings", () => {
       ["Şirket Bilgileri", "/settings/company"],
       ["Lisanslarım", "/settings/licence"],
     ] as const) {
-      await page.getByRole("main").getByRole("link", { name, exact: true }).click();
+      // A settings card is a link named by its title and the line under it (no aria-label hides what it shows).
+      await page
+        .getByRole("main")
+        .getByRole("link", { name: new RegExp(`^${name}`) })
+        .click();
       await expectPath(page, path);
       await page.goBack();
       await expectPath(page, "/settings");
