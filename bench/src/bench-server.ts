@@ -43,6 +43,7 @@ export function request(
   token?: string,
   /** JSON, or bytes of their own type (a multipart upload). */
   body?: unknown,
+  options: { signal?: AbortSignal } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const raw = body instanceof RawBody ? body : undefined;
@@ -54,6 +55,7 @@ export function request(
         port,
         method,
         path,
+        signal: options.signal,
         headers: {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...(payload ? { "content-type": raw?.contentType ?? "application/json" } : {}),

@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRODUCT_AREA_JOB_TYPES } from "@ep/contracts";
+import { request as sharedRequest } from "./bench-server.ts";
 import { ChildControl } from "./ipc.ts";
 import type { EventLoad, LongPollServerReady } from "./long-poll-server.ts";
 import { freshPostgres } from "./postgres.ts";
@@ -37,44 +38,16 @@ const SESSIONS_PER_COMPANY = Number(process.env.BENCH_SESSIONS ?? 5);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 
-type Answer = { status: number; body: string; headers: http.IncomingHttpHeaders };
-
-function request(
+/** The benches' one HTTP helper, with this bench's keep-alive agent and the server's address. */
+const request = (
   base: string,
   method: "GET" | "POST",
   path: string,
   options: { token?: string; body?: unknown; signal?: AbortSignal } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const req = http.request(
-      new URL(path, base),
-      {
-        method,
-        agent,
-        signal: options.signal,
-        headers: {
-          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-          ...(payload ? { "content-type": "application/json" } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
-            headers: res.headers,
-          }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
+) =>
+  sharedRequest(agent, Number(new URL(base).port), method, path, options.token, options.body, {
+    signal: options.signal,
   });
-}
 
 /** A company and its users' sessions: one per browser, each holding several panel tabs. */
 async function signUp(base: string, n: number): Promise<{ tokens: string[]; companyId: number }> {
