@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { errorMessage } from "@/lib/errors";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatDecimal } from "@/lib/format";
 import {
   type AgentReleaseDto,
   useAgentDownloads,
@@ -67,7 +67,7 @@ function AgentDownloads() {
           {t("agents.card.download.details", {
             file: f.fileName,
             version: release.version,
-            size: (f.size / 1048576).toFixed(1),
+            size: formatDecimal(f.size / 1048576, 1),
             sha256: f.sha256,
           })}
         </Text>
