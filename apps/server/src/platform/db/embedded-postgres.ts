@@ -190,7 +190,7 @@ export async function startEmbeddedPostgres(
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: EMBEDDED_SETTINGS.flatMap((setting) => ["-c", setting]),
+    // The package only initialises the cluster; `spawnPostmaster` starts it with EMBEDDED_SETTINGS.
     onLog: (message) => {
       lastLines = [...lastLines, String(message)].slice(-20);
     },
