@@ -29,7 +29,7 @@ const DAY_MS = 86_400_000;
  */
 export const RETENTION_BATCH = 5_000;
 
-/** Records that belong to no company: kept as long as their purpose needs, settable by the operator. */
+/** Records that belong to no company: kept as long as their purpose needs (no merchant sets these). */
 export const SYSTEM_RETENTION = {
   /** Mail the product sent or could not send (queued mail is never removed). */
   mailDays: 90,
