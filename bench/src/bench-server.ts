@@ -155,6 +155,8 @@ export async function startServer(
   env: Record<string, string> = {},
 ): Promise<BenchServer> {
   const port = await freePort();
+  // The server's own data folder (secrets, uploads): removed when it stops, so no bench leaves one behind.
+  const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-server-"));
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...serverNodeArgs("start")], {
     cwd: serverDir,
@@ -166,7 +168,7 @@ export async function startServer(
       DEMO: "0",
       LOG_LEVEL: "warn",
       BROWSER: "none",
-      DATA_DIR: mkdtempSync(join(tmpdir(), "ep-bench-server-")),
+      DATA_DIR: dataDir,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
@@ -176,7 +178,11 @@ export async function startServer(
   for (let i = 0; ; i++) {
     const health = await request(agent, port, "GET", "/health").catch(() => undefined);
     if (health?.status === 200) break;
-    if (i > 600) throw new Error("the server did not start within 60 s");
+    if (i > 600) {
+      child.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error("the server did not start within 60 s");
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -185,6 +191,7 @@ export async function startServer(
     async stop() {
       child.kill("SIGTERM");
       if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -12,12 +12,21 @@
  * - requests per second of Dashboard (busy company) against `/health` at 200 connections
  *   (goal: at least 0.3×).
  *
+ * Issue 34, item 5 (`BENCH_HISTORY=10000000 BENCH_RUN_SPACING_SECONDS=3 BENCH_RETENTION=1`): ten million
+ * runs, one every 3 s (a year of a very busy company), reports kept only for the last 90 days as the
+ * retention leaves them; then the retention itself (runs kept 30 days) runs in its batches while the
+ * empty company's JobHistory is measured beside it: rows removed per second, and that p50 against the
+ * same p50 measured before.
+ *
  * Load comes from a bounded loop of keep-alive HTTP requests on loopback from this process.
  * Environment: BENCH_HISTORY (100000), BENCH_SECONDS (8, per throughput figure),
+ * BENCH_RUN_SPACING_SECONDS (60), BENCH_RETENTION (0),
  * BENCH_LATENCY_REQUESTS (400 per endpoint and company), BENCH_SERVER_NODE_ARGS (extra node flags
  * for the server child, e.g. `--cpu-prof`). `--strict` exits 1 on a FAIL.
  */
+import { DEFAULT_RETENTION } from "@ep/contracts";
 import { ensureCompanyJobs } from "@ep/engine";
+import { RetentionService } from "@ep/server/retention";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import {
@@ -32,6 +41,10 @@ import {
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 400);
+const RUN_SPACING_SECONDS = Number(process.env.BENCH_RUN_SPACING_SECONDS ?? 60);
+const RETENTION = process.env.BENCH_RETENTION === "1";
+/** Runs older than this carry no report: the retention's default for run reports empties them. */
+const REPORT_DAYS = 90;
 const ROUNDS = 4;
 const GOAL_P50_RATIO = 1.5;
 const GOAL_THROUGHPUT_RATIO = 0.3;
@@ -68,11 +81,12 @@ async function main() {
          started_at, finished_at, counts, report)
        select ($2::int[])[1 + g % $5], $1, ($3::text[])[1 + g % $5], ($4::text[])[1 + g % $5], 'schedule',
          case when g % 10 = 0 then 'Failed' else 'Succeeded' end,
-         now() - g * interval '1 minute', now() - g * interval '1 minute',
-         now() - g * interval '1 minute' + interval '1 second', now() - g * interval '1 minute' + interval '20 seconds',
-         '{"read":120,"changed":6,"written":6,"failed":0}'::jsonb, repeat('Rapor satırı: 120 kayıt okundu. ', 30)
+         now() - g * $7 * interval '1 second', now() - g * $7 * interval '1 second',
+         now() - g * $7 * interval '1 second' + interval '1 second', now() - g * $7 * interval '1 second' + interval '20 seconds',
+         '{"read":120,"changed":6,"written":6,"failed":0}'::jsonb,
+         case when g * $7 < $8 * 86400 then repeat('Rapor satırı: 120 kayıt okundu. ', 30) else '' end
        from generate_series(1, $6) as g`,
-      [busy.companyId, ids, types, names, ids.length, HISTORY],
+      [busy.companyId, ids, types, names, ids.length, HISTORY, RUN_SPACING_SECONDS, REPORT_DAYS],
     );
     await pool.query(
       `insert into job_error_reports (company_id, job_id, job_type, job_run_id, entity_key, error_type, message, payload)
@@ -173,11 +187,71 @@ async function main() {
       pass: ratio >= GOAL_THROUGHPUT_RATIO,
     });
 
+    if (RETENTION) results.push(await retentionUnderLoad(database.url, port, busy, empty));
+
     printVerdicts(results);
   } finally {
     await pool.end();
     await server.stop();
     await database.drop();
+  }
+}
+
+/**
+ * The nightly clean-up on the busy company (runs kept 30 days), through the server's own service in
+ * this process, while 10 connections ask the empty company's JobHistory (the same table, never cached):
+ * its p50 during the clean-up against its p50 just before. The clean-up works in batches so that it never holds the database long.
+ */
+const HISTORY_PAGE = "/api/JobHistory?pageNumber=1&pageSize=10";
+
+async function retentionUnderLoad(
+  url: string,
+  port: number,
+  busy: { companyId: number },
+  empty: { token: string },
+): Promise<{ label: string; value: string; goal: string; pass: boolean }> {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    const db = drizzle(pool);
+    await pool.query(
+      `insert into company_settings (company_id, key, value) values ($1, 'retention', $2::jsonb)
+       on conflict (company_id, key) do update set value = excluded.value`,
+      [busy.companyId, JSON.stringify({ ...DEFAULT_RETENTION, runs: 30 })],
+    );
+    const service = new RetentionService({
+      database: { db } as never,
+      clock: { now: () => new Date() },
+      logger: { info() {} } as never,
+    });
+    const before = await load(port, HISTORY_PAGE, empty.token, 10, (sent) => sent >= 400);
+    let cleaning = true;
+    const t0 = performance.now();
+    const cleanUp = service.applyCompany(busy.companyId).finally(() => {
+      cleaning = false;
+    });
+    const during: number[] = [];
+    while (cleaning) {
+      const run = await load(port, HISTORY_PAGE, empty.token, 10, (sent) => !cleaning || sent >= 100);
+      during.push(...run.latencies);
+    }
+    const removed = await cleanUp;
+    const seconds = (performance.now() - t0) / 1000;
+    const { rows } = await pool.query<{ n: string }>(
+      "select count(*) as n from job_runs where company_id = $1",
+      [busy.companyId],
+    );
+    const ratio = percentiles(during).p50 / percentiles(before.latencies).p50;
+    console.log(
+      `Retention (runs 30 days): removed ${removed.runs?.toLocaleString("en")} runs, emptied ${removed.runReports?.toLocaleString("en")} reports in ${seconds.toFixed(1)} s (${Math.round((removed.runs ?? 0) / seconds).toLocaleString("en")} runs/s); ${Number(rows[0]?.n).toLocaleString("en")} left. Empty company's JobHistory p50 ${percentiles(during).p50.toFixed(2)} ms during vs ${percentiles(before.latencies).p50.toFixed(2)} ms before (${during.length} requests).`,
+    );
+    return {
+      label: "JobHistory p50 during the clean-up / before",
+      value: `${ratio.toFixed(2)}×`,
+      goal: `≤ ${GOAL_P50_RATIO}×`,
+      pass: ratio <= GOAL_P50_RATIO,
+    };
+  } finally {
+    await pool.end();
   }
 }
 

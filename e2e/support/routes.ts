@@ -33,6 +33,7 @@ export const COMPANY_ROUTES = [
   "/settings/integration/OrderIntegration",
   "/settings/stock-locations",
   "/settings/privacy",
+  "/settings/retention",
   "/tickets",
   "/tickets/create",
   "/about",

@@ -28,6 +28,7 @@ import { notificationRoutes } from "./modules/notifications/routes.ts";
 import { partnerInstallRoutes } from "./modules/partner-install/routes.ts";
 import { privacyRoutes } from "./modules/privacy/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
+import { retentionRoutes } from "./modules/retention/routes.ts";
 import { sandboxMounts, sandboxRoutes } from "./modules/sandbox/routes.ts";
 import { settingsRoutes } from "./modules/settings/routes.ts";
 import { supportRoutes } from "./modules/support/routes.ts";
@@ -60,6 +61,7 @@ const modules = [
   ticketRoutes,
   supportRoutes,
   privacyRoutes,
+  retentionRoutes,
   sandboxRoutes,
   sandboxMounts,
   agentRoutes,

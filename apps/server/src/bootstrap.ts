@@ -5,6 +5,7 @@ import { PASSWORD_RECOVERY_QUEUE } from "./modules/account/service.ts";
 import { startAccountWorkers } from "./modules/account/workers.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
 import { COMPANY_DELETION_QUEUE, startCompanyDeletionWorker } from "./modules/privacy/service.ts";
+import { startRetentionWorker } from "./modules/retention/workers.ts";
 import { SandboxHub, sandboxOutboundAllow } from "./modules/sandbox/hub.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
@@ -135,6 +136,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   if (workers) await startAccountWorkers(ctx);
   if (workers) await startTicketAutoClose(ctx);
   if (workers) await startCompanyDeletionWorker(ctx);
+  if (workers) await startRetentionWorker(ctx);
   if (config.supportAccount) await ensureSupportAccount(ctx, config.supportAccount);
   await engine.start();
   return ctx;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -80,6 +80,7 @@ export async function startTestApp(
     async close() {
       await stopServer(ctx, { app });
       await dropDatabase();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

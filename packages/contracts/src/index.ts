@@ -7,6 +7,7 @@ export * from "./schemas/common.ts";
 export * from "./schemas/jobs.ts";
 export * from "./schemas/panel.ts";
 export * from "./schemas/privacy.ts";
+export * from "./schemas/retention.ts";
 export * from "./schemas/settings.ts";
 export * from "./schemas/tickets.ts";
 export * from "./sql-statement.ts";

@@ -24,6 +24,7 @@ const NotificationsPage = lazy(() => import("@/features/notifications/pages/Noti
 const ActivitiesPage = lazy(() => import("@/features/activities/pages/ActivitiesPage"));
 const AboutPage = lazy(() => import("@/features/about/AboutPage"));
 const PrivacyPage = lazy(() => import("@/features/privacy/pages/PrivacyPage"));
+const RetentionPage = lazy(() => import("@/features/retention/pages/RetentionPage"));
 const SupportRoutes = lazy(() => import("@/features/support/routes"));
 
 /** The signed-in routes (spec section 2). Unknown paths go to /error/404. */
@@ -56,6 +57,7 @@ function CompanyRoutes() {
         <Route path="settings/company" element={<CompanyPage />} />
         <Route path="settings/licence" element={<LicencePage />} />
         <Route path="settings/privacy" element={<PrivacyPage />} />
+        <Route path="settings/retention" element={<RetentionPage />} />
         <Route path="settings/api-keys/*" element={<ApiKeysPage />} />
         <Route
           path="settings/integration"

@@ -17,6 +17,7 @@ type FeatureTexts = {
   about: typeof import("../features/about/locales/tr.json");
   privacy: typeof import("../features/privacy/locales/tr.json");
   agents: typeof import("../features/agents/locales/tr.json");
+  retention: typeof import("../features/retention/locales/tr.json");
 };
 
 declare module "i18next" {

@@ -318,6 +318,7 @@ export const de: MessageCatalog = {
     companyUpdated: "Firmendaten aktualisiert.",
     passwordChanged: "Passwort geändert.",
     erpMatchingChanged: "ERP-Zuordnung geändert ({{detail}}).",
+    retentionChanged: "Aufbewahrungsfristen geändert ({{detail}}).",
     custom: "{{detail}}",
   },
   panel: {
@@ -535,6 +536,12 @@ export const de: MessageCatalog = {
     confirmed: "Bestätigt",
     failed: "Fehlgeschlagen",
     needs_review: "Prüfung ausstehend",
+  },
+  retention: {
+    daysInvalid: "Die Anzahl der Tage muss eine ganze Zahl sein.",
+    daysTooFew: "Der Zeitraum darf nicht kürzer sein als das unter dem Feld angegebene Minimum.",
+    daysTooMany: "Der Zeitraum darf nicht länger sein als das unter dem Feld angegebene Maximum.",
+    saved: "Aufbewahrungsfristen gespeichert. Abgelaufene Einträge werden heute Nacht entfernt.",
   },
   privacy: {
     deletionRequested:

@@ -298,6 +298,7 @@ export const en: MessageCatalog = {
     companyUpdated: "Company details updated.",
     passwordChanged: "Password changed.",
     erpMatchingChanged: "ERP matching changed ({{detail}}).",
+    retentionChanged: "Record retention periods changed ({{detail}}).",
     custom: "{{detail}}",
   },
   panel: {
@@ -502,6 +503,12 @@ export const en: MessageCatalog = {
     confirmed: "Confirmed",
     failed: "Failed",
     needs_review: "Awaiting review",
+  },
+  retention: {
+    daysInvalid: "The number of days must be a whole number.",
+    daysTooFew: "The period cannot be shorter than the minimum shown under the field.",
+    daysTooMany: "The period cannot be longer than the maximum shown under the field.",
+    saved: "Retention periods saved. Records past their period will be removed tonight.",
   },
   privacy: {
     deletionRequested:

@@ -310,6 +310,7 @@ export const es: MessageCatalog = {
     companyUpdated: "Datos de la empresa actualizados.",
     passwordChanged: "Contraseña cambiada.",
     erpMatchingChanged: "Correspondencia ERP modificada ({{detail}}).",
+    retentionChanged: "Periodos de conservación modificados ({{detail}}).",
     custom: "{{detail}}",
   },
   panel: {
@@ -521,6 +522,12 @@ export const es: MessageCatalog = {
     confirmed: "Confirmado",
     failed: "Fallido",
     needs_review: "Pendiente de revisión",
+  },
+  retention: {
+    daysInvalid: "El número de días debe ser un número entero.",
+    daysTooFew: "El periodo no puede ser menor que el mínimo indicado bajo el campo.",
+    daysTooMany: "El periodo no puede ser mayor que el máximo indicado bajo el campo.",
+    saved: "Periodos de conservación guardados. Los registros vencidos se eliminarán esta noche.",
   },
   privacy: {
     deletionRequested:

@@ -315,6 +315,7 @@ export const fr: MessageCatalog = {
     companyUpdated: "Informations de l'entreprise mises à jour.",
     passwordChanged: "Mot de passe modifié.",
     erpMatchingChanged: "Correspondance ERP modifiée ({{detail}}).",
+    retentionChanged: "Durées de conservation modifiées ({{detail}}).",
     custom: "{{detail}}",
   },
   panel: {
@@ -531,6 +532,12 @@ export const fr: MessageCatalog = {
     confirmed: "Confirmée",
     failed: "En échec",
     needs_review: "En attente de vérification",
+  },
+  retention: {
+    daysInvalid: "Le nombre de jours doit être un nombre entier.",
+    daysTooFew: "La durée ne peut pas être inférieure au minimum indiqué sous le champ.",
+    daysTooMany: "La durée ne peut pas dépasser le maximum indiqué sous le champ.",
+    saved: "Durées de conservation enregistrées. Les enregistrements expirés seront supprimés cette nuit.",
   },
   privacy: {
     deletionRequested:

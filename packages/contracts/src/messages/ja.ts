@@ -297,6 +297,7 @@ export const ja: MessageCatalog = {
     companyUpdated: "会社情報を更新しました。",
     passwordChanged: "パスワードを変更しました。",
     erpMatchingChanged: "ERP の対応付けを変更しました（{{detail}}）。",
+    retentionChanged: "記録の保存期間を変更しました（{{detail}}）。",
     custom: "{{detail}}",
   },
   panel: {
@@ -500,6 +501,12 @@ export const ja: MessageCatalog = {
     confirmed: "確認済み",
     failed: "失敗",
     needs_review: "確認待ち",
+  },
+  retention: {
+    daysInvalid: "日数は整数で入力してください。",
+    daysTooFew: "期間は欄の下に示す最小値より短くできません。",
+    daysTooMany: "期間は欄の下に示す最大値より長くできません。",
+    saved: "保存期間を保存しました。期限を過ぎた記録は今夜削除されます。",
   },
   privacy: {
     deletionRequested:

@@ -304,6 +304,7 @@ export const tr = {
     companyUpdated: "Şirket bilgileri güncellendi.",
     passwordChanged: "Şifre değiştirildi.",
     erpMatchingChanged: "ERP eşleştirmesi değiştirildi ({{detail}}).",
+    retentionChanged: "Kayıt saklama süreleri değiştirildi ({{detail}}).",
     custom: "{{detail}}",
   },
   panel: {
@@ -509,6 +510,12 @@ export const tr = {
     confirmed: "Onaylandı",
     failed: "Hatalı",
     needs_review: "İnceleme bekliyor",
+  },
+  retention: {
+    daysInvalid: "Gün sayısı tam sayı olmalıdır.",
+    daysTooFew: "Süre, alanın altında yazan en kısa süreden az olamaz.",
+    daysTooMany: "Süre, alanın altında yazan en uzun süreden fazla olamaz.",
+    saved: "Saklama süreleri kaydedildi. Süresi dolan kayıtlar bu gece silinecek.",
   },
   privacy: {
     deletionRequested:

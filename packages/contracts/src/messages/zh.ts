@@ -268,6 +268,7 @@ export const zh: MessageCatalog = {
     companyUpdated: "公司信息已更新。",
     passwordChanged: "密码已更改。",
     erpMatchingChanged: "ERP 匹配已更改（{{detail}}）。",
+    retentionChanged: "记录保留期限已更改（{{detail}}）。",
     custom: "{{detail}}",
   },
   panel: {
@@ -460,6 +461,12 @@ export const zh: MessageCatalog = {
     confirmed: "已确认",
     failed: "失败",
     needs_review: "待审核",
+  },
+  retention: {
+    daysInvalid: "天数必须是整数。",
+    daysTooFew: "期限不能短于字段下方显示的最小值。",
+    daysTooMany: "期限不能长于字段下方显示的最大值。",
+    saved: "保留期限已保存。过期记录将在今晚删除。",
   },
   privacy: {
     deletionRequested:

@@ -26,6 +26,7 @@ export const ACTIVITY_ACTIONS = [
   "companyUpdated",
   "passwordChanged",
   "erpMatchingChanged",
+  "retentionChanged",
   "custom",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

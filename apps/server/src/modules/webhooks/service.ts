@@ -50,8 +50,6 @@ export const DELIVERIES_PER_MINUTE = 30;
  */
 export const COALESCE_QUIET_MS = 3_000;
 export const COALESCE_MAX_WAIT_MS = 30_000;
-/** Delivery keys older than every window are dropped (at most once a minute, in the rerun sweep). */
-const PRUNE_EVERY_MS = 60_000;
 
 /** Whether the shop's deliveries can be checked: a signing secret, or URL-token authentication. */
 function canAuthenticate(hooks: ShopWebhooks, credentials: Record<string, string>): boolean {
@@ -266,7 +264,6 @@ export class WebhookService {
    */
   async startRequestedReruns(): Promise<number> {
     const now = this.ctx.clock.now();
-    await this.pruneDeliveries(now);
     const quietSince = new Date(now.getTime() - COALESCE_QUIET_MS);
     const waitedSince = new Date(now.getTime() - COALESCE_MAX_WAIT_MS);
     const rows = await this.db
@@ -304,15 +301,5 @@ export class WebhookService {
       else if ("runId" in result) started++;
     }
     return started;
-  }
-
-  private lastPruneMs = 0;
-
-  /** Drops delivery keys no window can match any more, so the table holds about a day of deliveries. */
-  private async pruneDeliveries(now: Date): Promise<void> {
-    if (now.getTime() - this.lastPruneMs < PRUNE_EVERY_MS) return;
-    this.lastPruneMs = now.getTime();
-    const horizon = new Date(now.getTime() - Math.max(SIGNED_REPEAT_WINDOW_MS, UNSIGNED_REPEAT_WINDOW_MS));
-    await this.db.delete(webhookDeliveries).where(lt(webhookDeliveries.receivedAt, horizon));
   }
 }

@@ -6,6 +6,7 @@ import {
   IconBuildingWarehouse,
   IconCertificate,
   IconChevronRight,
+  IconHistory,
   IconPlugConnected,
   IconShieldLock,
   IconUser,
@@ -65,6 +66,12 @@ const CARDS: readonly SettingsCard[] = [
     title: "privacy.card.title",
     text: "privacy.card.text",
     icon: IconShieldLock,
+  },
+  {
+    to: "/settings/retention",
+    title: "retention.card.title",
+    text: "retention.card.text",
+    icon: IconHistory,
   },
 ];
 
