@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const de: MessageCatalog = {
   validation: {
@@ -536,6 +536,8 @@ export const de: MessageCatalog = {
     failed: "Fehlgeschlagen",
     needs_review: "Prüfung ausstehend",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "Ihr Antrag auf Kontolöschung ist eingegangen. Ihr Konto und alle seine Daten werden in 30 Tagen endgültig gelöscht; bis dahin können Sie den Antrag auf der Seite „Datenschutz und KVKK“ widerrufen.",

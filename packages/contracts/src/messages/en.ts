@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const en: MessageCatalog = {
   validation: {
@@ -503,6 +503,8 @@ export const en: MessageCatalog = {
     failed: "Failed",
     needs_review: "Awaiting review",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",

@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const es: MessageCatalog = {
   validation: {
@@ -522,6 +522,8 @@ export const es: MessageCatalog = {
     failed: "Fallido",
     needs_review: "Pendiente de revisión",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "Hemos recibido su solicitud de eliminación de la cuenta. Su cuenta y todos sus datos se eliminarán definitivamente en 30 días; hasta entonces puede cancelar la solicitud en la página «Privacidad y KVKK».",

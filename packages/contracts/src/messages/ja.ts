@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const ja: MessageCatalog = {
   validation: {
@@ -501,6 +501,8 @@ export const ja: MessageCatalog = {
     failed: "失敗",
     needs_review: "確認待ち",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "アカウント削除のリクエストを受け付けました。アカウントとそのすべてのデータは 30 日後に完全に削除されます。それまでは「プライバシーと KVKK」ページでリクエストを取り消せます。",
