@@ -1,5 +1,4 @@
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -15,19 +14,12 @@ import { HISTORY_ORDER_PREFIX } from "../src/modules/demo/history.ts";
 import type { AppContext } from "../src/platform/context.ts";
 import { TURKEY_OFFSET_MS, turkishDayStart } from "../src/platform/time/turkey.ts";
 import { call, TestClock } from "./harness.ts";
+import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const DEMO = { email: "demo@entegrasyonpaneli.com", password: "Demo.Panel2026", orderCheckMs: 200 };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
 
 const pg = await freshPostgres();
 const port = await freePort();
