@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { combo, expectPath, field, newUser, type TestUser, waitForShell } from "../support/app.ts";
+import { expectPath, fillRegistration, newUser, type TestUser, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 /**
@@ -26,16 +26,7 @@ async function shot(page: Page, width: number, name: string) {
 /** The registration screen, as a newcomer fills it, picking the systems by their listed names. */
 async function register(page: Page, user: TestUser, erp: string, shop: string) {
   await page.goto("/account/registration");
-  await field(page, "Şirket Adı").fill(user.company_Name);
-  await field(page, "E-Posta").fill(user.email);
-  await field(page, "Şifre").fill(user.password);
-  await field(page, "Ad").fill(user.first_Name);
-  await field(page, "Soyad").fill(user.last_Name);
-  await field(page, "Telefon").fill(user.phone);
-  await combo(page, "Muhasebe Programı").click();
-  await page.getByRole("option", { name: erp, exact: true }).click();
-  await combo(page, "E-Ticaret Yazılımı").click();
-  await page.getByRole("option", { name: shop, exact: true }).click();
+  await fillRegistration(page, user, erp, shop);
   const submit = page.getByRole("button", { name: "Kayıt Ol" });
   await eventually(() => submit.isEnabled()).toBe(true);
   await submit.click();
