@@ -47,6 +47,20 @@ export async function registerByApi(user: TestUser): Promise<void> {
   if (!res.ok || !body.successful) throw new Error(`register failed: ${res.status} ${body.message}`);
 }
 
+/** Fills the registration screen as a newcomer does, picking the systems by their listed names. */
+export async function fillRegistration(page: Page, user: TestUser, erp: string, shop: string): Promise<void> {
+  await field(page, "Şirket Adı").fill(user.company_Name);
+  await field(page, "E-Posta").fill(user.email);
+  await field(page, "Şifre").fill(user.password);
+  await field(page, "Ad").fill(user.first_Name);
+  await field(page, "Soyad").fill(user.last_Name);
+  await field(page, "Telefon").fill(user.phone);
+  await combo(page, "Muhasebe Programı").click();
+  await page.getByRole("option", { name: erp, exact: true }).click();
+  await combo(page, "E-Ticaret Yazılımı").click();
+  await page.getByRole("option", { name: shop, exact: true }).click();
+}
+
 /** Signs in through the sign-in screen and waits for the dashboard (splash gone). */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/account/login");

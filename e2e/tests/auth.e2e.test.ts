@@ -164,8 +164,8 @@ describe("sign-up, sign-in, sign-out", () => {
     await registerByApi(user);
     const page = await browser.newPage();
     await signIn(page, user.email, user.password);
-    // Let the dashboard's own calls finish first (its licence list is a table).
-    await page.getByTestId("freshness-card").getByRole("table").waitFor();
+    // Let the dashboard's own calls finish first (a new company's freshness card says it has no jobs yet).
+    await page.getByTestId("freshness-card").getByTestId("freshness-empty").waitFor();
     // Revoke the session behind the browser's back: the next call answers 401.
     const token = (await page.context().cookies()).find((c) => c.name === "authKey")?.value;
     expect(token).toBeTruthy();

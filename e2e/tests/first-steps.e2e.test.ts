@@ -31,9 +31,10 @@ describe("first steps on a new company's dashboard (issue 40 item 1)", () => {
     expect(await erpStatus.getByRole("link", { name: "Bağlan", exact: true }).count()).toBe(1);
     expect(await page.getByText("Bağlantıyı düzelt").count()).toBe(0);
 
-    // Each step's link goes to the one place that fixes it.
-    await erp.getByRole("link", { name: "Bağlan", exact: true }).click();
+    // Each step's link goes to the one place that fixes it: for an agent-only ERP, pairing the agent.
+    await erp.getByRole("link", { name: "Aracı eşleştir", exact: true }).click();
     await expectPath(page, "/settings/api-keys");
+    await page.getByTestId("agents-card").waitFor();
     await page.goBack();
     await waitForShell(page);
 

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { combo, field, newUser, registerByApi, signIn } from "../support/app.ts";
+import { combo, field, fillRegistration, newUser, registerByApi, signIn } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
@@ -126,16 +126,7 @@ describe("registration validation (spec section 5)", () => {
     const first = await page.request.post("/api/account/register", { data: body });
     expect(first.status()).toBe(200);
     await page.goto("/account/registration");
-    await field(page, "Şirket Adı").fill(body.company_Name);
-    await field(page, "E-Posta").fill(email);
-    await field(page, "Şifre").fill(body.password);
-    await field(page, "Ad").fill(body.first_Name);
-    await field(page, "Soyad").fill(body.last_Name);
-    await field(page, "Telefon").fill(body.phone);
-    await combo(page, "Muhasebe Programı").click();
-    await page.getByRole("option", { name: "Nebim", exact: true }).click();
-    await combo(page, "E-Ticaret Yazılımı").click();
-    await page.getByRole("option", { name: "IKAS", exact: true }).click();
+    await fillRegistration(page, body, "Nebim", "IKAS");
     await page.getByRole("button", { name: "Kayıt Ol" }).click();
     await expect
       .poll(() => errorOf(page, "E-Posta"))

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { type NetsisEmulator, startNetsisEmulator } from "@ep/connectors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
@@ -10,18 +9,10 @@ import {
 } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+import { freePort } from "./support/free-port.ts";
 
 let t: TestApp;
 let server: string;
-
-/** A port free now: the app listens on it and names it as its public address, so sandboxes answer. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
 
 beforeAll(async () => {
   const port = await freePort();

@@ -67,7 +67,50 @@ describe("KVKK: data export and account deletion", () => {
     expect(text).not.toContain("Ege Kırtasiye");
   });
 
-  it("exports the same data as an Excel workbook, one sheet per table", async () => {
+  it("exports an Excel workbook a person reads: Turkish titles, Turkish times, words not codes or JSON", async () => {
+    const db = t.ctx.database.db;
+    const { jobs, jobRuns, jobErrorReports, orderLedger, connections } = engineSchema;
+    const [job] = await db.select().from(jobs).where(eq(jobs.companyId, companyA()));
+    const [run] = await db
+      .insert(jobRuns)
+      .values({
+        jobId: job!.id,
+        companyId: companyA(),
+        jobType: job!.type,
+        jobName: job!.name,
+        trigger: "manual",
+        status: "PartiallyFailed",
+        counts: { read: 3, changed: 2, written: 1, failed: 1 },
+      })
+      .returning();
+    // A failed task carrying a nested payload, and an order whose customer is named like a formula.
+    await db.insert(jobErrorReports).values({
+      companyId: companyA(),
+      jobId: job!.id,
+      jobRunId: run!.id,
+      jobType: "ProductIntegration",
+      entityKey: "STK-1",
+      errorType: "validation",
+      message: "Barkod geçersiz.",
+      payload: { sku: "STK-1", barcode: "869", price: 89.5 },
+      createdAt: new Date("2026-03-05T11:07:00Z"),
+      lastSeenAt: new Date("2026-03-05T11:07:00Z"),
+    });
+    const [erp] = await db.select().from(connections).where(eq(connections.companyId, companyA()));
+    await db.insert(orderLedger).values({
+      companyId: companyA(),
+      shopConnectionId: erp!.id,
+      orderNo: "1001",
+      shopOrderId: "o-1",
+      state: "confirmed",
+      orderDate: new Date("2026-03-05T21:30:00Z"),
+      grandTotal: 349.9,
+      payload: {
+        customer: { firstName: '=HYPERLINK("x")', lastName: "Kaya" },
+        shippingAddress: { city: "İzmir" },
+      },
+    });
+
     const response = await t.app.inject({
       method: "GET",
       url: "/api/privacy/export?format=xlsx",
@@ -78,13 +121,62 @@ describe("KVKK: data export and account deletion", () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
     const names = workbook.worksheets.map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(["company", "users", "connections", "jobs", "orders"]));
-    const usersSheet = workbook.getWorksheet("users")!;
-    const header = (usersSheet.getRow(1).values as unknown[]).slice(1);
-    expect(header).toContain("email");
-    expect(header).not.toContain("passwordHash");
-    const emailColumn = header.indexOf("email") + 1;
-    expect(usersSheet.getRow(2).getCell(emailColumn).value).toBe(a.registration.email);
+    expect(names).toEqual(
+      expect.arrayContaining(["Şirket", "Kullanıcılar", "Bağlantılar", "Görevler", "Siparişler"]),
+    );
+    const sheetRows = (name: string) => {
+      const sheet = workbook.getWorksheet(name)!;
+      const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+      const rows: Array<Record<string, ExcelJS.Cell>> = [];
+      for (let n = 2; n <= sheet.rowCount; n++) {
+        const row = sheet.getRow(n);
+        rows.push(Object.fromEntries(header.map((h, i) => [h, row.getCell(i + 1)])));
+      }
+      return { header, rows };
+    };
+
+    // No database names anywhere: every title is a Turkish label, no camelCase or snake_case.
+    for (const sheet of workbook.worksheets) {
+      const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+      for (const title of [sheet.name, ...header]) expect(title).not.toMatch(/[a-z][A-Z]|_|^(id|key|value)$/);
+      expect(header).not.toContain("passwordHash");
+    }
+    // No JSON in any cell.
+    for (const sheet of workbook.worksheets) {
+      sheet.eachRow((row) => row.eachCell((cell) => expect(String(cell.value)).not.toMatch(/^[[{]|"\w+":/)));
+    }
+
+    const users = sheetRows("Kullanıcılar");
+    expect(users.rows[0]!["E-posta"]!.value).toBe(a.registration.email);
+    expect(users.rows[0]!.Dil!.value).toBe("Türkçe");
+
+    const company = sheetRows("Şirket");
+    expect(company.rows[0]!["ERP sistemi"]!.value).toBe("Mikro");
+    expect(company.rows[0]!["Demo hesabı"]!.value).toBe("Hayır");
+
+    // Dates: Turkish wall time (21:30 UTC is 00:30 the next day in Turkey), in the panel's format.
+    const orders = sheetRows("Siparişler");
+    const order = orders.rows.find((r) => r["Sipariş no"]!.value === "1001")!;
+    expect(order.Tarih!.numFmt).toBe("dd-mm-yyyy hh:mm");
+    expect((order.Tarih!.value as Date).toISOString()).toBe("2026-03-06T00:30:00.000Z");
+    expect(order.Durum!.value).toBe("Onaylandı");
+    expect(order.Şehir!.value).toBe("İzmir");
+    expect(order.Tutar!.value).toBe(349.9);
+    // A customer named like a formula stays text.
+    expect(order.Müşteri!.value).toBe('\'=HYPERLINK("x") Kaya');
+
+    const tasks = sheetRows("Hatalı görevler");
+    const task = tasks.rows.find((r) => r.Kayıt!.value === "STK-1")!;
+    expect(task.Görev!.value).toBe("Ürün Aktarımı");
+    const detail = String(task.Ayrıntı!.value).split(", ");
+    expect(detail.sort()).toEqual(["Barkod: 869", "Fiyat: 89,5", "Stok kodu: STK-1"]);
+    expect(task.Durum!.value).toBe("Açık");
+    expect((task["İlk görülme"]!.value as Date).toISOString()).toBe("2026-03-05T14:07:00.000Z");
+
+    const connectionsSheet = sheetRows("Bağlantılar");
+    expect(connectionsSheet.rows[0]!.Tür!.value).toBe("ERP");
+    expect(connectionsSheet.rows[0]!.Sistem!.value).toBe("Mikro");
+    expect(connectionsSheet.rows[0]!["Deneme sistemi"]!.value).toBe("Hayır");
   });
 
   it("refuses an unknown export format, and every call without a company session", async () => {

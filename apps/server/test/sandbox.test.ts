@@ -1,5 +1,4 @@
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -10,17 +9,9 @@ import { createContext, stopServer } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
 import type { AppContext } from "../src/platform/context.ts";
 import { call, registerAndLogin } from "./harness.ts";
+import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
 import { signal } from "./support/signal.ts";
-
-/** A port nobody uses now: the server must come back on the same one, as `PORT` would make it. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
 
 type Running = { app: FastifyInstance; ctx: AppContext; stop(): Promise<void> };
 

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { alive } from "../src/platform/db/embedded-postgres.ts";
 import { serverNodeArgs } from "../src/server-process.ts";
+import { freePort } from "./support/free-port.ts";
 
 // `npm start` runs the server from its esbuild bundle (scripts/build.mjs), not from the sources under
 // tsx (issue 13, item 4: tsx's source maps cost about 100 MB of the process). The bundle must start
@@ -13,14 +13,6 @@ import { serverNodeArgs } from "../src/server-process.ts";
 const serverDir = join(import.meta.dirname, "..");
 const dataDir = mkdtempSync(join(tmpdir(), "ep-bundle-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, "127.0.0.1", ok));
-  const { port } = probe.address() as { port: number };
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
 
 it("starts from the bundle (built by the global setup) on the embedded default as npm start runs it, answers, and stops cleanly", async () => {
   const port = await freePort();

@@ -88,6 +88,24 @@ describe("first steps of a new company", () => {
     expect(byId(steps({ registeredErpType: 13 })).erp?.text.key).toBe("connection.mapping");
   });
 
+  it("leads each need to where it is met: agent pairing, SQL queries, the ticket, the e-invoice settings", () => {
+    const s = byId(steps({ registeredErpType: 1, registeredEcommerceType: 7 }));
+    expect(s.erp?.link).toEqual({ to: "/settings/api-keys#agents", label: "pairAgent" });
+    expect(s.shop?.link).toEqual({ to: "/tickets", label: "ticket" });
+    expect(byId(steps({ registeredErpType: 13 })).erp?.link).toEqual({
+      to: "/settings/api-keys#sql-mapping",
+      label: "defineQueries",
+    });
+    // A company registered with an e-invoice service is told it is theirs, by name.
+    const service = byId(steps({ registeredErpType: 24 }));
+    expect(service.einvoice).toMatchObject({
+      done: false,
+      text: { key: "einvoice.registered", values: { system: "Trendyol e-Faturam" } },
+      link: { to: "/settings/api-keys#connection-erp", label: "einvoiceSettings" },
+    });
+    expect(byId(steps({})).einvoice?.text.key).toBe("einvoice.missing");
+  });
+
   it("says why a saved connection fails and links to fix it", () => {
     const s = byId(steps({ erp: saved(4, "failed") }));
     expect(s.erp).toMatchObject({

@@ -12,3 +12,6 @@ export function excel(): typeof ExcelJS {
   loaded ??= require("exceljs") as typeof ExcelJS;
   return loaded;
 }
+
+/** The panel's date and time format (`DD-MM-YYYY HH:mm`) as an Excel number format, for date cells. */
+export const EXCEL_DATE_TIME = "dd-mm-yyyy hh:mm";

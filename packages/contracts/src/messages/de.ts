@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const de: MessageCatalog = {
   validation: {
@@ -543,6 +543,8 @@ export const de: MessageCatalog = {
     daysTooMany: "Der Zeitraum darf nicht länger sein als das unter dem Feld angegebene Maximum.",
     saved: "Aufbewahrungsfristen gespeichert. Abgelaufene Einträge werden heute Nacht entfernt.",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "Ihr Antrag auf Kontolöschung ist eingegangen. Ihr Konto und alle seine Daten werden in 30 Tagen endgültig gelöscht; bis dahin können Sie den Antrag auf der Seite „Datenschutz und KVKK“ widerrufen.",

@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const en: MessageCatalog = {
   validation: {
@@ -510,6 +510,8 @@ export const en: MessageCatalog = {
     daysTooMany: "The period cannot be longer than the maximum shown under the field.",
     saved: "Retention periods saved. Records past their period will be removed tonight.",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "Your account deletion request was received. Your account and all its data will be deleted permanently in 30 days; until then you can cancel the request on the Privacy and KVKK page.",

@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const es: MessageCatalog = {
   validation: {
@@ -529,6 +529,8 @@ export const es: MessageCatalog = {
     daysTooMany: "El periodo no puede ser mayor que el máximo indicado bajo el campo.",
     saved: "Periodos de conservación guardados. Los registros vencidos se eliminarán esta noche.",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "Hemos recibido su solicitud de eliminación de la cuenta. Su cuenta y todos sus datos se eliminarán definitivamente en 30 días; hasta entonces puede cancelar la solicitud en la página «Privacidad y KVKK».",

@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const fr: MessageCatalog = {
   validation: {
@@ -539,6 +539,8 @@ export const fr: MessageCatalog = {
     daysTooMany: "La durée ne peut pas dépasser le maximum indiqué sous le champ.",
     saved: "Durées de conservation enregistrées. Les enregistrements expirés seront supprimés cette nuit.",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "Votre demande de suppression du compte a bien été reçue. Votre compte et toutes ses données seront définitivement supprimés dans 30 jours ; d'ici là, vous pouvez annuler la demande sur la page « Confidentialité et KVKK ».",

@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const ja: MessageCatalog = {
   validation: {
@@ -508,6 +508,8 @@ export const ja: MessageCatalog = {
     daysTooMany: "期間は欄の下に示す最大値より長くできません。",
     saved: "保存期間を保存しました。期限を過ぎた記録は今夜削除されます。",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "アカウント削除のリクエストを受け付けました。アカウントとそのすべてのデータは 30 日後に完全に削除されます。それまでは「プライバシーと KVKK」ページでリクエストを取り消せます。",

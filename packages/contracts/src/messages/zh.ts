@@ -1,4 +1,4 @@
-import type { MessageCatalog } from "./tr.ts";
+import { type MessageCatalog, tr } from "./tr.ts";
 
 export const zh: MessageCatalog = {
   validation: {
@@ -468,6 +468,8 @@ export const zh: MessageCatalog = {
     daysTooMany: "期限不能长于字段下方显示的最大值。",
     saved: "保留期限已保存。过期记录将在今晚删除。",
   },
+  // The KVKK export is a record under Turkish law, written in Turkish whatever the interface language.
+  privacyExport: tr.privacyExport,
   privacy: {
     deletionRequested:
       "已收到您的账户删除请求。您的账户及其所有数据将在 30 天后被永久删除；在此之前，您可以在“隐私与 KVKK”页面取消该请求。",

@@ -7,10 +7,13 @@ import { hashPassword } from "../../platform/security/passwords.ts";
 import { saveConnection } from "../connections/repository.ts";
 import { sandboxFor } from "../sandbox/registry.ts";
 import { clearSandboxLedgers, seedDemoHistory } from "./history.ts";
+import { demoOrderArrivals } from "./orders.ts";
 
 export type DemoOptions = {
   email: string;
   password: string;
+  /** How often the demo shop looks for orders due (default a minute; tests: less). */
+  orderCheckMs?: number;
 };
 
 export type DemoCompany = {
@@ -23,8 +26,9 @@ export type DemoCompany = {
 /**
  * The demo company: wired to its own tenants of the built-in Mikro and IKAS sandboxes (the same
  * mounts every company can connect to, with the demo's larger catalogue), its jobs on their
- * schedules. Seeded once; on every start the sandboxes begin afresh, so the demo company's ledgers
- * are cleared with them (job history stays).
+ * schedules. Its past is seeded once; on every start the sandboxes begin afresh, so what the ledgers
+ * knew of them is cleared, but the orders are kept (job history too): today's orders go on arriving at
+ * the past's pace (`demoOrderArrivals`), the shop's order numbers continuing after the last one kept.
  */
 export async function startDemoCompany(ctx: AppContext, options: DemoOptions): Promise<DemoCompany> {
   const erpSystem = sandboxFor("erp", 9)!;
@@ -103,10 +107,11 @@ export async function startDemoCompany(ctx: AppContext, options: DemoOptions): P
     credentials: shop,
     isEmulated: true,
   });
-  // Started now with the demo's catalogue (and pinned), before its first job calls them.
-  await ctx.sandbox.start(erpSystem, companyId, "demo");
-  await ctx.sandbox.start(shopSystem, companyId, "demo");
   await ensureCompanyJobs(db, companyId, now);
   await seedDemoHistory(db, companyId, shopConnection.id, now);
+  const arrivals = await demoOrderArrivals(db, companyId, shopConnection.id, ctx.clock, options.orderCheckMs);
+  // Started now with the demo's catalogue (and pinned), before its first job calls them.
+  await ctx.sandbox.start(erpSystem, companyId, "demo");
+  await ctx.sandbox.start(shopSystem, companyId, "demo", arrivals);
   return { companyId, erpUrl: erp.apiUrl ?? "", shopUrl: shop.apiUrl ?? "" };
 }

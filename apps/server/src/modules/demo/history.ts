@@ -1,11 +1,11 @@
 import { CITIES, FIRST_NAMES, LAST_NAMES, Prng } from "@ep/connectors";
 import type { JobType } from "@ep/contracts";
 import { buildReport, engineSchema } from "@ep/engine";
-import { and, eq, isNull, like, notLike } from "drizzle-orm";
+import { and, eq, isNull, like } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDayStart } from "../../platform/time/turkey.ts";
 
-/** Orders of the seeded past carry this prefix; the demo's restart keeps them (see `clearSandboxLedgers`). */
+/** Orders of the seeded past carry this prefix (the demo shop's own orders are numbered by the shop). */
 export const HISTORY_ORDER_PREFIX = "GEC-";
 
 const HISTORY_DAYS = 90;
@@ -221,15 +221,13 @@ export async function seedDemoHistory(db: Db, companyId: number, shopConnectionI
   });
 }
 
-/** On a restart the sandboxes begin afresh: forget what the ledgers knew of them, keep the past. */
+/**
+ * On a restart the sandboxes begin afresh: forget what the ledgers knew of their catalogues and
+ * invoices. The orders stay, the past's and today's alike: they happened, and the reports count them.
+ */
 export async function clearSandboxLedgers(db: Db, companyId: number) {
-  const { invoiceLedger, orderLedger, syncCursors, syncLedger } = engineSchema;
+  const { invoiceLedger, syncCursors, syncLedger } = engineSchema;
   for (const table of [invoiceLedger, syncCursors, syncLedger]) {
     await db.delete(table).where(eq(table.companyId, companyId));
   }
-  await db
-    .delete(orderLedger)
-    .where(
-      and(eq(orderLedger.companyId, companyId), notLike(orderLedger.orderNo, `${HISTORY_ORDER_PREFIX}%`)),
-    );
 }

@@ -4,7 +4,7 @@ import { type MessageKey, message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
-import { excel } from "../../platform/excel.ts";
+import { EXCEL_DATE_TIME, excel } from "../../platform/excel.ts";
 import { safeRow } from "../../platform/export-cells.ts";
 import { TURKEY_OFFSET_MS } from "../../platform/time/turkey.ts";
 
@@ -17,7 +17,7 @@ export type ExportRange = { from: Date | null; to: Date | null };
 
 type Customer = { firstName?: string; lastName?: string; companyName?: string };
 
-function customerName(payload: unknown): string {
+export function customerName(payload: unknown): string {
   const c = (payload as { customer?: Customer } | null)?.customer;
   return c?.companyName || [c?.firstName, c?.lastName].filter(Boolean).join(" ");
 }
@@ -45,7 +45,7 @@ export function salesWorkbookStream(
   const sheet = workbook.addWorksheet(label("sheet"), { views: [{ state: "frozen", ySplit: 1 }] });
   sheet.columns = [
     { header: label("orderNo"), key: "orderNo", width: 18 },
-    { header: label("date"), key: "date", width: 18, style: { numFmt: "dd.mm.yyyy hh:mm" } },
+    { header: label("date"), key: "date", width: 18, style: { numFmt: EXCEL_DATE_TIME } },
     { header: label("customer"), key: "customer", width: 32 },
     { header: label("state"), key: "state", width: 20 },
     { header: label("amount"), key: "amount", width: 16, style: { numFmt: "#,##0.00" } },

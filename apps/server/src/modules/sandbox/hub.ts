@@ -3,6 +3,7 @@ import type { ConnectorKind } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import {
+  type OrderArrivals,
   SANDBOX_SYSTEMS,
   type SandboxInstance,
   type SandboxProfile,
@@ -79,8 +80,13 @@ export class SandboxHub {
    * Starts (or finds) a company's tenant now. The demo company pins its tenants with the demo's larger
    * catalogue, so they are never evicted or rebuilt smaller.
    */
-  async start(system: SandboxSystem, companyId: number, profile: SandboxProfile): Promise<void> {
-    await this.tenant(system, companyId, profile, profile === "demo");
+  async start(
+    system: SandboxSystem,
+    companyId: number,
+    profile: SandboxProfile,
+    arrivals?: OrderArrivals,
+  ): Promise<void> {
+    await this.tenant(system, companyId, profile, profile === "demo", arrivals);
   }
 
   private tenant(
@@ -88,6 +94,7 @@ export class SandboxHub {
     companyId: number,
     profile: SandboxProfile,
     pin: boolean,
+    arrivals?: OrderArrivals,
   ): Promise<SandboxInstance> {
     const key = `${system.system}/${companyId}`;
     const found = this.tenants.get(key);
@@ -104,6 +111,7 @@ export class SandboxHub {
       baseUrl: `${this.baseUrl}/${system.system}/${this.tenantKey(companyId)}`,
       credentials,
       profile,
+      arrivals,
     });
     this.tenants.set(key, { instance, usedAt: Date.now(), pinned: pin });
     instance.catch(() => this.tenants.delete(key));

@@ -33,12 +33,24 @@ export type SandboxInstance = {
   close(): Promise<void>;
 };
 
+/** Who decides when a shop tenant's customers order (the demo: at its own past's pace). */
+export type OrderArrivals = {
+  /** The order number the shop gave last, when it had given some before a restart. */
+  lastOrderNumber: number | undefined;
+  /** How often `due` is asked. */
+  checkEveryMs: number;
+  /** When the orders due by now and not placed yet were placed (ms); asked at start and then regularly. */
+  due(): number[];
+};
+
 export type SandboxStart = {
   seed: number;
   /** The tenant's own address, `…/sandbox/{system}/{tenant}`. */
   baseUrl: string;
   credentials: Record<string, string>;
   profile: SandboxProfile;
+  /** The shop's orders: as these say, instead of a few at start and more every few minutes. */
+  arrivals?: OrderArrivals;
 };
 
 /** One built-in system a company can connect to without an account of its own. */
@@ -58,6 +70,21 @@ const SIZES: Record<SandboxProfile, { erp: number; shop: number; orders: number 
   standard: { erp: 300, shop: 250, orders: 10 },
   demo: { erp: 3_500, shop: 3_000, orders: 40 },
 };
+
+/** Places the orders `arrivals` says are due, now and from then on; returns the stop. */
+function placeArrivals(
+  arrivals: OrderArrivals,
+  shop: { generateOrders(n: number, orderedAt: readonly number[]): unknown },
+): () => void {
+  const place = () => {
+    const due = arrivals.due();
+    if (due.length > 0) shop.generateOrders(due.length, due);
+  };
+  place();
+  const timer = setInterval(place, arrivals.checkEveryMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 /** Adding a system's sandbox is adding its entry here. */
 export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
@@ -107,19 +134,20 @@ export const SANDBOX_SYSTEMS: readonly SandboxSystem[] = [
       apiUrl: `${baseUrl}/api/v1/admin/graphql`,
       tokenUrl: `${baseUrl}/api/admin/oauth/token`,
     }),
-    async start({ seed, baseUrl, credentials: c, profile }) {
+    async start({ seed, baseUrl, credentials: c, profile, arrivals }) {
       const shop = await startIkasEmulator({
         listen: false,
         baseUrl,
         seed,
         productCount: SIZES[profile].shop,
-        orderCount: SIZES[profile].orders,
+        orderCount: arrivals ? 0 : SIZES[profile].orders,
+        lastOrderNumber: arrivals?.lastOrderNumber,
         storeName: c.storeName,
         clientId: c.clientId,
         clientSecret: c.clientSecret,
       });
       // Customers keep ordering, so order transfer has work.
-      const stop = shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
+      const stop = arrivals ? placeArrivals(arrivals, shop) : shop.startOrderGenerator(10 * 60_000, 2);
       return {
         app: shop.app,
         async close() {

@@ -26,6 +26,12 @@ export type FirstStepsInput = {
 };
 
 const SETTINGS = "/settings/api-keys";
+/** The places on the connections screen a step leads to (each element has this id; the page scrolls to it). */
+export const FIRST_STEP_TARGETS = {
+  agents: `${SETTINGS}#agents`,
+  sqlMapping: `${SETTINGS}#sql-mapping`,
+  erpConnection: `${SETTINGS}#connection-erp`,
+} as const;
 
 function connectionStep(
   id: "erp" | "shop",
@@ -64,11 +70,20 @@ function connectionStep(
         : registered?.onPremOnly || registered?.availability === "agent"
           ? "connection.agent"
           : "connection.missing";
+  // Each need leads to where it is met: the agent card, the SQL queries, the ticket opened at registration.
+  const link: FirstStep["link"] =
+    key === "connection.notReady"
+      ? { to: "/tickets", label: "ticket" }
+      : key === "connection.agent"
+        ? { to: FIRST_STEP_TARGETS.agents, label: "pairAgent" }
+        : key === "connection.mapping"
+          ? { to: FIRST_STEP_TARGETS.sqlMapping, label: "defineQueries" }
+          : { to: SETTINGS, label: "connect" };
   return {
     ...base,
     done: false,
     text: { key, values: { system } },
-    link: { to: SETTINGS, label: "connect" },
+    link,
     sandbox: id === "erp" && !anySaved,
   };
 }
@@ -95,12 +110,19 @@ export function firstSteps({ overview, dashboard, notificationsSeen }: FirstStep
     link: synced || jobs.length === 0 ? null : { to: "/integration/product", label: "run" },
   };
   const einvoiceConnected = overview.erp !== null && find("erp", overview.erp.productType)?.einvoice === true;
+  // A company that registered with an e-invoice service: its own service's settings, by name.
+  const registeredService = find("erp", overview.registeredErpType);
+  const ownService = registeredService?.einvoice === true;
   const einvoice: FirstStep = {
     id: "einvoice",
     optional: true,
     done: einvoiceConnected,
-    text: { key: einvoiceConnected ? "einvoice.done" : "einvoice.missing" },
-    link: einvoiceConnected ? null : { to: SETTINGS, label: "open" },
+    text: einvoiceConnected
+      ? { key: "einvoice.done" }
+      : ownService
+        ? { key: "einvoice.registered", values: { system: registeredService.name } }
+        : { key: "einvoice.missing" },
+    link: einvoiceConnected ? null : { to: FIRST_STEP_TARGETS.erpConnection, label: "einvoiceSettings" },
   };
   const notifications: FirstStep = {
     id: "notifications",

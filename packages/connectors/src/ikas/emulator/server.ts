@@ -40,6 +40,8 @@ export interface IkasEmulatorOptions {
   productCount?: number;
   /** Orders at start. */
   orderCount?: number;
+  /** The order number the store gave last (default 1000), e.g. the highest a restarted store had given. */
+  lastOrderNumber?: number;
   storeName?: string;
   clientId?: string;
   clientSecret?: string;
@@ -84,8 +86,11 @@ export interface IkasEmulator {
   expireTokens(): void;
   /** Every access token issued so far (tests check none reaches a log). */
   issuedTokens(): string[];
-  /** Create `n` new orders now; each is delivered to the `store/order/created` webhook subscribers. */
-  generateOrders(n: number): IkasOrder[];
+  /**
+   * Create `n` new orders now (`orderedAt[i]`: when the i-th was placed, if earlier); each is delivered
+   * to the `store/order/created` webhook subscribers.
+   */
+  generateOrders(n: number, orderedAt?: readonly number[]): IkasOrder[];
   /** Webhook subscriptions and deliveries (`webhooks.idle()` waits for deliveries under way). */
   webhooks: WebhookOutbox;
   /** Create `perTick` orders every `intervalMs` until stopped. */
@@ -185,6 +190,7 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
     storeName,
     now,
     orderCount: opts.orderCount,
+    lastOrderNumber: opts.lastOrderNumber,
   });
   const tokens = new TokenStore(opts.tokenTtlMs ?? 4 * 3600_000, now);
   const schema = ikasSchema();
@@ -192,8 +198,8 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
   const root = withUnimplemented(schema, createRoot({ state, limits, stats: counters, webhooks }));
   // The package's `IkasWebhook` delivery: `data` is the order as a JSON string, signed with the secret.
   let deliverySeq = 0;
-  const generateOrders = (n: number): IkasOrder[] => {
-    const orders = state.generateOrders(n);
+  const generateOrders = (n: number, orderedAt?: readonly number[]): IkasOrder[] => {
+    const orders = state.generateOrders(n, orderedAt);
     for (const o of orders) {
       webhooks.emit("store/order/created", () => {
         const data = JSON.stringify({ id: o.id, orderNumber: o.orderNumber, merchantId: state.merchantId });

@@ -180,6 +180,8 @@ export interface IkasStateOptions {
   now: () => number;
   /** Seed with N orders. */
   orderCount?: number;
+  /** The order number the store gave last (default 1000): the next order is this + 1. */
+  lastOrderNumber?: number;
 }
 
 export class IkasState {
@@ -222,6 +224,7 @@ export class IkasState {
     this.rng = new Prng(`${opts.seed}:ikas`);
     this.idRng = new Prng(`${opts.seed}:ikas-ids`);
     this.merchantId = this.uuid();
+    this.orderSeq = opts.lastOrderNumber ?? this.orderSeq;
     this.stockLocations = [
       { id: this.uuid(), name: "Merkez Depo", deleted: false },
       { id: this.uuid(), name: "İstanbul Mağaza", deleted: false },
@@ -445,8 +448,11 @@ export class IkasState {
     return this.ordersById.get(id);
   }
 
-  /** Create `n` new orders from products that have stock and a price. Returns them. */
-  generateOrders(n: number): IkasOrder[] {
+  /**
+   * Create `n` new orders from products that have stock and a price. Returns them. `orderedAt[i]`, when
+   * given, is when the i-th was placed (an order placed earlier, seen now: its updatedAt is still now).
+   */
+  generateOrders(n: number, orderedAt: readonly number[] = []): IkasOrder[] {
     const sellable: Array<[IkasProduct, IkasVariant]> = [];
     for (const p of this.products.values()) {
       if (p.deleted) continue;
@@ -457,7 +463,8 @@ export class IkasState {
     const out: IkasOrder[] = [];
     if (sellable.length === 0) return out;
     for (let i = 0; i < n; i++) {
-      const ts = this.tick();
+      const changed = this.tick();
+      const ts = orderedAt[i] ?? changed;
       const c = this.nextCustomer();
       const addr: IkasAddress = {
         firstName: c.address.firstName,
@@ -516,7 +523,7 @@ export class IkasState {
         totalFinalPrice: Math.round((itemsTotal + shipping) * 100) / 100,
         orderedAt: ts,
         createdAt: ts,
-        updatedAt: ts,
+        updatedAt: changed,
         salesChannelId: channel?.id ?? "",
         note: this.rng.chance(0.1) ? "Lütfen zili çalmayın." : null,
         customer: { id: c.id, firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone },

@@ -7,6 +7,7 @@ import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime, formatDecimal } from "@/lib/format";
+import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import {
   type AgentReleaseDto,
   useAgentDownloads,
@@ -111,7 +112,7 @@ export function AgentsCard() {
   };
 
   return (
-    <Card withBorder padding="lg" data-testid="agents-card">
+    <Card withBorder padding="lg" data-testid="agents-card" id="agents" style={HASH_TARGET}>
       <Stack gap="md">
         <Group justify="space-between">
           <Group gap="xs">

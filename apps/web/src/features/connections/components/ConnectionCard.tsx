@@ -24,6 +24,7 @@ import { translateMessage } from "@/i18n";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
+import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
 import { ConnectionUsageLine } from "./ConnectionUsage";
 import { SandboxBadge, SandboxCredentials } from "./SandboxConnect";
@@ -139,7 +140,13 @@ export function ConnectionCard({ connectionType, overview }: Props) {
     (s) => s.connectionType === connectionType && s.productType === productType,
   );
   return (
-    <Card component="section" aria-label={title} data-testid={`connection-${connectionType}`}>
+    <Card
+      component="section"
+      aria-label={title}
+      data-testid={`connection-${connectionType}`}
+      id={`connection-${connectionType}`}
+      style={HASH_TARGET}
+    >
       <Card.Section px="lg" py="md">
         <Group justify="space-between">
           <Group gap="xs">
@@ -198,7 +205,8 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 {t("connections.sqlMapping.availability")}
               </Alert>
             )}
-            {system?.implemented && system.onPremOnly && (
+            {/* A mapping system's note above already says how it is reached. */}
+            {system?.implemented && system.onPremOnly && system.availability !== "mapping" && (
               <Text size="sm" c="dimmed">
                 {t("connections.apiKeys.onPrem")}
               </Text>

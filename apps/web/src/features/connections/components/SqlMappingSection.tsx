@@ -19,6 +19,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ResponsiveTable } from "@/components/table/ResponsiveTable";
 import { errorMessage } from "@/lib/errors";
+import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import { useSqlPreview } from "../api";
 import {
   fieldsOf,
@@ -64,7 +65,7 @@ export function SqlMappingSection({ value, onChange, connectionId }: Props) {
   };
 
   return (
-    <Stack gap="sm" data-testid="sql-mapping">
+    <Stack gap="sm" data-testid="sql-mapping" id="sql-mapping" style={HASH_TARGET}>
       <Group gap="xs">
         <IconDatabase size={18} aria-hidden />
         <Title order={3} fz="md" fw={600}>

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { AgentsCard } from "@/features/agents/components/AgentsCard";
+import { useScrollToHash } from "@/lib/scroll-to-hash";
 import { useConnections } from "../api";
 import { ConnectionCard } from "../components/ConnectionCard";
 import { SandboxConnectButton } from "../components/SandboxConnect";
@@ -11,6 +12,8 @@ import { SandboxConnectButton } from "../components/SandboxConnect";
 export default function ApiKeysPage() {
   const { t } = useTranslation();
   const overview = useConnections();
+  // A first step's link (`#agents`, `#sql-mapping`, `#connection-erp`) lands on that part of the page.
+  useScrollToHash(overview.data !== undefined);
   return (
     <>
       <PageHeader

@@ -389,54 +389,61 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
       <Text size="xs" c="dimmed" mb="sm">
         {t("dashboard.freshness.hint")}
       </Text>
-      <ResponsiveTable verticalSpacing="xs">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
-            <Table.Th>{t("dashboard.freshness.lastSuccess")}</Table.Th>
-            <Table.Th ta="right">{t("dashboard.freshness.waiting")}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data.freshness.map((f) => {
-            const job = data.companyJobs.find((j) => j.id === f.jobId);
-            // Badge, bar and text come from this one state, so they cannot disagree.
-            const view = freshnessView(f, job?.schedule, now);
-            const age = f.last_success_date ? ageOf(f.last_success_date) : null;
-            const badge = freshnessBadge(view);
-            return (
-              <Table.Tr key={f.jobId} data-testid="freshness-row" data-state={view.state}>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    {job && <JobIcon job={job} />}
-                    <Text size="sm">{f.name}</Text>
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <IconClockHour4 size={14} aria-hidden />
-                    <Text size="sm">
-                      {view.state === "passive"
-                        ? t("dashboard.jobs.passive")
-                        : view.state === "never" || !age
-                          ? t("dashboard.freshness.never")
-                          : t(`notifications.age.${age.unit}`, { count: age.count })}
-                    </Text>
-                  </Group>
-                  {view.percent !== null && <FreshnessBar view={view} jobType={f.jobType} />}
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Badge color={view.color} variant="light" data-testid="freshness-badge">
-                    {t(`dashboard.freshness.${badge.key}` as "dashboard.freshness.upToDate", {
-                      count: badge.count,
-                    })}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </ResponsiveTable>
+      {data.freshness.length === 0 ? (
+        // No jobs yet: a sentence, not a table of headers with nothing under them.
+        <Text size="sm" c="dimmed" data-testid="freshness-empty">
+          {t("dashboard.freshness.empty")}
+        </Text>
+      ) : (
+        <ResponsiveTable verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
+              <Table.Th>{t("dashboard.freshness.lastSuccess")}</Table.Th>
+              <Table.Th ta="right">{t("dashboard.freshness.waiting")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.freshness.map((f) => {
+              const job = data.companyJobs.find((j) => j.id === f.jobId);
+              // Badge, bar and text come from this one state, so they cannot disagree.
+              const view = freshnessView(f, job?.schedule, now);
+              const age = f.last_success_date ? ageOf(f.last_success_date) : null;
+              const badge = freshnessBadge(view);
+              return (
+                <Table.Tr key={f.jobId} data-testid="freshness-row" data-state={view.state}>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {job && <JobIcon job={job} />}
+                      <Text size="sm">{f.name}</Text>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <IconClockHour4 size={14} aria-hidden />
+                      <Text size="sm">
+                        {view.state === "passive"
+                          ? t("dashboard.jobs.passive")
+                          : view.state === "never" || !age
+                            ? t("dashboard.freshness.never")
+                            : t(`notifications.age.${age.unit}`, { count: age.count })}
+                      </Text>
+                    </Group>
+                    {view.percent !== null && <FreshnessBar view={view} jobType={f.jobType} />}
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Badge color={view.color} variant="light" data-testid="freshness-badge">
+                      {t(`dashboard.freshness.${badge.key}` as "dashboard.freshness.upToDate", {
+                        count: badge.count,
+                      })}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </ResponsiveTable>
+      )}
     </Card>
   );
 }

@@ -46,15 +46,10 @@ export default function FirstStepsCard({ data }: { data: DashboardDto }) {
   };
   return (
     <Card data-testid="first-steps" withBorder>
-      <Group justify="space-between" wrap="nowrap" align="flex-start" mb="xs">
-        <div style={{ minWidth: 0 }}>
-          <Title order={2} fz="lg" fw={600}>
-            {t("dashboard.firstSteps.title")}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t("dashboard.firstSteps.intro")}
-          </Text>
-        </div>
+      <Group justify="space-between" wrap="nowrap" align="flex-start" mb={4}>
+        <Title order={2} fz="lg" fw={600} style={{ minWidth: 0 }}>
+          {t("dashboard.firstSteps.title")}
+        </Title>
         {/* The count keeps its width: in a nowrap row a badge would shrink to an empty pill. */}
         <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
           <Badge variant="light" data-testid="first-steps-progress">
@@ -66,6 +61,10 @@ export default function FirstStepsCard({ data }: { data: DashboardDto }) {
           <CloseButton aria-label={t("dashboard.firstSteps.close")} onClick={close} />
         </Group>
       </Group>
+      {/* Under the title row, across the card's whole width (beside the badge it was a narrow column on a phone). */}
+      <Text size="sm" c="dimmed" mb="sm">
+        {t("dashboard.firstSteps.intro")}
+      </Text>
       <Stack gap="sm" component="ol" style={{ listStyle: "none", padding: 0, margin: 0 }}>
         {steps.map((step) => (
           <StepRow key={step.id} step={step} />
