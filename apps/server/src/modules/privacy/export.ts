@@ -4,6 +4,7 @@ import type { Db } from "../../platform/db/database.ts";
 import { companies, licenses, users } from "../../platform/db/schema.ts";
 import { excel } from "../../platform/excel.ts";
 import { safeCell } from "../../platform/export-cells.ts";
+import { inTurns } from "../../platform/turns.ts";
 import { activities } from "../activities/schema.ts";
 import { erpMatchings } from "../erp-matching/schema.ts";
 import { ticketAttachments, ticketReplies, tickets } from "../tickets/schema.ts";
@@ -125,7 +126,7 @@ export async function toWorkbook(data: CompanyData): Promise<Buffer> {
       key,
       width: Math.min(40, Math.max(12, key.length + 2)),
     }));
-    for (const row of rows) sheet.addRow(Object.fromEntries(keys.map((k) => [k, cellOf(row[k])])));
+    await inTurns(rows, (row) => sheet.addRow(Object.fromEntries(keys.map((k) => [k, cellOf(row[k])]))));
     if (keys.length > 0) sheet.getRow(1).font = { bold: true };
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
