@@ -120,6 +120,22 @@ export async function load(
   return { ...percentiles(latencies), latencies, rps: latencies.length / seconds, failures, statuses };
 }
 
+/** The token the bench's servers take for `/metrics` (METRICS_TOKEN). */
+export const METRICS_TOKEN = "ep-bench-metrics";
+
+/**
+ * The server's own event-loop delay since the last call (prom-client's default metrics: a
+ * monitorEventLoopDelay histogram, reset at each scrape), in ms. A bench calls it just before and just
+ * after a phase: a slow answer the server's loop did not see was the box (or the bench), not the server.
+ */
+export async function serverLoopDelay(port: number): Promise<{ p99: number; max: number }> {
+  const agent = new http.Agent({ keepAlive: false });
+  const reply = await request(agent, port, "GET", "/metrics", METRICS_TOKEN);
+  const metric = (name: string) =>
+    Number(new RegExp(`^${name} ([0-9.e+-]+)`, "m").exec(reply.body)?.[1] ?? Number.NaN) * 1000;
+  return { p99: metric("nodejs_eventloop_lag_p99_seconds"), max: metric("nodejs_eventloop_lag_max_seconds") };
+}
+
 /** The box's load averages (1, 5, 15 min), printed beside figures: the machine is shared. */
 export const boxLoad = () =>
   `load ${loadavg()
@@ -170,6 +186,7 @@ export async function startServer(
       BROWSER: "none",
       DATA_DIR: dataDir,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      METRICS_TOKEN,
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],

@@ -24,6 +24,7 @@ import {
   percentiles,
   printVerdicts,
   registerCompany,
+  serverLoopDelay,
   startServer,
   type Verdict,
 } from "./bench-server.ts";
@@ -80,6 +81,7 @@ async function measure(port: number, quiet: Company, noisy: Company) {
     "8 exports": [],
   };
   const loads: Record<Phase, string[]> = { alone: [], "32 requests": [], "8 exports": [] };
+  const loops: Record<Phase, number[]> = { alone: [], "32 requests": [], "8 exports": [] };
   const noisyPaths = ["/api/Dashboard", "/api/JobHistory?pageNumber=1&pageSize=10", "/api/Notification/1/10"];
   // Warm-up: both companies' pages, one export.
   await load(port, "/api/Dashboard", quiet.token, 2, (sent) => sent >= 50);
@@ -109,7 +111,9 @@ async function measure(port: number, quiet: Company, noisy: Company) {
             : load(port, "/api/SalesReport/export", noisy.token, 8, () => done);
       // Let the noise reach its pace before measuring.
       if (phase !== "alone") await new Promise((r) => setTimeout(r, 500));
+      await serverLoopDelay(port);
       const run = await load(port, "/api/Dashboard", quiet.token, 2, until);
+      loops[phase].push((await serverLoopDelay(port)).max);
       done = true;
       const n = await background;
       if (run.failures > 0) throw new Error(`quiet Dashboard: ${run.failures} failed (${phase})`);
@@ -118,7 +122,7 @@ async function measure(port: number, quiet: Company, noisy: Company) {
       if (n) noise[phase].push({ rps: n.rps, statuses: n.statuses });
     }
   }
-  return { latencies, noise, loads };
+  return { latencies, noise, loads, loops };
 }
 
 async function main() {
@@ -135,7 +139,7 @@ async function main() {
         const noisy = await registerCompany(server.port, `yogun-${fairness}`);
         await seed(pool, [quiet, noisy], noisy);
         console.log(`\nFairness ${fairness} (${database.name}, server on port ${server.port}), ${boxLoad()}`);
-        const { latencies, noise, loads } = await measure(server.port, quiet, noisy);
+        const { latencies, noise, loads, loops } = await measure(server.port, quiet, noisy);
         const base = percentiles(latencies.alone);
         for (const phase of ["alone", "32 requests", "8 exports"] as const) {
           const p = percentiles(latencies[phase]);
@@ -148,7 +152,7 @@ async function main() {
               (phase === "alone"
                 ? ""
                 : `  p99 ${(p.p99 / base.p99).toFixed(2)}× / p50 ${(p.p50 / base.p50).toFixed(2)}× alone; noisy company ${rps.toFixed(0)} req/s, statuses ${JSON.stringify(Object.fromEntries(statuses))}`) +
-              `  [${loads[phase].join("; ")}]`,
+              `  server event-loop delay max ${loops[phase].map((m) => m.toFixed(0)).join(" / ")} ms  [${loads[phase].join("; ")}]`,
           );
           if (phase !== "alone") {
             const ratio = p.p99 / base.p99;

@@ -24,6 +24,7 @@ import {
   RawBody,
   registerCompany,
   request,
+  serverLoopDelay,
   startServer,
   type Verdict,
 } from "./bench-server.ts";
@@ -116,23 +117,26 @@ async function main() {
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssKb(pid));
       }, 20);
+      await serverLoopDelay(server.port);
       let done = false;
       const health = load(server.port, "/health", undefined, 1, () => done);
       const started = performance.now();
+      const startedAt = new Date().toISOString().slice(11, 23);
       const answer = await upload(server.port, company.token, path, file.name, file.content);
       const seconds = (performance.now() - started) / 1000;
       done = true;
       const h = await health;
+      const loop = await serverLoopDelay(server.port);
       clearInterval(sampler);
       peak = Math.max(peak, rssKb(pid));
       const body = JSON.parse(answer.body) as { message: string; data?: { accepted?: number } };
       const addedMb = (peak - before) / 1024;
       const hp = percentiles(h.latencies);
       console.log(
-        `${file.label.padEnd(34)} ${(file.content.length / 1024 / 1024).toFixed(1).padStart(5)} MB → ${answer.status} ${answer.status === 200 ? `${body.data?.accepted} rows accepted` : `"${body.message}"`}`,
+        `${file.label.padEnd(34)} ${startedAt} ${(file.content.length / 1024 / 1024).toFixed(1).padStart(5)} MB → ${answer.status} ${answer.status === 200 ? `${body.data?.accepted} rows accepted` : `"${body.message}"`}`,
       );
       console.log(
-        `${"".padEnd(34)} ${seconds.toFixed(2)} s, peak RSS +${addedMb.toFixed(0)} MB (${(before / 1024).toFixed(0)} → ${(peak / 1024).toFixed(0)} MB), /health p50 ${hp.p50.toFixed(1)} / p99 ${hp.p99.toFixed(1)} / max ${hp.max.toFixed(1)} ms over ${h.latencies.length} calls (idle just before: p50 ${idle.p50.toFixed(1)} / p99 ${idle.p99.toFixed(1)} ms); ${boxLoad()}`,
+        `${"".padEnd(34)} ${seconds.toFixed(2)} s, peak RSS +${addedMb.toFixed(0)} MB (${(before / 1024).toFixed(0)} → ${(peak / 1024).toFixed(0)} MB), /health p50 ${hp.p50.toFixed(1)} / p99 ${hp.p99.toFixed(1)} / max ${hp.max.toFixed(1)} ms over ${h.latencies.length} calls (idle just before: p50 ${idle.p50.toFixed(1)} / p99 ${idle.p99.toFixed(1)} ms); server event-loop delay p99 ${loop.p99.toFixed(0)} / max ${loop.max.toFixed(0)} ms; ${boxLoad()}`,
       );
       verdicts.push(
         {

@@ -35,6 +35,7 @@ import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import type { AppContext } from "./platform/context.ts";
+import { claimedCompany } from "./platform/http/auth.ts";
 import { AppError, failure } from "./platform/http/envelope.ts";
 import { installErrorHandling, MALFORMED_JSON } from "./platform/http/error-handler.ts";
 import { FAIRNESS_DEFAULTS, fairness } from "./platform/http/fairness.ts";
@@ -148,6 +149,7 @@ export async function buildApp(
       ...FAIRNESS_DEFAULTS,
       heavyRoutes: HEAVY_ROUTES,
       exemptRoutes: WAITING_ROUTES,
+      companyOf: (request) => claimedCompany(ctx, request),
     });
   for (const module of modules) await app.register(module(ctx));
 

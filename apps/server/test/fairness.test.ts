@@ -1,29 +1,34 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { HEAVY_ROUTES, WAITING_ROUTES } from "../src/app.ts";
+import type { AppContext } from "../src/platform/context.ts";
+import { forgetSessions, resolveAuth } from "../src/platform/http/auth.ts";
 import { installErrorHandling } from "../src/platform/http/error-handler.ts";
 import { type FairnessOptions, fairness } from "../src/platform/http/fairness.ts";
-import { startTestApp } from "./harness.ts";
+import { call, registerAndLogin, startTestApp } from "./harness.ts";
 
 /**
  * The fairness plugin on a small app of its own: the caller's company comes from a header (as the
- * routes' auth hooks set `request.auth`), `/api/slow` answers when the test opens its gate.
+ * app's gate reads it from the token's signature), the routes' own onRequest hook (the session
+ * lookup's place) is counted, `/api/slow` answers when the test opens its gate.
  */
 async function appWith(limits: Partial<FairnessOptions>) {
   const app: FastifyInstance = Fastify({ forceCloseConnections: true });
   installErrorHandling(app);
-  app.addHook("onRequest", async (request) => {
-    const company = request.headers["x-company"];
-    (request as { auth?: unknown }).auth = company
-      ? { sessionId: "s", userId: 1, companyId: Number(company), role: "company" }
-      : null;
-  });
   await app.register(fairness, {
     api: { concurrent: 2, queue: 2, maxWaitMs: 5_000 },
     heavy: { concurrent: 1, queue: 1, maxWaitMs: 5_000 },
     heavyRoutes: ["/api/Export"],
     exemptRoutes: ["/api/poll"],
+    companyOf: async (request) => {
+      const company = request.headers["x-company"];
+      return company ? Number(company) : undefined;
+    },
     ...limits,
+  });
+  let sessionChecks = 0;
+  app.addHook("onRequest", async () => {
+    sessionChecks++;
   });
   let open!: () => void;
   let gate = new Promise<void>((r) => {
@@ -49,6 +54,7 @@ async function appWith(limits: Partial<FairnessOptions>) {
   return {
     app,
     started: () => started,
+    sessionChecks: () => sessionChecks,
     openGate: () => {
       open();
       gate = new Promise<void>((r) => {
@@ -59,6 +65,10 @@ async function appWith(limits: Partial<FairnessOptions>) {
       fetch(`${url}${path}`, { headers: company ? { "x-company": String(company) } : {}, signal }),
   };
 }
+
+/** Records the statements sent until the returned function is called. */
+const observeDuring = (t: { ctx: AppContext }, seen: string[]) =>
+  t.ctx.database.observeQueries((q) => seen.push(q));
 
 const settle = () => new Promise((r) => setTimeout(r, 100));
 
@@ -117,6 +127,25 @@ describe("fairness between companies", () => {
     expect((await Promise.all([...busy, ...exports])).every((r) => r.status === 200)).toBe(true);
   });
 
+  it("admits a company's call before the routes' hooks (the session lookup) run for it", async () => {
+    const t = await appWith({ api: { concurrent: 1, queue: 5, maxWaitMs: 5_000 } });
+    close = () => t.app.close();
+    const first = t.call("/api/slow", 1);
+    await settle();
+    const queued = [t.call("/api/slow", 1), t.call("/api/fast", 1)];
+    await settle();
+    // The two waiting calls have cost no session lookup yet; another company's call goes through.
+    expect(t.sessionChecks()).toBe(1);
+    expect((await t.call("/api/fast", 2)).status).toBe(200);
+    expect(t.sessionChecks()).toBe(2);
+    t.openGate();
+    await settle();
+    expect(t.sessionChecks()).toBe(3);
+    t.openGate();
+    expect((await Promise.all([first, ...queued])).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(t.sessionChecks()).toBe(4);
+  });
+
   it("refuses a call whose turn does not come in time", async () => {
     const t = await appWith({ api: { concurrent: 1, queue: 5, maxWaitMs: 200 } });
     close = () => t.app.close();
@@ -155,6 +184,36 @@ describe("fairness between companies", () => {
 });
 
 describe("fairness in the app", () => {
+  it("checks a session once for the calls of a company that arrive together", async () => {
+    const t = await startTestApp();
+    try {
+      const { token } = await registerAndLogin(t.app);
+      const seen: string[] = [];
+      const stop = observeDuring(t, seen);
+      try {
+        // Signed in, the session not yet checked (as when its check has lapsed): eight calls at once.
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () => call(t.app, "GET", "/api/Notification/1/10", { token })),
+        );
+        expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+      } finally {
+        stop();
+      }
+      expect(seen.filter((q) => /from "sessions"/i.test(q))).toHaveLength(1);
+      // Without the gate in the way (support screens, calls without a company slot): one lookup too.
+      forgetSessions(t.ctx, { companyId: (await t.ctx.tokens.verify(token))?.companyId ?? -1 });
+      seen.length = 0;
+      const again = observeDuring(t, seen);
+      const request = { headers: { authorization: `Bearer ${token}` } } as FastifyRequest;
+      const claims = await Promise.all(Array.from({ length: 8 }, () => resolveAuth(t.ctx, request)));
+      again();
+      expect(claims.every((c) => c !== null && c.sessionId === claims[0]?.sessionId)).toBe(true);
+      expect(seen.filter((q) => /from "sessions"/i.test(q))).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("names routes that exist as heavy work", async () => {
     const t = await startTestApp();
     try {

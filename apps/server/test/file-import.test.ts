@@ -1,11 +1,18 @@
+import { createHash } from "node:crypto";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
-import { checkRows, READ_LIMITS, readTable } from "../src/modules/file-exchange/import.ts";
+import {
+  checkRows,
+  READ_LIMITS,
+  ROWS_PER_MESSAGE,
+  readTable,
+  streamTable,
+} from "../src/modules/file-exchange/import.ts";
 import { bombWorkbook, farCellWorkbook, stockWorkbook, workbook } from "./xlsx-probes.ts";
 
-/** The reason a file is refused for, or "read". */
+/** The reason a file is refused for, or "read" (a copy is read: the reader takes its buffer over). */
 const outcome = (buffer: Buffer, name: string, limits = READ_LIMITS) =>
-  readTable(buffer, name, limits).then(
+  readTable(Buffer.from(buffer), name, limits).then(
     () => "read",
     (e: { reason?: string }) => e.reason,
   );
@@ -68,6 +75,34 @@ describe("files in for the systems with no API", () => {
       { sku: "KLM-001", price: 12.5, updated, active: true, note: "Kalın yazı" },
       { sku: "KLM-002", price: 7, updated: null, active: false, note: "düz" },
     ]);
+  });
+
+  it("hands the rows to the event loop in bounded batches, each in a turn of its own, hashed in the worker", async () => {
+    const records = 2 * ROWS_PER_MESSAGE + 500;
+    const csv = ["sku;quantity", ...Array.from({ length: records }, (_, i) => `S-${i};${i}`)].join("\n");
+    const buffer = Buffer.from(csv);
+    const hash = createHash("sha256").update(buffer).digest("hex");
+    const batches: { size: number; first: number; afterATurn: boolean }[] = [];
+    let turned = true;
+    const table = await streamTable(buffer, "stok.csv", (batch) => {
+      batches.push({ size: batch.rows.length, first: batch.first, afterATurn: turned });
+      // Set again only if the event loop goes round before the next batch.
+      turned = false;
+      setImmediate(() => {
+        turned = true;
+      });
+    });
+    expect(batches).toEqual([
+      { size: ROWS_PER_MESSAGE, first: 0, afterATurn: true },
+      { size: ROWS_PER_MESSAGE, first: ROWS_PER_MESSAGE, afterATurn: true },
+      { size: 500, first: 2 * ROWS_PER_MESSAGE, afterATurn: true },
+    ]);
+    expect(table.contentHash).toBe(hash);
+    // The bytes were handed to the worker, not copied.
+    expect(buffer.length).toBe(0);
+    const stored = JSON.parse(table.rowsJson) as unknown[];
+    expect(stored).toHaveLength(records);
+    expect(stored.at(-1)).toEqual({ sku: `S-${records - 1}`, quantity: `${records - 1}` });
   });
 
   it("refuses the probe's one cell at row 1,048,576 by its row number", async () => {

@@ -112,11 +112,11 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           throw e;
         }
         const { record } = outcome;
-        const latest = await files.latest(companyId, request.params.kind);
+        const latestId = await files.latestId(companyId, request.params.kind);
         return ok({
           importId: record.id,
           status: outcome.status,
-          usedForSync: latest?.id === record.id,
+          usedForSync: latestId === record.id,
           columns: record.columns,
           accepted: record.rowsAccepted,
           rejected: record.rowsRejected,
@@ -141,7 +141,7 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const [ins, outs, latestIds, agentRows] = await Promise.all([
           files.list(companyId, "in"),
           files.list(companyId, "out"),
-          Promise.all(FILE_IMPORT_KINDS.map((k) => files.latest(companyId, k).then((f) => f?.id))),
+          Promise.all(FILE_IMPORT_KINDS.map((k) => files.latestId(companyId, k))),
           ctx.database.db
             .select({ id: agents.id, machineName: agents.machineName, folders: agents.folders })
             .from(agents)

@@ -49,15 +49,51 @@ const WORKER_HEAP_MB = 160;
 /** A file the caps let through is read in a few seconds; past this the worker is stopped. */
 const READ_TIMEOUT_MS = 60_000;
 
-type WorkerAnswer = { ok: true; table: FileTable } | { ok: false; reason: ReadRefusal };
+/**
+ * Rows cross from the worker to the event loop this many at a time, the next batch only once the
+ * event loop has dealt with the last one and answered its other calls (a 100,000-row file arrives as
+ * 50 short turns, not one long one: Node hands a port's queued messages over in one go).
+ */
+export const ROWS_PER_MESSAGE = 2_000;
+
+/** The worker's messages: the header first, then the rows in batches, then the end (or a refusal). */
+type WorkerMessage =
+  | { type: "head"; columns: string[]; contentHash: string }
+  | { type: "rows"; rows: Row[]; json: string }
+  | { type: "end" }
+  | { type: "refused"; reason: ReadRefusal };
+
+/** What a read hands back besides the rows it gave to `onRows`. */
+export type StreamedTable = {
+  columns: string[];
+  /** SHA-256 of the file (hex), computed in the worker. */
+  contentHash: string;
+  /** The rows as they are stored (a JSON array; dates as ISO text), written in the worker. */
+  rowsJson: string;
+};
+
+export type RowBatch = {
+  columns: string[];
+  rows: Row[] /** Index of the batch's first record. */;
+  first: number;
+};
 
 /** One reader at a time in this process, so two large files cannot add up their workers' heaps. */
 let readers: Promise<unknown> = Promise.resolve();
 
-function inWorker(content: Buffer, fileName: string, limits: ReadLimits): Promise<FileTable> {
+function inWorker(
+  content: Buffer,
+  fileName: string,
+  limits: ReadLimits,
+  onRows: (batch: RowBatch) => void,
+): Promise<StreamedTable> {
   return new Promise((resolve, reject) => {
+    // The file's bytes are handed over, not copied, when the buffer is its own (a 20 MB copy on the
+    // event loop held /health up); the caller does not read them again.
+    const own = content.byteOffset === 0 && content.byteLength === content.buffer.byteLength;
     const worker = new Worker(new URL("./read-worker.mjs", import.meta.url), {
-      workerData: { content, fileName, limits },
+      workerData: { content, fileName, limits, rowsPerMessage: ROWS_PER_MESSAGE },
+      transferList: own && content.byteLength > 0 ? [content.buffer as ArrayBuffer] : [],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
       stdout: false,
       stderr: false,
@@ -71,9 +107,33 @@ function inWorker(content: Buffer, fileName: string, limits: ReadLimits): Promis
       outcome();
     };
     const timer = setTimeout(() => settle(() => reject(new TableRefused("unreadable"))), READ_TIMEOUT_MS);
-    worker.once("message", (answer: WorkerAnswer) =>
-      settle(() => (answer.ok ? resolve(answer.table) : reject(new TableRefused(answer.reason)))),
-    );
+    let head: { columns: string[]; contentHash: string } | undefined;
+    const json: string[] = [];
+    let first = 0;
+    worker.on("message", (message: WorkerMessage) => {
+      if (settled) return;
+      if (message.type === "head") {
+        head = { columns: message.columns, contentHash: message.contentHash };
+        worker.postMessage("next");
+      } else if (message.type === "rows" && head) {
+        try {
+          onRows({ columns: head.columns, rows: message.rows, first });
+        } catch (error) {
+          return settle(() => reject(error));
+        }
+        first += message.rows.length;
+        if (message.json) json.push(message.json);
+        // The next batch after the event loop's other work (I/O, timers) has had its turn.
+        setImmediate(() => {
+          if (!settled) worker.postMessage("next");
+        });
+      } else if (message.type === "end" && head) {
+        const table = { ...head, rowsJson: `[${json.join(",")}]` };
+        settle(() => resolve(table));
+      } else if (message.type === "refused") {
+        settle(() => reject(new TableRefused(message.reason)));
+      }
+    });
     worker.once("error", (error: Error & { code?: string }) =>
       settle(() =>
         reject(
@@ -85,24 +145,53 @@ function inWorker(content: Buffer, fileName: string, limits: ReadLimits): Promis
   });
 }
 
+/**
+ * Reads a file in the worker: its header, hash and stored rows, with the rows handed to `onRows` in
+ * batches of at most `ROWS_PER_MESSAGE`, each in a turn of its own; a `TableRefused` with the reason
+ * a file is not read. The buffer is handed to the worker: the caller must not read it afterwards.
+ */
+export async function streamTable(
+  buffer: Buffer,
+  filename: string,
+  onRows: (batch: RowBatch) => void,
+  limits: ReadLimits = READ_LIMITS,
+): Promise<StreamedTable> {
+  const ext = filename.toLowerCase().split(".").pop();
+  if (!ext || !["xlsx", "csv", "txt", "xml"].includes(ext)) throw new TableRefused("unreadable");
+  const turn = readers.then(() => inWorker(buffer, filename, limits, onRows));
+  readers = turn.catch(() => undefined);
+  return turn;
+}
+
 /** The file's header and records, or a `TableRefused` with the reason it is not read. */
 export async function readTable(
   buffer: Buffer,
   filename: string,
   limits: ReadLimits = READ_LIMITS,
 ): Promise<FileTable> {
-  const ext = filename.toLowerCase().split(".").pop();
-  if (!ext || !["xlsx", "csv", "txt", "xml"].includes(ext)) throw new TableRefused("unreadable");
-  const turn = readers.then(() => inWorker(buffer, filename, limits));
-  readers = turn.catch(() => undefined);
-  return turn;
+  const rows: Row[] = [];
+  const { columns } = await streamTable(
+    buffer,
+    filename,
+    (batch) => {
+      for (const row of batch.rows) rows.push(row);
+    },
+    limits,
+  );
+  return { columns, rows };
 }
 
 /**
  * Each row's outcome through the mapping (file column per model field); without a mapping the file's
  * headers are the field names themselves (sku, name, warehouse, quantity, price…).
  */
-export function checkRows(kind: FileKind, table: FileTable, mapping?: Record<string, string>): RowOutcome[] {
+export function checkRows(
+  kind: FileKind,
+  table: FileTable,
+  mapping?: Record<string, string>,
+  /** Index of `table.rows[0]` among the file's records (a batch of `streamTable`). */
+  first = 0,
+): RowOutcome[] {
   const columns = mapping ?? Object.fromEntries(table.columns.map((c) => [c, c]));
   const map = MAPPERS[kind] as (
     row: Row,
@@ -111,8 +200,9 @@ export function checkRows(kind: FileKind, table: FileTable, mapping?: Record<str
   return table.rows.map((row, i) => {
     const r = map(row, columns);
     // Row 1 is the header: the first record is the file's row 2.
+    const line = first + i + 2;
     return r.ok
-      ? { row: i + 2, key: (r.value as { sku: string }).sku, accepted: true, reasons: [] }
-      : { row: i + 2, key: r.key, accepted: false, reasons: r.errors };
+      ? { row: line, key: (r.value as { sku: string }).sku, accepted: true, reasons: [] }
+      : { row: line, key: r.key, accepted: false, reasons: r.errors };
   });
 }

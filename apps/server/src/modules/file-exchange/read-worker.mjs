@@ -8,9 +8,13 @@
  * must match the size the directory declares (yauzl's validateEntrySizes) and whose declared sizes add
  * up to at most `maxUnpackedBytes`; the sheet's XML goes through a SAX parser (saxes) row by row.
  *
- * workerData: { content: Uint8Array, fileName: string, limits: ReadLimits }
- * Answers one message: { ok: true, table } or { ok: false, reason }.
+ * workerData: { content: Uint8Array, fileName: string, limits: ReadLimits, rowsPerMessage: number }
+ * Answers { type: "head", columns, contentHash } once the whole file is read within the caps, then
+ * one { type: "rows", rows, json } per "next" the event loop sends (at most rowsPerMessage rows; json is
+ * the rows as stored, without the array's brackets), then { type: "end" }; or { type: "refused", reason }.
+ * The file's hash and the stored rows' JSON are made here too, not on the event loop.
  */
+import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import { parse as parseCsv } from "csv-parse/sync";
 import { XMLParser } from "fast-xml-parser";
@@ -25,7 +29,7 @@ class Refused extends Error {
   }
 }
 
-const { content, fileName, limits } = workerData;
+const { content, fileName, limits, rowsPerMessage } = workerData;
 const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
 
 function checkCell(text) {
@@ -358,8 +362,30 @@ async function read() {
   throw new Error(`unsupported file type: ${ext}`);
 }
 
+/** A parsed cell as stored (dates as ISO text, nothing left undefined): the connector reads it again. */
+const storedRow = (row) =>
+  JSON.stringify(row, (key, value) => (key !== "" && value === undefined ? null : value));
+
+/** Hands the rows over one batch per "next" from the event loop, then the end. */
+function sendRows(rows) {
+  let at = 0;
+  parentPort.on("message", () => {
+    if (at >= rows.length) {
+      parentPort.postMessage({ type: "end" });
+      parentPort.close();
+      return;
+    }
+    const batch = rows.slice(at, at + rowsPerMessage);
+    at += batch.length;
+    parentPort.postMessage({ type: "rows", rows: batch, json: batch.map(storedRow).join(",") });
+  });
+}
+
 try {
-  parentPort.postMessage({ ok: true, table: await read() });
+  const contentHash = createHash("sha256").update(buffer).digest("hex");
+  const { columns, rows } = await read();
+  parentPort.postMessage({ type: "head", columns, contentHash });
+  sendRows(rows);
 } catch (e) {
   // csv-parse wraps what on_record throws; its cause is ours.
   const refused = e instanceof Refused ? e : e?.cause instanceof Refused ? e.cause : undefined;
@@ -370,5 +396,5 @@ try {
       : /max_record_size|Max Record Size/i.test(String(e?.message))
         ? "cellTooLong"
         : "unreadable";
-  parentPort.postMessage({ ok: false, reason });
+  parentPort.postMessage({ type: "refused", reason });
 }

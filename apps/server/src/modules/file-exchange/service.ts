@@ -9,11 +9,11 @@ import { createHash } from "node:crypto";
 import { type FileSource, getDescriptor, type SourceFile, type SourceFileKind } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { stringify } from "csv-stringify/sync";
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { safeRow } from "../../platform/export-cells.ts";
 import { openCredentials } from "../connections/repository.ts";
-import { checkRows, type ReadRefusal, readTable, TableRefused } from "./import.ts";
+import { checkRows, type ReadRefusal, streamTable, TableRefused } from "./import.ts";
 import { fileImports, fileOrders, type StoredRowOutcome } from "./schema.ts";
 
 export type FileImportRow = typeof fileImports.$inferSelect;
@@ -28,9 +28,13 @@ export class FileRefused extends Error {
 
 export const FILE_MAX_BYTES = 20 * 1024 * 1024;
 
+/** What an upload's answer shows of the kept file: all but its rows (read again only by the connector). */
+const { rows: _rows, ...importedColumns } = getTableColumns(fileImports);
+export type ImportedFile = Omit<FileImportRow, "rows">;
+
 export type ImportOutcome = {
   status: "imported" | "duplicate";
-  record: FileImportRow;
+  record: ImportedFile;
 };
 
 /** The company's ERP connection when it is a mapping system (generic SQL / file connector). */
@@ -75,7 +79,10 @@ export class FileExchange {
     companyId: number;
     kind: SourceFileKind;
     fileName: string;
+    /** Handed to the reader's worker: not read again after this call. */
     content: Buffer;
+    /** The hash the sender computed: a file whose bytes hash otherwise is refused as unreadable. */
+    sha256?: string;
     source: "panel" | "agent";
     agentId?: number;
   }): Promise<ImportOutcome> {
@@ -84,20 +91,29 @@ export class FileExchange {
     if (input.content.length > FILE_MAX_BYTES) throw new FileRefused("tooLarge");
     const connection = await mappingConnectionOf(this.ctx, companyId);
     if (!connection) throw new FileRefused("notFileSystem");
-    // WebCrypto hashes on libuv's thread pool: 20 MB hashed on the event loop held /health up.
-    const contentHash = Buffer.from(await crypto.subtle.digest("SHA-256", input.content)).toString("hex");
-    const existing = await this.byHash(companyId, kind, contentHash);
-    if (existing) return { status: "duplicate", record: existing };
-    let table: Awaited<ReturnType<typeof readTable>>;
+    const configured = configuredMapping(this.ctx, connection, kind);
+    // The worker reads the file, hashes it and writes its rows' JSON; the event loop checks the rows a
+    // batch at a time as they arrive (import.ts, streamTable).
+    const outcomes: StoredRowOutcome[] = [];
+    const resultsJson: string[] = [];
+    let table: Awaited<ReturnType<typeof streamTable>>;
     try {
-      table = await readTable(input.content, input.fileName);
+      table = await streamTable(input.content, input.fileName, (batch) => {
+        const checked = checkRows(kind, batch, configured, batch.first);
+        for (const outcome of checked) outcomes.push(outcome);
+        if (checked.length) resultsJson.push(JSON.stringify(checked).slice(1, -1));
+      });
     } catch (e) {
       throw new FileRefused(e instanceof TableRefused ? e.reason : "unreadable");
     }
-    const configured = configuredMapping(this.ctx, connection, kind);
+    const { contentHash } = table;
+    if (input.sha256 !== undefined && input.sha256 !== contentHash) throw new FileRefused("unreadable");
+    const existing = await this.byHash(companyId, kind, contentHash);
+    if (existing) return { status: "duplicate", record: existing };
     const mapping = configured ?? Object.fromEntries(table.columns.map((c) => [c, c]));
-    const outcomes: StoredRowOutcome[] = checkRows(kind, table, configured);
     const accepted = outcomes.filter((o) => o.accepted).length;
+    // The rows and results go to the database as the JSON text made batch by batch (a 100,000-row
+    // file's JSON written at once held the event loop); only the short columns come back.
     const [inserted] = await this.db
       .insert(fileImports)
       .values({
@@ -110,14 +126,14 @@ export class FileExchange {
         contentHash,
         rowsAccepted: accepted,
         rowsRejected: outcomes.length - accepted,
-        results: outcomes,
-        rows: table.rows.map(jsonRow),
+        results: sql`${`[${resultsJson.join(",")}]`}::jsonb`,
+        rows: sql`${table.rowsJson}::jsonb`,
         columns: table.columns,
         mapping,
       })
       .onConflictDoNothing()
-      .returning();
-    if (inserted) return { status: "imported", record: inserted };
+      .returning(importedColumns);
+    if (inserted) return { status: "imported", record: { ...inserted, results: outcomes } };
     // Sent twice at once (an agent resending while the first send was stored): the first one stands.
     const first = await this.byHash(companyId, kind, contentHash);
     if (!first) throw new Error("file import vanished");
@@ -126,7 +142,7 @@ export class FileExchange {
 
   private async byHash(companyId: number, kind: SourceFileKind, contentHash: string) {
     const [row] = await this.db
-      .select()
+      .select(importedColumns)
       .from(fileImports)
       .where(
         and(
@@ -141,8 +157,23 @@ export class FileExchange {
 
   /** The latest file of a kind with at least one accepted row: the connector's source for that kind. */
   async latest(companyId: number, kind: SourceFileKind): Promise<SourceFile | undefined> {
+    const id = await this.latestId(companyId, kind);
+    const row = id === undefined ? undefined : await this.get(companyId, id);
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      fileName: row.fileName,
+      source: row.source === "agent" ? "agent" : "panel",
+      uploadedAt: row.uploadedAt.toISOString(),
+      mapping: row.mapping,
+      rows: row.rows,
+    };
+  }
+
+  /** The id of `latest`, without reading its rows. */
+  async latestId(companyId: number, kind: SourceFileKind): Promise<number | undefined> {
     const [row] = await this.db
-      .select()
+      .select({ id: fileImports.id })
       .from(fileImports)
       .where(
         and(
@@ -154,15 +185,7 @@ export class FileExchange {
       )
       .orderBy(desc(fileImports.uploadedAt), desc(fileImports.id))
       .limit(1);
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      fileName: row.fileName,
-      source: row.source === "agent" ? "agent" : "panel",
-      uploadedAt: row.uploadedAt.toISOString(),
-      mapping: row.mapping,
-      rows: row.rows,
-    };
+    return row?.id;
   }
 
   /** Recent files of the company (newest first), without their rows. */
@@ -318,11 +341,4 @@ export class FileExchange {
       },
     };
   }
-}
-
-/** A parsed cell as JSON (dates as ISO text): the stored rows are read again by the connector. */
-function jsonRow(row: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : (v ?? null)]),
-  );
 }

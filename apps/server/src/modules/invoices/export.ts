@@ -5,6 +5,7 @@ import JSZip from "jszip";
 import type { Db } from "../../platform/db/database.ts";
 import { excel } from "../../platform/excel.ts";
 import { safeRow } from "../../platform/export-cells.ts";
+import { inTurns } from "../../platform/turns.ts";
 import { buildFor, invoicesWithOrders } from "./issue.ts";
 import { einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
@@ -45,10 +46,10 @@ export async function invoicesUblZip(db: Db, companyId: number, range: ExportRan
   const seller = await sellerFromCompany(db, companyId);
   const zip = new JSZip();
   let files = 0;
-  for (const row of rows) {
+  await inTurns(rows, (row) => {
     zip.file(`${row.invoice.number}.xml`, buildFor(row, seller).xml);
     files++;
-  }
+  });
   const bytes = await zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
   return { bytes, files };
 }
@@ -77,7 +78,7 @@ export async function invoicesWorkbook(db: Db, companyId: number, range: ExportR
     { header: label("state"), key: "state", width: 14 },
   ];
   sheet.getRow(1).font = { bold: true };
-  for (const row of rows) {
+  await inTurns(rows, (row) => {
     const { document } = buildFor(row, seller);
     const net = document.lines.reduce((s, l) => s + l.netK, 0);
     const vat = document.lines.reduce((s, l) => s + l.taxK, 0);
@@ -99,7 +100,7 @@ export async function invoicesWorkbook(db: Db, companyId: number, range: ExportR
         state: message(`einvoices.st_${row.invoice.state}` as MessageKey),
       }),
     );
-  }
+  });
   const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
   return { bytes, rows: rows.length };
 }

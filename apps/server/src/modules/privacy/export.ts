@@ -7,6 +7,7 @@ import { companies, licenses, users } from "../../platform/db/schema.ts";
 import { EXCEL_DATE_TIME, excel } from "../../platform/excel.ts";
 import { safeCell } from "../../platform/export-cells.ts";
 import { formatDateTime, TURKEY_OFFSET_MS } from "../../platform/time/turkey.ts";
+import { inTurns } from "../../platform/turns.ts";
 import { activities } from "../activities/schema.ts";
 import { erpMatchings } from "../erp-matching/schema.ts";
 import { customerName } from "../reports/export.ts";
@@ -328,12 +329,12 @@ export async function toWorkbook(data: CompanyData): Promise<Buffer> {
       const header = text(`privacyExport.columns.${label}`);
       return { header, key: label, width: Math.min(60, Math.max(14, header.length + 4)) };
     });
-    for (const row of data[name] ?? []) {
+    await inTurns(data[name] ?? [], (row) => {
       const added = sheet.addRow(columns.map(([, value]) => cellOf(value(row))));
       added.eachCell((cell) => {
         if (cell.value instanceof Date) cell.numFmt = EXCEL_DATE_TIME;
       });
-    }
+    });
     sheet.getRow(1).font = { bold: true };
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());

@@ -7,6 +7,7 @@ import type { Db } from "../../platform/db/database.ts";
 import { EXCEL_DATE_TIME, excel } from "../../platform/excel.ts";
 import { safeRow } from "../../platform/export-cells.ts";
 import { TURKEY_OFFSET_MS } from "../../platform/time/turkey.ts";
+import { inTurns } from "../../platform/turns.ts";
 
 const { orderLedger } = engineSchema;
 
@@ -89,7 +90,7 @@ export function salesWorkbookStream(
         )
         .orderBy(desc(orderLedger.orderDate), desc(orderLedger.id))
         .limit(BATCH);
-      for (const o of page) {
+      await inTurns(page, (o) => {
         sheet
           .addRow(
             safeRow({
@@ -103,7 +104,7 @@ export function salesWorkbookStream(
             }),
           )
           .commit();
-      }
+      });
       written += page.length;
       for (const o of page) cents += Math.round(o.grandTotal * 100);
       const last = page.at(-1);

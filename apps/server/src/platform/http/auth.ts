@@ -54,20 +54,45 @@ export function forgetSessions(
   }
 }
 
+/** The bearer token of a call, if it has one. */
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
+}
+
+/** Session lookups under way, by token: the calls of one page that arrive together share one. */
+const pendingLookups = new WeakMap<AppContext, Map<string, Promise<AuthInfo | null>>>();
+
 /**
  * Reads the bearer token and checks its session row: a revoked or expired session gets 401. A token
  * whose row was found valid less than `SESSION_RECHECK_MS` ago is not verified nor looked up again
- * (a busy panel otherwise pays an HMAC and a query on every call).
+ * (a busy panel otherwise pays an HMAC and a query on every call), and calls with the same token that
+ * arrive while its row is being read wait for that one query (32 concurrent calls of a company whose
+ * check had lapsed made 32 queries at once, which every other company's calls queued behind).
  */
 export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Promise<AuthInfo | null> {
-  const header = request.headers.authorization;
-  if (!header?.startsWith("Bearer ")) return null;
-  const token = header.slice(7).trim();
+  const token = bearerToken(request);
+  if (!token) return null;
+  const cache = sessionCache(ctx);
+  const seen = cache.get(token);
+  if (seen && Date.now() < seen.checkedUntil && ctx.clock.now().getTime() < seen.expiresAt)
+    return seen.claims;
+  if (seen) cache.delete(token);
+  let pending = pendingLookups.get(ctx);
+  if (!pending) {
+    pending = new Map();
+    pendingLookups.set(ctx, pending);
+  }
+  const underWay = pending.get(token);
+  if (underWay) return underWay;
+  const lookup = checkSession(ctx, token).finally(() => pending.delete(token));
+  pending.set(token, lookup);
+  return lookup;
+}
+
+async function checkSession(ctx: AppContext, token: string): Promise<AuthInfo | null> {
   const cache = sessionCache(ctx);
   const now = ctx.clock.now();
-  const seen = cache.get(token);
-  if (seen && Date.now() < seen.checkedUntil && now.getTime() < seen.expiresAt) return seen.claims;
-  if (seen) cache.delete(token);
   const claims = await ctx.tokens.verify(token);
   if (!claims) return null;
   const [session] = await ctx.database.db
@@ -93,6 +118,18 @@ export async function resolveAuth(ctx: AppContext, request: FastifyRequest): Pro
     checkedUntil: Date.now() + SESSION_RECHECK_MS,
   });
   return claims;
+}
+
+/**
+ * The company a call's token names, from its signature alone (or the session already checked), with
+ * no query: the fairness gate (fairness.ts) admits a company's call before any database work is done
+ * for it. Whether the session still counts is decided afterwards by the route's hook (`resolveAuth`).
+ */
+export async function claimedCompany(ctx: AppContext, request: FastifyRequest): Promise<number | undefined> {
+  const token = bearerToken(request);
+  if (!token) return undefined;
+  const claims = sessionCache(ctx).get(token)?.claims ?? (await ctx.tokens.verify(token));
+  return claims?.role === "company" ? (claims.companyId ?? undefined) : undefined;
 }
 
 /** onRequest hook for company endpoints: a signed-in company user, whose company scopes every query. */

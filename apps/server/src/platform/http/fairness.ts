@@ -6,10 +6,12 @@
  * at most its own slots, and another company's calls do not queue behind them (bench/README.md,
  * "Fairness").
  *
- * The company is the signed-in caller's (`request.auth`, set by the routes' onRequest hooks), so the
- * slot is taken in preHandler and given back when the answer is over (sent, streamed to its end, or
- * the client gone). Calls without a company (sign-in, health, agents, webhooks, support users) are
- * not counted here: they have limits of their own.
+ * The company is the one the caller's token names (`companyOf`: its signature, no query), so a call
+ * is admitted in the first onRequest hook, before its session is looked up, its body read or any
+ * database work done for it: a company's waiting calls cost the others nothing. The slot is given
+ * back when the answer is over (sent, streamed to its end, or the client gone). Calls without a
+ * company (sign-in, health, agents, webhooks, support users) are not counted here: they have limits
+ * of their own.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "./envelope.ts";
@@ -30,6 +32,8 @@ export type FairnessOptions = {
   heavyRoutes: string[];
   /** Routes that wait rather than work (the long poll, capped on its own): never counted. */
   exemptRoutes: string[];
+  /** The company a call is made for, known without database work; undefined: not counted. */
+  companyOf: (request: FastifyRequest) => Promise<number | undefined>;
 };
 
 export const FAIRNESS_DEFAULTS: Pick<FairnessOptions, "api" | "heavy"> = {
@@ -125,15 +129,9 @@ export class KeyedLimiter {
   }
 }
 
-/** The company of a signed-in company user, if the call has one. */
-const companyOfCall = (request: FastifyRequest): number | undefined => {
-  const auth = (request as { auth?: { companyId: number | null } | null }).auth;
-  return auth?.companyId ?? undefined;
-};
-
 /**
  * The plugin: registered once at the root (it is not encapsulated), before the modules, so its
- * preHandler runs before every route's handler.
+ * onRequest hook runs before every route's own hooks (the session lookup among them).
  */
 export const fairness: FastifyPluginAsync<FairnessOptions> = async (app, options) => {
   const api = new KeyedLimiter(options.api);
@@ -141,11 +139,11 @@ export const fairness: FastifyPluginAsync<FairnessOptions> = async (app, options
   const heavyRoutes = new Set(options.heavyRoutes.map((r) => r.toLowerCase()));
   const exemptRoutes = new Set(options.exemptRoutes.map((r) => r.toLowerCase()));
 
-  app.addHook("preHandler", async (request: FastifyRequest, reply: FastifyReply) => {
-    const companyId = companyOfCall(request);
-    if (companyId === undefined) return;
+  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url?.toLowerCase();
     if (route && exemptRoutes.has(route)) return;
+    const companyId = await options.companyOf(request);
+    if (companyId === undefined) return;
     const lane = route && heavyRoutes.has(route) ? heavy : api;
     const raw = reply.raw;
     let release: () => void;
