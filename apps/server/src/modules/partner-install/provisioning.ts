@@ -20,6 +20,13 @@ export const INSTALL_ERROR_CODES = [
   "user_not_found",
   // The OAuth `state` is not the one this browser started the install with (a forged or foreign link).
   "state_mismatch",
+  // Partner entry links (`/{product}-auth`): a cause the merchant or the administrator can act on.
+  "partner_not_configured",
+  "partner_unavailable",
+  "store_missing",
+  "callback_invalid",
+  "code_refused",
+  "store_unreachable",
 ] as const;
 export type InstallErrorCode = (typeof INSTALL_ERROR_CODES)[number];
 
@@ -27,10 +34,13 @@ export class InstallError extends Error {
   constructor(
     readonly code: InstallErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; details?: Record<string, string> },
   ) {
     super(message, options);
+    this.details = options?.details ?? {};
   }
+  /** Words for the merchant's message (the system's name, the unset settings). */
+  readonly details: Record<string, string>;
 }
 
 export interface LicenceGrant {

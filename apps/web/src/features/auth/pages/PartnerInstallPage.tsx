@@ -19,6 +19,16 @@ export const knownCode = (value: unknown): string =>
     ? value
     : "system_exception";
 
+/** An install failure's code and the cause the server named (`data.cause`), if any. */
+export function installFailure(error: unknown): { code: string; cause?: string } {
+  const data =
+    error instanceof ApiError ? (error.data as { errorCode?: unknown; cause?: unknown } | null) : null;
+  return {
+    code: knownCode(data?.errorCode),
+    ...(typeof data?.cause === "string" ? { cause: data.cause } : {}),
+  };
+}
+
 /**
  * `/ideasoft-app-install` and `/{product}-auth`: Ideasoft's consent page sends the merchant here with
  * `code` and `domain`. The server exchanges the code, finds or creates the company and answers a
@@ -58,8 +68,9 @@ export default function PartnerInstallPage() {
         startSession(await api.post<LoginResult>("/api/account/login-by-rowId", { rowId }));
         navigate("/dashboard", { replace: true });
       } catch (error) {
-        const data = error instanceof ApiError ? (error.data as { errorCode?: unknown } | null) : null;
-        navigate(installErrorPath(knownCode(data?.errorCode)), { replace: true });
+        // The cause travels in the history state, never in the address (no text of others on our page).
+        const { code, cause } = installFailure(error);
+        navigate(installErrorPath(code), { replace: true, state: { cause } });
       }
     })();
   }, [params, navigate]);
