@@ -393,7 +393,7 @@ export const en: MessageCatalog = {
       code_refused:
         "{{system}} did not accept the approval code (it is single-use and short-lived). Start the installation again; if it repeats, your administrator should check the app's client id and secret.",
       store_unreachable:
-        "Your {{system}} store cannot be reached right now. Try the installation again in a few minutes.",
+        "{{system}} is not answering or cannot be reached right now. Try again in a few minutes; if it persists, tell your administrator.",
     },
   },
   webhooks: {

@@ -399,7 +399,7 @@ export const tr = {
       code_refused:
         "{{system}} onay kodunu kabul etmedi (kod tek kullanımlık ve kısa ömürlüdür). Kurulumu yeniden başlatın; tekrarlarsa yöneticiniz uygulama bilgilerini (istemci kimliği ve gizli anahtar) kontrol etsin.",
       store_unreachable:
-        "{{system}} mağazanıza şu an ulaşılamıyor. Birkaç dakika sonra kurulumu yeniden deneyin.",
+        "{{system}} şu an yanıt vermiyor ya da ulaşılamıyor. Birkaç dakika sonra yeniden deneyin; sürerse yöneticinize bildirin.",
     },
   },
   webhooks: {
