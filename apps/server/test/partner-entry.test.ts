@@ -24,7 +24,7 @@ let t: TestApp;
 let bare: TestApp;
 
 beforeAll(async () => {
-  shopify = await startShopifyEmulator({ seed: 5, productCount: 5, orderCount: 1, rateLimit: false });
+  shopify = await startShopifyEmulator({ seed: 5, productCount: 5, orderCount: 1 });
   ideasoft = await startIdeasoftEmulator({ seed: 4, productCount: 5, orderCount: 1, rateLimit: false });
   t = await startTestApp({
     IDEASOFT_CLIENT_ID: ideasoft.credentials.clientId,

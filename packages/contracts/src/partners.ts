@@ -11,6 +11,29 @@
  * - `unavailable`: listed by the spec but not connectable yet ("Yakında").
  */
 
+/**
+ * Partner install error codes: the spec's (section 8), then the causes of our own landing screens, each
+ * a dialog title on the web and a cause text (`partnerInstall.causes.*`) where the merchant can act.
+ */
+export const INSTALL_ERROR_CODES = [
+  "undefined_package_type_request",
+  "create_company_failure",
+  "create_user_failure",
+  "get_license_failure",
+  "system_exception",
+  "user_not_found",
+  // The OAuth `state` is not the one this browser started the install with (a forged or foreign link).
+  "state_mismatch",
+  // Partner entry links (`/{product}-auth`): a cause the merchant or the administrator can act on.
+  "partner_not_configured",
+  "partner_unavailable",
+  "store_missing",
+  "callback_invalid",
+  "code_refused",
+  "store_unreachable",
+] as const;
+export type InstallErrorCode = (typeof INSTALL_ERROR_CODES)[number];
+
 export type PartnerFlow = "oauth" | "form" | "unavailable";
 
 export interface PartnerEntry {

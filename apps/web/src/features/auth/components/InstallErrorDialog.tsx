@@ -1,26 +1,9 @@
+import { INSTALL_ERROR_CODES, type InstallErrorCode } from "@ep/contracts";
 import { Button, Group, Modal, Text, ThemeIcon } from "@mantine/core";
 import { IconAlertTriangle } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
-
-/** Partner install error codes (spec section 8); each is a dialog title. */
-export const INSTALL_ERROR_CODES = [
-  "undefined_package_type_request",
-  "create_company_failure",
-  "create_user_failure",
-  "get_license_failure",
-  "system_exception",
-  "user_not_found",
-  "state_mismatch",
-  "partner_not_configured",
-  "partner_unavailable",
-  "store_missing",
-  "callback_invalid",
-  "code_refused",
-  "store_unreachable",
-] as const;
-type InstallErrorCode = (typeof INSTALL_ERROR_CODES)[number];
 
 const isKnownCode = (code: string): code is InstallErrorCode =>
   (INSTALL_ERROR_CODES as readonly string[]).includes(code);

@@ -15,6 +15,19 @@ import PartnerInstallPage, { installFailure } from "./PartnerInstallPage";
 
 type Failure = { code: string; cause?: string };
 
+/** A signed-in merchant's failed entry: the spec's dialog with the cause; closing goes home. */
+function FailureDialog({ failure }: { failure: Failure }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <PartnerErrorDialog
+      {...failure}
+      closeLabel={t("auth.entry.toDashboard")}
+      onClose={() => navigate("/dashboard", { replace: true })}
+    />
+  );
+}
+
 /**
  * `/{product}-auth` (and Ideasoft's `/ideasoft-app-install`), one screen for every shop of the list:
  * - signed out: sign in or register, then back here (an Ideasoft app-store landing with a code still
@@ -97,52 +110,51 @@ function ConfirmConnect({ entry }: { entry: PartnerEntry }) {
     }
   };
 
-  if (failure)
-    return (
-      <PartnerErrorDialog
-        {...failure}
-        closeLabel={t("auth.entry.toDashboard")}
-        onClose={() => navigate("/dashboard", { replace: true })}
-      />
-    );
+  if (failure) return <FailureDialog failure={failure} />;
   return (
-    <Modal
-      opened
-      centered
-      withCloseButton={false}
-      onClose={() => navigate("/dashboard", { replace: true })}
-      title={<Text fw={700}>{t("auth.entry.confirmTitle", { system: entry.name })}</Text>}
-      data-testid="partner-confirm"
-    >
-      <Stack gap="sm">
-        <Text data-testid="partner-confirm-question">
-          {t("auth.entry.confirm", { company: company?.company_Name ?? "" })}
-        </Text>
-        {store && (
-          <Text size="sm" c="dimmed">
-            {t("auth.entry.store", { store })}
+    <>
+      {/* Behind the dialog, the card says what this screen is. */}
+      <FormHeading title={t("auth.entry.confirmTitle", { system: entry.name })}>{store}</FormHeading>
+      <Modal
+        opened
+        centered
+        withCloseButton={false}
+        onClose={() => navigate("/dashboard", { replace: true })}
+        title={<Text fw={700}>{t("auth.entry.confirmTitle", { system: entry.name })}</Text>}
+        data-testid="partner-confirm"
+      >
+        <Stack gap="sm">
+          <Text data-testid="partner-confirm-question">
+            {t("auth.entry.confirm", { company: company?.company_Name ?? "" })}
           </Text>
-        )}
-        <Text size="sm">
-          {t(entry.flow === "form" ? "auth.entry.formHint" : "auth.entry.oauthHint", { system: entry.name })}
-        </Text>
-        {current && <Text size="sm">{t("auth.entry.replaceHint", { current })}</Text>}
-      </Stack>
-      <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={() => navigate("/dashboard", { replace: true })} disabled={busy}>
-          {t("auth.entry.cancel")}
-        </Button>
-        <Button
-          onClick={confirm}
-          loading={busy}
-          disabled={!company}
-          leftSection={<IconPlugConnected size={18} />}
-          data-autofocus
-        >
-          {t("auth.entry.confirmButton")}
-        </Button>
-      </Group>
-    </Modal>
+          {store && (
+            <Text size="sm" c="dimmed">
+              {t("auth.entry.store", { store })}
+            </Text>
+          )}
+          <Text size="sm">
+            {t(entry.flow === "form" ? "auth.entry.formHint" : "auth.entry.oauthHint", {
+              system: entry.name,
+            })}
+          </Text>
+          {current && <Text size="sm">{t("auth.entry.replaceHint", { current })}</Text>}
+        </Stack>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => navigate("/dashboard", { replace: true })} disabled={busy}>
+            {t("auth.entry.cancel")}
+          </Button>
+          <Button
+            onClick={confirm}
+            loading={busy}
+            disabled={!company}
+            leftSection={<IconPlugConnected size={18} />}
+            data-autofocus
+          >
+            {t("auth.entry.confirmButton")}
+          </Button>
+        </Group>
+      </Modal>
+    </>
   );
 }
 
@@ -176,14 +188,7 @@ function ConnectCallback({ entry }: { entry: PartnerEntry }) {
     })();
   }, [entry, params, navigate, t]);
 
-  if (failure)
-    return (
-      <PartnerErrorDialog
-        {...failure}
-        closeLabel={t("auth.entry.toDashboard")}
-        onClose={() => navigate("/dashboard", { replace: true })}
-      />
-    );
+  if (failure) return <FailureDialog failure={failure} />;
   return (
     <Stack align="center" gap="md" py="xl" data-testid="partner-install">
       <Loader />

@@ -1,4 +1,5 @@
 import type { LoginResult } from "@ep/contracts";
+import { INSTALL_ERROR_CODES } from "@ep/contracts";
 import { Alert, Button, Loader, Stack, Text, TextInput } from "@mantine/core";
 import { IconPlugConnected } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
@@ -7,7 +8,6 @@ import { useNavigate, useSearchParams } from "react-router";
 import { ApiError, api } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { FormHeading } from "../components/FormHeading";
-import { INSTALL_ERROR_CODES } from "../components/InstallErrorDialog";
 import { startSession } from "../session-store";
 
 /** Where a failed install ends: the sign-in screen with the spec's dialog (section 8). */
