@@ -114,6 +114,14 @@ describe("partner entry links", () => {
     await page.goto(linkOf("tsoft"));
     await page.getByRole("button", { name: "Evet, bağla" }).click();
     await expectPath(page, "/settings/api-keys");
+    // The shop form opens on Tsoft, though the company registered with Shopify.
+    await expect
+      .poll(() =>
+        page
+          .getByRole("combobox", { name: "Sistem", exact: true })
+          .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+      )
+      .toContain("Tsoft");
     expect(browser.pageErrors).toEqual([]);
   });
 

@@ -11,6 +11,8 @@
  * - `unavailable`: listed by the spec but not connectable yet ("Yakında").
  */
 
+import { ECOMMERCE_TYPES, ERP_TYPES } from "./enums.ts";
+
 /**
  * Partner install error codes: the spec's (section 8), then the causes of our own landing screens, each
  * a dialog title on the web and a cause text (`partnerInstall.causes.*`) where the merchant can act.
@@ -54,10 +56,15 @@ export interface PartnerEntry {
   settings?: { clientId: string; clientSecret: string; oauthBase: string };
 }
 
-export const PARTNER_ENTRIES: readonly PartnerEntry[] = [
+type EntryData = Omit<PartnerEntry, "name">;
+
+/** The system's name as the spec's lists write it (one name per system). */
+const nameOf = (e: EntryData): string =>
+  (e.kind === "shop" ? ECOMMERCE_TYPES : ERP_TYPES).find((t) => t.value === e.systemType)?.label ?? e.product;
+
+const ENTRIES: readonly EntryData[] = [
   {
     product: "ikas",
-    name: "IKAS",
     kind: "shop",
     systemType: 1,
     flow: "form",
@@ -65,7 +72,6 @@ export const PARTNER_ENTRIES: readonly PartnerEntry[] = [
   },
   {
     product: "ideasoft",
-    name: "Ideasoft",
     kind: "shop",
     systemType: 2,
     flow: "oauth",
@@ -80,7 +86,6 @@ export const PARTNER_ENTRIES: readonly PartnerEntry[] = [
   },
   {
     product: "sentos",
-    name: "Sentos",
     kind: "shop",
     systemType: 3,
     flow: "form",
@@ -88,7 +93,6 @@ export const PARTNER_ENTRIES: readonly PartnerEntry[] = [
   },
   {
     product: "tsoft",
-    name: "T-Soft",
     kind: "shop",
     systemType: 4,
     flow: "form",
@@ -96,7 +100,6 @@ export const PARTNER_ENTRIES: readonly PartnerEntry[] = [
   },
   {
     product: "shopify",
-    name: "Shopify",
     kind: "shop",
     systemType: 5,
     flow: "oauth",
@@ -110,22 +113,22 @@ export const PARTNER_ENTRIES: readonly PartnerEntry[] = [
   },
   {
     product: "sopyo",
-    name: "Sopyo",
     kind: "shop",
     systemType: 6,
     flow: "form",
     storeParams: ["store", "shop"],
   },
-  { product: "jetstok", name: "JetStok", kind: "shop", systemType: 7, flow: "unavailable", storeParams: [] },
+  { product: "jetstok", kind: "shop", systemType: 7, flow: "unavailable", storeParams: [] },
   {
     product: "shopier",
-    name: "Shopier",
     kind: "erp",
     systemType: 20,
     flow: "form",
     storeParams: ["store", "shop"],
   },
 ];
+
+export const PARTNER_ENTRIES: readonly PartnerEntry[] = ENTRIES.map((e) => ({ ...e, name: nameOf(e) }));
 
 export function partnerEntry(product: string): PartnerEntry | undefined {
   return PARTNER_ENTRIES.find((e) => e.product === product);

@@ -232,7 +232,8 @@ export class PartnerEntryService {
       });
     if (entry.flow === "form") {
       await this.chooseSystem(companyId, entry);
-      return { url: "/settings/api-keys", external: false };
+      const q = new URLSearchParams({ [entry.kind]: String(entry.systemType) });
+      return { url: `/settings/api-keys?${q}`, external: false };
     }
     const adapter = adapterOf(entry);
     const settings = partnerSettings(this.ctx, entry);
