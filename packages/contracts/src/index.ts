@@ -1,6 +1,7 @@
 export * from "./codes.ts";
 export * from "./enums.ts";
 export * from "./messages/index.ts";
+export * from "./partner-products.ts";
 export * from "./partners.ts";
 export * from "./schemas/account.ts";
 export * from "./schemas/agent.ts";

@@ -12,6 +12,7 @@
  */
 
 import { ECOMMERCE_TYPES, ERP_TYPES } from "./enums.ts";
+import { PARTNER_PRODUCTS, type PartnerProduct } from "./partner-products.ts";
 
 /**
  * Partner install error codes: the spec's (section 8), then the causes of our own landing screens, each
@@ -56,22 +57,20 @@ export interface PartnerEntry {
   settings?: { clientId: string; clientSecret: string; oauthBase: string };
 }
 
-type EntryData = Omit<PartnerEntry, "name">;
+type EntryData = Omit<PartnerEntry, "name" | "product">;
 
 /** The system's name as the spec's lists write it (one name per system). */
-const nameOf = (e: EntryData): string =>
-  (e.kind === "shop" ? ECOMMERCE_TYPES : ERP_TYPES).find((t) => t.value === e.systemType)?.label ?? e.product;
+const nameOf = (e: EntryData, product: string): string =>
+  (e.kind === "shop" ? ECOMMERCE_TYPES : ERP_TYPES).find((t) => t.value === e.systemType)?.label ?? product;
 
-const ENTRIES: readonly EntryData[] = [
-  {
-    product: "ikas",
+const ENTRIES: Record<PartnerProduct, EntryData> = {
+  ikas: {
     kind: "shop",
     systemType: 1,
     flow: "form",
     storeParams: ["storeName", "store", "shop"],
   },
-  {
-    product: "ideasoft",
+  ideasoft: {
     kind: "shop",
     systemType: 2,
     flow: "oauth",
@@ -84,22 +83,19 @@ const ENTRIES: readonly EntryData[] = [
       oauthBase: "IDEASOFT_OAUTH_BASE",
     },
   },
-  {
-    product: "sentos",
+  sentos: {
     kind: "shop",
     systemType: 3,
     flow: "form",
     storeParams: ["domain", "store", "shop"],
   },
-  {
-    product: "tsoft",
+  tsoft: {
     kind: "shop",
     systemType: 4,
     flow: "form",
     storeParams: ["domain", "store", "shop"],
   },
-  {
-    product: "shopify",
+  shopify: {
     kind: "shop",
     systemType: 5,
     flow: "oauth",
@@ -111,24 +107,26 @@ const ENTRIES: readonly EntryData[] = [
       oauthBase: "SHOPIFY_OAUTH_BASE",
     },
   },
-  {
-    product: "sopyo",
+  sopyo: {
     kind: "shop",
     systemType: 6,
     flow: "form",
     storeParams: ["store", "shop"],
   },
-  { product: "jetstok", kind: "shop", systemType: 7, flow: "unavailable", storeParams: [] },
-  {
-    product: "shopier",
+  jetstok: { kind: "shop", systemType: 7, flow: "unavailable", storeParams: [] },
+  shopier: {
     kind: "erp",
     systemType: 20,
     flow: "form",
     storeParams: ["store", "shop"],
   },
-];
+};
 
-export const PARTNER_ENTRIES: readonly PartnerEntry[] = ENTRIES.map((e) => ({ ...e, name: nameOf(e) }));
+export const PARTNER_ENTRIES: readonly PartnerEntry[] = /* @__PURE__ */ PARTNER_PRODUCTS.map((product) => ({
+  product,
+  ...ENTRIES[product],
+  name: nameOf(ENTRIES[product], product),
+}));
 
 export function partnerEntry(product: string): PartnerEntry | undefined {
   return PARTNER_ENTRIES.find((e) => e.product === product);

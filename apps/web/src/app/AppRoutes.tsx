@@ -1,4 +1,4 @@
-import { PARTNER_ENTRIES, partnerEntry } from "@ep/contracts";
+import { PARTNER_PRODUCTS } from "@ep/contracts";
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
 import { LoadingState } from "@/components/feedback/LoadingState";
@@ -23,8 +23,6 @@ const IdeasoftOAuthPage = lazy(() =>
   import("@/features/auth/pages/PartnerInstallPage").then((m) => ({ default: m.IdeasoftOAuthPage })),
 );
 
-const IDEASOFT_ENTRY = partnerEntry("ideasoft")!;
-
 /** /auth/login is where an unauthorised answer sends the user: the sign-in screen. */
 function AuthLoginRedirect() {
   const location = useLocation();
@@ -44,12 +42,12 @@ export function AppRoutes() {
           <Route path="logout" element={<LogoutPage />} />
           {/* Partner screens (spec section 2), signed in or not: `/{product}-auth` for every shop of the list. */}
           <Route element={<AuthLayout />}>
-            <Route path="ideasoft-app-install" element={<PartnerEntryPage entry={IDEASOFT_ENTRY} />} />
-            {PARTNER_ENTRIES.map((entry) => (
+            <Route path="ideasoft-app-install" element={<PartnerEntryPage product="ideasoft" />} />
+            {PARTNER_PRODUCTS.map((product) => (
               <Route
-                key={entry.product}
-                path={`${entry.product}-auth`}
-                element={<PartnerEntryPage entry={entry} />}
+                key={product}
+                path={`${product}-auth`}
+                element={<PartnerEntryPage product={product} />}
               />
             ))}
             <Route path="ideasoft-oauth2" element={<IdeasoftOAuthPage />} />

@@ -1,4 +1,4 @@
-import { PARTNER_ENTRIES } from "@ep/contracts";
+import { PARTNER_PRODUCTS } from "@ep/contracts";
 
 /**
  * A partner link opened signed out: where to go back once signed in (or registered). Kept in this
@@ -7,7 +7,7 @@ import { PARTNER_ENTRIES } from "@ep/contracts";
  */
 const KEY = "ep.partnerReturn";
 
-const PARTNER_PATHS = new Set([...PARTNER_ENTRIES.map((e) => `/${e.product}-auth`), "/ideasoft-app-install"]);
+const PARTNER_PATHS = new Set([...PARTNER_PRODUCTS.map((p) => `/${p}-auth`), "/ideasoft-app-install"]);
 
 function isPartnerPath(target: string): boolean {
   try {

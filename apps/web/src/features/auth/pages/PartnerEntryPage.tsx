@@ -1,4 +1,11 @@
-import { ECOMMERCE_TYPES, ERP_TYPES, type PartnerEntry, partnerStore } from "@ep/contracts";
+import {
+  ECOMMERCE_TYPES,
+  ERP_TYPES,
+  type PartnerEntry,
+  type PartnerProduct,
+  partnerEntry,
+  partnerStore,
+} from "@ep/contracts";
 import { Button, Group, Loader, Modal, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { IconLogin, IconPlugConnected, IconUserPlus } from "@tabler/icons-react";
@@ -37,7 +44,8 @@ function FailureDialog({ failure }: { failure: Failure }) {
  *   the tokens on the company's connection.
  * Every failure is the spec's install dialog with the cause the server named.
  */
-export default function PartnerEntryPage({ entry }: { entry: PartnerEntry }) {
+export default function PartnerEntryPage({ product }: { product: PartnerProduct }) {
+  const entry = partnerEntry(product) as PartnerEntry;
   const signedIn = useIsSignedIn();
   const [params] = useSearchParams();
   if (!signedIn) {
