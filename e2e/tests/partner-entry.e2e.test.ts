@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync } from "node:fs";
+import { type IdeasoftEmulator, startIdeasoftEmulator } from "@ep/connectors";
 import { PARTNER_ENTRIES } from "@ep/contracts";
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectPath, field, newUser, registerByApi, signIn } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
@@ -11,6 +12,24 @@ import { useBrowser } from "../support/browser.ts";
  * without SHOPIFY_CLIENT_ID would: that link must say so.
  */
 const browser = useBrowser();
+let ideasoft: IdeasoftEmulator;
+
+beforeAll(async () => {
+  // Ideasoft's consent page as the server's IDEASOFT_OAUTH_BASE: it approves at once.
+  ideasoft = await startIdeasoftEmulator({
+    port: inject("ideasoftPort"),
+    clientId: "e2e-ideasoft-client",
+    clientSecret: "e2e-ideasoft-secret-0123456789",
+    storeDomain: `giris-${Date.now()}.myideasoft.com`,
+    productCount: 5,
+    rateLimit: false,
+    codeTtlMs: 300_000,
+  });
+});
+
+afterAll(async () => {
+  await ideasoft?.close();
+});
 const SHOTS = new URL("../test-results/", import.meta.url).pathname;
 const BRIEF_SHOTS = "/work/brief/shots-partner/";
 
@@ -137,5 +156,23 @@ describe("partner entry links", () => {
       .poll(() => page.getByTestId("install-error-body").textContent())
       .toContain("Bu kurulum bu tarayıcıda başlatılmadı");
     await shoot(page, "error-state");
+  });
+
+  it("signed in, Ideasoft: confirm, the consent page, and the store is on the company's connection", async () => {
+    const user = newUser({ ecommerceType: 2 });
+    await registerByApi(user);
+    const page = await browser.newPage();
+    await signIn(page, user.email, user.password);
+    await page.goto(`/ideasoft-auth?domain=${ideasoft.credentials.storeDomain}`);
+    await page.getByRole("button", { name: "Evet, bağla" }).click();
+    await expectPath(page, "/settings/api-keys");
+    await expect
+      .poll(() => page.getByText("mağazanız (", { exact: false }).first().textContent())
+      .toContain(`Ideasoft mağazanız (${ideasoft.credentials.storeDomain}) şirketinize bağlandı.`);
+    // The saved shop connection: Ideasoft, with the store's address filled in.
+    await expect
+      .poll(() => page.locator("input").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)))
+      .toEqual(expect.arrayContaining(["Ideasoft", ideasoft.credentials.storeDomain]));
+    expect(browser.pageErrors).toEqual([]);
   });
 });
