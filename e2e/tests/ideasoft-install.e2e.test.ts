@@ -62,8 +62,10 @@ describe("Ideasoft app install landing", () => {
     landing.searchParams.set("code", "uydurma");
     await page.goto(landing.toString());
     await expectPath(page, "/account/login");
-    expect(new URL(page.url()).searchParams.get("error_code")).toBe("system_exception");
-    await expect.poll(() => page.getByTestId("install-error-body").textContent()).toContain("destek");
+    expect(new URL(page.url()).searchParams.get("error_code")).toBe("code_refused");
+    await expect
+      .poll(() => page.getByTestId("install-error-body").textContent())
+      .toContain("Ideasoft onay kodunu kabul etmedi");
   });
 
   it("a link with someone else's code and state ends on the state dialog, nothing installed", async () => {

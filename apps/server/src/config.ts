@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseOutboundAllow } from "@ep/connectors";
+import { PARTNER_ENTRIES } from "@ep/contracts";
 import { z } from "zod";
 import { DEMO_DEFAULT_EMAIL, DEMO_DEFAULT_PASSWORD } from "./modules/demo/defaults.ts";
 
@@ -184,17 +185,38 @@ const schema = z.object({
     emptyToUndefined,
     z.enum(["all", "api", "worker"], { error: "ROLE must be one of all, api, worker" }).default("all"),
   ),
-  IDEASOFT_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
-  IDEASOFT_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
-  IDEASOFT_OAUTH_BASE: z.preprocess(
-    emptyToUndefined,
-    z.url({ error: "IDEASOFT_OAUTH_BASE must be an absolute URL" }).optional(),
-  ),
   LOGO_ISBASI_API_URL: z.preprocess(
     emptyToUndefined,
     z.url({ error: "LOGO_ISBASI_API_URL must be an absolute URL" }).optional(),
   ),
 });
+
+/**
+ * Each partner app's settings from the environment, named by the partner list (IDEASOFT_CLIENT_ID,
+ * SHOPIFY_CLIENT_SECRET, …); unset ones stay undefined and the install link names them.
+ */
+function partnerSettings(env: NodeJS.ProcessEnv): Record<string, PartnerSettings> {
+  const out: Record<string, PartnerSettings> = {};
+  for (const e of PARTNER_ENTRIES) {
+    if (!e.settings) continue;
+    const value = (name: string) => env[name]?.trim() || undefined;
+    const oauthBase = value(e.settings.oauthBase);
+    if (oauthBase && !z.url().safeParse(oauthBase).success)
+      throw new ConfigError([`${e.settings.oauthBase} must be an absolute URL`]);
+    out[e.product] = {
+      clientId: value(e.settings.clientId),
+      clientSecret: value(e.settings.clientSecret),
+      oauthBase: oauthBase?.replace(/\/$/, ""),
+    };
+  }
+  return out;
+}
+
+export type PartnerSettings = {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  oauthBase: string | undefined;
+};
 
 export type Config = {
   port: number;
@@ -261,10 +283,11 @@ export type Config = {
   /** Cut-offs for slow or idle clients (milliseconds). */
   http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
   /**
-   * Our app in Ideasoft's app store (the install flow); null without IDEASOFT_CLIENT_ID/SECRET.
-   * `oauthBase` replaces the store's own `https://{domain}` for the token call and the API (an emulator).
+   * Our apps at the shops with an OAuth install (Ideasoft, Shopify), by `{product}`: each setting as
+   * set (unset ones are named to the merchant by the install link). `oauthBase` replaces the store's own
+   * `https://{domain}` for the token call and the API (an emulator).
    */
-  ideasoft: { clientId: string; clientSecret: string; oauthBase: string | undefined } | null;
+  partners: Record<string, PartnerSettings>;
   /**
    * Logo's sign-on (`/logo-auth-redirect`): the İşbaşı API the arriving user's key is checked against.
    * Unset: the connector's default (the live host); an emulator or Logo's test host otherwise.
@@ -347,14 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: Math.round(c.HTTP_HEADERS_TIMEOUT_SECONDS * 1000),
       keepAliveTimeoutMs: Math.round(c.HTTP_KEEP_ALIVE_SECONDS * 1000),
     },
-    ideasoft:
-      c.IDEASOFT_CLIENT_ID && c.IDEASOFT_CLIENT_SECRET
-        ? {
-            clientId: c.IDEASOFT_CLIENT_ID,
-            clientSecret: c.IDEASOFT_CLIENT_SECRET,
-            oauthBase: c.IDEASOFT_OAUTH_BASE?.replace(/\/$/, ""),
-          }
-        : null,
+    partners: partnerSettings(env),
     logoIsbasi: { apiUrl: c.LOGO_ISBASI_API_URL?.replace(/\/$/, "") },
   };
 }

@@ -162,8 +162,8 @@ describe("Ideasoft app install", () => {
       return res.body.data.errorCode as string;
     };
     // A code that was never issued (or was used already).
-    expect(await code(await install("magaza-b.myideasoft.com", "uydurma-kod"))).toBe("system_exception");
-    expect(await code(await install("not a domain"))).toBe("system_exception");
+    expect(await code(await install("magaza-b.myideasoft.com", "uydurma-kod"))).toBe("code_refused");
+    expect(await code(await install("not a domain"))).toBe("store_missing");
 
     // The store bought nothing we know.
     emu.store.installedApplication = { applicationId: 1, applicationName: "Başka Bir Uygulama" };

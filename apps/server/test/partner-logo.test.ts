@@ -99,7 +99,7 @@ describe("Logo İşbaşı sign-on", () => {
     expect((await db().select().from(companies)).length).toBe(before);
   });
 
-  it("İşbaşı failing (5xx, timeout) is system_exception; nothing is created", async () => {
+  it("İşbaşı failing (5xx, timeout) says İşbaşı is not answering (was system_exception); nothing is created", async () => {
     const other = await startIsbasiEmulator({
       seed: 5,
       tenantId: "4719c95b-216c-49eb-bf62-00000000f001",
@@ -111,10 +111,11 @@ describe("Logo İşbaşı sign-on", () => {
       other.faults.set({ rate5xx: 1 });
       const res = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(other) });
       expect(res.status).toBe(400);
-      expect(res.body.data.errorCode).toBe("system_exception");
+      expect(res.body.data.errorCode).toBe("store_unreachable");
+      expect(res.body.data.cause).toContain("Logo İşbaşı şu an yanıt vermiyor");
       other.faults.set({ timeoutRate: 1, hangMs: 3_000 });
       const slow = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(other) });
-      expect(slow.body.data.errorCode).toBe("system_exception");
+      expect(slow.body.data.errorCode).toBe("store_unreachable");
       expect(await app.ctx.database.db.select().from(partnerAccounts)).toEqual([]);
       // Back up: the same user signs on.
       other.faults.set({});

@@ -1,3 +1,4 @@
+import { PARTNER_PRODUCTS } from "@ep/contracts";
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
 import { LoadingState } from "@/components/feedback/LoadingState";
@@ -16,7 +17,7 @@ const NotFoundPage = lazy(() => import("@/features/errors/NotFoundPage"));
 const AuthLayout = lazy(() =>
   import("@/features/auth/components/AuthLayout").then((m) => ({ default: m.AuthLayout })),
 );
-const PartnerInstallPage = lazy(() => import("@/features/auth/pages/PartnerInstallPage"));
+const PartnerEntryPage = lazy(() => import("@/features/auth/pages/PartnerEntryPage"));
 const LogoAuthRedirectPage = lazy(() => import("@/features/auth/pages/LogoAuthRedirectPage"));
 const IdeasoftOAuthPage = lazy(() =>
   import("@/features/auth/pages/PartnerInstallPage").then((m) => ({ default: m.IdeasoftOAuthPage })),
@@ -39,10 +40,16 @@ export function AppRoutes() {
           <Route path="error/500" element={<SystemErrorPage />} />
           <Route path="error/*" element={<Navigate to="/error/404" replace />} />
           <Route path="logout" element={<LogoutPage />} />
-          {/* Partner screens (spec section 2), signed in or not; `ideasoft-auth` is `/{product}-auth`. */}
+          {/* Partner screens (spec section 2), signed in or not: `/{product}-auth` for every shop of the list. */}
           <Route element={<AuthLayout />}>
-            <Route path="ideasoft-app-install" element={<PartnerInstallPage />} />
-            <Route path="ideasoft-auth" element={<PartnerInstallPage />} />
+            <Route path="ideasoft-app-install" element={<PartnerEntryPage product="ideasoft" />} />
+            {PARTNER_PRODUCTS.map((product) => (
+              <Route
+                key={product}
+                path={`${product}-auth`}
+                element={<PartnerEntryPage product={product} />}
+              />
+            ))}
             <Route path="ideasoft-oauth2" element={<IdeasoftOAuthPage />} />
             <Route path="logo-auth-redirect" element={<LogoAuthRedirectPage />} />
           </Route>

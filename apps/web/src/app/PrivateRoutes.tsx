@@ -1,8 +1,9 @@
 import "./styles-signed-in";
-import { lazy } from "react";
+import { lazy, useState } from "react";
 import { Navigate, Route, Routes } from "react-router";
 import { AppLayout } from "@/components/layout/AppLayout";
 import { useAccount } from "@/features/account/api";
+import { takePartnerReturn } from "@/features/auth/partner-return";
 import { useSession } from "@/features/auth/session-store";
 
 const DashboardPage = lazy(() => import("@/features/dashboard/DashboardPage"));
@@ -69,9 +70,15 @@ function CompanyRoutes() {
         <Route path="tickets/create" element={<CreateTicketPage />} />
         <Route path="tickets/:ticketId" element={<TicketDetailPage />} />
       </Route>
-      <Route path="account/*" element={<Navigate to="/dashboard" replace />} />
+      <Route path="account/*" element={<AfterSignIn />} />
       <Route path="auth/*" element={<Navigate to="/dashboard" replace />} />
       <Route path="*" element={<Navigate to="/error/404" replace />} />
     </Routes>
   );
+}
+
+/** Just signed in (or registered): back to the partner link that asked for it, else the dashboard. */
+function AfterSignIn() {
+  const [target] = useState(takePartnerReturn);
+  return <Navigate to={target ?? "/dashboard"} replace />;
 }

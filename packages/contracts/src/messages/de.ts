@@ -407,6 +407,22 @@ export const de: MessageCatalog = {
   },
   partnerInstall: {
     logoCompanyName: "Logo-İşbaşı-Firma {{tenant}}",
+    causes: {
+      partner_not_configured:
+        "Die {{system}}-App-Daten ({{missing}}) sind auf dem Server nicht gesetzt; bitten Sie Ihren Administrator, sie als Umgebungsvariablen zu setzen (README, Konfigurationstabelle) und den Server neu zu starten.",
+      partner_unavailable:
+        "Die {{system}}-Verbindung ist noch nicht verfügbar (demnächst). Verbinden Sie vorerst eines der anderen Shopsysteme im Panel.",
+      store_missing:
+        "Der Link enthält keine gültige {{system}}-Shopadresse. Starten Sie die Installation erneut über die App-Seite in Ihrem {{system}}-Verwaltungsbereich.",
+      state_mismatch:
+        "Diese Installation wurde nicht in diesem Browser gestartet oder ihre 15 Minuten sind abgelaufen. Starten Sie sie im selben Browser erneut über {{system}}.",
+      callback_invalid:
+        "Die Signatur der {{system}}-Antwort konnte nicht geprüft werden; der Link ist eventuell verändert oder alt. Starten Sie die Installation erneut über {{system}}.",
+      code_refused:
+        "{{system}} hat den Freigabecode nicht angenommen (er gilt einmal und kurz). Starten Sie die Installation erneut; wiederholt es sich, prüfe Ihr Administrator Client-ID und Secret der App.",
+      store_unreachable:
+        "Ihr {{system}}-Shop ist gerade nicht erreichbar. Versuchen Sie die Installation in einigen Minuten erneut.",
+    },
   },
   webhooks: {
     tooManyDeliveries: "Zu viele Benachrichtigungen; Bestellungen werden in Kürze geprüft.",

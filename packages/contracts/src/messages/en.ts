@@ -380,6 +380,22 @@ export const en: MessageCatalog = {
   },
   partnerInstall: {
     logoCompanyName: "Logo İşbaşı company {{tenant}}",
+    causes: {
+      partner_not_configured:
+        "The {{system}} app details ({{missing}}) are not set on the server; ask your administrator to set them as environment variables (README, Configuration table) and restart the server.",
+      partner_unavailable:
+        "The {{system}} connection is not ready yet (coming soon). For now you can connect one of the other shop systems listed in the panel.",
+      store_missing:
+        "The link has no valid {{system}} store address. Start the installation again from the app page in your {{system}} admin panel.",
+      state_mismatch:
+        "This installation was not started in this browser or its 15 minutes have passed. Start it again from {{system}} in the same browser.",
+      callback_invalid:
+        "The signature of the {{system}} answer could not be verified; the link may be altered or old. Start the installation again from {{system}}.",
+      code_refused:
+        "{{system}} did not accept the approval code (it is single-use and short-lived). Start the installation again; if it repeats, your administrator should check the app's client id and secret.",
+      store_unreachable:
+        "{{system}} is not answering or cannot be reached right now. Try again in a few minutes; if it persists, tell your administrator.",
+    },
   },
   webhooks: {
     tooManyDeliveries: "Too many notifications; orders will be checked shortly.",

@@ -394,6 +394,22 @@ export const es: MessageCatalog = {
   },
   partnerInstall: {
     logoCompanyName: "Empresa de Logo İşbaşı {{tenant}}",
+    causes: {
+      partner_not_configured:
+        "Los datos de la aplicación de {{system}} ({{missing}}) no están definidos en el servidor; pida a su administrador que los defina como variables de entorno (README, tabla de configuración) y reinicie el servidor.",
+      partner_unavailable:
+        "La conexión con {{system}} aún no está disponible (próximamente). Por ahora puede conectar otro de los sistemas de tienda del panel.",
+      store_missing:
+        "El enlace no trae una dirección de tienda de {{system}} válida. Inicie la instalación de nuevo desde la página de la aplicación en su panel de {{system}}.",
+      state_mismatch:
+        "Esta instalación no se inició en este navegador o pasaron sus 15 minutos. Iníciela de nuevo desde {{system}} en el mismo navegador.",
+      callback_invalid:
+        "No se pudo verificar la firma de la respuesta de {{system}}; el enlace puede estar alterado o ser antiguo. Inicie la instalación de nuevo desde {{system}}.",
+      code_refused:
+        "{{system}} no aceptó el código de aprobación (es de un solo uso y dura poco). Inicie la instalación de nuevo; si se repite, su administrador debe revisar el id y el secreto de la aplicación.",
+      store_unreachable:
+        "Ahora no se puede acceder a su tienda de {{system}}. Intente la instalación de nuevo en unos minutos.",
+    },
   },
   webhooks: {
     tooManyDeliveries: "Demasiadas notificaciones; los pedidos se comprobarán en breve.",

@@ -403,6 +403,22 @@ export const fr: MessageCatalog = {
   },
   partnerInstall: {
     logoCompanyName: "Société Logo İşbaşı {{tenant}}",
+    causes: {
+      partner_not_configured:
+        "Les informations de l'application {{system}} ({{missing}}) ne sont pas définies sur le serveur ; demandez à votre administrateur de les définir comme variables d'environnement (README, tableau de configuration) et de redémarrer le serveur.",
+      partner_unavailable:
+        "La connexion {{system}} n'est pas encore prête (bientôt). En attendant, vous pouvez connecter un autre système de boutique du panneau.",
+      store_missing:
+        "Le lien ne contient pas d'adresse de boutique {{system}} valide. Relancez l'installation depuis la page de l'application dans votre administration {{system}}.",
+      state_mismatch:
+        "Cette installation n'a pas été lancée dans ce navigateur ou ses 15 minutes sont écoulées. Relancez-la depuis {{system}} dans le même navigateur.",
+      callback_invalid:
+        "La signature de la réponse de {{system}} n'a pas pu être vérifiée ; le lien est peut-être modifié ou ancien. Relancez l'installation depuis {{system}}.",
+      code_refused:
+        "{{system}} a refusé le code d'approbation (à usage unique et de courte durée). Relancez l'installation ; si cela se répète, votre administrateur doit vérifier l'identifiant et le secret de l'application.",
+      store_unreachable:
+        "Votre boutique {{system}} est injoignable pour le moment. Réessayez l'installation dans quelques minutes.",
+    },
   },
   webhooks: {
     tooManyDeliveries: "Trop de notifications ; les commandes seront vérifiées sous peu.",

@@ -378,6 +378,21 @@ export const ja: MessageCatalog = {
   },
   partnerInstall: {
     logoCompanyName: "Logo İşbaşı の会社 {{tenant}}",
+    causes: {
+      partner_not_configured:
+        "{{system}} アプリの情報（{{missing}}）がサーバーに設定されていません。管理者に環境変数として設定し（README の設定表）、サーバーを再起動するよう依頼してください。",
+      partner_unavailable:
+        "{{system}} との連携はまだ準備中です（近日公開）。当面はパネルにある他のストアシステムを接続できます。",
+      store_missing:
+        "リンクに有効な {{system}} ストアのアドレスがありません。{{system}} 管理画面のアプリページからインストールをやり直してください。",
+      state_mismatch:
+        "このインストールはこのブラウザーで開始されていないか、15 分の期限が切れました。同じブラウザーで {{system}} からやり直してください。",
+      callback_invalid:
+        "{{system}} からの応答の署名を確認できませんでした。リンクが改ざんされているか古い可能性があります。{{system}} からやり直してください。",
+      code_refused:
+        "{{system}} が承認コードを受け付けませんでした（1 回限りで有効期間が短いコードです）。やり直してください。繰り返す場合は管理者がアプリのクライアント ID とシークレットを確認してください。",
+      store_unreachable: "{{system}} ストアに現在接続できません。数分後にもう一度お試しください。",
+    },
   },
   webhooks: {
     tooManyDeliveries: "通知が多すぎます。注文はまもなく確認されます。",

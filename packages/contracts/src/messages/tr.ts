@@ -386,6 +386,22 @@ export const tr = {
   },
   partnerInstall: {
     logoCompanyName: "Logo İşbaşı firması {{tenant}}",
+    causes: {
+      partner_not_configured:
+        "{{system}} uygulama bilgileri ({{missing}}) sunucuda tanımlı değil; yöneticinizden bu ayarları sunucunun ortam değişkenlerine girmesini (README, Yapılandırma tablosu) ve sunucuyu yeniden başlatmasını isteyin.",
+      partner_unavailable:
+        "{{system}} bağlantısı henüz hazır değil (Yakında). Şimdilik panelde listelenen diğer mağaza sistemlerinden birini bağlayabilirsiniz.",
+      store_missing:
+        "Bağlantıda geçerli bir {{system}} mağaza adresi yok. Kurulumu {{system}} yönetim panelinizdeki uygulama sayfasından yeniden başlatın.",
+      state_mismatch:
+        "Bu kurulum bu tarayıcıda başlatılmadı ya da 15 dakikalık süresi doldu. Kurulumu aynı tarayıcıda {{system}} panelinden yeniden başlatın.",
+      callback_invalid:
+        "{{system}} dönüşünün imzası doğrulanamadı; bağlantı değiştirilmiş ya da eski olabilir. Kurulumu {{system}} panelinden yeniden başlatın.",
+      code_refused:
+        "{{system}} onay kodunu kabul etmedi (kod tek kullanımlık ve kısa ömürlüdür). Kurulumu yeniden başlatın; tekrarlarsa yöneticiniz uygulama bilgilerini (istemci kimliği ve gizli anahtar) kontrol etsin.",
+      store_unreachable:
+        "{{system}} şu an yanıt vermiyor ya da ulaşılamıyor. Birkaç dakika sonra yeniden deneyin; sürerse yöneticinize bildirin.",
+    },
   },
   webhooks: {
     tooManyDeliveries: "Çok fazla bildirim geldi; siparişler birazdan kontrol edilecek.",

@@ -345,6 +345,19 @@ export const zh: MessageCatalog = {
   },
   partnerInstall: {
     logoCompanyName: "Logo İşbaşı 公司 {{tenant}}",
+    causes: {
+      partner_not_configured:
+        "服务器上未设置 {{system}} 应用信息（{{missing}}）；请管理员将其设为环境变量（README 配置表）并重启服务器。",
+      partner_unavailable: "{{system}} 连接尚未就绪（即将推出）。目前您可以连接面板中列出的其他商店系统。",
+      store_missing: "链接中没有有效的 {{system}} 商店地址。请从 {{system}} 管理后台的应用页面重新开始安装。",
+      state_mismatch:
+        "此安装不是在此浏览器中开始的，或已超过 15 分钟。请在同一浏览器中从 {{system}} 重新开始。",
+      callback_invalid:
+        "无法验证 {{system}} 返回的签名；链接可能被修改或已过期。请从 {{system}} 重新开始安装。",
+      code_refused:
+        "{{system}} 未接受授权码（一次性且有效期短）。请重新安装；如仍出现，请管理员检查应用的客户端 ID 和密钥。",
+      store_unreachable: "目前无法连接您的 {{system}} 商店。请几分钟后再试。",
+    },
   },
   webhooks: {
     tooManyDeliveries: "通知过多；订单将很快被检查。",

@@ -5,18 +5,19 @@
  * licences and shop connection, and hand back a one-time sign-in code for `login-by-rowId`.
  */
 
-import {
-  createIdeasoftConnector,
-  exchangeIdeasoftCode,
-  InMemoryRateLimitStore,
-  ideasoftAuthorizeUrl,
-  ideasoftDescriptor,
-  ideasoftStoreUrl,
-} from "@ep/connectors";
-import { ProductType } from "@ep/contracts";
+import { createIdeasoftConnector, ideasoftDescriptor } from "@ep/connectors";
+import { type PartnerEntry, ProductType } from "@ep/contracts";
 import type { AppContext } from "../../platform/context.ts";
 import { AccountService } from "../account/service.ts";
-import { findConnection, openCredentials, saveConnection } from "../connections/repository.ts";
+import {
+  codeRefused,
+  connectorContext,
+  entryOf,
+  OAUTH_ADAPTERS,
+  partnerSettings,
+  redirectUri,
+  storePartnerConnection,
+} from "./entries.ts";
 import {
   findOrCreatePartnerCompany,
   findPartnerCompany,
@@ -52,69 +53,34 @@ export const IDEASOFT_PACKAGES: Record<string, ProductType[]> = {
   "Entegrasyon Paneli E-Ticaret": [ProductType.ECommerceIntegration],
 };
 
-const DOMAIN = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+const adapter = OAUTH_ADAPTERS.ideasoft!;
 
 export class IdeasoftInstallService {
+  private readonly entry: PartnerEntry = entryOf(IDEASOFT_PARTNER);
   constructor(private readonly ctx: AppContext) {}
-
-  private get settings() {
-    const s = this.ctx.config.ideasoft;
-    if (!s) throw new InstallError("system_exception", "IDEASOFT_CLIENT_ID / IDEASOFT_CLIENT_SECRET not set");
-    return s;
-  }
-
-  private redirectUri(): string {
-    return `${this.ctx.config.publicUrl}${IDEASOFT_INSTALL_PATH}`;
-  }
-
-  private baseUrl(domain: string): string {
-    return this.settings.oauthBase ?? ideasoftStoreUrl(domain);
-  }
-
-  private connectorContext(companyId: string) {
-    return {
-      companyId,
-      rateLimitStore: new InMemoryRateLimitStore(),
-      timeoutMs: Math.min(this.ctx.config.connectorTimeoutMs, 15_000),
-      retry: { maxRetries: 1, maxRetryAfterMs: 5_000 },
-      fetch: this.ctx.outbound.fetch,
-      now: () => this.ctx.clock.now().getTime(),
-    };
-  }
 
   /** The consent page of a store (the `/ideasoft-oauth2` screen starts here). */
   authorizeUrl(domain: string, state: string): string {
-    const d = checkDomain(domain);
-    return ideasoftAuthorizeUrl(this.baseUrl(d), {
-      clientId: this.settings.clientId,
-      redirectUri: this.redirectUri(),
+    return adapter.authorizeUrl({
+      store: adapter.store(this.entry, domain),
+      settings: partnerSettings(this.ctx, this.entry),
+      redirectUri: redirectUri(this.ctx, this.entry),
       state,
     });
   }
 
   async install(input: { code: string; domain: string }): Promise<{ rowId: string; created: boolean }> {
-    const domain = checkDomain(input.domain).toLowerCase();
-    const s = this.settings;
-    const baseUrl = this.baseUrl(domain);
-    const tokens = await exchangeIdeasoftCode(
-      {
-        baseUrl,
-        clientId: s.clientId,
-        clientSecret: s.clientSecret,
+    const settings = partnerSettings(this.ctx, this.entry);
+    const domain = adapter.store(this.entry, input.domain);
+    const credentials = await adapter
+      .exchange(this.ctx, {
+        store: domain,
         code: input.code,
-        redirectUri: this.redirectUri(),
-      },
-      this.connectorContext(`install:${domain}`),
-    ).catch((error: unknown) => {
-      throw new InstallError("system_exception", "authorization code refused", { cause: error });
-    });
-    const credentials: Record<string, string> = {
-      storeDomain: domain,
-      clientId: s.clientId,
-      clientSecret: s.clientSecret,
-      ...tokens,
-      ...(s.oauthBase ? { apiUrl: s.oauthBase } : {}),
-    };
+        query: {},
+        settings,
+        redirectUri: redirectUri(this.ctx, this.entry),
+      })
+      .catch(codeRefused(this.entry));
     const db = this.ctx.database.db;
 
     const existing = await findPartnerCompany(db, IDEASOFT_PARTNER, domain);
@@ -124,10 +90,13 @@ export class IdeasoftInstallService {
       return { rowId: await this.loginCode(existing.userId), created: false };
     }
 
-    const shop = createIdeasoftConnector(credentials, this.connectorContext(`install:${domain}`));
+    const shop = createIdeasoftConnector(credentials, connectorContext(this.ctx, `install:${domain}`));
     const [owner, apps] = await Promise.all([shop.storeOwner(), shop.installedApplications()]).catch(
       (error: unknown) => {
-        throw new InstallError("system_exception", "store not readable", { cause: error });
+        throw new InstallError("store_unreachable", "store not readable", {
+          cause: error,
+          details: { system: this.entry.name },
+        });
       },
     );
     if (!owner?.email) throw new InstallError("create_user_failure", "the store has no panel user");
@@ -152,32 +121,12 @@ export class IdeasoftInstallService {
     return { rowId: await this.loginCode(provisioned.userId), created: provisioned.created };
   }
 
-  private async storeConnection(companyId: number, credentials: Record<string, string>): Promise<void> {
-    const db = this.ctx.database.db;
-    const current = await findConnection(db, companyId, "shop");
-    // Another shop connected by hand is left alone; an Ideasoft one gets the new tokens.
-    if (current && current.systemType !== ideasoftDescriptor.type) return;
-    const merged = current
-      ? { ...openCredentials(this.ctx.credentials, current), ...credentials }
-      : credentials;
-    await saveConnection(db, this.ctx.credentials, {
-      companyId,
-      kind: "shop",
-      systemType: ideasoftDescriptor.type,
-      credentials: merged,
-    });
+  /** Another shop connected by hand is left alone; an Ideasoft one gets the new tokens. */
+  private storeConnection(companyId: number, credentials: Record<string, string>): Promise<void> {
+    return storePartnerConnection(this.ctx, companyId, this.entry, credentials, { keepOtherSystem: true });
   }
 
   private async loginCode(userId: number): Promise<string> {
     return (await new AccountService(this.ctx).issueLoginCode(userId)).rowId;
   }
-}
-
-function checkDomain(domain: string): string {
-  const d = domain
-    .trim()
-    .replace(/^https?:\/\//i, "")
-    .replace(/\/.*$/, "");
-  if (!DOMAIN.test(d)) throw new InstallError("system_exception", "not a store domain");
-  return d;
 }

@@ -71,7 +71,10 @@ export class LogoSignOnService {
       // Key, user or password refused: İşbaşı has no such user for this key.
       if (error instanceof ConnectorError && error.reason === "auth")
         throw new InstallError("user_not_found", "İşbaşı refused the key or the user", { cause: error });
-      throw new InstallError("system_exception", "İşbaşı not reachable", { cause: error });
+      throw new InstallError("store_unreachable", "İşbaşı not reachable", {
+        cause: error,
+        details: { system: "Logo İşbaşı" },
+      });
     }
   }
 

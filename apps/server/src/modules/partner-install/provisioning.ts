@@ -6,31 +6,25 @@
  */
 
 import { randomBytes } from "node:crypto";
+import type { InstallErrorCode } from "@ep/contracts";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { companies, licenses, partnerAccounts, users } from "../../platform/db/schema.ts";
 import { hashPassword } from "../../platform/security/passwords.ts";
 
-export const INSTALL_ERROR_CODES = [
-  "undefined_package_type_request",
-  "create_company_failure",
-  "create_user_failure",
-  "get_license_failure",
-  "system_exception",
-  "user_not_found",
-  // The OAuth `state` is not the one this browser started the install with (a forged or foreign link).
-  "state_mismatch",
-] as const;
-export type InstallErrorCode = (typeof INSTALL_ERROR_CODES)[number];
+export type { InstallErrorCode };
 
 export class InstallError extends Error {
   constructor(
     readonly code: InstallErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; details?: Record<string, string> },
   ) {
     super(message, options);
+    this.details = options?.details ?? {};
   }
+  /** Words for the merchant's message (the system's name, the unset settings). */
+  readonly details: Record<string, string>;
 }
 
 export interface LicenceGrant {

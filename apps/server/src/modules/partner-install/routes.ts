@@ -1,17 +1,27 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { envelopeSchema, lineInput } from "@ep/contracts";
+import {
+  envelopeSchema,
+  isMessageKey,
+  lineInput,
+  type MessageKey,
+  message,
+  partnerEntry,
+} from "@ep/contracts";
 import fastifyCookie from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
+import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
 import { hit, secondsUntilBelow } from "../../platform/security/throttle.ts";
+import { PartnerEntryService } from "./entries.ts";
 import { IdeasoftInstallService } from "./ideasoft.ts";
 import { LogoSignOnService } from "./logo.ts";
 import { InstallError } from "./provisioning.ts";
 
 const tags = ["Partner install"];
+const productParams = z.object({ product: z.string().min(1).max(40) });
 
 /**
  * OAuth `state` bound to the browser that started the install: the authorize call sets this cookie
@@ -48,12 +58,21 @@ function stateMatches(request: FastifyRequest, reply: FastifyReply, state: strin
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-/** An install failure in the envelope: `data.errorCode` is the spec's code for the sign-in dialog. */
-function asAppError(error: unknown, log: (e: unknown) => void): AppError {
+/**
+ * An install failure in the envelope: `data.errorCode` is the spec's code for the dialog's title,
+ * `data.cause` says in the merchant's words what went wrong and what to do (when we know it).
+ */
+function asAppError(error: unknown, log: (e: unknown) => void, product = "ideasoft"): AppError {
   if (error instanceof AppError) return error;
   const code = error instanceof InstallError ? error.code : "system_exception";
   log(error);
-  return new AppError(400, "api.partnerInstallFailed", 400, { errorCode: code });
+  const key = `partnerInstall.causes.${code}`;
+  const system = partnerEntry(product)?.name ?? product;
+  const details = error instanceof InstallError ? error.details : {};
+  return new AppError(400, "api.partnerInstallFailed", 400, {
+    errorCode: code,
+    ...(isMessageKey(key) ? { cause: message(key as MessageKey, { system, ...details }) } : {}),
+  });
 }
 
 /**
@@ -64,6 +83,8 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const ideasoft = new IdeasoftInstallService(ctx);
     const logo = new LogoSignOnService(ctx);
+    const entries = new PartnerEntryService(ctx);
+    const companyUser = requireCompanyUser(ctx);
     await app.register(fastifyCookie, { secret: ctx.tokens.cookieSecret });
 
     app.post(
@@ -112,6 +133,69 @@ export function partnerInstallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           return ok(await logo.signOn(request.body));
         } catch (error) {
           throw asAppError(error, (e) => request.log.warn({ err: e }, "logo sign-on failed"));
+        }
+      },
+    );
+
+    // `/{product}-auth` signed in: the merchant confirmed connecting the store to their company.
+    app.post(
+      "/api/partner-install/:product/start",
+      {
+        onRequest: companyUser,
+        schema: {
+          tags,
+          params: productParams,
+          body: z.object({ store: lineInput().max(253).optional() }),
+          response: { 200: envelopeSchema(z.object({ url: z.string(), external: z.boolean() })) },
+        },
+      },
+      async (request, reply) => {
+        const { product } = request.params;
+        try {
+          const state = randomBytes(16).toString("base64url");
+          const out = await entries.start(companyOf(request), product, request.body.store ?? "", state);
+          if (out.external) bindState(ctx, reply, state);
+          return ok(out);
+        } catch (error) {
+          throw asAppError(
+            error,
+            (e) => request.log.warn({ err: e, product }, "partner start failed"),
+            product,
+          );
+        }
+      },
+    );
+
+    // The consent page's answer on `/{product}-auth`: tokens stored on the caller's company.
+    app.post(
+      "/api/partner-install/:product/connect",
+      {
+        onRequest: companyUser,
+        schema: {
+          tags,
+          params: productParams,
+          body: z.object({
+            store: lineInput().max(253),
+            code: lineInput().min(1).max(500),
+            state: lineInput().max(200).optional(),
+            query: z.record(z.string().max(100), z.string().max(2000)).optional(),
+          }),
+          response: { 200: envelopeSchema(z.object({ system: z.string(), store: z.string() })) },
+        },
+      },
+      async (request, reply) => {
+        const { product } = request.params;
+        try {
+          if (!stateMatches(request, reply, request.body.state))
+            throw new InstallError("state_mismatch", "OAuth state not started by this browser");
+          const { store, code, query } = request.body;
+          return ok(await entries.connect(companyOf(request), product, { store, code, query: query ?? {} }));
+        } catch (error) {
+          throw asAppError(
+            error,
+            (e) => request.log.warn({ err: e, product }, "partner connect failed"),
+            product,
+          );
         }
       },
     );

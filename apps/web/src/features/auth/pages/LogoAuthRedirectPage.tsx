@@ -4,10 +4,10 @@ import { IconLogin } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate, useSearchParams } from "react-router";
-import { ApiError, api } from "@/lib/api-client";
+import { api } from "@/lib/api-client";
 import { FormHeading } from "../components/FormHeading";
 import { startSession } from "../session-store";
-import { installErrorPath, knownCode } from "./PartnerInstallPage";
+import { installErrorPath, installFailure } from "./PartnerInstallPage";
 
 /** The key Logo İşbaşı sends its user with (the query name is inferred: `apikey`, also `apiKey`/`key`). */
 const keyOf = (params: URLSearchParams): string =>
@@ -44,8 +44,8 @@ export default function LogoAuthRedirectPage() {
       startSession(await api.post<LoginResult>("/api/account/login-by-rowId", { rowId }));
       navigate("/dashboard", { replace: true });
     } catch (error) {
-      const data = error instanceof ApiError ? (error.data as { errorCode?: unknown } | null) : null;
-      navigate(installErrorPath(knownCode(data?.errorCode), "logo"), { replace: true });
+      const { code, cause } = installFailure(error);
+      navigate(installErrorPath(code, "logo"), { replace: true, state: { cause } });
     }
   };
 

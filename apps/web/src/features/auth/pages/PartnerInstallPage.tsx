@@ -1,4 +1,5 @@
 import type { LoginResult } from "@ep/contracts";
+import { INSTALL_ERROR_CODES } from "@ep/contracts";
 import { Alert, Button, Loader, Stack, Text, TextInput } from "@mantine/core";
 import { IconPlugConnected } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
@@ -7,7 +8,6 @@ import { useNavigate, useSearchParams } from "react-router";
 import { ApiError, api } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { FormHeading } from "../components/FormHeading";
-import { INSTALL_ERROR_CODES } from "../components/InstallErrorDialog";
 import { startSession } from "../session-store";
 
 /** Where a failed install ends: the sign-in screen with the spec's dialog (section 8). */
@@ -18,6 +18,16 @@ export const knownCode = (value: unknown): string =>
   typeof value === "string" && (INSTALL_ERROR_CODES as readonly string[]).includes(value)
     ? value
     : "system_exception";
+
+/** An install failure's code and the cause the server named (`data.cause`), if any. */
+export function installFailure(error: unknown): { code: string; cause?: string } {
+  const data =
+    error instanceof ApiError ? (error.data as { errorCode?: unknown; cause?: unknown } | null) : null;
+  return {
+    code: knownCode(data?.errorCode),
+    ...(typeof data?.cause === "string" ? { cause: data.cause } : {}),
+  };
+}
 
 /**
  * `/ideasoft-app-install` and `/{product}-auth`: Ideasoft's consent page sends the merchant here with
@@ -58,8 +68,9 @@ export default function PartnerInstallPage() {
         startSession(await api.post<LoginResult>("/api/account/login-by-rowId", { rowId }));
         navigate("/dashboard", { replace: true });
       } catch (error) {
-        const data = error instanceof ApiError ? (error.data as { errorCode?: unknown } | null) : null;
-        navigate(installErrorPath(knownCode(data?.errorCode)), { replace: true });
+        // The cause travels in the history state, never in the address (no text of others on our page).
+        const { code, cause } = installFailure(error);
+        navigate(installErrorPath(code), { replace: true, state: { cause } });
       }
     })();
   }, [params, navigate]);

@@ -18,7 +18,7 @@ import { notifications } from "@mantine/notifications";
 import { IconCircleCheck, IconCircleX, IconPlugConnected } from "@tabler/icons-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { AgentPicker, AgentStatusLine } from "@/features/agents/components/AgentStatus";
 import { translateMessage } from "@/i18n";
 import { ApiError } from "@/lib/api-client";
@@ -52,7 +52,12 @@ export function ConnectionCard({ connectionType, overview }: Props) {
   const saved = overview[connectionType];
   const registered = connectionType === "erp" ? overview.registeredErpType : overview.registeredEcommerceType;
   const systems = overview.connectors.filter((c) => c.connectionType === connectionType);
-  const [productType, setProductType] = useState(saved?.productType ?? registered);
+  // A partner link (`/{product}-auth`) opens the form on its system: `?shop=4` / `?erp=20`.
+  const [params] = useSearchParams();
+  const linked = Number(params.get(connectionType === "erp" ? "erp" : "shop"));
+  const [productType, setProductType] = useState(
+    systems.some((s) => s.productType === linked) ? linked : (saved?.productType ?? registered),
+  );
   const system = systems.find((s) => s.productType === productType);
   const savedHere = saved && saved.productType === productType ? saved : null;
   // The real login kept for a system: choosing it again, or leaving the sandbox, finds it as it was.
