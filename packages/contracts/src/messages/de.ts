@@ -577,6 +577,10 @@ export const de: MessageCatalog = {
     paired: "Der Vor-Ort-Agent ist gekoppelt.",
     pairingCodeInvalid:
       "Der Kopplungscode ist ungültig, abgelaufen oder bereits verwendet. Holen Sie im Panel einen neuen Code und versuchen Sie es erneut.",
+    servesConnection:
+      "Der lokale Agent bedient jetzt diese Verbindung. Die Aufrufe laufen über einen ihrer Agenten, der online ist; fällt einer aus, macht ein anderer weiter.",
+    leftConnection:
+      "Der lokale Agent bedient diese Verbindung nicht mehr. Ihre anderen Agenten (falls vorhanden) arbeiten weiter.",
     revoked:
       "Der Zugang des Vor-Ort-Agenten wurde entzogen. Holen Sie einen neuen Kopplungscode, um ihn wieder zu verbinden.",
     offline:

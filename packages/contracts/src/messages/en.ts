@@ -542,6 +542,9 @@ export const en: MessageCatalog = {
     paired: "The on-site agent is paired.",
     pairingCodeInvalid:
       "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
+    servesConnection:
+      "The on-site agent now serves this connection. Whichever of the connection's agents is online carries its calls; if one stops, another carries on.",
+    leftConnection: "The on-site agent no longer serves this connection. Its other agents (if any) carry on.",
     revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
     offline:
       "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",

@@ -562,6 +562,9 @@ export const es: MessageCatalog = {
     paired: "El agente local está emparejado.",
     pairingCodeInvalid:
       "El código de emparejamiento no es válido, ha caducado o ya se usó. Obtenga un código nuevo en el panel e inténtelo de nuevo.",
+    servesConnection:
+      "El agente local ahora atiende esta conexión. Las llamadas pasan por cualquiera de sus agentes que esté en línea; si uno se detiene, otro continúa.",
+    leftConnection: "El agente local ya no atiende esta conexión. Sus otros agentes (si los hay) continúan.",
     revoked:
       "Se revocó el acceso del agente local. Obtenga un código de emparejamiento nuevo para volver a conectarlo.",
     offline:

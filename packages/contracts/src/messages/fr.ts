@@ -573,6 +573,10 @@ export const fr: MessageCatalog = {
     paired: "L'agent local est appairé.",
     pairingCodeInvalid:
       "Le code d'appairage est invalide, expiré ou déjà utilisé. Obtenez un nouveau code dans le panneau et réessayez.",
+    servesConnection:
+      "L'agent local dessert désormais cette connexion. Les appels passent par l'un de ses agents en ligne ; si l'un s'arrête, un autre prend le relais.",
+    leftConnection:
+      "L'agent local ne dessert plus cette connexion. Ses autres agents (s'il y en a) prennent le relais.",
     revoked:
       "L'accès de l'agent local a été révoqué. Obtenez un nouveau code d'appairage pour le reconnecter.",
     offline:

@@ -549,6 +549,10 @@ export const tr = {
     paired: "Yerel bağlantı aracı eşleştirildi.",
     pairingCodeInvalid:
       "Eşleştirme kodu geçersiz, süresi dolmuş ya da daha önce kullanılmış. Panelden yeni bir kod alıp tekrar deneyin.",
+    servesConnection:
+      "Yerel bağlantı aracı bu bağlantıya eklendi. Aynı bağlantının araçlarından çevrimiçi olan aktarımları taşır; biri kapanırsa diğeri devam eder.",
+    leftConnection:
+      "Yerel bağlantı aracı bu bağlantıdan çıkarıldı. Bağlantının diğer araçları (varsa) aktarımları taşımaya devam eder.",
     revoked:
       "Yerel bağlantı aracının erişimi kaldırıldı. Yeniden bağlamak için yeni bir eşleştirme kodu alın.",
     offline:

@@ -494,6 +494,8 @@ export const zh: MessageCatalog = {
       "配对码已生成。请在 10 分钟内在本地代理中输入：entegrasyon-agent pair CODE --server URL",
     paired: "本地代理已配对。",
     pairingCodeInvalid: "配对码无效、已过期或已被使用。请在面板中获取新的配对码后重试。",
+    servesConnection: "本地代理现在服务于此连接。调用由该连接中在线的任一代理处理；一个停止时，另一个继续。",
+    leftConnection: "本地代理已不再服务于此连接。该连接的其他代理（如有）继续工作。",
     revoked: "已撤销本地代理的访问权限。如需重新连接，请获取新的配对码。",
     offline: "本地代理离线（最后在线：{{lastSeen}}）。请检查运行它的计算机及其网络连接。",
     offlineNotice:
