@@ -613,6 +613,8 @@ export const de: MessageCatalog = {
         "Dafür sind Administratorrechte nötig: unter Windows die Eingabeaufforderung mit 'Als Administrator ausführen' öffnen, unter Linux mit sudo ausführen.",
       serviceUsage:
         "Verwendung:\n  entegrasyon-agent service install [--code CODE --server ADRESSE] [--proxy ADRESSE]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "Der Proxy {{proxy}} hat die Windows-Authentifizierung (NTLM) nicht angenommen (HTTP {{status}}). Prüfen Sie das auf diesem Rechner gespeicherte Konto (entegrasyon-agent http-auth list) oder speichern Sie es neu: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain DOMÄNE --user BENUTZER --password PASSWORT",
       proxyInvalid: "Ungültige Proxy-Adresse: {{proxy}} (z. B. http://benutzer:passwort@proxy:8080)",
       usage:
         "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand\n  Überwachte Ordner: entegrasyon-agent folder add|list|remove",

@@ -609,6 +609,8 @@ export const fr: MessageCatalog = {
         "Cela demande les droits d'administrateur : sous Windows, ouvrez l'invite de commandes avec « Exécuter en tant qu'administrateur » ; sous Linux, lancez-le avec sudo.",
       serviceUsage:
         "Utilisation :\n  entegrasyon-agent service install [--code CODE --server ADRESSE] [--proxy ADRESSE]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "Le proxy {{proxy}} n'a pas accepté l'authentification Windows (NTLM) (HTTP {{status}}). Vérifiez le compte enregistré sur cet ordinateur (entegrasyon-agent http-auth list) ou enregistrez-le à nouveau : entegrasyon-agent http-auth add {{proxy}} --ntlm --domain DOMAINE --user UTILISATEUR --password MOTDEPASSE",
       proxyInvalid: "Adresse de proxy invalide : {{proxy}} (ex. http://utilisateur:motdepasse@proxy:8080)",
       usage:
         "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état\n  Dossiers surveillés : entegrasyon-agent folder add|list|remove",

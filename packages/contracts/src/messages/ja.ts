@@ -575,6 +575,8 @@ export const ja: MessageCatalog = {
         "管理者権限が必要です。Windows では「管理者として実行」でコマンドプロンプトを開き、Linux では sudo で実行してください。",
       serviceUsage:
         "使い方:\n  entegrasyon-agent service install [--code コード --server アドレス] [--proxy アドレス]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "プロキシ {{proxy}} が Windows（NTLM）認証を受け付けませんでした（HTTP {{status}}）。このコンピューターに保存したアカウントを確認するか（entegrasyon-agent http-auth list）、保存し直してください: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain ドメイン --user ユーザー --password パスワード",
       proxyInvalid: "プロキシのアドレスが無効です: {{proxy}} (例: http://user:password@proxy:8080)",
       usage:
         "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します\n  監視フォルダー: entegrasyon-agent folder add|list|remove",

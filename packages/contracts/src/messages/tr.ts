@@ -585,6 +585,8 @@ export const tr = {
         "Bu işlem yönetici yetkisi ister: Windows'ta komut istemini 'Yönetici olarak çalıştır' ile açın, Linux'ta sudo ile çalıştırın.",
       serviceUsage:
         "Kullanım:\n  entegrasyon-agent service install [--code KOD --server ADRES] [--proxy ADRES]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "Vekil sunucu (proxy) {{proxy}} Windows (NTLM) kimlik doğrulamasını kabul etmedi (HTTP {{status}}). Bu bilgisayarda kayıtlı hesabı kontrol edin (entegrasyon-agent http-auth list) ya da yeniden kaydedin: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain ALAN --user KULLANICI --password PAROLA",
       proxyInvalid:
         "Vekil sunucu (proxy) adresi geçersiz: {{proxy}} (ör. http://kullanici:parola@vekil:8080)",
       usage:
