@@ -291,7 +291,8 @@ export class AgentHub {
   /** The agents that may carry a call: the connection's (its own first), else the one agent. */
   private async nodes(agentId: number, connectionId: number | undefined): Promise<number[]> {
     if (connectionId === undefined || !this.options.nodesOf) return [agentId];
-    const ids = await this.options.nodesOf(connectionId);
+    // The list unreadable (a database hiccup): the connection's own agent still carries the call.
+    const ids = await this.options.nodesOf(connectionId).catch(() => []);
     return ids.length > 0 ? ids : [agentId];
   }
 
