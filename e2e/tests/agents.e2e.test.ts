@@ -43,6 +43,10 @@ describe("the demo's on-site agent in the panel", () => {
     const onCard = page.getByTestId("connection-agent-status");
     await expect.poll(() => onCard.getAttribute("data-online")).toBe("true");
     expect(await onCard.textContent()).toContain("Gidiş-dönüş");
+    // The agents card says which connection the agent serves and that it is the active one.
+    const agentsCard = page.getByTestId("agents-card");
+    await expect.poll(() => agentsCard.textContent()).toContain("ERP · etkin");
+    expect(await agentsCard.getByRole("button", { name: "ERP'den çıkar" }).count()).toBe(1);
     // The connection test goes through the agent and succeeds.
     await page.getByTestId("connection-erp").getByRole("button", { name: "Bağlantıyı Test Et" }).click();
     const result = page.getByTestId("connection-test-erp");

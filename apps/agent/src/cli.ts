@@ -123,7 +123,7 @@ async function pairInto(
     return 2;
   }
   try {
-    const config = await pair(server, code, undefined, proxy);
+    const config = await pair(server, code, undefined, proxy, store.loadHttpAuth());
     store.saveConfig(config);
     store.log(`paired as agent ${config.agentId} with ${config.server}`);
     return 0;

@@ -18,9 +18,10 @@ import {
 import { HttpsProxyAgent } from "https-proxy-agent";
 import WebSocket from "ws";
 import { FolderWatcher, type FolderWatcherOptions } from "./folders.ts";
-import { codeOf, performHttp } from "./relay.ts";
+import { NtlmProxyAgent, ProxyAuthError } from "./ntlm-proxy.ts";
+import { authFor, codeOf, performHttp } from "./relay.ts";
 import { SqlRunner } from "./sql/runner.ts";
-import type { AgentConfig, AgentState, AgentStatus, AgentStore } from "./store.ts";
+import type { AgentConfig, AgentHttpAuth, AgentState, AgentStatus, AgentStore } from "./store.ts";
 
 export const AGENT_VERSION = "0.1.0";
 export const CONNECT_PATH = "/api/agent/connect";
@@ -40,13 +41,17 @@ export type AgentClientOptions = {
 
 /**
  * The proxy to reach the panel through: `--proxy`, else HTTPS_PROXY / https_proxy (Basic credentials in the
- * URL stay on this machine). A CONNECT tunnel, so TLS to the panel stays end to end.
+ * URL stay on this machine). A CONNECT tunnel, so TLS to the panel stays end to end. A proxy with a
+ * Windows account in `auth` (`http-auth add PROXY:PORT --ntlm …`) is authenticated with NTLM instead.
+ * Everything that reaches the panel (pairing, the WebSocket, downloads) takes its agent from here.
  */
-export function proxyAgentFor(proxy?: string): HttpAgent | undefined {
+export function proxyAgentFor(proxy?: string, auth: AgentHttpAuth = {}): HttpAgent | undefined {
   const url = proxy || process.env.HTTPS_PROXY || process.env.https_proxy;
   if (!url) return undefined;
   const parsed = new URL(url);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new TypeError(url);
+  const windows = authFor(url, auth);
+  if (windows) return new NtlmProxyAgent(parsed, windows);
   return new HttpsProxyAgent(parsed, { keepAlive: false });
 }
 
@@ -90,7 +95,7 @@ export class AgentClient {
       updatedAt: "",
     };
     this.sql = new SqlRunner(store);
-    this.proxyAgent = proxyAgentFor(options.proxy ?? config.proxy);
+    this.proxyAgent = proxyAgentFor(options.proxy ?? config.proxy, store.loadHttpAuth());
     this.folders = new FolderWatcher(
       store,
       (frame) => {
@@ -250,12 +255,15 @@ export async function pair(
   code: string,
   machineName = hostname(),
   proxy?: string,
+  /** Windows accounts of this machine (`http-auth`): one for the proxy's host makes it NTLM. */
+  auth: AgentHttpAuth = {},
 ): Promise<AgentConfig> {
   const res = await postJson(
     new URL("/api/agents/pair", server),
     { code, machineName },
-    proxyAgentFor(proxy),
+    proxyAgentFor(proxy, auth),
   ).catch((e: unknown) => {
+    if (e instanceof ProxyAuthError) throw e;
     throw new Error(
       message("agents.cli.serverUnreachable", {
         code: codeOf(e) ?? ((e as { cause?: unknown }).cause as Error | undefined)?.message ?? String(e),

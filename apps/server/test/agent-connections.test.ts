@@ -5,10 +5,11 @@ import { agentHubOf } from "../src/modules/agents/service.ts";
 import {
   agentProcess as agentHarnessProcess,
   bindErpToAgent,
+  mikroDocumentsByOrder as erpDocumentsByOrder,
   ordersThroughKilledAgent,
   RELAYED_CONNECTOR_TIMEOUT,
 } from "./agent-harness.ts";
-import { type ConnectedCompany, connectedCompany, runJob } from "./engine/engine-harness.ts";
+import { connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 let t: TestApp;
@@ -21,16 +22,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const agentProcess = (token: string) => agentHarnessProcess(t, server, token);
-
-const erpDocumentsByOrder = (c: ConnectedCompany) => {
-  const out = new Map<string, Set<string>>();
-  for (const row of c.erp.state.table("SIPARISLER").rows) {
-    const docs = out.get(String(row.sip_belgeno)) ?? new Set<string>();
-    docs.add(`${row.sip_evrakno_seri}-${row.sip_evrakno_sira}`);
-    out.set(String(row.sip_belgeno), docs);
-  }
-  return out;
-};
 
 describe("agent-backed connections", () => {
   it("runs through the agent, fails as transient with the agent's words when it is stopped", async () => {

@@ -139,14 +139,39 @@ export async function ordersThroughKilledAgent<Erp>(
   expect(last.status, JSON.stringify(last)).toBe("Succeeded");
 
   const docs = await settled();
+  const confirmed = await expectEachOrderOnce(t, c, orders, docs);
+  return { kills, documents: docs.size, confirmed };
+}
+
+/** Mikro's orders table: our order number → the ERP documents (series-number) holding it. */
+export function mikroDocumentsByOrder(c: ConnectedCompany) {
+  const out = new Map<string, Set<string>>();
+  for (const row of c.erp.state.table("SIPARISLER").rows) {
+    const docs = out.get(String(row.sip_belgeno)) ?? new Set<string>();
+    docs.add(`${row.sip_evrakno_seri}-${row.sip_evrakno_sira}`);
+    out.set(String(row.sip_belgeno), docs);
+  }
+  return out;
+}
+
+/**
+ * Nothing lost, nothing doubled: each of `orders` in the ERP in exactly one document (`docs`, from the
+ * emulator) and confirmed once in the company's ledger. Answers the ledger's count.
+ */
+export async function expectEachOrderOnce(
+  t: TestApp,
+  c: ConnectedCompany<unknown>,
+  orders: { orderNumber: string }[],
+  docs: Map<string, Set<string>>,
+): Promise<number> {
   expect([...docs].filter(([, d]) => d.size !== 1)).toEqual([]);
   for (const o of orders) expect(docs.has(o.orderNumber), o.orderNumber).toBe(true);
-  expect(docs.size).toBe(count);
+  expect(docs.size).toBe(orders.length);
   const ledger = await t.ctx.database.db
     .select()
     .from(engineSchema.orderLedger)
     .where(eq(engineSchema.orderLedger.companyId, c.companyId));
-  expect(ledger).toHaveLength(count);
+  expect(ledger).toHaveLength(orders.length);
   expect(ledger.filter((r) => r.state !== "confirmed")).toEqual([]);
-  return { kills, documents: docs.size, confirmed: ledger.length };
+  return ledger.length;
 }

@@ -602,6 +602,10 @@ export const de: MessageCatalog = {
     paired: "Der Vor-Ort-Agent ist gekoppelt.",
     pairingCodeInvalid:
       "Der Kopplungscode ist ungültig, abgelaufen oder bereits verwendet. Holen Sie im Panel einen neuen Code und versuchen Sie es erneut.",
+    servesConnection:
+      "Der lokale Agent bedient jetzt diese Verbindung. Die Aufrufe laufen über einen ihrer Agenten, der online ist; fällt einer aus, macht ein anderer weiter.",
+    leftConnection:
+      "Der lokale Agent bedient diese Verbindung nicht mehr. Ihre anderen Agenten (falls vorhanden) arbeiten weiter.",
     revoked:
       "Der Zugang des Vor-Ort-Agenten wurde entzogen. Holen Sie einen neuen Kopplungscode, um ihn wieder zu verbinden.",
     offline:
@@ -634,6 +638,8 @@ export const de: MessageCatalog = {
         "Dafür sind Administratorrechte nötig: unter Windows die Eingabeaufforderung mit 'Als Administrator ausführen' öffnen, unter Linux mit sudo ausführen.",
       serviceUsage:
         "Verwendung:\n  entegrasyon-agent service install [--code CODE --server ADRESSE] [--proxy ADRESSE]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "Der Proxy {{proxy}} hat die Windows-Authentifizierung (NTLM) nicht angenommen (HTTP {{status}}). Prüfen Sie das auf diesem Rechner gespeicherte Konto (entegrasyon-agent http-auth list) oder speichern Sie es neu: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain DOMÄNE --user BENUTZER --password PASSWORT",
       proxyInvalid: "Ungültige Proxy-Adresse: {{proxy}} (z. B. http://benutzer:passwort@proxy:8080)",
       usage:
         "Verwendung:\n  entegrasyon-agent pair CODE --server URL   Koppelt mit dem Code aus dem Panel\n  entegrasyon-agent run                      Verbindet sich mit dem Server und führt Anfragen aus\n  entegrasyon-agent status                   Zeigt den letzten Zustand\n  Überwachte Ordner: entegrasyon-agent folder add|list|remove",

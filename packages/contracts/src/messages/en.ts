@@ -567,6 +567,9 @@ export const en: MessageCatalog = {
     paired: "The on-site agent is paired.",
     pairingCodeInvalid:
       "The pairing code is invalid, expired or already used. Get a new code in the panel and try again.",
+    servesConnection:
+      "The on-site agent now serves this connection. Whichever of the connection's agents is online carries its calls; if one stops, another carries on.",
+    leftConnection: "The on-site agent no longer serves this connection. Its other agents (if any) carry on.",
     revoked: "The on-site agent's access was revoked. Get a new pairing code to connect it again.",
     offline:
       "The on-site agent is offline (last seen: {{lastSeen}}). Check the computer it runs on and its network connection.",
@@ -597,6 +600,8 @@ export const en: MessageCatalog = {
         "This needs administrator rights: on Windows open the command prompt with 'Run as administrator', on Linux run it with sudo.",
       serviceUsage:
         "Usage:\n  entegrasyon-agent service install [--code CODE --server URL] [--proxy URL]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "The proxy {{proxy}} did not accept the Windows (NTLM) authentication (HTTP {{status}}). Check the account kept on this computer (entegrasyon-agent http-auth list) or save it again: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain DOMAIN --user USER --password PASSWORD",
       proxyInvalid: "Invalid proxy address: {{proxy}} (e.g. http://user:password@proxy:8080)",
       usage:
         "Usage:\n  entegrasyon-agent pair CODE --server URL   Pairs with the code from the panel\n  entegrasyon-agent run                      Connects to the server and carries out requests\n  entegrasyon-agent status                   Shows the last state\n  entegrasyon-agent service install|status|uninstall   Installs as a service, shows its state, removes it\n  Watched folders: entegrasyon-agent folder add|list|remove\n  Proxy: --proxy http://user:password@proxy:8080 or HTTPS_PROXY\n  Started without arguments it asks for the pairing code and connects.",

@@ -587,6 +587,9 @@ export const es: MessageCatalog = {
     paired: "El agente local está emparejado.",
     pairingCodeInvalid:
       "El código de emparejamiento no es válido, ha caducado o ya se usó. Obtenga un código nuevo en el panel e inténtelo de nuevo.",
+    servesConnection:
+      "El agente local ahora atiende esta conexión. Las llamadas pasan por cualquiera de sus agentes que esté en línea; si uno se detiene, otro continúa.",
+    leftConnection: "El agente local ya no atiende esta conexión. Sus otros agentes (si los hay) continúan.",
     revoked:
       "Se revocó el acceso del agente local. Obtenga un código de emparejamiento nuevo para volver a conectarlo.",
     offline:
@@ -619,6 +622,8 @@ export const es: MessageCatalog = {
         "Esto requiere permisos de administrador: en Windows abra el símbolo del sistema con 'Ejecutar como administrador'; en Linux ejecútelo con sudo.",
       serviceUsage:
         "Uso:\n  entegrasyon-agent service install [--code CÓDIGO --server DIRECCIÓN] [--proxy DIRECCIÓN]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "El proxy {{proxy}} no aceptó la autenticación de Windows (NTLM) (HTTP {{status}}). Revise la cuenta guardada en este equipo (entegrasyon-agent http-auth list) o guárdela de nuevo: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain DOMINIO --user USUARIO --password CONTRASEÑA",
       proxyInvalid: "Dirección de proxy no válida: {{proxy}} (p. ej. http://usuario:clave@proxy:8080)",
       usage:
         "Uso:\n  entegrasyon-agent pair CÓDIGO --server URL   Empareja con el código del panel\n  entegrasyon-agent run                        Se conecta al servidor y ejecuta las solicitudes\n  entegrasyon-agent status                     Muestra el último estado\n  Carpetas vigiladas: entegrasyon-agent folder add|list|remove",

@@ -598,6 +598,10 @@ export const fr: MessageCatalog = {
     paired: "L'agent local est appairé.",
     pairingCodeInvalid:
       "Le code d'appairage est invalide, expiré ou déjà utilisé. Obtenez un nouveau code dans le panneau et réessayez.",
+    servesConnection:
+      "L'agent local dessert désormais cette connexion. Les appels passent par l'un de ses agents en ligne ; si l'un s'arrête, un autre prend le relais.",
+    leftConnection:
+      "L'agent local ne dessert plus cette connexion. Ses autres agents (s'il y en a) prennent le relais.",
     revoked:
       "L'accès de l'agent local a été révoqué. Obtenez un nouveau code d'appairage pour le reconnecter.",
     offline:
@@ -630,6 +634,8 @@ export const fr: MessageCatalog = {
         "Cela demande les droits d'administrateur : sous Windows, ouvrez l'invite de commandes avec « Exécuter en tant qu'administrateur » ; sous Linux, lancez-le avec sudo.",
       serviceUsage:
         "Utilisation :\n  entegrasyon-agent service install [--code CODE --server ADRESSE] [--proxy ADRESSE]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "Le proxy {{proxy}} n'a pas accepté l'authentification Windows (NTLM) (HTTP {{status}}). Vérifiez le compte enregistré sur cet ordinateur (entegrasyon-agent http-auth list) ou enregistrez-le à nouveau : entegrasyon-agent http-auth add {{proxy}} --ntlm --domain DOMAINE --user UTILISATEUR --password MOTDEPASSE",
       proxyInvalid: "Adresse de proxy invalide : {{proxy}} (ex. http://utilisateur:motdepasse@proxy:8080)",
       usage:
         "Utilisation :\n  entegrasyon-agent pair CODE --server URL   Appaire avec le code du panneau\n  entegrasyon-agent run                      Se connecte au serveur et exécute les requêtes\n  entegrasyon-agent status                   Affiche le dernier état\n  Dossiers surveillés : entegrasyon-agent folder add|list|remove",

@@ -564,6 +564,10 @@ export const ja: MessageCatalog = {
     paired: "オンサイトエージェントのペアリングが完了しました。",
     pairingCodeInvalid:
       "ペアリングコードが無効、期限切れ、または使用済みです。パネルで新しいコードを取得して再試行してください。",
+    servesConnection:
+      "このオンサイトエージェントがこの接続を担当するようになりました。接続のエージェントのうちオンラインのものが呼び出しを処理し、1台が停止しても別のエージェントが引き継ぎます。",
+    leftConnection:
+      "このオンサイトエージェントはこの接続の担当から外れました。接続の他のエージェント（あれば）が引き続き処理します。",
     revoked:
       "オンサイトエージェントのアクセスを取り消しました。再接続するには新しいペアリングコードを取得してください。",
     offline:
@@ -595,6 +599,8 @@ export const ja: MessageCatalog = {
         "管理者権限が必要です。Windows では「管理者として実行」でコマンドプロンプトを開き、Linux では sudo で実行してください。",
       serviceUsage:
         "使い方:\n  entegrasyon-agent service install [--code コード --server アドレス] [--proxy アドレス]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "プロキシ {{proxy}} が Windows（NTLM）認証を受け付けませんでした（HTTP {{status}}）。このコンピューターに保存したアカウントを確認するか（entegrasyon-agent http-auth list）、保存し直してください: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain ドメイン --user ユーザー --password パスワード",
       proxyInvalid: "プロキシのアドレスが無効です: {{proxy}} (例: http://user:password@proxy:8080)",
       usage:
         "使い方:\n  entegrasyon-agent pair CODE --server URL   パネルのコードでペアリングします\n  entegrasyon-agent run                      サーバーに接続してリクエストを実行します\n  entegrasyon-agent status                   最後の状態を表示します\n  監視フォルダー: entegrasyon-agent folder add|list|remove",

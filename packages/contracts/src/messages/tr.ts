@@ -750,6 +750,10 @@ export const tr = {
     paired: "Yerel bağlantı aracı eşleştirildi.",
     pairingCodeInvalid:
       "Eşleştirme kodu geçersiz, süresi dolmuş ya da daha önce kullanılmış. Panelden yeni bir kod alıp tekrar deneyin.",
+    servesConnection:
+      "Yerel bağlantı aracı bu bağlantıya eklendi. Aynı bağlantının araçlarından çevrimiçi olan aktarımları taşır; biri kapanırsa diğeri devam eder.",
+    leftConnection:
+      "Yerel bağlantı aracı bu bağlantıdan çıkarıldı. Bağlantının diğer araçları (varsa) aktarımları taşımaya devam eder.",
     revoked:
       "Yerel bağlantı aracının erişimi kaldırıldı. Yeniden bağlamak için yeni bir eşleştirme kodu alın.",
     offline:
@@ -782,6 +786,8 @@ export const tr = {
         "Bu işlem yönetici yetkisi ister: Windows'ta komut istemini 'Yönetici olarak çalıştır' ile açın, Linux'ta sudo ile çalıştırın.",
       serviceUsage:
         "Kullanım:\n  entegrasyon-agent service install [--code KOD --server ADRES] [--proxy ADRES]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "Vekil sunucu (proxy) {{proxy}} Windows (NTLM) kimlik doğrulamasını kabul etmedi (HTTP {{status}}). Bu bilgisayarda kayıtlı hesabı kontrol edin (entegrasyon-agent http-auth list) ya da yeniden kaydedin: entegrasyon-agent http-auth add {{proxy}} --ntlm --domain ALAN --user KULLANICI --password PAROLA",
       proxyInvalid:
         "Vekil sunucu (proxy) adresi geçersiz: {{proxy}} (ör. http://kullanici:parola@vekil:8080)",
       usage:

@@ -516,6 +516,8 @@ export const zh: MessageCatalog = {
       "配对码已生成。请在 10 分钟内在本地代理中输入：entegrasyon-agent pair CODE --server URL",
     paired: "本地代理已配对。",
     pairingCodeInvalid: "配对码无效、已过期或已被使用。请在面板中获取新的配对码后重试。",
+    servesConnection: "本地代理现在服务于此连接。调用由该连接中在线的任一代理处理；一个停止时，另一个继续。",
+    leftConnection: "本地代理已不再服务于此连接。该连接的其他代理（如有）继续工作。",
     revoked: "已撤销本地代理的访问权限。如需重新连接，请获取新的配对码。",
     offline: "本地代理离线（最后在线：{{lastSeen}}）。请检查运行它的计算机及其网络连接。",
     offlineNotice:
@@ -545,6 +547,8 @@ export const zh: MessageCatalog = {
         "此操作需要管理员权限：在 Windows 上用“以管理员身份运行”打开命令提示符，在 Linux 上用 sudo 运行。",
       serviceUsage:
         "用法：\n  entegrasyon-agent service install [--code 配对码 --server 地址] [--proxy 地址]\n  entegrasyon-agent service status\n  entegrasyon-agent service uninstall [--delete-data]",
+      proxyRefused:
+        "代理服务器 {{proxy}} 未接受 Windows（NTLM）身份验证（HTTP {{status}}）。请检查本机保存的账户（entegrasyon-agent http-auth list），或重新保存：entegrasyon-agent http-auth add {{proxy}} --ntlm --domain 域 --user 用户 --password 密码",
       proxyInvalid: "代理地址无效：{{proxy}}（例如 http://user:password@proxy:8080）",
       usage:
         "用法：\n  entegrasyon-agent pair CODE --server URL   使用面板中的配对码进行配对\n  entegrasyon-agent run                      连接服务器并执行请求\n  entegrasyon-agent status                   显示最近的状态\n  监视文件夹：entegrasyon-agent folder add|list|remove",

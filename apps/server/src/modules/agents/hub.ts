@@ -21,6 +21,7 @@ import type {
 } from "@ep/contracts";
 import { AGENT_BINARY_PROTOCOL, decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
 import type { WebSocket } from "ws";
+import { chooseNode, mayMoveCall } from "./nodes.ts";
 
 export type AgentHello = AgentHelloFrame;
 
@@ -68,6 +69,8 @@ export type AgentHubOptions = {
   /** The merchant's sentence for an agent that stayed offline ("… (son görülme: …)"). */
   offlineText?: (agentId: number) => Promise<string | undefined>;
   router?: AgentRouter;
+  /** The agents serving a connection, its own first (none: the connection's own agent alone). */
+  nodesOf?: (connectionId: number) => Promise<number[]>;
 };
 
 export { TransportError };
@@ -87,7 +90,12 @@ type Online = {
   /** Last WebSocket ping → pong time (the panel's round-trip time). */
   rttMs: number | null;
   pingAt: number;
+  /** When its last hello or heartbeat came (a connection's agents: the one seen last is preferred). */
+  seenAt: number;
 };
+
+/** Where a call goes: an agent connected here, or the process holding its socket. */
+type Node = { agentId: number; target: Online | string };
 
 /** A call as the frame carries it. */
 type SimpleCall = {
@@ -140,6 +148,9 @@ export class AgentHub {
   /** Agents a call has already waited the whole bound for: later calls fail at once until they return. */
   private readonly gaveUp = new Set<number>();
   private readonly relayed = new Map<number, number>();
+  /** A connection's agent that carried its last call (the panel's "active" one). */
+  private readonly carriers = new Map<number, number>();
+  private moved = 0;
   private started: Promise<void> | undefined;
 
   constructor(private readonly options: AgentHubOptions) {}
@@ -165,11 +176,22 @@ export class AgentHub {
     return this.relayed.get(agentId) ?? 0;
   }
 
+  /** Calls moved to another agent of their connection because theirs went away (see `mayMoveCall`). */
+  movedCalls(): number {
+    return this.moved;
+  }
+
+  /** The agent that carried the connection's last call from this process, if any. */
+  carrierOf(connectionId: number): number | undefined {
+    return this.carriers.get(connectionId);
+  }
+
   /** Measures the round trip to the agent once more (called at each of its heartbeats). */
   ping(agentId: number): void {
     const entry = this.online.get(agentId);
     if (!entry) return;
     entry.pingAt = Date.now();
+    entry.seenAt = entry.pingAt;
     entry.socket.ping();
   }
 
@@ -199,6 +221,7 @@ export class AgentHub {
       binary: (hello.protocol ?? 1) >= AGENT_BINARY_PROTOCOL,
       rttMs: null,
       pingAt: 0,
+      seenAt: Date.now(),
     };
     this.online.set(agentId, entry);
     socket.on("pong", () => {
@@ -251,15 +274,26 @@ export class AgentHub {
     for (const [id] of this.online) this.disconnect(id, "server shutting down");
   }
 
-  /** A `fetch` that runs every request through the agent: the connector SDK takes it as its transport. */
-  fetchFor(agentId: number): AgentFetch {
+  /**
+   * A `fetch` that runs every request through the agent: the connector SDK takes it as its transport.
+   * With `connectionId`, through whichever of the connection's agents is online (see `nodesOf`).
+   */
+  fetchFor(agentId: number, connectionId?: number): AgentFetch {
     const relayed = (input: string | URL | Request, init?: RequestInit) =>
-      this.relay(agentId, simpleCall(input, init) ?? new Request(input, init));
+      this.relay(agentId, simpleCall(input, init) ?? new Request(input, init), connectionId);
     return Object.assign(relayed, {
       ready: async (signal?: AbortSignal) => {
-        await this.waitTarget(agentId, signal ?? null);
+        await this.waitNode(await this.nodes(agentId, connectionId), signal ?? null, connectionId);
       },
     }) as AgentFetch;
+  }
+
+  /** The agents that may carry a call: the connection's (its own first), else the one agent. */
+  private async nodes(agentId: number, connectionId: number | undefined): Promise<number[]> {
+    if (connectionId === undefined || !this.options.nodesOf) return [agentId];
+    // The list unreadable (a database hiccup): the connection's own agent still carries the call.
+    const ids = await this.options.nodesOf(connectionId).catch(() => []);
+    return ids.length > 0 ? ids : [agentId];
   }
 
   private async offline(agentId: number): Promise<TransportError> {
@@ -267,41 +301,59 @@ export class AgentHub {
     return new TransportError(`agent ${agentId} is offline`, TRANSPORT_OFFLINE, text);
   }
 
-  /** Where the agent's socket is: here, or the process holding it; waits within the bound for it. */
-  private async findTarget(agentId: number): Promise<Online | string | undefined> {
-    const here = this.online.get(agentId);
-    if (here || !this.options.router) return here;
+  /**
+   * Where a call for these agents can go now: the best one connected here (`chooseNode`), else one whose
+   * socket another process holds (the last carrier first).
+   */
+  private async findNode(ids: number[], connectionId: number | undefined): Promise<Node | undefined> {
+    const carrier = connectionId === undefined ? undefined : this.carriers.get(connectionId);
+    const here = ids.flatMap((agentId) => {
+      const entry = this.online.get(agentId);
+      return entry ? [{ agentId, busy: entry.pending.size, seenAt: entry.seenAt, entry }] : [];
+    });
+    const best = chooseNode(here, carrier);
+    if (best) return { agentId: best.agentId, target: best.entry };
+    const router = this.options.router;
+    if (!router) return undefined;
     await this.start();
-    const holder = await this.options.router.holderOf(agentId);
-    return holder && holder !== this.options.router.instance ? holder : this.online.get(agentId);
+    for (const agentId of [...ids].sort((a, b) => Number(b === carrier) - Number(a === carrier))) {
+      const holder = await router.holderOf(agentId);
+      if (holder && holder !== router.instance) return { agentId, target: holder };
+      const entry = this.online.get(agentId);
+      if (entry) return { agentId, target: entry };
+    }
+    return undefined;
   }
 
-  private async waitTarget(agentId: number, signal: AbortSignal | null): Promise<Online | string> {
-    const now = await this.findTarget(agentId);
+  /** A node for these agents, waiting within the bound for one of them to come (back) online. */
+  private async waitNode(ids: number[], signal: AbortSignal | null, connectionId?: number): Promise<Node> {
+    const now = await this.findNode(ids, connectionId);
     if (now) return now;
-    if (this.gaveUp.has(agentId)) throw await this.offline(agentId);
+    if (ids.every((id) => this.gaveUp.has(id))) throw await this.offline(ids[0]!);
     await new Promise<void>((resolve) => {
-      const set = this.waiters.get(agentId) ?? new Set();
-      this.waiters.set(agentId, set);
       const done = () => {
         clearTimeout(timer);
-        set.delete(done);
+        for (const id of ids) this.waiters.get(id)?.delete(done);
         signal?.removeEventListener("abort", done);
         resolve();
       };
       const timer = setTimeout(done, this.options.offlineWaitMs);
       signal?.addEventListener("abort", done);
-      set.add(done);
+      for (const id of ids) {
+        const set = this.waiters.get(id) ?? new Set();
+        this.waiters.set(id, set);
+        set.add(done);
+      }
     });
-    const later = await this.findTarget(agentId);
+    const later = await this.findNode(ids, connectionId);
     if (!later) {
-      if (!signal?.aborted) this.gaveUp.add(agentId);
-      throw await this.offline(agentId);
+      if (!signal?.aborted) for (const id of ids) this.gaveUp.add(id);
+      throw await this.offline(ids[0]!);
     }
     return later;
   }
 
-  async relay(agentId: number, call: Request | SimpleCall): Promise<Response> {
+  async relay(agentId: number, call: Request | SimpleCall, connectionId?: number): Promise<Response> {
     const request = call instanceof Request ? await fromRequest(call) : call;
     const frame: AgentHttpRequestFrame = {
       type: "http",
@@ -312,7 +364,7 @@ export class AgentHub {
       body: request.body,
       timeoutMs: this.options.callTimeoutMs,
     };
-    const answer = await this.exchange(agentId, frame, request.signal);
+    const answer = await this.exchange(agentId, frame, request.signal, connectionId);
     if (answer.type === "http-error") {
       // The agent reached nothing (refused, unknown host): keep its code so the client can classify.
       throw Object.assign(new Error(answer.message), { code: answer.code });
@@ -330,7 +382,7 @@ export class AgentHub {
    * The SQL seam through an agent: each statement is relayed like an HTTP call (same offline wait,
    * same cross-process route) and run there by the agent's driver for the database's dialect.
    */
-  sqlFor(agentId: number, target: SqlTarget, dialect?: SqlDialect): SqlTransport {
+  sqlFor(agentId: number, target: SqlTarget, dialect?: SqlDialect, connectionId?: number): SqlTransport {
     const resolved: SqlDialect = dialect ?? ("dialect" in target ? target.dialect : "mssql");
     return {
       dialect: resolved,
@@ -349,9 +401,11 @@ export class AgentHub {
           timeoutMs,
           ...(query.readOnly ? { readOnly: true } : {}),
         };
-        const answer = await this.exchange(agentId, frame, options.signal ?? NEVER).catch((e: unknown) => {
-          throw sqlTransportError(e);
-        });
+        const answer = await this.exchange(agentId, frame, options.signal ?? NEVER, connectionId).catch(
+          (e: unknown) => {
+            throw sqlTransportError(e);
+          },
+        );
         if (answer.type === "sql-result") {
           return { rows: answer.rows, rowsAffected: answer.rowsAffected, truncated: answer.truncated };
         }
@@ -361,22 +415,48 @@ export class AgentHub {
     };
   }
 
-  /** Sends one frame to the agent wherever its socket is (here or another process) and waits for the answer. */
+  /**
+   * Sends one frame to the agent wherever its socket is (here or another process) and waits for the
+   * answer. With several agents for the connection, a call whose agent went away moves to another one
+   * when `mayMoveCall` allows (never sent, or a read); a write that may have been applied does not.
+   */
   private async exchange(
     agentId: number,
-    frame: AgentRequestFrame,
+    firstFrame: AgentRequestFrame,
     signal: AbortSignal,
+    connectionId?: number,
   ): Promise<AgentAnswerFrame> {
-    const target = await this.waitTarget(agentId, signal);
-    signal.throwIfAborted();
-    this.relayed.set(agentId, this.relayedCalls(agentId) + 1);
-    return typeof target === "string"
-      ? await abortable(
-          // The router's bound covers the hop to the holder and back.
-          this.options.router!.call(target, agentId, frame, frame.timeoutMs + 2000),
-          signal,
-        )
-      : await this.sendLocal(agentId, target, frame, signal);
+    const ids = await this.nodes(agentId, connectionId);
+    const tried = new Set<number>();
+    let frame = firstFrame;
+    for (;;) {
+      const { agentId: via, target } = await this.waitNode(
+        ids.filter((id) => !tried.has(id)),
+        signal,
+        connectionId,
+      );
+      signal.throwIfAborted();
+      this.relayed.set(via, this.relayedCalls(via) + 1);
+      if (connectionId !== undefined) this.carriers.set(connectionId, via);
+      const others = ids.some((id) => id !== via && !tried.has(id));
+      try {
+        const answer =
+          typeof target === "string"
+            ? await abortable(
+                // The router's bound covers the hop to the holder and back.
+                this.options.router!.call(target, via, frame, frame.timeoutMs + 2000),
+                signal,
+              )
+            : await this.sendLocal(via, target, frame, signal);
+        // A routed call's holder says in an error frame that the agent was gone.
+        if (!others || !mayMoveCall(frame, transportCodeOf(answer))) return answer;
+      } catch (e) {
+        if (!others || !(e instanceof TransportError) || !mayMoveCall(frame, e.code)) throw e;
+      }
+      tried.add(via);
+      this.moved++;
+      frame = { ...frame, id: randomUUID() };
+    }
   }
 
   /** A call another process routed here: carried out on the local socket, failures as error frames. */
@@ -453,6 +533,12 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+/** The transport's code of an error frame a holder answered for a routed call (else undefined). */
+function transportCodeOf(answer: AgentAnswerFrame): string | undefined {
+  const code = answer.type === "http-error" || answer.type === "sql-error" ? answer.code : undefined;
+  return code === TRANSPORT_OFFLINE || code === TRANSPORT_LOST ? code : undefined;
 }
 
 /** A routed call that could not reach the agent, in the frame kind its caller waits for. */

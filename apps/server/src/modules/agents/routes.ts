@@ -35,6 +35,7 @@ const agentSchema = z.object({
   statusText: z.string().nullable(),
   roundTripMs: z.number().nullable(),
   newerVersion: z.string().nullable(),
+  serves: z.array(z.object({ kind: z.enum(["erp", "shop"]), active: z.boolean() })),
   createdAt: z.string(),
 });
 const helloSchema = z.object({
@@ -163,6 +164,25 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         await service.assignConnection(companyOf(request), request.body.kind, request.body.agentId);
         return ok(null);
+      },
+    );
+
+    // A second (third…) machine for the same connection: calls go to whichever of its agents is online.
+    app.put(
+      "/api/agents/:id/serves",
+      {
+        onRequest: companyUser,
+        schema: {
+          tags,
+          params: z.object({ id: idParam() }),
+          body: z.object({ kind: z.enum(["erp", "shop"]), serves: z.boolean() }),
+          response: { 200: envelopeSchema(z.null()) },
+        },
+      },
+      async (request) => {
+        const { kind, serves } = request.body;
+        await service.serve(companyOf(request), request.params.id, kind, serves);
+        return ok(null, serves ? "agents.servesConnection" : "agents.leftConnection");
       },
     );
 

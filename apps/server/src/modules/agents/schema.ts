@@ -1,5 +1,15 @@
 import type { AgentFolderStatus } from "@ep/contracts";
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { companies } from "../../platform/db/schema.ts";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -58,3 +68,25 @@ export const agentRelayCalls = pgTable("agent_relay_calls", {
   answer: jsonb("answer"),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
+
+/**
+ * Further agents serving a connection besides its own (`connections.agent_id`), on other machines of the
+ * company's network (as an integration runtime has nodes): a call goes to whichever of them is online.
+ */
+export const connectionAgentNodes = pgTable(
+  "connection_agent_nodes",
+  {
+    connectionId: integer("connection_id").notNull(),
+    agentId: integer("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "connection_agent_nodes_pk", columns: [t.connectionId, t.agentId] }),
+    index("connection_agent_nodes_agent_idx").on(t.agentId),
+  ],
+);

@@ -6,6 +6,13 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { hashCode } from "../../platform/security/codes.ts";
+import {
+  activeNode,
+  type ConnectionKind,
+  companyConnectionNodes,
+  connectionNodes,
+  serveConnection,
+} from "./connection-nodes.ts";
 import { readAgentRelease } from "./downloads.ts";
 import { AgentHub } from "./hub.ts";
 import { PgAgentRouter } from "./router.ts";
@@ -56,6 +63,7 @@ export function agentHubOf(ctx: Pick<AppContext, "config" | "database">): AgentH
       router: ctx.database.kind === "postgres" ? new PgAgentRouter(ctx.database) : undefined,
       offlineWaitMs: ctx.config.agentOfflineWaitMs,
       callTimeoutMs: ctx.config.connectorTimeoutMs,
+      nodesOf: (connectionId) => connectionNodes(ctx.database, connectionId),
       offlineText: async (agentId) => {
         const [row] = await ctx.database.db
           .select({ lastSeenAt: agents.lastSeenAt })
@@ -91,6 +99,8 @@ export type AgentView = {
   roundTripMs: number | null;
   /** The version this server offers for download, when the agent runs another one (else null). */
   newerVersion: string | null;
+  /** The company's connections this agent serves, and whether it is the one carrying their calls now. */
+  serves: { kind: ConnectionKind; active: boolean }[];
   createdAt: string;
 };
 
@@ -189,8 +199,16 @@ export class AgentService {
       .orderBy(asc(agents.id));
     const now = this.ctx.clock.now();
     const release = readAgentRelease()?.version;
+    const onlineIds = new Set(rows.filter((r) => agentOnline(hub, r, now)).map((r) => r.id));
+    const served = await companyConnectionNodes(this.ctx.database, companyId);
+    const active = new Map(
+      served.map((c) => [
+        c.connectionId,
+        activeNode(c.agentIds, (id) => onlineIds.has(id), hub.carrierOf(c.connectionId)),
+      ]),
+    );
     return rows.map((r) => {
-      const online = agentOnline(hub, r, now);
+      const online = onlineIds.has(r.id);
       return {
         id: r.id,
         machineName: r.machineName,
@@ -200,6 +218,9 @@ export class AgentService {
         statusText: online ? null : offlineText(r.lastSeenAt),
         roundTripMs: hub.roundTripMs(r.id),
         newerVersion: release && r.version && r.version !== release ? release : null,
+        serves: served
+          .filter((c) => c.agentIds.includes(r.id))
+          .map((c) => ({ kind: c.kind, active: active.get(c.connectionId) === r.id })),
         createdAt: r.createdAt.toISOString(),
       };
     });
@@ -223,6 +244,12 @@ export class AgentService {
       .where(and(eq(connections.companyId, companyId), eq(connections.kind, kind)))
       .returning({ id: connections.id });
     if (!row) throw new AppError(409, "connectionSettings.notConnected");
+  }
+
+  /** One more (or one fewer) agent for the company's connection of `kind`: see `serveConnection`. */
+  async serve(companyId: number, agentId: number, kind: ConnectionKind, serves: boolean): Promise<void> {
+    if (!(await this.owns(companyId, agentId))) throw AppError.notFound();
+    await serveConnection(this.ctx, companyId, agentId, kind, serves);
   }
 
   async revoke(companyId: number, agentId: number): Promise<void> {

@@ -57,15 +57,15 @@ export async function openCompanyConnectors(
   return {
     erp: createErpConnector(erpRow.systemType, erpCreds, {
       ...connectorContext,
-      fetch: transportOf(ctx, erpRow.agentId),
-      sql: sqlTransportOf(ctx, erpRow.agentId, erpCreds),
+      fetch: transportOf(ctx, erpRow.agentId, erpRow.id),
+      sql: sqlTransportOf(ctx, erpRow.agentId, erpCreds, erpRow.id),
       files: filesOf(ctx, companyId, erpRow.systemType),
       budget: budget("erp", erpRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "erp", erpCreds),
     }),
     shop: createShopConnector(shopRow.systemType, shopCreds, {
       ...connectorContext,
-      fetch: transportOf(ctx, shopRow.agentId),
+      fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
       budget: budget("shop", shopRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
     }),
@@ -81,8 +81,10 @@ export async function openCompanyConnectors(
 export function transportOf(
   ctx: Pick<AppContext, "config" | "database" | "outbound">,
   agentId: number | null | undefined,
+  /** The stored connection: its calls go through whichever of its agents is online. */
+  connectionId?: number,
 ): TransportFetch {
-  return agentId ? agentHubOf(ctx).fetchFor(agentId) : ctx.outbound.fetch;
+  return agentId ? agentHubOf(ctx).fetchFor(agentId, connectionId) : ctx.outbound.fetch;
 }
 
 /**

@@ -280,7 +280,7 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             companyId: String(companyId),
             rateLimitStore: rateLimitStoreFor(ctx.database),
             timeoutMs: Math.min(ctx.config.connectorTimeoutMs, 15_000),
-            sql: sqlTransportOf(ctx, row.agentId, credentials),
+            sql: sqlTransportOf(ctx, row.agentId, credentials, row.id),
           });
           const p = await connector.preview(request.body.query, PREVIEW_ROWS);
           return ok<SqlPreview>({

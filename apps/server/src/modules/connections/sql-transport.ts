@@ -17,9 +17,11 @@ export function sqlTransportOf(
   ctx: Pick<AppContext, "config" | "database">,
   agentId: number | null | undefined,
   credentials: Record<string, string | undefined>,
+  /** The stored connection: its statements go through whichever of its agents is online. */
+  connectionId?: number,
 ): SqlTransport | undefined {
   const target = sqlTargetOf(credentials);
   if (!agentId || !target) return undefined;
   const dialect = credentials.sqlDialect === "mssql" ? "mssql" : "firebird";
-  return agentHubOf(ctx).sqlFor(agentId, target, dialect);
+  return agentHubOf(ctx).sqlFor(agentId, target, dialect, connectionId);
 }

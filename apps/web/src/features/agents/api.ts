@@ -12,6 +12,8 @@ export type AgentDto = {
   roundTripMs: number | null;
   /** The version offered for download when the agent runs another one. */
   newerVersion: string | null;
+  /** The company's connections it serves; `active`: the one of them carrying the calls now. */
+  serves: { kind: "erp" | "shop"; active: boolean }[];
   createdAt: string;
 };
 
@@ -63,6 +65,16 @@ export function useRevokeAgent() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => request<null>(`/api/agents/${id}`, { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: agentKeys.list }),
+  });
+}
+
+/** PUT /api/agents/:id/serves — one more agent (another machine) for a connection, or one fewer. */
+export function useServeConnection() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, kind, serves }: { id: number; kind: "erp" | "shop"; serves: boolean }) =>
+      request<null>(`/api/agents/${id}/serves`, { method: "PUT", body: { kind, serves } }),
     onSuccess: () => client.invalidateQueries({ queryKey: agentKeys.list }),
   });
 }

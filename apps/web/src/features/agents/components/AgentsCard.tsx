@@ -16,6 +16,7 @@ import {
   useIssuePairingCode,
   useRevokeAgent,
 } from "../api";
+import { AgentServes } from "./AgentServes";
 
 const fileOf = (release: AgentReleaseDto | null | undefined, platform: "windows" | "linux") =>
   release?.files.find((f) => f.platform === platform);
@@ -162,54 +163,63 @@ export function AgentsCard() {
             list.length === 0 ? (
               <Text size="sm">{t("agents.card.none")}</Text>
             ) : (
-              <ResponsiveTable striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t("agents.card.machine")}</Table.Th>
-                    <Table.Th>{t("agents.card.status")}</Table.Th>
-                    <Table.Th>{t("agents.card.lastSeen")}</Table.Th>
-                    <Table.Th>{t("agents.card.version")}</Table.Th>
-                    <Table.Th>{t("agents.card.roundTrip")}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.map((a) => (
-                    <Table.Tr key={a.id}>
-                      <Table.Td>{a.machineName || `#${a.id}`}</Table.Td>
-                      <Table.Td>
-                        <Badge
-                          color={a.online ? "green" : "red"}
-                          variant="light"
-                          title={a.statusText ?? undefined}
-                        >
-                          {a.online ? t("agents.card.online") : t("agents.card.offline")}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(a.lastSeenAt)}</Table.Td>
-                      <Table.Td>
-                        {a.version || "-"}
-                        {a.newerVersion && (
-                          <Badge ml="xs" color="yellow" variant="light">
-                            {t("agents.card.newerVersion", { version: a.newerVersion })}
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" justify="flex-end">
-                          <Button size="xs" variant="light" onClick={onIssue}>
-                            {t("agents.card.repair")}
-                          </Button>
-                          <Button size="xs" color="red" variant="light" onClick={() => onRevoke(a.id)}>
-                            {t("agents.card.revoke")}
-                          </Button>
-                        </Group>
-                      </Table.Td>
+              <Stack gap="xs">
+                <Text size="xs" c="dimmed">
+                  {t("agents.serves.help")}
+                </Text>
+                <ResponsiveTable striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t("agents.card.machine")}</Table.Th>
+                      <Table.Th>{t("agents.card.status")}</Table.Th>
+                      <Table.Th>{t("agents.serves.column")}</Table.Th>
+                      <Table.Th>{t("agents.card.lastSeen")}</Table.Th>
+                      <Table.Th>{t("agents.card.version")}</Table.Th>
+                      <Table.Th>{t("agents.card.roundTrip")}</Table.Th>
+                      <Table.Th />
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </ResponsiveTable>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {list.map((a) => (
+                      <Table.Tr key={a.id}>
+                        <Table.Td>{a.machineName || `#${a.id}`}</Table.Td>
+                        <Table.Td>
+                          <Badge
+                            color={a.online ? "green" : "red"}
+                            variant="light"
+                            title={a.statusText ?? undefined}
+                          >
+                            {a.online ? t("agents.card.online") : t("agents.card.offline")}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>
+                          <AgentServes agent={a} />
+                        </Table.Td>
+                        <Table.Td>{formatDateTime(a.lastSeenAt)}</Table.Td>
+                        <Table.Td>
+                          {a.version || "-"}
+                          {a.newerVersion && (
+                            <Badge ml="xs" color="yellow" variant="light">
+                              {t("agents.card.newerVersion", { version: a.newerVersion })}
+                            </Badge>
+                          )}
+                        </Table.Td>
+                        <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
+                        <Table.Td>
+                          <Group gap="xs" justify="flex-end">
+                            <Button size="xs" variant="light" onClick={onIssue}>
+                              {t("agents.card.repair")}
+                            </Button>
+                            <Button size="xs" color="red" variant="light" onClick={() => onRevoke(a.id)}>
+                              {t("agents.card.revoke")}
+                            </Button>
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </ResponsiveTable>
+              </Stack>
             )
           }
         </QueryBoundary>
