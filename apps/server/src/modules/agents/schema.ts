@@ -1,5 +1,15 @@
 import type { AgentFolderStatus } from "@ep/contracts";
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { companies } from "../../platform/db/schema.ts";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -38,6 +48,12 @@ export const agents = pgTable(
     folders: jsonb("folders").$type<AgentFolderStatus[]>(),
     revokedAt: ts("revoked_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** Self-update hours (agent's local clock, [from, to); from = to: any hour), set in the panel. */
+    updateFrom: smallint("update_from").notNull().default(2),
+    updateTo: smallint("update_to").notNull().default(5),
+    /** The version the agent said it is installing, and since when (the panel: "Güncelleniyor"). */
+    updatingTo: text("updating_to"),
+    updatingSince: ts("updating_since"),
   },
   (t) => [
     uniqueIndex("agents_credential_hash_uq").on(t.credentialHash),

@@ -10,6 +10,7 @@ import { readAgentRelease } from "./downloads.ts";
 import { AgentHub } from "./hub.ts";
 import { PgAgentRouter } from "./router.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
+import { agentUpdating } from "./updates.ts";
 
 const { connections } = engineSchema;
 
@@ -91,6 +92,10 @@ export type AgentView = {
   roundTripMs: number | null;
   /** The version this server offers for download, when the agent runs another one (else null). */
   newerVersion: string | null;
+  /** The agent is installing a new version now (panel: "Güncelleniyor"). */
+  updating: boolean;
+  /** The hours (agent's local clock) it may update in: [from, to), from = to: any hour. */
+  updateWindow: { from: number; to: number };
   createdAt: string;
 };
 
@@ -200,6 +205,8 @@ export class AgentService {
         statusText: online ? null : offlineText(r.lastSeenAt),
         roundTripMs: hub.roundTripMs(r.id),
         newerVersion: release && r.version && r.version !== release ? release : null,
+        updating: agentUpdating(r, now),
+        updateWindow: { from: r.updateFrom, to: r.updateTo },
         createdAt: r.createdAt.toISOString(),
       };
     });

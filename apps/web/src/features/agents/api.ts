@@ -12,6 +12,10 @@ export type AgentDto = {
   roundTripMs: number | null;
   /** The version offered for download when the agent runs another one. */
   newerVersion: string | null;
+  /** The agent is installing a new version now ("Güncelleniyor"). */
+  updating: boolean;
+  /** Hours (agent's clock) it may update itself in: [from, to); from = to: any hour. */
+  updateWindow: { from: number; to: number };
   createdAt: string;
 };
 
@@ -63,6 +67,16 @@ export function useRevokeAgent() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => request<null>(`/api/agents/${id}`, { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: agentKeys.list }),
+  });
+}
+
+/** PUT /api/agents/:id/update-window — the hours the agent may update itself in. */
+export function useSetUpdateWindow() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, from, to }: { id: number; from: number; to: number }) =>
+      request<null>(`/api/agents/${id}/update-window`, { method: "PUT", body: { from, to } }),
     onSuccess: () => client.invalidateQueries({ queryKey: agentKeys.list }),
   });
 }
