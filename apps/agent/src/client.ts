@@ -180,6 +180,8 @@ export class AgentClient {
         machineName,
         protocol: this.options.protocol ?? AGENT_PROTOCOL,
         parts: true,
+        // Reads the server's `release` frames (self-update, src/update/).
+        updates: true,
       }),
     );
   }

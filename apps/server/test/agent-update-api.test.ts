@@ -60,7 +60,7 @@ async function agentSocket(token: string) {
   await new Promise((r) => socket.once("open", r));
   const send = (frame: object) => socket.send(JSON.stringify(frame));
   const hello = (type: "hello" | "heartbeat", version = "1.0.0") =>
-    send({ type, version, machineName: "OFIS-PC", protocol: 3 });
+    send({ type, version, machineName: "OFIS-PC", protocol: 3, updates: true });
   const next = async () => {
     for (let i = 0; i < 200 && frames.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     return frames.shift();
@@ -77,6 +77,9 @@ describe("the server's side of the agents' self-update", () => {
     const other = await registerAndLogin(t.app);
     const a = await agentSocket(owner.token);
     try {
+      // An agent whose hello does not say it reads release frames (before 0.1.1) gets none.
+      a.send({ type: "hello", version: "0.1.0", machineName: "OFIS-PC", protocol: 3 });
+      expect(await a.next()).toBeUndefined();
       a.hello("hello");
       expect(await a.next()).toEqual({
         type: "release",

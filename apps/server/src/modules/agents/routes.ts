@@ -47,6 +47,8 @@ const helloSchema = z.object({
   protocol: z.number().int().min(1).max(1000).optional(),
   /** The agent sends long messages in parts once welcomed (agent-wire, protocol 3; in JSON too). */
   parts: z.boolean().optional(),
+  /** The agent reads `release` frames (it updates itself; agents before 0.1.1 do not). */
+  updates: z.boolean().optional(),
 });
 
 /** The on-site agent: pairing, the company's agent list, revocation and the agents' WebSocket. */
@@ -246,7 +248,7 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           hub.ping(agentId);
           service
             .recordHeartbeat(agentId, parsed.version, parsed.machineName)
-            .then(() => announceRelease(ctx, agentId, ws))
+            .then(() => (parsed.updates ? announceRelease(ctx, agentId, ws) : undefined))
             .catch((e) => {
               ctx.logger.warn({ err: e, agentId }, "agent heartbeat not recorded");
             });
