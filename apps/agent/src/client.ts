@@ -8,6 +8,7 @@ import {
   type AgentRequestFrame,
   message,
 } from "@ep/contracts";
+import type { AgentReleaseFrame } from "@ep/contracts/agent-update";
 import {
   AGENT_BINARY_PROTOCOL,
   AGENT_PROTOCOL,
@@ -23,7 +24,9 @@ import { authFor, codeOf, performHttp } from "./relay.ts";
 import { SqlRunner } from "./sql/runner.ts";
 import type { AgentConfig, AgentHttpAuth, AgentState, AgentStatus, AgentStore } from "./store.ts";
 
-export const AGENT_VERSION = "0.1.0";
+declare const __AGENT_VERSION__: string | undefined;
+/** The package's version; the build stamps it (build-exe.mjs `--agent-version`, as the update tests do). */
+export const AGENT_VERSION = typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "0.1.0";
 export const CONNECT_PATH = "/api/agent/connect";
 
 export type AgentClientOptions = {
@@ -37,6 +40,8 @@ export type AgentClientOptions = {
   protocol?: number;
   /** The office's proxy (`http://user:password@proxy:8080`): the WebSocket goes through it (CONNECT). */
   proxy?: string;
+  /** The server's `release` frame (after the hello, at each heartbeat): the self-update reads it. */
+  onRelease?: (frame: AgentReleaseFrame) => void;
 };
 
 /**
@@ -81,6 +86,9 @@ export class AgentClient {
   private readonly proxyAgent: HttpAgent | undefined;
   /** The server said it reads parted messages (its `welcome`): long answers go in parts. */
   private partsAccepted = false;
+  /** Relayed calls being carried out, and when the last one came (an update waits for quiet). */
+  private inFlight = 0;
+  private lastCallAt = 0;
 
   constructor(
     private readonly config: AgentConfig,
@@ -96,16 +104,7 @@ export class AgentClient {
     };
     this.sql = new SqlRunner(store);
     this.proxyAgent = proxyAgentFor(options.proxy ?? config.proxy, store.loadHttpAuth());
-    this.folders = new FolderWatcher(
-      store,
-      (frame) => {
-        const socket = this.socket;
-        if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-        this.send(socket, JSON.stringify(frame));
-        return true;
-      },
-      options.folders,
-    );
+    this.folders = new FolderWatcher(store, (frame) => this.notify(frame), options.folders);
     this.done = new Promise((resolve) => {
       this.finish = resolve;
     });
@@ -146,6 +145,24 @@ export class AgentClient {
     this.finish("stopped");
   }
 
+  /** Relayed calls in flight now, and when the last one arrived (epoch ms; 0: none yet). */
+  activity(): { inFlight: number; lastCallAt: number } {
+    return { inFlight: this.inFlight, lastCallAt: this.lastCallAt };
+  }
+
+  /** The proxy agent the WebSocket uses (the update's download goes the same way). */
+  get proxy(): HttpAgent | undefined {
+    return this.proxyAgent;
+  }
+
+  /** A JSON frame to the server when connected; false when not. */
+  notify(frame: object): boolean {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    this.send(socket, JSON.stringify(frame));
+    return true;
+  }
+
   /** One message to the server, in parts when it is long and the server reads parts (protocol 3). */
   private send(socket: WebSocket, message: string | Buffer) {
     const json = (this.options.protocol ?? AGENT_PROTOCOL) < AGENT_BINARY_PROTOCOL;
@@ -168,6 +185,8 @@ export class AgentClient {
         machineName,
         protocol: this.options.protocol ?? AGENT_PROTOCOL,
         parts: true,
+        // Reads the server's `release` frames (self-update, src/update/).
+        updates: true,
       }),
     );
   }
@@ -210,6 +229,8 @@ export class AgentClient {
         this.partsAccepted = ((frame as { protocol?: number }).protocol ?? 0) >= 3;
         return;
       }
+      if ((frame as { type: string }).type === "release")
+        return this.options.onRelease?.(frame as unknown as AgentReleaseFrame);
       if (frame.type === "file-import-result") return this.folders.onResult(frame);
       if (frame.type === "file-out") return this.folders.onFileOut(frame);
       const work =
@@ -218,7 +239,11 @@ export class AgentClient {
           : frame.type === "sql"
             ? this.sql.perform(frame)
             : undefined;
-      work?.then(
+      if (!work) return;
+      this.inFlight++;
+      this.lastCallAt = Date.now();
+      work.finally(() => this.inFlight--).catch(() => undefined);
+      work.then(
         (answer) => {
           // In the form the call came in: a server that sent JSON may not read binary frames.
           if (socket.readyState === WebSocket.OPEN) this.send(socket, encodeAgentFrame(answer, isBinary));

@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   type Exec,
@@ -36,12 +36,14 @@ describe("service install / uninstall", () => {
     expect(unit).toContain(`ExecStart="${layout.program}" run --home "${layout.home}"`);
     expect(unit).toContain("Restart=always");
     expect(unit).toContain("RestartPreventExitStatus=2");
-    expect(unit).toContain(`ReadWritePaths=${layout.home}`);
+    // The program's folder is writable by the service: the agent swaps its own file when it updates.
+    expect(unit).toContain(`ReadWritePaths=${layout.home} ${dirname(layout.program)}`);
+    expect(unit).toContain("Environment=ENTEGRASYON_AGENT_SERVICE=1");
     expect(statSync(layout.home).mode & 0o777).toBe(0o700);
     expect(calls).toEqual([
       "id -u entegrasyon-agent",
       "useradd --system --no-create-home --shell /usr/sbin/nologin entegrasyon-agent",
-      `chown -R entegrasyon-agent: ${layout.home}`,
+      `chown -R entegrasyon-agent: ${layout.home} ${dirname(layout.program)}`,
       "systemctl daemon-reload",
       "systemctl enable --now entegrasyon-agent",
     ]);

@@ -66,6 +66,7 @@ export function winswXml(layout: ServiceLayout): string {
   <workingdirectory>${xmlEscape(layout.home)}</workingdirectory>
   <logpath>${xmlEscape(layout.home)}\\logs</logpath>
   <log mode="roll-by-size"><sizeThreshold>5120</sizeThreshold><keepFiles>5</keepFiles></log>
+  <env name="ENTEGRASYON_AGENT_SERVICE" value="1"/>
   <onfailure action="restart" delay="10 sec"/>
   <startmode>Automatic</startmode>
   <stoptimeout>15 sec</stoptimeout>
@@ -84,6 +85,7 @@ After=network-online.target
 Type=simple
 User=entegrasyon-agent
 ExecStart="${layout.program}" run --home "${layout.home}"
+Environment=ENTEGRASYON_AGENT_SERVICE=1
 Restart=always
 RestartSec=5
 RestartPreventExitStatus=2
@@ -91,7 +93,7 @@ NoNewPrivileges=true
 ProtectSystem=strict
 ProtectHome=true
 PrivateTmp=true
-ReadWritePaths=${layout.home}
+ReadWritePaths=${layout.home} ${dirname(layout.program)}
 
 [Install]
 WantedBy=multi-user.target
@@ -156,7 +158,8 @@ export function installService({ layout, self, exec, winsw }: InstallInput): voi
   } catch {
     exec("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "entegrasyon-agent"]);
   }
-  exec("chown", ["-R", "entegrasyon-agent:", layout.home]);
+  // The program's folder too: the agent replaces its own file when it updates itself.
+  exec("chown", ["-R", "entegrasyon-agent:", layout.home, dirname(layout.program)]);
   mkdirSync(dirname(layout.definition), { recursive: true });
   writeFileSync(layout.definition, systemdUnit(layout));
   exec("systemctl", ["daemon-reload"]);

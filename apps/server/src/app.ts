@@ -14,6 +14,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fast
 import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
+import { agentUpdateRoutes } from "./modules/agents/updates.ts";
 import { configRoutes } from "./modules/config/routes.ts";
 import { sqlPreviewRoutes } from "./modules/connections/sql-preview-routes.ts";
 import { connectionUsageRoutes } from "./modules/connections/usage-routes.ts";
@@ -66,6 +67,7 @@ const modules = [
   sandboxRoutes,
   sandboxMounts,
   agentRoutes,
+  agentUpdateRoutes,
   partnerInstallRoutes,
   invoicePublicRoutes,
   invoiceCompanyRoutes,

@@ -591,6 +591,8 @@ export const de: MessageCatalog = {
       "Die Testsysteme wurden gespeichert, aber der Verbindungstest ist fehlgeschlagen. Versuchen Sie es in einigen Minuten in den API-Verbindungseinstellungen mit „Verbindung testen“ erneut.",
   },
   agents: {
+    updateWindowSaved:
+      "Aktualisierungszeiten gespeichert. Der Agent installiert eine neue Version nur in diesen Stunden und wenn keine Übertragung läuft.",
     downloadNotBuilt:
       "Die Installationsdateien des lokalen Agenten wurden auf diesem Server noch nicht erstellt. Die Download-Links erscheinen hier, sobald der Administrator des Servers 'npm run build:agent' ausführt.",
     pairingCodeLimit:

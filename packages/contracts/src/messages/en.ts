@@ -556,6 +556,8 @@ export const en: MessageCatalog = {
       'The sandbox systems were saved but the connection test failed. Try again in a few minutes with "Test connection" in the connection settings.',
   },
   agents: {
+    updateWindowSaved:
+      "Update hours saved. The agent installs a new version only within these hours and when no transfer is running.",
     downloadNotBuilt:
       "The on-site agent's installation files have not been prepared on this server yet. The download links appear here once the server's administrator runs 'npm run build:agent'.",
     pairingCodeLimit:

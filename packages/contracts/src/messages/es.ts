@@ -576,6 +576,8 @@ export const es: MessageCatalog = {
       "Los sistemas de prueba se guardaron, pero la prueba de conexión falló. Vuelva a intentarlo dentro de unos minutos con «Probar conexión» en la configuración de conexiones API.",
   },
   agents: {
+    updateWindowSaved:
+      "Horas de actualización guardadas. El agente instala una nueva versión solo en estas horas y cuando no hay ninguna transferencia en curso.",
     downloadNotBuilt:
       "Los archivos de instalación del agente local aún no se han preparado en este servidor. Los enlaces de descarga aparecerán aquí cuando el administrador del servidor ejecute 'npm run build:agent'.",
     pairingCodeLimit:

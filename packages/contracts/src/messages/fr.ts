@@ -587,6 +587,8 @@ export const fr: MessageCatalog = {
       "Les systèmes de test ont été enregistrés, mais le test de connexion a échoué. Réessayez dans quelques minutes avec « Tester la connexion » dans les paramètres des connexions API.",
   },
   agents: {
+    updateWindowSaved:
+      "Heures de mise à jour enregistrées. L'agent installe une nouvelle version uniquement pendant ces heures et lorsqu'aucun transfert n'est en cours.",
     downloadNotBuilt:
       "Les fichiers d'installation de l'agent local n'ont pas encore été préparés sur ce serveur. Les liens de téléchargement apparaîtront ici dès que l'administrateur du serveur aura exécuté 'npm run build:agent'.",
     pairingCodeLimit:

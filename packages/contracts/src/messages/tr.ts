@@ -739,6 +739,8 @@ export const tr = {
       'Deneme sistemleri kaydedildi ancak bağlantı testi başarısız oldu. Birkaç dakika sonra Bağlantı Ayarları\'ndan "Bağlantıyı Test Et" ile yeniden deneyin.',
   },
   agents: {
+    updateWindowSaved:
+      "Güncelleme saatleri kaydedildi. Araç yeni sürümü yalnızca bu saatlerde ve süren bir aktarım yokken kurar.",
     downloadNotBuilt:
       "Yerel bağlantı aracının kurulum dosyaları bu sunucuda henüz hazırlanmamış. Sunucunun yöneticisi 'npm run build:agent' komutunu çalıştırdığında indirme bağlantıları burada görünür.",
     pairingCodeLimit:

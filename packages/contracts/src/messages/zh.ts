@@ -508,6 +508,7 @@ export const zh: MessageCatalog = {
     connectFailed: "测试系统已保存，但连接测试失败。请几分钟后在 API 连接设置中点击“测试连接”重试。",
   },
   agents: {
+    updateWindowSaved: "已保存更新时间。代理仅在这些时间内且没有传输运行时安装新版本。",
     downloadNotBuilt:
       "此服务器尚未准备本地代理的安装文件。服务器管理员运行 'npm run build:agent' 后，下载链接会显示在这里。",
     pairingCodeLimit: "过去一小时内发放的配对码过多。请使用已获得的配对码，或稍后再试。",

@@ -12,6 +12,8 @@ export type AgentHelloFrame = {
   protocol?: number;
   /** The agent sends long messages in parts once the server's `welcome` says it reads them. */
   parts?: boolean;
+  /** The agent reads the server's `release` frames and updates itself (see `@ep/contracts/agent-update`). */
+  updates?: boolean;
 };
 
 /** Server → agent: one HTTP call to carry out inside the customer's network. */

@@ -8,13 +8,20 @@ const DEFAULT_DIR = resolve(fileURLToPath(import.meta.url), "../../../../../agen
 export const AGENT_PLATFORMS = ["windows", "linux"] as const;
 export type AgentPlatform = (typeof AGENT_PLATFORMS)[number];
 
-export type AgentDownload = { platform: AgentPlatform; fileName: string; size: number; sha256: string };
+export type AgentDownload = {
+  platform: AgentPlatform;
+  fileName: string;
+  size: number;
+  sha256: string;
+  /** The build's Ed25519 signature (base64) the agents check before they update to this file. */
+  signature?: string;
+};
 export type AgentRelease = { version: string; builtAt: string; files: AgentDownload[] };
 
 type Manifest = {
   version: string;
   builtAt: string;
-  files: { platform: string; file: string; size: number; sha256: string }[];
+  files: { platform: string; file: string; size: number; sha256: string; signature?: string }[];
 };
 
 export const agentDownloadsDir = () => process.env.AGENT_DOWNLOADS_DIR || DEFAULT_DIR;
@@ -40,7 +47,13 @@ export function readAgentRelease(dir = agentDownloadsDir()): AgentRelease | unde
     } catch {
       continue;
     }
-    files.push({ platform: f.platform as AgentPlatform, fileName: f.file, size: f.size, sha256: f.sha256 });
+    files.push({
+      platform: f.platform as AgentPlatform,
+      fileName: f.file,
+      size: f.size,
+      sha256: f.sha256,
+      signature: f.signature,
+    });
   }
   return files.length ? { version: manifest.version, builtAt: manifest.builtAt, files } : undefined;
 }

@@ -18,6 +18,7 @@ import { handleAgentFileFrame } from "../file-exchange/agent-files.ts";
 import { AGENT_PLATFORMS, openAgentFile, readAgentRelease } from "./downloads.ts";
 import type { AgentHello } from "./hub.ts";
 import { AgentService, agentHubOf } from "./service.ts";
+import { announceRelease, recordAgentUpdate } from "./updates.ts";
 
 const tags = ["Agents"];
 /** The largest message an agent may send in parts (a watched folder's 20 MB file is 27 MB as base64). */
@@ -36,6 +37,8 @@ const agentSchema = z.object({
   roundTripMs: z.number().nullable(),
   newerVersion: z.string().nullable(),
   serves: z.array(z.object({ kind: z.enum(["erp", "shop"]), active: z.boolean() })),
+  updating: z.boolean(),
+  updateWindow: z.object({ from: z.number(), to: z.number() }),
   createdAt: z.string(),
 });
 const helloSchema = z.object({
@@ -45,6 +48,8 @@ const helloSchema = z.object({
   protocol: z.number().int().min(1).max(1000).optional(),
   /** The agent sends long messages in parts once welcomed (agent-wire, protocol 3; in JSON too). */
   parts: z.boolean().optional(),
+  /** The agent reads `release` frames (it updates itself; agents before 0.1.1 do not). */
+  updates: z.boolean().optional(),
 });
 
 /** The on-site agent: pairing, the company's agent list, revocation and the agents' WebSocket. */
@@ -231,6 +236,14 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           let parsed: AgentHello | undefined;
           try {
             const frame = JSON.parse(String(data)) as { type?: unknown; id?: unknown };
+            if (frame.type === "update") {
+              // The agent's self-update: started / done / failed (the panel's "Güncelleniyor").
+              if (attached)
+                recordAgentUpdate(ctx, agentId, frame).catch((e: unknown) =>
+                  ctx.logger.warn({ err: e, agentId }, "agent update frame not recorded"),
+                );
+              return;
+            }
             if (frame.type !== "hello" && frame.type !== "heartbeat") {
               // Files of the agent's watched folders (and its outbox receipts).
               if (attached)
@@ -253,9 +266,12 @@ export function agentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               );
           }
           hub.ping(agentId);
-          service.recordHeartbeat(agentId, parsed.version, parsed.machineName).catch((e) => {
-            ctx.logger.warn({ err: e, agentId }, "agent heartbeat not recorded");
-          });
+          service
+            .recordHeartbeat(agentId, parsed.version, parsed.machineName)
+            .then(() => (parsed.updates ? announceRelease(ctx, agentId, ws) : undefined))
+            .catch((e) => {
+              ctx.logger.warn({ err: e, agentId }, "agent heartbeat not recorded");
+            });
         });
       });
     };

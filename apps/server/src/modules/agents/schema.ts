@@ -6,6 +6,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -48,6 +49,12 @@ export const agents = pgTable(
     folders: jsonb("folders").$type<AgentFolderStatus[]>(),
     revokedAt: ts("revoked_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** Self-update hours (agent's local clock, [from, to); from = to: any hour), set in the panel. */
+    updateFrom: smallint("update_from").notNull().default(2),
+    updateTo: smallint("update_to").notNull().default(5),
+    /** The version the agent said it is installing, and since when (the panel: "Güncelleniyor"). */
+    updatingTo: text("updating_to"),
+    updatingSince: ts("updating_since"),
   },
   (t) => [
     uniqueIndex("agents_credential_hash_uq").on(t.credentialHash),

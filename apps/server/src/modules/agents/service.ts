@@ -17,6 +17,7 @@ import { readAgentRelease } from "./downloads.ts";
 import { AgentHub } from "./hub.ts";
 import { PgAgentRouter } from "./router.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
+import { agentUpdating } from "./updates.ts";
 
 const { connections } = engineSchema;
 
@@ -101,6 +102,10 @@ export type AgentView = {
   newerVersion: string | null;
   /** The company's connections this agent serves, and whether it is the one carrying their calls now. */
   serves: { kind: ConnectionKind; active: boolean }[];
+  /** The agent is installing a new version now (panel: "Güncelleniyor"). */
+  updating: boolean;
+  /** The hours (agent's local clock) it may update in: [from, to), from = to: any hour. */
+  updateWindow: { from: number; to: number };
   createdAt: string;
 };
 
@@ -221,6 +226,8 @@ export class AgentService {
         serves: served
           .filter((c) => c.agentIds.includes(r.id))
           .map((c) => ({ kind: c.kind, active: active.get(c.connectionId) === r.id })),
+        updating: agentUpdating(r, now),
+        updateWindow: { from: r.updateFrom, to: r.updateTo },
         createdAt: r.createdAt.toISOString(),
       };
     });

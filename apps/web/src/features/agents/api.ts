@@ -14,6 +14,10 @@ export type AgentDto = {
   newerVersion: string | null;
   /** The company's connections it serves; `active`: the one of them carrying the calls now. */
   serves: { kind: "erp" | "shop"; active: boolean }[];
+  /** The agent is installing a new version now ("Güncelleniyor"). */
+  updating: boolean;
+  /** Hours (agent's clock) it may update itself in: [from, to); from = to: any hour. */
+  updateWindow: { from: number; to: number };
   createdAt: string;
 };
 
@@ -75,6 +79,16 @@ export function useServeConnection() {
   return useMutation({
     mutationFn: ({ id, kind, serves }: { id: number; kind: "erp" | "shop"; serves: boolean }) =>
       request<null>(`/api/agents/${id}/serves`, { method: "PUT", body: { kind, serves } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: agentKeys.list }),
+  });
+}
+
+/** PUT /api/agents/:id/update-window — the hours the agent may update itself in. */
+export function useSetUpdateWindow() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, from, to }: { id: number; from: number; to: number }) =>
+      request<null>(`/api/agents/${id}/update-window`, { method: "PUT", body: { from, to } }),
     onSuccess: () => client.invalidateQueries({ queryKey: agentKeys.list }),
   });
 }

@@ -1,4 +1,17 @@
-import { Alert, Badge, Button, Card, Code, Group, List, Stack, Table, Text, Title } from "@mantine/core";
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  List,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { IconDownload, IconPlugConnected } from "@tabler/icons-react";
 import { useState } from "react";
@@ -9,12 +22,14 @@ import { errorMessage } from "@/lib/errors";
 import { formatDateTime, formatDecimal } from "@/lib/format";
 import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import {
+  type AgentDto,
   type AgentReleaseDto,
   useAgentDownloads,
   useAgents,
   useDownloadAgent,
   useIssuePairingCode,
   useRevokeAgent,
+  useSetUpdateWindow,
 } from "../api";
 import { AgentServes } from "./AgentServes";
 
@@ -75,6 +90,52 @@ function AgentDownloads() {
         </Text>
       ))}
     </Stack>
+  );
+}
+
+const HOURS = Array.from({ length: 24 }, (_, h) => ({
+  value: String(h),
+  label: `${String(h).padStart(2, "0")}:00`,
+}));
+
+/** The hours an agent may update itself in (from – to, the agent's clock), saved as soon as one changes. */
+function UpdateWindow({ agent }: { agent: AgentDto }) {
+  const { t } = useTranslation();
+  const save = useSetUpdateWindow();
+  const onChange = async (part: "from" | "to", value: string | null) => {
+    if (value === null) return;
+    try {
+      const { message } = await save.mutateAsync({
+        id: agent.id,
+        ...agent.updateWindow,
+        [part]: Number(value),
+      });
+      notifications.show({ color: "green", message });
+    } catch (error) {
+      notifications.show({ color: "red", message: errorMessage(error) });
+    }
+  };
+  return (
+    <Group
+      gap={4}
+      wrap="nowrap"
+      title={t("agents.card.updateWindowHelp")}
+      data-testid={`update-window-${agent.id}`}
+    >
+      {(["from", "to"] as const).map((part) => (
+        <Select
+          key={part}
+          size="xs"
+          w={84}
+          aria-label={t(part === "from" ? "agents.card.updateFrom" : "agents.card.updateTo")}
+          data={HOURS}
+          value={String(agent.updateWindow[part])}
+          onChange={(v) => onChange(part, v)}
+          allowDeselect={false}
+          disabled={save.isPending}
+        />
+      ))}
+    </Group>
   );
 }
 
@@ -175,6 +236,7 @@ export function AgentsCard() {
                       <Table.Th>{t("agents.serves.column")}</Table.Th>
                       <Table.Th>{t("agents.card.lastSeen")}</Table.Th>
                       <Table.Th>{t("agents.card.version")}</Table.Th>
+                      <Table.Th>{t("agents.card.updateWindow")}</Table.Th>
                       <Table.Th>{t("agents.card.roundTrip")}</Table.Th>
                       <Table.Th />
                     </Table.Tr>
@@ -198,11 +260,20 @@ export function AgentsCard() {
                         <Table.Td>{formatDateTime(a.lastSeenAt)}</Table.Td>
                         <Table.Td>
                           {a.version || "-"}
-                          {a.newerVersion && (
-                            <Badge ml="xs" color="yellow" variant="light">
-                              {t("agents.card.newerVersion", { version: a.newerVersion })}
+                          {a.updating ? (
+                            <Badge ml="xs" color="blue" variant="light" data-testid="agent-updating">
+                              {t("agents.card.updating")}
                             </Badge>
+                          ) : (
+                            a.newerVersion && (
+                              <Badge ml="xs" color="yellow" variant="light">
+                                {t("agents.card.newerVersion", { version: a.newerVersion })}
+                              </Badge>
+                            )
                           )}
+                        </Table.Td>
+                        <Table.Td>
+                          <UpdateWindow agent={a} />
                         </Table.Td>
                         <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
                         <Table.Td>
