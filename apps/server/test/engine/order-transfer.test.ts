@@ -52,7 +52,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-const error = (reason: ConnectorErrorInit["reason"], text = reason) => new ConnectorError(text, { reason });
+const error = (reason: ConnectorErrorInit["reason"], text: string = reason) =>
+  new ConnectorError(text, { reason });
 
 function order(no: string, over: Partial<Order> = {}): Order {
   const address = { firstName: "Ayşe", lastName: "Yılmaz", line1: "Moda Cad. 1", city: "İstanbul" };
