@@ -282,9 +282,16 @@ describe("which shop orders are taken", () => {
     const second = await run(at, { pages: [{ items: [], cursor: "c3" }] });
     expect(second.calls.since).toEqual(["c2"]);
     expect(await cursorOf(at)).toBe("c3");
-    // A page without a cursor keeps the stored one.
+    // A page without a cursor keeps the stored one; the same cursor again is not written again.
     await run(at, { pages: [{ items: [] }] });
     expect(await cursorOf(at)).toBe("c3");
+    const stamp = async () =>
+      (await database.db.select().from(syncCursors).where(eq(syncCursors.companyId, at.companyId)))[0]!
+        .updatedAt;
+    const before = await stamp();
+    await new Promise((r) => setTimeout(r, 5));
+    await run(at, { pages: [{ items: [], cursor: "c3" }] });
+    expect((await stamp()).getTime()).toBe(before.getTime());
   });
 });
 
