@@ -25,32 +25,15 @@ import {
   RunTally,
 } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Database, openDatabase } from "../../src/platform/db/database.ts";
-import { companies } from "../../src/platform/db/schema.ts";
+import { describe, expect, it } from "vitest";
+import { moduleDatabase } from "../support/module-database.ts";
 
 const { orderLedger, syncCursors } = engineSchema;
 const orderTransfer = FLOWS.OrderIntegration;
 const NOW = new Date("2026-11-20T12:00:00Z");
 const names = { mikro: "Mikro", ikas: "IKAS" };
 
-let database: Database;
-const companyIds: number[] = [];
-
-beforeAll(async () => {
-  database = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: "memory",
-    memoryTemplate: inject("pgliteTemplate"),
-  });
-});
-afterAll(async () => {
-  for (const id of companyIds) {
-    await database?.db.delete(engineSchema.connections).where(eq(engineSchema.connections.companyId, id));
-    await database?.db.delete(companies).where(eq(companies.id, id));
-  }
-  await database?.close();
-});
+const store = moduleDatabase();
 
 const error = (reason: ConnectorErrorInit["reason"], text: string = reason) =>
   new ConnectorError(text, { reason });
@@ -134,19 +117,7 @@ function connectors(script: Script) {
   return { shop, erp, calls };
 }
 
-/** A company with a shop connection of its own: no test meets another's rows. */
-async function company() {
-  const [c] = await database.db
-    .insert(companies)
-    .values({ name: "Sipariş A.Ş.", erpType: 1, ecommerceType: 1 })
-    .returning({ id: companies.id });
-  companyIds.push(c!.id);
-  const [shop] = await database.db
-    .insert(engineSchema.connections)
-    .values({ companyId: c!.id, kind: "shop", systemType: 1, credentialsSealed: "-" })
-    .returning({ id: engineSchema.connections.id });
-  return { companyId: c!.id, shopConnectionId: shop!.id };
-}
+const company = () => store.company();
 
 type Setup = Awaited<ReturnType<typeof company>>;
 
@@ -163,7 +134,7 @@ async function run(
   const systems = "calls" in script ? script : connectors(script);
   const tally = new RunTally();
   const ctx = {
-    db: database.db,
+    db: store.db,
     companyId: at.companyId,
     runId: 1,
     job: { id: 1, type: "OrderIntegration", name: "Sipariş", options: {} },
@@ -186,7 +157,7 @@ async function run(
 }
 
 async function rows(at: Setup) {
-  const list = await database.db
+  const list = await store.db
     .select()
     .from(orderLedger)
     .where(eq(orderLedger.shopConnectionId, at.shopConnectionId));
@@ -194,7 +165,7 @@ async function rows(at: Setup) {
 }
 
 async function cursorOf(at: Setup) {
-  const [row] = await database.db
+  const [row] = await store.db
     .select()
     .from(syncCursors)
     .where(
@@ -286,7 +257,7 @@ describe("which shop orders are taken", () => {
     await run(at, { pages: [{ items: [] }] });
     expect(await cursorOf(at)).toBe("c3");
     const stamp = async () =>
-      (await database.db.select().from(syncCursors).where(eq(syncCursors.companyId, at.companyId)))[0]!
+      (await store.db.select().from(syncCursors).where(eq(syncCursors.companyId, at.companyId)))[0]!
         .updatedAt;
     const before = await stamp();
     await new Promise((r) => setTimeout(r, 5));
@@ -411,7 +382,7 @@ describe("the transfer", () => {
 
   it("looks up an order a crash left `sent` with no attempt counted", async () => {
     const at = await company();
-    await database.db.insert(orderLedger).values({
+    await store.db.insert(orderLedger).values({
       companyId: at.companyId,
       shopConnectionId: at.shopConnectionId,
       orderNo: "S1",
@@ -428,7 +399,7 @@ describe("the transfer", () => {
   it("takes `received`, `mapped` and `sent` orders, never failed, confirmed or held ones; a retry takes only its keys", async () => {
     const at = await company();
     const put = (orderNo: string, over: Partial<typeof orderLedger.$inferInsert>) =>
-      database.db.insert(orderLedger).values({
+      store.db.insert(orderLedger).values({
         companyId: at.companyId,
         shopConnectionId: at.shopConnectionId,
         orderNo,
@@ -447,7 +418,7 @@ describe("the transfer", () => {
     await put("A-mine", { lockOwner: "worker-1", lockUntil: new Date(NOW.getTime() + 1000) });
     // Another company's order on the same connection id is never taken.
     const other = await company();
-    await database.db.insert(orderLedger).values({
+    await store.db.insert(orderLedger).values({
       companyId: other.companyId,
       shopConnectionId: at.shopConnectionId,
       orderNo: "B-other",
@@ -486,10 +457,7 @@ describe("the transfer", () => {
       create: async () => {
         seen = (await rows(at)).get("H1");
         // Another worker takes the order over (this worker's lock ran out meanwhile).
-        await database.db
-          .update(orderLedger)
-          .set({ lockOwner: "worker-9" })
-          .where(eq(orderLedger.id, seen!.id));
+        await store.db.update(orderLedger).set({ lockOwner: "worker-9" }).where(eq(orderLedger.id, seen!.id));
       },
     });
     expect(seen).toMatchObject({ state: "sent", lockOwner: "worker-1", attempts: 1 });
@@ -538,7 +506,7 @@ describe("ERP customer accounts", () => {
         throw error("timeout");
       },
     });
-    await database.db
+    await store.db
       .update(orderLedger)
       .set({ erpCustomerCode: "STORED" })
       .where(eq(orderLedger.shopConnectionId, at.shopConnectionId));

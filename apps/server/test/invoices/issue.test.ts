@@ -18,15 +18,14 @@ import {
 } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type InvoiceCycleInput,
   type InvoiceJobSettings,
   runInvoiceCycle,
 } from "../../src/modules/invoices/issue.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
-import { type Database, openDatabase } from "../../src/platform/db/database.ts";
-import { companies } from "../../src/platform/db/schema.ts";
+import { moduleDatabase } from "../support/module-database.ts";
 import { type Emu, makeOrders } from "./invoice-support.ts";
 
 const REGISTERED = [{ vkn: "1234567890", title: "Örnek Ticaret A.Ş.", enabled: true }];
@@ -34,56 +33,27 @@ const buyers = { state: { users: REGISTERED } } as unknown as Emu;
 const NOW = new Date("2026-11-20T12:00:00Z");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let database: Database;
-const companyIds: number[] = [];
-
-beforeAll(async () => {
-  database = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: "memory",
-    memoryTemplate: inject("pgliteTemplate"),
-  });
-});
-afterAll(async () => {
-  for (const id of companyIds) {
-    await database?.db.delete(einvoices).where(eq(einvoices.companyId, id));
-    await database?.db.delete(engineSchema.connections).where(eq(engineSchema.connections.companyId, id));
-    await database?.db.delete(companies).where(eq(companies.id, id));
-  }
-  await database?.close();
-});
+const store = moduleDatabase();
 
 const fail = (reason: ConnectorErrorInit["reason"], text: string = reason, maybeApplied = false) =>
   new ConnectorError(text, { reason, maybeApplied });
 
 /** A company with seller data and a shop connection, its orders in the ledger. */
 async function company(orders: Order[], seller = true) {
-  const [c] = await database.db
-    .insert(companies)
-    .values({
-      name: "Fatura A.Ş.",
-      erpType: 1,
-      ecommerceType: 1,
-      ...(seller
-        ? { taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" }
-        : {}),
-    })
-    .returning({ id: companies.id });
-  companyIds.push(c!.id);
-  const [shop] = await database.db
-    .insert(engineSchema.connections)
-    .values({ companyId: c!.id, kind: "shop", systemType: 1, credentialsSealed: "-" })
-    .returning({ id: engineSchema.connections.id });
+  const at = await store.company(
+    seller
+      ? { taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" }
+      : {},
+  );
   for (const [i, o] of orders.entries())
-    await database.db.insert(engineSchema.orderLedger).values({
-      companyId: c!.id,
-      shopConnectionId: shop!.id,
+    await store.db.insert(engineSchema.orderLedger).values({
+      ...at,
       orderNo: o.orderNo,
       shopOrderId: o.id,
       orderDate: new Date(NOW.getTime() - (orders.length - i) * 60_000),
       payload: o,
     });
-  return { companyId: c!.id, shopConnectionId: shop!.id };
+  return at;
 }
 
 type Script = {
@@ -143,7 +113,7 @@ function cycle(
   now = NOW,
 ) {
   return runInvoiceCycle({
-    db: database.db,
+    db: store.db,
     companyId: at.companyId,
     shopConnectionId: at.shopConnectionId,
     settings: settings(),
@@ -153,7 +123,7 @@ function cycle(
 }
 
 const rowsOf = (companyId: number) =>
-  database.db.select().from(einvoices).where(eq(einvoices.companyId, companyId)).orderBy(asc(einvoices.id));
+  store.db.select().from(einvoices).where(eq(einvoices.companyId, companyId)).orderBy(asc(einvoices.id));
 
 const byOrder = async (companyId: number) => new Map((await rowsOf(companyId)).map((r) => [r.orderNo, r]));
 
@@ -307,7 +277,7 @@ describe("return invoices (IADE)", () => {
     await cycle(at, { provider: s.provider });
     for (const no of ["IR1-00001", "IR1-00002"]) {
       const o = orders.find((x) => x.orderNo === no)!;
-      await database.db
+      await store.db
         .update(engineSchema.orderLedger)
         .set({
           payload: {
@@ -352,7 +322,7 @@ describe("return invoices (IADE)", () => {
     await cycle(at, { provider: service({ send: () => Promise.reject(fail("validation")) }).provider });
     const cancelled = orders.map((o) => ({ ...o, status: "CANCELLED" }));
     for (const o of cancelled)
-      await database.db
+      await store.db
         .update(engineSchema.orderLedger)
         .set({ payload: o })
         .where(eq(engineSchema.orderLedger.orderNo, o.orderNo));
@@ -361,7 +331,7 @@ describe("return invoices (IADE)", () => {
     // Generated for the export counts as out.
     const portal = await company(makeOrders(1, buyers, { prefix: "IR3" }));
     await cycle(portal);
-    await database.db
+    await store.db
       .update(engineSchema.orderLedger)
       .set({ payload: { ...makeOrders(1, buyers, { prefix: "IR3" })[0]!, status: "CANCELLED" } })
       .where(eq(engineSchema.orderLedger.orderNo, "IR3-00001"));
@@ -634,7 +604,7 @@ describe("status refresh and the shop", () => {
     expect(first.attached.map(([id]) => id)).toEqual(["IA1-id-1", "IA1-id-2"]);
     expect("url" in first.attached[1]![1].invoice).toBe(false);
     // A return invoice is not attached over the sale's.
-    await database.db
+    await store.db
       .update(engineSchema.orderLedger)
       .set({ payload: { ...orders[0]!, status: "CANCELLED" } })
       .where(eq(engineSchema.orderLedger.orderNo, "IA1-00001"));
