@@ -220,7 +220,7 @@ async function transferOne(
   ctx: FlowContext,
   candidate: LedgerRow,
   customers: CustomerAccounts,
-  retry = false,
+  retry: boolean,
 ): Promise<"done" | "skipped" | "failed" | Transient> {
   const claimed = await claim(ctx, candidate.id);
   if (!claimed) return "skipped";
