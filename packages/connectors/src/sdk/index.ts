@@ -11,6 +11,7 @@ export { ReadOnlyShopConnector } from "./read-only-shop";
 export * from "./soap";
 export * from "./sql";
 export * from "./sql-parser";
+export * from "./status-words";
 export * from "./turkish-time";
 export * from "./util";
 export * from "./version-pin";

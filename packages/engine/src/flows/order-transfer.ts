@@ -1,5 +1,5 @@
 import type { Order } from "@ep/connectors";
-import { isConnectorError, sleep } from "@ep/connectors";
+import { CANCELLED_STATUS, isConnectorError, sleep, statusSays } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { failureText, systemNamesOf } from "../runs/failure-text.ts";
@@ -7,7 +7,6 @@ import { orderLedger, syncCursors } from "../store/schema.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
 import { type Flow, type FlowContext, failRecord } from "./flow.ts";
 
-const CANCELLED = /cancel|iptal|refund|iade/i;
 const ORDER_CONCURRENCY = 8;
 /**
  * An order the ERP refused on a lock (another writer held the row or took the same document number,
@@ -120,7 +119,7 @@ async function ingestOrders(ctx: FlowContext) {
 function shouldTransfer(ctx: FlowContext, order: Order): boolean {
   const allowed = ctx.mappings.orderStatusesToTransfer;
   if (allowed.length > 0) return allowed.includes(order.status);
-  return !CANCELLED.test(order.status);
+  return !statusSays(CANCELLED_STATUS, order.status);
 }
 
 async function pendingOrders(ctx: FlowContext): Promise<LedgerRow[]> {
@@ -221,7 +220,7 @@ async function transferOne(
   ctx: FlowContext,
   candidate: LedgerRow,
   customers: CustomerAccounts,
-  retry = false,
+  retry: boolean,
 ): Promise<"done" | "skipped" | "failed" | Transient> {
   const claimed = await claim(ctx, candidate.id);
   if (!claimed) return "skipped";

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import {
+  CANCELLED_STATUS,
   ConnectorError,
   type EInvoiceProvider,
   type Order,
   type ShopConnector,
   sendOnce,
+  statusSays,
 } from "@ep/connectors";
 import {
   buildUblInvoice,
@@ -87,7 +89,7 @@ const RETURNED = /cancel|iptal|refund|iade|return/i;
 
 /** A shop order that was cancelled or returned (inferred from the shops' status words, like isEligible). */
 export function isReturned(order: Order): boolean {
-  return RETURNED.test(order.status) || RETURNED.test(order.paymentStatus ?? "");
+  return statusSays(RETURNED, order.status) || statusSays(RETURNED, order.paymentStatus);
 }
 
 /** Wait before retry number `attempt` (1 = first retry): base × 2^(attempt−1), at most `maxMs`. */
@@ -97,10 +99,10 @@ export function retryDelayMs(attempt: number, policy: Required<InvoiceRetryPolic
 
 /** Inferred: shops name a paid order "PAID"/"paid"/"ÖDENDİ" and a shipped one "SHIPPED"/"DELIVERED"/"KARGO…". */
 export function isEligible(order: Order, when: InvoiceJobSettings["invoiceWhen"]): boolean {
-  if (/cancel|iptal|refund|iade/i.test(order.status)) return false;
+  if (statusSays(CANCELLED_STATUS, order.status)) return false;
   if (when === "all") return true;
-  if (when === "paid") return /paid|ödendi|odendi|success|captured/i.test(order.paymentStatus ?? "");
-  return /ship|deliver|kargo|teslim|fulfill/i.test(order.status);
+  if (when === "paid") return statusSays(/paid|ödendi|odendi|success|captured/i, order.paymentStatus);
+  return statusSays(/ship|deliver|kargo|teslim|fulfill/i, order.status);
 }
 
 function buyerName(order: Order): string {

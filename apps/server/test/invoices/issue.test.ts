@@ -1,0 +1,620 @@
+/**
+ * The invoice issuer's own rules (issue 41), against a scripted e-invoice service on a real database
+ * (PGlite, or PostgreSQL when DATABASE_URL is set): which orders are invoiced and how, the profile, the
+ * return invoice, the file-only path, the claim and the lookups before a second send, the retry waits,
+ * the status refresh and what goes to the shop. The emulator suites (exactly-once, Trendyol) run the
+ * same cycle under faults.
+ */
+import {
+  ConnectorError,
+  type ConnectorErrorInit,
+  type EInvoiceProvider,
+  type EInvoiceStatusInfo,
+  type InvoiceAttachment,
+  type Order,
+  type SendInvoiceInput,
+  type SentInvoice,
+  type ShopConnector,
+} from "@ep/connectors";
+import { engineSchema } from "@ep/engine";
+import { asc, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import {
+  type InvoiceCycleInput,
+  type InvoiceJobSettings,
+  runInvoiceCycle,
+} from "../../src/modules/invoices/issue.ts";
+import { einvoices } from "../../src/modules/invoices/schema.ts";
+import { moduleDatabase } from "../support/module-database.ts";
+import { type Emu, makeOrders } from "./invoice-support.ts";
+
+const REGISTERED = [{ vkn: "1234567890", title: "Örnek Ticaret A.Ş.", enabled: true }];
+const buyers = { state: { users: REGISTERED } } as unknown as Emu;
+const NOW = new Date("2026-11-20T12:00:00Z");
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const store = moduleDatabase();
+
+const fail = (reason: ConnectorErrorInit["reason"], text: string = reason, maybeApplied = false) =>
+  new ConnectorError(text, { reason, maybeApplied });
+
+/** A company with seller data and a shop connection, its orders in the ledger. */
+async function company(orders: Order[], seller = true) {
+  const at = await store.company(
+    seller
+      ? { taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" }
+      : {},
+  );
+  for (const [i, o] of orders.entries())
+    await store.db.insert(engineSchema.orderLedger).values({
+      ...at,
+      orderNo: o.orderNo,
+      shopOrderId: o.id,
+      orderDate: new Date(NOW.getTime() - (orders.length - i) * 60_000),
+      payload: o,
+    });
+  return at;
+}
+
+type Script = {
+  registered?: (vkn: string) => Promise<boolean>;
+  send?: (input: SendInvoiceInput, n: number) => Promise<Partial<SentInvoice> | undefined> | undefined;
+  query?: (ettns: string[]) => Promise<EInvoiceStatusInfo[]> | undefined;
+};
+
+/** A scripted e-invoice service holding what it was sent; every call recorded. */
+function service(script: Script = {}) {
+  const held = new Map<string, EInvoiceStatusInfo>();
+  const sends: SendInvoiceInput[] = [];
+  const queries: string[][] = [];
+  const provider = {
+    descriptor: { system: "uyumsoft", name: "Uyumsoft" },
+    isEInvoiceUser: (vkn: string) =>
+      script.registered?.(vkn) ?? Promise.resolve(REGISTERED.some((u) => u.vkn === vkn)),
+    async sendInvoice(input: SendInvoiceInput): Promise<SentInvoice> {
+      sends.push(input);
+      const answer = await script.send?.(input, sends.length);
+      held.set(input.ettn, { ettn: input.ettn, found: true, status: answer?.status ?? "queued" });
+      return { ettn: input.ettn, status: "queued", existed: false, ...answer };
+    },
+    async queryStatus(ettns: string[]): Promise<EInvoiceStatusInfo[]> {
+      queries.push(ettns);
+      const scripted = script.query?.(ettns);
+      if (scripted) return scripted;
+      return ettns.map((ettn) => held.get(ettn) ?? { ettn, found: false });
+    },
+  } as unknown as EInvoiceProvider;
+  return { provider, held, sends, queries };
+}
+
+function recordingShop(refuse?: (orderId: string) => Error | undefined) {
+  const attached: [string, InvoiceAttachment][] = [];
+  const shop = {
+    async attachInvoice(orderId: string, attachment: InvoiceAttachment) {
+      const error = refuse?.(orderId);
+      if (error) throw error;
+      attached.push([orderId, attachment]);
+    },
+  } as unknown as ShopConnector;
+  return { shop, attached };
+}
+
+const settings = (over: Partial<InvoiceJobSettings> = {}): InvoiceJobSettings => ({
+  series: "EPA",
+  draft: false,
+  invoiceWhen: "all",
+  eInvoiceProfile: "TICARIFATURA",
+  ...over,
+});
+
+function cycle(
+  at: { companyId: number; shopConnectionId: number },
+  over: Partial<InvoiceCycleInput> = {},
+  now = NOW,
+) {
+  return runInvoiceCycle({
+    db: store.db,
+    companyId: at.companyId,
+    shopConnectionId: at.shopConnectionId,
+    settings: settings(),
+    now: () => now,
+    ...over,
+  });
+}
+
+const rowsOf = (companyId: number) =>
+  store.db.select().from(einvoices).where(eq(einvoices.companyId, companyId)).orderBy(asc(einvoices.id));
+
+const byOrder = async (companyId: number) => new Map((await rowsOf(companyId)).map((r) => [r.orderNo, r]));
+
+describe("which orders are invoiced, and how", () => {
+  it("gives each eligible order its ETTN, gap-free number, profile, buyer and amounts, in order date order", async () => {
+    const orders = makeOrders(4, buyers, { prefix: "IS1", eInvoiceEvery: 2 });
+    orders[3]!.status = "CANCELLED";
+    const at = await company(orders);
+    const s = service();
+    const report = await cycle(at, { provider: s.provider });
+    expect(report).toMatchObject({ prepared: 3, sent: 3, failed: 0, transient: 0, returns: 0, generated: 0 });
+    const rows = await rowsOf(at.companyId);
+    expect(rows.map((r) => r.orderNo)).toEqual(["IS1-00001", "IS1-00002", "IS1-00003"]);
+    expect(rows.map((r) => r.number)).toEqual(["EPA2026000000001", "EPA2026000000002", "EPA2026000000003"]);
+    expect(rows.map((r) => r.profile)).toEqual(["TICARIFATURA", "EARSIVFATURA", "TICARIFATURA"]);
+    const first = rows[0]!;
+    expect(first).toMatchObject({
+      shopOrderId: "IS1-id-1",
+      buyer: REGISTERED[0]!.title,
+      total: orders[0]!.totals.grandTotal,
+      currency: "TRY",
+      issueDate: "2026-11-20",
+      type: "SATIS",
+      state: "queued",
+      sendAttempts: 1,
+    });
+    expect(first.ettn).toMatch(UUID);
+    expect(new Set(rows.map((r) => r.ettn)).size).toBe(3);
+    expect(rows[1]!.buyer).toBe(`${orders[1]!.customer.firstName} ${orders[1]!.customer.lastName}`);
+    // What went to the service: the document, as an e-Fatura or an e-Arşiv, under the order number.
+    const sent = new Map(s.sends.map((x) => [x.localId, x]));
+    expect(sent.get("IS1-00001")).toMatchObject({ ettn: first.ettn, draft: false, scenario: "eInvoice" });
+    expect(sent.get("IS1-00002")!.scenario).toBe("eArchive");
+    expect(sent.get("IS1-00001")!.xml).toContain(`<cbc:UUID>${first.ettn}</cbc:UUID>`);
+    expect(sent.get("IS1-00001")!.xml).toContain("EPA2026000000001");
+    expect(sent.get("IS1-00001")!.document).toMatchObject({ number: "EPA2026000000001" });
+    // A second pass invoices nothing again.
+    expect((await cycle(at, { provider: s.provider })).prepared).toBe(0);
+    expect(s.sends).toHaveLength(3);
+  });
+
+  it("names the buyer by company, else by person, else by the shop's customer ref; numbers the Turkish year", async () => {
+    const orders = makeOrders(3, buyers, { prefix: "IS2" });
+    orders[0]!.customer = { ...orders[0]!.customer, companyName: "  ", firstName: "Ali", lastName: "Kaya" };
+    orders[1]!.customer = { ...orders[1]!.customer, companyName: undefined, firstName: " ", lastName: "" };
+    orders[2]!.customer = { ...orders[2]!.customer, companyName: " Kaya Ltd. " };
+    const at = await company(orders);
+    // 22:30 UTC on New Year's Eve is already 2027 in Türkiye.
+    await cycle(at, {}, new Date("2026-12-31T22:30:00Z"));
+    const rows = await rowsOf(at.companyId);
+    expect(rows.map((r) => r.buyer)).toEqual(["Ali Kaya", orders[1]!.customer.ref, "Kaya Ltd."]);
+    expect(rows[0]).toMatchObject({ issueDate: "2027-01-01", number: "EPA2027000000001" });
+  });
+
+  it("takes the registered-user directory over the service's; without either every buyer gets an e-Arşiv", async () => {
+    const orders = makeOrders(1, buyers, { prefix: "IS3", eInvoiceEvery: 1 });
+    const asked: string[] = [];
+    const directory = {
+      isEInvoiceUser: async (vkn: string) => {
+        asked.push(vkn);
+        return false;
+      },
+    };
+    const viaDirectory = await company(orders);
+    await cycle(viaDirectory, { provider: service().provider, directory });
+    expect(asked).toEqual(["1234567890"]);
+    expect((await rowsOf(viaDirectory.companyId))[0]!.profile).toBe("EARSIVFATURA");
+
+    const viaService = await company(makeOrders(1, buyers, { prefix: "IS3b", eInvoiceEvery: 1 }));
+    await cycle(viaService, {
+      provider: service().provider,
+      settings: settings({ eInvoiceProfile: "TEMELFATURA" }),
+    });
+    expect((await rowsOf(viaService.companyId))[0]!.profile).toBe("TEMELFATURA");
+
+    const portal = await company(makeOrders(1, buyers, { prefix: "IS3c", eInvoiceEvery: 1 }));
+    await cycle(portal);
+    expect((await rowsOf(portal.companyId))[0]!.profile).toBe("EARSIVFATURA");
+  });
+
+  it("leaves an order whose buyer lookup failed transiently for the next pass; other failures stop the pass", async () => {
+    const orders = makeOrders(2, buyers, { prefix: "IS4", eInvoiceEvery: 1 });
+    const at = await company(orders);
+    let calls = 0;
+    const flaky = service({
+      registered: async () => {
+        if (++calls === 1) throw fail("timeout");
+        return true;
+      },
+    });
+    const report = await cycle(at, { provider: flaky.provider });
+    expect(report).toMatchObject({ prepared: 1, transient: 1 });
+    expect((await cycle(at, { provider: flaky.provider })).prepared).toBe(1);
+
+    const broken = await company(makeOrders(1, buyers, { prefix: "IS4b", eInvoiceEvery: 1 }));
+    const refused = service({ registered: () => Promise.reject(fail("auth")) });
+    await expect(cycle(broken, { provider: refused.provider })).rejects.toThrow("auth");
+  });
+
+  it("refuses an invalid series instead of skipping the orders", async () => {
+    const at = await company(makeOrders(1, buyers, { prefix: "IS5" }));
+    await expect(cycle(at, { settings: settings({ series: "ep" }) })).rejects.toThrow(RangeError);
+    expect(await rowsOf(at.companyId)).toEqual([]);
+  });
+
+  it("takes only the eligible orders, at most `limit` a pass", async () => {
+    const orders = makeOrders(4, buyers, { prefix: "IS6" });
+    const at = await company(orders);
+    // makeOrders: every second order is SHIPPED, all are PAID.
+    await cycle(at, { settings: settings({ invoiceWhen: "shipped" }) });
+    expect((await rowsOf(at.companyId)).map((r) => r.orderNo)).toEqual(["IS6-00002", "IS6-00004"]);
+    const limited = await company(makeOrders(3, buyers, { prefix: "IS6b" }));
+    expect((await cycle(limited, { limit: 2 })).prepared).toBe(2);
+  });
+
+  it("two passes at once invoice each order once, with no gap in the numbers", async () => {
+    const at = await company(makeOrders(6, buyers, { prefix: "IS7" }));
+    const [a, b] = await Promise.all([cycle(at), cycle(at)]);
+    expect(a.prepared + b.prepared).toBe(6);
+    expect((await rowsOf(at.companyId)).map((r) => r.number).sort()).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => `EPA2026${String(n).padStart(9, "0")}`),
+    );
+  });
+});
+
+describe("a portal without an API", () => {
+  it("generates the documents for the export; one whose document cannot be built is marked with why", async () => {
+    const orders = makeOrders(2, buyers, { prefix: "IG1" });
+    orders[1]!.lines = [{ ...orders[1]!.lines[0]!, qty: 0 }];
+    const at = await company(orders);
+    const report = await cycle(at, { shop: recordingShop().shop });
+    expect(report).toMatchObject({ prepared: 2, generated: 1, failed: 1, sent: 0, attached: 0 });
+    const rows = await byOrder(at.companyId);
+    expect(rows.get("IG1-00001")).toMatchObject({ state: "generated", message: null });
+    expect(rows.get("IG1-00001")!.updatedAt.toISOString()).toBe(NOW.toISOString());
+    expect(rows.get("IG1-00002")!.state).toBe("error");
+    expect(rows.get("IG1-00002")!.message).toMatch(/Miktar/);
+  });
+
+  it("says what the company settings lack before anything is built", async () => {
+    const at = await company(makeOrders(1, buyers, { prefix: "IG2" }), false);
+    await expect(cycle(at)).rejects.toThrow(/eksik/);
+  });
+});
+
+describe("return invoices (IADE)", () => {
+  it("an invoiced order cancelled afterwards gets one IADE that refers to its invoice, sent like a sale", async () => {
+    const orders = makeOrders(3, buyers, { prefix: "IR1" });
+    const at = await company(orders);
+    const s = service();
+    await cycle(at, { provider: s.provider });
+    for (const no of ["IR1-00001", "IR1-00002"]) {
+      const o = orders.find((x) => x.orderNo === no)!;
+      await store.db
+        .update(engineSchema.orderLedger)
+        .set({
+          payload: {
+            ...o,
+            status: no === "IR1-00001" ? "İptal Edildi" : o.status,
+            paymentStatus: no === "IR1-00002" ? "REFUNDED" : "PAID",
+          },
+        })
+        .where(eq(engineSchema.orderLedger.orderNo, no));
+    }
+    const report = await cycle(at, { provider: s.provider }, new Date("2026-11-22T09:00:00Z"));
+    expect(report).toMatchObject({ returns: 2, sent: 2 });
+    const rows = await rowsOf(at.companyId);
+    const sale = rows.find((r) => r.orderNo === "IR1-00001" && r.type === "SATIS")!;
+    const iade = rows.find((r) => r.orderNo === "IR1-00001" && r.type === "IADE")!;
+    expect(iade).toMatchObject({
+      returnOfId: sale.id,
+      shopOrderId: sale.shopOrderId,
+      profile: sale.profile,
+      buyer: sale.buyer,
+      total: sale.total,
+      currency: sale.currency,
+      issueDate: "2026-11-22",
+      number: "EPA2026000000004",
+      state: "queued",
+    });
+    expect(iade.ettn).toMatch(UUID);
+    expect(iade.ettn).not.toBe(sale.ettn);
+    const sentIade = s.sends.find((x) => x.ettn === iade.ettn)!;
+    expect(sentIade.document?.returnOf).toEqual({
+      number: sale.number,
+      issueDate: sale.issueDate,
+      ettn: sale.ettn,
+    });
+    expect(sentIade.xml).toContain(sale.number);
+    expect((await cycle(at, { provider: s.provider })).returns).toBe(0);
+  });
+
+  it("no IADE for a sale not out yet, one that failed, or an IADE itself", async () => {
+    const orders = makeOrders(2, buyers, { prefix: "IR2" });
+    const at = await company(orders);
+    await cycle(at, { provider: service({ send: () => Promise.reject(fail("validation")) }).provider });
+    const cancelled = orders.map((o) => ({ ...o, status: "CANCELLED" }));
+    for (const o of cancelled)
+      await store.db
+        .update(engineSchema.orderLedger)
+        .set({ payload: o })
+        .where(eq(engineSchema.orderLedger.orderNo, o.orderNo));
+    expect((await rowsOf(at.companyId)).map((r) => r.state)).toEqual(["error", "error"]);
+    expect((await cycle(at, { provider: service().provider })).returns).toBe(0);
+    // Generated for the export counts as out.
+    const portal = await company(makeOrders(1, buyers, { prefix: "IR3" }));
+    await cycle(portal);
+    await store.db
+      .update(engineSchema.orderLedger)
+      .set({ payload: { ...makeOrders(1, buyers, { prefix: "IR3" })[0]!, status: "CANCELLED" } })
+      .where(eq(engineSchema.orderLedger.orderNo, "IR3-00001"));
+    expect(await cycle(portal)).toMatchObject({ returns: 1, generated: 1 });
+    expect(await cycle(portal)).toMatchObject({ returns: 0, generated: 0 });
+  });
+});
+
+describe("sending exactly once", () => {
+  it("keeps drafts at the service when asked, and counts a send the service already held as adopted", async () => {
+    const at = await company(makeOrders(2, buyers, { prefix: "IX1" }));
+    const s = service({
+      send: async (_, n) => (n === 2 ? { existed: true, status: "sent" } : { status: "draft" }),
+    });
+    const report = await cycle(at, { provider: s.provider, settings: settings({ draft: true }) });
+    expect(report).toMatchObject({ sent: 1, adopted: 1 });
+    expect(s.sends.every((x) => x.draft === true)).toBe(true);
+    expect((await rowsOf(at.companyId)).map((r) => r.state)).toEqual(["draft", "sent"]);
+  });
+
+  it("a send left unanswered is looked up first on the next pass, after the lease; one the service holds is adopted", async () => {
+    const at = await company(makeOrders(2, buyers, { prefix: "IX2" }));
+    // Both sends time out; the first one did reach the service.
+    const s = service({
+      send: async (input, n) => {
+        if (n === 1)
+          s.held.set(input.ettn, {
+            ettn: input.ettn,
+            found: true,
+            status: "approved",
+            providerStatus: "Onaylandı",
+            message: "ok",
+          });
+        throw fail("timeout");
+      },
+    });
+    const first = await cycle(at, { provider: s.provider, leaseMs: 1000, retry: { baseMs: 0 } });
+    expect(first).toMatchObject({ transient: 2, sent: 0 });
+    const waiting = await rowsOf(at.companyId);
+    expect(waiting.map((r) => [r.state, r.sendAttempts, r.message])).toEqual([
+      ["prepared", 1, "timeout"],
+      ["prepared", 1, "timeout"],
+    ]);
+    // Within the lease nobody touches them (another worker may still be on them).
+    s.queries.length = 0;
+    const soon = await cycle(
+      at,
+      { provider: s.provider, leaseMs: 1000, retry: { baseMs: 0 } },
+      new Date(NOW.getTime() + 500),
+    );
+    expect(soon).toMatchObject({ sent: 0, adopted: 0, transient: 0 });
+    expect(s.sends).toHaveLength(2);
+
+    const later = new Date(NOW.getTime() + 5000);
+    const fixed = service();
+    fixed.held.set(waiting[0]!.ettn, s.held.get(waiting[0]!.ettn)!);
+    const report = await cycle(at, { provider: fixed.provider, leaseMs: 1000, retry: { baseMs: 0 } }, later);
+    expect(report).toMatchObject({ adopted: 1, sent: 1 });
+    expect(fixed.queries[0]).toEqual([waiting[0]!.ettn]);
+    expect(fixed.sends.map((x) => x.ettn)).toEqual([waiting[1]!.ettn]);
+    const rows = await rowsOf(at.companyId);
+    expect(rows[0]).toMatchObject({
+      state: "approved",
+      providerStatus: "Onaylandı",
+      message: "ok",
+      sendAttempts: 2,
+    });
+    expect(rows[0]!.updatedAt.toISOString()).toBe(later.toISOString());
+    expect(rows[1]).toMatchObject({ state: "queued", sendAttempts: 2 });
+  });
+
+  it("waits longer after each transient failure, and at the cap looks the ETTN up once more before giving up", async () => {
+    const at = await company(makeOrders(1, buyers, { prefix: "IX3" }));
+    const s = service({ send: () => Promise.reject(fail("server_error", "503")) });
+    const retry = { baseMs: 1000, maxMs: 3000, maxAttempts: 3 };
+    const input = { provider: s.provider, leaseMs: 0, retry };
+    expect((await cycle(at, input)).transient).toBe(1);
+    const [r1] = await rowsOf(at.companyId);
+    expect(r1!.nextAttemptAt?.toISOString()).toBe(new Date(NOW.getTime() + 1000).toISOString());
+    expect(r1!.message).toBe("503");
+    // Not before its time.
+    expect((await cycle(at, input, new Date(NOW.getTime() + 999))).transient).toBe(0);
+    const t2 = new Date(NOW.getTime() + 1000);
+    expect((await cycle(at, input, t2)).transient).toBe(1);
+    const [r2] = await rowsOf(at.companyId);
+    expect(r2!.nextAttemptAt?.toISOString()).toBe(new Date(t2.getTime() + 2000).toISOString());
+    expect(r2!.state).toBe("prepared");
+    // Third send: the cap. The lookup that cannot be answered keeps it waiting.
+    const t3 = new Date(t2.getTime() + 2000);
+    let down = true;
+    const s3 = service({
+      send: () => Promise.reject(fail("server_error", "503")),
+      query: (ettns) =>
+        down && ettns.length === 1 && s3.sends.length > 0 ? Promise.reject(fail("timeout")) : undefined,
+    });
+    expect(await cycle(at, { ...input, provider: s3.provider }, t3)).toMatchObject({
+      transient: 1,
+      failed: 0,
+    });
+    expect((await rowsOf(at.companyId))[0]!.state).toBe("prepared");
+    // Answered: not there, so it is an error after that many tries.
+    down = false;
+    s3.sends.length = 0;
+    const t4 = new Date(t3.getTime() + 3000);
+    expect(await cycle(at, { ...input, provider: s3.provider }, t4)).toMatchObject({
+      failed: 1,
+      transient: 0,
+    });
+    const [last] = await rowsOf(at.companyId);
+    expect(last).toMatchObject({ state: "error", sendAttempts: 4 });
+    expect(last!.message).toBe("4 denemede geçici hata: 503");
+    expect(last!.updatedAt.toISOString()).toBe(t4.toISOString());
+  });
+
+  it("at the cap, a send the service did take is adopted", async () => {
+    const at = await company(makeOrders(1, buyers, { prefix: "IX4" }));
+    // Every send's answer is lost; the lookups after each one miss it, the last one at the cap finds it.
+    const s = service({
+      send: async (input) => {
+        s.held.set(input.ettn, { ettn: input.ettn, found: true });
+        throw fail("timeout", "zaman aşımı", true);
+      },
+      query: (ettns) =>
+        s.queries.length <= 3 ? Promise.resolve(ettns.map((ettn) => ({ ettn, found: false }))) : undefined,
+    });
+    const report = await cycle(at, { provider: s.provider, leaseMs: 0, retry: { maxAttempts: 1 } });
+    expect(report).toMatchObject({ adopted: 1, failed: 0, transient: 0 });
+    expect(s.sends).toHaveLength(3);
+    expect((await rowsOf(at.companyId))[0]).toMatchObject({ state: "queued", providerStatus: null });
+  });
+
+  it("a refusal of a document the service holds is adopted; other refusals mark the invoice with the service's words", async () => {
+    const at = await company(makeOrders(2, buyers, { prefix: "IX5" }));
+    const s = service({
+      send: async (input, n) => {
+        if (n === 1)
+          s.held.set(input.ettn, { ettn: input.ettn, found: true, status: "sent", providerStatus: "GİB'de" });
+        throw fail("conflict", n === 1 ? "ETTN zaten kayıtlı" : "Alıcı VKN geçersiz");
+      },
+    });
+    const report = await cycle(at, { provider: s.provider });
+    expect(report).toMatchObject({ adopted: 1, failed: 1, sent: 0 });
+    const rows = await rowsOf(at.companyId);
+    expect(rows[0]).toMatchObject({ state: "sent", providerStatus: "GİB'de" });
+    expect(rows[1]).toMatchObject({ state: "error", message: "Alıcı VKN geçersiz", providerStatus: null });
+  });
+
+  it("a refusal whose lookup fails too is an error; an unexpected failure stops the pass", async () => {
+    const at = await company(makeOrders(1, buyers, { prefix: "IX6" }));
+    const s = service({
+      send: () => Promise.reject(fail("validation", "Şema hatası")),
+      query: () => Promise.reject(fail("timeout")),
+    });
+    expect(await cycle(at, { provider: s.provider })).toMatchObject({ failed: 1 });
+    expect((await rowsOf(at.companyId))[0]).toMatchObject({ state: "error", message: "Şema hatası" });
+
+    const other = await company(makeOrders(1, buyers, { prefix: "IX7" }));
+    const bug = service({ send: () => Promise.reject(new TypeError("boom")) });
+    await expect(cycle(other, { provider: bug.provider })).rejects.toThrow("boom");
+  });
+
+  it("a document that cannot be built is an error, not a send", async () => {
+    const orders = makeOrders(1, buyers, { prefix: "IX8" });
+    orders[0]!.lines = [{ ...orders[0]!.lines[0]!, vatRate: 7 }];
+    const at = await company(orders);
+    const s = service();
+    expect(await cycle(at, { provider: s.provider })).toMatchObject({ failed: 1, sent: 0 });
+    expect(s.sends).toEqual([]);
+    expect((await rowsOf(at.companyId))[0]!.message).toMatch(/KDV/);
+  });
+
+  it("a pass claims each invoice: a second worker that read the same count sends nothing", async () => {
+    const at = await company(makeOrders(3, buyers, { prefix: "IX9" }));
+    const s = service();
+    await Promise.all([cycle(at, { provider: s.provider }), cycle(at, { provider: s.provider })]);
+    expect(s.sends).toHaveLength(3);
+    expect((await rowsOf(at.companyId)).map((r) => r.sendAttempts)).toEqual([1, 1, 1]);
+  });
+});
+
+describe("status refresh and the shop", () => {
+  it("asks the service for pending invoices' status and keeps what it says", async () => {
+    const at = await company(makeOrders(3, buyers, { prefix: "IU1" }));
+    const s = service();
+    await cycle(at, { provider: s.provider, shop: recordingShop().shop });
+    const rows = await rowsOf(at.companyId);
+    const answers: Record<string, EInvoiceStatusInfo> = {
+      [rows[0]!.ettn]: {
+        ettn: rows[0]!.ettn,
+        found: true,
+        status: "approved",
+        providerStatus: "Kabul",
+        message: "tamam",
+      },
+      [rows[1]!.ettn]: { ettn: rows[1]!.ettn, found: true },
+      [rows[2]!.ettn]: { ettn: rows[2]!.ettn, found: false, status: "rejected" },
+    };
+    const asked: string[][] = [];
+    const refresh = service({
+      query: async (ettns) => {
+        asked.push(ettns);
+        return ettns.map((e) => answers[e]!);
+      },
+    });
+    const later = new Date(NOW.getTime() + 60_000);
+    expect((await cycle(at, { provider: refresh.provider }, later)).refreshed).toBe(1);
+    expect(asked[0]!.sort()).toEqual(rows.map((r) => r.ettn).sort());
+    const after = await rowsOf(at.companyId);
+    expect(after[0]).toMatchObject({ state: "approved", providerStatus: "Kabul", message: "tamam" });
+    expect(after[0]!.updatedAt.toISOString()).toBe(later.toISOString());
+    expect(after.slice(1).map((r) => r.state)).toEqual(["queued", "queued"]);
+    // Approved is final: not asked again.
+    asked.length = 0;
+    await cycle(at, { provider: refresh.provider }, later);
+    expect(asked[0]!.sort()).toEqual([rows[1]!.ettn, rows[2]!.ettn].sort());
+
+    const down = service({ query: () => Promise.reject(fail("unavailable")) });
+    expect((await cycle(at, { provider: down.provider })).transient).toBe(1);
+    const broken = service({ query: () => Promise.reject(fail("auth")) });
+    await expect(cycle(at, { provider: broken.provider })).rejects.toThrow("auth");
+  });
+
+  it("asks about 50 invoices at a time", async () => {
+    const at = await company(makeOrders(51, buyers, { prefix: "IU2" }));
+    await cycle(at, { provider: service().provider });
+    const asked: number[] = [];
+    const s = service({
+      query: async (ettns) => {
+        asked.push(ettns.length);
+        return ettns.map((ettn) => ({ ettn, found: true, status: "sent" as const }));
+      },
+    });
+    expect((await cycle(at, { provider: s.provider })).refreshed).toBe(51);
+    expect(asked).toEqual([50, 1]);
+  });
+
+  it("gives the shop order its sale invoice's number, ETTN, total and PDF link once; a refusal is tried again", async () => {
+    const orders = makeOrders(2, buyers, { prefix: "IA1" });
+    const at = await company(orders);
+    let refuse = true;
+    const first = recordingShop((id) => (refuse && id === "IA1-id-2" ? fail("server_error") : undefined));
+    const report = await cycle(at, {
+      provider: service().provider,
+      shop: first.shop,
+      pdfLink: (id) => `https://panel/pdf/${id}`,
+    });
+    expect(report).toMatchObject({ attached: 1, transient: 1 });
+    const [row] = await rowsOf(at.companyId);
+    expect(first.attached).toEqual([
+      [
+        "IA1-id-1",
+        {
+          invoice: {
+            orderRef: "IA1-00001",
+            number: row!.number,
+            uuid: row!.ettn,
+            date: "2026-11-20",
+            currency: "TRY",
+            lines: [],
+            totals: { net: 0, tax: 0, gross: row!.total },
+            url: `https://panel/pdf/${row!.id}`,
+          },
+        },
+      ],
+    ]);
+    expect(row!.attachedAt?.toISOString()).toBe(NOW.toISOString());
+    refuse = false;
+    const again = await cycle(at, { provider: service().provider, shop: first.shop });
+    expect(again.attached).toBe(1);
+    expect(first.attached.map(([id]) => id)).toEqual(["IA1-id-1", "IA1-id-2"]);
+    expect("url" in first.attached[1]![1].invoice).toBe(false);
+    // A return invoice is not attached over the sale's.
+    await store.db
+      .update(engineSchema.orderLedger)
+      .set({ payload: { ...orders[0]!, status: "CANCELLED" } })
+      .where(eq(engineSchema.orderLedger.orderNo, "IA1-00001"));
+    expect(await cycle(at, { provider: service().provider, shop: first.shop })).toMatchObject({
+      returns: 1,
+      attached: 0,
+    });
+
+    const bug = recordingShop(() => new TypeError("boom"));
+    const other = await company(makeOrders(1, buyers, { prefix: "IA2" }));
+    await expect(cycle(other, { provider: service().provider, shop: bug.shop })).rejects.toThrow("boom");
+  });
+});
