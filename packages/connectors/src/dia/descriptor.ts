@@ -1,11 +1,9 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
-export const diaDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const diaDescriptor = defineConnector("erp", {
   type: 5,
   name: "Dia",
   system: "dia",
-  implemented: true,
   credentials: [
     {
       name: "serverCode",
@@ -88,9 +86,8 @@ export const diaDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   batch: { page: 500 },
   // DİA documents no rate limit (inferred: stay gentle on a shared cloud server).
   budget: { requests: 5, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: true, stock: false, prices: true, categories: false, orders: false },
+  changeCursors: { products: true, prices: true },
   metering: { kind: "credit", unit: "kontör", creditPerCall: 0.0125, freeOperations: ["login"] },
   notes:
     "DİA WS v3 JSON (POST /api/v3/{modül}/json): login → session_id; every answer's in-body code is checked; each call costs 0.0125 kontör.",
-};
+});

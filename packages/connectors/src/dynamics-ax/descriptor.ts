@@ -1,14 +1,12 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /** An enhanced integration port on IIS (HTTP adapter), as AX 2012 names its address. */
 export const AX_ENDPOINT_EXAMPLE = "http://ax-iis/MicrosoftDynamicsAXAif60/EntegrasyonPaneli/xppservice.svc";
 
-export const axDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const axDescriptor = defineConnector("erp", {
   type: 7,
   name: "Microsoft Dynamics AX",
   system: "dynamics-ax",
-  implemented: true,
   credentials: [
     {
       name: "endpoint",
@@ -57,9 +55,8 @@ export const axDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   // AX documents no limit; an AOS serves many users: stay gentle.
   budget: { requests: 10, windowMs: 1000 },
   onPremOnly: true,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "AX 2012 AIF belge hizmetleri (SOAP): satış siparişleri SalesOrderService ile yazılır, maddeler ItemService, eldeki stok InventoryOnHandService ile okunur. Yerel bağlantı aracı üzerinden çalışır.",
   notice:
     "AX 2012 hizmetleri Windows kimlik doğrulaması (NTLM/Kerberos) ister: AOS/IIS sunucusuna erişen Windows hesabı yerel bağlantı aracının kurulu olduğu makinede tanımlanır; şifre panele girilmez.",
-};
+});

@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /** Azure AD v2 token endpoint of a tenant (client credentials). */
 export function d365TokenUrl(tenantId: string): string {
@@ -8,12 +8,10 @@ export function d365TokenUrl(tenantId: string): string {
 /** Item sales tax group → KDV rate, as most Turkish F&O set-ups name their groups. */
 export const D365_DEFAULT_VAT_GROUPS = "KDV20=20;KDV10=10;KDV1=1;KDV0=0";
 
-export const d365Descriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const d365Descriptor = defineConnector("erp", {
   type: 17,
   name: "Microsoft Dynamics AX Rest API",
   system: "dynamics-ax-rest",
-  implemented: true,
   credentials: [
     {
       name: "environmentUrl",
@@ -120,8 +118,6 @@ export const d365Descriptor: ConnectorDescriptor & { kind: "erp" } = {
   batch: { page: 1000 },
   // Priority-based throttling answers 429 with Retry-After; no fixed number is published.
   budget: { requests: 6, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "D365 Finance & Operations OData v4 (/data/{EntitySet}) with Entra ID client credentials; order lines in one $batch change set.",
-};
+});

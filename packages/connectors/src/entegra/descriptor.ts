@@ -1,13 +1,11 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 export const ENTEGRA_DEFAULT_API_URL = "https://apiv2.entegrabilisim.com";
 
-export const entegraDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const entegraDescriptor = defineConnector("erp", {
   type: 16,
   name: "Entegra",
   system: "entegra",
-  implemented: true,
   credentials: [
     {
       name: "email",
@@ -38,8 +36,6 @@ export const entegraDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   batch: { page: 100 },
   // The public Singer tap notes 20,000 requests a day; one request a second stays far below it.
   budget: { requests: 1, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "Entegra okuma bağlantısıdır: ürünler, stok, fiyatlar ve kategoriler Entegra'dan okunur. Sipariş ve müşteri yazma Entegra'nın doğrulanabilir bir API'si olmadığı için desteklenmez; siparişler Entegra'ya aktarılmaz.",
-};
+});

@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /**
  * The systems with no public API the generic SQL / file connector serves (artifacts-by-system.md: kind 5
@@ -13,18 +13,11 @@ const SYSTEMS: Array<[number, string, string, boolean]> = [
   [22, "LucaNet", "luca-net", false],
 ];
 
-export function genericSqlDescriptor(
-  type: number,
-  name: string,
-  system: string,
-  onPremOnly: boolean,
-): ConnectorDescriptor & { kind: "erp" } {
-  return {
-    kind: "erp",
+export function genericSqlDescriptor(type: number, name: string, system: string, onPremOnly: boolean) {
+  return defineConnector("erp", {
     type,
     name,
     system,
-    implemented: true,
     mapping: true,
     credentials: [
       {
@@ -59,7 +52,7 @@ export function genericSqlDescriptor(
     onPremOnly,
     notes:
       "Generic SQL / file connector: the merchant's SELECTs and column mapping, run through the on-site agent.",
-  };
+  });
 }
 
 export const genericSqlDescriptors = SYSTEMS.map(([type, name, system, onPrem]) =>

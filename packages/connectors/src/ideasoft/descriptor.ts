@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /** The store's own address: `magaza.myideasoft.com` → `https://magaza.myideasoft.com`. */
 export function ideasoftStoreUrl(storeDomain: string): string {
@@ -9,12 +9,10 @@ export function ideasoftStoreUrl(storeDomain: string): string {
 /** Price list id of the product's own `price1` (the store's sale price). */
 export const IDEASOFT_DEFAULT_PRICE_LIST = "1";
 
-export const ideasoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const ideasoftDescriptor = defineConnector("shop", {
   type: 2,
   name: "Ideasoft",
   system: "ideasoft",
-  implemented: true,
   credentials: [
     {
       name: "storeDomain",
@@ -70,8 +68,7 @@ export const ideasoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   batch: { stock: 1, prices: 1, page: 100, products: 1 },
   // The file names 429 but no numbers: a cautious 2 requests / s (inferred, VERIFIED.md).
   budget: { requests: 20, windowMs: 10_000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: true },
+  changeCursors: { orders: true },
   notes:
     "Admin REST API (OpenAPI 3.0 'Ideashop API 3.0.0'); OAuth2 authorization code per store with rotating refresh tokens; page/limit paging (limit ≤ 100).",
-};
+});

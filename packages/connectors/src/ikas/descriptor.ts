@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 export const IKAS_DEFAULT_API_URL = "https://api.myikas.com/api/v1/admin/graphql";
 export const ikasTokenUrl = (storeName: string) => `https://${storeName}.myikas.com/api/admin/oauth/token`;
@@ -6,12 +6,10 @@ export const ikasTokenUrl = (storeName: string) => `https://${storeName}.myikas.
 /** Price list id the SDK uses for the store's default list (IKAS: `priceListId: null`). */
 export const IKAS_DEFAULT_PRICE_LIST = "default";
 
-export const ikasDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const ikasDescriptor = defineConnector("shop", {
   type: 1,
   name: "IKAS",
   system: "ikas",
-  implemented: true,
   credentials: [
     {
       name: "storeName",
@@ -58,7 +56,6 @@ export const ikasDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   // Prices: 3000 rows per saveVariantPrices (documented). Stock: not documented, 1000 chosen.
   batch: { stock: 1000, prices: 3000, page: 200, products: 1 },
   budget: { requests: 50, windowMs: 10_000 },
-  onPremOnly: false,
-  changeCursors: { products: true, stock: false, prices: false, categories: false, orders: true },
+  changeCursors: { products: true, orders: true },
   notes: "Admin GraphQL API v1; client-credentials token (4 h); 50 requests / 10 s; error-rate block.",
-};
+});

@@ -1,11 +1,9 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
-export const isbasiDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const isbasiDescriptor = defineConnector("erp", {
   type: 21,
   name: "Logo Is Basi",
   system: "logo-isbasi",
-  implemented: true,
   credentials: [
     {
       name: "apiKey",
@@ -52,8 +50,7 @@ export const isbasiDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   // The quota, not speed, is the limit: the biggest page the list endpoints were seen with live (100).
   batch: { page: 100 },
   budget: { requests: 5, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: true, stock: false, prices: true, categories: false, orders: false },
+  changeCursors: { products: true, prices: true },
   metering: {
     kind: "quota",
     monthlyQuota: { read: 3000, write: 7000 },
@@ -63,4 +60,4 @@ export const isbasiDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   },
   notes:
     "Logo İşbaşı REST (/api/v1.0): API anahtarı + integrationLogin → Bearer ve tenantId. Aylık kota ~3.000 okuma / 7.000 yazma. Depo stoku ve satış siparişi API'de yok: sipariş taslak satış faturası olarak yazılır.",
-};
+});

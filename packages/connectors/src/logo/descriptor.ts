@@ -1,4 +1,5 @@
-import type { ConnectorDescriptor, CredentialField } from "../sdk/connector";
+import type { CredentialField } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /**
  * Logo Tiger / Logo Go is one product with two roads in: the Logo REST service (Objects REST, licensed
@@ -117,27 +118,19 @@ const COMMON_FIELDS: CredentialField[] = [
   },
 ];
 
-function logoDescriptor(
-  type: number,
-  name: string,
-  system: string,
-  restRequired: boolean,
-  notes: string,
-): ConnectorDescriptor & { kind: "erp" } {
-  return {
-    kind: "erp",
+function logoDescriptor(type: number, name: string, system: string, restRequired: boolean, notes: string) {
+  return defineConnector("erp", {
     type,
     name,
     system,
-    implemented: true,
     credentials: [...REST_FIELDS(restRequired), ...COMMON_FIELDS],
     batch: { page: 500 },
     // Logo documents no rate limit for its REST service (inferred: an on-site server, keep it gentle).
     budget: { requests: 10, windowMs: 1000 },
     onPremOnly: true,
-    changeCursors: { products: true, stock: false, prices: true, categories: false, orders: false },
+    changeCursors: { products: true, prices: true },
     notes,
-  };
+  });
 }
 
 export const logoRestDescriptor = logoDescriptor(

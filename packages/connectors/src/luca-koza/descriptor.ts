@@ -1,11 +1,9 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
-export const lucaKozaDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const lucaKozaDescriptor = defineConnector("erp", {
   type: 23,
   name: "LucaKoza",
   system: "luca-koza",
-  implemented: true,
   credentials: [
     {
       name: "apiUrl",
@@ -52,8 +50,6 @@ export const lucaKozaDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   batch: { page: 500 },
   // No published limit; the session is server-side state, so stay gentle.
   budget: { requests: 3, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "Luca Koza bir ön muhasebe sistemidir: stok kartları, depolar, depo miktarları, satış fiyat listeleri ve kategoriler okunur. Koza'da satış siparişi oluşturan bir servis bulunmadığından siparişler Luca Koza'ya aktarılmaz.",
-};
+});

@@ -1,11 +1,9 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
-export const mikroDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const mikroDescriptor = defineConnector("erp", {
   type: 9,
   name: "Mikro",
   system: "mikro",
-  implemented: true,
   credentials: [
     {
       name: "apiUrl",
@@ -110,7 +108,7 @@ export const mikroDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   // our own (10 requests started a second), with at most `readChains` reads in flight per listing.
   budget: { requests: 10, windowMs: 1000, ownPace: true },
   onPremOnly: true,
-  changeCursors: { products: true, stock: true, prices: true, categories: false, orders: false },
+  changeCursors: { products: true, stock: true, prices: true },
   notes:
     "MikroAPI V2 (POST /Api/APIMethods/*): login block with daily MD5 password in every body; reads via SqlVeriOkuV2.",
-};
+});

@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /** Default stored procedure names (RunProc). The customer's own SPs usually differ: the form says so. */
 export const NEBIM_DEFAULT_PROCS = {
@@ -17,12 +17,10 @@ export const NEBIM_DEFAULT_PROCS = {
 const procHelp = (what: string, columns: string) =>
   `${what} için çağrılacak saklı yordamın (RunProc) adı. Nebim'de her firmanın yordamları farklıdır; kendi yordamınızın adını yazın. Dönmesi gereken sütunlar: ${columns}.`;
 
-export const nebimDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const nebimDescriptor = defineConnector("erp", {
   type: 1,
   name: "Nebim",
   system: "nebim",
-  implemented: true,
   credentials: [
     {
       name: "serviceUrl",
@@ -224,7 +222,6 @@ export const nebimDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   // Integrator runs on the customer's IIS; nothing is documented about limits (inferred: stay gentle).
   budget: { requests: 10, windowMs: 1000 },
   onPremOnly: true,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "Nebim V3 Integrator (IIS, JSON): Connect → SessionID in the URL or Token header, validated with GetUserInfo; reads through the customer's stored procedures (RunProc) or SQL; writes through Post with ModelType models (2/3 customers, 5/6 orders).",
-};
+});

@@ -1,11 +1,9 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
-export const netsisDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const netsisDescriptor = defineConnector("erp", {
   type: 2,
   name: "Netsis",
   system: "netsis",
-  implemented: true,
   credentials: [
     {
       name: "apiUrl",
@@ -107,7 +105,6 @@ export const netsisDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   // NetOpenX REST documents no rate limit; it runs on the merchant's own server (inferred: stay gentle).
   budget: { requests: 10, windowMs: 1000 },
   onPremOnly: true,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "NetOpenX REST /api/v2 (Netsis'in kendi servisi): şifre ile token (şube, şirket ve veritabanı bilgisiyle); stok kartları Items, depo bakiyeleri Queries (SQL), cari ARPs, sipariş ItemSlips. Her cevabın IsSuccessful alanı kontrol edilir.",
-};
+});

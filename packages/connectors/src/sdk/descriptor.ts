@@ -8,7 +8,10 @@ import type { ConnectorDescriptor, ConnectorKind } from "./connector";
 import type { ChangeCursorSupport } from "./model";
 
 /** What a connector's own descriptor says; everything else takes `defineConnector`'s default. */
-export type DescriptorSpec = Omit<ConnectorDescriptor, "kind" | "implemented" | "onPremOnly" | "changeCursors"> &
+export type DescriptorSpec = Omit<
+  ConnectorDescriptor,
+  "kind" | "implemented" | "onPremOnly" | "changeCursors"
+> &
   Partial<Pick<ConnectorDescriptor, "implemented" | "onPremOnly">> & {
     /** The listings that honour `since` (the others are read whole and compared by the engine). */
     changeCursors?: Partial<ChangeCursorSupport>;

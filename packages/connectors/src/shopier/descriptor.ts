@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 export const SHOPIER_DEFAULT_API_URL = "https://api.shopier.com/v1";
 /** OAuth 2.0 token endpoint (port 8443; AdisGroup/shopier-go `oauth.DefaultTokenURL`). */
@@ -6,12 +6,10 @@ export const SHOPIER_OAUTH_TOKEN_URL = "https://api.shopier.com:8443/v1/oauth2/t
 /** An OAuth access token lives three days (259,200 s; shopier-go docs/authentication.md). */
 export const SHOPIER_OAUTH_TOKEN_TTL_S = 259_200;
 
-export const shopierDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const shopierDescriptor = defineConnector("erp", {
   type: 20,
   name: "Shopier",
   system: "shopier",
-  implemented: true,
   credentials: [
     {
       name: "accessToken",
@@ -75,8 +73,6 @@ export const shopierDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   batch: { page: 50 },
   // Shopier publishes no limit; the SDK waits out 429 with Retry-After.
   budget: { requests: 2, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "Shopier bir satış platformudur; ERP olarak bağlandığında ürün kataloğu, stok ve fiyatlar Shopier'deki ürünlerden okunur. Shopier'de verilen siparişler zaten Shopier'de kayıtlıdır; başka mağazalardan gelen siparişler Shopier'e yazılamaz (Shopier API'sinde sipariş oluşturma yoktur), fatura da Shopier'den okunmaz.",
-};
+});

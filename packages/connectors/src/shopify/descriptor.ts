@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 import { SHOPIFY_API_VERSION } from "./judge/derive-schema";
 
 export { SHOPIFY_API_VERSION };
@@ -12,12 +12,10 @@ export const SHOPIFY_POINTS_PER_UNIT = 50;
  */
 export const SHOPIFY_BUCKET = { maximumAvailable: 2000, restoreRate: 100 };
 
-export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const shopifyDescriptor = defineConnector("shop", {
   type: 5,
   name: "Shopify",
   system: "shopify",
-  implemented: true,
   credentials: [
     {
       name: "shopDomain",
@@ -112,11 +110,10 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
     requests: SHOPIFY_BUCKET.maximumAvailable / SHOPIFY_POINTS_PER_UNIT,
     windowMs: (SHOPIFY_BUCKET.maximumAvailable / SHOPIFY_BUCKET.restoreRate) * 1000,
   },
-  onPremOnly: false,
-  changeCursors: { products: true, stock: false, prices: false, categories: false, orders: true },
+  changeCursors: { products: true, orders: true },
   notes:
     `Admin GraphQL API ${SHOPIFY_API_VERSION}; Dev Dashboard app (client credentials grant, ~24 h tokens), ` +
     "public app by OAuth (expiring offline token + refresh token) or a legacy custom-app shpat_ token " +
     "(X-Shopify-Access-Token); calculated query cost throttling (leaky bucket, THROTTLED inside HTTP 200); bulk operations " +
     "for full catalogue reads; invoices are attached as order metafields.",
-};
+});

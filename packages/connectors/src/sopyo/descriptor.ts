@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 export const SOPYO_DEFAULT_API_URL = "https://api.sopyo.dev";
 /** The public client stops after 20 list pages; so do we, per scan. */
@@ -7,12 +7,10 @@ export const SOPYO_MAX_ORDER_PAGES = 20;
 const NO_CATALOGUE =
   "Sopyo'nun ürün, stok ve fiyat için herkese açık bir API'si bulunamadı; Sopyo bağlantısı yalnızca siparişleri okur.";
 
-export const sopyoDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const sopyoDescriptor = defineConnector("shop", {
   type: 6,
   name: "Sopyo",
   system: "sopyo",
-  implemented: true,
   credentials: [
     {
       name: "apiToken",
@@ -34,8 +32,6 @@ export const sopyoDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   batch: {},
   // No published limit: one call per second (inferred, cautious).
   budget: { requests: 60, windowMs: 60_000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   unsupported: {
     categoryWrite: NO_CATALOGUE,
     productWrite: NO_CATALOGUE,
@@ -45,4 +41,4 @@ export const sopyoDescriptor: ConnectorDescriptor & { kind: "shop" } = {
     invoiceWrite: "Sopyo'da fatura ekleme çağrısı bulunamadı; faturalar Sopyo'ya gönderilmez.",
   },
   notes: "Sopyo API v2: api_token ile oturum (bearer); yalnızca sipariş okuma.",
-};
+});

@@ -1,16 +1,14 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 import { NOT_A_PRODUCT_SOURCE } from "../sdk/einvoice-connector";
 
 /** Trendyol e-Faturam's gateways (third-party client; see judge/requests.json). */
 export const TRENDYOL_EFATURAM_STAGE = "https://stage-apigateway.trendyolefaturam.com";
 export const TRENDYOL_EFATURAM_LIVE = "https://apigateway.trendyolecozum.com";
 
-export const trendyolEFaturamDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const trendyolEFaturamDescriptor = defineConnector("erp", {
   type: 24,
   name: "TrendyolEfaturam",
   system: "trendyol-efaturam",
-  implemented: true,
   credentials: [
     {
       name: "apiUrl",
@@ -42,7 +40,5 @@ export const trendyolEFaturamDescriptor: ConnectorDescriptor & { kind: "erp" } =
   batch: { page: 50 },
   // No published limit: one call per invoice, kept gentle (the gateway sits behind Cloudflare's WAF).
   budget: { requests: 5, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes: `e-Fatura / e-Arşiv servisi (REST, kendi JSON biçimi; UBL'yi Trendyol e-Faturam üretir). Fatura keser, durum ve PDF sorgular, e-Arşiv iptal eder. Herkese açık belgesi yoktur: bağlantı üçüncü taraf istemcilerden çıkarılmıştır. ${NOT_A_PRODUCT_SOURCE}.`,
-};
+});

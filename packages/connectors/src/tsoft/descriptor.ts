@@ -1,15 +1,13 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /** Rows per `product/get` / `order/get` page: 500 is the largest the public clients ask for (inferred maximum). */
 export const TSOFT_PRODUCT_PAGE = 500;
 export const TSOFT_ORDER_PAGE = 200;
 
-export const tsoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const tsoftDescriptor = defineConnector("shop", {
   type: 4,
   name: "Tsoft",
   system: "tsoft",
-  implemented: true,
   credentials: [
     {
       name: "storeUrl",
@@ -41,8 +39,7 @@ export const tsoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   batch: { stock: 100, prices: 100, page: TSOFT_PRODUCT_PAGE, products: 1 },
   // No published limit; the public client waits 500 ms between calls, so 2 per second (inferred).
   budget: { requests: 2, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: true },
+  changeCursors: { orders: true },
   unsupported: {
     categoryWrite:
       "T-Soft'ta kategori oluşturma doğrulanmadı; kategorileri T-Soft panelinde açıp eşleştirmeyi kullanınız.",
@@ -52,4 +49,4 @@ export const tsoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   },
   notes:
     "REST1: login token (1 saat), form POST + JSON `data`; ürün, alt ürün (varyant), stok, fiyat okuma/yazma; siparişler okunur.",
-};
+});

@@ -1,4 +1,5 @@
 import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 import { NOT_A_PRODUCT_SOURCE } from "../sdk/einvoice-connector";
 
 /** Uyumsoft's test service (accepts the public test user; nothing reaches GİB). */
@@ -8,12 +9,10 @@ export const UYUMSOFT_LIVE_ENDPOINT = "https://efatura.uyumsoft.com.tr/Services/
 
 export { NOT_A_PRODUCT_SOURCE };
 
-export const uyumsoftDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const uyumsoftDescriptor = defineConnector("erp", {
   type: 8,
   name: "Uyumsoft",
   system: "uyumsoft",
-  implemented: true,
   credentials: [
     {
       name: "endpoint",
@@ -45,10 +44,8 @@ export const uyumsoftDescriptor: ConnectorDescriptor & { kind: "erp" } = {
   batch: { page: 500 },
   // Uyumsoft documents no limit: stay gentle, invoices are few and each is one call.
   budget: { requests: 5, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes: `e-Fatura / e-Arşiv özel entegratörü (SOAP, WS-Security). Fatura gönderir, durum ve PDF sorgular, e-Arşiv iptal eder. ${NOT_A_PRODUCT_SOURCE}: ürün, stok, fiyat ve sipariş okunmaz.`,
-};
+});
 
 /**
  * UyumsoftPortal (type 18) is Uyumsoft's web portal; it has no API of its own, so it is served by the

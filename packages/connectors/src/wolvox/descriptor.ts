@@ -1,21 +1,15 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector } from "../sdk/descriptor";
 
 /**
  * Wolvox (6) and WolvoxSDK (10): both reach the company's WOLVOX.FDB through the on-site agent. The
  * vendor SDK (an HTTP service inside Wolvox's Kontrol Paneli) is licensed to partners only and not
  * public, so type 10 uses the same database path (artifacts-by-system.md: Wolvox).
  */
-export function wolvoxDescriptor(
-  type: 6 | 10,
-  name: string,
-  system: string,
-): ConnectorDescriptor & { kind: "erp" } {
-  return {
-    kind: "erp",
+export function wolvoxDescriptor(type: 6 | 10, name: string, system: string) {
+  return defineConnector("erp", {
     type,
     name,
     system,
-    implemented: true,
     credentials: [
       {
         name: "sqlAlias",
@@ -58,12 +52,12 @@ export function wolvoxDescriptor(
     onPremOnly: true,
     // Products: STOK.DEGISTIRME_TARIHI / KAYIT_TARIHI; prices: STOK_FIYAT.FIYAT_DEG_TARIHI (set by the
     // database's own triggers). Stock is summed from movements and read whole.
-    changeCursors: { products: true, stock: false, prices: true, categories: false, orders: false },
+    changeCursors: { products: true, prices: true },
     notes:
       "Akınsoft Wolvox over the on-site agent (Firebird): stock cards, stock per warehouse, sales prices, barcodes, groups; orders as pending SIPARIS documents the user confirms in Wolvox.",
     notice:
       "Siparişler Wolvox'a \"Beklemede\" durumunda alınan sipariş olarak yazılır; faturaya ya da irsaliyeye Wolvox'ta siz dönüştürürsünüz. Stok ve cari hareketlerine dokunulmaz.",
-  };
+  });
 }
 
 export const wolvoxDescriptors = [
