@@ -9,10 +9,10 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
   type ErpReads,
 } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
+import { factoryOf } from "../sdk/skeleton";
 import { DiaApi, type DiaRow, num, str } from "./api";
 import { DiaCatalog } from "./catalog";
 import { diaDescriptor } from "./descriptor";
@@ -23,8 +23,8 @@ import { DiaStock } from "./stock";
 export class DiaConnector extends ComposedErpConnector {
   readonly descriptor = diaDescriptor;
   private readonly api: DiaApi;
-  private readonly reads: ErpReads;
-  private readonly orders: DiaOrders;
+  protected readonly reading: ErpReads;
+  protected readonly writing: DiaOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
@@ -32,9 +32,9 @@ export class DiaConnector extends ComposedErpConnector {
     const catalog = new DiaCatalog(this.api);
     const prices = new DiaPrices(this.api);
     const stock = new DiaStock(this.api);
-    this.orders = new DiaOrders(this.api);
+    this.writing = new DiaOrders(this.api);
     // Each read lives in the part of its DİA service.
-    this.reads = {
+    this.reading = {
       listProducts: (q) => catalog.listProducts(q),
       listCategories: () => catalog.listCategories(),
       listPrices: (q) => prices.listPrices(q),
@@ -42,14 +42,6 @@ export class DiaConnector extends ComposedErpConnector {
       listStock: (q) => stock.listStock(q),
       listStockLocations: async () => (await stock.depotList()).map(({ id, name }) => ({ id, name })),
     };
-  }
-
-  protected get reading() {
-    return this.reads;
-  }
-
-  protected get writing() {
-    return this.orders;
   }
 
   /** Logs in and checks that the firm and period exist for this user (one billable call). */
@@ -88,10 +80,8 @@ export class DiaConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createDiaConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new DiaConnector(credentials, ctx);
-}
+export const createDiaConnector = factoryOf(DiaConnector);

@@ -29,6 +29,7 @@ import type {
   StockLevel,
   StockLocation,
 } from "../sdk/model";
+import { factoryOf } from "../sdk/skeleton";
 import { decodeToken, encodeToken } from "../sdk/util";
 import { AxClient, type AxService } from "./client";
 import { axDescriptor } from "./descriptor";
@@ -372,6 +373,4 @@ export class AxConnector implements ErpConnector {
   static readonly services: AxService[] = ["SalesOrderService", "ItemService", "InventoryOnHandService"];
 }
 
-export function createAxConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new AxConnector(credentials, ctx);
-}
+export const createAxConnector = factoryOf(AxConnector);

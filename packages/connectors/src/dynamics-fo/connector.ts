@@ -8,9 +8,9 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
   type ErpReads,
 } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { D365Catalog } from "./catalog";
 import { D365Client, str } from "./client";
 import { d365Descriptor } from "./descriptor";
@@ -21,8 +21,8 @@ import { listD365Stock } from "./stock";
 export class D365Connector extends ComposedErpConnector {
   readonly descriptor = d365Descriptor;
   private readonly api: D365Client;
-  private readonly reads: ErpReads;
-  private readonly orders: D365Orders;
+  protected readonly reading: ErpReads;
+  protected readonly writing: D365Orders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
@@ -30,9 +30,9 @@ export class D365Connector extends ComposedErpConnector {
     const catalog = new D365Catalog(api);
     const prices = new D365Prices(api);
     this.api = api;
-    this.orders = new D365Orders(api);
+    this.writing = new D365Orders(api);
     // Each read lives in the part of its data entities.
-    this.reads = {
+    this.reading = {
       listProducts: (q) => catalog.listProducts(q),
       listCategories: () => catalog.listCategories(),
       listPrices: (q) => prices.listPrices(q),
@@ -48,14 +48,6 @@ export class D365Connector extends ComposedErpConnector {
     };
   }
 
-  protected get reading() {
-    return this.reads;
-  }
-
-  protected get writing() {
-    return this.orders;
-  }
-
   /** A token and one warehouse of the company prove the app registration, its F&O user and the company. */
   async testConnection(): Promise<ConnectionInfo> {
     const rows = await this.api.all("Warehouses", { select: ["WarehouseId", "WarehouseName"], top: 1 });
@@ -69,10 +61,8 @@ export class D365Connector extends ComposedErpConnector {
   }
 
   customerAccount(ref: string): string {
-    return this.orders.customerAccount(ref);
+    return this.writing.customerAccount(ref);
   }
 }
 
-export function createD365Connector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new D365Connector(credentials, ctx);
-}
+export const createD365Connector = factoryOf(D365Connector);

@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /** Azure AD v2 token endpoint of a tenant (client credentials). */
 export function d365TokenUrl(tenantId: string): string {

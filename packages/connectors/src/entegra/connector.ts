@@ -10,9 +10,9 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
   unsupportedOrderWrites,
 } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { EntegraCatalog } from "./catalog";
 import { EntegraClient, num, str } from "./client";
 import { entegraDescriptor } from "./descriptor";
@@ -20,16 +20,12 @@ import { entegraDescriptor } from "./descriptor";
 export class EntegraConnector extends ComposedErpConnector {
   readonly descriptor = entegraDescriptor;
   private readonly api: EntegraClient;
-  private readonly catalog: EntegraCatalog;
+  protected readonly reading: EntegraCatalog;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
     this.api = new EntegraClient(credentials, ctx);
-    this.catalog = new EntegraCatalog(this.api);
-  }
-
-  protected get reading() {
-    return this.catalog;
+    this.reading = new EntegraCatalog(this.api);
   }
 
   /** No order, customer or invoice calls: entegra is only the catalogue source. */
@@ -48,6 +44,4 @@ export class EntegraConnector extends ComposedErpConnector {
   }
 }
 
-export function createEntegraConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new EntegraConnector(credentials, ctx);
-}
+export const createEntegraConnector = factoryOf(EntegraConnector);

@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 export const ENTEGRA_DEFAULT_API_URL = "https://apiv2.entegrabilisim.com";
 

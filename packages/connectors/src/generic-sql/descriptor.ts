@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /**
  * The systems with no public API the generic SQL / file connector serves (artifacts-by-system.md: kind 5

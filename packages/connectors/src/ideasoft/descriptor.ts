@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /** The store's own address: `magaza.myideasoft.com` → `https://magaza.myideasoft.com`. */
 export function ideasoftStoreUrl(storeDomain: string): string {

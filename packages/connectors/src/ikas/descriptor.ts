@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 export const IKAS_DEFAULT_API_URL = "https://api.myikas.com/api/v1/admin/graphql";
 export const ikasTokenUrl = (storeName: string) => `https://${storeName}.myikas.com/api/admin/oauth/token`;

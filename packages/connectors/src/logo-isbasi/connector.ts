@@ -9,10 +9,10 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
   type ErpReads,
 } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
+import { factoryOf } from "../sdk/skeleton";
 import { IsbasiApi } from "./api";
 import { IsbasiCatalog } from "./catalog";
 import { isbasiDescriptor } from "./descriptor";
@@ -24,16 +24,16 @@ const NO_STOCK =
 export class IsbasiConnector extends ComposedErpConnector {
   readonly descriptor = isbasiDescriptor;
   private readonly api: IsbasiApi;
-  private readonly reads: ErpReads;
-  private readonly orders: IsbasiOrders;
+  protected readonly reading: ErpReads;
+  protected readonly writing: IsbasiOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
     this.api = new IsbasiApi(credentials, ctx);
     const catalog = new IsbasiCatalog(this.api);
-    this.orders = new IsbasiOrders(this.api);
+    this.writing = new IsbasiOrders(this.api);
     // Products, categories and sales prices come from the catalog; the API keeps no stock per warehouse.
-    this.reads = {
+    this.reading = {
       listProducts: (q) => catalog.listProducts(q),
       listCategories: () => catalog.listCategories(),
       listPrices: (q) => catalog.listPrices(q),
@@ -52,14 +52,6 @@ export class IsbasiConnector extends ComposedErpConnector {
     };
   }
 
-  protected get reading() {
-    return this.reads;
-  }
-
-  protected get writing() {
-    return this.orders;
-  }
-
   /** The login alone proves the key, the user and the tenant (no list call: it would cost quota). */
   async testConnection(): Promise<ConnectionInfo> {
     const s = await this.api.sessionInfo();
@@ -73,10 +65,8 @@ export class IsbasiConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createIsbasiConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new IsbasiConnector(credentials, ctx);
-}
+export const createIsbasiConnector = factoryOf(IsbasiConnector);

@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 export const isbasiDescriptor = defineConnector("erp", {
   type: 21,

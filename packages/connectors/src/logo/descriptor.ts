@@ -1,5 +1,5 @@
 import type { CredentialField } from "../sdk/connector";
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /**
  * Logo Tiger / Logo Go is one product with two roads in: the Logo REST service (Objects REST, licensed

@@ -10,9 +10,9 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
   unsupportedOrderWrites,
 } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { KozaCatalog } from "./catalog";
 import { KozaClient } from "./client";
 import { lucaKozaDescriptor } from "./descriptor";
@@ -20,16 +20,12 @@ import { lucaKozaDescriptor } from "./descriptor";
 export class LucaKozaConnector extends ComposedErpConnector {
   readonly descriptor = lucaKozaDescriptor;
   private readonly api: KozaClient;
-  private readonly catalog: KozaCatalog;
+  protected readonly reading: KozaCatalog;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
     this.api = new KozaClient(credentials, ctx);
-    this.catalog = new KozaCatalog(this.api, ctx.batch?.page ?? lucaKozaDescriptor.batch.page ?? 500);
-  }
-
-  protected get reading() {
-    return this.catalog;
+    this.reading = new KozaCatalog(this.api, ctx.batch?.page ?? lucaKozaDescriptor.batch.page ?? 500);
   }
 
   /** No order, customer or invoice calls: luca-koza is only the catalogue source. */
@@ -37,7 +33,7 @@ export class LucaKozaConnector extends ComposedErpConnector {
 
   /** Login, branch selection and the depot list prove the settings. */
   async testConnection(): Promise<ConnectionInfo> {
-    const depots = await this.catalog.listStockLocations();
+    const depots = await this.reading.listStockLocations();
     return {
       ok: true,
       system: "luca-koza",
@@ -47,6 +43,4 @@ export class LucaKozaConnector extends ComposedErpConnector {
   }
 }
 
-export function createLucaKozaConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new LucaKozaConnector(credentials, ctx);
-}
+export const createLucaKozaConnector = factoryOf(LucaKozaConnector);

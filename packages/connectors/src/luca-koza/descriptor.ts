@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 export const lucaKozaDescriptor = defineConnector("erp", {
   type: 23,

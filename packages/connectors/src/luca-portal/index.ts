@@ -6,8 +6,8 @@
  */
 
 import type { ErpConnectorModule } from "../sdk/connector";
-import { defineConnector } from "../sdk/descriptor";
 import { NOT_A_PRODUCT_SOURCE, NotAProductSourceConnector } from "../sdk/einvoice-connector";
+import { defineConnector } from "../sdk/skeleton";
 
 export const LUCA_PORTAL_NOTICE =
   "LucaPortal'ın API'si yok: faturalarınız burada hazırlanır (UBL-TR, GİB numarası) ama gönderilmez. Faturalar ekranından günün ya da bir tarih aralığının faturalarını Excel veya UBL (zip) olarak indirip Luca portalına yükleyin.";

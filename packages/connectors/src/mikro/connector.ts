@@ -4,27 +4,14 @@
  * version), catalog.ts, stock.ts, prices.ts, orders.ts.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  CreateSalesOrderInput,
-  Credentials,
-  ErpConnector,
-  ErpCustomerRef,
-  ErpOrderRef,
+import {
+  ComposedErpConnector,
+  type ConnectionInfo,
+  type ConnectorContext,
+  type Credentials,
+  type ErpReads,
 } from "../sdk/connector";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import { factoryOf } from "../sdk/skeleton";
 import { MikroApi, str } from "./api";
 import { MikroCatalog } from "./catalog";
 import { mikroDescriptor } from "./descriptor";
@@ -34,18 +21,33 @@ import { listMikroStock, splitMikroStock } from "./stock";
 
 export { classifyMikroResponse, mikroDailyPassword, sqlString } from "./api";
 
-export class MikroConnector implements ErpConnector {
+export class MikroConnector extends ComposedErpConnector {
   readonly descriptor = mikroDescriptor;
   private readonly api: MikroApi;
-  private readonly catalog: MikroCatalog;
   private readonly prices: MikroPrices;
-  private readonly orders: MikroOrders;
+  protected readonly reading: ErpReads;
+  protected readonly writing: MikroOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
-    this.api = new MikroApi(credentials, ctx);
-    this.catalog = new MikroCatalog(this.api);
-    this.prices = new MikroPrices(this.api);
-    this.orders = new MikroOrders(this.api);
+    super();
+    const api = new MikroApi(credentials, ctx);
+    const catalog = new MikroCatalog(api);
+    const prices = new MikroPrices(api);
+    this.api = api;
+    this.prices = prices;
+    this.writing = new MikroOrders(api);
+    // Items through StokListesiV2 (catalog), prices and stock through SqlVeriOkuV2.
+    this.reading = {
+      listProducts: (q) => catalog.listProducts(q),
+      listCategories: () => catalog.listCategories(),
+      listPrices: (q) => prices.listPrices(q),
+      listPriceGroups: () => prices.listPriceGroups(),
+      listStock: (q) => listMikroStock(api, q),
+      listStockLocations: async () => {
+        const rows = await api.sql("SELECT dep_no, dep_adi FROM DEPOLAR ORDER BY dep_no");
+        return rows.map((r) => ({ id: str(r.dep_no), name: str(r.dep_adi) }));
+      },
+    };
   }
 
   /** SqlVeriOkuV2, SELECT only (tests reach it to prove the server refuses anything else). */
@@ -68,31 +70,6 @@ export class MikroConnector implements ErpConnector {
     };
   }
 
-  async listStockLocations(): Promise<StockLocation[]> {
-    const rows = await this.api.sql("SELECT dep_no, dep_adi FROM DEPOLAR ORDER BY dep_no");
-    return rows.map((r) => ({ id: str(r.dep_no), name: str(r.dep_adi) }));
-  }
-
-  listPriceGroups(): Promise<PriceGroup[]> {
-    return this.prices.listPriceGroups();
-  }
-
-  listCategories(): Promise<Page<Category>> {
-    return this.catalog.listCategories();
-  }
-
-  listProducts(q: PageQuery = {}): Promise<Page<Product>> {
-    return this.catalog.listProducts(q);
-  }
-
-  listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
-    return listMikroStock(this.api, q);
-  }
-
-  listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
-    return this.prices.listPrices(q);
-  }
-
   splitFullRead(
     listing: "stock" | "prices",
     parts: number,
@@ -102,26 +79,8 @@ export class MikroConnector implements ErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
-  }
-
-  createCustomer(c: Customer): Promise<ErpCustomerRef> {
-    return this.orders.createCustomer(c);
-  }
-
-  findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
-    return this.orders.findOrderByRef(ref);
-  }
-
-  createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
-    return this.orders.createSalesOrder(input);
-  }
-
-  listInvoicesForOrder(ref: string): Promise<Invoice[]> {
-    return this.orders.listInvoicesForOrder(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createMikroConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new MikroConnector(credentials, ctx);
-}
+export const createMikroConnector = factoryOf(MikroConnector);

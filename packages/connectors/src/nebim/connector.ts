@@ -11,30 +11,27 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
+  type ErpReads,
 } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { NebimApi, str } from "./api";
 import { nebimDescriptor } from "./descriptor";
 import { NebimOrders } from "./orders";
 import { NebimReads } from "./reads";
 
-type Reader = Pick<
-  ErpConnector,
-  "listProducts" | "listStock" | "listPrices" | "listCategories" | "listPriceGroups" | "listStockLocations"
->;
-
 export class NebimConnector extends ComposedErpConnector {
   readonly descriptor = nebimDescriptor;
   readonly api: NebimApi;
-  private readonly reader: Reader;
-  private readonly orders: NebimOrders;
+  protected readonly reading: ErpReads;
+  /** Orders and customers; no invoice read: the Integrator documents none (Nebim's own e-invoice flow issues them). */
+  protected readonly writing: NebimOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
     this.api = new NebimApi(credentials, ctx);
-    this.orders = new NebimOrders(this.api);
+    this.writing = new NebimOrders(this.api);
     const procs = new NebimReads(this.api);
-    this.reader = credentials.sqlConfig?.trim()
+    this.reading = credentials.sqlConfig?.trim()
       ? new GenericSqlConnector(nebimDescriptor, { sqlDialect: "mssql", ...credentials }, ctx)
       : {
           listProducts: () => procs.listProducts(),
@@ -44,15 +41,6 @@ export class NebimConnector extends ComposedErpConnector {
           listPriceGroups: () => procs.listPriceGroups(),
           listStockLocations: () => procs.listStockLocations(),
         };
-  }
-
-  protected get reading() {
-    return this.reader;
-  }
-
-  /** Orders and customers; no invoice read: the Integrator documents none (Nebim's own e-invoice flow issues them). */
-  protected get writing() {
-    return this.orders;
   }
 
   /** Connect + GetUserInfo: the only proof the credentials are right (Connect itself always "succeeds"). */
@@ -70,10 +58,8 @@ export class NebimConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createNebimConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new NebimConnector(credentials, ctx);
-}
+export const createNebimConnector = factoryOf(NebimConnector);

@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /** Default stored procedure names (RunProc). The customer's own SPs usually differ: the form says so. */
 export const NEBIM_DEFAULT_PROCS = {

@@ -10,8 +10,8 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
 } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { NetsisApi } from "./api";
 import { NetsisCatalog } from "./catalog";
 import { netsisDescriptor } from "./descriptor";
@@ -20,28 +20,20 @@ import { NetsisOrders } from "./orders";
 export class NetsisConnector extends ComposedErpConnector {
   readonly descriptor = netsisDescriptor;
   private readonly api: NetsisApi;
-  private readonly catalog: NetsisCatalog;
-  private readonly orders: NetsisOrders;
+  protected readonly reading: NetsisCatalog;
+  protected readonly writing: NetsisOrders;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
     this.api = new NetsisApi(credentials, ctx);
-    this.catalog = new NetsisCatalog(this.api);
-    this.orders = new NetsisOrders(this.api);
-  }
-
-  protected get reading() {
-    return this.catalog;
-  }
-
-  protected get writing() {
-    return this.orders;
+    this.reading = new NetsisCatalog(this.api);
+    this.writing = new NetsisOrders(this.api);
   }
 
   /** Logs in (branch, company, users) and reads the depots: both must answer. */
   async testConnection(): Promise<ConnectionInfo> {
     await this.api.accessToken();
-    const depots = await this.catalog.listStockLocations();
+    const depots = await this.reading.listStockLocations();
     const db = this.api.cfg.dbName ?? "";
     return {
       ok: true,
@@ -53,10 +45,8 @@ export class NetsisConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createNetsisConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new NetsisConnector(credentials, ctx);
-}
+export const createNetsisConnector = factoryOf(NetsisConnector);

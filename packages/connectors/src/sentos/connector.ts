@@ -4,9 +4,10 @@
  * as `unsupported` with the descriptor's Turkish reason; the engine skips such jobs and the panel says so.
  */
 
-import type { ConnectionInfo, ConnectorContext, Credentials, ShopConnector } from "../sdk/connector";
+import type { ConnectionInfo, ConnectorContext, Credentials } from "../sdk/connector";
 import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
 import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
+import { factoryOf } from "../sdk/skeleton";
 import { SentosCatalog } from "./catalog";
 import { SentosClient, sentosList } from "./client";
 import { sentosDescriptor } from "./descriptor";
@@ -54,6 +55,4 @@ export class SentosConnector extends ReadOnlyShopConnector {
   }
 }
 
-export function createSentosConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
-  return new SentosConnector(credentials, ctx);
-}
+export const createSentosConnector = factoryOf(SentosConnector);

@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /** Rows per list page (the source pages with `page` + `size`; no maximum is published: our choice). */
 export const SENTOS_PAGE_SIZE = 100;

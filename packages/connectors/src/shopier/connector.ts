@@ -10,9 +10,9 @@ import {
   type ConnectionInfo,
   type ConnectorContext,
   type Credentials,
-  type ErpConnector,
   unsupportedOrderWrites,
 } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { ShopierCatalog } from "./catalog";
 import { ShopierClient, verifyShopierWebhook } from "./client";
 import { shopierDescriptor } from "./descriptor";
@@ -20,16 +20,12 @@ import { shopierDescriptor } from "./descriptor";
 export class ShopierConnector extends ComposedErpConnector {
   readonly descriptor = shopierDescriptor;
   private readonly api: ShopierClient;
-  private readonly catalog: ShopierCatalog;
+  protected readonly reading: ShopierCatalog;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     super();
     this.api = new ShopierClient(credentials, ctx);
-    this.catalog = new ShopierCatalog(this.api, ctx.batch?.page ?? shopierDescriptor.batch.page ?? 50);
-  }
-
-  protected get reading() {
-    return this.catalog;
+    this.reading = new ShopierCatalog(this.api, ctx.batch?.page ?? shopierDescriptor.batch.page ?? 50);
   }
 
   /** No order, customer or invoice calls: shopier is only the catalogue source. */
@@ -47,6 +43,4 @@ export class ShopierConnector extends ComposedErpConnector {
   }
 }
 
-export function createShopierConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new ShopierConnector(credentials, ctx);
-}
+export const createShopierConnector = factoryOf(ShopierConnector);

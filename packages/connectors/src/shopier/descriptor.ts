@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 export const SHOPIER_DEFAULT_API_URL = "https://api.shopier.com/v1";
 /** OAuth 2.0 token endpoint (port 8443; AdisGroup/shopier-go `oauth.DefaultTokenURL`). */

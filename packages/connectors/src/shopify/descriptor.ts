@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 import { SHOPIFY_API_VERSION } from "./judge/derive-schema";
 
 export { SHOPIFY_API_VERSION };

@@ -4,9 +4,10 @@
  * fail as `unsupported` with the descriptor's Turkish reason; the engine skips such jobs.
  */
 
-import type { ConnectionInfo, ConnectorContext, Credentials, ShopConnector } from "../sdk/connector";
+import type { ConnectionInfo, ConnectorContext, Credentials } from "../sdk/connector";
 import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
 import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
+import { factoryOf } from "../sdk/skeleton";
 import { SopyoClient } from "./client";
 import { sopyoDescriptor } from "./descriptor";
 import { type DetailWrapper, SopyoOrders } from "./orders";
@@ -52,6 +53,4 @@ export class SopyoConnector extends ReadOnlyShopConnector {
   }
 }
 
-export function createSopyoConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
-  return new SopyoConnector(credentials, ctx);
-}
+export const createSopyoConnector = factoryOf(SopyoConnector);

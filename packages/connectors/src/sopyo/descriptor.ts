@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 export const SOPYO_DEFAULT_API_URL = "https://api.sopyo.dev";
 /** The public client stops after 20 list pages; so do we, per scan. */

@@ -1,5 +1,5 @@
-import { defineConnector } from "../sdk/descriptor";
 import { NOT_A_PRODUCT_SOURCE } from "../sdk/einvoice-connector";
+import { defineConnector } from "../sdk/skeleton";
 
 /** Trendyol e-Faturam's gateways (third-party client; see judge/requests.json). */
 export const TRENDYOL_EFATURAM_STAGE = "https://stage-apigateway.trendyolefaturam.com";

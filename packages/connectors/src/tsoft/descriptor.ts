@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /** Rows per `product/get` / `order/get` page: 500 is the largest the public clients ask for (inferred maximum). */
 export const TSOFT_PRODUCT_PAGE = 500;

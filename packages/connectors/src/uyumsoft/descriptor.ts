@@ -1,6 +1,6 @@
 import type { ConnectorDescriptor } from "../sdk/connector";
-import { defineConnector } from "../sdk/descriptor";
 import { NOT_A_PRODUCT_SOURCE } from "../sdk/einvoice-connector";
+import { defineConnector } from "../sdk/skeleton";
 
 /** Uyumsoft's test service (accepts the public test user; nothing reaches GİB). */
 export const UYUMSOFT_TEST_ENDPOINT = "https://efatura-test.uyumsoft.com.tr/Services/Integration";

@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/descriptor";
+import { defineConnector } from "../sdk/skeleton";
 
 /**
  * Wolvox (6) and WolvoxSDK (10): both reach the company's WOLVOX.FDB through the on-site agent. The

@@ -1,10 +1,12 @@
 /**
- * Descriptor wiring every connector shares: a descriptor is written as what is particular to its system
- * (type, names, credentials, batch sizes, budget, notes); `defineConnector` adds what nearly all have in
- * common (implemented, reached directly rather than through the on-site agent, no change cursors).
+ * The skeleton every connector shares. A descriptor is written as what is particular to its system (type,
+ * names, credentials, batch sizes, budget, notes); `defineConnector` adds what nearly all have in common
+ * (implemented, reached directly rather than through the on-site agent, no change cursors). `factoryOf`
+ * is the factory the registry calls. The delegating methods of composed connectors live in
+ * `ComposedErpConnector` (connector.ts) and `ComposedShopConnector` (composed-shop.ts).
  */
 
-import type { ConnectorDescriptor, ConnectorKind } from "./connector";
+import type { ConnectorContext, ConnectorDescriptor, ConnectorKind, Credentials } from "./connector";
 import type { ChangeCursorSupport } from "./model";
 
 /** What a connector's own descriptor says; everything else takes `defineConnector`'s default. */
@@ -34,4 +36,11 @@ export function defineConnector<K extends ConnectorKind>(
     ...spec.changeCursors,
   };
   return { kind, implemented: true, onPremOnly: false, ...spec, changeCursors };
+}
+
+/** The factory of a connector class built from stored credentials and the engine's context. */
+export function factoryOf<C>(
+  Connector: new (credentials: Credentials, ctx: ConnectorContext) => C,
+): (credentials: Credentials, ctx: ConnectorContext) => C {
+  return (credentials, ctx) => new Connector(credentials, ctx);
 }
