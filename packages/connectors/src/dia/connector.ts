@@ -4,13 +4,7 @@
  * reads are delta reads on `_date` wherever the service has it, with big pages and selected columns.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpReads,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { factoryOf } from "../sdk/skeleton";
 import { DiaApi, type DiaRow, num, str } from "./api";
@@ -22,27 +16,20 @@ import { DiaStock } from "./stock";
 
 export class DiaConnector extends ComposedErpConnector {
   readonly descriptor = diaDescriptor;
-  private readonly api: DiaApi;
-  protected readonly reading: ErpReads;
-  protected readonly writing: DiaOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new DiaApi(credentials, ctx);
-    const catalog = new DiaCatalog(this.api);
-    const prices = new DiaPrices(this.api);
-    const stock = new DiaStock(this.api);
-    this.writing = new DiaOrders(this.api);
-    // Each read lives in the part of its DİA service.
-    this.reading = {
-      listProducts: (q) => catalog.listProducts(q),
-      listCategories: () => catalog.listCategories(),
-      listPrices: (q) => prices.listPrices(q),
-      listPriceGroups: () => prices.listPriceGroups(),
-      listStock: (q) => stock.listStock(q),
-      listStockLocations: async () => (await stock.depotList()).map(({ id, name }) => ({ id, name })),
-    };
-  }
+  private readonly api = new DiaApi(this.credentials, this.ctx);
+  private readonly catalog = new DiaCatalog(this.api);
+  private readonly prices = new DiaPrices(this.api);
+  private readonly stock = new DiaStock(this.api);
+  protected readonly writing = new DiaOrders(this.api);
+  // Each read lives in the part of its DİA service.
+  protected readonly reading: ErpReads = {
+    listProducts: (q) => this.catalog.listProducts(q),
+    listCategories: () => this.catalog.listCategories(),
+    listPrices: (q) => this.prices.listPrices(q),
+    listPriceGroups: () => this.prices.listPriceGroups(),
+    listStock: (q) => this.stock.listStock(q),
+    listStockLocations: async () => (await this.stock.depotList()).map(({ id, name }) => ({ id, name })),
+  };
 
   /** Logs in and checks that the firm and period exist for this user (one billable call). */
   async testConnection(): Promise<ConnectionInfo> {

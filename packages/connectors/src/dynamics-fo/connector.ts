@@ -3,13 +3,7 @@
  * client.ts (token, paging, errors, $batch), catalog.ts, stock.ts, prices.ts, orders.ts.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpReads,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { D365Catalog } from "./catalog";
 import { D365Client, str } from "./client";
@@ -20,33 +14,22 @@ import { listD365Stock } from "./stock";
 
 export class D365Connector extends ComposedErpConnector {
   readonly descriptor = d365Descriptor;
-  private readonly api: D365Client;
-  protected readonly reading: ErpReads;
-  protected readonly writing: D365Orders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    const api = new D365Client(credentials, ctx);
-    const catalog = new D365Catalog(api);
-    const prices = new D365Prices(api);
-    this.api = api;
-    this.writing = new D365Orders(api);
-    // Each read lives in the part of its data entities.
-    this.reading = {
-      listProducts: (q) => catalog.listProducts(q),
-      listCategories: () => catalog.listCategories(),
-      listPrices: (q) => prices.listPrices(q),
-      listPriceGroups: () => prices.listPriceGroups(),
-      listStock: (q) => listD365Stock(api, q),
-      listStockLocations: async () => {
-        const rows = await api.all("Warehouses", { select: ["WarehouseId", "WarehouseName"] });
-        return rows.map((r) => ({
-          id: str(r.WarehouseId),
-          name: str(r.WarehouseName) || str(r.WarehouseId),
-        }));
-      },
-    };
-  }
+  private readonly api = new D365Client(this.credentials, this.ctx);
+  private readonly catalog = new D365Catalog(this.api);
+  private readonly prices = new D365Prices(this.api);
+  protected readonly writing = new D365Orders(this.api);
+  // Each read lives in the part of its data entities.
+  protected readonly reading: ErpReads = {
+    listProducts: (q) => this.catalog.listProducts(q),
+    listCategories: () => this.catalog.listCategories(),
+    listPrices: (q) => this.prices.listPrices(q),
+    listPriceGroups: () => this.prices.listPriceGroups(),
+    listStock: (q) => listD365Stock(this.api, q),
+    listStockLocations: async () => {
+      const rows = await this.api.all("Warehouses", { select: ["WarehouseId", "WarehouseName"] });
+      return rows.map((r) => ({ id: str(r.WarehouseId), name: str(r.WarehouseName) || str(r.WarehouseId) }));
+    },
+  };
 
   /** A token and one warehouse of the company prove the app registration, its F&O user and the company. */
   async testConnection(): Promise<ConnectionInfo> {

@@ -5,13 +5,7 @@
  * operations fail as "unsupported" with a Turkish reason instead of sending unverified requests.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  unsupportedOrderWrites,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, unsupportedOrderWrites } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { EntegraCatalog } from "./catalog";
 import { EntegraClient, num, str } from "./client";
@@ -19,14 +13,8 @@ import { entegraDescriptor } from "./descriptor";
 
 export class EntegraConnector extends ComposedErpConnector {
   readonly descriptor = entegraDescriptor;
-  private readonly api: EntegraClient;
-  protected readonly reading: EntegraCatalog;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new EntegraClient(credentials, ctx);
-    this.reading = new EntegraCatalog(this.api);
-  }
+  private readonly api = new EntegraClient(this.credentials, this.ctx);
+  protected readonly reading = new EntegraCatalog(this.api);
 
   /** No order, customer or invoice calls: entegra is only the catalogue source. */
   protected readonly writing = unsupportedOrderWrites("entegra", "connectors.entegraWriteUnsupported");

@@ -4,7 +4,7 @@
  */
 
 import { ComposedShopConnector } from "../sdk/composed-shop";
-import type { ConnectionInfo, ConnectorContext, Credentials } from "../sdk/connector";
+import type { ConnectionInfo } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Option, PriceGroup, StockLocation } from "../sdk/model";
 import { factoryOf } from "../sdk/skeleton";
@@ -20,18 +20,10 @@ export const IDEASOFT_STOCK_LOCATION = "default";
 
 export class IdeasoftConnector extends ComposedShopConnector {
   readonly descriptor = ideasoftDescriptor;
-  readonly client: IdeasoftClient;
-  protected readonly products: IdeasoftCatalog;
-  protected readonly stockPrices: IdeasoftStockPrices;
-  protected readonly orders: IdeasoftOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.client = new IdeasoftClient(credentials, ctx);
-    this.products = new IdeasoftCatalog(this.client);
-    this.stockPrices = new IdeasoftStockPrices(this.client, this.products);
-    this.orders = new IdeasoftOrders(this.client);
-  }
+  readonly client = new IdeasoftClient(this.credentials, this.ctx);
+  protected readonly products = new IdeasoftCatalog(this.client);
+  protected readonly stockPrices = new IdeasoftStockPrices(this.client, this.products);
+  protected readonly orders = new IdeasoftOrders(this.client);
 
   /** The store's first panel user: who installed our app (install flow). */
   async storeOwner(): Promise<{ email: string; firstName: string; lastName: string } | undefined> {

@@ -4,7 +4,7 @@
  */
 
 import { ComposedShopConnector } from "../sdk/composed-shop";
-import type { ConnectionInfo, ConnectorContext, Credentials, InvoiceAttachment } from "../sdk/connector";
+import type { ConnectionInfo, InvoiceAttachment } from "../sdk/connector";
 import type { Option, PriceGroup, StockLocation } from "../sdk/model";
 import { factoryOf } from "../sdk/skeleton";
 import { IkasClient } from "./client";
@@ -19,24 +19,15 @@ export { IKAS_ORDER_ONLY_STATUSES, IKAS_PACKAGE_STATUSES, mapIkasOrder } from ".
 
 export class IkasConnector extends ComposedShopConnector {
   readonly descriptor = ikasDescriptor;
-  private readonly client: IkasClient;
-  protected readonly products: IkasProducts;
-  protected readonly stockPrices: IkasStockPrices;
-  protected readonly orders: IkasOrders;
-  private readonly invoices: IkasInvoices;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.client = new IkasClient(credentials, ctx);
-    this.products = new IkasProducts(this.client);
-    this.stockPrices = new IkasStockPrices(
-      this.client,
-      (skus) => this.products.findProductsBySku(skus),
-      ctx.batch,
-    );
-    this.orders = new IkasOrders(this.client);
-    this.invoices = new IkasInvoices(this.client);
-  }
+  private readonly client = new IkasClient(this.credentials, this.ctx);
+  protected readonly products = new IkasProducts(this.client);
+  protected readonly stockPrices = new IkasStockPrices(
+    this.client,
+    (skus) => this.products.findProductsBySku(skus),
+    this.ctx.batch,
+  );
+  protected readonly orders = new IkasOrders(this.client);
+  private readonly invoices = new IkasInvoices(this.client);
 
   // ---- connection, settings lists ----
 

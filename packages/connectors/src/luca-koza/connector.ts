@@ -5,13 +5,7 @@
  * refused as "unsupported" with a Turkish reason, and nothing is sent.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  unsupportedOrderWrites,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, unsupportedOrderWrites } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { KozaCatalog } from "./catalog";
 import { KozaClient } from "./client";
@@ -19,14 +13,11 @@ import { lucaKozaDescriptor } from "./descriptor";
 
 export class LucaKozaConnector extends ComposedErpConnector {
   readonly descriptor = lucaKozaDescriptor;
-  private readonly api: KozaClient;
-  protected readonly reading: KozaCatalog;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new KozaClient(credentials, ctx);
-    this.reading = new KozaCatalog(this.api, ctx.batch?.page ?? lucaKozaDescriptor.batch.page ?? 500);
-  }
+  private readonly api = new KozaClient(this.credentials, this.ctx);
+  protected readonly reading = new KozaCatalog(
+    this.api,
+    this.ctx.batch?.page ?? this.descriptor.batch.page ?? 500,
+  );
 
   /** No order, customer or invoice calls: luca-koza is only the catalogue source. */
   protected readonly writing = unsupportedOrderWrites("luca-koza", "connectors.lucaKozaOrderUnsupported");

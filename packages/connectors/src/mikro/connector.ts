@@ -4,13 +4,7 @@
  * version), catalog.ts, stock.ts, prices.ts, orders.ts.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpReads,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { MikroApi, str } from "./api";
 import { MikroCatalog } from "./catalog";
@@ -23,32 +17,22 @@ export { classifyMikroResponse, mikroDailyPassword, sqlString } from "./api";
 
 export class MikroConnector extends ComposedErpConnector {
   readonly descriptor = mikroDescriptor;
-  private readonly api: MikroApi;
-  private readonly prices: MikroPrices;
-  protected readonly reading: ErpReads;
-  protected readonly writing: MikroOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    const api = new MikroApi(credentials, ctx);
-    const catalog = new MikroCatalog(api);
-    const prices = new MikroPrices(api);
-    this.api = api;
-    this.prices = prices;
-    this.writing = new MikroOrders(api);
-    // Items through StokListesiV2 (catalog), prices and stock through SqlVeriOkuV2.
-    this.reading = {
-      listProducts: (q) => catalog.listProducts(q),
-      listCategories: () => catalog.listCategories(),
-      listPrices: (q) => prices.listPrices(q),
-      listPriceGroups: () => prices.listPriceGroups(),
-      listStock: (q) => listMikroStock(api, q),
-      listStockLocations: async () => {
-        const rows = await api.sql("SELECT dep_no, dep_adi FROM DEPOLAR ORDER BY dep_no");
-        return rows.map((r) => ({ id: str(r.dep_no), name: str(r.dep_adi) }));
-      },
-    };
-  }
+  private readonly api = new MikroApi(this.credentials, this.ctx);
+  private readonly catalog = new MikroCatalog(this.api);
+  private readonly prices = new MikroPrices(this.api);
+  protected readonly writing = new MikroOrders(this.api);
+  // Items through StokListesiV2 (catalog), prices and stock through SqlVeriOkuV2.
+  protected readonly reading: ErpReads = {
+    listProducts: (q) => this.catalog.listProducts(q),
+    listCategories: () => this.catalog.listCategories(),
+    listPrices: (q) => this.prices.listPrices(q),
+    listPriceGroups: () => this.prices.listPriceGroups(),
+    listStock: (q) => listMikroStock(this.api, q),
+    listStockLocations: async () => {
+      const rows = await this.api.sql("SELECT dep_no, dep_adi FROM DEPOLAR ORDER BY dep_no");
+      return rows.map((r) => ({ id: str(r.dep_no), name: str(r.dep_adi) }));
+    },
+  };
 
   /** SqlVeriOkuV2, SELECT only (tests reach it to prove the server refuses anything else). */
   sql(query: string) {

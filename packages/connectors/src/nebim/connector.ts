@@ -6,13 +6,7 @@
  */
 
 import { GenericSqlConnector } from "../generic-sql/connector";
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpReads,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { NebimApi, str } from "./api";
 import { nebimDescriptor } from "./descriptor";
@@ -21,27 +15,20 @@ import { NebimReads } from "./reads";
 
 export class NebimConnector extends ComposedErpConnector {
   readonly descriptor = nebimDescriptor;
-  readonly api: NebimApi;
-  protected readonly reading: ErpReads;
+  readonly api = new NebimApi(this.credentials, this.ctx);
   /** Orders and customers; no invoice read: the Integrator documents none (Nebim's own e-invoice flow issues them). */
-  protected readonly writing: NebimOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new NebimApi(credentials, ctx);
-    this.writing = new NebimOrders(this.api);
-    const procs = new NebimReads(this.api);
-    this.reading = credentials.sqlConfig?.trim()
-      ? new GenericSqlConnector(nebimDescriptor, { sqlDialect: "mssql", ...credentials }, ctx)
-      : {
-          listProducts: () => procs.listProducts(),
-          listCategories: () => procs.listCategories(),
-          listStock: (q) => procs.listStock(q?.locations),
-          listPrices: (q) => procs.listPrices(q?.priceGroups),
-          listPriceGroups: () => procs.listPriceGroups(),
-          listStockLocations: () => procs.listStockLocations(),
-        };
-  }
+  protected readonly writing = new NebimOrders(this.api);
+  private readonly procs = new NebimReads(this.api);
+  protected readonly reading: ErpReads = this.credentials.sqlConfig?.trim()
+    ? new GenericSqlConnector(nebimDescriptor, { sqlDialect: "mssql", ...this.credentials }, this.ctx)
+    : {
+        listProducts: () => this.procs.listProducts(),
+        listCategories: () => this.procs.listCategories(),
+        listStock: (q) => this.procs.listStock(q?.locations),
+        listPrices: (q) => this.procs.listPrices(q?.priceGroups),
+        listPriceGroups: () => this.procs.listPriceGroups(),
+        listStockLocations: () => this.procs.listStockLocations(),
+      };
 
   /** Connect + GetUserInfo: the only proof the credentials are right (Connect itself always "succeeds"). */
   async testConnection(): Promise<ConnectionInfo> {

@@ -5,12 +5,7 @@
  * DLL (judge/netopenx-models.generated.json); what it does not show is marked "inferred".
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { NetsisApi } from "./api";
 import { NetsisCatalog } from "./catalog";
@@ -19,16 +14,9 @@ import { NetsisOrders } from "./orders";
 
 export class NetsisConnector extends ComposedErpConnector {
   readonly descriptor = netsisDescriptor;
-  private readonly api: NetsisApi;
-  protected readonly reading: NetsisCatalog;
-  protected readonly writing: NetsisOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new NetsisApi(credentials, ctx);
-    this.reading = new NetsisCatalog(this.api);
-    this.writing = new NetsisOrders(this.api);
-  }
+  private readonly api = new NetsisApi(this.credentials, this.ctx);
+  protected readonly reading = new NetsisCatalog(this.api);
+  protected readonly writing = new NetsisOrders(this.api);
 
   /** Logs in (branch, company, users) and reads the depots: both must answer. */
   async testConnection(): Promise<ConnectionInfo> {

@@ -6,7 +6,9 @@
 
 import type {
   ConnectionInfo,
+  ConnectorContext,
   ConnectorDescriptor,
+  Credentials,
   InvoiceAttachment,
   OrderStatusUpdate,
   PriceUpdate,
@@ -39,6 +41,11 @@ export type ShopOrderPart = Pick<ShopConnector, "listOrders"> &
  */
 export abstract class ComposedShopConnector implements ShopConnector {
   abstract readonly descriptor: ConnectorDescriptor;
+  /** The stored settings and the engine's context: what the connector's parts are built from. */
+  constructor(
+    protected readonly credentials: Credentials,
+    protected readonly ctx: ConnectorContext,
+  ) {}
   abstract testConnection(): Promise<ConnectionInfo>;
   abstract listPaymentTypes(): Promise<Option[]>;
   abstract listPriceLists(): Promise<PriceGroup[]>;

@@ -238,6 +238,11 @@ export type ErpOrderWrites = Pick<ErpConnector, "findOrderByRef" | "createCustom
  */
 export abstract class ComposedErpConnector implements ErpConnector {
   abstract readonly descriptor: ConnectorDescriptor;
+  /** The stored settings and the engine's context: what the connector's parts are built from. */
+  constructor(
+    protected readonly credentials: Credentials,
+    protected readonly ctx: ConnectorContext,
+  ) {}
   abstract testConnection(): Promise<ConnectionInfo>;
   protected abstract get reading(): ErpReads;
   protected abstract get writing(): ErpOrderWrites;

@@ -4,7 +4,7 @@
  * as `unsupported` with the descriptor's Turkish reason; the engine skips such jobs and the panel says so.
  */
 
-import type { ConnectionInfo, ConnectorContext, Credentials } from "../sdk/connector";
+import type { ConnectionInfo } from "../sdk/connector";
 import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
 import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
 import { factoryOf } from "../sdk/skeleton";
@@ -19,16 +19,9 @@ import { SentosOrders } from "./orders";
  */
 export class SentosConnector extends ReadOnlyShopConnector {
   readonly descriptor = sentosDescriptor;
-  private readonly client: SentosClient;
-  private readonly catalog: SentosCatalog;
-  private readonly orders: SentosOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.client = new SentosClient(credentials, ctx);
-    this.catalog = new SentosCatalog(this.client);
-    this.orders = new SentosOrders(this.client, ctx.now ?? Date.now);
-  }
+  private readonly client = new SentosClient(this.credentials, this.ctx);
+  private readonly catalog = new SentosCatalog(this.client);
+  private readonly orders = new SentosOrders(this.client, this.ctx.now ?? Date.now);
 
   async testConnection(): Promise<ConnectionInfo> {
     const rows = sentosList(await this.client.get("/products", "listProducts", { page: "1", size: "1" }));

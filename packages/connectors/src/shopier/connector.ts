@@ -5,13 +5,7 @@
  * Turkish reason; nothing is sent.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  unsupportedOrderWrites,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, unsupportedOrderWrites } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { ShopierCatalog } from "./catalog";
 import { ShopierClient, verifyShopierWebhook } from "./client";
@@ -19,14 +13,11 @@ import { shopierDescriptor } from "./descriptor";
 
 export class ShopierConnector extends ComposedErpConnector {
   readonly descriptor = shopierDescriptor;
-  private readonly api: ShopierClient;
-  protected readonly reading: ShopierCatalog;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new ShopierClient(credentials, ctx);
-    this.reading = new ShopierCatalog(this.api, ctx.batch?.page ?? shopierDescriptor.batch.page ?? 50);
-  }
+  private readonly api = new ShopierClient(this.credentials, this.ctx);
+  protected readonly reading = new ShopierCatalog(
+    this.api,
+    this.ctx.batch?.page ?? this.descriptor.batch.page ?? 50,
+  );
 
   /** No order, customer or invoice calls: shopier is only the catalogue source. */
   protected readonly writing = unsupportedOrderWrites("shopier", "connectors.shopierOrderWriteUnsupported");

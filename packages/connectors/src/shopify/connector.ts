@@ -16,19 +16,15 @@ import { ShopifyStockPrices } from "./stock-prices";
 
 export class ShopifyConnector extends ComposedShopConnector {
   readonly descriptor = shopifyDescriptor;
-  readonly client: ShopifyClient;
-  protected readonly products: ShopifyProducts;
-  protected readonly stockPrices: ShopifyStockPrices;
-  protected readonly orders: ShopifyOrders;
+  readonly client = new ShopifyClient(this.credentials, this.ctx);
+  protected readonly products = new ShopifyProducts(this.client);
+  protected readonly stockPrices = new ShopifyStockPrices(this.client, this.products, this.ctx.batch);
+  protected readonly orders = new ShopifyOrders(this.client);
   readonly catalog: ShopifyCatalog;
   private currency?: string;
 
   constructor(credentials: Credentials, ctx: ConnectorContext, opts: { bulkPollMs?: number } = {}) {
-    super();
-    this.client = new ShopifyClient(credentials, ctx);
-    this.products = new ShopifyProducts(this.client);
-    this.stockPrices = new ShopifyStockPrices(this.client, this.products, ctx.batch);
-    this.orders = new ShopifyOrders(this.client);
+    super(credentials, ctx);
     this.catalog = new ShopifyCatalog(this.client, { pollMs: opts.bulkPollMs });
   }
 

@@ -6,7 +6,7 @@
  */
 
 import { ComposedShopConnector } from "../sdk/composed-shop";
-import type { ConnectionInfo, ConnectorContext, Credentials } from "../sdk/connector";
+import type { ConnectionInfo } from "../sdk/connector";
 import type { Option, PriceGroup, StockLocation } from "../sdk/model";
 import { factoryOf } from "../sdk/skeleton";
 import { TsoftClient } from "./client";
@@ -21,22 +21,14 @@ export const TSOFT_PRICE_LIST = "default";
 
 export class TsoftConnector extends ComposedShopConnector {
   readonly descriptor = tsoftDescriptor;
-  private readonly client: TsoftClient;
-  protected readonly products: TsoftProducts;
-  protected readonly stockPrices: TsoftStockPrices;
-  protected readonly orders: TsoftOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.client = new TsoftClient(credentials, ctx);
-    this.products = new TsoftProducts(this.client);
-    this.stockPrices = new TsoftStockPrices(
-      this.client,
-      (skus) => this.products.findProductsBySku(skus),
-      ctx.batch,
-    );
-    this.orders = new TsoftOrders(this.client, ctx.now ?? Date.now);
-  }
+  private readonly client = new TsoftClient(this.credentials, this.ctx);
+  protected readonly products = new TsoftProducts(this.client);
+  protected readonly stockPrices = new TsoftStockPrices(
+    this.client,
+    (skus) => this.products.findProductsBySku(skus),
+    this.ctx.batch,
+  );
+  protected readonly orders = new TsoftOrders(this.client, this.ctx.now ?? Date.now);
 
   async testConnection(): Promise<ConnectionInfo> {
     // A login and one product row: the user may read products (the pilot notes validate the same way).
