@@ -6,7 +6,13 @@
  * `ComposedErpConnector` (connector.ts) and `ComposedShopConnector` (composed-shop.ts).
  */
 
-import type { ConnectorContext, ConnectorDescriptor, ConnectorKind, Credentials } from "./connector";
+import type {
+  ConnectorContext,
+  ConnectorDescriptor,
+  ConnectorKind,
+  CredentialField,
+  Credentials,
+} from "./connector";
 import type { ChangeCursorSupport } from "./model";
 
 /** What a connector's own descriptor says; everything else takes `defineConnector`'s default. */
@@ -43,4 +49,36 @@ export function factoryOf<C>(
   Connector: new (credentials: Credentials, ctx: ConnectorContext) => C,
 ): (credentials: Credentials, ctx: ConnectorContext) => C {
   return (credentials, ctx) => new Connector(credentials, ctx);
+}
+
+type FieldOptions = Partial<Omit<CredentialField, "name" | "label" | "help" | "secret">>;
+
+/** A required text field of the connection form. */
+export function textField(
+  name: string,
+  label: string,
+  help: string,
+  over: FieldOptions = {},
+): CredentialField {
+  return { name, label, help, secret: false, required: true, type: "text", ...over };
+}
+
+/** A required secret (kept encrypted, never shown again). */
+export function secretField(
+  name: string,
+  label: string,
+  help: string,
+  over: FieldOptions = {},
+): CredentialField {
+  return { name, label, help, secret: true, required: true, type: "password", ...over };
+}
+
+/** An optional address (most are the vendor's default, changed only when the vendor says so). */
+export function urlField(
+  name: string,
+  label: string,
+  help: string,
+  over: FieldOptions = {},
+): CredentialField {
+  return { name, label, help, secret: false, required: false, type: "url", ...over };
 }

@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/skeleton";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
 /** Rows per list page (the source pages with `page` + `size`; no maximum is published: our choice). */
 export const SENTOS_PAGE_SIZE = 100;
@@ -15,31 +15,18 @@ export const sentosDescriptor = defineConnector("shop", {
   name: "Sentos",
   system: "sentos",
   credentials: [
-    {
-      name: "apiUrl",
-      label: "API adresi",
-      help: "Sentos panelinde görünen API Url: https://<firma-adınız>.sentos.com.tr/api",
-      secret: false,
-      required: true,
-      type: "url",
-      placeholder: "https://firmaniz.sentos.com.tr/api",
-    },
-    {
-      name: "apiKey",
-      label: "API anahtarı",
-      help: "Sentos panelindeki API Anahtar değeri (Basic Auth kullanıcı adı).",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "apiSecret",
-      label: "API şifresi",
-      help: "Sentos panelindeki API Şifre değeri (Basic Auth şifresi). Şifreli saklanır, tekrar gösterilmez.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
+    urlField(
+      "apiUrl",
+      "API adresi",
+      "Sentos panelinde görünen API Url: https://<firma-adınız>.sentos.com.tr/api",
+      { required: true, placeholder: "https://firmaniz.sentos.com.tr/api" },
+    ),
+    textField("apiKey", "API anahtarı", "Sentos panelindeki API Anahtar değeri (Basic Auth kullanıcı adı)."),
+    secretField(
+      "apiSecret",
+      "API şifresi",
+      "Sentos panelindeki API Şifre değeri (Basic Auth şifresi). Şifreli saklanır, tekrar gösterilmez.",
+    ),
   ],
   batch: { page: SENTOS_PAGE_SIZE },
   // The published POST limit is the only general one; every request keeps it (no GET-wide limit is

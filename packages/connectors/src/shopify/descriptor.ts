@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/skeleton";
+import { defineConnector, textField, urlField } from "../sdk/skeleton";
 import { SHOPIFY_API_VERSION } from "./judge/derive-schema";
 
 export { SHOPIFY_API_VERSION };
@@ -17,15 +17,12 @@ export const shopifyDescriptor = defineConnector("shop", {
   name: "Shopify",
   system: "shopify",
   credentials: [
-    {
-      name: "shopDomain",
-      label: "Mağaza adresi",
-      help: "Shopify mağazanızın myshopify.com adresi, örneğin magaza.myshopify.com (özel alan adınız değil).",
-      secret: false,
-      required: true,
-      type: "text",
-      placeholder: "magaza.myshopify.com",
-    },
+    textField(
+      "shopDomain",
+      "Mağaza adresi",
+      "Shopify mağazanızın myshopify.com adresi, örneğin magaza.myshopify.com (özel alan adınız değil).",
+      { placeholder: "magaza.myshopify.com" },
+    ),
     {
       name: "clientId",
       label: "İstemci kimliği (Client ID)",
@@ -94,14 +91,11 @@ export const shopifyDescriptor = defineConnector("shop", {
       required: false,
       type: "text",
     },
-    {
-      name: "apiBaseUrl",
-      label: "API adresi",
-      help: "Boş bırakın. Yalnızca deneme ortamı (emülatör) için: https://<mağaza-adresi> yerine kullanılacak adres.",
-      secret: false,
-      required: false,
-      type: "url",
-    },
+    urlField(
+      "apiBaseUrl",
+      "API adresi",
+      "Boş bırakın. Yalnızca deneme ortamı (emülatör) için: https://<mağaza-adresi> yerine kullanılacak adres.",
+    ),
   ],
   // inventorySetQuantities takes at most 250 quantities per call (Shopify's documented input limit,
   // inferred: the schema has no list bounds); productVariantsBulkUpdate is one product per call.

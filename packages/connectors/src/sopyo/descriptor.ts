@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/skeleton";
+import { defineConnector, secretField, urlField } from "../sdk/skeleton";
 
 export const SOPYO_DEFAULT_API_URL = "https://api.sopyo.dev";
 /** The public client stops after 20 list pages; so do we, per scan. */
@@ -12,22 +12,12 @@ export const sopyoDescriptor = defineConnector("shop", {
   name: "Sopyo",
   system: "sopyo",
   credentials: [
-    {
-      name: "apiToken",
-      label: "API anahtarı",
-      help: "Sopyo panelinde oluşturduğunuz API anahtarı (api_token). Oturum açmak için kullanılır; şifreli saklanır, tekrar gösterilmez.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
-    {
-      name: "apiUrl",
-      label: "API adresi",
-      help: `Genellikle boş bırakın; varsayılan ${SOPYO_DEFAULT_API_URL}.`,
-      secret: false,
-      required: false,
-      type: "url",
-    },
+    secretField(
+      "apiToken",
+      "API anahtarı",
+      "Sopyo panelinde oluşturduğunuz API anahtarı (api_token). Oturum açmak için kullanılır; şifreli saklanır, tekrar gösterilmez.",
+    ),
+    urlField("apiUrl", "API adresi", `Genellikle boş bırakın; varsayılan ${SOPYO_DEFAULT_API_URL}.`),
   ],
   batch: {},
   // No published limit: one call per second (inferred, cautious).

@@ -1,5 +1,5 @@
 import { NOT_A_PRODUCT_SOURCE } from "../sdk/einvoice-connector";
-import { defineConnector } from "../sdk/skeleton";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
 /** Trendyol e-Faturam's gateways (third-party client; see judge/requests.json). */
 export const TRENDYOL_EFATURAM_STAGE = "https://stage-apigateway.trendyolefaturam.com";
@@ -10,32 +10,22 @@ export const trendyolEFaturamDescriptor = defineConnector("erp", {
   name: "TrendyolEfaturam",
   system: "trendyol-efaturam",
   credentials: [
-    {
-      name: "apiUrl",
-      label: "Servis adresi",
-      help: `Trendyol e-Faturam API ağ geçidi. Canlı kullanım için ${TRENDYOL_EFATURAM_LIVE}; test ortamı ${TRENDYOL_EFATURAM_STAGE} yalnızca Trendyol e-Faturam portalında izin verdiğiniz IPv4 adreslerinden (en çok 3) erişilebilir.`,
-      secret: false,
-      required: true,
-      type: "url",
-      default: TRENDYOL_EFATURAM_LIVE,
-      placeholder: TRENDYOL_EFATURAM_LIVE,
-    },
-    {
-      name: "email",
-      label: "E-posta",
-      help: "Trendyol e-Faturam portalına giriş yaptığınız kullanıcının e-posta adresi. Faturalar bu kullanıcı adına kesilir.",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "password",
-      label: "Şifre",
-      help: "Aynı kullanıcının portal şifresi. Şifreli saklanır; yalnızca oturum açmak için HTTPS üzerinden gönderilir, oturum 24 saat geçerlidir.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
+    urlField(
+      "apiUrl",
+      "Servis adresi",
+      `Trendyol e-Faturam API ağ geçidi. Canlı kullanım için ${TRENDYOL_EFATURAM_LIVE}; test ortamı ${TRENDYOL_EFATURAM_STAGE} yalnızca Trendyol e-Faturam portalında izin verdiğiniz IPv4 adreslerinden (en çok 3) erişilebilir.`,
+      { required: true, default: TRENDYOL_EFATURAM_LIVE, placeholder: TRENDYOL_EFATURAM_LIVE },
+    ),
+    textField(
+      "email",
+      "E-posta",
+      "Trendyol e-Faturam portalına giriş yaptığınız kullanıcının e-posta adresi. Faturalar bu kullanıcı adına kesilir.",
+    ),
+    secretField(
+      "password",
+      "Şifre",
+      "Aynı kullanıcının portal şifresi. Şifreli saklanır; yalnızca oturum açmak için HTTPS üzerinden gönderilir, oturum 24 saat geçerlidir.",
+    ),
   ],
   batch: { page: 50 },
   // No published limit: one call per invoice, kept gentle (the gateway sits behind Cloudflare's WAF).

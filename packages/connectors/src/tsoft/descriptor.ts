@@ -1,4 +1,4 @@
-import { defineConnector } from "../sdk/skeleton";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
 /** Rows per `product/get` / `order/get` page: 500 is the largest the public clients ask for (inferred maximum). */
 export const TSOFT_PRODUCT_PAGE = 500;
@@ -9,31 +9,22 @@ export const tsoftDescriptor = defineConnector("shop", {
   name: "Tsoft",
   system: "tsoft",
   credentials: [
-    {
-      name: "storeUrl",
-      label: "Mağaza adresi",
-      help: "T-Soft mağazanızın adresi, örneğin https://www.magazaniz.com. REST1 servisi bu adresin /rest1 yolunda çalışır.",
-      secret: false,
-      required: true,
-      type: "url",
-      placeholder: "https://www.magazaniz.com",
-    },
-    {
-      name: "apiUser",
-      label: "Web servis kullanıcı adı",
-      help: "T-Soft yönetim paneli → Ayarlar → Web Servis Kullanıcıları ile oluşturduğunuz kullanıcı. Kullanıcıya ürün, alt ürün ve sipariş metotlarının izinlerini verin; IP kısıtı varsa sunucumuzun IP adresini ekleyin.",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "apiPass",
-      label: "Web servis şifresi",
-      help: "Web servis kullanıcısının şifresi. Şifreli saklanır, tekrar gösterilmez.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
+    urlField(
+      "storeUrl",
+      "Mağaza adresi",
+      "T-Soft mağazanızın adresi, örneğin https://www.magazaniz.com. REST1 servisi bu adresin /rest1 yolunda çalışır.",
+      { required: true, placeholder: "https://www.magazaniz.com" },
+    ),
+    textField(
+      "apiUser",
+      "Web servis kullanıcı adı",
+      "T-Soft yönetim paneli → Ayarlar → Web Servis Kullanıcıları ile oluşturduğunuz kullanıcı. Kullanıcıya ürün, alt ürün ve sipariş metotlarının izinlerini verin; IP kısıtı varsa sunucumuzun IP adresini ekleyin.",
+    ),
+    secretField(
+      "apiPass",
+      "Web servis şifresi",
+      "Web servis kullanıcısının şifresi. Şifreli saklanır, tekrar gösterilmez.",
+    ),
   ],
   // Writes send one JSON `data` list per call; 100 rows is our choice (no documented maximum).
   batch: { stock: 100, prices: 100, page: TSOFT_PRODUCT_PAGE, products: 1 },

@@ -1,6 +1,6 @@
 import type { ConnectorDescriptor } from "../sdk/connector";
 import { NOT_A_PRODUCT_SOURCE } from "../sdk/einvoice-connector";
-import { defineConnector } from "../sdk/skeleton";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
 /** Uyumsoft's test service (accepts the public test user; nothing reaches GİB). */
 export const UYUMSOFT_TEST_ENDPOINT = "https://efatura-test.uyumsoft.com.tr/Services/Integration";
@@ -14,32 +14,22 @@ export const uyumsoftDescriptor = defineConnector("erp", {
   name: "Uyumsoft",
   system: "uyumsoft",
   credentials: [
-    {
-      name: "endpoint",
-      label: "Servis adresi",
-      help: `Uyumsoft e-Dönüşüm entegrasyon servisinin adresi. Deneme için ${UYUMSOFT_TEST_ENDPOINT}, canlı kullanım için ${UYUMSOFT_LIVE_ENDPOINT}.`,
-      secret: false,
-      required: true,
-      type: "url",
-      default: UYUMSOFT_TEST_ENDPOINT,
-      placeholder: UYUMSOFT_TEST_ENDPOINT,
-    },
-    {
-      name: "username",
-      label: "Web servis kullanıcı adı",
-      help: "Uyumsoft portalında (Ayarlar → Web Servis Kullanıcıları) tanımlanan entegrasyon kullanıcısı. Portal giriş kullanıcınızdan farklı olabilir.",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "password",
-      label: "Web servis şifresi",
-      help: "Entegrasyon kullanıcısının şifresi. Şifreli saklanır; yalnızca HTTPS üzerinden WS-Security ile gönderilir.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
+    urlField(
+      "endpoint",
+      "Servis adresi",
+      `Uyumsoft e-Dönüşüm entegrasyon servisinin adresi. Deneme için ${UYUMSOFT_TEST_ENDPOINT}, canlı kullanım için ${UYUMSOFT_LIVE_ENDPOINT}.`,
+      { required: true, default: UYUMSOFT_TEST_ENDPOINT, placeholder: UYUMSOFT_TEST_ENDPOINT },
+    ),
+    textField(
+      "username",
+      "Web servis kullanıcı adı",
+      "Uyumsoft portalında (Ayarlar → Web Servis Kullanıcıları) tanımlanan entegrasyon kullanıcısı. Portal giriş kullanıcınızdan farklı olabilir.",
+    ),
+    secretField(
+      "password",
+      "Web servis şifresi",
+      "Entegrasyon kullanıcısının şifresi. Şifreli saklanır; yalnızca HTTPS üzerinden WS-Security ile gönderilir.",
+    ),
   ],
   batch: { page: 500 },
   // Uyumsoft documents no limit: stay gentle, invoices are few and each is one call.
