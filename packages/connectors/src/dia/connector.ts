@@ -4,15 +4,9 @@
  * reads are delta reads on `_date` wherever the service has it, with big pages and selected columns.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-  type ErpReads,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
+import { factoryOf } from "../sdk/skeleton";
 import { DiaApi, type DiaRow, num, str } from "./api";
 import { DiaCatalog } from "./catalog";
 import { diaDescriptor } from "./descriptor";
@@ -22,35 +16,20 @@ import { DiaStock } from "./stock";
 
 export class DiaConnector extends ComposedErpConnector {
   readonly descriptor = diaDescriptor;
-  private readonly api: DiaApi;
-  private readonly reads: ErpReads;
-  private readonly orders: DiaOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new DiaApi(credentials, ctx);
-    const catalog = new DiaCatalog(this.api);
-    const prices = new DiaPrices(this.api);
-    const stock = new DiaStock(this.api);
-    this.orders = new DiaOrders(this.api);
-    // Each read lives in the part of its DİA service.
-    this.reads = {
-      listProducts: (q) => catalog.listProducts(q),
-      listCategories: () => catalog.listCategories(),
-      listPrices: (q) => prices.listPrices(q),
-      listPriceGroups: () => prices.listPriceGroups(),
-      listStock: (q) => stock.listStock(q),
-      listStockLocations: async () => (await stock.depotList()).map(({ id, name }) => ({ id, name })),
-    };
-  }
-
-  protected get reading() {
-    return this.reads;
-  }
-
-  protected get writing() {
-    return this.orders;
-  }
+  private readonly api = new DiaApi(this.credentials, this.ctx);
+  private readonly catalog = new DiaCatalog(this.api);
+  private readonly prices = new DiaPrices(this.api);
+  private readonly stock = new DiaStock(this.api);
+  protected readonly writing = new DiaOrders(this.api);
+  // Each read lives in the part of its DİA service.
+  protected readonly reading: ErpReads = {
+    listProducts: (q) => this.catalog.listProducts(q),
+    listCategories: () => this.catalog.listCategories(),
+    listPrices: (q) => this.prices.listPrices(q),
+    listPriceGroups: () => this.prices.listPriceGroups(),
+    listStock: (q) => this.stock.listStock(q),
+    listStockLocations: async () => (await this.stock.depotList()).map(({ id, name }) => ({ id, name })),
+  };
 
   /** Logs in and checks that the firm and period exist for this user (one billable call). */
   async testConnection(): Promise<ConnectionInfo> {
@@ -88,10 +67,8 @@ export class DiaConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createDiaConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new DiaConnector(credentials, ctx);
-}
+export const createDiaConnector = factoryOf(DiaConnector);

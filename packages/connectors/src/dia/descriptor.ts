@@ -1,96 +1,65 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
-export const diaDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const diaDescriptor = defineConnector("erp", {
   type: 5,
   name: "Dia",
   system: "dia",
-  implemented: true,
   credentials: [
-    {
-      name: "serverCode",
-      label: "Sunucu kodu",
-      help: "DİA adresinizdeki sunucu kodu: https://SUNUCUKODU.ws.dia.com.tr adresindeki SUNUCUKODU kısmı.",
-      secret: false,
-      required: true,
-      type: "text",
-      placeholder: "firmam",
-    },
-    {
-      name: "username",
-      label: "Kullanıcı",
-      help: "DİA'da tanımlı, web servis yetkisi olan kullanıcı adı. Masaüstünde yapabildiği işlemleri yapabilir.",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "password",
-      label: "Şifre",
-      help: "DİA kullanıcısının şifresi. Şifreli saklanır; yalnız oturum açarken gönderilir.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
-    {
-      name: "apiKey",
-      label: "API anahtarı",
-      help: "DİA'nın verdiği web servis API anahtarı (satis@dia.com.tr adresinden istenir).",
-      secret: true,
-      required: true,
-      type: "password",
-    },
-    {
-      name: "firmCode",
-      label: "Firma kodu",
-      help: "Bağlanılacak DİA firmasının kodu (firma_kodu), örn. 1.",
-      secret: false,
-      required: true,
+    textField(
+      "serverCode",
+      "Sunucu kodu",
+      "DİA adresinizdeki sunucu kodu: https://SUNUCUKODU.ws.dia.com.tr adresindeki SUNUCUKODU kısmı.",
+      { placeholder: "firmam" },
+    ),
+    textField(
+      "username",
+      "Kullanıcı",
+      "DİA'da tanımlı, web servis yetkisi olan kullanıcı adı. Masaüstünde yapabildiği işlemleri yapabilir.",
+    ),
+    secretField(
+      "password",
+      "Şifre",
+      "DİA kullanıcısının şifresi. Şifreli saklanır; yalnız oturum açarken gönderilir.",
+    ),
+    secretField(
+      "apiKey",
+      "API anahtarı",
+      "DİA'nın verdiği web servis API anahtarı (satis@dia.com.tr adresinden istenir).",
+    ),
+    textField("firmCode", "Firma kodu", "Bağlanılacak DİA firmasının kodu (firma_kodu), örn. 1.", {
       type: "number",
       default: "1",
-    },
-    {
-      name: "periodCode",
-      label: "Dönem kodu",
-      help: "Çalışılacak dönemin kodu (donem_kodu), örn. 1. Yeni döneme geçince güncelleyin.",
-      secret: false,
-      required: true,
-      type: "number",
-      default: "1",
-    },
-    {
-      name: "depotCode",
-      label: "Sipariş deposu",
-      help: "Siparişlerin düşüleceği deponun kodu (depokodu). Boşsa DİA'nın öntanımlı deposu kullanılır.",
-      secret: false,
-      required: false,
-      type: "text",
-    },
-    {
-      name: "customerPrefix",
-      label: "Cari kod öneki",
-      help: "E-ticaret müşterileri için açılacak cari kart kodlarının öneki, örn. 120.W.",
-      secret: false,
-      required: false,
-      type: "text",
-      default: "120.W.",
-    },
-    {
-      name: "apiUrl",
-      label: "Servis adresi (isteğe bağlı)",
-      help: "Yalnız DİA özel bir adres verdiyse doldurun; boşsa https://SUNUCUKODU.ws.dia.com.tr/api/v3 kullanılır.",
-      secret: false,
-      required: false,
-      type: "url",
-    },
+    }),
+    textField(
+      "periodCode",
+      "Dönem kodu",
+      "Çalışılacak dönemin kodu (donem_kodu), örn. 1. Yeni döneme geçince güncelleyin.",
+      { type: "number", default: "1" },
+    ),
+    textField(
+      "depotCode",
+      "Sipariş deposu",
+      "Siparişlerin düşüleceği deponun kodu (depokodu). Boşsa DİA'nın öntanımlı deposu kullanılır.",
+      { required: false },
+    ),
+    textField(
+      "customerPrefix",
+      "Cari kod öneki",
+      "E-ticaret müşterileri için açılacak cari kart kodlarının öneki, örn. 120.W.",
+      { required: false, default: "120.W." },
+    ),
+    urlField(
+      "apiUrl",
+      "Servis adresi (isteğe bağlı)",
+      "Yalnız DİA özel bir adres verdiyse doldurun; boşsa https://SUNUCUKODU.ws.dia.com.tr/api/v3 kullanılır.",
+    ),
   ],
   // Every call costs kontör: big pages mean fewer calls (the doc allows any limit; 0 = all).
   batch: { page: 500 },
   // DİA documents no rate limit (inferred: stay gentle on a shared cloud server).
   budget: { requests: 5, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: true, stock: false, prices: true, categories: false, orders: false },
+  changeCursors: { products: true, prices: true },
   metering: { kind: "credit", unit: "kontör", creditPerCall: 0.0125, freeOperations: ["login"] },
   notes:
     "DİA WS v3 JSON (POST /api/v3/{modül}/json): login → session_id; every answer's in-body code is checked; each call costs 0.0125 kontör.",
-};
+});

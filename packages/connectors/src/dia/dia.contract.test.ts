@@ -4,9 +4,9 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { billableCalls } from "../sdk/metering";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
+import { describeVersionPin } from "../testing/contract-suite";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createDiaConnector } from "./connector";
 import { diaDescriptor } from "./descriptor";
 import { type DiaEmulator, startDiaEmulator } from "./emulator/server";
@@ -241,6 +241,4 @@ describe("DİA conformance", () => {
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(DIA_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", DIA_VERSION_PIN);

@@ -17,18 +17,8 @@ import type {
   ErpOrderRef,
 } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
+import { factoryOf } from "../sdk/skeleton";
 import { decodeToken, encodeToken } from "../sdk/util";
 import { AxClient, type AxService } from "./client";
 import { axDescriptor } from "./descriptor";
@@ -158,7 +148,7 @@ export class AxConnector implements ErpConnector {
     return this.itemKeys;
   }
 
-  private async keyPage(q: PageQuery): Promise<{ keys: string[]; next?: string }> {
+  private async keyPage(q: M.PageQuery): Promise<{ keys: string[]; next?: string }> {
     const all = await this.allItemKeys();
     const size = Math.max(1, Math.min(q.pageSize ?? this.descriptor.batch.page ?? 100, 500));
     const offset = q.pageToken
@@ -190,7 +180,7 @@ export class AxConnector implements ErpConnector {
       });
   }
 
-  async listProducts(q: PageQuery = {}): Promise<Page<Product>> {
+  async listProducts(q: M.PageQuery = {}): Promise<M.Page<M.Product>> {
     const page = await this.keyPage(q);
     const items = await this.readItems(page.keys);
     return {
@@ -208,7 +198,7 @@ export class AxConnector implements ErpConnector {
     };
   }
 
-  async listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
+  async listPrices(q: M.PageQuery & { priceGroups?: string[] } = {}): Promise<M.Page<M.Price>> {
     const page = await this.keyPage(q);
     if (q.priceGroups && !q.priceGroups.includes(AX_SALES_PRICE_GROUP))
       return { items: [], nextPageToken: page.next };
@@ -228,11 +218,11 @@ export class AxConnector implements ErpConnector {
     };
   }
 
-  private async onHand(keys: string[]): Promise<StockLevel[]> {
+  private async onHand(keys: string[]): Promise<M.StockLevel[]> {
     if (keys.length === 0) return [];
     const res = await this.api.call("InventoryOnHandService", "read", keyList("ItemId", keys));
     const doc = isObj(res.InventoryOnHand) ? res.InventoryOnHand : {};
-    const sums = new Map<string, StockLevel>();
+    const sums = new Map<string, M.StockLevel>();
     for (const s of list(doc.InventSum).filter(isObj)) {
       const sku = str(s.ItemId);
       const location = isObj(s.InventDim) ? str(s.InventDim.InventLocationId) : "";
@@ -246,7 +236,7 @@ export class AxConnector implements ErpConnector {
     return [...sums.values()];
   }
 
-  async listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
+  async listStock(q: M.PageQuery & { locations?: string[] } = {}): Promise<M.Page<M.StockLevel>> {
     const page = await this.keyPage(q);
     const levels = await this.onHand(page.keys);
     const wanted = q.locations && q.locations.length > 0 ? new Set(q.locations) : undefined;
@@ -257,14 +247,14 @@ export class AxConnector implements ErpConnector {
   }
 
   /** The warehouses that hold stock of the first page of items, and the configured one. */
-  async listStockLocations(): Promise<StockLocation[]> {
+  async listStockLocations(): Promise<M.StockLocation[]> {
     const { keys } = await this.keyPage({});
     const ids = new Set((await this.onHand(keys)).map((l) => l.location).filter((l) => l !== ""));
     if (this.api.cfg.warehouse) ids.add(this.api.cfg.warehouse);
     return [...ids].sort().map((id) => ({ id, name: id }));
   }
 
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     return [
       {
         id: AX_SALES_PRICE_GROUP,
@@ -276,7 +266,7 @@ export class AxConnector implements ErpConnector {
     ];
   }
 
-  async listCategories(): Promise<Page<Category>> {
+  async listCategories(): Promise<M.Page<M.Category>> {
     return { items: [] };
   }
 
@@ -293,7 +283,7 @@ export class AxConnector implements ErpConnector {
   }
 
   /** Orders go to the configured customer account (it must exist in AX); the buyer is on the delivery fields. */
-  async createCustomer(_c: Customer): Promise<ErpCustomerRef> {
+  async createCustomer(_c: M.Customer): Promise<ErpCustomerRef> {
     return { code: this.api.cfg.customerAccount, existed: true };
   }
 
@@ -364,7 +354,7 @@ export class AxConnector implements ErpConnector {
   }
 
   /** Not read yet: invoices (CustInvoiceJour) are outside the judged services. */
-  async listInvoicesForOrder(_ref: string): Promise<Invoice[]> {
+  async listInvoicesForOrder(_ref: string): Promise<M.Invoice[]> {
     return [];
   }
 
@@ -372,6 +362,4 @@ export class AxConnector implements ErpConnector {
   static readonly services: AxService[] = ["SalesOrderService", "ItemService", "InventoryOnHandService"];
 }
 
-export function createAxConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new AxConnector(credentials, ctx);
-}
+export const createAxConnector = factoryOf(AxConnector);

@@ -3,14 +3,8 @@
  * client.ts (token, paging, errors, $batch), catalog.ts, stock.ts, prices.ts, orders.ts.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-  type ErpReads,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { D365Catalog } from "./catalog";
 import { D365Client, str } from "./client";
 import { d365Descriptor } from "./descriptor";
@@ -20,41 +14,22 @@ import { listD365Stock } from "./stock";
 
 export class D365Connector extends ComposedErpConnector {
   readonly descriptor = d365Descriptor;
-  private readonly api: D365Client;
-  private readonly reads: ErpReads;
-  private readonly orders: D365Orders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    const api = new D365Client(credentials, ctx);
-    const catalog = new D365Catalog(api);
-    const prices = new D365Prices(api);
-    this.api = api;
-    this.orders = new D365Orders(api);
-    // Each read lives in the part of its data entities.
-    this.reads = {
-      listProducts: (q) => catalog.listProducts(q),
-      listCategories: () => catalog.listCategories(),
-      listPrices: (q) => prices.listPrices(q),
-      listPriceGroups: () => prices.listPriceGroups(),
-      listStock: (q) => listD365Stock(api, q),
-      listStockLocations: async () => {
-        const rows = await api.all("Warehouses", { select: ["WarehouseId", "WarehouseName"] });
-        return rows.map((r) => ({
-          id: str(r.WarehouseId),
-          name: str(r.WarehouseName) || str(r.WarehouseId),
-        }));
-      },
-    };
-  }
-
-  protected get reading() {
-    return this.reads;
-  }
-
-  protected get writing() {
-    return this.orders;
-  }
+  private readonly api = new D365Client(this.credentials, this.ctx);
+  private readonly catalog = new D365Catalog(this.api);
+  private readonly prices = new D365Prices(this.api);
+  protected readonly writing = new D365Orders(this.api);
+  // Each read lives in the part of its data entities.
+  protected readonly reading: ErpReads = {
+    listProducts: (q) => this.catalog.listProducts(q),
+    listCategories: () => this.catalog.listCategories(),
+    listPrices: (q) => this.prices.listPrices(q),
+    listPriceGroups: () => this.prices.listPriceGroups(),
+    listStock: (q) => listD365Stock(this.api, q),
+    listStockLocations: async () => {
+      const rows = await this.api.all("Warehouses", { select: ["WarehouseId", "WarehouseName"] });
+      return rows.map((r) => ({ id: str(r.WarehouseId), name: str(r.WarehouseName) || str(r.WarehouseId) }));
+    },
+  };
 
   /** A token and one warehouse of the company prove the app registration, its F&O user and the company. */
   async testConnection(): Promise<ConnectionInfo> {
@@ -69,10 +44,8 @@ export class D365Connector extends ComposedErpConnector {
   }
 
   customerAccount(ref: string): string {
-    return this.orders.customerAccount(ref);
+    return this.writing.customerAccount(ref);
   }
 }
 
-export function createD365Connector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new D365Connector(credentials, ctx);
-}
+export const createD365Connector = factoryOf(D365Connector);

@@ -5,10 +5,10 @@ import type { HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
+import { ConformanceTally, describeVersionPin, expectConformance } from "../testing/contract-suite";
+import { describeFailures, judgeRequests } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
 import { mountEmulators } from "../testing/server";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createD365Connector, type D365Connector } from "./connector";
 import { type D365Emulator, startD365Emulator } from "./emulator/server";
 import { judgeD365Request } from "./judge/requests";
@@ -31,7 +31,7 @@ const order = (no: string, skus: string[]): Order =>
     shipping: { cost: 0, method: "Yurtiçi Kargo" },
   });
 
-const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
+const conformance = new ConformanceTally(judgeD365Request);
 
 beforeAll(async () => {
   emu = await startD365Emulator({ seed: 7, productCount: COUNT, maxPageSize: 50 });
@@ -45,9 +45,7 @@ afterAll(async () => {
 afterEach(() => {
   emu.faults.clear();
   expect(emu.recorder.dropped).toBe(0);
-  const r = judgeRequests(emu.recorder.list(), judgeD365Request);
-  emu.recorder.clear();
-  addToReport(conformance, r);
+  conformance.take(emu.recorder);
 });
 
 describe("D365 F&O connector against the emulator", () => {
@@ -317,17 +315,8 @@ describe("D365 F&O conformance", () => {
   });
 
   it("every request the connector sent was judged and none was rejected", () => {
-    const ops = Object.entries(conformance.operations)
-      .map(([op, v]) => `${op}=${v.requests}`)
-      .join(", ");
-    console.log(
-      `d365 conformance: ${conformance.requests} requests, ${Object.keys(conformance.operations).length} operations, ${conformance.failures.length} rejected (${ops})`,
-    );
-    expect(conformance.requests).toBeGreaterThan(50);
-    expect(describeFailures(conformance)).toBe("");
+    expectConformance("d365", conformance.report, { requests: 51 });
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(D365_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", D365_VERSION_PIN);

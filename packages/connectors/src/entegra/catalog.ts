@@ -5,16 +5,7 @@
  */
 
 import { ConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { type EntegraClient, num, str } from "./client";
 
@@ -80,11 +71,11 @@ export class EntegraCatalog {
   }
 
   /** The fixed warehouses of Entegra's stock fields. */
-  async listStockLocations(): Promise<StockLocation[]> {
+  async listStockLocations(): Promise<M.StockLocation[]> {
     return ENTEGRA_LOCATIONS.map((l) => ({ ...l }));
   }
 
-  async listCategories(): Promise<Page<Category>> {
+  async listCategories(): Promise<M.Page<M.Category>> {
     const rows = await this.categories();
     const byId = new Map(rows.map((r) => [str(r.id), r]));
     const path = (id: string): string[] => {
@@ -112,12 +103,12 @@ export class EntegraCatalog {
     };
   }
 
-  async listProducts(q: PageQuery = {}): Promise<Page<Product>> {
+  async listProducts(q: M.PageQuery = {}): Promise<M.Page<M.Product>> {
     const page = decodeToken<{ page: number }>(q.pageToken, "entegra")?.page ?? 1;
     const { rows, more } = await this.productPage(page);
     const cats = (await this.listCategories()).items;
     const catPath = new Map(cats.map((c) => [c.id, c.path]));
-    const items: Product[] = rows.map((r) => {
+    const items: M.Product[] = rows.map((r) => {
       const variations = Array.isArray(r.variatios) ? (r.variatios as Row[]) : [];
       const sku = str(r.productCode);
       return {
@@ -153,13 +144,13 @@ export class EntegraCatalog {
     return { items, nextPageToken: more ? encodeToken({ page: page + 1 }) : undefined };
   }
 
-  async listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
+  async listStock(q: M.PageQuery & { locations?: string[] } = {}): Promise<M.Page<M.StockLevel>> {
     const page = decodeToken<{ page: number }>(q.pageToken, "entegra")?.page ?? 1;
     const { rows, more } = await this.productPage(page);
     const wanted = new Set(
       q.locations && q.locations.length > 0 ? q.locations : ENTEGRA_LOCATIONS.map((l) => l.id),
     );
-    const items: StockLevel[] = [];
+    const items: M.StockLevel[] = [];
     for (const r of rows) {
       const second = str(r.quantity2_enable) === "1";
       const variations = Array.isArray(r.variatios) ? (r.variatios as Row[]) : [];
@@ -174,7 +165,7 @@ export class EntegraCatalog {
     return { items, nextPageToken: more ? encodeToken({ page: page + 1 }) : undefined };
   }
 
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     const body = (await this.api.get("price/getPrices", "prices")) as Row;
     const rows = Array.isArray(body?.prices) ? (body.prices as Row[]) : undefined;
     if (!rows) throw bad("prices", body);
@@ -191,14 +182,14 @@ export class EntegraCatalog {
       }));
   }
 
-  async listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
+  async listPrices(q: M.PageQuery & { priceGroups?: string[] } = {}): Promise<M.Page<M.Price>> {
     const page = decodeToken<{ page: number }>(q.pageToken, "entegra")?.page ?? 1;
     const groups = await this.listPriceGroups();
     const wanted = groups.filter(
       (g) => !q.priceGroups || q.priceGroups.length === 0 || q.priceGroups.includes(g.id),
     );
     const { rows, more } = await this.productPage(page);
-    const items: Price[] = [];
+    const items: M.Price[] = [];
     for (const r of rows) {
       const variations = Array.isArray(r.variatios) ? (r.variatios as Row[]) : [];
       for (const g of wanted) {

@@ -5,32 +5,16 @@
  * operations fail as "unsupported" with a Turkish reason instead of sending unverified requests.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-  unsupportedOrderWrites,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, unsupportedOrderWrites } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { EntegraCatalog } from "./catalog";
 import { EntegraClient, num, str } from "./client";
 import { entegraDescriptor } from "./descriptor";
 
 export class EntegraConnector extends ComposedErpConnector {
   readonly descriptor = entegraDescriptor;
-  private readonly api: EntegraClient;
-  private readonly catalog: EntegraCatalog;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new EntegraClient(credentials, ctx);
-    this.catalog = new EntegraCatalog(this.api);
-  }
-
-  protected get reading() {
-    return this.catalog;
-  }
+  private readonly api = new EntegraClient(this.credentials, this.ctx);
+  protected readonly reading = new EntegraCatalog(this.api);
 
   /** No order, customer or invoice calls: entegra is only the catalogue source. */
   protected readonly writing = unsupportedOrderWrites("entegra", "connectors.entegraWriteUnsupported");
@@ -48,6 +32,4 @@ export class EntegraConnector extends ComposedErpConnector {
   }
 }
 
-export function createEntegraConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new EntegraConnector(credentials, ctx);
-}
+export const createEntegraConnector = factoryOf(EntegraConnector);

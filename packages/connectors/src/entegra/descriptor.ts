@@ -1,45 +1,32 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
 export const ENTEGRA_DEFAULT_API_URL = "https://apiv2.entegrabilisim.com";
 
-export const entegraDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const entegraDescriptor = defineConnector("erp", {
   type: 16,
   name: "Entegra",
   system: "entegra",
-  implemented: true,
   credentials: [
-    {
-      name: "email",
-      label: "Entegra e-posta adresi",
-      help: "Entegra paneline giriş yaptığınız API kullanıcısının e-posta adresi.",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "password",
-      label: "Entegra şifresi",
-      help: "API kullanıcısının şifresi. Şifreli saklanır; yalnızca oturum anahtarı (JWT) almak için gönderilir.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
-    {
-      name: "apiUrl",
-      label: "Entegra API adresi",
-      help: "Değiştirmeyin: https://apiv2.entegrabilisim.com. Yalnızca Entegra size farklı bir adres verdiyse doldurun.",
-      secret: false,
-      required: false,
-      type: "url",
-      default: ENTEGRA_DEFAULT_API_URL,
-    },
+    textField(
+      "email",
+      "Entegra e-posta adresi",
+      "Entegra paneline giriş yaptığınız API kullanıcısının e-posta adresi.",
+    ),
+    secretField(
+      "password",
+      "Entegra şifresi",
+      "API kullanıcısının şifresi. Şifreli saklanır; yalnızca oturum anahtarı (JWT) almak için gönderilir.",
+    ),
+    urlField(
+      "apiUrl",
+      "Entegra API adresi",
+      "Değiştirmeyin: https://apiv2.entegrabilisim.com. Yalnızca Entegra size farklı bir adres verdiyse doldurun.",
+      { default: ENTEGRA_DEFAULT_API_URL },
+    ),
   ],
   batch: { page: 100 },
   // The public Singer tap notes 20,000 requests a day; one request a second stays far below it.
   budget: { requests: 1, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes:
     "Entegra okuma bağlantısıdır: ürünler, stok, fiyatlar ve kategoriler Entegra'dan okunur. Sipariş ve müşteri yazma Entegra'nın doğrulanabilir bir API'si olmadığı için desteklenmez; siparişler Entegra'ya aktarılmaz.",
-};
+});

@@ -3,8 +3,12 @@ import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
+import {
+  ConformanceTally,
+  describeVersionPin,
+  expectConformance,
+  expectOrderWritesRefused,
+} from "../testing/contract-suite";
 import { createEntegraConnector } from "./connector";
 import { type EntegraEmulator, startEntegraEmulator } from "./emulator/server";
 import { judgeEntegraRequest } from "./judge/requests";
@@ -19,7 +23,7 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
   return testContext(store, logs, over);
 }
 
-const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
+const conformance = new ConformanceTally(judgeEntegraRequest);
 
 beforeAll(async () => {
   emu = await startEntegraEmulator({ seed: 11, productCount: 120, pageSize: 25 });
@@ -32,9 +36,7 @@ afterAll(async () => {
 
 afterEach(() => {
   emu.faults.clear();
-  const r = judgeRequests(emu.recorder.list(), judgeEntegraRequest);
-  emu.recorder.clear();
-  addToReport(conformance, r);
+  conformance.take(emu.recorder);
 });
 
 describe("Entegra connector against the emulator", () => {
@@ -93,18 +95,7 @@ describe("Entegra connector against the emulator", () => {
   });
 
   it("says in Turkish that orders and customers are not written, and sends nothing", async () => {
-    const before = emu.counters.requests;
-    for (const p of [
-      conn.createSalesOrder({ order: {} as never, customerCode: "x" }),
-      conn.createCustomer({} as never),
-      conn.findOrderByRef("WEB-1"),
-      conn.listInvoicesForOrder("WEB-1"),
-    ]) {
-      const e = await caught(p);
-      expect(e.reason).toBe("unsupported");
-      expect(e.merchantMessage).toContain("Entegra");
-    }
-    expect(emu.counters.requests).toBe(before);
+    await expectOrderWritesRefused(conn, () => emu.counters.requests, "Entegra");
   });
 });
 
@@ -150,17 +141,8 @@ describe("Entegra conformance", () => {
   });
 
   it("every request the connector sent was judged and none was rejected", () => {
-    const ops = Object.entries(conformance.operations)
-      .map(([op, v]) => `${op}=${v.requests}`)
-      .join(", ");
-    console.log(
-      `entegra conformance: ${conformance.requests} requests, ${Object.keys(conformance.operations).length} operations, ${conformance.failures.length} rejected (${ops})`,
-    );
-    expect(conformance.requests).toBeGreaterThan(20);
-    expect(describeFailures(conformance)).toBe("");
+    expectConformance("entegra", conformance.report, { requests: 21 });
   });
 });
 
-describe("Entegra API: version pin", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(ENTEGRA_VERSION_PIN));
-});
+describeVersionPin("Entegra API: version pin", ENTEGRA_VERSION_PIN);

@@ -21,19 +21,7 @@ import type {
   SourceFileKind,
 } from "../sdk/connector";
 import { ConnectorError, isConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  RejectedRecord,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import type { SqlDialect, SqlParams, SqlQuery, SqlResult, SqlTransport, SqlValue } from "../sdk/sql";
 import { round2 } from "../sdk/util";
 import {
@@ -145,7 +133,7 @@ export class GenericSqlConnector implements ErpConnector {
   }
 
   /** One page of a read query's raw rows: keyset when a key column is set, else the whole capped result. */
-  private async readRows(name: ReadQueryName, q?: PageQuery): Promise<{ rows: Row[]; next?: string }> {
+  private async readRows(name: ReadQueryName, q?: M.PageQuery): Promise<{ rows: Row[]; next?: string }> {
     const cfg = this.queryOf(name);
     if (cfg.keyColumn) {
       const size = Math.min(q?.pageSize ?? this.config.pageSize ?? DEFAULT_PAGE, 10_000);
@@ -191,14 +179,14 @@ export class GenericSqlConnector implements ErpConnector {
   private filePage<T>(
     kind: SourceFileKind,
     file: SourceFile,
-    q: PageQuery | undefined,
+    q: M.PageQuery | undefined,
     map: (row: Row, columns: Record<string, string>) => RowResult<T>,
-  ): Page<T> {
+  ): M.Page<T> {
     const size = Math.min(q?.pageSize ?? this.config.pageSize ?? DEFAULT_PAGE, 10_000);
     const from = q?.pageToken ? Number(q.pageToken) : 0;
     const rows = file.rows.slice(from, from + size);
     const items: T[] = [];
-    const rejected: RejectedRecord[] = [];
+    const rejected: M.RejectedRecord[] = [];
     for (const row of rows) {
       const r = map(row, file.mapping);
       if (r.ok) items.push(r.value);
@@ -221,9 +209,9 @@ export class GenericSqlConnector implements ErpConnector {
 
   private async readPage<T>(
     name: ReadQueryName,
-    q: PageQuery | undefined,
+    q: M.PageQuery | undefined,
     map: (row: Row) => RowResult<T>,
-  ): Promise<Page<T>> {
+  ): Promise<M.Page<T>> {
     const cfg = this.queryOf(name);
     const { rows, next } = await this.readRows(name, q);
     if (rows[0]) {
@@ -231,7 +219,7 @@ export class GenericSqlConnector implements ErpConnector {
       if (absent.length) throw invalid(name, absent.join(" "), name);
     }
     const items: T[] = [];
-    const rejected: RejectedRecord[] = [];
+    const rejected: M.RejectedRecord[] = [];
     for (const row of rows) {
       const r = map(row);
       if (r.ok) items.push(r.value);
@@ -278,14 +266,14 @@ export class GenericSqlConnector implements ErpConnector {
     };
   }
 
-  async listProducts(q?: PageQuery): Promise<Page<Product>> {
+  async listProducts(q?: M.PageQuery): Promise<M.Page<M.Product>> {
     const file = await this.fileOf("products");
     if (file) return this.filePage("products", file, q, MAPPERS.products);
     const cols = this.queryOf("products").columns;
     return this.readPage("products", q, (row) => MAPPERS.products(row, cols));
   }
 
-  async listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>> {
+  async listStock(q?: M.PageQuery & { locations?: string[] }): Promise<M.Page<M.StockLevel>> {
     const file = await this.fileOf("stock");
     const page = file
       ? this.filePage("stock", file, q, MAPPERS.stock)
@@ -294,7 +282,7 @@ export class GenericSqlConnector implements ErpConnector {
     return wanted ? { ...page, items: page.items.filter((s) => wanted.has(s.location)) } : page;
   }
 
-  async listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>> {
+  async listPrices(q?: M.PageQuery & { priceGroups?: string[] }): Promise<M.Page<M.Price>> {
     const file = await this.fileOf("prices");
     const page = file
       ? this.filePage("prices", file, q, (row, cols) => MAPPERS.prices(row, cols, this.config.currency))
@@ -305,16 +293,16 @@ export class GenericSqlConnector implements ErpConnector {
     return wanted ? { ...page, items: page.items.filter((p) => wanted.has(p.priceGroup)) } : page;
   }
 
-  async listCategories(q?: PageQuery): Promise<Page<Category>> {
+  async listCategories(q?: M.PageQuery): Promise<M.Page<M.Category>> {
     if (!this.config.categories?.sql) return { items: [] };
     const cols = this.config.categories.columns;
     const page = await this.readPage("categories", q, (row) => MAPPERS.categories(row, cols));
     const byId = new Map(page.items.map((c) => [c.id, c]));
-    const pathOf = (c: Omit<Category, "path">): string[] => {
+    const pathOf = (c: Omit<M.Category, "path">): string[] => {
       const path: string[] = [];
       const seen = new Set<string>();
       for (
-        let x: Omit<Category, "path"> | undefined = c;
+        let x: Omit<M.Category, "path"> | undefined = c;
         x && !seen.has(x.id);
         x = x.parentId ? byId.get(x.parentId) : undefined
       ) {
@@ -328,7 +316,7 @@ export class GenericSqlConnector implements ErpConnector {
 
   /** Distinct values of a column over every page of a read (settings lists). */
   private async distinct<T>(
-    list: (q: PageQuery) => Promise<Page<T>>,
+    list: (q: M.PageQuery) => Promise<M.Page<T>>,
     key: (t: T) => string,
   ): Promise<string[]> {
     const seen = new Set<string>();
@@ -341,7 +329,7 @@ export class GenericSqlConnector implements ErpConnector {
     return [...seen].sort();
   }
 
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     const file = await this.fileOf("prices");
     if (!file && !this.config.prices?.sql) return [];
     if (!(file ? file.mapping : this.config.prices?.columns)?.priceGroup)
@@ -353,7 +341,7 @@ export class GenericSqlConnector implements ErpConnector {
     return ids.map((id, i) => ({ id, name: id, isDefault: i === 0 }));
   }
 
-  async listStockLocations(): Promise<StockLocation[]> {
+  async listStockLocations(): Promise<M.StockLocation[]> {
     if (!this.config.stock?.sql && !(await this.fileOf("stock"))) return [];
     const ids = await this.distinct(
       (q) => this.listStock(q),
@@ -403,7 +391,7 @@ export class GenericSqlConnector implements ErpConnector {
    * These systems take the customer inside the order write (the `@customer…` parameters): there is no
    * customer table of ours to write, so the code is our reference and nothing is sent.
    */
-  async createCustomer(customer: Customer): Promise<ErpCustomerRef> {
+  async createCustomer(customer: M.Customer): Promise<ErpCustomerRef> {
     return { code: customer.ref, existed: true };
   }
 
@@ -536,7 +524,7 @@ export class GenericSqlConnector implements ErpConnector {
   }
 
   /** No invoice query is part of the configuration: these systems' invoices are not read. */
-  async listInvoicesForOrder(_ref: string): Promise<Invoice[]> {
+  async listInvoicesForOrder(_ref: string): Promise<M.Invoice[]> {
     return [];
   }
 }

@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector, textField } from "../sdk/skeleton";
 
 /**
  * The systems with no public API the generic SQL / file connector serves (artifacts-by-system.md: kind 5
@@ -13,53 +13,36 @@ const SYSTEMS: Array<[number, string, string, boolean]> = [
   [22, "LucaNet", "luca-net", false],
 ];
 
-export function genericSqlDescriptor(
-  type: number,
-  name: string,
-  system: string,
-  onPremOnly: boolean,
-): ConnectorDescriptor & { kind: "erp" } {
-  return {
-    kind: "erp",
+export function genericSqlDescriptor(type: number, name: string, system: string, onPremOnly: boolean) {
+  return defineConnector("erp", {
     type,
     name,
     system,
-    implemented: true,
     mapping: true,
     credentials: [
-      {
-        name: "sqlAlias",
-        label: "Veritabanı takma adı",
-        help: 'Yerel bağlantı aracında "entegrasyon-agent db add AD --dialect firebird|mssql --host … --database … --user … --password …" ile kaydettiğiniz ad; parola yalnızca o makinede kalır.',
-        secret: false,
+      textField(
+        "sqlAlias",
+        "Veritabanı takma adı",
+        'Yerel bağlantı aracında "entegrasyon-agent db add AD --dialect firebird|mssql --host … --database … --user … --password …" ile kaydettiğiniz ad; parola yalnızca o makinede kalır.',
+        { required: false, placeholder: "erp" },
+      ),
+      textField("sqlDialect", "Veritabanı türü", "firebird veya mssql", {
         required: false,
-        type: "text",
-        placeholder: "erp",
-      },
-      {
-        name: "sqlDialect",
-        label: "Veritabanı türü",
-        help: "firebird veya mssql",
-        secret: false,
-        required: false,
-        type: "text",
         default: "firebird",
-      },
-      {
-        name: "sqlConfig",
-        label: "SQL ile bağlantı",
-        help: 'Sorgular ve sütun eşlemesi; aşağıdaki "SQL ile bağlantı" bölümünden düzenlenir.',
-        secret: false,
-        required: false,
-        type: "text",
-      },
+      }),
+      textField(
+        "sqlConfig",
+        "SQL ile bağlantı",
+        'Sorgular ve sütun eşlemesi; aşağıdaki "SQL ile bağlantı" bölümünden düzenlenir.',
+        { required: false },
+      ),
     ],
     batch: { page: 500 },
     budget: { requests: 20, windowMs: 1000 },
     onPremOnly,
     notes:
       "Generic SQL / file connector: the merchant's SELECTs and column mapping, run through the on-site agent.",
-  };
+  });
 }
 
 export const genericSqlDescriptors = SYSTEMS.map(([type, name, system, onPrem]) =>

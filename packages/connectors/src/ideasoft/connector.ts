@@ -3,20 +3,11 @@
  * helper (`client.ts`) owns auth, paging and errors; each resource has its own module.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  Credentials,
-  OrderStatusUpdate,
-  PriceUpdate,
-  ProductWriteInput,
-  ShopCategory,
-  ShopConnector,
-  ShopProductRef,
-  StockUpdate,
-} from "../sdk/connector";
-import { type BatchResult, ConnectorError } from "../sdk/errors";
-import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "../sdk/model";
+import { ComposedShopConnector } from "../sdk/composed-shop";
+import type { ConnectionInfo } from "../sdk/connector";
+import { ConnectorError } from "../sdk/errors";
+import type { Option, PriceGroup, StockLocation } from "../sdk/model";
+import { factoryOf } from "../sdk/skeleton";
 import { IdeasoftCatalog } from "./catalog";
 import { IdeasoftClient } from "./client";
 import { IDEASOFT_DEFAULT_PRICE_LIST, ideasoftDescriptor } from "./descriptor";
@@ -27,19 +18,12 @@ import type { IdeaCurrency } from "./types";
 /** Ideasoft keeps one stock amount per product: one location. */
 export const IDEASOFT_STOCK_LOCATION = "default";
 
-export class IdeasoftConnector implements ShopConnector {
+export class IdeasoftConnector extends ComposedShopConnector {
   readonly descriptor = ideasoftDescriptor;
-  readonly client: IdeasoftClient;
-  private readonly catalog: IdeasoftCatalog;
-  private readonly stockPrices: IdeasoftStockPrices;
-  private readonly orders: IdeasoftOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    this.client = new IdeasoftClient(credentials, ctx);
-    this.catalog = new IdeasoftCatalog(this.client);
-    this.stockPrices = new IdeasoftStockPrices(this.client, this.catalog);
-    this.orders = new IdeasoftOrders(this.client);
-  }
+  readonly client = new IdeasoftClient(this.credentials, this.ctx);
+  protected readonly products = new IdeasoftCatalog(this.client);
+  protected readonly stockPrices = new IdeasoftStockPrices(this.client, this.products);
+  protected readonly orders = new IdeasoftOrders(this.client);
 
   /** The store's first panel user: who installed our app (install flow). */
   async storeOwner(): Promise<{ email: string; firstName: string; lastName: string } | undefined> {
@@ -70,44 +54,8 @@ export class IdeasoftConnector implements ShopConnector {
     };
   }
 
-  listCategories(): Promise<ShopCategory[]> {
-    return this.catalog.listCategories();
-  }
-
-  createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory> {
-    return this.catalog.createCategory(input);
-  }
-
-  findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>> {
-    return this.catalog.findProductsBySku(skus);
-  }
-
-  createProduct(input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.catalog.createProduct(input);
-  }
-
-  updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.catalog.updateProduct(productId, input);
-  }
-
-  setStock(items: StockUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setStock(items);
-  }
-
-  setPrices(items: PriceUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setPrices(items);
-  }
-
-  listOrders(q?: PageQuery): Promise<Page<Order>> {
-    return this.orders.listOrders(q);
-  }
-
-  updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void> {
-    return this.orders.updateOrderStatus(orderId, update);
-  }
-
   /** The file has no invoice upload for orders: said, not pretended. */
-  async attachInvoice(orderId: string): Promise<void> {
+  override async attachInvoice(orderId: string): Promise<void> {
     throw new ConnectorError("ideasoft: the Admin API has no invoice attachment for orders", {
       reason: "unsupported",
       system: "ideasoft",
@@ -117,7 +65,7 @@ export class IdeasoftConnector implements ShopConnector {
     });
   }
 
-  async listOrderStatuses(): Promise<Option[]> {
+  override async listOrderStatuses(): Promise<Option[]> {
     return IDEASOFT_ORDER_STATUSES;
   }
 
@@ -142,6 +90,4 @@ export class IdeasoftConnector implements ShopConnector {
   }
 }
 
-export function createIdeasoftConnector(credentials: Credentials, ctx: ConnectorContext): IdeasoftConnector {
-  return new IdeasoftConnector(credentials, ctx);
-}
+export const createIdeasoftConnector = factoryOf(IdeasoftConnector);

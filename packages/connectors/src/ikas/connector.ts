@@ -3,21 +3,10 @@
  * (`client.ts`) owns auth, paging and errors; each resource has its own module.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  Credentials,
-  InvoiceAttachment,
-  OrderStatusUpdate,
-  PriceUpdate,
-  ProductWriteInput,
-  ShopCategory,
-  ShopConnector,
-  ShopProductRef,
-  StockUpdate,
-} from "../sdk/connector";
-import type { BatchResult } from "../sdk/errors";
-import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "../sdk/model";
+import { ComposedShopConnector } from "../sdk/composed-shop";
+import type { ConnectionInfo, InvoiceAttachment } from "../sdk/connector";
+import type { Option, PriceGroup, StockLocation } from "../sdk/model";
+import { factoryOf } from "../sdk/skeleton";
 import { IkasClient } from "./client";
 import { IKAS_DEFAULT_PRICE_LIST, ikasDescriptor } from "./descriptor";
 import { IkasInvoices } from "./invoices";
@@ -28,25 +17,17 @@ import { IkasStockPrices } from "./stock-prices";
 export { classifyIkasResponse } from "./client";
 export { IKAS_ORDER_ONLY_STATUSES, IKAS_PACKAGE_STATUSES, mapIkasOrder } from "./orders";
 
-export class IkasConnector implements ShopConnector {
+export class IkasConnector extends ComposedShopConnector {
   readonly descriptor = ikasDescriptor;
-  private readonly client: IkasClient;
-  private readonly products: IkasProducts;
-  private readonly stockPrices: IkasStockPrices;
-  private readonly orders: IkasOrders;
-  private readonly invoices: IkasInvoices;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    this.client = new IkasClient(credentials, ctx);
-    this.products = new IkasProducts(this.client);
-    this.stockPrices = new IkasStockPrices(
-      this.client,
-      (skus) => this.products.findProductsBySku(skus),
-      ctx.batch,
-    );
-    this.orders = new IkasOrders(this.client);
-    this.invoices = new IkasInvoices(this.client);
-  }
+  private readonly client = new IkasClient(this.credentials, this.ctx);
+  protected readonly products = new IkasProducts(this.client);
+  protected readonly stockPrices = new IkasStockPrices(
+    this.client,
+    (skus) => this.products.findProductsBySku(skus),
+    this.ctx.batch,
+  );
+  protected readonly orders = new IkasOrders(this.client);
+  private readonly invoices = new IkasInvoices(this.client);
 
   // ---- connection, settings lists ----
 
@@ -62,10 +43,6 @@ export class IkasConnector implements ShopConnector {
       description: `ikas mağazası: ${storeName}${d.getMerchant.merchantName ? ` (${d.getMerchant.merchantName})` : ""}`,
       details: { merchantId: d.getMerchant.id },
     };
-  }
-
-  async listOrderStatuses(): Promise<Option[]> {
-    return this.orders.listOrderStatuses();
   }
 
   async listPaymentTypes(): Promise<Option[]> {
@@ -116,49 +93,9 @@ export class IkasConnector implements ShopConnector {
     return d.listStockLocation.map((s) => ({ id: s.id, name: s.name }));
   }
 
-  // ---- resources ----
-
-  listCategories(): Promise<ShopCategory[]> {
-    return this.products.listCategories();
-  }
-
-  createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory> {
-    return this.products.createCategory(input);
-  }
-
-  findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>> {
-    return this.products.findProductsBySku(skus);
-  }
-
-  createProduct(input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.products.createProduct(input);
-  }
-
-  updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.products.updateProduct(productId, input);
-  }
-
-  setStock(items: StockUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setStock(items);
-  }
-
-  setPrices(items: PriceUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setPrices(items);
-  }
-
-  listOrders(q: PageQuery = {}): Promise<Page<Order>> {
-    return this.orders.listOrders(q);
-  }
-
-  updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void> {
-    return this.orders.updateOrderStatus(orderId, update);
-  }
-
-  attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void> {
+  override attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void> {
     return this.invoices.attachInvoice(orderId, attachment);
   }
 }
 
-export function createIkasConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
-  return new IkasConnector(credentials, ctx);
-}
+export const createIkasConnector = factoryOf(IkasConnector);

@@ -4,15 +4,9 @@
  * The account's monthly quota makes every call count: delta reads, pages of 100, checks before writes.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-  type ErpReads,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
+import { factoryOf } from "../sdk/skeleton";
 import { IsbasiApi } from "./api";
 import { IsbasiCatalog } from "./catalog";
 import { isbasiDescriptor } from "./descriptor";
@@ -23,42 +17,27 @@ const NO_STOCK =
 
 export class IsbasiConnector extends ComposedErpConnector {
   readonly descriptor = isbasiDescriptor;
-  private readonly api: IsbasiApi;
-  private readonly reads: ErpReads;
-  private readonly orders: IsbasiOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new IsbasiApi(credentials, ctx);
-    const catalog = new IsbasiCatalog(this.api);
-    this.orders = new IsbasiOrders(this.api);
-    // Products, categories and sales prices come from the catalog; the API keeps no stock per warehouse.
-    this.reads = {
-      listProducts: (q) => catalog.listProducts(q),
-      listCategories: () => catalog.listCategories(),
-      listPrices: (q) => catalog.listPrices(q),
-      listPriceGroups: async () => catalog.listPriceGroups(),
-      listStock: () =>
-        Promise.reject(
-          new ConnectorError("logo-isbasi: no stock per warehouse in the API", {
-            reason: "unsupported",
-            system: "logo-isbasi",
-            operation: "listStock",
-            merchantMessage: NO_STOCK,
-            systemMessage: NO_STOCK,
-          }),
-        ),
-      listStockLocations: async () => [],
-    };
-  }
-
-  protected get reading() {
-    return this.reads;
-  }
-
-  protected get writing() {
-    return this.orders;
-  }
+  private readonly api = new IsbasiApi(this.credentials, this.ctx);
+  private readonly catalog = new IsbasiCatalog(this.api);
+  protected readonly writing = new IsbasiOrders(this.api);
+  // Products, categories and sales prices come from the catalog; the API keeps no stock per warehouse.
+  protected readonly reading: ErpReads = {
+    listProducts: (q) => this.catalog.listProducts(q),
+    listCategories: () => this.catalog.listCategories(),
+    listPrices: (q) => this.catalog.listPrices(q),
+    listPriceGroups: async () => this.catalog.listPriceGroups(),
+    listStock: () =>
+      Promise.reject(
+        new ConnectorError("logo-isbasi: no stock per warehouse in the API", {
+          reason: "unsupported",
+          system: "logo-isbasi",
+          operation: "listStock",
+          merchantMessage: NO_STOCK,
+          systemMessage: NO_STOCK,
+        }),
+      ),
+    listStockLocations: async () => [],
+  };
 
   /** The login alone proves the key, the user and the tenant (no list call: it would cost quota). */
   async testConnection(): Promise<ConnectionInfo> {
@@ -73,10 +52,8 @@ export class IsbasiConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createIsbasiConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new IsbasiConnector(credentials, ctx);
-}
+export const createIsbasiConnector = factoryOf(IsbasiConnector);

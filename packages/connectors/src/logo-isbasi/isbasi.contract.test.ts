@@ -4,9 +4,9 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
+import { describeVersionPin } from "../testing/contract-suite";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createIsbasiConnector } from "./connector";
 import { type IsbasiEmulator, startIsbasiEmulator } from "./emulator/server";
 import { judgeIsbasiRequest } from "./judge/requests";
@@ -190,6 +190,4 @@ describe("Logo İşbaşı conformance", () => {
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(ISBASI_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", ISBASI_VERSION_PIN);

@@ -17,18 +17,7 @@ import type {
   ErpOrderRef,
 } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import type { SqlTransport } from "../sdk/sql";
 import { turkishDate } from "../sdk/turkish-time";
 import { requireCredentials, round2 } from "../sdk/util";
@@ -181,27 +170,27 @@ export class LogoConnector implements ErpConnector {
     };
   }
 
-  listProducts(q?: PageQuery): Promise<Page<Product>> {
+  listProducts(q?: M.PageQuery): Promise<M.Page<M.Product>> {
     return this.reader.listProducts(q);
   }
 
-  listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>> {
+  listStock(q?: M.PageQuery & { locations?: string[] }): Promise<M.Page<M.StockLevel>> {
     return this.reader.listStock(q);
   }
 
-  listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>> {
+  listPrices(q?: M.PageQuery & { priceGroups?: string[] }): Promise<M.Page<M.Price>> {
     return this.reader.listPrices(q);
   }
 
-  listCategories(): Promise<Page<Category>> {
+  listCategories(): Promise<M.Page<M.Category>> {
     return this.reader.listCategories();
   }
 
-  listPriceGroups(): Promise<PriceGroup[]> {
+  listPriceGroups(): Promise<M.PriceGroup[]> {
     return this.reader.listPriceGroups();
   }
 
-  listStockLocations(): Promise<StockLocation[]> {
+  listStockLocations(): Promise<M.StockLocation[]> {
     return this.reader.listStockLocations();
   }
 
@@ -222,7 +211,7 @@ export class LogoConnector implements ErpConnector {
     return `${prefix}${clean.slice(0, Math.max(0, CODE_MAX - prefix.length - 8))}${hash}`.slice(0, CODE_MAX);
   }
 
-  async createCustomer(c: Customer): Promise<ErpCustomerRef> {
+  async createCustomer(c: M.Customer): Promise<ErpCustomerRef> {
     const rest = this.restApi;
     const code = this.customerCode(c.ref);
     const found = await this.rested(rest.list("arps", "find arp", `(CODE like ${quoteQ(code)})`, 1));
@@ -344,7 +333,7 @@ export class LogoConnector implements ErpConnector {
     return { ...created, existed: false };
   }
 
-  async listInvoicesForOrder(_ref: string): Promise<Invoice[]> {
+  async listInvoicesForOrder(_ref: string): Promise<M.Invoice[]> {
     throw new ConnectorError(`${this.descriptor.system}: invoices are not read yet`, {
       reason: "unsupported",
       system: this.descriptor.system,

@@ -1,4 +1,5 @@
-import type { ConnectorDescriptor, CredentialField } from "../sdk/connector";
+import type { CredentialField } from "../sdk/connector";
+import { defineConnector, textField } from "../sdk/skeleton";
 
 /**
  * Logo Tiger / Logo Go is one product with two roads in: the Logo REST service (Objects REST, licensed
@@ -55,89 +56,59 @@ const REST_FIELDS = (required: boolean): CredentialField[] => [
 ];
 
 const COMMON_FIELDS: CredentialField[] = [
-  {
-    name: "firmNo",
-    label: "Firma numarası",
-    help: "Logo'daki firma numarası, örn. 1 (tablolar LG_001_… olur).",
-    secret: false,
-    required: true,
+  textField("firmNo", "Firma numarası", "Logo'daki firma numarası, örn. 1 (tablolar LG_001_… olur).", {
     type: "number",
     default: "1",
-  },
-  {
-    name: "periodNo",
-    label: "Dönem numarası (isteğe bağlı)",
-    help: "Boş bırakırsanız çalışılan dönem Logo'dan (L_CAPIPERIOD) bulunur; yıl sonunda yeni döneme geçiş kendiliğinden izlenir.",
-    secret: false,
+  }),
+  textField(
+    "periodNo",
+    "Dönem numarası (isteğe bağlı)",
+    "Boş bırakırsanız çalışılan dönem Logo'dan (L_CAPIPERIOD) bulunur; yıl sonunda yeni döneme geçiş kendiliğinden izlenir.",
+    { required: false, type: "number" },
+  ),
+  textField(
+    "sqlAlias",
+    "Veritabanı takma adı",
+    'Yerel bağlantı aracında "entegrasyon-agent db add AD --dialect mssql --host … --database … --user … --password …" ile kaydettiğiniz Logo veritabanının adı; parola yalnızca o makinede kalır.',
+    { required: false, placeholder: "logo" },
+  ),
+  textField("sqlDialect", "Veritabanı türü", "Logo veritabanı SQL Server'dır: mssql.", {
     required: false,
-    type: "number",
-  },
-  {
-    name: "sqlAlias",
-    label: "Veritabanı takma adı",
-    help: 'Yerel bağlantı aracında "entegrasyon-agent db add AD --dialect mssql --host … --database … --user … --password …" ile kaydettiğiniz Logo veritabanının adı; parola yalnızca o makinede kalır.',
-    secret: false,
-    required: false,
-    type: "text",
-    placeholder: "logo",
-  },
-  {
-    name: "sqlDialect",
-    label: "Veritabanı türü",
-    help: "Logo veritabanı SQL Server'dır: mssql.",
-    secret: false,
-    required: false,
-    type: "text",
     default: "mssql",
-  },
-  {
-    name: "warehouseNo",
-    label: "Sipariş ambarı",
-    help: "Siparişlerin çıkacağı ambar numarası (SOURCE_WH), örn. 0. Boşsa Logo'nun öntanımlı ambarı kullanılır.",
-    secret: false,
-    required: false,
-    type: "number",
-  },
-  {
-    name: "shippingCode",
-    label: "Kargo hizmet kartı kodu",
-    help: "Kargo ücretinin siparişe hizmet satırı olarak eklenmesi için Logo'daki hizmet kartının kodu. Boşsa kargo ücreti sipariş notuna yazılır.",
-    secret: false,
-    required: false,
-    type: "text",
-  },
-  {
-    name: "customerPrefix",
-    label: "Cari kod öneki",
-    help: "E-ticaret müşterileri için açılacak cari kart kodlarının öneki, örn. 120.W.",
-    secret: false,
-    required: false,
-    type: "text",
-    default: "120.W.",
-  },
+  }),
+  textField(
+    "warehouseNo",
+    "Sipariş ambarı",
+    "Siparişlerin çıkacağı ambar numarası (SOURCE_WH), örn. 0. Boşsa Logo'nun öntanımlı ambarı kullanılır.",
+    { required: false, type: "number" },
+  ),
+  textField(
+    "shippingCode",
+    "Kargo hizmet kartı kodu",
+    "Kargo ücretinin siparişe hizmet satırı olarak eklenmesi için Logo'daki hizmet kartının kodu. Boşsa kargo ücreti sipariş notuna yazılır.",
+    { required: false },
+  ),
+  textField(
+    "customerPrefix",
+    "Cari kod öneki",
+    "E-ticaret müşterileri için açılacak cari kart kodlarının öneki, örn. 120.W.",
+    { required: false, default: "120.W." },
+  ),
 ];
 
-function logoDescriptor(
-  type: number,
-  name: string,
-  system: string,
-  restRequired: boolean,
-  notes: string,
-): ConnectorDescriptor & { kind: "erp" } {
-  return {
-    kind: "erp",
+function logoDescriptor(type: number, name: string, system: string, restRequired: boolean, notes: string) {
+  return defineConnector("erp", {
     type,
     name,
     system,
-    implemented: true,
     credentials: [...REST_FIELDS(restRequired), ...COMMON_FIELDS],
     batch: { page: 500 },
     // Logo documents no rate limit for its REST service (inferred: an on-site server, keep it gentle).
     budget: { requests: 10, windowMs: 1000 },
     onPremOnly: true,
-    changeCursors: { products: true, stock: false, prices: true, categories: false, orders: false },
+    changeCursors: { products: true, prices: true },
     notes,
-  };
+  });
 }
 
 export const logoRestDescriptor = logoDescriptor(

@@ -3,9 +3,9 @@ import type { ConnectorContext } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
+import { describeVersionPin } from "../testing/contract-suite";
 import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { LogoConnector } from "./connector";
 import { logoRestDescriptor, logoTigerDescriptor } from "./descriptor";
 import { type LogoRestEmulator, startLogoRestEmulator } from "./emulator/rest";
@@ -308,6 +308,4 @@ describe("Logo connector: writes through the REST service", () => {
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(LOGO_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", LOGO_VERSION_PIN);

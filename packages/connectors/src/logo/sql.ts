@@ -14,17 +14,7 @@
 
 import type { ConnectorDescriptor } from "../sdk/connector";
 import { ConnectorError, isConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  RejectedRecord,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import type { SqlParams, SqlTransport } from "../sdk/sql";
 import { turkishDate } from "../sdk/turkish-time";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
@@ -193,11 +183,11 @@ export class LogoSqlReader {
     return { nr: p.nr, begin: p.begin, end: p.end, configured: false };
   }
 
-  private size(q: PageQuery): number {
+  private size(q: M.PageQuery): number {
     return Math.max(1, Math.min(5000, Math.floor(q.pageSize ?? this.pageSize)));
   }
 
-  async listStockLocations(): Promise<StockLocation[]> {
+  async listStockLocations(): Promise<M.StockLocation[]> {
     const rows = await this.run(
       "warehouses",
       "SELECT W.NR, W.NAME FROM L_CAPIWHOUSE AS W WHERE W.FIRMNR = @firm ORDER BY W.NR",
@@ -206,7 +196,7 @@ export class LogoSqlReader {
     return rows.map((r) => ({ id: String(num(r.NR)), name: str(r.NAME) }));
   }
 
-  async listCategories(): Promise<Page<Category>> {
+  async listCategories(): Promise<M.Page<M.Category>> {
     const rows = await this.run(
       "categories",
       `SELECT DISTINCT I.STGRPCODE FROM ${this.table("LG_{F}_ITEMS")} AS I WHERE I.STGRPCODE IS NOT NULL ORDER BY I.STGRPCODE`,
@@ -220,7 +210,7 @@ export class LogoSqlReader {
     return `(${alias}.CAPIBLOCK_MODIFIEDDATE >= @since OR (${alias}.CAPIBLOCK_MODIFIEDDATE IS NULL AND ${alias}.CAPIBLOCK_CREADEDDATE >= @since))`;
   }
 
-  async listProducts(q: PageQuery = {}): Promise<Page<Product>> {
+  async listProducts(q: M.PageQuery = {}): Promise<M.Page<M.Product>> {
     const tok = decodeToken<ScanToken>(q.pageToken, this.system) ?? { a: 0, s: q.since || undefined };
     const n = this.size(q);
     const params: SqlParams = { after: tok.a };
@@ -251,7 +241,7 @@ export class LogoSqlReader {
       }
     }
     let newest = tok.m ?? "";
-    const items: Product[] = rows.map((r) => {
+    const items: M.Product[] = rows.map((r) => {
       const changed = isoDay(r.CAPIBLOCK_MODIFIEDDATE) || isoDay(r.CAPIBLOCK_CREADEDDATE);
       newest = maxDay(newest, changed);
       const sku = str(r.CODE).trim();
@@ -276,7 +266,7 @@ export class LogoSqlReader {
       : { items, cursor: newest || tok.s || undefined };
   }
 
-  async listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
+  async listStock(q: M.PageQuery & { locations?: string[] } = {}): Promise<M.Page<M.StockLevel>> {
     const tok = decodeToken<ScanToken>(q.pageToken, this.system) ?? { a: 0 };
     const period = tok.p ?? (await this.period()).nr;
     const n = this.size(q);
@@ -287,7 +277,7 @@ export class LogoSqlReader {
     );
     const wanted = q.locations?.map((l) => Number(l)).filter((l) => Number.isInteger(l));
     const warehouses = wanted?.length ? wanted : (await this.listStockLocations()).map((l) => Number(l.id));
-    const out: StockLevel[] = [];
+    const out: M.StockLevel[] = [];
     if (items.length > 0 && warehouses.length > 0) {
       const first = num(items[0]?.LOGICALREF);
       const last = num(items[items.length - 1]?.LOGICALREF);
@@ -317,7 +307,7 @@ export class LogoSqlReader {
       : { items: out };
   }
 
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     const rows = await this.run(
       "price groups",
       `SELECT DISTINCT P.PRIORITY FROM ${this.table("LG_{F}_PRCLIST")} AS P WHERE P.PTYPE = 2 AND P.ACTIVE = 0 ORDER BY P.PRIORITY`,
@@ -329,7 +319,7 @@ export class LogoSqlReader {
     }));
   }
 
-  async listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
+  async listPrices(q: M.PageQuery & { priceGroups?: string[] } = {}): Promise<M.Page<M.Price>> {
     const tok = decodeToken<ScanToken>(q.pageToken, this.system) ?? { a: 0, s: q.since || undefined };
     const n = this.size(q);
     const today = turkishDate(this.now());
@@ -350,8 +340,8 @@ export class LogoSqlReader {
       params,
     );
     let newest = tok.m ?? "";
-    const items: Price[] = [];
-    const rejected: RejectedRecord[] = [];
+    const items: M.Price[] = [];
+    const rejected: M.RejectedRecord[] = [];
     for (const r of rows) {
       newest = maxDay(newest, isoDay(r.CAPIBLOCK_MODIFIEDDATE) || isoDay(r.CAPIBLOCK_CREADEDDATE));
       const sku = str(r.CODE).trim();
@@ -379,7 +369,7 @@ export class LogoSqlReader {
     }
     const more = rows.length === n;
     const lastRef = num(rows[rows.length - 1]?.LOGICALREF);
-    const page: Page<Price> = more
+    const page: M.Page<M.Price> = more
       ? { items, nextPageToken: encodeToken({ a: lastRef, s: tok.s, m: newest } satisfies ScanToken) }
       : { items, cursor: newest || tok.s || undefined };
     if (rejected.length) page.rejected = rejected;

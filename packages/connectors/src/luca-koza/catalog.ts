@@ -6,16 +6,7 @@
  * answers is inferred (VERIFIED.md): the document shows requests, hardly any answers.
  */
 
-import type {
-  Category,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { type KozaClient, num, type Row, str } from "./client";
 
@@ -57,7 +48,7 @@ export class KozaCatalog {
     return this.cards;
   }
 
-  private async cardPage(q: PageQuery): Promise<{ rows: Row[]; next?: string }> {
+  private async cardPage(q: M.PageQuery): Promise<{ rows: Row[]; next?: string }> {
     const tok = decodeToken<{ i: number }>(q.pageToken, "luca-koza");
     const all = await this.allCards(!tok);
     const i = tok?.i ?? 0;
@@ -100,7 +91,7 @@ export class KozaCatalog {
     return out;
   }
 
-  async listCategories(): Promise<Page<Category>> {
+  async listCategories(): Promise<M.Page<M.Category>> {
     const tree = await this.categoryTree();
     return {
       items: [...tree.entries()].map(([id, c]) => ({
@@ -112,10 +103,10 @@ export class KozaCatalog {
     };
   }
 
-  async listProducts(q: PageQuery = {}): Promise<Page<Product>> {
+  async listProducts(q: M.PageQuery = {}): Promise<M.Page<M.Product>> {
     const { rows, next } = await this.cardPage(q);
     const tree = await this.categoryTree();
-    const items = rows.map((r): Product => {
+    const items = rows.map((r): M.Product => {
       const sku = cardCode(r);
       return {
         sku,
@@ -132,13 +123,13 @@ export class KozaCatalog {
     return { items, nextPageToken: next };
   }
 
-  async listStockLocations(): Promise<StockLocation[]> {
+  async listStockLocations(): Promise<M.StockLocation[]> {
     const rows = await this.api.list("ListeleStkDepo.do", {}, ["depolar", "stkDepoListesi", "list", "data"]);
     return rows.map((r) => ({ id: str(r.depoId), name: `${str(r.kod)} ${str(r.tanim)}`.trim() }));
   }
 
   /** On hand per depot; one call per depot (the method is depot-scoped). */
-  async listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
+  async listStock(q: M.PageQuery & { locations?: string[] } = {}): Promise<M.Page<M.StockLevel>> {
     const depots =
       q.locations && q.locations.length > 0
         ? q.locations
@@ -160,9 +151,9 @@ export class KozaCatalog {
   }
 
   /** Each card's sales price lists (one call per card; the document has no bulk price list). */
-  async listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
+  async listPrices(q: M.PageQuery & { priceGroups?: string[] } = {}): Promise<M.Page<M.Price>> {
     const { rows, next } = await this.cardPage(q);
-    const items: Price[] = [];
+    const items: M.Price[] = [];
     for (const r of rows) {
       const prices = await this.api.list(
         "ListeleStkSkartFiyatListeleri.do",
@@ -184,7 +175,7 @@ export class KozaCatalog {
     return { items, nextPageToken: next };
   }
 
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     // Inferred: lists are named per card; the first page's names stand for the firm's lists.
     const page = await this.listPrices({ pageSize: 20 });
     const names = [...new Set(page.items.map((p) => p.priceGroup))];

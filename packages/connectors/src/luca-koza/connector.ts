@@ -5,39 +5,26 @@
  * refused as "unsupported" with a Turkish reason, and nothing is sent.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-  unsupportedOrderWrites,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, unsupportedOrderWrites } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { KozaCatalog } from "./catalog";
 import { KozaClient } from "./client";
 import { lucaKozaDescriptor } from "./descriptor";
 
 export class LucaKozaConnector extends ComposedErpConnector {
   readonly descriptor = lucaKozaDescriptor;
-  private readonly api: KozaClient;
-  private readonly catalog: KozaCatalog;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new KozaClient(credentials, ctx);
-    this.catalog = new KozaCatalog(this.api, ctx.batch?.page ?? lucaKozaDescriptor.batch.page ?? 500);
-  }
-
-  protected get reading() {
-    return this.catalog;
-  }
+  private readonly api = new KozaClient(this.credentials, this.ctx);
+  protected readonly reading = new KozaCatalog(
+    this.api,
+    this.ctx.batch?.page ?? this.descriptor.batch.page ?? 500,
+  );
 
   /** No order, customer or invoice calls: luca-koza is only the catalogue source. */
   protected readonly writing = unsupportedOrderWrites("luca-koza", "connectors.lucaKozaOrderUnsupported");
 
   /** Login, branch selection and the depot list prove the settings. */
   async testConnection(): Promise<ConnectionInfo> {
-    const depots = await this.catalog.listStockLocations();
+    const depots = await this.reading.listStockLocations();
     return {
       ok: true,
       system: "luca-koza",
@@ -47,6 +34,4 @@ export class LucaKozaConnector extends ComposedErpConnector {
   }
 }
 
-export function createLucaKozaConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new LucaKozaConnector(credentials, ctx);
-}
+export const createLucaKozaConnector = factoryOf(LucaKozaConnector);

@@ -3,8 +3,13 @@ import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { addToReport, type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
+import {
+  ConformanceTally,
+  describeVersionPin,
+  expectConformance,
+  expectOrderWritesRefused,
+} from "../testing/contract-suite";
+import { describeFailures, judgeRequests } from "../testing/recorder";
 import { createLucaKozaConnector } from "./connector";
 import { type LucaKozaEmulator, startLucaKozaEmulator } from "./emulator/server";
 import { judgeLucaKozaRequest } from "./judge/requests";
@@ -23,7 +28,7 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
   });
 }
 
-const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
+const conformance = new ConformanceTally(judgeLucaKozaRequest);
 
 beforeAll(async () => {
   emu = await startLucaKozaEmulator({ seed: 17, productCount: 60 });
@@ -36,9 +41,7 @@ afterAll(async () => {
 
 afterEach(() => {
   emu.faults.clear();
-  const r = judgeRequests(emu.recorder.list(), judgeLucaKozaRequest);
-  emu.recorder.clear();
-  addToReport(conformance, r);
+  conformance.take(emu.recorder);
 });
 
 describe("Luca Koza connector against the emulator", () => {
@@ -116,18 +119,7 @@ describe("Luca Koza connector against the emulator", () => {
   });
 
   it("says in Turkish that orders are not transferred, and sends nothing", async () => {
-    const before = emu.counters.requests;
-    for (const p of [
-      conn.createSalesOrder({ order: {} as never, customerCode: "x" }),
-      conn.createCustomer({} as never),
-      conn.findOrderByRef("WEB-1"),
-      conn.listInvoicesForOrder("WEB-1"),
-    ]) {
-      const e = await caught(p);
-      expect(e.reason).toBe("unsupported");
-      expect(e.merchantMessage).toContain("Luca Koza");
-    }
-    expect(emu.counters.requests).toBe(before);
+    await expectOrderWritesRefused(conn, () => emu.counters.requests, "Luca Koza");
   });
 });
 
@@ -183,17 +175,8 @@ describe("Luca Koza conformance", () => {
   });
 
   it("every request the connector sent was judged and none was rejected", () => {
-    const ops = Object.entries(conformance.operations)
-      .map(([op, v]) => `${op}=${v.requests}`)
-      .join(", ");
-    console.log(
-      `luca-koza conformance: ${conformance.requests} requests, ${Object.keys(conformance.operations).length} operations, ${conformance.failures.length} rejected (${ops})`,
-    );
-    expect(conformance.requests).toBeGreaterThan(30);
-    expect(describeFailures(conformance)).toBe("");
+    expectConformance("luca-koza", conformance.report, { requests: 31 });
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(LUCA_KOZA_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", LUCA_KOZA_VERSION_PIN);

@@ -5,26 +5,23 @@
  * of UBL XML files) and uploads them to the portal. Nothing is sent; no connection settings are needed.
  */
 
-import type { ConnectorDescriptor, ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector";
 import { NOT_A_PRODUCT_SOURCE, NotAProductSourceConnector } from "../sdk/einvoice-connector";
+import { defineConnector } from "../sdk/skeleton";
 
 export const LUCA_PORTAL_NOTICE =
   "LucaPortal'ın API'si yok: faturalarınız burada hazırlanır (UBL-TR, GİB numarası) ama gönderilmez. Faturalar ekranından günün ya da bir tarih aralığının faturalarını Excel veya UBL (zip) olarak indirip Luca portalına yükleyin.";
 
-export const lucaPortalDescriptor: ConnectorDescriptor & { kind: "erp" } = {
-  kind: "erp",
+export const lucaPortalDescriptor = defineConnector("erp", {
   type: 19,
   name: "LucaPortal",
   system: "luca-portal",
-  implemented: true,
   credentials: [],
   batch: { page: 500 },
   budget: { requests: 1, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   notes: `Luca e-fatura portalı: API yok, faturalar dosya ile aktarılır. ${NOT_A_PRODUCT_SOURCE}.`,
   notice: LUCA_PORTAL_NOTICE,
-};
+});
 
 export const lucaPortalModule: ErpConnectorModule = {
   descriptor: lucaPortalDescriptor,

@@ -4,27 +4,8 @@
  * version), catalog.ts, stock.ts, prices.ts, orders.ts.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  CreateSalesOrderInput,
-  Credentials,
-  ErpConnector,
-  ErpCustomerRef,
-  ErpOrderRef,
-} from "../sdk/connector";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { MikroApi, str } from "./api";
 import { MikroCatalog } from "./catalog";
 import { mikroDescriptor } from "./descriptor";
@@ -34,19 +15,24 @@ import { listMikroStock, splitMikroStock } from "./stock";
 
 export { classifyMikroResponse, mikroDailyPassword, sqlString } from "./api";
 
-export class MikroConnector implements ErpConnector {
+export class MikroConnector extends ComposedErpConnector {
   readonly descriptor = mikroDescriptor;
-  private readonly api: MikroApi;
-  private readonly catalog: MikroCatalog;
-  private readonly prices: MikroPrices;
-  private readonly orders: MikroOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    this.api = new MikroApi(credentials, ctx);
-    this.catalog = new MikroCatalog(this.api);
-    this.prices = new MikroPrices(this.api);
-    this.orders = new MikroOrders(this.api);
-  }
+  private readonly api = new MikroApi(this.credentials, this.ctx);
+  private readonly catalog = new MikroCatalog(this.api);
+  private readonly prices = new MikroPrices(this.api);
+  protected readonly writing = new MikroOrders(this.api);
+  // Items through StokListesiV2 (catalog), prices and stock through SqlVeriOkuV2.
+  protected readonly reading: ErpReads = {
+    listProducts: (q) => this.catalog.listProducts(q),
+    listCategories: () => this.catalog.listCategories(),
+    listPrices: (q) => this.prices.listPrices(q),
+    listPriceGroups: () => this.prices.listPriceGroups(),
+    listStock: (q) => listMikroStock(this.api, q),
+    listStockLocations: async () => {
+      const rows = await this.api.sql("SELECT dep_no, dep_adi FROM DEPOLAR ORDER BY dep_no");
+      return rows.map((r) => ({ id: str(r.dep_no), name: str(r.dep_adi) }));
+    },
+  };
 
   /** SqlVeriOkuV2, SELECT only (tests reach it to prove the server refuses anything else). */
   sql(query: string) {
@@ -68,31 +54,6 @@ export class MikroConnector implements ErpConnector {
     };
   }
 
-  async listStockLocations(): Promise<StockLocation[]> {
-    const rows = await this.api.sql("SELECT dep_no, dep_adi FROM DEPOLAR ORDER BY dep_no");
-    return rows.map((r) => ({ id: str(r.dep_no), name: str(r.dep_adi) }));
-  }
-
-  listPriceGroups(): Promise<PriceGroup[]> {
-    return this.prices.listPriceGroups();
-  }
-
-  listCategories(): Promise<Page<Category>> {
-    return this.catalog.listCategories();
-  }
-
-  listProducts(q: PageQuery = {}): Promise<Page<Product>> {
-    return this.catalog.listProducts(q);
-  }
-
-  listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
-    return listMikroStock(this.api, q);
-  }
-
-  listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
-    return this.prices.listPrices(q);
-  }
-
   splitFullRead(
     listing: "stock" | "prices",
     parts: number,
@@ -102,26 +63,8 @@ export class MikroConnector implements ErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
-  }
-
-  createCustomer(c: Customer): Promise<ErpCustomerRef> {
-    return this.orders.createCustomer(c);
-  }
-
-  findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
-    return this.orders.findOrderByRef(ref);
-  }
-
-  createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
-    return this.orders.createSalesOrder(input);
-  }
-
-  listInvoicesForOrder(ref: string): Promise<Invoice[]> {
-    return this.orders.listInvoicesForOrder(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createMikroConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new MikroConnector(credentials, ctx);
-}
+export const createMikroConnector = factoryOf(MikroConnector);

@@ -6,54 +6,29 @@
  */
 
 import { GenericSqlConnector } from "../generic-sql/connector";
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { NebimApi, str } from "./api";
 import { nebimDescriptor } from "./descriptor";
 import { NebimOrders } from "./orders";
 import { NebimReads } from "./reads";
 
-type Reader = Pick<
-  ErpConnector,
-  "listProducts" | "listStock" | "listPrices" | "listCategories" | "listPriceGroups" | "listStockLocations"
->;
-
 export class NebimConnector extends ComposedErpConnector {
   readonly descriptor = nebimDescriptor;
-  readonly api: NebimApi;
-  private readonly reader: Reader;
-  private readonly orders: NebimOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new NebimApi(credentials, ctx);
-    this.orders = new NebimOrders(this.api);
-    const procs = new NebimReads(this.api);
-    this.reader = credentials.sqlConfig?.trim()
-      ? new GenericSqlConnector(nebimDescriptor, { sqlDialect: "mssql", ...credentials }, ctx)
-      : {
-          listProducts: () => procs.listProducts(),
-          listCategories: () => procs.listCategories(),
-          listStock: (q) => procs.listStock(q?.locations),
-          listPrices: (q) => procs.listPrices(q?.priceGroups),
-          listPriceGroups: () => procs.listPriceGroups(),
-          listStockLocations: () => procs.listStockLocations(),
-        };
-  }
-
-  protected get reading() {
-    return this.reader;
-  }
-
+  readonly api = new NebimApi(this.credentials, this.ctx);
   /** Orders and customers; no invoice read: the Integrator documents none (Nebim's own e-invoice flow issues them). */
-  protected get writing() {
-    return this.orders;
-  }
+  protected readonly writing = new NebimOrders(this.api);
+  private readonly procs = new NebimReads(this.api);
+  protected readonly reading: ErpReads = this.credentials.sqlConfig?.trim()
+    ? new GenericSqlConnector(nebimDescriptor, { sqlDialect: "mssql", ...this.credentials }, this.ctx)
+    : {
+        listProducts: () => this.procs.listProducts(),
+        listCategories: () => this.procs.listCategories(),
+        listStock: (q) => this.procs.listStock(q?.locations),
+        listPrices: (q) => this.procs.listPrices(q?.priceGroups),
+        listPriceGroups: () => this.procs.listPriceGroups(),
+        listStockLocations: () => this.procs.listStockLocations(),
+      };
 
   /** Connect + GetUserInfo: the only proof the credentials are right (Connect itself always "succeeds"). */
   async testConnection(): Promise<ConnectionInfo> {
@@ -70,10 +45,8 @@ export class NebimConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createNebimConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new NebimConnector(credentials, ctx);
-}
+export const createNebimConnector = factoryOf(NebimConnector);

@@ -5,10 +5,10 @@ import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { generateCatalog } from "../testing/catalog";
 import { caught, testContext } from "../testing/contract";
+import { describeVersionPin } from "../testing/contract-suite";
 import { addToReport, type ConformanceReport, describeFailures } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createNebimConnector, type NebimConnector } from "./connector";
 import { type NebimEmulator, startNebimEmulator } from "./emulator/server";
 import { judgeNebimRequest } from "./judge/requests";
@@ -308,6 +308,4 @@ describe("Nebim V3 conformance", () => {
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(NEBIM_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", NEBIM_VERSION_PIN);

@@ -6,17 +6,7 @@
  */
 
 import { ConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  RejectedRecord,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import { decodeToken, encodeToken } from "../sdk/util";
 import { isObj, type NetsisApi, type NetsisRow, num, str } from "./api";
 
@@ -34,13 +24,13 @@ const isoOf = (v: unknown): string | undefined => {
 };
 
 export class NetsisCatalog {
-  private groups?: Promise<Map<string, Category>>;
-  private depots?: Promise<StockLocation[]>;
+  private groups?: Promise<Map<string, M.Category>>;
+  private depots?: Promise<M.StockLocation[]>;
 
   constructor(private readonly api: NetsisApi) {}
 
   /** One page of cards in code order. */
-  private async cards(q: PageQuery): Promise<{ rows: NetsisRow[]; next?: string }> {
+  private async cards(q: M.PageQuery): Promise<{ rows: NetsisRow[]; next?: string }> {
     const tok = decodeToken<OffsetTok>(q.pageToken, "netsis") ?? { o: 0 };
     const size = Math.max(1, Math.min(q.pageSize ?? this.api.pageSize, 2000));
     const rows = await this.api.list("Items/", "Items", {
@@ -52,7 +42,7 @@ export class NetsisCatalog {
   }
 
   /** Item groups (TBLSTGRUP), read once per connector; Netsis groups are one level deep. */
-  categoryMap(): Promise<Map<string, Category>> {
+  categoryMap(): Promise<Map<string, M.Category>> {
     this.groups ??= (async () => {
       const rows = await this.api.query(
         "SELECT GRUP_KOD, GRUP_ISIM FROM TBLSTGRUP ORDER BY GRUP_KOD",
@@ -72,15 +62,15 @@ export class NetsisCatalog {
     return this.groups;
   }
 
-  async listCategories(): Promise<Page<Category>> {
+  async listCategories(): Promise<M.Page<M.Category>> {
     return { items: [...(await this.categoryMap()).values()] };
   }
 
-  async listProducts(q: PageQuery = {}): Promise<Page<Product>> {
+  async listProducts(q: M.PageQuery = {}): Promise<M.Page<M.Product>> {
     const page = await this.cards(q);
-    const groups = page.rows.length > 0 ? await this.categoryMap() : new Map<string, Category>();
-    const items: Product[] = [];
-    const rejected: RejectedRecord[] = [];
+    const groups = page.rows.length > 0 ? await this.categoryMap() : new Map<string, M.Category>();
+    const items: M.Product[] = [];
+    const rejected: M.RejectedRecord[] = [];
     for (const row of page.rows) {
       const p = isObj(row.StokTemelBilgi) ? row.StokTemelBilgi : {};
       const e = isObj(row.StokEkBilgi) ? row.StokEkBilgi : {};
@@ -124,7 +114,7 @@ export class NetsisCatalog {
     return { items, nextPageToken: page.next, rejected };
   }
 
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     // Inferred: card prices are kept VAT included (the card has no per-price flag in the DLL's model).
     return PRICE_GROUPS.map((id, i) => ({
       id,
@@ -135,12 +125,12 @@ export class NetsisCatalog {
     }));
   }
 
-  async listPrices(q: PageQuery & { priceGroups?: string[] } = {}): Promise<Page<Price>> {
+  async listPrices(q: M.PageQuery & { priceGroups?: string[] } = {}): Promise<M.Page<M.Price>> {
     const page = await this.cards(q);
     const wanted = q.priceGroups?.length
       ? PRICE_GROUPS.filter((g) => q.priceGroups?.includes(g))
       : PRICE_GROUPS;
-    const items: Price[] = [];
+    const items: M.Price[] = [];
     for (const row of page.rows) {
       const p = isObj(row.StokTemelBilgi) ? row.StokTemelBilgi : {};
       const sku = str(p.Stok_Kodu);
@@ -153,7 +143,7 @@ export class NetsisCatalog {
     return { items, nextPageToken: page.next };
   }
 
-  listStockLocations(): Promise<StockLocation[]> {
+  listStockLocations(): Promise<M.StockLocation[]> {
     this.depots ??= this.api
       .query("SELECT DEPO_KODU, DEPO_ISMI FROM TBLSTOKDP ORDER BY DEPO_KODU", "Queries:TBLSTOKDP")
       .then((rows) => rows.map((r) => ({ id: str(r.DEPO_KODU), name: str(r.DEPO_ISMI) })));
@@ -167,7 +157,7 @@ export class NetsisCatalog {
    * Running totals per item and depot (TBLSTOKPH): quantity = in − out. The DEPO_KODU 0 row is the item's
    * total over all depots, not a depot (judge/rules.ts, netsis.stock-total-row): always kept out.
    */
-  async listStock(q: PageQuery & { locations?: string[] } = {}): Promise<Page<StockLevel>> {
+  async listStock(q: M.PageQuery & { locations?: string[] } = {}): Promise<M.Page<M.StockLevel>> {
     const tok = decodeToken<OffsetTok>(q.pageToken, "netsis") ?? { o: 0 };
     const size = Math.max(1, Math.min(q.pageSize ?? this.api.pageSize * 2, 5000));
     const depots = (q.locations ?? []).filter((d) => /^\d+$/.test(d) && Number(d) !== 0);

@@ -5,13 +5,8 @@
  * DLL (judge/netopenx-models.generated.json); what it does not show is marked "inferred".
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { NetsisApi } from "./api";
 import { NetsisCatalog } from "./catalog";
 import { netsisDescriptor } from "./descriptor";
@@ -19,29 +14,14 @@ import { NetsisOrders } from "./orders";
 
 export class NetsisConnector extends ComposedErpConnector {
   readonly descriptor = netsisDescriptor;
-  private readonly api: NetsisApi;
-  private readonly catalog: NetsisCatalog;
-  private readonly orders: NetsisOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new NetsisApi(credentials, ctx);
-    this.catalog = new NetsisCatalog(this.api);
-    this.orders = new NetsisOrders(this.api);
-  }
-
-  protected get reading() {
-    return this.catalog;
-  }
-
-  protected get writing() {
-    return this.orders;
-  }
+  private readonly api = new NetsisApi(this.credentials, this.ctx);
+  protected readonly reading = new NetsisCatalog(this.api);
+  protected readonly writing = new NetsisOrders(this.api);
 
   /** Logs in (branch, company, users) and reads the depots: both must answer. */
   async testConnection(): Promise<ConnectionInfo> {
     await this.api.accessToken();
-    const depots = await this.catalog.listStockLocations();
+    const depots = await this.reading.listStockLocations();
     const db = this.api.cfg.dbName ?? "";
     return {
       ok: true,
@@ -53,10 +33,8 @@ export class NetsisConnector extends ComposedErpConnector {
   }
 
   customerCode(ref: string): string {
-    return this.orders.customerCode(ref);
+    return this.writing.customerCode(ref);
   }
 }
 
-export function createNetsisConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new NetsisConnector(credentials, ctx);
-}
+export const createNetsisConnector = factoryOf(NetsisConnector);

@@ -4,10 +4,10 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
+import { describeVersionPin } from "../testing/contract-suite";
 import { describeFailures, type RecordedRequest } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createNetsisConnector } from "./connector";
 import { type NetsisEmulator, startNetsisEmulator } from "./emulator/server";
 import { judgeNetsisRequest } from "./judge/requests";
@@ -271,6 +271,4 @@ describe("Netsis conformance", () => {
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(NETSIS_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", NETSIS_VERSION_PIN);

@@ -6,21 +6,7 @@ import { type BatchResult, ConnectorError } from "./errors";
 import type { TransportFetch } from "./http";
 import type { CallCounter, HttpLogger } from "./logging";
 import type { MeteringPolicy } from "./metering";
-import type {
-  Category,
-  ChangeCursorSupport,
-  Customer,
-  Invoice,
-  Option,
-  Order,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "./model";
+import type * as M from "./model";
 import type { RateBudget, RateLimitStore } from "./rate-limit";
 import type { SqlTransport } from "./sql";
 
@@ -82,7 +68,7 @@ export interface ConnectorDescriptor {
   budget: RateBudget;
   /** Only reachable from inside the customer's network: runs in the on-site agent. */
   onPremOnly: boolean;
-  changeCursors?: ChangeCursorSupport;
+  changeCursors?: M.ChangeCursorSupport;
   /**
    * Shop operations this connector does not do, each with the Turkish sentence the panel shows and
    * the engine gives as the reason it skips such a job. Absent = everything is supported.
@@ -180,7 +166,7 @@ export interface ErpCustomerRef {
 }
 
 export interface CreateSalesOrderInput {
-  order: Order;
+  order: M.Order;
   /** ERP customer code the order is written to (from createCustomer). */
   customerCode: string;
   /** Stock location (depot) to sell from. */
@@ -192,12 +178,12 @@ export interface CreateSalesOrderInput {
 export interface ErpConnector {
   readonly descriptor: ConnectorDescriptor;
   testConnection(): Promise<ConnectionInfo>;
-  listProducts(q?: PageQuery): Promise<Page<Product>>;
-  listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>>;
-  listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>>;
-  listCategories(q?: PageQuery): Promise<Page<Category>>;
-  listPriceGroups(): Promise<PriceGroup[]>;
-  listStockLocations(): Promise<StockLocation[]>;
+  listProducts(q?: M.PageQuery): Promise<M.Page<M.Product>>;
+  listStock(q?: M.PageQuery & { locations?: string[] }): Promise<M.Page<M.StockLevel>>;
+  listPrices(q?: M.PageQuery & { priceGroups?: string[] }): Promise<M.Page<M.Price>>;
+  listCategories(q?: M.PageQuery): Promise<M.Page<M.Category>>;
+  listPriceGroups(): Promise<M.PriceGroup[]>;
+  listStockLocations(): Promise<M.StockLocation[]>;
   /**
    * A full listing split into up to `parts` disjoint key ranges: the first page token of each, to page on
    * with `listStock` / `listPrices` (same filters) at the same time. A record is in exactly one range, and
@@ -212,11 +198,11 @@ export interface ErpConnector {
   /** Look an order up by our reference (shop order no). */
   findOrderByRef(ref: string): Promise<ErpOrderRef | null>;
   /** Create a customer; idempotent by `customer.ref`. */
-  createCustomer(customer: Customer): Promise<ErpCustomerRef>;
+  createCustomer(customer: M.Customer): Promise<ErpCustomerRef>;
   /** Create a sales order; idempotent by `order.orderNo` (looks up first). */
   createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef>;
   /** Invoices issued for an order (by our reference). */
-  listInvoicesForOrder(ref: string): Promise<Invoice[]>;
+  listInvoicesForOrder(ref: string): Promise<M.Invoice[]>;
   /** Called once when a run ends (e.g. the file connector writes its orders file): lines for the run's report. */
   afterRun?(): Promise<string[]>;
 }
@@ -238,38 +224,43 @@ export type ErpOrderWrites = Pick<ErpConnector, "findOrderByRef" | "createCustom
  */
 export abstract class ComposedErpConnector implements ErpConnector {
   abstract readonly descriptor: ConnectorDescriptor;
+  /** The stored settings and the engine's context: what the connector's parts are built from. */
+  constructor(
+    protected readonly credentials: Credentials,
+    protected readonly ctx: ConnectorContext,
+  ) {}
   abstract testConnection(): Promise<ConnectionInfo>;
   protected abstract get reading(): ErpReads;
   protected abstract get writing(): ErpOrderWrites;
 
-  listProducts(q?: PageQuery): Promise<Page<Product>> {
+  listProducts(q?: M.PageQuery): Promise<M.Page<M.Product>> {
     return this.reading.listProducts(q);
   }
-  listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>> {
+  listStock(q?: M.PageQuery & { locations?: string[] }): Promise<M.Page<M.StockLevel>> {
     return this.reading.listStock(q);
   }
-  listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>> {
+  listPrices(q?: M.PageQuery & { priceGroups?: string[] }): Promise<M.Page<M.Price>> {
     return this.reading.listPrices(q);
   }
-  listCategories(q?: PageQuery): Promise<Page<Category>> {
+  listCategories(q?: M.PageQuery): Promise<M.Page<M.Category>> {
     return this.reading.listCategories(q);
   }
-  listPriceGroups(): Promise<PriceGroup[]> {
+  listPriceGroups(): Promise<M.PriceGroup[]> {
     return this.reading.listPriceGroups();
   }
-  listStockLocations(): Promise<StockLocation[]> {
+  listStockLocations(): Promise<M.StockLocation[]> {
     return this.reading.listStockLocations();
   }
   findOrderByRef(ref: string): Promise<ErpOrderRef | null> {
     return this.writing.findOrderByRef(ref);
   }
-  createCustomer(customer: Customer): Promise<ErpCustomerRef> {
+  createCustomer(customer: M.Customer): Promise<ErpCustomerRef> {
     return this.writing.createCustomer(customer);
   }
   createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef> {
     return this.writing.createSalesOrder(input);
   }
-  listInvoicesForOrder(ref: string): Promise<Invoice[]> {
+  listInvoicesForOrder(ref: string): Promise<M.Invoice[]> {
     return this.writing.listInvoicesForOrder?.(ref) ?? Promise.resolve([]);
   }
 }
@@ -332,7 +323,7 @@ export interface PriceUpdate {
 }
 
 export interface ProductWriteInput {
-  product: Product;
+  product: M.Product;
   /** Shop category id to put the product in (the engine maps category paths). */
   categoryId?: string;
   /** Initial prices (default list), optional. */
@@ -348,7 +339,7 @@ export interface OrderStatusUpdate {
 }
 
 export interface InvoiceAttachment {
-  invoice: Invoice;
+  invoice: M.Invoice;
 }
 
 export interface ShopConnector {
@@ -365,14 +356,14 @@ export interface ShopConnector {
   setStock(items: StockUpdate[]): Promise<BatchResult>;
   /** Absolute prices, in batches of `descriptor.batch.prices`. */
   setPrices(items: PriceUpdate[]): Promise<BatchResult>;
-  listOrders(q?: PageQuery): Promise<Page<Order>>;
+  listOrders(q?: M.PageQuery): Promise<M.Page<M.Order>>;
   updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void>;
   attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void>;
-  listOrderStatuses(): Promise<Option[]>;
-  listPaymentTypes(): Promise<Option[]>;
-  listPriceLists(): Promise<PriceGroup[]>;
-  listSalesChannels(): Promise<Option[]>;
-  listStockLocations(): Promise<StockLocation[]>;
+  listOrderStatuses(): Promise<M.Option[]>;
+  listPaymentTypes(): Promise<M.Option[]>;
+  listPriceLists(): Promise<M.PriceGroup[]>;
+  listSalesChannels(): Promise<M.Option[]>;
+  listStockLocations(): Promise<M.StockLocation[]>;
 }
 
 export type ErpConnectorFactory = (credentials: Credentials, ctx: ConnectorContext) => ErpConnector;

@@ -15,7 +15,7 @@ import type {
 } from "./connector";
 import type { EInvoiceProvider } from "./einvoice";
 import { ConnectorError } from "./errors";
-import type { Category, Invoice, Page, Price, PriceGroup, Product, StockLevel, StockLocation } from "./model";
+import type * as M from "./model";
 
 /** What the panel shows for a catalogue read: this system is an e-invoice service, not a product source. */
 export const NOT_A_PRODUCT_SOURCE = "e-fatura servisi: ürün kaynağı değildir";
@@ -47,22 +47,22 @@ export class NotAProductSourceConnector implements ErpConnector {
     );
   }
 
-  listProducts(): Promise<Page<Product>> {
+  listProducts(): Promise<M.Page<M.Product>> {
     return this.notASource("listProducts");
   }
-  listStock(): Promise<Page<StockLevel>> {
+  listStock(): Promise<M.Page<M.StockLevel>> {
     return this.notASource("listStock");
   }
-  listPrices(): Promise<Page<Price>> {
+  listPrices(): Promise<M.Page<M.Price>> {
     return this.notASource("listPrices");
   }
-  listCategories(): Promise<Page<Category>> {
+  listCategories(): Promise<M.Page<M.Category>> {
     return this.notASource("listCategories");
   }
-  listPriceGroups(): Promise<PriceGroup[]> {
+  listPriceGroups(): Promise<M.PriceGroup[]> {
     return this.notASource("listPriceGroups");
   }
-  listStockLocations(): Promise<StockLocation[]> {
+  listStockLocations(): Promise<M.StockLocation[]> {
     return this.notASource("listStockLocations");
   }
   findOrderByRef(): Promise<ErpOrderRef | null> {
@@ -74,7 +74,7 @@ export class NotAProductSourceConnector implements ErpConnector {
   createSalesOrder(): Promise<ErpOrderRef> {
     return this.notASource("createSalesOrder");
   }
-  listInvoicesForOrder(): Promise<Invoice[]> {
+  listInvoicesForOrder(): Promise<M.Invoice[]> {
     return this.notASource("listInvoicesForOrder");
   }
 }

@@ -1,3 +1,9 @@
+export {
+  ComposedShopConnector,
+  type ShopOrderPart,
+  type ShopProductPart,
+  type ShopStockPricePart,
+} from "./composed-shop";
 export * from "./connector";
 export * from "./einvoice";
 export { EInvoiceServiceConnector, NotAProductSourceConnector } from "./einvoice-connector";
@@ -8,6 +14,7 @@ export * from "./metering";
 export * from "./model";
 export * from "./rate-limit";
 export { ReadOnlyShopConnector } from "./read-only-shop";
+export * from "./skeleton";
 export * from "./soap";
 export * from "./sql";
 export * from "./sql-parser";

@@ -6,7 +6,9 @@
 
 import type {
   ConnectionInfo,
+  ConnectorContext,
   ConnectorDescriptor,
+  Credentials,
   ShopCapability,
   ShopCategory,
   ShopConnector,
@@ -18,6 +20,11 @@ import { unsupportedOperation } from "./util";
 
 export abstract class ReadOnlyShopConnector implements ShopConnector {
   abstract readonly descriptor: ConnectorDescriptor;
+  /** The stored settings and the engine's context: what the connector's parts are built from. */
+  constructor(
+    protected readonly credentials: Credentials,
+    protected readonly ctx: ConnectorContext,
+  ) {}
   abstract testConnection(): Promise<ConnectionInfo>;
   abstract findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>>;
   abstract listOrders(q?: PageQuery): Promise<Page<Order>>;

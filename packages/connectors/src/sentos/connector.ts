@@ -4,9 +4,10 @@
  * as `unsupported` with the descriptor's Turkish reason; the engine skips such jobs and the panel says so.
  */
 
-import type { ConnectionInfo, ConnectorContext, Credentials, ShopConnector } from "../sdk/connector";
+import type { ConnectionInfo } from "../sdk/connector";
 import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
 import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
+import { factoryOf } from "../sdk/skeleton";
 import { SentosCatalog } from "./catalog";
 import { SentosClient, sentosList } from "./client";
 import { sentosDescriptor } from "./descriptor";
@@ -18,16 +19,9 @@ import { SentosOrders } from "./orders";
  */
 export class SentosConnector extends ReadOnlyShopConnector {
   readonly descriptor = sentosDescriptor;
-  private readonly client: SentosClient;
-  private readonly catalog: SentosCatalog;
-  private readonly orders: SentosOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.client = new SentosClient(credentials, ctx);
-    this.catalog = new SentosCatalog(this.client);
-    this.orders = new SentosOrders(this.client, ctx.now ?? Date.now);
-  }
+  private readonly client = new SentosClient(this.credentials, this.ctx);
+  private readonly catalog = new SentosCatalog(this.client);
+  private readonly orders = new SentosOrders(this.client, this.ctx.now ?? Date.now);
 
   async testConnection(): Promise<ConnectionInfo> {
     const rows = sentosList(await this.client.get("/products", "listProducts", { page: "1", size: "1" }));
@@ -54,6 +48,4 @@ export class SentosConnector extends ReadOnlyShopConnector {
   }
 }
 
-export function createSentosConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
-  return new SentosConnector(credentials, ctx);
-}
+export const createSentosConnector = factoryOf(SentosConnector);

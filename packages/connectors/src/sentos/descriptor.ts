@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
 /** Rows per list page (the source pages with `page` + `size`; no maximum is published: our choice). */
 export const SENTOS_PAGE_SIZE = 100;
@@ -10,45 +10,29 @@ export const SENTOS_WINDOW_MS = 60_000;
 const READ_ONLY =
   "Sentos için doğrulanmış bir yazma yolu yok (kaynak istemci yazmaları bilerek engelliyor); Sentos bağlantısı yalnızca ürünleri, depoları ve siparişleri okur.";
 
-export const sentosDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const sentosDescriptor = defineConnector("shop", {
   type: 3,
   name: "Sentos",
   system: "sentos",
-  implemented: true,
   credentials: [
-    {
-      name: "apiUrl",
-      label: "API adresi",
-      help: "Sentos panelinde görünen API Url: https://<firma-adınız>.sentos.com.tr/api",
-      secret: false,
-      required: true,
-      type: "url",
-      placeholder: "https://firmaniz.sentos.com.tr/api",
-    },
-    {
-      name: "apiKey",
-      label: "API anahtarı",
-      help: "Sentos panelindeki API Anahtar değeri (Basic Auth kullanıcı adı).",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "apiSecret",
-      label: "API şifresi",
-      help: "Sentos panelindeki API Şifre değeri (Basic Auth şifresi). Şifreli saklanır, tekrar gösterilmez.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
+    urlField(
+      "apiUrl",
+      "API adresi",
+      "Sentos panelinde görünen API Url: https://<firma-adınız>.sentos.com.tr/api",
+      { required: true, placeholder: "https://firmaniz.sentos.com.tr/api" },
+    ),
+    textField("apiKey", "API anahtarı", "Sentos panelindeki API Anahtar değeri (Basic Auth kullanıcı adı)."),
+    secretField(
+      "apiSecret",
+      "API şifresi",
+      "Sentos panelindeki API Şifre değeri (Basic Auth şifresi). Şifreli saklanır, tekrar gösterilmez.",
+    ),
   ],
   batch: { page: SENTOS_PAGE_SIZE },
   // The published POST limit is the only general one; every request keeps it (no GET-wide limit is
   // published, so this is the safe side). The same GET twice a minute is kept per URL on top.
   budget: { requests: SENTOS_POSTS_PER_WINDOW, windowMs: SENTOS_WINDOW_MS },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: true },
+  changeCursors: { orders: true },
   unsupported: {
     categoryWrite: READ_ONLY,
     productWrite: READ_ONLY,
@@ -59,4 +43,4 @@ export const sentosDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   },
   notes:
     "Sentos API v1.5: Basic Auth; POST 12/dk, aynı GET 2/dk. Yalnızca okuma: ürünler, depolar, siparişler.",
-};
+});

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ShopConnector } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { expectConformance } from "../testing/contract-suite";
+import type { RecordedRequest } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createSentosConnector } from "./connector";
@@ -74,13 +75,7 @@ afterAll(async () => {
   // The schema judge and the runtime rules of the side this emulator plays, over every request it saw.
   const report = judgeWithRules(judged, judgeSentosRequest, sentosRules(WINDOW), { side: "identical" });
   await emu.close();
-  const ops = Object.entries(report.operations)
-    .map(([op, s]) => `${op} ${s.requests}/${s.failed}`)
-    .join(", ");
-  console.log(
-    `sentos conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected (${ops})`,
-  );
-  expect(report.failures, describeFailures(report)).toEqual([]);
+  expectConformance("sentos", report);
 });
 
 describe("Sentos reads", () => {

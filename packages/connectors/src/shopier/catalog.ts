@@ -7,16 +7,7 @@
 
 import { message } from "@ep/contracts";
 import { ConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import type { ShopierClient } from "./client";
 
@@ -83,7 +74,7 @@ export class ShopierCatalog {
     return rate;
   }
 
-  async productPage(q: PageQuery): Promise<{ rows: ShopierProduct[]; next?: string }> {
+  async productPage(q: M.PageQuery): Promise<{ rows: ShopierProduct[]; next?: string }> {
     const page = decodeToken<Tok>(q.pageToken, "shopier")?.page ?? 1;
     const { rows, totalPages } = await this.api.page<ShopierProduct>(
       "/products",
@@ -93,10 +84,10 @@ export class ShopierCatalog {
     return { rows, next: page < totalPages ? encodeToken({ page: page + 1 } satisfies Tok) : undefined };
   }
 
-  async listProducts(q: PageQuery = {}): Promise<Page<Product>> {
+  async listProducts(q: M.PageQuery = {}): Promise<M.Page<M.Product>> {
     const vatRate = this.vatRate();
     const { rows, next } = await this.productPage(q);
-    const items = rows.map((p): Product => {
+    const items = rows.map((p): M.Product => {
       const variants = p.variants ?? [];
       return {
         sku: p.id,
@@ -126,9 +117,9 @@ export class ShopierCatalog {
     return { items, nextPageToken: next };
   }
 
-  async listStock(q: PageQuery = {}): Promise<Page<StockLevel>> {
+  async listStock(q: M.PageQuery = {}): Promise<M.Page<M.StockLevel>> {
     const { rows, next } = await this.productPage(q);
-    const items: StockLevel[] = rows.flatMap((p) =>
+    const items: M.StockLevel[] = rows.flatMap((p) =>
       (p.variants ?? []).length > 0
         ? (p.variants ?? []).map((v) => ({
             sku: variantSku(p, v),
@@ -140,9 +131,9 @@ export class ShopierCatalog {
     return { items, nextPageToken: next };
   }
 
-  async listPrices(q: PageQuery = {}): Promise<Page<Price>> {
+  async listPrices(q: M.PageQuery = {}): Promise<M.Page<M.Price>> {
     const { rows, next } = await this.productPage(q);
-    const items: Price[] = [];
+    const items: M.Price[] = [];
     for (const p of rows) {
       // The price a buyer pays: the discounted one when a discount is on.
       const own = Number(
@@ -175,17 +166,17 @@ export class ShopierCatalog {
   }
 
   /** The shop's one stock. */
-  async listStockLocations(): Promise<StockLocation[]> {
+  async listStockLocations(): Promise<M.StockLocation[]> {
     return [{ ...SHOPIER_LOCATION }];
   }
 
   /** The shop's one price (TRY). */
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     return [{ ...SHOPIER_PRICE_GROUP, currency: "TRY" }];
   }
 
-  async listCategories(): Promise<Page<Category>> {
-    const out: Category[] = [];
+  async listCategories(): Promise<M.Page<M.Category>> {
+    const out: M.Category[] = [];
     for (let page = 1; ; page++) {
       const { rows, totalPages } = await this.api.page<{ id: string; title: string }>(
         "/categories",

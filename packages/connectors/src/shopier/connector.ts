@@ -5,32 +5,19 @@
  * Turkish reason; nothing is sent.
  */
 
-import {
-  ComposedErpConnector,
-  type ConnectionInfo,
-  type ConnectorContext,
-  type Credentials,
-  type ErpConnector,
-  unsupportedOrderWrites,
-} from "../sdk/connector";
+import { ComposedErpConnector, type ConnectionInfo, unsupportedOrderWrites } from "../sdk/connector";
+import { factoryOf } from "../sdk/skeleton";
 import { ShopierCatalog } from "./catalog";
 import { ShopierClient, verifyShopierWebhook } from "./client";
 import { shopierDescriptor } from "./descriptor";
 
 export class ShopierConnector extends ComposedErpConnector {
   readonly descriptor = shopierDescriptor;
-  private readonly api: ShopierClient;
-  private readonly catalog: ShopierCatalog;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.api = new ShopierClient(credentials, ctx);
-    this.catalog = new ShopierCatalog(this.api, ctx.batch?.page ?? shopierDescriptor.batch.page ?? 50);
-  }
-
-  protected get reading() {
-    return this.catalog;
-  }
+  private readonly api = new ShopierClient(this.credentials, this.ctx);
+  protected readonly reading = new ShopierCatalog(
+    this.api,
+    this.ctx.batch?.page ?? this.descriptor.batch.page ?? 50,
+  );
 
   /** No order, customer or invoice calls: shopier is only the catalogue source. */
   protected readonly writing = unsupportedOrderWrites("shopier", "connectors.shopierOrderWriteUnsupported");
@@ -47,6 +34,4 @@ export class ShopierConnector extends ComposedErpConnector {
   }
 }
 
-export function createShopierConnector(credentials: Credentials, ctx: ConnectorContext): ErpConnector {
-  return new ShopierConnector(credentials, ctx);
-}
+export const createShopierConnector = factoryOf(ShopierConnector);

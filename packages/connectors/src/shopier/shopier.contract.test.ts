@@ -5,9 +5,9 @@ import type { ConnectorContext, Credentials } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
+import { describeVersionPin, expectConformance, expectOrderWritesRefused } from "../testing/contract-suite";
 import { addToReport, type ConformanceReport, describeFailures } from "../testing/recorder";
 import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { ShopierConnector } from "./connector";
 import { SHOPIER_OAUTH_TOKEN_TTL_S } from "./descriptor";
 import { type ShopierEmulator, startShopierEmulator } from "./emulator/server";
@@ -109,18 +109,7 @@ describe("Shopier connector against the emulator", () => {
   });
 
   it("says what Shopier as the ERP means: orders and customers are not written, and nothing is sent", async () => {
-    const before = emu.counters.requests;
-    for (const p of [
-      conn.createSalesOrder({ order: {} as never, customerCode: "x" }),
-      conn.createCustomer({} as never),
-      conn.findOrderByRef("WEB-1"),
-      conn.listInvoicesForOrder("WEB-1"),
-    ]) {
-      const e = await caught(p);
-      expect(e.reason).toBe("unsupported");
-      expect(e.merchantMessage).toContain("Shopier");
-    }
-    expect(emu.counters.requests).toBe(before);
+    await expectOrderWritesRefused(conn, () => emu.counters.requests, "Shopier");
     expect(conn.descriptor.notes).toContain("Shopier'e yazılamaz");
   });
 
@@ -242,17 +231,8 @@ describe("Shopier faults", () => {
 
 describe("Shopier conformance", () => {
   it("every request the connector sent was judged and none was rejected", () => {
-    const ops = Object.entries(conformance.operations)
-      .map(([op, v]) => `${op}=${v.requests}`)
-      .join(", ");
-    console.log(
-      `shopier conformance: ${conformance.requests} requests, ${Object.keys(conformance.operations).length} operations, ${conformance.failures.length} rejected (${ops})`,
-    );
-    expect(conformance.requests).toBeGreaterThan(10);
-    expect(describeFailures(conformance)).toBe("");
+    expectConformance("shopier", conformance, { requests: 11 });
   });
 });
 
-describe("Shopier REST API: version pin", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(SHOPIER_VERSION_PIN));
-});
+describeVersionPin("Shopier REST API: version pin", SHOPIER_VERSION_PIN);

@@ -3,21 +3,10 @@
  * request helper (`client.ts`) owns auth, cost throttling, paging and errors; each resource has its module.
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  Credentials,
-  InvoiceAttachment,
-  OrderStatusUpdate,
-  PriceUpdate,
-  ProductWriteInput,
-  ShopCategory,
-  ShopConnector,
-  ShopProductRef,
-  StockUpdate,
-} from "../sdk/connector";
-import type { BatchResult } from "../sdk/errors";
-import type { Option, Order, Page, PageQuery, PriceGroup, Product, StockLocation } from "../sdk/model";
+import { ComposedShopConnector } from "../sdk/composed-shop";
+import type { ConnectionInfo, ConnectorContext, Credentials } from "../sdk/connector";
+import type { Option, PriceGroup, Product, StockLocation } from "../sdk/model";
+import { factoryOf } from "../sdk/skeleton";
 import { mapCatalogProduct, ShopifyCatalog } from "./catalog";
 import { ShopifyClient } from "./client";
 import { shopifyDescriptor } from "./descriptor";
@@ -25,20 +14,17 @@ import { ShopifyOrders } from "./orders";
 import { ShopifyProducts } from "./products";
 import { ShopifyStockPrices } from "./stock-prices";
 
-export class ShopifyConnector implements ShopConnector {
+export class ShopifyConnector extends ComposedShopConnector {
   readonly descriptor = shopifyDescriptor;
-  readonly client: ShopifyClient;
-  private readonly products: ShopifyProducts;
-  private readonly stockPrices: ShopifyStockPrices;
-  private readonly orders: ShopifyOrders;
+  readonly client = new ShopifyClient(this.credentials, this.ctx);
+  protected readonly products = new ShopifyProducts(this.client);
+  protected readonly stockPrices = new ShopifyStockPrices(this.client, this.products, this.ctx.batch);
+  protected readonly orders = new ShopifyOrders(this.client);
   readonly catalog: ShopifyCatalog;
   private currency?: string;
 
   constructor(credentials: Credentials, ctx: ConnectorContext, opts: { bulkPollMs?: number } = {}) {
-    this.client = new ShopifyClient(credentials, ctx);
-    this.products = new ShopifyProducts(this.client);
-    this.stockPrices = new ShopifyStockPrices(this.client, this.products, ctx.batch);
-    this.orders = new ShopifyOrders(this.client);
+    super(credentials, ctx);
     this.catalog = new ShopifyCatalog(this.client, { pollMs: opts.bulkPollMs });
   }
 
@@ -54,10 +40,6 @@ export class ShopifyConnector implements ShopConnector {
       description: `Shopify mağazası: ${d.shop.name} (${d.shop.myshopifyDomain})`,
       details: { shopId: d.shop.id, currency: d.shop.currencyCode, domain: d.shop.myshopifyDomain },
     };
-  }
-
-  listOrderStatuses(): Promise<Option[]> {
-    return this.orders.listOrderStatuses();
   }
 
   async listPaymentTypes(): Promise<Option[]> {
@@ -94,46 +76,6 @@ export class ShopifyConnector implements ShopConnector {
     return nodes.map((l) => ({ id: l.id, name: l.name }));
   }
 
-  listCategories(): Promise<ShopCategory[]> {
-    return this.products.listCategories();
-  }
-
-  createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory> {
-    return this.products.createCategory(input);
-  }
-
-  findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>> {
-    return this.products.findProductsBySku(skus);
-  }
-
-  createProduct(input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.products.createProduct(input);
-  }
-
-  updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.products.updateProduct(productId, input);
-  }
-
-  setStock(items: StockUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setStock(items);
-  }
-
-  setPrices(items: PriceUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setPrices(items);
-  }
-
-  listOrders(q: PageQuery = {}): Promise<Page<Order>> {
-    return this.orders.listOrders(q);
-  }
-
-  updateOrderStatus(orderId: string, update: OrderStatusUpdate): Promise<void> {
-    return this.orders.updateOrderStatus(orderId, update);
-  }
-
-  attachInvoice(orderId: string, attachment: InvoiceAttachment): Promise<void> {
-    return this.orders.attachInvoice(orderId, attachment);
-  }
-
   /** The whole catalogue in the canonical model (bulk operation above 10,000 variants). */
   async readCatalog(): Promise<{ products: Product[]; via: "paged" | "bulk" }> {
     const r = await this.catalog.readAll();
@@ -141,6 +83,4 @@ export class ShopifyConnector implements ShopConnector {
   }
 }
 
-export function createShopifyConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
-  return new ShopifyConnector(credentials, ctx);
-}
+export const createShopifyConnector = factoryOf(ShopifyConnector);

@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector, textField, urlField } from "../sdk/skeleton";
 import { SHOPIFY_API_VERSION } from "./judge/derive-schema";
 
 export { SHOPIFY_API_VERSION };
@@ -12,22 +12,17 @@ export const SHOPIFY_POINTS_PER_UNIT = 50;
  */
 export const SHOPIFY_BUCKET = { maximumAvailable: 2000, restoreRate: 100 };
 
-export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const shopifyDescriptor = defineConnector("shop", {
   type: 5,
   name: "Shopify",
   system: "shopify",
-  implemented: true,
   credentials: [
-    {
-      name: "shopDomain",
-      label: "Mağaza adresi",
-      help: "Shopify mağazanızın myshopify.com adresi, örneğin magaza.myshopify.com (özel alan adınız değil).",
-      secret: false,
-      required: true,
-      type: "text",
-      placeholder: "magaza.myshopify.com",
-    },
+    textField(
+      "shopDomain",
+      "Mağaza adresi",
+      "Shopify mağazanızın myshopify.com adresi, örneğin magaza.myshopify.com (özel alan adınız değil).",
+      { placeholder: "magaza.myshopify.com" },
+    ),
     {
       name: "clientId",
       label: "İstemci kimliği (Client ID)",
@@ -96,14 +91,11 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
       required: false,
       type: "text",
     },
-    {
-      name: "apiBaseUrl",
-      label: "API adresi",
-      help: "Boş bırakın. Yalnızca deneme ortamı (emülatör) için: https://<mağaza-adresi> yerine kullanılacak adres.",
-      secret: false,
-      required: false,
-      type: "url",
-    },
+    urlField(
+      "apiBaseUrl",
+      "API adresi",
+      "Boş bırakın. Yalnızca deneme ortamı (emülatör) için: https://<mağaza-adresi> yerine kullanılacak adres.",
+    ),
   ],
   // inventorySetQuantities takes at most 250 quantities per call (Shopify's documented input limit,
   // inferred: the schema has no list bounds); productVariantsBulkUpdate is one product per call.
@@ -112,11 +104,10 @@ export const shopifyDescriptor: ConnectorDescriptor & { kind: "shop" } = {
     requests: SHOPIFY_BUCKET.maximumAvailable / SHOPIFY_POINTS_PER_UNIT,
     windowMs: (SHOPIFY_BUCKET.maximumAvailable / SHOPIFY_BUCKET.restoreRate) * 1000,
   },
-  onPremOnly: false,
-  changeCursors: { products: true, stock: false, prices: false, categories: false, orders: true },
+  changeCursors: { products: true, orders: true },
   notes:
     `Admin GraphQL API ${SHOPIFY_API_VERSION}; Dev Dashboard app (client credentials grant, ~24 h tokens), ` +
     "public app by OAuth (expiring offline token + refresh token) or a legacy custom-app shpat_ token " +
     "(X-Shopify-Access-Token); calculated query cost throttling (leaky bucket, THROTTLED inside HTTP 200); bulk operations " +
     "for full catalogue reads; invoices are attached as order metafields.",
-};
+});

@@ -4,9 +4,10 @@
  * fail as `unsupported` with the descriptor's Turkish reason; the engine skips such jobs.
  */
 
-import type { ConnectionInfo, ConnectorContext, Credentials, ShopConnector } from "../sdk/connector";
+import type { ConnectionInfo } from "../sdk/connector";
 import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
 import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
+import { factoryOf } from "../sdk/skeleton";
 import { SopyoClient } from "./client";
 import { sopyoDescriptor } from "./descriptor";
 import { type DetailWrapper, SopyoOrders } from "./orders";
@@ -14,14 +15,8 @@ import { type DetailWrapper, SopyoOrders } from "./orders";
 /** No order statuses are offered: order_status is an integer whose meanings the sources do not give. */
 export class SopyoConnector extends ReadOnlyShopConnector {
   readonly descriptor = sopyoDescriptor;
-  private readonly client: SopyoClient;
-  private readonly orders: SopyoOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    super();
-    this.client = new SopyoClient(credentials, ctx);
-    this.orders = new SopyoOrders(this.client, ctx.logger);
-  }
+  private readonly client = new SopyoClient(this.credentials, this.ctx);
+  private readonly orders = new SopyoOrders(this.client, this.ctx.logger);
 
   /** Details seen per wrapper so far (bare object / under `data`). */
   get detailWrappersSeen(): Record<DetailWrapper, number> {
@@ -52,6 +47,4 @@ export class SopyoConnector extends ReadOnlyShopConnector {
   }
 }
 
-export function createSopyoConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
-  return new SopyoConnector(credentials, ctx);
-}
+export const createSopyoConnector = factoryOf(SopyoConnector);

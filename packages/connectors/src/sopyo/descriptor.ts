@@ -1,4 +1,4 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector, secretField, urlField } from "../sdk/skeleton";
 
 export const SOPYO_DEFAULT_API_URL = "https://api.sopyo.dev";
 /** The public client stops after 20 list pages; so do we, per scan. */
@@ -7,35 +7,21 @@ export const SOPYO_MAX_ORDER_PAGES = 20;
 const NO_CATALOGUE =
   "Sopyo'nun ürün, stok ve fiyat için herkese açık bir API'si bulunamadı; Sopyo bağlantısı yalnızca siparişleri okur.";
 
-export const sopyoDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const sopyoDescriptor = defineConnector("shop", {
   type: 6,
   name: "Sopyo",
   system: "sopyo",
-  implemented: true,
   credentials: [
-    {
-      name: "apiToken",
-      label: "API anahtarı",
-      help: "Sopyo panelinde oluşturduğunuz API anahtarı (api_token). Oturum açmak için kullanılır; şifreli saklanır, tekrar gösterilmez.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
-    {
-      name: "apiUrl",
-      label: "API adresi",
-      help: `Genellikle boş bırakın; varsayılan ${SOPYO_DEFAULT_API_URL}.`,
-      secret: false,
-      required: false,
-      type: "url",
-    },
+    secretField(
+      "apiToken",
+      "API anahtarı",
+      "Sopyo panelinde oluşturduğunuz API anahtarı (api_token). Oturum açmak için kullanılır; şifreli saklanır, tekrar gösterilmez.",
+    ),
+    urlField("apiUrl", "API adresi", `Genellikle boş bırakın; varsayılan ${SOPYO_DEFAULT_API_URL}.`),
   ],
   batch: {},
   // No published limit: one call per second (inferred, cautious).
   budget: { requests: 60, windowMs: 60_000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: false },
   unsupported: {
     categoryWrite: NO_CATALOGUE,
     productWrite: NO_CATALOGUE,
@@ -45,4 +31,4 @@ export const sopyoDescriptor: ConnectorDescriptor & { kind: "shop" } = {
     invoiceWrite: "Sopyo'da fatura ekleme çağrısı bulunamadı; faturalar Sopyo'ya gönderilmez.",
   },
   notes: "Sopyo API v2: api_token ile oturum (bearer); yalnızca sipariş okuma.",
-};
+});

@@ -9,8 +9,8 @@ import type { ConnectorContext, ShopConnector } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
+import { describeVersionPin, expectConformance } from "../testing/contract-suite";
+import { judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createSopyoConnector, type SopyoConnector } from "./connector";
 import { type SopyoEmulator, startSopyoEmulator } from "./emulator/server";
 import { judgeSopyoRequest } from "./judge/requests";
@@ -43,13 +43,7 @@ afterAll(async () => {
   judged.push(...emu.recorder.list());
   const report = judgeRequests(judged, judgeSopyoRequest);
   await emu.close();
-  const ops = Object.entries(report.operations)
-    .map(([op, s]) => `${op} ${s.requests}/${s.failed}`)
-    .join(", ");
-  console.log(
-    `sopyo conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected (${ops})`,
-  );
-  expect(report.failures, describeFailures(report)).toEqual([]);
+  expectConformance("sopyo", report);
 });
 
 describe("Sopyo orders", () => {
@@ -130,6 +124,4 @@ describe("Sopyo faults", () => {
   });
 });
 
-describe("API version (issue 32)", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(SOPYO_VERSION_PIN));
-});
+describeVersionPin("API version (issue 32)", SOPYO_VERSION_PIN);

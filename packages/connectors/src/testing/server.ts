@@ -36,13 +36,36 @@ export interface FaultAnswers {
   blocked?: (until: number) => unknown;
 }
 
-export interface EmulatorServerOptions {
+/** The options every emulator takes (its own options extend these; `createEmulatorServer` reads them). */
+export interface EmulatorOptions {
   port?: number;
   host?: string;
+  /** `false`: open no port; a host serves the app at `baseUrl` (see `mountEmulators`). */
+  listen?: boolean;
+  baseUrl?: string;
   seed?: number | string;
   faults?: FaultConfig;
-  /** Requests per sliding window; `false`/absent = unlimited. */
+  /** Requests per sliding window; `false`/absent = unlimited (unless the emulator has a default). */
   rateLimit?: { requests: number; windowMs: number } | false;
+  /** How many requests the recorder keeps (newest first out of the cap; default 2,000). */
+  maxRecorded?: number;
+  now?: () => number;
+}
+
+/** What every emulator hands its test: where it listens, its counters, faults and recorded requests. */
+export interface Emulator<C extends EmulatorCounters = EmulatorCounters> {
+  url: string;
+  port: number;
+  /** The Fastify app (a host serves it when `listen: false`). */
+  app: FastifyInstance;
+  counters: C;
+  faults: FaultInjector;
+  /** Every request received, for conformance against the system's judge. */
+  recorder: RequestRecorder;
+  close(): Promise<void>;
+}
+
+export interface EmulatorServerOptions extends Omit<EmulatorOptions, "listen" | "baseUrl"> {
   /** Block a client whose share of failed answers is too high (handlers report via `noteOutcome`). */
   errorBlock?: ErrorBlockPolicy | false;
   answers: FaultAnswers;
@@ -51,9 +74,6 @@ export interface EmulatorServerOptions {
   bodyLimit?: number;
   /** Parse `application/x-www-form-urlencoded` bodies into an object (OAuth token endpoints). */
   formBodies?: boolean;
-  /** How many requests the recorder keeps (newest first out of the cap; default 2,000). */
-  maxRecorded?: number;
-  now?: () => number;
 }
 
 /** What `gate` decided: answered (return the reply), drop the connection after the write, or go on. */
@@ -93,6 +113,11 @@ export interface EmulatorServer<C extends EmulatorCounters = EmulatorCounters> {
   resetCounters(extra?: Partial<C>): void;
   /** Start listening; the URL uses 127.0.0.1 so clients never depend on IPv6 resolution. */
   listen(): Promise<{ url: string; port: number }>;
+  /**
+   * Listen (or, with `listen: false`, only get ready to be served at `baseUrl`) and hand out what every
+   * emulator gives its test; the emulator adds its own parts (credentials, state, controls).
+   */
+  start(opts: Pick<EmulatorOptions, "listen" | "baseUrl">): Promise<Emulator<C>>;
   close(): Promise<void>;
 }
 
@@ -245,6 +270,13 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
       const address = await app.listen({ port: opts.port ?? 0, host: opts.host ?? "127.0.0.1" });
       const url = address.replace("[::1]", "127.0.0.1");
       return { url, port: Number(new URL(url).port) };
+    },
+    async start(o) {
+      let url = o.baseUrl ?? "";
+      let port = 0;
+      if (o.listen === false) await app.ready();
+      else ({ url, port } = await this.listen());
+      return { url, port, app, counters, faults, recorder, close: () => this.close() };
     },
     async close() {
       for (const t of timers) clearInterval(t);

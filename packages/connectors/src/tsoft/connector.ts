@@ -5,20 +5,10 @@
  * descriptor's Turkish reason (the engine skips such jobs, the panel says so).
  */
 
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  Credentials,
-  PriceUpdate,
-  ProductWriteInput,
-  ShopCategory,
-  ShopConnector,
-  ShopProductRef,
-  StockUpdate,
-} from "../sdk/connector";
-import type { BatchResult } from "../sdk/errors";
-import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "../sdk/model";
-import { unsupportedOperation } from "../sdk/util";
+import { ComposedShopConnector } from "../sdk/composed-shop";
+import type { ConnectionInfo } from "../sdk/connector";
+import type { Option, PriceGroup, StockLocation } from "../sdk/model";
+import { factoryOf } from "../sdk/skeleton";
 import { TsoftClient } from "./client";
 import { tsoftDescriptor } from "./descriptor";
 import { TsoftOrders } from "./orders";
@@ -29,73 +19,22 @@ import { TsoftStockPrices } from "./stock-prices";
 export const TSOFT_STOCK_LOCATION = "default";
 export const TSOFT_PRICE_LIST = "default";
 
-export class TsoftConnector implements ShopConnector {
+export class TsoftConnector extends ComposedShopConnector {
   readonly descriptor = tsoftDescriptor;
-  private readonly client: TsoftClient;
-  private readonly products: TsoftProducts;
-  private readonly stockPrices: TsoftStockPrices;
-  private readonly orders: TsoftOrders;
-
-  constructor(credentials: Credentials, ctx: ConnectorContext) {
-    this.client = new TsoftClient(credentials, ctx);
-    this.products = new TsoftProducts(this.client);
-    this.stockPrices = new TsoftStockPrices(
-      this.client,
-      (skus) => this.products.findProductsBySku(skus),
-      ctx.batch,
-    );
-    this.orders = new TsoftOrders(this.client, ctx.now ?? Date.now);
-  }
+  private readonly client = new TsoftClient(this.credentials, this.ctx);
+  protected readonly products = new TsoftProducts(this.client);
+  protected readonly stockPrices = new TsoftStockPrices(
+    this.client,
+    (skus) => this.products.findProductsBySku(skus),
+    this.ctx.batch,
+  );
+  protected readonly orders = new TsoftOrders(this.client, this.ctx.now ?? Date.now);
 
   async testConnection(): Promise<ConnectionInfo> {
     // A login and one product row: the user may read products (the pilot notes validate the same way).
     await this.client.call("product/get", "read", { start: "0", limit: "1" });
     const host = new URL(this.client.creds.storeUrl ?? "").host;
     return { ok: true, system: "tsoft", storeName: host, description: `T-Soft mağazası: ${host}` };
-  }
-
-  listCategories(): Promise<ShopCategory[]> {
-    return this.products.listCategories();
-  }
-
-  async createCategory(): Promise<ShopCategory> {
-    throw unsupportedOperation(tsoftDescriptor, "categoryWrite", "createCategory");
-  }
-
-  findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>> {
-    return this.products.findProductsBySku(skus);
-  }
-
-  createProduct(input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.products.createProduct(input);
-  }
-
-  updateProduct(productId: string, input: ProductWriteInput): Promise<ShopProductRef> {
-    return this.products.updateProduct(productId, input);
-  }
-
-  setStock(items: StockUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setStock(items);
-  }
-
-  setPrices(items: PriceUpdate[]): Promise<BatchResult> {
-    return this.stockPrices.setPrices(items);
-  }
-
-  listOrders(q: PageQuery = {}): Promise<Page<Order>> {
-    return this.orders.listOrders(q);
-  }
-
-  async updateOrderStatus(): Promise<void> {
-    throw unsupportedOperation(tsoftDescriptor, "orderStatusWrite", "updateOrderStatus");
-  }
-
-  async attachInvoice(): Promise<void> {
-    throw unsupportedOperation(tsoftDescriptor, "invoiceWrite", "attachInvoice");
-  }
-
-  async listOrderStatuses(): Promise<Option[]> {
-    return this.orders.listOrderStatuses();
   }
 
   async listPaymentTypes(): Promise<Option[]> {
@@ -118,6 +57,4 @@ export class TsoftConnector implements ShopConnector {
   }
 }
 
-export function createTsoftConnector(credentials: Credentials, ctx: ConnectorContext): ShopConnector {
-  return new TsoftConnector(credentials, ctx);
-}
+export const createTsoftConnector = factoryOf(TsoftConnector);

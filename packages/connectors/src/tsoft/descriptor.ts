@@ -1,48 +1,36 @@
-import type { ConnectorDescriptor } from "../sdk/connector";
+import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
 /** Rows per `product/get` / `order/get` page: 500 is the largest the public clients ask for (inferred maximum). */
 export const TSOFT_PRODUCT_PAGE = 500;
 export const TSOFT_ORDER_PAGE = 200;
 
-export const tsoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
-  kind: "shop",
+export const tsoftDescriptor = defineConnector("shop", {
   type: 4,
   name: "Tsoft",
   system: "tsoft",
-  implemented: true,
   credentials: [
-    {
-      name: "storeUrl",
-      label: "Mağaza adresi",
-      help: "T-Soft mağazanızın adresi, örneğin https://www.magazaniz.com. REST1 servisi bu adresin /rest1 yolunda çalışır.",
-      secret: false,
-      required: true,
-      type: "url",
-      placeholder: "https://www.magazaniz.com",
-    },
-    {
-      name: "apiUser",
-      label: "Web servis kullanıcı adı",
-      help: "T-Soft yönetim paneli → Ayarlar → Web Servis Kullanıcıları ile oluşturduğunuz kullanıcı. Kullanıcıya ürün, alt ürün ve sipariş metotlarının izinlerini verin; IP kısıtı varsa sunucumuzun IP adresini ekleyin.",
-      secret: false,
-      required: true,
-      type: "text",
-    },
-    {
-      name: "apiPass",
-      label: "Web servis şifresi",
-      help: "Web servis kullanıcısının şifresi. Şifreli saklanır, tekrar gösterilmez.",
-      secret: true,
-      required: true,
-      type: "password",
-    },
+    urlField(
+      "storeUrl",
+      "Mağaza adresi",
+      "T-Soft mağazanızın adresi, örneğin https://www.magazaniz.com. REST1 servisi bu adresin /rest1 yolunda çalışır.",
+      { required: true, placeholder: "https://www.magazaniz.com" },
+    ),
+    textField(
+      "apiUser",
+      "Web servis kullanıcı adı",
+      "T-Soft yönetim paneli → Ayarlar → Web Servis Kullanıcıları ile oluşturduğunuz kullanıcı. Kullanıcıya ürün, alt ürün ve sipariş metotlarının izinlerini verin; IP kısıtı varsa sunucumuzun IP adresini ekleyin.",
+    ),
+    secretField(
+      "apiPass",
+      "Web servis şifresi",
+      "Web servis kullanıcısının şifresi. Şifreli saklanır, tekrar gösterilmez.",
+    ),
   ],
   // Writes send one JSON `data` list per call; 100 rows is our choice (no documented maximum).
   batch: { stock: 100, prices: 100, page: TSOFT_PRODUCT_PAGE, products: 1 },
   // No published limit; the public client waits 500 ms between calls, so 2 per second (inferred).
   budget: { requests: 2, windowMs: 1000 },
-  onPremOnly: false,
-  changeCursors: { products: false, stock: false, prices: false, categories: false, orders: true },
+  changeCursors: { orders: true },
   unsupported: {
     categoryWrite:
       "T-Soft'ta kategori oluşturma doğrulanmadı; kategorileri T-Soft panelinde açıp eşleştirmeyi kullanınız.",
@@ -52,4 +40,4 @@ export const tsoftDescriptor: ConnectorDescriptor & { kind: "shop" } = {
   },
   notes:
     "REST1: login token (1 saat), form POST + JSON `data`; ürün, alt ürün (varyant), stok, fiyat okuma/yazma; siparişler okunur.",
-};
+});

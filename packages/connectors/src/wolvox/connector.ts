@@ -17,19 +17,7 @@ import type {
   ErpOrderRef,
 } from "../sdk/connector";
 import { ConnectorError, isConnectorError } from "../sdk/errors";
-import type {
-  Category,
-  Customer,
-  Invoice,
-  Page,
-  PageQuery,
-  Price,
-  PriceGroup,
-  Product,
-  RejectedRecord,
-  StockLevel,
-  StockLocation,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import type { SqlParams, SqlResult, SqlTransport } from "../sdk/sql";
 import { round2 } from "../sdk/util";
 import { TABLE_COUNTERS } from "./judge/schema";
@@ -238,7 +226,7 @@ export class WolvoxConnector implements ErpConnector {
     });
   }
 
-  private pageSize(q?: PageQuery): number {
+  private pageSize(q?: M.PageQuery): number {
     return Math.max(
       1,
       Math.min(q?.pageSize ?? this.ctx.batch?.page ?? this.descriptor.batch.page ?? DEFAULT_PAGE, MAX_PAGE),
@@ -258,7 +246,7 @@ export class WolvoxConnector implements ErpConnector {
     };
   }
 
-  async listProducts(q?: PageQuery): Promise<Page<Product>> {
+  async listProducts(q?: M.PageQuery): Promise<M.Page<M.Product>> {
     const size = this.pageSize(q);
     const token = decodeToken(q?.pageToken);
     const since = q?.since ? new Date(q.since) : undefined;
@@ -279,8 +267,8 @@ export class WolvoxConnector implements ErpConnector {
         barcodes.set(k, list);
       }
     }
-    const items: Product[] = [];
-    const rejected: RejectedRecord[] = [];
+    const items: M.Product[] = [];
+    const rejected: M.RejectedRecord[] = [];
     let max = token.m;
     for (const r of rows) {
       const key = num(r.BLKODU) ?? 0;
@@ -331,7 +319,7 @@ export class WolvoxConnector implements ErpConnector {
     return { items, nextPageToken: next, cursor: max ?? q?.since, ...(rejected.length ? { rejected } : {}) };
   }
 
-  async listStock(q?: PageQuery & { locations?: string[] }): Promise<Page<StockLevel>> {
+  async listStock(q?: M.PageQuery & { locations?: string[] }): Promise<M.Page<M.StockLevel>> {
     // No change-since for stock: STOKHR's change columns are filled by the application (inferred), a
     // movement entered with an old date would be missed; stock is read whole (descriptor: stock false).
     const size = this.pageSize(q);
@@ -341,7 +329,7 @@ export class WolvoxConnector implements ErpConnector {
     if (last === undefined) return { items: [] };
     const res = await this.run("listStock", Q.STOCK_OF_RANGE, { after: token.a, last });
     const wanted = q?.locations?.length ? new Set(q.locations) : undefined;
-    const items: StockLevel[] = [];
+    const items: M.StockLevel[] = [];
     for (const r of res.rows) {
       const location = str(r.DEPO_ADI);
       // A movement without a warehouse belongs to none the shop can map (inferred: skipped).
@@ -354,7 +342,7 @@ export class WolvoxConnector implements ErpConnector {
     return { items, nextPageToken: keys.rows.length === size ? encodeToken({ a: last }) : undefined };
   }
 
-  async listPrices(q?: PageQuery & { priceGroups?: string[] }): Promise<Page<Price>> {
+  async listPrices(q?: M.PageQuery & { priceGroups?: string[] }): Promise<M.Page<M.Price>> {
     const size = this.pageSize(q);
     const token = decodeToken(q?.pageToken);
     const since = q?.since ? new Date(q.since) : undefined;
@@ -364,7 +352,7 @@ export class WolvoxConnector implements ErpConnector {
       ...(since ? { since } : {}),
     });
     const wanted = q?.priceGroups?.length ? new Set(q.priceGroups) : undefined;
-    const items: Price[] = [];
+    const items: M.Price[] = [];
     let max = token.m;
     for (const r of res.rows) {
       max = maxIso(max, isoOf(r.FIYAT_DEG_TARIHI));
@@ -385,9 +373,9 @@ export class WolvoxConnector implements ErpConnector {
     return { items, nextPageToken: next, cursor: max ?? q?.since };
   }
 
-  async listCategories(_q?: PageQuery): Promise<Page<Category>> {
+  async listCategories(_q?: M.PageQuery): Promise<M.Page<M.Category>> {
     const res = await this.run("listCategories", Q.GROUPS_IN_USE);
-    const byId = new Map<string, Category>();
+    const byId = new Map<string, M.Category>();
     for (const r of res.rows) {
       const path = [str(r.GRUBU), str(r.ARA_GRUBU), str(r.ALT_GRUBU)].filter(Boolean);
       for (let i = 1; i <= path.length; i++) {
@@ -405,7 +393,7 @@ export class WolvoxConnector implements ErpConnector {
     return { items: [...byId.values()].sort((a, b) => a.id.localeCompare(b.id)) };
   }
 
-  async listPriceGroups(): Promise<PriceGroup[]> {
+  async listPriceGroups(): Promise<M.PriceGroup[]> {
     const defs = await this.run("listPriceGroups", Q.PRICE_DEFINITIONS);
     const rows = defs.rows.length
       ? defs.rows
@@ -421,7 +409,7 @@ export class WolvoxConnector implements ErpConnector {
     }));
   }
 
-  async listStockLocations(): Promise<StockLocation[]> {
+  async listStockLocations(): Promise<M.StockLocation[]> {
     const res = await this.run("listStockLocations", Q.WAREHOUSES);
     return res.rows
       .filter((r) => num(r.AKTIF) !== 0 || r.AKTIF === null)
@@ -440,7 +428,7 @@ export class WolvoxConnector implements ErpConnector {
    * No customer card is written (CARI is master data the user keeps): the order carries the buyer's
    * details, and goes to the configured cari when there is one.
    */
-  async createCustomer(customer: Customer): Promise<ErpCustomerRef> {
+  async createCustomer(customer: M.Customer): Promise<ErpCustomerRef> {
     return { code: this.settings.customerCode ?? customer.ref, existed: true };
   }
 
@@ -598,7 +586,7 @@ export class WolvoxConnector implements ErpConnector {
   }
 
   /** Wolvox invoices are not read yet: which FATURA row belongs to which web order is not public (inferred). */
-  async listInvoicesForOrder(_ref: string): Promise<Invoice[]> {
+  async listInvoicesForOrder(_ref: string): Promise<M.Invoice[]> {
     return [];
   }
 }

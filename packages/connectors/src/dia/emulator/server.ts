@@ -7,22 +7,17 @@
  */
 
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import { turkishDate, turkishDateTime } from "../../sdk/turkish-time";
 import { generateCatalog, generateCustomers } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import type { EmulatorCounters } from "../../testing/faults";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { DIA_SERVICES } from "../judge/shapes";
 
 type Row = Record<string, unknown>;
 
-export interface DiaEmulatorOptions {
-  port?: number;
-  listen?: boolean;
+export interface DiaEmulatorOptions extends EmulatorOptions {
   /** Address the tenant is served at when `listen: false` (the credentials' `apiUrl` is `${baseUrl}/api/v3`). */
   baseUrl?: string;
-  seed?: number | string;
   productCount?: number;
   username?: string;
   password?: string;
@@ -33,9 +28,6 @@ export interface DiaEmulatorOptions {
   credits?: number;
   /** Idle session timeout (doc: one hour). */
   sessionIdleMs?: number;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
 export type DiaEmulatorCredentials = {
@@ -48,13 +40,9 @@ export type DiaEmulatorCredentials = {
   periodCode: string;
 };
 
-export interface DiaEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface DiaEmulator
+  extends Emulator<EmulatorCounters & { credits: number; billed: number; logins: number }> {
   credentials: DiaEmulatorCredentials;
-  counters: EmulatorCounters & { credits: number; billed: number; logins: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   tables: Record<string, Row[]>;
   /** Mark a stock card changed now (its `_date`), optionally renaming it. */
   touchProduct(sku: string, patch?: Row): void;
@@ -64,7 +52,6 @@ export interface DiaEmulator {
   invoiceOrder(belgeno: string): boolean;
   /** Every session idles out now (the next service call answers 419). */
   expireSessions(): void;
-  close(): Promise<void>;
 }
 
 const CREDIT_PER_CALL = 0.0125;
@@ -128,11 +115,7 @@ export async function startDiaEmulator(opts: DiaEmulatorOptions = {}): Promise<D
   };
   const server = createEmulatorServer<EmulatorCounters & { credits: number; billed: number; logins: number }>(
     {
-      port: opts.port,
-      seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit,
-      now: opts.now,
+      ...opts,
       answers: {
         serverError: {
           status: 500,
@@ -404,13 +387,11 @@ export async function startDiaEmulator(opts: DiaEmulatorOptions = {}): Promise<D
     return reply.code(http).send(answer);
   });
 
-  let url = opts.baseUrl ?? "";
-  if (opts.listen === false) await server.app.ready();
-  else ({ url } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
 
   return {
-    url,
-    app: server.app,
+    ...started,
     credentials: {
       serverCode: "emulator",
       apiUrl: `${url}/api/v3`,
@@ -420,9 +401,6 @@ export async function startDiaEmulator(opts: DiaEmulatorOptions = {}): Promise<D
       firmCode: String(cred.firm),
       periodCode: String(cred.period),
     },
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     tables,
     touchProduct(sku, patch = {}) {
       const r = stokkart.find((x) => x.stokkartkodu === sku);
@@ -468,6 +446,5 @@ export async function startDiaEmulator(opts: DiaEmulatorOptions = {}): Promise<D
     expireSessions() {
       for (const k of sessions.keys()) sessions.set(k, 0);
     },
-    close: () => server.close(),
   };
 }

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FaultConfig } from "../../testing/faults";
 import type { RecordedRequest } from "../../testing/recorder";
 import { RuleGate } from "../../testing/runtime-rules";
-import { createEmulatorServer, type EmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type EmulatorOptions, type EmulatorServer } from "../../testing/server";
 import { type AxOperation, axOperations, loadAxWsdl, validateAxEnvelope } from "../judge/artifact";
 import { AX_RULES } from "../judge/rules";
 import { ntlmMessage, type2Message, verifyType3, type WindowsAccount } from "./ntlm";
@@ -81,16 +81,11 @@ function text(v: unknown): string | undefined {
 }
 const numberOf = (v: unknown) => Number(text(v) ?? 0);
 
-export interface AxEmulatorOptions {
-  seed?: number | string;
+export interface AxEmulatorOptions extends EmulatorOptions {
   itemCount?: number;
   company?: string;
-  faults?: FaultConfig;
-  rateLimit?: { requests: number; windowMs: number } | false;
   /** Validate every answer against the XSDs too; problems are collected in `responseProblems`. */
   validateResponses?: boolean;
-  host?: string;
-  port?: number;
   /**
    * Demand Windows authentication (NTLM) as IIS does: a request without it gets 401 with
    * `WWW-Authenticate: Negotiate, NTLM`; Type 1 gets a challenge, Type 3 must answer it on the same
@@ -125,11 +120,7 @@ export async function createAxEmulator(opts: AxEmulatorOptions = {}): Promise<Ax
   const wsdl = (await loadAxWsdl()).wsdl;
   const serverFault = aifFault([], "s:Server");
   const server = createEmulatorServer({
-    seed: opts.seed,
-    host: opts.host,
-    port: opts.port,
-    faults: opts.faults,
-    rateLimit: opts.rateLimit,
+    ...opts,
     answers: {
       serverError: { status: 500, contentType: "text/xml; charset=utf-8", body: serverFault },
       // inferred: IIS in front of the AOS throttles (dynamic IP restrictions) with a plain 429 / 503.

@@ -8,12 +8,11 @@
  */
 
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { turkishDate } from "../../sdk/turkish-time";
 import { bearerToken, TokenStore } from "../../testing/auth";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import type { EmulatorCounters } from "../../testing/faults";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { D365_ENTITIES, isField } from "../judge/entities";
 import {
   type BatchAnswer,
@@ -26,13 +25,7 @@ import {
 } from "../odata";
 import { D365_EMULATOR_HIERARCHY, D365State, type Row } from "./state";
 
-export interface D365EmulatorOptions {
-  port?: number;
-  host?: string;
-  /** `false`: open no port; a host serves the app at `baseUrl`. */
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface D365EmulatorOptions extends EmulatorOptions {
   productCount?: number;
   tenantId?: string;
   clientId?: string;
@@ -42,10 +35,6 @@ export interface D365EmulatorOptions {
   tokenTtlMs?: number;
   /** The service's own largest page. */
   maxPageSize?: number;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  maxRecorded?: number;
-  now?: () => number;
 }
 
 export type D365EmulatorCredentials = {
@@ -59,21 +48,14 @@ export type D365EmulatorCredentials = {
   tokenUrl: string;
 };
 
-export interface D365Emulator {
-  url: string;
-  app: FastifyInstance;
-  port: number;
+export interface D365Emulator extends Emulator<EmulatorCounters & { tokensIssued: number }> {
   credentials: D365EmulatorCredentials;
   state: D365State;
-  counters: EmulatorCounters & { tokensIssued: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   expireTokens(): void;
   issuedTokens(): string[];
   /** Invoice every order with lines and no invoice yet. */
   invoiceOpenOrders(): number;
   startAutoInvoicing(intervalMs: number): () => void;
-  close(): Promise<void>;
 }
 
 function odataError(message: string, code = "") {
@@ -100,14 +82,8 @@ export async function startD365Emulator(opts: D365EmulatorOptions = {}): Promise
   const maxPageSize = opts.maxPageSize ?? 10_000;
   const server = createEmulatorServer<EmulatorCounters & { tokensIssued: number }>(
     {
-      port: opts.port,
-      host: opts.host,
-      seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit ?? false,
+      ...opts,
       formBodies: true,
-      maxRecorded: opts.maxRecorded,
-      now: opts.now,
       answers: {
         serverError: { status: 500, body: odataError("An unexpected error occurred on the server.") },
         // Priority-based throttling: 429 with Retry-After.
@@ -409,15 +385,12 @@ export async function startD365Emulator(opts: D365EmulatorOptions = {}): Promise
     return reply.code(200).type(a.contentType).send(a.body);
   }
 
-  let port = 0;
-  if (opts.listen === false) await server.app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  url = started.url;
   // Invoices are dated with the (Turkish) legal entity's calendar day.
   const today = () => turkishDate(now());
   return {
-    url,
-    port,
-    app: server.app,
+    ...started,
     credentials: {
       environmentUrl: url,
       tenantId,
@@ -429,13 +402,9 @@ export async function startD365Emulator(opts: D365EmulatorOptions = {}): Promise
       tokenUrl: `${url}/${tenantId}/oauth2/v2.0/token`,
     },
     state,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     expireTokens: () => tokens.expireAll(),
     issuedTokens: () => tokens.issued(),
     invoiceOpenOrders: () => state.invoiceOpenOrders(today()),
     startAutoInvoicing: (intervalMs) => server.every(intervalMs, () => state.invoiceOpenOrders(today())),
-    close: () => server.close(),
   };
 }

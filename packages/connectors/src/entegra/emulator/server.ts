@@ -6,43 +6,27 @@
  * `{stores}`. A missing or stale `Authorization: JWT …` gets 401. Data: the shared Turkish catalogue.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { TokenStore } from "../../testing/auth";
 import { type CatalogItem, generateCatalog } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import type { EmulatorCounters } from "../../testing/faults";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 
-export interface EntegraEmulatorOptions {
-  port?: number;
-  host?: string;
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface EntegraEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   email?: string;
   password?: string;
   /** Products per page the server sends (the API takes no page size). */
   pageSize?: number;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
-export interface EntegraEmulator {
-  url: string;
-  app: FastifyInstance;
-  port: number;
+export interface EntegraEmulator extends Emulator<EmulatorCounters & { tokensIssued: number }> {
   credentials: { email: string; password: string; apiUrl: string };
   /** Products as the API lists them. */
   products: Array<Record<string, unknown>>;
   categories: Array<Record<string, string>>;
-  counters: EmulatorCounters & { tokensIssued: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   expireTokens(): void;
   issuedTokens(): string[];
-  close(): Promise<void>;
 }
 
 const s = (v: number | string) => String(v);
@@ -97,12 +81,7 @@ export async function startEntegraEmulator(opts: EntegraEmulatorOptions = {}): P
   const pageSize = opts.pageSize ?? 100;
   const server = createEmulatorServer<EmulatorCounters & { tokensIssued: number }>(
     {
-      port: opts.port,
-      host: opts.host,
-      seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit ?? false,
-      now: opts.now,
+      ...opts,
       answers: {
         serverError: {
           status: 502,
@@ -218,22 +197,14 @@ export async function startEntegraEmulator(opts: EntegraEmulatorOptions = {}): P
     });
   });
 
-  let url = opts.baseUrl ?? "";
-  let port = 0;
-  if (opts.listen === false) await server.app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
   return {
-    url,
-    port,
-    app: server.app,
+    ...started,
     credentials: { email, password, apiUrl: url },
     products,
     categories,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     expireTokens: () => tokens.expireAll(),
     issuedTokens: () => tokens.issued(),
-    close: () => server.close(),
   };
 }

@@ -8,23 +8,21 @@
  */
 
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, TokenStore } from "../../testing/auth";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer, type GateResult } from "../../testing/server";
+import type { EmulatorCounters, FaultConfig } from "../../testing/faults";
+import {
+  createEmulatorServer,
+  type Emulator,
+  type EmulatorOptions,
+  type GateResult,
+} from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
 import type { IdeasoftJudge } from "../judge/openapi";
 import type { IdeaCategory, IdeaOrder, IdeaProduct, IdeaProductPrice } from "../types";
 import { IdeasoftState } from "./state";
 
-export interface IdeasoftEmulatorOptions {
-  port?: number;
-  host?: string;
-  /** `false`: open no port; a host serves the app at `baseUrl` (the sandbox). */
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface IdeasoftEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   orderCount?: number;
   storeDomain?: string;
@@ -42,7 +40,6 @@ export interface IdeasoftEmulatorOptions {
   rotateRefreshTokens?: boolean;
   /** Authorization code lifetime (about 30 s at Ideasoft, reported by integrators). */
   codeTtlMs?: number;
-  faults?: FaultConfig;
   /** Refuse (400) requests the vendor OpenAPI would not accept. */
   judge?: IdeasoftJudge;
   /** The store's first panel user (the merchant who installs apps). */
@@ -51,7 +48,6 @@ export interface IdeasoftEmulatorOptions {
   installedApplication?: { applicationId: number; applicationName: string } | false;
   /** Keep every answer (status, body) for the answer-conformance test. */
   recordAnswers?: boolean;
-  now?: () => number;
 }
 
 export type IdeasoftEmulatorCredentials = {
@@ -75,15 +71,9 @@ export interface RecordedAnswer {
   body: unknown;
 }
 
-export interface IdeasoftEmulator {
-  url: string;
-  app: FastifyInstance;
-  port: number;
+export interface IdeasoftEmulator extends Emulator<IdeasoftEmulatorCounters> {
   credentials: IdeasoftEmulatorCredentials;
   state: IdeasoftState;
-  counters: IdeasoftEmulatorCounters;
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   answers: RecordedAnswer[];
   /** The file's `ClientWebhook` rows (`/admin-api/client_webhooks`) and the deliveries to the active ones. */
   clientWebhooks: ClientWebhookRow[];
@@ -100,7 +90,6 @@ export interface IdeasoftEmulator {
   liveRefreshTokens(): string[];
   generateOrders(n: number): IdeaOrder[];
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
-  close(): Promise<void>;
 }
 
 export interface ClientWebhookRow {
@@ -128,13 +117,9 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
   const clientSecret = opts.clientSecret ?? "ideasoft-emulator-secret-0123456789";
   const server = createEmulatorServer<IdeasoftEmulatorCounters>(
     {
-      port: opts.port,
-      host: opts.host,
-      seed,
-      faults: opts.faults,
+      ...opts,
       rateLimit: opts.rateLimit === false ? false : { requests: 40, windowMs: 10_000, ...opts.rateLimit },
       formBodies: true,
-      now: opts.now,
       answers: {
         serverError: {
           status: 503,
@@ -546,20 +531,13 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     return orders;
   };
 
-  let url = opts.baseUrl ?? "";
-  let port = 0;
-  if (opts.listen === false) await app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
 
   return {
-    url,
-    app,
-    port,
+    ...started,
     credentials: { storeDomain, clientId, clientSecret, refreshToken: initialRefresh, apiUrl: url },
     state,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     answers,
     clientWebhooks,
     webhooks,
@@ -570,6 +548,5 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     liveRefreshTokens: () => [...refreshTokens],
     generateOrders,
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
-    close: () => server.close(),
   };
 }

@@ -7,7 +7,7 @@
  * limits. The kit supplies the server, rate limit, faults, token store, block and request recording.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import {
   type DocumentNode,
   execute,
@@ -18,9 +18,8 @@ import {
   validate,
 } from "graphql";
 import { bearerToken, TokenStore } from "../../testing/auth";
-import type { EmulatorCounters, ErrorBlockPolicy, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import type { EmulatorCounters, ErrorBlockPolicy, FaultConfig } from "../../testing/faults";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
 import { ikasWebhookSignature } from "../webhooks";
 import { createRoot, type IkasCallStats, type IkasLimits, ikasSchema } from "./schema";
@@ -29,13 +28,7 @@ import { type IkasOrder, IkasState } from "./state";
 /** IKAS blocks a client whose error share is over 25 % in an hour, for an hour. */
 export type IkasErrorBlockPolicy = ErrorBlockPolicy;
 
-export interface IkasEmulatorOptions {
-  port?: number;
-  host?: string;
-  /** `false`: open no port; a host serves the app at `baseUrl` (see the Mikro emulator). */
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface IkasEmulatorOptions extends EmulatorOptions {
   /** SKUs in the seeded catalogue (0 = empty store). */
   productCount?: number;
   /** Orders at start. */
@@ -49,12 +42,8 @@ export interface IkasEmulatorOptions {
   rateLimit?: { requests: number; windowMs: number } | false;
   /** Access token lifetime (IKAS: 14,400 s). */
   tokenTtlMs?: number;
-  faults?: FaultConfig;
   errorBlock?: IkasErrorBlockPolicy | false;
   limits?: Partial<IkasLimits>;
-  /** How many requests the recorder keeps (conformance; default 2,000). */
-  maxRecorded?: number;
-  now?: () => number;
 }
 
 export type IkasEmulatorCredentials = {
@@ -69,18 +58,10 @@ export interface IkasEmulatorCounters extends EmulatorCounters, IkasCallStats {
   tokensIssued: number;
 }
 
-export interface IkasEmulator {
-  url: string;
-  /** The Fastify app (a host serves it when `listen: false`). */
-  app: FastifyInstance;
-  port: number;
+export interface IkasEmulator extends Emulator<IkasEmulatorCounters> {
   /** Credentials of the emulated store, ready for the IKAS connector. */
   credentials: IkasEmulatorCredentials;
   state: IkasState;
-  counters: IkasEmulatorCounters;
-  faults: FaultInjector;
-  /** Every request received, for conformance against the judge (./../judge/conformance.ts). */
-  recorder: RequestRecorder;
   setFaults(config: FaultConfig): void;
   /** Make every issued token expired (simulates the 4-hour expiry mid-run). */
   expireTokens(): void;
@@ -105,7 +86,6 @@ export interface IkasEmulator {
   /** Whether the error-rate block is in force. */
   blockedUntil(): number;
   resetCounters(): void;
-  close(): Promise<void>;
 }
 
 const DEFAULT_LIMITS: IkasLimits = { maxPriceBatch: 3000, maxStockBatch: 1000, maxPageLimit: 200 };
@@ -147,18 +127,13 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
   const limits: IkasLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const server = createEmulatorServer<IkasEmulatorCounters>(
     {
-      port: opts.port,
-      host: opts.host,
-      seed,
-      faults: opts.faults,
+      ...opts,
       rateLimit: opts.rateLimit === false ? false : { requests: 50, windowMs: 10_000, ...opts.rateLimit },
       errorBlock:
         opts.errorBlock === false
           ? false
           : { windowMs: 3600_000, minRequests: 40, errorRatio: 0.25, blockMs: 3600_000, ...opts.errorBlock },
       formBodies: true,
-      maxRecorded: opts.maxRecorded,
-      now: opts.now,
       answers: {
         // IKAS's load balancer answers 5xx with HTML, the API everything else as GraphQL errors.
         serverError: {
@@ -317,14 +292,10 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
   server.app.post("/api/v2/admin/graphql", graphqlHandler);
   server.app.get("/health", async () => ({ ok: true }));
 
-  let url = opts.baseUrl ?? "";
-  let port = 0;
-  if (opts.listen === false) await server.app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
   return {
-    url,
-    port,
-    app: server.app,
+    ...started,
     credentials: {
       storeName,
       clientId,
@@ -333,9 +304,6 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
       tokenUrl: `${url}/api/admin/oauth/token`,
     },
     state,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     setFaults: (c) => server.faults.set(c),
     expireTokens: () => tokens.expireAll(),
     issuedTokens: () => tokens.issued(),
@@ -349,6 +317,5 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
     setRateLimit: (limit) => server.setRateLimit(limit),
     blockedUntil: () => server.blockedUntil(),
     resetCounters: () => server.resetCounters(),
-    close: () => server.close(),
   };
 }

@@ -6,20 +6,15 @@
  */
 
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import { generateCatalog } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import type { EmulatorCounters } from "../../testing/faults";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 
 type Row = Record<string, unknown>;
 
-export interface IsbasiEmulatorOptions {
-  port?: number;
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface IsbasiEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   apiKey?: string;
   username?: string;
@@ -28,9 +23,6 @@ export interface IsbasiEmulatorOptions {
   tenantId?: string;
   quota?: { read: number; write: number };
   tokenTtlMs?: number;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
 export type IsbasiEmulatorCredentials = {
@@ -40,20 +32,15 @@ export type IsbasiEmulatorCredentials = {
   password: string;
 };
 
-export interface IsbasiEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface IsbasiEmulator
+  extends Emulator<EmulatorCounters & { quotaReads: number; quotaWrites: number; logins: number }> {
   credentials: IsbasiEmulatorCredentials;
-  counters: EmulatorCounters & { quotaReads: number; quotaWrites: number; logins: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   tenantId: string;
   products: Row[];
   firms: Row[];
   invoices: Row[];
   touchProduct(code: string, patch?: Row): void;
   expireTokens(): void;
-  close(): Promise<void>;
 }
 
 const ok = (data: unknown) => ({ code: 200, message: "", isError: false, data });
@@ -71,11 +58,7 @@ export async function startIsbasiEmulator(opts: IsbasiEmulatorOptions = {}): Pro
     EmulatorCounters & { quotaReads: number; quotaWrites: number; logins: number }
   >(
     {
-      port: opts.port,
-      seed: opts.seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit,
-      now: opts.now,
+      ...opts,
       answers: {
         serverError: { status: 500, body: fail(500, "Beklenmeyen bir hata oluştu.") },
         tooManyRequests: () => fail(429, "Too many requests"),
@@ -265,17 +248,12 @@ export async function startIsbasiEmulator(opts: IsbasiEmulatorOptions = {}): Pro
     return reply.send(ok(inv));
   });
 
-  let url = opts.baseUrl ?? "";
-  if (opts.listen === false) await app.ready();
-  else ({ url } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
 
   return {
-    url,
-    app,
+    ...started,
     credentials: { apiUrl: url, ...cred },
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     tenantId,
     products,
     firms,
@@ -285,6 +263,5 @@ export async function startIsbasiEmulator(opts: IsbasiEmulatorOptions = {}): Pro
       if (p) Object.assign(p, patch, { modificationDate: new Date(now()).toISOString().slice(0, 19) });
     },
     expireTokens: () => tokens.expireAll(),
-    close: () => server.close(),
   };
 }

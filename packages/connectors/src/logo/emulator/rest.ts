@@ -9,19 +9,16 @@
  * refused tokens) and a "not licensed" mode in which every `/api/v1` call answers 401, 403 or 404.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, TokenStore } from "../../testing/auth";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import type { EmulatorCounters } from "../../testing/faults";
+import type { RecordedRequest } from "../../testing/recorder";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { judgeLogoRestRequest } from "../judge/rest";
 
 type Row = Record<string, unknown>;
 
-export interface LogoRestEmulatorOptions {
-  port?: number;
-  host?: string;
-  seed?: number | string;
+export interface LogoRestEmulatorOptions extends EmulatorOptions {
   clientId?: string;
   clientSecret?: string;
   username?: string;
@@ -32,9 +29,6 @@ export interface LogoRestEmulatorOptions {
   tokenTtlMs?: number;
   /** The service is not licensed / not installed: every `/api/v1` call answers this status. */
   notLicensed?: 401 | 403 | 404 | false;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
 export type LogoRestEmulatorCredentials = {
@@ -46,19 +40,13 @@ export type LogoRestEmulatorCredentials = {
   firmNo: string;
 };
 
-export interface LogoRestEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface LogoRestEmulator extends Emulator<EmulatorCounters & { grants: number; revokes: number }> {
   credentials: LogoRestEmulatorCredentials;
-  counters: EmulatorCounters & { grants: number; revokes: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   arps: Row[];
   orders: Row[];
   itemCodes: Set<string>;
   setNotLicensed(status: 401 | 403 | 404 | false): void;
   expireTokens(): void;
-  close(): Promise<void>;
 }
 
 const modelState = (key: string, messages: string[]) => ({
@@ -103,13 +91,8 @@ export async function startLogoRestEmulator(opts: LogoRestEmulatorOptions = {}):
   };
   const server = createEmulatorServer<EmulatorCounters & { grants: number; revokes: number }>(
     {
-      port: opts.port,
-      host: opts.host,
-      seed: opts.seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit,
+      ...opts,
       formBodies: true,
-      now: opts.now,
       answers: {
         serverError: { status: 500, body: { Message: "An error has occurred." } },
         tooManyRequests: () => ({ Message: "Too many requests." }),
@@ -248,15 +231,11 @@ export async function startLogoRestEmulator(opts: LogoRestEmulatorOptions = {}):
     return reply.send(row);
   });
 
-  let url = "";
-  ({ url } = await server.listen());
+  const started = await server.start({});
+  const { url } = started;
   return {
-    url,
-    app,
+    ...started,
     credentials: { restUrl: url, ...cred },
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     arps,
     orders,
     itemCodes,
@@ -264,6 +243,5 @@ export async function startLogoRestEmulator(opts: LogoRestEmulatorOptions = {}):
       notLicensed = status;
     },
     expireTokens: () => tokens.expireAll(),
-    close: () => server.close(),
   };
 }

@@ -7,18 +7,10 @@
  */
 
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import { generateCatalog } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 
-export interface LucaKozaEmulatorOptions {
-  port?: number;
-  host?: string;
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface LucaKozaEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   orgCode?: string;
   userName?: string;
@@ -27,24 +19,15 @@ export interface LucaKozaEmulatorOptions {
   branches?: Array<{ id: number; ack: string }>;
   /** Wrapper key of the stock card list (public code met several). */
   cardListKey?: "list" | "stokKartlari" | "stkKartListesi";
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
-export interface LucaKozaEmulator {
-  url: string;
-  app: FastifyInstance;
-  port: number;
+export interface LucaKozaEmulator extends Emulator {
   credentials: { apiUrl: string; orgCode: string; userName: string; userPassword: string };
   cards: Array<Record<string, unknown>>;
   depots: Array<{ depoId: number; kod: string; tanim: string }>;
   onHand: Map<number, Array<{ kartKodu: string; miktar: number }>>;
-  counters: EmulatorCounters;
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   /** Forget every session (a server restart / session timeout). */
   dropSessions(): void;
-  close(): Promise<void>;
 }
 
 const LOGIN_REQUIRED = { code: 1002, message: "Login olunmalı." };
@@ -57,11 +40,7 @@ export async function startLucaKozaEmulator(opts: LucaKozaEmulatorOptions = {}):
   const branches = opts.branches ?? [{ id: 5501, ack: "Deneme Ticaret A.Ş. / Merkez" }];
   const cardListKey = opts.cardListKey ?? "list";
   const server = createEmulatorServer({
-    port: opts.port,
-    host: opts.host,
-    seed,
-    faults: opts.faults,
-    now: opts.now,
+    ...opts,
     answers: {
       serverError: {
         status: 500,
@@ -176,22 +155,14 @@ export async function startLucaKozaEmulator(opts: LucaKozaEmulatorOptions = {}):
     }
   });
 
-  let url = opts.baseUrl ?? "";
-  let port = 0;
-  if (opts.listen === false) await server.app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
   return {
-    url,
-    port,
-    app: server.app,
+    ...started,
     credentials: { apiUrl: url, orgCode, userName, userPassword },
     cards,
     depots,
     onHand,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     dropSessions: () => sessions.clear(),
-    close: () => server.close(),
   };
 }

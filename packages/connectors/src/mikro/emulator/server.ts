@@ -8,13 +8,12 @@
  */
 
 import { createHash } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import { turkishDate, turkishDateTime } from "../../sdk/turkish-time";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
+import type { FaultConfig } from "../../testing/faults";
 import { clampPageSize } from "../../testing/paging";
-import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
+import type { RecordedRequest } from "../../testing/recorder";
 import { RuleGate } from "../../testing/runtime-rules";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { MIKRO_RULES } from "../judge/rules";
 import { type Row, runSelect, SqlError } from "./sql";
 import { MIKRO_VAT_LIST, type MikroReturnColumns, MikroState } from "./state";
@@ -33,16 +32,12 @@ export const MIKRO_V17_REMOVED = [
   "StokHareketListesiV2",
 ];
 
-export interface MikroEmulatorOptions {
-  port?: number;
-  host?: string;
+export interface MikroEmulatorOptions extends EmulatorOptions {
   /**
    * `false`: open no port; the app is served by a host (`mountEmulators`) at `baseUrl`, which the
    * credentials then name. Default: listen on `host:port`.
    */
   listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
   productCount?: number;
   apiKey?: string;
   firmCode?: string;
@@ -58,12 +53,10 @@ export interface MikroEmulatorOptions {
   orderAnswer?: "evrakNo" | "EvrakNo" | "id";
   /** Mikro documents no limit; `false` (default) = unlimited. */
   rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
   /** Max rows one SqlVeriOkuV2 answer carries. */
   maxSqlRows?: number;
   /** Which return column holds customer returns (sources disagree; ../stock.ts). Default "reverses". */
   returnColumns?: MikroReturnColumns;
-  now?: () => number;
 }
 
 export type MikroEmulatorCredentials = {
@@ -75,24 +68,15 @@ export type MikroEmulatorCredentials = {
   password: string;
 };
 
-export interface MikroEmulator {
-  url: string;
-  /** The Fastify app (a host serves it when `listen: false`). */
-  app: FastifyInstance;
-  port: number;
+export interface MikroEmulator extends Emulator {
   credentials: MikroEmulatorCredentials;
   state: MikroState;
   /** The runtime rules' gate (judge/rules.ts): how many requests it refused. */
   rules: RuleGate<RecordedRequest, { result: MikroResult[] }>;
-  counters: EmulatorCounters;
-  faults: FaultInjector;
-  /** Every request received (for conformance against the judge). */
-  recorder: RequestRecorder;
   setFaults(config: FaultConfig): void;
   /** Invoice the open orders every `intervalMs` (the accountant's round in the demo). */
   startAutoInvoicing(intervalMs: number): () => void;
   resetCounters(): void;
-  close(): Promise<void>;
 }
 
 export function mikroPasswordHash(password: string, date: string): string {
@@ -143,12 +127,7 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     password: opts.password ?? "Mikro-Emu-Parola1",
   };
   const server = createEmulatorServer({
-    port: opts.port,
-    host: opts.host,
-    seed,
-    faults: opts.faults,
-    rateLimit: opts.rateLimit,
-    now: opts.now,
+    ...opts,
     caseInsensitiveRoutes: true,
     answers: {
       // ASP.NET Web API's own bodies.
@@ -417,24 +396,16 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
     return reply.code(200).send(answer);
   });
 
-  let url = opts.baseUrl ?? "";
-  let port = 0;
-  if (opts.listen === false) await server.app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
 
   return {
-    url,
-    port,
-    app: server.app,
+    ...started,
     credentials: { apiUrl: url, ...cred },
     state,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     rules,
     setFaults: (c) => server.faults.set(c),
     startAutoInvoicing: (intervalMs) => server.every(intervalMs, () => state.invoiceOpenOrders()),
     resetCounters: () => server.resetCounters(),
-    close: () => server.close(),
   };
 }

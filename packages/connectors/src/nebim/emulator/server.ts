@@ -11,24 +11,20 @@
  */
 
 import { randomBytes, randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
 import { generateCatalog, generateCustomers } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
+import type { EmulatorCounters } from "../../testing/faults";
+import type { RecordedRequest } from "../../testing/recorder";
 import { RuleGate } from "../../testing/runtime-rules";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { NEBIM_DEFAULT_PROCS } from "../descriptor";
 import { parseNebimPath, postProblems, runProcProblems } from "../judge/requests";
 import { NEBIM_RULES, type NebimSessionSide } from "../judge/rules";
 
 type Row = Record<string, unknown>;
 
-export interface NebimEmulatorOptions {
-  port?: number;
-  listen?: boolean;
+export interface NebimEmulatorOptions extends EmulatorOptions {
   /** Address the tenant is served at when `listen: false` (the credentials' `serviceUrl`). */
   baseUrl?: string;
-  seed?: number | string;
   productCount?: number;
   /** How the IIS session state is set: InProc (session) or off (token). */
   mode?: "session" | "token";
@@ -49,9 +45,6 @@ export interface NebimEmulatorOptions {
   /** Stored procedure names the tenant has (defaults: NEBIM_DEFAULT_PROCS). */
   procs?: Partial<Record<keyof typeof NEBIM_DEFAULT_PROCS, string>>;
   sessionIdleMs?: number;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
 export interface NebimOrderRecord {
@@ -65,15 +58,11 @@ export interface NebimOrderRecord {
   Lines: Row[];
 }
 
-export interface NebimEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface NebimEmulator
+  extends Emulator<EmulatorCounters & { connects: number; posts: number; refused: number }> {
   /** The connection form a company fills for this tenant (system type 1). */
   credentials: Record<string, string>;
   systemType: 1;
-  counters: EmulatorCounters & { connects: number; posts: number; refused: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   customers: Map<string, Row>;
   orders: NebimOrderRecord[];
   /** Our order number (DocumentNumber) → the Nebim orders holding it. */
@@ -86,7 +75,6 @@ export interface NebimEmulator {
   rules: RuleGate<RecordedRequest, string>;
   /** The side of the session-URL disagreement this emulator plays (undefined in token mode). */
   side?: NebimSessionSide;
-  close(): Promise<void>;
 }
 
 const WAREHOUSES = [
@@ -126,11 +114,7 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
     EmulatorCounters & { connects: number; posts: number; refused: number }
   >(
     {
-      port: opts.port,
-      seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit,
-      now: opts.now,
+      ...opts,
       answers: {
         serverError: {
           status: 503,
@@ -515,13 +499,11 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
     },
   });
 
-  let url = opts.baseUrl ?? "";
-  if (opts.listen === false) await server.app.ready();
-  else ({ url } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
 
   return {
-    url,
-    app: server.app,
+    ...started,
     systemType: 1,
     credentials: {
       serviceUrl: url,
@@ -540,9 +522,6 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
       customerProc: procs.customer,
       orderLookupProc: procs.orderLookup,
     },
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     customers,
     orders,
     documentsByOrder() {
@@ -567,6 +546,5 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
     },
     rules,
     side,
-    close: () => server.close(),
   };
 }

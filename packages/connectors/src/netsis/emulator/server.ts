@@ -9,16 +9,16 @@
  * dropped writes, expired tokens. Seeded Turkish data from the kit.
  */
 
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import { runSelect, SqlError, type Table } from "../../mikro/emulator/sql";
 import { turkishDateTime } from "../../sdk/turkish-time";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import { generateCatalog, generateCustomers } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
+import type { EmulatorCounters, FaultConfig } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
-import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
+import type { RecordedRequest } from "../../testing/recorder";
 import { RuleGate } from "../../testing/runtime-rules";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { ENUMS, FATURA_TIP, MODELS, NETSIS_SQL_TABLES } from "../judge/models";
 import { judgeNetsisRequest, netsisRoute } from "../judge/requests";
 import { NETSIS_RULES, type NetsisTokenSide } from "../judge/rules";
@@ -26,13 +26,7 @@ import { NETSIS_RULES, type NetsisTokenSide } from "../judge/rules";
 type Row = Record<string, unknown>;
 type SqlRow = Record<string, string | number | boolean | null>;
 
-export interface NetsisEmulatorOptions {
-  port?: number;
-  host?: string;
-  /** `false`: open no port; a host serves the app at `baseUrl` (the credentials' `apiUrl`). */
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface NetsisEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   netsisUser?: string;
   netsisPassword?: string;
@@ -42,9 +36,6 @@ export interface NetsisEmulatorOptions {
   branchCode?: number;
   /** Token lifetime (inferred; the 3P answer shows `expires_in` ≈ 20 minutes). */
   tokenTtlMs?: number;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
   /**
    * Which side of the `dbtype` disagreement the server plays (judge/rules.ts): "dll" (default) takes the
    * vendor client's form; "server-9.0.67" fails a token request that carries dbtype with HTTP 500.
@@ -73,13 +64,8 @@ export interface NetsisSlip {
   Kalems: Row[];
 }
 
-export interface NetsisEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface NetsisEmulator extends Emulator<EmulatorCounters & { logins: number }> {
   credentials: NetsisEmulatorCredentials;
-  counters: EmulatorCounters & { logins: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   setFaults(config: FaultConfig): void;
   /** Items rows ({ StokTemelBilgi, StokEkBilgi }), accounts (ARPs rows) and slips. */
   items: Row[];
@@ -96,7 +82,6 @@ export interface NetsisEmulator {
   expireTokens(): void;
   /** The runtime rules' gate (judge/rules.ts): how many requests it refused. */
   rules: RuleGate<RecordedRequest, Row>;
-  close(): Promise<void>;
 }
 
 const DENIED = { Message: "Authorization has been denied for this request." };
@@ -139,12 +124,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
   };
   const server = createEmulatorServer<EmulatorCounters & { logins: number }>(
     {
-      port: opts.port,
-      host: opts.host,
-      seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit,
-      now: opts.now,
+      ...opts,
       formBodies: true,
       answers: {
         // ASP.NET Web API's own 500 body (inferred: NetOpenX REST is hosted on it; see the 401 text).
@@ -493,13 +473,11 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
   server.app.get("/api/v2/*", handle);
   server.app.post("/api/v2/*", handle);
 
-  let url = opts.baseUrl ?? "";
-  if (opts.listen === false) await server.app.ready();
-  else ({ url } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
 
   return {
-    url,
-    app: server.app,
+    ...started,
     credentials: {
       apiUrl: url,
       netsisUser: cred.user,
@@ -513,9 +491,6 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
       orderSeries: "W",
       customerPrefix: "120.W.",
     },
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     setFaults: (c) => server.faults.set(c),
     items,
     accounts,
@@ -567,6 +542,5 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
       tokens.expireAll();
     },
     rules,
-    close: () => server.close(),
   };
 }

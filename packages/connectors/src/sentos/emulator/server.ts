@@ -6,28 +6,18 @@
  * two readings public sources give (rules.ts). Writes are not emulated: no source shows one.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { generateCatalog, generateCustomer } from "../../testing/catalog";
-import {
-  EmulatedRateLimit,
-  type EmulatorCounters,
-  type FaultConfig,
-  type FaultInjector,
-} from "../../testing/faults";
+import { EmulatedRateLimit, type EmulatorCounters } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW, SENTOS_WINDOW_MS } from "../descriptor";
 import { apiPath, judgeSentosRequest } from "../judge/requests";
 import { type SentosGetLimitReading, sentosGetCounterKey } from "../judge/rules";
 
 type Row = Record<string, unknown>;
 
-export interface SentosEmulatorOptions {
-  port?: number;
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface SentosEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   orderCount?: number;
   apiKey?: string;
@@ -36,9 +26,6 @@ export interface SentosEmulatorOptions {
   windowMs?: number;
   /** Which reading of "GET 2 per minute" the emulator plays (rules.ts); default: per URL. */
   getLimit?: SentosGetLimitReading;
-  faults?: FaultConfig;
-  maxRecorded?: number;
-  now?: () => number;
 }
 
 export interface SentosCounters extends EmulatorCounters {
@@ -47,18 +34,12 @@ export interface SentosCounters extends EmulatorCounters {
   rejected: number;
 }
 
-export interface SentosEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface SentosEmulator extends Emulator<SentosCounters> {
   credentials: { apiUrl: string; apiKey: string; apiSecret: string };
   products: Row[];
   orders: Row[];
-  counters: SentosCounters;
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   generateOrders(n: number): Row[];
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
-  close(): Promise<void>;
 }
 
 const dt = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 19);
@@ -70,12 +51,8 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
   const seed = opts.seed ?? 1;
   const server = createEmulatorServer<SentosCounters>(
     {
-      port: opts.port,
-      seed,
-      faults: opts.faults,
+      ...opts,
       rateLimit: false,
-      maxRecorded: opts.maxRecorded,
-      now: opts.now,
       answers: {
         // Inferred: the source shows no error bodies (it keeps status and body as they come).
         serverError: { status: 500, body: { message: "Server Error" } },
@@ -307,20 +284,14 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
     },
   });
 
-  let url = opts.baseUrl ?? "";
-  if (opts.listen === false) await server.app.ready();
-  else ({ url } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
   return {
-    url,
-    app: server.app,
+    ...started,
     credentials: { apiUrl: `${url}/api`, apiKey, apiSecret },
     products,
     orders,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     generateOrders,
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
-    close: () => server.close(),
   };
 }

@@ -3,16 +3,10 @@
  * types and its list/one readers). `inferred` names what the source does not pin down.
  */
 
-import { SENTOS_BRIDGE, type Source } from "./sources";
+import type { AnswerFixture } from "../../testing/judge-fixtures";
+import { SENTOS_BRIDGE } from "./sources";
 
-export interface AnswerFixture {
-  id: string;
-  operation: string;
-  source: Source;
-  finding: string;
-  inferred?: string[];
-  answer: unknown;
-}
+export type { AnswerFixture };
 
 const product = {
   id: 101,

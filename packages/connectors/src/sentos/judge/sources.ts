@@ -3,10 +3,9 @@
  * (api.sentos.com.tr/docs v1.5). The code index names it by code id only; it is read, never copied.
  */
 
-export interface Source {
-  codeId: string;
-  file: string;
-}
+import type { CodeSource } from "../../testing/judge-fixtures";
+
+export type Source = CodeSource;
 
 export const SENTOS_BRIDGE: Source = {
   codeId: "70268014554",

@@ -9,24 +9,18 @@
  */
 
 import { createHmac, randomBytes } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { generateCatalog } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
 import { clampPageSize } from "../../testing/paging";
-import { type RecordedRequest, type RequestRecorder, recordedFrom } from "../../testing/recorder";
+import { type RecordedRequest, recordedFrom } from "../../testing/recorder";
 import { RuleGate, violationMessages } from "../../testing/runtime-rules";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import type { ShopierProduct } from "../catalog";
 import { SHOPIER_OAUTH_TOKEN_TTL_S } from "../descriptor";
 import { shopierRules } from "../judge/rules";
 import fixture from "../judge/shopier-api.generated.json" with { type: "json" };
 
-export interface ShopierEmulatorOptions {
-  port?: number;
-  host?: string;
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface ShopierEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   accessToken?: string;
   webhookToken?: string;
@@ -37,15 +31,9 @@ export interface ShopierEmulatorOptions {
   variantFields?: "arrays" | "strings";
   /** The OAuth app the merchant authorised (client and its first refresh token). */
   oauth?: { clientId: string; clientSecret: string; refreshToken: string };
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
-export interface ShopierEmulator {
-  url: string;
-  app: FastifyInstance;
-  port: number;
+export interface ShopierEmulator extends Emulator {
   credentials: { accessToken: string; webhookToken: string; apiUrl: string };
   /** The same shop through the OAuth app: no access token yet, only the pair to renew one. */
   oauthCredentials: { clientId: string; clientSecret: string; refreshToken: string; apiUrl: string };
@@ -56,12 +44,8 @@ export interface ShopierEmulator {
   rules: RuleGate<RecordedRequest, { status: number; body: unknown }>;
   products: ShopierProduct[];
   categories: Array<{ id: string; title: string }>;
-  counters: EmulatorCounters;
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   /** The `Shopier-Signature` of a notification body. */
   signWebhook(rawBody: string): string;
-  close(): Promise<void>;
 }
 
 /** The error body shopier-go's `parseAPIError` reads (`error`, `message`); inferred, no source shows one. */
@@ -80,13 +64,8 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
   const oauthTokens = new Map<string, number>();
   const tokenRequests = { issued: 0, refused: 0 };
   const server = createEmulatorServer({
+    ...opts,
     formBodies: true,
-    port: opts.port,
-    host: opts.host,
-    seed,
-    faults: opts.faults,
-    rateLimit: opts.rateLimit ?? false,
-    now: opts.now,
     answers: {
       serverError: { status: 503, body: error("Service unavailable") },
       tooManyRequests: () => error("Too many requests"),
@@ -213,14 +192,10 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
   server.app.get("/v1/products", (req, reply) => list(req, reply, "/products", products));
   server.app.get("/v1/categories", (req, reply) => list(req, reply, "/categories", categories));
 
-  let url = opts.baseUrl ?? "";
-  let port = 0;
-  if (opts.listen === false) await server.app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
   return {
-    url,
-    port,
-    app: server.app,
+    ...started,
     credentials: { accessToken, webhookToken, apiUrl: `${url}/v1` },
     oauthCredentials: {
       clientId: app0.clientId,
@@ -233,10 +208,6 @@ export async function startShopierEmulator(opts: ShopierEmulatorOptions = {}): P
     rules,
     products,
     categories,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     signWebhook: (raw) => createHmac("sha256", webhookToken).update(raw).digest("hex"),
-    close: () => server.close(),
   };
 }

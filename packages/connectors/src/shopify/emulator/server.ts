@@ -8,12 +8,11 @@
  */
 
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, execute, type OperationDefinitionNode, parse, validate } from "graphql";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RequestRecorder } from "../../testing/recorder";
+import type { EmulatorCounters, FaultConfig } from "../../testing/faults";
 import { RuleGate } from "../../testing/runtime-rules";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
 import { SHOPIFY_API_VERSION } from "../judge/derive-schema";
 import { graphqlCall, idempotentFields, SHOPIFY_EMULATOR_RULES, shopifyKeyFingerprint } from "../judge/rules";
@@ -22,13 +21,7 @@ import { CostBucket, MUTATION_COST, queryCost, resultCost } from "./cost";
 import { createRoot, type Resolver } from "./resolvers";
 import { type ShopifyOrderRow, ShopifyState } from "./state";
 
-export interface ShopifyEmulatorOptions {
-  port?: number;
-  host?: string;
-  /** `false`: open no port; a host serves the app at `baseUrl` (the sandbox). */
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface ShopifyEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   orderCount?: number;
   shopDomain?: string;
@@ -56,9 +49,6 @@ export interface ShopifyEmulatorOptions {
   maxQueryCost?: number;
   /** Polls of a bulk operation before it completes (default 1). */
   bulkPolls?: number;
-  faults?: FaultConfig;
-  maxRecorded?: number;
-  now?: () => number;
 }
 
 export type ShopifyEmulatorCredentials = {
@@ -84,15 +74,9 @@ export interface ShopifyEmulatorCounters extends EmulatorCounters {
   tokensIssued: number;
 }
 
-export interface ShopifyEmulator {
-  url: string;
-  app: FastifyInstance;
-  port: number;
+export interface ShopifyEmulator extends Emulator<ShopifyEmulatorCounters> {
   credentials: ShopifyEmulatorCredentials;
   state: ShopifyState;
-  counters: ShopifyEmulatorCounters;
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   bucket?: CostBucket;
   setFaults(config: FaultConfig): void;
   /** The merchant uninstalled the app / rotated the token: every call answers 401. */
@@ -112,7 +96,6 @@ export interface ShopifyEmulator {
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   batchWriteStats(): { stock: { calls: number; items: number }; prices: { calls: number; items: number } };
   resetCounters(): void;
-  close(): Promise<void>;
 }
 
 interface BulkOp {
@@ -170,15 +153,10 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
   const clientSecret = opts.clientSecret ?? "shopify-emulator-secret-0123456789";
   const server = createEmulatorServer<ShopifyEmulatorCounters>(
     {
-      port: opts.port,
-      host: opts.host,
-      seed,
-      faults: opts.faults,
+      ...opts,
       rateLimit: false,
       errorBlock: false,
       formBodies: true,
-      maxRecorded: opts.maxRecorded,
-      now: opts.now,
       answers: {
         serverError: {
           status: 502,
@@ -599,18 +577,12 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
   });
   server.app.get("/health", async () => ({ ok: true }));
 
-  let port = 0;
-  if (opts.listen === false) await server.app.ready();
-  else ({ url, port } = await server.listen());
+  const started = await server.start(opts);
+  url = started.url;
   return {
-    url,
-    port,
-    app: server.app,
+    ...started,
     credentials: { shopDomain, accessToken, apiBaseUrl: url, apiSecretKey: clientSecret },
     state,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     bucket,
     setFaults: (c) => server.faults.set(c),
     revokeToken: () => {
@@ -643,6 +615,5 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       prices: { calls: counters.priceCalls, items: counters.priceItems },
     }),
     resetCounters: () => server.resetCounters(),
-    close: () => server.close(),
   };
 }

@@ -6,46 +6,32 @@
  * test files disagree. Faults come from the kit (5xx, 429 with Retry-After, timeouts, token refusals).
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import { generateCatalog, generateCustomer } from "../../testing/catalog";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
+import type { EmulatorCounters } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
-import type { RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { judgeSopyoRequest } from "../judge/requests";
 
 type Row = Record<string, unknown>;
 export type SopyoDetailWrapper = "bare" | "data" | "mixed";
 
-export interface SopyoEmulatorOptions {
-  port?: number;
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface SopyoEmulatorOptions extends EmulatorOptions {
   orderCount?: number;
   apiToken?: string;
   /** Rows per list page (not published; inferred). */
   pageSize?: number;
   detailWrapper?: SopyoDetailWrapper;
   tokenTtlMs?: number;
-  rateLimit?: { requests: number; windowMs: number } | false;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
-export interface SopyoEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface SopyoEmulator extends Emulator<EmulatorCounters & { logins: number; rejected: number }> {
   credentials: { apiToken: string; apiUrl: string };
   orders: Row[];
-  counters: EmulatorCounters & { logins: number; rejected: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   expireTokens(): void;
   generateOrders(n: number): Row[];
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
-  close(): Promise<void>;
 }
 
 export async function startSopyoEmulator(opts: SopyoEmulatorOptions = {}): Promise<SopyoEmulator> {
@@ -55,11 +41,7 @@ export async function startSopyoEmulator(opts: SopyoEmulatorOptions = {}): Promi
   const seed = opts.seed ?? 1;
   const server = createEmulatorServer<EmulatorCounters & { logins: number; rejected: number }>(
     {
-      port: opts.port,
-      seed,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit ?? false,
-      now: opts.now,
+      ...opts,
       answers: {
         // The tests show 401/403/404/500 with a { message } body; 429 and lock bodies are inferred.
         serverError: { status: 500, body: { message: "Server Error" } },
@@ -211,20 +193,14 @@ export async function startSopyoEmulator(opts: SopyoEmulatorOptions = {}): Promi
     return reply.code(201).send({ data: { id, order_code: b.order_code, order_type: "SOPYOAPI" } });
   });
 
-  let url = opts.baseUrl ?? "";
-  if (opts.listen === false) await server.app.ready();
-  else ({ url } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
   return {
-    url,
-    app: server.app,
+    ...started,
     credentials: { apiToken, apiUrl: url },
     orders,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     expireTokens: () => tokens.expireAll(),
     generateOrders,
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
-    close: () => server.close(),
   };
 }

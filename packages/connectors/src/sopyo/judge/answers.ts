@@ -4,16 +4,10 @@
  * in `data`. Both are fixtures; the connector accepts both and logs which one it saw.
  */
 
-import { SOURCES, type Source } from "./sources";
+import type { AnswerFixture } from "../../testing/judge-fixtures";
+import { SOURCES } from "./sources";
 
-export interface AnswerFixture {
-  id: string;
-  operation: string;
-  source: Source;
-  finding: string;
-  inferred?: string[];
-  answer: unknown;
-}
+export type { AnswerFixture };
 
 const detail = {
   id: 38154205,

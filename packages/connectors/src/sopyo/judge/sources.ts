@@ -3,10 +3,9 @@
  * file (code ids of the public code index; the repositories are not named there). Read, never copied.
  */
 
-export interface Source {
-  codeId: string;
-  file: string;
-}
+import type { CodeSource } from "../../testing/judge-fixtures";
+
+export type Source = CodeSource;
 
 export const SOURCES = {
   client: {

@@ -9,10 +9,9 @@
 
 import { createHmac, randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { FaultConfig } from "../../testing/faults";
 import { type RecordedRequest, recordedFrom } from "../../testing/recorder";
 import { RuleGate, violationMessages } from "../../testing/runtime-rules";
-import { createEmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type EmulatorOptions } from "../../testing/server";
 import { tinyPdf } from "../../uyumsoft/emulator/state";
 import { bodyProblems } from "../judge/requests";
 import { trendyolEFaturamRules } from "../judge/rules";
@@ -41,15 +40,11 @@ export interface TrendyolStoredDocument {
   createdAt: number;
 }
 
-export interface TrendyolEFaturamEmulatorOptions {
-  port?: number;
-  seed?: number;
-  faults?: FaultConfig;
+export interface TrendyolEFaturamEmulatorOptions extends EmulatorOptions {
   account?: TrendyolEFaturamAccount;
   /** Tax numbers registered as e-Fatura users. */
   taxpayers?: string[];
   tokenTtlMs?: number;
-  now?: () => number;
 }
 
 type Obj = Record<string, unknown>;
@@ -71,10 +66,7 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
   const numbers = new Set<string>();
   const files = new Map<string, string>();
   const server = createEmulatorServer({
-    port: opts.port,
-    seed: opts.seed ?? 1,
-    faults: opts.faults,
-    now: opts.now,
+    ...opts,
     answers: {
       serverError: {
         status: 503,

@@ -6,20 +6,15 @@
  * (5xx, 429 with Retry-After, timeouts, dropped writes, token refusals).
  */
 
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import { TokenStore } from "../../testing/auth";
-import type { EmulatorCounters, FaultConfig, FaultInjector } from "../../testing/faults";
-import type { RecordedRequest, RequestRecorder } from "../../testing/recorder";
-import { createEmulatorServer } from "../../testing/server";
+import type { EmulatorCounters } from "../../testing/faults";
+import type { RecordedRequest } from "../../testing/recorder";
+import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { judgeTsoftRequest } from "../judge/requests";
 import { type Row, type TsoftMain, TsoftState } from "./state";
 
-export interface TsoftEmulatorOptions {
-  port?: number;
-  /** `false`: open no port; a host serves the app at `baseUrl`. */
-  listen?: boolean;
-  baseUrl?: string;
-  seed?: number | string;
+export interface TsoftEmulatorOptions extends EmulatorOptions {
   productCount?: number;
   orderCount?: number;
   apiUser?: string;
@@ -27,22 +22,14 @@ export interface TsoftEmulatorOptions {
   /** No limit is published; off unless a test sets one. */
   rateLimit?: { requests: number; windowMs: number } | false;
   tokenTtlMs?: number;
-  faults?: FaultConfig;
-  now?: () => number;
 }
 
-export interface TsoftEmulator {
-  url: string;
-  app: FastifyInstance;
+export interface TsoftEmulator extends Emulator<EmulatorCounters & { logins: number; rejected: number }> {
   credentials: { storeUrl: string; apiUser: string; apiPass: string };
   state: TsoftState;
-  counters: EmulatorCounters & { logins: number; rejected: number };
-  faults: FaultInjector;
-  recorder: RequestRecorder;
   expireTokens(): void;
   issuedTokens(): string[];
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
-  close(): Promise<void>;
 }
 
 const fail = (text: string) => ({ success: false, message: [{ text: [text] }] });
@@ -75,12 +62,8 @@ export async function startTsoftEmulator(opts: TsoftEmulatorOptions = {}): Promi
   const apiPass = opts.apiPass ?? "tsoft-emulator-pass-0123";
   const server = createEmulatorServer<EmulatorCounters & { logins: number; rejected: number }>(
     {
-      port: opts.port,
-      seed: opts.seed ?? 1,
-      faults: opts.faults,
-      rateLimit: opts.rateLimit ?? false,
+      ...opts,
       formBodies: true,
-      now: opts.now,
       answers: {
         // Inferred: the sources show no 5xx or 429 bodies; a web server's page and the envelope.
         serverError: {
@@ -270,21 +253,15 @@ export async function startTsoftEmulator(opts: TsoftEmulatorOptions = {}): Promi
     }
   }
 
-  let url = opts.baseUrl ?? "";
-  if (opts.listen === false) await server.app.ready();
-  else ({ url } = await server.listen());
+  const started = await server.start(opts);
+  const { url } = started;
   return {
-    url,
-    app: server.app,
+    ...started,
     credentials: { storeUrl: url, apiUser, apiPass },
     state,
-    counters,
-    faults: server.faults,
-    recorder: server.recorder,
     expireTokens: () => tokens.expireAll(),
     issuedTokens: () => tokens.issued(),
     startOrderGenerator: (intervalMs, perTick = 1) =>
       server.every(intervalMs, () => state.generateOrders(perTick)),
-    close: () => server.close(),
   };
 }

@@ -5,16 +5,10 @@
  * source shows (the connector reads them when present and copes when absent).
  */
 
-import { SOURCES, type Source } from "./sources";
+import type { AnswerFixture } from "../../testing/judge-fixtures";
+import { SOURCES } from "./sources";
 
-export interface AnswerFixture {
-  id: string;
-  operation: string;
-  source: Source;
-  finding: string;
-  inferred?: string[];
-  answer: unknown;
-}
+export type { AnswerFixture };
 
 const ok = (data: unknown[]) => ({ success: true, message: [{ text: ["İşlem başarılı"] }], data });
 

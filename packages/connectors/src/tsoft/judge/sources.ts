@@ -5,12 +5,9 @@
  * repositories. The code is read, never copied: every rule and fixture here is ours.
  */
 
-export interface Source {
-  /** Public code id. */
-  codeId: string;
-  /** What the code is. */
-  file: string;
-}
+import type { CodeSource } from "../../testing/judge-fixtures";
+
+export type Source = CodeSource;
 
 export const SOURCES = {
   client: {

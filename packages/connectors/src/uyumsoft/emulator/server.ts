@@ -8,8 +8,7 @@
 
 import { readFileSync } from "node:fs";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { FaultConfig } from "../../testing/faults";
-import { createEmulatorServer, type EmulatorServer } from "../../testing/server";
+import { createEmulatorServer, type EmulatorOptions, type EmulatorServer } from "../../testing/server";
 import { schemaParts, WSDL_PATH } from "../judge/artifact";
 import { loadWsdlClient, wsdlOperations } from "../judge/wsdl";
 import { validateXml } from "../judge/xmllint";
@@ -73,10 +72,7 @@ function text(v: unknown): string | undefined {
 const attr = (v: unknown, name: string): string | undefined =>
   isObj(v) && isObj(v.attributes) ? text(v.attributes[name]) : undefined;
 
-export interface UyumsoftEmulatorOptions {
-  seed?: number | string;
-  faults?: FaultConfig;
-  rateLimit?: { requests: number; windowMs: number } | false;
+export interface UyumsoftEmulatorOptions extends EmulatorOptions {
   account?: UyumsoftAccount;
   /** Validate every answer against the XSDs too; problems are collected in `responseProblems`. */
   validateResponses?: boolean;
@@ -103,9 +99,7 @@ export async function createUyumsoftEmulator(opts: UyumsoftEmulatorOptions = {})
     "The server was unable to process the request due to an internal error.",
   );
   const server = createEmulatorServer({
-    seed: opts.seed,
-    faults: opts.faults,
-    rateLimit: opts.rateLimit,
+    ...opts,
     answers: {
       serverError: { status: 500, contentType: "text/xml; charset=utf-8", body: serverFault },
       // inferred: the service's front end throttles with a plain 429 (no SOAP body documented).
