@@ -1,3 +1,5 @@
+export * from "./check";
+export * from "./check-answers";
 export * from "./connector";
 export * from "./einvoice";
 export { EInvoiceServiceConnector, NotAProductSourceConnector } from "./einvoice-connector";
