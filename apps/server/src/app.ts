@@ -15,6 +15,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
+import { connectionCheckRoutes, connectionCheckSupportRoutes } from "./modules/connection-check/routes.ts";
 import { sqlPreviewRoutes } from "./modules/connections/sql-preview-routes.ts";
 import { connectionUsageRoutes } from "./modules/connections/usage-routes.ts";
 import { invalidateDashboardOnWrites } from "./modules/dashboard/dashboard-cache.ts";
@@ -59,6 +60,8 @@ const modules = [
   erpMatchingRoutes,
   ticketRoutes,
   supportRoutes,
+  connectionCheckRoutes,
+  connectionCheckSupportRoutes,
   privacyRoutes,
   sandboxRoutes,
   sandboxMounts,
@@ -90,6 +93,7 @@ export const HEAVY_ROUTES = [
   "/api/settings/connection-setting-update/:connectionType/:productType",
   "/api/APIConnection/:connectionType/:x",
   "/api/sandbox/connect",
+  "/api/settings/connection-check",
 ];
 /** Calls that wait for news rather than work (capped per company on their own): outside fairness. */
 export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];

@@ -5,9 +5,10 @@
 
 import { diaCheck } from "./dia/check";
 import { isbasiCheck } from "./logo-isbasi/check";
+import { nebimCheck } from "./nebim/check";
 import type { ConnectorCheckSpec } from "./sdk/check";
 
-const SPECS: ConnectorCheckSpec[] = [diaCheck, isbasiCheck];
+const SPECS: ConnectorCheckSpec[] = [diaCheck, isbasiCheck, nebimCheck];
 
 const FOLDERS: Record<string, string> = {
   "dynamics-ax-rest": "dynamics-fo",

@@ -7,9 +7,10 @@
 
 import type { RuntimeRule } from "../testing/runtime-rules";
 
-/** What a field must be: a key (non-empty text), any text, a finite number, a flag, a date, a currency, a list. */
+/** What a field must be: a key (non-empty text or a number), a name (non-empty text), any text, a finite number, a flag, a date, a currency, a list. */
 export type FieldExpectation =
   | "code"
+  | "name"
   | "text"
   | "number"
   | "nonNegative"
@@ -50,7 +51,8 @@ const MODEL_SOURCE = {
 export const MODEL_FIELDS: Record<AnswerModel, FieldRule[]> = {
   product: [
     { path: "sku", expect: "code" },
-    { path: "name", expect: "text" },
+    // A product without a name cannot be listed in a shop.
+    { path: "name", expect: "name" },
     { path: "vatRate", expect: "nonNegative" },
     { path: "unit", expect: "text" },
     { path: "isActive", expect: "boolean" },
@@ -119,6 +121,8 @@ function meets(v: unknown, expect: FieldExpectation): boolean {
   switch (expect) {
     case "code":
       return (typeof v === "string" && v.trim() !== "" && !JUNK.has(v.trim())) || Number.isFinite(v);
+    case "name":
+      return typeof v === "string" && v.trim() !== "" && !JUNK.has(v.trim());
     case "text":
       return typeof v === "string" && !JUNK.has(v.trim());
     case "number":

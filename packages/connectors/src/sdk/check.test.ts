@@ -38,12 +38,12 @@ async function checkDia(transport: TransportFetch = fetch, limit?: number) {
 }
 
 /** A transport whose next answer carrying `key` loses it (the vendor's silent change). */
-function drifting(key: string): TransportFetch {
+function drifting({ key, within }: { key: string; within: string }): TransportFetch {
   let armed = true;
   return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
     const res = await fetch(input, init);
     if (!armed) return res;
-    const drifted = driftAnswer(await res.clone().text(), key);
+    const drifted = driftAnswer(await res.clone().text(), key, within);
     if (drifted === undefined) return res;
     armed = false;
     return new Response(drifted, { status: res.status, headers: res.headers });
@@ -63,7 +63,7 @@ describe("the connection check", () => {
   });
 
   it("finds a drifted answer: the product code gone is 'uyumsuz' on products, naming the rule and a shape without values", async () => {
-    const report = await checkDia(drifting(CHECK_DRIFTS.dia!.key));
+    const report = await checkDia(drifting(CHECK_DRIFTS.dia!));
     const drifted = report.operations.filter((o) => o.status === "drift");
     expect(drifted.map((o) => o.operation)).toEqual(["products"]);
     const rules = drifted[0]!.differences.map((d) => d.rule);

@@ -25,7 +25,11 @@ export type CheckOperation =
   | "shopStockLocations"
   | "shopCategories";
 
-type Read = (c: ErpConnector & ShopConnector, pageSize: number) => Promise<unknown[]>;
+/** One page of a read: its items, and how many records the connector could not read (`Page.rejected`). */
+type Read = (
+  c: ErpConnector & ShopConnector,
+  pageSize: number,
+) => Promise<{ items: unknown[]; rejected?: number } | unknown[]>;
 
 interface OperationDef {
   side: ConnectorKind;
@@ -35,21 +39,22 @@ interface OperationDef {
   read: Read;
 }
 
-const page = <T>(p: Promise<{ items: T[] }>) => p.then((r) => r.items);
+const page = <T>(p: Promise<{ items: T[]; rejected?: unknown[] }>) =>
+  p.then((r) => ({ items: r.items as unknown[], rejected: r.rejected?.length ?? 0 }));
 
-/** Every read a job makes, in the order the check runs them (the engine's order within a sweep). */
+/** Every read a job makes, in the order the check runs them (the product page first: it is every job's source). */
 export const CHECK_OPERATIONS: Record<CheckOperation, OperationDef> = {
-  categories: {
-    side: "erp",
-    model: "category",
-    jobs: ["CategoryIntegration"],
-    read: (c, n) => page(c.listCategories({ pageSize: n })),
-  },
   products: {
     side: "erp",
     model: "product",
     jobs: ["ProductIntegration", "ProductUpdate", "PriceIntegration"],
     read: (c, n) => page(c.listProducts({ pageSize: n })),
+  },
+  categories: {
+    side: "erp",
+    model: "category",
+    jobs: ["CategoryIntegration"],
+    read: (c, n) => page(c.listCategories({ pageSize: n })),
   },
   stockLocations: {
     side: "erp",
@@ -294,11 +299,21 @@ export async function runConnectionCheck(input: RunCheckInput): Promise<CheckRep
     const seen = recorder?.answers.length ?? 0;
     const base = { operation, side: def.side, jobs, differences: [] as CheckDifference[], items: 0 };
     try {
-      const items = await def.read(connector as ErpConnector & ShopConnector, pageSize);
+      const read = await def.read(connector as ErpConnector & ShopConnector, pageSize);
+      const items = Array.isArray(read) ? read : read.items;
+      const rejected = Array.isArray(read) ? 0 : (read.rejected ?? 0);
       const answers = recorder?.answers.slice(seen) ?? [];
       const raw = answers.at(-1)?.body;
       const sample = redactedShape(raw !== undefined && typeof raw !== "string" ? raw : items.slice(0, 1));
       const differences = judgeItems(def.model, items).map((d) => differenceOf(d, sample));
+      // One unreadable card is the merchant's data; a page of which none could be read is the answer's shape.
+      if (rejected > 0 && items.length === 0)
+        differences.push({
+          rule: `${descriptor.system}.${operation}.unreadable`,
+          field: operation,
+          detail: `all ${rejected} records of the page were rejected by the connector`,
+          sample,
+        });
       for (const answer of answers)
         for (const v of applyRuntimeRules(spec?.answerRules ?? [], answer))
           differences.push({

@@ -580,6 +580,7 @@ export const de: MessageCatalog = {
     },
     expect: {
       code: "ein nicht leerer Code",
+      name: "ein nicht leerer Name",
       text: "Text",
       number: "eine Zahl",
       nonNegative: "null oder eine positive Zahl",

@@ -545,6 +545,7 @@ export const en: MessageCatalog = {
     },
     expect: {
       code: "a non-empty code",
+      name: "a non-empty name",
       text: "text",
       number: "a number",
       nonNegative: "zero or a positive number",

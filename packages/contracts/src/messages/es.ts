@@ -565,6 +565,7 @@ export const es: MessageCatalog = {
     },
     expect: {
       code: "un código no vacío",
+      name: "un nombre no vacío",
       text: "texto",
       number: "un número",
       nonNegative: "cero o un número positivo",

@@ -576,6 +576,7 @@ export const fr: MessageCatalog = {
     },
     expect: {
       code: "un code non vide",
+      name: "un nom non vide",
       text: "du texte",
       number: "un nombre",
       nonNegative: "zéro ou un nombre positif",

@@ -543,6 +543,7 @@ export const ja: MessageCatalog = {
     },
     expect: {
       code: "空でないコード",
+      name: "空でない名前",
       text: "テキスト",
       number: "数値",
       nonNegative: "0 以上の数値",

@@ -552,6 +552,7 @@ export const tr = {
     },
     expect: {
       code: "dolu bir kod",
+      name: "dolu bir ad",
       text: "metin",
       number: "sayı",
       nonNegative: "sıfır ya da artı bir sayı",

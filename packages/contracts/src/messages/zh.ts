@@ -501,6 +501,7 @@ export const zh: MessageCatalog = {
     },
     expect: {
       code: "非空代码",
+      name: "非空名称",
       text: "文本",
       number: "数字",
       nonNegative: "零或正数",
