@@ -255,6 +255,14 @@ export class CheckRecorder {
   }
 }
 
+function biggest(answers: readonly CheckAnswer[]): CheckAnswer | undefined {
+  const size = (a: CheckAnswer) => (typeof a.body === "string" ? 0 : JSON.stringify(a.body).length);
+  return answers.reduce<CheckAnswer | undefined>(
+    (best, a) => (!best || size(a) > size(best) ? a : best),
+    undefined,
+  );
+}
+
 /** The refusal of a call past the plan, however the connector's client wrapped it. */
 function budgetRefused(error: unknown): boolean {
   for (let e = error; e instanceof Error; e = e.cause) if (e instanceof CheckBudgetExceeded) return true;
@@ -303,7 +311,8 @@ export async function runConnectionCheck(input: RunCheckInput): Promise<CheckRep
       const items = Array.isArray(read) ? read : read.items;
       const rejected = Array.isArray(read) ? 0 : (read.rejected ?? 0);
       const answers = recorder?.answers.slice(seen) ?? [];
-      const raw = answers.at(-1)?.body;
+      // The sample is the read's biggest answer (its rows), not a login or lookup beside it.
+      const raw = biggest(answers)?.body;
       const sample = redactedShape(raw !== undefined && typeof raw !== "string" ? raw : items.slice(0, 1));
       const differences = judgeItems(def.model, items).map((d) => differenceOf(d, sample));
       // One unreadable card is the merchant's data; a page of which none could be read is the answer's shape.
