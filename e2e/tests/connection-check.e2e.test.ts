@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { expectPath, field, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import { newUser, registerByApi, signIn, signInSupport, waitForShell } from "../support/app.ts";
 import { baseUrl, useBrowser } from "../support/browser.ts";
-import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
 
 const browser = useBrowser();
 const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.poll(read, { timeout });
@@ -66,11 +65,7 @@ describe("the connection check", () => {
 
     // Support sees the difference grouped by system, read and rule, with the shape and no values.
     const support = await browser.newPage();
-    await support.goto("/account/login");
-    await field(support, "E-Posta").fill(SUPPORT_ACCOUNT.email);
-    await field(support, "Şifre").fill(SUPPORT_ACCOUNT.password);
-    await support.getByRole("button", { name: "Giriş Yap" }).click();
-    await expectPath(support, "/support");
+    await signInSupport(support);
     await support.getByRole("link", { name: "Bağlantı Farkları" }).click();
     const group = support
       .locator('[data-testid="check-difference"][data-system="mikro"]')
