@@ -94,13 +94,14 @@ export class EngineHost {
           timeoutMs: options.connectorTimeoutMs,
           rateMultiplier: options.connectorRateMultiplier,
         }),
-      refuseRun: async (companyId, jobType) =>
-        (await expiredLicenceReason(
+      refuseRun: (companyId, jobType) =>
+        expiredLicenceReason(
           ctx.database.db,
           companyId,
           JOB_CATALOG[jobType]?.name ?? jobType,
           ctx.clock.now(),
-        )) ?? (await new ConnectionCheckService(ctx).firstSyncHold(companyId, jobType)),
+        ),
+      holdRun: (companyId, jobType) => new ConnectionCheckService(ctx).firstSyncHold(companyId, jobType),
       leaseMs: options.leaseMs,
     };
   }
