@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
 import { baseUrl } from "./browser.ts";
+import { SUPPORT_ACCOUNT } from "./support-account.ts";
 
 export type TestUser = {
   company_Name: string;
@@ -69,6 +70,15 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole("button", { name: "Giriş Yap" }).click();
   await page.waitForURL("**/dashboard");
   await waitForShell(page);
+}
+
+/** Signs the support account in through the same sign-in screen; it lands in the console. */
+export async function signInSupport(page: Page): Promise<void> {
+  await page.goto("/account/login");
+  await field(page, "E-Posta").fill(SUPPORT_ACCOUNT.email);
+  await field(page, "Şifre").fill(SUPPORT_ACCOUNT.password);
+  await page.getByRole("button", { name: "Giriş Yap" }).click();
+  await expectPath(page, "/support");
 }
 
 /** The signed-in shell is visible once the 1 s splash is gone. */

@@ -44,4 +44,5 @@ export const SUPPORT_ROUTES = [
   "/support/companies",
   "/support/announcements",
   "/support/actions",
+  "/support/connection-checks",
 ];

@@ -1,9 +1,16 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { expectPath, field, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import {
+  expectPath,
+  field,
+  newUser,
+  registerByApi,
+  signIn,
+  signInSupport,
+  waitForShell,
+} from "../support/app.ts";
 import { baseUrl, useBrowser } from "../support/browser.ts";
 import { COMPANY_ROUTES, PUBLIC_ROUTES, SUPPORT_ROUTES } from "../support/routes.ts";
-import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
 
 /**
  * Issue 11, defect 5: the panel works under its Content-Security-Policy. Every route is visited
@@ -113,11 +120,7 @@ describe("the panel under its Content-Security-Policy", () => {
 
   it("shows every support screen without a violation", async () => {
     const { page, violations } = await watchedPage();
-    await page.goto("/account/login");
-    await field(page, "E-Posta").fill(SUPPORT_ACCOUNT.email);
-    await field(page, "Şifre").fill(SUPPORT_ACCOUNT.password);
-    await page.getByRole("button", { name: "Giriş Yap" }).click();
-    await expectPath(page, "/support");
+    await signInSupport(page);
     for (const path of SUPPORT_ROUTES) await visit(page, path);
     expect(violations).toEqual([]);
     expect(browser.pageErrors).toEqual([]);

@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { expectPath, field, newUser, registerByApi, signIn } from "../support/app.ts";
+import { expectPath, newUser, registerByApi, signIn, signInSupport } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
-import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
 
 const browser = useBrowser();
 
@@ -55,11 +54,7 @@ describe("KVKK: data export and account deletion in the panel", () => {
 
     // Support sees the pending deletion.
     const support = await browser.newPage();
-    await support.goto("/account/login");
-    await field(support, "E-Posta").fill(SUPPORT_ACCOUNT.email);
-    await field(support, "Şifre").fill(SUPPORT_ACCOUNT.password);
-    await support.getByRole("button", { name: "Giriş Yap" }).click();
-    await expectPath(support, "/support");
+    await signInSupport(support);
     await support.getByRole("link", { name: "Silme Talepleri" }).click();
     await expectPath(support, "/support/deletions");
     const row = support.getByRole("row").filter({ hasText: user.company_Name });

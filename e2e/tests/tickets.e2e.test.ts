@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { combo, expectPath, field, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import {
+  combo,
+  expectPath,
+  field,
+  newUser,
+  registerByApi,
+  signIn,
+  signInSupport,
+  waitForShell,
+} from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
-import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
 
 const browser = useBrowser();
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489", "hex");
@@ -37,11 +45,7 @@ describe("tickets between a company and the support console", () => {
 
     // Support signs in on the same screen, lands in the console and answers.
     const support = await browser.newPage();
-    await support.goto("/account/login");
-    await field(support, "E-Posta").fill(SUPPORT_ACCOUNT.email);
-    await field(support, "Şifre").fill(SUPPORT_ACCOUNT.password);
-    await support.getByRole("button", { name: "Giriş Yap" }).click();
-    await expectPath(support, "/support");
+    await signInSupport(support);
     const row = support.getByTestId("support-inbox-row").filter({ hasText: subject });
     await row.getByRole("link", { name: "Aç" }).click();
     await support.getByTestId("support-reply-input").fill("Barkodu ekleyip görevi tekrar çalıştırınız.");

@@ -16,6 +16,7 @@ import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
 import { agentUpdateRoutes } from "./modules/agents/updates.ts";
 import { configRoutes } from "./modules/config/routes.ts";
+import { connectionCheckRoutes, connectionCheckSupportRoutes } from "./modules/connection-check/routes.ts";
 import { sqlPreviewRoutes } from "./modules/connections/sql-preview-routes.ts";
 import { connectionUsageRoutes } from "./modules/connections/usage-routes.ts";
 import { invalidateDashboardOnWrites } from "./modules/dashboard/dashboard-cache.ts";
@@ -62,6 +63,8 @@ const modules = [
   erpMatchingRoutes,
   ticketRoutes,
   supportRoutes,
+  connectionCheckRoutes,
+  connectionCheckSupportRoutes,
   privacyRoutes,
   retentionRoutes,
   sandboxRoutes,
@@ -95,6 +98,7 @@ export const HEAVY_ROUTES = [
   "/api/settings/connection-setting-update/:connectionType/:productType",
   "/api/APIConnection/:connectionType/:x",
   "/api/sandbox/connect",
+  "/api/settings/connection-check",
 ];
 /** Calls that wait for news rather than work (capped per company on their own): outside fairness. */
 export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];

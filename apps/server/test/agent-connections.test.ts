@@ -1,7 +1,8 @@
 import { engineSchema } from "@ep/engine";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
+import { connectionChecks } from "../src/modules/connection-check/schema.ts";
 import {
   agentProcess as agentHarnessProcess,
   bindErpToAgent,
@@ -51,7 +52,14 @@ describe("agent-backed connections", () => {
       // Every ERP call of the run went through the agent.
       const erpCalls = run.calls.erp.read + run.calls.erp.write;
       expect(erpCalls).toBeGreaterThan(0);
-      expect(agentHubOf(t.ctx).relayedCalls(agent.agentId) - relayedBefore).toBe(erpCalls);
+      // Before this first sync the connection check read one page of each ERP read, through the agent too.
+      const [checked] = await t.ctx.database.db
+        .select()
+        .from(connectionChecks)
+        .where(and(eq(connectionChecks.companyId, c.companyId), eq(connectionChecks.kind, "erp")));
+      expect(checked?.trigger).toBe("firstSync");
+      expect(checked!.calls).toBeGreaterThan(0);
+      expect(agentHubOf(t.ctx).relayedCalls(agent.agentId) - relayedBefore).toBe(erpCalls + checked!.calls);
 
       await agent.kill();
       c.shop.generateOrders(2);

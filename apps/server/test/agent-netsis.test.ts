@@ -52,6 +52,11 @@ describe("Netsis through the on-site agent", () => {
       });
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
       expect(saved.body.data.connection.lastTest).toMatchObject({ ok: true });
+      // The connection check ran beside the test, through the agent: every read "uyumlu".
+      const check = await call(t.app, "GET", "/api/settings/connection-check", { token: c.token });
+      const statuses = (check.body.data.erp.operations as Array<{ status: string }>).map((o) => o.status);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.filter((s) => s !== "ok")).toEqual([]);
       const tested = await call(t.app, "POST", "/api/APIConnection/erp/2", {
         token: c.token,
         body: { fields: {} },

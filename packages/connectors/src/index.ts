@@ -1,3 +1,4 @@
+export * from "./checks";
 export * from "./dia/index";
 export * from "./dynamics-ax/index";
 export * from "./dynamics-fo/index";

@@ -40,6 +40,11 @@ export type EngineDeps = {
   openConnectors(companyId: number, counter: CallCounter): Promise<OpenedConnectors>;
   /** A reason to refuse the run (e.g. an expired licence), or null to go ahead. */
   refuseRun?(companyId: number, jobType: JobType): Promise<string | null>;
+  /**
+   * Asked only when a run starts, after `refuseRun` (the stock probe does not ask it): a reason to hold
+   * the run (a first sync while the connection check found a needed read "uyumsuz"), or null.
+   */
+  holdRun?(companyId: number, jobType: JobType): Promise<string | null>;
   /** Run lease: a run whose worker stops renewing it for this long is marked Crashed. */
   leaseMs?: number;
 };

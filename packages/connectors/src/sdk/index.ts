@@ -1,3 +1,5 @@
+export * from "./check";
+export * from "./check-answers";
 export {
   ComposedShopConnector,
   type ShopOrderPart,

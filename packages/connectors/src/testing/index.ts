@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./catalog";
+export * from "./check-drift";
 export * from "./contract";
 export * from "./faults";
 export * from "./firebird";

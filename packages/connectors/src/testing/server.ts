@@ -315,7 +315,8 @@ export async function mountEmulators(
         for (const h of ["host", "content-length", "transfer-encoding", "connection"]) delete headers[h];
         const res = await target.inject({
           method: req.method as "GET",
-          url: `/${rest ?? ""}${query >= 0 ? req.url.slice(query) : ""}`,
+          // The host router drops a trailing slash from `*` (ignoreTrailingSlash); the emulator's paths keep it.
+          url: `/${rest ?? ""}${rest && !rest.endsWith("/") && /\/$/.test(req.url.split("?")[0]!) ? "/" : ""}${query >= 0 ? req.url.slice(query) : ""}`,
           headers: headers as Record<string, string>,
           payload: Buffer.isBuffer(req.body) ? req.body : undefined,
         });

@@ -584,6 +584,76 @@ export const de: MessageCatalog = {
     tooManyPanels:
       "Zu viele geöffnete Panel-Tabs dieser Firma verfolgen Live-Aktualisierungen. Schließen Sie die Tabs, die Sie nicht verwenden; dieser Tab verbindet sich in einigen Sekunden neu.",
   },
+  connectionCheck: {
+    status: {
+      ok: "kompatibel",
+      drift: "inkompatibel",
+      untried: "nicht versucht",
+    },
+    operation: {
+      products: "Produkte",
+      stock: "Lagerbestände",
+      prices: "Preise",
+      priceGroups: "Preisgruppen",
+      categories: "Kategorien",
+      stockLocations: "Lager",
+      orders: "Bestellungen",
+      orderStatuses: "Bestellstatus",
+      priceLists: "Preislisten",
+      shopStockLocations: "Lagerorte des Shops",
+      shopCategories: "Shop-Kategorien",
+    },
+    expect: {
+      code: "ein nicht leerer Code",
+      name: "ein nicht leerer Name",
+      text: "Text",
+      number: "eine Zahl",
+      nonNegative: "null oder eine positive Zahl",
+      boolean: "ein Ja/Nein-Wert",
+      date: "ein Datum",
+      currency: "ein dreistelliger Währungscode (wie TRY)",
+      list: "eine Liste",
+      textList: "eine Liste von Texten",
+    },
+    got: {
+      missing: "das Feld fehlte",
+      empty: "es kam leer",
+      text: "Text kam",
+      number: "eine Zahl kam",
+      invalidNumber: "eine ungültige Zahl kam",
+      boolean: "Ja/Nein kam",
+      list: "eine Liste kam",
+      object: "ein Objekt kam",
+    },
+    drift:
+      "In der Antwort von {{system}} ist das Feld «{{field}}» nicht wie erwartet: erwartet war {{expect}}, {{got}}. Funktioniert nicht: {{jobs}} (Feld {{field}}).",
+    unreadable:
+      "Die Antwort von {{system}} konnte nicht gelesen werden: sie weicht von der bekannten Form ab. Funktioniert nicht: {{jobs}}.",
+    rawRule:
+      "Die Antwort von {{system}} weicht von der bekannten Form ab ({{rule}}). Funktioniert nicht: {{jobs}}.",
+    untried: {
+      budget:
+        "Die Prüfung kündigte höchstens {{planned}} Aufrufe an; dieser Lesevorgang passte nicht hinein und wurde zum Schutz Ihres Kontingents nicht versucht.",
+      auth: "Das System hat die Anmeldung abgelehnt. Prüfen Sie die Verbindungsdaten und prüfen Sie erneut.",
+      network:
+        "Das System war nicht erreichbar. Prüfen Sie Adresse, Netzwerk und (falls genutzt) den lokalen Agenten und prüfen Sie erneut.",
+      rate_limited: "Das System hat sein Anfragelimit erreicht. Prüfen Sie in einigen Minuten erneut.",
+      unsupported:
+        "Dieses System bietet diesen Lesevorgang nicht an; der darauf beruhende Auftrag funktioniert mit diesem System nicht.",
+      other: "Der Lesevorgang wurde nicht abgeschlossen ({{reason}}). Prüfen Sie in einigen Minuten erneut.",
+      notConnected: "Für diese Seite ist keine Verbindung gespeichert. Speichern Sie zuerst die Verbindung.",
+    },
+    none: "Kein aktiver Auftrag benötigt auf dieser Seite einen Lesevorgang.",
+    firstSyncHeld:
+      "Die erste Übertragung wartet: die Verbindungsprüfung fand {{operations}} inkompatibel. Details in den Verbindungseinstellungen; mit «Trotzdem fortfahren» starten.",
+    checked: "Die Verbindung wurde geprüft.",
+    proceeded:
+      "Die erste Übertragung darf trotz der Abweichung starten. Inkompatible Felder können bei der Übertragung fehlschlagen.",
+    supportMailSubject:
+      "Verbindungsprüfung: Antwort {{system}} {{operation}} weicht bei {{companies}} Firmen ab",
+    supportMailBody:
+      "Regel: {{rule}}\nFeld: {{field}}\nZuerst gesehen: {{firstSeen}}\nFirmen: {{companies}}\nEine Änderung des Anbieters oder ein Fehler in unserem Prüfer. Eintrag: {{verified}}\nKonsole: {{link}}",
+  },
   sandbox: {
     connected:
       "Sie sind mit den Testsystemen verbunden. Starten Sie Übertragungen auf den Seiten Produktintegration und Auftragsintegration; sobald Ihr echtes System bereit ist, geben Sie seine Zugangsdaten über „Zum echten System wechseln“ ein.",

@@ -549,6 +549,76 @@ export const en: MessageCatalog = {
     tooManyPanels:
       "Too many open panel tabs of this company are following live updates. Close the tabs you do not use; this tab reconnects in a few seconds.",
   },
+  connectionCheck: {
+    status: {
+      ok: "compatible",
+      drift: "incompatible",
+      untried: "not tried",
+    },
+    operation: {
+      products: "Products",
+      stock: "Stock quantities",
+      prices: "Prices",
+      priceGroups: "Price groups",
+      categories: "Categories",
+      stockLocations: "Warehouses",
+      orders: "Orders",
+      orderStatuses: "Order statuses",
+      priceLists: "Price lists",
+      shopStockLocations: "Shop stock locations",
+      shopCategories: "Shop categories",
+    },
+    expect: {
+      code: "a non-empty code",
+      name: "a non-empty name",
+      text: "text",
+      number: "a number",
+      nonNegative: "zero or a positive number",
+      boolean: "a yes/no value",
+      date: "a date",
+      currency: "a three-letter currency code (like TRY)",
+      list: "a list",
+      textList: "a list of texts",
+    },
+    got: {
+      missing: "the field did not come",
+      empty: "it came empty",
+      text: "text came",
+      number: "a number came",
+      invalidNumber: "an invalid number came",
+      boolean: "yes/no came",
+      list: "a list came",
+      object: "an object came",
+    },
+    drift:
+      "In the {{system}} answer the field «{{field}}» is not as expected: {{expect}} was expected, {{got}}. Will not work: {{jobs}} ({{field}} field).",
+    unreadable:
+      "The {{system}} answer could not be read: it differs from the shape the connection knows. Will not work: {{jobs}}.",
+    rawRule:
+      "The {{system}} answer differs from the shape the connection knows ({{rule}}). Will not work: {{jobs}}.",
+    untried: {
+      budget:
+        "The check said it would make at most {{planned}} calls; this read did not fit, so it was not tried to protect your credits/quota.",
+      auth: "The system refused the login. Check the connection details and check again.",
+      network:
+        "The system could not be reached. Check the address, the network and (if used) the on-site agent, then check again.",
+      rate_limited: "The system reached its request limit. Check again in a few minutes.",
+      unsupported:
+        "This system does not offer this read; the job relying on it does not work with this system.",
+      other: "The read could not be completed ({{reason}}). Check again in a few minutes.",
+      notConnected: "No connection is saved for this side. Save the connection first.",
+    },
+    none: "No enabled job needs a read on this side.",
+    firstSyncHeld:
+      "The first transfer is on hold: the connection check found {{operations}} incompatible. See the details in Connection Settings and start it with «Continue anyway».",
+    checked: "The connection was checked.",
+    proceeded:
+      "The first transfer may start despite the difference. Incompatible fields may fail in the transfer.",
+    supportMailSubject:
+      "Connection check: {{system}} {{operation}} answer differs at {{companies}} companies",
+    supportMailBody:
+      "Rule: {{rule}}\nField: {{field}}\nFirst seen: {{firstSeen}}\nCompanies: {{companies}}\nA vendor change or a mistake in our judge. Entry: {{verified}}\nConsole: {{link}}",
+  },
   sandbox: {
     connected:
       'You are connected to the sandbox systems. Start transfers from the Product Integration and Order Integration screens; when your real system is ready, enter its details with "Switch to the real system".',

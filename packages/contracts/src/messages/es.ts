@@ -569,6 +569,75 @@ export const es: MessageCatalog = {
     tooManyPanels:
       "Demasiadas pestañas del panel de esta empresa siguen las actualizaciones en directo. Cierre las pestañas que no use; esta pestaña se volverá a conectar en unos segundos.",
   },
+  connectionCheck: {
+    status: {
+      ok: "compatible",
+      drift: "incompatible",
+      untried: "no probado",
+    },
+    operation: {
+      products: "Productos",
+      stock: "Existencias",
+      prices: "Precios",
+      priceGroups: "Grupos de precios",
+      categories: "Categorías",
+      stockLocations: "Almacenes",
+      orders: "Pedidos",
+      orderStatuses: "Estados de pedido",
+      priceLists: "Listas de precios",
+      shopStockLocations: "Ubicaciones de stock de la tienda",
+      shopCategories: "Categorías de la tienda",
+    },
+    expect: {
+      code: "un código no vacío",
+      name: "un nombre no vacío",
+      text: "texto",
+      number: "un número",
+      nonNegative: "cero o un número positivo",
+      boolean: "un valor sí/no",
+      date: "una fecha",
+      currency: "un código de moneda de tres letras (como TRY)",
+      list: "una lista",
+      textList: "una lista de textos",
+    },
+    got: {
+      missing: "el campo no llegó",
+      empty: "llegó vacío",
+      text: "llegó texto",
+      number: "llegó un número",
+      invalidNumber: "llegó un número no válido",
+      boolean: "llegó sí/no",
+      list: "llegó una lista",
+      object: "llegó un objeto",
+    },
+    drift:
+      "En la respuesta de {{system}} el campo «{{field}}» no es como se esperaba: se esperaba {{expect}}, {{got}}. No funcionará: {{jobs}} (campo {{field}}).",
+    unreadable:
+      "No se pudo leer la respuesta de {{system}}: difiere de la forma conocida. No funcionará: {{jobs}}.",
+    rawRule: "La respuesta de {{system}} difiere de la forma conocida ({{rule}}). No funcionará: {{jobs}}.",
+    untried: {
+      budget:
+        "La verificación anunció como máximo {{planned}} llamadas; esta lectura no cabía y no se intentó para proteger sus créditos/cuota.",
+      auth: "El sistema rechazó el inicio de sesión. Revise los datos de conexión y verifique de nuevo.",
+      network:
+        "No se pudo contactar el sistema. Revise la dirección, la red y (si se usa) el agente local, y verifique de nuevo.",
+      rate_limited: "El sistema alcanzó su límite de solicitudes. Verifique de nuevo en unos minutos.",
+      unsupported:
+        "Este sistema no ofrece esta lectura; la tarea que depende de ella no funciona con este sistema.",
+      other: "La lectura no se completó ({{reason}}). Verifique de nuevo en unos minutos.",
+      notConnected: "No hay conexión guardada para este lado. Guarde primero la conexión.",
+    },
+    none: "Ninguna tarea activa necesita lecturas en este lado.",
+    firstSyncHeld:
+      "La primera transferencia está en espera: la verificación encontró {{operations}} incompatible. Vea los detalles en Ajustes de conexión e iníciela con «Continuar de todos modos».",
+    checked: "Se verificó la conexión.",
+    proceeded:
+      "La primera transferencia puede empezar pese a la diferencia. Los campos incompatibles pueden fallar en la transferencia.",
+    supportMailSubject:
+      "Verificación de conexión: la respuesta {{system}} {{operation}} difiere en {{companies}} empresas",
+    supportMailBody:
+      "Regla: {{rule}}\nCampo: {{field}}\nVisto por primera vez: {{firstSeen}}\nEmpresas: {{companies}}\nUn cambio del proveedor o un error de nuestro juez. Entrada: {{verified}}\nConsola: {{link}}",
+  },
   sandbox: {
     connected:
       "Se ha conectado a los sistemas de prueba. Inicie las transferencias desde las pantallas Integración de productos e Integración de pedidos; cuando su sistema real esté listo, introduzca sus datos con «Pasar al sistema real».",

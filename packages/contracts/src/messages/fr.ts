@@ -580,6 +580,76 @@ export const fr: MessageCatalog = {
     tooManyPanels:
       "Trop d'onglets du panneau ouverts pour cette entreprise suivent les mises à jour en direct. Fermez les onglets que vous n'utilisez pas ; cet onglet se reconnectera dans quelques secondes.",
   },
+  connectionCheck: {
+    status: {
+      ok: "compatible",
+      drift: "incompatible",
+      untried: "non essayé",
+    },
+    operation: {
+      products: "Produits",
+      stock: "Quantités en stock",
+      prices: "Prix",
+      priceGroups: "Groupes de prix",
+      categories: "Catégories",
+      stockLocations: "Entrepôts",
+      orders: "Commandes",
+      orderStatuses: "Statuts de commande",
+      priceLists: "Listes de prix",
+      shopStockLocations: "Emplacements de stock de la boutique",
+      shopCategories: "Catégories de la boutique",
+    },
+    expect: {
+      code: "un code non vide",
+      name: "un nom non vide",
+      text: "du texte",
+      number: "un nombre",
+      nonNegative: "zéro ou un nombre positif",
+      boolean: "une valeur oui/non",
+      date: "une date",
+      currency: "un code devise à trois lettres (comme TRY)",
+      list: "une liste",
+      textList: "une liste de textes",
+    },
+    got: {
+      missing: "le champ n'est pas venu",
+      empty: "il est venu vide",
+      text: "du texte est venu",
+      number: "un nombre est venu",
+      invalidNumber: "un nombre invalide est venu",
+      boolean: "oui/non est venu",
+      list: "une liste est venue",
+      object: "un objet est venu",
+    },
+    drift:
+      "Dans la réponse de {{system}}, le champ «{{field}}» n'est pas comme prévu : {{expect}} était attendu, {{got}}. Ne fonctionnera pas : {{jobs}} (champ {{field}}).",
+    unreadable:
+      "La réponse de {{system}} n'a pas pu être lue : elle diffère de la forme connue. Ne fonctionnera pas : {{jobs}}.",
+    rawRule:
+      "La réponse de {{system}} diffère de la forme connue ({{rule}}). Ne fonctionnera pas : {{jobs}}.",
+    untried: {
+      budget:
+        "La vérification a annoncé au plus {{planned}} appels ; cette lecture n'y tenait pas et n'a pas été essayée pour protéger vos crédits/quota.",
+      auth: "Le système a refusé la connexion. Vérifiez les informations de connexion puis vérifiez à nouveau.",
+      network:
+        "Le système est injoignable. Vérifiez l'adresse, le réseau et (le cas échéant) l'agent local, puis vérifiez à nouveau.",
+      rate_limited: "Le système a atteint sa limite de requêtes. Vérifiez à nouveau dans quelques minutes.",
+      unsupported:
+        "Ce système n'offre pas cette lecture ; la tâche qui en dépend ne fonctionne pas avec ce système.",
+      other: "La lecture n'a pas abouti ({{reason}}). Vérifiez à nouveau dans quelques minutes.",
+      notConnected: "Aucune connexion enregistrée pour ce côté. Enregistrez d'abord la connexion.",
+    },
+    none: "Aucune tâche active ne nécessite de lecture de ce côté.",
+    firstSyncHeld:
+      "Le premier transfert est en attente : la vérification a trouvé {{operations}} incompatible. Voir le détail dans les Paramètres de connexion et le lancer avec «Continuer quand même».",
+    checked: "La connexion a été vérifiée.",
+    proceeded:
+      "Le premier transfert peut démarrer malgré la différence. Les champs incompatibles peuvent échouer lors du transfert.",
+    supportMailSubject:
+      "Vérification de connexion : la réponse {{system}} {{operation}} diffère chez {{companies}} entreprises",
+    supportMailBody:
+      "Règle : {{rule}}\nChamp : {{field}}\nVu pour la première fois : {{firstSeen}}\nEntreprises : {{companies}}\nUn changement du fournisseur ou une erreur de notre juge. Entrée : {{verified}}\nConsole : {{link}}",
+  },
   sandbox: {
     connected:
       "Vous êtes connecté aux systèmes de test. Lancez les transferts depuis les écrans Intégration des produits et Intégration des commandes ; lorsque votre système réel sera prêt, saisissez ses informations avec « Passer au système réel ».",

@@ -546,6 +546,72 @@ export const ja: MessageCatalog = {
     tooManyPanels:
       "この会社のパネルタブが多数開かれ、ライブ更新を受信しています。使用していないタブを閉じてください。このタブは数秒後に再接続します。",
   },
+  connectionCheck: {
+    status: {
+      ok: "互換",
+      drift: "非互換",
+      untried: "未実行",
+    },
+    operation: {
+      products: "商品",
+      stock: "在庫数",
+      prices: "価格",
+      priceGroups: "価格グループ",
+      categories: "カテゴリ",
+      stockLocations: "倉庫",
+      orders: "注文",
+      orderStatuses: "注文ステータス",
+      priceLists: "価格リスト",
+      shopStockLocations: "ショップの在庫拠点",
+      shopCategories: "ショップのカテゴリ",
+    },
+    expect: {
+      code: "空でないコード",
+      name: "空でない名前",
+      text: "テキスト",
+      number: "数値",
+      nonNegative: "0 以上の数値",
+      boolean: "はい/いいえの値",
+      date: "日付",
+      currency: "3 文字の通貨コード（TRY など）",
+      list: "リスト",
+      textList: "テキストのリスト",
+    },
+    got: {
+      missing: "項目がありませんでした",
+      empty: "空でした",
+      text: "テキストでした",
+      number: "数値でした",
+      invalidNumber: "無効な数値でした",
+      boolean: "はい/いいえでした",
+      list: "リストでした",
+      object: "オブジェクトでした",
+    },
+    drift:
+      "{{system}} の応答の項目「{{field}}」が想定と異なります：{{expect}} を想定していましたが、{{got}}。動作しないもの：{{jobs}}（{{field}} 項目）。",
+    unreadable: "{{system}} の応答を読み取れませんでした：既知の形式と異なります。動作しないもの：{{jobs}}。",
+    rawRule: "{{system}} の応答が既知の形式と異なります（{{rule}}）。動作しないもの：{{jobs}}。",
+    untried: {
+      budget:
+        "検証は最大 {{planned}} 回の呼び出しと予告しました。この読み取りは収まらないため、クレジット/クォータを守るために実行しませんでした。",
+      auth: "システムがログインを拒否しました。接続情報を確認して再検証してください。",
+      network:
+        "システムに接続できませんでした。アドレス、ネットワーク、（使用している場合は）ローカルエージェントを確認して再検証してください。",
+      rate_limited: "システムがリクエスト上限に達しました。数分後に再検証してください。",
+      unsupported:
+        "このシステムはこの読み取りを提供していません。これに依存するジョブはこのシステムでは動作しません。",
+      other: "読み取りを完了できませんでした（{{reason}}）。数分後に再検証してください。",
+      notConnected: "この側の接続が保存されていません。先に接続を保存してください。",
+    },
+    none: "この側で読み取りを必要とする有効なジョブはありません。",
+    firstSyncHeld:
+      "初回転送を保留しました：接続検証で {{operations}} が非互換でした。接続設定で詳細を確認し、「それでも続行」で開始できます。",
+    checked: "接続を検証しました。",
+    proceeded: "差異があっても初回転送を開始できます。非互換の項目は転送で失敗する可能性があります。",
+    supportMailSubject: "接続検証：{{system}} {{operation}} の応答が {{companies}} 社で異なります",
+    supportMailBody:
+      "ルール：{{rule}}\n項目：{{field}}\n初回検出：{{firstSeen}}\n企業数：{{companies}}\nベンダーの変更、または判定側の誤りの可能性があります。該当項目：{{verified}}\nコンソール：{{link}}",
+  },
   sandbox: {
     connected:
       "テスト環境に接続しました。商品連携・注文連携の画面から転送を開始できます。実際のシステムの準備ができたら、「実際のシステムに切り替える」から接続情報を入力してください。",

@@ -732,6 +732,71 @@ export const tr = {
     tooManyPanels:
       "Bu şirket için çok fazla açık panel sekmesi canlı takip yapıyor. Kullanmadığınız sekmeleri kapatınız; bu sekme birkaç saniye sonra yeniden bağlanacak.",
   },
+  connectionCheck: {
+    status: {
+      ok: "uyumlu",
+      drift: "uyumsuz",
+      untried: "denenemedi",
+    },
+    operation: {
+      products: "Ürünler",
+      stock: "Stok miktarları",
+      prices: "Fiyatlar",
+      priceGroups: "Fiyat grupları",
+      categories: "Kategoriler",
+      stockLocations: "Depolar",
+      orders: "Siparişler",
+      orderStatuses: "Sipariş durumları",
+      priceLists: "Fiyat listeleri",
+      shopStockLocations: "Mağaza stok konumları",
+      shopCategories: "Mağaza kategorileri",
+    },
+    expect: {
+      code: "dolu bir kod",
+      name: "dolu bir ad",
+      text: "metin",
+      number: "sayı",
+      nonNegative: "sıfır ya da artı bir sayı",
+      boolean: "evet/hayır değeri",
+      date: "tarih",
+      currency: "üç harfli para birimi kodu (TRY gibi)",
+      list: "liste",
+      textList: "metin listesi",
+    },
+    got: {
+      missing: "alan hiç gelmedi",
+      empty: "boş geldi",
+      text: "metin geldi",
+      number: "sayı geldi",
+      invalidNumber: "geçersiz bir sayı geldi",
+      boolean: "evet/hayır geldi",
+      list: "liste geldi",
+      object: "nesne geldi",
+    },
+    drift:
+      "{{system}} yanıtında «{{field}}» alanı beklenen biçimde değil: {{expect}} bekleniyordu, {{got}}. Çalışmayacak: {{jobs}} ({{field}} alanı).",
+    unreadable: "{{system}} yanıtı okunamadı: bağlantının bildiği biçimden farklı. Çalışmayacak: {{jobs}}.",
+    rawRule: "{{system}} yanıtı bağlantının bildiği biçimden farklı ({{rule}}). Çalışmayacak: {{jobs}}.",
+    untried: {
+      budget:
+        "Doğrulama en çok {{planned}} çağrı yapacağını söyledi; bu okuma o sınıra sığmadığı için kontörünüzü/kotanızı korumak adına denenmedi.",
+      auth: "Sistem girişi reddetti. Bağlantı bilgilerini kontrol edip yeniden doğrulayın.",
+      network:
+        "Sisteme ulaşılamadı. Adresi, ağ bağlantısını ve (kullanılıyorsa) yerel aracı kontrol edip yeniden doğrulayın.",
+      rate_limited: "Sistem istek sınırına ulaştı. Birkaç dakika sonra yeniden doğrulayın.",
+      unsupported: "Bu sistem bu okumayı sunmuyor; bu okumaya dayanan iş bu sistemle çalışmaz.",
+      other: "Okuma tamamlanamadı ({{reason}}). Birkaç dakika sonra yeniden doğrulayın.",
+      notConnected: "Bu taraf için kayıtlı bağlantı yok. Önce bağlantıyı kaydedin.",
+    },
+    none: "Etkin iş bu tarafta okuma gerektirmiyor.",
+    firstSyncHeld:
+      "İlk aktarım bekletildi: bağlantı doğrulamasında {{operations}} uyumsuz çıktı. Bağlantı Ayarları'nda ayrıntıyı görüp «Yine de devam et» ile başlatabilirsiniz.",
+    checked: "Bağlantı doğrulandı.",
+    proceeded: "İlk aktarım uyumsuzluğa rağmen başlayabilir. Uyumsuz alanlar aktarımda hata verebilir.",
+    supportMailSubject: "Bağlantı doğrulaması: {{system}} {{operation}} yanıtı {{companies}} firmada farklı",
+    supportMailBody:
+      "Kural: {{rule}}\nAlan: {{field}}\nİlk görülme: {{firstSeen}}\nFirma sayısı: {{companies}}\nBir sistem değişikliği ya da yargıcımızda bir hata olabilir. İlgili kayıt: {{verified}}\nKonsol: {{link}}",
+  },
   sandbox: {
     connected:
       'Deneme sistemlerine bağlandınız. Aktarımları Ürün Entegrasyonu ve Sipariş Entegrasyonu ekranlarından başlatabilir, gerçek sisteminize hazır olduğunuzda "Gerçek sisteme geç" ile bilgilerinizi girebilirsiniz.',

@@ -75,7 +75,10 @@ export async function executeRun(
   let opened: OpenedConnectors | undefined;
   let quotaSkipped = false;
   try {
-    reason = (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ?? null;
+    reason =
+      (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ??
+      (await deps.holdRun?.(run.companyId, run.jobType as JobType)) ??
+      null;
     if (!reason) {
       const flow = flows[run.jobType];
       if (!flow) throw new Error(`No flow for job type ${run.jobType}`);

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { ConnectorKind } from "@ep/connectors";
+import { CHECK_DRIFTS, type ConnectorKind, driftAnswer } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import {
@@ -24,6 +24,8 @@ type Tenant = { instance: Promise<SandboxInstance>; usedAt: number; pinned: bool
  */
 export class SandboxHub {
   private readonly tenants = new Map<string, Tenant>();
+  /** Armed drifts: `system/companyId` → the key the next answer carrying it loses. */
+  private readonly drifts = new Map<string, { key: string; within: string }>();
 
   constructor(
     /** `config.sandboxUrl`: `…/sandbox`. */
@@ -66,6 +68,31 @@ export class SandboxHub {
     const system = sandboxFor(kind, type);
     if (!system) return false;
     return Object.entries(this.credentials(system, companyId)).every(([k, v]) => credentials[k] === v);
+  }
+
+  /**
+   * Arms a vendor-change drill on the company's sandbox of `system` (issue 36): the next answer of its
+   * drifting read answers without the system's drift key, once. Answers the read it breaks, or undefined
+   * when the system has no drift.
+   */
+  armDrift(system: SandboxSystem, companyId: number): string | undefined {
+    const drift = CHECK_DRIFTS[system.system];
+    if (!drift) return undefined;
+    this.drifts.set(`${system.system}/${companyId}`, { key: drift.key, within: drift.within });
+    return drift.operation;
+  }
+
+  /** An emulator's answer, drifted when a drill is armed for its tenant (see `armDrift`). */
+  drifted(url: string, payload: string): string | undefined {
+    const m = /^\/sandbox\/([\w-]+)\/([\w-]+)\//.exec(url);
+    const companyId = m ? this.companyOf(m[2]!) : undefined;
+    if (companyId === undefined) return undefined;
+    const at = `${m![1]}/${companyId}`;
+    const drift = this.drifts.get(at);
+    if (!drift) return undefined;
+    const out = driftAnswer(payload, drift.key, drift.within);
+    if (out !== undefined) this.drifts.delete(at);
+    return out;
   }
 
   /** The emulator app answering for `tenantKey` of `system`, started on first use. */

@@ -1,5 +1,6 @@
 import { getDescriptor, mountEmulators } from "@ep/connectors";
 import {
+  connectionTypeSchema,
   envelopeSchema,
   type SandboxConnectResult,
   type SandboxSystemInfo,
@@ -14,8 +15,9 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import { findConnection } from "../connections/repository.ts";
 import { ConnectionService } from "../settings/connection-service.ts";
-import type { SandboxSystem } from "./registry.ts";
+import { type SandboxSystem, sandboxFor } from "./registry.ts";
 
 const tags = ["Sandbox"];
 
@@ -25,6 +27,16 @@ export function sandboxMounts(ctx: AppContext): FastifyPluginAsync {
     // The emulated systems' APIs are not ours: they stay out of our OpenAPI document.
     app.addHook("onRoute", (route) => {
       route.schema = { ...route.schema, hide: true };
+    });
+    // A drill armed by "POST /api/sandbox/drift" changes one answer's shape on its way out.
+    app.addHook("onSend", async (request, _reply, payload) => {
+      const text = Buffer.isBuffer(payload)
+        ? payload.toString("utf8")
+        : typeof payload === "string"
+          ? payload
+          : undefined;
+      if (text === undefined) return payload;
+      return ctx.sandbox.drifted(request.url, text) ?? payload;
     });
     for (const system of ctx.sandbox.systems) {
       await mountEmulators(app, {
@@ -94,6 +106,28 @@ export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         };
         const bothOk = erp.connection.lastTest?.ok && shop.connection.lastTest?.ok;
         return ok(result, bothOk ? "sandbox.connected" : "sandbox.connectFailed");
+      },
+    );
+
+    // A vendor-change drill on the company's own sandbox (issue 36): the next answer of one read loses a
+    // key, so "Bağlantıyı doğrula" shows what a vendor's silent change looks like. Own sandbox only.
+    app.post(
+      "/api/sandbox/drift",
+      {
+        schema: {
+          tags,
+          body: z.object({ connectionType: connectionTypeSchema }),
+          response: { 200: envelopeSchema(z.object({ operation: z.string() })) },
+        },
+      },
+      async (request) => {
+        const companyId = companyOf(request);
+        const kind = request.body.connectionType === "erp" ? "erp" : "shop";
+        const row = await findConnection(ctx.database.db, companyId, kind);
+        const system = row?.isEmulated ? sandboxFor(kind, row.systemType) : undefined;
+        const operation = system && ctx.sandbox.armDrift(system, companyId);
+        if (!operation) throw AppError.notFound();
+        return ok({ operation });
       },
     );
   };

@@ -26,6 +26,7 @@ import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { recordActivity } from "../activities/repository.ts";
 import { AgentService, offlineText } from "../agents/service.ts";
+import { ConnectionCheckService } from "../connection-check/service.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
 import {
   type ConnectionRow,
@@ -265,6 +266,7 @@ export class ConnectionService {
     const outcome = await this.probe(companyId, d, credentials, via);
     const test = { ok: outcome.ok, message: outcome.message, at: new Date(outcome.testedAt) };
     await recordConnectionTest(this.db, saved.id, test);
+    if (test.ok) await this.checkQuietly(companyId, kind);
     const row = { ...saved, lastTestAt: test.at, lastTestOk: test.ok, lastTestMessage: test.message };
     const jobsReady = await this.jobsForWorkingPair(companyId);
     if (kind === "shop" && test.ok) await new WebhookService(this.ctx).registerQuietly(companyId);
@@ -274,6 +276,15 @@ export class ConnectionService {
     this.ctx.logger.info({ companyId, kind, system: d.system, changed: !unchanged }, "connection saved");
     const runs = await lastRunOutcomes(this.db, companyId);
     return { connection: viewOf(connectionType, row, credentials, runs), jobsReady };
+  }
+
+  /** The connection check beside the test (issue 36): its failure never fails the save. */
+  private async checkQuietly(companyId: number, kind: ConnectorKind): Promise<void> {
+    await new ConnectionCheckService(this.ctx)
+      .run(companyId, kind, "save")
+      .catch((error: unknown) =>
+        this.ctx.logger.warn({ err: error, companyId, kind }, "connection check failed"),
+      );
   }
 
   /** The agent a form names (one of the company's, not revoked), or the stored one when it names none. */

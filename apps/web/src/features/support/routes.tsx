@@ -14,6 +14,7 @@ const CompaniesPage = lazy(() => import("./pages/SupportCompaniesPage"));
 const AnnouncementsPage = lazy(() => import("./pages/SupportAnnouncementsPage"));
 const ActionsPage = lazy(() => import("./pages/SupportActionsPage"));
 const DeletionsPage = lazy(() => import("./pages/SupportDeletionsPage"));
+const ConnectionChecksPage = lazy(() => import("./pages/SupportConnectionChecksPage"));
 
 const NAV = [
   { to: "/support", key: "inbox" },
@@ -21,6 +22,7 @@ const NAV = [
   { to: "/support/announcements", key: "announcements" },
   { to: "/support/actions", key: "actions" },
   { to: "/support/deletions", key: "deletions" },
+  { to: "/support/connection-checks", key: "connectionChecks" },
 ] as const;
 
 function SupportLayout() {
@@ -92,6 +94,7 @@ export default function SupportRoutes() {
         <Route path="announcements" element={<AnnouncementsPage />} />
         <Route path="actions" element={<ActionsPage />} />
         <Route path="deletions" element={<DeletionsPage />} />
+        <Route path="connection-checks" element={<ConnectionChecksPage />} />
         <Route path="*" element={<Navigate to="/support" replace />} />
       </Route>
       <Route path="*" element={<Navigate to="/support" replace />} />

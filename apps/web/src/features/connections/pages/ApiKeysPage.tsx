@@ -6,6 +6,7 @@ import { AgentsCard } from "@/features/agents/components/AgentsCard";
 import { useScrollToHash } from "@/lib/scroll-to-hash";
 import { useConnections } from "../api";
 import { ConnectionCard } from "../components/ConnectionCard";
+import { ConnectionCheckCard } from "../components/ConnectionCheckCard";
 import { SandboxConnectButton } from "../components/SandboxConnect";
 
 /** /settings/api-keys — the ERP connection and the shop connection, each with its test. */
@@ -35,6 +36,11 @@ export default function ApiKeysPage() {
             <Grid.Col span={{ base: 12, xl: 6 }}>
               <ConnectionCard connectionType="ecommerce" overview={data} />
             </Grid.Col>
+            {(data.erp || data.ecommerce) && (
+              <Grid.Col span={12}>
+                <ConnectionCheckCard />
+              </Grid.Col>
+            )}
             <Grid.Col span={12}>
               <AgentsCard />
             </Grid.Col>
