@@ -7,6 +7,7 @@ import { agentHubOf } from "../src/modules/agents/service.ts";
 import {
   agentProcess,
   bindErpToAgent,
+  erpCheckCallsSince,
   ordersThroughKilledAgent,
   RELAYED_CONNECTOR_TIMEOUT,
 } from "./agent-harness.ts";
@@ -48,6 +49,7 @@ describe("Dynamics AX 2012 through the on-site agent", () => {
       await bindErpToAgent(t, c.token, agent.agentId);
       const hub = agentHubOf(t.ctx);
       const relayedBefore = hub.relayedCalls(agent.agentId);
+      const since = new Date();
 
       const tested = await call(t.app, "POST", "/api/APIConnection/erp/7", {
         token: c.token,
@@ -77,7 +79,8 @@ describe("Dynamics AX 2012 through the on-site agent", () => {
       // Every AX call of the runs went through the agent, and AX refused no envelope.
       const erpCalls = products.calls.erp.read + stock.calls.erp.read;
       expect(erpCalls).toBeGreaterThan(0);
-      expect(hub.relayedCalls(agent.agentId) - relayedBefore).toBe(1 + erpCalls);
+      const checkCalls = await erpCheckCallsSince(t, c.companyId, since);
+      expect(hub.relayedCalls(agent.agentId) - relayedBefore).toBe(1 + erpCalls + checkCalls);
       expect(erp.schemaRejections).toEqual([]);
       expect(erp.responseProblems).toEqual([]);
     } finally {

@@ -18,7 +18,7 @@ import { ConnectorError, firebirdSysdbaPassword } from "@ep/connectors";
 import Firebird from "node-firebird";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { bindErpToAgent, RELAYED_CONNECTOR_TIMEOUT } from "./agent-harness.ts";
+import { bindErpToAgent, erpCheckCallsSince, RELAYED_CONNECTOR_TIMEOUT } from "./agent-harness.ts";
 import { connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, startTestApp, type TestApp } from "./harness.ts";
 
@@ -64,13 +64,15 @@ async function onlineAgent(token: string, within = 60_000): Promise<number> {
 async function ordersThrough(c: Awaited<ReturnType<typeof connectedCompany>>, agentId: number) {
   await bindErpToAgent(t, c.token, agentId);
   const relayedBefore = agentHubOf(t.ctx).relayedCalls(agentId);
+  const since = new Date();
   c.shop.generateOrders(5);
   const run = await runJob(t, c, "OrderIntegration", 120_000);
   expect(run.status, JSON.stringify(run)).toBe("Succeeded");
   expect(run.counts.written, JSON.stringify(run)).toBe(5);
   const erpCalls = run.calls.erp.read + run.calls.erp.write;
   expect(erpCalls).toBeGreaterThan(0);
-  expect(agentHubOf(t.ctx).relayedCalls(agentId) - relayedBefore).toBe(erpCalls);
+  const checkCalls = await erpCheckCallsSince(t, c.companyId, since);
+  expect(agentHubOf(t.ctx).relayedCalls(agentId) - relayedBefore).toBe(erpCalls + checkCalls);
 }
 
 const fbPassword = firebirdSysdbaPassword();

@@ -5,9 +5,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentStore, pair } from "@ep/agent";
 import { engineSchema } from "@ep/engine";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
+import { connectionChecks } from "../src/modules/connection-check/schema.ts";
 import { type ConnectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
 import { call, type TestApp } from "./harness.ts";
 
@@ -19,6 +20,18 @@ const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/s
  * call that times out is left for the next run, and a test counting one run's writes sees one fewer.
  * A killed agent still fails its calls at once (its socket closes), so the kill tests wait no longer.
  */
+/**
+ * The calls the connection check made through the agent since `since` (the check before a first sync
+ * reads one page of each ERP read, through the agent too); 0 when no check ran since.
+ */
+export async function erpCheckCallsSince(t: TestApp, companyId: number, since: Date): Promise<number> {
+  const [checked] = await t.ctx.database.db
+    .select()
+    .from(connectionChecks)
+    .where(and(eq(connectionChecks.companyId, companyId), eq(connectionChecks.kind, "erp")));
+  return checked && checked.checkedAt >= since ? checked.calls : 0;
+}
+
 export const RELAYED_CONNECTOR_TIMEOUT = { CONNECTOR_TIMEOUT_SECONDS: "10" } as const;
 
 export type AgentProcess = Awaited<ReturnType<typeof agentProcess>>;
