@@ -76,11 +76,16 @@ describe("translations are real", () => {
 
   it("the contracts catalogues are not English placeholders", () => {
     const enLeaves = leaves(catalogs.en as unknown as Tree);
+    // A text Turkish in every language on purpose (the KVKK export, a record under Turkish law) is no
+    // English placeholder: only texts English has of its own count.
+    const trLeaves = leaves(catalogs.tr as unknown as Tree);
+    const english = [...enLeaves].filter(([k, v]) => trLeaves.get(k) !== v);
+    const englishKeys = new Map(english);
     for (const lang of ["de", "es", "fr", "ja", "zh"] as const) {
       const same = [...leaves(catalogs[lang] as unknown as Tree)].filter(
-        ([k, v]) => enLeaves.get(k) === v,
+        ([k, v]) => englishKeys.get(k) === v,
       ).length;
-      expect(same / enLeaves.size, lang).toBeLessThan(0.1);
+      expect(same / englishKeys.size, lang).toBeLessThan(0.1);
     }
   });
 });
