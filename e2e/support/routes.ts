@@ -9,6 +9,9 @@ export const PUBLIC_ROUTES = [
   "/account/reset-password?rowid=gecersiz",
   "/error/404",
   "/error/500",
+  // Partner entry links, signed out: the landing that offers sign-in or registration.
+  "/ikas-auth?storeName=magaza",
+  "/tsoft-auth?domain=magaza.example.com",
 ];
 
 /** A signed-in company's screens (ticket detail pages are added by the suites that make a ticket). */

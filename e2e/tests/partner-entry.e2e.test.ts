@@ -4,6 +4,7 @@ import { PARTNER_ENTRIES } from "@ep/contracts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectPath, field, newUser, registerByApi, signIn } from "../support/app.ts";
+import { axeViolations } from "../support/axe.ts";
 import { useBrowser } from "../support/browser.ts";
 
 /**
@@ -108,6 +109,9 @@ describe("partner entry links", () => {
     await page.goto(linkOf("shopify"));
     await page.getByTestId("partner-confirm-question").waitFor();
     await shoot(page, "confirm");
+    // The signed-in confirmation meets WCAG 2.1 AA like every other screen (the signed-out landings are
+    // in the accessibility suite's public routes).
+    expect(await axeViolations(page, "/shopify-auth (signed in)")).toEqual([]);
     await page.getByRole("button", { name: "Evet, bağla" }).click();
     await expect
       .poll(() => page.getByTestId("install-error-body").textContent())
