@@ -195,15 +195,7 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
     return orders;
   };
 
-  server.app.post("/api/admin/oauth/token", async (req, reply) => {
-    const gate = await server.gate(
-      req,
-      reply,
-      { kind: "read", operation: "oauth/token" },
-      { skipRateLimit: true },
-    );
-    if (gate === "handled") return reply;
-    const body = (req.body ?? {}) as Record<string, string>;
+  server.tokenEndpoint("/api/admin/oauth/token", "oauth/token", async (body, _req, reply) => {
     if (body.grant_type !== "client_credentials") {
       counters.errors++;
       return reply.code(400).send({

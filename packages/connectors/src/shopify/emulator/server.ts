@@ -525,15 +525,7 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
   };
   server.app.post("/admin/api/:version/graphql.json", graphql);
 
-  server.app.post("/admin/oauth/access_token", async (req, reply) => {
-    const gate = await server.gate(
-      req,
-      reply,
-      { kind: "read", operation: "oauth/access_token" },
-      { skipRateLimit: true },
-    );
-    if (gate === "handled") return reply;
-    const b = (req.body ?? {}) as Record<string, string>;
+  server.tokenEndpoint("/admin/oauth/access_token", "oauth/access_token", async (b, _req, reply) => {
     const refuse = (error: string, error_description: string) => {
       counters.errors++;
       counters.authFailures++;
