@@ -1,10 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order, Page, Price, Product, StockLevel } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages } from "../testing/contract";
-import { ConformanceTally, describeVersionPin, expectConformance } from "../testing/contract-suite";
+import {
+  ConformanceTally,
+  closeAfterAll,
+  describeVersionPin,
+  expectConformance,
+} from "../testing/contract-suite";
 import { isValidEan13 } from "../testing/prng";
 import { judgeRequests } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
@@ -49,19 +54,13 @@ beforeAll(async () => {
   conn = createMikroConnector(emu.credentials, ctx());
 });
 
-afterAll(async () => {
-  await emu.close();
-});
+closeAfterAll(() => emu);
 
 /** Every request the connector sent in these tests, judged against the live request shapes. */
 const tally = new ConformanceTally(judgeMikroRequest, MIKRO_RULES);
 const conformance = tally.report;
 
-afterEach(() => {
-  emu.faults.clear();
-  expect(emu.recorder.dropped).toBe(0);
-  tally.take(emu.recorder);
-});
+tally.takeAfterEach(() => emu);
 
 describe("Mikro connector against its emulator", () => {
   it("tests the connection and says which firm and period answered", async () => {

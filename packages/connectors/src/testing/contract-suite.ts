@@ -5,7 +5,7 @@
  * for test files only (not exported from the package).
  */
 
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { ErpConnector, ShopConnector } from "../sdk/connector";
 import type { ApiVersionPin } from "../sdk/version-pin";
 import { caught } from "./contract";
@@ -39,6 +39,25 @@ export class ConformanceTally {
     );
     recorder.clear();
   }
+
+  /**
+   * After each test: the emulator's injected faults cleared, nothing dropped by its recorder, and what it
+   * recorded judged.
+   */
+  takeAfterEach(emulator: () => TestedEmulator): void {
+    afterEach(() => {
+      const emu = emulator();
+      emu.faults.clear();
+      expect(emu.recorder.dropped).toBe(0);
+      this.take(emu.recorder);
+    });
+  }
+}
+
+/** What `takeAfterEach` needs of an emulator. */
+interface TestedEmulator {
+  faults: { clear(): void };
+  recorder: { list(): RecordedRequest[]; clear(): void; dropped: number };
 }
 
 /** An emulator a suite starts: what it recorded is kept for the verdict when it closes. */
