@@ -14,7 +14,6 @@ import {
   validate,
 } from "graphql";
 import { getVariableValues } from "graphql/execution/values";
-import type { CallKind } from "../sdk/logging";
 import type { Verdict } from "./recorder";
 
 export interface GqlRequest {
@@ -80,26 +79,4 @@ export function judgeGraphqlBody(body: unknown, judge: (req: GqlRequest) => Judg
 export function graphqlJudge(schema: () => GraphQLSchema, opts: GraphqlJudgeOptions) {
   const request = (req: GqlRequest): JudgedRequest => judgeGraphqlRequest(schema(), req, opts);
   return { request, body: (body: unknown): Verdict => judgeGraphqlBody(body, request) };
-}
-
-/** How an emulator counts a GraphQL call: its first operation, named by its first root field. */
-export function graphqlCallOf(doc: DocumentNode): {
-  op: OperationDefinitionNode | undefined;
-  operation: string;
-  kind: CallKind;
-} {
-  const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
-  const firstField = op?.selectionSet.selections.find((s) => s.kind === "Field");
-  const operation = firstField && firstField.kind === "Field" ? firstField.name.value : "unknown";
-  return { op, operation, kind: op?.operation === "mutation" ? "write" : "read" };
-}
-
-/** A request's query parsed, or the error a GraphQL server answers (`missing` when there is no query). */
-export function parseGraphqlQuery(query: unknown, missing: string): DocumentNode | Error {
-  if (typeof query !== "string") return new Error(missing);
-  try {
-    return parse(query);
-  } catch (e) {
-    return e as Error;
-  }
 }

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { execute, GraphQLError, type GraphQLSchema, validate } from "graphql";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import type { EmulatorCounters, ErrorBlockPolicy, FaultConfig } from "../../testing/faults";
-import { graphqlCallOf, parseGraphqlQuery } from "../../testing/graphql-judge";
+import { graphqlCallOf, parseGraphqlQuery } from "../../testing/graphql-emulator";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
 import { ikasWebhookSignature } from "../webhooks";

@@ -11,7 +11,7 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type DocumentNode, execute, parse, validate } from "graphql";
 import type { EmulatorCounters, FaultConfig } from "../../testing/faults";
-import { graphqlCallOf, parseGraphqlQuery } from "../../testing/graphql-judge";
+import { graphqlCallOf, parseGraphqlQuery } from "../../testing/graphql-emulator";
 import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
