@@ -70,6 +70,15 @@ describe("connections", () => {
     expect(sentos.implemented).toBe(true);
     expect(sentos.limitations).toHaveLength(1);
     expect(sentos.limitations[0]).toContain("yalnızca ürünleri, depoları ve siparişleri okur");
+    // Dynamics AX 2012 is past Microsoft's end of support: its form says so, in Turkish; Mikro's does not.
+    const ax = res.body.data.connectors.find(
+      (c: { connectionType: string; productType: number }) =>
+        c.connectionType === "erp" && c.productType === 7,
+    );
+    expect(ax.supportWarning).toBe(
+      "Microsoft Dynamics AX (AX 2012 R3) için üreticinin desteği 10.01.2023 tarihinde sona erdi: güvenlik ve hata düzeltmeleri artık yayımlanmıyor. Bağlantı çalışmaya devam eder; desteklenen bir sürüme geçişinizi planlayınız.",
+    );
+    expect(mikro.supportWarning).toBeNull();
   });
 
   it("tests unsaved values against the live system, in Turkish", async () => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import { billableCalls } from "../sdk/metering";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { describeVersionPin } from "../testing/contract-suite";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { closeAfterAll, describeVersionPin, expectConformance } from "../testing/contract-suite";
+import { judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
 import { createDiaConnector } from "./connector";
 import { diaDescriptor } from "./descriptor";
@@ -30,10 +30,7 @@ beforeAll(async () => {
   conn = createDiaConnector(emu.credentials, ctx());
 });
 
-afterAll(async () => {
-  judged.push(...emu.recorder.list());
-  await emu.close();
-});
+closeAfterAll(() => emu, judged);
 
 describe("DİA connector against its emulator", () => {
   it("logs in and says which firm and period answered", async () => {
@@ -232,12 +229,7 @@ describe("DİA conformance", () => {
   it("every request the connector sent matches the doc's envelope and the service table", () => {
     const requests = [...judged, ...emu.recorder.list()];
     expect(emu.recorder.dropped).toBe(0);
-    const report = judgeRequests(requests, judgeDiaRequest);
-    console.log(
-      `DİA conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
-    );
-    expect(describeFailures(report)).toBe("");
-    expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(10);
+    expectConformance("DİA", judgeRequests(requests, judgeDiaRequest), { operations: 10 });
   });
 });
 

@@ -5,12 +5,11 @@
  * is one filtered `_listele` call of one row, so a transfer costs as little kontör as it can.
  */
 
-import { createHash } from "node:crypto";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Customer, Invoice } from "../sdk/model";
 import { turkishDate } from "../sdk/turkish-time";
-import { round2 } from "../sdk/util";
+import { customerCodeOf, round2 } from "../sdk/util";
 import { type DiaApi, type DiaRow, num, str } from "./api";
 
 export class DiaOrders {
@@ -18,14 +17,7 @@ export class DiaOrders {
 
   /** Deterministic customer code for our reference (≤ 25 characters). */
   customerCode(ref: string): string {
-    const prefix = this.api.cfg.customerPrefix ?? "120.W.";
-    const clean = ref
-      .toLocaleUpperCase("tr-TR")
-      .replace(/[ÇĞİÖŞÜ]/g, (c) => ({ Ç: "C", Ğ: "G", İ: "I", Ö: "O", Ş: "S", Ü: "U" })[c] ?? c)
-      .replace(/[^A-Z0-9]/g, "");
-    if (prefix.length + clean.length <= 25) return prefix + clean;
-    const hash = createHash("sha1").update(ref).digest("hex").slice(0, 8).toUpperCase();
-    return `${prefix}${clean.slice(0, Math.max(0, 25 - prefix.length - 9))}-${hash}`;
+    return customerCodeOf(ref, this.api.cfg.customerPrefix ?? "120.W.", 25);
   }
 
   private async one(service: string, field: string, value: string, columns: string[]): Promise<DiaRow[]> {

@@ -1,4 +1,5 @@
 import { defineConnector, textField, urlField } from "../sdk/skeleton";
+import { AX_VERSION_PIN } from "./judge/rules";
 
 /** An enhanced integration port on IIS (HTTP adapter), as AX 2012 names its address. */
 export const AX_ENDPOINT_EXAMPLE = "http://ax-iis/MicrosoftDynamicsAXAif60/EntegrasyonPaneli/xppservice.svc";
@@ -42,6 +43,7 @@ export const axDescriptor = defineConnector("erp", {
   // AX documents no limit; an AOS serves many users: stay gentle.
   budget: { requests: 10, windowMs: 1000 },
   onPremOnly: true,
+  versionPin: AX_VERSION_PIN,
   notes:
     "AX 2012 AIF belge hizmetleri (SOAP): satış siparişleri SalesOrderService ile yazılır, maddeler ItemService, eldeki stok InventoryOnHandService ile okunur. Yerel bağlantı aracı üzerinden çalışır.",
   notice:

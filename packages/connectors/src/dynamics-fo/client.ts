@@ -9,6 +9,7 @@ import { message } from "@ep/contracts";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason, parseRetryAfter, reasonForHttpStatus } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
+import { CachedToken, clientCredentialsToken } from "../sdk/oauth";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { D365_DEFAULT_VAT_GROUPS, d365Descriptor, d365TokenUrl } from "./descriptor";
 import { type BatchPart, buildBatch, parseBatchAnswers } from "./odata";
@@ -103,8 +104,8 @@ export class D365Client {
   readonly now: () => number;
   private readonly tokenUrl: string;
   private readonly scope: string;
-  private token?: { value: string; expiresAt: number; ttlMs: number };
-  private tokenPromise?: Promise<string>;
+  /** Client credentials: no refresh token; a new token shortly before expiry, or after a 401. */
+  private readonly token: CachedToken;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     this.cfg = requireCredentials(SYSTEM, d365Descriptor.credentials, credentials);
@@ -117,60 +118,29 @@ export class D365Client {
     this.vatGroups = parseVatGroups(this.cfg.vatGroups ?? D365_DEFAULT_VAT_GROUPS);
     this.now = ctx.now ?? Date.now;
     this.http = createConnectorHttp(d365Descriptor, ctx, { secrets: [this.cfg.clientSecret ?? ""] });
-  }
-
-  private async fetchToken(): Promise<string> {
-    const res = await this.http.request({
-      url: this.tokenUrl,
-      operation: "oauth2/token",
-      kind: "read",
-      skipRateLimit: true,
-      body: {
-        form: {
-          grant_type: "client_credentials",
-          client_id: this.cfg.clientId ?? "",
-          client_secret: this.cfg.clientSecret ?? "",
-          scope: this.scope,
-        },
-      },
-      classify: (r) => {
-        if (r.status === 400 || r.status === 401 || r.status === 403) {
-          const b = (r.json ?? {}) as { error?: string; error_description?: string };
-          return new ConnectorError("d365: token request refused", {
-            reason: "auth",
-            httpStatus: r.status,
-            systemCode: b.error,
-            systemMessage: b.error_description ?? b.error ?? r.text.slice(0, 200),
-            system: SYSTEM,
-            operation: "oauth2/token",
-          });
-        }
-        return undefined;
-      },
-    });
-    const b = (res.json ?? {}) as { access_token?: string; expires_in?: number | string };
-    if (!b.access_token) throw badResponse("oauth2/token", res.text);
-    const ttlMs = Number(b.expires_in ?? DEFAULT_TOKEN_TTL_S) * 1000;
-    this.http.addSecret(b.access_token);
-    this.token = { value: b.access_token, expiresAt: this.now() + ttlMs, ttlMs };
-    return b.access_token;
-  }
-
-  /** No refresh token with client credentials: a new token shortly before expiry, or after a 401. */
-  private async accessToken(): Promise<string> {
-    const t = this.token;
-    if (t && this.now() < t.expiresAt - Math.min(300_000, t.ttlMs / 10)) return t.value;
-    this.tokenPromise ??= this.fetchToken().finally(() => {
-      this.tokenPromise = undefined;
-    });
-    return this.tokenPromise;
+    const form = {
+      client_id: this.cfg.clientId ?? "",
+      client_secret: this.cfg.clientSecret ?? "",
+      scope: this.scope,
+    };
+    this.token = new CachedToken(
+      () =>
+        clientCredentialsToken(this.http, {
+          url: this.tokenUrl,
+          system: SYSTEM,
+          operation: "oauth2/token",
+          form,
+          defaultTtlS: DEFAULT_TOKEN_TTL_S,
+        }),
+      this.now,
+    );
   }
 
   private auth() {
     return {
-      headers: async () => ({ authorization: `Bearer ${await this.accessToken()}` }),
+      headers: async () => ({ authorization: `Bearer ${await this.token.get()}` }),
       onAuthFailure: async () => {
-        this.token = undefined;
+        this.token.drop();
         return true;
       },
     };
@@ -208,7 +178,7 @@ export class D365Client {
       kind: "read",
       ...this.auth(),
       headers: async () => ({
-        authorization: `Bearer ${await this.accessToken()}`,
+        authorization: `Bearer ${await this.token.get()}`,
         prefer: `odata.maxpagesize=${size}`,
       }),
       classify: (r) => classifyD365Response(r, `GET ${set}`),

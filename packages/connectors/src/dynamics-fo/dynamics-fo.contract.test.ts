@@ -1,11 +1,16 @@
 import Fastify from "fastify";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { ConformanceTally, describeVersionPin, expectConformance } from "../testing/contract-suite";
+import {
+  ConformanceTally,
+  closeAfterAll,
+  describeVersionPin,
+  expectConformance,
+} from "../testing/contract-suite";
 import { describeFailures, judgeRequests } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
 import { mountEmulators } from "../testing/server";
@@ -38,15 +43,9 @@ beforeAll(async () => {
   conn = createD365Connector(emu.credentials, ctx()) as D365Connector;
 });
 
-afterAll(async () => {
-  await emu.close();
-});
+closeAfterAll(() => emu);
 
-afterEach(() => {
-  emu.faults.clear();
-  expect(emu.recorder.dropped).toBe(0);
-  conformance.take(emu.recorder);
-});
+conformance.takeAfterEach(() => emu);
 
 describe("D365 F&O connector against the emulator", () => {
   it("connects with a client-credentials token and names the company", async () => {

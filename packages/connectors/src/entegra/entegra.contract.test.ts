@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import {
   ConformanceTally,
+  closeAfterAll,
   describeVersionPin,
   expectConformance,
   expectOrderWritesRefused,
@@ -30,14 +31,9 @@ beforeAll(async () => {
   conn = createEntegraConnector(emu.credentials, ctx());
 });
 
-afterAll(async () => {
-  await emu.close();
-});
+closeAfterAll(() => emu);
 
-afterEach(() => {
-  emu.faults.clear();
-  conformance.take(emu.recorder);
-});
+conformance.takeAfterEach(() => emu);
 
 describe("Entegra connector against the emulator", () => {
   it("logs in with e-mail and password and sends the JWT on every read", async () => {

@@ -12,22 +12,13 @@ import { ConnectorError } from "../sdk/errors";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import type { SqlTransport } from "../sdk/sql";
-import { firebirdSysdbaPassword } from "../testing/firebird";
+import { firebirdTestTarget } from "../testing/firebird";
 import { sampleOrder } from "../testing/sample-order";
 import type { GenericSqlConfig } from "./config";
 import { GenericSqlConnector } from "./connector";
 import { genericSqlDescriptor } from "./descriptor";
 
-const password = firebirdSysdbaPassword();
-const dbFile = `/tmp/wt_genericsql_${process.pid}.fdb`;
-const target = {
-  dialect: "firebird" as const,
-  host: "127.0.0.1",
-  port: 3050,
-  database: dbFile,
-  user: "SYSDBA",
-  password: password ?? "",
-};
+const { password, dbFile, target } = firebirdTestTarget("genericsql");
 
 const DDL = [
   "CREATE TABLE STOK (STK_ID INTEGER NOT NULL PRIMARY KEY, STK_KOD VARCHAR(30), STK_AD VARCHAR(100), BARKOD VARCHAR(30), KDV VARCHAR(10), BIRIM VARCHAR(10), GRUP VARCHAR(60), PASIF SMALLINT)",

@@ -8,6 +8,7 @@ import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
 import type { CallKind } from "../sdk/logging";
+import { tokenRefusal } from "../sdk/oauth";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { ideasoftDescriptor, ideasoftStoreUrl } from "./descriptor";
 
@@ -37,20 +38,7 @@ export const ideasoftAuthorizeUrl = (
     redirect_uri: q.redirectUri,
   })}`;
 
-function tokenError(r: HttpResponse, operation: string): ConnectorError | undefined {
-  if (r.status === 400 || r.status === 401 || r.status === 403) {
-    const b = (r.json ?? {}) as { error?: string; error_description?: string };
-    return new ConnectorError("ideasoft: token request refused", {
-      reason: "auth",
-      httpStatus: r.status,
-      systemCode: b.error,
-      systemMessage: b.error_description ?? b.error ?? r.text.slice(0, 200),
-      system: "ideasoft",
-      operation,
-    });
-  }
-  return undefined;
-}
+const tokenError = (r: HttpResponse, operation: string) => tokenRefusal(r, "ideasoft", operation);
 
 /**
  * The authorization-code exchange (the app-install landing) and the refresh, on the SDK client. Used by

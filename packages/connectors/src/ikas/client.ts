@@ -7,6 +7,7 @@ import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason, parseRetryAfter } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
 import type { CallKind } from "../sdk/logging";
+import { CachedToken, clientCredentialsToken } from "../sdk/oauth";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { IKAS_DEFAULT_API_URL, ikasDescriptor, ikasTokenUrl } from "./descriptor";
 
@@ -77,8 +78,8 @@ export class IkasClient {
   private readonly apiUrl: string;
   private readonly tokenUrl: string;
   private readonly now: () => number;
-  private token?: { value: string; expiresAt: number; ttlMs: number };
-  private tokenPromise?: Promise<string>;
+  /** Client credentials: no refresh token; a new token shortly before expiry, or after a 401. */
+  private readonly token: CachedToken;
 
   constructor(credentials: Credentials, ctx: ConnectorContext) {
     this.creds = requireCredentials("ikas", ikasDescriptor.credentials, credentials);
@@ -86,59 +87,18 @@ export class IkasClient {
     this.tokenUrl = this.creds.tokenUrl ?? ikasTokenUrl(this.creds.storeName ?? "");
     this.now = ctx.now ?? Date.now;
     this.http = createConnectorHttp(ikasDescriptor, ctx, { secrets: [this.creds.clientSecret ?? ""] });
-  }
-
-  private async fetchToken(): Promise<string> {
-    const res = await this.http.request({
-      url: this.tokenUrl,
-      operation: "oauth/token",
-      kind: "read",
-      skipRateLimit: true,
-      body: {
-        form: {
-          grant_type: "client_credentials",
-          client_id: this.creds.clientId ?? "",
-          client_secret: this.creds.clientSecret ?? "",
-        },
-      },
-      classify: (r) => {
-        if (r.status === 400 || r.status === 401 || r.status === 403) {
-          const b = (r.json ?? {}) as { error?: string; error_description?: string };
-          return new ConnectorError("ikas: token request refused", {
-            reason: "auth",
-            httpStatus: r.status,
-            systemCode: b.error,
-            systemMessage: b.error_description ?? b.error ?? r.text.slice(0, 200),
-            system: "ikas",
-            operation: "oauth/token",
-          });
-        }
-        return undefined;
-      },
-    });
-    const b = (res.json ?? {}) as { access_token?: string; expires_in?: number };
-    if (!b.access_token) {
-      throw new ConnectorError("ikas: token answer without access_token", {
-        reason: "bad_response",
-        system: "ikas",
-        systemMessage: res.text.slice(0, 200),
-      });
-    }
-    const ttlMs = (b.expires_in ?? DEFAULT_TOKEN_TTL_S) * 1000;
-    this.http.addSecret(b.access_token);
-    this.token = { value: b.access_token, expiresAt: this.now() + ttlMs, ttlMs };
-    return b.access_token;
-  }
-
-  /** The package has no refresh token: a new token is fetched shortly before expiry. */
-  private async accessToken(): Promise<string> {
-    const t = this.token;
-    // 5 minutes early, or a tenth of the lifetime for short-lived tokens.
-    if (t && this.now() < t.expiresAt - Math.min(300_000, t.ttlMs / 10)) return t.value;
-    this.tokenPromise ??= this.fetchToken().finally(() => {
-      this.tokenPromise = undefined;
-    });
-    return this.tokenPromise;
+    const form = { client_id: this.creds.clientId ?? "", client_secret: this.creds.clientSecret ?? "" };
+    this.token = new CachedToken(
+      () =>
+        clientCredentialsToken(this.http, {
+          url: this.tokenUrl,
+          system: "ikas",
+          operation: "oauth/token",
+          form,
+          defaultTtlS: DEFAULT_TOKEN_TTL_S,
+        }),
+      this.now,
+    );
   }
 
   /**
@@ -158,9 +118,9 @@ export class IkasClient {
       kind,
       idempotent: opts.idempotent,
       body: { json: { query, variables } },
-      headers: async () => ({ authorization: `Bearer ${await this.accessToken()}` }),
+      headers: async () => ({ authorization: `Bearer ${await this.token.get()}` }),
       onAuthFailure: async () => {
-        this.token = undefined;
+        this.token.drop();
         return true;
       },
       classify: (r) => classifyIkasResponse(r, operation),

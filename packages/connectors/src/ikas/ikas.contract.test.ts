@@ -4,9 +4,10 @@ import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught } from "../testing/contract";
+import { describeVersionPin, expectConformance } from "../testing/contract-suite";
 import { isValidEan13 } from "../testing/prng";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
-import { expectPinnedVersionSupported } from "../testing/version-pin";
+import { judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { sampleProduct } from "../testing/sample-order";
 import { createIkasConnector, IKAS_ORDER_ONLY_STATUSES, IKAS_PACKAGE_STATUSES } from "./connector";
 import { IKAS_DEFAULT_PRICE_LIST } from "./descriptor";
 import { type IkasEmulator, startIkasEmulator } from "./emulator/server";
@@ -49,22 +50,7 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
 
 let conn: ShopConnector;
 
-function product(sku: string, sizes: string[] = []): Product {
-  return {
-    sku,
-    name: `Test Ürün ${sku}`,
-    brand: "Deneme Marka",
-    categoryPath: ["Giyim", "Tişört"],
-    vatRate: 20,
-    unit: "Adet",
-    images: [],
-    isActive: true,
-    variants:
-      sizes.length === 0
-        ? [{ sku, barcodes: ["8690000000017"], options: {} }]
-        : sizes.map((s) => ({ sku: `${sku}-${s}`, barcodes: [], options: { Beden: s } })),
-  };
-}
+const product = (sku: string, sizes: string[] = []) => sampleProduct(sku, sizes, ["Giyim", "Tişört"]);
 
 function renk(sku: string, colours: string[]): Product {
   return {
@@ -576,17 +562,8 @@ describe("IKAS conformance with the schema derived from @ikas/api-client", () =>
   it("sent only requests the real schema accepts (document and variables)", () => {
     expect(emu.recorder.dropped).toBe(0);
     const report = judgeRequests([...emu.recorder.list(), ...recordedElsewhere], judgeIkasRecorded);
-    const operations = Object.keys(report.operations);
-    const failed = operations.filter((o) => (report.operations[o]?.failed ?? 0) > 0);
-    console.info(
-      `ikas conformance: ${report.requests} requests, ${operations.length} distinct operations, ` +
-        `rejected: ${failed.length} operations (${report.failures.length} requests)`,
-    );
-    expect(operations.length).toBeGreaterThanOrEqual(15);
-    expect(report.failures, describeFailures(report)).toEqual([]);
+    expectConformance("ikas", report, { operations: 15 });
   });
 });
 
-describe("ikas Admin GraphQL API: version pin", () => {
-  it("speaks a supported API version", () => expectPinnedVersionSupported(IKAS_VERSION_PIN));
-});
+describeVersionPin("ikas Admin GraphQL API: version pin", IKAS_VERSION_PIN);

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { describeVersionPin } from "../testing/contract-suite";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { closeAfterAll, describeVersionPin, expectConformance } from "../testing/contract-suite";
+import { judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
 import { createIsbasiConnector } from "./connector";
 import { type IsbasiEmulator, startIsbasiEmulator } from "./emulator/server";
@@ -44,10 +44,7 @@ beforeAll(async () => {
   conn = createIsbasiConnector(emu.credentials, ctx());
 });
 
-afterAll(async () => {
-  judged.push(...emu.recorder.list());
-  await emu.close();
-});
+closeAfterAll(() => emu, judged);
 
 describe("Logo İşbaşı connector against its emulator", () => {
   it("logs in with the API key and names the tenant", async () => {
@@ -181,12 +178,9 @@ describe("Logo İşbaşı faults and quota", () => {
 describe("Logo İşbaşı conformance", () => {
   it("every request the connector sent matches the artifact's endpoints, headers and bodies", () => {
     const report = judgeRequests([...judged, ...emu.recorder.list()], judgeIsbasiRequest);
-    console.log(
-      `İşbaşı conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected`,
-    );
     expect(emu.recorder.dropped).toBe(0);
-    expect(describeFailures(report)).toBe("");
-    expect(Object.keys(report.operations).length).toBe(7);
+    expectConformance("İşbaşı", report, { operations: 7 });
+    expect(Object.keys(report.operations)).toHaveLength(7);
   });
 });
 

@@ -20,7 +20,7 @@ import { ConnectorError } from "../sdk/errors";
 import type * as M from "../sdk/model";
 import type { SqlTransport } from "../sdk/sql";
 import { turkishDate } from "../sdk/turkish-time";
-import { requireCredentials, round2 } from "../sdk/util";
+import { asciiCode, requireCredentials, round2 } from "../sdk/util";
 import { logoRestDescriptor, logoTigerDescriptor } from "./descriptor";
 import {
   isNotLicensed,
@@ -202,10 +202,7 @@ export class LogoConnector implements ErpConnector {
   /** Deterministic customer code for our reference (≤ 17 characters). */
   customerCode(ref: string): string {
     const prefix = this.cfg.customerPrefix ?? "120.W.";
-    const clean = ref
-      .toLocaleUpperCase("tr-TR")
-      .replace(/[ÇĞİÖŞÜ]/g, (c) => ({ Ç: "C", Ğ: "G", İ: "I", Ö: "O", Ş: "S", Ü: "U" })[c] ?? c)
-      .replace(/[^A-Z0-9]/g, "");
+    const clean = asciiCode(ref);
     if (prefix.length + clean.length <= CODE_MAX) return prefix + clean;
     const hash = createHash("sha1").update(ref).digest("hex").slice(0, 8).toUpperCase();
     return `${prefix}${clean.slice(0, Math.max(0, CODE_MAX - prefix.length - 8))}${hash}`.slice(0, CODE_MAX);

@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
 import {
   ConformanceTally,
+  closeAfterAll,
   describeVersionPin,
   expectConformance,
   expectOrderWritesRefused,
@@ -35,14 +36,9 @@ beforeAll(async () => {
   conn = createLucaKozaConnector(emu.credentials, ctx());
 });
 
-afterAll(async () => {
-  await emu.close();
-});
+closeAfterAll(() => emu);
 
-afterEach(() => {
-  emu.faults.clear();
-  conformance.take(emu.recorder);
-});
+conformance.takeAfterEach(() => emu);
 
 describe("Luca Koza connector against the emulator", () => {
   it("opens a session, selects the only company/branch and names it", async () => {

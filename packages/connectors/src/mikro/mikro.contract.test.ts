@@ -1,13 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order, Page, Price, Product, StockLevel } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages } from "../testing/contract";
-import { describeVersionPin } from "../testing/contract-suite";
+import {
+  ConformanceTally,
+  closeAfterAll,
+  describeVersionPin,
+  expectConformance,
+} from "../testing/contract-suite";
 import { isValidEan13 } from "../testing/prng";
-import { type ConformanceReport, describeFailures, judgeRequests } from "../testing/recorder";
-import { judgeWithRules } from "../testing/runtime-rules";
+import { judgeRequests } from "../testing/recorder";
+import { sampleOrder } from "../testing/sample-order";
 import { createMikroConnector, MikroConnector, mikroDailyPassword } from "./connector";
 import { type MikroEmulator, startMikroEmulator } from "./emulator/server";
 import { judgeMikroRequest } from "./judge/requests";
@@ -36,53 +41,9 @@ function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
   };
 }
 
-function order(no: string, skus: string[]): Order {
-  const address = {
-    firstName: "Ayşe",
-    lastName: "Yılmaz",
-    line1: "Cumhuriyet Mahallesi, Atatürk Caddesi No: 5 D: 3",
-    district: "Kadıköy",
-    city: "İstanbul",
-    postalCode: "34710",
-    country: "Türkiye",
-    phone: "05321234567",
-  };
-  return {
-    id: `shop-${no}`,
-    orderNo: no,
-    createdAt: "2025-01-15T08:30:00.000Z",
-    updatedAt: "2025-01-15T08:30:00.000Z",
-    status: "UNFULFILLED",
-    currency: "TRY",
-    customer: {
-      ref: "ikas-C000123",
-      firstName: "Ayşe",
-      lastName: "Yılmaz",
-      email: "ayse@example.com.tr",
-      isCompany: false,
-      billingAddress: address,
-    },
-    billingAddress: address,
-    shippingAddress: address,
-    lines: skus.map((sku) => ({
-      sku,
-      name: sku,
-      qty: 2,
-      unitPrice: 120,
-      vatRate: 20,
-      discount: 0,
-      total: 240,
-    })),
-    shipping: { cost: 49.9, method: "Yurtiçi Kargo" },
-    totals: {
-      subtotal: 240 * skus.length,
-      discount: 0,
-      shipping: 49.9,
-      tax: 40 * skus.length,
-      grandTotal: 240 * skus.length + 49.9,
-    },
-  };
-}
+/** The kit's sample order, dated 15 January 2025 (the dates the assertions below read back). */
+const order = (no: string, skus: string[]): Order =>
+  sampleOrder(no, skus, { createdAt: "2025-01-15T08:30:00.000Z", updatedAt: "2025-01-15T08:30:00.000Z" });
 
 beforeAll(async () => {
   emu = await startMikroEmulator({
@@ -93,27 +54,13 @@ beforeAll(async () => {
   conn = createMikroConnector(emu.credentials, ctx());
 });
 
-afterAll(async () => {
-  await emu.close();
-});
+closeAfterAll(() => emu);
 
 /** Every request the connector sent in these tests, judged against the live request shapes. */
-const conformance: ConformanceReport = { requests: 0, operations: {}, failures: [] };
+const tally = new ConformanceTally(judgeMikroRequest, MIKRO_RULES);
+const conformance = tally.report;
 
-afterEach(() => {
-  emu.faults.clear();
-  expect(emu.recorder.dropped).toBe(0);
-  const r = judgeWithRules(emu.recorder.list(), judgeMikroRequest, MIKRO_RULES);
-  emu.recorder.clear();
-  conformance.requests += r.requests;
-  conformance.failures.push(...r.failures);
-  for (const [op, v] of Object.entries(r.operations)) {
-    const t = conformance.operations[op] ?? { requests: 0, failed: 0 };
-    t.requests += v.requests;
-    t.failed += v.failed;
-    conformance.operations[op] = t;
-  }
-});
+tally.takeAfterEach(() => emu);
 
 describe("Mikro connector against its emulator", () => {
   it("tests the connection and says which firm and period answered", async () => {
@@ -581,11 +528,10 @@ describe("Mikro conformance", () => {
       "StokListesiV2",
       "VergiListesiV2",
     ]);
-    expect(conformance.requests).toBeGreaterThan(50);
-    console.info(
-      `Mikro conformance: ${conformance.requests} requests, ${ops.length} operations, ${conformance.failures.length} rejected, ${MIKRO_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
-    );
-    expect(conformance.failures, describeFailures(conformance)).toEqual([]);
+    expectConformance("Mikro", conformance, {
+      requests: 51,
+      note: `${MIKRO_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
+    });
     expect(emu.rules.refused).toBe(0);
   });
 });

@@ -5,13 +5,12 @@
  * the live answer is not known for sure.
  */
 
-import { createHash } from "node:crypto";
 import { message } from "@ep/contracts";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Customer, Invoice } from "../sdk/model";
 import { turkishDate } from "../sdk/turkish-time";
-import { round2 } from "../sdk/util";
+import { customerCodeOf, round2 } from "../sdk/util";
 import { type MikroApi, num, sqlString, str, vatPointerOf } from "./api";
 
 /** "dd.MM.yyyy", the Turkish calendar day of an instant (sip_tarih). */
@@ -22,14 +21,7 @@ export class MikroOrders {
 
   /** Deterministic cari code for our customer reference (≤ 25 characters). */
   customerCode(ref: string): string {
-    const prefix = this.api.cfg.customerPrefix ?? "120.W.";
-    const clean = ref
-      .toLocaleUpperCase("tr-TR")
-      .replace(/[ÇĞİÖŞÜ]/g, (c) => ({ Ç: "C", Ğ: "G", İ: "I", Ö: "O", Ş: "S", Ü: "U" })[c] ?? c)
-      .replace(/[^A-Z0-9]/g, "");
-    if (prefix.length + clean.length <= 25) return prefix + clean;
-    const hash = createHash("sha1").update(ref).digest("hex").slice(0, 8).toUpperCase();
-    return `${prefix}${clean.slice(0, Math.max(0, 25 - prefix.length - 9))}-${hash}`;
+    return customerCodeOf(ref, this.api.cfg.customerPrefix ?? "120.W.", 25);
   }
 
   async createCustomer(c: Customer): Promise<ErpCustomerRef> {

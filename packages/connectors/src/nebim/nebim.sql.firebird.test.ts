@@ -11,20 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFirebirdExecutor, type FirebirdExecutor } from "../../../../apps/agent/src/sql/firebird";
 import type { GenericSqlConfig } from "../generic-sql/config";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { firebirdSysdbaPassword } from "../testing/firebird";
+import { firebirdTestTarget } from "../testing/firebird";
 import { createNebimConnector } from "./connector";
 import { type NebimEmulator, startNebimEmulator } from "./emulator/server";
 
-const password = firebirdSysdbaPassword();
-const dbFile = `/tmp/wt_nebim_sql_${process.pid}.fdb`;
-const target = {
-  dialect: "firebird" as const,
-  host: "127.0.0.1",
-  port: 3050,
-  database: dbFile,
-  user: "SYSDBA",
-  password: password ?? "",
-};
+const { password, dbFile, target } = firebirdTestTarget("nebim_sql");
 
 const config: GenericSqlConfig = {
   products: {

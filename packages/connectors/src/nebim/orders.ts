@@ -7,12 +7,11 @@
  * unanswered Post never writes it twice.
  */
 
-import { createHash } from "node:crypto";
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Address, Customer } from "../sdk/model";
 import { turkishDate } from "../sdk/turkish-time";
-import { round2 } from "../sdk/util";
+import { customerCodeOf, round2 } from "../sdk/util";
 import { type NebimApi, type NebimRow, str } from "./api";
 import { NEBIM_DEFAULT_PROCS } from "./descriptor";
 import { itemKeyOf } from "./reads";
@@ -50,14 +49,7 @@ export class NebimOrders {
 
   /** Deterministic customer code for our reference (≤ 30 characters, the PDF's CurrAccCode limit). */
   customerCode(ref: string): string {
-    const prefix = this.api.cfg.customerPrefix ?? "WEB-";
-    const clean = ref
-      .toLocaleUpperCase("tr-TR")
-      .replace(/[ÇĞİÖŞÜ]/g, (c) => ({ Ç: "C", Ğ: "G", İ: "I", Ö: "O", Ş: "S", Ü: "U" })[c] ?? c)
-      .replace(/[^A-Z0-9]/g, "");
-    if (prefix.length + clean.length <= 30) return prefix + clean;
-    const hash = createHash("sha1").update(ref).digest("hex").slice(0, 8).toUpperCase();
-    return `${prefix}${clean.slice(0, Math.max(0, 30 - prefix.length - 9))}-${hash}`;
+    return customerCodeOf(ref, this.api.cfg.customerPrefix ?? "WEB-", 30);
   }
 
   private async findCustomerByPhone(c: Customer): Promise<string | undefined> {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { describeVersionPin } from "../testing/contract-suite";
-import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { closeAfterAll, describeVersionPin, expectConformance } from "../testing/contract-suite";
+import type { RecordedRequest } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { sampleOrder } from "../testing/sample-order";
 import { createNetsisConnector } from "./connector";
@@ -38,10 +38,7 @@ beforeAll(async () => {
   conn = createNetsisConnector(emu.credentials, ctx());
 });
 
-afterAll(async () => {
-  judged.push(...emu.recorder.list());
-  await emu.close();
-});
+closeAfterAll(() => emu, judged);
 
 describe("Netsis connector against its emulator", () => {
   it("logs in with branch and company and says what answered", async () => {
@@ -261,13 +258,11 @@ describe("Netsis conformance", () => {
   it("every request the connector sent matches the DLL's routes and models", () => {
     const requests = [...judged, ...emu.recorder.list()];
     expect(emu.recorder.dropped).toBe(0);
-    const report = judgeWithRules(requests, judgeNetsisRequest, NETSIS_RULES);
-    console.log(
-      `Netsis conformance: ${report.requests} requests, ${Object.keys(report.operations).length} operations, ${report.failures.length} rejected, ${NETSIS_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
-    );
+    expectConformance("Netsis", judgeWithRules(requests, judgeNetsisRequest, NETSIS_RULES), {
+      operations: 8,
+      note: `${NETSIS_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
+    });
     expect(emu.rules.refused).toBe(0);
-    expect(describeFailures(report)).toBe("");
-    expect(Object.keys(report.operations).length).toBeGreaterThanOrEqual(8);
   });
 });
 

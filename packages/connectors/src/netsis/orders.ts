@@ -11,7 +11,7 @@ import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/
 import { ConnectorError } from "../sdk/errors";
 import type { Customer, Invoice } from "../sdk/model";
 import { turkishDateTime } from "../sdk/turkish-time";
-import { round2 } from "../sdk/util";
+import { asciiCode, round2 } from "../sdk/util";
 import { isObj, type NetsisApi, type NetsisRow, num, sqlText, str } from "./api";
 import { FATURA_TIP } from "./judge/models";
 
@@ -27,10 +27,7 @@ export class NetsisOrders {
   /** Deterministic account code for our customer reference (≤ 15 characters). */
   customerCode(ref: string): string {
     const prefix = (this.api.cfg.customerPrefix ?? "120.W.").slice(0, 8);
-    const clean = ref
-      .toLocaleUpperCase("tr-TR")
-      .replace(/[ÇĞİÖŞÜ]/g, (c) => ({ Ç: "C", Ğ: "G", İ: "I", Ö: "O", Ş: "S", Ü: "U" })[c] ?? c)
-      .replace(/[^A-Z0-9]/g, "");
+    const clean = asciiCode(ref);
     if (prefix.length + clean.length <= CODE_MAX) return prefix + clean;
     const hash = createHash("sha1").update(ref).digest("hex").toUpperCase();
     return prefix + hash.slice(0, CODE_MAX - prefix.length);

@@ -9,6 +9,7 @@ import type { MeteringPolicy } from "./metering";
 import type * as M from "./model";
 import type { RateBudget, RateLimitStore } from "./rate-limit";
 import type { SqlTransport } from "./sql";
+import type { ApiVersionPin } from "./version-pin";
 
 export type ConnectorKind = "erp" | "shop";
 
@@ -79,6 +80,8 @@ export interface ConnectorDescriptor {
   notes?: string;
   /** A Turkish sentence the connection card shows beside the form (e.g. LucaPortal: no API, upload files). */
   notice?: string;
+  /** The API version the connector speaks, with its vendor's end of support (the panel warns once past). */
+  versionPin?: ApiVersionPin;
 }
 
 /** What the engine hands a connector when it builds one. */

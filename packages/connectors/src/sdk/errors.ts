@@ -79,9 +79,16 @@ export class ConnectorError extends Error {
       name: this.name,
       message: this.message,
       kind: this.kind,
+      ...this.facts(),
+      merchantMessage: this.merchantMessage,
+    };
+  }
+
+  /** What a copy keeps and a report shows (a copy derives the merchant's sentence again). */
+  private facts() {
+    return {
       reason: this.reason,
       systemMessage: this.systemMessage,
-      merchantMessage: this.merchantMessage,
       systemCode: this.systemCode,
       httpStatus: this.httpStatus,
       retryAfterMs: this.retryAfterMs,
@@ -95,15 +102,7 @@ export class ConnectorError extends Error {
   /** A copy with some fields changed. */
   with(patch: Partial<ConnectorErrorInit>): ConnectorError {
     return new ConnectorError(this.message, {
-      reason: this.reason,
-      systemMessage: this.systemMessage,
-      systemCode: this.systemCode,
-      httpStatus: this.httpStatus,
-      retryAfterMs: this.retryAfterMs,
-      maybeApplied: this.maybeApplied,
-      system: this.system,
-      operation: this.operation,
-      itemKeys: this.itemKeys,
+      ...this.facts(),
       details: this.details,
       cause: this.cause,
       ...patch,

@@ -53,32 +53,18 @@ export function factoryOf<C>(
 
 type FieldOptions = Partial<Omit<CredentialField, "name" | "label" | "help" | "secret">>;
 
+/** A field maker: name, Turkish label and help, then what differs from the kind's defaults. */
+type FieldMaker = (name: string, label: string, help: string, over?: FieldOptions) => CredentialField;
+
+const fieldOf =
+  (kind: Omit<CredentialField, "name" | "label" | "help">): FieldMaker =>
+  (name, label, help, over = {}) => ({ name, label, help, ...kind, ...over });
+
 /** A required text field of the connection form. */
-export function textField(
-  name: string,
-  label: string,
-  help: string,
-  over: FieldOptions = {},
-): CredentialField {
-  return { name, label, help, secret: false, required: true, type: "text", ...over };
-}
+export const textField = fieldOf({ secret: false, required: true, type: "text" });
 
 /** A required secret (kept encrypted, never shown again). */
-export function secretField(
-  name: string,
-  label: string,
-  help: string,
-  over: FieldOptions = {},
-): CredentialField {
-  return { name, label, help, secret: true, required: true, type: "password", ...over };
-}
+export const secretField = fieldOf({ secret: true, required: true, type: "password" });
 
 /** An optional address (most are the vendor's default, changed only when the vendor says so). */
-export function urlField(
-  name: string,
-  label: string,
-  help: string,
-  over: FieldOptions = {},
-): CredentialField {
-  return { name, label, help, secret: false, required: false, type: "url", ...over };
-}
+export const urlField = fieldOf({ secret: false, required: false, type: "url" });

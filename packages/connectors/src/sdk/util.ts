@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type {
   ConnectorContext,
   ConnectorDescriptor,
@@ -7,6 +8,7 @@ import type {
 } from "./connector";
 import { ConnectorError } from "./errors";
 import { HttpClient } from "./http";
+import type { OrderLine } from "./model";
 import { RateLimiter } from "./rate-limit";
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -14,6 +16,28 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   const n = Math.max(1, Math.floor(size));
   for (let i = 0; i < items.length; i += n) out.push(items.slice(i, i + n));
   return out;
+}
+
+const TURKISH_TO_ASCII: Record<string, string> = { Ç: "C", Ğ: "G", İ: "I", Ö: "O", Ş: "S", Ü: "U" };
+
+/** The upper-case ASCII letters and digits of a Turkish text (ç → C, ğ → G, …): what ERP codes take. */
+export function asciiCode(text: string): string {
+  return text
+    .toLocaleUpperCase("tr-TR")
+    .replace(/[ÇĞİÖŞÜ]/g, (c) => TURKISH_TO_ASCII[c] ?? c)
+    .replace(/[^A-Z0-9]/g, "");
+}
+
+/**
+ * A deterministic ERP customer code for our customer reference: `prefix` and the reference's ASCII
+ * letters and digits, or, when that exceeds `max` characters, a cut of them with "-" and the first 8
+ * hex digits of the reference's SHA-1 (so two long references never share a code).
+ */
+export function customerCodeOf(ref: string, prefix: string, max: number): string {
+  const clean = asciiCode(ref);
+  if (prefix.length + clean.length <= max) return prefix + clean;
+  const hash = createHash("sha1").update(ref).digest("hex").slice(0, 8).toUpperCase();
+  return `${prefix}${clean.slice(0, Math.max(0, max - prefix.length - 9))}-${hash}`;
 }
 
 export function round2(n: number): number {
@@ -95,4 +119,37 @@ export function unsupportedOperation(
     operation,
     merchantMessage: descriptor.unsupported?.[capability],
   });
+}
+
+/** A full name as first names and last name ("Ayşe Nur Yılmaz" → ["Ayşe Nur", "Yılmaz"]). */
+export function splitName(name: string): [string, string] {
+  const parts = name.trim().split(/\s+/);
+  if (parts.length < 2) return [parts[0] ?? "", ""];
+  return [parts.slice(0, -1).join(" "), parts[parts.length - 1] ?? ""];
+}
+
+/**
+ * A shop's order line from its numbers: quantity at least 1, a missing total is price × quantity, a
+ * missing unit price is total ÷ quantity, and a line without a name is named by its SKU.
+ */
+export function shopOrderLine(l: {
+  sku: string;
+  name: string;
+  qty: number;
+  price: number;
+  total: number;
+  vatRate?: number;
+  discount?: number;
+}): OrderLine {
+  const qty = l.qty || 1;
+  const total = l.total || round2(l.price * qty);
+  return {
+    sku: l.sku,
+    name: l.name || l.sku,
+    qty,
+    unitPrice: l.price || round2(total / qty),
+    vatRate: l.vatRate ?? 0,
+    discount: l.discount ?? 0,
+    total,
+  };
 }

@@ -4,7 +4,7 @@
  */
 
 import type { Address, Order, OrderLine, Page, PageQuery } from "../sdk/model";
-import { decodeToken, encodeToken, round2 } from "../sdk/util";
+import { decodeToken, encodeToken, round2, shopOrderLine, splitName } from "../sdk/util";
 import { type Row, type SentosClient, sentosList } from "./client";
 import { SENTOS_PAGE_SIZE } from "./descriptor";
 
@@ -27,12 +27,6 @@ function isoOf(v: unknown): string {
   return Number.isNaN(d.getTime()) ? new Date(0).toISOString() : d.toISOString();
 }
 
-function splitName(name: string): [string, string] {
-  const parts = name.trim().split(/\s+/);
-  if (parts.length < 2) return [parts[0] ?? "", ""];
-  return [parts.slice(0, -1).join(" "), parts[parts.length - 1] ?? ""];
-}
-
 function address(a: unknown, fallbackName: string): Address {
   const r = (a && typeof a === "object" ? a : {}) as Row;
   const [firstName, lastName] = splitName(str(r.name) || fallbackName);
@@ -53,19 +47,17 @@ export function mapSentosOrder(o: Row): Order {
   const name = str(customer.name);
   const [firstName, lastName] = splitName(name);
   const billing = address(o.invoice_address, name);
-  const lines: OrderLine[] = (Array.isArray(o.lines) ? (o.lines as Row[]) : []).map((l) => {
-    const qty = num(l.quantity) || 1;
-    const total = num(l.amount) || round2(num(l.price) * qty);
-    return {
+  const lines: OrderLine[] = (Array.isArray(o.lines) ? (o.lines as Row[]) : []).map((l) =>
+    shopOrderLine({
       sku: str(l.sku),
-      name: str(l.name) || str(l.sku),
-      qty,
-      unitPrice: num(l.price) || round2(total / qty),
+      name: str(l.name),
+      qty: num(l.quantity),
+      price: num(l.price),
+      total: num(l.amount),
       vatRate: num(l.vat_rate),
       discount: num(l.discount),
-      total,
-    };
-  });
+    }),
+  );
   const shipping = num(o.shipping_total);
   const subtotal = round2(lines.reduce((s, l) => s + l.total, 0));
   return {

@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext } from "../sdk/connector";
 import { CallCounter, type HttpLogEntry } from "../sdk/logging";
-import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { createConnectorHttp } from "../sdk/util";
 import { caught } from "../testing/contract";
-import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { expectConformance } from "../testing/contract-suite";
+import type { RecordedRequest } from "../testing/recorder";
 import {
   applyRuntimeRules,
   judgeWithRules,
@@ -14,6 +14,7 @@ import {
   unsourcedRules,
   violationMessages,
 } from "../testing/runtime-rules";
+import { sampleProduct as product } from "../testing/sample-order";
 import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { exchangeShopifyCode } from "./auth";
 import { ShopifyConnector } from "./connector";
@@ -53,23 +54,6 @@ async function closeKeepingRequests(e: ShopifyEmulator): Promise<void> {
   expect(e.recorder.dropped).toBe(0);
   recordedElsewhere.push(...e.recorder.list());
   await e.close();
-}
-
-function product(sku: string, sizes: string[] = []): Product {
-  return {
-    sku,
-    name: `Test Ürün ${sku}`,
-    brand: "Deneme Marka",
-    categoryPath: ["Giyim"],
-    vatRate: 20,
-    unit: "Adet",
-    images: [],
-    isActive: true,
-    variants:
-      sizes.length === 0
-        ? [{ sku, barcodes: ["8690000000017"], options: {} }]
-        : sizes.map((s) => ({ sku: `${sku}-${s}`, barcodes: [], options: { Beden: s } })),
-  };
 }
 
 beforeAll(async () => {
@@ -688,14 +672,9 @@ describe("Shopify conformance with the Admin 2026-07 schema from @shopify/dev-mc
       judgeShopifyRecorded,
       SHOPIFY_RULES,
     );
-    const operations = Object.keys(report.operations);
-    const failed = operations.filter((o) => (report.operations[o]?.failed ?? 0) > 0);
-    console.info(
-      `shopify conformance: ${report.requests} requests, ${operations.length} distinct operations checked against admin_2026-07 ` +
-        `and ${SHOPIFY_RULES.length} runtime rules, ` +
-        `rejected: ${failed.length} operations (${report.failures.length} requests)`,
-    );
-    expect(operations.length).toBeGreaterThanOrEqual(20);
-    expect(report.failures, describeFailures(report)).toEqual([]);
+    expectConformance("shopify", report, {
+      operations: 20,
+      note: `checked against admin_2026-07 and ${SHOPIFY_RULES.length} runtime rules`,
+    });
   });
 });

@@ -6,7 +6,7 @@
 
 import type { HttpLogger } from "../sdk/logging";
 import type { Address, Order, OrderLine, Page, PageQuery } from "../sdk/model";
-import { decodeToken, encodeToken, round2 } from "../sdk/util";
+import { decodeToken, encodeToken, round2, shopOrderLine, splitName } from "../sdk/util";
 import { isRow, malformed, type Row, type SopyoClient } from "./client";
 import { SOPYO_MAX_ORDER_PAGES } from "./descriptor";
 
@@ -34,13 +34,6 @@ function checkDetail(o: Row): string | undefined {
   return undefined;
 }
 
-function splitName(name: string): [string, string] {
-  const parts = name.trim().split(/\s+/);
-  return parts.length < 2
-    ? [parts[0] ?? "", ""]
-    : [parts.slice(0, -1).join(" "), parts[parts.length - 1] ?? ""];
-}
-
 function address(a: unknown, fallback: string): Address {
   const r = isRow(a) ? a : {};
   const [firstName, lastName] = splitName(str(r.full_name) || fallback);
@@ -60,19 +53,16 @@ export function mapSopyoOrder(o: Row): Order {
   const name = str(customer.name);
   const [firstName, lastName] = splitName(name);
   const billing = address(o.billing_info, name);
-  const lines: OrderLine[] = (Array.isArray(o.order_items) ? (o.order_items as Row[]) : []).map((l) => {
-    const qty = num(l.quantity) || 1;
-    const total = num(l.total_price);
-    return {
+  // Sopyo gives a line's total only: the unit price is total ÷ quantity.
+  const lines: OrderLine[] = (Array.isArray(o.order_items) ? (o.order_items as Row[]) : []).map((l) =>
+    shopOrderLine({
       sku: str(l.stock_code),
-      name: str(l.product_name) || str(l.stock_code),
-      qty,
-      unitPrice: round2(total / qty),
-      vatRate: 0,
-      discount: 0,
-      total,
-    };
-  });
+      name: str(l.product_name),
+      qty: num(l.quantity),
+      price: 0,
+      total: num(l.total_price),
+    }),
+  );
   const subtotal = round2(lines.reduce((s, l) => s + l.total, 0));
   const created = str(o.created_at);
   const at =

@@ -6,10 +6,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ShopConnector } from "../sdk/connector";
-import { ConnectorError } from "../sdk/errors";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
-import { describeVersionPin, expectConformance } from "../testing/contract-suite";
+import { describeVersionPin, expectConformance, expectShopWritesRefused } from "../testing/contract-suite";
 import { judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createSopyoConnector, type SopyoConnector } from "./connector";
 import { type SopyoEmulator, startSopyoEmulator } from "./emulator/server";
@@ -82,18 +81,7 @@ describe("Sopyo orders", () => {
 
   it("catalogue writes are refused in Turkish without calling Sopyo", async () => {
     const shop: ShopConnector = connect();
-    const before = emu.counters.requests;
-    for (const call of [
-      () => shop.setStock([{ sku: "STK-1", locationId: "x", qty: 1 }]),
-      () => shop.setPrices([{ sku: "STK-1", amount: 1, currency: "TRY" }]),
-      () => shop.updateOrderStatus("1", { status: "2" }),
-    ]) {
-      const e = await call().catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(ConnectorError);
-      expect((e as ConnectorError).reason).toBe("unsupported");
-      expect((e as ConnectorError).merchantMessage).toMatch(/Sopyo/);
-    }
-    expect(emu.counters.requests).toBe(before);
+    await expectShopWritesRefused(shop, () => emu.counters.requests, /Sopyo/);
     expect((await shop.findProductsBySku(["STK-1"])).size).toBe(0);
   });
 });

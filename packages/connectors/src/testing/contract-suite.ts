@@ -5,8 +5,8 @@
  * for test files only (not exported from the package).
  */
 
-import { describe, expect, it } from "vitest";
-import type { ErpConnector } from "../sdk/connector";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { ErpConnector, ShopConnector } from "../sdk/connector";
 import type { ApiVersionPin } from "../sdk/version-pin";
 import { caught } from "./contract";
 import {
@@ -17,34 +17,86 @@ import {
   type RecordedRequest,
   type RequestJudge,
 } from "./recorder";
+import { judgeWithRules, type RuntimeRule } from "./runtime-rules";
 import { expectPinnedVersionSupported } from "./version-pin";
 
 /** The conformance report of a suite: judges what its emulators recorded, test by test or at the end. */
 export class ConformanceTally {
   readonly report: ConformanceReport = { requests: 0, operations: {}, failures: [] };
 
-  constructor(private readonly judge: RequestJudge) {}
+  /** `rules`: the connector's runtime rules, applied beside the judge to each batch taken. */
+  constructor(
+    private readonly judge: RequestJudge,
+    private readonly rules?: readonly RuntimeRule<RecordedRequest>[],
+  ) {}
 
   /** Judges what the recorder holds and clears it (after each test, or before an emulator closes). */
   take(recorder: { list(): RecordedRequest[]; clear(): void }): void {
-    addToReport(this.report, judgeRequests(recorder.list(), this.judge));
+    const list = recorder.list();
+    addToReport(
+      this.report,
+      this.rules ? judgeWithRules(list, this.judge, this.rules) : judgeRequests(list, this.judge),
+    );
     recorder.clear();
   }
+
+  /**
+   * After each test: the emulator's injected faults cleared, nothing dropped by its recorder, and what it
+   * recorded judged.
+   */
+  takeAfterEach(emulator: () => TestedEmulator): void {
+    afterEach(() => {
+      const emu = emulator();
+      emu.faults.clear();
+      expect(emu.recorder.dropped).toBe(0);
+      this.take(emu.recorder);
+    });
+  }
+}
+
+/** What `takeAfterEach` needs of an emulator. */
+interface TestedEmulator {
+  faults: { clear(): void };
+  recorder: { list(): RecordedRequest[]; clear(): void; dropped: number };
+}
+
+/** An emulator a suite starts: what it recorded is kept for the verdict when it closes. */
+interface RecordingEmulator {
+  recorder: { list(): RecordedRequest[] };
+  close(): Promise<void>;
+}
+
+/**
+ * Closes the suite's emulator after all its tests, first keeping what it recorded in `judged` (when
+ * given) so the final verdict still judges those requests.
+ */
+export function closeAfterAll(
+  emulator: () => RecordingEmulator | undefined,
+  judged?: RecordedRequest[],
+): void {
+  afterAll(async () => {
+    const emu = emulator();
+    if (!emu) return;
+    judged?.push(...emu.recorder.list());
+    await emu.close();
+  });
 }
 
 /**
  * The suite's verdict: prints how many requests were judged per operation and fails when any was
- * rejected, or when fewer requests or operations than the suite's own calls make were judged.
+ * rejected, or when fewer requests or operations than the suite's own calls make were judged. `note`
+ * adds to the printed line (e.g. how many requests the emulator's runtime rules refused).
  */
 export function expectConformance(
   system: string,
   report: ConformanceReport,
-  least: { requests?: number; operations?: number } = {},
+  least: { requests?: number; operations?: number; note?: string } = {},
 ): void {
   const operations = Object.entries(report.operations);
   const ops = operations.map(([op, s]) => `${op} ${s.requests}/${s.failed}`).join(", ");
+  const note = least.note ? `, ${least.note}` : "";
   console.log(
-    `${system} conformance: ${report.requests} requests, ${operations.length} operations, ${report.failures.length} rejected (${ops})`,
+    `${system} conformance: ${report.requests} requests, ${operations.length} operations, ${report.failures.length} rejected${note} (${ops})`,
   );
   expect(report.failures, describeFailures(report)).toEqual([]);
   expect(report.requests).toBeGreaterThanOrEqual(least.requests ?? 1);
@@ -58,25 +110,43 @@ export function describeVersionPin(title: string, pin: ApiVersionPin): void {
   });
 }
 
+/** Each call fails as "unsupported" with a Turkish sentence matching `says`, and nothing is sent. */
+async function expectRefusedUnsent(
+  calls: (() => Promise<unknown>)[],
+  requestsSent: () => number,
+  says: RegExp | string,
+): Promise<void> {
+  const before = requestsSent();
+  for (const call of calls) {
+    const e = await caught(call());
+    expect(e.reason).toBe("unsupported");
+    expect(e.merchantMessage).toMatch(says);
+  }
+  expect(requestsSent()).toBe(before);
+}
+
+/** The calls a catalogue-only ERP refuses: orders, customers and invoices. */
+const orderCalls = (conn: ErpConnector) => [
+  () => conn.createSalesOrder({ order: {} as never, customerCode: "x" }),
+  () => conn.createCustomer({} as never),
+  () => conn.findOrderByRef("WEB-1"),
+  () => conn.listInvoicesForOrder("WEB-1"),
+];
+
+/** The calls a read-only shop refuses: stock, prices and order status. */
+const shopWriteCalls = (shop: ShopConnector) => [
+  () => shop.setStock([{ sku: "STK-000001", locationId: "1", qty: 1 }]),
+  () => shop.setPrices([{ sku: "STK-000001", amount: 1, currency: "TRY" }]),
+  () => shop.updateOrderStatus("1", { status: "2" }),
+];
+
 /**
  * An ERP that is only a catalogue source: every order, customer and invoice call fails as
  * "unsupported" with a Turkish sentence naming the system, and the emulator receives nothing.
  */
-export async function expectOrderWritesRefused(
-  conn: ErpConnector,
-  requestsSent: () => number,
-  systemName: string,
-): Promise<void> {
-  const before = requestsSent();
-  for (const p of [
-    conn.createSalesOrder({ order: {} as never, customerCode: "x" }),
-    conn.createCustomer({} as never),
-    conn.findOrderByRef("WEB-1"),
-    conn.listInvoicesForOrder("WEB-1"),
-  ]) {
-    const e = await caught(p);
-    expect(e.reason).toBe("unsupported");
-    expect(e.merchantMessage).toContain(systemName);
-  }
-  expect(requestsSent()).toBe(before);
-}
+export const expectOrderWritesRefused = (conn: ErpConnector, sent: () => number, systemName: string) =>
+  expectRefusedUnsent(orderCalls(conn), sent, systemName);
+
+/** A shop that only reads: its writes fail as "unsupported" (Turkish, matching `says`), nothing is sent. */
+export const expectShopWritesRefused = (shop: ShopConnector, sent: () => number, says: RegExp) =>
+  expectRefusedUnsent(shopWriteCalls(shop), sent, says);

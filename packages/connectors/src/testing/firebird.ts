@@ -10,3 +10,21 @@ export function firebirdSysdbaPassword(): string | undefined {
   if (!existsSync(file)) return undefined;
   return /ISC_PASSWORD="?([^"\n]+)"?/.exec(readFileSync(file, "utf8"))?.[1];
 }
+
+/**
+ * A scratch database on the local Firebird server for one suite (`/tmp/wt_<name>_<pid>.fdb`, SYSDBA), with
+ * the password (undefined: no server, the suite is skipped).
+ */
+export function firebirdTestTarget(name: string) {
+  const password = firebirdSysdbaPassword();
+  const dbFile = `/tmp/wt_${name}_${process.pid}.fdb`;
+  const target = {
+    dialect: "firebird" as const,
+    host: "127.0.0.1",
+    port: 3050,
+    database: dbFile,
+    user: "SYSDBA",
+    password: password ?? "",
+  };
+  return { password, dbFile, target };
+}

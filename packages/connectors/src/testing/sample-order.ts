@@ -1,5 +1,5 @@
 /** The shop order the ERP connectors' contract tests write: one builder, each test overriding what it needs. */
-import type { Address, Customer, Order, OrderLine } from "../sdk/model";
+import type { Address, Customer, Order, OrderLine, Product } from "../sdk/model";
 
 export interface SampleOrderOverrides extends Partial<Omit<Order, "customer" | "lines">> {
   /** Fields of the one address the order and its customer use. */
@@ -63,5 +63,26 @@ export function sampleOrder(no: string, skus: string[], over: SampleOrderOverrid
       grandTotal: round2(lines.reduce((sum, l) => sum + l.total, 0) + shipping.cost),
     },
     ...rest,
+  };
+}
+
+/**
+ * The shop product the shop connectors' contract tests write: one variant with a barcode, or one variant
+ * per size ("Beden") without barcodes; 20 % VAT, active, no images.
+ */
+export function sampleProduct(sku: string, sizes: string[] = [], categoryPath = ["Giyim"]): Product {
+  return {
+    sku,
+    name: `Test Ürün ${sku}`,
+    brand: "Deneme Marka",
+    categoryPath,
+    vatRate: 20,
+    unit: "Adet",
+    images: [],
+    isActive: true,
+    variants:
+      sizes.length === 0
+        ? [{ sku, barcodes: ["8690000000017"], options: {} }]
+        : sizes.map((s) => ({ sku: `${sku}-${s}`, barcodes: [], options: { Beden: s } })),
   };
 }

@@ -95,6 +95,15 @@ export interface EmulatorServer<C extends EmulatorCounters = EmulatorCounters> {
     call: CallInfo,
     opts?: { skipRateLimit?: boolean },
   ): Promise<GateResult>;
+  /**
+   * A token endpoint (OAuth and the like): POST `path`, gated as a read named `operation` outside the
+   * rate limit, handing `handle` the form or JSON body.
+   */
+  tokenEndpoint(
+    path: string,
+    operation: string,
+    handle: (body: Record<string, string>, req: FastifyRequest, reply: FastifyReply) => unknown,
+  ): void;
   /** Only the rate-limit part of `gate` (for handlers that must check something else before counting). */
   rateLimit(reply: FastifyReply): Promise<boolean>;
   /** With `errorBlock`: answer 429 (`answers.blocked`) while the client is blocked; true when answered. */
@@ -230,6 +239,12 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
     return true;
   }
 
+  const gate: EmulatorServer<C>["gate"] = async (req, reply, call, o) => {
+    if (!o?.skipRateLimit && (await rateLimit(reply))) return "handled";
+    countCall(counters, call);
+    return injectFault(req, reply, call);
+  };
+
   return {
     app,
     counters,
@@ -241,10 +256,14 @@ export function createEmulatorServer<C extends EmulatorCounters = EmulatorCounte
     noteOutcome,
     blockedUntil: () => errorBlock?.blockedUntil ?? 0,
     injectFault,
-    async gate(req, reply, call, o) {
-      if (!o?.skipRateLimit && (await rateLimit(reply))) return "handled";
-      countCall(counters, call);
-      return injectFault(req, reply, call);
+    gate,
+    tokenEndpoint(path, operation, handle) {
+      app.post(path, async (req, reply) => {
+        if ((await gate(req, reply, { kind: "read", operation }, { skipRateLimit: true })) === "handled") {
+          return reply;
+        }
+        return handle((req.body ?? {}) as Record<string, string>, req, reply);
+      });
     },
     drop(req, reply) {
       dropConnection(req, reply);

@@ -5,7 +5,7 @@
  */
 
 import type { Address, Customer, Option, Order, OrderLine, Page, PageQuery } from "../sdk/model";
-import { decodeToken, encodeToken, round2 } from "../sdk/util";
+import { decodeToken, encodeToken, round2, shopOrderLine } from "../sdk/util";
 import { type Row, rest1Rows, type TsoftClient } from "./client";
 import { TSOFT_ORDER_PAGE } from "./descriptor";
 import { num } from "./products";
@@ -50,19 +50,17 @@ function address(o: Row, prefix: "Invoice" | "Delivery", first: string, last: st
 export function mapTsoftOrder(o: Row): Order {
   const first = str(o.CustomerName);
   const last = str(o.CustomerSurname);
-  const lines: OrderLine[] = (Array.isArray(o.OrderDetails) ? (o.OrderDetails as Row[]) : []).map((l) => {
-    const qty = num(l.Quantity) || 1;
-    const total = num(l.TotalPrice) || round2(num(l.Price) * qty);
-    return {
+  const lines: OrderLine[] = (Array.isArray(o.OrderDetails) ? (o.OrderDetails as Row[]) : []).map((l) =>
+    shopOrderLine({
       sku: str(l.ProductCode),
-      name: str(l.ProductName) || str(l.ProductCode),
-      qty,
-      unitPrice: num(l.Price) || round2(total / qty),
+      name: str(l.ProductName),
+      qty: num(l.Quantity),
+      price: num(l.Price),
+      total: num(l.TotalPrice),
       vatRate: num(l.Vat),
       discount: num(l.Discount),
-      total,
-    };
-  });
+    }),
+  );
   const billing = address(o, "Invoice", first, last);
   const subtotal = round2(lines.reduce((s, l) => s + l.total, 0));
   const shipping = num(o.CargoPrice);

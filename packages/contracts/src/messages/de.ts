@@ -337,6 +337,8 @@ export const de: MessageCatalog = {
       "Der letzte Aufgabenlauf am {{date}} konnte keine Verbindung zu diesem System herstellen. {{reason}}",
   },
   connectionSettings: {
+    supportEnded:
+      "Der Herstellersupport für {{system}} ({{version}}) endete am {{date}}: Sicherheits- und Fehlerkorrekturen werden nicht mehr veröffentlicht. Die Verbindung funktioniert weiter; bitte planen Sie den Wechsel auf eine unterstützte Version.",
     previewNothing: "Beim nächsten Lauf würde sich nichts ändern.",
     previewPriceOk:
       "{{total}} Preise würden sich ändern; keiner fällt um mehr als die Grenze von {{limit}} %.",

@@ -315,6 +315,8 @@ export const en: MessageCatalog = {
     connectionRunFailed: "The last job run on {{date}} could not connect to this system. {{reason}}",
   },
   connectionSettings: {
+    supportEnded:
+      "The vendor's support for {{system}} ({{version}}) ended on {{date}}: security and bug fixes are no longer published. The connection keeps working; please plan your move to a supported version.",
     previewNothing: "Nothing would change in the next run.",
     previewPriceOk: "{{total}} prices would change; none falls by more than the {{limit}}% limit.",
     previewPriceTripped:

@@ -328,6 +328,8 @@ export const es: MessageCatalog = {
       "La última ejecución de tareas del {{date}} no pudo conectar con este sistema. {{reason}}",
   },
   connectionSettings: {
+    supportEnded:
+      "El soporte del fabricante para {{system}} ({{version}}) terminó el {{date}}: ya no se publican correcciones de seguridad ni de errores. La conexión sigue funcionando; planifique el paso a una versión con soporte.",
     previewNothing: "No cambiaría nada en la próxima ejecución.",
     previewPriceOk: "Cambiarían {{total}} precios; ninguno baja más del límite del {{limit}} %.",
     previewPriceTripped:

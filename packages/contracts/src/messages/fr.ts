@@ -334,6 +334,8 @@ export const fr: MessageCatalog = {
       "La dernière exécution des tâches du {{date}} n'a pas pu se connecter à ce système. {{reason}}",
   },
   connectionSettings: {
+    supportEnded:
+      "Le support de l'éditeur pour {{system}} ({{version}}) a pris fin le {{date}} : les correctifs de sécurité et de bogues ne sont plus publiés. La connexion continue de fonctionner ; planifiez le passage à une version prise en charge.",
     previewNothing: "Rien ne changerait lors de la prochaine exécution.",
     previewPriceOk: "{{total}} prix changeraient ; aucun ne baisse de plus de la limite de {{limit}} %.",
     previewPriceTripped:

@@ -313,6 +313,8 @@ export const ja: MessageCatalog = {
     connectionRunFailed: "{{date}} の最後のタスク実行は、このシステムに接続できませんでした。{{reason}}",
   },
   connectionSettings: {
+    supportEnded:
+      "{{system}}（{{version}}）のメーカーサポートは {{date}} に終了しました。セキュリティ修正や不具合修正は公開されなくなりました。接続は引き続き動作しますが、サポート対象のバージョンへの移行を計画してください。",
     previewNothing: "次回の実行で変更されるものはありません。",
     previewPriceOk: "{{total}} 件の価格が変わります。{{limit}}% の上限を超えて下がるものはありません。",
     previewPriceTripped:

@@ -321,6 +321,8 @@ export const tr = {
     connectionRunFailed: "{{date}} tarihindeki son görev çalışması bu sisteme bağlanamadı. {{reason}}",
   },
   connectionSettings: {
+    supportEnded:
+      "{{system}} ({{version}}) için üreticinin desteği {{date}} tarihinde sona erdi: güvenlik ve hata düzeltmeleri artık yayımlanmıyor. Bağlantı çalışmaya devam eder; desteklenen bir sürüme geçişinizi planlayınız.",
     previewNothing: "Bir sonraki çalışmada değişecek kayıt yok.",
     previewPriceOk: "{{total}} fiyat değişecek; hiçbiri %{{limit}} sınırından fazla düşmüyor.",
     previewPriceTripped:

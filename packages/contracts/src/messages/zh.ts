@@ -284,6 +284,8 @@ export const zh: MessageCatalog = {
     connectionRunFailed: "{{date}} 的最近一次任务运行无法连接到此系统。{{reason}}",
   },
   connectionSettings: {
+    supportEnded:
+      "厂商对 {{system}}（{{version}}）的支持已于 {{date}} 结束：不再发布安全和错误修复。连接仍可继续使用；请计划迁移到受支持的版本。",
     previewNothing: "下次运行不会有任何变化。",
     previewPriceOk: "将有 {{total}} 个价格变化；没有价格降幅超过 {{limit}}% 的限制。",
     previewPriceTripped: "{{flagged}} 个商品的价格降幅将超过 {{limit}}% 的限制。请在运行前检查并确认。",

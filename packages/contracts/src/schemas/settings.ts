@@ -36,6 +36,8 @@ export const connectorInfoSchema = z.object({
   availability: z.enum(SYSTEM_AVAILABILITY),
   /** What the connection cannot do (Turkish sentences of the connector), e.g. "Sentos yalnızca okur". */
   limitations: z.array(z.string()).optional(),
+  /** The API version the connector speaks is past its vendor's end of support (Turkish warning), or null. */
+  supportWarning: z.string().nullable().optional(),
   fields: z.array(connectionFieldSchema),
 });
 export type ConnectorInfo = z.infer<typeof connectorInfoSchema>;

@@ -7,6 +7,7 @@ import {
   isEInvoiceType,
   listConnectors,
   OUTBOUND_REFUSED,
+  versionPinStatus,
 } from "@ep/connectors";
 import {
   type ConnectionsOverview,
@@ -46,6 +47,17 @@ import { WebhookService } from "../webhooks/service.ts";
 
 export const KIND_OF: Record<ConnectionType, ConnectorKind> = { erp: "erp", ecommerce: "shop" };
 
+/** The Turkish warning for a connector whose API version is past its vendor's end of support, or null. */
+export function supportWarningOf(d: ConnectorDescriptor, now: Date = new Date()): string | null {
+  const pin = d.versionPin;
+  if (!pin?.endOfSupport || versionPinStatus(pin, now).ok) return null;
+  return message("connectionSettings.supportEnded", {
+    system: d.name,
+    version: pin.version,
+    date: pin.endOfSupport.split("-").reverse().join("."),
+  });
+}
+
 function infoOf(d: ConnectorDescriptor): ConnectorInfo {
   return {
     connectionType: d.kind === "erp" ? "erp" : "ecommerce",
@@ -56,6 +68,7 @@ function infoOf(d: ConnectorDescriptor): ConnectorInfo {
     einvoice: d.kind === "erp" && isEInvoiceType(d.type),
     availability: availabilityOf(d),
     limitations: [...new Set([...Object.values(d.unsupported ?? {}), ...(d.notice ? [d.notice] : [])])],
+    supportWarning: supportWarningOf(d),
     fields: d.credentials.map((f) => ({
       name: f.name,
       label: f.label,

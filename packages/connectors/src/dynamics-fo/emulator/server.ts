@@ -109,15 +109,7 @@ export async function startD365Emulator(opts: D365EmulatorOptions = {}): Promise
     done(null, body),
   );
 
-  server.app.post("/:tenant/oauth2/v2.0/token", async (req, reply) => {
-    const gate = await server.gate(
-      req,
-      reply,
-      { kind: "read", operation: "oauth2/token" },
-      { skipRateLimit: true },
-    );
-    if (gate === "handled") return reply;
-    const b = (req.body ?? {}) as Record<string, string>;
+  server.tokenEndpoint("/:tenant/oauth2/v2.0/token", "oauth2/token", async (b, req, reply) => {
     const tenant = (req.params as { tenant: string }).tenant;
     if (
       b.grant_type !== "client_credentials" ||

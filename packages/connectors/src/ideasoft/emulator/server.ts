@@ -194,15 +194,7 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     return reply.redirect(target.toString(), 302);
   });
 
-  app.post("/oauth/v2/token", async (req, reply) => {
-    const gate = await server.gate(
-      req,
-      reply,
-      { kind: "read", operation: "oauth/v2/token" },
-      { skipRateLimit: true },
-    );
-    if (gate === "handled") return reply;
-    const b = (req.body ?? {}) as Record<string, string>;
+  server.tokenEndpoint("/oauth/v2/token", "oauth/v2/token", async (b, _req, reply) => {
     const refuse = (error: string, description: string) => {
       counters.errors++;
       counters.authFailures++;

@@ -8,17 +8,10 @@
  */
 
 import type { FastifyReply, FastifyRequest } from "fastify";
-import {
-  type DocumentNode,
-  execute,
-  GraphQLError,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  parse,
-  validate,
-} from "graphql";
+import { execute, GraphQLError, type GraphQLSchema, validate } from "graphql";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import type { EmulatorCounters, ErrorBlockPolicy, FaultConfig } from "../../testing/faults";
+import { graphqlCallOf, parseGraphqlQuery } from "../../testing/graphql-emulator";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
 import { ikasWebhookSignature } from "../webhooks";
@@ -195,15 +188,7 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
     return orders;
   };
 
-  server.app.post("/api/admin/oauth/token", async (req, reply) => {
-    const gate = await server.gate(
-      req,
-      reply,
-      { kind: "read", operation: "oauth/token" },
-      { skipRateLimit: true },
-    );
-    if (gate === "handled") return reply;
-    const body = (req.body ?? {}) as Record<string, string>;
+  server.tokenEndpoint("/api/admin/oauth/token", "oauth/token", async (body, _req, reply) => {
     if (body.grant_type !== "client_credentials") {
       counters.errors++;
       return reply.code(400).send({
@@ -240,19 +225,13 @@ export async function startIkasEmulator(opts: IkasEmulatorOptions = {}): Promise
         .send(gqlError(check === "expired" ? "Token expired" : "Unauthorized", "UNAUTHENTICATED"));
     }
     const body = (req.body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
-    let doc: DocumentNode;
-    try {
-      if (typeof body.query !== "string") throw new GraphQLError("Must provide query string.");
-      doc = parse(body.query);
-    } catch (e) {
+    const doc = parseGraphqlQuery(body.query, "Must provide query string.");
+    if (doc instanceof Error) {
       counters.requests++;
       server.noteOutcome(true);
-      return reply.code(400).send(gqlError((e as Error).message, "GRAPHQL_PARSE_FAILED"));
+      return reply.code(400).send(gqlError(doc.message, "GRAPHQL_PARSE_FAILED"));
     }
-    const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
-    const firstField = op?.selectionSet.selections.find((s) => s.kind === "Field");
-    const operation = firstField && firstField.kind === "Field" ? firstField.name.value : "unknown";
-    const kind = op?.operation === "mutation" ? "write" : "read";
+    const { operation, kind } = graphqlCallOf(doc);
     const gate = await server.gate(req, reply, { kind, operation }, { skipRateLimit: true });
     if (gate === "handled") return reply;
     const validationErrors = validate(schema, doc);

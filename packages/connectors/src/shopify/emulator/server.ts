@@ -9,8 +9,9 @@
 
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { type DocumentNode, execute, type OperationDefinitionNode, parse, validate } from "graphql";
+import { type DocumentNode, execute, parse, validate } from "graphql";
 import type { EmulatorCounters, FaultConfig } from "../../testing/faults";
+import { graphqlCallOf, parseGraphqlQuery } from "../../testing/graphql-emulator";
 import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { WebhookOutbox } from "../../testing/webhooks";
@@ -378,19 +379,13 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     }
     const body = (req.body ?? {}) as { query?: unknown; variables?: unknown; operationName?: unknown };
     const variables = (body.variables ?? {}) as Record<string, unknown>;
-    let doc: DocumentNode;
-    try {
-      if (typeof body.query !== "string") throw new Error("No query string was present");
-      doc = parse(body.query);
-    } catch (e) {
+    const doc = parseGraphqlQuery(body.query, "No query string was present");
+    if (doc instanceof Error) {
       counters.requests++;
       counters.errors++;
-      return reply.code(200).send(gqlErrors((e as Error).message, "PARSE_ERROR"));
+      return reply.code(200).send(gqlErrors(doc.message, "PARSE_ERROR"));
     }
-    const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
-    const firstField = op?.selectionSet.selections.find((s) => s.kind === "Field");
-    const operation = firstField && firstField.kind === "Field" ? firstField.name.value : "unknown";
-    const kind = op?.operation === "mutation" ? "write" : "read";
+    const { op, operation, kind } = graphqlCallOf(doc);
     const gate = await server.gate(req, reply, { kind, operation }, { skipRateLimit: true });
     if (gate === "handled") return reply;
     const invalid = validate(schema, doc);
@@ -525,15 +520,7 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
   };
   server.app.post("/admin/api/:version/graphql.json", graphql);
 
-  server.app.post("/admin/oauth/access_token", async (req, reply) => {
-    const gate = await server.gate(
-      req,
-      reply,
-      { kind: "read", operation: "oauth/access_token" },
-      { skipRateLimit: true },
-    );
-    if (gate === "handled") return reply;
-    const b = (req.body ?? {}) as Record<string, string>;
+  server.tokenEndpoint("/admin/oauth/access_token", "oauth/access_token", async (b, _req, reply) => {
     const refuse = (error: string, error_description: string) => {
       counters.errors++;
       counters.authFailures++;

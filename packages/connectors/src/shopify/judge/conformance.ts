@@ -6,36 +6,11 @@
  * applied beside this judge with `judgeWithRules`.
  */
 
-import {
-  type DocumentNode,
-  type GraphQLError,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  print,
-  validate,
-} from "graphql";
-import { getVariableValues } from "graphql/execution/values";
+import { type GraphQLError, Kind, type OperationDefinitionNode, parse, validate } from "graphql";
+import { graphqlJudge } from "../../testing/graphql-judge";
 import type { RequestJudge } from "../../testing/recorder";
 import { SHOPIFY_API_VERSION } from "./derive-schema";
 import { shopifyJudgeSchema } from "./schema";
-
-export interface GqlRequest {
-  query: string;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
-}
-
-export interface JudgedRequest {
-  operation: string;
-  document: string;
-  errors: string[];
-}
-
-function pickOperation(doc: DocumentNode, name?: string | null): OperationDefinitionNode | undefined {
-  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
-  return name ? ops.find((o) => o.name?.value === name) : ops.length === 1 ? ops[0] : undefined;
-}
 
 /** The query string a `bulkOperationRunQuery` runs later is judged as well (it is a document of its own). */
 export function bulkQueryProblems(op: OperationDefinitionNode, coerced: Record<string, unknown>): string[] {
@@ -59,26 +34,12 @@ export function bulkQueryProblems(op: OperationDefinitionNode, coerced: Record<s
   return problems;
 }
 
-/** Judge one request. An empty `errors` list means the real API would accept it as sent. */
-export function judgeShopifyRequest(req: GqlRequest): JudgedRequest {
-  const schema = shopifyJudgeSchema();
-  let doc: DocumentNode;
-  try {
-    doc = parse(req.query);
-  } catch (e) {
-    return { operation: "unparsable", document: req.query, errors: [(e as GraphQLError).message] };
-  }
-  const op = pickOperation(doc, req.operationName);
-  if (!op) return { operation: "unknown", document: print(doc), errors: ["no single operation to execute"] };
-  const operation = `${op.operation} ${op.name?.value ?? "(anonymous)"}`;
-  const errors = validate(schema, doc).map((e) => e.message);
-  if (errors.length === 0) {
-    const coerced = getVariableValues(schema, op.variableDefinitions ?? [], req.variables ?? {});
-    for (const e of coerced.errors ?? []) errors.push(e.message);
-    if (coerced.coerced) errors.push(...bulkQueryProblems(op, coerced.coerced));
-  }
-  return { operation, document: print(doc), errors };
-}
+/** Judges one request, with the query a `bulkOperationRunQuery` runs later. */
+const shopifyGraphql = graphqlJudge(shopifyJudgeSchema, {
+  anonymousName: () => "(anonymous)",
+  more: bulkQueryProblems,
+});
+export const judgeShopifyRequest = shopifyGraphql.request;
 
 const GRAPHQL_PATH = new RegExp(`/admin/api/${SHOPIFY_API_VERSION}/graphql\\.json$`);
 
@@ -88,11 +49,7 @@ const GRAPHQL_PATH = new RegExp(`/admin/api/${SHOPIFY_API_VERSION}/graphql\\.jso
  */
 export const judgeShopifyRecorded: RequestJudge = (r) => {
   if (r.method === "POST" && GRAPHQL_PATH.test(r.path)) {
-    const b = r.body as Partial<GqlRequest> | undefined;
-    if (typeof b?.query !== "string")
-      return { operation: "graphql", problems: ["no query string in the body"] };
-    const judged = judgeShopifyRequest(b as GqlRequest);
-    return { operation: judged.operation, problems: judged.errors };
+    return shopifyGraphql.body(r.body);
   }
   if (r.method === "POST" && r.path.endsWith("/admin/oauth/access_token")) {
     // Its body is judged by the runtime rule `shopify.token-request` (three grants, one endpoint).

@@ -216,6 +216,11 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 {t("connections.apiKeys.onPrem")}
               </Text>
             )}
+            {system?.implemented && system.supportWarning && (
+              <Alert color="red" variant="light" data-testid={`support-ended-${connectionType}`}>
+                {system.supportWarning}
+              </Alert>
+            )}
             {system?.implemented && (system.limitations?.length ?? 0) > 0 && (
               <Alert color="yellow" variant="light" data-testid={`limitations-${connectionType}`}>
                 <Stack gap={4}>
