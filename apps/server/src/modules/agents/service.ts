@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { message } from "@ep/contracts";
+import { isNewerVersion } from "@ep/contracts/agent-update";
 import { engineSchema } from "@ep/engine";
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
@@ -222,7 +223,8 @@ export class AgentService {
         lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
         statusText: online ? null : offlineText(r.lastSeenAt),
         roundTripMs: hub.roundTripMs(r.id),
-        newerVersion: release && r.version && r.version !== release ? release : null,
+        // Only a release newer than the agent's own (an agent built ahead of the server's file is not behind).
+        newerVersion: release && r.version && isNewerVersion(release, r.version) ? release : null,
         serves: served
           .filter((c) => c.agentIds.includes(r.id))
           .map((c) => ({ kind: c.kind, active: active.get(c.connectionId) === r.id })),
