@@ -7,6 +7,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { hashCode } from "../../platform/security/codes.ts";
+import { formatDateTime } from "../../platform/time/turkey.ts";
 import {
   activeNode,
   type ConnectionKind,
@@ -30,15 +31,6 @@ export const AGENTS_PER_COMPANY = 10;
 /** A holder whose agent sent no heartbeat (every 30 s) for this long is a process that died. */
 const HOLDER_FRESH_MS = 90_000;
 
-const stampFormat = new Intl.DateTimeFormat("tr-TR", {
-  timeZone: "Europe/Istanbul",
-  dateStyle: "short",
-  timeStyle: "short",
-});
-
-/** DD.MM.YYYY HH:mm in Turkish time, as the merchant's sentences about an agent say it. */
-export const stampOf = (d: Date) => stampFormat.format(d);
-
 /** Held by this process, or (PostgreSQL) by another one whose agent sent a heartbeat lately. */
 export function agentOnline(hub: AgentHub, row: AgentRow, now: Date): boolean {
   return (
@@ -51,7 +43,7 @@ export function agentOnline(hub: AgentHub, row: AgentRow, now: Date): boolean {
 
 /** "Yerel bağlantı aracı çevrimdışı (son görülme: 23.11.2026 21:40)…": the panel's and the run report's words. */
 export const offlineText = (lastSeenAt: Date | null) =>
-  message("agents.offline", { lastSeen: lastSeenAt ? stampFormat.format(lastSeenAt) : "-" });
+  message("agents.offline", { lastSeen: lastSeenAt ? formatDateTime(lastSeenAt) : "-" });
 
 const hubs = new WeakMap<object, AgentHub>();
 
