@@ -82,6 +82,15 @@ describe.each(WIDTHS)("a newcomer's first steps at %i px (issue 40, Done when)",
     await eventually(() => step(page, "erp").getAttribute("data-done")).toBe("true");
     await eventually(() => step(page, "shop").getAttribute("data-done")).toBe("true");
     await eventually(() => step(page, "firstSync").getByRole("link").count()).toBe(1);
+    // The new jobs wait for their first run: a neutral row and a card in Turkish, nothing red or late.
+    const rows = page.getByTestId("freshness-row");
+    await eventually(() => rows.count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid="freshness-row"][data-state="never"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="freshness-row"][data-state="first"]').count()).toBeGreaterThan(
+      0,
+    );
+    const reports = (await page.getByTestId("integration-report").allTextContents()).join(" ");
+    expect(reports).not.toMatch(/[A-Z][a-z]+Integration/);
     await shot(page, width, "api-2-sandbox-connected");
 
     await follow(page, step(page, "firstSync"), "Ürün Entegrasyonu'na git");

@@ -31,8 +31,8 @@ async function signOn(password = emu.credentials.password, key?: string) {
   const page = await browser.newPage();
   await page.goto(landing(key));
   const form = page.getByTestId("logo-sign-on");
-  await form.getByLabel("İşbaşı e-posta adresi").fill(emu.credentials.username);
-  await form.getByLabel("İşbaşı şifresi").fill(password);
+  await form.getByLabel("Logo Is Basi e-posta adresi").fill(emu.credentials.username);
+  await form.getByLabel("Logo Is Basi şifresi").fill(password);
   await form.getByRole("button", { name: "Giriş yap" }).click();
   return page;
 }

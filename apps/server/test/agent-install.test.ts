@@ -53,24 +53,22 @@ describe("downloads from the panel", () => {
     const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
     writeFileSync(join(downloads, "entegrasyon-agent-windows-x64.exe"), exe);
     writeFileSync(join(downloads, "entegrasyon-agent-linux-x64"), elf);
-    writeFileSync(
-      join(downloads, "manifest.json"),
-      JSON.stringify({
-        version: "0.2.0",
-        builtAt: "2026-11-28T07:00:00.000Z",
-        files: [
-          {
-            platform: "windows",
-            file: "entegrasyon-agent-windows-x64.exe",
-            size: exe.length,
-            sha256: sha(exe),
-          },
-          { platform: "linux", file: "entegrasyon-agent-linux-x64", size: elf.length, sha256: sha(elf) },
-          // A path out of the folder is never served.
-          { platform: "linux", file: "../../etc/passwd", size: 1, sha256: "x" },
-        ],
-      }),
-    );
+    const manifest = {
+      version: "0.2.0",
+      builtAt: "2026-11-28T07:00:00.000Z",
+      files: [
+        {
+          platform: "windows",
+          file: "entegrasyon-agent-windows-x64.exe",
+          size: exe.length,
+          sha256: sha(exe),
+        },
+        { platform: "linux", file: "entegrasyon-agent-linux-x64", size: elf.length, sha256: sha(elf) },
+        // A path out of the folder is never served.
+        { platform: "linux", file: "../../etc/passwd", size: 1, sha256: "x" },
+      ],
+    };
+    writeFileSync(join(downloads, "manifest.json"), JSON.stringify(manifest));
     const listed = await call(t.app, "GET", "/api/agents/downloads", { token });
     expect(listed.body.data).toMatchObject({
       version: "0.2.0",
@@ -97,6 +95,13 @@ describe("downloads from the panel", () => {
         agentsNow = await call(t.app, "GET", "/api/agents", { token });
       }
       expect(agentsNow.body.data[0]).toMatchObject({ version: "0.1.0", newerVersion: "0.2.0" });
+      // An agent ahead of the server's file (0.1.0 against 0.0.9), or on it, is not offered "Yeni sürüm".
+      for (const version of ["0.0.9", "0.1.0"]) {
+        writeFileSync(join(downloads, "manifest.json"), JSON.stringify({ ...manifest, version }));
+        const listed = await call(t.app, "GET", "/api/agents", { token });
+        expect(listed.body.data[0]).toMatchObject({ version: "0.1.0", newerVersion: null });
+      }
+      writeFileSync(join(downloads, "manifest.json"), JSON.stringify(manifest));
     } finally {
       client.stop();
       await finished;

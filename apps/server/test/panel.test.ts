@@ -155,6 +155,10 @@ describe("dashboard and reports", () => {
     expect(d.stockIntegrationReport.description).toBe("Stok Güncelleme henüz çalışmadı.");
     expect(typeof d.erpapiConnectionStatus).toBe("boolean");
     expect(d.freshness).toHaveLength(7);
+    // The freshness row says whether the job ran at all: the run one has a date, the rest wait for their first.
+    const fresh = (type: string) => d.freshness.find((f: { jobType: string }) => f.jobType === type);
+    expect(fresh("ProductIntegration").last_run_date).toEqual(expect.any(String));
+    expect(fresh("StockIntegration").last_run_date).toBeNull();
     const theirs = (await get("/api/Dashboard", other.token)).body.data;
     expect(theirs.companyJobs).toEqual([]);
     expect(theirs.failedJobReports).toEqual([]);

@@ -112,7 +112,7 @@ describe("Logo İşbaşı sign-on", () => {
       const res = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(other) });
       expect(res.status).toBe(400);
       expect(res.body.data.errorCode).toBe("store_unreachable");
-      expect(res.body.data.cause).toContain("Logo İşbaşı şu an yanıt vermiyor");
+      expect(res.body.data.cause).toContain("Logo Is Basi şu an yanıt vermiyor");
       other.faults.set({ timeoutRate: 1, hangMs: 3_000 });
       const slow = await call(app.app, "POST", "/api/partner-install/logo", { body: asUser(other) });
       expect(slow.body.data.errorCode).toBe("store_unreachable");

@@ -7,7 +7,7 @@ const server = listeningServer("sandbox-metered", { host: "0.0.0.0" });
 describe("built-in sandboxes of the metered ERPs", () => {
   it.each([
     [5, "dia", "DİA"],
-    [21, "logo-isbasi", "Logo İşbaşı"],
+    [21, "logo-isbasi", "Logo Is Basi"],
   ])(
     "a company registered with ERP %i connects to its own %s sandbox in one call",
     async (erpType, system, label) => {

@@ -29,7 +29,7 @@ describe("jobs a shop cannot do", () => {
     expect(unsupportedJob("PriceIntegration", sopyoDescriptor)?.merchantMessage).toContain("Sopyo");
     // T-Soft writes products, stock and prices; it cannot attach invoices.
     expect(unsupportedJob("StockIntegration", tsoftDescriptor)).toBeUndefined();
-    expect(unsupportedJob("InvoiceIntegration", tsoftDescriptor)?.merchantMessage).toContain("T-Soft");
+    expect(unsupportedJob("InvoiceIntegration", tsoftDescriptor)?.merchantMessage).toContain("Tsoft");
     expect(unsupportedJob("StockIntegration", ikasDescriptor)).toBeUndefined();
     expect(shop("sentos")?.type).toBe(3);
   });

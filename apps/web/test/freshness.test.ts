@@ -1,3 +1,4 @@
+import type { DashboardDto, JobDto } from "@ep/contracts";
 import { describe, expect, it } from "vitest";
 import {
   FRESHNESS_COLOR,
@@ -5,6 +6,7 @@ import {
   freshnessBar,
   freshnessGoalMinutes,
   freshnessView,
+  reportCards,
 } from "../src/features/dashboard/freshness";
 
 const NOW = Date.parse("2026-11-23T12:00:00.000Z");
@@ -32,6 +34,7 @@ describe("a freshness row's one state", () => {
     name: "Stok",
     is_enabled: true,
     last_success_date: minutesAgo(2),
+    last_run_date: minutesAgo(2),
     waiting: 0,
     ...over,
   });
@@ -82,7 +85,77 @@ describe("a freshness row's one state", () => {
     }
   });
 
+  it("waits for a first run, neutral and without a bar, before the job has run at all", () => {
+    for (const waiting of [0, 4]) {
+      const view = freshnessView(
+        row({ last_success_date: null, last_run_date: null, waiting }),
+        interval,
+        NOW,
+      );
+      expect(view).toMatchObject({ state: "first", percent: null });
+      expect(view.color).not.toBe("red");
+      expect(freshnessBadge(view).key).toBe("state.first");
+    }
+    // Once it ran and failed, a never-succeeded job is red.
+    const failed = freshnessView(
+      row({ last_success_date: null, last_run_date: minutesAgo(1) }),
+      interval,
+      NOW,
+    );
+    expect(failed).toMatchObject({ state: "never", color: "red", percent: 100 });
+  });
+
   it("uses a day's goal when the job is unknown", () => {
     expect(freshnessView(row({ last_success_date: minutesAgo(600) }), undefined, NOW).state).toBe("fresh");
+  });
+});
+
+describe("the integration report cards", () => {
+  const job = (id: number, type: JobDto["type"], over: Partial<JobDto> = {}): JobDto => ({
+    id,
+    type,
+    name: type,
+    area: type === "OrderIntegration" ? "order" : "product",
+    is_enabled: true,
+    schedule: { kind: "interval", minutes: 5 },
+    last_Run_State: null,
+    last_run_date: null,
+    last_success_date: null,
+    next_run_date: null,
+    active_run: null,
+    ...over,
+  });
+  const report = (
+    jobType: JobDto["type"],
+    last_run_date: string | null = null,
+    last_Run_State: boolean | null = null,
+  ) => ({
+    description: `${jobType} rapor`,
+    jobType,
+    last_run_date,
+    last_Run_State,
+  });
+  const dashboard = (companyJobs: JobDto[]) =>
+    ({
+      productIntegrationReport: report("ProductIntegration", minutesAgo(3), true),
+      stockIntegrationReport: report("StockIntegration"),
+      priceIntegrationReport: report("PriceIntegration", minutesAgo(3), false),
+      orderIntegrationReport: report("OrderIntegration"),
+      companyJobs,
+    }) as unknown as DashboardDto;
+
+  it("shows no card for a company without jobs", () => {
+    expect(reportCards(dashboard([]))).toEqual([]);
+  });
+
+  it("shows a card only for the jobs the company has, a job not run yet waiting for its first run", () => {
+    const cards = reportCards(
+      dashboard([job(1, "ProductIntegration"), job(2, "StockIntegration"), job(3, "PriceIntegration")]),
+    );
+    expect(cards.map((c) => [c.report.jobType, c.state])).toEqual([
+      ["ProductIntegration", "ok"],
+      ["StockIntegration", "never"],
+      ["PriceIntegration", "failed"],
+    ]);
   });
 });

@@ -34,19 +34,41 @@ export type AgentUpdateFrame = {
 export const releaseMessage = (version: string, platform: string, sha256: string) =>
   `entegrasyon-agent\n${version}\n${platform}\n${sha256}`;
 
-/** Whether version `a` is newer than `b` (dot-separated numbers; a suffix after "-" is ignored). */
-export function isNewerVersion(a: string, b: string): boolean {
-  const parts = (v: string) =>
-    v
-      .split("-")[0]!
-      .split(".")
-      .map((n) => Number.parseInt(n, 10) || 0);
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const d = (x[i] ?? 0) - (y[i] ?? 0);
-    if (d !== 0) return d > 0;
+/**
+ * Semantic-version precedence of `a` against `b` (negative: older, 0: same, positive: newer), as
+ * semver.org §11 orders them: numbers by value, a pre-release (`1.0.0-rc.1`) before its release,
+ * pre-release identifiers numeric before alphanumeric; build metadata (`+…`) and a leading "v" ignored.
+ */
+function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const [core = "", pre] = v.trim().replace(/^v/i, "").split("+")[0]!.split(/-(.*)/s);
+    return {
+      core: core.split(".").map((n) => Number.parseInt(n, 10) || 0),
+      pre: pre ? pre.split(".") : [],
+    };
+  };
+  const [x, y] = [parse(a), parse(b)];
+  for (let i = 0; i < Math.max(x.core.length, y.core.length, 3); i++) {
+    const d = (x.core[i] ?? 0) - (y.core[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
   }
-  return false;
+  // A release comes after its pre-releases.
+  if (x.pre.length === 0 || y.pre.length === 0) return Math.sign(y.pre.length) - Math.sign(x.pre.length);
+  for (let i = 0; i < Math.max(x.pre.length, y.pre.length); i++) {
+    const [p, q] = [x.pre[i], y.pre[i]];
+    if (p === undefined || q === undefined) return p === undefined ? -1 : 1;
+    if (p === q) continue;
+    const [pn, qn] = [/^\d+$/.test(p), /^\d+$/.test(q)];
+    if (pn && qn) return Math.sign(Number(p) - Number(q));
+    if (pn !== qn) return pn ? -1 : 1;
+    return p < q ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Whether version `a` is newer than `b` (see `compareVersions`). */
+export function isNewerVersion(a: string, b: string): boolean {
+  return compareVersions(a, b) > 0;
 }
 
 /** Whether `hour` (0–23) is inside the window; from === to means any hour. */

@@ -118,6 +118,15 @@ describe("when the agent updates itself", () => {
     expect(isNewerVersion("0.1.10", "0.1.9")).toBe(true);
     expect(isNewerVersion("0.2.0", "0.10.0")).toBe(false);
     expect(isNewerVersion("1.0.0", "1.0.0")).toBe(false);
+    // Semver precedence: a pre-release comes before its release, identifiers by number then text.
+    expect(isNewerVersion("1.0.0", "1.0.0-rc.1")).toBe(true);
+    expect(isNewerVersion("1.0.0-rc.1", "1.0.0")).toBe(false);
+    expect(isNewerVersion("1.0.0-rc.10", "1.0.0-rc.9")).toBe(true);
+    expect(isNewerVersion("1.0.0-beta", "1.0.0-alpha.1")).toBe(true);
+    expect(isNewerVersion("1.0.0-alpha.1", "1.0.0-alpha")).toBe(true);
+    expect(isNewerVersion("1.0.0-alpha.beta", "1.0.0-alpha.1")).toBe(true);
+    expect(isNewerVersion("v1.2.0+build.7", "1.1.9")).toBe(true);
+    expect(isNewerVersion("1.0.0+build.2", "1.0.0+build.1")).toBe(false);
     expect(inUpdateWindow(3, { from: 2, to: 5 })).toBe(true);
     expect(inUpdateWindow(5, { from: 2, to: 5 })).toBe(false);
     expect(inUpdateWindow(23, { from: 22, to: 4 })).toBe(true);

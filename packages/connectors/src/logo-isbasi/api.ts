@@ -46,7 +46,7 @@ export function classifyIsbasiResponse(res: HttpResponse, operation: string): Co
     systemCode: String(code),
     systemMessage: msg,
     merchantMessage: quota
-      ? "Logo İşbaşı aylık API kotası doldu. Kota ayın başında yenilenir; Logo'dan ek kota istenebilir."
+      ? "Logo Is Basi aylık API kotası doldu. Kota ayın başında yenilenir; Logo'dan ek kota istenebilir."
       : undefined,
     system: "logo-isbasi",
     operation,

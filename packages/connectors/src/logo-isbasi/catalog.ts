@@ -68,7 +68,7 @@ export class IsbasiCatalog {
             system: "logo-isbasi",
             operation: "listProducts",
             itemKeys: [`id:${str(r.id)}`],
-            merchantMessage: `İşbaşı ürünü "${str(r.name)}" için ürün kodu yok; kodsuz ürün mağazayla eşleşemez.`,
+            merchantMessage: `Logo Is Basi ürünü "${str(r.name)}" için ürün kodu yok; kodsuz ürün mağazayla eşleşemez.`,
           }),
         });
         continue;

@@ -13,7 +13,7 @@ import { isbasiDescriptor } from "./descriptor";
 import { IsbasiOrders } from "./orders";
 
 const NO_STOCK =
-  "Logo İşbaşı API'si depo bazında stok miktarı vermiyor; stok aktarımı bu ERP ile yapılamaz. Stoku mağazada yönetin.";
+  "Logo Is Basi API'si depo bazında stok miktarı vermiyor; stok aktarımı bu ERP ile yapılamaz. Stoku mağazada yönetin.";
 
 export class IsbasiConnector extends ComposedErpConnector {
   readonly descriptor = isbasiDescriptor;
@@ -46,7 +46,7 @@ export class IsbasiConnector extends ComposedErpConnector {
       ok: true,
       system: "logo-isbasi",
       firm: s.tenantId,
-      description: `Logo İşbaşı: giriş başarılı (firma ${s.tenantId})`,
+      description: `Logo Is Basi: giriş başarılı (firma ${s.tenantId})`,
       details: { tenantId: s.tenantId, userId: s.userId },
     };
   }

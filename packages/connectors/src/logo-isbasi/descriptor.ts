@@ -8,13 +8,13 @@ export const isbasiDescriptor = defineConnector("erp", {
     secretField(
       "apiKey",
       "API anahtarı",
-      "Logo'nun İşbaşı entegrasyonu için verdiği APIKEY (ücretli abonelik gerekir; isbasientegrasyon@logo.com.tr).",
+      "Logo Is Basi entegrasyonu için Logo'nun verdiği APIKEY (ücretli abonelik gerekir; isbasientegrasyon@logo.com.tr).",
     ),
-    textField("username", "Kullanıcı (e-posta)", "İşbaşı yönetici kullanıcısının e-posta adresi."),
+    textField("username", "Kullanıcı (e-posta)", "Logo Is Basi yönetici kullanıcısının e-posta adresi."),
     secretField(
       "password",
       "Şifre",
-      "İşbaşı kullanıcısının şifresi. Şifreli saklanır; yalnız girişte gönderilir.",
+      "Logo Is Basi kullanıcısının şifresi. Şifreli saklanır; yalnız girişte gönderilir.",
     ),
     textField(
       "tenantId",
@@ -41,5 +41,5 @@ export const isbasiDescriptor = defineConnector("erp", {
     warnAt: 0.8,
   },
   notes:
-    "Logo İşbaşı REST (/api/v1.0): API anahtarı + integrationLogin → Bearer ve tenantId. Aylık kota ~3.000 okuma / 7.000 yazma. Depo stoku ve satış siparişi API'de yok: sipariş taslak satış faturası olarak yazılır.",
+    "Logo Is Basi REST (/api/v1.0): API anahtarı + integrationLogin → Bearer ve tenantId. Aylık kota ~3.000 okuma / 7.000 yazma. Depo stoku ve satış siparişi API'de yok: sipariş taslak satış faturası olarak yazılır.",
 });

@@ -79,7 +79,7 @@ export class IsbasiOrders {
   }
 
   private refusal(key: string, missing: string[]): ConnectorError {
-    const text = `İşbaşı fatura için müşterinin ${missing.join(", ")} bilgisini istiyor; ${key} için eksik. Siparişteki adresi tamamlayın.`;
+    const text = `Logo Is Basi fatura için müşterinin ${missing.join(", ")} bilgisini istiyor; ${key} için eksik. Siparişteki adresi tamamlayın.`;
     return new ConnectorError(`logo-isbasi: customer fields missing: ${missing.join(", ")}`, {
       reason: "validation",
       system: "logo-isbasi",

@@ -29,7 +29,7 @@ export class LucaKozaConnector extends ComposedErpConnector {
       ok: true,
       system: "luca-koza",
       firm: this.api.branchName,
-      description: `Luca Koza: ${this.api.branchName ?? "şirket/şube"} (${depots.length} depo)`,
+      description: `LucaKoza: ${this.api.branchName ?? "şirket/şube"} (${depots.length} depo)`,
     };
   }
 }

@@ -7,11 +7,11 @@ export const lucaKozaDescriptor = defineConnector("erp", {
   credentials: [
     urlField(
       "apiUrl",
-      "Luca Koza servis adresi",
-      "Luca Koza REST servisinin adresi (Luca'nın size verdiği, .do uçlarının bulunduğu adres), örn. https://akozas.luca.com.tr/luca-rs/rest.",
+      "LucaKoza servis adresi",
+      "LucaKoza REST servisinin adresi (Luca'nın size verdiği, .do uçlarının bulunduğu adres), örn. https://akozas.luca.com.tr/luca-rs/rest.",
       { required: true, placeholder: "https://akozas.luca.com.tr/luca-rs/rest" },
     ),
-    textField("orgCode", "Üye numarası", "Luca Koza organizasyonunuzun üye numarası (orgCode)."),
+    textField("orgCode", "Üye numarası", "LucaKoza organizasyonunuzun üye numarası (orgCode)."),
     textField(
       "userName",
       "Kullanıcı adı",
@@ -33,5 +33,5 @@ export const lucaKozaDescriptor = defineConnector("erp", {
   // No published limit; the session is server-side state, so stay gentle.
   budget: { requests: 3, windowMs: 1000 },
   notes:
-    "Luca Koza bir ön muhasebe sistemidir: stok kartları, depolar, depo miktarları, satış fiyat listeleri ve kategoriler okunur. Koza'da satış siparişi oluşturan bir servis bulunmadığından siparişler Luca Koza'ya aktarılmaz.",
+    "LucaKoza bir ön muhasebe sistemidir: stok kartları, depolar, depo miktarları, satış fiyat listeleri ve kategoriler okunur. LucaKoza'da satış siparişi oluşturan bir servis bulunmadığından siparişler LucaKoza'ya aktarılmaz.",
 });

@@ -34,7 +34,7 @@ export class TsoftConnector extends ComposedShopConnector {
     // A login and one product row: the user may read products (the pilot notes validate the same way).
     await this.client.call("product/get", "read", { start: "0", limit: "1" });
     const host = new URL(this.client.creds.storeUrl ?? "").host;
-    return { ok: true, system: "tsoft", storeName: host, description: `T-Soft mağazası: ${host}` };
+    return { ok: true, system: "tsoft", storeName: host, description: `Tsoft mağazası: ${host}` };
   }
 
   async listPaymentTypes(): Promise<Option[]> {

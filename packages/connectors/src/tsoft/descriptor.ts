@@ -12,13 +12,13 @@ export const tsoftDescriptor = defineConnector("shop", {
     urlField(
       "storeUrl",
       "Mağaza adresi",
-      "T-Soft mağazanızın adresi, örneğin https://www.magazaniz.com. REST1 servisi bu adresin /rest1 yolunda çalışır.",
+      "Tsoft mağazanızın adresi, örneğin https://www.magazaniz.com. REST1 servisi bu adresin /rest1 yolunda çalışır.",
       { required: true, placeholder: "https://www.magazaniz.com" },
     ),
     textField(
       "apiUser",
       "Web servis kullanıcı adı",
-      "T-Soft yönetim paneli → Ayarlar → Web Servis Kullanıcıları ile oluşturduğunuz kullanıcı. Kullanıcıya ürün, alt ürün ve sipariş metotlarının izinlerini verin; IP kısıtı varsa sunucumuzun IP adresini ekleyin.",
+      "Tsoft yönetim paneli → Ayarlar → Web Servis Kullanıcıları ile oluşturduğunuz kullanıcı. Kullanıcıya ürün, alt ürün ve sipariş metotlarının izinlerini verin; IP kısıtı varsa sunucumuzun IP adresini ekleyin.",
     ),
     secretField(
       "apiPass",
@@ -33,10 +33,10 @@ export const tsoftDescriptor = defineConnector("shop", {
   changeCursors: { orders: true },
   unsupported: {
     categoryWrite:
-      "T-Soft'ta kategori oluşturma doğrulanmadı; kategorileri T-Soft panelinde açıp eşleştirmeyi kullanınız.",
+      "Tsoft'ta kategori oluşturma doğrulanmadı; kategorileri Tsoft panelinde açıp eşleştirmeyi kullanınız.",
     orderStatusWrite:
-      "T-Soft REST1 için sipariş durumu güncelleme çağrısı doğrulanmadı; durumlar yalnızca okunur.",
-    invoiceWrite: "T-Soft REST1 için fatura ekleme çağrısı doğrulanmadı; faturalar mağazaya gönderilmez.",
+      "Tsoft REST1 için sipariş durumu güncelleme çağrısı doğrulanmadı; durumlar yalnızca okunur.",
+    invoiceWrite: "Tsoft REST1 için fatura ekleme çağrısı doğrulanmadı; faturalar mağazaya gönderilmez.",
   },
   notes:
     "REST1: login token (1 saat), form POST + JSON `data`; ürün, alt ürün (varyant), stok, fiyat okuma/yazma; siparişler okunur.",

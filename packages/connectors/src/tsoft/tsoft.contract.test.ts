@@ -71,7 +71,7 @@ describe("T-Soft connection", () => {
   it("logs in and reads one product", async () => {
     const info = await shop.testConnection();
     expect(info.ok).toBe(true);
-    expect(info.description).toContain("T-Soft");
+    expect(info.description).toContain("Tsoft");
   });
 
   it("a wrong password is an auth failure, not a retry", async () => {
@@ -201,7 +201,7 @@ describe("T-Soft orders", () => {
       const e = await call().catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ConnectorError);
       expect((e as ConnectorError).reason).toBe("unsupported");
-      expect((e as ConnectorError).merchantMessage).toMatch(/T-Soft/);
+      expect((e as ConnectorError).merchantMessage).toMatch(/Tsoft/);
     }
   });
 });

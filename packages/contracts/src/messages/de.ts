@@ -249,7 +249,7 @@ export const de: MessageCatalog = {
     shopierVatRateInvalid:
       'Der MwSt.-Satz "{{rate}}" in der Shopier-Verbindung ist ungültig. Geben Sie 0, 1, 10 oder 20 ein; bis dahin werden keine Produkte übertragen.',
     lucaKozaOrderUnsupported:
-      "Luca Koza hat keinen Dienst zum Anlegen von Verkaufsaufträgen; Bestellungen, Kundenkarten und Rechnungen werden über diese Verbindung nicht an Luca Koza übertragen. Aus Luca Koza werden Lagerkarten, Lagerbestände, Preise und Kategorien gelesen.",
+      "LucaKoza hat keinen Dienst zum Anlegen von Verkaufsaufträgen; Bestellungen, Kundenkarten und Rechnungen werden über diese Verbindung nicht an LucaKoza übertragen. Aus LucaKoza werden Lagerkarten, Lagerbestände, Preise und Kategorien gelesen.",
     lucaKozaBranchChoice:
       'Der Luca-Koza-Benutzer hat mehr als ein Unternehmen/eine Filiale; tragen Sie eines im Feld "Unternehmens-/Filial-ID" der Verbindungseinstellungen ein: {{names}}',
   },
@@ -408,7 +408,7 @@ export const de: MessageCatalog = {
       "{{name}} von {{company}} hat ein neues Ticket eröffnet.\n\nKategorie: {{category}}\nBetreff: {{subject}}\n\n{{message}}\n\nSupport-Konsole: {{link}}",
   },
   partnerInstall: {
-    logoCompanyName: "Logo-İşbaşı-Firma {{tenant}}",
+    logoCompanyName: "Logo-Is-Basi-Firma {{tenant}}",
     causes: {
       partner_not_configured:
         "Die {{system}}-App-Daten ({{missing}}) sind auf dem Server nicht gesetzt; bitten Sie Ihren Administrator, sie als Umgebungsvariablen zu setzen (README, Konfigurationstabelle) und den Server neu zu starten.",

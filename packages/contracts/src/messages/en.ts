@@ -268,9 +268,9 @@ export const en: MessageCatalog = {
     shopierVatRateInvalid:
       'The VAT rate "{{rate}}" in the Shopier connection is not valid. Enter 0, 1, 10 or 20; products are not transferred until it is corrected.',
     lucaKozaOrderUnsupported:
-      "Luca Koza has no service that creates sales orders; orders, customer cards and invoices are not transferred to Luca Koza by this connection. Stock cards, depot quantities, prices and categories are read from Luca Koza.",
+      "LucaKoza has no service that creates sales orders; orders, customer cards and invoices are not transferred to LucaKoza by this connection. Stock cards, depot quantities, prices and categories are read from LucaKoza.",
     lucaKozaBranchChoice:
-      'The Luca Koza user has more than one company/branch; enter one in the "Company/branch id" field of the connection settings: {{names}}',
+      'The LucaKoza user has more than one company/branch; enter one in the "Company/branch id" field of the connection settings: {{names}}',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli password reset",
@@ -381,7 +381,7 @@ export const en: MessageCatalog = {
       "{{name}} from {{company}} opened a new ticket.\n\nCategory: {{category}}\nSubject: {{subject}}\n\n{{message}}\n\nSupport console: {{link}}",
   },
   partnerInstall: {
-    logoCompanyName: "Logo İşbaşı company {{tenant}}",
+    logoCompanyName: "Logo Is Basi company {{tenant}}",
     causes: {
       partner_not_configured:
         "The {{system}} app details ({{missing}}) are not set on the server; ask your administrator to set them as environment variables (README, Configuration table) and restart the server.",

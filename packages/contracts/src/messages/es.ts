@@ -241,9 +241,9 @@ export const es: MessageCatalog = {
     shopierVatRateInvalid:
       'El tipo de IVA "{{rate}}" de la conexión con Shopier no es válido. Introduzca 0, 1, 10 o 20; los productos no se transfieren hasta corregirlo.',
     lucaKozaOrderUnsupported:
-      "Luca Koza no tiene ningún servicio que cree pedidos de venta; esta conexión no transfiere pedidos, fichas de cliente ni facturas a Luca Koza. De Luca Koza se leen fichas de existencias, cantidades por almacén, precios y categorías.",
+      "LucaKoza no tiene ningún servicio que cree pedidos de venta; esta conexión no transfiere pedidos, fichas de cliente ni facturas a LucaKoza. De LucaKoza se leen fichas de existencias, cantidades por almacén, precios y categorías.",
     lucaKozaBranchChoice:
-      'El usuario de Luca Koza tiene más de una empresa/sucursal; indique una en el campo "Id. de empresa/sucursal" de la configuración de la conexión: {{names}}',
+      'El usuario de LucaKoza tiene más de una empresa/sucursal; indique una en el campo "Id. de empresa/sucursal" de la configuración de la conexión: {{names}}',
   },
   failure: {
     someSystem: "El ERP o la tienda",
@@ -395,7 +395,7 @@ export const es: MessageCatalog = {
       "{{name}} de {{company}} abrió un nuevo ticket.\n\nCategoría: {{category}}\nAsunto: {{subject}}\n\n{{message}}\n\nConsola de soporte: {{link}}",
   },
   partnerInstall: {
-    logoCompanyName: "Empresa de Logo İşbaşı {{tenant}}",
+    logoCompanyName: "Empresa de Logo Is Basi {{tenant}}",
     causes: {
       partner_not_configured:
         "Los datos de la aplicación de {{system}} ({{missing}}) no están definidos en el servidor; pida a su administrador que los defina como variables de entorno (README, tabla de configuración) y reinicie el servidor.",

@@ -245,9 +245,9 @@ export const fr: MessageCatalog = {
     shopierVatRateInvalid:
       "Le taux de TVA « {{rate}} » de la connexion Shopier n'est pas valide. Saisissez 0, 1, 10 ou 20 ; les produits ne sont pas transférés tant qu'il n'est pas corrigé.",
     lucaKozaOrderUnsupported:
-      "Luca Koza n'a aucun service de création de commandes client ; cette connexion ne transfère ni commandes, ni fiches client, ni factures vers Luca Koza. Les fiches de stock, quantités par dépôt, prix et catégories sont lus depuis Luca Koza.",
+      "LucaKoza n'a aucun service de création de commandes client ; cette connexion ne transfère ni commandes, ni fiches client, ni factures vers LucaKoza. Les fiches de stock, quantités par dépôt, prix et catégories sont lus depuis LucaKoza.",
     lucaKozaBranchChoice:
-      "L'utilisateur Luca Koza a plusieurs sociétés/agences ; indiquez-en une dans le champ « Id société/agence » des paramètres de connexion : {{names}}",
+      "L'utilisateur LucaKoza a plusieurs sociétés/agences ; indiquez-en une dans le champ « Id société/agence » des paramètres de connexion : {{names}}",
   },
   failure: {
     someSystem: "L'ERP ou la boutique",
@@ -404,7 +404,7 @@ export const fr: MessageCatalog = {
       "{{name}} de {{company}} a ouvert un nouveau ticket.\n\nCatégorie : {{category}}\nObjet : {{subject}}\n\n{{message}}\n\nConsole d'assistance : {{link}}",
   },
   partnerInstall: {
-    logoCompanyName: "Société Logo İşbaşı {{tenant}}",
+    logoCompanyName: "Société Logo Is Basi {{tenant}}",
     causes: {
       partner_not_configured:
         "Les informations de l'application {{system}} ({{missing}}) ne sont pas définies sur le serveur ; demandez à votre administrateur de les définir comme variables d'environnement (README, tableau de configuration) et de redémarrer le serveur.",

@@ -228,9 +228,9 @@ export const ja: MessageCatalog = {
     shopierVatRateInvalid:
       "Shopier 接続の VAT 税率「{{rate}}」は無効です。0、1、10、20 のいずれかを入力してください。修正されるまで製品は転送されません。",
     lucaKozaOrderUnsupported:
-      "Luca Koza には販売注文を作成するサービスがないため、この接続では注文・顧客カード・請求書を Luca Koza に転送しません。Luca Koza からは在庫カード、倉庫別数量、価格、カテゴリを読み取ります。",
+      "LucaKoza には販売注文を作成するサービスがないため、この接続では注文・顧客カード・請求書を LucaKoza に転送しません。LucaKoza からは在庫カード、倉庫別数量、価格、カテゴリを読み取ります。",
     lucaKozaBranchChoice:
-      "Luca Koza ユーザーには複数の会社/支店があります。接続設定の「会社/支店 ID」欄にいずれかを入力してください: {{names}}",
+      "LucaKoza ユーザーには複数の会社/支店があります。接続設定の「会社/支店 ID」欄にいずれかを入力してください: {{names}}",
   },
   failure: {
     someSystem: "ERP またはショップ",
@@ -379,7 +379,7 @@ export const ja: MessageCatalog = {
       "{{company}} の {{name}} が新しいチケットを作成しました。\n\nカテゴリ: {{category}}\n件名: {{subject}}\n\n{{message}}\n\nサポートコンソール: {{link}}",
   },
   partnerInstall: {
-    logoCompanyName: "Logo İşbaşı の会社 {{tenant}}",
+    logoCompanyName: "Logo Is Basi の会社 {{tenant}}",
     causes: {
       partner_not_configured:
         "{{system}} アプリの情報（{{missing}}）がサーバーに設定されていません。管理者に環境変数として設定し（README の設定表）、サーバーを再起動するよう依頼してください。",

@@ -274,9 +274,9 @@ export const tr = {
     shopierVatRateInvalid:
       'Shopier bağlantısındaki KDV oranı "{{rate}}" geçerli değil. 0, 1, 10 veya 20 giriniz; ürünler düzeltilene kadar aktarılmaz.',
     lucaKozaOrderUnsupported:
-      "Luca Koza'da satış siparişi oluşturan bir servis yoktur; siparişler, müşteri kartları ve faturalar bu bağlantıyla Luca Koza'ya aktarılmaz. Luca Koza'dan stok kartları, depo miktarları, fiyatlar ve kategoriler okunur.",
+      "LucaKoza'da satış siparişi oluşturan bir servis yoktur; siparişler, müşteri kartları ve faturalar bu bağlantıyla LucaKoza'ya aktarılmaz. LucaKoza'dan stok kartları, depo miktarları, fiyatlar ve kategoriler okunur.",
     lucaKozaBranchChoice:
-      'Luca Koza kullanıcısının birden fazla şirket/şubesi var; bağlantı ayarlarındaki "Şirket/Şube kimliği" alanına birini yazınız: {{names}}',
+      'LucaKoza kullanıcısının birden fazla şirket/şubesi var; bağlantı ayarlarındaki "Şirket/Şube kimliği" alanına birini yazınız: {{names}}',
   },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",
@@ -387,7 +387,7 @@ export const tr = {
       "{{company}} firmasından {{name}} yeni bir ticket açtı.\n\nKategori: {{category}}\nKonu: {{subject}}\n\n{{message}}\n\nDestek konsolu: {{link}}",
   },
   partnerInstall: {
-    logoCompanyName: "Logo İşbaşı firması {{tenant}}",
+    logoCompanyName: "Logo Is Basi firması {{tenant}}",
     causes: {
       partner_not_configured:
         "{{system}} uygulama bilgileri ({{missing}}) sunucuda tanımlı değil; yöneticinizden bu ayarları sunucunun ortam değişkenlerine girmesini (README, Yapılandırma tablosu) ve sunucuyu yeniden başlatmasını isteyin.",

@@ -210,9 +210,9 @@ export const zh: MessageCatalog = {
     shopierVatRateInvalid:
       "Shopier 连接中的增值税税率“{{rate}}”无效。请输入 0、1、10 或 20；更正之前产品不会被传输。",
     lucaKozaOrderUnsupported:
-      "Luca Koza 没有创建销售订单的服务；此连接不会向 Luca Koza 传输订单、客户卡和发票。从 Luca Koza 读取库存卡、仓库数量、价格和类别。",
+      "LucaKoza 没有创建销售订单的服务；此连接不会向 LucaKoza 传输订单、客户卡和发票。从 LucaKoza 读取库存卡、仓库数量、价格和类别。",
     lucaKozaBranchChoice:
-      "该 Luca Koza 用户有多个公司/分支；请在连接设置的“公司/分支 ID”字段中填写其中一个：{{names}}",
+      "该 LucaKoza 用户有多个公司/分支；请在连接设置的“公司/分支 ID”字段中填写其中一个：{{names}}",
   },
   failure: {
     someSystem: "ERP 或店铺",
@@ -346,7 +346,7 @@ export const zh: MessageCatalog = {
       "{{company}} 的 {{name}} 新建了一个工单。\n\n类别：{{category}}\n主题：{{subject}}\n\n{{message}}\n\n支持控制台：{{link}}",
   },
   partnerInstall: {
-    logoCompanyName: "Logo İşbaşı 公司 {{tenant}}",
+    logoCompanyName: "Logo Is Basi 公司 {{tenant}}",
     causes: {
       partner_not_configured:
         "服务器上未设置 {{system}} 应用信息（{{missing}}）；请管理员将其设为环境变量（README 配置表）并重启服务器。",

@@ -89,6 +89,8 @@ export const freshnessSchema = z.object({
   name: z.string(),
   is_enabled: z.boolean(),
   last_success_date: z.string().nullable(),
+  /** The job's last run of any outcome, or null while it waits for its first run. */
+  last_run_date: z.string().nullable(),
   /** Records found changed but not yet written (open failed tasks for the job). */
   waiting: z.number().int(),
 });

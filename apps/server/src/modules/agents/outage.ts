@@ -2,8 +2,9 @@ import { message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { and, desc, eq, isNotNull, isNull, like } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
+import { formatDateTime } from "../../platform/time/turkey.ts";
 import { agents } from "./schema.ts";
-import { agentHubOf, agentOnline, stampOf } from "./service.ts";
+import { agentHubOf, agentOnline } from "./service.ts";
 
 const { connections, jobs, notifications } = engineSchema;
 
@@ -39,7 +40,7 @@ export async function sweepAgentOutages(
       if (now.getTime() - since.getTime() <= AGENT_OUTAGE_NOTICE_MS) continue;
       const text = message("agents.offlineNotice", {
         machine: agent.machineName || `#${agent.id}`,
-        lastSeen: agent.lastSeenAt ? stampOf(agent.lastSeenAt) : "-",
+        lastSeen: agent.lastSeenAt ? formatDateTime(agent.lastSeenAt) : "-",
       });
       const inserted = await db
         .insert(notifications)

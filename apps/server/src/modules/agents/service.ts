@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { message } from "@ep/contracts";
+import { isNewerVersion } from "@ep/contracts/agent-update";
 import { engineSchema } from "@ep/engine";
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { hashCode } from "../../platform/security/codes.ts";
+import { formatDateTime } from "../../platform/time/turkey.ts";
 import {
   activeNode,
   type ConnectionKind,
@@ -29,15 +31,6 @@ export const AGENTS_PER_COMPANY = 10;
 /** A holder whose agent sent no heartbeat (every 30 s) for this long is a process that died. */
 const HOLDER_FRESH_MS = 90_000;
 
-const stampFormat = new Intl.DateTimeFormat("tr-TR", {
-  timeZone: "Europe/Istanbul",
-  dateStyle: "short",
-  timeStyle: "short",
-});
-
-/** DD.MM.YYYY HH:mm in Turkish time, as the merchant's sentences about an agent say it. */
-export const stampOf = (d: Date) => stampFormat.format(d);
-
 /** Held by this process, or (PostgreSQL) by another one whose agent sent a heartbeat lately. */
 export function agentOnline(hub: AgentHub, row: AgentRow, now: Date): boolean {
   return (
@@ -50,7 +43,7 @@ export function agentOnline(hub: AgentHub, row: AgentRow, now: Date): boolean {
 
 /** "Yerel bağlantı aracı çevrimdışı (son görülme: 23.11.2026 21:40)…": the panel's and the run report's words. */
 export const offlineText = (lastSeenAt: Date | null) =>
-  message("agents.offline", { lastSeen: lastSeenAt ? stampFormat.format(lastSeenAt) : "-" });
+  message("agents.offline", { lastSeen: lastSeenAt ? formatDateTime(lastSeenAt) : "-" });
 
 const hubs = new WeakMap<object, AgentHub>();
 
@@ -222,7 +215,8 @@ export class AgentService {
         lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
         statusText: online ? null : offlineText(r.lastSeenAt),
         roundTripMs: hub.roundTripMs(r.id),
-        newerVersion: release && r.version && r.version !== release ? release : null,
+        // Only a release newer than the agent's own (an agent built ahead of the server's file is not behind).
+        newerVersion: release && r.version && isNewerVersion(release, r.version) ? release : null,
         serves: served
           .filter((c) => c.agentIds.includes(r.id))
           .map((c) => ({ kind: c.kind, active: active.get(c.connectionId) === r.id })),

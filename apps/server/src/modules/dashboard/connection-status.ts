@@ -3,6 +3,7 @@ import { type ConnectionStatus, type MessageKey, message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
+import { formatDateTime } from "../../platform/time/turkey.ts";
 
 const { jobs, jobRuns } = engineSchema;
 
@@ -66,17 +67,6 @@ type ConnectionFacts = {
   lastTestMessage: string | null;
 };
 
-const stampFormat = new Intl.DateTimeFormat("tr-TR", {
-  timeZone: "Europe/Istanbul",
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
-/** DD-MM-YYYY HH:mm in Turkish time. */
-const stamp = (d: Date) => stampFormat.format(d).replace(/\./g, "-");
-
 /**
  * The one place a connection's status is decided: its last test or the company's last runs,
  * whichever is newer. A run tells about a side when it got through (both sides answered) or when it
@@ -115,7 +105,7 @@ export function connectionStatus(
     if (evidence.ok) {
       return {
         state: "connected",
-        message: message("panel.connectionRunOk", { date: stamp(at) }),
+        message: message("panel.connectionRunOk", { date: formatDateTime(at) }),
         checked_date: at.toISOString(),
         source: "run",
       };
@@ -126,7 +116,7 @@ export function connectionStatus(
     return {
       state: "failed",
       message: message("panel.connectionRunFailed", {
-        date: stamp(at),
+        date: formatDateTime(at),
         reason: message(reasonKey, { system }),
       }),
       checked_date: at.toISOString(),

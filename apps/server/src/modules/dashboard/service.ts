@@ -106,6 +106,7 @@ export class DashboardService {
         name: dto.name,
         is_enabled: dto.is_enabled,
         last_success_date: dto.last_success_date,
+        last_run_date: dto.last_run_date,
         waiting: openErrors + (dto.type === "OrderIntegration" ? facts.waitingOrders : 0),
       })),
     };

@@ -4,20 +4,12 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { countRows } from "../../platform/db/count-rows.ts";
 import type { Db } from "../../platform/db/database.ts";
 import { licenses } from "../../platform/db/schema.ts";
+import { formatDate } from "../../platform/time/turkey.ts";
 
 const { notifications } = engineSchema;
 const DAY_MS = 86_400_000;
 /** A licence notifies once when it is within this many days of expiring, and once when expired. */
 export const LICENCE_WARNING_DAYS = 7;
-
-const dayFormat = new Intl.DateTimeFormat("tr-TR", {
-  timeZone: "Europe/Istanbul",
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-});
-/** DD-MM-YYYY in Turkish time. */
-export const ddMmYyyy = (date: Date) => dayFormat.format(date).replace(/\./g, "-");
 
 export async function listNotifications(
   db: Db,
@@ -103,7 +95,7 @@ export function dueLicenceNotifications(
     if (left <= LICENCE_WARNING_DAYS * DAY_MS) {
       const text = message("panel.licenceExpiring", {
         licence: l.name,
-        date: ddMmYyyy(l.expiresAt),
+        date: formatDate(l.expiresAt),
         days: Math.ceil(left / DAY_MS),
       });
       return [{ companyId, type: "Info", text, source: `licence-expiring:${l.id}:${stamp}` }];

@@ -73,7 +73,7 @@ export class LogoSignOnService {
         throw new InstallError("user_not_found", "İşbaşı refused the key or the user", { cause: error });
       throw new InstallError("store_unreachable", "İşbaşı not reachable", {
         cause: error,
-        details: { system: "Logo İşbaşı" },
+        details: { system: isbasiDescriptor.name },
       });
     }
   }

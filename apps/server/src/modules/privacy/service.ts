@@ -10,6 +10,7 @@ import { type Tx, txExecutor } from "../../platform/db/tx-sql.ts";
 import { forgetSessions } from "../../platform/http/auth.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { verifyPassword } from "../../platform/security/passwords.ts";
+import { formatDate } from "../../platform/time/turkey.ts";
 import { supportActions } from "../support/schema.ts";
 import { companyDeletions } from "./schema.ts";
 
@@ -75,7 +76,7 @@ export class PrivacyService {
           .values({ companyId, requestedBy: userId, requestedAt: now, dueAt })
           .returning();
         await this.enqueue(tx, created!);
-        const date = dueAt.toLocaleDateString("tr-TR", { timeZone: "Europe/Istanbul" });
+        const date = formatDate(dueAt);
         await this.ctx.mailer.enqueue(tx, this.ctx.queue, {
           to: user.email,
           subject: message("privacy.mailRequestedSubject"),

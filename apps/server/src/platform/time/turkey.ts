@@ -38,8 +38,16 @@ export function turkishDateRange(q: { startDate?: string; endDate?: string }): {
   return { from: bound(q.startDate, 0), to: bound(q.endDate, 1) };
 }
 
-/** The panel's date and time, `DD-MM-YYYY HH:mm` in Turkish time (spec section 9), e.g. `05-03-2026 14:07`. */
+/**
+ * The panel's date and time, `DD-MM-YYYY HH:mm` in Turkish time (spec section 9), e.g. `05-03-2026 14:07`:
+ * the server's one date formatter (messages, mails, exports).
+ */
 export function formatDateTime(at: Date): string {
   const [date, time] = new Date(at.getTime() + TURKEY_OFFSET_MS).toISOString().split("T") as [string, string];
   return `${date.split("-").reverse().join("-")} ${time.slice(0, 5)}`;
+}
+
+/** The date part of `formatDateTime`, `DD-MM-YYYY` in Turkish time, e.g. `05-03-2026`. */
+export function formatDate(at: Date): string {
+  return formatDateTime(at).slice(0, 10);
 }

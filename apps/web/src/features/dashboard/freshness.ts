@@ -27,16 +27,18 @@ export function freshnessBar(lastSuccess: string | null, goalMinutes: number, no
  * drawn from it, so a red bar can never sit beside a green 'Güncel' (nor 'Henüz başarılı
  * çalışmadı' beside it).
  * - passive: the flow is switched off; no bar, a grey badge.
- * - never: it never succeeded; a red full bar and a red badge.
+ * - first: it has not run yet (a new connection); no bar, a neutral badge: nothing is late yet.
+ * - never: it ran but never succeeded; a red full bar and a red badge.
  * - late: the last success is older than the goal; red, whatever is waiting.
  * - waiting: within the goal but records are waiting; yellow.
  * - near: within the goal, past half of it, nothing waiting; yellow.
  * - fresh: within half the goal, nothing waiting; green, the only state that reads 'Güncel'.
  */
-export type FreshnessState = "passive" | "never" | "late" | "waiting" | "near" | "fresh";
+export type FreshnessState = "passive" | "first" | "never" | "late" | "waiting" | "near" | "fresh";
 
 export const FRESHNESS_COLOR: Record<FreshnessState, string> = {
   passive: "gray",
+  first: "blue",
   never: "red",
   late: "red",
   waiting: "yellow",
@@ -47,7 +49,7 @@ export const FRESHNESS_COLOR: Record<FreshnessState, string> = {
 export type FreshnessView = {
   state: FreshnessState;
   color: string;
-  /** The bar's fill, or null when no bar shows (passive). */
+  /** The bar's fill, or null when no bar shows (passive, first). */
   percent: number | null;
   ageMinutes: number | null;
   goalMinutes: number;
@@ -64,7 +66,9 @@ export function freshnessView(
   const state: FreshnessState = !row.is_enabled
     ? "passive"
     : !row.last_success_date
-      ? "never"
+      ? row.last_run_date
+        ? "never"
+        : "first"
       : bar.level === "late"
         ? "late"
         : row.waiting > 0
@@ -75,7 +79,7 @@ export function freshnessView(
   return {
     state,
     color: FRESHNESS_COLOR[state],
-    percent: state === "passive" ? null : bar.percent,
+    percent: state === "passive" || state === "first" ? null : bar.percent,
     ageMinutes: bar.ageMinutes,
     goalMinutes,
     waiting: row.waiting,
@@ -94,4 +98,27 @@ export function freshnessBadge(view: FreshnessView): { key: string; count?: numb
     default:
       return { key: `state.${view.state}` };
   }
+}
+
+export type ReportCardState = "never" | "failed" | "ok";
+
+/**
+ * The integration report cards to show: one per report whose job the company has (a company
+ * without a stock job gets no stock card), each with its state. A job that has not run yet
+ * waits for its first run ("never", a neutral clock), unless it is switched off.
+ */
+export function reportCards(data: DashboardDto) {
+  const reports = [
+    data.productIntegrationReport,
+    data.stockIntegrationReport,
+    data.priceIntegrationReport,
+    data.orderIntegrationReport,
+  ];
+  return reports.flatMap((report) => {
+    const job = data.companyJobs.find((j) => j.type === report.jobType);
+    if (!job) return [];
+    const neverRan = report.last_run_date === null && job.is_enabled;
+    const state: ReportCardState = neverRan ? "never" : report.last_Run_State === false ? "failed" : "ok";
+    return [{ report, state }];
+  });
 }

@@ -29,7 +29,7 @@ import { ageOf } from "@/features/notifications/age";
 import { useMarkAsRead, useNotifications } from "@/features/notifications/api";
 import { NotificationItem } from "@/features/notifications/components/NotificationItem";
 import { formatDate, formatDateTime, formatDayMonth } from "@/lib/format";
-import { type FreshnessView, freshnessBadge, freshnessView } from "../freshness";
+import { type FreshnessView, freshnessBadge, freshnessView, reportCards } from "../freshness";
 
 const areaOf = (jobType: string) =>
   (ORDER_AREA_JOB_TYPES as readonly string[]).includes(jobType) ? "order" : "product";
@@ -79,23 +79,16 @@ function ListCard(props: {
 }
 
 /**
- * The four integration reports of the dashboard response. A job that never ran gets a neutral
- * clock and its Turkish name (the server only has the job's name once the job exists).
+ * The integration reports of the dashboard response, for the jobs the company has. A job that never
+ * ran gets a neutral clock and its Turkish name.
  */
 export function IntegrationReports({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
-  const reports = [
-    data.productIntegrationReport,
-    data.stockIntegrationReport,
-    data.priceIntegrationReport,
-    data.orderIntegrationReport,
-  ];
+  const cards = reportCards(data);
+  if (cards.length === 0) return null;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }} spacing="lg">
-      {reports.map((r) => {
-        const job = data.companyJobs.find((j) => j.type === r.jobType);
-        const neverRan = r.last_run_date === null && (job?.is_enabled ?? true);
-        const state = neverRan ? "never" : r.last_Run_State === false ? "failed" : "ok";
+      {cards.map(({ report: r, state }) => {
         return (
           <Card key={r.jobType} data-testid="integration-report" data-state={state}>
             <Group gap="xs" mb={6} wrap="nowrap">
@@ -113,7 +106,7 @@ export function IntegrationReports({ data }: { data: DashboardDto }) {
               </Text>
             </Group>
             <Text size="sm" fw={500}>
-              {neverRan
+              {state === "never"
                 ? t("dashboard.reports.never", { job: t(`connections.jobTypes.${r.jobType}`) })
                 : r.description}
             </Text>
@@ -424,9 +417,11 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
                       <Text size="sm">
                         {view.state === "passive"
                           ? t("dashboard.jobs.passive")
-                          : view.state === "never" || !age
-                            ? t("dashboard.freshness.never")
-                            : t(`notifications.age.${age.unit}`, { count: age.count })}
+                          : view.state === "first"
+                            ? t("dashboard.freshness.first")
+                            : view.state === "never" || !age
+                              ? t("dashboard.freshness.never")
+                              : t(`notifications.age.${age.unit}`, { count: age.count })}
                       </Text>
                     </Group>
                     {view.percent !== null && <FreshnessBar view={view} jobType={f.jobType} />}
