@@ -15,7 +15,9 @@ describe("LucaPortal: nothing is sent, every operation but the connection test i
 
   it("answers its connection test with the notice and refuses every read and write without a request", async () => {
     const sent = [vi.spyOn(globalThis, "fetch"), vi.spyOn(http, "request"), vi.spyOn(https, "request")];
-    const conn = lucaPortalModule.create({}, {} as never);
+    const create = lucaPortalModule.create;
+    if (!create) throw new Error("LucaPortal has no connector factory");
+    const conn = create({}, {} as never);
     const info = await conn.testConnection();
     expect(info.ok).toBe(true);
     expect(info.description).toContain("API'si yok");
