@@ -18,9 +18,9 @@ import { ConnectorError, firebirdSysdbaPassword } from "@ep/connectors";
 import Firebird from "node-firebird";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { bindErpToAgent, erpCheckCallsSince, RELAYED_CONNECTOR_TIMEOUT } from "./agent-harness.ts";
+import { bindErpToAgent, erpCheckCallsSince, startAgentTestApp } from "./agent-harness.ts";
 import { connectedCompany, runJob } from "./engine/engine-harness.ts";
-import { call, startTestApp, type TestApp } from "./harness.ts";
+import { call, type TestApp } from "./harness.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = resolve(here, "../../agent/dist-exe");
@@ -35,8 +35,7 @@ let server: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "2" });
-  server = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  ({ t, server } = await startAgentTestApp("2"));
 });
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");

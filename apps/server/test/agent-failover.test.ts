@@ -15,17 +15,16 @@ import {
   bindErpToAgent,
   mikroDocumentsByOrder as erpDocumentsByOrder,
   expectEachOrderOnce,
-  RELAYED_CONNECTOR_TIMEOUT,
+  startAgentTestApp,
 } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
-import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
 let t: TestApp;
 let server: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "1.5" });
-  server = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  ({ t, server } = await startAgentTestApp("1.5"));
 });
 afterAll(() => t.close());
 

@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import { connectionChecks } from "../src/modules/connection-check/schema.ts";
 import { type ConnectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
-import { call, type TestApp } from "./harness.ts";
+import { call, startTestApp, type TestApp } from "./harness.ts";
 
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
@@ -33,6 +33,19 @@ export async function erpCheckCallsSince(t: TestApp, companyId: number, since: D
 }
 
 export const RELAYED_CONNECTOR_TIMEOUT = { CONNECTOR_TIMEOUT_SECONDS: "10" } as const;
+
+/**
+ * The agent suites' server: listening on loopback (the agent processes dial it), relayed calls given
+ * the agent's timeout, no captcha, and an offline agent waited for `AGENT_OFFLINE_WAIT_SECONDS`.
+ */
+export async function startAgentTestApp(offlineWaitSeconds: string): Promise<{ t: TestApp; server: string }> {
+  const t = await startTestApp({
+    ...RELAYED_CONNECTOR_TIMEOUT,
+    CAPTCHA: "off",
+    AGENT_OFFLINE_WAIT_SECONDS: offlineWaitSeconds,
+  });
+  return { t, server: await t.app.listen({ port: 0, host: "127.0.0.1" }) };
+}
 
 export type AgentProcess = Awaited<ReturnType<typeof agentProcess>>;
 

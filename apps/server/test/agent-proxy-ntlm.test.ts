@@ -16,9 +16,9 @@ import { AgentStore, proxyAgentFor } from "@ep/agent";
 import { ntlmMessage, type2Message, verifyType3, type WindowsAccount } from "@ep/connectors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { bindErpToAgent, RELAYED_CONNECTOR_TIMEOUT } from "./agent-harness.ts";
+import { bindErpToAgent, startAgentTestApp } from "./agent-harness.ts";
 import { connectedCompany, runJob } from "./engine/engine-harness.ts";
-import { call, startTestApp, type TestApp } from "./harness.ts";
+import { call, type TestApp } from "./harness.ts";
 
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
@@ -27,8 +27,7 @@ let server: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ ...RELAYED_CONNECTOR_TIMEOUT, CAPTCHA: "off", AGENT_OFFLINE_WAIT_SECONDS: "2" });
-  server = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  ({ t, server } = await startAgentTestApp("2"));
 });
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
