@@ -131,6 +131,37 @@ export interface OrderTotals {
   grandTotal: number;
 }
 
+/**
+ * How the buyer paid, in the words of GİB's e-Arşiv internet-sale fields (ödeme şekli); the e-invoice
+ * services take the same words.
+ */
+export type InternetSalePaymentMeans =
+  | "KREDIKARTI/BANKAKARTI"
+  | "EFT/HAVALE"
+  | "KAPIDAODEME"
+  | "ODEMEARACISI"
+  | "DIGER";
+
+/** What an e-Arşiv for an internet sale must carry about the payment. */
+export interface OrderPayment {
+  means: InternetSalePaymentMeans;
+  /** YYYY-MM-DD (Europe/Istanbul). */
+  date?: string;
+  /** The payment intermediary's name (iyzico, PayTR, …) when there is one. */
+  agent?: string;
+}
+
+/** What an e-Arşiv for an internet sale must carry about the delivery. */
+export interface OrderDelivery {
+  /** Carrier's name (Yurtiçi Kargo, Aras Kargo, …). */
+  carrier?: string;
+  /** Carrier's VKN, when the shop gives it. */
+  carrierTaxNumber?: string;
+  /** YYYY-MM-DD: the dispatch date (gönderim tarihi). */
+  dispatchDate?: string;
+  trackingNumber?: string;
+}
+
 export interface Order {
   /** Shop's internal id (used for status updates / invoice attachment). */
   id: string;
@@ -151,6 +182,11 @@ export interface Order {
   shipping: { method?: string; cost: number };
   totals: OrderTotals;
   note?: string;
+  /** Internet-sale data (absent where the shop gives none: its VERIFIED.md says what we do then). */
+  payment?: OrderPayment;
+  delivery?: OrderDelivery;
+  /** TRY per one unit of `currency`, when the shop carries one. */
+  exchangeRate?: number;
 }
 
 export interface InvoiceLine {
