@@ -6,7 +6,8 @@ module.exports = {
   forbidden: [
     {
       name: "no-circular",
-      comment: "An import circle: break it by moving the shared part down, or by an interface the lower file owns.",
+      comment:
+        "An import circle: break it by moving the shared part down, or by an interface the lower file owns.",
       severity: "error",
       from: {},
       to: { circular: true },
