@@ -20,6 +20,7 @@ export * from "./shopier/index";
 export * from "./shopify/index";
 export * from "./sopyo/index";
 export * from "./testing/index";
+export * from "./trendyol/index";
 export * from "./trendyol-efaturam/index";
 export * from "./tsoft/index";
 export * from "./uyumsoft/index";

@@ -37,6 +37,7 @@ import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
+import { trendyolModule } from "./trendyol/index";
 import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
@@ -69,6 +70,13 @@ const MODULES: ConnectorModule[] = [
   ...logoModules,
   netsisModule,
 ];
+
+/**
+ * Sales channels beside the shop (issue 37): marketplaces a company sells on. They have no number in the
+ * spec's shop list and are not offered at registration; the channel model of the server finds them by
+ * `system`. One line each.
+ */
+const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
@@ -194,6 +202,26 @@ export function createShopConnector(
 ): ShopConnector {
   const create = shopModules.get(type)?.create;
   if (!create) throw notImplemented("shop", type);
+  return create(credentials, ctx);
+}
+
+/** Sales-channel connectors (marketplaces), not in the spec's registration list. */
+export function listSalesChannels(): ConnectorDescriptor[] {
+  return SALES_CHANNEL_MODULES.map((m) => m.descriptor);
+}
+
+export function getSalesChannelDescriptor(system: string): ConnectorDescriptor | undefined {
+  return SALES_CHANNEL_MODULES.find((m) => m.descriptor.system === system)?.descriptor;
+}
+
+export function createSalesChannelConnector(
+  system: string,
+  credentials: Credentials,
+  ctx: ConnectorContext,
+): ShopConnector {
+  const create = SALES_CHANNEL_MODULES.find((m) => m.descriptor.system === system)?.create;
+  if (!create)
+    throw new ConnectorError(`sales channel ${system}: no connector`, { reason: "unsupported", system });
   return create(credentials, ctx);
 }
 
