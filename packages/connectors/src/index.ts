@@ -4,6 +4,7 @@ export * from "./dynamics-ax/index";
 export * from "./dynamics-fo/index";
 export * from "./entegra/index";
 export * from "./generic-sql/index";
+export * from "./hepsiburada/index";
 export * from "./ideasoft/index";
 export * from "./ikas/index";
 export * from "./logo/index";

@@ -9,6 +9,7 @@ import { axModule } from "./dynamics-ax/index";
 import { d365Module } from "./dynamics-fo/index";
 import { entegraModule } from "./entegra/index";
 import { genericSqlModules } from "./generic-sql/index";
+import { hepsiburadaModule } from "./hepsiburada/index";
 import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { logoModules } from "./logo/index";
@@ -76,7 +77,7 @@ const MODULES: ConnectorModule[] = [
  * spec's shop list and are not offered at registration; the channel model of the server finds them by
  * `system`. One line each.
  */
-const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule];
+const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule, hepsiburadaModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
