@@ -34,7 +34,7 @@ tally.takeAfterEach(() => emu);
 afterAll(async () => {
   await emu.close();
   expectConformance("hepsiburada", tally.report, {
-    operations: 12,
+    operations: 14,
     note: `${emu.rules.refused} refused by the emulator's rules`,
   });
 });
@@ -120,16 +120,23 @@ describe("Hepsiburada orders", () => {
     expect(o.lines[0]?.sku).toMatch(/^STK-/);
   });
 
-  it("filters by Turkish wall-clock minutes on the next run; cancellations come back as Cancelled", async () => {
-    const [first] = all;
+  it("filters by Turkish wall-clock minutes on the next run; cancellations and returns come back", async () => {
+    const [first, second] = all;
     emu.cancelOrder(String(first?.orderNo));
+    emu.returnOrder(String(second?.orderNo), "Refunded");
     emu.generateOrders(2);
     const read = await readAllPages((t) => shop.listOrders({ since: cursor, pageToken: t }));
     const begin = emu.recorder
       .list()
       .find((r) => r.path.endsWith(emu.credentials.merchantId as string) && r.query.begindate);
     expect(String(begin?.query.begindate)).toBe(hbDate(Number(cursor) - 5 * 60_000));
-    expect(read.items.find((o) => o.orderNo === first?.orderNo)?.status).toBe("Cancelled");
+    // Later pages carry later news of the same order (the paid list still shows the returned one open).
+    const last = new Map(read.items.map((o) => [o.orderNo, o]));
+    expect(last.get(String(first?.orderNo))?.status).toBe("Cancelled");
+    expect(last.get(String(second?.orderNo))).toMatchObject({
+      status: "Returned",
+      paymentStatus: "Refunded",
+    });
     expect(read.items.length).toBeGreaterThanOrEqual(2);
   });
 

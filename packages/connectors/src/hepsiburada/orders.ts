@@ -1,7 +1,7 @@
 /**
  * Hepsiburada orders: lines, not orders, are listed — the paid lines waiting to be packaged (with a
  * `begindate` in Turkish wall-clock time `yyyy-MM-dd HH:mm`), then the cancelled lines (that list takes
- * no date: production refuses one). Each order number seen is read whole (`ordernumber/{no}`), so an order
+ * no date: production refuses one), then the accepted or refunded claims (returns). Each order number seen is read whole (`ordernumber/{no}`), so an order
  * whose lines span two pages still arrives complete. The order number is the order's id and reference;
  * writes go to its packages: packaging the open lines, the tracking number of the merchant's own carrier,
  * and the invoice link.
@@ -25,6 +25,10 @@ export const HEPSIBURADA_LINE_STATUSES = [
 ];
 
 const OVERLAP_MS = 5 * 60_000;
+/** Claims per page (Talep Listeleme: limit 1..100). */
+const CLAIM_PAGE = 100;
+/** Claim statuses after which the goods come back: the order reads as returned. */
+const RETURNED_CLAIM = /^(Accepted|Refunded)$/;
 const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 const money = (v: unknown) => Number((v as Row | undefined)?.amount ?? 0) || 0;
@@ -36,7 +40,7 @@ const isoOf = (v: unknown) => {
 };
 
 interface Token {
-  phase: "paid" | "cancelled";
+  phase: "paid" | "cancelled" | "claims";
   offset: number;
   /** Scan start ("now"), the next cursor. */
   until: number;
@@ -162,6 +166,7 @@ export class HepsiburadaOrders {
           : { phase: "cancelled", offset: 0, until: t.until, begin: t.begin };
       return { items, nextPageToken: encodeToken(next) };
     }
+    if (t.phase === "claims") return this.listReturns(t);
     // Cancelled lines: no date filter (production answers 400 to one); the cut is made here.
     const body = (await this.client.get(
       "order",
@@ -185,6 +190,37 @@ export class HepsiburadaOrders {
     }
     if (rows(body?.items).length === HEPSIBURADA_CANCELLED_PAGE)
       return { items, nextPageToken: encodeToken({ ...t, offset: t.offset + HEPSIBURADA_CANCELLED_PAGE }) };
+    return { items, nextPageToken: encodeToken({ ...t, phase: "claims", offset: 0 }) };
+  }
+
+  /** Returns: accepted or refunded claims (Talep Listeleme), created since the last run. */
+  private async listReturns(t: Token): Promise<Page<Order>> {
+    const claims = rows(
+      await this.client.get(
+        "order",
+        `/claims/merchantId/${encodeURIComponent(this.client.merchantId)}`,
+        "getClaims",
+        {
+          offset: String(t.offset),
+          limit: String(CLAIM_PAGE),
+          beginDate: t.begin === undefined ? undefined : hbDate(t.begin),
+          endDate: t.begin === undefined ? undefined : hbDate(t.until),
+        },
+      ),
+    );
+    const items: Order[] = [];
+    const byOrder = new Map<string, Row>();
+    for (const c of claims) if (RETURNED_CLAIM.test(text(c.status))) byOrder.set(text(c.orderNumber), c);
+    for (const [no, claim] of byOrder) {
+      const o = mapHepsiburadaOrder(await this.detail(no));
+      items.push({
+        ...o,
+        status: "Returned",
+        paymentStatus: text(claim.status) === "Refunded" ? "Refunded" : o.paymentStatus,
+      });
+    }
+    if (claims.length === CLAIM_PAGE)
+      return { items, nextPageToken: encodeToken({ ...t, offset: t.offset + CLAIM_PAGE }) };
     return { items, cursor: String(t.until) };
   }
 

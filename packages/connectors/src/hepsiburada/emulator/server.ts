@@ -45,6 +45,8 @@ export interface HepsiburadaEmulator extends Emulator<HepsiburadaCounters> {
   packages: Map<string, Row>;
   generateOrders(n: number): Row[];
   cancelOrder(orderNumber: string): void;
+  /** The customer's return is accepted (a claim in `Accepted`, or `Refunded`). */
+  returnOrder(orderNumber: string, status?: "Accepted" | "Refunded"): void;
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   rules: RuleGate<ReturnType<typeof recordedFrom>, { status: number; body: unknown }>;
 }
@@ -115,6 +117,7 @@ export async function startHepsiburadaEmulator(
 
   const orders = new Map<string, Row>();
   const cancelled: Row[] = [];
+  const claims: Row[] = [];
   const packages = new Map<string, Row>();
   let orderNo = 4_000_000_000;
   let packageNo = 7_000_000;
@@ -343,6 +346,18 @@ export async function startHepsiburadaEmulator(
     handle(req, reply, "read", () => orders.get(P(req).no ?? "") ?? fail(404, "Not Found")),
   );
 
+  app.get("/oms/claims/merchantId/:m", (req, reply) =>
+    handle(req, reply, "read", () => {
+      const q = Q(req);
+      const list = claims
+        .filter((c) => !q.beginDate || hbMinute(c.claimDate) >= q.beginDate)
+        .filter((c) => !q.endDate || hbMinute(c.claimDate) <= q.endDate);
+      const offset = Number(q.offset ?? 0);
+      reply.header("x-total-count", String(list.length));
+      return list.slice(offset, offset + Number(q.limit ?? 10));
+    }),
+  );
+
   const K = "/oms/packages/merchantid/:m";
   app.post(K, (req, reply) =>
     handle(req, reply, "write", () => {
@@ -444,6 +459,24 @@ export async function startHepsiburadaEmulator(
           cancelReasonCode: "CustomerRequest",
         });
       }
+    },
+    returnOrder: (no, status = "Accepted") => {
+      const o = orders.get(no);
+      for (const l of (o?.items ?? []) as Row[])
+        claims.push({
+          id: randomUUID(),
+          number: `C${claims.length + 1}`,
+          claimType: "Return",
+          status,
+          claimDate: iso(now()),
+          orderNumber: no,
+          orderDate: o?.orderDate,
+          sku: l.sku,
+          quantity: l.quantity,
+          customerName: (o?.customer as Row | undefined)?.name,
+          priceAmount: (l.unitPrice as Row).amount,
+          priceCurrency: "TRY",
+        });
     },
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
   };

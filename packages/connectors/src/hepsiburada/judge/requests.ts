@@ -62,6 +62,7 @@ const M = `/merchantid/${UUID}`;
 const LISTING = "taha-kanar/hepsiburada-sdk@ec318b85:openapi/listing.json";
 const ORDER = "taha-kanar/hepsiburada-sdk@ec318b85:openapi/order.json";
 const OPS = "taha-kanar/hepsiburada-sdk@0d4b2135:openapi/operations.json";
+const CLAIMS = "taha-kanar/hepsiburada-sdk@ec318b85:openapi/claim-list.json";
 
 export const HEPSIBURADA_OPERATIONS: HepsiburadaOperation[] = [
   {
@@ -135,6 +136,14 @@ export const HEPSIBURADA_OPERATIONS: HepsiburadaOperation[] = [
     path: new RegExp(`^/orders${M}/cancelled$`),
     source: `${ORDER} "Iptal Siparis Bilgileri Listeleme" (limit ≤ 50)`,
     query: { offset: int(0), limit: int(1, 50), begindate: str, enddate: str },
+  },
+  {
+    operation: "getClaims",
+    service: "order",
+    method: "GET",
+    path: new RegExp(`^/claims/merchantId/${UUID}$`),
+    source: `${CLAIMS} "Merchant için bütün talepleri getirir" (beginDate/endDate yyyy-MM-dd HH:mm, limit 1..100)`,
+    query: { offset: int(0), limit: int(1, 100), beginDate: str, endDate: str },
   },
   {
     operation: "getOrderByNumber",

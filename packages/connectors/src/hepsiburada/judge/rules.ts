@@ -36,6 +36,11 @@ const SRC = {
     ref: "developers.hepsiburada.com sipariş v1.0 Swagger, as mirrored in taha-kanar/hepsiburada-sdk@ec318b85:openapi/order.json",
     says: "limit: 'en fazla ve varsayılan olarak 100 … Limit değeri girilmediğinde hata oluşacaktır'; cancelled: en fazla 50; begindate/enddate declared on /cancelled",
   },
+  claimSchema: {
+    kind: "vendor-schema",
+    ref: "developers.hepsiburada.com talep listeleme v1.0 Swagger, as mirrored in taha-kanar/hepsiburada-sdk@ec318b85:openapi/claim-list.json",
+    says: "beginDate / endDate: 'Begin Claim Created Date(yyyy-MM-dd HH:mm)'; limit 1..100; answer: an array of model.Claim",
+  },
   skuList: {
     kind: "vendor-doc",
     ref: "https://developers.hepsiburada.com/hepsiburada/reference/hx-listeleme-entegrasyonu-önemli-bilgiler",
@@ -61,12 +66,18 @@ export function hepsiburadaRules(): RuntimeRule[] {
       description:
         "begindate/enddate of the paid-order list are Turkish wall clock 'yyyy-MM-dd HH:mm' (ISO matches nothing).",
       sources: [SRC.changelog2023, SRC.liveOverlay],
-      check: (r) =>
-        opOf(r.method, r.path) === "getPaidOrders"
-          ? ["begindate", "enddate"]
-              .filter((k) => r.query[k] !== undefined && !HB_DATE.test(String(r.query[k])))
-              .map((k) => `${k} '${String(r.query[k])}' is not yyyy-MM-dd HH:mm`)
-          : [],
+      check: (r) => {
+        const op = opOf(r.method, r.path);
+        const keys =
+          op === "getPaidOrders"
+            ? ["begindate", "enddate"]
+            : op === "getClaims"
+              ? ["beginDate", "endDate"]
+              : [];
+        return keys
+          .filter((k) => r.query[k] !== undefined && !HB_DATE.test(String(r.query[k])))
+          .map((k) => `${k} '${String(r.query[k])}' is not yyyy-MM-dd HH:mm`);
+      },
     },
     {
       id: "hepsiburada.order-list-limit",
