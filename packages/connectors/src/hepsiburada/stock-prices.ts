@@ -4,7 +4,7 @@
  * the refused rows (`errors`, price `priceValidations`), so every other row of a finished upload applied.
  */
 
-import { type AsyncItemOutcome, asyncBatchResult, pollBatchResult } from "../sdk/async-batch";
+import { type AsyncItemOutcome, asyncBatchResult, pollBatchResults } from "../sdk/async-batch";
 import type { PriceUpdate, StockUpdate } from "../sdk/connector";
 import type { BatchResult } from "../sdk/errors";
 import { chunk, round2 } from "../sdk/util";
@@ -43,6 +43,8 @@ export class HepsiburadaStockPrices {
       HEPSIBURADA_BATCH;
     const post = kind === "stock-uploads" ? "uploadStock" : "uploadPrice";
     const read = kind === "stock-uploads" ? "getStockUpload" : "getPriceUpload";
+    // Every upload goes out first; their results are read together afterwards (one wait per run).
+    const sent: Array<{ id: string; part: U[] }> = [];
     for (const part of chunk(updates, size)) {
       const res = await this.client.send(
         "listing",
@@ -52,32 +54,36 @@ export class HepsiburadaStockPrices {
         part.map(toRow),
         { idempotent: true },
       );
-      const id = String((res.json as Row)?.id ?? "");
-      const { answer, polls } = await pollBatchResult(
-        async () =>
-          (await this.client.get(
-            "listing",
-            this.client.merchant("/listings", `/${kind}/id/${encodeURIComponent(id)}`),
-            read,
-          )) as Row,
-        (a) => FINISHED.test(String(a?.status ?? "")),
-        this.client.ctx.asyncBatch,
-      );
-      const finished = FINISHED.test(String(answer?.status ?? ""));
+      sent.push({ id: String((res.json as Row)?.id ?? ""), part });
+    }
+    const { answers, reads } = await pollBatchResults(
+      sent.map((u) => u.id),
+      async (id) =>
+        (await this.client.get(
+          "listing",
+          this.client.merchant("/listings", `/${kind}/id/${encodeURIComponent(id)}`),
+          read,
+        )) as Row,
+      (a) => FINISHED.test(String(a?.status ?? "")),
+      this.client.ctx.asyncBatch,
+    );
+    const outcomes: AsyncItemOutcome[] = sent.flatMap(({ id, part }) => {
+      const answer = answers.get(id) ?? {};
+      const finished = FINISHED.test(String(answer.status ?? ""));
       const refused = refusals(
         answer,
         part.map((u) => u.sku),
       );
-      const outcomes: AsyncItemOutcome[] = part.map((u) => {
+      return part.map((u): AsyncItemOutcome => {
         const why = refused.get(u.sku);
         if (why) return { key: u.sku, state: "failed", message: why };
         return finished ? { key: u.sku, state: "applied" } : { key: u.sku, state: "pending" };
       });
-      const r = asyncBatchResult("hepsiburada", operation, outcomes, 1 + polls);
-      result.applied += r.applied;
-      result.failed.push(...r.failed);
-      result.calls += r.calls;
-    }
+    });
+    const r = asyncBatchResult("hepsiburada", operation, outcomes, sent.length + reads);
+    result.applied += r.applied;
+    result.failed.push(...r.failed);
+    result.calls += r.calls;
     return result;
   }
 }

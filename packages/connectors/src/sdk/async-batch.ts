@@ -16,20 +16,32 @@ export interface AsyncBatchPolicy {
 /** Trendyol keeps results 4 hours and processes most batches in seconds; 2 s × 30 is a minute. */
 export const DEFAULT_ASYNC_BATCH: AsyncBatchPolicy = { intervalMs: 2_000, maxPolls: 30 };
 
-/** Reads `read` (after waiting `intervalMs` first) until `done` says so or the polls run out. */
-export async function pollBatchResult<T>(
-  read: () => Promise<T>,
-  done: (answer: T) => boolean,
+/**
+ * Reads the result of every batch in rounds (wait `intervalMs`, then read each batch not done yet) until
+ * all are done or the rounds run out. Batches are sent first and read together afterwards, so a run of
+ * many batches waits for results once, not once per batch. `reads` counts the result calls made.
+ */
+export async function pollBatchResults<K, T>(
+  keys: readonly K[],
+  read: (key: K) => Promise<T>,
+  done: (answer: T, key: K) => boolean,
   policy: AsyncBatchPolicy = DEFAULT_ASYNC_BATCH,
-): Promise<{ answer: T; finished: boolean; polls: number }> {
-  let polls = 0;
-  for (;;) {
+): Promise<{ answers: Map<K, T>; reads: number }> {
+  const answers = new Map<K, T>();
+  let open = [...keys];
+  let reads = 0;
+  for (let round = 0; open.length > 0 && round < policy.maxPolls; round++) {
     await sleep(policy.intervalMs);
-    const answer = await read();
-    polls++;
-    if (done(answer)) return { answer, finished: true, polls };
-    if (polls >= policy.maxPolls) return { answer, finished: false, polls };
+    const still: K[] = [];
+    for (const key of open) {
+      const answer = await read(key);
+      reads++;
+      answers.set(key, answer);
+      if (!done(answer, key)) still.push(key);
+    }
+    open = still;
   }
+  return { answers, reads };
 }
 
 /** What one item of an asynchronous batch came to: applied, refused with the system's words, or not yet known. */

@@ -6,7 +6,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { type AsyncItemOutcome, asyncBatchResult, pollBatchResult } from "../sdk/async-batch";
+import { type AsyncItemOutcome, asyncBatchResult, pollBatchResults } from "../sdk/async-batch";
 import type { PriceUpdate, StockUpdate } from "../sdk/connector";
 import { type BatchResult, ConnectorError, isConnectorError } from "../sdk/errors";
 import { chunk, round2 } from "../sdk/util";
@@ -72,27 +72,61 @@ export class TrendyolStockPrices {
       skuOf.set(barcode, u.sku);
       items.push(toItem(u, barcode));
     }
+    // Every batch goes out first; their results are read together afterwards (one wait per run).
+    const sent: Array<{ id: string; barcodes: string[] }> = [];
     for (const part of chunk(items, this.client.ctx.batch?.stock ?? TRENDYOL_BATCH)) {
-      const r = await this.sendBatch(part, operation, (b) => skuOf.get(b) ?? b);
-      result.applied += r.applied;
-      result.failed.push(...r.failed);
+      const r = await this.sendBatch(part);
       result.calls += r.calls;
+      if (r.batchRequestId) sent.push({ id: r.batchRequestId, barcodes: part.map((i) => i.barcode) });
+      else result.applied += part.length;
     }
+    // Stock/price batches report per item only (no batch status): done when every item has one.
+    const settled = (keys: string[]) => (b: Row) => {
+      const byBarcode = itemStatuses(b);
+      return keys.every((k) => {
+        const st = byBarcode.get(k)?.status;
+        return st === "SUCCESS" || st === "FAILED";
+      });
+    };
+    const barcodesOf = new Map(sent.map((b) => [b.id, b.barcodes]));
+    const { answers, reads } = await pollBatchResults(
+      sent.map((b) => b.id),
+      async (id) =>
+        (await this.client.get(
+          this.client.seller("product", `/products/batch-requests/${encodeURIComponent(id)}`),
+          "getBatchRequestResult",
+        )) as Row,
+      (b: Row, id) => settled(barcodesOf.get(id) ?? [])(b),
+      this.client.ctx.asyncBatch,
+    );
+    const outcomes: AsyncItemOutcome[] = sent.flatMap(({ id, barcodes }) => {
+      const statuses = itemStatuses(answers.get(id) ?? {});
+      return barcodes.map((barcode): AsyncItemOutcome => {
+        const key = skuOf.get(barcode) ?? barcode;
+        const st = statuses.get(barcode);
+        if (st?.status === "SUCCESS") return { key, state: "applied" };
+        if (st?.status === "FAILED")
+          return { key, state: "failed", message: st.reasons.join("; ") || "FAILED" };
+        return { key, state: "pending" };
+      });
+    });
+    const read = asyncBatchResult("trendyol", operation, outcomes, reads);
+    result.applied += read.applied;
+    result.failed.push(...read.failed);
+    result.calls += read.calls;
     return result;
   }
 
-  private async sendBatch(
-    items: Item[],
-    operation: string,
-    skuOf: (barcode: string) => string,
-  ): Promise<BatchResult> {
+  /**
+   * One batch: skipped when its body went out in the last 15 minutes (Trendyol has those values), else
+   * sent; the batchRequestId to read, or none when nothing is left to read.
+   */
+  private async sendBatch(items: Item[]): Promise<{ batchRequestId?: string; calls: number }> {
     const body = { items };
     const hash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
     const now = this.now();
     for (const [h, at] of this.sent) if (at <= now - TRENDYOL_SAME_REQUEST_MS) this.sent.delete(h);
-    // The same values went out less than 15 minutes ago: Trendyol would refuse them, and has them.
-    if (this.sent.has(hash)) return { applied: items.length, failed: [], calls: 0 };
-    let batchRequestId: string;
+    if (this.sent.has(hash)) return { calls: 0 };
     try {
       const res = await this.client.send(
         "POST",
@@ -101,40 +135,16 @@ export class TrendyolStockPrices {
         body,
         { idempotent: true },
       );
-      batchRequestId = String((res.json as Row)?.batchRequestId ?? "");
+      this.sent.set(hash, now);
+      return { batchRequestId: String((res.json as Row)?.batchRequestId ?? ""), calls: 1 };
     } catch (e) {
       // A retry after a lost answer meets the 15-minute refusal: the first send was received.
       if (isConnectorError(e) && SAME_REQUEST_REFUSAL.test(e.systemMessage ?? "")) {
         this.sent.set(hash, now);
-        return { applied: items.length, failed: [], calls: 1 };
+        return { calls: 1 };
       }
       throw e;
     }
-    this.sent.set(hash, now);
-    const keys = items.map((i) => i.barcode);
-    const read = async () =>
-      (await this.client.get(
-        this.client.seller("product", `/products/batch-requests/${encodeURIComponent(batchRequestId)}`),
-        "getBatchRequestResult",
-      )) as Row;
-    // Stock/price batches report per item only (no batch status): done when every item has one.
-    const settled = (b: Row) => {
-      const byBarcode = itemStatuses(b);
-      return keys.every((k) => {
-        const s = byBarcode.get(k)?.status;
-        return s === "SUCCESS" || s === "FAILED";
-      });
-    };
-    const { answer, polls } = await pollBatchResult(read, settled, this.client.ctx.asyncBatch);
-    const statuses = itemStatuses(answer);
-    const outcomes: AsyncItemOutcome[] = keys.map((barcode) => {
-      const key = skuOf(barcode);
-      const s = statuses.get(barcode);
-      if (s?.status === "SUCCESS") return { key, state: "applied" };
-      if (s?.status === "FAILED") return { key, state: "failed", message: s.reasons.join("; ") || "FAILED" };
-      return { key, state: "pending" };
-    });
-    return asyncBatchResult("trendyol", operation, outcomes, 1 + polls);
   }
 }
 

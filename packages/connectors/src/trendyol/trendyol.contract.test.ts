@@ -8,6 +8,7 @@
 
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSalesChannelConnector, listConnectors, listSalesChannels } from "../registry";
 import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
@@ -269,8 +270,7 @@ describe("Trendyol faults and refusals", () => {
     emu.recorder.clear();
   });
 
-  it("is a TrendyolConnector registered as a sales channel, not a registration type", async () => {
-    const { listSalesChannels, listConnectors, createSalesChannelConnector } = await import("../registry");
+  it("is a TrendyolConnector registered as a sales channel, not a registration type", () => {
     expect(listSalesChannels().map((d) => d.system)).toContain("trendyol");
     expect(listConnectors("shop").map((d) => d.system)).not.toContain("trendyol");
     expect(createSalesChannelConnector("trendyol", emu.credentials, ctx())).toBeInstanceOf(TrendyolConnector);
