@@ -1,4 +1,5 @@
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
+import type { ApiVersionPin } from "../sdk/version-pin";
 
 /** Items per stock or price upload: Hepsiburada publishes no maximum (bulk is supported): our choice. */
 export const HEPSIBURADA_BATCH = 1000;
@@ -14,6 +15,18 @@ export const HEPSIBURADA_BUDGET = { requests: 240, windowMs: 60_000 };
 export const HEPSIBURADA_LISTING_URL = "https://listing-external.hepsiburada.com";
 export const HEPSIBURADA_ORDER_URL = "https://oms-external.hepsiburada.com";
 export const HEPSIBURADA_CATALOG_URL = "https://mpop.hepsiburada.com/product";
+
+/** The service versions this connector speaks (the portal's OpenAPI slugs). */
+export const HEPSIBURADA_VERSION_PIN: ApiVersionPin = {
+  system: "hepsiburada",
+  api: "Hepsiburada Marketplace (listeleme v1, sipariş v1.0, katalog v1.0)",
+  version: "listing v1 / oms v1.0 / catalog v1.0",
+  endOfSupport: null,
+  noDateReason:
+    "Hepsiburada publishes no end of support for these services; changes come as dated changelog notes",
+  source:
+    "developers.hepsiburada.com/api/v1/public/docs/hepsiburada/{slug}/{version}/openapi (manifest in taha-kanar/hepsiburada-sdk)",
+};
 
 const NO_LISTING =
   "Hepsiburada'ya ürün açma henüz bu bağlantıda yok: ürünlerinizi Hepsiburada mağaza panelinde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.";
@@ -53,6 +66,7 @@ export const hepsiburadaDescriptor = defineConnector("shop", {
   budget: HEPSIBURADA_BUDGET,
   changeCursors: { orders: true },
   unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING },
+  versionPin: HEPSIBURADA_VERSION_PIN,
   notes:
     "Hepsiburada Marketplace API: Basic (Mağaza ID + servis anahtarı) ve User-Agent; stok/fiyat yüklemeleri id ile sonradan okunur; siparişler kalem bazında gelir, paketlenir, fatura linki pakete gönderilir.",
 });

@@ -1,4 +1,5 @@
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
+import type { ApiVersionPin } from "../sdk/version-pin";
 
 /** Items per stock-and-price request: the documented maximum (updatePriceAndInventory). */
 export const TRENDYOL_BATCH = 1000;
@@ -16,6 +17,17 @@ export const TRENDYOL_STREAM_RANGE_MS = 14 * 86_400_000;
 export const TRENDYOL_CATALOG_LIST_LIMIT = { requests: 50, windowMs: 60_000 };
 /** Production API gateway. */
 export const TRENDYOL_API_URL = "https://apigw.trendyol.com/integration";
+
+/** The API this connector speaks: product V2 era of the integration gateway (V1 product writes are retired). */
+export const TRENDYOL_VERSION_PIN: ApiVersionPin = {
+  system: "trendyol",
+  api: "Trendyol Marketplace Integration API (apigw, product V2)",
+  version: "product-v2",
+  endOfSupport: null,
+  noDateReason: "Trendyol publishes no end of support for product V2 or the order and inventory services",
+  source:
+    "https://developers.trendyol.com/tr/v3.0/docs/3-product-update (V1 retired 10 Aug 2026; V2 current)",
+};
 
 const NO_LISTING =
   "Trendyol'a ürün açma henüz bu bağlantıda yok: ürünlerinizi Trendyol satıcı panelinde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.";
@@ -52,6 +64,7 @@ export const trendyolDescriptor = defineConnector("shop", {
   budget: { requests: 50, windowMs: 10_000 },
   changeCursors: { orders: true },
   unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING },
+  versionPin: TRENDYOL_VERSION_PIN,
   notes:
     "Trendyol Marketplace API (apigw): Basic + User-Agent; stok/fiyat en çok 1000 kalem, sonuç batchRequestId ile okunur; aynı istek 15 dakika içinde tekrar gönderilmez.",
 });

@@ -5,7 +5,6 @@
  * production refuses — where the published file and live findings disagree, both sides are rules.
  */
 
-import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
 import { HEPSIBURADA_SKU_LIST } from "../descriptor";
 import { findOperation } from "./requests";
@@ -119,14 +118,4 @@ export function hepsiburadaRules(): RuntimeRule[] {
   ];
 }
 
-/** The service versions this connector speaks (the portal's OpenAPI slugs). */
-export const HEPSIBURADA_VERSION_PIN: ApiVersionPin = {
-  system: "hepsiburada",
-  api: "Hepsiburada Marketplace (listeleme v1, sipariş v1.0, katalog v1.0)",
-  version: "listing v1 / oms v1.0 / catalog v1.0",
-  endOfSupport: null,
-  noDateReason:
-    "Hepsiburada publishes no end of support for these services; changes come as dated changelog notes",
-  source:
-    "developers.hepsiburada.com/api/v1/public/docs/hepsiburada/{slug}/{version}/openapi (manifest in taha-kanar/hepsiburada-sdk)",
-};
+export { HEPSIBURADA_VERSION_PIN } from "../descriptor";

@@ -5,7 +5,6 @@
  * catalogue lists' 50 a minute. Each with its sources; VERIFIED.md lists them (a test checks).
  */
 
-import type { ApiVersionPin } from "../../sdk/version-pin";
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
 import {
@@ -228,12 +227,4 @@ export function trendyolRules(opts: { sameRequestMs?: number; listWindowMs?: num
   ];
 }
 
-/** The API this connector speaks: product V2 era of the integration gateway (V1 product writes are retired). */
-export const TRENDYOL_VERSION_PIN: ApiVersionPin = {
-  system: "trendyol",
-  api: "Trendyol Marketplace Integration API (apigw, product V2)",
-  version: "product-v2",
-  endOfSupport: null,
-  noDateReason: "Trendyol publishes no end of support for product V2 or the order and inventory services",
-  source: `${DOC}/tr/v3.0/docs/3-product-update (V1 retired 10 Aug 2026; V2 current)`,
-};
+export { TRENDYOL_VERSION_PIN } from "../descriptor";
