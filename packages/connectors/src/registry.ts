@@ -23,14 +23,12 @@ import type {
   ConnectorContext,
   ConnectorDescriptor,
   ConnectorKind,
-  ConnectorModule,
   Credentials,
   ErpConnector,
-  ErpConnectorModule,
   ShopConnector,
-  ShopConnectorModule,
   ShopWebhooks,
 } from "./sdk/connector";
+import type { ConnectorModule, ErpConnectorModule, ShopConnectorModule } from "./sdk/connector-module";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { countedSqlTransport } from "./sdk/sql";
@@ -38,6 +36,7 @@ import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
+import type { SandboxEntry } from "./testing/sandbox";
 import { trendyolModule } from "./trendyol/index";
 import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
@@ -215,6 +214,14 @@ export function getSalesChannelDescriptor(system: string): ConnectorDescriptor |
   return SALES_CHANNEL_MODULES.find((m) => m.descriptor.system === system)?.descriptor;
 }
 
+/**
+ * The sales channels' sandboxes (order generators included), kept apart from `listSandboxSystems` until
+ * the server's channel model connects them: the registration's "Deneme sistemlerine bağlan" is unchanged.
+ */
+export function listSalesChannelSandboxes(): SandboxEntry[] {
+  return SALES_CHANNEL_MODULES.flatMap((m) => (m.sandbox ? [m.sandbox] : []));
+}
+
 export function createSalesChannelConnector(
   system: string,
   credentials: Credentials,
@@ -224,6 +231,22 @@ export function createSalesChannelConnector(
   if (!create)
     throw new ConnectorError(`sales channel ${system}: no connector`, { reason: "unsupported", system });
   return create(credentials, ctx);
+}
+
+/** One built-in system a company can connect to without an account of its own. */
+export type SandboxSystem = SandboxEntry & {
+  kind: ConnectorKind;
+  /** The registry's system type (ERP or shop number of the spec). */
+  type: number;
+};
+
+/** The built-in sandbox systems that can run here, each with its system's kind and type. */
+export function listSandboxSystems(): SandboxSystem[] {
+  return MODULES.flatMap(({ sandbox, descriptor }) =>
+    sandbox && (sandbox.available?.() ?? true)
+      ? [{ ...sandbox, kind: descriptor.kind, type: descriptor.type }]
+      : [],
+  );
 }
 
 /** The shop type's webhook support (register + verify), when it publishes order webhooks. */

@@ -7,6 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listSalesChannelSandboxes } from "../registry";
 import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
@@ -224,6 +225,29 @@ describe("Hepsiburada rules, both sides", () => {
     const md = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
     expect(rulesMissingFrom(md, hepsiburadaRules())).toEqual([]);
     expect(unsourcedRules(hepsiburadaRules())).toEqual([]);
+  });
+});
+
+describe("Hepsiburada sandbox", () => {
+  it("starts from the registry's channel sandboxes with paid orders waiting", async () => {
+    const entry = listSalesChannelSandboxes().find((s) => s.system === "hepsiburada");
+    const baseUrl = "http://127.0.0.1:1/sandbox/hepsiburada/t1";
+    const credentials = entry?.credentials(baseUrl, (n) => `${n}-0123456789abcdef`) ?? {};
+    const sandbox = await entry?.start({ seed: 3, baseUrl, credentials, profile: "standard" });
+    try {
+      const res = await sandbox?.app.inject({
+        method: "GET",
+        url: `/oms/orders/merchantid/${credentials.merchantId}?offset=0&limit=100`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${credentials.merchantId}:${credentials.secretKey}`).toString("base64")}`,
+          "user-agent": String(credentials.userAgent),
+        },
+      });
+      expect(res?.statusCode).toBe(200);
+      expect(((res?.json() as { items?: unknown[] } | undefined)?.items ?? []).length).toBeGreaterThan(0);
+    } finally {
+      await sandbox?.close();
+    }
   });
 });
 

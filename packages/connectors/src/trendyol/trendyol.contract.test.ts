@@ -8,7 +8,12 @@
 
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSalesChannelConnector, listConnectors, listSalesChannels } from "../registry";
+import {
+  createSalesChannelConnector,
+  listConnectors,
+  listSalesChannelSandboxes,
+  listSalesChannels,
+} from "../registry";
 import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
@@ -274,6 +279,30 @@ describe("Trendyol faults and refusals", () => {
     expect(listSalesChannels().map((d) => d.system)).toContain("trendyol");
     expect(listConnectors("shop").map((d) => d.system)).not.toContain("trendyol");
     expect(createSalesChannelConnector("trendyol", emu.credentials, ctx())).toBeInstanceOf(TrendyolConnector);
+  });
+});
+
+describe("Trendyol sandbox", () => {
+  it("starts from the registry's channel sandboxes with orders placed and the judge in front", async () => {
+    const entry = listSalesChannelSandboxes().find((s) => s.system === "trendyol");
+    const baseUrl = "http://127.0.0.1:1/sandbox/trendyol/t1";
+    const credentials = entry?.credentials(baseUrl, (n) => `${n}-0123456789abcdef`) ?? {};
+    const sandbox = await entry?.start({ seed: 3, baseUrl, credentials, profile: "standard" });
+    try {
+      const headers = {
+        authorization: `Basic ${Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString("base64")}`,
+        "user-agent": `${credentials.sellerId} - ${credentials.integratorName}`,
+      };
+      const res = await sandbox?.app.inject({
+        method: "GET",
+        url: `/integration/order/sellers/${credentials.sellerId}/orders/stream?size=50`,
+        headers,
+      });
+      expect(res?.statusCode).toBe(200);
+      expect(((res?.json() as { content?: unknown[] } | undefined)?.content ?? []).length).toBeGreaterThan(0);
+    } finally {
+      await sandbox?.close();
+    }
   });
 });
 
