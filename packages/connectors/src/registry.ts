@@ -9,6 +9,7 @@ import { axModule } from "./dynamics-ax/index";
 import { d365Module } from "./dynamics-fo/index";
 import { entegraModule } from "./entegra/index";
 import { genericSqlModules } from "./generic-sql/index";
+import { hepsiburadaModule } from "./hepsiburada/index";
 import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { logoModules } from "./logo/index";
@@ -36,6 +37,7 @@ import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
 import type { SandboxEntry } from "./testing/sandbox";
+import { trendyolModule } from "./trendyol/index";
 import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
@@ -68,6 +70,13 @@ const MODULES: ConnectorModule[] = [
   ...logoModules,
   netsisModule,
 ];
+
+/**
+ * Sales channels beside the shop (issue 37): marketplaces a company sells on. They have no number in the
+ * spec's shop list and are not offered at registration; the channel model of the server finds them by
+ * `system`. One line each.
+ */
+const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule, hepsiburadaModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
@@ -196,7 +205,34 @@ export function createShopConnector(
   return create(credentials, ctx);
 }
 
-/** The shop type's webhook support (register + verify), when it publishes order webhooks. */
+/** Sales-channel connectors (marketplaces), not in the spec's registration list. */
+export function listSalesChannels(): ConnectorDescriptor[] {
+  return SALES_CHANNEL_MODULES.map((m) => m.descriptor);
+}
+
+export function getSalesChannelDescriptor(system: string): ConnectorDescriptor | undefined {
+  return SALES_CHANNEL_MODULES.find((m) => m.descriptor.system === system)?.descriptor;
+}
+
+/**
+ * The sales channels' sandboxes (order generators included), kept apart from `listSandboxSystems` until
+ * the server's channel model connects them: the registration's "Deneme sistemlerine bağlan" is unchanged.
+ */
+export function listSalesChannelSandboxes(): SandboxEntry[] {
+  return SALES_CHANNEL_MODULES.flatMap((m) => (m.sandbox ? [m.sandbox] : []));
+}
+
+export function createSalesChannelConnector(
+  system: string,
+  credentials: Credentials,
+  ctx: ConnectorContext,
+): ShopConnector {
+  const create = SALES_CHANNEL_MODULES.find((m) => m.descriptor.system === system)?.create;
+  if (!create)
+    throw new ConnectorError(`sales channel ${system}: no connector`, { reason: "unsupported", system });
+  return create(credentials, ctx);
+}
+
 /** One built-in system a company can connect to without an account of its own. */
 export type SandboxSystem = SandboxEntry & {
   kind: ConnectorKind;
@@ -213,6 +249,7 @@ export function listSandboxSystems(): SandboxSystem[] {
   );
 }
 
+/** The shop type's webhook support (register + verify), when it publishes order webhooks. */
 export function getShopWebhooks(type: number): ShopWebhooks | undefined {
   return shopModules.get(type)?.webhooks;
 }

@@ -1,6 +1,7 @@
 /** The two connector interfaces (ERP side, shop side) and what each connector declares about itself. */
 
 import { type MessageKey, message } from "@ep/contracts";
+import type { AsyncBatchPolicy } from "./async-batch";
 import { type BatchResult, ConnectorError } from "./errors";
 import type { TransportFetch } from "./http";
 import type { CallCounter, HttpLogger } from "./logging";
@@ -109,6 +110,8 @@ export interface ConnectorContext {
    * connection, so the next run starts from them: `changed` holds only the fields that changed.
    */
   persistCredentials?: (changed: Credentials) => Promise<void>;
+  /** How asynchronous batch results are polled (marketplaces; tests and benchmarks shorten it). */
+  asyncBatch?: AsyncBatchPolicy;
 }
 
 export type Credentials = Record<string, string | undefined>;
@@ -344,10 +347,24 @@ export interface InvoiceAttachment {
   invoice: M.Invoice;
 }
 
+/** One attribute a marketplace category asks for (its own list): what product listing maps values to. */
+export interface CategoryAttribute {
+  id: string;
+  name: string;
+  required: boolean;
+  /** Splits a product into variants (Trendyol varianter/slicer, Hepsiburada variant attributes). */
+  variant: boolean;
+  /** A free value is accepted besides the listed ones. */
+  allowCustom: boolean;
+  values: Array<{ id: string; name: string }>;
+}
+
 export interface ShopConnector {
   readonly descriptor: ConnectorDescriptor;
   testConnection(): Promise<ConnectionInfo>;
   listCategories(): Promise<ShopCategory[]>;
+  /** A marketplace category's attributes, from the marketplace's own list (absent where a shop has none). */
+  listCategoryAttributes?(categoryId: string): Promise<CategoryAttribute[]>;
   createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory>;
   /** Shop ids for skus (the engine's id map, refreshed on "unknown item"). */
   findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>>;

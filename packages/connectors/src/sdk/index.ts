@@ -1,3 +1,4 @@
+export * from "./async-batch";
 export * from "./check";
 export * from "./check-answers";
 export {
