@@ -278,6 +278,24 @@ describe("deference between companies", () => {
     (await pending2)();
     expect(deference.state()).toEqual({ running: [], deferring: 0 });
   });
+
+  it("lets a company's next queued call take over its slot before a deferred flood gets in", async () => {
+    const deference = new Deference((key) => (key === 2 ? 9 : 0), { fromBacklog: 8, maxMs: 60_000 });
+    const first = await deference.start(1);
+    let floodStarted = false;
+    const flood = deference.start(2).then((end) => {
+      floodStarted = true;
+      return end;
+    });
+    // Company 1's call ends and its next one (handed the slot) starts in the same turn.
+    first();
+    const next = await deference.start(1);
+    await settle();
+    expect(floodStarted).toBe(false);
+    next();
+    (await flood)();
+    expect(floodStarted).toBe(true);
+  });
 });
 
 describe("fairness in the app", () => {

@@ -194,7 +194,11 @@ export class Deference {
       const running = (this.running.get(key) ?? 1) - 1;
       if (running > 0) this.running.set(key, running);
       else this.running.delete(key);
-      for (const recheck of [...this.deferred]) recheck();
+      // Checked after this turn: the slot this call frees is handed to its company's next queued call,
+      // which starts in this turn's microtasks; a flood must not slip in between the two.
+      setImmediate(() => {
+        for (const recheck of [...this.deferred]) recheck();
+      });
     };
   }
 
