@@ -55,8 +55,8 @@ export const FAIRNESS_DEFAULTS: Pick<FairnessOptions, "api" | "heavy" | "defer">
   api: { concurrent: 1, queue: 200, maxWaitMs: 15_000 },
   // An export or a preview at a time per company; a few more wait their turn.
   heavy: { concurrent: 1, queue: 8, maxWaitMs: 60_000 },
-  // A company flooding the server (many calls queued behind its slot) starts a call at most every half
-  // second while another company's calls run. A page's few calls at once stay below the backlog and
+  // A company flooding the server (many calls queued behind its slot) waits up to half a second per
+  // call while another company's calls run. A page's few calls at once stay below the backlog and
   // never defer: a steady caller of another company must not slow a person's page.
   defer: { fromBacklog: 8, maxMs: 500 },
 };
