@@ -11,6 +11,7 @@ import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
 import { type Clock, systemClock } from "./platform/context.ts";
 import { openDatabase } from "./platform/db/database.ts";
+import { excel } from "./platform/excel.ts";
 import { createLogger } from "./platform/logging.ts";
 import { MAIL_QUEUE, Mailer } from "./platform/mail/mailer.ts";
 import { startQueue } from "./platform/queue/queue.ts";
@@ -164,6 +165,18 @@ export async function closeContext(ctx: ServerContext): Promise<void> {
   await ctx.outbound.close().catch(() => undefined);
   await ctx.sandbox.close();
   await ctx.database.close();
+}
+
+/**
+ * Opens the HTTP side once what a first call would otherwise load synchronously is loaded: exceljs
+ * for the exports (1–2 s of the event loop on a busy box), so no call ever waits on it.
+ */
+export async function listenWhenWarm(
+  app: { listen(options: { port: number; host: string }): Promise<unknown> },
+  config: Pick<Config, "port" | "host">,
+): Promise<void> {
+  excel();
+  await app.listen({ port: config.port, host: config.host });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { buildApp } from "./app.ts";
-import { createContext, StartupError, stopServer } from "./bootstrap.ts";
+import { createContext, listenWhenWarm, StartupError, stopServer } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { AGENT_CLI, type DemoAgent, startDemoAgent } from "./modules/demo/demo-agent.ts";
 import { startDemoCompany } from "./modules/demo/demo-company.ts";
@@ -31,7 +31,7 @@ async function main() {
     process.exit(1);
   });
   const app = config.role === "worker" ? undefined : await buildApp(ctx);
-  if (app) await app.listen({ port: config.port, host: config.host });
+  if (app) await listenWhenWarm(app, config);
   // After listening: the demo's jobs call its sandboxes, which this server serves.
   const demo = config.demo && app ? await startDemoCompany(ctx, config.demo) : undefined;
   if (demo && config.demo) ctx.demoLogin = config.demo;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HEAVY_ROUTES, WAITING_ROUTES } from "../src/app.ts";
 import { forgetSessions, resolveAuth } from "../src/platform/http/auth.ts";
 import { installErrorHandling } from "../src/platform/http/error-handler.ts";
-import { type FairnessOptions, fairness } from "../src/platform/http/fairness.ts";
+import { Deference, type FairnessOptions, fairness } from "../src/platform/http/fairness.ts";
 import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin, startTestApp } from "./harness.ts";
 
@@ -18,6 +18,7 @@ async function appWith(limits: Partial<FairnessOptions>) {
   await app.register(fairness, {
     api: { concurrent: 2, queue: 2, maxWaitMs: 5_000 },
     heavy: { concurrent: 1, queue: 1, maxWaitMs: 5_000 },
+    defer: { fromBacklog: 1, maxMs: 0 },
     heavyRoutes: ["/api/Export"],
     exemptRoutes: ["/api/poll"],
     companyOf: async (request) => {
@@ -41,6 +42,15 @@ async function appWith(limits: Partial<FairnessOptions>) {
     return { ok: true };
   });
   app.get("/api/fast", async () => ({ ok: true }));
+  // Held until the test lets it go, whatever the gate does.
+  let letGo!: () => void;
+  const held = new Promise<void>((r) => {
+    letGo = r;
+  });
+  app.get("/api/held", async () => {
+    await held;
+    return { ok: true };
+  });
   app.get("/api/poll", async () => {
     await gate;
     return { ok: true };
@@ -55,6 +65,7 @@ async function appWith(limits: Partial<FairnessOptions>) {
     app,
     started: () => started,
     sessionChecks: () => sessionChecks,
+    letGo: () => letGo(),
     openGate: () => {
       open();
       gate = new Promise<void>((r) => {
@@ -180,6 +191,110 @@ describe("fairness between companies", () => {
     expect(await first).toBe("aborted");
     expect((await next).status).toBe(200);
     t.openGate();
+  });
+});
+
+describe("deference between companies", () => {
+  /** Calls whose answer has come, by label. */
+  const answered = (calls: Promise<Response>[]) => {
+    const done: number[] = [];
+    calls.forEach((p, i) => void p.then(() => done.push(i)));
+    return done;
+  };
+
+  it("starts a flooding company's queued calls only once another company's running call is over", async () => {
+    const t = await appWith({
+      api: { concurrent: 2, queue: 10, maxWaitMs: 5_000 },
+      defer: { fromBacklog: 1, maxMs: 5_000 },
+    });
+    close = () => t.app.close();
+    // Company 2 fills its two slots and queues three more behind them.
+    const flood = [t.call("/api/slow", 2), t.call("/api/slow", 2)];
+    await settle();
+    flood.push(...Array.from({ length: 3 }, () => t.call("/api/fast", 2)));
+    await settle();
+    // Company 1, with nothing queued, has a call running when company 2's slots free up.
+    const quiet = t.call("/api/held", 1);
+    await settle();
+    const done = answered(flood);
+    t.openGate();
+    await settle();
+    // The two slow ones are over; the queued ones were handed the slots but wait for company 1's call.
+    expect(done.sort()).toEqual([0, 1]);
+    // Company 1's next call is not held up by company 2's.
+    expect((await t.call("/api/fast", 1)).status).toBe(200);
+    await settle();
+    expect(done).toHaveLength(2);
+    t.letGo();
+    expect((await quiet).status).toBe(200);
+    expect((await Promise.all(flood)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it("defers a call at most defer.maxMs, and never while its company is the only one at work", async () => {
+    const t = await appWith({
+      api: { concurrent: 1, queue: 10, maxWaitMs: 5_000 },
+      defer: { fromBacklog: 1, maxMs: 150 },
+    });
+    close = () => t.app.close();
+    const alone = await Promise.all(Array.from({ length: 4 }, () => t.call("/api/fast", 2)));
+    expect(alone.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const quiet = t.call("/api/slow", 1);
+    await settle();
+    // Company 1's call stays open: company 2's deferred calls start after their bound anyway.
+    const flood = await Promise.all(Array.from({ length: 3 }, () => t.call("/api/fast", 2)));
+    expect(flood.map((r) => r.status)).toEqual([200, 200, 200]);
+    t.openGate();
+    expect((await quiet).status).toBe(200);
+  });
+
+  it("orders by backlog: a key defers only to keys with fewer waiting that have a call running", async () => {
+    const backlog = new Map<number, number>([
+      [1, 0],
+      [2, 3],
+      [3, 3],
+      [4, 2],
+    ]);
+    const deference = new Deference((key) => backlog.get(key) ?? 0, { fromBacklog: 3, maxMs: 60_000 });
+    // Key 3 starts while nothing runs; key 1, with nothing queued, never defers.
+    const endOf3 = await deference.start(3);
+    const endOf1 = await deference.start(1);
+    let started2 = false;
+    const pending2 = deference.start(2).then((end) => {
+      started2 = true;
+      return end;
+    });
+    await settle();
+    expect(started2).toBe(false);
+    expect(deference.state()).toEqual({ running: [3, 1], deferring: 1 });
+    // Below the backlog that defers (a page's few calls at once), key 4 starts at once.
+    (await deference.start(4))();
+    // Key 1 starts more calls meanwhile without waiting; key 3's end (a backlog as long as key 2's)
+    // does not let key 2 start while key 1 still runs one.
+    (await deference.start(1))();
+    endOf3();
+    await settle();
+    expect(started2).toBe(false);
+    endOf1();
+    (await pending2)();
+    expect(deference.state()).toEqual({ running: [], deferring: 0 });
+  });
+
+  it("lets a company's next queued call take over its slot before a deferred flood gets in", async () => {
+    const deference = new Deference((key) => (key === 2 ? 9 : 0), { fromBacklog: 8, maxMs: 60_000 });
+    const first = await deference.start(1);
+    let floodStarted = false;
+    const flood = deference.start(2).then((end) => {
+      floodStarted = true;
+      return end;
+    });
+    // Company 1's call ends and its next one (handed the slot) starts in the same turn.
+    first();
+    const next = await deference.start(1);
+    await settle();
+    expect(floodStarted).toBe(false);
+    next();
+    (await flood)();
+    expect(floodStarted).toBe(true);
   });
 });
 

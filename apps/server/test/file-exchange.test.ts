@@ -1,8 +1,10 @@
+import { readdir, stat } from "node:fs/promises";
 import { engineSchema } from "@ep/engine";
 import { parse as parseCsv } from "csv-parse/sync";
 import { and, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { uploadsFolder } from "../src/modules/connections/sql-preview-routes.ts";
 import {
   type ConnectedCompany,
   connectedCompanyWithErp,
@@ -172,6 +174,31 @@ describe("files as the source of a system with no API", () => {
       shopVariant(c, sku)!.stocks.find((s) => s.stockLocationId === location)?.stockCount ?? 0;
     expect(qty("DSY-001")).toBe(11);
     expect(qty("DSY-003")).toBe(5);
+  });
+
+  it("streams an upload to a private file for the reader: the event loop never holds the whole file", async () => {
+    // 3 MB: a header of 101 columns (refused by the column cap) and filler rows.
+    const header = Array.from({ length: 101 }, (_, i) => `k${i}`).join(";");
+    const file = Buffer.from(
+      `${header}\n${"SKU-1;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n".repeat(70_000)}`,
+    );
+    expect(file.length).toBeGreaterThan(3_000_000);
+    const concat = vi.spyOn(Buffer, "concat");
+    let res: Awaited<ReturnType<typeof upload>>;
+    try {
+      res = await upload(c.token, `/api/settings/file-import/${connectionId}/stock`, "genis.csv", file);
+    } finally {
+      concat.mockRestore();
+    }
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/sütun/);
+    // Before, the file part was gathered into one buffer of the file's size on the event loop.
+    const assembled = concat.mock.results.map((r) => (Buffer.isBuffer(r.value) ? r.value.length : 0));
+    expect(Math.max(0, ...assembled)).toBeLessThan(1024 * 1024);
+    // The file went through a folder only this process's user can open, and is gone after the answer.
+    const folder = await uploadsFolder();
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    await vi.waitFor(async () => expect(await readdir(folder)).toEqual([]));
   });
 
   it("refuses what it cannot read, in Turkish", async () => {

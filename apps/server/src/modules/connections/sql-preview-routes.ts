@@ -1,3 +1,6 @@
+import { mkdtemp, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { GenericSqlConnector, getDescriptor, isConnectorError } from "@ep/connectors";
 import {
   envelopeSchema,
@@ -13,7 +16,7 @@ import {
   sqlPreviewSchema,
 } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
-import multipart, { type MultipartFile } from "@fastify/multipart";
+import multipart from "@fastify/multipart";
 import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -31,6 +34,17 @@ import { sqlTransportOf } from "./sql-transport.ts";
 const tags = ["Settings"];
 const PREVIEW_ROWS = 20;
 const FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Where uploads are written while they are read: a folder of this process only its user can open
+ * (mkdtemp's 0700), made on the first upload. @fastify/multipart removes each file when its answer
+ * is over.
+ */
+let uploadDir: Promise<string> | undefined;
+export const uploadsFolder = () => {
+  uploadDir ??= mkdtemp(join(tmpdir(), "ep-uploads-"));
+  return uploadDir;
+};
 
 /** A database cell as JSON: dates as ISO text, binary as text, big numbers as text. */
 function cell(v: unknown): string | number | boolean | null {
@@ -86,16 +100,22 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         await mappingConnection(companyOf(request), request.params.connectionId);
         if (!request.isMultipart()) throw new AppError(400, "request.malformedMultipart");
-        let file: MultipartFile | undefined;
-        let buffer: Buffer;
+        // The file part goes to disk as it arrives and the reader's worker takes it from there: the
+        // event loop never holds the whole body (issue 33, item 3).
+        let saved: { filename: string; filepath: string; file: { truncated: boolean } } | undefined;
         try {
-          file = await request.file({ limits: { fileSize: FILE_MAX_BYTES, files: 1 } });
-          buffer = file ? await file.toBuffer() : Buffer.alloc(0);
+          const { files: parts } = await request.saveRequestFiles({
+            tmpdir: await uploadsFolder(),
+            limits: { fileSize: FILE_MAX_BYTES, files: 1 },
+          });
+          saved = parts[0];
         } catch (e) {
           const tooLarge = (e as { code?: unknown }).code === "FST_REQ_FILE_TOO_LARGE";
           throw new AppError(400, tooLarge ? "fileExchange.tooLarge" : "request.malformedMultipart");
         }
-        if (!file || buffer.length === 0) throw new AppError(400, "request.malformedMultipart");
+        if (saved?.file.truncated) throw new AppError(400, "fileExchange.tooLarge");
+        const size = saved ? (await stat(saved.filepath)).size : 0;
+        if (!saved || size === 0) throw new AppError(400, "request.malformedMultipart");
         // Checked row by row and kept: the latest accepted file per kind is the next sync's source.
         const companyId = companyOf(request);
         let outcome: Awaited<ReturnType<FileExchange["importFile"]>>;
@@ -103,8 +123,8 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           outcome = await files.importFile({
             companyId,
             kind: request.params.kind,
-            fileName: file.filename,
-            content: buffer,
+            fileName: saved.filename,
+            content: { path: saved.filepath, size },
             source: "panel",
           });
         } catch (e) {

@@ -78,22 +78,34 @@ export type RowBatch = {
   first: number;
 };
 
+/**
+ * A file's bytes: in memory (an agent's frame), or a file on disk (a panel upload, streamed there so the
+ * event loop never holds the whole body: an 18 MB buffer and its collection stalled every other call).
+ */
+export type FileContent = Buffer | { path: string; size: number };
+
+/** The file's size in bytes. */
+export const sizeOf = (content: FileContent): number =>
+  Buffer.isBuffer(content) ? content.length : content.size;
+
 /** One reader at a time in this process, so two large files cannot add up their workers' heaps. */
 let readers: Promise<unknown> = Promise.resolve();
 
 function inWorker(
-  content: Buffer,
+  content: FileContent,
   fileName: string,
   limits: ReadLimits,
   onRows: (batch: RowBatch) => void,
 ): Promise<StreamedTable> {
   return new Promise((resolve, reject) => {
-    // The file's bytes are handed over, not copied, when the buffer is its own (a 20 MB copy on the
-    // event loop held /health up); the caller does not read them again.
-    const own = content.byteOffset === 0 && content.byteLength === content.buffer.byteLength;
+    // Bytes in memory are handed over, not copied, when the buffer is its own (a 20 MB copy on the
+    // event loop held /health up); the caller does not read them again. A file on disk goes by its path.
+    const bytes = Buffer.isBuffer(content) ? content : undefined;
+    const own = bytes !== undefined && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const source = bytes ? { content: bytes } : { path: (content as { path: string }).path };
     const worker = new Worker(new URL("./read-worker.mjs", import.meta.url), {
-      workerData: { content, fileName, limits, rowsPerMessage: ROWS_PER_MESSAGE },
-      transferList: own && content.byteLength > 0 ? [content.buffer as ArrayBuffer] : [],
+      workerData: { ...source, fileName, limits, rowsPerMessage: ROWS_PER_MESSAGE },
+      transferList: own && bytes.byteLength > 0 ? [bytes.buffer as ArrayBuffer] : [],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
       stdout: false,
       stderr: false,
@@ -148,30 +160,30 @@ function inWorker(
 /**
  * Reads a file in the worker: its header, hash and stored rows, with the rows handed to `onRows` in
  * batches of at most `ROWS_PER_MESSAGE`, each in a turn of its own; a `TableRefused` with the reason
- * a file is not read. The buffer is handed to the worker: the caller must not read it afterwards.
+ * a file is not read. A buffer is handed to the worker: the caller must not read it afterwards.
  */
 export async function streamTable(
-  buffer: Buffer,
+  content: FileContent,
   filename: string,
   onRows: (batch: RowBatch) => void,
   limits: ReadLimits = READ_LIMITS,
 ): Promise<StreamedTable> {
   const ext = filename.toLowerCase().split(".").pop();
   if (!ext || !["xlsx", "csv", "txt", "xml"].includes(ext)) throw new TableRefused("unreadable");
-  const turn = readers.then(() => inWorker(buffer, filename, limits, onRows));
+  const turn = readers.then(() => inWorker(content, filename, limits, onRows));
   readers = turn.catch(() => undefined);
   return turn;
 }
 
 /** The file's header and records, or a `TableRefused` with the reason it is not read. */
 export async function readTable(
-  buffer: Buffer,
+  content: FileContent,
   filename: string,
   limits: ReadLimits = READ_LIMITS,
 ): Promise<FileTable> {
   const rows: Row[] = [];
   const { columns } = await streamTable(
-    buffer,
+    content,
     filename,
     (batch) => {
       for (const row of batch.rows) rows.push(row);

@@ -8,13 +8,16 @@
  * must match the size the directory declares (yauzl's validateEntrySizes) and whose declared sizes add
  * up to at most `maxUnpackedBytes`; the sheet's XML goes through a SAX parser (saxes) row by row.
  *
- * workerData: { content: Uint8Array, fileName: string, limits: ReadLimits, rowsPerMessage: number }
+ * workerData: { content?: Uint8Array, path?: string, fileName: string, limits: ReadLimits, rowsPerMessage: number }
+ * (the bytes in memory, or a file on disk: an upload streamed there, never held whole by the event loop;
+ * a workbook on disk is read by the zip's directory, not loaded whole here either).
  * Answers { type: "head", columns, contentHash } once the whole file is read within the caps, then
  * one { type: "rows", rows, json } per "next" the event loop sends (at most rowsPerMessage rows; json is
  * the rows as stored, without the array's brackets), then { type: "end" }; or { type: "refused", reason }.
  * The file's hash and the stored rows' JSON are made here too, not on the event loop.
  */
 import { createHash } from "node:crypto";
+import { createReadStream, readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { parse as parseCsv } from "csv-parse/sync";
 import { XMLParser } from "fast-xml-parser";
@@ -29,8 +32,18 @@ class Refused extends Error {
   }
 }
 
-const { content, fileName, limits, rowsPerMessage } = workerData;
-const buffer = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+const { content, path, fileName, limits, rowsPerMessage } = workerData;
+/** The file's bytes in memory, when it came that way; a file on disk is read when a reader needs it. */
+const inMemory = content ? Buffer.from(content.buffer, content.byteOffset, content.byteLength) : undefined;
+const wholeFile = () => inMemory ?? readFileSync(path);
+
+/** SHA-256 of the file (hex); a file on disk is hashed as a stream. */
+async function hashOfFile() {
+  const hash = createHash("sha256");
+  if (inMemory) return hash.update(inMemory).digest("hex");
+  for await (const chunk of createReadStream(path)) hash.update(chunk);
+  return hash.digest("hex");
+}
 
 function checkCell(text) {
   if (typeof text === "string" && text.length > limits.maxCellChars) throw new Refused("cellTooLong");
@@ -43,9 +56,10 @@ function checkShape(columns, rowCount) {
 
 // ---------------------------------------------------------------- xlsx
 
-function openZip(data) {
+function openZip() {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(data, { lazyEntries: true, validateEntrySizes: true }, (error, zip) => {
+    const options = { lazyEntries: true, validateEntrySizes: true, autoClose: false };
+    const opened = (error, zip) => {
       if (error) return reject(error);
       const entries = new Map();
       zip.on("entry", (entry) => {
@@ -57,7 +71,9 @@ function openZip(data) {
       zip.on("end", () => resolve({ zip, entries }));
       zip.on("error", reject);
       zip.readEntry();
-    });
+    };
+    if (inMemory) yauzl.fromBuffer(inMemory, options, opened);
+    else yauzl.open(path, options, opened);
   });
 }
 
@@ -203,7 +219,15 @@ function columnOf(ref) {
 const excelDate = (serial) => new Date(Math.round((serial - 25569) * 24 * 3600 * 1000));
 
 async function readXlsx() {
-  const { zip, entries } = await openZip(buffer);
+  const { zip, entries } = await openZip();
+  try {
+    return await readSheet(zip, entries);
+  } finally {
+    zip.close();
+  }
+}
+
+async function readSheet(zip, entries) {
   const parts = await workbookParts(zip, entries);
   const sheetEntry = entries.get(parts.sheet);
   if (!sheetEntry) return { columns: [], rows: [] };
@@ -271,7 +295,6 @@ async function readXlsx() {
       } else if (tag.name === "row") pushRow();
     });
   });
-  zip.close();
   return { columns: columns.filter(Boolean), rows };
 }
 
@@ -301,7 +324,9 @@ function cellValue(cell, text, shared, dateStyles) {
 // ---------------------------------------------------------------- csv, xml
 
 function readCsv() {
-  const text = buffer.toString("utf8").replace(/^\uFEFF/, "");
+  const text = wholeFile()
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
   const firstLine = text.split(/\r?\n/, 1)[0] ?? "";
   // Turkish Excel writes ';' (the decimal separator is ','); others write ','.
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ";" : ",";
@@ -333,7 +358,7 @@ function readXml() {
     parseTagValue: false,
     ignoreDeclaration: true,
     ignorePiTags: true,
-  }).parse(buffer.toString("utf8"));
+  }).parse(wholeFile().toString("utf8"));
   const find = (node) => {
     if (Array.isArray(node)) return node.every((x) => x && typeof x === "object") ? node : undefined;
     if (node && typeof node === "object") {
@@ -382,7 +407,7 @@ function sendRows(rows) {
 }
 
 try {
-  const contentHash = createHash("sha256").update(buffer).digest("hex");
+  const contentHash = await hashOfFile();
   const { columns, rows } = await read();
   parentPort.postMessage({ type: "head", columns, contentHash });
   sendRows(rows);

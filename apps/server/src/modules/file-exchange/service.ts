@@ -13,7 +13,14 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, sql } from "d
 import type { AppContext } from "../../platform/context.ts";
 import { safeRow } from "../../platform/export-cells.ts";
 import { openCredentials } from "../connections/repository.ts";
-import { checkRows, type ReadRefusal, streamTable, TableRefused } from "./import.ts";
+import {
+  checkRows,
+  type FileContent,
+  type ReadRefusal,
+  sizeOf,
+  streamTable,
+  TableRefused,
+} from "./import.ts";
 import { fileImports, fileOrders, type StoredRowOutcome } from "./schema.ts";
 
 export type FileImportRow = typeof fileImports.$inferSelect;
@@ -80,15 +87,15 @@ export class FileExchange {
     kind: SourceFileKind;
     fileName: string;
     /** Handed to the reader's worker: not read again after this call. */
-    content: Buffer;
+    content: FileContent;
     /** The hash the sender computed: a file whose bytes hash otherwise is refused as unreadable. */
     sha256?: string;
     source: "panel" | "agent";
     agentId?: number;
   }): Promise<ImportOutcome> {
     const { companyId, kind } = input;
-    if (input.content.length === 0) throw new FileRefused("empty");
-    if (input.content.length > FILE_MAX_BYTES) throw new FileRefused("tooLarge");
+    if (sizeOf(input.content) === 0) throw new FileRefused("empty");
+    if (sizeOf(input.content) > FILE_MAX_BYTES) throw new FileRefused("tooLarge");
     const connection = await mappingConnectionOf(this.ctx, companyId);
     if (!connection) throw new FileRefused("notFileSystem");
     const configured = configuredMapping(this.ctx, connection, kind);
