@@ -93,7 +93,7 @@ describe("shop orders become e-invoices exactly once", () => {
         provider: killer.provider,
         shop,
         settings,
-        pdfLink: (id) => `http://panel.test/api/public/invoices/${id}/pdf`,
+        invoiceLink: ({ id }) => `http://panel.test/api/public/invoices/${id}`,
         leaseMs: 0,
         limit: 150,
       }).catch((e) => {

@@ -576,7 +576,7 @@ describe("status refresh and the shop", () => {
     const report = await cycle(at, {
       provider: service().provider,
       shop: first.shop,
-      pdfLink: (id) => `https://panel/pdf/${id}`,
+      invoiceLink: ({ id }) => `https://panel/pdf/${id}`,
     });
     expect(report).toMatchObject({ attached: 1, transient: 1 });
     const [row] = await rowsOf(at.companyId);

@@ -29,6 +29,7 @@ export const de: MessageCatalog = {
     oldPasswordRequired: "Das aktuelle Passwort ist erforderlich.",
     rowIdRequired: "Der Link-Code ist erforderlich.",
     taxNumberInvalid: "Die Steuernummer muss 10 oder 11 Ziffern haben.",
+    websiteInvalid: "Geben Sie eine gültige Webadresse ein (z. B. https://meinshop.com).",
     fieldInvalid: "Das Feld ist ungültig.",
     cronInvalid: "Geben Sie einen gültigen Cron-Ausdruck ein (z. B. 0 */2 * * *).",
     dateInvalid: "Geben Sie ein gültiges Datum ein.",
@@ -457,7 +458,7 @@ export const de: MessageCatalog = {
     title: "Rechnungen",
     notFound: "Rechnung nicht gefunden.",
     noProvider:
-      "Für diese Firma ist kein E-Rechnungsdienst verbunden. Richten Sie die Uyumsoft / Trendyol e-Faturam-Verbindung unter Einstellungen › Verbindungen ein.",
+      "Für diese Firma ist kein E-Rechnungsdienst verbunden. Fügen Sie die Uyumsoft-, Trendyol e-Faturam- oder LucaPortal-Verbindung im Abschnitt „E-Rechnungsdienst“ unter Einstellungen › API-Verbindungen hinzu.",
     cancelNotEArchive:
       "Nur e-Archiv-Rechnungen können storniert werden; eine e-Rechnung muss der Käufer ablehnen oder per Retourenrechnung ausgeglichen werden.",
     cancelTooLate:
@@ -526,6 +527,58 @@ export const de: MessageCatalog = {
       "Der E-Rechnungsdienst hat die Rechnung nicht angenommen. Korrigieren Sie Firmeneinstellungen oder Bestelldaten laut Fehlertext; sie wird nicht automatisch wiederholt, wenden Sie sich an den Support.",
     why_prepared:
       "Die Nummer ist reserviert, der Versand läuft. Kommt keine Antwort, wird per ETTN nachgefragt; für dieselbe Bestellung entsteht keine zweite Rechnung.",
+    documentNotOut:
+      "Diese Rechnung hat den E-Rechnungsdienst noch nicht erreicht (oder wurde abgelehnt); es gibt kein Dokument zum Anzeigen.",
+    exportEmpty:
+      "Im gewählten Zeitraum gibt es keine Rechnungen zum Exportieren. Wählen Sie einen anderen Zeitraum.",
+    rateSaved: "Kurs gespeichert.",
+    rateCurrencyInvalid:
+      "Die Währung muss ein 3-stelliger ISO-Code sein (z. B. USD, EUR); für TRY ist kein Kurs nötig.",
+    rateInvalid: "Der Kurs muss eine Zahl größer als null sein (TRY je Einheit).",
+    returnCancelNote: "Bestellung zurückgegeben / storniert",
+    waitingRate:
+      "{{count}} Fremdwährungsbestellungen warten auf einen Kurs ({{currencies}}). Geben Sie den Kurs im Abschnitt Wechselkurse der Rechnungsseite ein; sie werden beim nächsten Lauf fakturiert.",
+    ratesTitle: "Wechselkurse",
+    ratesHint:
+      "Eine Fremdwährungsbestellung ohne eigenen Kurs wird zum neuesten Kurs fakturiert, den Sie am oder vor dem Rechnungsdatum eingegeben haben. Kurse werden nie geschätzt: ohne Kurs wartet die Rechnung.",
+    rateCurrency: "Währung",
+    rateDate: "Kursdatum",
+    rateValue: "Kurs (1 Einheit = TRY)",
+    rateAdd: "Kurs speichern",
+    rateDelete: "Löschen",
+    ratesEmpty: "Sie haben noch keinen Kurs eingegeben.",
+    waitingRateAlert:
+      "Kein {{currency}}-Kurs: {{orders}} Bestellungen warten auf die Rechnung. Geben Sie unten den {{currency}}-Kurs ein; sie werden beim nächsten Lauf fakturiert.",
+    colRate: "Kurs",
+    rateFrom_order: "Kurs der Bestellung",
+    rateFrom_merchant: "Ihr Kurs",
+    return_cancel: "Rückgabe: e-Archiv storniert",
+    return_iade: "Rückgabe: Rückgaberechnung ausgestellt",
+    st_delivered: "ERP-Rechnung an den Shop übertragen",
+    sourceErp: "ERP-Rechnung",
+    count: "{{total}} Rechnungen in diesem Zeitraum",
+    countSplit: "(E-Rechnungsdienst: {{service}}, ERP: {{erp}})",
+    route_service: "Webbestellungen werden über Ihren E-Rechnungsdienst fakturiert.",
+    route_erpService: "Rechnungen werden über den als ERP verbundenen E-Rechnungsdienst ausgestellt.",
+    route_erp:
+      "Ihr ERP stellt die Rechnungen aus; das Panel überträgt die ERP-Rechnung zur Shop-Bestellung. Stellt Ihr ERP keine E-Rechnungen aus, fügen Sie einen E-Rechnungsdienst hinzu.",
+    addService: "E-Rechnungsdienst hinzufügen",
+    view: "Anzeigen",
+    customerLink: "Kundenlink",
+    linkCopied: "Kundenlink kopiert.",
+    pdfDownload: "Als PDF herunterladen",
+    returnWhy: {
+      cancelWithinPeriod:
+        "Die e-Archiv-Rechnung lag in ihrer Stornofrist (7 Tage): nach den GİB-Regeln wurde sie storniert statt eine Rückgaberechnung auszustellen.",
+      cancelTooLate:
+        "Die e-Archiv-Stornofrist (7 Tage) war abgelaufen, daher wurde eine Rückgaberechnung ausgestellt.",
+      notEArchive:
+        "Eine E-Rechnung kann nicht storniert werden: dem Käufer wurde eine Rückgaberechnung ausgestellt.",
+      cancelRefused:
+        "Der E-Rechnungsdienst hat die Stornierung abgelehnt: eine Rückgaberechnung wurde ausgestellt.",
+      noApi:
+        "Das Portal hat keine API, das Panel kann nicht stornieren: eine Rückgaberechnung wurde erzeugt (im Portal hochladen).",
+    },
     settings: "Rechnungseinstellungen",
     series: "Rechnungsserie",
     draft: "Als Entwurf senden (im Dienstportal freigeben)",

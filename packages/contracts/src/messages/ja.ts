@@ -29,6 +29,7 @@ export const ja: MessageCatalog = {
     oldPasswordRequired: "現在のパスワードは必須です。",
     rowIdRequired: "リンクコードは必須です。",
     taxNumberInvalid: "税番号は10桁または11桁で入力してください。",
+    websiteInvalid: "有効なウェブアドレスを入力してください（例: https://myshop.com）。",
     fieldInvalid: "入力値が正しくありません。",
     cronInvalid: "有効なcron式を入力してください（例: 0 */2 * * *）。",
     dateInvalid: "有効な日付を入力してください。",
@@ -424,7 +425,7 @@ export const ja: MessageCatalog = {
     title: "請求書",
     notFound: "請求書が見つかりません。",
     noProvider:
-      "この会社には電子請求書サービスが接続されていません。設定 › 接続 で Uyumsoft / Trendyol e-Faturam の接続を設定してください。",
+      "この会社には電子請求書サービスが接続されていません。設定 › API 接続 の「電子請求書サービス」で Uyumsoft、Trendyol e-Faturam または LucaPortal の接続を追加してください。",
     cancelNotEArchive:
       "取り消せるのは e-アーカイブ請求書のみです。e-請求書は購入者が拒否するか、返品請求書で相殺する必要があります。",
     cancelTooLate:
@@ -491,6 +492,54 @@ export const ja: MessageCatalog = {
       "電子請求書サービスが請求書を受け付けませんでした。エラー内容に従って会社設定または注文情報を修正してください。自動では再送されないため、サポートに連絡してください。",
     why_prepared:
       "番号は確保済みで送信中です。応答がない場合は ETTN で照会し、同じ注文に 2 通目の請求書は発行されません。",
+    documentNotOut:
+      "この請求書はまだ電子請求書サービスに届いていない（または拒否された）ため、表示する文書がありません。",
+    exportEmpty: "選択した期間にエクスポートする請求書はありません。別の期間を選んでください。",
+    rateSaved: "為替レートを保存しました。",
+    rateCurrencyInvalid:
+      "通貨は 3 文字の ISO コードで入力してください（例: USD、EUR）。TRY にレートは不要です。",
+    rateInvalid: "レートはゼロより大きい数値で入力してください（1 単位あたりの TRY）。",
+    returnCancelNote: "注文が返品 / キャンセルされました",
+    waitingRate:
+      "外貨建ての注文 {{count}} 件がレート待ちです（{{currencies}}）。請求書画面の為替レート欄でレートを入力してください。次回の実行で請求書が発行されます。",
+    ratesTitle: "為替レート",
+    ratesHint:
+      "独自のレートがない外貨建て注文は、請求日以前に入力された最新のレートで請求されます。レートを推測することはありません。レートがなければ請求書は待機します。",
+    rateCurrency: "通貨",
+    rateDate: "レートの日付",
+    rateValue: "レート（1 単位 = TRY）",
+    rateAdd: "レートを保存",
+    rateDelete: "削除",
+    ratesEmpty: "まだレートが入力されていません。",
+    waitingRateAlert:
+      "{{currency}} のレートがありません: {{orders}} 件の注文が請求待ちです。下で {{currency}} のレートを入力してください。次回の実行で請求書が発行されます。",
+    colRate: "レート",
+    rateFrom_order: "注文のレート",
+    rateFrom_merchant: "入力したレート",
+    return_cancel: "返品: e-Arşiv を取り消し",
+    return_iade: "返品: 返品請求書を発行",
+    st_delivered: "ERP の請求書をショップに転送済み",
+    sourceErp: "ERP の請求書",
+    count: "この期間の請求書 {{total}} 件",
+    countSplit: "（電子請求書サービス: {{service}}、ERP: {{erp}}）",
+    route_service: "ウェブ注文の請求書は電子請求書サービス経由で発行されます。",
+    route_erpService: "請求書は ERP として接続された電子請求書サービス経由で発行されます。",
+    route_erp:
+      "請求書は ERP が発行し、パネルが ERP の請求書をショップの注文に転送します。ERP が電子請求書を発行しない場合は電子請求書サービスを追加してください。",
+    addService: "電子請求書サービスを追加",
+    view: "表示",
+    customerLink: "顧客用リンク",
+    linkCopied: "顧客用リンクをコピーしました。",
+    pdfDownload: "PDF でダウンロード",
+    returnWhy: {
+      cancelWithinPeriod:
+        "e-Arşiv 請求書は取消期間（7 日）内でした。GİB の規則に従い、返品請求書の代わりに取り消されました。",
+      cancelTooLate: "e-Arşiv の取消期間（7 日）を過ぎていたため、返品請求書が発行されました。",
+      notEArchive: "e-Fatura は取り消せないため、買い手に返品請求書が発行されました。",
+      cancelRefused: "電子請求書サービスが取消を受け付けなかったため、返品請求書が発行されました。",
+      noApi:
+        "ポータルに API がなくパネルから取り消せないため、返品請求書を作成しました（ポータルにアップロードしてください）。",
+    },
     settings: "請求書設定",
     series: "請求書シリーズ",
     draft: "下書きとして送信（サービスのポータルで承認）",

@@ -31,6 +31,7 @@ export const tr = {
     oldPasswordRequired: "Mevcut şifre alanı zorunludur.",
     rowIdRequired: "Bağlantı kodu zorunludur.",
     taxNumberInvalid: "Vergi numarası 10 veya 11 haneli olmalıdır.",
+    websiteInvalid: "Geçerli bir web adresi giriniz (ör. https://magazam.com).",
     fieldInvalid: "Alan geçerli değil.",
     cronInvalid: "Geçerli bir cron ifadesi giriniz (ör. 0 */2 * * *).",
     dateInvalid: "Geçerli bir tarih giriniz.",
@@ -435,7 +436,7 @@ export const tr = {
     title: "Faturalar",
     notFound: "Fatura bulunamadı.",
     noProvider:
-      "Bu firmanın bağlı bir e-fatura servisi yok. Ayarlar › Bağlantılar'dan Uyumsoft veya Trendyol e-Faturam bağlantısını kurun.",
+      'Bu firmanın bağlı bir e-fatura servisi yok. Ayarlar › API Bağlantıları sayfasındaki "E-Fatura Servisi" bölümünden Uyumsoft, Trendyol e-Faturam veya LucaPortal bağlantısını ekleyin.',
     cancelNotEArchive:
       "Yalnızca e-Arşiv faturaları iptal edilebilir; e-Faturayı alıcı reddetmeli ya da iade faturası kesilmeli.",
     cancelTooLate: "İptal süresi geçti (e-Arşiv faturası düzenlendikten sonra 7 gün). İade faturası kesin.",
@@ -501,6 +502,53 @@ export const tr = {
       "E-fatura servisi faturayı kabul etmedi. Hata metnine göre firma ayarlarını veya sipariş bilgilerini düzeltin; fatura bir sonraki çalışmada yeniden denenmez, destekle iletişime geçin.",
     why_prepared:
       "Fatura numarası ayrıldı, gönderim sürüyor. Yanıt alınamazsa ETTN ile sorgulanır; aynı sipariş için ikinci fatura kesilmez.",
+    documentNotOut:
+      "Bu fatura henüz e-fatura servisine ulaşmadı (ya da reddedildi); gösterilecek bir belge yok.",
+    exportEmpty: "Seçilen tarih aralığında dışa aktarılacak fatura yok. Başka bir aralık seçin.",
+    rateSaved: "Kur kaydedildi.",
+    rateCurrencyInvalid: "Para birimi 3 harfli ISO kodu olmalı (ör. USD, EUR); TL için kur gerekmez.",
+    rateInvalid: "Kur sıfırdan büyük bir sayı olmalı (1 birim kaç TL).",
+    returnCancelNote: "Sipariş iade edildi / iptal edildi",
+    waitingRate:
+      "{{count}} döviz siparişi kur bekliyor ({{currencies}}). Faturalar ekranındaki Döviz Kurları bölümünden kuru girin; faturalar sonraki çalışmada kesilir.",
+    ratesTitle: "Döviz Kurları",
+    ratesHint:
+      "Yabancı para birimli bir sipariş, kendi kuru yoksa fatura tarihinde veya öncesinde girdiğiniz en yeni kurla faturalanır. Kur tahmin edilmez: kur yoksa fatura bekler.",
+    rateCurrency: "Para birimi",
+    rateDate: "Kur tarihi",
+    rateValue: "Kur (1 birim = TL)",
+    rateAdd: "Kuru Kaydet",
+    rateDelete: "Sil",
+    ratesEmpty: "Henüz kur girmediniz.",
+    waitingRateAlert:
+      "{{currency}} kuru yok: {{orders}} sipariş faturalanmayı bekliyor. Aşağıdan {{currency}} kurunu girin; faturalar bir sonraki çalışmada kesilir.",
+    colRate: "Kur",
+    rateFrom_order: "siparişin kuru",
+    rateFrom_merchant: "sizin kurunuz",
+    return_cancel: "İade: e-Arşiv iptal edildi",
+    return_iade: "İade: iade faturası kesildi",
+    st_delivered: "ERP faturası mağazaya aktarıldı",
+    sourceErp: "ERP faturası",
+    count: "Bu aralıkta {{total}} fatura",
+    countSplit: "(e-fatura servisi: {{service}}, ERP: {{erp}})",
+    route_service: "Web siparişlerinin faturaları e-fatura servisiniz üzerinden kesilir.",
+    route_erpService: "Faturalar, ERP olarak bağlı e-fatura servisiniz üzerinden kesilir.",
+    route_erp:
+      "Faturaları ERP'niz kesiyor; panel ERP'nin faturasını mağazadaki siparişe aktarır. ERP'niz e-fatura kesmiyorsa bir e-fatura servisi ekleyin.",
+    addService: "E-Fatura Servisi Ekle",
+    view: "Görüntüle",
+    customerLink: "Müşteri bağlantısı",
+    linkCopied: "Müşteri bağlantısı kopyalandı.",
+    pdfDownload: "PDF olarak indir",
+    returnWhy: {
+      cancelWithinPeriod:
+        "e-Arşiv faturası iptal süresi (7 gün) içindeydi: GİB kurallarına göre iade faturası yerine fatura iptal edildi.",
+      cancelTooLate: "e-Arşiv iptal süresi (7 gün) geçtiği için iade faturası kesildi.",
+      notEArchive: "e-Fatura iptal edilemez: alıcıya iade faturası kesildi.",
+      cancelRefused: "E-fatura servisi iptali kabul etmedi: iade faturası kesildi.",
+      noApi:
+        "Portalın API'si yok: iptal panelden yapılamadığı için iade faturası oluşturuldu (portala yükleyin).",
+    },
     settings: "Fatura Ayarları",
     series: "Fatura serisi",
     draft: "Taslak olarak gönder (servis portalında onayla)",
@@ -673,6 +721,7 @@ export const tr = {
       none: "Yok",
       erp: "ERP",
       shop: "E-ticaret",
+      einvoice: "e-Fatura servisi",
       ok: "Başarılı",
       notOk: "Başarısız",
       perCustomer: "Her müşteriye ayrı cari hesap",

@@ -8,6 +8,7 @@ import {
   sendOnce,
   statusSays,
 } from "@ep/connectors";
+import { message } from "@ep/contracts";
 import {
   buildUblInvoice,
   chooseProfile,
@@ -19,8 +20,10 @@ import { engineSchema } from "@ep/engine";
 import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
-import { turkishDate } from "../../platform/time/turkey.ts";
+import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
+import { listRates, rateFor } from "./exchange-rates.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
+import { decideReturn } from "./returns.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
 
@@ -60,8 +63,8 @@ export interface InvoiceCycleInput {
   directory?: EInvoiceUserDirectory;
   shop?: ShopConnector;
   settings: InvoiceJobSettings;
-  /** Signed public PDF link for the shop (see pdf-link.ts). */
-  pdfLink?: (invoiceId: number) => string;
+  /** The signed link the shop order carries: the invoice as a page and PDF (routes.ts customerLink). */
+  invoiceLink?: (invoice: { id: number; companyId: number; ettn: string }) => string;
   now?: () => Date;
   limit?: number;
   /** A send left unanswered is only looked up again after this long (another worker may still be on it). */
@@ -73,6 +76,12 @@ export interface InvoiceCycleReport {
   prepared: number;
   /** IADE invoices prepared for shop orders cancelled or returned after their invoice went out. */
   returns: number;
+  /** Returned sales answered by cancelling their e-Arşiv within its period (no IADE needed). */
+  cancelled: number;
+  /** Foreign-currency orders left uninvoiced: no rate of their own and none of the merchant's. */
+  waitingRate: number;
+  /** Their currencies (the merchant enters these rates). */
+  waitingCurrencies: string[];
   /** Generated for the file export (no provider). */
   generated: number;
   sent: number;
@@ -123,6 +132,9 @@ export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<Invoice
   const report: InvoiceCycleReport = {
     prepared: 0,
     returns: 0,
+    cancelled: 0,
+    waitingRate: 0,
+    waitingCurrencies: [],
     generated: 0,
     sent: 0,
     adopted: 0,
@@ -178,9 +190,19 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   // (inferred; VERIFIED in the README: the merchant corrects a registered buyer's invoice on the portal).
   const directory: EInvoiceUserDirectory = input.directory ??
     input.provider ?? { isEInvoiceUser: async () => false };
+  const merchantRates = await listRates(db, companyId);
+  const waiting = new Set<string>();
   for (const row of orders) {
     const order = row.payload as Order;
     if (!isEligible(order, input.settings.invoiceWhen)) continue;
+    const at = now();
+    const rate = rateFor(order, turkishDate(at), merchantRates);
+    if (rate === undefined) {
+      // Never a guessed rate: the order waits until the merchant enters one (the Faturalar screen asks).
+      report.waitingRate++;
+      waiting.add(order.currency.toUpperCase());
+      continue;
+    }
     let profile: Awaited<ReturnType<typeof chooseProfile>>;
     try {
       profile = await chooseProfile(order.customer, directory, input.settings.eInvoiceProfile);
@@ -191,7 +213,6 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
       }
       throw error;
     }
-    const at = now();
     try {
       await db.transaction(async (tx) => {
         const { number } = await allocateInvoiceNumber(tx, {
@@ -213,6 +234,9 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
             total: order.totals.grandTotal,
             currency: order.currency,
             issueDate: turkishDate(at),
+            issueTime: turkishTime(at),
+            exchangeRate: rate?.rate ?? null,
+            rateSource: rate?.source ?? null,
           })
           .onConflictDoNothing()
           .returning({ id: einvoices.id });
@@ -224,6 +248,7 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
       if (!(error instanceof AlreadyInvoiced)) throw error;
     }
   }
+  report.waitingCurrencies = [...waiting].sort();
 }
 
 const original = alias(einvoices, "original");
@@ -275,6 +300,8 @@ export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sel
     number: invoice.number,
     uuid: invoice.ettn,
     issueDate: invoice.issueDate,
+    ...(invoice.issueTime ? { issueTime: invoice.issueTime } : {}),
+    ...(invoice.exchangeRate ? { exchangeRate: invoice.exchangeRate } : {}),
     ...(invoice.type === "IADE" && returnOf
       ? { returnOf: { number: returnOf.number, issueDate: returnOf.issueDate } }
       : {}),
@@ -325,6 +352,22 @@ async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleRepo
     const order = payload as Order;
     if (!isReturned(order)) continue;
     const at = now();
+    let decision = decideReturn(invoice, at.getTime(), input.provider !== undefined);
+    if (decision.route === "cancel" && input.provider) {
+      const outcome = await cancelReturned(db, input.provider, invoice, at);
+      if (outcome === "cancelled") {
+        report.cancelled++;
+        continue;
+      }
+      if (outcome === "later") {
+        report.transient++;
+        continue;
+      }
+      // The service refused the cancellation: the sale is answered by an IADE instead.
+      decision = { route: "iade", reason: "cancelRefused", profile: invoice.profile };
+    }
+    if (decision.route !== "iade") continue;
+    const iadeProfile = decision.profile;
     try {
       await db.transaction(async (tx) => {
         const { number } = await allocateInvoiceNumber(tx, {
@@ -341,22 +384,62 @@ async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleRepo
             shopOrderId: invoice.shopOrderId,
             ettn: randomUUID(),
             number,
-            profile: invoice.profile,
+            profile: iadeProfile,
             type: "IADE",
             returnOfId: invoice.id,
             buyer: invoice.buyer,
             total: invoice.total,
             currency: invoice.currency,
             issueDate: turkishDate(at),
+            issueTime: turkishTime(at),
+            // A return is worth what the sale was: the sale's rate.
+            exchangeRate: invoice.exchangeRate,
+            rateSource: invoice.rateSource,
+            returnRoute: "iade",
+            returnReason: decision.reason,
           })
           .onConflictDoNothing()
           .returning({ id: einvoices.id });
         if (inserted.length === 0) throw new AlreadyInvoiced();
+        await tx
+          .update(einvoices)
+          .set({ returnRoute: "iade", returnReason: decision.reason })
+          .where(eq(einvoices.id, invoice.id));
       });
       report.returns++;
     } catch (error) {
       if (!(error instanceof AlreadyInvoiced)) throw error;
     }
+  }
+}
+
+/**
+ * Cancels a returned sale's e-Arşiv at the service. Exactly once like a send: an unanswered or refused
+ * cancel is settled by asking the service for the document's state (already cancelled counts as done).
+ */
+async function cancelReturned(
+  db: Db,
+  provider: EInvoiceProvider,
+  invoice: { id: number; ettn: string },
+  at: Date,
+): Promise<"cancelled" | "later" | "refused"> {
+  const mark = () =>
+    db
+      .update(einvoices)
+      .set({ state: "cancelled", returnRoute: "cancel", returnReason: "cancelWithinPeriod", updatedAt: at })
+      .where(eq(einvoices.id, invoice.id));
+  try {
+    await provider.cancelEArchive(invoice.ettn, message("einvoices.returnCancelNote"));
+    await mark();
+    return "cancelled";
+  } catch (error) {
+    if (!(error instanceof ConnectorError)) throw error;
+    const [known] = await provider.queryStatus([invoice.ettn]).catch(() => [undefined]);
+    if (known?.found && known.status === "cancelled") {
+      await mark();
+      return "cancelled";
+    }
+    return error.kind === "transient" || error.maybeApplied || known === undefined ? "later" : "refused";
   }
 }
 
@@ -367,7 +450,8 @@ async function generate(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   const seller = await sellerFromCompany(db, companyId);
   for (const row of await preparedRows(input)) {
     try {
-      buildFor(row, seller);
+      const { xml } = buildFor(row, seller);
+      await db.update(einvoices).set({ ubl: xml }).where(eq(einvoices.id, row.invoice.id));
       await setState(db, row.invoice.id, "generated", undefined, undefined, now());
       report.generated++;
     } catch (error) {
@@ -429,6 +513,8 @@ async function send(input: InvoiceCycleInput, provider: EInvoiceProvider, report
         }
       }
       const { xml, document } = buildFor(row, seller);
+      // Kept as sent: the customer's page and PDF show this document, whatever the settings become.
+      await db.update(einvoices).set({ ubl: xml }).where(eq(einvoices.id, invoice.id));
       const sent = await sendOnce(provider, {
         ettn: invoice.ettn,
         xml,
@@ -599,7 +685,7 @@ async function attach(input: InvoiceCycleInput, shop: ShopConnector, report: Inv
           currency: row.currency,
           lines: [],
           totals: { net: 0, tax: 0, gross: row.total },
-          ...(input.pdfLink ? { url: input.pdfLink(row.id) } : {}),
+          ...(input.invoiceLink ? { url: input.invoiceLink(row) } : {}),
         },
       });
       await db.update(einvoices).set({ attachedAt: now() }).where(eq(einvoices.id, row.id));

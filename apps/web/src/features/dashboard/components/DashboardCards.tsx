@@ -16,6 +16,7 @@ import {
   IconAlertTriangle,
   IconCircleCheck,
   IconClockHour4,
+  IconFileInvoice,
   IconPlugConnected,
   IconPlugConnectedX,
 } from "@tabler/icons-react";
@@ -178,6 +179,63 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
           </Group>
         ))}
       </Stack>
+    </ListCard>
+  );
+}
+
+/**
+ * The e-invoice service: who issues the invoices (the service, the ERP-as-service, or the ERP itself), that
+ * connection's status, and the way to the Faturalar screen or to adding a service.
+ */
+export function EInvoiceServiceCard({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  const { route, system, status } = data.einvoiceService;
+  const look = {
+    connected: { color: "green", label: "dashboard.connection.connected" },
+    failed: { color: "red", label: "dashboard.connection.failed" },
+    untested: { color: "gray", label: "dashboard.connection.untested" },
+    none: { color: "gray", label: "dashboard.connection.none" },
+  } as const;
+  return (
+    <ListCard
+      testId="einvoice-card"
+      title={t("dashboard.einvoiceCard.title")}
+      action={<CardLink to="/integration/order/invoices">{t("dashboard.einvoiceCard.invoices")}</CardLink>}
+      empty={null}
+    >
+      <Group wrap="nowrap" align="flex-start" data-route={route}>
+        <ThemeIcon
+          color={status ? look[status.state].color : "gray"}
+          variant="light"
+          size={36}
+          radius="md"
+          aria-hidden
+        >
+          <IconFileInvoice size={20} />
+        </ThemeIcon>
+        <div>
+          <Group gap="xs">
+            <Text size="sm" fw={600}>
+              {t(`dashboard.einvoiceCard.${route}`, { system: system ?? "" })}
+            </Text>
+            {status && (
+              <Badge color={look[status.state].color} variant="light" size="sm">
+                {t(look[status.state].label)}
+              </Badge>
+            )}
+          </Group>
+          {status && (
+            <Text size="xs" c={status.state === "failed" ? "red" : "dimmed"}>
+              {status.message}
+            </Text>
+          )}
+          {(route === "erp" || (status && status.state !== "connected")) && (
+            <Anchor component={Link} to="/settings/api-keys#connection-einvoice" size="xs" fw={600}>
+              {t(route === "erp" ? "dashboard.einvoiceCard.add" : "dashboard.connection.fix")}
+            </Anchor>
+          )}
+        </div>
+      </Group>
     </ListCard>
   );
 }
