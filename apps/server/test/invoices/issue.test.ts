@@ -58,6 +58,7 @@ async function company(orders: Order[], seller = true) {
 
 type Script = {
   registered?: (vkn: string) => Promise<boolean>;
+  cancel?: (ettn: string, n: number) => Promise<void> | undefined;
   send?: (input: SendInvoiceInput, n: number) => Promise<Partial<SentInvoice> | undefined> | undefined;
   query?: (ettns: string[]) => Promise<EInvoiceStatusInfo[]> | undefined;
 };
@@ -67,6 +68,7 @@ function service(script: Script = {}) {
   const held = new Map<string, EInvoiceStatusInfo>();
   const sends: SendInvoiceInput[] = [];
   const queries: string[][] = [];
+  const cancels: string[] = [];
   const provider = {
     descriptor: { system: "uyumsoft", name: "Uyumsoft" },
     isEInvoiceUser: (vkn: string) =>
@@ -77,6 +79,11 @@ function service(script: Script = {}) {
       held.set(input.ettn, { ettn: input.ettn, found: true, status: answer?.status ?? "queued" });
       return { ettn: input.ettn, status: "queued", existed: false, ...answer };
     },
+    async cancelEArchive(ettn: string): Promise<void> {
+      cancels.push(ettn);
+      await script.cancel?.(ettn, cancels.length);
+      held.set(ettn, { ettn, found: true, status: "cancelled" });
+    },
     async queryStatus(ettns: string[]): Promise<EInvoiceStatusInfo[]> {
       queries.push(ettns);
       const scripted = script.query?.(ettns);
@@ -84,7 +91,7 @@ function service(script: Script = {}) {
       return ettns.map((ettn) => held.get(ettn) ?? { ettn, found: false });
     },
   } as unknown as EInvoiceProvider;
-  return { provider, held, sends, queries };
+  return { provider, held, sends, queries, cancels };
 }
 
 function recordingShop(refuse?: (orderId: string) => Error | undefined) {
@@ -288,8 +295,10 @@ describe("return invoices (IADE)", () => {
         })
         .where(eq(engineSchema.orderLedger.orderNo, no));
     }
-    const report = await cycle(at, { provider: s.provider }, new Date("2026-11-22T09:00:00Z"));
-    expect(report).toMatchObject({ returns: 2, sent: 2 });
+    // Past the e-Arşiv cancellation period (7 days): the route is an IADE.
+    const report = await cycle(at, { provider: s.provider }, new Date("2026-12-05T09:00:00Z"));
+    expect(report).toMatchObject({ returns: 2, sent: 2, cancelled: 0 });
+    expect(s.cancels).toEqual([]);
     const rows = await rowsOf(at.companyId);
     const sale = rows.find((r) => r.orderNo === "IR1-00001" && r.type === "SATIS")!;
     const iade = rows.find((r) => r.orderNo === "IR1-00001" && r.type === "IADE")!;
@@ -300,10 +309,13 @@ describe("return invoices (IADE)", () => {
       buyer: sale.buyer,
       total: sale.total,
       currency: sale.currency,
-      issueDate: "2026-11-22",
+      issueDate: "2026-12-05",
       number: "EPA2026000000004",
       state: "queued",
+      returnRoute: "iade",
+      returnReason: "cancelTooLate",
     });
+    expect(sale).toMatchObject({ returnRoute: "iade", returnReason: "cancelTooLate" });
     expect(iade.ettn).toMatch(UUID);
     expect(iade.ettn).not.toBe(sale.ettn);
     const sentIade = s.sends.find((x) => x.ettn === iade.ettn)!;
@@ -314,6 +326,49 @@ describe("return invoices (IADE)", () => {
     });
     expect(sentIade.xml).toContain(sale.number);
     expect((await cycle(at, { provider: s.provider })).returns).toBe(0);
+  });
+
+  it("a returned e-Arşiv within its period is cancelled at the service, once; an e-Fatura gets an IADE as TEMELFATURA", async () => {
+    const orders = makeOrders(3, buyers, { prefix: "RC1", eInvoiceEvery: 3 });
+    const at = await company(orders);
+    let unanswered = true;
+    const s = service({
+      // The first cancel's answer is lost: the next pass settles it by asking, never cancels twice.
+      cancel: () => (unanswered ? Promise.reject(fail("timeout", "timeout", true)) : undefined),
+    });
+    await cycle(at, { provider: s.provider });
+    const before = await byOrder(at.companyId);
+    expect(before.get("RC1-00001")?.profile).toBe("TICARIFATURA");
+    expect(before.get("RC1-00002")?.profile).toBe("EARSIVFATURA");
+    for (const o of orders)
+      await store.db
+        .update(engineSchema.orderLedger)
+        .set({ payload: { ...o, status: "RETURNED" } })
+        .where(eq(engineSchema.orderLedger.orderNo, o.orderNo));
+    const later = new Date("2026-11-22T09:00:00Z");
+    const first = await cycle(at, { provider: s.provider }, later);
+    // The lost answer: the lookup finds nothing cancelled yet (the scripted service only marks a cancel
+    // that returned), so it waits; the e-Fatura gets its IADE at once.
+    expect(first).toMatchObject({ returns: 1, cancelled: 0 });
+    unanswered = false;
+    const second = await cycle(at, { provider: s.provider }, later);
+    expect(second).toMatchObject({ returns: 0, cancelled: 2 });
+    expect((await cycle(at, { provider: s.provider }, later)).cancelled).toBe(0);
+    const rows = await rowsOf(at.companyId);
+    const iade = rows.find((r) => r.type === "IADE")!;
+    expect(iade).toMatchObject({
+      orderNo: "RC1-00001",
+      profile: "TEMELFATURA",
+      returnRoute: "iade",
+      returnReason: "notEArchive",
+    });
+    for (const no of ["RC1-00002", "RC1-00003"]) {
+      const sale = rows.find((r) => r.orderNo === no)!;
+      expect(sale).toMatchObject({ state: "cancelled", returnRoute: "cancel", returnReason: "cancelWithinPeriod" });
+    }
+    expect(rows.filter((r) => r.type === "IADE")).toHaveLength(1);
+    // Two lost cancels, then one that landed for each e-Arşiv: none after it.
+    expect(s.cancels).toHaveLength(4);
   });
 
   it("no IADE for a sale not out yet, one that failed, or an IADE itself", async () => {
@@ -608,10 +663,10 @@ describe("status refresh and the shop", () => {
       .update(engineSchema.orderLedger)
       .set({ payload: { ...orders[0]!, status: "CANCELLED" } })
       .where(eq(engineSchema.orderLedger.orderNo, "IA1-00001"));
-    expect(await cycle(at, { provider: service().provider, shop: first.shop })).toMatchObject({
-      returns: 1,
-      attached: 0,
-    });
+    // Past the cancellation period, so the route is an IADE.
+    expect(
+      await cycle(at, { provider: service().provider, shop: first.shop }, new Date("2026-12-05T09:00:00Z")),
+    ).toMatchObject({ returns: 1, attached: 0 });
 
     const bug = recordingShop(() => new TypeError("boom"));
     const other = await company(makeOrders(1, buyers, { prefix: "IA2" }));

@@ -133,7 +133,10 @@ export function useCancelInvoice() {
 export function useRunInvoices() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ prepared: number; sent: number }>("/api/invoices/run"),
+    mutationFn: () =>
+      api.post<{ prepared: number; sent: number; waitingRate: number; waitingCurrencies: string[] }>(
+        "/api/invoices/run",
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: ["invoices"] }),
   });
 }

@@ -155,8 +155,18 @@ export default function InvoicesPage() {
                 loading={run.isPending}
                 onClick={() =>
                   run.mutate(undefined, {
-                    onSuccess: (r) =>
-                      notifications.show({ color: "green", message: t("einvoices.runDone", r) }),
+                    onSuccess: (r) => {
+                      notifications.show({ color: "green", message: t("einvoices.runDone", r) });
+                      // Orders left for a rate: say which currency to enter (never a guessed rate).
+                      if (r.waitingRate > 0)
+                        notifications.show({
+                          color: "orange",
+                          message: t("einvoices.waitingRate", {
+                            count: r.waitingRate,
+                            currencies: r.waitingCurrencies.join(", "),
+                          }),
+                        });
+                    },
                     onError: failed,
                   })
                 }
