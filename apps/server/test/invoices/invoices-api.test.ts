@@ -142,7 +142,7 @@ describe("Faturalar API", () => {
       body: { reason: "Müşteri vazgeçti" },
     });
     expect(late.status).toBe(409);
-    expect(late.body.message).toContain("7 gün");
+    expect(late.body.message).toContain("8 gün");
     expect(emu.state.find(archive[1]!.ettn)?.cancelDate).toBeUndefined();
   });
 

@@ -462,7 +462,7 @@ export const de: MessageCatalog = {
     cancelNotEArchive:
       "Nur e-Archiv-Rechnungen können storniert werden; eine e-Rechnung muss der Käufer ablehnen oder per Retourenrechnung ausgeglichen werden.",
     cancelTooLate:
-      "Die Stornofrist ist abgelaufen (7 Tage nach Ausstellung der e-Archiv-Rechnung). Stellen Sie eine Retourenrechnung aus.",
+      "Die Stornofrist ist abgelaufen (8 Tage nach Ausstellung der e-Archiv-Rechnung). Die Rückgabe wird mit der Rückgaberechnung des Käufers oder einem Ausgabenbeleg belegt.",
     cancelState: "Diese Rechnung kann in ihrem aktuellen Status nicht storniert werden.",
     linkInvalid: "Der Link ist ungültig oder abgelaufen. Fordern Sie beim Shop einen neuen Link an.",
     pdfUnavailable:
@@ -538,6 +538,8 @@ export const de: MessageCatalog = {
     returnCancelNote: "Bestellung zurückgegeben / storniert",
     waitingRate:
       "{{count}} Fremdwährungsbestellungen warten auf einen Kurs ({{currencies}}). Geben Sie den Kurs im Abschnitt Wechselkurse der Rechnungsseite ein; sie werden beim nächsten Lauf fakturiert.",
+    waitingData:
+      "{{count}} Bestellungen warten auf ihr e-Archiv: {{reasons}}. Ergänzen Sie das Fehlende; sie werden beim nächsten Lauf fakturiert.",
     ratesTitle: "Wechselkurse",
     ratesHint:
       "Eine Fremdwährungsbestellung ohne eigenen Kurs wird zum neuesten Kurs fakturiert, den Sie am oder vor dem Rechnungsdatum eingegeben haben. Kurse werden nie geschätzt: ohne Kurs wartet die Rechnung.",
@@ -552,8 +554,9 @@ export const de: MessageCatalog = {
     colRate: "Kurs",
     rateFrom_order: "Kurs der Bestellung",
     rateFrom_merchant: "Ihr Kurs",
-    return_cancel: "Rückgabe: e-Archiv storniert",
-    return_iade: "Rückgabe: Rückgaberechnung ausgestellt",
+    return_cancel: "Rückgabe: e-Archiv-Stornierung",
+    return_iade: "Rückgabe: der Käufer stellt eine Rückgaberechnung aus",
+    return_none: "Rückgabe: Ausgabenbeleg",
     st_delivered: "ERP-Rechnung an den Shop übertragen",
     sourceErp: "ERP-Rechnung",
     count: "{{total}} Rechnungen in diesem Zeitraum",
@@ -569,15 +572,17 @@ export const de: MessageCatalog = {
     pdfDownload: "Als PDF herunterladen",
     returnWhy: {
       cancelWithinPeriod:
-        "Die e-Archiv-Rechnung lag in ihrer Stornofrist (7 Tage): nach den GİB-Regeln wurde sie storniert statt eine Rückgaberechnung auszustellen.",
-      cancelTooLate:
-        "Die e-Archiv-Stornofrist (7 Tage) war abgelaufen, daher wurde eine Rückgaberechnung ausgestellt.",
-      notEArchive:
-        "Eine E-Rechnung kann nicht storniert werden: dem Käufer wurde eine Rückgaberechnung ausgestellt.",
+        "Die e-Archiv-Rechnung lag in ihrer 8-tägigen Stornofrist: nach den GİB-Regeln wurde sie beim E-Rechnungsdienst storniert.",
+      buyerIssuesIade:
+        "Der Käufer ist E-Rechnungsnutzer: er stellt die Rückgaberechnung (TEMELFATURA) aus und sendet sie Ihnen; Sie stellen nichts aus.",
+      companyBuyerIssues:
+        "Der Käufer ist eine Firma: er stellt die Rückgaberechnung aus; Sie stellen nichts aus.",
+      consumerAfterPeriod:
+        "Rückgabe eines Verbrauchers nach der 8-tägigen Stornofrist: Verbraucher stellen keine Rechnung aus; belegen Sie die Rückgabe mit einem Ausgabenbeleg (gider pusulası).",
       cancelRefused:
-        "Der E-Rechnungsdienst hat die Stornierung abgelehnt: eine Rückgaberechnung wurde ausgestellt.",
+        "Der E-Rechnungsdienst hat die Stornierung abgelehnt: prüfen Sie den Status der Rechnung im Portal des Dienstes.",
       noApi:
-        "Das Portal hat keine API, das Panel kann nicht stornieren: eine Rückgaberechnung wurde erzeugt (im Portal hochladen).",
+        "Das Portal hat keine API: stornieren Sie die e-Archiv-Rechnung innerhalb von 8 Tagen im Portal (LucaPortal).",
     },
     settings: "Rechnungseinstellungen",
     series: "Rechnungsserie",

@@ -432,7 +432,7 @@ export const en: MessageCatalog = {
     cancelNotEArchive:
       "Only e-Archive invoices can be cancelled; an e-Invoice must be rejected by the buyer or reversed with a return invoice.",
     cancelTooLate:
-      "The cancellation period is over (7 days after the e-Archive invoice was issued). Issue a return invoice.",
+      "The cancellation period has passed (8 days after the e-Archive invoice was issued). The return is documented by the buyer's return invoice or an expense voucher.",
     cancelState: "This invoice cannot be cancelled in its current state.",
     linkInvalid: "The link is invalid or has expired. Ask the shop for a new link.",
     pdfUnavailable:
@@ -504,6 +504,8 @@ export const en: MessageCatalog = {
     returnCancelNote: "Order returned / cancelled",
     waitingRate:
       "{{count}} foreign-currency orders wait for a rate ({{currencies}}). Enter the rate in the Exchange rates section of the Invoices screen; they are invoiced on the next run.",
+    waitingData:
+      "{{count}} orders wait for their e-Archive: {{reasons}}. Complete what is missing; they are invoiced on the next run.",
     ratesTitle: "Exchange rates",
     ratesHint:
       "A foreign-currency order without its own rate is invoiced at the newest rate you entered on or before the invoice date. Rates are never guessed: without one the invoice waits.",
@@ -518,8 +520,9 @@ export const en: MessageCatalog = {
     colRate: "Rate",
     rateFrom_order: "order's rate",
     rateFrom_merchant: "your rate",
-    return_cancel: "Return: e-Archive cancelled",
-    return_iade: "Return: return invoice issued",
+    return_cancel: "Return: e-Archive cancellation",
+    return_iade: "Return: the buyer issues a return invoice",
+    return_none: "Return: expense voucher",
     st_delivered: "ERP invoice delivered to the shop",
     sourceErp: "ERP invoice",
     count: "{{total}} invoices in this range",
@@ -535,12 +538,15 @@ export const en: MessageCatalog = {
     pdfDownload: "Download as PDF",
     returnWhy: {
       cancelWithinPeriod:
-        "The e-Archive invoice was within its cancellation period (7 days): by GİB's rules it was cancelled instead of issuing a return invoice.",
-      cancelTooLate: "The e-Archive cancellation period (7 days) had passed, so a return invoice was issued.",
-      notEArchive: "An e-Invoice cannot be cancelled: a return invoice was issued to the buyer.",
-      cancelRefused: "The e-invoice service refused the cancellation: a return invoice was issued.",
-      noApi:
-        "The portal has no API, so the panel cannot cancel: a return invoice was generated (upload it to the portal).",
+        "The e-Archive invoice was within its 8-day cancellation period: by GİB's rules it was cancelled at the e-invoice service.",
+      buyerIssuesIade:
+        "The buyer is an e-Invoice user: the buyer issues the return invoice (TEMELFATURA) and sends it to you; you issue nothing.",
+      companyBuyerIssues: "The buyer is a company: the buyer issues the return invoice; you issue nothing.",
+      consumerAfterPeriod:
+        "A consumer's return after the 8-day cancellation period: consumers issue no invoice; document the return with an expense voucher (gider pusulası).",
+      cancelRefused:
+        "The e-invoice service refused the cancellation: check the invoice's state on the service's portal.",
+      noApi: "The portal has no API: cancel the e-Archive invoice on the portal (LucaPortal) within 8 days.",
     },
     settings: "Invoice settings",
     series: "Invoice series",

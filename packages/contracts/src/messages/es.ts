@@ -448,7 +448,7 @@ export const es: MessageCatalog = {
     cancelNotEArchive:
       "Solo se pueden anular facturas e-Archivo; una e-Factura debe rechazarla el comprador o compensarse con una factura de devolución.",
     cancelTooLate:
-      "El plazo de anulación ha vencido (7 días tras emitir la factura e-Archivo). Emita una factura de devolución.",
+      "El plazo de anulación ha pasado (8 días tras emitir la factura e-Archivo). La devolución se documenta con la factura de devolución del comprador o un justificante de gasto.",
     cancelState: "Esta factura no se puede anular en su estado actual.",
     linkInvalid: "El enlace no es válido o ha caducado. Pida a la tienda un enlace nuevo.",
     pdfUnavailable:
@@ -523,6 +523,8 @@ export const es: MessageCatalog = {
     returnCancelNote: "Pedido devuelto / cancelado",
     waitingRate:
       "{{count}} pedidos en moneda extranjera esperan un tipo de cambio ({{currencies}}). Introduzca el tipo en la sección Tipos de cambio de la pantalla de Facturas; se facturan en la siguiente ejecución.",
+    waitingData:
+      "{{count}} pedidos esperan su e-Archivo: {{reasons}}. Complete lo que falta; se facturan en la siguiente ejecución.",
     ratesTitle: "Tipos de cambio",
     ratesHint:
       "Un pedido en moneda extranjera sin tipo propio se factura al tipo más reciente que introdujo en la fecha de la factura o antes. Nunca se adivina un tipo: sin él la factura espera.",
@@ -537,8 +539,9 @@ export const es: MessageCatalog = {
     colRate: "Tipo",
     rateFrom_order: "tipo del pedido",
     rateFrom_merchant: "su tipo",
-    return_cancel: "Devolución: e-Archivo anulado",
-    return_iade: "Devolución: factura de devolución emitida",
+    return_cancel: "Devolución: anulación del e-Archivo",
+    return_iade: "Devolución: el comprador emite una factura de devolución",
+    return_none: "Devolución: justificante de gasto",
     st_delivered: "Factura del ERP enviada a la tienda",
     sourceErp: "Factura del ERP",
     count: "{{total}} facturas en este rango",
@@ -555,14 +558,17 @@ export const es: MessageCatalog = {
     pdfDownload: "Descargar en PDF",
     returnWhy: {
       cancelWithinPeriod:
-        "La factura e-Archivo estaba dentro de su plazo de anulación (7 días): según las reglas de GİB se anuló en lugar de emitir una factura de devolución.",
-      cancelTooLate:
-        "El plazo de anulación del e-Archivo (7 días) había pasado, así que se emitió una factura de devolución.",
-      notEArchive: "Una e-Factura no puede anularse: se emitió una factura de devolución al comprador.",
+        "La factura e-Archivo estaba dentro de su plazo de anulación de 8 días: según las reglas de GİB se anuló en el servicio de factura electrónica.",
+      buyerIssuesIade:
+        "El comprador es usuario de e-Factura: el comprador emite la factura de devolución (TEMELFATURA) y se la envía; usted no emite nada.",
+      companyBuyerIssues:
+        "El comprador es una empresa: el comprador emite la factura de devolución; usted no emite nada.",
+      consumerAfterPeriod:
+        "Devolución de un consumidor pasado el plazo de anulación de 8 días: el consumidor no emite factura; documente la devolución con un justificante de gasto (gider pusulası).",
       cancelRefused:
-        "El servicio de factura electrónica rechazó la anulación: se emitió una factura de devolución.",
+        "El servicio de factura electrónica rechazó la anulación: compruebe el estado de la factura en el portal del servicio.",
       noApi:
-        "El portal no tiene API y el panel no puede anular: se generó una factura de devolución (súbala al portal).",
+        "El portal no tiene API: anule la factura e-Archivo en el portal (LucaPortal) en un plazo de 8 días.",
     },
     settings: "Ajustes de factura",
     series: "Serie de factura",

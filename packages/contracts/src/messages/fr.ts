@@ -458,7 +458,7 @@ export const fr: MessageCatalog = {
     cancelNotEArchive:
       "Seules les factures e-Archive peuvent être annulées ; une e-Facture doit être refusée par l'acheteur ou compensée par une facture de retour.",
     cancelTooLate:
-      "Le délai d'annulation est dépassé (7 jours après l'émission de la facture e-Archive). Émettez une facture de retour.",
+      "Le délai d'annulation est dépassé (8 jours après l'émission de la facture e-Archive). Le retour est documenté par la facture de retour de l'acheteur ou un bon de dépense.",
     cancelState: "Cette facture ne peut pas être annulée dans son état actuel.",
     linkInvalid: "Le lien est invalide ou a expiré. Demandez un nouveau lien à la boutique.",
     pdfUnavailable:
@@ -533,6 +533,8 @@ export const fr: MessageCatalog = {
     returnCancelNote: "Commande retournée / annulée",
     waitingRate:
       "{{count}} commandes en devises attendent un taux ({{currencies}}). Saisissez le taux dans la section Taux de change de l'écran Factures ; elles seront facturées à la prochaine exécution.",
+    waitingData:
+      "{{count}} commandes attendent leur e-Archive : {{reasons}}. Complétez ce qui manque ; elles seront facturées à la prochaine exécution.",
     ratesTitle: "Taux de change",
     ratesHint:
       "Une commande en devises sans taux propre est facturée au taux le plus récent que vous avez saisi à la date de la facture ou avant. Aucun taux n'est deviné : sans taux, la facture attend.",
@@ -547,8 +549,9 @@ export const fr: MessageCatalog = {
     colRate: "Taux",
     rateFrom_order: "taux de la commande",
     rateFrom_merchant: "votre taux",
-    return_cancel: "Retour : e-Archive annulée",
-    return_iade: "Retour : facture de retour émise",
+    return_cancel: "Retour : annulation e-Archive",
+    return_iade: "Retour : l'acheteur émet une facture de retour",
+    return_none: "Retour : bon de dépense",
     st_delivered: "Facture de l'ERP transmise à la boutique",
     sourceErp: "Facture de l'ERP",
     count: "{{total}} factures sur cette période",
@@ -564,14 +567,16 @@ export const fr: MessageCatalog = {
     pdfDownload: "Télécharger en PDF",
     returnWhy: {
       cancelWithinPeriod:
-        "La facture e-Archive était dans son délai d'annulation (7 jours) : selon les règles de la GİB, elle a été annulée au lieu d'émettre une facture de retour.",
-      cancelTooLate:
-        "Le délai d'annulation e-Archive (7 jours) était dépassé : une facture de retour a été émise.",
-      notEArchive: "Une e-Facture ne peut pas être annulée : une facture de retour a été émise à l'acheteur.",
+        "La facture e-Archive était dans son délai d'annulation de 8 jours : selon les règles de la GİB, elle a été annulée auprès du service de facture électronique.",
+      buyerIssuesIade:
+        "L'acheteur est utilisateur e-Facture : il émet la facture de retour (TEMELFATURA) et vous l'envoie ; vous n'émettez rien.",
+      companyBuyerIssues: "L'acheteur est une société : il émet la facture de retour ; vous n'émettez rien.",
+      consumerAfterPeriod:
+        "Retour d'un consommateur après le délai d'annulation de 8 jours : le consommateur n'émet pas de facture ; documentez le retour par un bon de dépense (gider pusulası).",
       cancelRefused:
-        "Le service de facture électronique a refusé l'annulation : une facture de retour a été émise.",
+        "Le service de facture électronique a refusé l'annulation : vérifiez l'état de la facture sur le portail du service.",
       noApi:
-        "Le portail n'a pas d'API, le panneau ne peut pas annuler : une facture de retour a été générée (à téléverser sur le portail).",
+        "Le portail n'a pas d'API : annulez la facture e-Archive sur le portail (LucaPortal) sous 8 jours.",
     },
     settings: "Paramètres de facturation",
     series: "Série de factures",

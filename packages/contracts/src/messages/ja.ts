@@ -429,7 +429,7 @@ export const ja: MessageCatalog = {
     cancelNotEArchive:
       "取り消せるのは e-アーカイブ請求書のみです。e-請求書は購入者が拒否するか、返品請求書で相殺する必要があります。",
     cancelTooLate:
-      "取消期限を過ぎています（e-アーカイブ請求書の発行から7日）。返品請求書を発行してください。",
+      "取消期間（e-Arşiv 請求書の発行から 8 日）を過ぎています。返品は買い手の返品請求書または経費伝票で記録します。",
     cancelState: "この請求書は現在の状態では取り消せません。",
     linkInvalid: "リンクが無効か期限切れです。ショップに新しいリンクを依頼してください。",
     pdfUnavailable: "現在、電子請求書サービスから請求書の PDF を取得できません。数分後に再試行してください。",
@@ -502,6 +502,8 @@ export const ja: MessageCatalog = {
     returnCancelNote: "注文が返品 / キャンセルされました",
     waitingRate:
       "外貨建ての注文 {{count}} 件がレート待ちです（{{currencies}}）。請求書画面の為替レート欄でレートを入力してください。次回の実行で請求書が発行されます。",
+    waitingData:
+      "{{count}} 件の注文が e-Arşiv を待っています: {{reasons}}。不足を補ってください。次回の実行で請求書が発行されます。",
     ratesTitle: "為替レート",
     ratesHint:
       "独自のレートがない外貨建て注文は、請求日以前に入力された最新のレートで請求されます。レートを推測することはありません。レートがなければ請求書は待機します。",
@@ -516,8 +518,9 @@ export const ja: MessageCatalog = {
     colRate: "レート",
     rateFrom_order: "注文のレート",
     rateFrom_merchant: "入力したレート",
-    return_cancel: "返品: e-Arşiv を取り消し",
-    return_iade: "返品: 返品請求書を発行",
+    return_cancel: "返品: e-Arşiv の取消",
+    return_iade: "返品: 買い手が返品請求書を発行",
+    return_none: "返品: 経費伝票",
     st_delivered: "ERP の請求書をショップに転送済み",
     sourceErp: "ERP の請求書",
     count: "この期間の請求書 {{total}} 件",
@@ -533,12 +536,17 @@ export const ja: MessageCatalog = {
     pdfDownload: "PDF でダウンロード",
     returnWhy: {
       cancelWithinPeriod:
-        "e-Arşiv 請求書は取消期間（7 日）内でした。GİB の規則に従い、返品請求書の代わりに取り消されました。",
-      cancelTooLate: "e-Arşiv の取消期間（7 日）を過ぎていたため、返品請求書が発行されました。",
-      notEArchive: "e-Fatura は取り消せないため、買い手に返品請求書が発行されました。",
-      cancelRefused: "電子請求書サービスが取消を受け付けなかったため、返品請求書が発行されました。",
+        "e-Arşiv 請求書は 8 日間の取消期間内でした。GİB の規則に従い、電子請求書サービスで取り消されました。",
+      buyerIssuesIade:
+        "買い手は e-Fatura 利用者です。返品請求書（TEMELFATURA）は買い手が発行してあなたに送ります。あなたが発行する必要はありません。",
+      companyBuyerIssues:
+        "買い手は法人です。返品請求書は買い手が発行します。あなたが発行する必要はありません。",
+      consumerAfterPeriod:
+        "8 日間の取消期間を過ぎた消費者の返品です。消費者は請求書を発行しないため、経費伝票（gider pusulası）で返品を記録してください。",
+      cancelRefused:
+        "電子請求書サービスが取消を受け付けませんでした。サービスのポータルで請求書の状態を確認してください。",
       noApi:
-        "ポータルに API がなくパネルから取り消せないため、返品請求書を作成しました（ポータルにアップロードしてください）。",
+        "ポータルに API がありません。8 日以内にポータル（LucaPortal）で e-Arşiv 請求書を取り消してください。",
     },
     settings: "請求書設定",
     series: "請求書シリーズ",

@@ -439,7 +439,8 @@ export const tr = {
       'Bu firmanın bağlı bir e-fatura servisi yok. Ayarlar › API Bağlantıları sayfasındaki "E-Fatura Servisi" bölümünden Uyumsoft, Trendyol e-Faturam veya LucaPortal bağlantısını ekleyin.',
     cancelNotEArchive:
       "Yalnızca e-Arşiv faturaları iptal edilebilir; e-Faturayı alıcı reddetmeli ya da iade faturası kesilmeli.",
-    cancelTooLate: "İptal süresi geçti (e-Arşiv faturası düzenlendikten sonra 7 gün). İade faturası kesin.",
+    cancelTooLate:
+      "İptal süresi geçti (e-Arşiv faturası düzenlendikten sonra 8 gün). İade, alıcının iade faturası ya da gider pusulası ile belgelenir.",
     cancelState: "Bu fatura bu durumdayken iptal edilemez.",
     linkInvalid: "Bağlantı geçersiz ya da süresi dolmuş. Mağazadan yeni bağlantı isteyin.",
     pdfUnavailable: "Fatura PDF'i şu an e-fatura servisinden alınamıyor. Birkaç dakika sonra tekrar deneyin.",
@@ -511,6 +512,8 @@ export const tr = {
     returnCancelNote: "Sipariş iade edildi / iptal edildi",
     waitingRate:
       "{{count}} döviz siparişi kur bekliyor ({{currencies}}). Faturalar ekranındaki Döviz Kurları bölümünden kuru girin; faturalar sonraki çalışmada kesilir.",
+    waitingData:
+      "{{count}} sipariş e-Arşiv için bekliyor: {{reasons}}. Eksikleri tamamlayın; faturalar bir sonraki çalışmada kesilir.",
     ratesTitle: "Döviz Kurları",
     ratesHint:
       "Yabancı para birimli bir sipariş, kendi kuru yoksa fatura tarihinde veya öncesinde girdiğiniz en yeni kurla faturalanır. Kur tahmin edilmez: kur yoksa fatura bekler.",
@@ -525,8 +528,9 @@ export const tr = {
     colRate: "Kur",
     rateFrom_order: "siparişin kuru",
     rateFrom_merchant: "sizin kurunuz",
-    return_cancel: "İade: e-Arşiv iptal edildi",
-    return_iade: "İade: iade faturası kesildi",
+    return_cancel: "İade: e-Arşiv iptali",
+    return_iade: "İade: alıcı iade faturası düzenler",
+    return_none: "İade: gider pusulası",
     st_delivered: "ERP faturası mağazaya aktarıldı",
     sourceErp: "ERP faturası",
     count: "Bu aralıkta {{total}} fatura",
@@ -542,12 +546,15 @@ export const tr = {
     pdfDownload: "PDF olarak indir",
     returnWhy: {
       cancelWithinPeriod:
-        "e-Arşiv faturası iptal süresi (7 gün) içindeydi: GİB kurallarına göre iade faturası yerine fatura iptal edildi.",
-      cancelTooLate: "e-Arşiv iptal süresi (7 gün) geçtiği için iade faturası kesildi.",
-      notEArchive: "e-Fatura iptal edilemez: alıcıya iade faturası kesildi.",
-      cancelRefused: "E-fatura servisi iptali kabul etmedi: iade faturası kesildi.",
-      noApi:
-        "Portalın API'si yok: iptal panelden yapılamadığı için iade faturası oluşturuldu (portala yükleyin).",
+        "e-Arşiv faturası 8 günlük iptal süresi içindeydi: GİB kurallarına göre fatura e-fatura servisinde iptal edildi.",
+      buyerIssuesIade:
+        "Alıcı e-Fatura kullanıcısı: iade faturasını (TEMELFATURA) alıcı düzenler ve size gönderir; sizin fatura kesmeniz gerekmez.",
+      companyBuyerIssues: "Alıcı bir firma: iade faturasını alıcı düzenler; sizin fatura kesmeniz gerekmez.",
+      consumerAfterPeriod:
+        "Tüketici iadesi ve 8 günlük iptal süresi geçti: tüketici fatura kesmez; iadeyi gider pusulası ile belgeleyin.",
+      cancelRefused:
+        "E-fatura servisi iptali kabul etmedi: faturanın durumunu servisin portalından kontrol edin.",
+      noApi: "Portalın API'si yok: e-Arşiv faturasını 8 gün içinde portaldan (LucaPortal) iptal edin.",
     },
     settings: "Fatura Ayarları",
     series: "Fatura serisi",

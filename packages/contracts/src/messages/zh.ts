@@ -390,7 +390,7 @@ export const zh: MessageCatalog = {
     noProvider:
       "该公司未连接电子发票服务。请在 设置 › API 连接 的“电子发票服务”部分添加 Uyumsoft、Trendyol e-Faturam 或 LucaPortal 连接。",
     cancelNotEArchive: "只能作废电子存档发票；电子发票须由买方拒收或以退货发票冲销。",
-    cancelTooLate: "作废期限已过（电子存档发票开具后 7 天）。请开具退货发票。",
+    cancelTooLate: "作废期限已过（电子存档发票开具后 8 天）。退货由买方的退货发票或费用凭单记录。",
     cancelState: "该发票在当前状态下无法作废。",
     linkInvalid: "链接无效或已过期。请向店铺索取新链接。",
     pdfUnavailable: "目前无法从电子发票服务获取发票 PDF。请几分钟后重试。",
@@ -459,6 +459,7 @@ export const zh: MessageCatalog = {
     returnCancelNote: "订单已退货 / 已取消",
     waitingRate:
       "{{count}} 个外币订单正在等待汇率（{{currencies}}）。请在发票页面的汇率部分输入汇率；下次运行时开具发票。",
+    waitingData: "{{count}} 个订单正在等待电子存档发票：{{reasons}}。请补全缺失信息；下次运行时开具发票。",
     ratesTitle: "汇率",
     ratesHint:
       "没有自带汇率的外币订单，按您在发票日期当天或之前输入的最新汇率开票。汇率绝不猜测：没有汇率时发票会等待。",
@@ -473,8 +474,9 @@ export const zh: MessageCatalog = {
     colRate: "汇率",
     rateFrom_order: "订单汇率",
     rateFrom_merchant: "您的汇率",
-    return_cancel: "退货：已作废电子存档发票",
-    return_iade: "退货：已开具退货发票",
+    return_cancel: "退货：作废电子存档发票",
+    return_iade: "退货：由买方开具退货发票",
+    return_none: "退货：费用凭单",
     st_delivered: "ERP 发票已传送到商店",
     sourceErp: "ERP 发票",
     count: "此范围内共 {{total}} 张发票",
@@ -489,11 +491,13 @@ export const zh: MessageCatalog = {
     linkCopied: "客户链接已复制。",
     pdfDownload: "下载 PDF",
     returnWhy: {
-      cancelWithinPeriod: "电子存档发票仍在作废期限（7 天）内：按 GİB 规则已作废，而不是开具退货发票。",
-      cancelTooLate: "电子存档发票的作废期限（7 天）已过，因此开具了退货发票。",
-      notEArchive: "电子发票不能作废：已向买方开具退货发票。",
-      cancelRefused: "电子发票服务拒绝了作废：已开具退货发票。",
-      noApi: "门户没有 API，面板无法作废：已生成退货发票（请上传到门户）。",
+      cancelWithinPeriod: "电子存档发票仍在 8 天作废期限内：按 GİB 规则已在电子发票服务中作废。",
+      buyerIssuesIade: "买方是电子发票用户：退货发票（TEMELFATURA）由买方开具并发送给您；您无需开具。",
+      companyBuyerIssues: "买方是企业：退货发票由买方开具；您无需开具。",
+      consumerAfterPeriod:
+        "消费者退货且已过 8 天作废期限：消费者不开发票；请用费用凭单（gider pusulası）记录退货。",
+      cancelRefused: "电子发票服务拒绝了作废：请在服务门户中检查发票状态。",
+      noApi: "门户没有 API：请在 8 天内在门户（LucaPortal）作废电子存档发票。",
     },
     settings: "发票设置",
     series: "发票系列",

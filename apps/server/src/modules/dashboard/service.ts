@@ -66,12 +66,10 @@ export class DashboardService {
     };
 
     const runs = jobs.flatMap((j) => j.lastRun ?? []);
-    const status = (kind: "erp" | "shop") =>
-      connectionStatus(
-        kind,
-        facts.connections.find((c) => c.kind === kind),
-        runs,
-      );
+    const status = (kind: "erp" | "shop") => {
+      const connection = facts.connections.find((c) => c.kind === kind);
+      return connectionStatus(kind, connection && { ...connection, kind }, runs);
+    };
     const erp = status("erp");
     const shop = status("shop");
     const einvoiceService = this.einvoiceService(facts.connections, erp);

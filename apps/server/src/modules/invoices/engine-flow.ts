@@ -39,6 +39,13 @@ export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
           currencies: report.waitingCurrencies.join(", "),
         }),
       );
+    if (report.waitingData > 0)
+      flow.tally.note(
+        message("einvoices.waitingData", {
+          count: report.waitingData,
+          reasons: report.waitingDataReasons.join("; "),
+        }),
+      );
     if (report.transient > 0)
       flow.tally.note(message("engine.reportTransientLeft", { count: report.transient }));
   };

@@ -14,7 +14,9 @@ import {
   chooseProfile,
   type EInvoiceProfile,
   type EInvoiceUserDirectory,
+  internetSaleProblems,
   invoiceDocument,
+  returnRoute,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, type SQL, sql } from "drizzle-orm";
@@ -23,7 +25,7 @@ import type { Db } from "../../platform/db/database.ts";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
 import { listRates, rateFor } from "./exchange-rates.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
-import { decideReturn } from "./returns.ts";
+import { reasonOf } from "./returns.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
 
@@ -74,7 +76,7 @@ export interface InvoiceCycleInput {
 
 export interface InvoiceCycleReport {
   prepared: number;
-  /** IADE invoices prepared for shop orders cancelled or returned after their invoice went out. */
+  /** Sales whose shop order was cancelled or returned after the invoice went out, routed (returns.ts). */
   returns: number;
   /** Returned sales answered by cancelling their e-Arşiv within its period (no IADE needed). */
   cancelled: number;
@@ -82,6 +84,10 @@ export interface InvoiceCycleReport {
   waitingRate: number;
   /** Their currencies (the merchant enters these rates). */
   waitingCurrencies: string[];
+  /** e-Arşiv orders left unnumbered for lack of internet-sale data (web address, payment means and date). */
+  waitingData: number;
+  /** What they lack, in Turkish (einvoice's internetSaleProblems). */
+  waitingDataReasons: string[];
   /** Generated for the file export (no provider). */
   generated: number;
   sent: number;
@@ -135,6 +141,8 @@ export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<Invoice
     cancelled: 0,
     waitingRate: 0,
     waitingCurrencies: [],
+    waitingData: 0,
+    waitingDataReasons: [],
     generated: 0,
     sent: 0,
     adopted: 0,
@@ -191,7 +199,10 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   const directory: EInvoiceUserDirectory = input.directory ??
     input.provider ?? { isEInvoiceUser: async () => false };
   const merchantRates = await listRates(db, companyId);
+  // Before any number is taken: settings that cannot make a seller stop the pass (the merchant fixes them).
+  const seller = await sellerFromCompany(db, companyId);
   const waiting = new Set<string>();
+  const lacking = new Set<string>();
   for (const row of orders) {
     const order = row.payload as Order;
     if (!isEligible(order, input.settings.invoiceWhen)) continue;
@@ -212,6 +223,14 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
         continue;
       }
       throw error;
+    }
+    // An e-Arşiv of an internet sale needs the web address and the payment (GİB, the integrators): without
+    // them the order waits, unnumbered, and the run says what is missing.
+    const problems = profile === "EARSIVFATURA" ? internetSaleProblems(order, seller) : [];
+    if (problems.length > 0) {
+      report.waitingData++;
+      for (const p of problems) lacking.add(p);
+      continue;
     }
     try {
       await db.transaction(async (tx) => {
@@ -249,6 +268,7 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
     }
   }
   report.waitingCurrencies = [...waiting].sort();
+  report.waitingDataReasons = [...lacking];
 }
 
 const original = alias(einvoices, "original");
@@ -300,7 +320,8 @@ export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sel
     number: invoice.number,
     uuid: invoice.ettn,
     issueDate: invoice.issueDate,
-    ...(invoice.issueTime ? { issueTime: invoice.issueTime } : {}),
+    // Rows from before migration 0048 kept no time: they were numbered when created.
+    issueTime: invoice.issueTime ?? turkishTime(invoice.createdAt),
     ...(invoice.exchangeRate ? { exchangeRate: invoice.exchangeRate } : {}),
     ...(invoice.type === "IADE" && returnOf
       ? { returnOf: { number: returnOf.number, issueDate: returnOf.issueDate } }
@@ -313,14 +334,16 @@ export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sel
 }
 
 /**
- * IADE: a shop order cancelled or returned after its invoice went out gets a return invoice that refers to
- * the original (BillingReference / InvoiceDocumentReference), with its own ETTN and gap-free number, taken
- * in one transaction like a sale's. It is then sent by the same `send` (exactly once) or generated.
+ * A sale whose shop order was cancelled or returned after its invoice went out goes the route einvoice's
+ * return rules give (`returnRoute`, sources in packages/einvoice/README.md): an e-Arşiv within its
+ * cancellation period is cancelled at the service; otherwise the return invoice is the buyer's to issue (an
+ * e-Fatura user's IADE as TEMELFATURA, a company's on its own terms) and a consumer's return after the period
+ * is documented by the merchant with a gider pusulası: the seller issues nothing. Each sale is decided once;
+ * the route and its reason are kept on the sale for the Faturalar screen.
  */
 async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   const { db, companyId, shopConnectionId } = input;
   const now = input.now ?? (() => new Date());
-  const iade = alias(einvoices, "iade");
   const sold = await db
     .select({ invoice: einvoices, payload: orderLedger.payload })
     .from(einvoices)
@@ -336,14 +359,9 @@ async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleRepo
         eq(einvoices.companyId, companyId),
         eq(einvoices.shopConnectionId, shopConnectionId),
         eq(einvoices.type, "SATIS"),
-        // Sent (or generated for upload): a cancelled e-Arşiv needs no return, a prepared one is not out yet.
+        // Out (sent, or generated for upload): a prepared one is not out yet, a refused one never was.
         inArray(einvoices.state, ["queued", "sent", "approved", "generated"]),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(iade)
-            .where(and(eq(iade.returnOfId, einvoices.id), eq(iade.type, "IADE"))),
-        ),
+        isNull(einvoices.returnRoute),
       ),
     )
     .orderBy(asc(einvoices.id))
@@ -352,64 +370,37 @@ async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleRepo
     const order = payload as Order;
     if (!isReturned(order)) continue;
     const at = now();
-    let decision = decideReturn(invoice, at.getTime(), input.provider !== undefined);
-    if (decision.route === "cancel" && input.provider) {
-      const outcome = await cancelReturned(db, input.provider, invoice, at);
-      if (outcome === "cancelled") {
-        report.cancelled++;
-        continue;
-      }
-      if (outcome === "later") {
-        report.transient++;
-        continue;
-      }
-      // The service refused the cancellation: the sale is answered by an IADE instead.
-      decision = { route: "iade", reason: "cancelRefused", profile: invoice.profile };
+    const route = returnRoute(
+      {
+        profile: invoice.profile,
+        issueDate: invoice.issueDate,
+        // The profile was chosen by the buyer's registration when the sale was issued.
+        buyerIsEInvoiceUser: invoice.profile !== "EARSIVFATURA",
+        buyerIsCompany: order.customer.isCompany === true,
+      },
+      at,
+    );
+    let reason = reasonOf(route);
+    if (route.route === "cancel") {
+      if (input.provider) {
+        const outcome = await cancelReturned(db, input.provider, invoice, at);
+        if (outcome === "cancelled") {
+          report.cancelled++;
+          report.returns++;
+          continue;
+        }
+        if (outcome === "later") {
+          report.transient++;
+          continue;
+        }
+        reason = "cancelRefused";
+      } else reason = "noApi";
     }
-    if (decision.route !== "iade") continue;
-    const iadeProfile = decision.profile;
-    try {
-      await db.transaction(async (tx) => {
-        const { number } = await allocateInvoiceNumber(tx, {
-          companyId,
-          series: input.settings.series,
-          year: Number(turkishDate(at).slice(0, 4)),
-        });
-        const inserted = await tx
-          .insert(einvoices)
-          .values({
-            companyId,
-            shopConnectionId,
-            orderNo: invoice.orderNo,
-            shopOrderId: invoice.shopOrderId,
-            ettn: randomUUID(),
-            number,
-            profile: iadeProfile,
-            type: "IADE",
-            returnOfId: invoice.id,
-            buyer: invoice.buyer,
-            total: invoice.total,
-            currency: invoice.currency,
-            issueDate: turkishDate(at),
-            issueTime: turkishTime(at),
-            // A return is worth what the sale was: the sale's rate.
-            exchangeRate: invoice.exchangeRate,
-            rateSource: invoice.rateSource,
-            returnRoute: "iade",
-            returnReason: decision.reason,
-          })
-          .onConflictDoNothing()
-          .returning({ id: einvoices.id });
-        if (inserted.length === 0) throw new AlreadyInvoiced();
-        await tx
-          .update(einvoices)
-          .set({ returnRoute: "iade", returnReason: decision.reason })
-          .where(eq(einvoices.id, invoice.id));
-      });
-      report.returns++;
-    } catch (error) {
-      if (!(error instanceof AlreadyInvoiced)) throw error;
-    }
+    await db
+      .update(einvoices)
+      .set({ returnRoute: route.route, returnReason: reason, updatedAt: at })
+      .where(and(eq(einvoices.id, invoice.id), isNull(einvoices.returnRoute)));
+    report.returns++;
   }
 }
 

@@ -94,8 +94,11 @@ export const einvoices = pgTable(
     /** TRY per unit of a foreign currency, and where it came from (the order's own, the merchant's). */
     exchangeRate: doublePrecision("exchange_rate"),
     rateSource: text("rate_source", { enum: RATE_SOURCES }),
-    /** A returned sale: cancelled (e-Arşiv within its period) or answered by an IADE, and why (Turkish). */
-    returnRoute: text("return_route", { enum: ["cancel", "iade"] }),
+    /**
+     * A returned sale's route (einvoice's return rules): cancelled at the service, the buyer's IADE, or none
+     * (a consumer's return after the period: the merchant's gider pusulası); with its reason code (returns.ts).
+     */
+    returnRoute: text("return_route", { enum: ["cancel", "iade", "none"] }),
     returnReason: text("return_reason"),
     /** The UBL-TR document as it was sent or generated: what the customer's page and PDF show. */
     ubl: text("ubl"),

@@ -45,8 +45,8 @@ export type InvoiceRow = {
   issueTime?: string | null;
   exchangeRate?: number | null;
   rateSource?: "order" | "merchant" | null;
-  /** A returned sale: cancelled within the period, or answered by an IADE; and why (Turkish). */
-  returnRoute?: "cancel" | "iade" | null;
+  /** A returned sale's route (cancelled, the buyer's IADE, or a gider pusulası) and why (Turkish). */
+  returnRoute?: "cancel" | "iade" | "none" | null;
   returnWhy?: string | null;
   attached: boolean;
   cancellable: boolean;
