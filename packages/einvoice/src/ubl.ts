@@ -122,11 +122,11 @@ export function buildUblInvoice(
   if (header.type === "IADE" && header.profile === "TICARIFATURA")
     // GİB's schematron (InvoiceTypeCodeCheck, release 20260312): IADE only as TEMELFATURA, EARSIVFATURA, ...
     throw new RangeError("İade faturası TICARIFATURA senaryosunda düzenlenemez; TEMELFATURA olmalı");
+  // What is missing for GİB's e-Arşiv internet-sale rules is left out of the document (it stays valid
+  // UBL-TR); the issuer asks `internetSaleProblems` first and refuses with its Turkish reasons.
   const internetSale = earsiv && (header.internetSale ?? true);
-  if (internetSale) {
-    const missing = internetSaleProblems(order, seller);
-    if (missing.length) throw new RangeError(missing.join("; "));
-  }
+  const { invalid } = internetSale ? checkInternetSale(order, seller) : { invalid: [] };
+  if (invalid.length) throw new RangeError(invalid.join("; "));
   if (!/^(\d{10}|\d{11})$/.test(seller.taxNumber))
     throw new RangeError("Satıcı VKN/TCKN 10 veya 11 hane olmalı");
   const currency = order.currency.toUpperCase();
@@ -213,7 +213,7 @@ export function buildUblInvoice(
 
   // Seller.
   const supplier = cac(cac(inv, "AccountingSupplierParty"), "Party");
-  if (seller.website) cbc(supplier, "WebsiteURI", seller.website);
+  if (seller.website?.trim()) cbc(supplier, "WebsiteURI", seller.website.trim());
   cbc(cac(supplier, "PartyIdentification"), "ID", seller.taxNumber, { schemeID: idScheme(seller.taxNumber) });
   if (idScheme(seller.taxNumber) === "VKN") cbc(cac(supplier, "PartyName"), "Name", seller.name);
   postalAddress(cac(supplier, "PostalAddress"), seller.address);
@@ -345,25 +345,39 @@ export function buildUblInvoice(
 }
 
 /**
- * What an e-Arşiv for an internet sale lacks, as Turkish reasons (empty when complete). GİB's e-Arşiv
- * guide and the integrators (Uyumsoft's InternetSalesInfo: WebAddress, PaymentType, PaymentDate) ask for
- * the seller's web address and the payment's means and date; the delivery (carrier, dispatch date) is
- * written when known: an invoice issued on payment precedes the dispatch.
+ * What an e-Arşiv for an internet sale lacks (`missing`) or has malformed (`invalid`), as Turkish reasons.
+ * GİB's e-Arşiv rules and the integrators (Uyumsoft's InternetSalesInfo: WebAddress, PaymentType,
+ * PaymentDate; Trendyol e-Faturam's paymentInfo) ask for the seller's web address and the payment's means
+ * and date; the delivery (carrier, dispatch date) is written when known: an invoice issued on payment
+ * precedes the dispatch. The builder refuses what is invalid; what is missing is left out of the document,
+ * and the issuer refuses on `internetSaleProblems` before it numbers anything.
  */
-export function internetSaleProblems(order: Order, seller: SellerInfo): string[] {
-  const problems: string[] = [];
+export function checkInternetSale(
+  order: Order,
+  seller: SellerInfo,
+): { missing: string[]; invalid: string[] } {
+  const missing: string[] = [];
+  const invalid: string[] = [];
   if (!seller.website?.trim())
-    problems.push("İnternet satışı e-Arşiv faturası için satıcının web adresi gerekli (Ayarlar › Firma)");
+    missing.push("İnternet satışı e-Arşiv faturası için satıcının web adresi gerekli (Ayarlar › Firma)");
   if (!order.payment)
-    problems.push("İnternet satışı e-Arşiv faturası için ödeme şekli gerekli (siparişte yok)");
+    missing.push("İnternet satışı e-Arşiv faturası için ödeme şekli gerekli (siparişte yok)");
   else if (!order.payment.date)
-    problems.push("İnternet satışı e-Arşiv faturası için ödeme tarihi gerekli (siparişte yok)");
-  else if (!DATE.test(order.payment.date)) problems.push(`Geçersiz ödeme tarihi: ${order.payment.date}`);
+    missing.push("İnternet satışı e-Arşiv faturası için ödeme tarihi gerekli (siparişte yok)");
+  else if (!DATE.test(order.payment.date)) invalid.push(`Geçersiz ödeme tarihi: ${order.payment.date}`);
+  if (order.payment && !(order.payment.means in PAYMENT_MEANS_CODE))
+    invalid.push(`Geçersiz ödeme şekli: ${order.payment.means}`);
   if (order.delivery?.dispatchDate && !DATE.test(order.delivery.dispatchDate))
-    problems.push(`Geçersiz gönderim tarihi: ${order.delivery.dispatchDate}`);
+    invalid.push(`Geçersiz gönderim tarihi: ${order.delivery.dispatchDate}`);
   if (order.delivery?.carrierTaxNumber && !/^(\d{10}|\d{11})$/.test(order.delivery.carrierTaxNumber))
-    problems.push("Taşıyıcının VKN/TCKN'si 10 veya 11 hane olmalı");
-  return problems;
+    invalid.push("Taşıyıcının VKN/TCKN'si 10 veya 11 hane olmalı");
+  return { missing, invalid };
+}
+
+/** Every reason an e-Arşiv internet sale cannot go out as it is (empty when complete). */
+export function internetSaleProblems(order: Order, seller: SellerInfo): string[] {
+  const { missing, invalid } = checkInternetSale(order, seller);
+  return [...missing, ...invalid];
 }
 
 function idScheme(taxNumber: string): "VKN" | "TCKN" {

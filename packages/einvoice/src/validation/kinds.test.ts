@@ -195,28 +195,35 @@ describe("e-Arşiv for an internet sale", () => {
     );
   });
 
-  it("is refused, with the reason in Turkish, when GİB's required parts are missing", () => {
+  it("what is missing is left out and named in Turkish for the issuer to refuse; what is malformed is refused", () => {
     const h = header({ profile: "EARSIVFATURA" });
-    expect(() => buildUblInvoice(sampleOrder(), { ...seller, website: undefined }, h)).toThrow(
+    const noSite = { ...seller, website: undefined };
+    expect(internetSaleProblems(sampleOrder(), noSite)).toEqual([
       "İnternet satışı e-Arşiv faturası için satıcının web adresi gerekli (Ayarlar › Firma)",
-    );
-    expect(() => buildUblInvoice(sampleOrder({ payment: undefined }), seller, h)).toThrow(
+    ]);
+    expect(buildUblInvoice(sampleOrder(), noSite, h).xml).not.toContain("WebsiteURI");
+    expect(internetSaleProblems(sampleOrder({ payment: undefined }), { ...seller, website: " " })).toEqual([
+      "İnternet satışı e-Arşiv faturası için satıcının web adresi gerekli (Ayarlar › Firma)",
       "İnternet satışı e-Arşiv faturası için ödeme şekli gerekli (siparişte yok)",
-    );
-    expect(() => buildUblInvoice(sampleOrder({ payment: { means: "EFT/HAVALE" } }), seller, h)).toThrow(
+    ]);
+    expect(buildUblInvoice(sampleOrder({ payment: undefined }), seller, h).xml).not.toContain("PaymentMeans");
+    expect(internetSaleProblems(sampleOrder({ payment: { means: "EFT/HAVALE" } }), seller)).toEqual([
       "İnternet satışı e-Arşiv faturası için ödeme tarihi gerekli (siparişte yok)",
-    );
+    ]);
+    expect(internetSaleProblems(sampleOrder(), seller)).toEqual([]);
+    // Malformed data would break the document: refused by the builder itself.
+    expect(() =>
+      buildUblInvoice(sampleOrder({ payment: { means: "EFT/HAVALE", date: "20.11.2026" } }), seller, h),
+    ).toThrow("Geçersiz ödeme tarihi: 20.11.2026");
+    expect(() =>
+      buildUblInvoice(sampleOrder({ delivery: { carrier: "Aras", carrierTaxNumber: "123" } }), seller, h),
+    ).toThrow("Taşıyıcının VKN/TCKN'si 10 veya 11 hane olmalı");
     expect(() =>
       buildUblInvoice(sampleOrder(), seller, { ...h, issueTime: undefined } as InvoiceHeader),
     ).toThrow("e-Arşiv faturasında düzenleme saati zorunlu");
     expect(() => buildUblInvoice(sampleOrder(), seller, { ...h, issueTime: "25:00:00" })).toThrow(
       "Geçersiz fatura saati: 25:00:00",
     );
-    // The issuer can ask first, and say all reasons at once.
-    expect(internetSaleProblems(sampleOrder({ payment: undefined }), { ...seller, website: " " })).toEqual([
-      "İnternet satışı e-Arşiv faturası için satıcının web adresi gerekli (Ayarlar › Firma)",
-      "İnternet satışı e-Arşiv faturası için ödeme şekli gerekli (siparişte yok)",
-    ]);
     // An e-Arşiv that is no internet sale carries none of it; an e-Fatura needs none of it.
     const plain = buildUblInvoice(
       sampleOrder({ payment: undefined }),

@@ -328,7 +328,7 @@ export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sel
       : {}),
   };
   const built = buildUblInvoice(order, seller, header);
-  const document = invoiceDocument(order, header, built.amounts);
+  const document = invoiceDocument(order, header, built.amounts, seller);
   if (document.returnOf && returnOf) document.returnOf.ettn = returnOf.ettn;
   return { xml: built.xml, document };
 }
