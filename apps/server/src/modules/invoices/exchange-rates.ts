@@ -1,8 +1,9 @@
 import type { Order } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
-import { and, asc, desc, eq, notExists, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
-import { einvoices, exchangeRates, type RateSource } from "./schema.ts";
+import { notInvoiced } from "./issue.ts";
+import { exchangeRates, type RateSource } from "./schema.ts";
 
 const { orderLedger } = engineSchema;
 
@@ -80,24 +81,7 @@ export async function ordersWaitingForRate(
   const rows = await db
     .select({ payload: orderLedger.payload })
     .from(orderLedger)
-    .where(
-      and(
-        eq(orderLedger.companyId, companyId),
-        sql`${currency} <> 'TRY'`,
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(einvoices)
-            .where(
-              and(
-                eq(einvoices.companyId, companyId),
-                eq(einvoices.shopConnectionId, orderLedger.shopConnectionId),
-                eq(einvoices.orderNo, orderLedger.orderNo),
-              ),
-            ),
-        ),
-      ),
-    )
+    .where(and(eq(orderLedger.companyId, companyId), sql`${currency} <> 'TRY'`, notInvoiced(db, companyId)))
     .limit(5_000);
   const merchant = await listRates(db, companyId);
   const counts = new Map<string, number>();

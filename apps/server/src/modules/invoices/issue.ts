@@ -177,18 +177,7 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
         eq(orderLedger.shopConnectionId, shopConnectionId),
         // The ledger state is about the ERP transfer, which an e-invoice service does not take: the
         // shop order's own state (payload) decides, see isEligible.
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(einvoices)
-            .where(
-              and(
-                eq(einvoices.companyId, companyId),
-                eq(einvoices.shopConnectionId, shopConnectionId),
-                eq(einvoices.orderNo, orderLedger.orderNo),
-              ),
-            ),
-        ),
+        notInvoiced(db, companyId),
       ),
     )
     .orderBy(asc(orderLedger.orderDate))
@@ -269,6 +258,22 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   }
   report.waitingCurrencies = [...waiting].sort();
   report.waitingDataReasons = [...lacking];
+}
+
+/** The ledger's order has no invoice of ours yet (the order ledger in the outer query). */
+export function notInvoiced(db: Db, companyId: number) {
+  return notExists(
+    db
+      .select({ one: sql`1` })
+      .from(einvoices)
+      .where(
+        and(
+          eq(einvoices.companyId, companyId),
+          eq(einvoices.shopConnectionId, orderLedger.shopConnectionId),
+          eq(einvoices.orderNo, orderLedger.orderNo),
+        ),
+      ),
+  );
 }
 
 const original = alias(einvoices, "original");

@@ -119,18 +119,20 @@ export function IntegrationReports({ data }: { data: DashboardDto }) {
 }
 
 /** Connection status per licence, with the link to the API-key settings. */
+/** A connection status's colour and label, on both connection cards. */
+const STATUS_LOOK = {
+  connected: { color: "green", label: "dashboard.connection.connected" },
+  failed: { color: "red", label: "dashboard.connection.failed" },
+  untested: { color: "gray", label: "dashboard.connection.untested" },
+  none: { color: "gray", label: "dashboard.connection.none" },
+} as const;
+
 export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
   const rows = [
     { key: "erp", status: data.connectionStatuses.erp },
     { key: "eCommerce", status: data.connectionStatuses.eCommerce },
   ] as const;
-  const look = {
-    connected: { color: "green", label: "dashboard.connection.connected" },
-    failed: { color: "red", label: "dashboard.connection.failed" },
-    untested: { color: "gray", label: "dashboard.connection.untested" },
-    none: { color: "gray", label: "dashboard.connection.none" },
-  } as const;
   return (
     <ListCard
       testId="connection-card"
@@ -147,7 +149,13 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
             data-testid={`connection-${key}`}
             data-state={status.state}
           >
-            <ThemeIcon color={look[status.state].color} variant="light" size={36} radius="md" aria-hidden>
+            <ThemeIcon
+              color={STATUS_LOOK[status.state].color}
+              variant="light"
+              size={36}
+              radius="md"
+              aria-hidden
+            >
               {status.state === "connected" ? (
                 <IconPlugConnected size={20} />
               ) : (
@@ -159,8 +167,8 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
                 <Text size="sm" fw={600}>
                   {t(`dashboard.connection.${key}`)}
                 </Text>
-                <Badge color={look[status.state].color} variant="light" size="sm">
-                  {t(look[status.state].label)}
+                <Badge color={STATUS_LOOK[status.state].color} variant="light" size="sm">
+                  {t(STATUS_LOOK[status.state].label)}
                 </Badge>
               </Group>
               <Text size="xs" c={status.state === "failed" ? "red" : "dimmed"}>
@@ -190,12 +198,6 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
 export function EInvoiceServiceCard({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
   const { route, system, status } = data.einvoiceService;
-  const look = {
-    connected: { color: "green", label: "dashboard.connection.connected" },
-    failed: { color: "red", label: "dashboard.connection.failed" },
-    untested: { color: "gray", label: "dashboard.connection.untested" },
-    none: { color: "gray", label: "dashboard.connection.none" },
-  } as const;
   return (
     <ListCard
       testId="einvoice-card"
@@ -205,7 +207,7 @@ export function EInvoiceServiceCard({ data }: { data: DashboardDto }) {
     >
       <Group wrap="nowrap" align="flex-start" data-route={route}>
         <ThemeIcon
-          color={status ? look[status.state].color : "gray"}
+          color={status ? STATUS_LOOK[status.state].color : "gray"}
           variant="light"
           size={36}
           radius="md"
@@ -219,8 +221,8 @@ export function EInvoiceServiceCard({ data }: { data: DashboardDto }) {
               {t(`dashboard.einvoiceCard.${route}`, { system: system ?? "" })}
             </Text>
             {status && (
-              <Badge color={look[status.state].color} variant="light" size="sm">
-                {t(look[status.state].label)}
+              <Badge color={STATUS_LOOK[status.state].color} variant="light" size="sm">
+                {t(STATUS_LOOK[status.state].label)}
               </Badge>
             )}
           </Group>
