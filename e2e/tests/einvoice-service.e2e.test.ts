@@ -64,7 +64,9 @@ describe("issue 35: an e-invoice service beside the ERP", () => {
     await waitForShell(page);
     await field(page, "Vergi Dairesi").fill("Kadıköy");
     await field(page, "Vergi Numarası").fill("3880512345");
-    await page.getByRole("textbox", { name: "Adres" }).fill("Moda Cad. No: 12, Kadıköy/İstanbul");
+    await page
+      .getByRole("textbox", { name: "Adres", exact: true })
+      .fill("Moda Cad. No: 12, Kadıköy/İstanbul");
     await field(page, "Web adresi").fill("magaza nokta com");
     await page.getByRole("button", { name: "Değişiklikleri Kaydet" }).click();
     await eventually(() => page.getByText("Geçerli bir web adresi giriniz", { exact: false }).count()).toBe(
@@ -99,12 +101,16 @@ describe("issue 35: an e-invoice service beside the ERP", () => {
       connectors: {
         connectionType: string;
         productType: number;
-        fields: { name: string; label: string }[];
+        fields: { name: string; label: string; secret: boolean }[];
       }[];
     }>(page, "GET", "/api/settings/connections");
     const form = overview.data.connectors.find((c) => c.connectionType === "einvoice" && c.productType === 8);
     for (const f of form?.fields ?? []) {
-      await card.getByLabel(f.label, { exact: true }).fill(uyumsoft.credentials[f.name] ?? "");
+      // A required label carries Mantine's asterisk: the accessible name (role) does not.
+      const input = f.secret
+        ? card.locator('input[type="password"]')
+        : card.getByRole("textbox", { name: f.label, exact: true });
+      await input.fill(uyumsoft.credentials[f.name] ?? "");
     }
     await card.getByRole("button", { name: "Kaydet" }).click();
     await eventually(() => card.getByTestId("connection-status-einvoice").textContent()).toBe("Bağlı");
