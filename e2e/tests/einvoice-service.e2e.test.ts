@@ -134,16 +134,37 @@ describe("issue 35: an e-invoice service beside the ERP", () => {
     await page.getByRole("button", { name: "Şimdi Faturala" }).click();
     const rows = page.locator('[data-testid="invoice-row"][data-source="service"]');
     await eventually(() => rows.count(), 120_000).toBeGreaterThan(0);
-    const first = rows.first();
-    expect(await first.textContent()).toContain("e-Arşiv");
     await eventually(() => page.getByTestId("invoice-count").textContent()).toMatch(/Bu aralıkta \d+ fatura/);
+    // An invoice the service took (a send still retrying has no document yet): run again until one is out.
+    type Row = {
+      source: string;
+      number: string;
+      type: string;
+      state: string;
+      message: string | null;
+      link: string | null;
+    };
+    let listed: Row[] = [];
+    await eventually(async () => {
+      listed = (await api<Row[]>(page, "GET", "/api/invoices")).data;
+      const out = listed.find((r) => r.source === "service" && r.link);
+      if (!out) await api(page, "POST", "/api/invoices/run");
+      return out ? "out" : JSON.stringify(listed.map((r) => [r.state, r.message]));
+    }, 120_000).toBe("out");
+    const issued = listed.find((r) => r.source === "service" && r.link) as Row;
+    expect(issued.type).toBe("eArchive");
+    await page.reload();
+    await waitForShell(page);
+    const first = page.locator('[data-testid="invoice-row"]', { hasText: issued.number });
+    await eventually(() => first.count()).toBe(1);
+    expect(await first.textContent()).toContain("e-Arşiv");
 
     // The customer's link (the one the shop order carries) opens as a page, and its PDF downloads.
     const href = await first.getByTestId("invoice-link").getAttribute("href");
     if (!href) throw new Error("an issued invoice has a customer link");
+    const number = issued.number;
     const customer = await browser.newPage();
     await customer.goto(href);
-    const number = (await first.locator("td").first().textContent())?.trim() ?? "";
     await eventually(() => customer.getByText(number, { exact: false }).count()).toBeGreaterThan(0);
     expect(await customer.getByText("e-Arşiv", { exact: false }).count()).toBeGreaterThan(0);
     const [download] = await Promise.all([

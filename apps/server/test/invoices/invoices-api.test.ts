@@ -42,7 +42,8 @@ beforeAll(async () => {
     settings: { series: "WEB", draft: false, invoiceWhen: "all", eInvoiceProfile: "TEMELFATURA" },
   });
   rows = await t.ctx.database.db.select().from(einvoices).where(eq(einvoices.companyId, a.companyId));
-});
+  // A server, an emulator and a first cycle on the shared box: more than the default minute when it is busy.
+}, 180_000);
 afterAll(async () => {
   await emu?.close();
   await t?.close();
