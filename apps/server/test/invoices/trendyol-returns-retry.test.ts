@@ -37,7 +37,8 @@ let emu: TrendyolEFaturamEmulator;
 beforeAll(async () => {
   t = await startTestApp();
   emu = await startTrendyolEFaturamEmulator({ taxpayers: REGISTERED.map((u) => u.vkn) });
-});
+  // A server and an emulator on the shared box: more than the default minute when it is busy.
+}, 180_000);
 afterAll(async () => {
   await emu?.close();
   await t?.close();
