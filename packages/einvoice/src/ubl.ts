@@ -260,8 +260,10 @@ export function buildUblInvoice(
     const means = cac(inv, "PaymentMeans");
     cbc(means, "PaymentMeansCode", PAYMENT_MEANS_CODE[order.payment.means]);
     if (order.payment.date) cbc(means, "PaymentDueDate", order.payment.date);
-    cbc(means, "InstructionNote", order.payment.means);
-    if (order.payment.agent) cbc(means, "InstructionNote", `Ödeme aracısı: ${order.payment.agent}`);
+    // One InstructionNote: Uyumsoft's PaymentMeansType (ground-truth Integration8.xsd) takes at most one, and
+    // refused a second one for the intermediary (found by the browser walk with an IKAS gateway).
+    const agent = order.payment.agent ? `; Ödeme aracısı: ${order.payment.agent}` : "";
+    cbc(means, "InstructionNote", `${order.payment.means}${agent}`);
   }
 
   if (currency !== "TRY") {
