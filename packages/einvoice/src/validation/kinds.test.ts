@@ -191,7 +191,7 @@ describe("e-Arşiv for an internet sale", () => {
       header({ profile: "EARSIVFATURA" }),
     ).xml;
     expect(agent).toContain(
-      "<cbc:PaymentMeansCode>ZZZ</cbc:PaymentMeansCode><cbc:PaymentDueDate>2026-11-20</cbc:PaymentDueDate><cbc:InstructionNote>ODEMEARACISI</cbc:InstructionNote><cbc:InstructionNote>Ödeme aracısı: iyzico</cbc:InstructionNote>",
+      "<cbc:PaymentMeansCode>ZZZ</cbc:PaymentMeansCode><cbc:PaymentDueDate>2026-11-20</cbc:PaymentDueDate><cbc:InstructionNote>ODEMEARACISI; Ödeme aracısı: iyzico</cbc:InstructionNote>",
     );
   });
 
