@@ -12,6 +12,7 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.p
  */
 const ROWS = [
   {
+    source: "service",
     id: 11,
     number: "WEB2026000000002",
     ettn: "3f1c2a9e-5b7d-4c1e-9a2b-1c2d3e4f5a6b",
@@ -27,6 +28,7 @@ const ROWS = [
     cancellable: false,
   },
   {
+    source: "service",
     id: 10,
     number: "WEB2026000000001",
     ettn: "7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d",
@@ -95,10 +97,10 @@ describe("Faturalar screen", () => {
     await waitForShell(page);
     await eventually(() => page.getByTestId("invoice-series").inputValue()).toBe("ABC");
 
-    // Without an e-invoice service the run says what to do, in Turkish.
+    // Without an e-invoice service the run says what to do, in Turkish, naming the real place.
     await page.getByRole("button", { name: "Şimdi Faturala" }).click();
     await eventually(() =>
-      page.getByText("Uyumsoft veya Trendyol e-Faturam bağlantısını kurun", { exact: false }).count(),
+      page.getByText('API Bağlantıları sayfasındaki "E-Fatura Servisi" bölümünden', { exact: false }).count(),
     ).toBe(1);
 
     // Fits a 390 px phone: the table scrolls inside its card, the filters and settings wrap.

@@ -55,10 +55,35 @@ describe("the demo company's 90 days of history", () => {
     expect(messages).toContain("Barkod geçersiz");
   });
 
+  it("counts the same invoices on the Faturalar screen and in the Reports (issue 35: 522 vs none)", async () => {
+    const stats = await call(t.app, "GET", "/api/SalesReport/run-statistics", { token });
+    const written = (stats.body.data as Array<{ jobType: string; written: number }>).find(
+      (r) => r.jobType === "InvoiceIntegration",
+    )?.written;
+    const summary = await call(t.app, "GET", "/api/invoices/summary", { token });
+    // The demo's ERP (Mikro) issued an invoice for each past order and the job took it to the shop.
+    expect(summary.body.data).toMatchObject({ route: "erp", service: 0 });
+    expect(summary.body.data.total).toBe(await historyOrders());
+    expect(written).toBe(summary.body.data.total);
+    const listed = await call(t.app, "GET", "/api/invoices?limit=5", { token });
+    expect(listed.body.data).toHaveLength(5);
+    expect(listed.body.data[0]).toMatchObject({
+      source: "erp",
+      state: "delivered",
+      orderNo: expect.any(String),
+    });
+    expect(listed.body.data[0].buyer).not.toBe("");
+  });
+
   it("keeps the past when the sandboxes restart, and seeds it only once", async () => {
     const before = await historyOrders();
+    const invoicesBefore = (await call(t.app, "GET", "/api/invoices/summary", { token })).body.data.total;
     await clearSandboxLedgers(t.ctx.database.db, companyId);
     expect(await historyOrders()).toBe(before);
+    // The past's invoices stay with its orders.
+    expect((await call(t.app, "GET", "/api/invoices/summary", { token })).body.data.total).toBe(
+      invoicesBefore,
+    );
     await startDemoCompany(t.ctx, DEMO);
     expect(await historyOrders()).toBe(before);
   }, 120_000);

@@ -78,6 +78,6 @@ describe("the sandbox and back erase nothing (issue 40: a Zirve setup lost to th
     // Another company sees none of it.
     const b = await registerAndLogin(server.app, { erpType: 9, ecommerceType: 1 });
     const other = (await call(server.app, "GET", "/api/settings/connections", { token: b.token })).body.data;
-    expect(other.keptLogins).toEqual({ erp: [], ecommerce: [] });
+    expect(other.keptLogins).toEqual({ erp: [], ecommerce: [], einvoice: [] });
   }, 60_000);
 });

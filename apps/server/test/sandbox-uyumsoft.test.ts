@@ -23,7 +23,12 @@ describe("Uyumsoft sandbox (mounted when ../shared holds the vendor WSDL)", () =
     expect(erp.endpoint).toContain("/sandbox/uyumsoft/");
     await server.ctx.database.db
       .update(companies)
-      .set({ taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" })
+      .set({
+        taxNumber: "3880512345",
+        taxOffice: "Kadıköy",
+        address: "Moda Cad. No: 12, Kadıköy/İstanbul",
+        website: "https://deneme-magaza.com.tr",
+      })
       .where(eq(companies.id, companyId));
     // Orders as the order job would have put them in the ledger (customers from a throwaway emulator's seed).
     const seedEmu = await startUyumsoftEmulator({ seed: 1 });

@@ -52,7 +52,9 @@ const saved = (productType: number, state: ConnectionView["status"]["state"], is
 const overview = (over: Partial<ConnectionsOverview>): ConnectionsOverview => ({
   erp: null,
   ecommerce: null,
-  keptLogins: { erp: [], ecommerce: [] },
+  einvoice: null,
+  invoiceRoute: "erp",
+  keptLogins: { erp: [], ecommerce: [], einvoice: [] },
   registeredErpType: 4,
   registeredEcommerceType: 1,
   connectors: CONNECTORS,
@@ -103,7 +105,11 @@ describe("first steps of a new company", () => {
       text: { key: "einvoice.registered", values: { system: "Trendyol e-Faturam" } },
       link: { to: "/settings/api-keys#connection-erp", label: "einvoiceSettings" },
     });
-    expect(byId(steps({})).einvoice?.text.key).toBe("einvoice.missing");
+    expect(byId(steps({})).einvoice).toMatchObject({
+      text: { key: "einvoice.missing" },
+      // The optional third connection, not the ERP's card.
+      link: { to: "/settings/api-keys#connection-einvoice" },
+    });
   });
 
   it("says why a saved connection fails and links to fix it", () => {
@@ -136,5 +142,17 @@ describe("first steps of a new company", () => {
     expect(s.erp).toMatchObject({ done: true, text: { key: "erp.sandbox" } });
     expect(s.einvoice?.done).toBe(true);
     expect(s.notifications?.done).toBe(true);
+  });
+
+  it("ticks the e-invoice step for a Mikro company with an e-invoice service beside its ERP", () => {
+    const s = byId(
+      steps({
+        erp: saved(4, "connected"),
+        ecommerce: saved(1, "connected"),
+        einvoice: { ...saved(24, "connected"), connectionType: "einvoice" },
+        invoiceRoute: "service",
+      }),
+    );
+    expect(s.einvoice).toMatchObject({ done: true, link: null });
   });
 });

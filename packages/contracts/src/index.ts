@@ -7,6 +7,7 @@ export * from "./schemas/account.ts";
 export * from "./schemas/agent.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/connection-check.ts";
+export * from "./schemas/invoices.ts";
 export * from "./schemas/jobs.ts";
 export * from "./schemas/panel.ts";
 export * from "./schemas/privacy.ts";

@@ -179,11 +179,15 @@ describe("guards", () => {
     expect(() => computeAmounts(order([line("A", 10)], 5, 0, -5))).toThrow("Tutarlar negatif olamaz (KARGO)");
   });
 
-  it("a VAT rate other than 1, 10, 20 %", () => {
-    for (const vatRate of [0, 8, 18])
+  it("a VAT rate other than 0, 1, 10, 20 %", () => {
+    for (const vatRate of [8, 18, -1])
       expect(() => computeAmounts(order([line("A", 10, vatRate)], 10))).toThrow(
-        `KDV oranı %1, %10 veya %20 olmalı (A: %${vatRate})`,
+        `KDV oranı %0, %1, %10 veya %20 olmalı (A: %${vatRate})`,
       );
+    // 0 % is a rate (the builder then asks for an exemption code).
+    expect(computeAmounts(order([line("A", 10, 0)], 10)).subtotals).toEqual([
+      { vatRate: 0, taxableK: 1000, taxK: 0 },
+    ]);
     expect(() => computeAmounts(order([line("A", 10)], 22, 0, 12), { shippingVatRate: 18 })).toThrow(
       "(KARGO: %18)",
     );

@@ -6,7 +6,8 @@ import type { Order } from "@ep/connectors";
  * rate and the document totals are sums of the rounded line amounts.
  */
 
-export const VAT_RATES = [1, 10, 20] as const;
+/** 0 % needs an exemption code on the invoice (the builder asks for it). */
+export const VAT_RATES = [0, 1, 10, 20] as const;
 
 export interface AmountOptions {
   /** Whether the order's line prices include VAT. The canonical model says they do (default). */
@@ -106,7 +107,7 @@ export function computeAmounts(order: Order, options: AmountOptions = {}): Invoi
     });
   for (const l of source) {
     if (!(VAT_RATES as readonly number[]).includes(l.vatRate))
-      throw new RangeError(`KDV oranı %1, %10 veya %20 olmalı (${l.sku}: %${l.vatRate})`);
+      throw new RangeError(`KDV oranı %0, %1, %10 veya %20 olmalı (${l.sku}: %${l.vatRate})`);
     if (!(l.qty > 0)) throw new RangeError(`Miktar sıfırdan büyük olmalı (${l.sku})`);
     if (l.totalK < 0 || l.discountK < 0) throw new RangeError(`Tutarlar negatif olamaz (${l.sku})`);
   }

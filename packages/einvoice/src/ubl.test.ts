@@ -1,7 +1,7 @@
 import type { Order } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { sampleOrder, seller } from "./testing/fixtures.ts";
-import { buildUblInvoice, type InvoiceHeader, type SellerInfo } from "./ubl.ts";
+import { buildUblInvoice, type InvoiceHeader, type SellerInfo, VAT_EXEMPTION_351 } from "./ubl.ts";
 
 const header: InvoiceHeader = {
   profile: "EARSIVFATURA",
@@ -9,6 +9,7 @@ const header: InvoiceHeader = {
   number: "ABC2026000000001",
   uuid: "3f1c2a3e-1111-4a2b-9c3d-0123456789ab",
   issueDate: "2026-11-23",
+  issueTime: "14:05:00",
 };
 const company = (overrides: Partial<Order["customer"]> = {}) =>
   sampleOrder({
@@ -84,27 +85,43 @@ describe("header guards", () => {
     expect(all(xmlOf(company(), { profile: "TICARIFATURA" }), "ProfileID")).toEqual(["TICARIFATURA"]);
   });
 
-  it("a sale whose VAT at a rate rounds to zero is refused; a return of it is not", () => {
+  it("a VAT subtotal of 0,00 needs an exemption code; a sale takes only 351", () => {
     const tiny = sampleOrder({
       lines: [{ sku: "A", name: "A", qty: 1, unitPrice: 0.2, vatRate: 1, discount: 0, total: 0.2 }],
       shipping: { cost: 0 },
       totals: { subtotal: 0.2, discount: 0, shipping: 0, tax: 0, grandTotal: 0.2 },
     });
     expect(() => xmlOf(tiny)).toThrow(
-      "%1 KDV tutarı 0,00'a yuvarlanıyor; bu satış e-faturası GİB kurallarına göre kesilemez",
+      "%1 KDV tutarı 0,00; GİB bu alt toplam için vergi istisna/muafiyet kodu ister (satışta 351)",
     );
     const returnOf = { number: "ABC2026000000001", issueDate: "2026-11-20" };
-    expect(xmlOf(tiny, { type: "IADE", returnOf })).toContain(
+    expect(() => xmlOf(tiny, { type: "IADE", returnOf })).toThrow(/0,00/);
+    expect(() => xmlOf(tiny, { vatExemption: { code: "301", reason: "Mal ihracatı" } })).toThrow(
+      "Muafiyet kodu 301 satış faturasında kullanılamaz (GİB: yalnız 351; diğerleri ISTISNA/ÖZEL MATRAH tipinde)",
+    );
+    const zero = sampleOrder({
+      lines: [{ sku: "KTP", name: "Kitap", qty: 1, unitPrice: 50, vatRate: 0, discount: 0, total: 50 }],
+      shipping: { cost: 0 },
+      totals: { subtotal: 50, discount: 0, shipping: 0, tax: 0, grandTotal: 50 },
+    });
+    const xml = xmlOf(zero, { vatExemption: VAT_EXEMPTION_351 });
+    // On the document's subtotal (GİB's TaxExemptionReasonCheck) and the line's, before the scheme.
+    expect(
+      xml.split(
+        "<cbc:TaxExemptionReasonCode>351</cbc:TaxExemptionReasonCode><cbc:TaxExemptionReason>KDV - İstisna Olmayan Diğer</cbc:TaxExemptionReason><cac:TaxScheme>",
+      ).length,
+    ).toBe(3);
+    expect(xmlOf(tiny, { type: "IADE", returnOf, vatExemption: VAT_EXEMPTION_351 })).toContain(
       "<cbc:InvoiceTypeCode>IADE</cbc:InvoiceTypeCode>",
     );
   });
 });
 
 describe("document", () => {
-  it("header elements in schema order; the e-Arşiv sending note only on e-Arşiv", () => {
+  it("header elements in schema order; the sending type and internet-sale note only on e-Arşiv", () => {
     const xml = xmlOf(sampleOrder(), { issueTime: "14:05:00", notes: ["Sipariş SP-1001"] });
     expect(xml).toContain(
-      "<cbc:UBLVersionID>2.1</cbc:UBLVersionID><cbc:CustomizationID>TR1.2</cbc:CustomizationID><cbc:ProfileID>EARSIVFATURA</cbc:ProfileID><cbc:ID>ABC2026000000001</cbc:ID><cbc:CopyIndicator>false</cbc:CopyIndicator><cbc:UUID>3f1c2a3e-1111-4a2b-9c3d-0123456789ab</cbc:UUID><cbc:IssueDate>2026-11-23</cbc:IssueDate><cbc:IssueTime>14:05:00</cbc:IssueTime><cbc:InvoiceTypeCode>SATIS</cbc:InvoiceTypeCode><cbc:Note>Sipariş SP-1001</cbc:Note><cbc:Note>Gönderim Şekli: ELEKTRONIK</cbc:Note><cbc:DocumentCurrencyCode>TRY</cbc:DocumentCurrencyCode><cbc:LineCountNumeric>4</cbc:LineCountNumeric><cac:OrderReference><cbc:ID>SP-1001</cbc:ID><cbc:IssueDate>2026-11-20</cbc:IssueDate></cac:OrderReference>",
+      "<cbc:UBLVersionID>2.1</cbc:UBLVersionID><cbc:CustomizationID>TR1.2</cbc:CustomizationID><cbc:ProfileID>EARSIVFATURA</cbc:ProfileID><cbc:ID>ABC2026000000001</cbc:ID><cbc:CopyIndicator>false</cbc:CopyIndicator><cbc:UUID>3f1c2a3e-1111-4a2b-9c3d-0123456789ab</cbc:UUID><cbc:IssueDate>2026-11-23</cbc:IssueDate><cbc:IssueTime>14:05:00</cbc:IssueTime><cbc:InvoiceTypeCode>SATIS</cbc:InvoiceTypeCode><cbc:Note>Sipariş SP-1001</cbc:Note><cbc:Note>Bu satış internet üzerinden yapılmıştır.</cbc:Note><cbc:DocumentCurrencyCode>TRY</cbc:DocumentCurrencyCode><cbc:LineCountNumeric>4</cbc:LineCountNumeric><cac:OrderReference><cbc:ID>SP-1001</cbc:ID><cbc:IssueDate>2026-11-20</cbc:IssueDate></cac:OrderReference><cac:AdditionalDocumentReference><cbc:ID>1</cbc:ID><cbc:IssueDate>2026-11-23</cbc:IssueDate><cbc:DocumentTypeCode>SendingType</cbc:DocumentTypeCode><cbc:DocumentType>ELEKTRONIK</cbc:DocumentType></cac:AdditionalDocumentReference><cac:Signature>",
     );
     expect(xml).toMatch(
       /^<\?xml version="1.0" encoding="UTF-8"\?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/,
@@ -115,9 +132,17 @@ describe("document", () => {
     expect(xml).toContain(
       'xsi:schemaLocation="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2 UBL-Invoice-2.1.xsd"',
     );
-    const eFatura = xmlOf(company(), { profile: "TEMELFATURA" });
+    expect(xmlOf(sampleOrder(), { sendingType: "KAGIT" })).toContain(
+      "<cbc:DocumentTypeCode>SendingType</cbc:DocumentTypeCode><cbc:DocumentType>KAGIT</cbc:DocumentType>",
+    );
+    const eFatura = xmlOf(company(), {
+      issueTime: undefined,
+      profile: "TEMELFATURA",
+    } as Partial<InvoiceHeader>);
     expect(all(eFatura, "Note")).toEqual([]);
     expect(eFatura).not.toContain("IssueTime");
+    expect(eFatura).not.toContain("SendingType");
+    expect(eFatura).not.toContain("PaymentMeans");
     expect(eFatura).not.toContain("BillingReference");
   });
 
@@ -136,10 +161,11 @@ describe("document", () => {
     expect(supplier).not.toContain("Person");
     const bare = section(
       xmlOf(
-        sampleOrder(),
-        {},
+        company(),
+        { profile: "TEMELFATURA" },
         {
           ...seller,
+          website: undefined,
           phone: undefined,
           email: undefined,
           address: { ...seller.address, postalCode: undefined },
@@ -235,14 +261,15 @@ describe("document", () => {
       returnOf: { number: "ABC2026000000007", issueDate: "2026-11-20" },
     });
     expect(xml).toContain(
-      "</cac:OrderReference><cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>ABC2026000000007</cbc:ID><cbc:IssueDate>2026-11-20</cbc:IssueDate><cbc:DocumentTypeCode>IADE</cbc:DocumentTypeCode></cac:InvoiceDocumentReference></cac:BillingReference><cac:Signature>",
+      "</cac:OrderReference><cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>ABC2026000000007</cbc:ID><cbc:IssueDate>2026-11-20</cbc:IssueDate><cbc:DocumentTypeCode>IADE</cbc:DocumentTypeCode></cac:InvoiceDocumentReference></cac:BillingReference><cac:AdditionalDocumentReference>",
     );
   });
 
   it("totals, and lines numbered from 1 with their allowance, VAT, item and price", () => {
     const xml = xmlOf(sampleOrder());
     expect(section(xml, "LegalMonetaryTotal")).toBe(
-      '<cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="TRY">1086.20</cbc:LineExtensionAmount><cbc:TaxExclusiveAmount currencyID="TRY">1086.20</cbc:TaxExclusiveAmount><cbc:TaxInclusiveAmount currencyID="TRY">1287.30</cbc:TaxInclusiveAmount><cbc:AllowanceTotalAmount currencyID="TRY">83.33</cbc:AllowanceTotalAmount><cbc:PayableAmount currencyID="TRY">1287.30</cbc:PayableAmount>',
+      // The samples' convention: line extension before discounts − allowance total = tax exclusive.
+      '<cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="TRY">1169.53</cbc:LineExtensionAmount><cbc:TaxExclusiveAmount currencyID="TRY">1086.20</cbc:TaxExclusiveAmount><cbc:TaxInclusiveAmount currencyID="TRY">1287.30</cbc:TaxInclusiveAmount><cbc:AllowanceTotalAmount currencyID="TRY">83.33</cbc:AllowanceTotalAmount><cbc:PayableAmount currencyID="TRY">1287.30</cbc:PayableAmount>',
     );
     const lines = xml.split("<cac:InvoiceLine>").slice(1);
     expect(lines.map((l) => all(l, "ID")[0])).toEqual(["1", "2", "3", "4"]);

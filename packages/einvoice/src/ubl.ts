@@ -1,4 +1,4 @@
-import type { Address, Order } from "@ep/connectors";
+import type { Address, InternetSalePaymentMeans, Order } from "@ep/connectors";
 import { create } from "xmlbuilder2";
 import type { XMLBuilder } from "xmlbuilder2/lib/interfaces.js";
 import { type AmountOptions, computeAmounts, fromKurus, type InvoiceAmounts } from "./amounts.ts";
@@ -20,6 +20,30 @@ const NS = {
 };
 
 export type InvoiceTypeCode = "SATIS" | "IADE";
+
+/** How an e-Arşiv reaches the buyer (GİB's "gönderim şekli"; izibiz's samples: ELEKTRONIK or KAGIT). */
+export type SendingType = "ELEKTRONIK" | "KAGIT";
+
+/** A VAT exemption (GİB's TaxExemptionReasonCode list): needed on every VAT subtotal of 0,00. */
+export interface VatExemption {
+  code: string;
+  reason: string;
+}
+
+/**
+ * The exemption a SATIS invoice may carry for 0 % VAT: 351 "İstisna Olmayan Diğer". The other codes of
+ * GİB's list are exemptions proper (ISTISNA, IHRACKAYITLI, ... invoice types) or special bases (OZELMATRAH).
+ */
+export const VAT_EXEMPTION_351: VatExemption = { code: "351", reason: "KDV - İstisna Olmayan Diğer" };
+
+/** UN/ECE 4461 payment means codes (GİB's PaymentMeansCodeTypeList) for GİB's e-Arşiv payment words. */
+export const PAYMENT_MEANS_CODE: Record<InternetSalePaymentMeans, string> = {
+  "KREDIKARTI/BANKAKARTI": "48", // Bank card
+  "EFT/HAVALE": "42", // Payment to bank account
+  KAPIDAODEME: "10", // In cash
+  ODEMEARACISI: "ZZZ", // Mutually defined (the intermediary is named in InstructionNote)
+  DIGER: "ZZZ",
+};
 
 /** The seller, from the company settings (Ayarlar › Firma). */
 export interface SellerInfo {
@@ -53,8 +77,17 @@ export interface InvoiceHeader {
   uuid: string;
   /** YYYY-MM-DD (Europe/Istanbul). */
   issueDate: string;
-  /** HH:MM:SS. */
+  /** HH:MM:SS (Europe/Istanbul). Required on an e-Arşiv (GİB's e-Arşiv guide: düzenlenme saati). */
   issueTime?: string;
+  /** e-Arşiv only; default ELEKTRONIK (the shop's buyer gets it by e-mail / the order link). */
+  sendingType?: SendingType;
+  /**
+   * e-Arşiv for a sale made on the internet (default for EARSIVFATURA: every order here comes from a shop):
+   * carries the web address, payment means and date, and the delivery when known.
+   */
+  internetSale?: boolean;
+  /** For 0 % VAT (or a VAT that rounds to 0,00): the exemption written on that subtotal. */
+  vatExemption?: VatExemption;
   /** TRY per one unit of the order's currency; required when the order is not in TRY. */
   exchangeRate?: number;
   /** The invoice a return (IADE) refers to. */
@@ -69,6 +102,7 @@ export interface BuiltInvoice {
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 /** UN/ECE rec. 20 "one" (adet); the order line carries no unit. */
 const UNIT_PIECE = "C62";
 
@@ -81,6 +115,18 @@ export function buildUblInvoice(
   if (!INVOICE_NUMBER.test(header.number)) throw new RangeError(`Geçersiz fatura numarası: ${header.number}`);
   if (!UUID.test(header.uuid)) throw new RangeError(`Geçersiz ETTN: ${header.uuid}`);
   if (!DATE.test(header.issueDate)) throw new RangeError(`Geçersiz fatura tarihi: ${header.issueDate}`);
+  if (header.issueTime !== undefined && !TIME.test(header.issueTime))
+    throw new RangeError(`Geçersiz fatura saati: ${header.issueTime}`);
+  const earsiv = header.profile === "EARSIVFATURA";
+  if (earsiv && !header.issueTime) throw new RangeError("e-Arşiv faturasında düzenleme saati zorunlu");
+  if (header.type === "IADE" && header.profile === "TICARIFATURA")
+    // GİB's schematron (InvoiceTypeCodeCheck, release 20260312): IADE only as TEMELFATURA, EARSIVFATURA, ...
+    throw new RangeError("İade faturası TICARIFATURA senaryosunda düzenlenemez; TEMELFATURA olmalı");
+  // What is missing for GİB's e-Arşiv internet-sale rules is left out of the document (it stays valid
+  // UBL-TR); the issuer asks `internetSaleProblems` first and refuses with its Turkish reasons.
+  const internetSale = earsiv && (header.internetSale ?? true);
+  const { invalid } = internetSale ? checkInternetSale(order, seller) : { invalid: [] };
+  if (invalid.length) throw new RangeError(invalid.join("; "));
   if (!/^(\d{10}|\d{11})$/.test(seller.taxNumber))
     throw new RangeError("Satıcı VKN/TCKN 10 veya 11 hane olmalı");
   const currency = order.currency.toUpperCase();
@@ -95,12 +141,17 @@ export function buildUblInvoice(
     throw new RangeError("İade faturası iade edilen faturayı belirtmeli");
 
   const amounts = computeAmounts(order, options);
-  // GİB: a VAT subtotal of 0.00 needs an exemption reason, and exemption codes need another invoice
-  // type (ISTISNA...). A sale whose VAT at a rate rounds to zero kuruş cannot be a SATIS invoice.
+  // GİB: a VAT subtotal of 0,00 needs an exemption reason (TaxExemptionReasonCheck); on a SATIS only
+  // 351 fits (the other codes need an ISTISNA / OZELMATRAH ... invoice type: TaxExemptionReasonCodeCheck).
   const zero = amounts.subtotals.find((s) => s.taxK === 0);
-  if (zero && header.type === "SATIS")
+  const exemption = header.vatExemption;
+  if (zero && !exemption)
     throw new RangeError(
-      `%${zero.vatRate} KDV tutarı 0,00'a yuvarlanıyor; bu satış e-faturası GİB kurallarına göre kesilemez`,
+      `%${zero.vatRate} KDV tutarı 0,00; GİB bu alt toplam için vergi istisna/muafiyet kodu ister (satışta 351)`,
+    );
+  if (exemption && header.type === "SATIS" && exemption.code !== VAT_EXEMPTION_351.code)
+    throw new RangeError(
+      `Muafiyet kodu ${exemption.code} satış faturasında kullanılamaz (GİB: yalnız 351; diğerleri ISTISNA/ÖZEL MATRAH tipinde)`,
     );
   const money = (el: XMLBuilder, name: string, k: number) =>
     el.ele(NS.cbc, `cbc:${name}`, { currencyID: currency }).txt(fromKurus(k));
@@ -127,7 +178,8 @@ export function buildUblInvoice(
   if (header.issueTime) cbc(inv, "IssueTime", header.issueTime);
   cbc(inv, "InvoiceTypeCode", header.type);
   for (const note of header.notes ?? []) cbc(inv, "Note", note);
-  if (header.profile === "EARSIVFATURA") cbc(inv, "Note", "Gönderim Şekli: ELEKTRONIK");
+  // The phrase the law asks on an internet sale's e-Arşiv (izibiz's sample FATURA_21 carries it as a Note).
+  if (internetSale) cbc(inv, "Note", "Bu satış internet üzerinden yapılmıştır.");
   cbc(inv, "DocumentCurrencyCode", currency);
   if (currency !== "TRY") cbc(inv, "PricingCurrencyCode", currency);
   cbc(inv, "LineCountNumeric", String(amounts.lines.length));
@@ -139,6 +191,14 @@ export function buildUblInvoice(
     cbc(ref, "ID", header.returnOf.number);
     cbc(ref, "IssueDate", header.returnOf.issueDate);
     cbc(ref, "DocumentTypeCode", "IADE");
+  }
+  if (earsiv) {
+    // Where izibiz's e-Arşiv samples (FATURA_21/22) carry the sending type.
+    const sending = cac(inv, "AdditionalDocumentReference");
+    cbc(sending, "ID", "1");
+    cbc(sending, "IssueDate", header.issueDate);
+    cbc(sending, "DocumentTypeCode", "SendingType");
+    cbc(sending, "DocumentType", header.sendingType ?? "ELEKTRONIK");
   }
 
   // GİB asks for the signer's identity here; the provider adds the XAdES signature itself.
@@ -153,7 +213,7 @@ export function buildUblInvoice(
 
   // Seller.
   const supplier = cac(cac(inv, "AccountingSupplierParty"), "Party");
-  if (seller.website) cbc(supplier, "WebsiteURI", seller.website);
+  if (seller.website?.trim()) cbc(supplier, "WebsiteURI", seller.website.trim());
   cbc(cac(supplier, "PartyIdentification"), "ID", seller.taxNumber, { schemeID: idScheme(seller.taxNumber) });
   if (idScheme(seller.taxNumber) === "VKN") cbc(cac(supplier, "PartyName"), "Name", seller.name);
   postalAddress(cac(supplier, "PostalAddress"), seller.address);
@@ -182,6 +242,30 @@ export function buildUblInvoice(
       customer.lastName || order.billingAddress.lastName,
     );
 
+  const delivery = order.delivery;
+  if (internetSale && delivery && (delivery.carrier || delivery.dispatchDate || delivery.trackingNumber)) {
+    const el = cac(inv, "Delivery");
+    if (delivery.trackingNumber) cbc(el, "TrackingID", delivery.trackingNumber);
+    if (delivery.carrier || delivery.carrierTaxNumber) {
+      const carrier = cac(el, "CarrierParty");
+      if (delivery.carrierTaxNumber)
+        cbc(cac(carrier, "PartyIdentification"), "ID", delivery.carrierTaxNumber, {
+          schemeID: idScheme(delivery.carrierTaxNumber),
+        });
+      if (delivery.carrier) cbc(cac(carrier, "PartyName"), "Name", delivery.carrier);
+    }
+    if (delivery.dispatchDate) cbc(cac(el, "Despatch"), "ActualDespatchDate", delivery.dispatchDate);
+  }
+  if (internetSale && order.payment) {
+    const means = cac(inv, "PaymentMeans");
+    cbc(means, "PaymentMeansCode", PAYMENT_MEANS_CODE[order.payment.means]);
+    if (order.payment.date) cbc(means, "PaymentDueDate", order.payment.date);
+    // One InstructionNote: Uyumsoft's PaymentMeansType (ground-truth Integration8.xsd) takes at most one, and
+    // refused a second one for the intermediary (found by the browser walk with an IKAS gateway).
+    const agent = order.payment.agent ? `; Ödeme aracısı: ${order.payment.agent}` : "";
+    cbc(means, "InstructionNote", `${order.payment.means}${agent}`);
+  }
+
   if (currency !== "TRY") {
     const rate = cac(inv, "PricingExchangeRate");
     cbc(rate, "SourceCurrencyCode", currency);
@@ -195,11 +279,13 @@ export function buildUblInvoice(
   money(taxTotal, "TaxAmount", amounts.taxK);
   for (const s of amounts.subtotals) vatSubtotal(taxTotal, s.taxableK, s.taxK, s.vatRate);
 
+  // The integrators' and GİB's samples (TicariFaturaOrnegi, izibiz FATURA_9): the total's line extension is
+  // the lines before their discounts, and minus the allowance total it is the tax-exclusive amount.
+  // Discounts sit on the lines (they lower each VAT base).
   const totals = cac(inv, "LegalMonetaryTotal");
-  money(totals, "LineExtensionAmount", amounts.lineExtensionK);
+  money(totals, "LineExtensionAmount", amounts.lineExtensionK + amounts.allowanceK);
   money(totals, "TaxExclusiveAmount", amounts.lineExtensionK);
   money(totals, "TaxInclusiveAmount", amounts.lineExtensionK + amounts.taxK);
-  // Discounts sit on the lines (they lower each VAT base); the total shows them for the reader.
   money(totals, "AllowanceTotalAmount", amounts.allowanceK);
   money(totals, "PayableAmount", amounts.payableK);
 
@@ -231,7 +317,12 @@ export function buildUblInvoice(
     money(sub, "TaxableAmount", taxableK);
     money(sub, "TaxAmount", taxK);
     cbc(sub, "Percent", String(rate));
-    const scheme = cac(cac(sub, "TaxCategory"), "TaxScheme");
+    const category = cac(sub, "TaxCategory");
+    if (taxK === 0 && exemption) {
+      cbc(category, "TaxExemptionReasonCode", exemption.code);
+      cbc(category, "TaxExemptionReason", exemption.reason);
+    }
+    const scheme = cac(category, "TaxScheme");
     cbc(scheme, "Name", "KDV");
     cbc(scheme, "TaxTypeCode", "0015");
   }
@@ -253,6 +344,42 @@ export function buildUblInvoice(
     cbc(p, "FirstName", first || "-");
     cbc(p, "FamilyName", last || "-");
   }
+}
+
+/**
+ * What an e-Arşiv for an internet sale lacks (`missing`) or has malformed (`invalid`), as Turkish reasons.
+ * GİB's e-Arşiv rules and the integrators (Uyumsoft's InternetSalesInfo: WebAddress, PaymentType,
+ * PaymentDate; Trendyol e-Faturam's paymentInfo) ask for the seller's web address and the payment's means
+ * and date; the delivery (carrier, dispatch date) is written when known: an invoice issued on payment
+ * precedes the dispatch. The builder refuses what is invalid; what is missing is left out of the document,
+ * and the issuer refuses on `internetSaleProblems` before it numbers anything.
+ */
+export function checkInternetSale(
+  order: Order,
+  seller: SellerInfo,
+): { missing: string[]; invalid: string[] } {
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  if (!seller.website?.trim())
+    missing.push("İnternet satışı e-Arşiv faturası için satıcının web adresi gerekli (Ayarlar › Firma)");
+  if (!order.payment)
+    missing.push("İnternet satışı e-Arşiv faturası için ödeme şekli gerekli (siparişte yok)");
+  else if (!order.payment.date)
+    missing.push("İnternet satışı e-Arşiv faturası için ödeme tarihi gerekli (siparişte yok)");
+  else if (!DATE.test(order.payment.date)) invalid.push(`Geçersiz ödeme tarihi: ${order.payment.date}`);
+  if (order.payment && !(order.payment.means in PAYMENT_MEANS_CODE))
+    invalid.push(`Geçersiz ödeme şekli: ${order.payment.means}`);
+  if (order.delivery?.dispatchDate && !DATE.test(order.delivery.dispatchDate))
+    invalid.push(`Geçersiz gönderim tarihi: ${order.delivery.dispatchDate}`);
+  if (order.delivery?.carrierTaxNumber && !/^(\d{10}|\d{11})$/.test(order.delivery.carrierTaxNumber))
+    invalid.push("Taşıyıcının VKN/TCKN'si 10 veya 11 hane olmalı");
+  return { missing, invalid };
+}
+
+/** Every reason an e-Arşiv internet sale cannot go out as it is (empty when complete). */
+export function internetSaleProblems(order: Order, seller: SellerInfo): string[] {
+  const { missing, invalid } = checkInternetSale(order, seller);
+  return [...missing, ...invalid];
 }
 
 function idScheme(taxNumber: string): "VKN" | "TCKN" {

@@ -104,6 +104,7 @@ describe("document header", () => {
     number: "ABC2026000000001",
     uuid: "3f1c2a3e-1111-4a2b-9c3d-0123456789ab",
     issueDate: "2026-11-23",
+    issueTime: "14:05:00",
   };
   it("unknown consumer on e-Arşiv gets TCKN 11111111111 and a Person", () => {
     const { xml } = buildUblInvoice(sampleOrder(), seller, header);

@@ -93,7 +93,7 @@ describe("shop orders become e-invoices exactly once", () => {
         provider: killer.provider,
         shop,
         settings,
-        pdfLink: (id) => `http://panel.test/api/public/invoices/${id}/pdf`,
+        invoiceLink: ({ id }) => `http://panel.test/api/public/invoices/${id}`,
         leaseMs: 0,
         limit: 150,
       }).catch((e) => {
@@ -138,7 +138,7 @@ describe("shop orders become e-invoices exactly once", () => {
       const got = attached.get(r.shopOrderId)?.[0]?.invoice;
       expect(got?.number).toBe(r.number);
       expect(got?.uuid).toBe(r.ettn);
-      expect(got?.url).toContain(`/api/public/invoices/${r.id}/pdf`);
+      expect(got?.url).toContain(`/api/public/invoices/${r.id}`);
     }
     console.log(
       `invoices: ${ORDERS} orders, ${KILLS} kills, ${passes + 1} passes, faults 10% 5xx / 5% timeouts / 5% dropped answers`,

@@ -33,7 +33,12 @@ export type Emu = Awaited<ReturnType<typeof startUyumsoftEmulator>>;
 export async function makeInvoicingCompany(ctx: ServerContext, companyId: number, emu: Emu) {
   await ctx.database.db
     .update(companies)
-    .set({ taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" })
+    .set({
+      taxNumber: "3880512345",
+      taxOffice: "Kadıköy",
+      address: "Moda Cad. No: 12, Kadıköy/İstanbul",
+      website: "https://deneme-magaza.com.tr",
+    })
     .where(eq(companies.id, companyId));
   await saveConnection(ctx.database.db, ctx.credentials, {
     companyId,
@@ -102,6 +107,9 @@ export function makeOrders(
       ],
       shipping: { method: "Yurtiçi Kargo", cost: 0 },
       totals: { subtotal: total, discount: 0, shipping: 0, tax: 0, grandTotal: total },
+      // What an e-Arşiv of an internet sale must carry (issue 35).
+      payment: { means: "KREDIKARTI/BANKAKARTI", date: "2026-11-20" },
+      delivery: { carrier: "Yurtiçi Kargo", dispatchDate: "2026-11-21" },
     };
   });
 }

@@ -42,7 +42,12 @@ const fail = (reason: ConnectorErrorInit["reason"], text: string = reason, maybe
 async function company(orders: Order[], seller = true) {
   const at = await store.company(
     seller
-      ? { taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" }
+      ? {
+          taxNumber: "3880512345",
+          taxOffice: "Kadıköy",
+          address: "Moda Cad. No: 12, Kadıköy/İstanbul",
+          website: "https://deneme-magaza.com.tr",
+        }
       : {},
   );
   for (const [i, o] of orders.entries())
@@ -58,6 +63,7 @@ async function company(orders: Order[], seller = true) {
 
 type Script = {
   registered?: (vkn: string) => Promise<boolean>;
+  cancel?: (ettn: string, n: number) => Promise<void> | undefined;
   send?: (input: SendInvoiceInput, n: number) => Promise<Partial<SentInvoice> | undefined> | undefined;
   query?: (ettns: string[]) => Promise<EInvoiceStatusInfo[]> | undefined;
 };
@@ -67,6 +73,7 @@ function service(script: Script = {}) {
   const held = new Map<string, EInvoiceStatusInfo>();
   const sends: SendInvoiceInput[] = [];
   const queries: string[][] = [];
+  const cancels: string[] = [];
   const provider = {
     descriptor: { system: "uyumsoft", name: "Uyumsoft" },
     isEInvoiceUser: (vkn: string) =>
@@ -77,6 +84,11 @@ function service(script: Script = {}) {
       held.set(input.ettn, { ettn: input.ettn, found: true, status: answer?.status ?? "queued" });
       return { ettn: input.ettn, status: "queued", existed: false, ...answer };
     },
+    async cancelEArchive(ettn: string): Promise<void> {
+      cancels.push(ettn);
+      await script.cancel?.(ettn, cancels.length);
+      held.set(ettn, { ettn, found: true, status: "cancelled" });
+    },
     async queryStatus(ettns: string[]): Promise<EInvoiceStatusInfo[]> {
       queries.push(ettns);
       const scripted = script.query?.(ettns);
@@ -84,7 +96,7 @@ function service(script: Script = {}) {
       return ettns.map((ettn) => held.get(ettn) ?? { ettn, found: false });
     },
   } as unknown as EInvoiceProvider;
-  return { provider, held, sends, queries };
+  return { provider, held, sends, queries, cancels };
 }
 
 function recordingShop(refuse?: (orderId: string) => Error | undefined) {
@@ -263,14 +275,55 @@ describe("a portal without an API", () => {
     expect(rows.get("IG1-00002")!.message).toMatch(/Miktar/);
   });
 
+  it("an e-Arşiv without the internet-sale data waits unnumbered and says what it lacks; an e-Fatura does not", async () => {
+    const [plain, registered] = makeOrders(2, buyers, { prefix: "IW1", eInvoiceEvery: 2 }).reverse() as [
+      Order,
+      Order,
+    ];
+    const { payment: _payment, ...unpaid } = plain;
+    const at = await company([unpaid, registered]);
+    const s = service();
+    const first = await cycle(at, { provider: s.provider });
+    expect(first).toMatchObject({ prepared: 1, waitingData: 1 });
+    expect(first.waitingDataReasons.join()).toContain("ödeme şekli");
+    expect((await rowsOf(at.companyId)).map((r) => r.profile)).toEqual(["TICARIFATURA"]);
+    // The payment arrives with the order's next read: the e-Arşiv is numbered next, no gap.
+    await store.db
+      .update(engineSchema.orderLedger)
+      .set({ payload: plain })
+      .where(eq(engineSchema.orderLedger.orderNo, plain.orderNo));
+    expect(await cycle(at, { provider: s.provider })).toMatchObject({ prepared: 1, waitingData: 0 });
+    expect((await rowsOf(at.companyId)).map((r) => r.number)).toEqual([
+      "EPA2026000000001",
+      "EPA2026000000002",
+    ]);
+    // Without the seller's web address every e-Arşiv waits, with the place to fix it.
+    const noSite = await store.company({
+      taxNumber: "3880512345",
+      taxOffice: "Kadıköy",
+      address: "Moda Cad. No: 12, Kadıköy/İstanbul",
+    });
+    const [o] = makeOrders(1, buyers, { prefix: "IW2" }) as [Order];
+    await store.db.insert(engineSchema.orderLedger).values({
+      ...noSite,
+      orderNo: o.orderNo,
+      shopOrderId: o.id,
+      orderDate: NOW,
+      payload: o,
+    });
+    const waited = await cycle(noSite, { provider: s.provider });
+    expect(waited).toMatchObject({ prepared: 0, waitingData: 1 });
+    expect(waited.waitingDataReasons.join()).toContain("Ayarlar › Firma");
+  });
+
   it("says what the company settings lack before anything is built", async () => {
     const at = await company(makeOrders(1, buyers, { prefix: "IG2" }), false);
     await expect(cycle(at)).rejects.toThrow(/eksik/);
   });
 });
 
-describe("return invoices (IADE)", () => {
-  it("an invoiced order cancelled afterwards gets one IADE that refers to its invoice, sent like a sale", async () => {
+describe("returns by the rules (einvoice's returnRoute)", () => {
+  it("a consumer's return after the cancellation period: no document from the seller, the route and why kept", async () => {
     const orders = makeOrders(3, buyers, { prefix: "IR1" });
     const at = await company(orders);
     const s = service();
@@ -288,35 +341,68 @@ describe("return invoices (IADE)", () => {
         })
         .where(eq(engineSchema.orderLedger.orderNo, no));
     }
-    const report = await cycle(at, { provider: s.provider }, new Date("2026-11-22T09:00:00Z"));
-    expect(report).toMatchObject({ returns: 2, sent: 2 });
+    const sendsBefore = s.sends.length;
+    // Past the e-Arşiv cancellation period (8 days): a consumer issues no invoice, nor does the seller.
+    const report = await cycle(at, { provider: s.provider }, new Date("2026-12-05T09:00:00Z"));
+    expect(report).toMatchObject({ returns: 2, sent: 0, cancelled: 0 });
+    expect(s.cancels).toEqual([]);
+    expect(s.sends).toHaveLength(sendsBefore);
     const rows = await rowsOf(at.companyId);
-    const sale = rows.find((r) => r.orderNo === "IR1-00001" && r.type === "SATIS")!;
-    const iade = rows.find((r) => r.orderNo === "IR1-00001" && r.type === "IADE")!;
-    expect(iade).toMatchObject({
-      returnOfId: sale.id,
-      shopOrderId: sale.shopOrderId,
-      profile: sale.profile,
-      buyer: sale.buyer,
-      total: sale.total,
-      currency: sale.currency,
-      issueDate: "2026-11-22",
-      number: "EPA2026000000004",
-      state: "queued",
-    });
-    expect(iade.ettn).toMatch(UUID);
-    expect(iade.ettn).not.toBe(sale.ettn);
-    const sentIade = s.sends.find((x) => x.ettn === iade.ettn)!;
-    expect(sentIade.document?.returnOf).toEqual({
-      number: sale.number,
-      issueDate: sale.issueDate,
-      ettn: sale.ettn,
-    });
-    expect(sentIade.xml).toContain(sale.number);
-    expect((await cycle(at, { provider: s.provider })).returns).toBe(0);
+    expect(rows.filter((r) => r.type === "IADE")).toEqual([]);
+    for (const no of ["IR1-00001", "IR1-00002"])
+      expect(rows.find((r) => r.orderNo === no)).toMatchObject({
+        returnRoute: "none",
+        returnReason: "consumerAfterPeriod",
+      });
+    expect(rows.find((r) => r.orderNo === "IR1-00003")?.returnRoute).toBeNull();
+    // Decided once.
+    expect((await cycle(at, { provider: s.provider }, new Date("2026-12-05T09:00:00Z"))).returns).toBe(0);
   });
 
-  it("no IADE for a sale not out yet, one that failed, or an IADE itself", async () => {
+  it("a returned e-Arşiv within its period is cancelled at the service, once; an e-Fatura buyer issues the IADE", async () => {
+    const orders = makeOrders(3, buyers, { prefix: "RC1", eInvoiceEvery: 3 });
+    const at = await company(orders);
+    let unanswered = true;
+    const s = service({
+      // The first cancels' answers are lost: the next pass settles them, never cancelling twice after one landed.
+      cancel: () => (unanswered ? Promise.reject(fail("timeout", "timeout", true)) : undefined),
+    });
+    await cycle(at, { provider: s.provider });
+    const before = await byOrder(at.companyId);
+    expect(before.get("RC1-00001")?.profile).toBe("TICARIFATURA");
+    expect(before.get("RC1-00002")?.profile).toBe("EARSIVFATURA");
+    for (const o of orders)
+      await store.db
+        .update(engineSchema.orderLedger)
+        .set({ payload: { ...o, status: "RETURNED" } })
+        .where(eq(engineSchema.orderLedger.orderNo, o.orderNo));
+    const later = new Date("2026-11-22T09:00:00Z");
+    const first = await cycle(at, { provider: s.provider }, later);
+    // The lost answers: the lookup finds nothing cancelled (the scripted service marks only a cancel that
+    // returned), so both wait; the e-Fatura's return is the buyer's IADE at once.
+    expect(first).toMatchObject({ returns: 1, cancelled: 0 });
+    unanswered = false;
+    const second = await cycle(at, { provider: s.provider }, later);
+    expect(second).toMatchObject({ returns: 2, cancelled: 2 });
+    expect((await cycle(at, { provider: s.provider }, later)).returns).toBe(0);
+    const rows = await rowsOf(at.companyId);
+    expect(rows.filter((r) => r.type === "IADE")).toEqual([]);
+    expect(rows.find((r) => r.orderNo === "RC1-00001")).toMatchObject({
+      returnRoute: "iade",
+      returnReason: "buyerIssuesIade",
+      state: "queued",
+    });
+    for (const no of ["RC1-00002", "RC1-00003"])
+      expect(rows.find((r) => r.orderNo === no)).toMatchObject({
+        state: "cancelled",
+        returnRoute: "cancel",
+        returnReason: "cancelWithinPeriod",
+      });
+    // Two lost cancels, then one that landed for each e-Arşiv: none after it.
+    expect(s.cancels).toHaveLength(4);
+  });
+
+  it("no return route for a sale not out yet or one that failed; a portal's is cancelled there", async () => {
     const orders = makeOrders(2, buyers, { prefix: "IR2" });
     const at = await company(orders);
     await cycle(at, { provider: service({ send: () => Promise.reject(fail("validation")) }).provider });
@@ -335,7 +421,12 @@ describe("return invoices (IADE)", () => {
       .update(engineSchema.orderLedger)
       .set({ payload: { ...makeOrders(1, buyers, { prefix: "IR3" })[0]!, status: "CANCELLED" } })
       .where(eq(engineSchema.orderLedger.orderNo, "IR3-00001"));
-    expect(await cycle(portal)).toMatchObject({ returns: 1, generated: 1 });
+    // A portal without an API cannot cancel: the merchant is told to cancel it there.
+    expect(await cycle(portal)).toMatchObject({ returns: 1, generated: 0 });
+    expect((await rowsOf(portal.companyId))[0]).toMatchObject({
+      returnRoute: "cancel",
+      returnReason: "noApi",
+    });
     expect(await cycle(portal)).toMatchObject({ returns: 0, generated: 0 });
   });
 });
@@ -576,7 +667,7 @@ describe("status refresh and the shop", () => {
     const report = await cycle(at, {
       provider: service().provider,
       shop: first.shop,
-      pdfLink: (id) => `https://panel/pdf/${id}`,
+      invoiceLink: ({ id }) => `https://panel/pdf/${id}`,
     });
     expect(report).toMatchObject({ attached: 1, transient: 1 });
     const [row] = await rowsOf(at.companyId);
@@ -608,10 +699,10 @@ describe("status refresh and the shop", () => {
       .update(engineSchema.orderLedger)
       .set({ payload: { ...orders[0]!, status: "CANCELLED" } })
       .where(eq(engineSchema.orderLedger.orderNo, "IA1-00001"));
-    expect(await cycle(at, { provider: service().provider, shop: first.shop })).toMatchObject({
-      returns: 1,
-      attached: 0,
-    });
+    // Past the cancellation period, so the route is an IADE.
+    expect(
+      await cycle(at, { provider: service().provider, shop: first.shop }, new Date("2026-12-05T09:00:00Z")),
+    ).toMatchObject({ returns: 1, attached: 0 });
 
     const bug = recordingShop(() => new TypeError("boom"));
     const other = await company(makeOrders(1, buyers, { prefix: "IA2" }));

@@ -28,7 +28,12 @@ async function lucaCompany(prefix: string, count: number) {
   const { companyId, token } = await signedInCompany(t);
   await t.ctx.database.db
     .update(companies)
-    .set({ taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" })
+    .set({
+      taxNumber: "3880512345",
+      taxOffice: "Kadıköy",
+      address: "Moda Cad. No: 12, Kadıköy/İstanbul",
+      website: "https://deneme-magaza.com.tr",
+    })
     .where(eq(companies.id, companyId));
   await saveConnection(t.ctx.database.db, t.ctx.credentials, {
     companyId,
@@ -130,13 +135,17 @@ describe("LucaPortal (19): invoices generated and exported as files", () => {
     expect((await download(`/api/invoices/export?from=${today}&to=2020-01-01`, a.token)).statusCode).toBe(
       400,
     );
-    expect((await download("/api/invoices/export?from=2020-01-01", a.token)).headers["x-invoice-count"]).toBe(
-      "0",
+    // A day without invoices says so instead of giving an empty file.
+    const empty = await download("/api/invoices/export?from=2020-01-01", a.token);
+    expect(empty.statusCode).toBe(404);
+    expect(empty.headers["content-type"]).toContain("application/json");
+    expect(JSON.parse(empty.body).message).toBe(
+      "Seçilen tarih aralığında dışa aktarılacak fatura yok. Başka bir aralık seçin.",
     );
     expect((await download(`/api/invoices/export?from=${today}`, "")).statusCode).toBe(401);
   });
 
-  it("a cancelled order gets a generated IADE, listed and exported with its BillingReference", async () => {
+  it("a refunded order's e-Arşiv is to be cancelled on the portal: listed with the route and why, no IADE", async () => {
     const a = await lucaCompany("LR", 2);
     const settings = {
       series: "LRT",
@@ -162,24 +171,15 @@ describe("LucaPortal (19): invoices generated and exported as files", () => {
           eq(engineSchema.orderLedger.orderNo, order.orderNo),
         ),
       );
-    expect(await runInvoiceCycle(input)).toMatchObject({ returns: 1, generated: 1 });
+    expect(await runInvoiceCycle(input)).toMatchObject({ returns: 1, generated: 0 });
     const rows = await t.ctx.database.db.select().from(einvoices).where(eq(einvoices.companyId, a.companyId));
-    const iade = rows.find((r) => r.type === "IADE");
-    const sold = rows.find((r) => r.id === iade?.returnOfId);
-    expect(iade?.state).toBe("generated");
+    expect(rows.filter((r) => r.type === "IADE")).toEqual([]);
+    const sold = rows.find((r) => r.orderNo === order.orderNo);
+    expect(sold).toMatchObject({ state: "generated", returnRoute: "cancel", returnReason: "noApi" });
     const listed = await call(t.app, "GET", "/api/invoices", { token: a.token });
-    expect(listed.body.data.find((r: { kind: string }) => r.kind === "IADE")).toMatchObject({
-      returnOf: sold?.number,
+    expect(listed.body.data.find((r: { id: number }) => r.id === sold?.id)).toMatchObject({
+      returnRoute: "cancel",
+      returnWhy: expect.stringContaining("portaldan (LucaPortal) iptal edin"),
     });
-    const zip = await JSZip.loadAsync(
-      (await download(`/api/invoices/export?from=${today}&format=ubl`, a.token)).rawPayload,
-    );
-    const xml = await zip.file(`${iade?.number}.xml`)?.async("string");
-    expect(xml).toContain("<cbc:InvoiceTypeCode>IADE</cbc:InvoiceTypeCode>");
-    expect(xml).toMatch(
-      new RegExp(
-        `<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>${sold?.number}</cbc:ID><cbc:IssueDate>${sold?.issueDate}</cbc:IssueDate>`,
-      ),
-    );
   });
 });

@@ -5,6 +5,7 @@
 
 import type { ConnectionInfo, ConnectorContext, ConnectorDescriptor, Credentials } from "./connector";
 import { ConnectorError } from "./errors";
+import type { OrderDelivery, OrderPayment } from "./model";
 
 /** GİB processing state of one document, reduced from each provider's own status list. */
 export type EInvoiceStatus =
@@ -70,9 +71,17 @@ export interface EInvoiceDocument {
   number: string;
   /** YYYY-MM-DD. */
   issueDate: string;
+  /** HH:MM:SS (Europe/Istanbul); always on an e-Arşiv. */
+  issueTime?: string;
   currency: string;
   /** TRY per one unit of `currency` (non-TRY only). */
   exchangeRate?: number;
+  /**
+   * An e-Arşiv for an internet sale: what the UBL carries (web address, payment, delivery, sending type),
+   * for the providers' own fields (Uyumsoft's InternetSalesInfo, Trendyol e-Faturam's paymentInfo and
+   * deliveryInfo).
+   */
+  internetSale?: EInvoiceInternetSale;
   buyer: {
     /** VKN, TCKN, or 11111111111 for an unknown consumer. */
     taxId: string;
@@ -100,6 +109,15 @@ export interface EInvoiceDocument {
   }>;
   /** The invoice a return (IADE) refers to. */
   returnOf?: { number: string; issueDate: string; ettn?: string };
+}
+
+export interface EInvoiceInternetSale {
+  /** The seller's web address (where the sale was made). */
+  website: string;
+  /** GİB's "gönderim şekli": ELEKTRONIK or KAGIT. */
+  sendingType: "ELEKTRONIK" | "KAGIT";
+  payment: OrderPayment & { date: string };
+  delivery?: OrderDelivery;
 }
 
 export interface SentInvoice {

@@ -7,6 +7,7 @@
 
 import type { ConnectionInfo, ConnectorContext, ConnectorDescriptor, Credentials } from "../sdk/connector";
 import type {
+  EInvoiceInternetSale,
   EInvoiceProvider,
   EInvoiceStatus,
   EInvoiceStatusInfo,
@@ -44,6 +45,42 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined 
 const str = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : String(v));
 
 const SCENARIO = { auto: "Automated", eInvoice: "eInvoice", eArchive: "eArchive" } as const;
+
+/**
+ * `EArchiveInvoiceInfo` (Integration1.xsd `EArchiveInvoiceInformation`): DeliveryType from the sending type,
+ * and for an internet sale `InternetSalesInfo` (WebAddress, PaymentMidierName, PaymentType, PaymentDate,
+ * ShipmentInfo{SendDate, Carier@SenderTcknVkn/@SenderName}), the block Uyumsoft's sample client and the
+ * unofficial SDK fill. PaymentType takes GİB's e-Arşiv words (KREDIKARTI/BANKAKARTI, EFT/HAVALE, ...).
+ */
+export function eArchiveInfo(sale: EInvoiceInternetSale | undefined): Obj {
+  const deliveryType = sale?.sendingType === "KAGIT" ? "Paper" : "Electronic";
+  if (!sale) return { attributes: { DeliveryType: deliveryType } };
+  const at = (date: string) => `${date}T00:00:00+03:00`;
+  const d = sale.delivery;
+  const carrier =
+    d?.carrier || d?.carrierTaxNumber
+      ? {
+          Carier: {
+            attributes: {
+              ...(d.carrierTaxNumber ? { SenderTcknVkn: d.carrierTaxNumber } : {}),
+              ...(d.carrier ? { SenderName: d.carrier } : {}),
+            },
+          },
+        }
+      : {};
+  // Element order is the schema's (InternetSalesInformation and ShipmentInformation are sequences);
+  // SendDate is required in ShipmentInfo, so the block waits for a dispatch date.
+  return {
+    attributes: { DeliveryType: deliveryType },
+    InternetSalesInfo: {
+      WebAddress: sale.website,
+      ...(sale.payment.agent ? { PaymentMidierName: sale.payment.agent } : {}),
+      PaymentType: sale.payment.means,
+      PaymentDate: at(sale.payment.date),
+      ...(d?.dispatchDate ? { ShipmentInfo: { SendDate: at(d.dispatchDate), ...carrier } } : {}),
+    },
+  };
+}
 
 export class UyumsoftProvider implements EInvoiceProvider {
   readonly session: UyumsoftSession;
@@ -128,9 +165,7 @@ export class UyumsoftProvider implements EInvoiceProvider {
       attributes: input.localId ? { LocalDocumentId: input.localId } : {},
       Invoice: { attributes: namespaces, $xml: inner },
       // Element order is the schema's (InvoiceInfo is a sequence).
-      ...(scenario === "eArchive"
-        ? { EArchiveInvoiceInfo: { attributes: { DeliveryType: "Electronic" } } }
-        : {}),
+      ...(scenario === "eArchive" ? { EArchiveInvoiceInfo: eArchiveInfo(input.document?.internetSale) } : {}),
       Scenario: scenario,
       CreateDateUtc: new Date().toISOString(),
     };

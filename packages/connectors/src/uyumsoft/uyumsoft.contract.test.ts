@@ -3,18 +3,19 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEInvoiceProvider, createErpConnector, getDescriptor, isEInvoiceType } from "../registry";
 import type { ConnectorContext } from "../sdk/connector";
-import { sendOnce } from "../sdk/einvoice";
+import { type EInvoiceDocument, sendOnce } from "../sdk/einvoice";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, testContext } from "../testing/contract";
-import { describeFailures, judgeRequests, type RecordedRequest } from "../testing/recorder";
+import { describeFailures, type RecordedRequest } from "../testing/recorder";
+import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
 import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { NOT_A_PRODUCT_SOURCE } from "./descriptor";
 import { startUyumsoftEmulator, type UyumsoftEmulator } from "./emulator/server";
 import { UYUMSOFT_TEST_ACCOUNT } from "./emulator/state";
 import { GROUND_TRUTH } from "./judge/artifact";
 import { judgeUyumsoftRecorded } from "./judge/conformance";
-import { UYUMSOFT_VERSION_PIN } from "./judge/rules";
+import { UYUMSOFT_VERSION_PIN, uyumsoftRules } from "./judge/rules";
 import { UyumsoftProvider } from "./provider";
 
 type Emu = UyumsoftEmulator & { url: string; endpoint: string; close: () => Promise<void> };
@@ -27,6 +28,33 @@ function invoiceXml(ettn: string): string {
   const doc = `<?xml version="1.0" encoding="UTF-8"?>\n${GIB_SAMPLE.slice(start, end)}`;
   return doc.replace(/<cbc:UUID>[^<]*<\/cbc:UUID>/, `<cbc:UUID>${ettn}</cbc:UUID>`);
 }
+
+/** The sample as an e-Arşiv for an internet sale (the phrase GİB asks on one, as our builder writes it). */
+function internetSaleXml(ettn: string): string {
+  return invoiceXml(ettn)
+    .replace(/<cbc:ProfileID>[^<]*<\/cbc:ProfileID>/, "<cbc:ProfileID>EARSIVFATURA</cbc:ProfileID>")
+    .replace(
+      /(<cbc:InvoiceTypeCode>[^<]*<\/cbc:InvoiceTypeCode>)/,
+      "$1<cbc:Note>Bu satış internet üzerinden yapılmıştır.</cbc:Note>",
+    );
+}
+/** What `invoiceDocument` gives for that sale (only the parts the provider reads matter here). */
+const internetSaleDocument: EInvoiceDocument = {
+  profile: "EARSIVFATURA",
+  type: "SATIS",
+  number: "GIB2009000000001",
+  issueDate: "2009-01-05",
+  issueTime: "14:42:00",
+  currency: "TRY",
+  buyer: { taxId: "11111111111", name: "Ali", surname: "Yılmaz", city: "İstanbul" },
+  lines: [],
+  internetSale: {
+    website: "https://www.anadolu.example",
+    sendingType: "ELEKTRONIK",
+    payment: { means: "ODEMEARACISI", date: "2026-11-20", agent: "iyzico" },
+    delivery: { carrier: "Yurtiçi Kargo", carrierTaxNumber: "9860008925", dispatchDate: "2026-11-21" },
+  },
+};
 
 const logs: HttpLogEntry[] = [];
 const store = new InMemoryRateLimitStore();
@@ -157,6 +185,75 @@ describe("uyumsoft connector against the emulator", () => {
     const e = await caught(provider.cancelEArchive(commercial, "yanlış"));
     expect(e.reason).toBe("validation");
     expect(e.systemMessage).toContain("e-Arşiv");
+  });
+
+  it("an e-Arşiv internet sale carries InternetSalesInfo filled from the document (web, payment, shipment)", async () => {
+    const ettn = randomUUID();
+    const before = emu.server.recorder.list().length;
+    await provider.sendInvoice({
+      ettn,
+      xml: internetSaleXml(ettn),
+      scenario: "eArchive",
+      document: internetSaleDocument,
+    });
+    const body = String(
+      emu.server.recorder
+        .list()
+        .slice(before)
+        .find((r) => r.method === "POST")?.body,
+    );
+    expect(body.replace(/\s*xmlns(:\w+)?="[^"]*"/g, "").replace(/<(\/?)\w+:/g, "<$1")).toContain(
+      '<EArchiveInvoiceInfo DeliveryType="Electronic"><InternetSalesInfo><WebAddress>https://www.anadolu.example</WebAddress><PaymentMidierName>iyzico</PaymentMidierName><PaymentType>ODEMEARACISI</PaymentType><PaymentDate>2026-11-20T00:00:00+03:00</PaymentDate><ShipmentInfo><SendDate>2026-11-21T00:00:00+03:00</SendDate><Carier SenderTcknVkn="9860008925" SenderName="Yurtiçi Kargo"></Carier></ShipmentInfo></InternetSalesInfo></EArchiveInvoiceInfo>',
+    );
+    expect(emu.state.find(ettn)).toBeDefined();
+    // Paper delivery, not dispatched yet: DeliveryType Paper, no ShipmentInfo (its SendDate is required).
+    const paper = randomUUID();
+    const { delivery: _d, ...noDelivery } = internetSaleDocument.internetSale!;
+    await provider.sendInvoice({
+      ettn: paper,
+      xml: internetSaleXml(paper),
+      scenario: "eArchive",
+      document: { ...internetSaleDocument, internetSale: { ...noDelivery, sendingType: "KAGIT" } },
+    });
+    expect(emu.state.find(paper)).toBeDefined();
+  });
+
+  it("the emulator refuses an internet-sale e-Arşiv without its internet-sales block, as the rule says", async () => {
+    // A separate emulator: these refused requests are the rule's own examples, not conformance traffic.
+    const e = await startUyumsoftEmulator({ seed: 5, validateResponses: true });
+    try {
+      const p = new UyumsoftProvider(creds(e), ctx());
+      const ettn = randomUUID();
+      const err = await caught(p.sendInvoice({ ettn, xml: internetSaleXml(ettn), scenario: "eArchive" }));
+      expect(err.reason).toBe("validation");
+      expect(err.systemMessage).toContain("uyumsoft.earchive.internet-sales-info");
+      expect(e.state.find(ettn)).toBeUndefined();
+      const noDate = randomUUID();
+      const sale = internetSaleDocument.internetSale!;
+      const half = await caught(
+        p.sendInvoice({
+          ettn: noDate,
+          xml: internetSaleXml(noDate),
+          scenario: "eArchive",
+          document: { ...internetSaleDocument, internetSale: { ...sale, website: "" } },
+        }),
+      );
+      expect(half.systemMessage).toContain("InternetSalesInfo without WebAddress");
+      // The same sale with the block goes through; an e-Arşiv that is no internet sale needs none.
+      const full = randomUUID();
+      await p.sendInvoice({
+        ettn: full,
+        xml: internetSaleXml(full),
+        scenario: "eArchive",
+        document: internetSaleDocument,
+      });
+      const plain = randomUUID();
+      await p.sendInvoice({ ettn: plain, xml: invoiceXml(plain), scenario: "eArchive" });
+      expect(e.state.find(plain)).toBeDefined();
+      expect(e.schemaRejections).toEqual([]);
+    } finally {
+      await e.close();
+    }
   });
 
   it("refuses a document that is not a UBL Invoice before sending anything", async () => {
@@ -342,7 +439,15 @@ describe("uyumsoft conformance (judge: the vendor WSDL and XSDs)", () => {
     expect(emu.responseProblems).toEqual([]);
     expect(emu.server.recorder.dropped).toBe(0);
     const judge = await judgeUyumsoftRecorded();
-    const report = judgeRequests([...emu.server.recorder.list(), ...recordedElsewhere], judge);
+    const report = judgeWithRules(
+      [...emu.server.recorder.list(), ...recordedElsewhere],
+      judge,
+      uyumsoftRules,
+    );
+    expect(unsourcedRules(uyumsoftRules)).toEqual([]);
+    expect(
+      rulesMissingFrom(readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8"), uyumsoftRules),
+    ).toEqual([]);
     const ops = Object.keys(report.operations).filter((o) => !o.startsWith("GET"));
     console.info(
       `uyumsoft conformance: ${report.requests} requests, ${ops.length} WSDL operations (${ops.sort().join(", ")}), ${report.failures.length} rejected`,

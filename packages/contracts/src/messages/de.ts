@@ -29,6 +29,7 @@ export const de: MessageCatalog = {
     oldPasswordRequired: "Das aktuelle Passwort ist erforderlich.",
     rowIdRequired: "Der Link-Code ist erforderlich.",
     taxNumberInvalid: "Die Steuernummer muss 10 oder 11 Ziffern haben.",
+    websiteInvalid: "Geben Sie eine gültige Webadresse ein (z. B. https://meinshop.com).",
     fieldInvalid: "Das Feld ist ungültig.",
     cronInvalid: "Geben Sie einen gültigen Cron-Ausdruck ein (z. B. 0 */2 * * *).",
     dateInvalid: "Geben Sie ein gültiges Datum ein.",
@@ -457,11 +458,11 @@ export const de: MessageCatalog = {
     title: "Rechnungen",
     notFound: "Rechnung nicht gefunden.",
     noProvider:
-      "Für diese Firma ist kein E-Rechnungsdienst verbunden. Richten Sie die Uyumsoft / Trendyol e-Faturam-Verbindung unter Einstellungen › Verbindungen ein.",
+      "Für diese Firma ist kein E-Rechnungsdienst verbunden. Fügen Sie die Uyumsoft-, Trendyol e-Faturam- oder LucaPortal-Verbindung im Abschnitt „E-Rechnungsdienst“ unter Einstellungen › API-Verbindungen hinzu.",
     cancelNotEArchive:
       "Nur e-Archiv-Rechnungen können storniert werden; eine e-Rechnung muss der Käufer ablehnen oder per Retourenrechnung ausgeglichen werden.",
     cancelTooLate:
-      "Die Stornofrist ist abgelaufen (7 Tage nach Ausstellung der e-Archiv-Rechnung). Stellen Sie eine Retourenrechnung aus.",
+      "Die Stornofrist ist abgelaufen (8 Tage nach Ausstellung der e-Archiv-Rechnung). Die Rückgabe wird mit der Rückgaberechnung des Käufers oder einem Ausgabenbeleg belegt.",
     cancelState: "Diese Rechnung kann in ihrem aktuellen Status nicht storniert werden.",
     linkInvalid: "Der Link ist ungültig oder abgelaufen. Fordern Sie beim Shop einen neuen Link an.",
     pdfUnavailable:
@@ -526,6 +527,63 @@ export const de: MessageCatalog = {
       "Der E-Rechnungsdienst hat die Rechnung nicht angenommen. Korrigieren Sie Firmeneinstellungen oder Bestelldaten laut Fehlertext; sie wird nicht automatisch wiederholt, wenden Sie sich an den Support.",
     why_prepared:
       "Die Nummer ist reserviert, der Versand läuft. Kommt keine Antwort, wird per ETTN nachgefragt; für dieselbe Bestellung entsteht keine zweite Rechnung.",
+    documentNotOut:
+      "Diese Rechnung hat den E-Rechnungsdienst noch nicht erreicht (oder wurde abgelehnt); es gibt kein Dokument zum Anzeigen.",
+    exportEmpty:
+      "Im gewählten Zeitraum gibt es keine Rechnungen zum Exportieren. Wählen Sie einen anderen Zeitraum.",
+    rateSaved: "Kurs gespeichert.",
+    rateCurrencyInvalid:
+      "Die Währung muss ein 3-stelliger ISO-Code sein (z. B. USD, EUR); für TRY ist kein Kurs nötig.",
+    rateInvalid: "Der Kurs muss eine Zahl größer als null sein (TRY je Einheit).",
+    returnCancelNote: "Bestellung zurückgegeben / storniert",
+    waitingRate:
+      "{{count}} Fremdwährungsbestellungen warten auf einen Kurs ({{currencies}}). Geben Sie den Kurs im Abschnitt Wechselkurse der Rechnungsseite ein; sie werden beim nächsten Lauf fakturiert.",
+    waitingData:
+      "{{count}} Bestellungen warten auf ihr e-Archiv: {{reasons}}. Ergänzen Sie das Fehlende; sie werden beim nächsten Lauf fakturiert.",
+    ratesTitle: "Wechselkurse",
+    ratesHint:
+      "Eine Fremdwährungsbestellung ohne eigenen Kurs wird zum neuesten Kurs fakturiert, den Sie am oder vor dem Rechnungsdatum eingegeben haben. Kurse werden nie geschätzt: ohne Kurs wartet die Rechnung.",
+    rateCurrency: "Währung",
+    rateDate: "Kursdatum",
+    rateValue: "Kurs (1 Einheit = TRY)",
+    rateAdd: "Kurs speichern",
+    rateDelete: "Löschen",
+    ratesEmpty: "Sie haben noch keinen Kurs eingegeben.",
+    waitingRateAlert:
+      "Kein {{currency}}-Kurs: {{orders}} Bestellungen warten auf die Rechnung. Geben Sie unten den {{currency}}-Kurs ein; sie werden beim nächsten Lauf fakturiert.",
+    colRate: "Kurs",
+    rateFrom_order: "Kurs der Bestellung",
+    rateFrom_merchant: "Ihr Kurs",
+    return_cancel: "Rückgabe: e-Archiv-Stornierung",
+    return_iade: "Rückgabe: der Käufer stellt eine Rückgaberechnung aus",
+    return_none: "Rückgabe: Ausgabenbeleg",
+    st_delivered: "ERP-Rechnung an den Shop übertragen",
+    sourceErp: "ERP-Rechnung",
+    count: "{{total}} Rechnungen in diesem Zeitraum",
+    countSplit: "(E-Rechnungsdienst: {{service}}, ERP: {{erp}})",
+    route_service: "Webbestellungen werden über Ihren E-Rechnungsdienst fakturiert.",
+    route_erpService: "Rechnungen werden über den als ERP verbundenen E-Rechnungsdienst ausgestellt.",
+    route_erp:
+      "Ihr ERP stellt die Rechnungen aus; das Panel überträgt die ERP-Rechnung zur Shop-Bestellung. Stellt Ihr ERP keine E-Rechnungen aus, fügen Sie einen E-Rechnungsdienst hinzu.",
+    addService: "E-Rechnungsdienst hinzufügen",
+    view: "Anzeigen",
+    customerLink: "Kundenlink",
+    linkCopied: "Kundenlink kopiert.",
+    pdfDownload: "Als PDF herunterladen",
+    returnWhy: {
+      cancelWithinPeriod:
+        "Die e-Archiv-Rechnung lag in ihrer 8-tägigen Stornofrist: nach den GİB-Regeln wurde sie beim E-Rechnungsdienst storniert.",
+      buyerIssuesIade:
+        "Der Käufer ist E-Rechnungsnutzer: er stellt die Rückgaberechnung (TEMELFATURA) aus und sendet sie Ihnen; Sie stellen nichts aus.",
+      companyBuyerIssues:
+        "Der Käufer ist eine Firma: er stellt die Rückgaberechnung aus; Sie stellen nichts aus.",
+      consumerAfterPeriod:
+        "Rückgabe eines Verbrauchers nach der 8-tägigen Stornofrist: Verbraucher stellen keine Rechnung aus; belegen Sie die Rückgabe mit einem Ausgabenbeleg (gider pusulası).",
+      cancelRefused:
+        "Der E-Rechnungsdienst hat die Stornierung abgelehnt: prüfen Sie den Status der Rechnung im Portal des Dienstes.",
+      noApi:
+        "Das Portal hat keine API: stornieren Sie die e-Archiv-Rechnung innerhalb von 8 Tagen im Portal (LucaPortal).",
+    },
     settings: "Rechnungseinstellungen",
     series: "Rechnungsserie",
     draft: "Als Entwurf senden (im Dienstportal freigeben)",

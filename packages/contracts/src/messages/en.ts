@@ -29,6 +29,7 @@ export const en: MessageCatalog = {
     oldPasswordRequired: "Current password is required.",
     rowIdRequired: "Link code is required.",
     taxNumberInvalid: "Tax number must have 10 or 11 digits.",
+    websiteInvalid: "Enter a valid web address (e.g. https://myshop.com).",
     fieldInvalid: "Field is not valid.",
     cronInvalid: "Enter a valid cron expression (e.g. 0 */2 * * *).",
     dateInvalid: "Enter a valid date.",
@@ -427,11 +428,11 @@ export const en: MessageCatalog = {
     title: "Invoices",
     notFound: "Invoice not found.",
     noProvider:
-      "This company has no e-invoice service connected. Set up the Uyumsoft or Trendyol e-Faturam connection in Settings › Connections.",
+      'This company has no e-invoice service connected. Add the Uyumsoft, Trendyol e-Faturam or LucaPortal connection in the "E-invoice service" section of Settings › API connections.',
     cancelNotEArchive:
       "Only e-Archive invoices can be cancelled; an e-Invoice must be rejected by the buyer or reversed with a return invoice.",
     cancelTooLate:
-      "The cancellation period is over (7 days after the e-Archive invoice was issued). Issue a return invoice.",
+      "The cancellation period has passed (8 days after the e-Archive invoice was issued). The return is documented by the buyer's return invoice or an expense voucher.",
     cancelState: "This invoice cannot be cancelled in its current state.",
     linkInvalid: "The link is invalid or has expired. Ask the shop for a new link.",
     pdfUnavailable:
@@ -494,6 +495,59 @@ export const en: MessageCatalog = {
       "The e-invoice service refused the invoice. Fix the company settings or the order details according to the error text; it will not be retried automatically, contact support.",
     why_prepared:
       "The number is reserved and sending is in progress. If no answer comes, it is looked up by ETTN; no second invoice is issued for the same order.",
+    documentNotOut:
+      "This invoice has not reached the e-invoice service yet (or was refused); there is no document to show.",
+    exportEmpty: "There are no invoices to export in the chosen date range. Choose another range.",
+    rateSaved: "Rate saved.",
+    rateCurrencyInvalid: "The currency must be a 3-letter ISO code (e.g. USD, EUR); TRY needs no rate.",
+    rateInvalid: "The rate must be a number above zero (TRY per unit).",
+    returnCancelNote: "Order returned / cancelled",
+    waitingRate:
+      "{{count}} foreign-currency orders wait for a rate ({{currencies}}). Enter the rate in the Exchange rates section of the Invoices screen; they are invoiced on the next run.",
+    waitingData:
+      "{{count}} orders wait for their e-Archive: {{reasons}}. Complete what is missing; they are invoiced on the next run.",
+    ratesTitle: "Exchange rates",
+    ratesHint:
+      "A foreign-currency order without its own rate is invoiced at the newest rate you entered on or before the invoice date. Rates are never guessed: without one the invoice waits.",
+    rateCurrency: "Currency",
+    rateDate: "Rate date",
+    rateValue: "Rate (1 unit = TRY)",
+    rateAdd: "Save rate",
+    rateDelete: "Delete",
+    ratesEmpty: "You have not entered a rate yet.",
+    waitingRateAlert:
+      "No {{currency}} rate: {{orders}} orders wait to be invoiced. Enter the {{currency}} rate below; they are invoiced on the next run.",
+    colRate: "Rate",
+    rateFrom_order: "order's rate",
+    rateFrom_merchant: "your rate",
+    return_cancel: "Return: e-Archive cancellation",
+    return_iade: "Return: the buyer issues a return invoice",
+    return_none: "Return: expense voucher",
+    st_delivered: "ERP invoice delivered to the shop",
+    sourceErp: "ERP invoice",
+    count: "{{total}} invoices in this range",
+    countSplit: "(e-invoice service: {{service}}, ERP: {{erp}})",
+    route_service: "Web orders are invoiced through your e-invoice service.",
+    route_erpService: "Invoices are issued through the e-invoice service connected as your ERP.",
+    route_erp:
+      "Your ERP issues the invoices; the panel delivers the ERP's invoice to the shop order. If your ERP does not issue e-invoices, add an e-invoice service.",
+    addService: "Add e-invoice service",
+    view: "View",
+    customerLink: "Customer link",
+    linkCopied: "Customer link copied.",
+    pdfDownload: "Download as PDF",
+    returnWhy: {
+      cancelWithinPeriod:
+        "The e-Archive invoice was within its 8-day cancellation period: by GİB's rules it was cancelled at the e-invoice service.",
+      buyerIssuesIade:
+        "The buyer is an e-Invoice user: the buyer issues the return invoice (TEMELFATURA) and sends it to you; you issue nothing.",
+      companyBuyerIssues: "The buyer is a company: the buyer issues the return invoice; you issue nothing.",
+      consumerAfterPeriod:
+        "A consumer's return after the 8-day cancellation period: consumers issue no invoice; document the return with an expense voucher (gider pusulası).",
+      cancelRefused:
+        "The e-invoice service refused the cancellation: check the invoice's state on the service's portal.",
+      noApi: "The portal has no API: cancel the e-Archive invoice on the portal (LucaPortal) within 8 days.",
+    },
     settings: "Invoice settings",
     series: "Invoice series",
     draft: "Send as draft (approve in the service portal)",

@@ -29,6 +29,7 @@ export const es: MessageCatalog = {
     oldPasswordRequired: "La contraseña actual es obligatoria.",
     rowIdRequired: "El código del enlace es obligatorio.",
     taxNumberInvalid: "El número fiscal debe tener 10 u 11 dígitos.",
+    websiteInvalid: "Introduzca una dirección web válida (p. ej. https://mitienda.com).",
     fieldInvalid: "El campo no es válido.",
     cronInvalid: "Introduzca una expresión cron válida (p. ej. 0 */2 * * *).",
     dateInvalid: "Introduzca una fecha válida.",
@@ -443,11 +444,11 @@ export const es: MessageCatalog = {
     title: "Facturas",
     notFound: "Factura no encontrada.",
     noProvider:
-      "Esta empresa no tiene un servicio de factura electrónica conectado. Configure la conexión de Uyumsoft / Trendyol e-Faturam en Ajustes › Conexiones.",
+      "Esta empresa no tiene un servicio de factura electrónica conectado. Añada la conexión de Uyumsoft, Trendyol e-Faturam o LucaPortal en la sección «Servicio de factura electrónica» de Ajustes › Conexiones API.",
     cancelNotEArchive:
       "Solo se pueden anular facturas e-Archivo; una e-Factura debe rechazarla el comprador o compensarse con una factura de devolución.",
     cancelTooLate:
-      "El plazo de anulación ha vencido (7 días tras emitir la factura e-Archivo). Emita una factura de devolución.",
+      "El plazo de anulación ha pasado (8 días tras emitir la factura e-Archivo). La devolución se documenta con la factura de devolución del comprador o un justificante de gasto.",
     cancelState: "Esta factura no se puede anular en su estado actual.",
     linkInvalid: "El enlace no es válido o ha caducado. Pida a la tienda un enlace nuevo.",
     pdfUnavailable:
@@ -512,6 +513,63 @@ export const es: MessageCatalog = {
       "El servicio de factura electrónica no aceptó la factura. Corrija los ajustes de la empresa o los datos del pedido según el error; no se reintentará automáticamente, contacte con soporte.",
     why_prepared:
       "El número está reservado y el envío está en curso. Si no hay respuesta, se consulta por ETTN; no se emite una segunda factura para el mismo pedido.",
+    documentNotOut:
+      "Esta factura aún no ha llegado al servicio de factura electrónica (o fue rechazada); no hay documento que mostrar.",
+    exportEmpty: "No hay facturas que exportar en el rango de fechas elegido. Elija otro rango.",
+    rateSaved: "Tipo de cambio guardado.",
+    rateCurrencyInvalid:
+      "La moneda debe ser un código ISO de 3 letras (p. ej. USD, EUR); TRY no necesita tipo.",
+    rateInvalid: "El tipo debe ser un número mayor que cero (TRY por unidad).",
+    returnCancelNote: "Pedido devuelto / cancelado",
+    waitingRate:
+      "{{count}} pedidos en moneda extranjera esperan un tipo de cambio ({{currencies}}). Introduzca el tipo en la sección Tipos de cambio de la pantalla de Facturas; se facturan en la siguiente ejecución.",
+    waitingData:
+      "{{count}} pedidos esperan su e-Archivo: {{reasons}}. Complete lo que falta; se facturan en la siguiente ejecución.",
+    ratesTitle: "Tipos de cambio",
+    ratesHint:
+      "Un pedido en moneda extranjera sin tipo propio se factura al tipo más reciente que introdujo en la fecha de la factura o antes. Nunca se adivina un tipo: sin él la factura espera.",
+    rateCurrency: "Moneda",
+    rateDate: "Fecha del tipo",
+    rateValue: "Tipo (1 unidad = TRY)",
+    rateAdd: "Guardar tipo",
+    rateDelete: "Eliminar",
+    ratesEmpty: "Aún no ha introducido ningún tipo.",
+    waitingRateAlert:
+      "No hay tipo {{currency}}: {{orders}} pedidos esperan factura. Introduzca abajo el tipo {{currency}}; se facturan en la siguiente ejecución.",
+    colRate: "Tipo",
+    rateFrom_order: "tipo del pedido",
+    rateFrom_merchant: "su tipo",
+    return_cancel: "Devolución: anulación del e-Archivo",
+    return_iade: "Devolución: el comprador emite una factura de devolución",
+    return_none: "Devolución: justificante de gasto",
+    st_delivered: "Factura del ERP enviada a la tienda",
+    sourceErp: "Factura del ERP",
+    count: "{{total}} facturas en este rango",
+    countSplit: "(servicio de factura electrónica: {{service}}, ERP: {{erp}})",
+    route_service: "Los pedidos web se facturan a través de su servicio de factura electrónica.",
+    route_erpService:
+      "Las facturas se emiten a través del servicio de factura electrónica conectado como su ERP.",
+    route_erp:
+      "Su ERP emite las facturas; el panel lleva la factura del ERP al pedido de la tienda. Si su ERP no emite facturas electrónicas, añada un servicio de factura electrónica.",
+    addService: "Añadir servicio de factura electrónica",
+    view: "Ver",
+    customerLink: "Enlace para el cliente",
+    linkCopied: "Enlace para el cliente copiado.",
+    pdfDownload: "Descargar en PDF",
+    returnWhy: {
+      cancelWithinPeriod:
+        "La factura e-Archivo estaba dentro de su plazo de anulación de 8 días: según las reglas de GİB se anuló en el servicio de factura electrónica.",
+      buyerIssuesIade:
+        "El comprador es usuario de e-Factura: el comprador emite la factura de devolución (TEMELFATURA) y se la envía; usted no emite nada.",
+      companyBuyerIssues:
+        "El comprador es una empresa: el comprador emite la factura de devolución; usted no emite nada.",
+      consumerAfterPeriod:
+        "Devolución de un consumidor pasado el plazo de anulación de 8 días: el consumidor no emite factura; documente la devolución con un justificante de gasto (gider pusulası).",
+      cancelRefused:
+        "El servicio de factura electrónica rechazó la anulación: compruebe el estado de la factura en el portal del servicio.",
+      noApi:
+        "El portal no tiene API: anule la factura e-Archivo en el portal (LucaPortal) en un plazo de 8 días.",
+    },
     settings: "Ajustes de factura",
     series: "Serie de factura",
     draft: "Enviar como borrador (aprobar en el portal del servicio)",

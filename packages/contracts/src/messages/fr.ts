@@ -29,6 +29,7 @@ export const fr: MessageCatalog = {
     oldPasswordRequired: "Le mot de passe actuel est obligatoire.",
     rowIdRequired: "Le code du lien est obligatoire.",
     taxNumberInvalid: "Le numéro fiscal doit comporter 10 ou 11 chiffres.",
+    websiteInvalid: "Saisissez une adresse web valide (p. ex. https://maboutique.com).",
     fieldInvalid: "Le champ n'est pas valide.",
     cronInvalid: "Saisissez une expression cron valide (par ex. 0 */2 * * *).",
     dateInvalid: "Saisissez une date valide.",
@@ -453,11 +454,11 @@ export const fr: MessageCatalog = {
     title: "Factures",
     notFound: "Facture introuvable.",
     noProvider:
-      "Aucun service de facture électronique n'est connecté pour cette société. Configurez la connexion Uyumsoft / Trendyol e-Faturam dans Paramètres › Connexions.",
+      "Aucun service de facture électronique n'est connecté pour cette société. Ajoutez la connexion Uyumsoft, Trendyol e-Faturam ou LucaPortal dans la section « Service de facture électronique » de Paramètres › Connexions API.",
     cancelNotEArchive:
       "Seules les factures e-Archive peuvent être annulées ; une e-Facture doit être refusée par l'acheteur ou compensée par une facture de retour.",
     cancelTooLate:
-      "Le délai d'annulation est dépassé (7 jours après l'émission de la facture e-Archive). Émettez une facture de retour.",
+      "Le délai d'annulation est dépassé (8 jours après l'émission de la facture e-Archive). Le retour est documenté par la facture de retour de l'acheteur ou un bon de dépense.",
     cancelState: "Cette facture ne peut pas être annulée dans son état actuel.",
     linkInvalid: "Le lien est invalide ou a expiré. Demandez un nouveau lien à la boutique.",
     pdfUnavailable:
@@ -522,6 +523,61 @@ export const fr: MessageCatalog = {
       "Le service de facture électronique n'a pas accepté la facture. Corrigez les paramètres de la société ou les données de la commande selon le message d'erreur ; elle ne sera pas renvoyée automatiquement, contactez le support.",
     why_prepared:
       "Le numéro est réservé et l'envoi est en cours. Sans réponse, la facture est recherchée par ETTN ; aucune seconde facture n'est émise pour la même commande.",
+    documentNotOut:
+      "Cette facture n'a pas encore atteint le service de facture électronique (ou a été refusée) ; il n'y a aucun document à afficher.",
+    exportEmpty: "Aucune facture à exporter sur la période choisie. Choisissez une autre période.",
+    rateSaved: "Taux enregistré.",
+    rateCurrencyInvalid:
+      "La devise doit être un code ISO à 3 lettres (p. ex. USD, EUR) ; la TRY n'a pas besoin de taux.",
+    rateInvalid: "Le taux doit être un nombre supérieur à zéro (TRY par unité).",
+    returnCancelNote: "Commande retournée / annulée",
+    waitingRate:
+      "{{count}} commandes en devises attendent un taux ({{currencies}}). Saisissez le taux dans la section Taux de change de l'écran Factures ; elles seront facturées à la prochaine exécution.",
+    waitingData:
+      "{{count}} commandes attendent leur e-Archive : {{reasons}}. Complétez ce qui manque ; elles seront facturées à la prochaine exécution.",
+    ratesTitle: "Taux de change",
+    ratesHint:
+      "Une commande en devises sans taux propre est facturée au taux le plus récent que vous avez saisi à la date de la facture ou avant. Aucun taux n'est deviné : sans taux, la facture attend.",
+    rateCurrency: "Devise",
+    rateDate: "Date du taux",
+    rateValue: "Taux (1 unité = TRY)",
+    rateAdd: "Enregistrer le taux",
+    rateDelete: "Supprimer",
+    ratesEmpty: "Vous n'avez encore saisi aucun taux.",
+    waitingRateAlert:
+      "Aucun taux {{currency}} : {{orders}} commandes attendent leur facture. Saisissez ci-dessous le taux {{currency}} ; elles seront facturées à la prochaine exécution.",
+    colRate: "Taux",
+    rateFrom_order: "taux de la commande",
+    rateFrom_merchant: "votre taux",
+    return_cancel: "Retour : annulation e-Archive",
+    return_iade: "Retour : l'acheteur émet une facture de retour",
+    return_none: "Retour : bon de dépense",
+    st_delivered: "Facture de l'ERP transmise à la boutique",
+    sourceErp: "Facture de l'ERP",
+    count: "{{total}} factures sur cette période",
+    countSplit: "(service de facture électronique : {{service}}, ERP : {{erp}})",
+    route_service: "Les commandes web sont facturées par votre service de facture électronique.",
+    route_erpService: "Les factures sont émises par le service de facture électronique connecté comme ERP.",
+    route_erp:
+      "Votre ERP émet les factures ; le panneau transmet la facture de l'ERP à la commande de la boutique. Si votre ERP n'émet pas de factures électroniques, ajoutez un service de facture électronique.",
+    addService: "Ajouter un service de facture électronique",
+    view: "Afficher",
+    customerLink: "Lien client",
+    linkCopied: "Lien client copié.",
+    pdfDownload: "Télécharger en PDF",
+    returnWhy: {
+      cancelWithinPeriod:
+        "La facture e-Archive était dans son délai d'annulation de 8 jours : selon les règles de la GİB, elle a été annulée auprès du service de facture électronique.",
+      buyerIssuesIade:
+        "L'acheteur est utilisateur e-Facture : il émet la facture de retour (TEMELFATURA) et vous l'envoie ; vous n'émettez rien.",
+      companyBuyerIssues: "L'acheteur est une société : il émet la facture de retour ; vous n'émettez rien.",
+      consumerAfterPeriod:
+        "Retour d'un consommateur après le délai d'annulation de 8 jours : le consommateur n'émet pas de facture ; documentez le retour par un bon de dépense (gider pusulası).",
+      cancelRefused:
+        "Le service de facture électronique a refusé l'annulation : vérifiez l'état de la facture sur le portail du service.",
+      noApi:
+        "Le portail n'a pas d'API : annulez la facture e-Archive sur le portail (LucaPortal) sous 8 jours.",
+    },
     settings: "Paramètres de facturation",
     series: "Série de factures",
     draft: "Envoyer en brouillon (approuver dans le portail du service)",

@@ -29,6 +29,7 @@ export const ja: MessageCatalog = {
     oldPasswordRequired: "現在のパスワードは必須です。",
     rowIdRequired: "リンクコードは必須です。",
     taxNumberInvalid: "税番号は10桁または11桁で入力してください。",
+    websiteInvalid: "有効なウェブアドレスを入力してください（例: https://myshop.com）。",
     fieldInvalid: "入力値が正しくありません。",
     cronInvalid: "有効なcron式を入力してください（例: 0 */2 * * *）。",
     dateInvalid: "有効な日付を入力してください。",
@@ -424,11 +425,11 @@ export const ja: MessageCatalog = {
     title: "請求書",
     notFound: "請求書が見つかりません。",
     noProvider:
-      "この会社には電子請求書サービスが接続されていません。設定 › 接続 で Uyumsoft / Trendyol e-Faturam の接続を設定してください。",
+      "この会社には電子請求書サービスが接続されていません。設定 › API 接続 の「電子請求書サービス」で Uyumsoft、Trendyol e-Faturam または LucaPortal の接続を追加してください。",
     cancelNotEArchive:
       "取り消せるのは e-アーカイブ請求書のみです。e-請求書は購入者が拒否するか、返品請求書で相殺する必要があります。",
     cancelTooLate:
-      "取消期限を過ぎています（e-アーカイブ請求書の発行から7日）。返品請求書を発行してください。",
+      "取消期間（e-Arşiv 請求書の発行から 8 日）を過ぎています。返品は買い手の返品請求書または経費伝票で記録します。",
     cancelState: "この請求書は現在の状態では取り消せません。",
     linkInvalid: "リンクが無効か期限切れです。ショップに新しいリンクを依頼してください。",
     pdfUnavailable: "現在、電子請求書サービスから請求書の PDF を取得できません。数分後に再試行してください。",
@@ -491,6 +492,62 @@ export const ja: MessageCatalog = {
       "電子請求書サービスが請求書を受け付けませんでした。エラー内容に従って会社設定または注文情報を修正してください。自動では再送されないため、サポートに連絡してください。",
     why_prepared:
       "番号は確保済みで送信中です。応答がない場合は ETTN で照会し、同じ注文に 2 通目の請求書は発行されません。",
+    documentNotOut:
+      "この請求書はまだ電子請求書サービスに届いていない（または拒否された）ため、表示する文書がありません。",
+    exportEmpty: "選択した期間にエクスポートする請求書はありません。別の期間を選んでください。",
+    rateSaved: "為替レートを保存しました。",
+    rateCurrencyInvalid:
+      "通貨は 3 文字の ISO コードで入力してください（例: USD、EUR）。TRY にレートは不要です。",
+    rateInvalid: "レートはゼロより大きい数値で入力してください（1 単位あたりの TRY）。",
+    returnCancelNote: "注文が返品 / キャンセルされました",
+    waitingRate:
+      "外貨建ての注文 {{count}} 件がレート待ちです（{{currencies}}）。請求書画面の為替レート欄でレートを入力してください。次回の実行で請求書が発行されます。",
+    waitingData:
+      "{{count}} 件の注文が e-Arşiv を待っています: {{reasons}}。不足を補ってください。次回の実行で請求書が発行されます。",
+    ratesTitle: "為替レート",
+    ratesHint:
+      "独自のレートがない外貨建て注文は、請求日以前に入力された最新のレートで請求されます。レートを推測することはありません。レートがなければ請求書は待機します。",
+    rateCurrency: "通貨",
+    rateDate: "レートの日付",
+    rateValue: "レート（1 単位 = TRY）",
+    rateAdd: "レートを保存",
+    rateDelete: "削除",
+    ratesEmpty: "まだレートが入力されていません。",
+    waitingRateAlert:
+      "{{currency}} のレートがありません: {{orders}} 件の注文が請求待ちです。下で {{currency}} のレートを入力してください。次回の実行で請求書が発行されます。",
+    colRate: "レート",
+    rateFrom_order: "注文のレート",
+    rateFrom_merchant: "入力したレート",
+    return_cancel: "返品: e-Arşiv の取消",
+    return_iade: "返品: 買い手が返品請求書を発行",
+    return_none: "返品: 経費伝票",
+    st_delivered: "ERP の請求書をショップに転送済み",
+    sourceErp: "ERP の請求書",
+    count: "この期間の請求書 {{total}} 件",
+    countSplit: "（電子請求書サービス: {{service}}、ERP: {{erp}}）",
+    route_service: "ウェブ注文の請求書は電子請求書サービス経由で発行されます。",
+    route_erpService: "請求書は ERP として接続された電子請求書サービス経由で発行されます。",
+    route_erp:
+      "請求書は ERP が発行し、パネルが ERP の請求書をショップの注文に転送します。ERP が電子請求書を発行しない場合は電子請求書サービスを追加してください。",
+    addService: "電子請求書サービスを追加",
+    view: "表示",
+    customerLink: "顧客用リンク",
+    linkCopied: "顧客用リンクをコピーしました。",
+    pdfDownload: "PDF でダウンロード",
+    returnWhy: {
+      cancelWithinPeriod:
+        "e-Arşiv 請求書は 8 日間の取消期間内でした。GİB の規則に従い、電子請求書サービスで取り消されました。",
+      buyerIssuesIade:
+        "買い手は e-Fatura 利用者です。返品請求書（TEMELFATURA）は買い手が発行してあなたに送ります。あなたが発行する必要はありません。",
+      companyBuyerIssues:
+        "買い手は法人です。返品請求書は買い手が発行します。あなたが発行する必要はありません。",
+      consumerAfterPeriod:
+        "8 日間の取消期間を過ぎた消費者の返品です。消費者は請求書を発行しないため、経費伝票（gider pusulası）で返品を記録してください。",
+      cancelRefused:
+        "電子請求書サービスが取消を受け付けませんでした。サービスのポータルで請求書の状態を確認してください。",
+      noApi:
+        "ポータルに API がありません。8 日以内にポータル（LucaPortal）で e-Arşiv 請求書を取り消してください。",
+    },
     settings: "請求書設定",
     series: "請求書シリーズ",
     draft: "下書きとして送信（サービスのポータルで承認）",

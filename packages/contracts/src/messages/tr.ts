@@ -31,6 +31,7 @@ export const tr = {
     oldPasswordRequired: "Mevcut şifre alanı zorunludur.",
     rowIdRequired: "Bağlantı kodu zorunludur.",
     taxNumberInvalid: "Vergi numarası 10 veya 11 haneli olmalıdır.",
+    websiteInvalid: "Geçerli bir web adresi giriniz (ör. https://magazam.com).",
     fieldInvalid: "Alan geçerli değil.",
     cronInvalid: "Geçerli bir cron ifadesi giriniz (ör. 0 */2 * * *).",
     dateInvalid: "Geçerli bir tarih giriniz.",
@@ -435,10 +436,11 @@ export const tr = {
     title: "Faturalar",
     notFound: "Fatura bulunamadı.",
     noProvider:
-      "Bu firmanın bağlı bir e-fatura servisi yok. Ayarlar › Bağlantılar'dan Uyumsoft veya Trendyol e-Faturam bağlantısını kurun.",
+      'Bu firmanın bağlı bir e-fatura servisi yok. Ayarlar › API Bağlantıları sayfasındaki "E-Fatura Servisi" bölümünden Uyumsoft, Trendyol e-Faturam veya LucaPortal bağlantısını ekleyin.',
     cancelNotEArchive:
       "Yalnızca e-Arşiv faturaları iptal edilebilir; e-Faturayı alıcı reddetmeli ya da iade faturası kesilmeli.",
-    cancelTooLate: "İptal süresi geçti (e-Arşiv faturası düzenlendikten sonra 7 gün). İade faturası kesin.",
+    cancelTooLate:
+      "İptal süresi geçti (e-Arşiv faturası düzenlendikten sonra 8 gün). İade, alıcının iade faturası ya da gider pusulası ile belgelenir.",
     cancelState: "Bu fatura bu durumdayken iptal edilemez.",
     linkInvalid: "Bağlantı geçersiz ya da süresi dolmuş. Mağazadan yeni bağlantı isteyin.",
     pdfUnavailable: "Fatura PDF'i şu an e-fatura servisinden alınamıyor. Birkaç dakika sonra tekrar deneyin.",
@@ -501,6 +503,59 @@ export const tr = {
       "E-fatura servisi faturayı kabul etmedi. Hata metnine göre firma ayarlarını veya sipariş bilgilerini düzeltin; fatura bir sonraki çalışmada yeniden denenmez, destekle iletişime geçin.",
     why_prepared:
       "Fatura numarası ayrıldı, gönderim sürüyor. Yanıt alınamazsa ETTN ile sorgulanır; aynı sipariş için ikinci fatura kesilmez.",
+    documentNotOut:
+      "Bu fatura henüz e-fatura servisine ulaşmadı (ya da reddedildi); gösterilecek bir belge yok.",
+    exportEmpty: "Seçilen tarih aralığında dışa aktarılacak fatura yok. Başka bir aralık seçin.",
+    rateSaved: "Kur kaydedildi.",
+    rateCurrencyInvalid: "Para birimi 3 harfli ISO kodu olmalı (ör. USD, EUR); TL için kur gerekmez.",
+    rateInvalid: "Kur sıfırdan büyük bir sayı olmalı (1 birim kaç TL).",
+    returnCancelNote: "Sipariş iade edildi / iptal edildi",
+    waitingRate:
+      "{{count}} döviz siparişi kur bekliyor ({{currencies}}). Faturalar ekranındaki Döviz Kurları bölümünden kuru girin; faturalar sonraki çalışmada kesilir.",
+    waitingData:
+      "{{count}} sipariş e-Arşiv için bekliyor: {{reasons}}. Eksikleri tamamlayın; faturalar bir sonraki çalışmada kesilir.",
+    ratesTitle: "Döviz Kurları",
+    ratesHint:
+      "Yabancı para birimli bir sipariş, kendi kuru yoksa fatura tarihinde veya öncesinde girdiğiniz en yeni kurla faturalanır. Kur tahmin edilmez: kur yoksa fatura bekler.",
+    rateCurrency: "Para birimi",
+    rateDate: "Kur tarihi",
+    rateValue: "Kur (1 birim = TL)",
+    rateAdd: "Kuru Kaydet",
+    rateDelete: "Sil",
+    ratesEmpty: "Henüz kur girmediniz.",
+    waitingRateAlert:
+      "{{currency}} kuru yok: {{orders}} sipariş faturalanmayı bekliyor. Aşağıdan {{currency}} kurunu girin; faturalar bir sonraki çalışmada kesilir.",
+    colRate: "Kur",
+    rateFrom_order: "siparişin kuru",
+    rateFrom_merchant: "sizin kurunuz",
+    return_cancel: "İade: e-Arşiv iptali",
+    return_iade: "İade: alıcı iade faturası düzenler",
+    return_none: "İade: gider pusulası",
+    st_delivered: "ERP faturası mağazaya aktarıldı",
+    sourceErp: "ERP faturası",
+    count: "Bu aralıkta {{total}} fatura",
+    countSplit: "(e-fatura servisi: {{service}}, ERP: {{erp}})",
+    route_service: "Web siparişlerinin faturaları e-fatura servisiniz üzerinden kesilir.",
+    route_erpService: "Faturalar, ERP olarak bağlı e-fatura servisiniz üzerinden kesilir.",
+    route_erp:
+      "Faturaları ERP'niz kesiyor; panel ERP'nin faturasını mağazadaki siparişe aktarır. ERP'niz e-fatura kesmiyorsa bir e-fatura servisi ekleyin.",
+    addService: "E-Fatura Servisi Ekle",
+    view: "Görüntüle",
+    customerLink: "Müşteri bağlantısı",
+    linkCopied: "Müşteri bağlantısı kopyalandı.",
+    pdfDownload: "PDF olarak indir",
+    returnWhy: {
+      cancelWithinPeriod:
+        "e-Arşiv faturası 8 günlük iptal süresi içindeydi: GİB kurallarına göre fatura e-fatura servisinde iptal edildi.",
+      buyerIssuesIade:
+        "Alıcı e-Fatura kullanıcısı: iade faturasını (TEMELFATURA) alıcı düzenler ve size gönderir; sizin fatura kesmeniz gerekmez.",
+      companyBuyerIssues: "Alıcı bir firma: iade faturasını alıcı düzenler; sizin fatura kesmeniz gerekmez.",
+      consumerAfterPeriod:
+        "Tüketici iadesi ve 8 günlük iptal süresi geçti: tüketici fatura kesmez; iadeyi gider pusulası ile belgeleyin.",
+      cancelRefused:
+        "E-fatura servisi iptali kabul etmedi: faturanın durumunu servisin portalından kontrol edin.",
+      noApi: "Portalın API'si yok: e-Arşiv faturasını 8 gün içinde portaldan (LucaPortal) iptal edin.",
+    },
     settings: "Fatura Ayarları",
     series: "Fatura serisi",
     draft: "Taslak olarak gönder (servis portalında onayla)",
@@ -673,6 +728,7 @@ export const tr = {
       none: "Yok",
       erp: "ERP",
       shop: "E-ticaret",
+      einvoice: "e-Fatura servisi",
       ok: "Başarılı",
       notOk: "Başarısız",
       perCustomer: "Her müşteriye ayrı cari hesap",

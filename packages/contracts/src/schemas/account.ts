@@ -137,6 +137,13 @@ export const updateCompanySchema = z.object({
     .regex(/^(0\d{10})?$/, err("validation.phoneInvalid"))
     .optional()
     .default(""),
+  /** The shop's web address, printed on every e-Arşiv of an internet sale (GİB: internet sales). */
+  website: lineInput()
+    .trim()
+    .max(200, err("validation.websiteInvalid"))
+    .regex(/^(https?:\/\/[^\s/$.?#][^\s]*)?$/i, err("validation.websiteInvalid"))
+    .optional()
+    .default(""),
 });
 export type UpdateCompanyRequest = z.infer<typeof updateCompanySchema>;
 
@@ -159,6 +166,7 @@ export const companySchema = z.object({
   tax_Number: z.string(),
   address: z.string(),
   phone: z.string(),
+  website: z.string(),
   erpType: z.number().int(),
   ecommerceType: z.number().int(),
   created_Date: z.string(),

@@ -3,7 +3,7 @@ import { JOB_TYPES } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
 import { dateParam, idInput, pageNumberParam, pageSizeParam, textInput } from "./common.ts";
 import { jobSchema } from "./jobs.ts";
-import { connectionStatusSchema } from "./settings.ts";
+import { connectionStatusSchema, INVOICE_ROUTES } from "./settings.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
@@ -115,6 +115,12 @@ export const dashboardSchema = z.object({
   connectionStatuses: z.object({ erp: connectionStatusSchema, eCommerce: connectionStatusSchema }),
   /** The on-site agent the ERP connection goes through (its status shows on the card), or null. */
   erpAgentId: z.number().int().nullable(),
+  /** The e-invoice service card: who issues the invoices, through which system, and its status. */
+  einvoiceService: z.object({
+    route: z.enum(INVOICE_ROUTES),
+    system: z.string().nullable(),
+    status: connectionStatusSchema.nullable(),
+  }),
   failedJobReports: z.array(
     z.object({
       jobName: z.string(),

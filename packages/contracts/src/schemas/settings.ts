@@ -6,8 +6,11 @@ import { idInput, lineInput, textInput } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
-/** `{connectionType}` of the connection calls: the ERP side or the shop side. */
-export const CONNECTION_TYPES = ["erp", "ecommerce"] as const;
+/**
+ * `{connectionType}` of the connection calls: the ERP side, the shop side, or the optional e-invoice
+ * service (Uyumsoft, Trendyol e-Faturam, LucaPortal) that issues the invoices when the ERP does not.
+ */
+export const CONNECTION_TYPES = ["erp", "ecommerce", "einvoice"] as const;
 export const connectionTypeSchema = z.enum(CONNECTION_TYPES, err("validation.fieldInvalid"));
 export type ConnectionType = z.infer<typeof connectionTypeSchema>;
 
@@ -96,12 +99,27 @@ export const keptLoginSchema = z.object({
 });
 export type KeptLogin = z.infer<typeof keptLoginSchema>;
 
-/** Both sides of the company: the saved connection (or null) and the type chosen at sign-up. */
+/**
+ * Who issues the company's invoices: its e-invoice service connection (`service`), its "ERP" when that
+ * is itself an e-invoice service or portal (`erpService`, e.g. registered with Uyumsoft), or the ERP's
+ * own invoices go to the shop (`erp`).
+ */
+export const INVOICE_ROUTES = ["service", "erpService", "erp"] as const;
+export type InvoiceRoute = (typeof INVOICE_ROUTES)[number];
+
+/** Every side of the company: the saved connection (or null) and the type chosen at sign-up. */
 export const connectionsOverviewSchema = z.object({
   erp: connectionViewSchema.nullable(),
   ecommerce: connectionViewSchema.nullable(),
+  /** The optional e-invoice service (third connection). */
+  einvoice: connectionViewSchema.nullable(),
+  invoiceRoute: z.enum(INVOICE_ROUTES),
   /** Each side's kept real logins, one per system (the sandbox and system switches erase none). */
-  keptLogins: z.object({ erp: z.array(keptLoginSchema), ecommerce: z.array(keptLoginSchema) }),
+  keptLogins: z.object({
+    erp: z.array(keptLoginSchema),
+    ecommerce: z.array(keptLoginSchema),
+    einvoice: z.array(keptLoginSchema),
+  }),
   registeredErpType: z.number().int(),
   registeredEcommerceType: z.number().int(),
   connectors: z.array(connectorInfoSchema),

@@ -15,6 +15,7 @@ export const seller: SellerInfo = {
   },
   email: "fatura@anadolu.example",
   phone: "+90 216 555 00 00",
+  website: "https://www.anadolu.example",
 };
 
 export function sampleOrder(overrides: Partial<Order> = {}): Order {
@@ -52,6 +53,8 @@ export function sampleOrder(overrides: Partial<Order> = {}): Order {
     ],
     shipping: { method: "Yurtiçi", cost: 49.9 },
     totals: { subtotal: 1337.4, discount: 100, shipping: 49.9, tax: 0, grandTotal: 1287.3 },
+    payment: { means: "KREDIKARTI/BANKAKARTI", date: "2026-11-20" },
+    delivery: { carrier: "Yurtiçi Kargo", dispatchDate: "2026-11-21", trackingNumber: "YK123456789" },
     ...overrides,
   };
 }

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { invoiceDocument } from "../document.ts";
+import { iadeProfile } from "../returns.ts";
 import { sampleOrder, seller } from "../testing/fixtures.ts";
 import { buildUblInvoice } from "../ubl.ts";
-import { groundTruth, SchematronValidator, totalsSchematron, validateXsd } from "./validate.ts";
+import { GibValidator } from "./gib-package.ts";
+import { SchematronValidator, totalsSchematron, validateXsd } from "./validate.ts";
 
 /**
  * IADE invoices as the invoice flow issues them for a cancelled / returned shop order: the same order, a new
@@ -23,7 +25,8 @@ const company = sampleOrder({
 const headers = [
   { order: consumer, profile: "EARSIVFATURA" as const, uuid: "8d0c7a1e-2222-4b3c-8d4e-0123456789ab" },
   { order: company, profile: "TEMELFATURA" as const, uuid: "8d0c7a1e-3333-4b3c-8d4e-0123456789ab" },
-  { order: company, profile: "TICARIFATURA" as const, uuid: "8d0c7a1e-4444-4b3c-8d4e-0123456789ab" },
+  // A TICARIFATURA's return goes as TEMELFATURA (GİB's current schematron, InvoiceTypeCodeCheck).
+  { order: company, profile: iadeProfile("TICARIFATURA"), uuid: "8d0c7a1e-4444-4b3c-8d4e-0123456789ab" },
 ].map((h, i) => ({
   order: h.order,
   header: {
@@ -32,16 +35,17 @@ const headers = [
     number: `WEB2026${String(100 + i).padStart(9, "0")}`,
     uuid: h.uuid,
     issueDate: "2026-11-23",
+    issueTime: "14:05:00",
     returnOf: sale,
   },
 }));
 // Built inside each test, not at import: a mutation tool then knows which tests run the builder.
 const buildAll = () => headers.map((h) => ({ ...h, ...buildUblInvoice(h.order, seller, h.header) }));
 
-let gib: SchematronValidator;
+let gib: GibValidator;
 let totals: SchematronValidator;
-beforeAll(() => {
-  gib = new SchematronValidator(groundTruth.gibSchematron);
+beforeAll(async () => {
+  gib = await GibValidator.current();
   totals = new SchematronValidator(totalsSchematron);
 });
 

@@ -98,8 +98,9 @@ export interface SchematronResult {
 export class SchematronValidator {
   readonly compiled: CompiledSchematron;
 
-  constructor(schemaFile: string) {
-    this.compiled = compileSchematron(readFileSync(schemaFile, "utf8"));
+  /** A schema file, or the schema itself (`{ xml }`, e.g. GİB's package assembled by `gibCurrentSchematron`). */
+  constructor(schema: string | { xml: string }) {
+    this.compiled = compileSchematron(typeof schema === "string" ? readFileSync(schema, "utf8") : schema.xml);
   }
 
   /** Runs the compiled rules over all documents in one Saxon run (one JVM start). */

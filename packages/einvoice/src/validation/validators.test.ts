@@ -40,6 +40,7 @@ const header = {
   number: "ABC2026000000001",
   uuid: "3f1c2a3e-1111-4a2b-9c3d-0123456789ab",
   issueDate: "2026-11-23",
+  issueTime: "14:05:00",
 };
 const company = sampleOrder({
   customer: {

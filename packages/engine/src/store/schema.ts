@@ -23,13 +23,16 @@ import {
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 const createdAt = () => ts("created_at").notNull().defaultNow();
 
-/** A company's ERP or shop connection; credentials are sealed with AES-256-GCM by the server. */
+/**
+ * A company's ERP, shop or e-invoice service connection (the third is optional: it issues the invoices
+ * when the ERP does not); credentials are sealed with AES-256-GCM by the server.
+ */
 export const connections = pgTable(
   "connections",
   {
     id: serial("id").primaryKey(),
     companyId: integer("company_id").notNull(),
-    kind: text("kind", { enum: ["erp", "shop"] }).notNull(),
+    kind: text("kind", { enum: ["erp", "shop", "einvoice"] }).notNull(),
     systemType: integer("system_type").notNull(),
     credentialsSealed: text("credentials_sealed").notNull(),
     /** Emulated systems of the demo company (the panel marks them). */

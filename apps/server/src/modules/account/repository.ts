@@ -42,6 +42,7 @@ export function toAccount(user: UserRow, company: CompanyRow | undefined): Accou
           tax_Number: company.taxNumber,
           address: company.address,
           phone: company.phone,
+          website: company.website,
           erpType: company.erpType,
           ecommerceType: company.ecommerceType,
           created_Date: company.createdAt.toISOString(),

@@ -323,6 +323,7 @@ export class AccountService {
         taxNumber: input.tax_Number,
         address: input.address,
         phone: input.phone,
+        website: input.website,
       })
       .where(eq(companies.id, companyId));
     return this.getAccount(userId);

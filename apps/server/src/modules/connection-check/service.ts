@@ -25,7 +25,7 @@ import {
   message,
 } from "@ep/contracts";
 import { engineSchema, JOB_CATALOG } from "@ep/engine";
-import { and, asc, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { users } from "../../platform/db/schema.ts";
 import { filesOf, interactiveConnectorContext, transportOf } from "../connections/connector-factory.ts";
@@ -363,9 +363,13 @@ export class ConnectionCheckService {
         ),
       )
       .where(
-        or(
-          isNull(connectionChecks.id),
-          lt(connectionChecks.checkedAt, new Date(now.getTime() - DAILY_AGE_MS)),
+        and(
+          // The e-invoice service is tested, not checked: it reads no data the jobs depend on.
+          inArray(connections.kind, ["erp", "shop"]),
+          or(
+            isNull(connectionChecks.id),
+            lt(connectionChecks.checkedAt, new Date(now.getTime() - DAILY_AGE_MS)),
+          ),
         ),
       )
       .orderBy(asc(sql`coalesce(${connectionChecks.checkedAt}, 'epoch')`))

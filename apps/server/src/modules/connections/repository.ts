@@ -6,7 +6,8 @@ import { connectionProfiles } from "./schema.ts";
 
 const { connections } = engineSchema;
 export type ConnectionRow = typeof connections.$inferSelect;
-export type ConnectionKind = "erp" | "shop";
+/** The ERP, the shop, and the optional e-invoice service that issues the invoices when the ERP does not. */
+export type ConnectionKind = "erp" | "shop" | "einvoice";
 
 export async function findConnection(
   db: Db,

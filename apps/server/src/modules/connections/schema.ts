@@ -10,7 +10,7 @@ export const connectionProfiles = pgTable(
   {
     id: serial("id").primaryKey(),
     companyId: integer("company_id").notNull(),
-    kind: text("kind", { enum: ["erp", "shop"] }).notNull(),
+    kind: text("kind", { enum: ["erp", "shop", "einvoice"] }).notNull(),
     systemType: integer("system_type").notNull(),
     credentialsSealed: text("credentials_sealed").notNull(),
     agentId: integer("agent_id"),

@@ -83,8 +83,10 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .select()
         .from(connections)
         .where(and(eq(connections.id, connectionId), eq(connections.companyId, companyId)));
-      const descriptor = row ? getDescriptor(row.kind, row.systemType) : undefined;
-      if (!row || !descriptor?.mapping || row.kind !== "erp") throw AppError.notFound();
+      // Only the ERP side has SQL mappings.
+      if (row?.kind !== "erp") throw AppError.notFound();
+      const descriptor = getDescriptor(row.kind, row.systemType);
+      if (!descriptor?.mapping) throw AppError.notFound();
       return { row, descriptor };
     };
 
@@ -287,9 +289,9 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .select()
           .from(connections)
           .where(and(eq(connections.id, request.params.connectionId), eq(connections.companyId, companyId)));
-        if (!row) throw AppError.notFound();
+        if (row?.kind !== "erp") throw AppError.notFound();
         const descriptor = getDescriptor(row.kind, row.systemType);
-        if (!descriptor?.mapping || row.kind !== "erp") throw AppError.notFound();
+        if (!descriptor?.mapping) throw AppError.notFound();
         const stored = openCredentials(ctx.credentials, row);
         const credentials = {
           ...stored,

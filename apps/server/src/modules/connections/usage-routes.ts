@@ -13,14 +13,15 @@ type ConnectionRow = typeof engineSchema.connections.$inferSelect;
 
 /** This month's billable calls of a metered connection; null for a system that does not meter. */
 async function usageOf(ctx: AppContext, row: ConnectionRow): Promise<ConnectionUsage | null> {
-  const policy = getDescriptor(row.kind, row.systemType)?.metering;
+  const systems = row.kind === "shop" ? "shop" : "erp";
+  const policy = getDescriptor(systems, row.systemType)?.metering;
   if (!policy) return null;
-  const descriptor = getDescriptor(row.kind, row.systemType);
+  const descriptor = getDescriptor(systems, row.systemType);
   const u = await monthUsage(ctx.database.db, row.id, ctx.clock.now());
   const quota = policy.monthlyQuota ?? null;
   return {
     connectionId: row.id,
-    connectionType: row.kind === "erp" ? "erp" : "ecommerce",
+    connectionType: row.kind === "shop" ? "ecommerce" : row.kind,
     system: descriptor?.system ?? "",
     month: u.month,
     kind: policy.kind,

@@ -227,7 +227,7 @@ type ActiveRunJson = {
 };
 
 type ConnectionJson = {
-  kind: "erp" | "shop";
+  kind: "erp" | "shop" | "einvoice";
   systemType: number;
   lastTestAt: string | null;
   lastTestOk: boolean | null;

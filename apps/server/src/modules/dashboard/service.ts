@@ -1,6 +1,9 @@
-import { type DashboardDto, type JobType, message } from "@ep/contracts";
+import { getDescriptor } from "@ep/connectors";
+import { type ConnectionStatus, type DashboardDto, type JobType, message } from "@ep/contracts";
 import type { AppContext } from "../../platform/context.ts";
 import { TURKEY_OFFSET_MS, turkishDateRange, turkishDayStart } from "../../platform/time/turkey.ts";
+import { countInvoices } from "../invoices/count.ts";
+import { issuesInvoices } from "../invoices/route.ts";
 import { toJobDto } from "../jobs/repository.ts";
 import { dueLicenceNotifications, insertLicenceNotifications } from "../notifications/repository.ts";
 import { connectionStatus } from "./connection-status.ts";
@@ -63,14 +66,13 @@ export class DashboardService {
     };
 
     const runs = jobs.flatMap((j) => j.lastRun ?? []);
-    const status = (kind: "erp" | "shop") =>
-      connectionStatus(
-        kind,
-        facts.connections.find((c) => c.kind === kind),
-        runs,
-      );
+    const status = (kind: "erp" | "shop") => {
+      const connection = facts.connections.find((c) => c.kind === kind);
+      return connectionStatus(kind, connection && { ...connection, kind }, runs);
+    };
     const erp = status("erp");
     const shop = status("shop");
+    const einvoiceService = this.einvoiceService(facts.connections, erp);
     const atLimit = (n: number) => n >= repo.COUNT_LIMIT;
 
     return {
@@ -90,6 +92,7 @@ export class DashboardService {
       connectionMessages: { erp: erp.message, eCommerce: shop.message },
       connectionStatuses: { erp, eCommerce: shop },
       erpAgentId: facts.connections.find((c) => c.kind === "erp")?.agentId ?? null,
+      einvoiceService,
       failedJobReports: jobs
         .filter((j) => j.openErrors > 0)
         .map((j) => ({
@@ -124,8 +127,43 @@ export class DashboardService {
     return repo.salesReport(this.db, companyId, { ...q, ...turkishDateRange(q) });
   }
 
-  runStatistics(companyId: number, q: { startDate?: string; endDate?: string }) {
-    const { from, to } = turkishDateRange(q);
-    return repo.runStatistics(this.db, companyId, from, to);
+  /**
+   * The e-invoice service card: who issues the invoices (invoices/route.ts) and that connection's status
+   * (its last test: the service takes no part in the product and order runs).
+   */
+  private einvoiceService(
+    connections: Array<{
+      kind: "erp" | "shop" | "einvoice";
+      systemType: number;
+      lastTestAt: Date | null;
+      lastTestOk: boolean | null;
+      lastTestMessage: string | null;
+    }>,
+    erpStatus: ConnectionStatus,
+  ): DashboardDto["einvoiceService"] {
+    const service = connections.find((c) => c.kind === "einvoice");
+    if (service)
+      return {
+        route: "service",
+        system: getDescriptor("erp", service.systemType)?.name ?? String(service.systemType),
+        status: connectionStatus("erp", { ...service, kind: "erp" }, []),
+      };
+    const erp = connections.find((c) => c.kind === "erp");
+    if (erp && issuesInvoices(erp.systemType))
+      return {
+        route: "erpService",
+        system: getDescriptor("erp", erp.systemType)?.name ?? String(erp.systemType),
+        status: erpStatus,
+      };
+    return { route: "erp", system: null, status: null };
+  }
+
+  async runStatistics(companyId: number, q: { startDate?: string; endDate?: string }) {
+    const range = turkishDateRange(q);
+    const rows = await repo.runStatistics(this.db, companyId, range.from, range.to);
+    // The invoice job's row counts invoices as the Faturalar screen does (one definition: count.ts),
+    // not the sum of its runs' own tallies.
+    const invoices = await countInvoices(this.db, companyId, range);
+    return rows.map((r) => (r.jobType === "InvoiceIntegration" ? { ...r, written: invoices.total } : r));
   }
 }

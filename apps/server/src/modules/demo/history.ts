@@ -1,7 +1,7 @@
 import { CITIES, FIRST_NAMES, LAST_NAMES, Prng } from "@ep/connectors";
 import type { JobType } from "@ep/contracts";
 import { buildReport, engineSchema } from "@ep/engine";
-import { and, eq, isNull, like } from "drizzle-orm";
+import { and, eq, isNull, like, notLike } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDayStart } from "../../platform/time/turkey.ts";
 
@@ -86,7 +86,7 @@ const FAILED_TASKS: Array<{
  * failed-task screens look like a real shop's on the first visit. Seeded once; idempotent.
  */
 export async function seedDemoHistory(db: Db, companyId: number, shopConnectionId: number, now: Date) {
-  const { orderLedger, jobs, jobRuns, jobErrorReports } = engineSchema;
+  const { orderLedger, invoiceLedger, jobs, jobRuns, jobErrorReports } = engineSchema;
   const [seeded] = await db
     .select({ id: orderLedger.id })
     .from(orderLedger)
@@ -136,6 +136,23 @@ export async function seedDemoHistory(db: Db, companyId: number, shopConnectionI
     }
     for (let i = 0; i < orders.length; i += 500)
       await tx.insert(orderLedger).values(orders.slice(i, i + 500));
+    // The ERP invoiced each past order and the invoice job took the invoice to the shop order: the
+    // Faturalar screen lists these and the Reports page counts the same ones (invoices/count.ts).
+    const d = (n: number) => prng.digits(n);
+    const invoices: (typeof invoiceLedger.$inferInsert)[] = orders.map((o, index) => ({
+      companyId,
+      shopConnectionId,
+      ettn: `${d(8)}-${d(4)}-4${d(3)}-8${d(3)}-${d(12)}`,
+      orderNo: o.orderNo,
+      invoiceNo: `MKR2026${String(index + 1).padStart(9, "0")}`,
+      shopOrderId: o.shopOrderId,
+      state: "sent",
+      attachedAt: new Date(
+        Math.min((o.confirmedAt as Date).getTime() + prng.int(1, 6) * 3_600_000, now.getTime() - 60_000),
+      ),
+    }));
+    for (let i = 0; i < invoices.length; i += 500)
+      await tx.insert(invoiceLedger).values(invoices.slice(i, i + 500));
 
     const companyJobs = await tx.select().from(jobs).where(eq(jobs.companyId, companyId));
     for (const job of companyJobs) {
@@ -223,11 +240,18 @@ export async function seedDemoHistory(db: Db, companyId: number, shopConnectionI
 
 /**
  * On a restart the sandboxes begin afresh: forget what the ledgers knew of their catalogues and
- * invoices. The orders stay, the past's and today's alike: they happened, and the reports count them.
+ * invoices. The orders stay, the past's and today's alike: they happened, and the reports count them;
+ * so do the past's invoices.
  */
 export async function clearSandboxLedgers(db: Db, companyId: number) {
   const { invoiceLedger, syncCursors, syncLedger } = engineSchema;
-  for (const table of [invoiceLedger, syncCursors, syncLedger]) {
+  for (const table of [syncCursors, syncLedger]) {
     await db.delete(table).where(eq(table.companyId, companyId));
   }
+  // The seeded past's invoices stay with its orders (they happened); the live shop's start afresh.
+  await db
+    .delete(invoiceLedger)
+    .where(
+      and(eq(invoiceLedger.companyId, companyId), notLike(invoiceLedger.orderNo, `${HISTORY_ORDER_PREFIX}%`)),
+    );
 }

@@ -51,7 +51,7 @@ export async function mappingConnectionOf(ctx: Ctx, companyId: number) {
     .select()
     .from(connections)
     .where(and(eq(connections.companyId, companyId), eq(connections.kind, "erp")));
-  const descriptor = row ? getDescriptor(row.kind, row.systemType) : undefined;
+  const descriptor = row ? getDescriptor("erp", row.systemType) : undefined;
   return row && descriptor?.mapping ? row : undefined;
 }
 

@@ -1,22 +1,23 @@
-import { isEInvoiceType, isFileInvoiceType } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { FLOWS, type Flow } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
-import { findConnection } from "../connections/repository.ts";
 import { runInvoiceCycle } from "./issue.ts";
-import { invoiceProviderOf, loadInvoiceSettings, pdfLink } from "./routes.ts";
+import { customerLink } from "./links.ts";
+import { invoiceRouteOf } from "./route.ts";
+import { invoiceProviderOf, loadInvoiceSettings } from "./routes.ts";
 
 /**
- * The InvoiceIntegration job: a company whose "ERP" is an e-invoice service (Uyumsoft 8/18, Trendyol
- * e-Faturam 24, or LucaPortal 19 through files) issues
- * the invoices itself (runInvoiceCycle); any other company keeps the engine's flow that moves the ERP's
- * invoices to the shop.
+ * The InvoiceIntegration job: a company with an e-invoice service (its third connection, or its "ERP" when
+ * that is Uyumsoft 8/18, Trendyol e-Faturam 24, or LucaPortal 19 through files) issues the invoices itself
+ * (runInvoiceCycle); any other company keeps the engine's flow that moves the ERP's invoices to the shop.
  */
 export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
   const erpFlow = FLOWS.InvoiceIntegration;
   return async (flow) => {
-    const erp = await findConnection(ctx.database.db, flow.companyId, "erp");
-    if (!erp || !(isEInvoiceType(erp.systemType) || isFileInvoiceType(erp.systemType))) return erpFlow(flow);
+    // The ERP's own invoices go to the shop unless a service issues them (then the ERP's are not moved:
+    // one invoice per order).
+    const { route } = await invoiceRouteOf(ctx.database.db, flow.companyId);
+    if (route === "erp") return erpFlow(flow);
     const report = await runInvoiceCycle({
       db: flow.db,
       companyId: flow.companyId,
@@ -25,12 +26,26 @@ export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
       provider: await invoiceProviderOf(ctx, flow.companyId),
       shop: flow.shop,
       settings: await loadInvoiceSettings(ctx, flow.companyId),
-      pdfLink: (id) => pdfLink(ctx, id),
+      invoiceLink: (invoice) => customerLink(ctx, invoice),
       now: () => ctx.clock.now(),
     });
     flow.tally.read(report.prepared + report.refreshed);
     flow.tally.changed(report.sent + report.adopted + report.generated);
     // Refused documents stay listed with their reason and next step on the Faturalar screen.
+    if (report.waitingRate > 0)
+      flow.tally.note(
+        message("einvoices.waitingRate", {
+          count: report.waitingRate,
+          currencies: report.waitingCurrencies.join(", "),
+        }),
+      );
+    if (report.waitingData > 0)
+      flow.tally.note(
+        message("einvoices.waitingData", {
+          count: report.waitingData,
+          reasons: report.waitingDataReasons.join("; "),
+        }),
+      );
     if (report.transient > 0)
       flow.tally.note(message("engine.reportTransientLeft", { count: report.transient }));
   };

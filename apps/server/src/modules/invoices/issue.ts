@@ -8,19 +8,24 @@ import {
   sendOnce,
   statusSays,
 } from "@ep/connectors";
+import { message } from "@ep/contracts";
 import {
   buildUblInvoice,
   chooseProfile,
   type EInvoiceProfile,
   type EInvoiceUserDirectory,
+  internetSaleProblems,
   invoiceDocument,
+  returnRoute,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
-import { turkishDate } from "../../platform/time/turkey.ts";
+import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
+import { listRates, rateFor } from "./exchange-rates.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
+import { reasonOf } from "./returns.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
 
@@ -60,8 +65,8 @@ export interface InvoiceCycleInput {
   directory?: EInvoiceUserDirectory;
   shop?: ShopConnector;
   settings: InvoiceJobSettings;
-  /** Signed public PDF link for the shop (see pdf-link.ts). */
-  pdfLink?: (invoiceId: number) => string;
+  /** The signed link the shop order carries: the invoice as a page and PDF (routes.ts customerLink). */
+  invoiceLink?: (invoice: { id: number; companyId: number; ettn: string }) => string;
   now?: () => Date;
   limit?: number;
   /** A send left unanswered is only looked up again after this long (another worker may still be on it). */
@@ -71,8 +76,18 @@ export interface InvoiceCycleInput {
 
 export interface InvoiceCycleReport {
   prepared: number;
-  /** IADE invoices prepared for shop orders cancelled or returned after their invoice went out. */
+  /** Sales whose shop order was cancelled or returned after the invoice went out, routed (returns.ts). */
   returns: number;
+  /** Returned sales answered by cancelling their e-Arşiv within its period (no IADE needed). */
+  cancelled: number;
+  /** Foreign-currency orders left uninvoiced: no rate of their own and none of the merchant's. */
+  waitingRate: number;
+  /** Their currencies (the merchant enters these rates). */
+  waitingCurrencies: string[];
+  /** e-Arşiv orders left unnumbered for lack of internet-sale data (web address, payment means and date). */
+  waitingData: number;
+  /** What they lack, in Turkish (einvoice's internetSaleProblems). */
+  waitingDataReasons: string[];
   /** Generated for the file export (no provider). */
   generated: number;
   sent: number;
@@ -123,6 +138,11 @@ export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<Invoice
   const report: InvoiceCycleReport = {
     prepared: 0,
     returns: 0,
+    cancelled: 0,
+    waitingRate: 0,
+    waitingCurrencies: [],
+    waitingData: 0,
+    waitingDataReasons: [],
     generated: 0,
     sent: 0,
     adopted: 0,
@@ -157,18 +177,7 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
         eq(orderLedger.shopConnectionId, shopConnectionId),
         // The ledger state is about the ERP transfer, which an e-invoice service does not take: the
         // shop order's own state (payload) decides, see isEligible.
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(einvoices)
-            .where(
-              and(
-                eq(einvoices.companyId, companyId),
-                eq(einvoices.shopConnectionId, shopConnectionId),
-                eq(einvoices.orderNo, orderLedger.orderNo),
-              ),
-            ),
-        ),
+        notInvoiced(db, companyId),
       ),
     )
     .orderBy(asc(orderLedger.orderDate))
@@ -178,9 +187,22 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   // (inferred; VERIFIED in the README: the merchant corrects a registered buyer's invoice on the portal).
   const directory: EInvoiceUserDirectory = input.directory ??
     input.provider ?? { isEInvoiceUser: async () => false };
+  const merchantRates = await listRates(db, companyId);
+  // Before any number is taken: settings that cannot make a seller stop the pass (the merchant fixes them).
+  const seller = await sellerFromCompany(db, companyId);
+  const waiting = new Set<string>();
+  const lacking = new Set<string>();
   for (const row of orders) {
     const order = row.payload as Order;
     if (!isEligible(order, input.settings.invoiceWhen)) continue;
+    const at = now();
+    const rate = rateFor(order, turkishDate(at), merchantRates);
+    if (rate === undefined) {
+      // Never a guessed rate: the order waits until the merchant enters one (the Faturalar screen asks).
+      report.waitingRate++;
+      waiting.add(order.currency.toUpperCase());
+      continue;
+    }
     let profile: Awaited<ReturnType<typeof chooseProfile>>;
     try {
       profile = await chooseProfile(order.customer, directory, input.settings.eInvoiceProfile);
@@ -191,7 +213,14 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
       }
       throw error;
     }
-    const at = now();
+    // An e-Arşiv of an internet sale needs the web address and the payment (GİB, the integrators): without
+    // them the order waits, unnumbered, and the run says what is missing.
+    const problems = profile === "EARSIVFATURA" ? internetSaleProblems(order, seller) : [];
+    if (problems.length > 0) {
+      report.waitingData++;
+      for (const p of problems) lacking.add(p);
+      continue;
+    }
     try {
       await db.transaction(async (tx) => {
         const { number } = await allocateInvoiceNumber(tx, {
@@ -213,6 +242,9 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
             total: order.totals.grandTotal,
             currency: order.currency,
             issueDate: turkishDate(at),
+            issueTime: turkishTime(at),
+            exchangeRate: rate?.rate ?? null,
+            rateSource: rate?.source ?? null,
           })
           .onConflictDoNothing()
           .returning({ id: einvoices.id });
@@ -224,6 +256,24 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
       if (!(error instanceof AlreadyInvoiced)) throw error;
     }
   }
+  report.waitingCurrencies = [...waiting].sort();
+  report.waitingDataReasons = [...lacking];
+}
+
+/** The ledger's order has no invoice of ours yet (the order ledger in the outer query). */
+export function notInvoiced(db: Db, companyId: number) {
+  return notExists(
+    db
+      .select({ one: sql`1` })
+      .from(einvoices)
+      .where(
+        and(
+          eq(einvoices.companyId, companyId),
+          eq(einvoices.shopConnectionId, orderLedger.shopConnectionId),
+          eq(einvoices.orderNo, orderLedger.orderNo),
+        ),
+      ),
+  );
 }
 
 const original = alias(einvoices, "original");
@@ -275,25 +325,30 @@ export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sel
     number: invoice.number,
     uuid: invoice.ettn,
     issueDate: invoice.issueDate,
+    // Rows from before migration 0048 kept no time: they were numbered when created.
+    issueTime: invoice.issueTime ?? turkishTime(invoice.createdAt),
+    ...(invoice.exchangeRate ? { exchangeRate: invoice.exchangeRate } : {}),
     ...(invoice.type === "IADE" && returnOf
       ? { returnOf: { number: returnOf.number, issueDate: returnOf.issueDate } }
       : {}),
   };
   const built = buildUblInvoice(order, seller, header);
-  const document = invoiceDocument(order, header, built.amounts);
+  const document = invoiceDocument(order, header, built.amounts, seller);
   if (document.returnOf && returnOf) document.returnOf.ettn = returnOf.ettn;
   return { xml: built.xml, document };
 }
 
 /**
- * IADE: a shop order cancelled or returned after its invoice went out gets a return invoice that refers to
- * the original (BillingReference / InvoiceDocumentReference), with its own ETTN and gap-free number, taken
- * in one transaction like a sale's. It is then sent by the same `send` (exactly once) or generated.
+ * A sale whose shop order was cancelled or returned after its invoice went out goes the route einvoice's
+ * return rules give (`returnRoute`, sources in packages/einvoice/README.md): an e-Arşiv within its
+ * cancellation period is cancelled at the service; otherwise the return invoice is the buyer's to issue (an
+ * e-Fatura user's IADE as TEMELFATURA, a company's on its own terms) and a consumer's return after the period
+ * is documented by the merchant with a gider pusulası: the seller issues nothing. Each sale is decided once;
+ * the route and its reason are kept on the sale for the Faturalar screen.
  */
 async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   const { db, companyId, shopConnectionId } = input;
   const now = input.now ?? (() => new Date());
-  const iade = alias(einvoices, "iade");
   const sold = await db
     .select({ invoice: einvoices, payload: orderLedger.payload })
     .from(einvoices)
@@ -309,14 +364,9 @@ async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleRepo
         eq(einvoices.companyId, companyId),
         eq(einvoices.shopConnectionId, shopConnectionId),
         eq(einvoices.type, "SATIS"),
-        // Sent (or generated for upload): a cancelled e-Arşiv needs no return, a prepared one is not out yet.
+        // Out (sent, or generated for upload): a prepared one is not out yet, a refused one never was.
         inArray(einvoices.state, ["queued", "sent", "approved", "generated"]),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(iade)
-            .where(and(eq(iade.returnOfId, einvoices.id), eq(iade.type, "IADE"))),
-        ),
+        isNull(einvoices.returnRoute),
       ),
     )
     .orderBy(asc(einvoices.id))
@@ -325,38 +375,67 @@ async function prepareReturns(input: InvoiceCycleInput, report: InvoiceCycleRepo
     const order = payload as Order;
     if (!isReturned(order)) continue;
     const at = now();
-    try {
-      await db.transaction(async (tx) => {
-        const { number } = await allocateInvoiceNumber(tx, {
-          companyId,
-          series: input.settings.series,
-          year: Number(turkishDate(at).slice(0, 4)),
-        });
-        const inserted = await tx
-          .insert(einvoices)
-          .values({
-            companyId,
-            shopConnectionId,
-            orderNo: invoice.orderNo,
-            shopOrderId: invoice.shopOrderId,
-            ettn: randomUUID(),
-            number,
-            profile: invoice.profile,
-            type: "IADE",
-            returnOfId: invoice.id,
-            buyer: invoice.buyer,
-            total: invoice.total,
-            currency: invoice.currency,
-            issueDate: turkishDate(at),
-          })
-          .onConflictDoNothing()
-          .returning({ id: einvoices.id });
-        if (inserted.length === 0) throw new AlreadyInvoiced();
-      });
-      report.returns++;
-    } catch (error) {
-      if (!(error instanceof AlreadyInvoiced)) throw error;
+    const route = returnRoute(
+      {
+        profile: invoice.profile,
+        issueDate: invoice.issueDate,
+        // The profile was chosen by the buyer's registration when the sale was issued.
+        buyerIsEInvoiceUser: invoice.profile !== "EARSIVFATURA",
+        buyerIsCompany: order.customer.isCompany === true,
+      },
+      at,
+    );
+    let reason = reasonOf(route);
+    if (route.route === "cancel") {
+      if (input.provider) {
+        const outcome = await cancelReturned(db, input.provider, invoice, at);
+        if (outcome === "cancelled") {
+          report.cancelled++;
+          report.returns++;
+          continue;
+        }
+        if (outcome === "later") {
+          report.transient++;
+          continue;
+        }
+        reason = "cancelRefused";
+      } else reason = "noApi";
     }
+    await db
+      .update(einvoices)
+      .set({ returnRoute: route.route, returnReason: reason, updatedAt: at })
+      .where(and(eq(einvoices.id, invoice.id), isNull(einvoices.returnRoute)));
+    report.returns++;
+  }
+}
+
+/**
+ * Cancels a returned sale's e-Arşiv at the service. Exactly once like a send: an unanswered or refused
+ * cancel is settled by asking the service for the document's state (already cancelled counts as done).
+ */
+async function cancelReturned(
+  db: Db,
+  provider: EInvoiceProvider,
+  invoice: { id: number; ettn: string },
+  at: Date,
+): Promise<"cancelled" | "later" | "refused"> {
+  const mark = () =>
+    db
+      .update(einvoices)
+      .set({ state: "cancelled", returnRoute: "cancel", returnReason: "cancelWithinPeriod", updatedAt: at })
+      .where(eq(einvoices.id, invoice.id));
+  try {
+    await provider.cancelEArchive(invoice.ettn, message("einvoices.returnCancelNote"));
+    await mark();
+    return "cancelled";
+  } catch (error) {
+    if (!(error instanceof ConnectorError)) throw error;
+    const [known] = await provider.queryStatus([invoice.ettn]).catch(() => [undefined]);
+    if (known?.found && known.status === "cancelled") {
+      await mark();
+      return "cancelled";
+    }
+    return error.kind === "transient" || error.maybeApplied || known === undefined ? "later" : "refused";
   }
 }
 
@@ -367,7 +446,8 @@ async function generate(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   const seller = await sellerFromCompany(db, companyId);
   for (const row of await preparedRows(input)) {
     try {
-      buildFor(row, seller);
+      const { xml } = buildFor(row, seller);
+      await db.update(einvoices).set({ ubl: xml }).where(eq(einvoices.id, row.invoice.id));
       await setState(db, row.invoice.id, "generated", undefined, undefined, now());
       report.generated++;
     } catch (error) {
@@ -429,6 +509,8 @@ async function send(input: InvoiceCycleInput, provider: EInvoiceProvider, report
         }
       }
       const { xml, document } = buildFor(row, seller);
+      // Kept as sent: the customer's page and PDF show this document, whatever the settings become.
+      await db.update(einvoices).set({ ubl: xml }).where(eq(einvoices.id, invoice.id));
       const sent = await sendOnce(provider, {
         ettn: invoice.ettn,
         xml,
@@ -599,7 +681,7 @@ async function attach(input: InvoiceCycleInput, shop: ShopConnector, report: Inv
           currency: row.currency,
           lines: [],
           totals: { net: 0, tax: 0, gross: row.total },
-          ...(input.pdfLink ? { url: input.pdfLink(row.id) } : {}),
+          ...(input.invoiceLink ? { url: input.invoiceLink(row) } : {}),
         },
       });
       await db.update(einvoices).set({ attachedAt: now() }).where(eq(einvoices.id, row.id));

@@ -5,19 +5,27 @@ import {
   isEInvoiceType,
   isFileInvoiceType,
 } from "@ep/connectors";
-import { dayParam, idParam } from "@ep/contracts";
-import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
+import { currencyCode, dayParam, exchangeRateSchema, idParam } from "@ep/contracts";
+import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import { turkishDate, turkishDateRange } from "../../platform/time/turkey.ts";
 import { openCompanyConnectors, rateLimitStoreFor } from "../connections/connector-factory.ts";
-import { findConnection, openCredentials } from "../connections/repository.ts";
+import { openCredentials } from "../connections/repository.ts";
+import { countInvoices } from "./count.ts";
+import { deleteRate, listRates, ordersWaitingForRate, saveRate } from "./exchange-rates.ts";
 import { invoicesUblZip, invoicesWorkbook } from "./export.ts";
-import { type InvoiceJobSettings, runInvoiceCycle } from "./issue.ts";
+import { type InvoiceJobSettings, isEligible, runInvoiceCycle } from "./issue.ts";
+import { customerLink, customerLinkSubject } from "./links.ts";
+import { listInvoices } from "./list.ts";
+import { cancelRefusal } from "./returns.ts";
+import { invoiceRouteOf } from "./route.ts";
 import { EINVOICE_STATES, einvoices, invoiceSettings } from "./schema.ts";
 import { SellerSettingsIncomplete } from "./seller.ts";
+import { invoiceHtml, invoicePdf } from "./view.ts";
 
 const tags = ["Invoices"];
 
@@ -27,10 +35,6 @@ function sellerRefusal(error: unknown): never {
   throw error;
 }
 const DAY_MS = 86_400_000;
-/** Inferred from GİB's e-Arşiv guide: a cancellation is accepted within 7 days of issue. */
-export const EARCHIVE_CANCEL_DAYS = 7;
-/** How long a PDF link given to the shop stays valid. */
-export const PDF_LINK_DAYS = 30;
 
 const DEFAULT_SETTINGS: InvoiceJobSettings = {
   series: "WEB",
@@ -45,6 +49,8 @@ const settingsSchema = z.object({
   invoiceWhen: z.enum(["paid", "shipped", "all"]),
   eInvoiceProfile: z.enum(["TEMELFATURA", "TICARIFATURA"]),
 });
+
+const currencyParam = currencyCode();
 
 // The shared id rule: text coerced, 1 … int4 max, Turkish message (ids past int4 are a 400, not a 500).
 const idParams = z.object({ id: idParam() });
@@ -64,12 +70,15 @@ export async function loadInvoiceSettings(ctx: Pick<AppContext, "database">, com
     : DEFAULT_SETTINGS;
 }
 
-/** The company's e-invoice provider: its "ERP" connection when that is an e-invoice service (types 8, 18). */
+/**
+ * The company's e-invoice provider: its e-invoice service connection, or its "ERP" when that is an
+ * e-invoice service (Uyumsoft 8/18, Trendyol e-Faturam 24). See route.ts.
+ */
 export async function providerOf(
   ctx: Pick<AppContext, "database" | "credentials" | "config" | "outbound">,
   companyId: number,
 ): Promise<EInvoiceProvider> {
-  const row = await findConnection(ctx.database.db, companyId, "erp");
+  const { connection: row } = await invoiceRouteOf(ctx.database.db, companyId);
   if (!row || !isEInvoiceType(row.systemType)) throw new AppError(409, "einvoices.noProvider");
   return createEInvoiceProvider(row.systemType, openCredentials(ctx.credentials, row), {
     companyId: String(companyId),
@@ -88,15 +97,9 @@ export async function invoiceProviderOf(
   ctx: Pick<AppContext, "database" | "credentials" | "config" | "outbound">,
   companyId: number,
 ): Promise<EInvoiceProvider | undefined> {
-  const row = await findConnection(ctx.database.db, companyId, "erp");
+  const { connection: row } = await invoiceRouteOf(ctx.database.db, companyId);
   if (row && isFileInvoiceType(row.systemType)) return undefined;
   return providerOf(ctx, companyId);
-}
-
-export function pdfLink(ctx: Pick<AppContext, "config" | "tokens" | "clock">, invoiceId: number): string {
-  const expires = Math.floor(ctx.clock.now().getTime() / 1000) + PDF_LINK_DAYS * 86_400;
-  const signature = ctx.tokens.linkSignature(`invoice-pdf:${invoiceId}:${expires}`);
-  return `${ctx.config.publicUrl.replace(/\/$/, "")}/api/public/invoices/${invoiceId}/pdf?e=${expires}&s=${signature}`;
 }
 
 async function companyInvoice(ctx: AppContext, companyId: number, id: number) {
@@ -108,41 +111,61 @@ async function companyInvoice(ctx: AppContext, companyId: number, id: number) {
   return row;
 }
 
-async function sendPdf(ctx: AppContext, companyId: number, ettn: string, number: string) {
-  const provider = await providerOf(ctx, companyId);
-  try {
-    return { bytes: Buffer.from(await provider.getPdf(ettn)), name: `${number}.pdf` };
-  } catch {
-    throw new AppError(409, "einvoices.pdfUnavailable");
-  }
+type InvoiceRow = typeof einvoices.$inferSelect;
+
+/** The invoice a public link names, when the link's token is this invoice's (else 403, same for unknown ids). */
+async function linkedInvoice(
+  ctx: AppContext,
+  id: number,
+  query: { t?: string | undefined; e?: number | undefined; s?: string | undefined },
+): Promise<InvoiceRow> {
+  const [row] = await ctx.database.db.select().from(einvoices).where(eq(einvoices.id, id));
+  const valid =
+    !!row &&
+    (query.t !== undefined
+      ? ctx.tokens.linkSignatureValid(customerLinkSubject(row), query.t)
+      : // Links given to shops before issue 35: signed id and expiry (30 days).
+        query.e !== undefined &&
+        query.s !== undefined &&
+        query.e * 1000 >= ctx.clock.now().getTime() &&
+        ctx.tokens.linkSignatureValid(`invoice-pdf:${id}:${query.e}`, query.s));
+  // An unknown id and a wrong token read alike: nothing tells which ids exist.
+  if (!row || !valid) throw new AppError(403, "einvoices.linkInvalid");
+  return row;
 }
 
-/** The shop's customers open an invoice PDF without a session: a signed, expiring link. */
+const linkQuery = z.object({
+  t: z.string().min(20).max(100).optional(),
+  e: z.coerce.number().int().optional(),
+  s: z.string().min(10).max(100).optional(),
+});
+
+/** The shop's customers open their invoice without a session: a signed link (see customerLink). */
 export function invoicePublicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
-      "/api/public/invoices/:id/pdf",
-      {
-        schema: {
-          tags,
-          params: idParams,
-          querystring: z.object({ e: z.coerce.number().int(), s: z.string().min(10).max(100) }),
-        },
-      },
+      "/api/public/invoices/:id",
+      { schema: { tags, params: idParams, querystring: linkQuery } },
       async (request, reply) => {
-        const { id } = request.params;
-        const { e, s } = request.query;
-        if (
-          e * 1000 < ctx.clock.now().getTime() ||
-          !ctx.tokens.linkSignatureValid(`invoice-pdf:${id}:${e}`, s)
-        )
-          throw new AppError(403, "einvoices.linkInvalid");
-        const [row] = await ctx.database.db.select().from(einvoices).where(eq(einvoices.id, id));
-        if (!row) throw new AppError(404, "einvoices.notFound");
-        const pdf = await sendPdf(ctx, row.companyId, row.ettn, row.number);
+        const row = await linkedInvoice(ctx, request.params.id, request.query);
+        const html = await invoiceHtml(ctx, row, customerLink(ctx, row, "pdf"));
+        return reply
+          .header("content-type", "text/html; charset=utf-8")
+          .header("cache-control", "private, no-store")
+          .header("x-robots-tag", "noindex")
+          .send(html);
+      },
+    );
+    app.get(
+      "/api/public/invoices/:id/pdf",
+      { schema: { tags, params: idParams, querystring: linkQuery } },
+      async (request, reply) => {
+        const row = await linkedInvoice(ctx, request.params.id, request.query);
+        const pdf = await invoicePdf(ctx, row);
         return reply
           .header("content-type", "application/pdf")
           .header("content-disposition", `inline; filename="${pdf.name}"`)
+          .header("cache-control", "private, no-store")
           .send(pdf.bytes);
       },
     );
@@ -170,51 +193,52 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const q = request.query;
         const companyId = companyOf(request);
-        const rows = await ctx.database.db
-          .select()
-          .from(einvoices)
-          .where(
-            and(
-              eq(einvoices.companyId, companyId),
-              q.from ? gte(einvoices.issueDate, q.from) : undefined,
-              // A bare end date includes that day.
-              q.to
-                ? lt(einvoices.issueDate, new Date(Date.parse(q.to) + DAY_MS).toISOString().slice(0, 10))
-                : undefined,
-              q.state ? eq(einvoices.state, q.state) : undefined,
-            ),
-          )
-          .orderBy(desc(einvoices.id))
-          .limit(q.limit);
-        const now = ctx.clock.now().getTime();
-        const originalIds = [...new Set(rows.flatMap((r) => (r.returnOfId ? [r.returnOfId] : [])))];
-        const originals = originalIds.length
-          ? await ctx.database.db
-              .select({ id: einvoices.id, number: einvoices.number })
-              .from(einvoices)
-              .where(and(eq(einvoices.companyId, companyId), inArray(einvoices.id, originalIds)))
-          : [];
-        const numberOf = new Map(originals.map((o) => [o.id, o.number]));
-        return ok(
-          rows.map((r) => ({
-            id: r.id,
-            number: r.number,
-            ettn: r.ettn,
-            orderNo: r.orderNo,
-            buyer: r.buyer,
-            total: r.total,
-            currency: r.currency,
-            type: r.profile === "EARSIVFATURA" ? ("eArchive" as const) : ("eInvoice" as const),
-            profile: r.profile,
-            kind: r.type,
-            returnOf: r.returnOfId ? (numberOf.get(r.returnOfId) ?? null) : null,
-            state: r.state,
-            message: r.message,
-            issueDate: r.issueDate,
-            attached: r.attachedAt !== null,
-            cancellable: cancelRefusal(r, now) === null,
-          })),
-        );
+        return ok(await listInvoices(ctx, companyId, q));
+      },
+    );
+
+    // The count the Reports page shows for the same range (one definition: count.ts).
+    scoped.get(
+      "/api/invoices/summary",
+      { schema: { tags, querystring: z.object({ from: dayParam().optional(), to: dayParam().optional() }) } },
+      async (request) => {
+        const companyId = companyOf(request);
+        const range = turkishDateRange({ startDate: request.query.from, endDate: request.query.to });
+        const { route } = await invoiceRouteOf(ctx.database.db, companyId);
+        return ok({ ...(await countInvoices(ctx.database.db, companyId, range)), route });
+      },
+    );
+
+    scoped.get("/api/invoices/exchange-rates", { schema: { tags } }, async (request) => {
+      const companyId = companyOf(request);
+      const settings = await loadInvoiceSettings(ctx, companyId);
+      const today = turkishDate(ctx.clock.now());
+      return ok({
+        rates: await listRates(ctx.database.db, companyId),
+        waiting: await ordersWaitingForRate(ctx.database.db, companyId, today, (order) =>
+          isEligible(order, settings.invoiceWhen),
+        ),
+      });
+    });
+
+    scoped.put(
+      "/api/invoices/exchange-rates",
+      { schema: { tags, body: exchangeRateSchema } },
+      async (request) => {
+        const companyId = companyOf(request);
+        await saveRate(ctx.database.db, companyId, request.body, ctx.clock.now());
+        return ok(await listRates(ctx.database.db, companyId), "einvoices.rateSaved");
+      },
+    );
+
+    scoped.delete(
+      "/api/invoices/exchange-rates/:currency/:date",
+      { schema: { tags, params: z.object({ currency: currencyParam, date: dayParam() }) } },
+      async (request) => {
+        const companyId = companyOf(request);
+        const { currency, date } = request.params;
+        if (!(await deleteRate(ctx.database.db, companyId, currency, date))) throw AppError.notFound();
+        return ok(await listRates(ctx.database.db, companyId));
       },
     );
 
@@ -241,6 +265,7 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const { bytes, files } = await invoicesUblZip(ctx.database.db, companyId, { from, to }).catch(
             sellerRefusal,
           );
+          if (files === 0) throw new AppError(404, "einvoices.exportEmpty");
           return reply
             .header("content-type", "application/zip")
             .header("content-disposition", `attachment; filename="${name}.zip"`)
@@ -251,6 +276,8 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { bytes, rows } = await invoicesWorkbook(ctx.database.db, companyId, { from, to }).catch(
           sellerRefusal,
         );
+        // An empty file helps nobody: say there is nothing in the range instead.
+        if (rows === 0) throw new AppError(404, "einvoices.exportEmpty");
         return reply
           .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
           .header("content-disposition", `attachment; filename="${name}.xlsx"`)
@@ -262,12 +289,21 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     scoped.get("/api/invoices/:id/pdf", { schema: { tags, params: idParams } }, async (request, reply) => {
       const row = await companyInvoice(ctx, companyOf(request), request.params.id);
-      const pdf = await sendPdf(ctx, row.companyId, row.ettn, row.number);
+      const pdf = await invoicePdf(ctx, row);
       return reply
         .header("content-type", "application/pdf")
         .header("content-disposition", `inline; filename="${pdf.name}"`)
         .header("cache-control", "no-store")
         .send(pdf.bytes);
+    });
+
+    scoped.get("/api/invoices/:id/view", { schema: { tags, params: idParams } }, async (request, reply) => {
+      const row = await companyInvoice(ctx, companyOf(request), request.params.id);
+      const html = await invoiceHtml(ctx, row, customerLink(ctx, row, "pdf"));
+      return reply
+        .header("content-type", "text/html; charset=utf-8")
+        .header("cache-control", "no-store")
+        .send(html);
     });
 
     scoped.post(
@@ -314,23 +350,10 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         provider,
         shop: opened.shop,
         settings: await loadInvoiceSettings(ctx, companyId),
-        pdfLink: (id) => pdfLink(ctx, id),
+        invoiceLink: (invoice) => customerLink(ctx, invoice),
         now: () => ctx.clock.now(),
       }).catch(sellerRefusal);
       return ok(report);
     });
   };
-}
-
-type CancelRefusal = "einvoices.cancelNotEArchive" | "einvoices.cancelTooLate" | "einvoices.cancelState";
-
-function cancelRefusal(
-  row: { profile: string; state: string; issueDate: string },
-  nowMs: number,
-): CancelRefusal | null {
-  if (row.profile !== "EARSIVFATURA") return "einvoices.cancelNotEArchive";
-  if (!["queued", "sent", "approved"].includes(row.state)) return "einvoices.cancelState";
-  if (nowMs - Date.parse(`${row.issueDate}T00:00:00+03:00`) > (EARCHIVE_CANCEL_DAYS + 1) * DAY_MS)
-    return "einvoices.cancelTooLate";
-  return null;
 }

@@ -34,6 +34,13 @@ export const invoiceNumberCounters = pgTable(
   (t) => [primaryKey({ name: "invoice_number_counters_pk", columns: [t.companyId, t.series, t.year] })],
 );
 
+/**
+ * Where a foreign-currency invoice's rate came from, never a guess: the order's own (`Order.exchangeRate`,
+ * filled by the shop or the ERP that carries one) or the merchant's dated rate.
+ */
+export const RATE_SOURCES = ["order", "merchant"] as const;
+export type RateSource = (typeof RATE_SOURCES)[number];
+
 export const EINVOICE_STATES = [
   /** ETTN and number taken, nothing sent yet (or a send whose answer never came: look up first). */
   "prepared",
@@ -82,6 +89,19 @@ export const einvoices = pgTable(
     total: doublePrecision("total").notNull(),
     currency: text("currency").notNull(),
     issueDate: date("issue_date").notNull(),
+    /** HH:MM:SS, Turkish time, taken with the number (migration 0048): every rebuild prints the same. */
+    issueTime: text("issue_time"),
+    /** TRY per unit of a foreign currency, and where it came from (the order's own, the merchant's). */
+    exchangeRate: doublePrecision("exchange_rate"),
+    rateSource: text("rate_source", { enum: RATE_SOURCES }),
+    /**
+     * A returned sale's route (einvoice's return rules): cancelled at the service, the buyer's IADE, or none
+     * (a consumer's return after the period: the merchant's gider pusulası); with its reason code (returns.ts).
+     */
+    returnRoute: text("return_route", { enum: ["cancel", "iade", "none"] }),
+    returnReason: text("return_reason"),
+    /** The UBL-TR document as it was sent or generated: what the customer's page and PDF show. */
+    ubl: text("ubl"),
     attachedAt: timestamp("attached_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -92,6 +112,21 @@ export const einvoices = pgTable(
     unique("einvoices_number_uq").on(t.companyId, t.number),
     index("einvoices_company_state_idx").on(t.companyId, t.state, t.issueDate),
   ],
+);
+
+/** The merchant's exchange rates (Ayarlar › Faturalar): TRY per one unit, dated (migration 0048). */
+export const exchangeRates = pgTable(
+  "exchange_rates",
+  {
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    rateDate: date("rate_date").notNull(),
+    rate: doublePrecision("rate").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "exchange_rates_pk", columns: [t.companyId, t.currency, t.rateDate] })],
 );
 
 /** The invoice job's settings per company (Sipariş Entegrasyonu › Fatura Ayarları). */

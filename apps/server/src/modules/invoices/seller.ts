@@ -27,6 +27,7 @@ export async function sellerFromCompany(db: Db | Tx, companyId: number): Promise
     taxOffice: company.taxOffice.trim(),
     address: splitAddress(company.address),
     ...(company.phone ? { phone: company.phone } : {}),
+    ...(company.website ? { website: company.website } : {}),
   };
 }
 

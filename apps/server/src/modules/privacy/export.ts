@@ -185,7 +185,7 @@ const SHEETS: Record<SheetName, Column[]> = {
   ],
   connections: [
     ["kind", (r) => word(r.kind)],
-    ["system", (r) => systemName(r.kind === "erp" ? "erp" : "shop", r.systemType)],
+    ["system", (r) => systemName(r.kind === "shop" ? "shop" : "erp", r.systemType)],
     ["sandbox", (r) => yesNo(r.isEmulated)],
     ["lastTestAt", (r) => r.lastTestAt],
     ["lastTestResult", (r) => (r.lastTestAt ? word(r.lastTestOk ? "ok" : "notOk") : null)],

@@ -16,6 +16,7 @@ import { companies } from "../../platform/db/schema.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
 import { findConnection } from "../connections/repository.ts";
+import { issuesInvoices } from "../invoices/route.ts";
 import type { WithEngine } from "../jobs/engine-host.ts";
 import { ConnectionService } from "../settings/connection-service.ts";
 import type { WithSandbox } from "./hub.ts";
@@ -70,7 +71,16 @@ export function sandboxRoutes(ctx: AppContext & WithEngine & WithSandbox): Fasti
     app.get(
       "/api/sandbox",
       { schema: { tags, response: { 200: envelopeSchema(z.array(sandboxSystemSchema)) } } },
-      async (request) => ok(ctx.sandbox.systems.map((s) => info(ctx, s, companyOf(request)))),
+      async (request) =>
+        ok(
+          ctx.sandbox.systems.flatMap((s) => {
+            const one = info(ctx, s, companyOf(request));
+            // A sandbox e-invoice service is offered for the third connection too.
+            return s.kind === "erp" && issuesInvoices(s.type)
+              ? [one, { ...one, connectionType: "einvoice" as const }]
+              : [one];
+          }),
+        ),
     );
 
     app.post(
@@ -128,6 +138,7 @@ export function sandboxRoutes(ctx: AppContext & WithEngine & WithSandbox): Fasti
       },
       async (request) => {
         const companyId = companyOf(request);
+        if (request.body.connectionType === "einvoice") throw AppError.notFound();
         const kind = request.body.connectionType === "erp" ? "erp" : "shop";
         const row = await findConnection(ctx.database.db, companyId, kind);
         const system = row?.isEmulated ? sandboxFor(kind, row.systemType) : undefined;

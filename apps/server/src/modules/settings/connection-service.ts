@@ -30,6 +30,7 @@ import { AgentService, offlineText } from "../agents/service.ts";
 import { ConnectionCheckService } from "../connection-check/service.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
 import {
+  type ConnectionKind,
   type ConnectionRow,
   findConnection,
   listConnectionProfiles,
@@ -43,11 +44,23 @@ import {
   lastRunOutcomes,
   type RunOutcome,
 } from "../dashboard/connection-status.ts";
+import { invoiceRouteOf, issuesInvoices } from "../invoices/route.ts";
 import type { WithEngine } from "../jobs/engine-host.ts";
 import type { WithSandbox } from "../sandbox/hub.ts";
 import { WebhookService } from "../webhooks/service.ts";
 
-export const KIND_OF: Record<ConnectionType, ConnectorKind> = { erp: "erp", ecommerce: "shop" };
+/** Where each connection is stored. */
+export const KIND_OF: Record<ConnectionType, ConnectionKind> = {
+  erp: "erp",
+  ecommerce: "shop",
+  einvoice: "einvoice",
+};
+/** Which of the registry's lists a connection's systems come from: an e-invoice service is on the ERP list. */
+export const SYSTEMS_OF: Record<ConnectionType, ConnectorKind> = {
+  erp: "erp",
+  ecommerce: "shop",
+  einvoice: "erp",
+};
 
 /** The Turkish warning for a connector whose API version is past its vendor's end of support, or null. */
 export function supportWarningOf(d: ConnectorDescriptor, now: Date = new Date()): string | null {
@@ -60,9 +73,9 @@ export function supportWarningOf(d: ConnectorDescriptor, now: Date = new Date())
   });
 }
 
-function infoOf(d: ConnectorDescriptor): ConnectorInfo {
+function infoOf(d: ConnectorDescriptor, connectionType?: ConnectionType): ConnectorInfo {
   return {
-    connectionType: d.kind === "erp" ? "erp" : "ecommerce",
+    connectionType: connectionType ?? (d.kind === "erp" ? "erp" : "ecommerce"),
     productType: d.type,
     name: d.name,
     implemented: d.implemented,
@@ -104,7 +117,7 @@ function viewOf(
   credentials: Record<string, string>,
   runs: RunOutcome[],
 ): ConnectionView {
-  const d = getDescriptor(KIND_OF[connectionType], row.systemType);
+  const d = getDescriptor(SYSTEMS_OF[connectionType], row.systemType);
   const { values, secretsSet } = maskedCredentials(d, credentials);
   return {
     id: row.id,
@@ -123,7 +136,12 @@ function viewOf(
             testedAt: row.lastTestAt.toISOString(),
           }
         : null,
-    status: connectionStatus(KIND_OF[connectionType], row, runs),
+    // The service takes no part in the product and order runs: its status is its last test.
+    status: connectionStatus(
+      SYSTEMS_OF[connectionType],
+      { ...row, kind: SYSTEMS_OF[connectionType] },
+      connectionType === "einvoice" ? [] : runs,
+    ),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -145,8 +163,10 @@ export class ConnectionService {
   }
 
   private descriptor(connectionType: ConnectionType, productType: number): ConnectorDescriptor {
-    const d = getDescriptor(KIND_OF[connectionType], productType);
+    const d = getDescriptor(SYSTEMS_OF[connectionType], productType);
     if (!d) throw AppError.notFound();
+    // The e-invoice service is one of the systems that issue invoices, never another ERP.
+    if (connectionType === "einvoice" && !issuesInvoices(d.type)) throw AppError.notFound();
     return d;
   }
 
@@ -165,7 +185,7 @@ export class ConnectionService {
       (await listConnectionProfiles(this.db, companyId, KIND_OF[type])).map((p) => ({
         productType: p.systemType,
         ...maskedCredentials(
-          getDescriptor(KIND_OF[type], p.systemType),
+          getDescriptor(SYSTEMS_OF[type], p.systemType),
           openCredentials(this.ctx.credentials, p),
         ),
         agentId: p.agentId,
@@ -173,10 +193,22 @@ export class ConnectionService {
     return {
       erp: await side("erp"),
       ecommerce: await side("ecommerce"),
-      keptLogins: { erp: await kept("erp"), ecommerce: await kept("ecommerce") },
+      einvoice: await side("einvoice"),
+      invoiceRoute: (await invoiceRouteOf(this.db, companyId)).route,
+      keptLogins: {
+        erp: await kept("erp"),
+        ecommerce: await kept("ecommerce"),
+        einvoice: await kept("einvoice"),
+      },
       registeredErpType: company.erpType,
       registeredEcommerceType: company.ecommerceType,
-      connectors: listConnectors().map(infoOf),
+      connectors: [
+        ...listConnectors().map((d) => infoOf(d)),
+        // The same systems offered again as the optional third connection.
+        ...listConnectors("erp")
+          .filter((d) => issuesInvoices(d.type))
+          .map((d) => ({ ...infoOf(d, "einvoice"), onPremOnly: false })),
+      ],
     };
   }
 
@@ -186,7 +218,7 @@ export class ConnectionService {
    */
   private async startingLogin(
     companyId: number,
-    kind: ConnectorKind,
+    kind: ConnectionKind,
     d: ConnectorDescriptor,
     row: ConnectionRow | undefined,
     fields: Record<string, string> | undefined,
@@ -275,13 +307,13 @@ export class ConnectionService {
       // A sandbox is marked by its credentials: other ones saved ("Gerçek sisteme geç") end the mark.
       isEmulated:
         (unchanged && !!before?.isEmulated) ||
-        this.ctx.sandbox.owns(companyId, kind, productType, credentials),
+        this.ctx.sandbox.owns(companyId, d.kind, productType, credentials),
       agentId: via,
     });
     const outcome = await this.probe(companyId, d, credentials, via);
     const test = { ok: outcome.ok, message: outcome.message, at: new Date(outcome.testedAt) };
     await recordConnectionTest(this.db, saved.id, test);
-    if (test.ok) await this.checkQuietly(companyId, kind);
+    if (test.ok && kind !== "einvoice") await this.checkQuietly(companyId, kind);
     const row = { ...saved, lastTestAt: test.at, lastTestOk: test.ok, lastTestMessage: test.message };
     const jobsReady = await this.jobsForWorkingPair(companyId);
     if (kind === "shop" && test.ok) await new WebhookService(this.ctx).registerQuietly(companyId);

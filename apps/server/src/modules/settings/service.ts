@@ -23,7 +23,7 @@ import { recordActivity } from "../activities/repository.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
 import { findConnection, openCredentials } from "../connections/repository.ts";
 import { listLicenses } from "../license/repository.ts";
-import { KIND_OF } from "./connection-service.ts";
+import { SYSTEMS_OF } from "./connection-service.ts";
 
 // The settings API stores exactly what the engine reads: the two shapes must stay the same.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -145,9 +145,11 @@ export class SettingsService {
 
   /** One list read from the company's connected system (statuses, payment types, depots…). */
   async liveList(companyId: number, side: ConnectionType, list: string): Promise<OptionDto[]> {
+    // The e-invoice service keeps no lists the settings read.
+    if (side === "einvoice") throw AppError.notFound();
     const read = side === "erp" ? ERP_LISTS[list] : SHOP_LISTS[list];
     if (!read) throw AppError.notFound();
-    const kind = KIND_OF[side];
+    const kind = SYSTEMS_OF[side];
     const row = await findConnection(this.db, companyId, kind);
     if (!row) throw new AppError(409, "connectionSettings.notConnected");
     try {

@@ -20,6 +20,8 @@ export const companies = pgTable("companies", {
   taxNumber: text("tax_number").notNull().default(""),
   address: text("address").notNull().default(""),
   phone: text("phone").notNull().default(""),
+  /** The shop's web address, printed on every e-Arşiv of an internet sale (migration 0048). */
+  website: text("website").notNull().default(""),
   erpType: integer("erp_type").notNull(),
   ecommerceType: integer("ecommerce_type").notNull(),
   isDemo: boolean("is_demo").notNull().default(false),

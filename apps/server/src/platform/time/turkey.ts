@@ -13,6 +13,11 @@ export function turkishDate(at: Date): string {
   return turkishDateOfMs(at.getTime());
 }
 
+/** The Turkish clock time of an instant, HH:MM:SS (an e-Arşiv's issue time). */
+export function turkishTime(at: Date): string {
+  return new Date(at.getTime() + TURKEY_OFFSET_MS).toISOString().slice(11, 19);
+}
+
 /** The instant the Turkish calendar day of `at` began (00:00 in Turkey). */
 export function turkishDayStart(at: Date): Date {
   return new Date(Math.floor((at.getTime() + TURKEY_OFFSET_MS) / DAY_MS) * DAY_MS - TURKEY_OFFSET_MS);

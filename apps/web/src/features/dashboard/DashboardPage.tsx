@@ -14,6 +14,7 @@ import {
   AnnouncementsCard,
   CompanyJobsWidget,
   ConnectionStatusCard,
+  EInvoiceServiceCard,
   FailedJobsCard,
   FreshnessCard,
   IntegrationReports,
@@ -64,6 +65,9 @@ export default function DashboardPage() {
             <Stack gap="lg">
               <IntegrationReports data={data} />
               <Grid gap="lg">
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
+                  <EInvoiceServiceCard data={data} />
+                </Grid.Col>
                 <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
                   <LicenceExpiryCard data={data} />
                 </Grid.Col>

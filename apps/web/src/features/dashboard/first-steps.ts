@@ -31,6 +31,7 @@ export const FIRST_STEP_TARGETS = {
   agents: `${SETTINGS}#agents`,
   sqlMapping: `${SETTINGS}#sql-mapping`,
   erpConnection: `${SETTINGS}#connection-erp`,
+  einvoiceConnection: `${SETTINGS}#connection-einvoice`,
 } as const;
 
 function connectionStep(
@@ -109,7 +110,10 @@ export function firstSteps({ overview, dashboard, notificationsSeen }: FirstStep
     // The jobs exist once both sides are saved; until then there is nothing to run.
     link: synced || jobs.length === 0 ? null : { to: "/integration/product", label: "run" },
   };
-  const einvoiceConnected = overview.erp !== null && find("erp", overview.erp.productType)?.einvoice === true;
+  // An e-invoice service as the third connection, or as the "ERP" itself.
+  const einvoiceConnected =
+    overview.einvoice !== null ||
+    (overview.erp !== null && find("erp", overview.erp.productType)?.einvoice === true);
   // A company that registered with an e-invoice service: its own service's settings, by name.
   const registeredService = find("erp", overview.registeredErpType);
   const ownService = registeredService?.einvoice === true;
@@ -122,7 +126,12 @@ export function firstSteps({ overview, dashboard, notificationsSeen }: FirstStep
       : ownService
         ? { key: "einvoice.registered", values: { system: registeredService.name } }
         : { key: "einvoice.missing" },
-    link: einvoiceConnected ? null : { to: FIRST_STEP_TARGETS.erpConnection, label: "einvoiceSettings" },
+    link: einvoiceConnected
+      ? null
+      : {
+          to: ownService ? FIRST_STEP_TARGETS.erpConnection : FIRST_STEP_TARGETS.einvoiceConnection,
+          label: "einvoiceSettings",
+        },
   };
   const notifications: FirstStep = {
     id: "notifications",

@@ -1,3 +1,10 @@
+import type {
+  ExchangeRate,
+  ExchangeRateInput,
+  ExchangeRatesView,
+  InvoiceRoute,
+  InvoiceSource,
+} from "@ep/contracts";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 
@@ -14,7 +21,12 @@ export const INVOICE_STATES = [
 ] as const;
 export type InvoiceState = (typeof INVOICE_STATES)[number];
 
+/** A row's state: the GİB state of an invoice issued through the service, or `delivered` for an ERP's invoice. */
+export type InvoiceRowState = InvoiceState | "delivered";
+
 export type InvoiceRow = {
+  /** Issued through the e-invoice service (actions apply), or the ERP's invoice delivered to the shop. */
+  source: InvoiceSource;
   id: number;
   number: string;
   ettn: string;
@@ -22,17 +34,27 @@ export type InvoiceRow = {
   buyer: string;
   total: number;
   currency: string;
-  type: "eArchive" | "eInvoice";
+  type: "eArchive" | "eInvoice" | null;
   /** SATIS, or IADE for the return of a cancelled / returned order's invoice. */
   kind: "SATIS" | "IADE";
   /** The number of the invoice an IADE returns. */
   returnOf: string | null;
-  state: InvoiceState;
+  state: InvoiceRowState;
   message: string | null;
   issueDate: string;
+  issueTime?: string | null;
+  exchangeRate?: number | null;
+  rateSource?: "order" | "merchant" | null;
+  /** A returned sale's route (cancelled, the buyer's IADE, or a gider pusulası) and why (Turkish). */
+  returnRoute?: "cancel" | "iade" | "none" | null;
+  returnWhy?: string | null;
   attached: boolean;
   cancellable: boolean;
+  /** The customer's link (the one the shop order carries): the invoice as a page and its PDF. */
+  link?: string | null;
 };
+
+export type InvoiceSummary = { total: number; service: number; erp: number; route: InvoiceRoute };
 
 export type InvoiceSettings = {
   series: string;
@@ -48,6 +70,39 @@ export function useInvoices(filter: InvoiceFilter) {
     queryKey: ["invoices", filter.from ?? null, filter.to ?? null, filter.state ?? null],
     queryFn: ({ signal }) => api.get<InvoiceRow[]>("/api/invoices", { signal, query: filter }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** How many invoices the range holds (the Reports page counts the same ones) and who issues them. */
+export function useInvoiceSummary(filter: { from?: string; to?: string }) {
+  return useQuery({
+    queryKey: ["invoices", "summary", filter.from ?? null, filter.to ?? null],
+    queryFn: ({ signal }) => api.get<InvoiceSummary>("/api/invoices/summary", { signal, query: filter }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useExchangeRates() {
+  return useQuery({
+    queryKey: ["invoices", "exchange-rates"],
+    queryFn: ({ signal }) => api.get<ExchangeRatesView>("/api/invoices/exchange-rates", { signal }),
+  });
+}
+
+export function useSaveExchangeRate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rate: ExchangeRateInput) => api.put<ExchangeRate[]>("/api/invoices/exchange-rates", rate),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["invoices", "exchange-rates"] }),
+  });
+}
+
+export function useDeleteExchangeRate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rate: { currency: string; date: string }) =>
+      api.delete<ExchangeRate[]>(`/api/invoices/exchange-rates/${rate.currency}/${rate.date}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["invoices", "exchange-rates"] }),
   });
 }
 
@@ -78,7 +133,10 @@ export function useCancelInvoice() {
 export function useRunInvoices() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ prepared: number; sent: number }>("/api/invoices/run"),
+    mutationFn: () =>
+      api.post<{ prepared: number; sent: number; waitingRate: number; waitingCurrencies: string[] }>(
+        "/api/invoices/run",
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: ["invoices"] }),
   });
 }

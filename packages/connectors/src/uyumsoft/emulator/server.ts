@@ -8,8 +8,11 @@
 
 import { readFileSync } from "node:fs";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { recordedFrom } from "../../testing/recorder";
+import { RuleGate, violationMessages } from "../../testing/runtime-rules";
 import { createEmulatorServer, type EmulatorOptions, type EmulatorServer } from "../../testing/server";
 import { schemaParts, WSDL_PATH } from "../judge/artifact";
+import { uyumsoftRules } from "../judge/rules";
 import { loadWsdlClient, wsdlOperations } from "../judge/wsdl";
 import { validateXml } from "../judge/xmllint";
 import { type OutboxInvoice, type UyumsoftAccount, UyumsoftState } from "./state";
@@ -112,6 +115,9 @@ export async function createUyumsoftEmulator(opts: UyumsoftEmulatorOptions = {})
     },
   });
   const emu: UyumsoftEmulator = { server, state, schemaRejections: [], responseProblems: [] };
+  const rules = new RuleGate<ReturnType<typeof recordedFrom>, string>(uyumsoftRules, (v) =>
+    violationMessages([v]).join("; "),
+  );
   const { app } = server;
   app.addContentTypeParser(["text/xml", "application/soap+xml"], { parseAs: "string" }, (_req, body, done) =>
     done(null, body),
@@ -189,6 +195,12 @@ export async function createUyumsoftEmulator(opts: UyumsoftEmulatorOptions = {})
       );
     }
     const args = isObj(parsed.Body) && isObj(parsed.Body[op]) ? (parsed.Body[op] as Obj) : {};
+    // The runtime rules (judge/rules.ts): refused as the service refuses, inside a 200 answer.
+    const broken = rules.check(recordedFrom(req, server.now()));
+    if (broken) {
+      server.noteOutcome(true);
+      return send(reply, op, result(op, "", {}, false, broken));
+    }
     const answer = handle(state, op, args);
     server.noteOutcome(!answer.ok);
     if (gate === "drop") return server.drop(req, reply);

@@ -14,16 +14,17 @@ import { ANY_PHONE_MASK } from "@/lib/phone-mask";
 import { useUpdateCompany } from "../api";
 
 type Values = z.input<typeof updateCompanySchema>;
-const FIELDS = ["company_Name", "tax_Office", "tax_Number", "address", "phone"] as const;
+const FIELDS = ["company_Name", "tax_Office", "tax_Number", "address", "phone", "website"] as const;
 const valuesOf = (c: Company): Values => ({
   company_Name: c.company_Name,
   tax_Office: c.tax_Office,
   tax_Number: c.tax_Number,
   address: c.address,
   phone: c.phone,
+  website: c.website,
 });
 
-/** Company name, tax office, tax number, address, phone → PUT /api/Account/company. */
+/** Company name, tax office, tax number, address, phone, web address → PUT /api/Account/company. */
 export function CompanyForm({ company }: { company: Company }) {
   const { t } = useTranslation();
   const update = useUpdateCompany();
@@ -50,6 +51,7 @@ export function CompanyForm({ company }: { company: Company }) {
         tax_Number: values.tax_Number ?? "",
         address: values.address ?? "",
         phone: values.phone ?? "",
+        website: values.website ?? "",
       });
       if (data.company) reset(valuesOf(data.company));
       notifications.show({ color: "green", message: t("api.companyUpdated", { ns: "shared" }) });
@@ -111,6 +113,15 @@ export function CompanyForm({ company }: { company: Company }) {
               ref={field.ref}
             />
           )}
+        />
+        <TextInput
+          label={t("company.website")}
+          description={t("company.websiteHelp")}
+          inputMode="url"
+          autoComplete="url"
+          placeholder="https://"
+          error={fieldError(errors.website)}
+          {...register("website")}
         />
         <Group justify="flex-end">
           <Button type="submit" loading={isSubmitting} disabled={!isDirty}>

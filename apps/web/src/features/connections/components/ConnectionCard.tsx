@@ -36,6 +36,12 @@ const SQL_CONFIG_FIELD = "sqlConfig";
 
 type Props = { connectionType: ConnectionType; overview: ConnectionsOverview };
 
+const TITLES = {
+  erp: "connections.apiKeys.erpTitle",
+  ecommerce: "connections.apiKeys.ecommerceTitle",
+  einvoice: "connections.apiKeys.einvoiceTitle",
+} as const;
+
 const STATUS_LOOK = {
   connected: { color: "green", label: "connections.apiKeys.statusOk" },
   failed: { color: "red", label: "connections.apiKeys.statusFailed" },
@@ -50,11 +56,17 @@ const STATUS_LOOK = {
 export function ConnectionCard({ connectionType, overview }: Props) {
   const { t } = useTranslation();
   const saved = overview[connectionType];
-  const registered = connectionType === "erp" ? overview.registeredErpType : overview.registeredEcommerceType;
   const systems = overview.connectors.filter((c) => c.connectionType === connectionType);
-  // A partner link (`/{product}-auth`) opens the form on its system: `?shop=4` / `?erp=20`.
+  // The e-invoice service was not chosen at sign-up: its form starts on the first service listed.
+  const registered =
+    connectionType === "erp"
+      ? overview.registeredErpType
+      : connectionType === "ecommerce"
+        ? overview.registeredEcommerceType
+        : (systems[0]?.productType ?? 0);
+  // A partner link (`/{product}-auth`) opens the form on its system: `?shop=4` / `?erp=20` / `?einvoice=8`.
   const [params] = useSearchParams();
-  const linked = Number(params.get(connectionType === "erp" ? "erp" : "shop"));
+  const linked = Number(params.get(connectionType === "ecommerce" ? "shop" : connectionType));
   const [productType, setProductType] = useState(
     systems.some((s) => s.productType === linked) ? linked : (saved?.productType ?? registered),
   );
@@ -82,9 +94,7 @@ export function ConnectionCard({ connectionType, overview }: Props) {
   const viaAgent = connectionType === "erp";
   const save = useSaveConnection();
   const test = useTestConnection();
-  const title = t(
-    connectionType === "erp" ? "connections.apiKeys.erpTitle" : "connections.apiKeys.ecommerceTitle",
-  );
+  const title = t(TITLES[connectionType]);
 
   const changeSystem = (value: string | null) => {
     const next = Number(value);
@@ -184,6 +194,16 @@ export function ConnectionCard({ connectionType, overview }: Props) {
       <Card.Section p="lg">
         <form onSubmit={onSave} noValidate aria-label={title}>
           <Stack gap="md">
+            {connectionType === "einvoice" && (
+              <Text size="sm" c="dimmed" data-testid="einvoice-help">
+                {t("connections.apiKeys.einvoiceHelp")}
+              </Text>
+            )}
+            {connectionType === "einvoice" && !saved && overview.invoiceRoute === "erpService" && (
+              <Alert color="blue" variant="light" data-testid="einvoice-via-erp">
+                {t("connections.apiKeys.einvoiceViaErp", { system: overview.erp?.name ?? "" })}
+              </Alert>
+            )}
             <Select
               label={t("connections.apiKeys.system")}
               data={systems.map((s) => ({

@@ -9,7 +9,7 @@ import { ConnectionCard } from "../components/ConnectionCard";
 import { ConnectionCheckCard } from "../components/ConnectionCheckCard";
 import { SandboxConnectButton } from "../components/SandboxConnect";
 
-/** /settings/api-keys — the ERP connection and the shop connection, each with its test. */
+/** /settings/api-keys — the ERP, the shop and the optional e-invoice service connection, each with its test. */
 export default function ApiKeysPage() {
   const { t } = useTranslation();
   const overview = useConnections();
@@ -35,6 +35,10 @@ export default function ApiKeysPage() {
             </Grid.Col>
             <Grid.Col span={{ base: 12, xl: 6 }}>
               <ConnectionCard connectionType="ecommerce" overview={data} />
+            </Grid.Col>
+            {/* Optional third connection: issues the invoices when the ERP does not. */}
+            <Grid.Col span={12}>
+              <ConnectionCard connectionType="einvoice" overview={data} />
             </Grid.Col>
             {(data.erp || data.ecommerce) && (
               <Grid.Col span={12}>

@@ -16,6 +16,7 @@ import {
   IconAlertTriangle,
   IconCircleCheck,
   IconClockHour4,
+  IconFileInvoice,
   IconPlugConnected,
   IconPlugConnectedX,
 } from "@tabler/icons-react";
@@ -118,18 +119,20 @@ export function IntegrationReports({ data }: { data: DashboardDto }) {
 }
 
 /** Connection status per licence, with the link to the API-key settings. */
+/** A connection status's colour and label, on both connection cards. */
+const STATUS_LOOK = {
+  connected: { color: "green", label: "dashboard.connection.connected" },
+  failed: { color: "red", label: "dashboard.connection.failed" },
+  untested: { color: "gray", label: "dashboard.connection.untested" },
+  none: { color: "gray", label: "dashboard.connection.none" },
+} as const;
+
 export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
   const { t } = useTranslation();
   const rows = [
     { key: "erp", status: data.connectionStatuses.erp },
     { key: "eCommerce", status: data.connectionStatuses.eCommerce },
   ] as const;
-  const look = {
-    connected: { color: "green", label: "dashboard.connection.connected" },
-    failed: { color: "red", label: "dashboard.connection.failed" },
-    untested: { color: "gray", label: "dashboard.connection.untested" },
-    none: { color: "gray", label: "dashboard.connection.none" },
-  } as const;
   return (
     <ListCard
       testId="connection-card"
@@ -146,7 +149,13 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
             data-testid={`connection-${key}`}
             data-state={status.state}
           >
-            <ThemeIcon color={look[status.state].color} variant="light" size={36} radius="md" aria-hidden>
+            <ThemeIcon
+              color={STATUS_LOOK[status.state].color}
+              variant="light"
+              size={36}
+              radius="md"
+              aria-hidden
+            >
               {status.state === "connected" ? (
                 <IconPlugConnected size={20} />
               ) : (
@@ -158,8 +167,8 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
                 <Text size="sm" fw={600}>
                   {t(`dashboard.connection.${key}`)}
                 </Text>
-                <Badge color={look[status.state].color} variant="light" size="sm">
-                  {t(look[status.state].label)}
+                <Badge color={STATUS_LOOK[status.state].color} variant="light" size="sm">
+                  {t(STATUS_LOOK[status.state].label)}
                 </Badge>
               </Group>
               <Text size="xs" c={status.state === "failed" ? "red" : "dimmed"}>
@@ -178,6 +187,57 @@ export function ConnectionStatusCard({ data }: { data: DashboardDto }) {
           </Group>
         ))}
       </Stack>
+    </ListCard>
+  );
+}
+
+/**
+ * The e-invoice service: who issues the invoices (the service, the ERP-as-service, or the ERP itself), that
+ * connection's status, and the way to the Faturalar screen or to adding a service.
+ */
+export function EInvoiceServiceCard({ data }: { data: DashboardDto }) {
+  const { t } = useTranslation();
+  const { route, system, status } = data.einvoiceService;
+  return (
+    <ListCard
+      testId="einvoice-card"
+      title={t("dashboard.einvoiceCard.title")}
+      action={<CardLink to="/integration/order/invoices">{t("dashboard.einvoiceCard.invoices")}</CardLink>}
+      empty={null}
+    >
+      <Group wrap="nowrap" align="flex-start" data-route={route}>
+        <ThemeIcon
+          color={status ? STATUS_LOOK[status.state].color : "gray"}
+          variant="light"
+          size={36}
+          radius="md"
+          aria-hidden
+        >
+          <IconFileInvoice size={20} />
+        </ThemeIcon>
+        <div>
+          <Group gap="xs">
+            <Text size="sm" fw={600}>
+              {t(`dashboard.einvoiceCard.${route}`, { system: system ?? "" })}
+            </Text>
+            {status && (
+              <Badge color={STATUS_LOOK[status.state].color} variant="light" size="sm">
+                {t(STATUS_LOOK[status.state].label)}
+              </Badge>
+            )}
+          </Group>
+          {status && (
+            <Text size="xs" c={status.state === "failed" ? "red" : "dimmed"}>
+              {status.message}
+            </Text>
+          )}
+          {(route === "erp" || (status && status.state !== "connected")) && (
+            <Anchor component={Link} to="/settings/api-keys#connection-einvoice" size="xs" fw={600}>
+              {t(route === "erp" ? "dashboard.einvoiceCard.add" : "dashboard.connection.fix")}
+            </Anchor>
+          )}
+        </div>
+      </Group>
     </ListCard>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  Anchor,
   Badge,
   Button,
   Card,
@@ -28,6 +29,7 @@ import {
   INVOICE_STATES,
   type InvoiceExportFormat,
   type InvoiceRow,
+  type InvoiceRowState,
   type InvoiceSettings,
   type InvoiceState,
   useCancelInvoice,
@@ -36,8 +38,11 @@ import {
   useRunInvoices,
   useSaveInvoiceSettings,
 } from "../api";
+import { ExchangeRatesCard } from "../components/ExchangeRatesCard";
+import { RouteSummary } from "../components/RouteSummary";
 
-const STATE_COLOR: Record<InvoiceState, string> = {
+const STATE_COLOR: Record<InvoiceRowState, string> = {
+  delivered: "green",
   prepared: "gray",
   generated: "teal",
   draft: "yellow",
@@ -51,7 +56,7 @@ const STATE_COLOR: Record<InvoiceState, string> = {
 
 /** The next step shown under a state that needs one (plain Turkish via the shared catalogue). */
 const WHY: Partial<
-  Record<InvoiceState, "einvoices.why_rejected" | "einvoices.why_error" | "einvoices.why_prepared">
+  Record<InvoiceRowState, "einvoices.why_rejected" | "einvoices.why_error" | "einvoices.why_prepared">
 > = {
   rejected: "einvoices.why_rejected",
   error: "einvoices.why_error",
@@ -87,9 +92,9 @@ export default function InvoicesPage() {
     }
   };
 
-  const openPdf = async (row: InvoiceRow) => {
+  const open = async (row: InvoiceRow, what: "pdf" | "view") => {
     try {
-      const blob = await requestBlob(`/api/invoices/${row.id}/pdf`);
+      const blob = await requestBlob(`/api/invoices/${row.id}/${what}`);
       window.open(URL.createObjectURL(blob), "_blank", "noopener");
     } catch (e) {
       failed(e);
@@ -100,7 +105,9 @@ export default function InvoicesPage() {
     <>
       <PageHeader title={t("einvoices.title")} />
       <Stack gap="lg">
+        <RouteSummary from={from || undefined} to={to || undefined} />
         <SettingsCard />
+        <ExchangeRatesCard />
         <Card>
           <Group justify="space-between" align="flex-end" mb="md" wrap="wrap">
             <Group align="flex-end" wrap="wrap">
@@ -148,8 +155,18 @@ export default function InvoicesPage() {
                 loading={run.isPending}
                 onClick={() =>
                   run.mutate(undefined, {
-                    onSuccess: (r) =>
-                      notifications.show({ color: "green", message: t("einvoices.runDone", r) }),
+                    onSuccess: (r) => {
+                      notifications.show({ color: "green", message: t("einvoices.runDone", r) });
+                      // Orders left for a rate: say which currency to enter (never a guessed rate).
+                      if (r.waitingRate > 0)
+                        notifications.show({
+                          color: "orange",
+                          message: t("einvoices.waitingRate", {
+                            count: r.waitingRate,
+                            currencies: r.waitingCurrencies.join(", "),
+                          }),
+                        });
+                    },
                     onError: failed,
                   })
                 }
@@ -180,14 +197,28 @@ export default function InvoicesPage() {
                   {rows.map((r) => {
                     const why = WHY[r.state];
                     return (
-                      <Table.Tr key={r.id} data-testid="invoice-row">
+                      <Table.Tr key={`${r.source}-${r.id}`} data-testid="invoice-row" data-source={r.source}>
                         <Table.Td>{r.number}</Table.Td>
                         <Table.Td>{r.issueDate}</Table.Td>
                         <Table.Td>{r.orderNo}</Table.Td>
                         <Table.Td>{r.buyer}</Table.Td>
-                        <Table.Td ta="right">{formatMoney(r.total)}</Table.Td>
+                        <Table.Td ta="right">
+                          {r.currency === "TRY"
+                            ? formatMoney(r.total)
+                            : `${formatMoney(r.total)} ${r.currency}`}
+                          {r.exchangeRate && (
+                            <Text size="xs" c="dimmed" data-testid="invoice-rate">
+                              {t("einvoices.colRate")}: {r.exchangeRate.toLocaleString("tr-TR")} (
+                              {t(`einvoices.rateFrom_${r.rateSource ?? "merchant"}`)})
+                            </Text>
+                          )}
+                        </Table.Td>
                         <Table.Td>
-                          {r.type === "eArchive" ? t("einvoices.typeEArchive") : t("einvoices.typeEInvoice")}
+                          {r.source === "erp"
+                            ? t("einvoices.sourceErp")
+                            : r.type === "eArchive"
+                              ? t("einvoices.typeEArchive")
+                              : t("einvoices.typeEInvoice")}
                           {r.kind === "IADE" && (
                             <>
                               {" "}
@@ -212,13 +243,38 @@ export default function InvoicesPage() {
                               {t(why)}
                             </Text>
                           )}
+                          {r.returnRoute && (
+                            <Text size="xs" maw={320} data-testid="invoice-return">
+                              <b>{t(`einvoices.return_${r.returnRoute}`)}</b>
+                              {r.returnWhy ? ` — ${r.returnWhy}` : ""}
+                            </Text>
+                          )}
                         </Table.Td>
                         <Table.Td>
                           <Group gap="xs" wrap="nowrap">
-                            {r.state !== "generated" && (
-                              <Button size="xs" variant="light" onClick={() => void openPdf(r)}>
-                                {t("einvoices.pdf")}
-                              </Button>
+                            {r.link && (
+                              <>
+                                <Button
+                                  size="xs"
+                                  variant="light"
+                                  onClick={() => void open(r, "view")}
+                                  data-testid="invoice-view"
+                                >
+                                  {t("einvoices.view")}
+                                </Button>
+                                <Button size="xs" variant="light" onClick={() => void open(r, "pdf")}>
+                                  {t("einvoices.pdf")}
+                                </Button>
+                                <Anchor
+                                  href={r.link}
+                                  target="_blank"
+                                  rel="noopener"
+                                  size="xs"
+                                  data-testid="invoice-link"
+                                >
+                                  {t("einvoices.customerLink")}
+                                </Anchor>
+                              </>
                             )}
                             {r.cancellable && (
                               <Button size="xs" variant="subtle" color="red" onClick={() => setCancelling(r)}>
