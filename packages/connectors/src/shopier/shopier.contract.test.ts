@@ -5,7 +5,12 @@ import type { ConnectorContext, Credentials } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { describeVersionPin, expectConformance, expectOrderWritesRefused } from "../testing/contract-suite";
+import {
+  describeVersionPin,
+  expectConformance,
+  expectOrderWritesRefused,
+  expectRetriedThroughFaults,
+} from "../testing/contract-suite";
 import { addToReport, type ConformanceReport, describeFailures } from "../testing/recorder";
 import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
 import { ShopierConnector } from "./connector";
@@ -211,16 +216,11 @@ describe("Shopier runtime rules", () => {
 
 describe("Shopier faults", () => {
   it("retries after 429 with Retry-After, a 5xx and a timeout", async () => {
-    emu.faults.set({
-      retryAfterSeconds: 1,
-      hangMs: 1_000,
-      queue: [{ kind: "429" }, { kind: "5xx" }, { kind: "timeout" }],
-    });
-    const p = await conn.listProducts();
-    expect(p.items).toHaveLength(20);
-    expect(emu.counters.faults["429"]).toBe(1);
-    expect(emu.counters.faults["5xx"]).toBe(1);
-    expect(emu.counters.faults.timeout).toBe(1);
+    await expectRetriedThroughFaults(
+      emu,
+      () => conn.listProducts(),
+      (p) => expect(p.items).toHaveLength(20),
+    );
   });
 
   it("a revoked token is a permanent auth failure (a PAT cannot be refreshed)", async () => {
