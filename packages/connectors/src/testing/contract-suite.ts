@@ -118,6 +118,11 @@ export interface ContractSuite<E, C> {
   ctx(over?: Partial<ConnectorContext>): ConnectorContext;
   /** What the judge made of the requests recorded so far (`expectConformance` reads it at the end). */
   readonly conformance: ConformanceTally;
+  /**
+   * Without a `judge`: requests kept for the suite's own verdict (other emulators' included), the
+   * suite's emulator's added when it closes.
+   */
+  readonly judged: RecordedRequest[];
 }
 
 /**
@@ -128,7 +133,8 @@ export interface ContractSuite<E, C> {
 export function contractSuite<E extends TestedEmulator & RecordingEmulator, C>(options: {
   start: () => Promise<E>;
   connect: (emu: E, ctx: ConnectorContext) => C;
-  judge: RequestJudge;
+  /** Judges what the emulator recorded after each test; without it the suite judges `judged` itself. */
+  judge?: RequestJudge;
   /** The connector's runtime rules, applied beside the judge. */
   rules?: readonly RuntimeRule<RecordedRequest>[];
   /** What every `ctx()` of the suite sets besides `testContext`'s defaults. */
@@ -138,8 +144,10 @@ export function contractSuite<E extends TestedEmulator & RecordingEmulator, C>(o
   let conn: C | undefined;
   const logs: HttpLogEntry[] = [];
   const store = new InMemoryRateLimitStore();
-  const ctx = (over: Partial<ConnectorContext> = {}) => testContext(store, logs, { ...options.context, ...over });
-  const conformance = new ConformanceTally(options.judge, options.rules);
+  const ctx = (over: Partial<ConnectorContext> = {}) =>
+    testContext(store, logs, { ...options.context, ...over });
+  const conformance = new ConformanceTally(options.judge ?? (() => undefined), options.rules);
+  const judged: RecordedRequest[] = [];
   const started = <T>(v: T | undefined): T => {
     if (v === undefined) throw new Error("the suite's emulator is not started yet (use it inside a test)");
     return v;
@@ -148,8 +156,8 @@ export function contractSuite<E extends TestedEmulator & RecordingEmulator, C>(o
     emu = await options.start();
     conn = options.connect(emu, ctx());
   });
-  closeAfterAll(() => emu);
-  conformance.takeAfterEach(() => started(emu));
+  closeAfterAll(() => emu, options.judge ? undefined : judged);
+  if (options.judge) conformance.takeAfterEach(() => started(emu));
   return {
     get emu() {
       return started(emu);
@@ -161,6 +169,7 @@ export function contractSuite<E extends TestedEmulator & RecordingEmulator, C>(o
     store,
     ctx,
     conformance,
+    judged,
   };
 }
 
