@@ -16,7 +16,6 @@ const PAGE = 50;
 const suite = contractSuite({
   start: () => startDiaEmulator({ seed: 7, productCount: COUNT }),
   connect: (emu, ctx) => createDiaConnector(emu.credentials, ctx),
-
   context: { batch: { page: PAGE } },
 });
 

@@ -70,7 +70,7 @@ function connector(sql: string): GenericSqlConnector {
     pageSize: 3,
   };
   return new GenericSqlConnector(
-    genericSqlDescriptor(13, "Zirve", "zirve", true),
+    genericSqlDescriptor("zirve"),
     { sqlDialect: "mssql", sqlConfig: JSON.stringify(config) },
     { companyId: "1", rateLimitStore: new InMemoryRateLimitStore(), sql: executor },
   );

@@ -18,7 +18,6 @@ const order = (no: string, skus: string[], ref = "ikas-C000123"): Order =>
 const suite = contractSuite({
   start: () => startNetsisEmulator({ seed: 7, productCount: COUNT }),
   connect: (emu, ctx) => createNetsisConnector(emu.credentials, ctx),
-
   context: { budget: { requests: 500, windowMs: 1000 }, batch: { page: PAGE } },
 });
 
