@@ -10,7 +10,11 @@ import {
 import { PARTNER_ENTRIES } from "@ep/contracts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findConnection, openCredentials } from "../src/modules/connections/repository.ts";
+import {
+  credentialPersister,
+  findConnection,
+  openCredentials,
+} from "../src/modules/connections/repository.ts";
 import { companies, partnerAccounts } from "../src/platform/db/schema.ts";
 import { registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
@@ -196,6 +200,32 @@ describe("Shopify OAuth install", () => {
     await expect(connector.testConnection()).resolves.toBeDefined();
     // The other company saw nothing of it.
     expect(await findConnection(t.ctx.database.db, await companyOf(t, other.token), "shop")).toBeUndefined();
+  });
+
+  it("the installed token, once expired, is refreshed and the rotated pair saved on the connection", async () => {
+    const { token } = await registerAndLogin(t.app, { ecommerceType: 5 });
+    const s = await start(t, "shopify", token, shopify.credentials.shopDomain);
+    const state = new URL(String(s.body.data?.url)).searchParams.get("state") ?? "";
+    expect((await connect("shopify", token, shopifyCallback(state), s.cookie)).status).toBe(200);
+    const companyId = await companyOf(t, token);
+    const db = t.ctx.database.db;
+    const installed = openCredentials(t.ctx.credentials, (await findConnection(db, companyId, "shop"))!);
+    // As a sync builds it: the server's persister saves what the connector renews.
+    const connector = createShopifyConnector(installed, {
+      companyId: String(companyId),
+      rateLimitStore: new InMemoryRateLimitStore(),
+      persistCredentials: credentialPersister(db, t.ctx.credentials, companyId, "shop", installed),
+    });
+    shopify.expireTokens();
+    await expect(connector.testConnection()).resolves.toBeDefined();
+    const saved = openCredentials(t.ctx.credentials, (await findConnection(db, companyId, "shop"))!);
+    expect(saved.refreshToken).toBeTruthy();
+    expect(saved.refreshToken).not.toBe(installed.refreshToken);
+    expect(saved.accessToken).not.toBe(installed.accessToken);
+    // Stored encrypted: the row holds neither token in clear.
+    const row = JSON.stringify(await findConnection(db, companyId, "shop"));
+    expect(row).not.toContain(saved.refreshToken);
+    expect(row).not.toContain(saved.accessToken);
   });
 
   it("a callback whose signature does not match is refused and nothing is stored", async () => {

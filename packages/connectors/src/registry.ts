@@ -32,6 +32,7 @@ import type { ConnectorModule, ErpConnectorModule, ShopConnectorModule } from ".
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { countedSqlTransport } from "./sdk/sql";
+import { ERP_SYSTEMS, SHOP_SYSTEMS } from "./sdk/systems";
 import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
@@ -78,43 +79,6 @@ const MODULES: ConnectorModule[] = [
  */
 const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule, hepsiburadaModule];
 
-/** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
-const ERP_TYPES: Array<[number, string, string, boolean]> = [
-  [1, "Nebim", "nebim", true],
-  [2, "Netsis", "netsis", true],
-  [4, "Logo", "logo", true],
-  [11, "Logo Tiger", "logo-tiger", true],
-  [5, "Dia", "dia", false],
-  [6, "Wolvox", "wolvox", true],
-  [10, "WolvoxSDK", "wolvox-sdk", true],
-  [7, "Microsoft Dynamics AX", "dynamics-ax", true],
-  [17, "Microsoft Dynamics AX Rest API", "dynamics-ax-rest", false],
-  [8, "Uyumsoft", "uyumsoft", false],
-  [9, "Mikro", "mikro", true],
-  [12, "Gizsoft", "gizsoft", true],
-  [13, "Zirve", "zirve", true],
-  [14, "Nebim Winner", "nebim-winner", true],
-  [15, "Eta", "eta", true],
-  [16, "Entegra", "entegra", false],
-  [18, "UyumsoftPortal", "uyumsoft-portal", false],
-  [19, "LucaPortal", "luca-portal", false],
-  [20, "Shopier", "shopier", false],
-  [21, "Logo Is Basi", "logo-isbasi", false],
-  [22, "LucaNet", "luca-net", false],
-  [23, "LucaKoza", "luca-koza", false],
-  [24, "TrendyolEfaturam", "trendyol-efaturam", false],
-];
-
-const SHOP_TYPES: Array<[number, string, string]> = [
-  [1, "IKAS", "ikas"],
-  [2, "Ideasoft", "ideasoft"],
-  [3, "Sentos", "sentos"],
-  [4, "Tsoft", "tsoft"],
-  [5, "Shopify", "shopify"],
-  [6, "Sopyo", "sopyo"],
-  [7, "JetStok", "jetstok"],
-];
-
 function placeholder(
   kind: ConnectorKind,
   type: number,
@@ -142,10 +106,10 @@ function isErp(m: ConnectorModule): m is ErpConnectorModule {
   return m.descriptor.kind === "erp";
 }
 
-for (const [type, name, system, onPrem] of ERP_TYPES) {
+for (const [type, name, system, onPrem] of ERP_SYSTEMS) {
   erpModules.set(type, { descriptor: { ...placeholder("erp", type, name, system, onPrem), kind: "erp" } });
 }
-for (const [type, name, system] of SHOP_TYPES) {
+for (const [type, name, system] of SHOP_SYSTEMS) {
   shopModules.set(type, { descriptor: { ...placeholder("shop", type, name, system, false), kind: "shop" } });
 }
 for (const m of MODULES) {

@@ -1,9 +1,6 @@
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
-export const diaDescriptor = defineConnector("erp", {
-  type: 5,
-  name: "Dia",
-  system: "dia",
+export const diaDescriptor = defineConnector("erp", "dia", {
   credentials: [
     textField(
       "serverCode",

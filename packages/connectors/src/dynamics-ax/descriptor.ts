@@ -4,10 +4,7 @@ import { AX_VERSION_PIN } from "./judge/rules";
 /** An enhanced integration port on IIS (HTTP adapter), as AX 2012 names its address. */
 export const AX_ENDPOINT_EXAMPLE = "http://ax-iis/MicrosoftDynamicsAXAif60/EntegrasyonPaneli/xppservice.svc";
 
-export const axDescriptor = defineConnector("erp", {
-  type: 7,
-  name: "Microsoft Dynamics AX",
-  system: "dynamics-ax",
+export const axDescriptor = defineConnector("erp", "dynamics-ax", {
   credentials: [
     urlField(
       "endpoint",

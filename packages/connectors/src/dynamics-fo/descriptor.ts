@@ -8,10 +8,7 @@ export function d365TokenUrl(tenantId: string): string {
 /** Item sales tax group → KDV rate, as most Turkish F&O set-ups name their groups. */
 export const D365_DEFAULT_VAT_GROUPS = "KDV20=20;KDV10=10;KDV1=1;KDV0=0";
 
-export const d365Descriptor = defineConnector("erp", {
-  type: 17,
-  name: "Microsoft Dynamics AX Rest API",
-  system: "dynamics-ax-rest",
+export const d365Descriptor = defineConnector("erp", "dynamics-ax-rest", {
   credentials: [
     urlField(
       "environmentUrl",

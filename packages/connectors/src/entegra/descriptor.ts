@@ -2,10 +2,7 @@ import { defineConnector, secretField, textField, urlField } from "../sdk/skelet
 
 export const ENTEGRA_DEFAULT_API_URL = "https://apiv2.entegrabilisim.com";
 
-export const entegraDescriptor = defineConnector("erp", {
-  type: 16,
-  name: "Entegra",
-  system: "entegra",
+export const entegraDescriptor = defineConnector("erp", "entegra", {
   credentials: [
     textField(
       "email",

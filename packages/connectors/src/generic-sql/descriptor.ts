@@ -1,23 +1,17 @@
 import { defineConnector, textField } from "../sdk/skeleton";
+import { ERP_SYSTEMS } from "../sdk/systems";
 
 /**
  * The systems with no public API the generic SQL / file connector serves (artifacts-by-system.md: kind 5
  * or thin 3P SQL fragments). Nothing about their schemas is assumed: the merchant's own queries and
  * column mapping say where everything is ("yapılandırılmış eşleme ile").
  */
-const SYSTEMS: Array<[number, string, string, boolean]> = [
-  [12, "Gizsoft", "gizsoft", true],
-  [13, "Zirve", "zirve", true],
-  [14, "Nebim Winner", "nebim-winner", true],
-  [15, "Eta", "eta", true],
-  [22, "LucaNet", "luca-net", false],
-];
+const SYSTEMS = ["gizsoft", "zirve", "nebim-winner", "eta", "luca-net"] as const;
 
-export function genericSqlDescriptor(type: number, name: string, system: string, onPremOnly: boolean) {
-  return defineConnector("erp", {
-    type,
-    name,
-    system,
+export function genericSqlDescriptor(system: (typeof SYSTEMS)[number]) {
+  // Where the spec's list says the system runs (LucaNet is hosted; the others need the agent).
+  const onPremOnly = ERP_SYSTEMS.some(([, , key, onPrem]) => key === system && onPrem);
+  return defineConnector("erp", system, {
     mapping: true,
     credentials: [
       textField(
@@ -45,6 +39,4 @@ export function genericSqlDescriptor(type: number, name: string, system: string,
   });
 }
 
-export const genericSqlDescriptors = SYSTEMS.map(([type, name, system, onPrem]) =>
-  genericSqlDescriptor(type, name, system, onPrem),
-);
+export const genericSqlDescriptors = SYSTEMS.map((system) => genericSqlDescriptor(system));

@@ -6,15 +6,23 @@
  * runs in a transaction the agent rolls back.
  */
 
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMssqlExecutor, type MssqlExecutor } from "../../../../apps/agent/src/sql/mssql";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import {
+  applyRuntimeRules,
+  rulesMissingFrom,
+  unsourcedRules,
+  violationMessages,
+} from "../testing/runtime-rules";
 import { judgeTsql, TSQL_ORDER_BY_IN_DERIVED, TSQL_WITH_IN_DERIVED } from "../testing/sql-judge";
 import { startTdsServer, type TdsServer } from "../testing/tds-server";
 import type { GenericSqlConfig } from "./config";
 import { GenericSqlConnector } from "./connector";
 import { genericSqlDescriptor } from "./descriptor";
+import { GENERIC_SQL_MSSQL_RULES } from "./judge/rules";
 
 const login = { user: "entegrasyon", password: "Gizli.Parola-1", database: "LOGODB" };
 /** Logo's items, as the responder's table: LOGICALREF is the key the pages run on. */
@@ -53,6 +61,8 @@ const QUERIES: Array<[string, string]> = [
 
 let tds: TdsServer;
 let executor: MssqlExecutor;
+/** Texts the refusal test sends past the connector (left out of the connector's tally). */
+const refusalTexts = new Set<string>();
 
 function connector(sql: string): GenericSqlConnector {
   const config: GenericSqlConfig = {
@@ -60,7 +70,7 @@ function connector(sql: string): GenericSqlConnector {
     pageSize: 3,
   };
   return new GenericSqlConnector(
-    genericSqlDescriptor(13, "Zirve", "zirve", true),
+    genericSqlDescriptor("zirve"),
     { sqlDialect: "mssql", sqlConfig: JSON.stringify(config) },
     { companyId: "1", rateLimitStore: new InMemoryRateLimitStore(), sql: executor },
   );
@@ -70,6 +80,7 @@ describe("generic SQL connector paging on SQL Server (TDS judge)", () => {
   beforeAll(async () => {
     tds = await startTdsServer({
       ...login,
+      rules: GENERIC_SQL_MSSQL_RULES,
       // The responder plays the table: rows after @after, up to the page's TOP (n), in key order.
       answer: (text, params) => {
         const top = Number(/TOP \((\d+)\)/.exec(text)?.[1] ?? ITEMS.length);
@@ -90,6 +101,21 @@ describe("generic SQL connector paging on SQL Server (TDS judge)", () => {
   afterAll(async () => {
     await executor?.close();
     await tds?.close();
+    // Conformance: every statement the connector sent, judged by the T-SQL judge and the runtime rules
+    // (the refusal tests below send theirs past the connector, and are not counted).
+    const sent = tds.statements.filter((s) => !refusalTexts.has(s.text));
+    const rejected = sent.flatMap((s) => [
+      ...s.verdict.errors,
+      ...violationMessages(applyRuntimeRules(GENERIC_SQL_MSSQL_RULES, s)),
+    ]);
+    const reads = new Set(sent.map((s) => s.transaction));
+    const committed = tds.transactions.filter((t) => t.op === "commit" && reads.has(t.transaction));
+    console.log(
+      `generic-sql conformance: ${sent.length} statements, ${GENERIC_SQL_MSSQL_RULES.length} runtime rules, ${rejected.length} rejected, ${tds.ruleRefusals.length - refusalTexts.size} refused by the responder's rules`,
+    );
+    expect(rejected).toEqual([]);
+    expect(committed).toEqual([]);
+    expect(sent.length).toBeGreaterThan(20);
   });
 
   it("the judge refuses what SQL Server refuses in a derived table", () => {
@@ -126,6 +152,44 @@ describe("generic SQL connector paging on SQL Server (TDS judge)", () => {
       expect(sent.every((s) => s.transaction !== undefined)).toBe(true);
     });
   }
+
+  it("the responder refuses what the runtime rules refuse, with SQL Server's error number", async () => {
+    const refusedWith = async (text: string, readOnly: boolean) => {
+      refusalTexts.add(text);
+      const error = await executor.query({ text, readOnly }).then(
+        () => undefined,
+        (e: unknown) => e as { number?: number; message?: string },
+      );
+      return { number: error?.number ?? error, rule: tds.ruleRefusals.at(-1)?.refusedBy?.rule };
+    };
+    // Sent as an order write (no transaction), a read breaks the read-only guard.
+    expect(await refusedWith("SELECT CODE FROM LG_001_ITEMS", false)).toEqual({
+      number: 50000,
+      rule: "generic-sql.read-in-rolled-back-transaction",
+    });
+    expect(await refusedWith("SELECT CODE, 'COMMIT' AS NOT_ FROM LG_001_ITEMS", false)).toEqual({
+      number: 50000,
+      rule: "generic-sql.read-cannot-end-transaction",
+    });
+    expect(tds.ruleRefusals).toHaveLength(refusalTexts.size);
+    // A parameter the text uses but the call never declares is SQL Server's Msg 137 (the agent's executor
+    // cannot send one: it refuses a text whose parameter has no value).
+    const page = tds.statements.find((s) => "after" in s.declared);
+    expect(page).toBeDefined();
+    const undeclared = { ...page!, declared: {} };
+    expect(applyRuntimeRules(GENERIC_SQL_MSSQL_RULES, undeclared)).toEqual([
+      expect.objectContaining({
+        rule: "mssql.declared-parameters",
+        problems: ['137: Must declare the scalar variable "@after".'],
+      }),
+    ]);
+  });
+
+  it("VERIFIED.md lists every runtime rule, each with its sources", () => {
+    const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
+    expect(rulesMissingFrom(verified, GENERIC_SQL_MSSQL_RULES)).toEqual([]);
+    expect(unsourcedRules(GENERIC_SQL_MSSQL_RULES)).toEqual([]);
+  });
 
   it("previews the merchant's text as written (a CTE with its own ORDER BY is valid at the top level)", async () => {
     const from = tds.statements.length;

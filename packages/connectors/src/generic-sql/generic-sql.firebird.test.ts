@@ -85,7 +85,7 @@ const config: GenericSqlConfig = {
   pageSize: 2,
 };
 
-const descriptor = genericSqlDescriptor(12, "Gizsoft", "gizsoft", true);
+const descriptor = genericSqlDescriptor("gizsoft");
 let executor: FirebirdExecutor;
 
 function connector(sql: SqlTransport, cfg: GenericSqlConfig = config): GenericSqlConnector {

@@ -31,11 +31,7 @@ export const HEPSIBURADA_VERSION_PIN: ApiVersionPin = {
 const NO_LISTING =
   "Hepsiburada'ya ürün açma henüz bu bağlantıda yok: ürünlerinizi Hepsiburada mağaza panelinde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.";
 
-export const hepsiburadaDescriptor = defineConnector("shop", {
-  // Not one of the spec's shop types: sales channels are found by `system` (registry: salesChannels).
-  type: 0,
-  name: "Hepsiburada",
-  system: "hepsiburada",
+export const hepsiburadaDescriptor = defineConnector("shop", "hepsiburada", {
   credentials: [
     textField(
       "merchantId",

@@ -9,10 +9,7 @@ export function ideasoftStoreUrl(storeDomain: string): string {
 /** Price list id of the product's own `price1` (the store's sale price). */
 export const IDEASOFT_DEFAULT_PRICE_LIST = "1";
 
-export const ideasoftDescriptor = defineConnector("shop", {
-  type: 2,
-  name: "Ideasoft",
-  system: "ideasoft",
+export const ideasoftDescriptor = defineConnector("shop", "ideasoft", {
   credentials: [
     textField(
       "storeDomain",

@@ -11,14 +11,7 @@
  */
 
 import { createHash } from "node:crypto";
-import type {
-  ConnectorContext,
-  Credentials,
-  ShopWebhooks,
-  WebhookDelivery,
-  WebhookHeaders,
-  WebhookRegistration,
-} from "../sdk/connector";
+import type { ShopWebhooks, WebhookDelivery, WebhookHeaders, WebhookRegistration } from "../sdk/connector";
 import { IdeasoftClient } from "./client";
 
 /** The file's `ClientWebhook.topic` values that concern orders. */
@@ -86,7 +79,7 @@ export function readIdeasoftDelivery(rawBody: Buffer, _headers: WebhookHeaders):
 export const ideasoftWebhooks: ShopWebhooks = {
   authentication: "url-token",
   signingSecret: () => undefined,
-  register: (credentials: Credentials, ctx: ConnectorContext, callbackUrl: string) =>
+  register: (credentials, ctx, callbackUrl) =>
     registerIdeasoftWebhooks(new IdeasoftClient(credentials, ctx), callbackUrl),
-  verify: (rawBody: Buffer, headers: WebhookHeaders) => readIdeasoftDelivery(rawBody, headers),
+  verify: (rawBody, headers) => readIdeasoftDelivery(rawBody, headers),
 };

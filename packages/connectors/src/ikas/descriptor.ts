@@ -6,10 +6,7 @@ export const ikasTokenUrl = (storeName: string) => `https://${storeName}.myikas.
 /** Price list id the SDK uses for the store's default list (IKAS: `priceListId: null`). */
 export const IKAS_DEFAULT_PRICE_LIST = "default";
 
-export const ikasDescriptor = defineConnector("shop", {
-  type: 1,
-  name: "IKAS",
-  system: "ikas",
+export const ikasDescriptor = defineConnector("shop", "ikas", {
   credentials: [
     textField(
       "storeName",

@@ -8,14 +8,7 @@
  */
 
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import type {
-  ConnectorContext,
-  Credentials,
-  ShopWebhooks,
-  WebhookDelivery,
-  WebhookHeaders,
-  WebhookRegistration,
-} from "../sdk/connector";
+import type { ShopWebhooks, WebhookDelivery, WebhookHeaders, WebhookRegistration } from "../sdk/connector";
 import { IkasClient } from "./client";
 
 /** Scopes of the package's `WebhookScope` enum that concern orders. */
@@ -81,8 +74,8 @@ export function verifyIkasDelivery(
 }
 
 export const ikasWebhooks: ShopWebhooks = {
-  signingSecret: (credentials: Credentials) => credentials.clientSecret || undefined,
-  register: (credentials: Credentials, ctx: ConnectorContext, callbackUrl: string) =>
+  signingSecret: (credentials) => credentials.clientSecret || undefined,
+  register: (credentials, ctx, callbackUrl) =>
     registerIkasWebhooks(new IkasClient(credentials, ctx), callbackUrl),
   verify: verifyIkasDelivery,
 };

@@ -1,9 +1,6 @@
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
-export const isbasiDescriptor = defineConnector("erp", {
-  type: 21,
-  name: "Logo Is Basi",
-  system: "logo-isbasi",
+export const isbasiDescriptor = defineConnector("erp", "logo-isbasi", {
   credentials: [
     secretField(
       "apiKey",

@@ -96,11 +96,8 @@ const COMMON_FIELDS: CredentialField[] = [
   ),
 ];
 
-function logoDescriptor(type: number, name: string, system: string, restRequired: boolean, notes: string) {
-  return defineConnector("erp", {
-    type,
-    name,
-    system,
+function logoDescriptor(system: "logo" | "logo-tiger", restRequired: boolean, notes: string) {
+  return defineConnector("erp", system, {
     credentials: [...REST_FIELDS(restRequired), ...COMMON_FIELDS],
     batch: { page: 500 },
     // Logo documents no rate limit for its REST service (inferred: an on-site server, keep it gentle).
@@ -112,16 +109,12 @@ function logoDescriptor(type: number, name: string, system: string, restRequired
 }
 
 export const logoRestDescriptor = logoDescriptor(
-  4,
-  "Logo",
   "logo",
   true,
   "Logo Tiger / Go: orders and customer cards through the Logo REST service (/api/v1, token with client id/secret + user + firm no); catalogue, stock per warehouse and prices over SQL (LG_{firm}_…) through the on-site agent.",
 );
 
 export const logoTigerDescriptor = logoDescriptor(
-  11,
-  "Logo Tiger",
   "logo-tiger",
   false,
   "Logo Tiger over SQL (LG_{firm}_{period}_… through the on-site agent); orders through the Logo REST service when licensed, else the generic SQL / file route.",

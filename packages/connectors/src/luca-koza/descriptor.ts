@@ -1,9 +1,6 @@
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
-export const lucaKozaDescriptor = defineConnector("erp", {
-  type: 23,
-  name: "LucaKoza",
-  system: "luca-koza",
+export const lucaKozaDescriptor = defineConnector("erp", "luca-koza", {
   credentials: [
     urlField(
       "apiUrl",

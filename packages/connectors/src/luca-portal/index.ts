@@ -12,10 +12,7 @@ import { defineConnector } from "../sdk/skeleton";
 export const LUCA_PORTAL_NOTICE =
   "LucaPortal'ın API'si yok: faturalarınız burada hazırlanır (UBL-TR, GİB numarası) ama gönderilmez. Faturalar ekranından günün ya da bir tarih aralığının faturalarını Excel veya UBL (zip) olarak indirip Luca portalına yükleyin.";
 
-export const lucaPortalDescriptor = defineConnector("erp", {
-  type: 19,
-  name: "LucaPortal",
-  system: "luca-portal",
+export const lucaPortalDescriptor = defineConnector("erp", "luca-portal", {
   credentials: [],
   batch: { page: 500 },
   budget: { requests: 1, windowMs: 1000 },

@@ -1,9 +1,6 @@
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
-export const mikroDescriptor = defineConnector("erp", {
-  type: 9,
-  name: "Mikro",
-  system: "mikro",
+export const mikroDescriptor = defineConnector("erp", "mikro", {
   credentials: [
     urlField(
       "apiUrl",

@@ -1,93 +1,68 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { ConnectorContext, ErpConnector } from "../sdk/connector";
-import { CallCounter, type HttpLogEntry } from "../sdk/logging";
+import { describe, expect, it } from "vitest";
+import { CallCounter } from "../sdk/logging";
 import type { Order, Page, Price, Product, StockLevel } from "../sdk/model";
-import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages } from "../testing/contract";
-import {
-  ConformanceTally,
-  closeAfterAll,
-  describeVersionPin,
-  expectConformance,
-} from "../testing/contract-suite";
+import { contractSuite, describeVersionPin, expectConformance } from "../testing/contract-suite";
 import { isValidEan13 } from "../testing/prng";
 import { judgeRequests } from "../testing/recorder";
 import { sampleOrder } from "../testing/sample-order";
 import { createMikroConnector, MikroConnector, mikroDailyPassword } from "./connector";
-import { type MikroEmulator, startMikroEmulator } from "./emulator/server";
+import { startMikroEmulator } from "./emulator/server";
 import { judgeMikroRequest } from "./judge/requests";
 import { MIKRO_RULES, MIKRO_VERSION_PIN } from "./judge/rules";
 
 const BUDGET = { requests: 15, windowMs: 500, safetyMarginMs: 40 };
 const COUNT = 120;
 
-let emu: MikroEmulator;
-let conn: ErpConnector;
-const logs: HttpLogEntry[] = [];
-const counter = new CallCounter();
-const store = new InMemoryRateLimitStore();
-
-function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: store,
-    budget: BUDGET,
-    batch: { page: 25 },
-    logger: (e) => logs.push(e),
-    counter,
-    timeoutMs: 400,
-    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
-    ...over,
-  };
-}
-
 /** The kit's sample order, dated 15 January 2025 (the dates the assertions below read back). */
 const order = (no: string, skus: string[]): Order =>
   sampleOrder(no, skus, { createdAt: "2025-01-15T08:30:00.000Z", updatedAt: "2025-01-15T08:30:00.000Z" });
 
-beforeAll(async () => {
-  emu = await startMikroEmulator({
-    seed: 5,
-    productCount: COUNT,
-    rateLimit: { requests: BUDGET.requests, windowMs: BUDGET.windowMs },
-  });
-  conn = createMikroConnector(emu.credentials, ctx());
+const counter = new CallCounter();
+
+/** Every request the connector sent in these tests is judged against the live request shapes. */
+const suite = contractSuite({
+  start: () =>
+    startMikroEmulator({
+      seed: 5,
+      productCount: COUNT,
+      rateLimit: { requests: BUDGET.requests, windowMs: BUDGET.windowMs },
+    }),
+  connect: (emu, ctx) => createMikroConnector(emu.credentials, ctx),
+  judge: judgeMikroRequest,
+  rules: MIKRO_RULES,
+  // Tight on purpose: the budget is the emulator's own limit, the timeout short for the fault tests.
+  context: { budget: BUDGET, batch: { page: 25 }, counter, timeoutMs: 400 },
 });
-
-closeAfterAll(() => emu);
-
-/** Every request the connector sent in these tests, judged against the live request shapes. */
-const tally = new ConformanceTally(judgeMikroRequest, MIKRO_RULES);
-const conformance = tally.report;
-
-tally.takeAfterEach(() => emu);
 
 describe("Mikro connector against its emulator", () => {
   it("tests the connection and says which firm and period answered", async () => {
-    const info = await conn.testConnection();
+    const info = await suite.conn.testConnection();
     expect(info.firm).toBe("01");
     expect(info.period).toBe("2025");
     expect(info.description).toContain("Demo Ticaret A.Ş.");
   });
 
   it("lists stock locations, price groups and categories", async () => {
-    expect(await conn.listStockLocations()).toEqual([
+    expect(await suite.conn.listStockLocations()).toEqual([
       { id: "1", name: "Merkez Depo" },
       { id: "2", name: "İstanbul Mağaza" },
     ]);
-    const groups = await conn.listPriceGroups();
+    const groups = await suite.conn.listPriceGroups();
     expect(groups.map((g) => [g.id, g.vatIncluded])).toEqual([
       ["1", true],
       ["2", false],
     ]);
-    const cats = (await conn.listCategories()).items;
+    const cats = (await suite.conn.listCategories()).items;
     const child = cats.find((c) => c.parentId);
     expect(child?.path).toHaveLength(2);
     expect(cats.find((c) => c.id === child?.parentId)?.path).toEqual([child?.path[0]]);
   });
 
   it("pages through all products with barcodes, VAT, unit, category and brand", async () => {
-    const { items, pages, cursor } = await readAllPages<Product>((t) => conn.listProducts({ pageToken: t }));
+    const { items, pages, cursor } = await readAllPages<Product>((t) =>
+      suite.conn.listProducts({ pageToken: t }),
+    );
     expect(items).toHaveLength(COUNT);
     expect(new Set(items.map((p) => p.sku)).size).toBe(COUNT);
     expect(pages).toBe(Math.ceil(COUNT / 25));
@@ -104,18 +79,18 @@ describe("Mikro connector against its emulator", () => {
 
   it("handles a page size that divides the total exactly (last page empty)", async () => {
     const { items, pages } = await readAllPages<Product>((t) =>
-      conn.listProducts({ pageToken: t, pageSize: 40 }),
+      suite.conn.listProducts({ pageToken: t, pageSize: 40 }),
     );
     expect(items).toHaveLength(COUNT);
     expect(pages).toBe(COUNT / 40 + 1);
   });
 
   it("reads products changed since a cursor", async () => {
-    const full = await readAllPages<Product>((t) => conn.listProducts({ pageToken: t, pageSize: 200 }));
-    const code = emu.state.randomCode();
-    emu.state.updateProduct(code, { sto_isim: "Yeni Ürün Adı" });
+    const full = await readAllPages<Product>((t) => suite.conn.listProducts({ pageToken: t, pageSize: 200 }));
+    const code = suite.emu.state.randomCode();
+    suite.emu.state.updateProduct(code, { sto_isim: "Yeni Ürün Adı" });
     const changed = await readAllPages<Product>((t) =>
-      conn.listProducts({ since: full.cursor, pageToken: t }),
+      suite.conn.listProducts({ since: full.cursor, pageToken: t }),
     );
     expect(changed.items.find((p) => p.sku === code)?.name).toBe("Yeni Ürün Adı");
     expect(changed.items.length).toBeLessThan(COUNT);
@@ -123,30 +98,30 @@ describe("Mikro connector against its emulator", () => {
   });
 
   it("reads stock per location, fully and changed since a cursor", async () => {
-    const full = await readAllPages((t) => conn.listStock({ pageToken: t }));
+    const full = await readAllPages((t) => suite.conn.listStock({ pageToken: t }));
     expect(full.items.length).toBe(COUNT * 2);
     const sample = full.items[7];
-    expect(sample?.qty).toBe(emu.state.quantity(sample?.sku ?? "", Number(sample?.location)));
-    const onlyDepot2 = await readAllPages((t) => conn.listStock({ pageToken: t, locations: ["2"] }));
+    expect(sample?.qty).toBe(suite.emu.state.quantity(sample?.sku ?? "", Number(sample?.location)));
+    const onlyDepot2 = await readAllPages((t) => suite.conn.listStock({ pageToken: t, locations: ["2"] }));
     expect(onlyDepot2.items.every((s) => s.location === "2")).toBe(true);
 
-    const code = emu.state.randomCode();
-    emu.state.setStock(code, 1, 999);
-    const changed = await readAllPages((t) => conn.listStock({ since: full.cursor, pageToken: t }));
+    const code = suite.emu.state.randomCode();
+    suite.emu.state.setStock(code, 1, 999);
+    const changed = await readAllPages((t) => suite.conn.listStock({ since: full.cursor, pageToken: t }));
     expect(changed.items.find((s) => s.sku === code && s.location === "1")?.qty).toBe(999);
     expect(changed.items.length).toBeLessThanOrEqual(4);
     // Asked again from its own mark, nothing has changed: no item, one call, the same mark.
-    const before = emu.recorder.list().length;
-    const none = await conn.listStock({ since: changed.cursor });
+    const before = suite.emu.recorder.list().length;
+    const none = await suite.conn.listStock({ since: changed.cursor });
     expect(none.items).toEqual([]);
     expect(none.cursor).toBe(changed.cursor);
-    expect(emu.recorder.list().length - before).toBe(1);
+    expect(suite.emu.recorder.list().length - before).toBe(1);
   });
 
   it("sums every summary row of a (code, depot) and never splits a group across pages", async () => {
     const e2 = await startMikroEmulator({ seed: 12, productCount: 20 });
     try {
-      const c = createMikroConnector(e2.credentials, ctx());
+      const c = createMikroConnector(e2.credentials, suite.ctx());
       const code = e2.state.randomCode();
       expect(e2.state.ozetRows(code, 1).length).toBeGreaterThanOrEqual(2);
       const valueRows = e2.state.table("STOK_HAREKETLERI_OZET").rows.filter((r) => r.sho_HareketCins === 9);
@@ -185,7 +160,9 @@ describe("Mikro connector against its emulator", () => {
         expect(withReturns.length).toBeGreaterThan(0);
         const read = (returnColumns: string) =>
           readAllPages((t) =>
-            createMikroConnector({ ...e.credentials, returnColumns }, ctx()).listStock({ pageToken: t }),
+            createMikroConnector({ ...e.credentials, returnColumns }, suite.ctx()).listStock({
+              pageToken: t,
+            }),
           );
         const good = await read(right);
         expect(good.items).toHaveLength(24);
@@ -203,7 +180,7 @@ describe("Mikro connector against its emulator", () => {
   it("splits a full stock and price read into disjoint ranges that together list exactly the one-chain read", async () => {
     const e2 = await startMikroEmulator({ seed: 13, productCount: 60 });
     try {
-      const c = new MikroConnector(e2.credentials, ctx());
+      const c = new MikroConnector(e2.credentials, suite.ctx());
       /** Every page of one range, from its first token. */
       const readRange = async <T>(start: string, fetch: (token: string) => Promise<Page<T>>) => {
         const items: T[] = [];
@@ -250,13 +227,13 @@ describe("Mikro connector against its emulator", () => {
   });
 
   it("reads prices per price group, fully and changed since a cursor", async () => {
-    const full = await readAllPages((t) => conn.listPrices({ pageToken: t }));
+    const full = await readAllPages((t) => suite.conn.listPrices({ pageToken: t }));
     expect(full.items).toHaveLength(COUNT * 2);
     expect(full.items.filter((p) => p.priceGroup === "2").every((p) => !p.vatIncluded)).toBe(true);
-    const code = emu.state.randomCode();
-    emu.state.setPrice(code, 1, 1234.5);
+    const code = suite.emu.state.randomCode();
+    suite.emu.state.setPrice(code, 1, 1234.5);
     const changed = await readAllPages((t) =>
-      conn.listPrices({ since: full.cursor, pageToken: t, priceGroups: ["1"] }),
+      suite.conn.listPrices({ since: full.cursor, pageToken: t, priceGroups: ["1"] }),
     );
     expect(changed.items.find((p) => p.sku === code)).toMatchObject({
       amount: 1234.5,
@@ -267,12 +244,12 @@ describe("Mikro connector against its emulator", () => {
 
   it("creates a customer idempotently with a code of at most 25 characters", async () => {
     const o = order("1001", []);
-    const first = await conn.createCustomer(o.customer);
+    const first = await suite.conn.createCustomer(o.customer);
     expect(first.existed).toBe(false);
     expect(first.code.length).toBeLessThanOrEqual(25);
-    const again = await conn.createCustomer(o.customer);
+    const again = await suite.conn.createCustomer(o.customer);
     expect(again).toEqual({ code: first.code, existed: true });
-    const long = await conn.createCustomer({
+    const long = await suite.conn.createCustomer({
       ...o.customer,
       ref: "ikas-customer-with-a-very-long-reference-0001",
     });
@@ -280,37 +257,37 @@ describe("Mikro connector against its emulator", () => {
   });
 
   it("creates a sales order once, finds it by our reference, and reads its invoices", async () => {
-    const skus = [emu.state.randomCode(), emu.state.randomCode()];
+    const skus = [suite.emu.state.randomCode(), suite.emu.state.randomCode()];
     const o = order("1002", skus);
-    const cust = await conn.createCustomer(o.customer);
-    expect(await conn.findOrderByRef("1002")).toBeNull();
-    const created = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    const cust = await suite.conn.createCustomer(o.customer);
+    expect(await suite.conn.findOrderByRef("1002")).toBeNull();
+    const created = await suite.conn.createSalesOrder({ order: o, customerCode: cust.code });
     expect(created.existed).toBe(false);
     expect(created.documentId).toMatch(/^WEB-\d+$/);
-    const again = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    const again = await suite.conn.createSalesOrder({ order: o, customerCode: cust.code });
     expect(again.existed).toBe(true);
     expect(again.documentId).toBe(created.documentId);
-    expect((await conn.findOrderByRef("1002"))?.documentId).toBe(created.documentId);
-    const rows = emu.state.table("SIPARISLER").rows.filter((r) => r.sip_belgeno === "1002");
+    expect((await suite.conn.findOrderByRef("1002"))?.documentId).toBe(created.documentId);
+    const rows = suite.emu.state.table("SIPARISLER").rows.filter((r) => r.sip_belgeno === "1002");
     expect(rows).toHaveLength(2);
     expect(rows[0]?.sip_tutar).toBe(200);
     expect(rows[0]?.sip_vergi).toBe(40);
 
-    expect(await conn.listInvoicesForOrder("1002")).toEqual([]);
-    const before = emu.state.quantity(skus[0] ?? "", 1);
-    emu.state.invoiceOrder("1002");
-    const invoices = await conn.listInvoicesForOrder("1002");
+    expect(await suite.conn.listInvoicesForOrder("1002")).toEqual([]);
+    const before = suite.emu.state.quantity(skus[0] ?? "", 1);
+    suite.emu.state.invoiceOrder("1002");
+    const invoices = await suite.conn.listInvoicesForOrder("1002");
     expect(invoices).toHaveLength(1);
     expect(invoices[0]?.totals).toEqual({ net: 400, tax: 80, gross: 480 });
     expect(invoices[0]?.lines).toHaveLength(2);
     expect(invoices[0]?.uuid).toMatch(/^[0-9a-f-]{36}$/);
-    expect(emu.state.quantity(skus[0] ?? "", 1)).toBeLessThan(before);
+    expect(suite.emu.state.quantity(skus[0] ?? "", 1)).toBeLessThan(before);
   });
 
   it("maps an unknown stock code to a permanent unknown-item failure", async () => {
     const o = order("1003", ["YOK-999"]);
-    const cust = await conn.createCustomer(o.customer);
-    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    const cust = await suite.conn.createCustomer(o.customer);
+    const e = await caught(suite.conn.createSalesOrder({ order: o, customerCode: cust.code }));
     expect(e.kind).toBe("permanent");
     expect(e.reason).toBe("unknown_item");
     expect(e.itemKeys).toContain("YOK-999");
@@ -318,12 +295,12 @@ describe("Mikro connector against its emulator", () => {
   });
 
   it("maps wrong credentials and a wrong period to permanent auth failures", async () => {
-    const bad = createMikroConnector({ ...emu.credentials, password: "yanlis-parola" }, ctx());
+    const bad = createMikroConnector({ ...suite.emu.credentials, password: "yanlis-parola" }, suite.ctx());
     const e = await caught(bad.testConnection());
     expect(e.kind).toBe("permanent");
     expect(e.reason).toBe("auth");
     expect(e.systemMessage).toBe("Kullanıcı adı veya şifre hatalı.");
-    const period = createMikroConnector({ ...emu.credentials, period: "2019" }, ctx());
+    const period = createMikroConnector({ ...suite.emu.credentials, period: "2019" }, suite.ctx());
     const p = await caught(period.testConnection());
     expect(p.reason).toBe("auth");
     expect(p.systemMessage).toContain("2019");
@@ -335,7 +312,7 @@ describe("Mikro connector against its emulator", () => {
     const ourNow = Date.UTC(2025, 2, 10, 20, 58);
     const e2 = await startMikroEmulator({ seed: 9, productCount: 2, now: () => serverNow });
     try {
-      const c = createMikroConnector(e2.credentials, ctx({ now: () => ourNow }));
+      const c = createMikroConnector(e2.credentials, suite.ctx({ now: () => ourNow }));
       expect((await c.testConnection()).ok).toBe(true);
       expect(e2.counters.authFailures).toBe(1);
       expect(mikroDailyPassword("x", serverNow)).not.toBe(mikroDailyPassword("x", ourNow));
@@ -351,7 +328,10 @@ describe("Mikro connector against its emulator", () => {
     const e2 = await startMikroEmulator({ seed: 9, productCount: 2, now: () => midnight + 100 });
     try {
       const readings = [midnight - 100];
-      const c = createMikroConnector(e2.credentials, ctx({ now: () => readings.shift() ?? midnight + 200 }));
+      const c = createMikroConnector(
+        e2.credentials,
+        suite.ctx({ now: () => readings.shift() ?? midnight + 200 }),
+      );
       expect((await c.testConnection()).ok).toBe(true);
       expect(e2.counters.authFailures).toBe(1);
     } finally {
@@ -364,7 +344,7 @@ describe("Mikro versions and answer forms", () => {
   it("detects V17 and reads through either SqlVeriOkuV2 wrapper", async () => {
     const e2 = await startMikroEmulator({ seed: 8, productCount: 30, sqlWrapper: "object" });
     try {
-      const c = createMikroConnector(e2.credentials, ctx());
+      const c = createMikroConnector(e2.credentials, suite.ctx());
       const info = await c.testConnection();
       expect(info.details?.version).toBe(17);
       expect(info.description).toMatch(/^Mikro: .*, V17\)$/);
@@ -378,7 +358,7 @@ describe("Mikro versions and answer forms", () => {
   it("on V16 says in Turkish that SqlVeriOkuV2 is missing, and stops asking", async () => {
     const e2 = await startMikroEmulator({ seed: 8, productCount: 5, version: 16 });
     try {
-      const c = createMikroConnector(e2.credentials, ctx());
+      const c = createMikroConnector(e2.credentials, suite.ctx());
       const e = await caught(c.testConnection());
       expect([e.kind, e.reason]).toEqual(["permanent", "unsupported"]);
       expect(e.systemMessage).toContain("Mikro sunucunuz (V16) SqlVeriOkuV2 yöntemini sunmuyor");
@@ -392,13 +372,13 @@ describe("Mikro versions and answer forms", () => {
   });
 
   it("on V17 explains a removed list method instead of returning nothing", async () => {
-    const c = new MikroConnector(emu.credentials, ctx());
+    const c = new MikroConnector(suite.emu.credentials, suite.ctx());
     const api = (c as unknown as { api: { call(m: string, k: string, p: object): Promise<unknown> } }).api;
     const e = await caught(api.call("SiparisListesiV2", "read", {}));
     expect(e.reason).toBe("unsupported");
     expect(e.systemMessage).toContain("(V17) SiparisListesiV2 yöntemini sunmuyor");
     // not a call of the live request shapes: the judge does not know it
-    emu.recorder.clear();
+    suite.emu.recorder.clear();
   });
 
   it.each(["EvrakNo", "id"] as const)(
@@ -406,7 +386,7 @@ describe("Mikro versions and answer forms", () => {
     async (key) => {
       const e2 = await startMikroEmulator({ seed: 8, productCount: 5, orderAnswer: key });
       try {
-        const c = createMikroConnector(e2.credentials, ctx());
+        const c = createMikroConnector(e2.credentials, suite.ctx());
         const o = order("5001", [e2.state.randomCode()]);
         const cust = await c.createCustomer(o.customer);
         const created = await c.createSalesOrder({ order: o, customerCode: cust.code });
@@ -422,97 +402,97 @@ describe("Mikro versions and answer forms", () => {
 
 describe("Mikro faults map to the right failure class", () => {
   it("retries a 5xx on a read", async () => {
-    emu.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2" });
-    expect(await conn.listStockLocations()).toHaveLength(2);
-    emu.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2", times: 10 });
-    const e = await caught(conn.listStockLocations());
+    suite.emu.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2" });
+    expect(await suite.conn.listStockLocations()).toHaveLength(2);
+    suite.emu.faults.enqueue({ kind: "5xx", operation: "SqlVeriOkuV2", times: 10 });
+    const e = await caught(suite.conn.listStockLocations());
     expect(e.kind).toBe("transient");
     expect(e.reason).toBe("server_error");
     expect(e.httpStatus).toBe(500);
   });
 
   it("maps a deadlock inside HTTP 200 to transient lock", async () => {
-    emu.faults.enqueue({ kind: "lock", operation: "SqlVeriOkuV2", times: 10 });
-    const e = await caught(conn.listPriceGroups());
+    suite.emu.faults.enqueue({ kind: "lock", operation: "SqlVeriOkuV2", times: 10 });
+    const e = await caught(suite.conn.listPriceGroups());
     expect(e.kind).toBe("transient");
     expect(e.reason).toBe("lock");
     expect(e.systemMessage).toContain("deadlocked");
-    emu.faults.clear();
-    emu.faults.enqueue({ kind: "lock", operation: "SqlVeriOkuV2" });
-    expect(await conn.listPriceGroups()).toHaveLength(2);
+    suite.emu.faults.clear();
+    suite.emu.faults.enqueue({ kind: "lock", operation: "SqlVeriOkuV2" });
+    expect(await suite.conn.listPriceGroups()).toHaveLength(2);
   });
 
   it("honours 429 with Retry-After", async () => {
-    emu.setFaults({ retryAfterSeconds: 0, queue: [{ kind: "429", times: 2 }] });
-    expect(await conn.listStockLocations()).toHaveLength(2);
-    emu.setFaults({ retryAfterSeconds: 0, queue: [{ kind: "429", times: 10 }] });
-    const e = await caught(conn.listStockLocations());
+    suite.emu.setFaults({ retryAfterSeconds: 0, queue: [{ kind: "429", times: 2 }] });
+    expect(await suite.conn.listStockLocations()).toHaveLength(2);
+    suite.emu.setFaults({ retryAfterSeconds: 0, queue: [{ kind: "429", times: 10 }] });
+    const e = await caught(suite.conn.listStockLocations());
     expect(e.reason).toBe("rate_limited");
     expect(e.kind).toBe("transient");
   });
 
   it("retries a timed-out read; a timed-out order write is maybe applied", async () => {
-    emu.setFaults({ hangMs: 1500, queue: [{ kind: "timeout", operation: "SqlVeriOkuV2" }] });
-    expect(await conn.listStockLocations()).toHaveLength(2);
-    const o = order("1004", [emu.state.randomCode()]);
-    const cust = await conn.createCustomer(o.customer);
-    emu.setFaults({ hangMs: 1500, queue: [{ kind: "timeout", operation: "SiparisKaydetV2" }] });
-    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    suite.emu.setFaults({ hangMs: 1500, queue: [{ kind: "timeout", operation: "SqlVeriOkuV2" }] });
+    expect(await suite.conn.listStockLocations()).toHaveLength(2);
+    const o = order("1004", [suite.emu.state.randomCode()]);
+    const cust = await suite.conn.createCustomer(o.customer);
+    suite.emu.setFaults({ hangMs: 1500, queue: [{ kind: "timeout", operation: "SiparisKaydetV2" }] });
+    const e = await caught(suite.conn.createSalesOrder({ order: o, customerCode: cust.code }));
     expect(e.kind).toBe("transient");
     expect(e.reason).toBe("timeout");
     expect(e.maybeApplied).toBe(true);
     // The engine looks up before retrying; here the write never ran, so the retry creates it once.
-    expect(await conn.findOrderByRef("1004")).toBeNull();
-    expect((await conn.createSalesOrder({ order: o, customerCode: cust.code })).existed).toBe(false);
+    expect(await suite.conn.findOrderByRef("1004")).toBeNull();
+    expect((await suite.conn.createSalesOrder({ order: o, customerCode: cust.code })).existed).toBe(false);
   });
 
   it("never creates a second ERP order when a write is accepted and its connection dropped", async () => {
-    const o = order("1005", [emu.state.randomCode()]);
-    const cust = await conn.createCustomer(o.customer);
-    emu.faults.enqueue({ kind: "dropAfterWrite", operation: "SiparisKaydetV2" });
-    const e = await caught(conn.createSalesOrder({ order: o, customerCode: cust.code }));
+    const o = order("1005", [suite.emu.state.randomCode()]);
+    const cust = await suite.conn.createCustomer(o.customer);
+    suite.emu.faults.enqueue({ kind: "dropAfterWrite", operation: "SiparisKaydetV2" });
+    const e = await caught(suite.conn.createSalesOrder({ order: o, customerCode: cust.code }));
     expect(e.kind).toBe("transient");
     expect(e.reason).toBe("network");
     expect(e.maybeApplied).toBe(true);
-    const retry = await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    const retry = await suite.conn.createSalesOrder({ order: o, customerCode: cust.code });
     expect(retry.existed).toBe(true);
-    expect(emu.state.table("SIPARISLER").rows.filter((r) => r.sip_belgeno === "1005")).toHaveLength(1);
-    expect(emu.counters.byOperation.SiparisKaydetV2).toBeGreaterThan(0);
+    expect(suite.emu.state.table("SIPARISLER").rows.filter((r) => r.sip_belgeno === "1005")).toHaveLength(1);
+    expect(suite.emu.counters.byOperation.SiparisKaydetV2).toBeGreaterThan(0);
   });
 
   it("treats a customer accepted then dropped as existing on retry", async () => {
     const o = order("1006", []);
     const customer = { ...o.customer, ref: "ikas-C000999" };
-    emu.faults.enqueue({ kind: "dropAfterWrite", operation: "CariKaydetV2" });
-    const e = await caught(conn.createCustomer(customer));
+    suite.emu.faults.enqueue({ kind: "dropAfterWrite", operation: "CariKaydetV2" });
+    const e = await caught(suite.conn.createCustomer(customer));
     expect(e.maybeApplied).toBe(true);
-    expect((await conn.createCustomer(customer)).existed).toBe(true);
+    expect((await suite.conn.createCustomer(customer)).existed).toBe(true);
   });
 
   it("refuses SQL that is not a SELECT, as a permanent validation failure", async () => {
-    const c = new MikroConnector(emu.credentials, ctx());
+    const c = new MikroConnector(suite.emu.credentials, suite.ctx());
     const e = await caught(
       (c as unknown as { sql(q: string): Promise<unknown> }).sql("DELETE FROM STOKLAR WHERE sto_kod = 'X'"),
     );
     expect(e.kind).toBe("permanent");
     expect(e.reason).toBe("validation");
     // The judge rejects this request as it should; it was sent on purpose, so it is not judged.
-    expect(judgeRequests(emu.recorder.list(), judgeMikroRequest).failures).toHaveLength(1);
-    emu.recorder.clear();
+    expect(judgeRequests(suite.emu.recorder.list(), judgeMikroRequest).failures).toHaveLength(1);
+    suite.emu.recorder.clear();
   });
 
   it("never exceeds the rate limit (the emulator counts)", async () => {
-    const before = emu.counters.rateLimitViolations;
-    await Promise.all(Array.from({ length: 45 }, () => conn.listStockLocations()));
-    expect(emu.counters.rateLimitViolations - before).toBe(0);
+    const before = suite.emu.counters.rateLimitViolations;
+    await Promise.all(Array.from({ length: 45 }, () => suite.conn.listStockLocations()));
+    expect(suite.emu.counters.rateLimitViolations - before).toBe(0);
   });
 
-  it("keeps the password, API key and daily hash out of the logs", () => {
-    const text = JSON.stringify(logs);
-    expect(logs.length).toBeGreaterThan(20);
-    expect(text).not.toContain(emu.credentials.password);
-    expect(text).not.toContain(emu.credentials.apiKey);
-    expect(text).not.toContain(mikroDailyPassword(emu.credentials.password, Date.now()));
+  it("keeps the password, API key and daily hash out of the suite.logs", () => {
+    const text = JSON.stringify(suite.logs);
+    expect(suite.logs.length).toBeGreaterThan(20);
+    expect(text).not.toContain(suite.emu.credentials.password);
+    expect(text).not.toContain(suite.emu.credentials.apiKey);
+    expect(text).not.toContain(mikroDailyPassword(suite.emu.credentials.password, Date.now()));
     expect(text).toContain("***");
     expect(counter.get("mikro").write).toBeGreaterThan(0);
   });
@@ -520,7 +500,7 @@ describe("Mikro faults map to the right failure class", () => {
 
 describe("Mikro conformance", () => {
   it("every request the connector sent above matches the live request shapes", () => {
-    const ops = Object.keys(conformance.operations).sort();
+    const ops = Object.keys(suite.conformance.report.operations).sort();
     expect(ops).toEqual([
       "CariKaydetV2",
       "SiparisKaydetV2",
@@ -528,11 +508,11 @@ describe("Mikro conformance", () => {
       "StokListesiV2",
       "VergiListesiV2",
     ]);
-    expectConformance("Mikro", conformance, {
+    expectConformance("Mikro", suite.conformance.report, {
       requests: 51,
-      note: `${MIKRO_RULES.length} runtime rule(s), ${emu.rules.refused} refused by the emulator's rules`,
+      note: `${MIKRO_RULES.length} runtime rule(s), ${suite.emu.rules.refused} refused by the emulator's rules`,
     });
-    expect(emu.rules.refused).toBe(0);
+    expect(suite.emu.rules.refused).toBe(0);
   });
 });
 

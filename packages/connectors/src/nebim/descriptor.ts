@@ -17,10 +17,7 @@ export const NEBIM_DEFAULT_PROCS = {
 const procHelp = (what: string, columns: string) =>
   `${what} için çağrılacak saklı yordamın (RunProc) adı. Nebim'de her firmanın yordamları farklıdır; kendi yordamınızın adını yazın. Dönmesi gereken sütunlar: ${columns}.`;
 
-export const nebimDescriptor = defineConnector("erp", {
-  type: 1,
-  name: "Nebim",
-  system: "nebim",
+export const nebimDescriptor = defineConnector("erp", "nebim", {
   credentials: [
     urlField(
       "serviceUrl",

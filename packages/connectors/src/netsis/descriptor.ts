@@ -1,9 +1,6 @@
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 
-export const netsisDescriptor = defineConnector("erp", {
-  type: 2,
-  name: "Netsis",
-  system: "netsis",
+export const netsisDescriptor = defineConnector("erp", "netsis", {
   credentials: [
     urlField(
       "apiUrl",

@@ -1,6 +1,6 @@
 /**
- * The skeleton every connector shares. A descriptor is written as what is particular to its system (type,
- * names, credentials, batch sizes, budget, notes); `defineConnector` adds what nearly all have in common
+ * The skeleton every connector shares. A descriptor is written as what is particular to its system (its
+ * key in the spec's list, credentials, batch sizes, budget, notes); `defineConnector` adds what nearly all have in common
  * (implemented, reached directly rather than through the on-site agent, no change cursors). `factoryOf`
  * is the factory the registry calls. The delegating methods of composed connectors live in
  * `ComposedErpConnector` (connector.ts) and `ComposedShopConnector` (composed-shop.ts).
@@ -14,11 +14,12 @@ import type {
   Credentials,
 } from "./connector";
 import type { ChangeCursorSupport } from "./model";
+import { systemIdentity } from "./systems";
 
 /** What a connector's own descriptor says; everything else takes `defineConnector`'s default. */
 export type DescriptorSpec = Omit<
   ConnectorDescriptor,
-  "kind" | "implemented" | "onPremOnly" | "changeCursors"
+  "kind" | "type" | "name" | "system" | "implemented" | "onPremOnly" | "changeCursors"
 > &
   Partial<Pick<ConnectorDescriptor, "implemented" | "onPremOnly">> & {
     /** The listings that honour `since` (the others are read whole and compared by the engine). */
@@ -26,11 +27,12 @@ export type DescriptorSpec = Omit<
   };
 
 /**
- * A connector's descriptor: implemented, not on-premises only, and with change cursors only for the
- * listings `spec.changeCursors` names.
+ * A connector's descriptor: type number and label from the spec's list (`system` is the key), implemented,
+ * not on-premises only, and with change cursors only for the listings `spec.changeCursors` names.
  */
 export function defineConnector<K extends ConnectorKind>(
   kind: K,
+  system: string,
   spec: DescriptorSpec,
 ): ConnectorDescriptor & { kind: K } {
   const changeCursors: ChangeCursorSupport = {
@@ -41,7 +43,14 @@ export function defineConnector<K extends ConnectorKind>(
     orders: false,
     ...spec.changeCursors,
   };
-  return { kind, implemented: true, onPremOnly: false, ...spec, changeCursors };
+  return {
+    kind,
+    ...systemIdentity(kind, system),
+    implemented: true,
+    onPremOnly: false,
+    ...spec,
+    changeCursors,
+  };
 }
 
 /** The factory of a connector class built from stored credentials and the engine's context. */

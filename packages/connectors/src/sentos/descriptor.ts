@@ -10,10 +10,7 @@ export const SENTOS_WINDOW_MS = 60_000;
 const READ_ONLY =
   "Sentos için doğrulanmış bir yazma yolu yok (kaynak istemci yazmaları bilerek engelliyor); Sentos bağlantısı yalnızca ürünleri, depoları ve siparişleri okur.";
 
-export const sentosDescriptor = defineConnector("shop", {
-  type: 3,
-  name: "Sentos",
-  system: "sentos",
+export const sentosDescriptor = defineConnector("shop", "sentos", {
   credentials: [
     urlField(
       "apiUrl",

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ShopConnector } from "../sdk/connector";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { readAllPages, testContext } from "../testing/contract";
 import { expectConformance, expectShopWritesRefused } from "../testing/contract-suite";
 import type { RecordedRequest } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
@@ -23,14 +24,8 @@ let shop: ShopConnector;
 const judged: RecordedRequest[] = [];
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: new InMemoryRateLimitStore(),
-    budget: { requests: SENTOS_POSTS_PER_WINDOW, windowMs: WINDOW },
-    timeoutMs: 2000,
-    retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5000 },
-    ...over,
-  };
+  const budget = { requests: SENTOS_POSTS_PER_WINDOW, windowMs: WINDOW };
+  return testContext(new InMemoryRateLimitStore(), undefined, { budget, timeoutMs: 2000, ...over });
 }
 
 /** Most requests in any window of `ms` (arrival times, sorted). */
@@ -54,14 +49,7 @@ async function fullRun(conn: ShopConnector): Promise<{ orders: number }> {
   await conn.testConnection();
   await conn.findProductsBySku(["YOK"]);
   for (let i = 0; i < 3; i++) await conn.listStockLocations(); // the same GET three times
-  let orders = 0;
-  let token: string | undefined;
-  do {
-    const page = await conn.listOrders({ pageToken: token });
-    orders += page.items.length;
-    token = page.nextPageToken;
-  } while (token);
-  return { orders };
+  return { orders: (await readAllPages((t) => conn.listOrders({ pageToken: t }))).items.length };
 }
 
 beforeAll(async () => {
@@ -102,13 +90,7 @@ describe("Sentos reads", () => {
   it("reads warehouses and every order with lines", async () => {
     expect((await shop.listStockLocations()).map((w) => w.name)).toEqual(["Merkez Depo", "Ankara Depo"]);
     const shipped = emu.shipOrder(9003, "ARAS-9003");
-    const all = [];
-    let token: string | undefined;
-    do {
-      const page = await shop.listOrders({ pageToken: token });
-      all.push(...page.items);
-      token = page.nextPageToken;
-    } while (token);
+    const all = (await readAllPages((t) => shop.listOrders({ pageToken: t }))).items;
     expect(all).toHaveLength(250);
     expect(all[0]?.lines[0]?.sku).toMatch(/^STK-/);
     expect(all[0]?.customer.email).toContain("@");

@@ -6,10 +6,7 @@ export const SHOPIER_OAUTH_TOKEN_URL = "https://api.shopier.com:8443/v1/oauth2/t
 /** An OAuth access token lives three days (259,200 s; shopier-go docs/authentication.md). */
 export const SHOPIER_OAUTH_TOKEN_TTL_S = 259_200;
 
-export const shopierDescriptor = defineConnector("erp", {
-  type: 20,
-  name: "Shopier",
-  system: "shopier",
+export const shopierDescriptor = defineConnector("erp", "shopier", {
   credentials: [
     secretField(
       "accessToken",

@@ -12,10 +12,7 @@ export const SHOPIFY_POINTS_PER_UNIT = 50;
  */
 export const SHOPIFY_BUCKET = { maximumAvailable: 2000, restoreRate: 100 };
 
-export const shopifyDescriptor = defineConnector("shop", {
-  type: 5,
-  name: "Shopify",
-  system: "shopify",
+export const shopifyDescriptor = defineConnector("shop", "shopify", {
   credentials: [
     textField(
       "shopDomain",

@@ -5,14 +5,7 @@
  */
 
 import { createHash } from "node:crypto";
-import type {
-  ConnectorContext,
-  Credentials,
-  ShopWebhooks,
-  WebhookDelivery,
-  WebhookHeaders,
-  WebhookRegistration,
-} from "../sdk/connector";
+import type { ShopWebhooks, WebhookDelivery, WebhookHeaders, WebhookRegistration } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { verifyShopifyWebhook } from "./auth";
 import { ShopifyClient } from "./client";
@@ -91,9 +84,8 @@ export function verifyShopifyDelivery(
 
 export const shopifyWebhooks: ShopWebhooks = {
   // A Dev Dashboard or public app signs with its client secret; a legacy custom app with its API secret key.
-  signingSecret: (credentials: Credentials) =>
-    credentials.apiSecretKey || credentials.clientSecret || undefined,
-  register: (credentials: Credentials, ctx: ConnectorContext, callbackUrl: string) =>
+  signingSecret: (credentials) => credentials.apiSecretKey || credentials.clientSecret || undefined,
+  register: (credentials, ctx, callbackUrl) =>
     registerShopifyWebhooks(new ShopifyClient(credentials, ctx), callbackUrl),
   verify: verifyShopifyDelivery,
 };

@@ -7,10 +7,7 @@ export const SOPYO_MAX_ORDER_PAGES = 20;
 const NO_CATALOGUE =
   "Sopyo'nun ürün, stok ve fiyat için herkese açık bir API'si bulunamadı; Sopyo bağlantısı yalnızca siparişleri okur.";
 
-export const sopyoDescriptor = defineConnector("shop", {
-  type: 6,
-  name: "Sopyo",
-  system: "sopyo",
+export const sopyoDescriptor = defineConnector("shop", "sopyo", {
   credentials: [
     secretField(
       "apiToken",

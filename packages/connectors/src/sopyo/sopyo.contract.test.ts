@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ShopConnector } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { readAllPages, testContext } from "../testing/contract";
 import { describeVersionPin, expectConformance, expectShopWritesRefused } from "../testing/contract-suite";
 import { judgeRequests, type RecordedRequest } from "../testing/recorder";
 import { createSopyoConnector, type SopyoConnector } from "./connector";
@@ -20,15 +21,10 @@ const judged: RecordedRequest[] = [];
 const logs: HttpLogEntry[] = [];
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: new InMemoryRateLimitStore(),
+  return testContext(new InMemoryRateLimitStore(), logs, {
     budget: { requests: 1000, windowMs: 1000 },
-    timeoutMs: 2000,
-    retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5000 },
-    logger: (e) => logs.push(e),
     ...over,
-  };
+  });
 }
 
 const connect = (over: Partial<ConnectorContext> = {}) =>
@@ -48,13 +44,7 @@ afterAll(async () => {
 describe("Sopyo orders", () => {
   it("logs in with the API token and reads every order, both detail wrappers", async () => {
     const shop = connect();
-    const all = [];
-    let token: string | undefined;
-    do {
-      const page = await shop.listOrders({ pageToken: token });
-      all.push(...page.items);
-      token = page.nextPageToken;
-    } while (token);
+    const all = (await readAllPages((t) => shop.listOrders({ pageToken: t }))).items;
     expect(all).toHaveLength(40);
     expect(all[0]?.orderNo).toMatch(/^WEB-/);
     expect(all[0]?.lines[0]?.sku).toMatch(/^STK-/);

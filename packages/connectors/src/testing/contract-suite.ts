@@ -5,10 +5,12 @@
  * for test files only (not exported from the package).
  */
 
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { ErpConnector, ShopConnector } from "../sdk/connector";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ConnectorContext, ErpConnector, ShopConnector } from "../sdk/connector";
+import type { HttpLogEntry } from "../sdk/logging";
+import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import type { ApiVersionPin } from "../sdk/version-pin";
-import { caught } from "./contract";
+import { caught, testContext } from "./contract";
 import {
   addToReport,
   type ConformanceReport,
@@ -103,6 +105,74 @@ export function expectConformance(
   expect(operations.length).toBeGreaterThanOrEqual(least.operations ?? 1);
 }
 
+/** A contract suite's emulator and connector, started once before its tests (see `contractSuite`). */
+export interface ContractSuite<E, C> {
+  readonly emu: E;
+  /** The connector the suite's tests share, built on `ctx()`. */
+  readonly conn: C;
+  /** Every HTTP log line the suite's connectors wrote (secrets must not appear in them). */
+  readonly logs: HttpLogEntry[];
+  /** The rate-limit store every `ctx()` shares. */
+  readonly store: InMemoryRateLimitStore;
+  /** A test context with the suite's defaults, then `over`. */
+  ctx(over?: Partial<ConnectorContext>): ConnectorContext;
+  /** What the judge made of the requests recorded so far (`expectConformance` reads it at the end). */
+  readonly conformance: ConformanceTally;
+  /**
+   * Without a `judge`: requests kept for the suite's own verdict (other emulators' included), the
+   * suite's emulator's added when it closes.
+   */
+  readonly judged: RecordedRequest[];
+}
+
+/**
+ * The start-up every emulator-backed contract suite repeated: the emulator started before the tests and
+ * closed after them, one connector on a shared context, and what the emulator recorded judged after
+ * each test (injected faults cleared, nothing dropped).
+ */
+export function contractSuite<E extends TestedEmulator & RecordingEmulator, C>(options: {
+  start: () => Promise<E>;
+  connect: (emu: E, ctx: ConnectorContext) => C;
+  /** Judges what the emulator recorded after each test; without it the suite judges `judged` itself. */
+  judge?: RequestJudge;
+  /** The connector's runtime rules, applied beside the judge. */
+  rules?: readonly RuntimeRule<RecordedRequest>[];
+  /** What every `ctx()` of the suite sets besides `testContext`'s defaults. */
+  context?: Partial<ConnectorContext>;
+}): ContractSuite<E, C> {
+  let emu: E | undefined;
+  let conn: C | undefined;
+  const logs: HttpLogEntry[] = [];
+  const store = new InMemoryRateLimitStore();
+  const ctx = (over: Partial<ConnectorContext> = {}) =>
+    testContext(store, logs, { ...options.context, ...over });
+  const conformance = new ConformanceTally(options.judge ?? (() => undefined), options.rules);
+  const judged: RecordedRequest[] = [];
+  const started = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("the suite's emulator is not started yet (use it inside a test)");
+    return v;
+  };
+  beforeAll(async () => {
+    emu = await options.start();
+    conn = options.connect(emu, ctx());
+  });
+  closeAfterAll(() => emu, options.judge ? undefined : judged);
+  if (options.judge) conformance.takeAfterEach(() => started(emu));
+  return {
+    get emu() {
+      return started(emu);
+    },
+    get conn() {
+      return started(conn);
+    },
+    logs,
+    store,
+    ctx,
+    conformance,
+    judged,
+  };
+}
+
 /** The version-pin test (issue 32) every contract suite ends with. */
 export function describeVersionPin(title: string, pin: ApiVersionPin): void {
   describe(title, () => {
@@ -150,3 +220,27 @@ export const expectOrderWritesRefused = (conn: ErpConnector, sent: () => number,
 /** A shop that only reads: its writes fail as "unsupported" (Turkish, matching `says`), nothing is sent. */
 export const expectShopWritesRefused = (shop: ShopConnector, sent: () => number, says: RegExp) =>
   expectRefusedUnsent(shopWriteCalls(shop), sent, says);
+
+/** What `expectRetriedThroughFaults` needs of an emulator: its faults and the counts of those it injected. */
+interface FaultingEmulator {
+  faults: { set(config: { retryAfterSeconds?: number; hangMs?: number; queue?: { kind: string }[] }): void };
+  counters: { faults: Record<string, number | undefined> };
+}
+
+/**
+ * The fault test every HTTP connector's suite has: a 429 with Retry-After, then a 5xx, then a hang past
+ * the timeout, each answered once and retried; `read` still returns what the emulator holds.
+ */
+export async function expectRetriedThroughFaults<T>(
+  emu: FaultingEmulator,
+  read: () => Promise<T>,
+  expected: (result: T) => void,
+): Promise<void> {
+  emu.faults.set({
+    retryAfterSeconds: 1,
+    hangMs: 1_000,
+    queue: [{ kind: "429" }, { kind: "5xx" }, { kind: "timeout" }],
+  });
+  expected(await read());
+  for (const kind of ["429", "5xx", "timeout"]) expect(emu.counters.faults[kind], kind).toBe(1);
+}

@@ -20,7 +20,9 @@ export type RuntimeRuleKind =
   | "facet"
   | "value-set"
   | "write-side-effect"
-  | "required-sequence";
+  | "required-sequence"
+  /** What a database's binder refuses that its grammar takes (SQL Server's 1033, a CTE's place). */
+  | "dialect";
 
 /** Where a rule comes from: a page, changelog entry, SDK file or public repository (path @ commit). */
 export interface RuleSource {

@@ -11,6 +11,7 @@
 
 import type { AST } from "node-sql-parser";
 import { sqlParser } from "../sdk/sql-parser";
+import { applyRuntimeRules, type RuntimeRule } from "./runtime-rules";
 
 /**
  * A vendor schema fixture: table (or procedure) name -> where it comes from and its columns (or a
@@ -146,40 +147,12 @@ export function judgeTsql(
         errors.push(`unknown column ${column} (in none of ${inSchema.join(", ")})`);
     }
   }
-  const semantic = nestedSelectErrors(ast);
-  errors.push(...semantic);
+  // SQL Server's own rules the grammar does not say (1033, 156, 10741), as data with their sources.
+  const semantic = applyRuntimeRules(TSQL_DIALECT_RULES, { text, ast });
+  errors.push(...semantic.flatMap((v) => v.problems));
   if (rules) errors.push(...rules({ ast, tableRefs, columnRefs }));
-  const number = semantic[0] ? Number(semantic[0].split(":")[0]) : undefined;
+  const number = semantic[0] && TSQL_DIALECT_RULES.find((r) => r.id === semantic[0]?.rule)?.number;
   return { ok: errors.length === 0, kind, errors, tables, ...(number ? { number } : {}) };
-}
-
-/**
- * What SQL Server refuses in a SELECT nested in another (derived table, subquery, CTE body) that the
- * grammar takes: an ORDER BY without TOP, OFFSET or FOR XML (error 1033), and a WITH (error 156: a CTE
- * is defined only at the start of a statement). A UNION's branches (`_next`) stay at their level.
- */
-function nestedSelectErrors(ast: AST[]): string[] {
-  const errors = new Set<string>();
-  const visit = (node: unknown, nested: boolean, depth: number): void => {
-    if (!node || typeof node !== "object" || depth > 80) return;
-    if (Array.isArray(node)) {
-      for (const n of node) visit(n, nested, depth + 1);
-      return;
-    }
-    const o = node as Record<string, unknown>;
-    if (o.type !== "select") {
-      for (const v of Object.values(o)) visit(v, nested, depth + 1);
-      return;
-    }
-    const limit = o.limit as { offset?: unknown; fetch?: unknown } | null | undefined;
-    const ordered = Array.isArray(o.orderby) && o.orderby.length > 0;
-    if (nested && ordered && !o.top && !limit?.offset && !limit?.fetch && !o.for)
-      errors.add(TSQL_ORDER_BY_IN_DERIVED);
-    if (nested && Array.isArray(o.with) && o.with.length > 0) errors.add(TSQL_WITH_IN_DERIVED);
-    for (const [key, v] of Object.entries(o)) visit(v, key === "_next" ? nested : true, depth + 1);
-  };
-  for (const stmt of ast) visit(stmt, false, 0);
-  return [...errors];
 }
 
 /** `AS name` aliases of the select list (an ORDER BY may name them). */
@@ -203,3 +176,190 @@ function hasLimit(node: unknown, depth = 0): boolean {
   if (limit && Array.isArray(limit.value) && limit.value.length > 0) return true;
   return Object.values(node).some((v) => hasLimit(v, depth + 1));
 }
+
+/**
+ * What SQL Server's binder refuses that its grammar (and node-sql-parser's) takes. `ast` is the parsed
+ * text when the caller has it; `declared` the parameters a `sp_executesql` call declares (absent for a
+ * plain batch); `transaction` the descriptor the request carried (TDS ALL_HEADERS).
+ */
+export interface TsqlSubject {
+  text: string;
+  ast?: AST[];
+  kind?: "batch" | "rpc";
+  declared?: Record<string, string>;
+  transaction?: string;
+}
+
+/** A runtime rule over T-SQL with the error SQL Server (or the TDS responder playing it) answers. */
+export interface TsqlRule<S extends TsqlSubject = TsqlSubject> extends RuntimeRule<S> {
+  /** The error number of the ERROR token (SQL Server's own where it has one; 50000 for ours). */
+  number: number;
+  /** Severity: 15 for SQL Server's syntax-time errors, 16 for statement errors. */
+  class: number;
+}
+
+const parsedTexts = new WeakMap<TsqlSubject, AST[]>();
+
+/** The parsed text (once per subject), or nothing when the grammar refuses it (the judge says so). */
+function astOf(s: TsqlSubject): AST[] {
+  if (s.ast) return s.ast;
+  let ast = parsedTexts.get(s);
+  if (!ast) {
+    try {
+      const parsed = sqlParser("TransactSQL").astify(normalise(s.text), { database: "TransactSQL" });
+      ast = Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
+      ast = [];
+    }
+    parsedTexts.set(s, ast);
+  }
+  return ast;
+}
+
+/**
+ * Every SELECT of the tree with whether it is nested in another (derived table, subquery, CTE body).
+ * A UNION's branches (`_next`) stay at their level.
+ */
+function selectsOf(ast: AST[]): Array<{ select: Record<string, unknown>; nested: boolean }> {
+  const out: Array<{ select: Record<string, unknown>; nested: boolean }> = [];
+  const visit = (node: unknown, nested: boolean, depth: number): void => {
+    if (!node || typeof node !== "object" || depth > 80) return;
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, nested, depth + 1);
+      return;
+    }
+    const o = node as Record<string, unknown>;
+    if (o.type === "select") out.push({ select: o, nested });
+    for (const [key, v] of Object.entries(o))
+      visit(v, o.type === "select" ? (key === "_next" ? nested : true) : nested, depth + 1);
+  };
+  for (const stmt of ast) visit(stmt, false, 0);
+  return out;
+}
+
+const offsetOf = (select: Record<string, unknown>) => {
+  const limit = select.limit as { offset?: unknown; fetch?: unknown } | null | undefined;
+  return Boolean(limit?.offset || limit?.fetch);
+};
+
+const ERROR_1033_SOURCES = [
+  {
+    kind: "public-code" as const,
+    ref: "uwescience/sqlshare#67 (FreeTDS answer from a live SQL Server)",
+    says: "Msg 1033: The ORDER BY clause is invalid in views, inline functions, derived tables, subqueries, and common table expressions, unless TOP, OFFSET or FOR XML is also specified.",
+  },
+  {
+    kind: "vendor-doc" as const,
+    ref: "https://learn.microsoft.com/en-us/sql/t-sql/queries/select-order-by-clause-transact-sql (and ms188385, SQL Server 2005)",
+    says: "ORDER BY is not valid in views, inline functions, derived tables and subqueries unless TOP (2005), later OFFSET … FETCH, is also specified",
+  },
+];
+
+/** SQL Server's own semantics over any text sent to it; `judgeTsql` applies them to every statement. */
+export const TSQL_DIALECT_RULES: readonly TsqlRule[] = [
+  {
+    id: "mssql.order-by-in-derived",
+    kind: "dialect",
+    number: 1033,
+    class: 15,
+    description:
+      "A SELECT nested in another (derived table, subquery, CTE body) has no ORDER BY unless TOP, OFFSET or FOR XML goes with it.",
+    sources: ERROR_1033_SOURCES,
+    check: (s) =>
+      selectsOf(astOf(s)).some(
+        ({ select, nested }) =>
+          nested &&
+          Array.isArray(select.orderby) &&
+          select.orderby.length > 0 &&
+          !select.top &&
+          !offsetOf(select) &&
+          !select.for,
+      )
+        ? [TSQL_ORDER_BY_IN_DERIVED]
+        : [],
+  },
+  {
+    id: "mssql.with-in-derived",
+    kind: "dialect",
+    number: 156,
+    class: 15,
+    description:
+      "A WITH (common table expression) starts a statement; it is never inside a derived table or subquery.",
+    sources: [
+      {
+        kind: "vendor-doc",
+        ref: "https://learn.microsoft.com/en-us/sql/t-sql/queries/with-common-table-expression-transact-sql",
+        says: "a CTE must be followed by a single SELECT, INSERT, UPDATE or DELETE statement; the statement before it in a batch ends with a semicolon (a CTE is defined at the start of a statement)",
+      },
+      {
+        kind: "public-code",
+        ref: "generic-sql.contract.test.ts through tedious 19 (agent's mssql executor); SQL Server's Msg 156 text",
+        says: "Incorrect syntax near the keyword 'WITH' is what SQL Server answers a WITH inside a derived table",
+      },
+    ],
+    check: (s) =>
+      selectsOf(astOf(s)).some(
+        ({ select, nested }) => nested && Array.isArray(select.with) && select.with.length > 0,
+      )
+        ? [TSQL_WITH_IN_DERIVED]
+        : [],
+  },
+  {
+    id: "mssql.top-not-with-offset",
+    kind: "dialect",
+    number: 10741,
+    class: 15,
+    description: "One SELECT limits its rows with TOP or with OFFSET … FETCH, never both.",
+    sources: [
+      {
+        kind: "vendor-doc",
+        ref: "https://learn.microsoft.com/en-us/sql/t-sql/queries/select-order-by-clause-transact-sql (Limitations: OFFSET and FETCH)",
+        says: "TOP cannot be combined with OFFSET and FETCH in the same query expression",
+      },
+      {
+        kind: "vendor-doc",
+        ref: "https://learn.microsoft.com/en-us/sql/relational-databases/errors-events/database-engine-events-and-errors-10000-to-10999",
+        says: "10741: A TOP can not be used in the same query or sub-query as a OFFSET.",
+      },
+    ],
+    check: (s) =>
+      selectsOf(astOf(s)).some(({ select }) => Boolean(select.top) && offsetOf(select))
+        ? [TSQL_TOP_WITH_OFFSET]
+        : [],
+  },
+];
+
+/** SQL Server's text of error 10741. */
+export const TSQL_TOP_WITH_OFFSET =
+  "10741: A TOP can not be used in the same query or sub-query as a OFFSET.";
+
+/**
+ * Every `@name` a parameterised text uses is declared by its `sp_executesql` call (Msg 137). Not in
+ * `TSQL_DIALECT_RULES`: the judge reads texts without their call; the TDS responder applies it per suite.
+ */
+export const tsqlDeclaredParametersRule: TsqlRule = {
+  id: "mssql.declared-parameters",
+  kind: "dialect",
+  number: 137,
+  class: 15,
+  description:
+    "Each @name the statement uses is declared in its sp_executesql parameter list and given a value.",
+  sources: [
+    {
+      kind: "vendor-doc",
+      ref: "https://learn.microsoft.com/en-us/sql/relational-databases/system-stored-procedures/sp-executesql-transact-sql",
+      says: "each parameter included in @stmt must have a corresponding entry in both the @params definition list and the parameter values list",
+    },
+    {
+      kind: "official-sdk",
+      ref: "tediousjs/tedious@v19:src/request.ts, src/rpcrequest-payload.ts (sp_executesql: statement, declarations, values)",
+      says: "the driver sends the statement, a declaration string built from every added parameter, then the values, as one sp_executesql RPC",
+    },
+  ],
+  check: (s) => {
+    const declared = new Set(Object.keys(s.declared ?? {}).map(lower));
+    return [...tsqlParameterNames(s.text)]
+      .filter((name) => !declared.has(lower(name)))
+      .map((name) => `137: Must declare the scalar variable "@${name}".`);
+  },
+};

@@ -8,10 +8,12 @@
  * It verifies the wire/driver path (connection, login, parameter encoding, row decoding, errors,
  * cancel), not SQL semantics: the answers come from the test's `answer` handler. Every statement is
  * read by the T-SQL judge (`sql-judge.ts`); a text the judge refuses is answered with an ERROR and kept
- * in `judgeFailures`.
+ * in `judgeFailures`. A connector's runtime rules (`rules`) are checked next, and a statement that breaks
+ * one is answered with that rule's error number and kept in `ruleRefusals`.
  *
  * Interface (stable; other connectors' tests write `answer` handlers against it):
- *   startTdsServer({ user, password, database?, schema?, answer }) -> { port, statements, judgeFailures, close }
+ *   startTdsServer({ user, password, database?, schema?, rules?, answer })
+ *     -> { port, statements, judgeFailures, ruleRefusals, close }
  *   answer(text, params, info) -> { columns: [{ name, type }], rows, rowsAffected? } or throw { number, message }
  *   params: `@name` values without the `@`: number (int, decimal, float), bigint (bigint), string
  *   (nvarchar/varchar), Date (datetime, datetime2, date), boolean (bit), null.
@@ -19,7 +21,8 @@
 
 import { once } from "node:events";
 import { type AddressInfo, createServer, type Socket } from "node:net";
-import { judgeTsql, type SqlJudgeVerdict, type SqlSchemaFixture } from "./sql-judge";
+import { RuleGate, type RuleViolation } from "./runtime-rules";
+import { judgeTsql, type SqlJudgeVerdict, type SqlSchemaFixture, type TsqlRule } from "./sql-judge";
 
 export type TdsColumnType = "int" | "bigint" | "decimal" | "nvarchar" | "datetime" | "bit";
 export interface TdsColumn {
@@ -64,6 +67,8 @@ export interface TdsStatement extends TdsStatementInfo {
   cancelled?: boolean;
   /** The transaction it ran in (hex descriptor from its ALL_HEADERS), absent outside one. */
   transaction?: string;
+  /** The runtime rule it broke (answered with that rule's error instead of rows). */
+  refusedBy?: RuleViolation;
 }
 
 /** A Transaction Manager request ([MS-TDS] 2.2.6.9): begin, commit or roll back, with its descriptor. */
@@ -82,6 +87,8 @@ export interface TdsServerOptions {
   /** Vendor schema fixture for the judge's table/column check. */
   schema?: SqlSchemaFixture;
   answer: TdsAnswerHandler;
+  /** A connector's runtime rules: a statement that breaks one is answered with the rule's error. */
+  rules?: readonly TsqlRule<TdsStatement>[];
   port?: number;
   host?: string;
 }
@@ -93,6 +100,8 @@ export interface TdsServer {
   statements: TdsStatement[];
   /** Statements the judge refused (also answered with an ERROR). */
   judgeFailures: TdsStatement[];
+  /** Statements a runtime rule refused (`options.rules`), answered with the rule's error. */
+  ruleRefusals: TdsStatement[];
   /** Transactions begun, committed and rolled back through Transaction Manager requests, in order. */
   transactions: TdsTransactionEvent[];
   /** Logins accepted / refused, connections opened so far. */
@@ -553,6 +562,13 @@ function isTdsError(e: unknown): e is TdsServerError {
 export async function startTdsServer(options: TdsServerOptions): Promise<TdsServer> {
   const statements: TdsStatement[] = [];
   const judgeFailures: TdsStatement[] = [];
+  const ruleRefusals: TdsStatement[] = [];
+  // The rule's own error (number, severity, text): what SQL Server answers, or 50000 for our rules.
+  const rules = new RuleGate<TdsStatement, TdsServerError>(options.rules ?? [], (v, statement) => {
+    statement.refusedBy = v;
+    const rule = options.rules?.find((r) => r.id === v.rule);
+    return { number: rule?.number ?? 50000, class: rule?.class ?? 16, message: v.problems.join("; ") };
+  });
   const stats = { logins: 0, refusedLogins: 0, connections: 0, attentions: 0 };
   const transactions: TdsTransactionEvent[] = [];
   let transactionCount = 0;
@@ -762,6 +778,11 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
           doneToken(final, DONE_ERROR, 0, 0),
         ]);
       }
+      const refused = rules.check(statement);
+      if (refused) {
+        ruleRefusals.push(statement);
+        return Buffer.concat([errorToken(refused), doneToken(final, DONE_ERROR, 0, 0)]);
+      }
       let answer: TdsAnswer;
       try {
         // A cancelled statement stops waiting for its answer (the next one on this connection may run).
@@ -828,6 +849,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
     host: address.address,
     statements,
     judgeFailures,
+    ruleRefusals,
     transactions,
     stats,
     dropConnections() {

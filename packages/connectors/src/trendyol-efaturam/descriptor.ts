@@ -5,10 +5,7 @@ import { defineConnector, secretField, textField, urlField } from "../sdk/skelet
 export const TRENDYOL_EFATURAM_STAGE = "https://stage-apigateway.trendyolefaturam.com";
 export const TRENDYOL_EFATURAM_LIVE = "https://apigateway.trendyolecozum.com";
 
-export const trendyolEFaturamDescriptor = defineConnector("erp", {
-  type: 24,
-  name: "TrendyolEfaturam",
-  system: "trendyol-efaturam",
+export const trendyolEFaturamDescriptor = defineConnector("erp", "trendyol-efaturam", {
   credentials: [
     urlField(
       "apiUrl",

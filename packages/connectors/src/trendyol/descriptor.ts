@@ -32,11 +32,7 @@ export const TRENDYOL_VERSION_PIN: ApiVersionPin = {
 const NO_LISTING =
   "Trendyol'a ürün açma henüz bu bağlantıda yok: ürünlerinizi Trendyol satıcı panelinde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.";
 
-export const trendyolDescriptor = defineConnector("shop", {
-  // Not one of the spec's shop types: sales channels are found by `system` (registry: salesChannels).
-  type: 0,
-  name: "Trendyol",
-  system: "trendyol",
+export const trendyolDescriptor = defineConnector("shop", "trendyol", {
   credentials: [
     textField(
       "sellerId",

@@ -4,10 +4,7 @@ import { defineConnector, secretField, textField, urlField } from "../sdk/skelet
 export const TSOFT_PRODUCT_PAGE = 500;
 export const TSOFT_ORDER_PAGE = 200;
 
-export const tsoftDescriptor = defineConnector("shop", {
-  type: 4,
-  name: "Tsoft",
-  system: "tsoft",
+export const tsoftDescriptor = defineConnector("shop", "tsoft", {
   credentials: [
     urlField(
       "storeUrl",

@@ -9,6 +9,7 @@ import type { ConnectorContext, ShopConnector } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Product } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
+import { readAllPages, testContext } from "../testing/contract";
 import { describeFailures, judgeRequests } from "../testing/recorder";
 import { expectPinnedVersionSupported } from "../testing/version-pin";
 import { createTsoftConnector } from "./connector";
@@ -20,14 +21,10 @@ let emu: TsoftEmulator;
 let shop: ShopConnector;
 
 function ctx(over: Partial<ConnectorContext> = {}): ConnectorContext {
-  return {
-    companyId: "c1",
-    rateLimitStore: new InMemoryRateLimitStore(),
+  return testContext(new InMemoryRateLimitStore(), undefined, {
     budget: { requests: 1000, windowMs: 1000 },
-    timeoutMs: 2000,
-    retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5000 },
     ...over,
-  };
+  });
 }
 
 beforeAll(async () => {
@@ -169,17 +166,7 @@ describe("T-Soft stock and prices", () => {
 describe("T-Soft orders", () => {
   it("reads orders with their lines and statuses, paging by 200", async () => {
     emu.state.generateOrders(220);
-    const all = [];
-    let token: string | undefined;
-    let pages = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await shop.listOrders({ pageToken: token });
-      all.push(...page.items);
-      token = page.nextPageToken;
-      cursor = page.cursor ?? cursor;
-      pages++;
-    } while (token);
+    const { items: all, pages, cursor } = await readAllPages((t) => shop.listOrders({ pageToken: t }));
     expect(pages).toBe(2);
     expect(all).toHaveLength(223);
     expect(all[0]?.lines.length).toBeGreaterThan(0);

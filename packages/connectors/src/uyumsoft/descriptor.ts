@@ -9,10 +9,7 @@ export const UYUMSOFT_LIVE_ENDPOINT = "https://efatura.uyumsoft.com.tr/Services/
 
 export { NOT_A_PRODUCT_SOURCE };
 
-export const uyumsoftDescriptor = defineConnector("erp", {
-  type: 8,
-  name: "Uyumsoft",
-  system: "uyumsoft",
+export const uyumsoftDescriptor = defineConnector("erp", "uyumsoft", {
   credentials: [
     urlField(
       "endpoint",

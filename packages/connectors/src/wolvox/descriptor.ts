@@ -5,11 +5,8 @@ import { defineConnector, textField } from "../sdk/skeleton";
  * vendor SDK (an HTTP service inside Wolvox's Kontrol Paneli) is licensed to partners only and not
  * public, so type 10 uses the same database path (artifacts-by-system.md: Wolvox).
  */
-export function wolvoxDescriptor(type: 6 | 10, name: string, system: string) {
-  return defineConnector("erp", {
-    type,
-    name,
-    system,
+export function wolvoxDescriptor(system: "wolvox" | "wolvox-sdk") {
+  return defineConnector("erp", system, {
     credentials: [
       textField(
         "sqlAlias",
@@ -49,7 +46,4 @@ export function wolvoxDescriptor(type: 6 | 10, name: string, system: string) {
   });
 }
 
-export const wolvoxDescriptors = [
-  wolvoxDescriptor(6, "Wolvox", "wolvox"),
-  wolvoxDescriptor(10, "WolvoxSDK", "wolvox-sdk"),
-];
+export const wolvoxDescriptors = [wolvoxDescriptor("wolvox"), wolvoxDescriptor("wolvox-sdk")];

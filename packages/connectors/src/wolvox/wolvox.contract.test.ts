@@ -37,7 +37,7 @@ let emu: WolvoxDatabase;
 
 function connector(sql: SqlTransport | undefined, credentials: Record<string, string> = {}) {
   return new WolvoxConnector(
-    wolvoxDescriptor(6, "Wolvox", "wolvox"),
+    wolvoxDescriptor("wolvox"),
     { sqlAlias: "wolvox", ...credentials },
     {
       companyId: "1",

@@ -12,7 +12,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, TokenStore } from "../../testing/auth";
 import type { EmulatorCounters } from "../../testing/faults";
-import type { RecordedRequest } from "../../testing/recorder";
+import { type RecordedRequest, recordedFrom } from "../../testing/recorder";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { judgeLogoRestRequest } from "../judge/rest";
 
@@ -114,14 +114,7 @@ export async function startLogoRestEmulator(opts: LogoRestEmulatorOptions = {}):
   let nextRef = 1001;
   let orderNo = 0;
 
-  const asRecorded = (req: FastifyRequest): RecordedRequest => ({
-    at: server.now(),
-    method: req.method,
-    path: req.url.split("?")[0] ?? req.url,
-    query: req.query as Row,
-    headers: req.headers as RecordedRequest["headers"],
-    body: req.body,
-  });
+  const asRecorded = (req: FastifyRequest): RecordedRequest => recordedFrom(req, server.now());
 
   /** Licence, gate, Bearer, judge: "handled" when answered, else the gate's decision. */
   async function enter(req: FastifyRequest, reply: FastifyReply, kind: "read" | "write", operation: string) {

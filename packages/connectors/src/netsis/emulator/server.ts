@@ -16,7 +16,7 @@ import { bearerToken, TokenStore } from "../../testing/auth";
 import { generateCatalog, generateCustomers } from "../../testing/catalog";
 import type { EmulatorCounters, FaultConfig } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
-import type { RecordedRequest } from "../../testing/recorder";
+import { type RecordedRequest, recordedFrom } from "../../testing/recorder";
 import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { ENUMS, FATURA_TIP, MODELS, NETSIS_SQL_TABLES } from "../judge/models";
@@ -262,16 +262,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
     return { rows: all.slice(offset, offset + limit) as SqlRow[], total: all.length, offset, limit };
   }
 
-  function recorded(req: FastifyRequest): RecordedRequest {
-    return {
-      at: now(),
-      method: req.method,
-      path: req.url.split("?")[0] ?? req.url,
-      query: req.query as Record<string, unknown>,
-      headers: req.headers as Record<string, string | undefined>,
-      body: req.body,
-    };
-  }
+  const recorded = (req: FastifyRequest): RecordedRequest => recordedFrom(req, now());
 
   server.app.post("/api/v2/token", async (req, reply) => {
     const gate = await server.gate(req, reply, { kind: "read", operation: "token" });

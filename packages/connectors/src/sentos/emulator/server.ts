@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { generateCatalog, generateCustomer } from "../../testing/catalog";
 import { EmulatedRateLimit, type EmulatorCounters } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
+import { recordedFrom } from "../../testing/recorder";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { CARGO_COMPANIES } from "../../testing/turkish-data";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW, SENTOS_WINDOW_MS } from "../descriptor";
@@ -249,14 +250,7 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
   ): Promise<unknown> {
     const gate = await server.gate(req, reply, { kind: "read", operation }, { skipRateLimit: true });
     if (gate === "handled") return reply;
-    const verdict = judgeSentosRequest({
-      at: now(),
-      method: req.method,
-      path: req.url.split("?")[0] ?? req.url,
-      query: req.query as Row,
-      headers: req.headers as Record<string, string>,
-      body: req.body,
-    });
+    const verdict = judgeSentosRequest(recordedFrom(req, now()));
     if (verdict && verdict.problems.length > 0) {
       counters.rejected++;
       return reply.code(400).send({ message: verdict.problems.join("; ") });

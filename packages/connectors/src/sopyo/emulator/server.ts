@@ -11,6 +11,7 @@ import { bearerToken, TokenStore } from "../../testing/auth";
 import { generateCatalog, generateCustomer } from "../../testing/catalog";
 import type { EmulatorCounters } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
+import { recordedFrom } from "../../testing/recorder";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { judgeSopyoRequest } from "../judge/requests";
 
@@ -104,14 +105,7 @@ export async function startSopyoEmulator(opts: SopyoEmulatorOptions = {}): Promi
   generateOrders(opts.orderCount ?? 0);
 
   function judged(req: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
-    const v = judgeSopyoRequest({
-      at: now(),
-      method: req.method,
-      path: req.url.split("?")[0] ?? req.url,
-      query: req.query as Row,
-      headers: req.headers as Record<string, string>,
-      body: req.body,
-    });
+    const v = judgeSopyoRequest(recordedFrom(req, now()));
     if (!v || v.problems.length === 0) return undefined;
     counters.rejected++;
     const errors = Object.fromEntries(v.problems.map((p, i) => [`request.${i}`, [p]]));
