@@ -18,7 +18,7 @@ import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { DateField } from "@/components/form/DateField";
 import { PageHeader } from "@/components/layout/PageHeader";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { ApiError, requestBlob } from "@/lib/api-client";
 import { formatMoney } from "@/lib/format";
 import { saveFile } from "@/lib/spreadsheet";
@@ -163,75 +163,75 @@ export default function InvoicesPage() {
           </Text>
           <QueryBoundary query={invoices} isEmpty={(d) => d.length === 0} emptyMessage={t("einvoices.empty")}>
             {(rows) => (
-              <ResponsiveTable minWidth={760} striped verticalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t("einvoices.colNumber")}</Table.Th>
-                    <Table.Th>{t("einvoices.colDate")}</Table.Th>
-                    <Table.Th>{t("einvoices.colOrder")}</Table.Th>
-                    <Table.Th>{t("einvoices.colBuyer")}</Table.Th>
-                    <Table.Th ta="right">{t("einvoices.colTotal")}</Table.Th>
-                    <Table.Th>{t("einvoices.colType")}</Table.Th>
-                    <Table.Th>{t("einvoices.colStatus")}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((r) => {
-                    const why = WHY[r.state];
-                    return (
-                      <Table.Tr key={r.id} data-testid="invoice-row">
-                        <Table.Td>{r.number}</Table.Td>
-                        <Table.Td>{r.issueDate}</Table.Td>
-                        <Table.Td>{r.orderNo}</Table.Td>
-                        <Table.Td>{r.buyer}</Table.Td>
-                        <Table.Td ta="right">{formatMoney(r.total)}</Table.Td>
-                        <Table.Td>
-                          {r.type === "eArchive" ? t("einvoices.typeEArchive") : t("einvoices.typeEInvoice")}
-                          {r.kind === "IADE" && (
-                            <>
-                              {" "}
-                              <Badge color="orange" variant="light" data-testid="invoice-kind-iade">
-                                {t("einvoices.kind_IADE")}
-                              </Badge>
-                              {r.returnOf && (
-                                <Text size="xs" c="dimmed">
-                                  {t("einvoices.returnOf", { number: r.returnOf })}
-                                </Text>
-                              )}
-                            </>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge color={STATE_COLOR[r.state]} variant="light" data-testid="invoice-status">
-                            {t(`einvoices.st_${r.state}`)}
-                          </Badge>
-                          {why && (
-                            <Text size="xs" c="dimmed" maw={320} data-testid="invoice-why">
-                              {r.message ? `${r.message} — ` : ""}
-                              {t(why)}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            {r.state !== "generated" && (
-                              <Button size="xs" variant="light" onClick={() => void openPdf(r)}>
-                                {t("einvoices.pdf")}
-                              </Button>
+              <DataTable
+                minWidth={760}
+                striped
+                verticalSpacing="xs"
+                columns={[
+                  t("einvoices.colNumber"),
+                  t("einvoices.colDate"),
+                  t("einvoices.colOrder"),
+                  t("einvoices.colBuyer"),
+                  { label: t("einvoices.colTotal"), align: "right" },
+                  t("einvoices.colType"),
+                  t("einvoices.colStatus"),
+                  "",
+                ]}
+              >
+                {rows.map((r) => {
+                  const why = WHY[r.state];
+                  return (
+                    <Table.Tr key={r.id} data-testid="invoice-row">
+                      <Table.Td>{r.number}</Table.Td>
+                      <Table.Td>{r.issueDate}</Table.Td>
+                      <Table.Td>{r.orderNo}</Table.Td>
+                      <Table.Td>{r.buyer}</Table.Td>
+                      <Table.Td ta="right">{formatMoney(r.total)}</Table.Td>
+                      <Table.Td>
+                        {r.type === "eArchive" ? t("einvoices.typeEArchive") : t("einvoices.typeEInvoice")}
+                        {r.kind === "IADE" && (
+                          <>
+                            {" "}
+                            <Badge color="orange" variant="light" data-testid="invoice-kind-iade">
+                              {t("einvoices.kind_IADE")}
+                            </Badge>
+                            {r.returnOf && (
+                              <Text size="xs" c="dimmed">
+                                {t("einvoices.returnOf", { number: r.returnOf })}
+                              </Text>
                             )}
-                            {r.cancellable && (
-                              <Button size="xs" variant="subtle" color="red" onClick={() => setCancelling(r)}>
-                                {t("einvoices.cancel")}
-                              </Button>
-                            )}
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </ResponsiveTable>
+                          </>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={STATE_COLOR[r.state]} variant="light" data-testid="invoice-status">
+                          {t(`einvoices.st_${r.state}`)}
+                        </Badge>
+                        {why && (
+                          <Text size="xs" c="dimmed" maw={320} data-testid="invoice-why">
+                            {r.message ? `${r.message} — ` : ""}
+                            {t(why)}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          {r.state !== "generated" && (
+                            <Button size="xs" variant="light" onClick={() => void openPdf(r)}>
+                              {t("einvoices.pdf")}
+                            </Button>
+                          )}
+                          {r.cancellable && (
+                            <Button size="xs" variant="subtle" color="red" onClick={() => setCancelling(r)}>
+                              {t("einvoices.cancel")}
+                            </Button>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </DataTable>
             )}
           </QueryBoundary>
         </Card>
