@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The agent's file work is polled closely: a minute at most, every 50 ms. */
-const until = <T>(what: string, probe: () => T | undefined | false) => pollUntil(what, probe, 60_000, 50);
+const until = <T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000) =>
+  pollUntil(what, probe, timeoutMs, 50);
 
 const imports = (companyId: number) =>
   t.ctx.database.db
