@@ -34,7 +34,7 @@ import { buildApp } from "@ep/server/app";
 import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
 import { companies } from "@ep/server/schema";
-import { latencies, throughput, timed } from "./paired-latency.ts";
+import { latencies, reportPaired, throughput, timed } from "./paired-latency.ts";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
