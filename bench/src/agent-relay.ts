@@ -18,7 +18,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentStore, pair } from "@ep/agent";
@@ -34,7 +34,7 @@ import { buildApp } from "@ep/server/app";
 import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
 import { companies } from "@ep/server/schema";
-import { latencies, throughput, timed } from "./paired-latency.ts";
+import { latencies, reportPaired, throughput, timed } from "./paired-latency.ts";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -96,20 +96,11 @@ async function main() {
     const httpPerCall = hub.relayedCalls(paired.agentId) - before;
     const directRate = await throughput(direct, CALLS, CONCURRENCY);
     const relayedRate = await throughput(relayed, CALLS, CONCURRENCY);
-    const row = (name: string, rate: number, m: { p50: number; p99: number }) =>
-      `${name.padEnd(14)} ${rate.toFixed(0).padStart(8)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)}`;
-    console.log(
+    const added50 = reportPaired(
       `Mikro listProducts(1) on loopback (${httpPerCall} HTTP call(s) each), ${CALLS} calls per phase, ` +
         `${CONCURRENCY} in flight for calls/s, direct and relayed calls alternating for latency`,
-    );
-    console.log(`${"".padEnd(14)} ${"calls/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)}`);
-    console.log(row("direct", directRate, lat.direct));
-    console.log(row("through agent", relayedRate, lat.relayed));
-    const added50 = lat.relayed.p50 - lat.direct.p50;
-    const added99 = lat.relayed.p99 - lat.direct.p99;
-    console.log(
-      `added latency: p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms, ` +
-        `median of paired differences ${lat.pairedMedian.toFixed(2)} ms (goal: p50 ≤ 5 ms); load average ${loadavg()[0]!.toFixed(1)}`,
+      { direct: directRate, relayed: relayedRate },
+      lat,
     );
     let readOk = true;
     if (STOCK_SKUS > 0) {

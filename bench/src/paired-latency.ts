@@ -1,3 +1,5 @@
+import { loadavg } from "node:os";
+
 /**
  * Direct against relayed calls in one run (the on-site agent benches): latency with the two kinds
  * alternating one at a time, so both see the same machine load, and calls per second with several in
@@ -55,4 +57,32 @@ export async function throughput(
     }),
   );
   return calls / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+type Latencies = Awaited<ReturnType<typeof latencies>>;
+
+/**
+ * Prints the direct/relayed table (calls/s, p50, p99) under `title` and the latency the relay adds,
+ * with `extra` facts and the load average; answers the added p50 in ms.
+ */
+export function reportPaired(
+  title: string,
+  rates: { direct: number; relayed: number },
+  lat: Latencies,
+  extra = "",
+): number {
+  const row = (name: string, rate: number, m: { p50: number; p99: number }) =>
+    `${name.padEnd(14)} ${rate.toFixed(0).padStart(8)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)}`;
+  console.log(title);
+  console.log(`${"".padEnd(14)} ${"calls/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)}`);
+  console.log(row("direct", rates.direct, lat.direct));
+  console.log(row("through agent", rates.relayed, lat.relayed));
+  const added50 = lat.relayed.p50 - lat.direct.p50;
+  const added99 = lat.relayed.p99 - lat.direct.p99;
+  console.log(
+    `added latency: p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms, ` +
+      `median of paired differences ${lat.pairedMedian.toFixed(2)} ms (goal: p50 ≤ 5 ms); ` +
+      `${extra}load average ${loadavg()[0]!.toFixed(1)}`,
+  );
+  return added50;
 }

@@ -105,3 +105,18 @@ export function field(page: Page | Locator, name: string) {
 export function combo(page: Page, name: string) {
   return page.getByRole("combobox", { name, exact: true });
 }
+
+/** The demo company's user: the e2e server runs with DEMO=1, which offers it in /api/config. */
+export async function demoUser(page: Page): Promise<{ email: string; password: string }> {
+  const config = (await (await page.request.get("/api/config")).json()) as {
+    data: { demo: { email: string; password: string } | null };
+  };
+  if (!config.data.demo) throw new Error("the e2e server runs with the demo company");
+  return config.data.demo;
+}
+
+/** Signs `page` in as the demo company. */
+export async function signInAsDemo(page: Page): Promise<void> {
+  const demo = await demoUser(page);
+  await signIn(page, demo.email, demo.password);
+}

@@ -1,20 +1,11 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { signIn, waitForShell } from "../support/app.ts";
+import { signInAsDemo, waitForShell } from "../support/app.ts";
 import { type AxeFinding, axeViolations } from "../support/axe.ts";
 import { useBrowser } from "../support/browser.ts";
 import { COMPANY_ROUTES, PUBLIC_ROUTES } from "../support/routes.ts";
 
 /** Issue 40 item 10: WCAG 2.1 AA on every route, checked by axe-core inside the browser. */
 const browser = useBrowser();
-
-async function signInAsDemo(page: Page): Promise<void> {
-  const config = (await (await page.request.get("/api/config")).json()) as {
-    data: { demo: { email: string; password: string } | null };
-  };
-  if (!config.data.demo) throw new Error("the e2e server runs with the demo company");
-  await signIn(page, config.data.demo.email, config.data.demo.password);
-}
 
 const readable = (findings: AxeFinding[]) =>
   findings.map((f) => `${f.route} ${f.rule} (${f.impact}): ${f.help} → ${f.targets.join(" | ")}`);

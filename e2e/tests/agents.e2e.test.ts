@@ -1,33 +1,20 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "../support/app.ts";
-import { BrowserSession } from "../support/browser.ts";
+import { describe, expect, it } from "vitest";
+import { signInAsDemo } from "../support/app.ts";
+import { useBrowser } from "../support/browser.ts";
 
-let browser: BrowserSession;
-let demo: { email: string; password: string } | null = null;
-beforeAll(async () => {
-  browser = await BrowserSession.launch();
-  const page = await browser.newPage();
-  const config = (await (await page.request.get("/api/config")).json()) as {
-    data: { demo: { email: string; password: string } | null };
-  };
-  demo = config.data.demo;
-  await browser.reset();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
-async function signInAsDemo(): Promise<Page> {
-  if (!demo) throw new Error("the e2e server runs with the demo company");
+/** A new page signed in as the demo company. */
+async function demoPage(): Promise<Page> {
   const page = await browser.newPage();
-  await signIn(page, demo.email, demo.password);
+  await signInAsDemo(page);
   return page;
 }
 
 describe("the demo's on-site agent in the panel", () => {
   it("shows the agent online on the dashboard and on the ERP card, with the picker on it", async () => {
-    const page = await signInAsDemo();
+    const page = await demoPage();
     // The demo server started a real agent process and routed the demo ERP through it.
     const onDashboard = page.getByTestId("dashboard-agent-status");
     await onDashboard.waitFor({ timeout: 30_000 });
@@ -55,7 +42,7 @@ describe("the demo's on-site agent in the panel", () => {
   }, 120_000);
 
   it("shows the agent's version and its update hours (night by default), which the merchant changes", async () => {
-    const page = await signInAsDemo();
+    const page = await demoPage();
     await page.goto("/settings/api-keys");
     const card = page.getByTestId("agents-card");
     const from = card.getByLabel("Başlangıç saati");

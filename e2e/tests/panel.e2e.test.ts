@@ -1,36 +1,20 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signIn } from "../support/app.ts";
-import { BrowserSession } from "../support/browser.ts";
+import { describe, expect, it } from "vitest";
+import { signInAsDemo } from "../support/app.ts";
+import { useBrowser } from "../support/browser.ts";
 
-let browser: BrowserSession;
-let demo: { email: string; password: string } | null = null;
-beforeAll(async () => {
-  browser = await BrowserSession.launch();
-  const page = await browser.newPage();
-  const config = (await (await page.request.get("/api/config")).json()) as {
-    data: { demo: { email: string; password: string } | null };
-  };
-  demo = config.data.demo;
-  await browser.reset();
-});
-afterEach(async () => {
-  await browser.reset();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
-async function signInAsDemo(): Promise<Page> {
-  if (!demo) throw new Error("the e2e server runs with the demo company");
+/** A new page signed in as the demo company. */
+async function demoPage(): Promise<Page> {
   const page = await browser.newPage();
-  await signIn(page, demo.email, demo.password);
+  await signInAsDemo(page);
   return page;
 }
 
 describe("signed-in panel (demo company)", () => {
   it("shows the dashboard cards and toggles the sales chart between weekly and monthly", async () => {
-    const page = await signInAsDemo();
+    const page = await demoPage();
     const chart = page.getByTestId("sales-chart-card");
     await expect.poll(() => chart.textContent()).toContain("Satış Grafiği");
     // The title shows while the figures still load: wait for the caption too.
@@ -68,7 +52,7 @@ describe("signed-in panel (demo company)", () => {
   });
 
   it("runs a job from the product integration screen and shows its result without a reload", async () => {
-    const page = await signInAsDemo();
+    const page = await demoPage();
     await page.getByRole("link", { name: "Ürün Entegrasyonu" }).click();
     const card = page.locator('[data-testid="job-card"][data-job-type="CategoryIntegration"]');
     await card.waitFor();
@@ -85,7 +69,7 @@ describe("signed-in panel (demo company)", () => {
   }, 180_000);
 
   it("marks a notification read from the 'Bildirimler' panel, the count falling by one", async () => {
-    const page = await signInAsDemo();
+    const page = await demoPage();
     // The demo's notifications depend on how its runs went; the panel is driven with a fixed list.
     const created = new Date(Date.now() - 3 * 3_600_000).toISOString();
     let unread = 2;
@@ -145,7 +129,7 @@ describe("signed-in panel (demo company)", () => {
     await expect.poll(() => page.getByRole("heading", { name: "Tüm Bildirimler" }).count()).toBe(1);
   });
   it("filters failed tasks, groups them by cause and deletes the selected ones", async () => {
-    const page = await signInAsDemo();
+    const page = await demoPage();
     // Whether the demo has failed tasks depends on its runs; the list is driven with a fixed one.
     const row = (id: number, key: string, message: string) => ({
       id,
@@ -231,7 +215,7 @@ describe("signed-in panel (demo company)", () => {
     await expect.poll(() => page.getByTestId("failed-task-row").count()).toBe(1);
   });
   it("shows the sales report and run statistics for a date range and exports it to Excel", async () => {
-    const page = await signInAsDemo();
+    const page = await demoPage();
     await page.getByRole("link", { name: "Raporlar" }).click();
     await page.waitForURL("**/reports");
     const main = page.locator("main");

@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { signIn, waitForShell } from "../support/app.ts";
+import { signInAsDemo, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 import { clippedElements } from "../support/phone.ts";
 import { COMPANY_ROUTES, PUBLIC_ROUTES } from "../support/routes.ts";
@@ -10,14 +9,6 @@ import { COMPANY_ROUTES, PUBLIC_ROUTES } from "../support/routes.ts";
 const browser = useBrowser();
 const SHOTS = new URL("../test-results/", import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
-
-async function signInAsDemo(page: Page): Promise<void> {
-  const config = (await (await page.request.get("/api/config")).json()) as {
-    data: { demo: { email: string; password: string } | null };
-  };
-  if (!config.data.demo) throw new Error("the e2e server runs with the demo company");
-  await signIn(page, config.data.demo.email, config.data.demo.password);
-}
 
 const shotName = (route: string) => route.replace(/[/?=&]+/g, "-").replace(/^-|-$/g, "") || "root";
 

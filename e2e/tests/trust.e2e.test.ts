@@ -2,7 +2,15 @@ import { mkdirSync } from "node:fs";
 import ExcelJS from "exceljs";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { expectPath, field, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import {
+  expectPath,
+  field,
+  newUser,
+  registerByApi,
+  signIn,
+  signInAsDemo,
+  waitForShell,
+} from "../support/app.ts";
 import { mailboxDir, useBrowser } from "../support/browser.ts";
 import { waitForMail } from "../support/mailbox.ts";
 import { COMPANY_ROUTES } from "../support/routes.ts";
@@ -12,19 +20,6 @@ import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
 const browser = useBrowser();
 const SHOTS = new URL("../test-results/", import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
-
-async function demoUser(page: Page) {
-  const config = (await (await page.request.get("/api/config")).json()) as {
-    data: { demo: { email: string; password: string } | null };
-  };
-  if (!config.data.demo) throw new Error("the e2e server runs with the demo company");
-  return config.data.demo;
-}
-
-async function signInAsDemo(page: Page): Promise<void> {
-  const demo = await demoUser(page);
-  await signIn(page, demo.email, demo.password);
-}
 
 /** The bearer token of a signed-in page (the spec's 'authKey' cookie). */
 async function tokenOf(page: Page): Promise<string> {

@@ -1,6 +1,6 @@
 import { engineSchema } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import { connectionChecks } from "../src/modules/connection-check/schema.ts";
 import {
@@ -8,18 +8,14 @@ import {
   bindErpToAgent,
   mikroDocumentsByOrder as erpDocumentsByOrder,
   ordersThroughKilledAgent,
-  startAgentTestApp,
+  useAgentTestApp,
 } from "./agent-harness.ts";
 import { connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
 let t: TestApp;
 let server: string;
-
-beforeAll(async () => {
-  ({ t, server } = await startAgentTestApp("1.5"));
-});
-afterAll(() => t.close());
+useAgentTestApp("1.5", (app) => ({ t, server } = app));
 
 const agentProcess = (token: string) => agentHarnessProcess(t, server, token);
 

@@ -2,25 +2,21 @@ import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startAxEmulator } from "@ep/connectors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import {
   agentProcess,
   bindErpToAgent,
   erpCheckCallsSince,
   ordersThroughKilledAgent,
-  startAgentTestApp,
+  useAgentTestApp,
 } from "./agent-harness.ts";
 import { connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
 let t: TestApp;
 let server: string;
-
-beforeAll(async () => {
-  ({ t, server } = await startAgentTestApp("1.5"));
-});
-afterAll(() => t.close());
+useAgentTestApp("1.5", (app) => ({ t, server } = app));
 
 const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 /** Runs the agent's CLI (`entegrasyon-agent …`) on an agent home, as the merchant's IT would. */

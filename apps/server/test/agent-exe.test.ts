@@ -16,9 +16,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConnectorError, firebirdSysdbaPassword } from "@ep/connectors";
 import Firebird from "node-firebird";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { bindErpToAgent, erpCheckCallsSince, startAgentTestApp } from "./agent-harness.ts";
+import { bindErpToAgent, erpCheckCallsSince, useAgentTestApp } from "./agent-harness.ts";
 import { connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, type TestApp } from "./harness.ts";
 
@@ -33,14 +33,13 @@ const wine = "/usr/lib/wine/wine64";
 let t: TestApp;
 let server: string;
 const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  ({ t, server } = await startAgentTestApp("2"));
-});
-afterAll(async () => {
-  for (const c of children) c.kill("SIGKILL");
-  await t.close();
-});
+useAgentTestApp(
+  "2",
+  (app) => ({ t, server } = app),
+  () => {
+    for (const c of children) c.kill("SIGKILL");
+  },
+);
 
 const pairingCode = async (token: string) => {
   const res = await call(t.app, "POST", "/api/agents/pairing-code", { token });

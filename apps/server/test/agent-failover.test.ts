@@ -8,25 +8,21 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { engineSchema } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import {
   agentProcess as agentHarnessProcess,
   bindErpToAgent,
   mikroDocumentsByOrder as erpDocumentsByOrder,
   expectEachOrderOnce,
-  startAgentTestApp,
+  useAgentTestApp,
 } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
 let t: TestApp;
 let server: string;
-
-beforeAll(async () => {
-  ({ t, server } = await startAgentTestApp("1.5"));
-});
-afterAll(() => t.close());
+useAgentTestApp("1.5", (app) => ({ t, server } = app));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileImports } from "../src/modules/file-exchange/schema.ts";
 import { agentProcess, RELAYED_CONNECTOR_TIMEOUT } from "./agent-harness.ts";
 import { connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
-import { call, startTestApp, type TestApp } from "./harness.ts";
+import { call, until as pollUntil, startTestApp, type TestApp } from "./harness.ts";
 
 /** Rows of the file the agent is killed sending (the issue's size: FILES_KILL_ROWS=200000, ~7 MB). */
 const KILL_ROWS = Number(process.env.FILES_KILL_ROWS ?? 20_000);
@@ -22,15 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The agent's file work is polled closely: a minute at most, every 50 ms. */
+const until = <T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000) =>
+  pollUntil(what, probe, timeoutMs, 50);
 
 const imports = (companyId: number) =>
   t.ctx.database.db

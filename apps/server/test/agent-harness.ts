@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { AgentStore, pair } from "@ep/agent";
 import { engineSchema } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import { connectionChecks } from "../src/modules/connection-check/schema.ts";
 import { type ConnectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
@@ -45,6 +45,28 @@ export async function startAgentTestApp(offlineWaitSeconds: string): Promise<{ t
     AGENT_OFFLINE_WAIT_SECONDS: offlineWaitSeconds,
   });
   return { t, server: await t.app.listen({ port: 0, host: "127.0.0.1" }) };
+}
+
+export type AgentTestApp = Awaited<ReturnType<typeof startAgentTestApp>>;
+
+/**
+ * Starts the agent suites' server before the file's tests (handing it to `set`) and closes it after;
+ * `beforeClose` ends what the suite started itself (agent processes).
+ */
+export function useAgentTestApp(
+  offlineWaitSeconds: string,
+  set: (app: AgentTestApp) => void,
+  beforeClose?: () => void,
+): void {
+  let app: AgentTestApp | undefined;
+  beforeAll(async () => {
+    app = await startAgentTestApp(offlineWaitSeconds);
+    set(app);
+  });
+  afterAll(async () => {
+    beforeClose?.();
+    await app?.t.close();
+  });
 }
 
 export type AgentProcess = Awaited<ReturnType<typeof agentProcess>>;

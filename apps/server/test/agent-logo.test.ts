@@ -14,24 +14,15 @@ import {
 } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import {
-  agentProcess,
-  bindErpToAgent,
-  ordersThroughKilledAgent,
-  startAgentTestApp,
-} from "./agent-harness.ts";
+import { agentProcess, bindErpToAgent, ordersThroughKilledAgent, useAgentTestApp } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
 let t: TestApp;
 let server: string;
-
-beforeAll(async () => {
-  ({ t, server } = await startAgentTestApp("1.5"));
-});
-afterAll(() => t.close());
+useAgentTestApp("1.5", (app) => ({ t, server } = app));
 
 type LogoErp = LogoRestEmulator & { systemType: number; credentials: Record<string, string> };
 

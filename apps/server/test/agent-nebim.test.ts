@@ -1,22 +1,13 @@
 import { judgeNebimRequest, type NebimEmulator, startNebimEmulator } from "@ep/connectors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import {
-  agentProcess,
-  bindErpToAgent,
-  ordersThroughKilledAgent,
-  startAgentTestApp,
-} from "./agent-harness.ts";
+import { agentProcess, bindErpToAgent, ordersThroughKilledAgent, useAgentTestApp } from "./agent-harness.ts";
 import { connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
 let t: TestApp;
 let server: string;
-
-beforeAll(async () => {
-  ({ t, server } = await startAgentTestApp("1.5"));
-});
-afterAll(() => t.close());
+useAgentTestApp("1.5", (app) => ({ t, server } = app));
 
 const nebim = (seed: number, mode: "session" | "token" = "session") =>
   startNebimEmulator({ seed, productCount: 60, mode, rateLimit: { requests: 500, windowMs: 1000 } });

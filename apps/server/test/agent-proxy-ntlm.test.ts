@@ -14,9 +14,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentStore, proxyAgentFor } from "@ep/agent";
 import { ntlmMessage, type2Message, verifyType3, type WindowsAccount } from "@ep/connectors";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { bindErpToAgent, startAgentTestApp } from "./agent-harness.ts";
+import { bindErpToAgent, useAgentTestApp } from "./agent-harness.ts";
 import { connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, type TestApp } from "./harness.ts";
 
@@ -25,14 +25,13 @@ const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/s
 let t: TestApp;
 let server: string;
 const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  ({ t, server } = await startAgentTestApp("2"));
-});
-afterAll(async () => {
-  for (const c of children) c.kill("SIGKILL");
-  await t.close();
-});
+useAgentTestApp(
+  "2",
+  (app) => ({ t, server } = app),
+  () => {
+    for (const c of children) c.kill("SIGKILL");
+  },
+);
 
 type Seen = { target: string; type: number; header: string };
 

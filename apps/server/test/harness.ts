@@ -133,3 +133,19 @@ export async function registerAndLogin(app: FastifyInstance, overrides: Record<s
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { registration, token: login.body.data.token as string, account: reg.body.data };
 }
+
+/** Polls `probe` until it answers something truthy; fails naming `what` after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 30_000,
+  pollMs = 100,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}

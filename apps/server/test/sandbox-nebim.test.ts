@@ -1,6 +1,7 @@
 import { createErpConnector, InMemoryRateLimitStore } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { SANDBOX_SYSTEMS } from "../src/modules/sandbox/registry.ts";
+import { fetchThroughApp } from "./sandbox-harness.ts";
 
 describe("Nebim sandbox entry", () => {
   it("starts an emulator the Nebim connector reaches with the entry's credentials (session in the URL)", async () => {
@@ -12,20 +13,7 @@ describe("Nebim sandbox entry", () => {
     const credentials = entry.credentials(baseUrl, (name) => `sekret-${name}`);
     const instance = await entry.start({ seed: 5, baseUrl, credentials, profile: "standard" });
     try {
-      // The host mounts the app under baseUrl; here requests are handed to it directly.
-      const fetchViaApp: typeof fetch = async (input, init) => {
-        const url = new URL(String(input));
-        const res = await instance.app.inject({
-          method: (init?.method ?? "GET") as "POST",
-          url: url.pathname.replace(prefix, "") + url.search,
-          headers: init?.headers as Record<string, string>,
-          payload: init?.body as string | undefined,
-        });
-        return new Response(res.body, {
-          status: res.statusCode,
-          headers: { "content-type": String(res.headers["content-type"] ?? "") },
-        });
-      };
+      const fetchViaApp = fetchThroughApp(instance.app, prefix);
       const ctx = { companyId: "1", rateLimitStore: new InMemoryRateLimitStore(), fetch: fetchViaApp };
       const conn = createErpConnector(1, credentials, ctx);
       expect((await conn.testConnection()).description).toContain("NEBIMV3");

@@ -1,6 +1,7 @@
 import { createShopConnector, InMemoryRateLimitStore } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { SANDBOX_SYSTEMS } from "../src/modules/sandbox/registry.ts";
+import { fetchThroughApp } from "./sandbox-harness.ts";
 
 describe("Shopify sandbox entry", () => {
   it("starts an emulator the Shopify connector reaches with the entry's credentials", async () => {
@@ -11,20 +12,7 @@ describe("Shopify sandbox entry", () => {
     const credentials = entry.credentials(baseUrl, (name) => `sekret-${name}`);
     const instance = await entry.start({ seed: 5, baseUrl, credentials, profile: "standard" });
     try {
-      // The host mounts the app under baseUrl; here requests are handed to it directly.
-      const fetchViaApp: typeof fetch = async (input, init) => {
-        const url = new URL(String(input));
-        const res = await instance.app.inject({
-          method: (init?.method ?? "GET") as "POST",
-          url: url.pathname.replace("/sandbox/shopify/t1", "") + url.search,
-          headers: init?.headers as Record<string, string>,
-          payload: init?.body as string | undefined,
-        });
-        return new Response(res.body, {
-          status: res.statusCode,
-          headers: { "content-type": String(res.headers["content-type"] ?? "") },
-        });
-      };
+      const fetchViaApp = fetchThroughApp(instance.app, "/sandbox/shopify/t1");
       const conn = createShopConnector(5, credentials, {
         companyId: "1",
         rateLimitStore: new InMemoryRateLimitStore(),

@@ -12,13 +12,14 @@ import {
   startIdeasoftEmulator,
   startMikroEmulator,
 } from "@ep/connectors";
-import { engineSchema, ensureCompanyJobs } from "@ep/engine";
+import { ensureCompanyJobs } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveConnection } from "../src/modules/connections/repository.ts";
 import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
 import { DELIVERIES_PER_MINUTE, UNSIGNED_REPEAT_WINDOW_MS } from "../src/modules/webhooks/service.ts";
-import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+import { call, registerAndLogin, startTestApp, type TestApp, until } from "./harness.ts";
+import { postWebhook, webhookRunsOf, webhooksIdle } from "./webhook-harness.ts";
 
 interface Tenant {
   token: string;
@@ -90,46 +91,11 @@ async function register(c: Tenant) {
   return res.body.data;
 }
 
-const post = (token: string, body: string) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/webhooks/${token}`,
-    headers: { "content-type": "application/json" },
-    payload: body,
-  });
+const post = (token: string, body: string) => postWebhook(t, token, body);
 
-const webhookRuns = (c: Tenant) =>
-  db()
-    .select()
-    .from(engineSchema.jobRuns)
-    .where(and(eq(engineSchema.jobRuns.companyId, c.companyId), eq(engineSchema.jobRuns.trigger, "webhook")));
+const webhookRuns = (c: Tenant) => webhookRunsOf(t, c.companyId);
 
-async function idle(c: Tenant, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const runs = await db()
-      .select()
-      .from(engineSchema.jobRuns)
-      .where(eq(engineSchema.jobRuns.companyId, c.companyId));
-    const [ep] = await db()
-      .select()
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.companyId, c.companyId));
-    if (runs.every((r) => r.status !== "Queued" && r.status !== "Running") && !ep?.rerunRequestedAt) return;
-    if (Date.now() > end) throw new Error("runs still active");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const idle = (c: Tenant, timeoutMs?: number) => webhooksIdle(t, c.companyId, timeoutMs);
 
 const erpOrders = (c: Tenant) => c.erp.state.table("SIPARISLER").rows.length;
 

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { ikasWebhookSignature } from "@ep/connectors";
-import { engineSchema } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
 import { DELIVERIES_PER_MINUTE, SIGNED_REPEAT_WINDOW_MS } from "../src/modules/webhooks/service.ts";
 import { type ConnectedCompany, connectedCompany } from "./engine/engine-harness.ts";
-import { call, startTestApp, type TestApp } from "./harness.ts";
+import { call, startTestApp, type TestApp, until } from "./harness.ts";
+import { postWebhook, webhookRunsOf, webhooksIdle } from "./webhook-harness.ts";
 
 let t: TestApp;
 let listenUrl: string;
@@ -61,47 +61,11 @@ const dataKey = (orderId: string, status: string) =>
     .update(JSON.stringify({ id: orderId, status }))
     .digest("hex")}`;
 
-const post = (token: string, body: string) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/webhooks/${token}`,
-    headers: { "content-type": "application/json" },
-    payload: body,
-  });
+const post = (token: string, body: string) => postWebhook(t, token, body);
 
-async function webhookRuns(c: ConnectedCompany) {
-  return db()
-    .select()
-    .from(engineSchema.jobRuns)
-    .where(and(eq(engineSchema.jobRuns.companyId, c.companyId), eq(engineSchema.jobRuns.trigger, "webhook")));
-}
+const webhookRuns = (c: ConnectedCompany) => webhookRunsOf(t, c.companyId);
 
-async function idle(c: ConnectedCompany, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const runs = await db()
-      .select()
-      .from(engineSchema.jobRuns)
-      .where(eq(engineSchema.jobRuns.companyId, c.companyId));
-    const [ep] = await db()
-      .select()
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.companyId, c.companyId));
-    if (runs.every((r) => r.status !== "Queued" && r.status !== "Running") && !ep?.rerunRequestedAt) return;
-    if (Date.now() > until) throw new Error("runs still active");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const idle = (c: ConnectedCompany, timeoutMs?: number) => webhooksIdle(t, c.companyId, timeoutMs);
 
 const erpHasOrder = (c: ConnectedCompany, orderNo: string) =>
   c.erp.state.table("SIPARISLER").rows.some((r) => String(r.sip_belgeno) === orderNo);

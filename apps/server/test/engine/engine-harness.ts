@@ -7,7 +7,7 @@ import {
   startMikroEmulator,
 } from "@ep/connectors";
 import type { JobType } from "@ep/contracts";
-import { engineSchema, ensureCompanyJobs } from "@ep/engine";
+import { engineSchema, ensureCompanyJobs, insertRun } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { saveConnection } from "../../src/modules/connections/repository.ts";
 import { call, registerAndLogin, type TestApp } from "../harness.ts";
@@ -105,4 +105,21 @@ export async function waitForRun(t: TestApp, token: string, runId: number, timeo
     if (Date.now() > until) throw new Error(`run ${runId} still ${run?.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Queues a manual stock run straight in the ledger and answers its row, for suites that run it with
+ * `executeRun` and their own engine dependencies.
+ */
+export async function queueStockRun(t: TestApp, c: ConnectedCompany<unknown>) {
+  const queued = await insertRun(t.ctx.database.db, {
+    companyId: c.companyId,
+    jobId: c.jobId("StockIntegration"),
+    jobType: "StockIntegration",
+    jobName: "Stok Güncelleme",
+    trigger: "manual",
+    onlyKeys: null,
+  });
+  if (!queued) throw new Error("stock run not queued");
+  return queued;
 }

@@ -1,9 +1,9 @@
 import { ConnectorError, type ErpConnector } from "@ep/connectors";
-import { type EngineDeps, engineSchema, executeRun, failureText, insertRun } from "@ep/engine";
+import { type EngineDeps, engineSchema, executeRun, failureText } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany, runJob } from "./engine-harness.ts";
+import { type ConnectedCompany, connectedCompany, queueStockRun, runJob } from "./engine-harness.ts";
 
 let t: TestApp;
 const companies: ConnectedCompany[] = [];
@@ -61,16 +61,9 @@ describe("failures reach the merchant in Turkish, with the next step, and the de
       },
     };
     const db = t.ctx.database.db;
-    const queued = await insertRun(db, {
-      companyId: c.companyId,
-      jobId: c.jobId("StockIntegration"),
-      jobType: "StockIntegration",
-      jobName: "Stok Güncelleme",
-      trigger: "manual",
-      onlyKeys: null,
-    });
-    expect(await executeRun(deps, queued!.id)).toBe("Failed");
-    const [run] = await db.select().from(engineSchema.jobRuns).where(eq(engineSchema.jobRuns.id, queued!.id));
+    const queued = await queueStockRun(t, c);
+    expect(await executeRun(deps, queued.id)).toBe("Failed");
+    const [run] = await db.select().from(engineSchema.jobRuns).where(eq(engineSchema.jobRuns.id, queued.id));
     const said =
       "Kayıtlar panelin veritabanına yazılırken bir sorun oluştu. Görev bir sonraki çalışmada yeniden denenecek; sorun sürerse destek ekibimize ticket açınız.";
     expect(run!.report).toContain(said);
@@ -78,7 +71,7 @@ describe("failures reach the merchant in Turkish, with the next step, and the de
     expect(run!.report).not.toContain(secret);
     const [notification] = await notificationsOf(c);
     expect(notification).toBe(`Stok Güncelleme görevi başarısız oldu: ${said}`);
-    const logged = t.logs.filter((l) => l.includes(`"runId":${queued!.id}`)).join("");
+    const logged = t.logs.filter((l) => l.includes(`"runId":${queued.id}`)).join("");
     expect(logged).toContain('"statement":"select sync_ledger"');
     expect(logged).toContain('"sqlState":"22021"');
     // The log names the statement, never its values (personal data) nor its text.

@@ -1,9 +1,9 @@
 import { type ShopConnector, sentosDescriptor } from "@ep/connectors";
-import { type EngineDeps, engineSchema, executeRun, insertRun } from "@ep/engine";
+import { type EngineDeps, engineSchema, executeRun } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany } from "./engine-harness.ts";
+import { type ConnectedCompany, connectedCompany, queueStockRun } from "./engine-harness.ts";
 
 let t: TestApp;
 const companies: ConnectedCompany[] = [];
@@ -55,18 +55,11 @@ describe("a job the shop connector declares it cannot do", () => {
       },
     };
     const db = t.ctx.database.db;
-    const queued = await insertRun(db, {
-      companyId: c.companyId,
-      jobId: c.jobId("StockIntegration"),
-      jobType: "StockIntegration",
-      jobName: "Stok Güncelleme",
-      trigger: "manual",
-      onlyKeys: null,
-    });
-    expect(await executeRun(deps, queued!.id)).toBe("Failed");
+    const queued = await queueStockRun(t, c);
+    expect(await executeRun(deps, queued.id)).toBe("Failed");
     expect(shopCalls).toBe(0);
     expect(erpCalls).toBe(0);
-    const [run] = await db.select().from(engineSchema.jobRuns).where(eq(engineSchema.jobRuns.id, queued!.id));
+    const [run] = await db.select().from(engineSchema.jobRuns).where(eq(engineSchema.jobRuns.id, queued.id));
     expect(run!.report).toContain("Sentos bu görevi yapamıyor: Sentos için doğrulanmış bir yazma yolu yok");
     expect(run!.failureReason).toBe("unsupported");
     expect(run!.failureSide).toBe("shop");

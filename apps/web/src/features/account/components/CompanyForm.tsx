@@ -1,13 +1,12 @@
 import { type Company, updateCompanySchema } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
+import { SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { IconAlertCircle } from "@tabler/icons-react";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { PhoneInput } from "@/components/form/PhoneInput";
+import { FormErrorAlert, PhoneField, SubmitRow } from "@/components/form/fields";
 import { errorMessage } from "@/lib/errors";
 import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
 import { ANY_PHONE_MASK } from "@/lib/phone-mask";
@@ -63,11 +62,7 @@ export function CompanyForm({ company }: { company: Company }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t("company.title")}>
       <Stack gap="md">
-        {formError && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {formError}
-          </Alert>
-        )}
+        <FormErrorAlert message={formError} />
         <TextInput
           label={t("company.companyName")}
           autoComplete="organization"
@@ -98,22 +93,7 @@ export function CompanyForm({ company }: { company: Company }) {
           error={fieldError(errors.address)}
           {...register("address")}
         />
-        <Controller
-          control={control}
-          name="phone"
-          render={({ field }) => (
-            <PhoneInput
-              label={t("company.phone")}
-              mask={ANY_PHONE_MASK}
-              error={fieldError(errors.phone)}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              name={field.name}
-              ref={field.ref}
-            />
-          )}
-        />
+        <PhoneField control={control} name="phone" label={t("company.phone")} mask={ANY_PHONE_MASK} />
         <TextInput
           label={t("company.website")}
           description={t("company.websiteHelp")}
@@ -123,11 +103,9 @@ export function CompanyForm({ company }: { company: Company }) {
           error={fieldError(errors.website)}
           {...register("website")}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
-            {t("common.saveChanges")}
-          </Button>
-        </Group>
+        <SubmitRow loading={isSubmitting} disabled={!isDirty}>
+          {t("common.saveChanges")}
+        </SubmitRow>
       </Stack>
     </form>
   );

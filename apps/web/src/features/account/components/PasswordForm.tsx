@@ -1,15 +1,14 @@
 import { updatePasswordSchema } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, PasswordInput, SimpleGrid, Stack } from "@mantine/core";
+import { SimpleGrid, Stack } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { IconAlertCircle } from "@tabler/icons-react";
 import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { PasswordStrengthMeter } from "@/components/form/PasswordStrengthMeter";
+import { FormErrorAlert, NewPasswordField, PasswordField, SubmitRow } from "@/components/form/fields";
 import { errorMessage } from "@/lib/errors";
-import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { useUpdatePassword } from "../api";
 
 type Values = z.input<typeof updatePasswordSchema>;
@@ -21,18 +20,16 @@ export function PasswordForm() {
   const update = useUpdatePassword();
   const [formError, setFormError] = useState<string | null>(null);
   const {
-    register,
     control,
     handleSubmit,
     reset,
     setError,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(updatePasswordSchema),
     defaultValues: EMPTY,
     mode: "onTouched",
   });
-  const password = useWatch({ control, name: "password" }) ?? "";
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -53,42 +50,23 @@ export function PasswordForm() {
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t("account.passwordSection")}>
       <Stack gap="md">
-        {formError && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {formError}
-          </Alert>
-        )}
-        <PasswordInput
+        <FormErrorAlert message={formError} />
+        <PasswordField
+          control={control}
+          name="oldPassword"
           label={t("account.oldPassword")}
           autoComplete="current-password"
-          withAsterisk
-          error={fieldError(errors.oldPassword)}
-          {...register("oldPassword")}
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <div>
-            <PasswordInput
-              label={t("account.newPassword")}
-              autoComplete="new-password"
-              withAsterisk
-              error={fieldError(errors.password)}
-              {...register("password")}
-            />
-            <PasswordStrengthMeter password={password} />
-          </div>
-          <PasswordInput
+          <NewPasswordField control={control} name="password" label={t("account.newPassword")} />
+          <PasswordField
+            control={control}
+            name="confirmPassword"
             label={t("account.confirmPassword")}
             autoComplete="new-password"
-            withAsterisk
-            error={fieldError(errors.confirmPassword)}
-            {...register("confirmPassword")}
           />
         </SimpleGrid>
-        <Group justify="flex-end">
-          <Button type="submit" loading={isSubmitting}>
-            {t("account.changePassword")}
-          </Button>
-        </Group>
+        <SubmitRow loading={isSubmitting}>{t("account.changePassword")}</SubmitRow>
       </Stack>
     </form>
   );

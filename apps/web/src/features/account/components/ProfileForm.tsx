@@ -1,15 +1,14 @@
 import { type Account, updateAccountSchema } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Stack, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { IconAlertCircle } from "@tabler/icons-react";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { PhoneInput } from "@/components/form/PhoneInput";
+import { FormErrorAlert, NameFields, PhoneField, SubmitRow } from "@/components/form/fields";
 import { errorMessage } from "@/lib/errors";
-import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { useUpdateProfile } from "../api";
 
 type Values = z.input<typeof updateAccountSchema>;
@@ -25,12 +24,11 @@ export function ProfileForm({ account }: { account: Account }) {
   const update = useUpdateProfile();
   const [formError, setFormError] = useState<string | null>(null);
   const {
-    register,
     control,
     handleSubmit,
     reset,
     setError,
-    formState: { errors, isDirty, isSubmitting },
+    formState: { isDirty, isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(updateAccountSchema),
     defaultValues: valuesOf(account),
@@ -52,27 +50,12 @@ export function ProfileForm({ account }: { account: Account }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t("account.profileSection")}>
       <Stack gap="md">
-        {formError && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {formError}
-          </Alert>
-        )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput
-            label={t("account.firstName")}
-            autoComplete="given-name"
-            withAsterisk
-            error={fieldError(errors.first_Name)}
-            {...register("first_Name")}
-          />
-          <TextInput
-            label={t("account.lastName")}
-            autoComplete="family-name"
-            withAsterisk
-            error={fieldError(errors.last_Name)}
-            {...register("last_Name")}
-          />
-        </SimpleGrid>
+        <FormErrorAlert message={formError} />
+        <NameFields
+          control={control}
+          first={{ name: "first_Name", label: t("account.firstName") }}
+          last={{ name: "last_Name", label: t("account.lastName") }}
+        />
         <TextInput
           label={t("account.email")}
           value={account.companyUser.email}
@@ -80,27 +63,10 @@ export function ProfileForm({ account }: { account: Account }) {
           variant="filled"
           description={t("account.emailHelp")}
         />
-        <Controller
-          control={control}
-          name="phone"
-          render={({ field }) => (
-            <PhoneInput
-              label={t("account.phone")}
-              withAsterisk
-              error={fieldError(errors.phone)}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              name={field.name}
-              ref={field.ref}
-            />
-          )}
-        />
-        <Group justify="flex-end">
-          <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
-            {t("common.saveChanges")}
-          </Button>
-        </Group>
+        <PhoneField control={control} name="phone" label={t("account.phone")} withAsterisk />
+        <SubmitRow loading={isSubmitting} disabled={!isDirty}>
+          {t("common.saveChanges")}
+        </SubmitRow>
       </Stack>
     </form>
   );

@@ -17,7 +17,7 @@ import { IconDownload, IconPlugConnected } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime, formatDecimal } from "@/lib/format";
 import { HASH_TARGET } from "@/lib/scroll-to-hash";
@@ -228,68 +228,66 @@ export function AgentsCard() {
                 <Text size="xs" c="dimmed">
                   {t("agents.serves.help")}
                 </Text>
-                <ResponsiveTable striped>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t("agents.card.machine")}</Table.Th>
-                      <Table.Th>{t("agents.card.status")}</Table.Th>
-                      <Table.Th>{t("agents.serves.column")}</Table.Th>
-                      <Table.Th>{t("agents.card.lastSeen")}</Table.Th>
-                      <Table.Th>{t("agents.card.version")}</Table.Th>
-                      <Table.Th>{t("agents.card.updateWindow")}</Table.Th>
-                      <Table.Th>{t("agents.card.roundTrip")}</Table.Th>
-                      <Table.Th />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((a) => (
-                      <Table.Tr key={a.id}>
-                        <Table.Td>{a.machineName || `#${a.id}`}</Table.Td>
-                        <Table.Td>
-                          <Badge
-                            color={a.online ? "green" : "red"}
-                            variant="light"
-                            title={a.statusText ?? undefined}
-                          >
-                            {a.online ? t("agents.card.online") : t("agents.card.offline")}
+                <DataTable
+                  striped
+                  columns={[
+                    t("agents.card.machine"),
+                    t("agents.card.status"),
+                    t("agents.serves.column"),
+                    t("agents.card.lastSeen"),
+                    t("agents.card.version"),
+                    t("agents.card.updateWindow"),
+                    t("agents.card.roundTrip"),
+                    "",
+                  ]}
+                >
+                  {list.map((a) => (
+                    <Table.Tr key={a.id}>
+                      <Table.Td>{a.machineName || `#${a.id}`}</Table.Td>
+                      <Table.Td>
+                        <Badge
+                          color={a.online ? "green" : "red"}
+                          variant="light"
+                          title={a.statusText ?? undefined}
+                        >
+                          {a.online ? t("agents.card.online") : t("agents.card.offline")}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <AgentServes agent={a} />
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(a.lastSeenAt)}</Table.Td>
+                      <Table.Td>
+                        {a.version || "-"}
+                        {a.updating ? (
+                          <Badge ml="xs" color="blue" variant="light" data-testid="agent-updating">
+                            {t("agents.card.updating")}
                           </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <AgentServes agent={a} />
-                        </Table.Td>
-                        <Table.Td>{formatDateTime(a.lastSeenAt)}</Table.Td>
-                        <Table.Td>
-                          {a.version || "-"}
-                          {a.updating ? (
-                            <Badge ml="xs" color="blue" variant="light" data-testid="agent-updating">
-                              {t("agents.card.updating")}
+                        ) : (
+                          a.newerVersion && (
+                            <Badge ml="xs" color="yellow" variant="light">
+                              {t("agents.card.newerVersion", { version: a.newerVersion })}
                             </Badge>
-                          ) : (
-                            a.newerVersion && (
-                              <Badge ml="xs" color="yellow" variant="light">
-                                {t("agents.card.newerVersion", { version: a.newerVersion })}
-                              </Badge>
-                            )
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <UpdateWindow agent={a} />
-                        </Table.Td>
-                        <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" justify="flex-end">
-                            <Button size="xs" variant="light" onClick={onIssue}>
-                              {t("agents.card.repair")}
-                            </Button>
-                            <Button size="xs" color="red" variant="light" onClick={() => onRevoke(a.id)}>
-                              {t("agents.card.revoke")}
-                            </Button>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </ResponsiveTable>
+                          )
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <UpdateWindow agent={a} />
+                      </Table.Td>
+                      <Table.Td>{a.roundTripMs === null ? "-" : `${a.roundTripMs} ms`}</Table.Td>
+                      <Table.Td>
+                        <Group gap="xs" justify="flex-end">
+                          <Button size="xs" variant="light" onClick={onIssue}>
+                            {t("agents.card.repair")}
+                          </Button>
+                          <Button size="xs" color="red" variant="light" onClick={() => onRevoke(a.id)}>
+                            {t("agents.card.revoke")}
+                          </Button>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </DataTable>
               </Stack>
             )
           }

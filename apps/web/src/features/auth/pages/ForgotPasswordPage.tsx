@@ -1,13 +1,13 @@
 import { forgotPasswordSchema } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
+import { Alert, Button, Group, Stack } from "@mantine/core";
 import { IconAlertCircle, IconCircleCheck } from "@tabler/icons-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { z } from "zod";
-import { fieldError } from "@/lib/form-errors";
+import { EmailField } from "@/components/form/fields";
 import { recoverPassword } from "../api";
 import { FormHeading } from "../components/FormHeading";
 
@@ -18,9 +18,9 @@ export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const [status, setStatus] = useState<Status>(null);
   const {
-    register,
+    control,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(forgotPasswordSchema),
     defaultValues: { email: "" },
@@ -55,15 +55,7 @@ export default function ForgotPasswordPage() {
               {status.text}
             </Alert>
           )}
-          <TextInput
-            label={t("auth.forgot.email")}
-            type="email"
-            autoComplete="email"
-            size="md"
-            withAsterisk
-            error={fieldError(errors.email)}
-            {...register("email")}
-          />
+          <EmailField control={control} name="email" label={t("auth.forgot.email")} size="md" />
           <Group grow mt="xs">
             <Button type="submit" size="md" loading={isSubmitting}>
               {t("auth.forgot.submit")}

@@ -1,14 +1,15 @@
 import { BusinessCode, type LoginRequest } from "@ep/contracts";
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Anchor, Button, Group, Stack, Text } from "@mantine/core";
 import { IconAlertCircle, IconInfoCircle } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
+import { EmailField, PasswordField } from "@/components/form/fields";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
-import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { applyServerFieldErrors } from "@/lib/form-errors";
 import { lazyResolver } from "@/lib/lazy-resolver";
 import { authKeys, fetchConfig, signIn } from "../api";
 import { CaptchaField, type CaptchaHandle, type CaptchaLevel } from "../components/CaptchaField";
@@ -50,11 +51,11 @@ export default function LoginPage() {
   const [formError, setFormError] = useState<string | null>(null);
 
   const {
-    register,
+    control,
     handleSubmit,
     setError,
     setValue,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useForm<LoginValues>({
     resolver: login.resolver,
     defaultValues: { email: "", password: "" },
@@ -161,24 +162,21 @@ export default function LoginPage() {
               </Button>
             </Alert>
           )}
-          <TextInput
+          <EmailField
+            control={control}
+            name="email"
             label={t("auth.login.email")}
             placeholder={t("auth.login.emailPlaceholder")}
-            type="email"
             autoComplete="username"
             size="md"
-            withAsterisk
-            error={fieldError(errors.email)}
-            {...register("email")}
           />
           <Stack gap={6}>
-            <PasswordInput
+            <PasswordField
+              control={control}
+              name="password"
               label={t("auth.login.password")}
               autoComplete="current-password"
               size="md"
-              withAsterisk
-              error={fieldError(errors.password)}
-              {...register("password")}
             />
             <Group justify="flex-end">
               <Anchor component={Link} to="/account/forgot-password" size="sm" fw={500}>

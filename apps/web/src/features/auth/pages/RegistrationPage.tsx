@@ -6,28 +6,21 @@ import {
   type SystemAvailability,
 } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from "@mantine/core";
-import { IconAlertCircle } from "@tabler/icons-react";
+import { Alert, Anchor, Button, Group, Modal, Select, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { z } from "zod";
-import { PasswordStrengthMeter } from "@/components/form/PasswordStrengthMeter";
-import { PhoneInput } from "@/components/form/PhoneInput";
+import {
+  EmailField,
+  FormErrorAlert,
+  NameFields,
+  NewPasswordField,
+  PhoneField,
+  TextField,
+} from "@/components/form/fields";
 import { ApiError } from "@/lib/api-client";
 import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
 import { authKeys, fetchConfig, register as registerAccount, signIn } from "../api";
@@ -94,7 +87,6 @@ export default function RegistrationPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const {
-    register,
     control,
     handleSubmit,
     setError,
@@ -113,7 +105,6 @@ export default function RegistrationPage() {
       ecommerceType: undefined,
     },
   });
-  const password = useWatch({ control, name: "password" }) ?? "";
   const erpOptions = optionsOf(ERP_TYPES, config.data?.systems.erp, t("common.comingSoon"));
   const ecommerceOptions = optionsOf(ECOMMERCE_TYPES, config.data?.systems.ecommerce, t("common.comingSoon"));
   const erpType = useWatch({ control, name: "erpType" });
@@ -190,68 +181,22 @@ export default function RegistrationPage() {
 
       <form onSubmit={onSubmit} noValidate aria-label={t("auth.register.title")}>
         <Stack gap="md">
-          {formStatus && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-              {formStatus}
-            </Alert>
-          )}
-          <TextInput
+          <FormErrorAlert message={formStatus} />
+          <TextField
+            control={control}
+            name="company_Name"
             label={t("auth.register.companyName")}
             autoComplete="organization"
             withAsterisk
-            error={fieldError(errors.company_Name)}
-            {...register("company_Name")}
           />
-          <TextInput
-            label={t("auth.register.email")}
-            type="email"
-            autoComplete="email"
-            withAsterisk
-            error={fieldError(errors.email)}
-            {...register("email")}
-          />
-          <div>
-            <PasswordInput
-              label={t("auth.register.password")}
-              autoComplete="new-password"
-              withAsterisk
-              error={fieldError(errors.password)}
-              {...register("password")}
-            />
-            <PasswordStrengthMeter password={password} />
-          </div>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput
-              label={t("auth.register.firstName")}
-              autoComplete="given-name"
-              withAsterisk
-              error={fieldError(errors.first_Name)}
-              {...register("first_Name")}
-            />
-            <TextInput
-              label={t("auth.register.lastName")}
-              autoComplete="family-name"
-              withAsterisk
-              error={fieldError(errors.last_Name)}
-              {...register("last_Name")}
-            />
-          </SimpleGrid>
-          <Controller
+          <EmailField control={control} name="email" label={t("auth.register.email")} />
+          <NewPasswordField control={control} name="password" label={t("auth.register.password")} />
+          <NameFields
             control={control}
-            name="phone"
-            render={({ field }) => (
-              <PhoneInput
-                label={t("auth.register.phone")}
-                withAsterisk
-                error={fieldError(errors.phone)}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                name={field.name}
-                ref={field.ref}
-              />
-            )}
+            first={{ name: "first_Name", label: t("auth.register.firstName") }}
+            last={{ name: "last_Name", label: t("auth.register.lastName") }}
           />
+          <PhoneField control={control} name="phone" label={t("auth.register.phone")} withAsterisk />
           <Controller
             control={control}
             name="erpType"

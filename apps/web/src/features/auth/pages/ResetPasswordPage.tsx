@@ -1,16 +1,15 @@
 import { resetPasswordFormSchema } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Button, Group, PasswordInput, Stack } from "@mantine/core";
+import { Alert, Button, Group, Stack } from "@mantine/core";
 import { IconCircleCheck } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { LoadingState } from "@/components/feedback/LoadingState";
-import { PasswordStrengthMeter } from "@/components/form/PasswordStrengthMeter";
-import { fieldError } from "@/lib/form-errors";
+import { NewPasswordField, PasswordField } from "@/components/form/fields";
 import { checkRowId, resetPassword } from "../api";
 import { FormHeading } from "../components/FormHeading";
 import { noteForSignIn } from "../session-store";
@@ -47,16 +46,14 @@ function ResetForm({ rowid }: { rowid: string }) {
   const navigate = useNavigate();
   const [done, setDone] = useState(false);
   const {
-    register,
     control,
     handleSubmit,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { newPassword: "", confirmPassword: "" },
     mode: "onTouched",
   });
-  const newPassword = useWatch({ control, name: "newPassword" }) ?? "";
 
   useEffect(() => {
     if (!done) return;
@@ -96,24 +93,18 @@ function ResetForm({ rowid }: { rowid: string }) {
               {t("api.passwordReset", { ns: "shared" })}
             </Alert>
           )}
-          <div>
-            <PasswordInput
-              label={t("auth.reset.newPassword")}
-              autoComplete="new-password"
-              size="md"
-              withAsterisk
-              error={fieldError(errors.newPassword)}
-              {...register("newPassword")}
-            />
-            <PasswordStrengthMeter password={newPassword} />
-          </div>
-          <PasswordInput
+          <NewPasswordField
+            control={control}
+            name="newPassword"
+            label={t("auth.reset.newPassword")}
+            size="md"
+          />
+          <PasswordField
+            control={control}
+            name="confirmPassword"
             label={t("auth.reset.confirmPassword")}
             autoComplete="new-password"
             size="md"
-            withAsterisk
-            error={fieldError(errors.confirmPassword)}
-            {...register("confirmPassword")}
           />
           <Group grow mt="xs">
             <Button type="submit" size="md" loading={isSubmitting} disabled={done}>

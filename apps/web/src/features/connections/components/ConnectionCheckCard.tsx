@@ -4,7 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { IconShieldCheck } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime, formatNumber } from "@/lib/format";
 import { useConnectionCheck, useProceedFirstSync, useRunConnectionCheck } from "../check-api";
@@ -25,40 +25,38 @@ function SideTable({ side }: { side: ConnectionCheckSide }) {
           })}
         </Text>
       </Group>
-      <ResponsiveTable aria-label={t("connections.check.tableLabel", { system: side.system })}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t("connections.check.operation")}</Table.Th>
-            <Table.Th>{t("connections.check.status")}</Table.Th>
-            <Table.Th>{t("connections.check.detail")}</Table.Th>
+      <DataTable
+        aria-label={t("connections.check.tableLabel", { system: side.system })}
+        columns={[
+          t("connections.check.operation"),
+          t("connections.check.status"),
+          t("connections.check.detail"),
+        ]}
+      >
+        {side.operations.map((op) => (
+          <Table.Tr key={op.operation} data-testid="check-operation" data-operation={op.operation}>
+            <Table.Td>{op.label}</Table.Td>
+            <Table.Td>
+              <Badge color={COLOR[op.status]} variant="light">
+                {op.statusText}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              {op.messages.length > 0 ? (
+                <List size="sm" spacing={2}>
+                  {op.messages.map((m) => (
+                    <List.Item key={m}>{m}</List.Item>
+                  ))}
+                </List>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {op.jobs.join(", ")}
+                </Text>
+              )}
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {side.operations.map((op) => (
-            <Table.Tr key={op.operation} data-testid="check-operation" data-operation={op.operation}>
-              <Table.Td>{op.label}</Table.Td>
-              <Table.Td>
-                <Badge color={COLOR[op.status]} variant="light">
-                  {op.statusText}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                {op.messages.length > 0 ? (
-                  <List size="sm" spacing={2}>
-                    {op.messages.map((m) => (
-                      <List.Item key={m}>{m}</List.Item>
-                    ))}
-                  </List>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    {op.jobs.join(", ")}
-                  </Text>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </ResponsiveTable>
+        ))}
+      </DataTable>
     </Stack>
   );
 }

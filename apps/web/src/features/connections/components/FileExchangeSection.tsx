@@ -1,10 +1,10 @@
 import type { FileImportItem, FileImportResult } from "@ep/contracts";
 import { Alert, Badge, Button, FileInput, Group, Loader, Stack, Table, Text, Title } from "@mantine/core";
 import { IconDownload, IconFolder, IconTrash } from "@tabler/icons-react";
-import { useState } from "react";
+import { type ComponentProps, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
@@ -113,26 +113,23 @@ function RowResults({ connectionId, fileId }: { connectionId: number; fileId: nu
     );
   return (
     <Stack gap={4}>
-      <ResponsiveTable striped withTableBorder fz="xs" data-testid="file-rows">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t("connections.files.row")}</Table.Th>
-            <Table.Th>{t("connections.files.key")}</Table.Th>
-            <Table.Th>{t("connections.files.result")}</Table.Th>
+      <DataTable
+        striped
+        withTableBorder
+        fz="xs"
+        data-testid="file-rows"
+        columns={[t("connections.files.row"), t("connections.files.key"), t("connections.files.result")]}
+      >
+        {rows.data.rows.map((r) => (
+          <Table.Tr key={r.row}>
+            <Table.Td>{r.row}</Table.Td>
+            <Table.Td>{r.key}</Table.Td>
+            <Table.Td c={r.accepted ? "green" : "red"}>
+              {r.accepted ? t("connections.sqlMapping.accepted") : r.reasons.join(" ")}
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.data.rows.map((r) => (
-            <Table.Tr key={r.row}>
-              <Table.Td>{r.row}</Table.Td>
-              <Table.Td>{r.key}</Table.Td>
-              <Table.Td c={r.accepted ? "green" : "red"}>
-                {r.accepted ? t("connections.sqlMapping.accepted") : r.reasons.join(" ")}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </ResponsiveTable>
+        ))}
+      </DataTable>
       <ServerPagination totalCount={rows.data.total} pageSize={ROWS_PAGE} page={page} onChange={setPage} />
     </Stack>
   );
@@ -142,6 +139,35 @@ function RowResults({ connectionId, fileId }: { connectionId: number; fileId: nu
  * The company's files: recent imports (panel or the agent's watched folder), the watched folders as
  * the agent reports them, and the orders files the sync wrote, to download.
  */
+/** A titled list of the overview: its empty text, or a table with one row per item. */
+function TitledTable<T>({
+  title,
+  empty,
+  items,
+  children,
+  ...table
+}: Omit<ComponentProps<typeof DataTable>, "children"> & {
+  title: string;
+  empty: string;
+  items: readonly T[];
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      <Text size="sm" fw={500}>
+        {title}
+      </Text>
+      {items.length === 0 ? (
+        <Text size="xs" c="dimmed">
+          {empty}
+        </Text>
+      ) : (
+        <DataTable {...table}>{items.map(children)}</DataTable>
+      )}
+    </>
+  );
+}
+
 export function FileExchangeOverviewPanel({ connectionId }: { connectionId: number }) {
   const { t } = useTranslation();
   const overview = useFileExchange(connectionId);
@@ -205,76 +231,71 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
       )}
       {overview.data && (
         <>
-          <Text size="sm" fw={500}>
-            {t("connections.files.recent")}
-          </Text>
-          {overview.data.imports.length === 0 ? (
-            <Text size="xs" c="dimmed">
-              {t("connections.files.noImports")}
-            </Text>
-          ) : (
-            <ResponsiveTable striped withTableBorder fz="xs" data-testid="file-imports">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("connections.files.kind")}</Table.Th>
-                  <Table.Th>{t("connections.files.file")}</Table.Th>
-                  <Table.Th>{t("connections.files.source")}</Table.Th>
-                  <Table.Th>{t("connections.files.at")}</Table.Th>
-                  <Table.Th>{t("connections.files.counts")}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {overview.data.imports.map((f) => (
-                  <Table.Tr key={f.id}>
-                    <Table.Td>{kindText(f.kind)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        {f.fileName}
-                        {f.usedForSync && (
-                          <Badge size="xs" color="teal" variant="light">
-                            {t("connections.files.inUse")}
-                          </Badge>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>{t(`connections.files.sources.${f.source}`)}</Table.Td>
-                    <Table.Td>{formatDateTime(f.uploadedAt)}</Table.Td>
-                    <Table.Td>
-                      {t("connections.files.acceptedRejected", {
-                        accepted: f.rowsAccepted,
-                        rejected: f.rowsRejected,
-                      })}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="compact-xs"
-                          variant="subtle"
-                          onClick={() => setOpen(open === f.id ? null : f.id)}
-                        >
-                          {t("connections.files.showRows")}
-                        </Button>
-                        <Button
-                          size="compact-xs"
-                          variant="subtle"
-                          color="red"
-                          leftSection={<IconTrash size={14} aria-hidden />}
-                          aria-label={t("connections.files.deleteAria", { file: f.fileName })}
-                          onClick={() => {
-                            setNotice(null);
-                            setToDelete(f);
-                          }}
-                        >
-                          {t("connections.files.delete")}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </ResponsiveTable>
-          )}
+          <TitledTable
+            title={t("connections.files.recent")}
+            empty={t("connections.files.noImports")}
+            items={overview.data.imports}
+            striped
+            withTableBorder
+            fz="xs"
+            data-testid="file-imports"
+            columns={[
+              t("connections.files.kind"),
+              t("connections.files.file"),
+              t("connections.files.source"),
+              t("connections.files.at"),
+              t("connections.files.counts"),
+              "",
+            ]}
+          >
+            {(f) => (
+              <Table.Tr key={f.id}>
+                <Table.Td>{kindText(f.kind)}</Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {f.fileName}
+                    {f.usedForSync && (
+                      <Badge size="xs" color="teal" variant="light">
+                        {t("connections.files.inUse")}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td>{t(`connections.files.sources.${f.source}`)}</Table.Td>
+                <Table.Td>{formatDateTime(f.uploadedAt)}</Table.Td>
+                <Table.Td>
+                  {t("connections.files.acceptedRejected", {
+                    accepted: f.rowsAccepted,
+                    rejected: f.rowsRejected,
+                  })}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      onClick={() => setOpen(open === f.id ? null : f.id)}
+                    >
+                      {t("connections.files.showRows")}
+                    </Button>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      color="red"
+                      leftSection={<IconTrash size={14} aria-hidden />}
+                      aria-label={t("connections.files.deleteAria", { file: f.fileName })}
+                      onClick={() => {
+                        setNotice(null);
+                        setToDelete(f);
+                      }}
+                    >
+                      {t("connections.files.delete")}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </TitledTable>
           {open !== null && <RowResults connectionId={connectionId} fileId={open} />}
           <ConfirmDialog
             opened={toDelete !== null}
@@ -297,86 +318,78 @@ export function FileExchangeOverviewPanel({ connectionId }: { connectionId: numb
             confirmTestId="file-delete-confirm"
           />
 
-          <Text size="sm" fw={500}>
-            {t("connections.files.folders")}
-          </Text>
-          {overview.data.folders.length === 0 ? (
-            <Text size="xs" c="dimmed">
-              {t("connections.files.noFolders")}
-            </Text>
-          ) : (
-            <ResponsiveTable withTableBorder fz="xs" data-testid="watched-folders">
-              <Table.Tbody>
-                {overview.data.folders.map((f) => (
-                  <Table.Tr key={`${f.agentId}:${f.path}`}>
-                    <Table.Td>
-                      <Text size="xs" ff="monospace">
-                        {f.path}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {f.machineName} · {kindText(f.kind)}
-                        {f.outbox ? ` · ${t("connections.files.outbox", { path: f.outbox })}` : ""}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge size="xs" color={f.online && f.readable ? "teal" : "red"} variant="light">
-                        {!f.online
-                          ? t("connections.files.agentOffline")
-                          : f.readable
-                            ? t("connections.files.watching")
-                            : t("connections.files.unreadable")}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {f.lastFile
-                        ? t("connections.files.lastFile", {
-                            file: f.lastFile,
-                            at: f.lastAt ? formatDateTime(f.lastAt) : "",
-                          })
-                        : t("connections.files.noFileYet")}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </ResponsiveTable>
-          )}
+          <TitledTable
+            title={t("connections.files.folders")}
+            empty={t("connections.files.noFolders")}
+            items={overview.data.folders}
+            withTableBorder
+            fz="xs"
+            data-testid="watched-folders"
+          >
+            {(f) => (
+              <Table.Tr key={`${f.agentId}:${f.path}`}>
+                <Table.Td>
+                  <Text size="xs" ff="monospace">
+                    {f.path}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {f.machineName} · {kindText(f.kind)}
+                    {f.outbox ? ` · ${t("connections.files.outbox", { path: f.outbox })}` : ""}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge size="xs" color={f.online && f.readable ? "teal" : "red"} variant="light">
+                    {!f.online
+                      ? t("connections.files.agentOffline")
+                      : f.readable
+                        ? t("connections.files.watching")
+                        : t("connections.files.unreadable")}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {f.lastFile
+                    ? t("connections.files.lastFile", {
+                        file: f.lastFile,
+                        at: f.lastAt ? formatDateTime(f.lastAt) : "",
+                      })
+                    : t("connections.files.noFileYet")}
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </TitledTable>
 
-          <Text size="sm" fw={500}>
-            {t("connections.files.ordersFiles")}
-          </Text>
-          {overview.data.orders.length === 0 ? (
-            <Text size="xs" c="dimmed">
-              {t("connections.files.noOrders")}
-            </Text>
-          ) : (
-            <ResponsiveTable withTableBorder fz="xs" data-testid="orders-files">
-              <Table.Tbody>
-                {overview.data.orders.map((f) => (
-                  <Table.Tr key={f.id}>
-                    <Table.Td>{f.fileName}</Table.Td>
-                    <Table.Td>{formatDateTime(f.uploadedAt)}</Table.Td>
-                    <Table.Td>{t("connections.files.orderCount", { count: f.rowsAccepted })}</Table.Td>
-                    <Table.Td>
-                      {f.deliveredAt
-                        ? t("connections.files.delivered", { at: formatDateTime(f.deliveredAt) })
-                        : t("connections.files.notDelivered")}
-                    </Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="compact-xs"
-                        variant="light"
-                        leftSection={<IconDownload size={14} aria-hidden />}
-                        loading={download.isPending && download.variables === f.id}
-                        onClick={() => download.mutate(f.id)}
-                      >
-                        {t("connections.files.download")}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </ResponsiveTable>
-          )}
+          <TitledTable
+            title={t("connections.files.ordersFiles")}
+            empty={t("connections.files.noOrders")}
+            items={overview.data.orders}
+            withTableBorder
+            fz="xs"
+            data-testid="orders-files"
+          >
+            {(f) => (
+              <Table.Tr key={f.id}>
+                <Table.Td>{f.fileName}</Table.Td>
+                <Table.Td>{formatDateTime(f.uploadedAt)}</Table.Td>
+                <Table.Td>{t("connections.files.orderCount", { count: f.rowsAccepted })}</Table.Td>
+                <Table.Td>
+                  {f.deliveredAt
+                    ? t("connections.files.delivered", { at: formatDateTime(f.deliveredAt) })
+                    : t("connections.files.notDelivered")}
+                </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    leftSection={<IconDownload size={14} aria-hidden />}
+                    loading={download.isPending && download.variables === f.id}
+                    onClick={() => download.mutate(f.id)}
+                  >
+                    {t("connections.files.download")}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </TitledTable>
         </>
       )}
     </Stack>

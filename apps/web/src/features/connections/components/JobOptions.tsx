@@ -14,7 +14,7 @@ import {
 } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { errorMessage } from "@/lib/errors";
 import { useLiveList } from "../api";
 import type { DraftApi } from "./SettingsForm";
@@ -176,35 +176,31 @@ function CodeMapping({
           {error}
         </Text>
       )}
-      <ResponsiveTable withTableBorder verticalSpacing={4}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t("connections.integration.shopValue")}</Table.Th>
-            <Table.Th>{t("connections.integration.erpCode")}</Table.Th>
+      <DataTable
+        withTableBorder
+        verticalSpacing={4}
+        columns={[t("connections.integration.shopValue"), t("connections.integration.erpCode")]}
+      >
+        {list.data.map((o) => (
+          <Table.Tr key={o.value}>
+            <Table.Td>{o.label}</Table.Td>
+            <Table.Td>
+              <TextInput
+                aria-label={`${title}: ${o.label}`}
+                size="xs"
+                value={value[o.value] ?? ""}
+                onChange={(e) => {
+                  const code = e.currentTarget.value;
+                  const next = { ...value };
+                  if (code.trim()) next[o.value] = code;
+                  else delete next[o.value];
+                  onChange(next);
+                }}
+              />
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {list.data.map((o) => (
-            <Table.Tr key={o.value}>
-              <Table.Td>{o.label}</Table.Td>
-              <Table.Td>
-                <TextInput
-                  aria-label={`${title}: ${o.label}`}
-                  size="xs"
-                  value={value[o.value] ?? ""}
-                  onChange={(e) => {
-                    const code = e.currentTarget.value;
-                    const next = { ...value };
-                    if (code.trim()) next[o.value] = code;
-                    else delete next[o.value];
-                    onChange(next);
-                  }}
-                />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </ResponsiveTable>
+        ))}
+      </DataTable>
     </Stack>
   );
 }

@@ -4,7 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { IconAlertTriangle, IconEye, IconPlayerPlay } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { SectionCard } from "@/features/account/components/SectionCard";
 import { errorMessage } from "@/lib/errors";
 import { formatMoney } from "@/lib/format";
@@ -74,26 +74,25 @@ export function PreviewCard({ jobType, jobId }: { jobType: RunPreview["jobType"]
               {data.message}
             </Alert>
             {data.rows.length > 0 && (
-              <ResponsiveTable withTableBorder striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t("connections.preview.sku")}</Table.Th>
-                    <Table.Th>{t("connections.preview.location")}</Table.Th>
-                    <Table.Th ta="right">{t("connections.preview.before")}</Table.Th>
-                    <Table.Th ta="right">{t("connections.preview.after")}</Table.Th>
+              <DataTable
+                withTableBorder
+                striped
+                columns={[
+                  t("connections.preview.sku"),
+                  t("connections.preview.location"),
+                  { label: t("connections.preview.before"), align: "right" },
+                  { label: t("connections.preview.after"), align: "right" },
+                ]}
+              >
+                {data.rows.map((r) => (
+                  <Table.Tr key={`${r.sku}@${r.location ?? ""}`}>
+                    <Table.Td>{r.sku}</Table.Td>
+                    <Table.Td>{r.location ?? "-"}</Table.Td>
+                    <Table.Td ta="right">{show(r.before)}</Table.Td>
+                    <Table.Td ta="right">{show(r.after)}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.rows.map((r) => (
-                    <Table.Tr key={`${r.sku}@${r.location ?? ""}`}>
-                      <Table.Td>{r.sku}</Table.Td>
-                      <Table.Td>{r.location ?? "-"}</Table.Td>
-                      <Table.Td ta="right">{show(r.before)}</Table.Td>
-                      <Table.Td ta="right">{show(r.after)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </ResponsiveTable>
+                ))}
+              </DataTable>
             )}
             {data.total > data.rows.length && (
               <Text size="sm" c="dimmed">

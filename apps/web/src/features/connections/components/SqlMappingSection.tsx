@@ -94,14 +94,12 @@ export function SqlMappingSection({ value, onChange, connectionId }: Props) {
           ))}
         </Tabs.List>
       </Tabs>
-      <Textarea
+      <SqlField
         label={t("connections.sqlMapping.sql")}
         description={t("connections.sqlMapping.sqlHelp")}
-        autosize
         minRows={3}
-        ff="monospace"
         value={q.sql}
-        onChange={(e) => update(withQuery(form, tab, { sql: e.currentTarget.value }))}
+        onChange={(sql) => update(withQuery(form, tab, { sql }))}
       />
       <TextInput
         label={t("connections.sqlMapping.keyColumn")}
@@ -155,16 +153,12 @@ export function SqlMappingSection({ value, onChange, connectionId }: Props) {
       )}
       {preview && !preview.error && <PreviewTable preview={preview} />}
       {connectionId && tab !== "categories" && <FileUploadBox connectionId={connectionId} kind={tab} />}
-      <Textarea
+      <SqlField
         label={t("connections.sqlMapping.orderLookup")}
         description={t("connections.sqlMapping.orderLookupHelp")}
-        autosize
         minRows={2}
-        ff="monospace"
         value={form.orderLookup.sql}
-        onChange={(e) =>
-          update({ ...form, orderLookup: { ...form.orderLookup, sql: e.currentTarget.value } })
-        }
+        onChange={(sql) => update({ ...form, orderLookup: { ...form.orderLookup, sql } })}
       />
       <SimpleGrid cols={2} spacing="xs">
         {fieldsOf("orderLookup").map(({ field }) => (
@@ -185,14 +179,12 @@ export function SqlMappingSection({ value, onChange, connectionId }: Props) {
           />
         ))}
       </SimpleGrid>
-      <Textarea
+      <SqlField
         label={t("connections.sqlMapping.orderWrite")}
         description={t("connections.sqlMapping.orderWriteHelp")}
-        autosize
         minRows={2}
-        ff="monospace"
         value={form.orderWrite}
-        onChange={(e) => update({ ...form, orderWrite: e.currentTarget.value })}
+        onChange={(sql) => update({ ...form, orderWrite: sql })}
       />
       {connectionId && <FileExchangeOverviewPanel connectionId={connectionId} />}
     </Stack>
@@ -241,4 +233,18 @@ function PreviewTable({ preview }: { preview: SqlPreview }) {
       </ScrollArea>
     </Stack>
   );
+}
+
+/** A monospace SQL text box that grows with its query. */
+function SqlField({
+  onChange,
+  ...props
+}: {
+  label: string;
+  description: string;
+  minRows: number;
+  value: string;
+  onChange: (sql: string) => void;
+}) {
+  return <Textarea autosize ff="monospace" {...props} onChange={(e) => onChange(e.currentTarget.value)} />;
 }

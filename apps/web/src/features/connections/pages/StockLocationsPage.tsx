@@ -3,7 +3,7 @@ import { Alert, MultiSelect, Stack, Table, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { SectionCard } from "@/features/account/components/SectionCard";
 import { errorMessage } from "@/lib/errors";
 import { useLiveList, useSettings } from "../api";
@@ -49,31 +49,30 @@ export default function StockLocationsPage() {
                       </Alert>
                     )}
                     {errors.stockLocations && <Text c="red">{errors.stockLocations}</Text>}
-                    <ResponsiveTable withTableBorder verticalSpacing="sm">
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>{t("connections.stockLocations.shopLocation")}</Table.Th>
-                          <Table.Th>{t("connections.stockLocations.erpWarehouses")}</Table.Th>
+                    <DataTable
+                      withTableBorder
+                      verticalSpacing="sm"
+                      columns={[
+                        t("connections.stockLocations.shopLocation"),
+                        t("connections.stockLocations.erpWarehouses"),
+                      ]}
+                    >
+                      {(shop.data ?? []).map((loc) => (
+                        <Table.Tr key={loc.id}>
+                          <Table.Td>{loc.name}</Table.Td>
+                          <Table.Td>
+                            <MultiSelect
+                              aria-label={`${t("connections.stockLocations.erpWarehouses")}: ${loc.name}`}
+                              data={erpData}
+                              value={erpOf(loc.id)}
+                              onChange={(v) => change(loc.id, v)}
+                              placeholder={t("connections.stockLocations.none")}
+                              clearable
+                            />
+                          </Table.Td>
                         </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {(shop.data ?? []).map((loc) => (
-                          <Table.Tr key={loc.id}>
-                            <Table.Td>{loc.name}</Table.Td>
-                            <Table.Td>
-                              <MultiSelect
-                                aria-label={`${t("connections.stockLocations.erpWarehouses")}: ${loc.name}`}
-                                data={erpData}
-                                value={erpOf(loc.id)}
-                                onChange={(v) => change(loc.id, v)}
-                                placeholder={t("connections.stockLocations.none")}
-                                clearable
-                              />
-                            </Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </ResponsiveTable>
+                      ))}
+                    </DataTable>
                   </Stack>
                 );
               }}

@@ -23,7 +23,7 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { AgentStatusLine } from "@/features/agents/components/AgentStatus";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { ageOf } from "@/features/notifications/age";
@@ -448,56 +448,54 @@ export function FreshnessCard({ data }: { data: DashboardDto }) {
           {t("dashboard.freshness.empty")}
         </Text>
       ) : (
-        <ResponsiveTable verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
-              <Table.Th>{t("dashboard.freshness.lastSuccess")}</Table.Th>
-              <Table.Th ta="right">{t("dashboard.freshness.waiting")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data.freshness.map((f) => {
-              const job = data.companyJobs.find((j) => j.id === f.jobId);
-              // Badge, bar and text come from this one state, so they cannot disagree.
-              const view = freshnessView(f, job?.schedule, now);
-              const age = f.last_success_date ? ageOf(f.last_success_date) : null;
-              const badge = freshnessBadge(view);
-              return (
-                <Table.Tr key={f.jobId} data-testid="freshness-row" data-state={view.state}>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      {job && <JobIcon job={job} />}
-                      <Text size="sm">{f.name}</Text>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <IconClockHour4 size={14} aria-hidden />
-                      <Text size="sm">
-                        {view.state === "passive"
-                          ? t("dashboard.jobs.passive")
-                          : view.state === "first"
-                            ? t("dashboard.freshness.first")
-                            : view.state === "never" || !age
-                              ? t("dashboard.freshness.never")
-                              : t(`notifications.age.${age.unit}`, { count: age.count })}
-                      </Text>
-                    </Group>
-                    {view.percent !== null && <FreshnessBar view={view} jobType={f.jobType} />}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Badge color={view.color} variant="light" data-testid="freshness-badge">
-                      {t(`dashboard.freshness.${badge.key}` as "dashboard.freshness.upToDate", {
-                        count: badge.count,
-                      })}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </ResponsiveTable>
+        <DataTable
+          verticalSpacing="xs"
+          columns={[
+            t("dashboard.jobs.name"),
+            t("dashboard.freshness.lastSuccess"),
+            { label: t("dashboard.freshness.waiting"), align: "right" },
+          ]}
+        >
+          {data.freshness.map((f) => {
+            const job = data.companyJobs.find((j) => j.id === f.jobId);
+            // Badge, bar and text come from this one state, so they cannot disagree.
+            const view = freshnessView(f, job?.schedule, now);
+            const age = f.last_success_date ? ageOf(f.last_success_date) : null;
+            const badge = freshnessBadge(view);
+            return (
+              <Table.Tr key={f.jobId} data-testid="freshness-row" data-state={view.state}>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    {job && <JobIcon job={job} />}
+                    <Text size="sm">{f.name}</Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <IconClockHour4 size={14} aria-hidden />
+                    <Text size="sm">
+                      {view.state === "passive"
+                        ? t("dashboard.jobs.passive")
+                        : view.state === "first"
+                          ? t("dashboard.freshness.first")
+                          : view.state === "never" || !age
+                            ? t("dashboard.freshness.never")
+                            : t(`notifications.age.${age.unit}`, { count: age.count })}
+                    </Text>
+                  </Group>
+                  {view.percent !== null && <FreshnessBar view={view} jobType={f.jobType} />}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Badge color={view.color} variant="light" data-testid="freshness-badge">
+                    {t(`dashboard.freshness.${badge.key}` as "dashboard.freshness.upToDate", {
+                      count: badge.count,
+                    })}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </DataTable>
       )}
     </Card>
   );

@@ -3,7 +3,7 @@ import { Badge, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { IconCircleCheckFilled, IconCircleXFilled, IconClockHour4 } from "@tabler/icons-react";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { formatDateTime } from "@/lib/format";
 
@@ -33,63 +33,62 @@ export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
           </Suspense>
         </Stack>
       ) : (
-        <ResponsiveTable minWidth={520} verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t("dashboard.jobs.name")}</Table.Th>
-              <Table.Th>{t("dashboard.jobs.lastRun")}</Table.Th>
-              <Table.Th>{t("dashboard.jobs.enabled")}</Table.Th>
-              <Table.Th>{t("dashboard.jobs.status")}</Table.Th>
+        <DataTable
+          minWidth={520}
+          verticalSpacing="sm"
+          columns={[
+            t("dashboard.jobs.name"),
+            t("dashboard.jobs.lastRun"),
+            t("dashboard.jobs.enabled"),
+            t("dashboard.jobs.status"),
+          ]}
+        >
+          {jobs.map((job) => (
+            <Table.Tr key={job.id} data-testid="integration-job-row">
+              <Table.Td>
+                <Group gap="sm" wrap="nowrap">
+                  <JobIcon job={job} />
+                  <Text size="sm" fw={500}>
+                    {job.name}
+                  </Text>
+                </Group>
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: "nowrap" }}>
+                <Text size="sm">{formatDateTime(job.last_run_date)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Badge color={job.is_enabled ? "green" : "gray"} variant="light">
+                  {job.is_enabled ? t("dashboard.jobs.active") : t("dashboard.jobs.passive")}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                {job.last_Run_State === true ? (
+                  <IconCircleCheckFilled
+                    size={22}
+                    color="var(--mantine-color-green-6)"
+                    aria-label={t("dashboard.jobs.succeeded")}
+                    role="img"
+                  />
+                ) : job.last_Run_State === null ? (
+                  // Never ran: no outcome yet, so neither the success nor the failure image.
+                  <IconClockHour4
+                    size={22}
+                    color="var(--mantine-color-gray-5)"
+                    aria-label={t("dashboard.reports.neverRun")}
+                    role="img"
+                  />
+                ) : (
+                  <IconCircleXFilled
+                    size={22}
+                    color="var(--mantine-color-red-6)"
+                    aria-label={t("dashboard.jobs.failed")}
+                    role="img"
+                  />
+                )}
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {jobs.map((job) => (
-              <Table.Tr key={job.id} data-testid="integration-job-row">
-                <Table.Td>
-                  <Group gap="sm" wrap="nowrap">
-                    <JobIcon job={job} />
-                    <Text size="sm" fw={500}>
-                      {job.name}
-                    </Text>
-                  </Group>
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: "nowrap" }}>
-                  <Text size="sm">{formatDateTime(job.last_run_date)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge color={job.is_enabled ? "green" : "gray"} variant="light">
-                    {job.is_enabled ? t("dashboard.jobs.active") : t("dashboard.jobs.passive")}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  {job.last_Run_State === true ? (
-                    <IconCircleCheckFilled
-                      size={22}
-                      color="var(--mantine-color-green-6)"
-                      aria-label={t("dashboard.jobs.succeeded")}
-                      role="img"
-                    />
-                  ) : job.last_Run_State === null ? (
-                    // Never ran: no outcome yet, so neither the success nor the failure image.
-                    <IconClockHour4
-                      size={22}
-                      color="var(--mantine-color-gray-5)"
-                      aria-label={t("dashboard.reports.neverRun")}
-                      role="img"
-                    />
-                  ) : (
-                    <IconCircleXFilled
-                      size={22}
-                      color="var(--mantine-color-red-6)"
-                      aria-label={t("dashboard.jobs.failed")}
-                      role="img"
-                    />
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </ResponsiveTable>
+          ))}
+        </DataTable>
       )}
     </Card>
   );

@@ -3,7 +3,7 @@ import { Button, Group, MultiSelect, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { DateRangeFilter, type DayRange, rangeQuery } from "@/features/reports/components/DateRangeFilter";
 import { formatCounts, formatDateTime } from "@/lib/format";
@@ -58,40 +58,41 @@ export function JobHistory({ area, jobs }: { area: Area; jobs: JobDto[] }) {
       >
         {(data) => (
           <Stack gap="sm">
-            <ResponsiveTable minWidth={760} striped verticalSpacing="xs" data-testid="job-history">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("integration.history.job")}</Table.Th>
-                  <Table.Th>{t("integration.history.trigger")}</Table.Th>
-                  <Table.Th>{t("integration.history.status")}</Table.Th>
-                  <Table.Th>{t("integration.history.started")}</Table.Th>
-                  <Table.Th>{t("integration.history.finished")}</Table.Th>
-                  <Table.Th>{t("integration.history.result")}</Table.Th>
-                  <Table.Th />
+            <DataTable
+              minWidth={760}
+              striped
+              verticalSpacing="xs"
+              data-testid="job-history"
+              columns={[
+                t("integration.history.job"),
+                t("integration.history.trigger"),
+                t("integration.history.status"),
+                t("integration.history.started"),
+                t("integration.history.finished"),
+                t("integration.history.result"),
+                "",
+              ]}
+            >
+              {data.dataList.map((run) => (
+                <Table.Tr key={run.id}>
+                  <Table.Td>{run.jobName}</Table.Td>
+                  <Table.Td>{t(`integration.trigger.${run.trigger}`)}</Table.Td>
+                  <Table.Td>
+                    <RunStatusBadge status={run.status} />
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(run.started_date ?? run.queued_date)}</Table.Td>
+                  <Table.Td>{formatDateTime(run.finished_date)}</Table.Td>
+                  <Table.Td>
+                    <Text size="xs">{t("integration.counts", formatCounts(run.counts))}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Button size="compact-xs" variant="light" onClick={() => setReportId(run.id)}>
+                      {t("integration.history.report")}
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.dataList.map((run) => (
-                  <Table.Tr key={run.id}>
-                    <Table.Td>{run.jobName}</Table.Td>
-                    <Table.Td>{t(`integration.trigger.${run.trigger}`)}</Table.Td>
-                    <Table.Td>
-                      <RunStatusBadge status={run.status} />
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(run.started_date ?? run.queued_date)}</Table.Td>
-                    <Table.Td>{formatDateTime(run.finished_date)}</Table.Td>
-                    <Table.Td>
-                      <Text size="xs">{t("integration.counts", formatCounts(run.counts))}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Button size="compact-xs" variant="light" onClick={() => setReportId(run.id)}>
-                        {t("integration.history.report")}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </ResponsiveTable>
+              ))}
+            </DataTable>
             <ServerPagination
               totalCount={data.totalCount}
               pageSize={PAGE_SIZE}

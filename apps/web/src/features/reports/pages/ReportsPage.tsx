@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { ApiError, requestBlob } from "@/lib/api-client";
 import { formatDateTime, formatMoney, formatNumber } from "@/lib/format";
@@ -83,28 +83,28 @@ export default function ReportsPage() {
                     {t("reports.total")}: <b data-testid="report-total">{formatMoney(data.totalAmount)}</b>
                   </Text>
                 </Group>
-                <ResponsiveTable minWidth={640} striped verticalSpacing="xs">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t("reports.orderNo")}</Table.Th>
-                      <Table.Th>{t("reports.date")}</Table.Th>
-                      <Table.Th>{t("reports.customer")}</Table.Th>
-                      <Table.Th>{t("reports.state")}</Table.Th>
-                      <Table.Th ta="right">{t("reports.amount")}</Table.Th>
+                <DataTable
+                  minWidth={640}
+                  striped
+                  verticalSpacing="xs"
+                  columns={[
+                    t("reports.orderNo"),
+                    t("reports.date"),
+                    t("reports.customer"),
+                    t("reports.state"),
+                    { label: t("reports.amount"), align: "right" },
+                  ]}
+                >
+                  {data.dataList.map((o) => (
+                    <Table.Tr key={o.id} data-testid="sales-row">
+                      <Table.Td>{o.orderNo}</Table.Td>
+                      <Table.Td>{formatDateTime(o.order_date)}</Table.Td>
+                      <Table.Td>{o.customer}</Table.Td>
+                      <Table.Td>{t(`reports.states.${o.state}`, { defaultValue: o.state })}</Table.Td>
+                      <Table.Td ta="right">{formatMoney(o.grand_total)}</Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.dataList.map((o) => (
-                      <Table.Tr key={o.id} data-testid="sales-row">
-                        <Table.Td>{o.orderNo}</Table.Td>
-                        <Table.Td>{formatDateTime(o.order_date)}</Table.Td>
-                        <Table.Td>{o.customer}</Table.Td>
-                        <Table.Td>{t(`reports.states.${o.state}`, { defaultValue: o.state })}</Table.Td>
-                        <Table.Td ta="right">{formatMoney(o.grand_total)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </ResponsiveTable>
+                  ))}
+                </DataTable>
                 <ServerPagination
                   totalCount={data.totalCount}
                   pageSize={PAGE_SIZE}
@@ -121,28 +121,27 @@ export default function ReportsPage() {
           </Title>
           <QueryBoundary query={stats} isEmpty={(d) => d.length === 0} emptyMessage={t("reports.statsEmpty")}>
             {(data) => (
-              <ResponsiveTable verticalSpacing="xs" data-testid="run-statistics">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t("reports.job")}</Table.Th>
-                    <Table.Th ta="right">{t("reports.runs")}</Table.Th>
-                    <Table.Th ta="right">{t("reports.failures")}</Table.Th>
-                    <Table.Th ta="right">{t("reports.written")}</Table.Th>
-                    <Table.Th ta="right">{t("reports.failedItems")}</Table.Th>
+              <DataTable
+                verticalSpacing="xs"
+                data-testid="run-statistics"
+                columns={[
+                  t("reports.job"),
+                  { label: t("reports.runs"), align: "right" },
+                  { label: t("reports.failures"), align: "right" },
+                  { label: t("reports.written"), align: "right" },
+                  { label: t("reports.failedItems"), align: "right" },
+                ]}
+              >
+                {data.map((s) => (
+                  <Table.Tr key={s.jobType}>
+                    <Table.Td>{s.name}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(s.runs)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(s.failures)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(s.written)}</Table.Td>
+                    <Table.Td ta="right">{formatNumber(s.failed)}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.map((s) => (
-                    <Table.Tr key={s.jobType}>
-                      <Table.Td>{s.name}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(s.runs)}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(s.failures)}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(s.written)}</Table.Td>
-                      <Table.Td ta="right">{formatNumber(s.failed)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </ResponsiveTable>
+                ))}
+              </DataTable>
             )}
           </QueryBoundary>
         </Card>

@@ -1,7 +1,7 @@
 import { Card, Code, Table, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
-import { ResponsiveTable } from "@/components/table/ResponsiveTable";
+import { DataTable } from "@/components/table/DataTable";
 import { formatDateTime } from "@/lib/format";
 import { useSupportActions } from "../api";
 
@@ -31,40 +31,39 @@ export default function SupportActionsPage() {
         emptyMessage={t("support.actions.empty")}
       >
         {(data) => (
-          <ResponsiveTable minWidth={760} verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("support.actions.date")}</Table.Th>
-                <Table.Th>{t("support.actions.user")}</Table.Th>
-                <Table.Th>{t("support.actions.action")}</Table.Th>
-                <Table.Th>{t("support.actions.target")}</Table.Th>
-                <Table.Th>{t("support.actions.details")}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((a) => {
-                const key = ACTION_KEYS[a.action];
-                return (
-                  <Table.Tr key={a.id}>
-                    <Table.Td>{formatDateTime(a.created_Date)}</Table.Td>
-                    <Table.Td>{a.supportUser}</Table.Td>
-                    <Table.Td>{key ? t(`support.actions.${key}`) : a.action}</Table.Td>
-                    <Table.Td>
-                      {[
-                        a.companyId ? t("support.actions.companyTarget", { id: a.companyId }) : null,
-                        a.ticketId ? t("support.actions.ticketTarget", { id: a.ticketId }) : null,
-                      ]
-                        .filter(Boolean)
-                        .join(" · ")}
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{JSON.stringify(a.details)}</Code>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </ResponsiveTable>
+          <DataTable
+            minWidth={760}
+            verticalSpacing="xs"
+            columns={[
+              t("support.actions.date"),
+              t("support.actions.user"),
+              t("support.actions.action"),
+              t("support.actions.target"),
+              t("support.actions.details"),
+            ]}
+          >
+            {data.map((a) => {
+              const key = ACTION_KEYS[a.action];
+              return (
+                <Table.Tr key={a.id}>
+                  <Table.Td>{formatDateTime(a.created_Date)}</Table.Td>
+                  <Table.Td>{a.supportUser}</Table.Td>
+                  <Table.Td>{key ? t(`support.actions.${key}`) : a.action}</Table.Td>
+                  <Table.Td>
+                    {[
+                      a.companyId ? t("support.actions.companyTarget", { id: a.companyId }) : null,
+                      a.ticketId ? t("support.actions.ticketTarget", { id: a.ticketId }) : null,
+                    ]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </Table.Td>
+                  <Table.Td>
+                    <Code>{JSON.stringify(a.details)}</Code>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </DataTable>
         )}
       </QueryBoundary>
     </Card>
