@@ -85,7 +85,7 @@ describe("renderInvoiceHtml", () => {
     const after = (label: string) => text[text.indexOf(label) + 1];
     expect(after("Ödenecek Tutar")).toBe("1.287,30 USD");
     expect(after("Ödenecek Tutar(TL)")).toBe(
-      `${formatDecimal(String(Math.round(amounts.payableK * 34.5) / 100))} TL`,
+      `${formatDecimal(((amounts.payableK / 100) * 34.5).toFixed(2))} TL`,
     );
   });
 
