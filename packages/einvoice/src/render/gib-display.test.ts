@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleOrder, seller } from "../testing/fixtures.ts";
-import { buildUblInvoice, type InvoiceHeader, VAT_EXEMPTION_351 } from "../ubl.ts";
+import { companyOrder, saleHeader, sampleOrder, seller } from "../testing/fixtures.ts";
+import { buildUblInvoice, VAT_EXEMPTION_351 } from "../ubl.ts";
 import { gibUblTrPackage } from "../validation/gib-package.ts";
 import { renderInvoiceHtml } from "./html.ts";
 
@@ -35,22 +35,8 @@ function visible(html: string): string[] {
 }
 const MONEY = /^-?\d{1,3}(?:\.\d{3})*,\d{2} (?:TL|USD|EUR)$/;
 
-const header: InvoiceHeader = {
-  profile: "EARSIVFATURA",
-  type: "SATIS",
-  number: "WEB2026000000001",
-  uuid: "8d0c7a1e-1111-4b3c-8d4e-0123456789ab",
-  issueDate: "2026-11-20",
-  issueTime: "10:15:00",
-};
-const company = sampleOrder({
-  customer: {
-    ...sampleOrder().customer,
-    taxNumber: "9876543210",
-    companyName: "Deniz Gıda Ltd. Şti.",
-    isCompany: true,
-  },
-});
+const header = saleHeader;
+const company = companyOrder();
 
 let dir: string;
 const gib = new Map<string, string[]>();

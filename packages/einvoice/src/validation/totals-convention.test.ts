@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { sampleOrder, seller } from "../testing/fixtures.ts";
+import { saleHeader, sampleOrder, seller } from "../testing/fixtures.ts";
 import { buildUblInvoice } from "../ubl.ts";
 import { gibUblTrPackage, IZIBIZ_DOCS, mirrorBlob } from "./gib-package.ts";
 import { SchematronValidator, totalsSchematron } from "./validate.ts";
@@ -48,14 +48,7 @@ describe("totals by the samples' convention", () => {
   });
 
   it("our discounted document keeps it; the old way (line extension = tax exclusive) fails it", async () => {
-    const { xml, amounts } = buildUblInvoice(sampleOrder(), seller, {
-      profile: "EARSIVFATURA",
-      type: "SATIS",
-      number: "WEB2026000000001",
-      uuid: "8d0c7a1e-1111-4b3c-8d4e-0123456789ab",
-      issueDate: "2026-11-20",
-      issueTime: "10:15:00",
-    });
+    const { xml, amounts } = buildUblInvoice(sampleOrder(), seller, saleHeader);
     expect(amounts.allowanceK).toBeGreaterThan(0);
     const old = xml.replace(
       /(<cac:LegalMonetaryTotal><cbc:LineExtensionAmount currencyID="TRY">)[^<]+/,
