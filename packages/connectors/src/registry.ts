@@ -9,6 +9,7 @@ import { axModule } from "./dynamics-ax/index";
 import { d365Module } from "./dynamics-fo/index";
 import { entegraModule } from "./entegra/index";
 import { genericSqlModules } from "./generic-sql/index";
+import { hepsiburadaModule } from "./hepsiburada/index";
 import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
 import { logoModules } from "./logo/index";
@@ -22,14 +23,12 @@ import type {
   ConnectorContext,
   ConnectorDescriptor,
   ConnectorKind,
-  ConnectorModule,
   Credentials,
   ErpConnector,
-  ErpConnectorModule,
   ShopConnector,
-  ShopConnectorModule,
   ShopWebhooks,
 } from "./sdk/connector";
+import type { ConnectorModule, ErpConnectorModule, ShopConnectorModule } from "./sdk/connector-module";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { countedSqlTransport } from "./sdk/sql";
@@ -37,6 +36,8 @@ import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
+import type { SandboxEntry } from "./testing/sandbox";
+import { trendyolModule } from "./trendyol/index";
 import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
@@ -69,6 +70,13 @@ const MODULES: ConnectorModule[] = [
   ...logoModules,
   netsisModule,
 ];
+
+/**
+ * Sales channels beside the shop (issue 37): marketplaces a company sells on. They have no number in the
+ * spec's shop list and are not offered at registration; the channel model of the server finds them by
+ * `system`. One line each.
+ */
+const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule, hepsiburadaModule];
 
 /** The spec's lists (value: label), with where each system runs (design brief: on-prem ERPs need the agent). */
 const ERP_TYPES: Array<[number, string, string, boolean]> = [
@@ -195,6 +203,50 @@ export function createShopConnector(
   const create = shopModules.get(type)?.create;
   if (!create) throw notImplemented("shop", type);
   return create(credentials, ctx);
+}
+
+/** Sales-channel connectors (marketplaces), not in the spec's registration list. */
+export function listSalesChannels(): ConnectorDescriptor[] {
+  return SALES_CHANNEL_MODULES.map((m) => m.descriptor);
+}
+
+export function getSalesChannelDescriptor(system: string): ConnectorDescriptor | undefined {
+  return SALES_CHANNEL_MODULES.find((m) => m.descriptor.system === system)?.descriptor;
+}
+
+/**
+ * The sales channels' sandboxes (order generators included), kept apart from `listSandboxSystems` until
+ * the server's channel model connects them: the registration's "Deneme sistemlerine bağlan" is unchanged.
+ */
+export function listSalesChannelSandboxes(): SandboxEntry[] {
+  return SALES_CHANNEL_MODULES.flatMap((m) => (m.sandbox ? [m.sandbox] : []));
+}
+
+export function createSalesChannelConnector(
+  system: string,
+  credentials: Credentials,
+  ctx: ConnectorContext,
+): ShopConnector {
+  const create = SALES_CHANNEL_MODULES.find((m) => m.descriptor.system === system)?.create;
+  if (!create)
+    throw new ConnectorError(`sales channel ${system}: no connector`, { reason: "unsupported", system });
+  return create(credentials, ctx);
+}
+
+/** One built-in system a company can connect to without an account of its own. */
+export type SandboxSystem = SandboxEntry & {
+  kind: ConnectorKind;
+  /** The registry's system type (ERP or shop number of the spec). */
+  type: number;
+};
+
+/** The built-in sandbox systems that can run here, each with its system's kind and type. */
+export function listSandboxSystems(): SandboxSystem[] {
+  return MODULES.flatMap(({ sandbox, descriptor }) =>
+    sandbox && (sandbox.available?.() ?? true)
+      ? [{ ...sandbox, kind: descriptor.kind, type: descriptor.type }]
+      : [],
+  );
 }
 
 /** The shop type's webhook support (register + verify), when it publishes order webhooks. */

@@ -1,7 +1,7 @@
 /** The two connector interfaces (ERP side, shop side) and what each connector declares about itself. */
 
 import { type MessageKey, message } from "@ep/contracts";
-import type { EInvoiceProviderFactory } from "./einvoice";
+import type { AsyncBatchPolicy } from "./async-batch";
 import { type BatchResult, ConnectorError } from "./errors";
 import type { TransportFetch } from "./http";
 import type { CallCounter, HttpLogger } from "./logging";
@@ -110,6 +110,8 @@ export interface ConnectorContext {
    * connection, so the next run starts from them: `changed` holds only the fields that changed.
    */
   persistCredentials?: (changed: Credentials) => Promise<void>;
+  /** How asynchronous batch results are polled (marketplaces; tests and benchmarks shorten it). */
+  asyncBatch?: AsyncBatchPolicy;
 }
 
 export type Credentials = Record<string, string | undefined>;
@@ -345,10 +347,24 @@ export interface InvoiceAttachment {
   invoice: M.Invoice;
 }
 
+/** One attribute a marketplace category asks for (its own list): what product listing maps values to. */
+export interface CategoryAttribute {
+  id: string;
+  name: string;
+  required: boolean;
+  /** Splits a product into variants (Trendyol varianter/slicer, Hepsiburada variant attributes). */
+  variant: boolean;
+  /** A free value is accepted besides the listed ones. */
+  allowCustom: boolean;
+  values: Array<{ id: string; name: string }>;
+}
+
 export interface ShopConnector {
   readonly descriptor: ConnectorDescriptor;
   testConnection(): Promise<ConnectionInfo>;
   listCategories(): Promise<ShopCategory[]>;
+  /** A marketplace category's attributes, from the marketplace's own list (absent where a shop has none). */
+  listCategoryAttributes?(categoryId: string): Promise<CategoryAttribute[]>;
   createCategory(input: { name: string; parentId?: string }): Promise<ShopCategory>;
   /** Shop ids for skus (the engine's id map, refreshed on "unknown item"). */
   findProductsBySku(skus: string[]): Promise<Map<string, { productId: string; variantId: string }>>;
@@ -371,18 +387,6 @@ export interface ShopConnector {
 
 export type ErpConnectorFactory = (credentials: Credentials, ctx: ConnectorContext) => ErpConnector;
 export type ShopConnectorFactory = (credentials: Credentials, ctx: ConnectorContext) => ShopConnector;
-
-export interface ErpConnectorModule {
-  descriptor: ConnectorDescriptor & { kind: "erp" };
-  create?: ErpConnectorFactory;
-  /** E-invoice services listed as ERP types (Uyumsoft 8, 18): their `EInvoiceProvider`. */
-  einvoice?: EInvoiceProviderFactory;
-  /**
-   * An e-invoice portal without an API (LucaPortal 19): invoices are generated (UBL, numbering) and
-   * exported as files for the merchant to upload; nothing is sent.
-   */
-  fileInvoices?: true;
-}
 
 /** One verified webhook delivery: who sent it (for de-duplication) and what happened. */
 export interface WebhookDelivery {
@@ -432,12 +436,3 @@ export interface ShopWebhooks {
    */
   verify(rawBody: Buffer, headers: WebhookHeaders, secret: string): WebhookDelivery | null;
 }
-
-export interface ShopConnectorModule {
-  descriptor: ConnectorDescriptor & { kind: "shop" };
-  create?: ShopConnectorFactory;
-  /** Present when the shop publishes order webhooks this connector can register and verify. */
-  webhooks?: ShopWebhooks;
-}
-
-export type ConnectorModule = ErpConnectorModule | ShopConnectorModule;

@@ -1,3 +1,4 @@
+export * from "./async-batch";
 export * from "./check";
 export * from "./check-answers";
 export {
@@ -7,6 +8,7 @@ export {
   type ShopStockPricePart,
 } from "./composed-shop";
 export * from "./connector";
+export * from "./connector-module";
 export * from "./einvoice";
 export { EInvoiceServiceConnector, NotAProductSourceConnector } from "./einvoice-connector";
 export * from "./errors";

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
-  ConnectorError,
   type SqlDialect,
-  type SqlParams,
   type SqlQuery,
   type SqlQueryOptions,
   type SqlResult,
@@ -16,26 +14,26 @@ import type {
   AgentHelloFrame,
   AgentHttpRequestFrame,
   AgentRequestFrame,
-  AgentSqlAnswerFrame,
   AgentSqlRequestFrame,
 } from "@ep/contracts";
 import { AGENT_BINARY_PROTOCOL, decodeAgentFrame, encodeAgentFrame } from "@ep/contracts/agent-wire";
 import type { WebSocket } from "ws";
 import { chooseNode, mayMoveCall } from "./nodes.ts";
+import {
+  abortable,
+  frameParams,
+  fromRequest,
+  NEVER,
+  type SimpleCall,
+  simpleCall,
+  sqlError,
+  sqlTransportError,
+  TransportError,
+  transportCodeOf,
+  transportFailure,
+} from "./relay-frames.ts";
 
 export type AgentHello = AgentHelloFrame;
-
-class TransportError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    /** What the merchant reads (run report, failed tasks): the SDK passes it on. */
-    readonly merchantMessage?: string,
-  ) {
-    super(message);
-    this.name = "TransportError";
-  }
-}
 
 /** A `fetch` through an agent, with the SDK's `ready` wait (see `TransportFetch` in the connector SDK). */
 export type AgentFetch = typeof fetch & { ready: (signal?: AbortSignal) => Promise<void> };
@@ -73,8 +71,6 @@ export type AgentHubOptions = {
   nodesOf?: (connectionId: number) => Promise<number[]>;
 };
 
-export { TransportError };
-
 type Pending = {
   resolve: (r: AgentAnswerFrame) => void;
   reject: (e: Error) => void;
@@ -96,46 +92,6 @@ type Online = {
 
 /** Where a call goes: an agent connected here, or the process holding its socket. */
 type Node = { agentId: number; target: Online | string };
-
-/** A call as the frame carries it. */
-type SimpleCall = {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: Uint8Array | undefined;
-  signal: AbortSignal;
-};
-
-const NEVER = new AbortController().signal;
-
-/**
- * The connector SDK's calls (a URL string, a header object, a string body): framed without building a
- * WHATWG Request and reading its body stream back, which is most of the relay's own cost on loopback.
- */
-function simpleCall(input: string | URL | Request, init: RequestInit | undefined): SimpleCall | undefined {
-  if (typeof input !== "string") return undefined;
-  const headers = init?.headers;
-  const body = init?.body;
-  if (headers !== undefined && (headers instanceof Headers || Array.isArray(headers))) return undefined;
-  if (body !== undefined && body !== null && typeof body !== "string") return undefined;
-  return {
-    method: (init?.method ?? "GET").toUpperCase(),
-    url: new URL(input).toString(),
-    headers: Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
-    body: typeof body === "string" ? Buffer.from(body) : undefined,
-    signal: init?.signal ?? NEVER,
-  };
-}
-
-async function fromRequest(request: Request): Promise<SimpleCall> {
-  return {
-    method: request.method,
-    url: request.url,
-    headers: Object.fromEntries(request.headers),
-    body: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
-    signal: request.signal,
-  };
-}
 
 /**
  * Holds the sockets of the agents connected to this process and relays HTTP calls over them; a call for an
@@ -515,84 +471,4 @@ export class AgentHub {
       });
     });
   }
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal === NEVER) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-/** The transport's code of an error frame a holder answered for a routed call (else undefined). */
-function transportCodeOf(answer: AgentAnswerFrame): string | undefined {
-  const code = answer.type === "http-error" || answer.type === "sql-error" ? answer.code : undefined;
-  return code === TRANSPORT_OFFLINE || code === TRANSPORT_LOST ? code : undefined;
-}
-
-/** A routed call that could not reach the agent, in the frame kind its caller waits for. */
-function transportFailure(frame: AgentRequestFrame, code: string, message: string): AgentAnswerFrame {
-  return frame.type === "sql"
-    ? { type: "sql-error", id: frame.id, kind: "unreachable", code, message }
-    : { type: "http-error", id: frame.id, code, message };
-}
-
-/** Dates travel as ISO text; the agent's driver binds them as parameters all the same. */
-function frameParams(params: SqlParams): Record<string, string | number | boolean | null> {
-  return Object.fromEntries(
-    Object.entries(params).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
-  );
-}
-
-/**
- * The agent's SQL failure as the SDK's error kinds, so the engine retries what is transient and the
- * merchant reads a Turkish sentence; the driver's own text stays in `systemMessage` (the log).
- */
-function sqlError(answer: Extract<AgentSqlAnswerFrame, { type: "sql-error" }>): ConnectorError {
-  const reason =
-    answer.kind === "auth"
-      ? "auth"
-      : answer.kind === "timeout"
-        ? "timeout"
-        : answer.kind === "lock"
-          ? "lock"
-          : answer.kind === "unreachable"
-            ? "unavailable"
-            : "validation";
-  return new ConnectorError(`sql through the agent: ${answer.kind}`, {
-    reason,
-    systemMessage: answer.message,
-    systemCode: answer.code,
-    // A statement the database refused or never got changed nothing; a timeout may have.
-    maybeApplied: answer.kind === "timeout",
-    system: "sql",
-    operation: "query",
-  });
-}
-
-/** The agent offline or lost mid-statement, as the SDK's transient error with the merchant's sentence. */
-function sqlTransportError(e: unknown): unknown {
-  if (!(e instanceof TransportError)) return e;
-  return new ConnectorError(`sql through the agent: ${e.message}`, {
-    reason: "unavailable",
-    systemMessage: e.message,
-    systemCode: e.code,
-    merchantMessage: e.merchantMessage,
-    // Lost after sending: the statement may have run; offline: it was never sent.
-    maybeApplied: e.code === TRANSPORT_LOST,
-    system: "sql",
-    operation: "query",
-    cause: e,
-  });
 }

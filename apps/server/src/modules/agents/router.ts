@@ -3,7 +3,8 @@ import { TRANSPORT_LOST } from "@ep/connectors";
 import type { AgentAnswerFrame, AgentRequestFrame } from "@ep/contracts";
 import { agentFrameFromJson, agentFrameToJson } from "@ep/contracts/agent-wire";
 import type { Database } from "../../platform/db/database.ts";
-import { type AgentRouter, TransportError } from "./hub.ts";
+import type { AgentRouter } from "./hub.ts";
+import { TransportError } from "./relay-frames.ts";
 
 export const AGENT_RELAY_CHANNEL = "agent_relay";
 

@@ -20,6 +20,9 @@ import { serverFlows } from "../invoices/engine-flow.ts";
 import { expiredLicenceReason } from "../license/guard.ts";
 import { RunEventHub } from "./run-events.ts";
 
+/** What a module that starts or watches runs asks of the context: the integration engine. */
+export type WithEngine = { engine: EngineHost };
+
 export const ENGINE_RUN_QUEUE = "engine-run";
 const SCHEDULER_TICK_MS = 5_000;
 const SWEEP_EVERY_MS = 15_000;
@@ -69,7 +72,7 @@ export class EngineHost {
   private stopped: Promise<void> | undefined;
 
   constructor(
-    private readonly ctx: Omit<AppContext, "engine">,
+    private readonly ctx: AppContext,
     private readonly options: EngineHostOptions,
   ) {
     this.hub = new RunEventHub(ctx.database, ctx.logger);

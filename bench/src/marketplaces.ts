@@ -1,0 +1,95 @@
+/**
+ * Stock to the marketplaces at 100,000 SKUs, under each one's own limits (the connectors' descriptor
+ * budgets: Trendyol 50 per 10 s, Hepsiburada 240 a minute): calls per change, and wall time ÷ the least
+ * time those calls can take under the limit (`leastTime`, bench/src/least-time.ts). Three runs each:
+ * every SKU changed, 1 % changed, and the same full body again within 15 minutes (Trendyol refuses a
+ * repeat; the connector does not send it). Batch results are polled every 200 ms (2 s in production).
+ * Run: npm run bench:marketplaces -w bench   (SKUS=20000 for a quicker look)
+ */
+
+import {
+  CallCounter,
+  type ConnectorContext,
+  createHepsiburadaConnector,
+  createTrendyolConnector,
+  hepsiburadaDescriptor,
+  InMemoryRateLimitStore,
+  type ShopConnector,
+  type StockUpdate,
+  startHepsiburadaEmulator,
+  startTrendyolEmulator,
+  trendyolDescriptor,
+} from "@ep/connectors";
+import { leastTime, type WindowLimit } from "./least-time";
+
+const SKUS = Number(process.env.SKUS ?? 100_000);
+
+function ctx(counter: CallCounter): ConnectorContext {
+  return {
+    companyId: "bench",
+    rateLimitStore: new InMemoryRateLimitStore(),
+    counter,
+    timeoutMs: 60_000,
+    asyncBatch: { intervalMs: 200, maxPolls: 100 },
+  };
+}
+
+async function run(
+  name: string,
+  system: string,
+  budget: WindowLimit,
+  conn: ShopConnector,
+  counter: CallCounter,
+  updates: StockUpdate[],
+  label: string,
+) {
+  counter.reset();
+  const started = Date.now();
+  const r = await conn.setStock(updates);
+  const wall = (Date.now() - started) / 1000;
+  const c = counter.get(system);
+  const calls = c.read + c.write;
+  const least = leastTime(calls, budget);
+  const ratio = least > 0 ? (wall / least).toFixed(2) : "— (within one window)";
+  console.log(
+    `${name.padEnd(11)} ${label.padEnd(22)} ${String(updates.length).padStart(7)} changes | ${String(calls).padStart(4)} calls (${c.write} writes, ${c.read} result reads) = ${(calls / Math.max(1, updates.length)).toFixed(4)} per change | applied ${r.applied}, failed ${r.failed.length} | wall ${wall.toFixed(1)} s, least ${least.toFixed(1)} s, wall ÷ least ${ratio}`,
+  );
+}
+
+async function trendyol() {
+  const emu = await startTrendyolEmulator({ seed: 11, productCount: SKUS });
+  try {
+    const counter = new CallCounter();
+    const conn = createTrendyolConnector(emu.credentials, ctx(counter));
+    const all = emu.products.map((p) => ({
+      sku: String(p.stockCode),
+      variantId: String(p.barcode),
+      locationId: "default",
+      qty: 5,
+    }));
+    await run("Trendyol", "trendyol", trendyolDescriptor.budget, conn, counter, all, "all changed");
+    const some = all.filter((_, i) => i % 100 === 0).map((u) => ({ ...u, qty: 6 }));
+    await run("Trendyol", "trendyol", trendyolDescriptor.budget, conn, counter, some, "1 % changed");
+    await run("Trendyol", "trendyol", trendyolDescriptor.budget, conn, counter, all, "same again < 15 min");
+  } finally {
+    await emu.close();
+  }
+}
+
+async function hepsiburada() {
+  const emu = await startHepsiburadaEmulator({ seed: 11, productCount: SKUS });
+  try {
+    const counter = new CallCounter();
+    const conn = createHepsiburadaConnector(emu.credentials, ctx(counter));
+    const all = emu.listings.map((l) => ({ sku: String(l.merchantSku), locationId: "default", qty: 5 }));
+    await run("Hepsiburada", "hepsiburada", hepsiburadaDescriptor.budget, conn, counter, all, "all changed");
+    const some = all.filter((_, i) => i % 100 === 0).map((u) => ({ ...u, qty: 6 }));
+    await run("Hepsiburada", "hepsiburada", hepsiburadaDescriptor.budget, conn, counter, some, "1 % changed");
+  } finally {
+    await emu.close();
+  }
+}
+
+console.log(`marketplace stock at ${SKUS} SKUs, each under its own limit`);
+await trendyol();
+await hepsiburada();
