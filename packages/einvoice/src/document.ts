@@ -65,7 +65,8 @@ function internetSaleOf(
 ): EInvoiceInternetSale | undefined {
   const website = seller?.website?.trim();
   const payment = order.payment;
-  if (header.profile !== "EARSIVFATURA" || !(header.internetSale ?? true)) return undefined;
+  if (header.profile !== "EARSIVFATURA" || !(header.internetSale ?? header.type === "SATIS"))
+    return undefined;
   if (!website || !payment?.date) return undefined;
   const delivery = order.delivery;
   return {

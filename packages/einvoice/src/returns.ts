@@ -1,3 +1,4 @@
+import type { MessageKey } from "@ep/contracts";
 import type { InvoiceProfile } from "./profile.ts";
 
 /**
@@ -22,11 +23,7 @@ export interface ReturnRoute {
   /** The profile the buyer's IADE carries, when it is an e-Fatura. */
   profile?: InvoiceProfile;
   /** Message key (all seven catalogues) the panel shows as the reason. */
-  reasonKey:
-    | "einvoice.doc.return.cancelWithinPeriod"
-    | "einvoice.doc.return.buyerIssuesIade"
-    | "einvoice.doc.return.companyBuyerIssues"
-    | "einvoice.doc.return.consumerAfterPeriod";
+  reasonKey: Extract<MessageKey, `einvoice.doc.return.${string}`>;
 }
 
 /** Days after the invoice date within which it can still be cancelled (VUK 231/5: eight days). */

@@ -82,8 +82,8 @@ export interface InvoiceHeader {
   /** e-Arşiv only; default ELEKTRONIK (the shop's buyer gets it by e-mail / the order link). */
   sendingType?: SendingType;
   /**
-   * e-Arşiv for a sale made on the internet (default for EARSIVFATURA: every order here comes from a shop):
-   * carries the web address, payment means and date, and the delivery when known.
+   * e-Arşiv for a sale made on the internet (default for an EARSIVFATURA SATIS: every order here comes from
+   * a shop): carries the web address, payment means and date, and the delivery when known.
    */
   internetSale?: boolean;
   /** For 0 % VAT (or a VAT that rounds to 0,00): the exemption written on that subtotal. */
@@ -124,7 +124,7 @@ export function buildUblInvoice(
     throw new RangeError("İade faturası TICARIFATURA senaryosunda düzenlenemez; TEMELFATURA olmalı");
   // What is missing for GİB's e-Arşiv internet-sale rules is left out of the document (it stays valid
   // UBL-TR); the issuer asks `internetSaleProblems` first and refuses with its Turkish reasons.
-  const internetSale = earsiv && (header.internetSale ?? true);
+  const internetSale = earsiv && (header.internetSale ?? header.type === "SATIS");
   const { invalid } = internetSale ? checkInternetSale(order, seller) : { invalid: [] };
   if (invalid.length) throw new RangeError(invalid.join("; "));
   if (!/^(\d{10}|\d{11})$/.test(seller.taxNumber))

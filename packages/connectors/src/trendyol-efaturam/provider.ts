@@ -9,6 +9,7 @@
 import type { ConnectionInfo, ConnectorContext, ConnectorDescriptor, Credentials } from "../sdk/connector";
 import type {
   EInvoiceDocument,
+  EInvoiceInternetSale,
   EInvoiceProvider,
   EInvoiceStatus,
   EInvoiceStatusInfo,
@@ -139,7 +140,7 @@ export function trendyolInvoiceBody(
     // Our ledger gives the gap-free number; the gateway must not take one from its own series.
     autoInvoiceId: false,
     ...(input.localId ? { localReferenceId: input.localId.slice(0, 127) } : {}),
-    issuedAt: `${d.issueDate}T00:00:00+03:00`,
+    issuedAt: `${d.issueDate}T${d.issueTime ?? "00:00:00"}+03:00`,
     recipientInfo: recipient,
     currencyInfo:
       currency === "TRY"
@@ -171,19 +172,60 @@ export function trendyolInvoiceBody(
         };
       }),
     },
+    // The samples' convention (GİB's TicariFaturaOrnegi, izibiz): line extension before discounts, minus
+    // the allowance total, is the tax-exclusive amount.
     invoiceTotal: {
-      lineExtensionAmount: net,
+      lineExtensionAmount: net + sum(d.lines.map((l) => l.discountK)),
       taxExclusiveAmount: net,
       taxInclusiveAmount: net + tax,
       payableAmount: net + tax,
       allowanceTotalAmount: sum(d.lines.map((l) => l.discountK)),
     },
+    ...internetSaleFields(d),
     ...(d.returnOf
       ? {
           billingReference: {
             invoiceId: d.returnOf.number,
             issueDate: d.returnOf.issueDate,
             typeCode: "IADE",
+          },
+        }
+      : {}),
+  };
+}
+
+/** GİB's e-Arşiv payment words as the gateway's `paymentMeans` (vendor page copy's enum). */
+const PAYMENT_MEANS: Record<EInvoiceInternetSale["payment"]["means"], string> = {
+  "KREDIKARTI/BANKAKARTI": "CREDIT_CARD",
+  "EFT/HAVALE": "EFT",
+  KAPIDAODEME: "ON_DELIVERY",
+  ODEMEARACISI: "MEDIATOR",
+  DIGER: "OTHER",
+};
+
+/**
+ * An internet sale's e-Arşiv: `paymentInfo` (purchaseUrl = the seller's web address, paymentMeans,
+ * paymentType = GİB's word, paymentDate, paymentAgentName) and `deliveryInfo` (carrierTaxId, carrierName,
+ * sentAt), required since 1 July 2024 (partner integration plan; a live integration sends both).
+ */
+export function internetSaleFields(d: EInvoiceDocument): Obj {
+  const sale = d.internetSale;
+  if (d.profile !== "EARSIVFATURA" || !sale) return {};
+  const delivery = sale.delivery;
+  return {
+    paymentInfo: {
+      purchaseUrl: sale.website.slice(0, 255),
+      paymentMeans: PAYMENT_MEANS[sale.payment.means],
+      paymentType: sale.payment.means,
+      paymentDate: `${sale.payment.date}T00:00:00+03:00`,
+      ...(sale.payment.agent ? { paymentAgentName: sale.payment.agent.slice(0, 127) } : {}),
+    },
+    ...(delivery
+      ? {
+          deliveryInfo: {
+            ...(delivery.carrierTaxNumber ? { carrierTaxId: delivery.carrierTaxNumber } : {}),
+            ...(delivery.carrier ? { carrierName: delivery.carrier.slice(0, 127) } : {}),
+            ...(delivery.dispatchDate ? { sentAt: delivery.dispatchDate } : {}),
           },
         }
       : {}),

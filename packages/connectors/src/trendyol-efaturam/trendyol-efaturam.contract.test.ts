@@ -60,6 +60,14 @@ function document(over: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
       },
       { name: "Kitap", qty: 1, vatRate: 10, unitPriceK: 9091, discountK: 0, netK: 9091, taxK: 909 },
     ],
+    // An internet sale (every e-Arşiv sale the panel issues is one): what `invoiceDocument` adds.
+    issueTime: "14:05:00",
+    internetSale: {
+      website: "https://www.anadolu.example",
+      sendingType: "ELEKTRONIK",
+      payment: { means: "KREDIKARTI/BANKAKARTI", date: "2026-11-20" },
+      delivery: { carrier: "Yurtiçi Kargo", carrierTaxNumber: "9860008925", dispatchDate: "2026-11-21" },
+    },
     ...over,
   };
 }
@@ -146,13 +154,23 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
         invoiceId: doc.number,
         invoiceUuid: ettn,
       },
+      issuedAt: "2026-11-20T14:05:00+03:00",
+      // Lines before discounts (59091) − allowance (5000) = tax exclusive (54091): the samples' convention.
       invoiceTotal: {
-        lineExtensionAmount: 54091,
+        lineExtensionAmount: 59091,
+        taxExclusiveAmount: 54091,
         taxInclusiveAmount: 64000,
         payableAmount: 64000,
         allowanceTotalAmount: 5000,
       },
       totalTax: { totalTaxAmount: 9909 },
+      paymentInfo: {
+        purchaseUrl: "https://www.anadolu.example",
+        paymentMeans: "CREDIT_CARD",
+        paymentType: "KREDIKARTI/BANKAKARTI",
+        paymentDate: "2026-11-20T00:00:00+03:00",
+      },
+      deliveryInfo: { carrierTaxId: "9860008925", carrierName: "Yurtiçi Kargo", sentAt: "2026-11-21" },
     });
     expect((await p.queryStatus([ettn]))[0]).toMatchObject({
       found: true,
@@ -170,6 +188,58 @@ describe("Trendyol e-Faturam (24) against its emulator", () => {
     expect((await p.queryStatus([ettn]))[0]).toMatchObject({ status: "cancelled", providerStatus: "305" });
     expect((await caught(p.cancelEArchive(ettn, "tekrar"))).reason).toBe("conflict");
     expect(await p.queryStatus([randomUUID()])).toEqual([expect.objectContaining({ found: false })]);
+  });
+
+  it("an internet-sale e-Arşiv without paymentInfo or deliveryInfo is refused, as the rule says", async () => {
+    // A separate emulator: these refused requests are the rule's own examples, not conformance traffic.
+    const e = await startTrendyolEFaturamEmulator({ taxpayers: [] });
+    try {
+      const p = new TrendyolEFaturamProvider(e.credentials, ctx());
+      const sale = document().internetSale!;
+      const { delivery: _d, ...notShipped } = sale;
+      for (const [internetSale, expected] of [
+        [undefined, "an e-Arsiv sale without paymentInfo"],
+        [notShipped, "an e-Arsiv sale without deliveryInfo"],
+        [{ ...sale, delivery: { carrier: "Aras Kargo" } }, "deliveryInfo without sentAt"],
+      ] as const) {
+        const err = await caught(
+          p.sendInvoice({
+            ettn: randomUUID(),
+            xml: "",
+            document: document({ internetSale }),
+            scenario: "eArchive",
+          }),
+        );
+        expect(err).toMatchObject({ reason: "validation", systemCode: "ValidationProblem" });
+        expect(err.systemMessage).toContain(expected);
+      }
+      // An IADE is no sale: it needs neither; an intermediary is named.
+      const ok = randomUUID();
+      await p.sendInvoice({
+        ettn: ok,
+        xml: "",
+        document: document({
+          internetSale: { ...sale, payment: { means: "ODEMEARACISI", date: "2026-11-20", agent: "iyzico" } },
+        }),
+      });
+      expect(e.documents.get(ok)?.body.paymentInfo).toMatchObject({
+        paymentMeans: "MEDIATOR",
+        paymentAgentName: "iyzico",
+      });
+      const back = randomUUID();
+      await p.sendInvoice({
+        ettn: back,
+        xml: "",
+        document: document({
+          type: "IADE",
+          internetSale: undefined,
+          returnOf: { number: "WEB2026000000001", issueDate: "2026-11-20" },
+        }),
+      });
+      expect(e.documents.get(back)).toBeDefined();
+    } finally {
+      await e.close();
+    }
   });
 
   it("sends an e-Fatura to a registered buyer, and an IADE with its billing reference", async () => {

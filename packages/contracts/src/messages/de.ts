@@ -613,6 +613,20 @@ export const de: MessageCatalog = {
     failed: "Fehlgeschlagen",
     needs_review: "Prüfung ausstehend",
   },
+  einvoice: {
+    doc: {
+      return: {
+        cancelWithinPeriod:
+          "Die e-Arşiv-Rechnung liegt in ihrer 8-tägigen Stornofrist: Sie wird storniert, keine Rückgaberechnung.",
+        buyerIssuesIade:
+          "Der Käufer ist e-Fatura-Nutzer: Er stellt die Rückgaberechnung (TEMELFATURA) aus; das Panel stellt keine aus.",
+        companyBuyerIssues:
+          "Der Käufer ist ein Unternehmen: Er stellt die Rückgaberechnung aus (Papier oder e-Arşiv); das Panel stellt keine aus.",
+        consumerAfterPeriod:
+          "Die Stornofrist (8 Tage) ist abgelaufen und der Käufer ist Verbraucher und stellt keine Rechnung aus: Erfassen Sie die Rückgabe mit einem Ausgabenbeleg (gider pusulası).",
+      },
+    },
+  },
   retention: {
     daysInvalid: "Die Anzahl der Tage muss eine ganze Zahl sein.",
     daysTooFew: "Der Zeitraum darf nicht kürzer sein als das unter dem Feld angegebene Minimum.",

@@ -576,6 +576,20 @@ export const en: MessageCatalog = {
     failed: "Failed",
     needs_review: "Awaiting review",
   },
+  einvoice: {
+    doc: {
+      return: {
+        cancelWithinPeriod:
+          "The e-Arşiv invoice is within its 8-day cancellation period: it is cancelled, no return invoice is issued.",
+        buyerIssuesIade:
+          "The buyer is an e-Fatura user: the buyer issues the return invoice (TEMELFATURA); the panel issues none.",
+        companyBuyerIssues:
+          "The buyer is a company: the buyer issues the return invoice (paper or e-Arşiv); the panel issues none.",
+        consumerAfterPeriod:
+          "The cancellation period (8 days) has passed and the buyer is a consumer, who issues no invoice: record the return with an expense voucher (gider pusulası).",
+      },
+    },
+  },
   retention: {
     daysInvalid: "The number of days must be a whole number.",
     daysTooFew: "The period cannot be shorter than the minimum shown under the field.",

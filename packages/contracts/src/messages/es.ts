@@ -599,6 +599,20 @@ export const es: MessageCatalog = {
     failed: "Fallido",
     needs_review: "Pendiente de revisión",
   },
+  einvoice: {
+    doc: {
+      return: {
+        cancelWithinPeriod:
+          "La factura e-Arşiv está dentro de su plazo de anulación de 8 días: se anula, no se emite factura de devolución.",
+        buyerIssuesIade:
+          "El comprador usa e-Fatura: él emite la factura de devolución (TEMELFATURA); el panel no emite ninguna.",
+        companyBuyerIssues:
+          "El comprador es una empresa: él emite la factura de devolución (en papel o e-Arşiv); el panel no emite ninguna.",
+        consumerAfterPeriod:
+          "Pasó el plazo de anulación (8 días) y el comprador es un consumidor, que no emite facturas: registre la devolución con un comprobante de gastos (gider pusulası).",
+      },
+    },
+  },
   retention: {
     daysInvalid: "El número de días debe ser un número entero.",
     daysTooFew: "El periodo no puede ser menor que el mínimo indicado bajo el campo.",

@@ -607,6 +607,20 @@ export const fr: MessageCatalog = {
     failed: "En échec",
     needs_review: "En attente de vérification",
   },
+  einvoice: {
+    doc: {
+      return: {
+        cancelWithinPeriod:
+          "La facture e-Arşiv est dans son délai d'annulation de 8 jours : elle est annulée, aucune facture de retour n'est émise.",
+        buyerIssuesIade:
+          "L'acheteur utilise e-Fatura : c'est lui qui émet la facture de retour (TEMELFATURA) ; le panneau n'en émet pas.",
+        companyBuyerIssues:
+          "L'acheteur est une entreprise : c'est lui qui émet la facture de retour (papier ou e-Arşiv) ; le panneau n'en émet pas.",
+        consumerAfterPeriod:
+          "Le délai d'annulation (8 jours) est dépassé et l'acheteur est un consommateur, qui n'émet pas de facture : enregistrez le retour avec un bon de dépense (gider pusulası).",
+      },
+    },
+  },
   retention: {
     daysInvalid: "Le nombre de jours doit être un nombre entier.",
     daysTooFew: "La durée ne peut pas être inférieure au minimum indiqué sous le champ.",

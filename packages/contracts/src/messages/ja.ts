@@ -576,6 +576,20 @@ export const ja: MessageCatalog = {
     failed: "失敗",
     needs_review: "確認待ち",
   },
+  einvoice: {
+    doc: {
+      return: {
+        cancelWithinPeriod:
+          "e-Arşiv 請求書は 8 日間の取消期間内です: 請求書を取り消し、返品請求書は発行しません。",
+        buyerIssuesIade:
+          "買い手は e-Fatura 利用者です: 返品請求書 (TEMELFATURA) は買い手が発行します。パネルは発行しません。",
+        companyBuyerIssues:
+          "買い手は会社です: 返品請求書は買い手が発行します (紙または e-Arşiv)。パネルは発行しません。",
+        consumerAfterPeriod:
+          "取消期間 (8 日) が過ぎ、買い手は請求書を発行しない消費者です: 返品は経費伝票 (gider pusulası) で記録してください。",
+      },
+    },
+  },
   retention: {
     daysInvalid: "日数は整数で入力してください。",
     daysTooFew: "期間は欄の下に示す最小値より短くできません。",

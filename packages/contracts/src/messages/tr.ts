@@ -584,6 +584,20 @@ export const tr = {
     failed: "Hatalı",
     needs_review: "İnceleme bekliyor",
   },
+  einvoice: {
+    doc: {
+      return: {
+        cancelWithinPeriod:
+          "e-Arşiv faturası 8 günlük iptal süresi içinde: fatura iptal edilir, iade faturası kesilmez.",
+        buyerIssuesIade:
+          "Alıcı e-Fatura kullanıcısı: iade faturasını (TEMELFATURA) alıcı düzenler; panel fatura kesmez.",
+        companyBuyerIssues:
+          "Alıcı bir şirket: iade faturasını alıcı düzenler (kâğıt veya e-Arşiv); panel fatura kesmez.",
+        consumerAfterPeriod:
+          "İptal süresi (8 gün) geçti ve alıcı tüketici: tüketici fatura düzenlemez; iade için gider pusulası düzenleyin.",
+      },
+    },
+  },
   retention: {
     daysInvalid: "Gün sayısı tam sayı olmalıdır.",
     daysTooFew: "Süre, alanın altında yazan en kısa süreden az olamaz.",

@@ -527,6 +527,17 @@ export const zh: MessageCatalog = {
     failed: "失败",
     needs_review: "待审核",
   },
+  einvoice: {
+    doc: {
+      return: {
+        cancelWithinPeriod: "该 e-Arşiv 发票仍在 8 天撤销期内: 撤销发票, 不开具退货发票。",
+        buyerIssuesIade: "买方是 e-Fatura 用户: 退货发票 (TEMELFATURA) 由买方开具; 面板不开具。",
+        companyBuyerIssues: "买方是公司: 退货发票由买方开具 (纸质或 e-Arşiv); 面板不开具。",
+        consumerAfterPeriod:
+          "撤销期 (8 天) 已过且买方是不开发票的消费者: 请用费用凭单 (gider pusulası) 记录退货。",
+      },
+    },
+  },
   retention: {
     daysInvalid: "天数必须是整数。",
     daysTooFew: "期限不能短于字段下方显示的最小值。",

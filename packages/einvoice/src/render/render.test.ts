@@ -1,20 +1,13 @@
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { sampleOrder, seller } from "../testing/fixtures.ts";
+import { saleHeader, sampleOrder, seller } from "../testing/fixtures.ts";
 import { pdfText } from "../testing/pdf-text.ts";
-import { buildUblInvoice, type InvoiceHeader } from "../ubl.ts";
+import { buildUblInvoice } from "../ubl.ts";
 import { renderInvoiceHtml } from "./html.ts";
 import { renderInvoicePdf } from "./pdf.ts";
 import { formatDecimal } from "./view.ts";
 
-const header: InvoiceHeader = {
-  profile: "EARSIVFATURA",
-  type: "SATIS",
-  number: "WEB2026000000001",
-  uuid: "8d0c7a1e-1111-4b3c-8d4e-0123456789ab",
-  issueDate: "2026-11-20",
-  issueTime: "10:15:00",
-};
+const header = saleHeader;
 const built = () => buildUblInvoice(sampleOrder(), { ...seller, website: "https://anadolu.example" }, header);
 
 /** The text between tags, in document order, with blanks collapsed (what a reader sees). */
@@ -85,7 +78,7 @@ describe("renderInvoiceHtml", () => {
     const after = (label: string) => text[text.indexOf(label) + 1];
     expect(after("Ödenecek Tutar")).toBe("1.287,30 USD");
     expect(after("Ödenecek Tutar(TL)")).toBe(
-      `${formatDecimal(String(Math.round(amounts.payableK * 34.5) / 100))} TL`,
+      `${formatDecimal(((amounts.payableK / 100) * 34.5).toFixed(2))} TL`,
     );
   });
 

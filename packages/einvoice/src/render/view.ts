@@ -43,7 +43,8 @@ export const LABELS = {
   tax: (name: string, percent: string) => `Hesaplanan ${name}(%${percent})`,
   taxInclusive: "Vergiler Dahil Toplam Tutar",
   payable: "Ödenecek Tutar",
-  inTry: (label: string) => `${label}(TL)`,
+  /** GİB's labels of the TL equivalents (the payable one has no blank before "(TL)"). */
+  inTry: (label: string) => (label === "Ödenecek Tutar" ? `${label}(TL)` : `${label} (TL)`),
   exchangeRate: "Döviz Kuru:",
   exemption: "Vergi İstisna Muafiyet Sebebi:",
   internetSale: "İnternet Satış Bilgileri",
@@ -114,10 +115,13 @@ export function formatDateTime(date: string, time?: string): string {
   return time ? `${formatDate(date)} ${time.slice(0, 5)}` : formatDate(date);
 }
 
-/** An amount in TL at the document's rate, for foreign-currency invoices (GİB prints both). */
+/**
+ * An amount in TL at the document's rate, for foreign-currency invoices (GİB prints both): the product in
+ * binary floating point rounded on its exact value, as general.xslt's `format-number(. * rate)` does
+ * (83,33 × 34,5 prints 2.874,88 there, not ,89).
+ */
 export function inTry(m: Money, rate: string): Money {
-  const k = Math.round(Number(m.value) * Number(rate) * 100);
-  return { value: (k / 100).toFixed(2), currency: "TRY" };
+  return { value: (Number(m.value) * Number(rate)).toFixed(2), currency: "TRY" };
 }
 
 export interface PrintedRow {
@@ -158,8 +162,8 @@ export function printedForm(v: InvoiceView) {
         ]
       : [{ label, value: formatMoney(m) }];
   const totals: PrintedRow[] = [
-    { label: LABELS.lineExtension, value: formatMoney(v.totals.lineExtension) },
-    ...(v.totals.allowance ? [{ label: LABELS.allowance, value: formatMoney(v.totals.allowance) }] : []),
+    ...withTry(LABELS.lineExtension, v.totals.lineExtension),
+    ...(v.totals.allowance ? withTry(LABELS.allowance, v.totals.allowance) : []),
     ...(v.totals.allowance && Number(v.totals.allowance.value) !== 0
       ? [{ label: LABELS.taxExclusive, value: formatMoney(v.totals.taxExclusive) }]
       : []),

@@ -1,5 +1,5 @@
 import type { Order } from "@ep/connectors";
-import type { SellerInfo } from "../ubl.ts";
+import type { InvoiceHeader, SellerInfo } from "../ubl.ts";
 
 /** A seller as the company settings hold it (test data). */
 export const seller: SellerInfo = {
@@ -57,4 +57,28 @@ export function sampleOrder(overrides: Partial<Order> = {}): Order {
     delivery: { carrier: "Yurtiçi Kargo", dispatchDate: "2026-11-21", trackingNumber: "YK123456789" },
     ...overrides,
   };
+}
+
+/** An e-Arşiv sale's header as the issuer writes it (test data). */
+export const saleHeader: InvoiceHeader = {
+  profile: "EARSIVFATURA",
+  type: "SATIS",
+  number: "WEB2026000000001",
+  uuid: "8d0c7a1e-1111-4b3c-8d4e-0123456789ab",
+  issueDate: "2026-11-20",
+  issueTime: "10:15:00",
+};
+
+/** The sample order bought by a company (VKN, title, tax office) instead of a consumer. */
+export function companyOrder(overrides: Partial<Order> = {}): Order {
+  return sampleOrder({
+    customer: {
+      ...sampleOrder().customer,
+      taxNumber: "9876543210",
+      companyName: "Deniz Gıda Ltd. Şti.",
+      isCompany: true,
+      taxOffice: "Konak",
+    },
+    ...overrides,
+  });
 }

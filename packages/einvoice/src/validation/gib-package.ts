@@ -30,23 +30,50 @@ export const GIB_PACKAGE_MIRROR = process.env.EP_GIB_PACKAGE_REPO ?? "/work/.mir
 
 const SCH = "http://purl.oclc.org/dsdl/schematron";
 
-function blob(sha: string, path: string): Buffer {
-  if (!existsSync(GIB_PACKAGE_MIRROR))
+/** A file of a fetched public repository, by its pinned blob (the snapshot's git directory, read in place). */
+export function mirrorBlob(
+  source: { repository: string; mirror: string },
+  sha: string,
+  path: string,
+): Buffer {
+  if (!existsSync(source.mirror))
     throw new Error(
-      `GİB's current UBL-TR package is read from a fetched snapshot of github:${GIB_PACKAGE.repository} ` +
-        `(${path}, blob ${sha}), expected at ${GIB_PACKAGE_MIRROR}; it is missing. Fetch that repository ` +
-        "(the search tool's fetch github:phax/phive-rules) or point EP_GIB_PACKAGE_REPO at its git directory.",
+      `${path} is read from a fetched snapshot of github:${source.repository} (blob ${sha}), expected at ` +
+        `${source.mirror}; it is missing. Fetch that repository (the search tool's fetch github:${source.repository}) ` +
+        "or point the environment variable named in packages/einvoice/README.md at its git directory.",
     );
   try {
-    return execFileSync("git", ["--git-dir", GIB_PACKAGE_MIRROR, "cat-file", "blob", sha], {
+    return execFileSync("git", ["--git-dir", source.mirror, "cat-file", "blob", sha], {
       maxBuffer: 64 * 1024 * 1024,
     });
   } catch (e) {
     throw new Error(
-      `The snapshot at ${GIB_PACKAGE_MIRROR} has no blob ${sha} (${GIB_PACKAGE.repository}:${path}): ${(e as Error).message}`,
+      `The snapshot at ${source.mirror} has no blob ${sha} (${source.repository}:${path}): ${(e as Error).message}`,
     );
   }
 }
+
+const blob = (sha: string, path: string) =>
+  mirrorBlob({ repository: GIB_PACKAGE.repository, mirror: GIB_PACKAGE_MIRROR }, sha, path);
+
+/**
+ * izibiz's public API documentation (an integrator's own samples, kind 2): e-Arşiv samples with the sending
+ * type and the internet-sale note (FATURA_21/22), a discounted TICARIFATURA (FATURA_9) for the totals'
+ * convention, the e-Arşiv send and cancel pages.
+ */
+export const IZIBIZ_DOCS = {
+  repository: "izibiz/api-documentation",
+  commit: "8092d97597ecfa6c1fdc423a2d3415d3f0df530b",
+  mirror: process.env.EP_IZIBIZ_DOCS_REPO ?? "/work/.mirror/izibiz+api-documentation/repo",
+  discountSample: {
+    path: "source/resource/xml/FATURA_9.xml",
+    blob: "80f42f6cd1042721ebc58ac2f6b89d98030c09da",
+  },
+  earsivSample: {
+    path: "source/resource/xml/FATURA_21.xml",
+    blob: "b040195099901cad0a95e731b4bfd7089cafa356",
+  },
+} as const;
 
 async function unzip(sha: string, path: string, names: string[]): Promise<Map<string, Buffer>> {
   const zip = await JSZip.loadAsync(blob(sha, path));

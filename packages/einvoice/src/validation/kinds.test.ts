@@ -1,7 +1,7 @@
 import type { Order } from "@ep/connectors";
 import { beforeAll, describe, expect, it } from "vitest";
 import { iadeProfile } from "../returns.ts";
-import { sampleOrder, seller } from "../testing/fixtures.ts";
+import { companyOrder, sampleOrder, seller } from "../testing/fixtures.ts";
 import { buildUblInvoice, type InvoiceHeader, internetSaleProblems, VAT_EXEMPTION_351 } from "../ubl.ts";
 import { GibValidator } from "./gib-package.ts";
 import { groundTruth, SchematronValidator, totalsSchematron, validateXsd } from "./validate.ts";
@@ -12,17 +12,7 @@ import { groundTruth, SchematronValidator, totalsSchematron, validateXsd } from 
  * (totals by the samples' convention: LineExtension − Allowance = TaxExclusive, to the kuruş).
  */
 
-const company = (o: Partial<Order> = {}) =>
-  sampleOrder({
-    customer: {
-      ...sampleOrder().customer,
-      taxNumber: "9876543210",
-      companyName: "Deniz Gıda Ltd. Şti.",
-      isCompany: true,
-      taxOffice: "Konak",
-    },
-    ...o,
-  });
+const company = companyOrder;
 const consumerUnknown = () => sampleOrder({ customer: { ...sampleOrder().customer, taxNumber: undefined } });
 const zeroVat = (o: Order) => ({
   ...o,

@@ -223,8 +223,13 @@ export async function startTrendyolEFaturamEmulator(opts: TrendyolEFaturamEmulat
       const net = lines.reduce((s, l) => s + Number(l.taxableAmount), 0);
       const total = b.invoiceTotal as Obj;
       const totalTax = b.totalTax as Obj;
+      // inferred, as GİB's portal totals a document: the line extension is the lines before their
+      // discounts, and minus the allowance total it is the tax-exclusive amount (GİB's TicariFaturaOrnegi).
+      const discounts = lines.reduce((s, l) => s + Number(l.totalDiscountAmount ?? 0), 0);
       if (
-        total.lineExtensionAmount !== net ||
+        total.lineExtensionAmount !== net + discounts ||
+        (total.taxExclusiveAmount !== undefined && total.taxExclusiveAmount !== net) ||
+        (total.allowanceTotalAmount !== undefined && total.allowanceTotalAmount !== discounts) ||
         total.payableAmount !== net + tax ||
         totalTax.totalTaxAmount !== tax
       )

@@ -82,6 +82,31 @@ export const trendyolEFaturamRules: RuntimeRule[] = [
         : [`${r.method} ${r.path} before any sign-in`];
     },
   },
+  {
+    id: "trendyol-efaturam.earchive.internet-sale",
+    kind: "required-directive",
+    description:
+      "An e-Arsiv sale (the panel's are internet sales) carries paymentInfo {purchaseUrl, paymentMeans, paymentDate} and deliveryInfo {carrierName, sentAt}.",
+    sources: [SRC.partner_plan, SRC.live_body_internet],
+    check: (r) => {
+      if (r.method !== "POST" || !CREATE.test(r.path) || !r.path.endsWith("/earchive") || !isObj(r.body))
+        return [];
+      const info = isObj(r.body.invoiceInfo) ? r.body.invoiceInfo : {};
+      if (info.invoiceTypeCode !== "SATIS") return [];
+      const payment = isObj(r.body.paymentInfo) ? r.body.paymentInfo : undefined;
+      const delivery = isObj(r.body.deliveryInfo) ? r.body.deliveryInfo : undefined;
+      const problems: string[] = [];
+      if (!payment) problems.push("an e-Arsiv sale without paymentInfo");
+      else
+        for (const k of ["purchaseUrl", "paymentMeans", "paymentDate"])
+          if (typeof payment[k] !== "string" || !payment[k]) problems.push(`paymentInfo without ${k}`);
+      if (!delivery) problems.push("an e-Arsiv sale without deliveryInfo");
+      else
+        for (const k of ["carrierName", "sentAt"])
+          if (typeof delivery[k] !== "string" || !delivery[k]) problems.push(`deliveryInfo without ${k}`);
+      return problems;
+    },
+  },
 ];
 
 /** The API version this connector speaks (`expectPinnedVersionSupported` in its contract test). */
