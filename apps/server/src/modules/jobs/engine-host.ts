@@ -23,8 +23,6 @@ import { RunEventHub } from "./run-events.ts";
 export const ENGINE_RUN_QUEUE = "engine-run";
 const SCHEDULER_TICK_MS = 5_000;
 const SWEEP_EVERY_MS = 15_000;
-/** The daily connection check looks for sides due (in the quiet hours) this often. */
-const CONNECTION_CHECK_TICK_MS = 60_000;
 /**
  * A slot whose process still executes another run and has no CPU to spare (its event loop busy over
  * the last `CPU_CHECK_MS`) waits, up to this long, before it asks the queue for more: an idle process
@@ -149,11 +147,6 @@ export class EngineHost {
       this.timers.push(timer);
     };
     every(SCHEDULER_TICK_MS, () => scheduleDueJobs(this.deps), "scheduler tick");
-    every(
-      CONNECTION_CHECK_TICK_MS,
-      () => new ConnectionCheckService(this.ctx).dailySweep(),
-      "daily connection check",
-    );
     const probeMs = this.options.stockProbeMs ?? 0;
     if (probeMs > 0) {
       // Ticks a few times per interval so a job is asked about `probeMs` after its last probe, not up to twice that.
