@@ -1,6 +1,6 @@
 import { CHECK_DRIFTS, type OperationResult } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectionChecks } from "../src/modules/connection-check/schema.ts";
@@ -93,6 +93,36 @@ describe("the connection check against every sandbox system", () => {
     }
     console.log(["| system | reads | said | sent |", ...new Set(table)].join("\n"));
   });
+
+  it("says exactly what it sends with one job enabled too (reads sharing a list pay for it once)", async () => {
+    const db = server.ctx.database.db;
+    const { jobs } = engineSchema;
+    const wrong: string[] = [];
+    for (const c of companies) {
+      const before = await db.select().from(jobs).where(eq(jobs.companyId, c.companyId));
+      for (const only of [
+        "CategoryIntegration",
+        "StockIntegration",
+        "PriceIntegration",
+        "OrderIntegration",
+      ]) {
+        await db
+          .update(jobs)
+          .set({ isEnabled: sql`${jobs.type} = ${only}` })
+          .where(eq(jobs.companyId, c.companyId));
+        const res = await call(server.app, "POST", "/api/settings/connection-check", { token: c.token });
+        expect(res.status).toBe(200);
+        for (const kind of ["erp", "shop"] as const) {
+          const row = await stored(c.companyId, kind);
+          const ops = (row.operations as OperationResult[]).map((o) => `${o.operation}:${o.calls}`).join(" ");
+          if (row.calls !== row.plannedCalls)
+            wrong.push(`${row.system} ${only}: said ${row.plannedCalls}, sent ${row.calls} (${ops})`);
+        }
+      }
+      for (const j of before) await db.update(jobs).set({ isEnabled: j.isEnabled }).where(eq(jobs.id, j.id));
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
 
   it("adds a DİA or İşbaşı check's billable calls to the month's usage, like a run's", async () => {
     const metered = companies.filter((c) => c.erp.system === "dia" || c.erp.system === "logo-isbasi");
