@@ -36,7 +36,6 @@ import { settingsRoutes } from "./modules/settings/routes.ts";
 import { supportRoutes } from "./modules/support/routes.ts";
 import { ticketRoutes } from "./modules/tickets/routes.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
-import type { AppContext } from "./platform/context.ts";
 import { claimedCompany } from "./platform/http/auth.ts";
 import { AppError, failure } from "./platform/http/envelope.ts";
 import { installErrorHandling, MALFORMED_JSON } from "./platform/http/error-handler.ts";
@@ -44,6 +43,7 @@ import { FAIRNESS_DEFAULTS, fairness } from "./platform/http/fairness.ts";
 import { installSecurityHeaders, serverOptions } from "./platform/http/hardening.ts";
 import { installMetrics } from "./platform/http/metrics.ts";
 import { webStaticOptions } from "./platform/http/web-static.ts";
+import type { ServerContext } from "./server-context.ts";
 
 const webDist = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -104,7 +104,7 @@ export const HEAVY_ROUTES = [
 export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];
 
 export async function buildApp(
-  ctx: AppContext,
+  ctx: ServerContext,
   options: { /** The built web app (tests point elsewhere). */ webDist?: string } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({

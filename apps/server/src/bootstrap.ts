@@ -10,7 +10,7 @@ import { startRetentionWorker } from "./modules/retention/workers.ts";
 import { SandboxHub, sandboxOutboundAllow } from "./modules/sandbox/hub.ts";
 import { ensureSupportAccount } from "./modules/support/create-support-user.ts";
 import { startTicketAutoClose } from "./modules/tickets/auto-close.ts";
-import { type AppContext, type Clock, systemClock } from "./platform/context.ts";
+import { type Clock, systemClock } from "./platform/context.ts";
 import { openDatabase } from "./platform/db/database.ts";
 import { createLogger } from "./platform/logging.ts";
 import { MAIL_QUEUE, Mailer } from "./platform/mail/mailer.ts";
@@ -19,6 +19,7 @@ import { CaptchaService } from "./platform/security/captcha.ts";
 import { CredentialCipher } from "./platform/security/credentials.ts";
 import { loadSecrets } from "./platform/security/secrets.ts";
 import { TokenService } from "./platform/security/tokens.ts";
+import type { ServerContext } from "./server-context.ts";
 
 export type BootOptions = {
   clock?: Clock;
@@ -74,7 +75,7 @@ export function databaseStartError(error: unknown, url: string): StartupError {
 }
 
 /** Opens every platform part once: database and migrations, queue, secrets, mail. */
-export async function createContext(config: Config, options: BootOptions = {}): Promise<AppContext> {
+export async function createContext(config: Config, options: BootOptions = {}): Promise<ServerContext> {
   const logger = createLogger(config.logLevel, options.logDestination, config.logFormat);
   const secrets = loadSecrets(config);
   const database = await openDatabase({
@@ -132,7 +133,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
     // The embedded database belongs to this one process: whatever it found running died with the last one.
     recoverAtStart: database.kind === "pglite" || database.embedded === true,
   });
-  const ctx: AppContext = { ...base, engine };
+  const ctx: ServerContext = { ...base, engine };
   if (workers) await mailer.startWorker(queue);
   if (workers) await startAccountWorkers(ctx);
   if (workers) await startTicketAutoClose(ctx);
@@ -152,7 +153,7 @@ export async function createContext(config: Config, options: BootOptions = {}): 
 const DRAIN_MS = 5_000;
 
 /** Takes no new work and lets the work under way finish: the engine's runs, then the other queue workers. */
-export async function drainContext(ctx: AppContext): Promise<void> {
+export async function drainContext(ctx: ServerContext): Promise<void> {
   const deadline = Date.now() + DRAIN_MS;
   await ctx.engine.stop(DRAIN_MS).catch((error) => ctx.logger.warn({ err: error }, "engine stop failed"));
   await ctx.queue
@@ -161,7 +162,7 @@ export async function drainContext(ctx: AppContext): Promise<void> {
 }
 
 /** Drains, then closes the platform parts; the database (the embedded cluster's stop) is the very last. */
-export async function closeContext(ctx: AppContext): Promise<void> {
+export async function closeContext(ctx: ServerContext): Promise<void> {
   await drainContext(ctx);
   await ctx.outbound.close().catch(() => undefined);
   await ctx.sandbox.close();
@@ -174,7 +175,7 @@ export async function closeContext(ctx: AppContext): Promise<void> {
  * demo agent and the HTTP side close, then the platform parts, the database last.
  */
 export async function stopServer(
-  ctx: AppContext,
+  ctx: ServerContext,
   parts: { app?: { close(): Promise<unknown> }; demoAgent?: { stop(): Promise<void> } },
 ): Promise<void> {
   await drainContext(ctx);

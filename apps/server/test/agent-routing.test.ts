@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeContext, createContext } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import type { AppContext } from "../src/platform/context.ts";
+import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 /**
@@ -23,7 +23,7 @@ import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts
  */
 describe.skipIf(!process.env.DATABASE_URL)("agent calls routed across processes (PostgreSQL)", () => {
   let a: TestApp;
-  let b: AppContext;
+  let b: ServerContext;
   let emu: MikroEmulator;
 
   beforeAll(async () => {

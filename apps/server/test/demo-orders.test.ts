@@ -11,8 +11,8 @@ import { createContext, stopServer } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
 import { startDemoCompany } from "../src/modules/demo/demo-company.ts";
 import { HISTORY_ORDER_PREFIX } from "../src/modules/demo/history.ts";
-import type { AppContext } from "../src/platform/context.ts";
 import { TURKEY_OFFSET_MS, turkishDayStart } from "../src/platform/time/turkey.ts";
+import type { ServerContext } from "../src/server-context.ts";
 import { call, TestClock } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
@@ -37,7 +37,7 @@ clock.advance(turkishDayStart(new Date()).getTime() + 14 * HOUR_MS - Date.now())
 
 type Running = {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: ServerContext;
   companyId: number;
   token: string;
   stop(): Promise<void>;

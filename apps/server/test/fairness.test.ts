@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { HEAVY_ROUTES, WAITING_ROUTES } from "../src/app.ts";
-import type { AppContext } from "../src/platform/context.ts";
 import { forgetSessions, resolveAuth } from "../src/platform/http/auth.ts";
 import { installErrorHandling } from "../src/platform/http/error-handler.ts";
 import { type FairnessOptions, fairness } from "../src/platform/http/fairness.ts";
+import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin, startTestApp } from "./harness.ts";
 
 /**
@@ -67,7 +67,7 @@ async function appWith(limits: Partial<FairnessOptions>) {
 }
 
 /** Records the statements sent until the returned function is called. */
-const observeDuring = (t: { ctx: AppContext }, seen: string[]) =>
+const observeDuring = (t: { ctx: ServerContext }, seen: string[]) =>
   t.ctx.database.observeQueries((q) => seen.push(q));
 
 const settle = () => new Promise((r) => setTimeout(r, 100));

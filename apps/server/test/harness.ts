@@ -8,7 +8,8 @@ import { inject } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { createContext, stopServer } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import type { AppContext, Clock } from "../src/platform/context.ts";
+import type { Clock } from "../src/platform/context.ts";
+import type { ServerContext } from "../src/server-context.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
 
 /** A clock the test moves by hand (expiry of sessions, reset links, sign-in codes). */
@@ -24,7 +25,7 @@ export class TestClock implements Clock {
 
 export type TestApp = {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: ServerContext;
   clock: TestClock;
   /** Every log line the server wrote, as text. */
   logs: string[];

@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { createContext, stopServer } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
-import type { AppContext } from "../src/platform/context.ts";
+import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
 import { signal } from "./support/signal.ts";
 
-type Running = { app: FastifyInstance; ctx: AppContext; stop(): Promise<void> };
+type Running = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
 
 const pg = await freshPostgres();
 const dataDir = mkdtempSync(join(tmpdir(), "ep-sandbox-"));

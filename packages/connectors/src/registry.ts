@@ -22,14 +22,12 @@ import type {
   ConnectorContext,
   ConnectorDescriptor,
   ConnectorKind,
-  ConnectorModule,
   Credentials,
   ErpConnector,
-  ErpConnectorModule,
   ShopConnector,
-  ShopConnectorModule,
   ShopWebhooks,
 } from "./sdk/connector";
+import type { ConnectorModule, ErpConnectorModule, ShopConnectorModule } from "./sdk/connector-module";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { countedSqlTransport } from "./sdk/sql";
@@ -37,6 +35,7 @@ import { sentosModule } from "./sentos/index";
 import { shopierModule } from "./shopier/index";
 import { shopifyModule } from "./shopify/index";
 import { sopyoModule } from "./sopyo/index";
+import type { SandboxEntry } from "./testing/sandbox";
 import { trendyolEFaturamModule } from "./trendyol-efaturam/index";
 import { tsoftModule } from "./tsoft/index";
 import { uyumsoftModule, uyumsoftPortalModule } from "./uyumsoft/index";
@@ -198,6 +197,22 @@ export function createShopConnector(
 }
 
 /** The shop type's webhook support (register + verify), when it publishes order webhooks. */
+/** One built-in system a company can connect to without an account of its own. */
+export type SandboxSystem = SandboxEntry & {
+  kind: ConnectorKind;
+  /** The registry's system type (ERP or shop number of the spec). */
+  type: number;
+};
+
+/** The built-in sandbox systems that can run here, each with its system's kind and type. */
+export function listSandboxSystems(): SandboxSystem[] {
+  return MODULES.flatMap(({ sandbox, descriptor }) =>
+    sandbox && (sandbox.available?.() ?? true)
+      ? [{ ...sandbox, kind: descriptor.kind, type: descriptor.type }]
+      : [],
+  );
+}
+
 export function getShopWebhooks(type: number): ShopWebhooks | undefined {
   return shopModules.get(type)?.webhooks;
 }

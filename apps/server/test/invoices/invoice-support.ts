@@ -11,8 +11,8 @@ import {
 import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { saveConnection } from "../../src/modules/connections/repository.ts";
-import type { AppContext } from "../../src/platform/context.ts";
 import { companies, users } from "../../src/platform/db/schema.ts";
+import type { ServerContext } from "../../src/server-context.ts";
 import { registerAndLogin, type TestApp } from "../harness.ts";
 
 /** A registered company (its user signed in): answers the company id and the token. */
@@ -30,7 +30,7 @@ export async function signedInCompany(t: TestApp): Promise<{ companyId: number; 
 export type Emu = Awaited<ReturnType<typeof startUyumsoftEmulator>>;
 
 /** Seller data an e-invoice needs (Ayarlar › Firma). */
-export async function makeInvoicingCompany(ctx: AppContext, companyId: number, emu: Emu) {
+export async function makeInvoicingCompany(ctx: ServerContext, companyId: number, emu: Emu) {
   await ctx.database.db
     .update(companies)
     .set({ taxNumber: "3880512345", taxOffice: "Kadıköy", address: "Moda Cad. No: 12, Kadıköy/İstanbul" })
@@ -107,7 +107,7 @@ export function makeOrders(
 }
 
 export async function putOrdersInLedger(
-  ctx: AppContext,
+  ctx: ServerContext,
   companyId: number,
   shopConnectionId: number,
   orders: Order[],

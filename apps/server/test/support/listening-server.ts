@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { createContext, stopServer } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
-import type { AppContext } from "../../src/platform/context.ts";
+import type { ServerContext } from "../../src/server-context.ts";
 import { freshPostgres } from "./fresh-database.ts";
 
 /**
@@ -29,7 +29,7 @@ async function reservePort(): Promise<{ port: number; release: () => Promise<voi
  * `server.app` / `server.ctx` are set once `beforeAll` has run.
  */
 export function listeningServer(name: string, options: { host?: string } = {}) {
-  const server = {} as { app: FastifyInstance; ctx: AppContext; port: number };
+  const server = {} as { app: FastifyInstance; ctx: ServerContext; port: number };
   let pg: Awaited<ReturnType<typeof freshPostgres>>;
   beforeAll(async () => {
     pg = await freshPostgres();

@@ -1,10 +1,15 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { createDiaConnector } from "./connector";
 import { diaDescriptor } from "./descriptor";
+import { diaSandbox } from "./sandbox";
 
 export { classifyDiaResponse } from "./api";
 export { createDiaConnector, DiaConnector } from "./connector";
 export { diaDescriptor } from "./descriptor";
 export * from "./emulator/server";
 
-export const diaModule: ErpConnectorModule = { descriptor: diaDescriptor, create: createDiaConnector };
+export const diaModule: ErpConnectorModule = {
+  sandbox: diaSandbox,
+  descriptor: diaDescriptor,
+  create: createDiaConnector,
+};

@@ -1,4 +1,4 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { createAxConnector } from "./connector";
 import { axDescriptor } from "./descriptor";
 
@@ -9,6 +9,9 @@ export {
   axOperation,
   classifyAxFault,
 } from "./client";
+
+import { axSandbox } from "./sandbox";
+
 export { AX_SALES_PRICE_GROUP, AxConnector, createAxConnector, vatFromTaxItemGroup } from "./connector";
 export { AX_ENDPOINT_EXAMPLE, axDescriptor } from "./descriptor";
 // The server side of NTLM, written from MS-NLMP: also the loopback proxy of the agent's NTLM proxy test.
@@ -18,6 +21,7 @@ export { AX_ENVELOPE_XSD, AX_WSDL_PATH, axOperations, validateAxEnvelope } from 
 export { axJudge, judgeAxRecorded } from "./judge/conformance";
 
 export const axModule: ErpConnectorModule = {
+  sandbox: axSandbox,
   descriptor: axDescriptor,
   create: createAxConnector,
 };

@@ -1,4 +1,4 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { createGenericSqlConnector } from "./connector";
 import { genericSqlDescriptors } from "./descriptor";
 

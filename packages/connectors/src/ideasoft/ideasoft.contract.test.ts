@@ -186,6 +186,38 @@ describe("Ideasoft connector against the emulator", () => {
     expect((await c.listPaymentTypes()).map((p) => p.name)).toContain("Havale");
   });
 
+  it("reads the internet-sale data: payment type and provider, cash on delivery, carrier, tracking, dispatch", async () => {
+    const c = connector();
+    const fresh = emu.generateOrders(3);
+    const card = fresh.find((o) => o.paymentTypeName === "Kredi Kartı");
+    const transfer = fresh.find((o) => o.paymentTypeName === "Havale");
+    const cod = fresh.find((o) => o.shippingPaymentType === "cash_on_delivery");
+    if (!card || !transfer || !cod) throw new Error("the emulator rotates three payment types");
+    card.createdAt = "2026-11-20T22:10:00+00:00";
+    await c.updateOrderStatus(String(card.id), { status: "fulfilled", trackingNumber: "YK-42" });
+    const read = new Map(
+      (await c.listOrders({ since: String(Math.min(...fresh.map((o) => o.id)) - 1) })).items.map((o) => [
+        o.id,
+        o,
+      ]),
+    );
+    const day = (iso?: string) => new Date(Date.parse(iso ?? "") + 3 * 3_600_000).toISOString().slice(0, 10);
+    expect(read.get(String(card.id))?.payment).toEqual({
+      means: "KREDIKARTI/BANKAKARTI",
+      date: "2026-11-21",
+      agent: "iyzico",
+    });
+    expect(read.get(String(card.id))?.delivery).toEqual({
+      carrier: card.shippingCompanyName,
+      trackingNumber: "YK-42",
+      dispatchDate: day(card.updatedAt),
+    });
+    expect(read.get(String(transfer.id))?.payment).toEqual({ means: "EFT/HAVALE" });
+    expect(read.get(String(cod.id))?.payment).toEqual({ means: "KAPIDAODEME" });
+    // Not yet shipped: the carrier the buyer chose, no dispatch date.
+    expect(read.get(String(cod.id))?.delivery).toEqual({ carrier: cod.shippingCompanyName });
+  });
+
   it("refreshes an expired access token once and goes on", async () => {
     const c = connector();
     await c.listCategories();

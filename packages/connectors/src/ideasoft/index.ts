@@ -1,4 +1,4 @@
-import type { ShopConnectorModule } from "../sdk/connector";
+import type { ShopConnectorModule } from "../sdk/connector-module";
 import { createIdeasoftConnector } from "./connector";
 import { ideasoftDescriptor } from "./descriptor";
 import { ideasoftWebhooks } from "./webhooks";
@@ -22,7 +22,10 @@ export {
   registerIdeasoftWebhooks,
 } from "./webhooks";
 
+import { ideasoftSandbox } from "./sandbox";
+
 export const ideasoftModule: ShopConnectorModule = {
+  sandbox: ideasoftSandbox,
   descriptor: ideasoftDescriptor,
   create: createIdeasoftConnector,
   webhooks: ideasoftWebhooks,

@@ -7,7 +7,8 @@
 
 import type { OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type { Address, Option, Order, Page, PageQuery } from "../sdk/model";
+import { compact, paymentMeansOfText, saleDate } from "../sdk/internet-sale";
+import type { Address, Option, Order, OrderDelivery, OrderPayment, Page, PageQuery } from "../sdk/model";
 import { decodeToken, encodeToken } from "../sdk/util";
 import type { IdeasoftClient } from "./client";
 import { type IdeaAddress, type IdeaOrder, ORDER_SCALARS } from "./types";
@@ -44,6 +45,37 @@ function address(
     country: a?.country ?? "Türkiye",
     phone: a?.mobilePhoneNumber ?? a?.phoneNumber ?? fallback.phone,
   };
+}
+
+/**
+ * Payment from the order's own fields: the means by `paymentTypeName` (the merchant's payment type, e.g.
+ * "Kredi Kartı", "Havale/EFT", "Kapıda Ödeme") or a cash-on-delivery cargo (`shippingPaymentType`); the
+ * provider (iyzico, PayTR…) of an online payment is the intermediary. The order has no payment time: a
+ * successful online payment happened at checkout, so its date is the order's; others have none.
+ */
+function ideasoftPayment(o: IdeaOrder): OrderPayment | undefined {
+  const means =
+    o.shippingPaymentType === "cash_on_delivery" ? "KAPIDAODEME" : paymentMeansOfText(o.paymentTypeName);
+  if (!means) return undefined;
+  const online = means === "KREDIKARTI/BANKAKARTI" || means === "ODEMEARACISI";
+  const provider = typeof o.paymentProviderName === "string" ? o.paymentProviderName : undefined;
+  return compact<OrderPayment>({
+    means,
+    date: online && o.paymentStatus === "success" ? saleDate(o.createdAt) : undefined,
+    agent: online ? provider : undefined,
+  });
+}
+
+/**
+ * Carrier and tracking code are order fields; the dispatch time is not kept, so while the order is
+ * "fulfilled" (kargoya verildi) its last change is taken as the dispatch.
+ */
+function ideasoftDelivery(o: IdeaOrder): OrderDelivery | undefined {
+  return compact<OrderDelivery>({
+    carrier: o.shippingCompanyName,
+    trackingNumber: o.shippingTrackingCode,
+    dispatchDate: o.status === "fulfilled" ? saleDate(o.updatedAt) : undefined,
+  });
 }
 
 export function mapIdeasoftOrder(o: IdeaOrder): Order {
@@ -97,6 +129,8 @@ export function mapIdeasoftOrder(o: IdeaOrder): Order {
       tax: o.taxAmount,
       grandTotal: o.finalAmount,
     },
+    payment: ideasoftPayment(o),
+    delivery: ideasoftDelivery(o),
   };
 }
 

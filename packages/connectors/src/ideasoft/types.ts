@@ -165,6 +165,7 @@ export interface IdeaOrder {
   paymentStatus: string;
   shippingCompanyName?: string;
   shippingTrackingCode?: string;
+  shippingPaymentType?: "cash_on_delivery" | "standart_delivery" | "not_applicable";
   createdAt?: string;
   updatedAt?: string;
   orderItems?: IdeaOrderItem[];

@@ -374,6 +374,46 @@ describe("IKAS connector against its emulator", () => {
     expect(e.kind).toBe("permanent");
   });
 
+  it("reads the internet-sale data: payment means, intermediary and date, carrier, tracking and dispatch date", async () => {
+    const [card, transfer, cod] = emu.generateOrders(3);
+    if (!card || !transfer || !cod) throw new Error("no orders");
+    card.paymentMethods = [
+      { type: "CREDIT_CARD", paymentGatewayName: "iyzico", price: card.totalFinalPrice },
+    ];
+    card.orderPaymentStatus = "PAID";
+    card.orderedAt = Date.parse("2026-11-20T22:30:00Z"); // 01:30 on the 21st in Turkey
+    transfer.paymentMethods = [{ type: "MONEY_ORDER", paymentGatewayName: "Havale / EFT", price: 1 }];
+    cod.paymentMethods = [{ type: "CASH_ON_DELIVERY", paymentGatewayName: "Kapıda Ödeme", price: 1 }];
+    cod.orderPaymentStatus = "WAITING";
+    await conn.updateOrderStatus(card.id, {
+      status: "FULFILLED",
+      trackingNumber: "ARAS-555",
+      cargoCompany: "Aras Kargo",
+    });
+    const shippedAt = card.orderPackages[0]?.updatedAt ?? 0;
+    const read = new Map<string, import("../sdk/model").Order>();
+    let token: string | undefined;
+    do {
+      const page = await conn.listOrders({ pageSize: 50, pageToken: token });
+      for (const o of page.items) read.set(o.id, o);
+      token = page.nextPageToken;
+    } while (token);
+    expect(read.get(card.id)?.payment).toEqual({
+      means: "KREDIKARTI/BANKAKARTI",
+      date: "2026-11-21",
+      agent: "iyzico",
+    });
+    expect(read.get(card.id)?.delivery).toEqual({
+      carrier: "Aras Kargo",
+      trackingNumber: "ARAS-555",
+      dispatchDate: new Date(shippedAt + 3 * 3_600_000).toISOString().slice(0, 10),
+    });
+    // The shop records no date for a transfer or a payment at the door: none is made up.
+    expect(read.get(transfer.id)?.payment).toEqual({ means: "EFT/HAVALE" });
+    expect(read.get(cod.id)?.payment).toEqual({ means: "KAPIDAODEME" });
+    expect(read.get(cod.id)?.delivery).toBeUndefined();
+  });
+
   it("fetches a new token when the old one expires mid-run", async () => {
     const issued = emu.counters.tokensIssued;
     emu.expireTokens();

@@ -1,4 +1,4 @@
-import type { ShopConnectorModule } from "../sdk/connector";
+import type { ShopConnectorModule } from "../sdk/connector-module";
 import { createIkasConnector } from "./connector";
 import { ikasDescriptor } from "./descriptor";
 import { ikasWebhooks } from "./webhooks";
@@ -16,7 +16,10 @@ export {
   verifyIkasDelivery,
 } from "./webhooks";
 
+import { ikasSandbox } from "./sandbox";
+
 export const ikasModule: ShopConnectorModule = {
+  sandbox: ikasSandbox,
   descriptor: ikasDescriptor,
   create: createIkasConnector,
   webhooks: ikasWebhooks,

@@ -2,7 +2,18 @@
 
 import type { OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type { Address, Option, Order, OrderLine, Page, PageQuery } from "../sdk/model";
+import { compact, saleDate } from "../sdk/internet-sale";
+import type {
+  Address,
+  InternetSalePaymentMeans,
+  Option,
+  Order,
+  OrderDelivery,
+  OrderLine,
+  OrderPayment,
+  Page,
+  PageQuery,
+} from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import type { IkasClient } from "./client";
 
@@ -70,7 +81,8 @@ const ORDER_FIELDS = `
   shippingLines { title price finalPrice }
   paymentMethods { type paymentGatewayName price }
   orderLineItems { id quantity price finalPrice discountPrice taxValue variant { id sku name productId barcodeList } }
-  orderPackages { id orderPackageNumber orderPackageFulfillStatus orderLineItemIds trackingInfo { trackingNumber cargoCompany trackingLink } }
+  orderPackages { id orderPackageNumber orderPackageFulfillStatus orderLineItemIds createdAt updatedAt
+    trackingInfo { trackingNumber cargoCompany trackingLink } }
 `;
 const ADDRESS_FRAGMENT = `
   fragment Addr on OrderAddress {
@@ -139,7 +151,17 @@ interface IkasOrderDto {
       barcodeList: string[] | null;
     };
   }>;
-  orderPackages: Array<{ id: string; orderPackageFulfillStatus: string }> | null;
+  orderPackages: Array<{
+    id: string;
+    orderPackageFulfillStatus: string;
+    createdAt?: number | null;
+    updatedAt?: number | null;
+    trackingInfo?: {
+      trackingNumber: string | null;
+      cargoCompany: string | null;
+      trackingLink: string | null;
+    } | null;
+  }> | null;
 }
 
 interface OrderPageToken {
@@ -165,6 +187,64 @@ function toAddress(a: IkasAddressDto | null | undefined): Address {
     country: a?.country?.name ?? "Türkiye",
     phone: a?.phone ?? undefined,
   };
+}
+
+/**
+ * `PaymentMethodTypeEnum` → GİB's payment means. Paid on delivery (cash or card at the door) is
+ * KAPIDAODEME; wallets and pay-later services stand between buyer and shop (ödeme aracısı); cash, gift
+ * cards, store credit and "pay at store" are none of GİB's named means.
+ */
+const IKAS_PAYMENT_MEANS: Record<string, InternetSalePaymentMeans> = {
+  CREDIT_CARD: "KREDIKARTI/BANKAKARTI",
+  CREDIT_CARD_ON_DELIVERY: "KAPIDAODEME",
+  CASH_ON_DELIVERY: "KAPIDAODEME",
+  MONEY_ORDER: "EFT/HAVALE",
+  BANK_REDIRECT: "EFT/HAVALE",
+  DIRECT_DEBIT: "EFT/HAVALE",
+  WALLET: "ODEMEARACISI",
+  APP_PAYMENT: "ODEMEARACISI",
+  PAY_LATER: "ODEMEARACISI",
+  SLICE_IT: "ODEMEARACISI",
+};
+/** Means settled online at checkout: the order time is the payment time once the order is PAID. */
+const PAID_AT_CHECKOUT = new Set<InternetSalePaymentMeans>(["KREDIKARTI/BANKAKARTI", "ODEMEARACISI"]);
+/** Package statuses after the goods left the store. */
+const DISPATCHED = new Set(["FULFILLED", "DELIVERED", "UNABLE_TO_DELIVER"]);
+
+/**
+ * Payment of the largest payment method (IKAS has no payment date: for card and wallet payments the
+ * order time once PAID; none for transfers and cash on delivery, whose date the shop does not record).
+ */
+function ikasPayment(o: IkasOrderDto): OrderPayment | undefined {
+  const main = [...(o.paymentMethods ?? [])].sort((a, b) => (b.price ?? 0) - (a.price ?? 0))[0];
+  if (!main?.type) return undefined;
+  const means = IKAS_PAYMENT_MEANS[main.type] ?? "DIGER";
+  const paid = o.orderPaymentStatus === "PAID" && PAID_AT_CHECKOUT.has(means);
+  return compact<OrderPayment>({
+    means,
+    date: paid ? saleDate(o.orderedAt ?? o.createdAt) : undefined,
+    agent: PAID_AT_CHECKOUT.has(means) ? (main.paymentGatewayName ?? undefined) : undefined,
+  });
+}
+
+/**
+ * Carrier and tracking number from the first package that has them; the dispatch date is when a package
+ * became FULFILLED (its last change while it is FULFILLED, its creation once it moved on; IKAS keeps no
+ * separate shipping time).
+ */
+function ikasDelivery(o: IkasOrderDto): OrderDelivery | undefined {
+  const packages = o.orderPackages ?? [];
+  const tracked = packages.find((p) => p.trackingInfo?.cargoCompany || p.trackingInfo?.trackingNumber);
+  const shipped = packages.find((p) => DISPATCHED.has(p.orderPackageFulfillStatus));
+  const shippedAt =
+    shipped?.orderPackageFulfillStatus === "FULFILLED"
+      ? (shipped.updatedAt ?? shipped.createdAt)
+      : shipped?.createdAt;
+  return compact<OrderDelivery>({
+    carrier: tracked?.trackingInfo?.cargoCompany ?? undefined,
+    trackingNumber: tracked?.trackingInfo?.trackingNumber ?? undefined,
+    dispatchDate: saleDate(shippedAt),
+  });
 }
 
 /** `updatedAt` is nullable in the schema: fall back to the creation times. */
@@ -224,6 +304,8 @@ export function mapIkasOrder(o: IkasOrderDto): Order {
     shipping: { method: o.shippingLines?.[0]?.title ?? undefined, cost: round2(shippingCost) },
     totals: { subtotal, discount, shipping: round2(shippingCost), tax, grandTotal: o.totalFinalPrice },
     note: o.note ?? undefined,
+    payment: ikasPayment(o),
+    delivery: ikasDelivery(o),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { createLogoConnector } from "./connector";
 import { logoRestDescriptor, logoTigerDescriptor } from "./descriptor";
 

@@ -5,7 +5,7 @@
  * of UBL XML files) and uploads them to the portal. Nothing is sent; no connection settings are needed.
  */
 
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { NOT_A_PRODUCT_SOURCE, NotAProductSourceConnector } from "../sdk/einvoice-connector";
 import { defineConnector } from "../sdk/skeleton";
 

@@ -1,4 +1,4 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { createMikroConnector } from "./connector";
 import { mikroDescriptor } from "./descriptor";
 
@@ -9,9 +9,16 @@ export {
   mikroDailyPassword,
   sqlString,
 } from "./connector";
+
+import { mikroSandbox } from "./sandbox";
+
 export { mikroDescriptor } from "./descriptor";
 export * from "./emulator/server";
 export { runSelect, SqlError } from "./emulator/sql";
 export { MikroState } from "./emulator/state";
 
-export const mikroModule: ErpConnectorModule = { descriptor: mikroDescriptor, create: createMikroConnector };
+export const mikroModule: ErpConnectorModule = {
+  sandbox: mikroSandbox,
+  descriptor: mikroDescriptor,
+  create: createMikroConnector,
+};

@@ -1,6 +1,7 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { createNebimConnector } from "./connector";
 import { nebimDescriptor } from "./descriptor";
+import { nebimSandbox } from "./sandbox";
 
 export { classifyNebimResponse, NebimApi } from "./api";
 export { createNebimConnector, NebimConnector } from "./connector";
@@ -9,4 +10,8 @@ export * from "./emulator/server";
 export { judgeNebimRequest, NEBIM_MODELS } from "./judge/requests";
 export { itemKeyOf, variantSku } from "./reads";
 
-export const nebimModule: ErpConnectorModule = { descriptor: nebimDescriptor, create: createNebimConnector };
+export const nebimModule: ErpConnectorModule = {
+  sandbox: nebimSandbox,
+  descriptor: nebimDescriptor,
+  create: createNebimConnector,
+};

@@ -204,6 +204,53 @@ describe.each(SIDES)("Nebim V3 connector against the emulator (session URL: %s)"
     });
   });
 
+  it("keeps the shop's internet-sale data: means, intermediary, payment and dispatch dates; no payment for one at the door", async () => {
+    const conn = connector(session, { salesUrl: "www.ornekmagaza.com.tr", creditCardTypeCode: "IYZ" });
+    const card = order("IKAS-3001", ["STK-000003"], "05550000031");
+    card.payment = { means: "KREDIKARTI/BANKAKARTI", date: "2026-11-16", agent: "iyzico" };
+    card.delivery = { carrier: "Aras Kargo", trackingNumber: "ARAS-1", dispatchDate: "2026-11-17" };
+    const cod = order("IKAS-3002", ["STK-000003"], "05550000032");
+    cod.payment = { means: "KAPIDAODEME" };
+    const transfer = order("IKAS-3003", ["STK-000003"], "05550000033");
+    transfer.payment = { means: "EFT/HAVALE", date: "2026-11-18" };
+    for (const o of [card, cod, transfer]) {
+      const cust = await conn.createCustomer(o.customer);
+      await conn.createSalesOrder({ order: o, customerCode: cust.code });
+    }
+    const stored = (no: string) => session.orders.find((x) => x.DocumentNumber === no);
+    expect(stored("IKAS-3001")?.OrdersViaInternetInfo).toEqual({
+      PaymentTypeCode: 1,
+      PaymentTypeDescription: "KREDIKARTI/BANKAKARTI",
+      PaymentAgent: "iyzico",
+      SalesURL: "www.ornekmagaza.com.tr",
+      PaymentDate: "2026-11-16",
+      SendDate: "2026-11-17",
+    });
+    expect(stored("IKAS-3001")?.Payments).toEqual([
+      {
+        PaymentType: 2,
+        CreditCardTypeCode: "IYZ",
+        InstallmentCount: 1,
+        CurrencyCode: "TRY",
+        Amount: card.totals.grandTotal,
+      },
+    ]);
+    // Paid at the door: the PDF's code 3, no payment or dispatch date yet, nothing collected.
+    expect(stored("IKAS-3002")?.OrdersViaInternetInfo).toEqual({
+      PaymentTypeCode: 3,
+      PaymentTypeDescription: "KAPIDAODEME",
+      SalesURL: "www.ornekmagaza.com.tr",
+    });
+    expect(stored("IKAS-3002")?.Payments).toBeUndefined();
+    expect(stored("IKAS-3003")?.OrdersViaInternetInfo).toMatchObject({
+      PaymentTypeCode: 2,
+      PaymentDate: "2026-11-18",
+    });
+    expect(stored("IKAS-3003")?.Payments).toEqual([
+      { PaymentType: 4, InstallmentCount: 1, CurrencyCode: "TRY", Amount: transfer.totals.grandTotal },
+    ]);
+  });
+
   it("says which item Nebim does not know", async () => {
     const conn = connector(session);
     const o = order("IKAS-1002", ["STK-999999"], "05550000003");

@@ -9,7 +9,7 @@
 
 import type { CreateSalesOrderInput, ErpCustomerRef, ErpOrderRef } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type { Address, Customer } from "../sdk/model";
+import type { Address, Customer, InternetSalePaymentMeans, Order } from "../sdk/model";
 import { turkishDate } from "../sdk/turkish-time";
 import { customerCodeOf, round2 } from "../sdk/util";
 import { type NebimApi, type NebimRow, str } from "./api";
@@ -41,6 +41,55 @@ function postalAddress(a: Address): NebimRow {
     AddressTypeCode: "1",
     CountryCode: countryCode(a.country),
     Address: cut([a.line1, a.line2, a.district, a.postalCode, a.city].filter(Boolean).join(" "), 200),
+  };
+}
+
+/**
+ * `OrdersViaInternetInfo.PaymentTypeCode` by GİB's payment means: the vendor PDF's table (1
+ * CREDITCART/BANKCARD, 2 EFT/REMITTANCE, 3 PAYMENT ON DELIVERY, 4 PAYMENT INTERMEDIARY, 5 OTHER); the
+ * samples send the GİB words beside it ("KREDIKARTI/BANKAKARTI" with 1, "DIGER" with 5).
+ */
+const NEBIM_PAYMENT_TYPE_CODE: Record<InternetSalePaymentMeans, number> = {
+  "KREDIKARTI/BANKAKARTI": 1,
+  "EFT/HAVALE": 2,
+  KAPIDAODEME: 3,
+  ODEMEARACISI: 4,
+  DIGER: 5,
+};
+
+/**
+ * `Payments[].PaymentType` (PDF: 1 cash, 2 credit card, 4 remittance/EFT, 7 credit voucher) for what the
+ * shop has collected; the PDF sends Payments only "if takes payment on order", so a payment at the door has
+ * none.
+ */
+const NEBIM_PAYMENT_KIND: Partial<Record<InternetSalePaymentMeans, number>> = {
+  "KREDIKARTI/BANKAKARTI": 2,
+  ODEMEARACISI: 2,
+  "EFT/HAVALE": 4,
+};
+
+/**
+ * The internet-sale block of the order from the shop's data: means, intermediary (the PDF's PaymentAgent,
+ * a bank or payment institution in the samples, not the sales channel) and payment date; the dispatch date
+ * only when the shop gave one (both dates optional in the PDF; the WS sample leaves SendDate unset). An
+ * order without payment data keeps the earlier default: a card payment on the order day.
+ */
+function internetSaleInfo(order: Order, day: string, salesUrl: string | undefined): Record<string, unknown> {
+  const means = order.payment?.means ?? "KREDIKARTI/BANKAKARTI";
+  const agent = order.payment?.agent;
+  const sent = order.delivery?.dispatchDate;
+  return {
+    PaymentTypeCode: NEBIM_PAYMENT_TYPE_CODE[means],
+    PaymentTypeDescription: cut(means, 100),
+    ...(agent ? { PaymentAgent: cut(agent, 100) } : {}),
+    ...(salesUrl ? { SalesURL: cut(salesUrl, 30) } : {}),
+    // A shop that names the means but no date (transfer, payment at the door) leaves the date unset.
+    ...(order.payment
+      ? order.payment.date
+        ? { PaymentDate: order.payment.date }
+        : {}
+      : { PaymentDate: day }),
+    ...(sent ? { SendDate: sent } : {}),
   };
 }
 
@@ -115,6 +164,7 @@ export class NebimOrders {
     const cfg = this.api.cfg;
     const day = turkishDate(Date.parse(order.createdAt));
     const warehouse = cut(input.location ?? cfg.warehouseCode, 10);
+    const paymentKind = NEBIM_PAYMENT_KIND[order.payment?.means ?? "KREDIKARTI/BANKAKARTI"];
     const lines = order.lines.map((l) => {
       const key = itemKeyOf(l.sku);
       return {
@@ -138,27 +188,25 @@ export class NebimOrders {
       // 2 = by courier (PDF ShipmentMethodCode).
       ShipmentMethodCode: 2,
       ...(cfg.deliveryCompanyCode ? { DeliveryCompanyCode: cut(cfg.deliveryCompanyCode, 10) } : {}),
-      OrdersViaInternetInfo: {
-        // 1 = credit card / bank card, the GİB payment type of a paid online order (inferred from the payment).
-        PaymentTypeCode: 1,
-        PaymentTypeDescription: cut(order.paymentType || "KREDİ KARTI", 100),
-        ...(order.salesChannel ? { PaymentAgent: cut(order.salesChannel, 100) } : {}),
-        ...(cfg.salesUrl ? { SalesURL: cut(cfg.salesUrl, 30) } : {}),
-        PaymentDate: day,
-        SendDate: day,
-      },
-      // The payment itself, as live integrations send it with every internet order (judge/rules.ts,
-      // nebim.internet-order-payment): without it V3 keeps the order unpaid. 2 = credit card, a number in
-      // the retail samples and a string in the wholesale ones (the service's deserializer takes both).
-      Payments: [
-        {
-          PaymentType: this.api.orderType === "WS" ? "2" : 2,
-          ...(cfg.creditCardTypeCode ? { CreditCardTypeCode: cut(cfg.creditCardTypeCode, 10) } : {}),
-          InstallmentCount: 1,
-          CurrencyCode: cut(order.currency || "TRY", 10),
-          Amount: round2(order.totals.grandTotal),
-        },
-      ],
+      OrdersViaInternetInfo: internetSaleInfo(order, day, cfg.salesUrl),
+      // The payment itself, as live integrations send it with every paid internet order (judge/rules.ts,
+      // nebim.internet-order-payment): without it V3 keeps the order unpaid. PaymentType is a number in the
+      // retail samples and a string in the wholesale ones (the service's deserializer takes both).
+      ...(paymentKind === undefined
+        ? {}
+        : {
+            Payments: [
+              {
+                PaymentType: this.api.orderType === "WS" ? String(paymentKind) : paymentKind,
+                ...(paymentKind === 2 && cfg.creditCardTypeCode
+                  ? { CreditCardTypeCode: cut(cfg.creditCardTypeCode, 10) }
+                  : {}),
+                InstallmentCount: 1,
+                CurrencyCode: cut(order.currency || "TRY", 10),
+                Amount: round2(order.totals.grandTotal),
+              },
+            ],
+          }),
       Lines: lines,
     };
     const model =

@@ -1,7 +1,6 @@
 /** The two connector interfaces (ERP side, shop side) and what each connector declares about itself. */
 
 import { type MessageKey, message } from "@ep/contracts";
-import type { EInvoiceProviderFactory } from "./einvoice";
 import { type BatchResult, ConnectorError } from "./errors";
 import type { TransportFetch } from "./http";
 import type { CallCounter, HttpLogger } from "./logging";
@@ -372,18 +371,6 @@ export interface ShopConnector {
 export type ErpConnectorFactory = (credentials: Credentials, ctx: ConnectorContext) => ErpConnector;
 export type ShopConnectorFactory = (credentials: Credentials, ctx: ConnectorContext) => ShopConnector;
 
-export interface ErpConnectorModule {
-  descriptor: ConnectorDescriptor & { kind: "erp" };
-  create?: ErpConnectorFactory;
-  /** E-invoice services listed as ERP types (Uyumsoft 8, 18): their `EInvoiceProvider`. */
-  einvoice?: EInvoiceProviderFactory;
-  /**
-   * An e-invoice portal without an API (LucaPortal 19): invoices are generated (UBL, numbering) and
-   * exported as files for the merchant to upload; nothing is sent.
-   */
-  fileInvoices?: true;
-}
-
 /** One verified webhook delivery: who sent it (for de-duplication) and what happened. */
 export interface WebhookDelivery {
   /**
@@ -432,12 +419,3 @@ export interface ShopWebhooks {
    */
   verify(rawBody: Buffer, headers: WebhookHeaders, secret: string): WebhookDelivery | null;
 }
-
-export interface ShopConnectorModule {
-  descriptor: ConnectorDescriptor & { kind: "shop" };
-  create?: ShopConnectorFactory;
-  /** Present when the shop publishes order webhooks this connector can register and verify. */
-  webhooks?: ShopWebhooks;
-}
-
-export type ConnectorModule = ErpConnectorModule | ShopConnectorModule;

@@ -7,6 +7,7 @@ export {
   type ShopStockPricePart,
 } from "./composed-shop";
 export * from "./connector";
+export * from "./connector-module";
 export * from "./einvoice";
 export { EInvoiceServiceConnector, NotAProductSourceConnector } from "./einvoice-connector";
 export * from "./errors";

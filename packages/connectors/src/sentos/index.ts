@@ -1,6 +1,7 @@
-import type { ShopConnectorModule } from "../sdk/connector";
+import type { ShopConnectorModule } from "../sdk/connector-module";
 import { createSentosConnector } from "./connector";
 import { sentosDescriptor } from "./descriptor";
+import { sentosSandbox } from "./sandbox";
 
 export { createSentosConnector, SentosConnector } from "./connector";
 export { sentosDescriptor } from "./descriptor";
@@ -9,6 +10,7 @@ export type { SentosGetLimitReading } from "./judge/rules";
 export { mapSentosOrder } from "./orders";
 
 export const sentosModule: ShopConnectorModule = {
+  sandbox: sentosSandbox,
   descriptor: sentosDescriptor,
   create: createSentosConnector,
 };

@@ -3,7 +3,8 @@
  * first. Row keys are the source's SentosOrder type; numbers may come as strings.
  */
 
-import type { Address, Order, OrderLine, Page, PageQuery } from "../sdk/model";
+import { compact, paymentMeansOfText, saleDate } from "../sdk/internet-sale";
+import type { Address, Order, OrderDelivery, OrderLine, OrderPayment, Page, PageQuery } from "../sdk/model";
 import { decodeToken, encodeToken, round2, shopOrderLine, splitName } from "../sdk/util";
 import { type Row, type SentosClient, sentosList } from "./client";
 import { SENTOS_PAGE_SIZE } from "./descriptor";
@@ -40,6 +41,37 @@ function address(a: unknown, fallbackName: string): Address {
     country: str(r.country) || "Türkiye",
     phone: str(r.phone) || undefined,
   };
+}
+
+/** Sentos's status for "Kargoya verildi" (shops.md: 5). */
+const SHIPPED_STATUS = "5";
+
+/**
+ * Payment means from `payment_method` (free text: "Kredi Kartı", "Havale/EFT", "Kapıda Ödeme"). Sentos
+ * keeps no payment time: an online payment is made when the order is placed, so its date is the order
+ * date; a transfer or a payment at the door has none.
+ */
+function sentosPayment(o: Row): OrderPayment | undefined {
+  const means = paymentMeansOfText(str(o.payment_method));
+  if (!means) return undefined;
+  const online = means === "KREDIKARTI/BANKAKARTI" || means === "ODEMEARACISI";
+  return compact<OrderPayment>({
+    means,
+    date: online ? saleDate(isoOf(o.order_date ?? o.created_at)) : undefined,
+  });
+}
+
+/**
+ * Carrier and tracking number: `tracking_info` when the order has one, else `cargo_provider` /
+ * `cargo_number`. No dispatch time is kept: while the order is "Kargoya verildi" its last change is it.
+ */
+function sentosDelivery(o: Row): OrderDelivery | undefined {
+  const t = (o.tracking_info && typeof o.tracking_info === "object" ? o.tracking_info : {}) as Row;
+  return compact<OrderDelivery>({
+    carrier: str(t.cargo_company) || str(o.cargo_provider) || undefined,
+    trackingNumber: str(t.tracking_number) || str(o.cargo_number) || undefined,
+    dispatchDate: str(o.status) === SHIPPED_STATUS ? saleDate(isoOf(o.updated_at)) : undefined,
+  });
 }
 
 export function mapSentosOrder(o: Row): Order {
@@ -92,6 +124,8 @@ export function mapSentosOrder(o: Row): Order {
       grandTotal: num(o.total) || round2(subtotal + shipping),
     },
     note: str(o.note) || undefined,
+    payment: sentosPayment(o),
+    delivery: sentosDelivery(o),
   };
 }
 

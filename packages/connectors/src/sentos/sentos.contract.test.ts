@@ -101,6 +101,7 @@ describe("Sentos reads", () => {
 
   it("reads warehouses and every order with lines", async () => {
     expect((await shop.listStockLocations()).map((w) => w.name)).toEqual(["Merkez Depo", "Ankara Depo"]);
+    const shipped = emu.shipOrder(9003, "ARAS-9003");
     const all = [];
     let token: string | undefined;
     do {
@@ -111,6 +112,23 @@ describe("Sentos reads", () => {
     expect(all).toHaveLength(250);
     expect(all[0]?.lines[0]?.sku).toMatch(/^STK-/);
     expect(all[0]?.customer.email).toContain("@");
+    // Internet-sale data: payment_method by name, the order date for a card, the carrier and the shipment.
+    const byId = new Map(all.map((o) => [o.id, o]));
+    const shippedOn = new Date(`${String(shipped?.updated_at).replace(" ", "T")}Z`);
+    expect(byId.get("9003")?.payment).toEqual({
+      means: "KREDIKARTI/BANKAKARTI",
+      date: new Date(Date.parse(`${String(shipped?.order_date).replace(" ", "T")}Z`) + 3 * 3_600_000)
+        .toISOString()
+        .slice(0, 10),
+    });
+    expect(byId.get("9003")?.delivery).toEqual({
+      carrier: shipped?.cargo_provider,
+      trackingNumber: "ARAS-9003",
+      dispatchDate: new Date(shippedOn.getTime() + 3 * 3_600_000).toISOString().slice(0, 10),
+    });
+    expect(byId.get("9001")?.payment).toEqual({ means: "EFT/HAVALE" });
+    expect(byId.get("9002")?.payment).toEqual({ means: "KAPIDAODEME" });
+    expect(byId.get("9002")?.delivery).toEqual({ carrier: emu.orders[1]?.cargo_provider });
   });
 
   it("refuses every write in Turkish, without calling Sentos", async () => {

@@ -1,4 +1,4 @@
-import type { ShopConnectorModule } from "../sdk/connector";
+import type { ShopConnectorModule } from "../sdk/connector-module";
 import { createShopifyConnector } from "./connector";
 import { shopifyDescriptor } from "./descriptor";
 import { shopifyWebhooks } from "./webhooks";
@@ -25,7 +25,10 @@ export {
   verifyShopifyDelivery,
 } from "./webhooks";
 
+import { shopifySandbox } from "./sandbox";
+
 export const shopifyModule: ShopConnectorModule = {
+  sandbox: shopifySandbox,
   descriptor: shopifyDescriptor,
   create: createShopifyConnector,
   webhooks: shopifyWebhooks,

@@ -6,7 +6,18 @@
 
 import type { InvoiceAttachment, OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type { Address, Option, Order, OrderLine, Page, PageQuery } from "../sdk/model";
+import { compact, paymentMeansOfText, saleDate } from "../sdk/internet-sale";
+import type {
+  Address,
+  InternetSalePaymentMeans,
+  Option,
+  Order,
+  OrderDelivery,
+  OrderLine,
+  OrderPayment,
+  Page,
+  PageQuery,
+} from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { gid, ShopifyClient, type UserError } from "./client";
 
@@ -22,6 +33,9 @@ const LINE_FIELDS = `id sku name quantity originalUnitPriceSet { ${MONEY} } disc
 const MORE_LINES = `query OrderLines($id: ID!, $after: String) {
   order(id: $id) { lineItems(first: 50, after: $after) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } } }
 }`;
+/** The internet-sale data needs the sale's transaction and the first shipment (lists: 1 point each). */
+const TRANSACTIONS_PER_ORDER = 5;
+const FULFILLMENTS_PER_ORDER = 3;
 const ADDRESS = "firstName lastName company address1 address2 city province zip countryCodeV2 phone";
 
 export const ORDER_FIELDS = `id name createdAt updatedAt displayFinancialStatus displayFulfillmentStatus
@@ -32,7 +46,9 @@ export const ORDER_FIELDS = `id name createdAt updatedAt displayFinancialStatus 
   shippingLine { title originalPriceSet { ${MONEY} } }
   subtotalPriceSet { ${MONEY} } totalDiscountsSet { ${MONEY} } totalShippingPriceSet { ${MONEY} }
   totalTaxSet { ${MONEY} } totalPriceSet { ${MONEY} }
-  lineItems(first: ${LINES_PER_PAGE}) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } }`;
+  lineItems(first: ${LINES_PER_PAGE}) { nodes { ${LINE_FIELDS} } pageInfo { hasNextPage endCursor } }
+  transactions(first: ${TRANSACTIONS_PER_ORDER}) { kind status gateway formattedGateway processedAt paymentDetails { __typename } }
+  fulfillments(first: ${FULFILLMENTS_PER_ORDER}) { createdAt status trackingInfo(first: 1) { company number } }`;
 
 const LIST_ORDERS = `query Orders($first: Int!, $after: String, $query: String) {
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
@@ -100,6 +116,58 @@ export interface ShopifyOrderNode {
       product: { id: string } | null;
     }>;
   };
+  transactions?: Array<{
+    kind: string;
+    status: string;
+    gateway: string | null;
+    formattedGateway: string | null;
+    processedAt: string | null;
+    paymentDetails: { __typename: string } | null;
+  }>;
+  fulfillments?: Array<{
+    createdAt: string;
+    status: string;
+    trackingInfo: Array<{ company: string | null; number: string | null }>;
+  }>;
+}
+
+/** `PaymentDetails` union members → GİB's means: a card, or PayPal / Shop Pay Installments in between. */
+const DETAILS_MEANS: Record<string, InternetSalePaymentMeans> = {
+  CardPaymentDetails: "KREDIKARTI/BANKAKARTI",
+  PaypalWalletPaymentDetails: "ODEMEARACISI",
+  ShopPayInstallmentsPaymentDetails: "ODEMEARACISI",
+};
+
+/**
+ * The payment from the sale's transaction (SALE or CAPTURE; its `processedAt` once SUCCESS is the payment
+ * date). Manual methods ("Cash on Delivery (COD)", "Bank Deposit", "Money Order") carry no details and
+ * are read by name; an order without transactions falls back to its gateway names, with no date.
+ */
+function shopifyPayment(o: ShopifyOrderNode): OrderPayment | undefined {
+  const sales = (o.transactions ?? []).filter((t) => t.kind === "SALE" || t.kind === "CAPTURE");
+  const paid = sales.find((t) => t.status === "SUCCESS");
+  const t = paid ?? sales[0] ?? (o.transactions ?? []).find((x) => x.kind === "AUTHORIZATION");
+  const gateway = t ? (t.formattedGateway ?? t.gateway ?? undefined) : o.paymentGatewayNames[0];
+  const means =
+    (t?.paymentDetails && DETAILS_MEANS[t.paymentDetails.__typename]) ?? paymentMeansOfText(gateway);
+  if (!means) return undefined;
+  const online = means === "KREDIKARTI/BANKAKARTI" || means === "ODEMEARACISI";
+  return compact<OrderPayment>({
+    means,
+    date: saleDate(paid?.processedAt),
+    agent: online && gateway && gateway !== "manual" ? gateway : undefined,
+  });
+}
+
+/** Carrier and tracking number from the first fulfillment that has them; its creation is the dispatch. */
+function shopifyDelivery(o: ShopifyOrderNode): OrderDelivery | undefined {
+  const shipped = (o.fulfillments ?? []).filter((f) => f.status === "SUCCESS");
+  const tracked = shipped.find((f) => f.trackingInfo.length > 0);
+  return compact<OrderDelivery>({
+    carrier: tracked?.trackingInfo[0]?.company ?? undefined,
+    trackingNumber: tracked?.trackingInfo[0]?.number ?? undefined,
+    dispatchDate: saleDate(shipped[0]?.createdAt),
+  });
 }
 
 const amount = (m: Money | null | undefined) => round2(Number(m?.shopMoney.amount ?? 0));
@@ -177,6 +245,8 @@ export function mapShopifyOrder(o: ShopifyOrderNode): Order {
       grandTotal: amount(o.totalPriceSet),
     },
     note: o.note ?? undefined,
+    payment: shopifyPayment(o),
+    delivery: shopifyDelivery(o),
   };
 }
 

@@ -265,6 +265,45 @@ describe("Shopify connector against the emulator", () => {
     );
   });
 
+  it("reads the internet-sale data from the sale transaction and the first fulfillment", async () => {
+    const c = connect();
+    const [card, cod, transfer] = emu.generateOrders(3);
+    if (!card || !cod || !transfer) throw new Error("no orders");
+    Object.assign(card, { gateway: "iyzico", financial: "PAID", paidAt: "2026-11-20T21:15:00Z" });
+    Object.assign(cod, { gateway: "Cash on Delivery (COD)", financial: "PENDING", paidAt: null });
+    Object.assign(transfer, { gateway: "Bank Deposit", financial: "PENDING", paidAt: null });
+    await c.updateOrderStatus(card.id, {
+      status: "FULFILLED",
+      trackingNumber: "MNG-77",
+      cargoCompany: "MNG Kargo",
+    });
+    await c.updateOrderStatus(transfer.id, { status: "PAID" });
+    const shippedAt = card.fulfillments[0]?.createdAt ?? "";
+    const paidAt = transfer.paidAt ?? "";
+    const read = new Map(
+      (
+        await c.listOrders({
+          since: card.updatedAt < cod.updatedAt ? card.updatedAt : cod.updatedAt,
+          pageSize: 8,
+        })
+      ).items.map((o) => [o.id, o]),
+    );
+    const day = (iso: string) => new Date(Date.parse(iso) + 3 * 3_600_000).toISOString().slice(0, 10);
+    expect(read.get(card.id)?.payment).toEqual({
+      means: "KREDIKARTI/BANKAKARTI",
+      date: "2026-11-21",
+      agent: "iyzico",
+    });
+    expect(read.get(card.id)?.delivery).toEqual({
+      carrier: "MNG Kargo",
+      trackingNumber: "MNG-77",
+      dispatchDate: day(shippedAt),
+    });
+    expect(read.get(cod.id)?.payment).toEqual({ means: "KAPIDAODEME" });
+    expect(read.get(cod.id)?.delivery).toBeUndefined();
+    expect(read.get(transfer.id)?.payment).toEqual({ means: "EFT/HAVALE", date: day(paidAt) });
+  });
+
   it("lists settings: statuses, locations, price list, payment gateways and channels from orders", async () => {
     const c = connect();
     expect((await c.listStockLocations()).map((l) => l.name)).toEqual(["Ana Depo", "Kadıköy Mağaza"]);

@@ -4,8 +4,9 @@
  * public test files disagree): both are read, and the connector reports which one it saw.
  */
 
+import { compact } from "../sdk/internet-sale";
 import type { HttpLogger } from "../sdk/logging";
-import type { Address, Order, OrderLine, Page, PageQuery } from "../sdk/model";
+import type { Address, Order, OrderDelivery, OrderLine, Page, PageQuery } from "../sdk/model";
 import { decodeToken, encodeToken, round2, shopOrderLine, splitName } from "../sdk/util";
 import { isRow, malformed, type Row, type SopyoClient } from "./client";
 import { SOPYO_MAX_ORDER_PAGES } from "./descriptor";
@@ -46,6 +47,18 @@ function address(a: unknown, fallback: string): Address {
     country: "Türkiye",
     phone: str(r.gsm) || undefined,
   };
+}
+
+/**
+ * The only internet-sale data the sources show on a Sopyo order: `cargo_info.tracking_no` (the client's
+ * list check) and `cargo_info.company` (shops.md's reading of the detail). No payment or dispatch date.
+ */
+function sopyoDelivery(o: Row): OrderDelivery | undefined {
+  const cargo = isRow(o.cargo_info) ? o.cargo_info : {};
+  return compact<OrderDelivery>({
+    carrier: str(cargo.company) || undefined,
+    trackingNumber: str(cargo.tracking_no) || undefined,
+  });
 }
 
 export function mapSopyoOrder(o: Row): Order {
@@ -94,6 +107,7 @@ export function mapSopyoOrder(o: Row): Order {
     lines,
     shipping: { cost: 0 },
     totals: { subtotal, discount: 0, shipping: 0, tax: 0, grandTotal: num(o.total_price) || subtotal },
+    delivery: sopyoDelivery(o),
   };
 }
 

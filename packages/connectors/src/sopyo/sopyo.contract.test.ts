@@ -59,6 +59,10 @@ describe("Sopyo orders", () => {
     expect(all[0]?.orderNo).toMatch(/^WEB-/);
     expect(all[0]?.lines[0]?.sku).toMatch(/^STK-/);
     expect(all[0]?.customer.email).toContain("@");
+    // Internet-sale data: the shipment's carrier and tracking number; Sopyo shows no payment.
+    const first = emu.orders[0]?.cargo_info as { tracking_no: string } | undefined;
+    expect(all[0]?.delivery).toEqual({ carrier: "Yurtiçi Kargo", trackingNumber: first?.tracking_no });
+    expect(all[0]?.payment).toBeUndefined();
     expect(emu.counters.logins).toBe(1);
     expect(shop.detailWrappersSeen).toEqual({ bare: 20, data: 20 });
     // Which wrapper was seen goes to the log, once per wrapper.

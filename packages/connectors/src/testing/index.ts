@@ -9,6 +9,7 @@ export * from "./prng";
 export * from "./recorder";
 export * from "./runtime-rules";
 export * from "./sample-order";
+export * from "./sandbox";
 export * from "./server";
 export * from "./sql-judge";
 export * from "./tds-server";

@@ -1,4 +1,4 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { EInvoiceServiceConnector } from "../sdk/einvoice-connector";
 import { trendyolEFaturamDescriptor } from "./descriptor";
 import { createTrendyolEFaturamProvider, TrendyolEFaturamProvider } from "./provider";

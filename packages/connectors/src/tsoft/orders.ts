@@ -4,7 +4,18 @@
  * are the capitalised names public code tries (inferred; ./judge/answers.ts).
  */
 
-import type { Address, Customer, Option, Order, OrderLine, Page, PageQuery } from "../sdk/model";
+import { compact, paymentMeansOfText, saleDate } from "../sdk/internet-sale";
+import type {
+  Address,
+  Customer,
+  Option,
+  Order,
+  OrderDelivery,
+  OrderLine,
+  OrderPayment,
+  Page,
+  PageQuery,
+} from "../sdk/model";
 import { decodeToken, encodeToken, round2, shopOrderLine } from "../sdk/util";
 import { type Row, rest1Rows, type TsoftClient } from "./client";
 import { TSOFT_ORDER_PAGE } from "./descriptor";
@@ -47,10 +58,34 @@ function address(o: Row, prefix: "Invoice" | "Delivery", first: string, last: st
   };
 }
 
+/**
+ * Payment means from `PaymentType` (the store's payment name: "Kredi Kartı", "Havale/EFT", "Kapıda
+ * Ödeme"). REST1 keeps no payment time in the order: a card is charged at checkout, so its date is the
+ * order date; a transfer or a payment at the door has none.
+ */
+function tsoftPayment(o: Row, createdAt: string): OrderPayment | undefined {
+  const means = paymentMeansOfText(str(o.PaymentType));
+  if (!means) return undefined;
+  const online = means === "KREDIKARTI/BANKAKARTI" || means === "ODEMEARACISI";
+  return compact<OrderPayment>({ means, date: online ? saleDate(createdAt) : undefined });
+}
+
+/**
+ * The line rate of the order's currency (`SellingCurrencyExchangeRate` beside `SellingCurrency` in
+ * OrderDetails, code id 46404093210), only when every line agrees: TRY per unit, as the store keeps TL.
+ */
+function tsoftExchangeRate(currency: string, lines: Row[]): number | undefined {
+  if (currency === "TRY") return undefined;
+  const rates = new Set(lines.map((l) => num(l.SellingCurrencyExchangeRate)));
+  const [rate] = [...rates];
+  return rates.size === 1 && rate !== undefined && rate > 0 ? rate : undefined;
+}
+
 export function mapTsoftOrder(o: Row): Order {
   const first = str(o.CustomerName);
   const last = str(o.CustomerSurname);
-  const lines: OrderLine[] = (Array.isArray(o.OrderDetails) ? (o.OrderDetails as Row[]) : []).map((l) =>
+  const details = Array.isArray(o.OrderDetails) ? (o.OrderDetails as Row[]) : [];
+  const lines: OrderLine[] = details.map((l) =>
     shopOrderLine({
       sku: str(l.ProductCode),
       name: str(l.ProductName),
@@ -76,14 +111,16 @@ export function mapTsoftOrder(o: Row): Order {
     isCompany: false,
     billingAddress: billing,
   };
+  const createdAt = isoOf(o.OrderDate);
+  const currency = str(o.Currency) === "TL" || !str(o.Currency) ? "TRY" : str(o.Currency);
   return {
     id: str(o.OrderId),
     orderNo: str(o.OrderCode) || str(o.OrderId),
-    createdAt: isoOf(o.OrderDate),
+    createdAt,
     updatedAt: isoOf(o.UpdateDate ?? o.OrderDate),
     status: str(o.OrderStatusId),
     paymentType: str(o.PaymentType) || undefined,
-    currency: str(o.Currency) === "TL" || !str(o.Currency) ? "TRY" : str(o.Currency),
+    currency,
     customer,
     billingAddress: billing,
     shippingAddress: address(o, "Delivery", first, last),
@@ -96,6 +133,11 @@ export function mapTsoftOrder(o: Row): Order {
       tax: 0,
       grandTotal: num(o.TotalAmount) || round2(subtotal - discount + shipping),
     },
+    payment: tsoftPayment(o, createdAt),
+    // The tracking code under the name order2/updateOrderStatusAsSentToCargo writes it (shops.md); REST1
+    // names no carrier or dispatch time in the order.
+    delivery: compact<OrderDelivery>({ trackingNumber: str(o.CargoTrackingCode) || undefined }),
+    exchangeRate: tsoftExchangeRate(currency, details),
   };
 }
 

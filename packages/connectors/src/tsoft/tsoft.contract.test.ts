@@ -193,6 +193,33 @@ describe("T-Soft orders", () => {
     expect((await shop.listOrderStatuses()).map((s) => s.id)).toEqual(["9", "10"]);
   });
 
+  it("reads the internet-sale data: payment type, tracking code, the line exchange rate", async () => {
+    const [card, transfer, usd] = emu.state.generateOrders(3);
+    if (!card || !transfer || !usd) throw new Error("no orders");
+    Object.assign(card, { PaymentType: "Kredi Kartı", CargoTrackingCode: "YK-5005" });
+    Object.assign(transfer, { PaymentType: "Havale/EFT" });
+    usd.Currency = "USD";
+    for (const l of usd.OrderDetails as Array<Record<string, unknown>>)
+      Object.assign(l, { SellingCurrency: "USD", SellingCurrencyExchangeRate: "34.5712" });
+    const read = new Map<string, import("../sdk/model").Order>();
+    let token: string | undefined;
+    do {
+      const page = await shop.listOrders({ pageToken: token });
+      for (const o of page.items) read.set(o.id, o);
+      token = page.nextPageToken;
+    } while (token);
+    const day = new Date(Date.parse(`${String(card.OrderDate).replace(" ", "T")}Z`) + 3 * 3_600_000)
+      .toISOString()
+      .slice(0, 10);
+    expect(read.get(String(card.OrderId))?.payment).toEqual({ means: "KREDIKARTI/BANKAKARTI", date: day });
+    expect(read.get(String(card.OrderId))?.delivery).toEqual({ trackingNumber: "YK-5005" });
+    expect(read.get(String(transfer.OrderId))?.payment).toEqual({ means: "EFT/HAVALE" });
+    expect(read.get(String(transfer.OrderId))?.delivery).toBeUndefined();
+    expect(read.get(String(usd.OrderId))?.currency).toBe("USD");
+    expect(read.get(String(usd.OrderId))?.exchangeRate).toBe(34.5712);
+    expect(read.get(String(card.OrderId))?.exchangeRate).toBeUndefined();
+  });
+
   it("says in Turkish what it cannot do", async () => {
     for (const call of [
       () => shop.updateOrderStatus("5001", { status: "9" }),

@@ -1,4 +1,4 @@
-import type { ErpConnectorModule } from "../sdk/connector";
+import type { ErpConnectorModule } from "../sdk/connector-module";
 import { createUyumsoftConnector, createUyumsoftPortalConnector } from "./connector";
 import { uyumsoftDescriptor, uyumsoftPortalDescriptor } from "./descriptor";
 import { createUyumsoftProvider } from "./provider";
@@ -12,12 +12,16 @@ export {
   uyumsoftDescriptor,
   uyumsoftPortalDescriptor,
 } from "./descriptor";
+
+import { uyumsoftSandbox } from "./sandbox";
+
 export * from "./emulator/server";
 export { tinyPdf, UYUMSOFT_TEST_ACCOUNT, type UyumsoftAccount, UyumsoftState } from "./emulator/state";
 export { WSDL_PATH as UYUMSOFT_WSDL_PATH } from "./judge/artifact";
 export { createUyumsoftProvider, UYUMSOFT_STATUS, UyumsoftProvider } from "./provider";
 
 export const uyumsoftModule: ErpConnectorModule = {
+  sandbox: uyumsoftSandbox,
   descriptor: uyumsoftDescriptor,
   create: createUyumsoftConnector,
   einvoice: createUyumsoftProvider,

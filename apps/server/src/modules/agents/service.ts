@@ -19,7 +19,7 @@ import { readAgentRelease } from "./downloads.ts";
 import { AgentHub } from "./hub.ts";
 import { PgAgentRouter } from "./router.ts";
 import { type AgentRow, agentPairingCodes, agents } from "./schema.ts";
-import { agentUpdating } from "./updates.ts";
+import { agentUpdating } from "./update-state.ts";
 
 const { connections } = engineSchema;
 

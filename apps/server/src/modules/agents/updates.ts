@@ -19,16 +19,6 @@ import { AgentService } from "./service.ts";
 
 const { connections, jobRuns } = engineSchema;
 const tags = ["Agents"];
-/** An update the agent started but never reported done or failed stops showing after this. */
-const UPDATING_SHOWN_MS = 10 * 60_000;
-
-/** "Güncelleniyor" in the panel: the agent said it is installing a version it does not run yet. */
-export const agentUpdating = (row: AgentRow, now: Date) =>
-  row.updatingTo !== null &&
-  row.updatingTo !== row.version &&
-  !!row.updatingSince &&
-  now.getTime() - row.updatingSince.getTime() < UPDATING_SHOWN_MS;
-
 /** Whether a run of the agent's company that goes through this agent is in flight now. */
 async function runThroughAgent(ctx: AppContext, agent: Pick<AgentRow, "id" | "companyId">): Promise<boolean> {
   const [row] = await ctx.database.db

@@ -31,6 +31,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { users } from "../../platform/db/schema.ts";
 import { filesOf, interactiveConnectorContext, transportOf } from "../connections/connector-factory.ts";
 import { type ConnectionRow, findConnection, openCredentials } from "../connections/repository.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { sandboxFor } from "../sandbox/registry.ts";
 import { checkDifferenceCompanies, checkDifferences, connectionChecks } from "./schema.ts";
 
@@ -117,7 +118,7 @@ function sideView(row: CheckRow, view: "erp" | "ecommerce"): ConnectionCheckSide
  * support console and tells support once one is seen at two companies.
  */
 export class ConnectionCheckService {
-  constructor(private readonly ctx: Omit<AppContext, "engine">) {}
+  constructor(private readonly ctx: AppContext & WithSandbox) {}
 
   private get db() {
     return this.ctx.database.db;

@@ -1,4 +1,5 @@
 import type { AppContext } from "../../platform/context.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { ConnectionCheckService } from "./service.ts";
 
 export const CONNECTION_CHECK_DAILY_QUEUE = "connection-check-daily";
@@ -10,7 +11,7 @@ export const CONNECTION_CHECK_DAILY_CRON = "* 3-4 * * *";
  * the whole cluster and the singleton queue lets one worker hold it, so two processes never check the
  * same side side by side (the sweep itself keeps to the quiet hours and to sides due).
  */
-export async function startConnectionCheckWorker(ctx: Omit<AppContext, "engine">): Promise<void> {
+export async function startConnectionCheckWorker(ctx: AppContext & WithSandbox): Promise<void> {
   const { boss } = ctx.queue;
   await boss.createQueue(CONNECTION_CHECK_DAILY_QUEUE, {
     name: CONNECTION_CHECK_DAILY_QUEUE,

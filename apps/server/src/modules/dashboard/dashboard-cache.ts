@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../platform/context.ts";
+import type { WithEngine } from "../jobs/engine-host.ts";
 
 /**
  * How long a company's dashboard answer is served again without asking the database. Run events
@@ -67,7 +68,7 @@ export class CompanyAnswerCache<T> {
 const caches = new WeakMap<AppContext, CompanyAnswerCache<unknown>>();
 
 /** The dashboard's cache of a server (one per context), dropped by the run events its hub hears. */
-export function dashboardCache<T>(ctx: AppContext): CompanyAnswerCache<T> {
+export function dashboardCache<T>(ctx: AppContext & WithEngine): CompanyAnswerCache<T> {
   let cache = caches.get(ctx);
   if (!cache) {
     const created = new CompanyAnswerCache<unknown>(DASHBOARD_CACHE_MS);
@@ -82,7 +83,7 @@ export function dashboardCache<T>(ctx: AppContext): CompanyAnswerCache<T> {
  * Any call that may write (not GET, HEAD or OPTIONS) drops its company's dashboard before its answer
  * leaves, so a panel that saves something and reloads sees the change.
  */
-export function invalidateDashboardOnWrites(app: FastifyInstance, ctx: AppContext) {
+export function invalidateDashboardOnWrites(app: FastifyInstance, ctx: AppContext & WithEngine) {
   app.addHook("onSend", async (request) => {
     if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
     const companyId = request.auth?.companyId;

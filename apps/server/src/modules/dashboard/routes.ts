@@ -12,13 +12,14 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { ok } from "../../platform/http/envelope.ts";
+import type { WithEngine } from "../jobs/engine-host.ts";
 import { dashboardCache } from "./dashboard-cache.ts";
 import { DashboardService } from "./service.ts";
 
 const tags = ["Dashboard"];
 
 /** Spec section 7 "Dashboard and reports". */
-export function dashboardRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function dashboardRoutes(ctx: AppContext & WithEngine): FastifyPluginAsyncZod {
   return async (app) => {
     const service = new DashboardService(ctx);
     const cache = dashboardCache<Awaited<ReturnType<DashboardService["dashboard"]>>>(ctx);

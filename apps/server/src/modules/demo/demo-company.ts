@@ -5,6 +5,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies, licenses, users } from "../../platform/db/schema.ts";
 import { hashPassword } from "../../platform/security/passwords.ts";
 import { saveConnection } from "../connections/repository.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { sandboxFor } from "../sandbox/registry.ts";
 import { clearSandboxLedgers, seedDemoHistory } from "./history.ts";
 import { demoOrderArrivals } from "./orders.ts";
@@ -30,7 +31,10 @@ export type DemoCompany = {
  * knew of them is cleared, but the orders are kept (job history too): today's orders go on arriving at
  * the past's pace (`demoOrderArrivals`), the shop's order numbers continuing after the last one kept.
  */
-export async function startDemoCompany(ctx: AppContext, options: DemoOptions): Promise<DemoCompany> {
+export async function startDemoCompany(
+  ctx: AppContext & WithSandbox,
+  options: DemoOptions,
+): Promise<DemoCompany> {
   const erpSystem = sandboxFor("erp", 9)!;
   const shopSystem = sandboxFor("shop", 1)!;
   const db = ctx.database.db;

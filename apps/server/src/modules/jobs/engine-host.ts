@@ -18,7 +18,11 @@ import { ConnectionCheckService } from "../connection-check/service.ts";
 import { openCompanyConnectors } from "../connections/connector-factory.ts";
 import { serverFlows } from "../invoices/engine-flow.ts";
 import { expiredLicenceReason } from "../license/guard.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { RunEventHub } from "./run-events.ts";
+
+/** What a module that starts or watches runs asks of the context: the integration engine. */
+export type WithEngine = { engine: EngineHost };
 
 export const ENGINE_RUN_QUEUE = "engine-run";
 const SCHEDULER_TICK_MS = 5_000;
@@ -67,7 +71,8 @@ export class EngineHost {
   private stopped: Promise<void> | undefined;
 
   constructor(
-    private readonly ctx: Omit<AppContext, "engine">,
+    /** With the sandboxes: a first sync's connection check may read the company's own sandbox. */
+    private readonly ctx: AppContext & WithSandbox,
     private readonly options: EngineHostOptions,
   ) {
     this.hub = new RunEventHub(ctx.database, ctx.logger);

@@ -20,6 +20,7 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import type { WithEngine } from "./engine-host.ts";
 import { requireCompanyUserForLongPoll } from "./long-poll-auth.ts";
 import { JobService } from "./service.ts";
 
@@ -29,7 +30,7 @@ const LONG_POLL_RETRY_SECONDS = 5;
 const LONG_POLL_PATH = "/api/JobHistory/do-long-polling";
 
 /** Spec section 7 "Jobs": jobs, their history with reports, the long poll and failed tasks. */
-export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function jobRoutes(ctx: AppContext & WithEngine): FastifyPluginAsyncZod {
   return async (app) => {
     const service = new JobService(ctx);
     const companyUser = requireCompanyUser(ctx);

@@ -11,13 +11,14 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { recordActivity } from "../activities/repository.ts";
+import type { WithEngine } from "./engine-host.ts";
 import * as repo from "./repository.ts";
 
 const LONG_POLL_MS = 25_000;
 const LONG_POLL_JITTER_MS = 5_000;
 
 export class JobService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext & WithEngine) {}
 
   private get db() {
     return this.ctx.database.db;

@@ -25,6 +25,9 @@ type Tenant = { instance: Promise<SandboxInstance>; usedAt: number; pinned: bool
  * the tenant itself (its seeded catalogue) is rebuilt from its seed on first use. A key another
  * company could guess names no tenant: it must carry the server's signature.
  */
+/** What a module that reaches the built-in sandboxes asks of the context. */
+export type WithSandbox = { sandbox: SandboxHub };
+
 export class SandboxHub {
   private readonly tenants = new Map<string, Tenant>();
   /** Armed drifts: `system/companyId` → the key the next answer carrying it loses. */

@@ -16,14 +16,15 @@ import { companies } from "../../platform/db/schema.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
 import { findConnection, openCredentials } from "../connections/repository.ts";
+import type { WithEngine } from "../jobs/engine-host.ts";
 import { ConnectionService } from "../settings/connection-service.ts";
-import { DRILL_HEADER } from "./hub.ts";
+import { DRILL_HEADER, type WithSandbox } from "./hub.ts";
 import { type SandboxSystem, sandboxFor } from "./registry.ts";
 
 const tags = ["Sandbox"];
 
 /** The built-in systems themselves, one mount per registry entry: `/sandbox/{system}/{tenant}/…`. */
-export function sandboxMounts(ctx: AppContext): FastifyPluginAsync {
+export function sandboxMounts(ctx: AppContext & WithSandbox): FastifyPluginAsync {
   return async (app) => {
     // The emulated systems' APIs are not ours: they stay out of our OpenAPI document.
     app.addHook("onRoute", (route) => {
@@ -51,7 +52,11 @@ export function sandboxMounts(ctx: AppContext): FastifyPluginAsync {
   };
 }
 
-const info = (ctx: AppContext, system: SandboxSystem, companyId: number): SandboxSystemInfo => ({
+const info = (
+  ctx: AppContext & WithSandbox,
+  system: SandboxSystem,
+  companyId: number,
+): SandboxSystemInfo => ({
   connectionType: system.kind === "erp" ? "erp" : "ecommerce",
   productType: system.type,
   name: getDescriptor(system.kind, system.type)?.name ?? system.system,
@@ -59,7 +64,7 @@ const info = (ctx: AppContext, system: SandboxSystem, companyId: number): Sandbo
 });
 
 /** The company's side of the sandboxes: its logins, and connecting both sides in one click. */
-export function sandboxRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function sandboxRoutes(ctx: AppContext & WithEngine & WithSandbox): FastifyPluginAsyncZod {
   return async (app) => {
     const connections = new ConnectionService(ctx);
     app.addHook("onRequest", requireCompanyUser(ctx));

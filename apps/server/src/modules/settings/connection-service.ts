@@ -43,6 +43,8 @@ import {
   lastRunOutcomes,
   type RunOutcome,
 } from "../dashboard/connection-status.ts";
+import type { WithEngine } from "../jobs/engine-host.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { WebhookService } from "../webhooks/service.ts";
 
 export const KIND_OF: Record<ConnectionType, ConnectorKind> = { erp: "erp", ecommerce: "shop" };
@@ -136,7 +138,7 @@ const isHttpUrl = (v: string) => {
 
 /** Connections of a company (spec: settings/api-keys): read masked, save, test against the live system. */
 export class ConnectionService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext & WithEngine & WithSandbox) {}
 
   private get db() {
     return this.ctx.database.db;

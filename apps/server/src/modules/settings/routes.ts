@@ -18,6 +18,8 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { ok } from "../../platform/http/envelope.ts";
+import type { WithEngine } from "../jobs/engine-host.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { ConnectionService } from "./connection-service.ts";
 import { previewRun } from "./preview.ts";
 import { SettingsService } from "./service.ts";
@@ -36,7 +38,7 @@ const keyList = lineInput()
 const optionList = { response: { 200: envelopeSchema(z.array(optionSchema)) } };
 
 /** Spec section 7 "Settings": connections with their tests, integration settings, live lists. */
-export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function settingsRoutes(ctx: AppContext & WithEngine & WithSandbox): FastifyPluginAsyncZod {
   return async (app) => {
     const connections = new ConnectionService(ctx);
     const settings = new SettingsService(ctx);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import type { WithEngine } from "../jobs/engine-host.ts";
 import { WebhookService } from "./service.ts";
 
 const tags = ["Webhooks"];
@@ -24,7 +25,7 @@ const statusSchema = z.object({
  * `POST /api/webhooks/{connectionToken}`: the shops' order webhooks (public, signed), and for the panel
  * the company's webhook status and a "register" call.
  */
-export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function webhookRoutes(ctx: AppContext & WithEngine): FastifyPluginAsyncZod {
   return async (app) => {
     const service = new WebhookService(ctx);
 

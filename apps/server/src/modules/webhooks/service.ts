@@ -12,6 +12,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { interactiveConnectorContext } from "../connections/connector-factory.ts";
 import { findConnection, openCredentials } from "../connections/repository.ts";
+import type { WithEngine } from "../jobs/engine-host.ts";
 import { webhookDeliveries, webhookEndpoints } from "./schema.ts";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -66,7 +67,7 @@ function canAuthenticate(hooks: ShopWebhooks, credentials: Record<string, string
 export class WebhookService {
   private readonly db;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: AppContext & WithEngine) {
     this.db = ctx.database.db;
   }
 

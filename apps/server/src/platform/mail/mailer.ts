@@ -1,11 +1,11 @@
 import { and, eq, isNotNull, lte, ne } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
-import { type Clock, systemClock } from "../context.ts";
 import type { Database } from "../db/database.ts";
 import { mailMessages } from "../db/schema.ts";
 import { type Tx, txExecutor } from "../db/tx-sql.ts";
 import type { Queue } from "../queue/queue.ts";
+import { type Clock, systemClock } from "../time/clock.ts";
 
 export const MAIL_QUEUE = "mail-send";
 export const MAIL_BODY_EXPIRY_QUEUE = "mail-body-expiry";

@@ -42,6 +42,34 @@ const PAYMENT_TYPES = [
   { id: 3, name: "Kapıda Ödeme Nakit", sortOrder: 3 },
 ];
 
+/** What an order carries for each payment type: an online provider for the card, none for the others. */
+const PAYMENTS: Array<Pick<IdeaOrder, "paymentTypeName" | "shippingPaymentType"> & Record<string, string>> = [
+  {
+    paymentTypeName: "Kredi Kartı",
+    paymentProviderCode: "iyzico",
+    paymentProviderName: "iyzico",
+    paymentGatewayCode: "iyzico",
+    paymentGatewayName: "iyzico",
+    shippingPaymentType: "standart_delivery",
+  },
+  {
+    paymentTypeName: "Havale",
+    paymentProviderCode: "money_order",
+    paymentProviderName: "Havale",
+    paymentGatewayCode: "money_order",
+    paymentGatewayName: "Havale",
+    shippingPaymentType: "standart_delivery",
+  },
+  {
+    paymentTypeName: "Kapıda Ödeme Nakit",
+    paymentProviderCode: "cash_on_delivery",
+    paymentProviderName: "Kapıda Ödeme",
+    paymentGatewayCode: "cash_on_delivery",
+    paymentGatewayName: "Kapıda Ödeme",
+    shippingPaymentType: "cash_on_delivery",
+  },
+];
+
 export interface IdeasoftStateOptions {
   seed: number | string;
   productCount: number;
@@ -258,17 +286,15 @@ export class IdeasoftState {
         mobilePhoneNumber: a.phone,
       };
       const at = iso(this.now());
+      // Every third order by transfer, every third paid at the door (by id: the seeded sequence stays).
+      const pay = PAYMENTS[id % PAYMENTS.length] as (typeof PAYMENTS)[number];
       const o: IdeaOrder = {
         id,
         customerFirstname: c.firstName,
         customerSurname: c.lastName,
         customerEmail: c.email,
         customerPhone: c.phone,
-        paymentTypeName: "Kredi Kartı",
-        paymentProviderCode: "iyzico",
-        paymentProviderName: "iyzico",
-        paymentGatewayCode: "iyzico",
-        paymentGatewayName: "iyzico",
+        ...pay,
         currency: "TL",
         currencyRates: "",
         amount: net,
@@ -287,7 +313,7 @@ export class IdeasoftState {
         transactionId: `IDS${id}`,
         hasUserNote: 0,
         status: "approved",
-        paymentStatus: "success",
+        paymentStatus: pay.paymentTypeName === "Kredi Kartı" ? "success" : "in_transaction",
         nebimTransferStatus: 0,
         deviceType: "desktop",
         invoicePrintCount: 0,

@@ -123,6 +123,9 @@ export interface IkasPackage {
   orderPackageNumber: string;
   orderPackageFulfillStatus: string;
   orderLineItemIds: string[];
+  createdAt: number;
+  /** Last status or tracking change (the connector reads a FULFILLED package's as its dispatch date). */
+  updatedAt: number;
   trackingInfo: {
     trackingNumber: string | null;
     cargoCompany: string | null;

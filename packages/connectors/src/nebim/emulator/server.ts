@@ -49,6 +49,8 @@ export interface NebimEmulatorOptions extends EmulatorOptions {
 
 export interface NebimOrderRecord {
   Payments?: Row[];
+  /** The internet-sale block as posted (what V3 keeps for the e-Arşiv it issues). */
+  OrdersViaInternetInfo?: Row;
   OrderNumber: string;
   HeaderID: string;
   ModelType: number;
@@ -413,6 +415,7 @@ export async function startNebimEmulator(opts: NebimEmulatorOptions = {}): Promi
         WarehouseCode: warehouse,
         Lines: lines,
         Payments: body.Payments as Row[] | undefined,
+        OrdersViaInternetInfo: body.OrdersViaInternetInfo as Row | undefined,
       };
       orders.push(order);
       return { ...body, OrderNumber: order.OrderNumber, HeaderID: order.HeaderID };

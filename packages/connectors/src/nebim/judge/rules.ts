@@ -44,8 +44,13 @@ export const NEBIM_RULES: RuntimeRule<RecordedRequest>[] = [
     id: "nebim.internet-order-payment",
     kind: "write-side-effect",
     description:
-      "An internet sales order (ModelType 5/6 with IsSalesViaInternet) carries its payment: Payments[] with PaymentType and the paid Amount, beside OrdersViaInternetInfo, so V3 records the order as paid.",
+      "An internet sales order (ModelType 5/6 with IsSalesViaInternet) carries its payment: Payments[] with PaymentType and the paid Amount, beside OrdersViaInternetInfo, so V3 records the order as paid; one paid at the door (PaymentTypeCode 3) has taken no payment yet and carries none.",
     sources: [
+      {
+        kind: "vendor-doc",
+        ref: "NEBIM V3 Integrator Document-EN.pdf (cemyeten/nebim-v3-integrator-docs), retail order notes",
+        says: "PaymentTypeCode of OrdersViaInternetInfo: 1 CREDITCART/BANKCARD, 2 EFT/REMITTANCE, 3 PAYMENT ON DELIVERY, 4 PAYMENT INTERMEDIARY, 5 OTHER; Payments arrays: if takes payment on order, this field is sent (PaymentType 1 cash, 2 credit card, 4 remittance/EFT, 7 credit voucher)",
+      },
       {
         kind: "public-code",
         ref: "Shopify → Nebim integration (public code id 66524814329)",
@@ -67,6 +72,8 @@ export const NEBIM_RULES: RuntimeRule<RecordedRequest>[] = [
       const body = r.body;
       if (parsed?.command !== "Post" || !isObj(body)) return [];
       if (![5, 6].includes(Number(body.ModelType)) || body.IsSalesViaInternet !== true) return [];
+      const info = isObj(body.OrdersViaInternetInfo) ? body.OrdersViaInternetInfo : {};
+      if (Number(info.PaymentTypeCode) === 3) return [];
       const payments = Array.isArray(body.Payments) ? body.Payments.filter(isObj) : [];
       if (payments.length === 0) return ["an internet sales order without Payments: V3 keeps it unpaid"];
       return payments.some(

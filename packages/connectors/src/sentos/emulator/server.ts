@@ -11,6 +11,7 @@ import { generateCatalog, generateCustomer } from "../../testing/catalog";
 import { EmulatedRateLimit, type EmulatorCounters } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
+import { CARGO_COMPANIES } from "../../testing/turkish-data";
 import { SENTOS_IDENTICAL_GETS_PER_WINDOW, SENTOS_POSTS_PER_WINDOW, SENTOS_WINDOW_MS } from "../descriptor";
 import { apiPath, judgeSentosRequest } from "../judge/requests";
 import { type SentosGetLimitReading, sentosGetCounterKey } from "../judge/rules";
@@ -39,9 +40,12 @@ export interface SentosEmulator extends Emulator<SentosCounters> {
   products: Row[];
   orders: Row[];
   generateOrders(n: number): Row[];
+  shipOrder(id: number, trackingNumber: string): Row | undefined;
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
 }
 
+/** `payment_method` as merchants name it in Sentos (free text). */
+const PAYMENT_METHODS = ["Kredi Kartı", "Havale/EFT", "Kapıda Ödeme"];
 const dt = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 19);
 
 export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Promise<SentosEmulator> {
@@ -160,7 +164,9 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
         updated_at: at,
         total: total.toFixed(2),
         shipping_total: "29.90",
-        payment_method: "Kredi Kartı",
+        // Rotated by id, so the seeded sequence stays: card, transfer, payment at the door.
+        payment_method: PAYMENT_METHODS[oid % PAYMENT_METHODS.length],
+        cargo_provider: CARGO_COMPANIES[oid % CARGO_COMPANIES.length],
         customer: { id: oid, name: address.name, phone: c.phone, mail_address: c.email },
         invoice_address: address,
         shipment_address: address,
@@ -172,6 +178,23 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
     return out;
   }
   generateOrders(opts.orderCount ?? 0);
+
+  /** The merchant ships an order in Sentos: status 5 (Kargoya verildi) with its tracking number. */
+  function shipOrder(id: number, trackingNumber: string): Row | undefined {
+    const o = orders.find((x) => x.id === id);
+    if (!o) return undefined;
+    Object.assign(o, {
+      status: 5,
+      cargo_number: trackingNumber,
+      tracking_info: {
+        cargo_company: o.cargo_provider,
+        tracking_number: trackingNumber,
+        tracking_link: null,
+      },
+      updated_at: dt(now()),
+    });
+    return o;
+  }
 
   const posts = new EmulatedRateLimit(SENTOS_POSTS_PER_WINDOW, windowMs);
   const gets = new Map<string, EmulatedRateLimit>();
@@ -292,6 +315,7 @@ export async function startSentosEmulator(opts: SentosEmulatorOptions = {}): Pro
     products,
     orders,
     generateOrders,
+    shipOrder,
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
   };
 }

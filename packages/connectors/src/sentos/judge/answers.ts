@@ -48,6 +48,10 @@ const order = {
   total: "529.70",
   shipping_total: "29.90",
   payment_method: "Kredi Kartı",
+  payment_status: "paid",
+  cargo_provider: "Yurtiçi Kargo",
+  cargo_number: "YK123456789",
+  tracking_info: { cargo_company: "Yurtiçi Kargo", tracking_number: "YK123456789", tracking_link: null },
   created_at: "2026-11-20 10:16:02",
   customer: { id: 55, name: "Ayşe Yılmaz", phone: "05321234567", mail_address: "ayse.yilmaz@example.com.tr" },
   invoice_address: {
@@ -117,8 +121,12 @@ export const SENTOS_ANSWERS: AnswerFixture[] = [
     operation: "listOrders",
     source: SENTOS_BRIDGE,
     finding:
-      "GET /orders rows (SentosOrder, v1.5): id, order_code, status, source/shop, order_date, total, shipping_total, customer, invoice/shipment addresses, lines with sku, quantity, price, amount, vat_rate; numbers may be strings.",
-    inferred: ["the meaning of the numeric status codes", "the date-time format of order_date"],
+      "GET /orders rows (SentosOrder, v1.5): id, order_code, status, source/shop, order_date, total, shipping_total, payment_method, payment_status, cargo_provider, cargo_number, tracking_info {cargo_company, tracking_number, tracking_link}, customer, invoice/shipment addresses, lines with sku, quantity, price, amount, vat_rate; numbers may be strings.",
+    inferred: [
+      "the meaning of the numeric status codes",
+      "the date-time format of order_date",
+      "the words of payment_method and payment_status (free text in the source)",
+    ],
     answer: { data: [order] },
   },
   {

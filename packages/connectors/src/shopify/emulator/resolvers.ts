@@ -504,6 +504,7 @@ export function createRoot(deps: ResolverDeps): Record<string, Resolver> {
       const id = state.newId("Fulfillment");
       order.fulfillments.push({
         id,
+        createdAt: new Date(state.now()).toISOString(),
         company: f.trackingInfo?.company,
         number: f.trackingInfo?.number,
         url: f.trackingInfo?.url,
@@ -531,6 +532,7 @@ export function createRoot(deps: ResolverDeps): Record<string, Resolver> {
           userErrors: [{ field: ["id"], message: "Order cannot be marked as paid." }],
         };
       order.financial = "PAID";
+      order.paidAt = new Date(state.now()).toISOString();
       state.touchOrder(order);
       return { order: state.orderView(order), userErrors: [] };
     },

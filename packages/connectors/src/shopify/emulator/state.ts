@@ -89,7 +89,9 @@ export interface ShopifyOrderRow {
   shippingTitle: string;
   shippingPrice: number;
   fulfillmentOrders: ShopifyFulfillmentOrder[];
-  fulfillments: Array<{ id: string; company?: string; number?: string; url?: string }>;
+  /** When the sale's transaction succeeded (paid orders), as Shopify's `OrderTransaction.processedAt`. */
+  paidAt: string | null;
+  fulfillments: Array<{ id: string; createdAt: string; company?: string; number?: string; url?: string }>;
   metafields: Map<string, { id: string; namespace: string; key: string; type: string; value: string }>;
 }
 
@@ -299,18 +301,21 @@ export class ShopifyState {
         });
       }
       const at = iso(this.now());
+      const financial = this.rng.chance(0.7) ? "PAID" : "PENDING";
       const order: ShopifyOrderRow = {
         id: this.newId("Order"),
         number: no,
         name: `#${no}`,
         createdAt: at,
         updatedAt: at,
-        financial: this.rng.chance(0.7) ? "PAID" : "PENDING",
+        financial,
+        paidAt: financial === "PAID" ? at : null,
         fulfillment: "UNFULFILLED",
         email: c.email,
         phone: c.phone,
         note: null,
-        gateway: this.rng.pick(["iyzico", "PayTR", "manual"]),
+        // Card gateways and Shopify's manual payment methods (named by the merchant's choice of method).
+        gateway: this.rng.pick(["iyzico", "PayTR", "Cash on Delivery (COD)", "Bank Deposit", "manual"]),
         sourceName: this.rng.pick(["web", "shopify_draft_order"]),
         customer: {
           id: this.newId("Customer"),
@@ -395,6 +400,27 @@ export class ShopifyState {
     };
   }
 
+  /**
+   * The order's sale transaction: card gateways carry `CardPaymentDetails`; manual methods (COD, bank
+   * deposit) none, and stay PENDING until the merchant marks the order paid.
+   */
+  transactionsView(o: ShopifyOrderRow): Array<Record<string, unknown>> {
+    const card = o.gateway === "iyzico" || o.gateway === "PayTR";
+    return [
+      {
+        __typename: "OrderTransaction",
+        id: `${o.id}/transaction/1`,
+        kind: "SALE",
+        status: o.paidAt ? "SUCCESS" : "PENDING",
+        gateway: o.gateway,
+        formattedGateway: o.gateway,
+        processedAt: o.paidAt,
+        createdAt: o.createdAt,
+        paymentDetails: card ? { __typename: "CardPaymentDetails", company: "Visa", wallet: null } : null,
+      },
+    ];
+  }
+
   orderView(o: ShopifyOrderRow): Record<string, unknown> {
     const set = (n: number) => ({
       shopMoney: { amount: money(n), currencyCode: "TRY" },
@@ -466,6 +492,19 @@ export class ShopifyState {
           })),
           args,
         ),
+      transactions: (args: { first?: number | null }) => this.transactionsView(o).slice(0, args.first ?? 100),
+      fulfillments: (args: { first?: number | null }) =>
+        o.fulfillments.slice(0, args.first ?? 100).map((f) => ({
+          __typename: "Fulfillment",
+          id: f.id,
+          status: "SUCCESS",
+          createdAt: f.createdAt,
+          trackingInfo: (a: { first?: number | null }) =>
+            (f.company || f.number
+              ? [{ company: f.company ?? null, number: f.number ?? null, url: f.url ?? null }]
+              : []
+            ).slice(0, a.first ?? 100),
+        })),
       fulfillmentOrders: (args: ConnArgs) =>
         connection(
           o.fulfillmentOrders.map((f) => ({

@@ -94,7 +94,7 @@ export async function startSopyoEmulator(opts: SopyoEmulatorOptions = {}): Promi
         },
         order_items: items,
         total_price: Math.round(items.reduce((s, x) => s + x.total_price, 0) * 100) / 100,
-        cargo_info: { tracking_no: `YK${rng.digits(9)}` },
+        cargo_info: { tracking_no: `YK${rng.digits(9)}`, company: "Yurtiçi Kargo" },
       };
       orders.push(o);
       out.push(o);

@@ -27,7 +27,7 @@ const detail = {
     { stock_code: "STK-000004", product_name: "Karaca Çelik Tencere Seti", quantity: 1, total_price: 1899.9 },
   ],
   total_price: 1899.9,
-  cargo_info: { tracking_no: "YK123456789" },
+  cargo_info: { tracking_no: "YK123456789", company: "Yurtiçi Kargo" },
 };
 
 export const SOPYO_ANSWERS: AnswerFixture[] = [

@@ -164,6 +164,8 @@ export class TsoftState {
           Price: s.price,
           TotalPrice: (Math.round(Number(s.price) * qty * 100) / 100).toFixed(2),
           Vat: s.vat,
+          SellingCurrency: "TL",
+          SellingCurrencyExchangeRate: "1",
         };
       });
       const cargo = 29.9;

@@ -151,7 +151,8 @@ export const TSOFT_ANSWERS: AnswerFixture[] = [
       "Order lines are under OrderDetails (the client marks it the real field name) with ProductCode, Quantity, Price, TotalPrice; statuses 9 (cancelled) and 10 (returned) per code id 55903059532.",
     inferred: [
       "OrderId, OrderCode, OrderDate, OrderStatusId, OrderStatus (the capitalised names code id 53894632071 tries)",
-      "customer, address, totals, payment and cargo keys",
+      "customer, address, totals, payment and cargo keys (CargoTrackingCode: the name the cargo write takes, shops.md)",
+      "SellingCurrency / SellingCurrencyExchangeRate of a line: names from code id 46404093210 (order2/getOrders), read as TRY per unit",
     ],
     answer: ok([
       {
@@ -185,8 +186,11 @@ export const TSOFT_ANSWERS: AnswerFixture[] = [
             Price: "249.90",
             TotalPrice: "499.80",
             Vat: "20",
+            SellingCurrency: "TL",
+            SellingCurrencyExchangeRate: "1",
           },
         ],
+        CargoTrackingCode: "YK123456789",
       },
       {
         OrderId: "5002",

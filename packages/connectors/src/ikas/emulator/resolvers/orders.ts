@@ -91,6 +91,7 @@ export function orderResolvers(ctx: IkasResolverContext): Resolvers {
         const pkg = order.orderPackages.find((x) => x.id === p.packageId);
         if (!pkg) continue;
         pkg.orderPackageFulfillStatus = p.status;
+        pkg.updatedAt = state.tick();
         if (p.trackingInfo) pkg.trackingInfo = trackingInfo(p.trackingInfo);
       }
       derivePackageStatus(order);
@@ -126,7 +127,10 @@ export function orderResolvers(ctx: IkasResolverContext): Resolvers {
       }
       const status = input.markAsReadyForShipment ? "READY_FOR_SHIPMENT" : "FULFILLED";
       const t = input.trackingInfoDetail;
+      const at = state.tick();
       order.orderPackages.push({
+        createdAt: at,
+        updatedAt: at,
         id: state.uuid(),
         deleted: false,
         stockLocationId: state.stockLocations[0]?.id ?? "",
