@@ -1,4 +1,4 @@
-import { CHECK_DRIFTS, type OperationResult } from "@ep/connectors";
+import { CHECK_DRIFTS, checkSpecOf, type OperationResult } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { and, eq, like, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -50,6 +50,18 @@ async function stored(companyId: number, kind: "erp" | "shop") {
   return row!;
 }
 
+/** Sent exactly what it said, or no more when a read it made is said at its most (`atMost`). */
+function saidRight(row: {
+  system: string;
+  calls: number;
+  plannedCalls: number;
+  operations: unknown[];
+}): boolean {
+  const ops = (row.operations as OperationResult[]).map((o) => o.operation);
+  const upTo = checkSpecOf(row.system).atMost?.some((op) => ops.includes(op));
+  return upTo ? row.calls <= row.plannedCalls : row.calls === row.plannedCalls;
+}
+
 async function waitRun(token: string, runId: number) {
   let run: { status: string } | undefined;
   for (let i = 0; i < 1200 && (!run || run.status === "Queued" || run.status === "Running"); i++) {
@@ -82,10 +94,12 @@ describe("the connection check against every sandbox system", () => {
             ([s, why]) => s === "ok" || (s === "untried" && why === "unsupported"),
           );
         }
-        // Said beforehand, exactly: every sign-in, token and paging call is in the word it gives.
-        expect(row.calls, `${row.system}: ${ops.map((o) => `${o.operation}:${o.calls}`).join(" ")}`).toBe(
-          row.plannedCalls,
-        );
+        // Said beforehand, exactly: every sign-in, token and paging call is in the word it gives (a read
+        // whose last call depends on the page is said at its most).
+        expect(
+          saidRight(row),
+          `${row.system}: ${ops.map((o) => `${o.operation}:${o.calls}`).join(" ")}`,
+        ).toBe(true);
         table.push(
           `| ${row.system} | ${ops.length} | ${row.plannedCalls} | ${row.calls} | ${ops.map((o) => `${o.operation}:${o.calls}`).join(" ")} |`,
         );
@@ -115,7 +129,7 @@ describe("the connection check against every sandbox system", () => {
         for (const kind of ["erp", "shop"] as const) {
           const row = await stored(c.companyId, kind);
           const ops = (row.operations as OperationResult[]).map((o) => `${o.operation}:${o.calls}`).join(" ");
-          if (row.calls !== row.plannedCalls)
+          if (!saidRight(row))
             wrong.push(`${row.system} ${only}: said ${row.plannedCalls}, sent ${row.calls} (${ops})`);
         }
       }

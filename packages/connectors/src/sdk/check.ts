@@ -148,6 +148,11 @@ export interface ConnectorCheckSpec {
   shared?: Array<{ reads: CheckOperation[]; calls: number }>;
   /** Items asked per read where a page costs a call per item (Sopyo's order details, Koza's price lists). */
   pageSizes?: Partial<Record<CheckOperation, number>>;
+  /**
+   * Reads whose last call depends on the page itself (D365: the variants of an on-hand page that names
+   * some): the plan counts the most, so the check may send fewer than it said, never more.
+   */
+  atMost?: CheckOperation[];
   /** Reads this connector answers from memory or not at all (they cost nothing and are still judged). */
   free?: CheckOperation[];
   /** Rules over each raw answer of a read (ids name the VERIFIED.md entry they stand for). */
