@@ -3,6 +3,7 @@ import type { DestinationStream } from "pino";
 import type { Config } from "./config.ts";
 import { PASSWORD_RECOVERY_QUEUE } from "./modules/account/service.ts";
 import { startAccountWorkers } from "./modules/account/workers.ts";
+import { startConnectionCheckWorker } from "./modules/connection-check/workers.ts";
 import { ENGINE_RUN_QUEUE, EngineHost } from "./modules/jobs/engine-host.ts";
 import { COMPANY_DELETION_QUEUE, startCompanyDeletionWorker } from "./modules/privacy/service.ts";
 import { startRetentionWorker } from "./modules/retention/workers.ts";
@@ -139,6 +140,8 @@ export async function createContext(config: Config, options: BootOptions = {}): 
   if (workers) await startTicketAutoClose(ctx);
   if (workers) await startCompanyDeletionWorker(ctx);
   if (workers) await startRetentionWorker(ctx);
+  // The daily connection check is a schedule like the engine's own: off where the engine's is.
+  if (workers && (options.scheduler ?? true)) await startConnectionCheckWorker(ctx);
   if (config.supportAccount) await ensureSupportAccount(ctx, config.supportAccount);
   await engine.start();
   return ctx;

@@ -26,6 +26,12 @@ export type RunEvent = {
 };
 
 /** What the engine needs from its host (the server): storage, the queue, connectors, events. */
+/**
+ * A held run: its Turkish reason and the key of the hold (connection and difference), so a schedule
+ * retrying it every tick tells the merchant once per hold, not once per run.
+ */
+export type RunHold = { reason: string; key: string };
+
 export type EngineDeps = {
   db: Db;
   logger: EngineLogger;
@@ -41,10 +47,10 @@ export type EngineDeps = {
   /** A reason to refuse the run (e.g. an expired licence), or null to go ahead. */
   refuseRun?(companyId: number, jobType: JobType): Promise<string | null>;
   /**
-   * Asked only when a run starts, after `refuseRun` (the stock probe does not ask it): a reason to hold
-   * the run (a first sync while the connection check found a needed read "uyumsuz"), or null.
+   * Asked only when a run starts, after `refuseRun` (the stock probe does not ask it): why the run is
+   * held (a first sync while the connection check found a needed read "uyumsuz"), or null.
    */
-  holdRun?(companyId: number, jobType: JobType): Promise<string | null>;
+  holdRun?(companyId: number, jobType: JobType): Promise<RunHold | null>;
   /** Run lease: a run whose worker stops renewing it for this long is marked Crashed. */
   leaseMs?: number;
 };

@@ -11,6 +11,7 @@ import {
 import { engineSchema, enqueueRun, ensureCompanyJobs } from "@ep/engine";
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectionChecks } from "../../src/modules/connection-check/schema.ts";
 import { saveConnection } from "../../src/modules/connections/repository.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "../harness.ts";
 import { waitForRun } from "./engine-harness.ts";
@@ -124,10 +125,15 @@ describe("metered ERPs: calls are counted per company, connection and month", ()
       connectionId: a.erpConnectionId,
     });
     const firstReads = after1[0].used.read as number;
-    // Before this first sync the connection check read DİA in a session of its own (one more login).
-    expect(firstReads).toBe(
-      first.calls.erp.read - (dia.counters.logins - (checkSpecOf("dia").setupCalls ?? 0)),
-    );
+    // Before this first sync the connection check read DİA in a session of its own (one more login,
+    // free): its other calls are billed in the same month's usage.
+    const login = checkSpecOf("dia").setupCalls ?? 0;
+    const [checked] = await t.ctx.database.db
+      .select()
+      .from(connectionChecks)
+      .where(and(eq(connectionChecks.companyId, a.companyId), eq(connectionChecks.kind, "erp")));
+    expect(checked?.trigger).toBe("firstSync");
+    expect(firstReads).toBe(first.calls.erp.read - (dia.counters.logins - login) + (checked!.calls - login));
 
     const loginsBefore = dia.counters.logins;
     const second = await run(a, "manual");

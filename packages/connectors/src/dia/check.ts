@@ -1,6 +1,6 @@
 /**
  * DİA's connection check data (issue 36): every call costs kontör, so the check says its count first —
- * one login (free) and one `_listele` page per read (two for prices) — and its answer rule: a `_listele` answer carries
+ * one login (free), one `_listele` page per read (two for prices, the category list once) — and its answer rule: a `_listele` answer carries
  * the columns the request selected (doc "servis türü listeleme": `selectedcolumns` picks the row's keys).
  */
 
@@ -21,9 +21,12 @@ function selected(request: unknown): string[] {
 export const diaCheck: ConnectorCheckSpec = {
   system: "dia",
   setupCalls: 1,
-  // A price page reads its price groups first (their currency and VAT flag).
-  calls: { prices: 2 },
+  // A price page reads its price groups first (their currency and VAT flag); the category list (kept)
+  // serves products and categories.
+  calls: { categories: 0, prices: 2 },
+  shared: [{ reads: ["products", "categories"], calls: 1 }],
   verified: "packages/connectors/src/dia/VERIFIED.md",
+  ruleTexts: { "dia.answer.selected-columns": "connectionCheck.rule.diaSelectedColumns" },
   answerRules: [
     {
       id: "dia.answer.selected-columns",

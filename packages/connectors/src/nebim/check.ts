@@ -30,6 +30,9 @@ function rowsOf(body: unknown): Row[] {
 
 export const nebimCheck: ConnectorCheckSpec = {
   system: "nebim",
+  // The session: Connect (twice: the cookieless redirect, then the login) and GetUserInfo.
+  setupCalls: 3,
+  ruleTexts: { "nebim.answer.procedure-columns": "connectionCheck.rule.nebimProcedureColumns" },
   answerRules: [
     {
       id: "nebim.answer.procedure-columns",

@@ -5,7 +5,7 @@
  * count beforehand and refuses to send a call past it.
  */
 
-import type { JobType } from "@ep/contracts";
+import type { JobType, MessageKey } from "@ep/contracts";
 import { applyRuntimeRules, type RuntimeRule } from "../testing/runtime-rules";
 import { type AnswerModel, type FieldDifference, judgeItems, redactedShape } from "./check-answers";
 import type { ConnectorDescriptor, ConnectorKind, ErpConnector, ShopConnector } from "./connector";
@@ -25,10 +25,16 @@ export type CheckOperation =
   | "shopStockLocations"
   | "shopCategories";
 
-/** One page of a read: its items, and how many records the connector could not read (`Page.rejected`). */
+/** Items the check asks a paged read for, unless the connector's check data says otherwise. */
+const CHECK_PAGE_SIZE = 20;
+
+/**
+ * One page of a read: its items, and how many records the connector could not read (`Page.rejected`).
+ * `pageSize` is the connector's check data's when it sets one (orders are otherwise asked as a job asks).
+ */
 type Read = (
   c: ErpConnector & ShopConnector,
-  pageSize: number,
+  pageSize: number | undefined,
 ) => Promise<{ items: unknown[]; rejected?: number } | unknown[]>;
 
 interface OperationDef {
@@ -48,13 +54,13 @@ export const CHECK_OPERATIONS: Record<CheckOperation, OperationDef> = {
     side: "erp",
     model: "product",
     jobs: ["ProductIntegration", "ProductUpdate", "PriceIntegration"],
-    read: (c, n) => page(c.listProducts({ pageSize: n })),
+    read: (c, n) => page(c.listProducts({ pageSize: n ?? CHECK_PAGE_SIZE })),
   },
   categories: {
     side: "erp",
     model: "category",
     jobs: ["CategoryIntegration"],
-    read: (c, n) => page(c.listCategories({ pageSize: n })),
+    read: (c, n) => page(c.listCategories({ pageSize: n ?? CHECK_PAGE_SIZE })),
   },
   stockLocations: {
     side: "erp",
@@ -66,7 +72,7 @@ export const CHECK_OPERATIONS: Record<CheckOperation, OperationDef> = {
     side: "erp",
     model: "stock",
     jobs: ["StockIntegration"],
-    read: (c, n) => page(c.listStock({ pageSize: n })),
+    read: (c, n) => page(c.listStock({ pageSize: n ?? CHECK_PAGE_SIZE })),
   },
   priceGroups: {
     side: "erp",
@@ -78,7 +84,7 @@ export const CHECK_OPERATIONS: Record<CheckOperation, OperationDef> = {
     side: "erp",
     model: "price",
     jobs: ["PriceIntegration"],
-    read: (c, n) => page(c.listPrices({ pageSize: n })),
+    read: (c, n) => page(c.listPrices({ pageSize: n ?? CHECK_PAGE_SIZE })),
   },
   shopCategories: {
     side: "shop",
@@ -108,7 +114,7 @@ export const CHECK_OPERATIONS: Record<CheckOperation, OperationDef> = {
     side: "shop",
     model: "order",
     jobs: ["OrderIntegration", "InvoiceIntegration"],
-    read: (c) => page(c.listOrders({})),
+    read: (c, n) => page(c.listOrders(n ? { pageSize: n } : {})),
   },
 };
 
@@ -131,12 +137,28 @@ export interface ConnectorCheckSpec {
   system: string;
   /** Calls sent before the first read (login, session); counted once. Default 0. */
   setupCalls?: number;
-  /** Calls one page of a read costs, when not 1. */
+  /** The sign-in calls when they depend on the login (a branch chosen in the form or asked for). */
+  setupCallsFor?: (credentials: Record<string, string>) => number;
+  /** Calls one page of a read costs, when not 1 (a lookup beside it, one call per item, per depot). */
   calls?: Partial<Record<CheckOperation, number>>;
+  /**
+   * Calls several reads share (a list the connector reads once and keeps, a token fetched on first
+   * use): paid by whichever of them the check runs first, so a check of fewer reads says fewer.
+   */
+  shared?: Array<{ reads: CheckOperation[]; calls: number }>;
+  /** Items asked per read where a page costs a call per item (Sopyo's order details, Koza's price lists). */
+  pageSizes?: Partial<Record<CheckOperation, number>>;
+  /**
+   * Reads whose last call depends on the page itself (D365: the variants of an on-hand page that names
+   * some): the plan counts the most, so the check may send fewer than it said, never more.
+   */
+  atMost?: CheckOperation[];
   /** Reads this connector answers from memory or not at all (they cost nothing and are still judged). */
   free?: CheckOperation[];
   /** Rules over each raw answer of a read (ids name the VERIFIED.md entry they stand for). */
   answerRules?: RuntimeRule<CheckAnswer>[];
+  /** Per answer rule id: the merchant's description of it (the id itself stays for support). */
+  ruleTexts?: Record<string, MessageKey>;
   /** Where the VERIFIED.md entry of the connector is, for the console's link. */
   verified?: string;
 }
@@ -188,11 +210,15 @@ export function operationsFor(side: ConnectorKind, jobs: readonly JobType[]): Ch
   });
 }
 
-/** The most calls a check of these reads sends (said before it starts). */
+/**
+ * The calls a check of these reads sends, said before it starts: what each read costs, the calls reads
+ * share, and the sign-in before the first call. Every sandbox system sends exactly this many.
+ */
 export function plannedCalls(spec: ConnectorCheckSpec | undefined, ops: readonly CheckOperation[]): number {
-  let n = spec?.setupCalls ?? 0;
+  let n = 0;
   for (const op of ops) if (!spec?.free?.includes(op)) n += spec?.calls?.[op] ?? 1;
-  return n;
+  for (const share of spec?.shared ?? []) if (share.reads.some((r) => ops.includes(r))) n += share.calls;
+  return n > 0 ? n + (spec?.setupCalls ?? 0) : 0;
 }
 
 function parseJson(v: unknown): unknown {
@@ -279,8 +305,6 @@ export interface RunCheckInput {
   recorder?: CheckRecorder;
   /** Calls outside the recorder (SQL through the agent), read before and after each operation. */
   sqlCalls?: () => number;
-  /** Items asked for per page (one page of each read). */
-  pageSize?: number;
 }
 
 function differenceOf(d: FieldDifference, sample: unknown): CheckDifference {
@@ -297,7 +321,6 @@ function differenceOf(d: FieldDifference, sample: unknown): CheckDifference {
 /** Runs the check's reads one after another; never throws for a read's failure (it becomes "untried"). */
 export async function runConnectionCheck(input: RunCheckInput): Promise<CheckReport> {
   const { connector, descriptor, spec, recorder } = input;
-  const pageSize = input.pageSize ?? 20;
   const results: OperationResult[] = [];
   const callsNow = () => (recorder?.calls ?? 0) + (input.sqlCalls?.() ?? 0);
   for (const operation of input.operations) {
@@ -307,7 +330,7 @@ export async function runConnectionCheck(input: RunCheckInput): Promise<CheckRep
     const seen = recorder?.answers.length ?? 0;
     const base = { operation, side: def.side, jobs, differences: [] as CheckDifference[], items: 0 };
     try {
-      const read = await def.read(connector as ErpConnector & ShopConnector, pageSize);
+      const read = await def.read(connector as ErpConnector & ShopConnector, spec?.pageSizes?.[operation]);
       const items = Array.isArray(read) ? read : read.items;
       const rejected = Array.isArray(read) ? 0 : (read.rejected ?? 0);
       const answers = recorder?.answers.slice(seen) ?? [];

@@ -146,8 +146,14 @@ export class SopyoOrders {
     return mapSopyoOrder(found.order);
   }
 
+  /**
+   * A page of orders, each read in full (one call per order). `pageSize` reads fewer of the API page's
+   * orders (the connection check's word on its calls); the next token goes on from the first unread one.
+   */
   async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
-    const page = decodeToken<{ page: number }>(q.pageToken, "sopyo")?.page ?? 1;
+    const token = decodeToken<{ page: number; from?: number }>(q.pageToken, "sopyo");
+    const page = token?.page ?? 1;
+    const from = token?.from ?? 0;
     const body = await this.client.request("GET", `/api/v2/orders?page=${page}`, "listOrders", "read");
     const meta = isRow(body) && isRow(body.meta) ? body.meta : undefined;
     if (
@@ -163,11 +169,14 @@ export class SopyoOrders {
         "expected { data: [...], meta: { current_page, last_page } } for this page",
       );
     }
+    const rows = body.data as unknown[];
+    const to = q.pageSize ? Math.min(rows.length, from + q.pageSize) : rows.length;
     const items: Order[] = [];
-    for (const row of body.data as unknown[]) {
+    for (const row of rows.slice(from, to)) {
       if (!isRow(row) || !isId(row.id)) throw malformed("listOrders", "a row without a positive integer id");
       items.push(await this.getOrder(String(row.id)));
     }
+    if (to < rows.length) return { items, nextPageToken: encodeToken({ page, from: to }) };
     const more = page < (meta.last_page as number) && page < SOPYO_MAX_ORDER_PAGES;
     return { items, nextPageToken: more ? encodeToken({ page: page + 1 }) : undefined };
   }

@@ -107,3 +107,20 @@ describe("Sopyo faults", () => {
 });
 
 describeVersionPin("API version (issue 32)", SOPYO_VERSION_PIN);
+
+describe("Sopyo order pages", () => {
+  it("reads a smaller page when asked (the connection check's word on its calls) and goes on from the first unread order", async () => {
+    const shop = connect();
+    const first = await shop.listOrders({ pageSize: 4 });
+    expect(first.items).toHaveLength(4);
+    const ids: string[] = first.items.map((o) => o.id);
+    let token = first.nextPageToken;
+    while (token) {
+      const page = await shop.listOrders({ pageToken: token, pageSize: 7 });
+      ids.push(...page.items.map((o) => o.id));
+      token = page.nextPageToken;
+    }
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids).size).toBe(40);
+  });
+});

@@ -703,8 +703,13 @@ export const de: MessageCatalog = {
       "In der Antwort von {{system}} ist das Feld «{{field}}» nicht wie erwartet: erwartet war {{expect}}, {{got}}. Funktioniert nicht: {{jobs}} (Feld {{field}}).",
     unreadable:
       "Die Antwort von {{system}} konnte nicht gelesen werden: sie weicht von der bekannten Form ab. Funktioniert nicht: {{jobs}}.",
-    rawRule:
-      "Die Antwort von {{system}} weicht von der bekannten Form ab ({{rule}}). Funktioniert nicht: {{jobs}}.",
+    rawRule: "Die Antwort von {{system}} weicht von der bekannten Form ab. Funktioniert nicht: {{jobs}}.",
+    rule: {
+      diaSelectedColumns:
+        "In den Zeilen der Listenantwort von {{system}} fehlen einige der angeforderten Spalten (etwa Artikelnummer oder Name). Funktioniert nicht: {{jobs}}.",
+      nebimProcedureColumns:
+        "In den Zeilen der Prozedur von {{system}} fehlen einige der im Verbindungsformular verlangten Spalten (etwa Artikelnummer oder MwSt.-Satz). Funktioniert nicht: {{jobs}}.",
+    },
     untried: {
       budget:
         "Die Prüfung kündigte höchstens {{planned}} Aufrufe an; dieser Lesevorgang passte nicht hinein und wurde zum Schutz Ihres Kontingents nicht versucht.",
@@ -729,6 +734,8 @@ export const de: MessageCatalog = {
       "Regel: {{rule}}\nFeld: {{field}}\nZuerst gesehen: {{firstSeen}}\nFirmen: {{companies}}\nEine Änderung des Anbieters oder ein Fehler in unserem Prüfer. Eintrag: {{verified}}\nKonsole: {{link}}",
   },
   sandbox: {
+    driftNoSandbox:
+      "Die Übung ist nur auf einer mit dem Testsystem verbundenen Seite möglich; diese Seite ist nicht mit dem Testsystem verbunden.",
     connected:
       "Sie sind mit den Testsystemen verbunden. Starten Sie Übertragungen auf den Seiten Produktintegration und Auftragsintegration; sobald Ihr echtes System bereit ist, geben Sie seine Zugangsdaten über „Zum echten System wechseln“ ein.",
     connectFailed:

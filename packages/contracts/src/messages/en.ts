@@ -664,8 +664,13 @@ export const en: MessageCatalog = {
       "In the {{system}} answer the field «{{field}}» is not as expected: {{expect}} was expected, {{got}}. Will not work: {{jobs}} ({{field}} field).",
     unreadable:
       "The {{system}} answer could not be read: it differs from the shape the connection knows. Will not work: {{jobs}}.",
-    rawRule:
-      "The {{system}} answer differs from the shape the connection knows ({{rule}}). Will not work: {{jobs}}.",
+    rawRule: "The {{system}} answer differs from the shape the connection knows. Will not work: {{jobs}}.",
+    rule: {
+      diaSelectedColumns:
+        "Rows of the {{system}} list answer lack some of the columns asked for (such as the stock card code or name). Will not work: {{jobs}}.",
+      nebimProcedureColumns:
+        "Rows returned by the {{system}} procedure lack some of the columns the connection form asks for (such as the item code or VAT rate). Will not work: {{jobs}}.",
+    },
     untried: {
       budget:
         "The check said it would make at most {{planned}} calls; this read did not fit, so it was not tried to protect your credits/quota.",
@@ -690,6 +695,8 @@ export const en: MessageCatalog = {
       "Rule: {{rule}}\nField: {{field}}\nFirst seen: {{firstSeen}}\nCompanies: {{companies}}\nA vendor change or a mistake in our judge. Entry: {{verified}}\nConsole: {{link}}",
   },
   sandbox: {
+    driftNoSandbox:
+      "The drill can only run on a side connected to the sandbox; this side is not connected to the sandbox.",
     connected:
       'You are connected to the sandbox systems. Start transfers from the Product Integration and Order Integration screens; when your real system is ready, enter its details with "Switch to the real system".',
     connectFailed:

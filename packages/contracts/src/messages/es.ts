@@ -688,7 +688,13 @@ export const es: MessageCatalog = {
       "En la respuesta de {{system}} el campo «{{field}}» no es como se esperaba: se esperaba {{expect}}, {{got}}. No funcionará: {{jobs}} (campo {{field}}).",
     unreadable:
       "No se pudo leer la respuesta de {{system}}: difiere de la forma conocida. No funcionará: {{jobs}}.",
-    rawRule: "La respuesta de {{system}} difiere de la forma conocida ({{rule}}). No funcionará: {{jobs}}.",
+    rawRule: "La respuesta de {{system}} difiere de la forma conocida. No funcionará: {{jobs}}.",
+    rule: {
+      diaSelectedColumns:
+        "A las filas de la respuesta de lista de {{system}} les faltan algunas de las columnas pedidas (como el código o el nombre del artículo). No funcionará: {{jobs}}.",
+      nebimProcedureColumns:
+        "A las filas que devuelve el procedimiento de {{system}} les faltan columnas que pide el formulario de conexión (como el código del artículo o el tipo de IVA). No funcionará: {{jobs}}.",
+    },
     untried: {
       budget:
         "La verificación anunció como máximo {{planned}} llamadas; esta lectura no cabía y no se intentó para proteger sus créditos/cuota.",
@@ -713,6 +719,8 @@ export const es: MessageCatalog = {
       "Regla: {{rule}}\nCampo: {{field}}\nVisto por primera vez: {{firstSeen}}\nEmpresas: {{companies}}\nUn cambio del proveedor o un error de nuestro juez. Entrada: {{verified}}\nConsola: {{link}}",
   },
   sandbox: {
+    driftNoSandbox:
+      "El simulacro solo puede hacerse en un lado conectado al sistema de prueba; este lado no lo está.",
     connected:
       "Se ha conectado a los sistemas de prueba. Inicie las transferencias desde las pantallas Integración de productos e Integración de pedidos; cuando su sistema real esté listo, introduzca sus datos con «Pasar al sistema real».",
     connectFailed:

@@ -697,8 +697,13 @@ export const fr: MessageCatalog = {
       "Dans la réponse de {{system}}, le champ «{{field}}» n'est pas comme prévu : {{expect}} était attendu, {{got}}. Ne fonctionnera pas : {{jobs}} (champ {{field}}).",
     unreadable:
       "La réponse de {{system}} n'a pas pu être lue : elle diffère de la forme connue. Ne fonctionnera pas : {{jobs}}.",
-    rawRule:
-      "La réponse de {{system}} diffère de la forme connue ({{rule}}). Ne fonctionnera pas : {{jobs}}.",
+    rawRule: "La réponse de {{system}} diffère de la forme connue. Ne fonctionnera pas : {{jobs}}.",
+    rule: {
+      diaSelectedColumns:
+        "Des colonnes demandées manquent dans les lignes de la réponse de liste de {{system}} (comme le code ou le nom de l'article). Ne fonctionnera pas : {{jobs}}.",
+      nebimProcedureColumns:
+        "Des colonnes demandées par le formulaire de connexion manquent dans les lignes de la procédure de {{system}} (comme le code article ou le taux de TVA). Ne fonctionnera pas : {{jobs}}.",
+    },
     untried: {
       budget:
         "La vérification a annoncé au plus {{planned}} appels ; cette lecture n'y tenait pas et n'a pas été essayée pour protéger vos crédits/quota.",
@@ -723,6 +728,8 @@ export const fr: MessageCatalog = {
       "Règle : {{rule}}\nChamp : {{field}}\nVu pour la première fois : {{firstSeen}}\nEntreprises : {{companies}}\nUn changement du fournisseur ou une erreur de notre juge. Entrée : {{verified}}\nConsole : {{link}}",
   },
   sandbox: {
+    driftNoSandbox:
+      "L'exercice n'est possible que sur un côté relié au système de test ; ce côté ne l'est pas.",
     connected:
       "Vous êtes connecté aux systèmes de test. Lancez les transferts depuis les écrans Intégration des produits et Intégration des commandes ; lorsque votre système réel sera prêt, saisissez ses informations avec « Passer au système réel ».",
     connectFailed:

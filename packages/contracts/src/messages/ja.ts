@@ -663,7 +663,13 @@ export const ja: MessageCatalog = {
     drift:
       "{{system}} の応答の項目「{{field}}」が想定と異なります：{{expect}} を想定していましたが、{{got}}。動作しないもの：{{jobs}}（{{field}} 項目）。",
     unreadable: "{{system}} の応答を読み取れませんでした：既知の形式と異なります。動作しないもの：{{jobs}}。",
-    rawRule: "{{system}} の応答が既知の形式と異なります（{{rule}}）。動作しないもの：{{jobs}}。",
+    rawRule: "{{system}} の応答が既知の形式と異なります。動作しないもの：{{jobs}}。",
+    rule: {
+      diaSelectedColumns:
+        "{{system}} の一覧応答の行に、要求した列の一部（品目コードや名称など）がありません。動作しないもの：{{jobs}}。",
+      nebimProcedureColumns:
+        "{{system}} のプロシージャが返す行に、接続フォームで指定した列の一部（品目コードや税率など）がありません。動作しないもの：{{jobs}}。",
+    },
     untried: {
       budget:
         "検証は最大 {{planned}} 回の呼び出しと予告しました。この読み取りは収まらないため、クレジット/クォータを守るために実行しませんでした。",
@@ -686,6 +692,8 @@ export const ja: MessageCatalog = {
       "ルール：{{rule}}\n項目：{{field}}\n初回検出：{{firstSeen}}\n企業数：{{companies}}\nベンダーの変更、または判定側の誤りの可能性があります。該当項目：{{verified}}\nコンソール：{{link}}",
   },
   sandbox: {
+    driftNoSandbox:
+      "この訓練はテスト環境に接続した側でのみ実行できます。この側はテスト環境に接続されていません。",
     connected:
       "テスト環境に接続しました。商品連携・注文連携の画面から転送を開始できます。実際のシステムの準備ができたら、「実際のシステムに切り替える」から接続情報を入力してください。",
     connectFailed:

@@ -848,7 +848,13 @@ export const tr = {
     drift:
       "{{system}} yanıtında «{{field}}» alanı beklenen biçimde değil: {{expect}} bekleniyordu, {{got}}. Çalışmayacak: {{jobs}} ({{field}} alanı).",
     unreadable: "{{system}} yanıtı okunamadı: bağlantının bildiği biçimden farklı. Çalışmayacak: {{jobs}}.",
-    rawRule: "{{system}} yanıtı bağlantının bildiği biçimden farklı ({{rule}}). Çalışmayacak: {{jobs}}.",
+    rawRule: "{{system}} yanıtı bağlantının bildiği biçimden farklı. Çalışmayacak: {{jobs}}.",
+    rule: {
+      diaSelectedColumns:
+        "{{system}} listeleme yanıtının satırlarında istenen sütunların bazıları gelmedi (stok kartı kodu, adı gibi). Çalışmayacak: {{jobs}}.",
+      nebimProcedureColumns:
+        "{{system}} yordamının döndürdüğü satırlarda bağlantı formunda istenen sütunlardan bazıları yok (ürün kodu, KDV oranı gibi). Çalışmayacak: {{jobs}}.",
+    },
     untried: {
       budget:
         "Doğrulama en çok {{planned}} çağrı yapacağını söyledi; bu okuma o sınıra sığmadığı için kontörünüzü/kotanızı korumak adına denenmedi.",
@@ -870,6 +876,8 @@ export const tr = {
       "Kural: {{rule}}\nAlan: {{field}}\nİlk görülme: {{firstSeen}}\nFirma sayısı: {{companies}}\nBir sistem değişikliği ya da yargıcımızda bir hata olabilir. İlgili kayıt: {{verified}}\nKonsol: {{link}}",
   },
   sandbox: {
+    driftNoSandbox:
+      "Değişiklik tatbikatı yalnızca deneme sistemine bağlı bir tarafta yapılabilir; bu taraf deneme sistemine bağlı değil.",
     connected:
       'Deneme sistemlerine bağlandınız. Aktarımları Ürün Entegrasyonu ve Sipariş Entegrasyonu ekranlarından başlatabilir, gerçek sisteminize hazır olduğunuzda "Gerçek sisteme geç" ile bilgilerinizi girebilirsiniz.',
     connectFailed:

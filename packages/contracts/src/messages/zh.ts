@@ -609,7 +609,13 @@ export const zh: MessageCatalog = {
     drift:
       "{{system}} 的响应中字段「{{field}}」与预期不符：预期为{{expect}}，{{got}}。将无法运行：{{jobs}}（{{field}} 字段）。",
     unreadable: "无法读取 {{system}} 的响应：与已知格式不同。将无法运行：{{jobs}}。",
-    rawRule: "{{system}} 的响应与已知格式不同（{{rule}}）。将无法运行：{{jobs}}。",
+    rawRule: "{{system}} 的响应与已知格式不同。将无法运行：{{jobs}}。",
+    rule: {
+      diaSelectedColumns:
+        "{{system}} 列表响应的行缺少部分请求的列（如物料代码或名称）。将无法运行：{{jobs}}。",
+      nebimProcedureColumns:
+        "{{system}} 存储过程返回的行缺少连接表单要求的部分列（如物料代码或税率）。将无法运行：{{jobs}}。",
+    },
     untried: {
       budget: "校验事先声明最多 {{planned}} 次调用；此读取超出该限制，为保护您的额度未执行。",
       auth: "系统拒绝登录。请检查连接信息后重新校验。",
@@ -629,6 +635,7 @@ export const zh: MessageCatalog = {
       "规则：{{rule}}\n字段：{{field}}\n首次发现：{{firstSeen}}\n公司数：{{companies}}\n可能是供应商变更或我们的判定有误。条目：{{verified}}\n控制台：{{link}}",
   },
   sandbox: {
+    driftNoSandbox: "此演练只能在连接到测试系统的一侧进行；此侧未连接到测试系统。",
     connected:
       "您已连接到测试系统。可在商品集成和订单集成页面开始传输；真实系统准备就绪后，请通过“切换到真实系统”输入其连接信息。",
     connectFailed: "测试系统已保存，但连接测试失败。请几分钟后在 API 连接设置中点击“测试连接”重试。",

@@ -128,75 +128,82 @@ export async function meterRun(
   now: Date,
 ): Promise<string[]> {
   const lines: string[] = [];
-  const day = turkishDate(now.getTime());
-  for (const s of meteredSides(opened)) {
-    const system = s.descriptor.system;
-    const used = billableCalls(s.policy, system, counter.get(system), counter.byOperation());
-    const before = await monthUsage(db, s.connectionId, now);
-    if (used.read + used.write > 0) {
-      await db
-        .insert(connectionUsage)
-        .values({
-          companyId,
-          connectionId: s.connectionId,
-          day,
-          system,
-          reads: used.read,
-          writes: used.write,
-        })
-        .onConflictDoUpdate({
-          target: [connectionUsage.connectionId, connectionUsage.day],
-          set: {
-            reads: sql`${connectionUsage.reads} + ${used.read}`,
-            writes: sql`${connectionUsage.writes} + ${used.write}`,
-            updatedAt: now,
-          },
-        });
-    }
-    const after = { read: before.total.read + used.read, write: before.total.write + used.write };
-    const quota = s.policy.monthlyQuota;
-    if (quota) {
-      const left = {
-        read: Math.max(0, quota.read - after.read),
-        write: Math.max(0, quota.write - after.write),
-      };
-      lines.push(
-        message("engine.usageQuota", {
-          system: s.descriptor.name,
-          read: used.read,
-          write: used.write,
-          readLeft: left.read,
-          writeLeft: left.write,
-        }),
-      );
-      for (const k of crossedWarning(s.policy, before.total, after)) {
-        await notifyCompany(
-          db,
-          companyId,
-          "Error",
-          message("engine.quotaWarning", {
-            system: s.descriptor.name,
-            percent: Math.round((s.policy.warnAt ?? 0.8) * 100),
-            readLeft: left.read,
-            writeLeft: left.write,
-          }),
-          `quota-warning:${s.connectionId}:${before.month}:${k}`,
-        );
-      }
-    } else {
-      const calls = used.read + used.write;
-      const month = after.read + after.write;
-      lines.push(
-        message("engine.usageCredit", {
-          system: s.descriptor.name,
-          calls,
-          month,
-          credits: formatCredits(month * (s.policy.creditPerCall ?? 0)),
-        }),
-      );
-    }
-  }
+  for (const s of meteredSides(opened)) lines.push(await meterCalls(db, companyId, s, counter, now));
   return lines;
+}
+
+/**
+ * Adds one metered connection's billable calls (a run's, or a connection check's) to the day's usage,
+ * warns once a month at the warning share, and returns the report line.
+ */
+export async function meterCalls(
+  db: Executor,
+  companyId: number,
+  s: Side & { policy: MeteringPolicy },
+  counter: CallCounter,
+  now: Date,
+): Promise<string> {
+  const day = turkishDate(now.getTime());
+  const system = s.descriptor.system;
+  const used = billableCalls(s.policy, system, counter.get(system), counter.byOperation());
+  const before = await monthUsage(db, s.connectionId, now);
+  if (used.read + used.write > 0) {
+    await db
+      .insert(connectionUsage)
+      .values({
+        companyId,
+        connectionId: s.connectionId,
+        day,
+        system,
+        reads: used.read,
+        writes: used.write,
+      })
+      .onConflictDoUpdate({
+        target: [connectionUsage.connectionId, connectionUsage.day],
+        set: {
+          reads: sql`${connectionUsage.reads} + ${used.read}`,
+          writes: sql`${connectionUsage.writes} + ${used.write}`,
+          updatedAt: now,
+        },
+      });
+  }
+  const after = { read: before.total.read + used.read, write: before.total.write + used.write };
+  const quota = s.policy.monthlyQuota;
+  if (!quota) {
+    const calls = used.read + used.write;
+    const month = after.read + after.write;
+    return message("engine.usageCredit", {
+      system: s.descriptor.name,
+      calls,
+      month,
+      credits: formatCredits(month * (s.policy.creditPerCall ?? 0)),
+    });
+  }
+  const left = {
+    read: Math.max(0, quota.read - after.read),
+    write: Math.max(0, quota.write - after.write),
+  };
+  for (const k of crossedWarning(s.policy, before.total, after)) {
+    await notifyCompany(
+      db,
+      companyId,
+      "Error",
+      message("engine.quotaWarning", {
+        system: s.descriptor.name,
+        percent: Math.round((s.policy.warnAt ?? 0.8) * 100),
+        readLeft: left.read,
+        writeLeft: left.write,
+      }),
+      `quota-warning:${s.connectionId}:${before.month}:${k}`,
+    );
+  }
+  return message("engine.usageQuota", {
+    system: s.descriptor.name,
+    read: used.read,
+    write: used.write,
+    readLeft: left.read,
+    writeLeft: left.write,
+  });
 }
 
 function formatCredits(n: number): string {

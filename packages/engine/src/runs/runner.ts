@@ -74,11 +74,14 @@ export async function executeRun(
   let failure: RunFailure | null = null;
   let opened: OpenedConnectors | undefined;
   let quotaSkipped = false;
+  let holdKey: string | undefined;
   try {
-    reason =
-      (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ??
-      (await deps.holdRun?.(run.companyId, run.jobType as JobType)) ??
-      null;
+    reason = (await deps.refuseRun?.(run.companyId, run.jobType as JobType)) ?? null;
+    if (!reason) {
+      const hold = await deps.holdRun?.(run.companyId, run.jobType as JobType);
+      reason = hold?.reason ?? null;
+      holdKey = hold?.key;
+    }
     if (!reason) {
       const flow = flows[run.jobType];
       if (!flow) throw new Error(`No flow for job type ${run.jobType}`);
@@ -146,7 +149,11 @@ export async function executeRun(
   } finally {
     clearInterval(heartbeat);
   }
-  await finishRun(deps, run, status, tally, counter, systems, reason, failure, { opened, quotaSkipped });
+  await finishRun(deps, run, status, tally, counter, systems, reason, failure, {
+    opened,
+    quotaSkipped,
+    holdKey,
+  });
   return status;
 }
 
@@ -174,7 +181,12 @@ async function finishRun(
   systems: { erp: string; shop: string },
   reason: string | null,
   failure: RunFailure | null,
-  metering: { opened?: OpenedConnectors; quotaSkipped: boolean },
+  metering: {
+    opened?: OpenedConnectors;
+    quotaSkipped: boolean;
+    /** Set when the run was held (see `EngineDeps.holdRun`): the merchant is told once per hold. */
+    holdKey?: string;
+  },
 ) {
   const now = deps.now();
   const ctx = { companyId: run.companyId, jobId: run.jobId, jobType: run.jobType, runId: run.id };
@@ -263,7 +275,10 @@ async function finishRun(
       })
       .where(eq(jobs.id, run.jobId));
     const job = before?.name ?? run.jobName;
-    if (metering.quotaSkipped) {
+    if (metering.holdKey) {
+      // Every tick of the schedule retries a held first sync: one notice per hold, the reason says it all.
+      await notifyCompany(tx, run.companyId, "Error", reason ?? "", `first-sync-hold:${metering.holdKey}`);
+    } else if (metering.quotaSkipped) {
       // A schedule keeps being refused all day: say it once a day, not every run.
       await notifyCompany(
         tx,

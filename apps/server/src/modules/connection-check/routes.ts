@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { AppContext } from "../../platform/context.ts";
 import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { ok } from "../../platform/http/envelope.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { requireSupportUser } from "../support/auth.ts";
 import { ConnectionCheckService } from "./service.ts";
 
@@ -16,7 +17,7 @@ const tags = ["Settings"];
 const overview = { response: { 200: envelopeSchema(connectionCheckOverviewSchema) } };
 
 /** The company's connection check (issue 36): its last outcome, "Bağlantıyı doğrula", "Yine de devam et". */
-export function connectionCheckRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function connectionCheckRoutes(ctx: AppContext & WithSandbox): FastifyPluginAsyncZod {
   return async (app) => {
     const checks = new ConnectionCheckService(ctx);
     app.addHook("onRequest", requireCompanyUser(ctx));
@@ -53,7 +54,7 @@ export function connectionCheckRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 }
 
 /** The support console's view: differences across companies, grouped by system, operation and rule. */
-export function connectionCheckSupportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function connectionCheckSupportRoutes(ctx: AppContext & WithSandbox): FastifyPluginAsyncZod {
   return async (app) => {
     const checks = new ConnectionCheckService(ctx);
     app.addHook("onRequest", requireSupportUser(ctx));

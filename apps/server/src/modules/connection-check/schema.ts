@@ -21,6 +21,8 @@ export const connectionChecks = pgTable(
     calls: integer("calls").notNull(),
     operations: jsonb("operations").$type<unknown[]>().notNull(),
     checkedAt: timestamp("checked_at", { withTimezone: true }).notNull(),
+    /** The connection's `updatedAt` when it was checked: the check stands for that version of it. */
+    connectionUpdatedAt: timestamp("connection_updated_at", { withTimezone: true }),
     proceedAt: timestamp("proceed_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("connection_checks_company_kind_uq").on(t.companyId, t.kind)],

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   CallCounter,
   type CheckOperation,
@@ -24,12 +25,14 @@ import {
   type MessageKey,
   message,
 } from "@ep/contracts";
-import { engineSchema, JOB_CATALOG } from "@ep/engine";
-import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { engineSchema, JOB_CATALOG, meterCalls, type RunHold } from "@ep/engine";
+import { and, asc, count, desc, eq, exists, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { users } from "../../platform/db/schema.ts";
 import { filesOf, interactiveConnectorContext, transportOf } from "../connections/connector-factory.ts";
 import { type ConnectionRow, findConnection, openCredentials } from "../connections/repository.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
+import { sandboxFor } from "../sandbox/registry.ts";
 import { checkDifferenceCompanies, checkDifferences, connectionChecks } from "./schema.ts";
 
 export type CheckTrigger = "save" | "daily" | "firstSync" | "manual";
@@ -51,7 +54,7 @@ export const NOTIFY_AT_COMPANIES = 2;
 const jobName = (j: JobType) => JOB_CATALOG[j]?.name ?? j;
 
 /** The read's Turkish lines: what differed and which job and field will not work, or why it was not tried. */
-function messagesOf(op: OperationResult, systemName: string, planned: number): string[] {
+function messagesOf(op: OperationResult, system: string, systemName: string, planned: number): string[] {
   const jobs = op.jobs.map(jobName).join(", ");
   if (op.status === "untried") {
     if (op.untriedMessage) return [op.untriedMessage];
@@ -78,7 +81,9 @@ function messagesOf(op: OperationResult, systemName: string, planned: number): s
       });
     if (d.rule.endsWith(".unreadable"))
       return message("connectionCheck.unreadable", { system: systemName, jobs });
-    return message("connectionCheck.rawRule", { system: systemName, rule: d.rule, jobs });
+    // The connector's own rule, described in the merchant's words (its id is for support's console).
+    const text = checkSpecOf(system).ruleTexts?.[d.rule] ?? "connectionCheck.rawRule";
+    return message(text, { system: systemName, jobs });
   });
 }
 
@@ -101,7 +106,7 @@ function sideView(row: CheckRow, view: "erp" | "ecommerce"): ConnectionCheckSide
         status: op.status,
         statusText: message(`connectionCheck.status.${op.status}` as MessageKey),
         jobs: op.jobs.map(jobName),
-        messages: messagesOf(op, name, row.plannedCalls),
+        messages: messagesOf(op, row.system, name, row.plannedCalls),
       }),
     ),
   };
@@ -113,7 +118,7 @@ function sideView(row: CheckRow, view: "erp" | "ecommerce"): ConnectionCheckSide
  * support console and tells support once one is seen at two companies.
  */
 export class ConnectionCheckService {
-  constructor(private readonly ctx: Omit<AppContext, "engine">) {}
+  constructor(private readonly ctx: AppContext & WithSandbox) {}
 
   private get db() {
     return this.ctx.database.db;
@@ -161,6 +166,7 @@ export class ConnectionCheckService {
       calls: report.calls,
       operations: report.operations,
       checkedAt: now,
+      connectionUpdatedAt: row.updatedAt,
       proceedAt: null,
     };
     const [saved] = await this.db
@@ -188,15 +194,18 @@ export class ConnectionCheckService {
     const kind = row.kind as ConnectorKind;
     const descriptor = getDescriptor(kind, row.systemType);
     if (!descriptor?.implemented) throw new Error(`no connector for ${kind} ${row.systemType}`);
-    const spec = checkSpecOf(descriptor.system);
+    const credentials = openCredentials(this.ctx.credentials, row);
+    const spec = checkSpecOf(descriptor.system, credentials);
     const operations: CheckOperation[] = operationsFor(kind, jobs);
     const planned = plannedCalls(spec, operations);
+    const direct = transportOf(this.ctx, row.agentId);
+    // The company's own sandbox: a drill it armed (POST /api/sandbox/drift) reaches this check only.
+    const sandbox = row.isEmulated ? sandboxFor(kind, row.systemType) : undefined;
     const recorder = new CheckRecorder(
-      transportOf(this.ctx, row.agentId),
+      sandbox ? this.ctx.sandbox.withDrill(direct, sandbox, companyId) : direct,
       descriptor.system,
       descriptor.metering ? planned : undefined,
     );
-    const credentials = openCredentials(this.ctx.credentials, row);
     const counter = new CallCounter();
     const context = {
       ...interactiveConnectorContext(this.ctx, companyId, kind, credentials, row.agentId),
@@ -213,7 +222,19 @@ export class ConnectionCheckService {
         : createShopConnector(row.systemType, credentials, context);
     // Statements through the agent are counted by the counter; HTTP calls by the recorder.
     const sqlCalls = () => (context.sql ? counter.total().read + counter.total().write : 0);
-    return runConnectionCheck({ connector, descriptor, operations, jobs, spec, recorder, sqlCalls });
+    try {
+      return await runConnectionCheck({ connector, descriptor, operations, jobs, spec, recorder, sqlCalls });
+    } finally {
+      // A DİA or İşbaşı check's calls are billed like a run's: they count in the month's usage.
+      if (descriptor.metering)
+        await meterCalls(
+          this.db,
+          companyId,
+          { descriptor, connectionId: row.id, policy: descriptor.metering },
+          counter,
+          this.ctx.clock.now(),
+        );
+    }
   }
 
   /** Each difference into its group (system, operation, rule); support is told at two companies. */
@@ -315,16 +336,19 @@ export class ConnectionCheckService {
   }
 
   /**
-   * Before a job's first sync: the check (run now when none is newer than the connection) must find
-   * no needed read "uyumsuz", unless the merchant chose to go on. The Turkish reason, or null.
+   * Before a job's first sync: the last check must find no read the job needs "uyumsuz", unless the
+   * merchant chose to go on. The last check is reused (a schedule retries a held run every tick): it is
+   * run again only when none covers the connection as it is now (saved or moved since) or the job's reads.
+   * The hold's Turkish reason and its key (connection and difference, one notice per hold), or null.
    */
-  async firstSyncHold(companyId: number, jobType: JobType): Promise<string | null> {
+  async firstSyncHold(companyId: number, jobType: JobType): Promise<RunHold | null> {
     const [job] = await this.db
       .select({ lastSuccessAt: engineSchema.jobs.lastSuccessAt })
       .from(engineSchema.jobs)
       .where(and(eq(engineSchema.jobs.companyId, companyId), eq(engineSchema.jobs.type, jobType)));
     if (!job || job.lastSuccessAt) return null;
-    const rows: Array<CheckRow | undefined> = [];
+    const rows: CheckRow[] = [];
+    const keys: string[] = [];
     for (const { kind } of SIDES) {
       const conn = await findConnection(this.db, companyId, kind);
       if (!conn) continue;
@@ -332,15 +356,26 @@ export class ConnectionCheckService {
         .select()
         .from(connectionChecks)
         .where(and(eq(connectionChecks.companyId, companyId), eq(connectionChecks.kind, kind)));
-      const fresh = last && last.systemType === conn.systemType && last.checkedAt >= conn.updatedAt;
-      rows.push(fresh ? last : await this.run(companyId, kind, "firstSync").catch(() => last));
+      const reads = operationsFor(kind, [jobType]);
+      const covers = (r: CheckRow) =>
+        reads.every((op) => (r.operations as OperationResult[]).some((o) => o.operation === op));
+      const fresh =
+        last &&
+        last.systemType === conn.systemType &&
+        last.connectionUpdatedAt?.getTime() === conn.updatedAt.getTime() &&
+        covers(last);
+      const row = fresh ? last : await this.run(companyId, kind, "firstSync").catch(() => last);
+      if (!row) continue;
+      rows.push(row);
+      const held = heldOps([row], jobType);
+      if (held.length) keys.push(`${conn.id}:${differenceKey(row, held)}`);
     }
     const held = heldOps(rows, jobType);
     if (held.length === 0) return null;
     const operations = held
       .map((op) => message(`connectionCheck.operation.${op}` as MessageKey).toLocaleLowerCase("tr-TR"))
       .join(", ");
-    return message("connectionCheck.firstSyncHeld", { operations });
+    return { reason: message("connectionCheck.firstSyncHeld", { operations }), key: keys.join("|") };
   }
 
   /**
@@ -351,7 +386,14 @@ export class ConnectionCheckService {
     const now = this.ctx.clock.now();
     const hour = new Date(now.getTime() + TURKEY_OFFSET_MS).getUTCHours();
     if (!QUIET_HOURS.includes(hour)) return 0;
-    const { connections } = engineSchema;
+    const { connections, jobs } = engineSchema;
+    const jobsOf = (enabledOnly: boolean) =>
+      this.db
+        .select({ one: sql`1` })
+        .from(jobs)
+        .where(
+          and(eq(jobs.companyId, connections.companyId), enabledOnly ? eq(jobs.isEnabled, true) : undefined),
+        );
     const due = await this.db
       .select({ companyId: connections.companyId, kind: connections.kind })
       .from(connections)
@@ -370,6 +412,9 @@ export class ConnectionCheckService {
             isNull(connectionChecks.id),
             lt(connectionChecks.checkedAt, new Date(now.getTime() - DAILY_AGE_MS)),
           ),
+          // A company whose jobs are all switched off reads nothing: it is not checked, nor does it
+          // take a due company's place in the tick.
+          or(notExists(jobsOf(false)), exists(jobsOf(true))),
         ),
       )
       .orderBy(asc(sql`coalesce(${connectionChecks.checkedAt}, 'epoch')`))
@@ -410,6 +455,15 @@ export class ConnectionCheckService {
       notified: d.notifiedAt !== null,
     }));
   }
+}
+
+/** The difference a hold is for: the held reads and the rules they broke (not when they were seen). */
+function differenceKey(row: CheckRow, held: readonly CheckOperation[]): string {
+  const rules = (row.operations as OperationResult[])
+    .filter((o) => held.includes(o.operation))
+    .flatMap((o) => o.differences.map((d) => `${o.operation}/${d.rule}`))
+    .sort();
+  return createHash("sha256").update(rules.join(",")).digest("hex").slice(0, 16);
 }
 
 /** The reads a job needs that its side's last check found "uyumsuz", unless the merchant went on. */

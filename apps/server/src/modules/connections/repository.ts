@@ -150,10 +150,8 @@ export function credentialPersister(
     const next: Record<string, string> = { ...stored };
     for (const [k, v] of Object.entries(changed)) if (v !== undefined) next[k] = v;
     const credentialsSealed = cipher.encrypt(JSON.stringify(next));
-    await db
-      .update(connections)
-      .set({ credentialsSealed, updatedAt: new Date() })
-      .where(eq(connections.id, row.id));
+    // Not `updatedAt`: a token the connector rotated itself is the same connection (its check still stands).
+    await db.update(connections).set({ credentialsSealed }).where(eq(connections.id, row.id));
     // The kept login of that system follows, so coming back from the sandbox never restores a spent token.
     if (!row.isEmulated) {
       await saveConnectionProfile(db, {

@@ -18,6 +18,7 @@ import { ConnectionCheckService } from "../connection-check/service.ts";
 import { openCompanyConnectors } from "../connections/connector-factory.ts";
 import { serverFlows } from "../invoices/engine-flow.ts";
 import { expiredLicenceReason } from "../license/guard.ts";
+import type { WithSandbox } from "../sandbox/hub.ts";
 import { RunEventHub } from "./run-events.ts";
 
 /** What a module that starts or watches runs asks of the context: the integration engine. */
@@ -26,8 +27,6 @@ export type WithEngine = { engine: EngineHost };
 export const ENGINE_RUN_QUEUE = "engine-run";
 const SCHEDULER_TICK_MS = 5_000;
 const SWEEP_EVERY_MS = 15_000;
-/** The daily connection check looks for sides due (in the quiet hours) this often. */
-const CONNECTION_CHECK_TICK_MS = 60_000;
 /**
  * A slot whose process still executes another run and has no CPU to spare (its event loop busy over
  * the last `CPU_CHECK_MS`) waits, up to this long, before it asks the queue for more: an idle process
@@ -72,7 +71,8 @@ export class EngineHost {
   private stopped: Promise<void> | undefined;
 
   constructor(
-    private readonly ctx: AppContext,
+    /** With the sandboxes: a first sync's connection check may read the company's own sandbox. */
+    private readonly ctx: AppContext & WithSandbox,
     private readonly options: EngineHostOptions,
   ) {
     this.hub = new RunEventHub(ctx.database, ctx.logger);
@@ -152,11 +152,6 @@ export class EngineHost {
       this.timers.push(timer);
     };
     every(SCHEDULER_TICK_MS, () => scheduleDueJobs(this.deps), "scheduler tick");
-    every(
-      CONNECTION_CHECK_TICK_MS,
-      () => new ConnectionCheckService(this.ctx).dailySweep(),
-      "daily connection check",
-    );
     const probeMs = this.options.stockProbeMs ?? 0;
     if (probeMs > 0) {
       // Ticks a few times per interval so a job is asked about `probeMs` after its last probe, not up to twice that.

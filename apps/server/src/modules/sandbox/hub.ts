@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { CHECK_DRIFTS, type ConnectorKind, driftAnswer } from "@ep/connectors";
+import { CHECK_DRIFTS, type ConnectorKind, driftAnswer, type TransportFetch } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import {
@@ -10,6 +10,9 @@ import {
   type SandboxSystem,
   sandboxFor,
 } from "./registry.ts";
+
+/** The header a company's connection check marks its calls to its own sandbox with. */
+export const DRILL_HEADER = "x-sandbox-drill";
 
 /** Tenants kept in memory per system; the least recently used (never a pinned one) make room. */
 const MAX_TENANTS = 100;
@@ -85,11 +88,42 @@ export class SandboxHub {
     return drift.operation;
   }
 
-  /** An emulator's answer, drifted when a drill is armed for its tenant (see `armDrift`). */
-  drifted(url: string, payload: string): string | undefined {
+  /** The mark the company's own connection check carries to its sandbox of `system` (see `withDrill`). */
+  private drillMark(system: string, companyId: number): string {
+    return this.sign(`drill:${system}:${companyId}`).slice(0, 24);
+  }
+
+  /**
+   * The transport of a company's connection check, marked for its own sandbox tenant of `system`: an
+   * armed drill drifts only answers to a call carrying the mark, so whoever else calls that tenant (a
+   * company that saved this login as its "real" system, a job run) gets the emulator's true answers.
+   */
+  withDrill(inner: TransportFetch, system: SandboxSystem, companyId: number): TransportFetch {
+    const tenant = `${this.baseUrl}/${system.system}/${this.tenantKey(companyId)}/`;
+    const mark = this.drillMark(system.system, companyId);
+    return Object.assign(
+      (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        if (!url.startsWith(tenant)) return inner(input, init);
+        const headers = new Headers(init?.headers);
+        headers.set(DRILL_HEADER, mark);
+        return inner(input, { ...init, headers });
+      },
+      { ready: inner.ready?.bind(inner) },
+    );
+  }
+
+  /**
+   * An emulator's answer, drifted when a drill is armed for its tenant (see `armDrift`) and the call
+   * carries the tenant company's own drill mark (`withDrill`).
+   */
+  drifted(url: string, payload: string, mark: string | undefined): string | undefined {
     const m = /^\/sandbox\/([\w-]+)\/([\w-]+)\//.exec(url);
     const companyId = m ? this.companyOf(m[2]!) : undefined;
-    if (companyId === undefined) return undefined;
+    if (companyId === undefined || mark === undefined) return undefined;
+    const expected = Buffer.from(this.drillMark(m![1]!, companyId));
+    const given = Buffer.from(mark);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
     const at = `${m![1]}/${companyId}`;
     const drift = this.drifts.get(at);
     if (!drift) return undefined;

@@ -15,11 +15,11 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
-import { findConnection } from "../connections/repository.ts";
+import { findConnection, openCredentials } from "../connections/repository.ts";
 import { issuesInvoices } from "../invoices/route.ts";
 import type { WithEngine } from "../jobs/engine-host.ts";
 import { ConnectionService } from "../settings/connection-service.ts";
-import type { WithSandbox } from "./hub.ts";
+import { DRILL_HEADER, type WithSandbox } from "./hub.ts";
 import { type SandboxSystem, sandboxFor } from "./registry.ts";
 
 const tags = ["Sandbox"];
@@ -33,13 +33,15 @@ export function sandboxMounts(ctx: AppContext & WithSandbox): FastifyPluginAsync
     });
     // A drill armed by "POST /api/sandbox/drift" changes one answer's shape on its way out.
     app.addHook("onSend", async (request, _reply, payload) => {
+      const mark = request.headers[DRILL_HEADER];
+      if (typeof mark !== "string") return payload;
       const text = Buffer.isBuffer(payload)
         ? payload.toString("utf8")
         : typeof payload === "string"
           ? payload
           : undefined;
       if (text === undefined) return payload;
-      return ctx.sandbox.drifted(request.url, text) ?? payload;
+      return ctx.sandbox.drifted(request.url, text, mark) ?? payload;
     });
     for (const system of ctx.sandbox.systems) {
       await mountEmulators(app, {
@@ -137,12 +139,18 @@ export function sandboxRoutes(ctx: AppContext & WithEngine & WithSandbox): Fasti
         },
       },
       async (request) => {
+        // The caller's company only (the body names no company or connection); its saved connection of
+        // that side must be its own sandbox login now, so the drill never reaches a real system.
         const companyId = companyOf(request);
         if (request.body.connectionType === "einvoice") throw AppError.notFound();
         const kind = request.body.connectionType === "erp" ? "erp" : "shop";
         const row = await findConnection(ctx.database.db, companyId, kind);
-        const system = row?.isEmulated ? sandboxFor(kind, row.systemType) : undefined;
-        const operation = system && ctx.sandbox.armDrift(system, companyId);
+        const own =
+          row?.isEmulated &&
+          ctx.sandbox.owns(companyId, kind, row.systemType, openCredentials(ctx.credentials, row));
+        const system = row && own ? sandboxFor(kind, row.systemType) : undefined;
+        if (!system) throw new AppError(409, "sandbox.driftNoSandbox");
+        const operation = ctx.sandbox.armDrift(system, companyId);
         if (!operation) throw AppError.notFound();
         return ok({ operation });
       },
