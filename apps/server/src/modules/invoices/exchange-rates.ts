@@ -2,7 +2,7 @@ import type { Order } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
-import { notInvoiced } from "./issue.ts";
+import { notInvoiced } from "./not-invoiced.ts";
 import { exchangeRates, type RateSource } from "./schema.ts";
 
 const { orderLedger } = engineSchema;

@@ -24,6 +24,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
 import { listRates, rateFor } from "./exchange-rates.ts";
+import { notInvoiced } from "./not-invoiced.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
 import { reasonOf } from "./returns.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
@@ -258,22 +259,6 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   }
   report.waitingCurrencies = [...waiting].sort();
   report.waitingDataReasons = [...lacking];
-}
-
-/** The ledger's order has no invoice of ours yet (the order ledger in the outer query). */
-export function notInvoiced(db: Db, companyId: number) {
-  return notExists(
-    db
-      .select({ one: sql`1` })
-      .from(einvoices)
-      .where(
-        and(
-          eq(einvoices.companyId, companyId),
-          eq(einvoices.shopConnectionId, orderLedger.shopConnectionId),
-          eq(einvoices.orderNo, orderLedger.orderNo),
-        ),
-      ),
-  );
 }
 
 const original = alias(einvoices, "original");
