@@ -1,7 +1,13 @@
 import type { Order } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { sampleOrder, seller } from "./testing/fixtures.ts";
-import { buildUblInvoice, type InvoiceHeader, type SellerInfo, VAT_EXEMPTION_351 } from "./ubl.ts";
+import {
+  buildUblInvoice,
+  type InvoiceHeader,
+  paidByInvoiceDay,
+  type SellerInfo,
+  VAT_EXEMPTION_351,
+} from "./ubl.ts";
 
 const header: InvoiceHeader = {
   profile: "EARSIVFATURA",
@@ -280,5 +286,21 @@ describe("document", () => {
     const o = sampleOrder();
     o.lines[1] = { ...o.lines[1]!, name: "" };
     expect(xmlOf(o).split("<cac:InvoiceLine>")[2]).toContain("<cac:Item><cbc:Name>KTP-07</cbc:Name>");
+  });
+});
+
+describe("paidByInvoiceDay", () => {
+  it("dates an undated payment on the invoice day, and leaves a dated or absent payment alone", () => {
+    const order = sampleOrder();
+    const undated = { ...order, payment: { means: "KAPIDAODEME" as const } };
+    expect(paidByInvoiceDay(undated, "2026-11-20").payment).toEqual({
+      means: "KAPIDAODEME",
+      date: "2026-11-20",
+    });
+    expect(undated.payment).toEqual({ means: "KAPIDAODEME" });
+    const dated = { ...order, payment: { means: "KREDIKARTI/BANKAKARTI" as const, date: "2026-11-18" } };
+    expect(paidByInvoiceDay(dated, "2026-11-20")).toBe(dated);
+    const { payment: _p, ...none } = order;
+    expect(paidByInvoiceDay(none, "2026-11-20")).toBe(none);
   });
 });

@@ -376,6 +376,17 @@ export function checkInternetSale(
   return { missing, invalid };
 }
 
+/**
+ * The order as an e-Arşiv of it is issued: a bank transfer or a payment at the door carries no payment date
+ * (no shop records one; each shop's VERIFIED.md), yet its money is in by the time the merchant invoices it
+ * (the company's "invoice when": paid or shipped). The invoice day then stands as the payment date, so such
+ * orders, most Turkish web orders, are not held forever (inferred; README "Internet-sale data").
+ */
+export function paidByInvoiceDay(order: Order, issueDate: string): Order {
+  if (!order.payment || order.payment.date) return order;
+  return { ...order, payment: { ...order.payment, date: issueDate } };
+}
+
 /** Every reason an e-Arşiv internet sale cannot go out as it is (empty when complete). */
 export function internetSaleProblems(order: Order, seller: SellerInfo): string[] {
   const { missing, invalid } = checkInternetSale(order, seller);

@@ -16,6 +16,7 @@ import {
   type EInvoiceUserDirectory,
   internetSaleProblems,
   invoiceDocument,
+  paidByInvoiceDay,
   returnRoute,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
@@ -216,7 +217,10 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
     }
     // An e-Arşiv of an internet sale needs the web address and the payment (GİB, the integrators): without
     // them the order waits, unnumbered, and the run says what is missing.
-    const problems = profile === "EARSIVFATURA" ? internetSaleProblems(order, seller) : [];
+    const problems =
+      profile === "EARSIVFATURA"
+        ? internetSaleProblems(paidByInvoiceDay(order, turkishDate(at)), seller)
+        : [];
     if (problems.length > 0) {
       report.waitingData++;
       for (const p of problems) lacking.add(p);
@@ -303,7 +307,10 @@ export type PreparedRow = Awaited<ReturnType<typeof preparedRows>>[number];
 
 export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sellerFromCompany>>) {
   const { invoice, payload, returnOf } = row;
-  const order = payload as Order;
+  const order =
+    invoice.profile === "EARSIVFATURA"
+      ? paidByInvoiceDay(payload as Order, invoice.issueDate)
+      : (payload as Order);
   const header = {
     profile: invoice.profile,
     type: invoice.type,
