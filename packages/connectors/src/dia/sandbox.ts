@@ -1,9 +1,9 @@
-import { SANDBOX_SIZES, type SandboxEntry, sandboxInstance } from "../testing/sandbox";
+import { erpSandbox } from "../testing/sandbox";
 import { startDiaEmulator } from "./emulator/server";
 
-export const diaSandbox: SandboxEntry = {
-  system: "dia",
-  credentials: (baseUrl, secret) => ({
+export const diaSandbox = erpSandbox(
+  "dia",
+  (baseUrl, secret) => ({
     serverCode: "sandbox",
     apiUrl: `${baseUrl}/api/v3`,
     username: "ws",
@@ -12,16 +12,10 @@ export const diaSandbox: SandboxEntry = {
     firmCode: "1",
     periodCode: "1",
   }),
-  async start({ seed, baseUrl, credentials: c, profile }) {
-    const erp = await startDiaEmulator({
-      listen: false,
-      baseUrl,
-      seed,
-      productCount: SANDBOX_SIZES[profile].erp,
-      username: c.username,
-      password: c.password,
-      apiKey: c.apiKey,
-    });
-    return sandboxInstance(erp);
-  },
-};
+  startDiaEmulator,
+  (c) => ({
+    username: c.username,
+    password: c.password,
+    apiKey: c.apiKey,
+  }),
+);

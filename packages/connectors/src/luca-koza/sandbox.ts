@@ -1,24 +1,18 @@
-import { SANDBOX_SIZES, type SandboxEntry, sandboxInstance } from "../testing/sandbox";
+import { erpSandbox } from "../testing/sandbox";
 import { startLucaKozaEmulator } from "./emulator/server";
 
-export const lucaKozaSandbox: SandboxEntry = {
-  system: "luca-koza",
-  credentials: (baseUrl, secret) => ({
+export const lucaKozaSandbox = erpSandbox(
+  "luca-koza",
+  (baseUrl, secret) => ({
     apiUrl: baseUrl,
     orgCode: "1234567",
     userName: "admin",
     userPassword: secret("userPassword"),
   }),
-  async start({ seed, baseUrl, credentials: c, profile }) {
-    const erp = await startLucaKozaEmulator({
-      listen: false,
-      baseUrl,
-      seed,
-      productCount: SANDBOX_SIZES[profile].erp,
-      orgCode: c.orgCode,
-      userName: c.userName,
-      userPassword: c.userPassword,
-    });
-    return sandboxInstance(erp);
-  },
-};
+  startLucaKozaEmulator,
+  (c) => ({
+    orgCode: c.orgCode,
+    userName: c.userName,
+    userPassword: c.userPassword,
+  }),
+);

@@ -1,9 +1,9 @@
-import { SANDBOX_SIZES, type SandboxEntry, sandboxInstance } from "../testing/sandbox";
+import { erpSandbox } from "../testing/sandbox";
 import { startNebimEmulator } from "./emulator/server";
 
-export const nebimSandbox: SandboxEntry = {
-  system: "nebim",
-  credentials: (baseUrl, secret) => ({
+export const nebimSandbox = erpSandbox(
+  "nebim",
+  (baseUrl, secret) => ({
     serviceUrl: baseUrl,
     connectMode: "session",
     databaseName: "NEBIMV3",
@@ -15,17 +15,11 @@ export const nebimSandbox: SandboxEntry = {
     storeCode: "M01",
     warehouseCode: "M01",
   }),
-  async start({ seed, baseUrl, credentials: c, profile }) {
-    const erp = await startNebimEmulator({
-      listen: false,
-      baseUrl,
-      seed,
-      productCount: SANDBOX_SIZES[profile].erp,
-      databaseName: c.databaseName,
-      userGroupCode: c.userGroupCode,
-      userName: c.userName,
-      password: c.password,
-    });
-    return sandboxInstance(erp);
-  },
-};
+  startNebimEmulator,
+  (c) => ({
+    databaseName: c.databaseName,
+    userGroupCode: c.userGroupCode,
+    userName: c.userName,
+    password: c.password,
+  }),
+);

@@ -1,9 +1,9 @@
-import { SANDBOX_SIZES, type SandboxEntry, sandboxInstance } from "../testing/sandbox";
+import { erpSandbox } from "../testing/sandbox";
 import { startNetsisEmulator } from "./emulator/server";
 
-export const netsisSandbox: SandboxEntry = {
-  system: "netsis",
-  credentials: (baseUrl, secret) => ({
+export const netsisSandbox = erpSandbox(
+  "netsis",
+  (baseUrl, secret) => ({
     apiUrl: baseUrl,
     netsisUser: "NETSIS",
     netsisPassword: secret("password"),
@@ -16,18 +16,12 @@ export const netsisSandbox: SandboxEntry = {
     orderSeries: "W",
     customerPrefix: "120.W.",
   }),
-  async start({ seed, baseUrl, credentials: c, profile }) {
-    const erp = await startNetsisEmulator({
-      listen: false,
-      baseUrl,
-      seed,
-      productCount: SANDBOX_SIZES[profile].erp,
-      netsisUser: c.netsisUser,
-      netsisPassword: c.netsisPassword,
-      dbName: c.dbName,
-      dbUser: c.dbUser,
-      dbPassword: c.dbPassword,
-    });
-    return sandboxInstance(erp);
-  },
-};
+  startNetsisEmulator,
+  (c) => ({
+    netsisUser: c.netsisUser,
+    netsisPassword: c.netsisPassword,
+    dbName: c.dbName,
+    dbUser: c.dbUser,
+    dbPassword: c.dbPassword,
+  }),
+);

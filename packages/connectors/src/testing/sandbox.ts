@@ -69,6 +69,56 @@ export function keepOrdering(shop: OrderingShop, profile: SandboxProfile): () =>
   return shop.startOrderGenerator(profile === "demo" ? 3 * 60_000 : 10 * 60_000, 2);
 }
 
+/** What every emulator a sandbox starts takes: served by the server's own HTTP side at `baseUrl`. */
+export type SandboxEmulatorBase = { listen: false; baseUrl: string; seed: number; productCount: number };
+
+/** The tenant's login as the emulator's options (from the credentials `credentials` made). */
+type Login<O> = (credentials: Record<string, string>) => O;
+
+/** An ERP's sandbox: its emulator with the profile's catalogue, answering the tenant's login. */
+export function erpSandbox<O>(
+  system: string,
+  credentials: SandboxEntry["credentials"],
+  startEmulator: (options: SandboxEmulatorBase & O) => Promise<Emulator>,
+  login: Login<O>,
+): SandboxEntry {
+  return {
+    system,
+    credentials,
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const base = { listen: false as const, baseUrl, seed, productCount: SANDBOX_SIZES[profile].erp };
+      return sandboxInstance(await startEmulator({ ...base, ...login(c) }));
+    },
+  };
+}
+
+/** A shop's sandbox: the profile's catalogue and orders, and customers who keep ordering. */
+export function shopSandbox<O>(
+  system: string,
+  credentials: SandboxEntry["credentials"],
+  startEmulator: (
+    options: SandboxEmulatorBase & { orderCount: number } & O,
+  ) => Promise<Emulator & OrderingShop>,
+  login: Login<O>,
+): SandboxEntry {
+  return {
+    system,
+    credentials,
+    async start({ seed, baseUrl, credentials: c, profile }) {
+      const { shop: productCount, orders: orderCount } = SANDBOX_SIZES[profile];
+      const shop = await startEmulator({
+        listen: false,
+        baseUrl,
+        seed,
+        productCount,
+        orderCount,
+        ...login(c),
+      });
+      return sandboxInstance(shop, keepOrdering(shop, profile));
+    },
+  };
+}
+
 /** Places the orders `arrivals` says are due, now and from then on; returns the stop. */
 export function placeArrivals(
   arrivals: OrderArrivals,

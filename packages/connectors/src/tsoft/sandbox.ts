@@ -1,23 +1,16 @@
-import { keepOrdering, SANDBOX_SIZES, type SandboxEntry, sandboxInstance } from "../testing/sandbox";
+import { shopSandbox } from "../testing/sandbox";
 import { startTsoftEmulator } from "./emulator/server";
 
-export const tsoftSandbox: SandboxEntry = {
-  system: "tsoft",
-  credentials: (baseUrl, secret) => ({
+export const tsoftSandbox = shopSandbox(
+  "tsoft",
+  (baseUrl, secret) => ({
     storeUrl: baseUrl,
     apiUser: "entegrasyon",
     apiPass: secret("apiPass"),
   }),
-  async start({ seed, baseUrl, credentials: c, profile }) {
-    const shop = await startTsoftEmulator({
-      listen: false,
-      baseUrl,
-      seed,
-      productCount: SANDBOX_SIZES[profile].shop,
-      orderCount: SANDBOX_SIZES[profile].orders,
-      apiUser: c.apiUser,
-      apiPass: c.apiPass,
-    });
-    return sandboxInstance(shop, keepOrdering(shop, profile));
-  },
-};
+  startTsoftEmulator,
+  (c) => ({
+    apiUser: c.apiUser,
+    apiPass: c.apiPass,
+  }),
+);
