@@ -80,8 +80,8 @@ export default function DashboardPage() {
                 <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
                   <CompanyJobsWidget data={data} />
                 </Grid.Col>
-                {/* The last card of an odd count takes the row's rest, so no row ends in a hole. */}
-                <Grid.Col span={{ base: 12, md: 12, xl: 8 }}>
+                {/* Six cards: two rows of three, or three of two; no row ends in a hole. */}
+                <Grid.Col span={{ base: 12, md: 6, xl: 4 }}>
                   <TaskNotificationsWidget />
                 </Grid.Col>
               </Grid>
@@ -107,14 +107,11 @@ function DashboardSkeleton() {
         ))}
       </SimpleGrid>
       <Grid gap="lg">
-        {[0, 1, 2, 3].map((i) => (
+        {[0, 1, 2, 3, 4, 5].map((i) => (
           <Grid.Col key={i} span={{ base: 12, md: 6, xl: 4 }}>
             <CardSkeleton height={200} lines={4} />
           </Grid.Col>
         ))}
-        <Grid.Col span={{ base: 12, md: 12, xl: 8 }}>
-          <CardSkeleton height={200} lines={4} />
-        </Grid.Col>
       </Grid>
     </Stack>
   );
