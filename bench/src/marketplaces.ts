@@ -1,22 +1,25 @@
 /**
  * Stock to the marketplaces at 100,000 SKUs, under each one's own limits (the connectors' descriptor
- * budgets: Trendyol 50 per 10 s, Hepsiburada 240 a minute): calls per change, and wall time ÷ the least
+ * budgets: Trendyol 50 per 10 s, Hepsiburada 240 a minute, n11 1,000 a minute): calls per change, and wall time ÷ the least
  * time those calls can take under the limit (`leastTime`, bench/src/least-time.ts). Three runs each:
  * every SKU changed, 1 % changed, and the same full body again within 15 minutes (Trendyol refuses a
  * repeat; the connector does not send it). Batch results are polled every 200 ms (2 s in production).
- * Run: npm run bench:marketplaces -w bench   (SKUS=20000 for a quicker look)
+ * Run: npm run bench:marketplaces -w bench   (SKUS=20000 for a quicker look, ONLY=n11 for one marketplace)
  */
 
 import {
   CallCounter,
   type ConnectorContext,
   createHepsiburadaConnector,
+  createN11Connector,
   createTrendyolConnector,
   hepsiburadaDescriptor,
   InMemoryRateLimitStore,
+  n11Descriptor,
   type ShopConnector,
   type StockUpdate,
   startHepsiburadaEmulator,
+  startN11Emulator,
   startTrendyolEmulator,
   trendyolDescriptor,
 } from "@ep/connectors";
@@ -90,6 +93,23 @@ async function hepsiburada() {
   }
 }
 
+async function n11() {
+  const emu = await startN11Emulator({ seed: 11, productCount: SKUS });
+  try {
+    const counter = new CallCounter();
+    const conn = createN11Connector(emu.credentials, ctx(counter));
+    const all = emu.products.map((p) => ({ sku: String(p.stockCode), locationId: "default", qty: 5 }));
+    await run("n11", "n11", n11Descriptor.budget, conn, counter, all, "all changed");
+    const some = all.filter((_, i) => i % 100 === 0).map((u) => ({ ...u, qty: 6 }));
+    await run("n11", "n11", n11Descriptor.budget, conn, counter, some, "1 % changed");
+  } finally {
+    await emu.close();
+  }
+}
+
 console.log(`marketplace stock at ${SKUS} SKUs, each under its own limit`);
-await trendyol();
-await hepsiburada();
+// ONLY=n11 (or a comma list) runs some of them.
+const only = new Set((process.env.ONLY ?? "trendyol,hepsiburada,n11").split(","));
+if (only.has("trendyol")) await trendyol();
+if (only.has("hepsiburada")) await hepsiburada();
+if (only.has("n11")) await n11();

@@ -12,6 +12,7 @@ export * from "./logo-isbasi/index";
 export * from "./luca-koza/index";
 export * from "./luca-portal/index";
 export * from "./mikro/index";
+export * from "./n11/index";
 export * from "./nebim/index";
 export * from "./netsis/index";
 export * from "./registry";

@@ -17,6 +17,7 @@ import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
 import { lucaPortalModule } from "./luca-portal/index";
 import { mikroModule } from "./mikro/index";
+import { n11Module } from "./n11/index";
 import { nebimModule } from "./nebim/index";
 import { netsisModule } from "./netsis/index";
 import type {
@@ -77,7 +78,7 @@ const MODULES: ConnectorModule[] = [
  * spec's shop list and are not offered at registration; the channel model of the server finds them by
  * `system`. One line each.
  */
-const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule, hepsiburadaModule];
+const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule, hepsiburadaModule, n11Module];
 
 function placeholder(
   kind: ConnectorKind,

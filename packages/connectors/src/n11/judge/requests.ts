@@ -1,0 +1,236 @@
+/**
+ * The n11 judge, request shapes: every operation the connector sends, with its path, query and body as
+ * n11's developer documentation gives them (developer.n11.com/documentation, the REST pages that replaced
+ * magazadestek.n11.com's "RestAPI …" pages; field tables and sample bodies), checked against public clients
+ * of other authors (loncadev/lonca sdks/n11, live-read on 2026-10-10; the REST paths of several live
+ * integrations). Headers, limits and retirements are runtime rules (rules.ts). Written from the pages,
+ * never copied. A request no operation matches fails as unknown.
+ */
+
+import type { RecordedRequest, RequestJudge, Verdict } from "../../testing/recorder";
+
+type Row = Record<string, unknown>;
+type Check = (v: unknown) => string | undefined;
+
+export interface N11Operation {
+  operation: string;
+  method: "GET" | "POST" | "PUT";
+  path: RegExp;
+  /** Where the shape is stated. */
+  source: string;
+  query: Record<string, Check>;
+  body?: (b: unknown) => string[];
+}
+
+const int =
+  (min = 0, max = Number.MAX_SAFE_INTEGER): Check =>
+  (v) => {
+    const n = typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : Number.NaN;
+    return Number.isInteger(n) && n >= min && n <= max ? undefined : `must be an integer ${min}..${max}`;
+  };
+const str: Check = (v) => (typeof v === "string" && v.length > 0 ? undefined : "must be a non-empty string");
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`;
+const ids: Check = (v) =>
+  typeof v === "string" && /^\d+(,\d+)*$/.test(v) ? undefined : "must be package ids";
+
+const isObj = (v: unknown): v is Row => !!v && typeof v === "object" && !Array.isArray(v);
+const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** Fields of an object outside `allowed`, and `required` ones missing. */
+function fields(o: Row, allowed: string[], required: string[], at: string): string[] {
+  const p: string[] = [];
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k)) p.push(`${at}${k} is not a field of this request`);
+  for (const k of required) if (o[k] === undefined || o[k] === null) p.push(`${at}${k} required`);
+  return p;
+}
+
+const DOC = "https://developer.n11.com/documentation";
+/** shipmentPackageStatus values; one per request (the filter takes a single value). */
+export const N11_STATUSES = [
+  "Created",
+  "Picking",
+  "Shipped",
+  "Delivered",
+  "Cancelled",
+  "UnPacked",
+  "UnSupplied",
+];
+export const CURRENCIES = ["TL", "USD", "EUR"];
+
+export const N11_OPERATIONS: N11Operation[] = [
+  {
+    operation: "getCategories",
+    method: "GET",
+    path: /^\/cdn\/categories$/,
+    source: `${DOC}/n11-marketplace-entegrasyonu/kategori-agaci-listeleme/ (no parameters, the whole tree)`,
+    query: {},
+  },
+  {
+    operation: "getCategoryAttributes",
+    method: "GET",
+    path: /^\/cdn\/category\/\d+\/attribute$/,
+    source: `${DOC}/n11-marketplace-entegrasyonu/kategori-ozellikleri-listeleme/`,
+    query: {},
+  },
+  {
+    operation: "getProductQuery",
+    method: "GET",
+    path: /^\/ms\/product-query$/,
+    source: `${DOC}/n11-marketplace-entegrasyonu/satici-urun-sorgulama/ (page 0-based, size default 20, max 250)`,
+    query: {
+      page: int(0),
+      size: int(1, 250),
+      id: int(1),
+      stockCode: str,
+      productMainId: str,
+      saleStatus: oneOf("Before_Sale", "On_Sale", "Out_Of_Stock", "Sale_Closed"),
+      productStatus: str,
+      categoryIds: ids,
+    },
+  },
+  {
+    operation: "updateProductPriceAndStock",
+    method: "POST",
+    path: /^\/ms\/product\/tasks\/price-stock-update$/,
+    source: `${DOC}/n11-marketplace-entegrasyonu/urun-fiyat-stok-guncelleme/ ({ payload: { integrator, skus: [{ stockCode, listPrice, salePrice, quantity, currencyType }] } })`,
+    query: {},
+    body: (b) => {
+      if (!isObj(b) || !isObj(b.payload)) return ["body must be { payload: { integrator, skus } }"];
+      const p = fields(b, ["payload"], ["payload"], "");
+      const pl = b.payload;
+      p.push(...fields(pl, ["integrator", "skus"], ["integrator", "skus"], "payload."));
+      if (typeof pl.integrator !== "string" || pl.integrator.trim() === "")
+        p.push("payload.integrator must be the integrator's name");
+      if (!Array.isArray(pl.skus) || pl.skus.length === 0) return [...p, "payload.skus must not be empty"];
+      pl.skus.forEach((s, i) => {
+        const at = `payload.skus[${i}].`;
+        if (!isObj(s)) {
+          p.push(`${at} must be an object`);
+          return;
+        }
+        p.push(
+          ...fields(
+            s,
+            ["stockCode", "listPrice", "salePrice", "quantity", "currencyType"],
+            ["stockCode"],
+            at,
+          ),
+        );
+        if (typeof s.stockCode !== "string" || s.stockCode === "") p.push(`${at}stockCode must be a string`);
+        if (s.quantity !== undefined && !(Number.isInteger(s.quantity) && (s.quantity as number) >= 0))
+          p.push(`${at}quantity must be a whole number ≥ 0`);
+        for (const k of ["listPrice", "salePrice"])
+          if (s[k] !== undefined && !(isNum(s[k]) && s[k] > 0)) p.push(`${at}${k} must be a positive number`);
+        if (s.currencyType !== undefined && !CURRENCIES.includes(String(s.currencyType)))
+          p.push(`${at}currencyType must be one of ${CURRENCIES.join(", ")}`);
+        if (s.quantity === undefined && s.listPrice === undefined && s.salePrice === undefined)
+          p.push(`${at} carries neither stock nor price`);
+      });
+      return p;
+    },
+  },
+  {
+    operation: "getTaskDetails",
+    method: "POST",
+    path: /^\/ms\/product\/task-details\/page-query$/,
+    source: `${DOC}/n11-marketplace-entegrasyonu/task-detail-sorgulama/ ({ taskId, pageable: { page, size } })`,
+    query: {},
+    body: (b) => {
+      if (!isObj(b)) return ["body must be an object"];
+      const p = fields(b, ["taskId", "pageable"], ["taskId"], "");
+      if (!Number.isInteger(b.taskId)) p.push("taskId must be a number");
+      if (b.pageable !== undefined) {
+        if (!isObj(b.pageable)) p.push("pageable must be { page, size }");
+        else {
+          p.push(...fields(b.pageable, ["page", "size"], [], "pageable."));
+          if (
+            b.pageable.page !== undefined &&
+            !(Number.isInteger(b.pageable.page) && (b.pageable.page as number) >= 0)
+          )
+            p.push("pageable.page must be a whole number ≥ 0");
+          if (
+            b.pageable.size !== undefined &&
+            !(Number.isInteger(b.pageable.size) && (b.pageable.size as number) >= 1)
+          )
+            p.push("pageable.size must be a whole number ≥ 1");
+        }
+      }
+      return p;
+    },
+  },
+  {
+    operation: "getShipmentPackages",
+    method: "GET",
+    path: /^\/rest\/delivery\/v1\/shipmentPackages$/,
+    source: `${DOC}/n11-siparis-entegrasyonu/siparis-listeleme-servisi/ (startDate/endDate ms, one status, page 0-based, size ≤ 100)`,
+    query: {
+      startDate: int(0),
+      endDate: int(0),
+      status: oneOf(...N11_STATUSES),
+      orderNumber: str,
+      packageIds: ids,
+      page: int(0),
+      size: int(1, 100),
+      orderByDirection: oneOf("ASC", "DESC"),
+      orderByField: str,
+      deliveryAddressType: oneOf("KTN", "EASYPOINT", "PUP"),
+    },
+  },
+  {
+    operation: "updateOrder",
+    method: "PUT",
+    path: /^\/rest\/order\/v1\/update$/,
+    source: `${DOC}/n11-siparis-entegrasyonu/siparis-kalemlerini-guncelleme-servisi/ ({ lines: [{ lineId }], status: "Picking" })`,
+    query: {},
+    body: (b) => {
+      if (!isObj(b)) return ["body must be an object"];
+      const p = fields(b, ["lines", "status"], ["lines", "status"], "");
+      if (b.status !== "Picking") p.push("status must be Picking");
+      if (!Array.isArray(b.lines) || b.lines.length === 0) p.push("lines must list the package's lines");
+      else
+        b.lines.forEach((l, i) => {
+          if (!isObj(l) || !Number.isInteger(l.lineId) || Object.keys(l).length !== 1)
+            p.push(`lines[${i}] must be { lineId } (a number)`);
+        });
+      return p;
+    },
+  },
+  // The SOAP product-write services: known so their use is judged by the retirement rule, not as unknown.
+  {
+    operation: "soap.productWrite",
+    method: "POST",
+    path: /^\/ws\/(ProductStockService|ProductSellingService|ProductService)\/?$/,
+    source: `${DOC}/changelog/ (2025-01-25: ProductSellingService, ProductStockService and ProductService's product methods closed)`,
+    query: {},
+  },
+];
+
+/** The API's own path: from /cdn, /ms, /rest or /ws on (a sandbox mounts the emulator under a prefix). */
+export function apiPath(path: string): string {
+  return path.replace(/^.*?(?=\/(?:cdn|ms|rest|ws)\/)/, "");
+}
+
+export function findOperation(method: string, path: string): N11Operation | undefined {
+  const p = apiPath(path);
+  return N11_OPERATIONS.find((o) => o.method === method && o.path.test(p));
+}
+
+export const judgeN11Request: RequestJudge = (r: RecordedRequest): Verdict | undefined => {
+  const op = findOperation(r.method, r.path);
+  if (!op) return undefined;
+  const p: string[] = [];
+  for (const [k, v] of Object.entries(r.query ?? {})) {
+    const check = op.query[k];
+    if (!check) p.push(`${k} is not a parameter of ${op.operation}`);
+    else {
+      const problem = check(v);
+      if (problem) p.push(`${k} ${problem}`);
+    }
+  }
+  if (op.body) p.push(...op.body(r.body));
+  return { operation: op.operation, problems: p };
+};

@@ -1,0 +1,221 @@
+/**
+ * n11's runtime rules (src/testing/runtime-rules.ts): what the request shapes cannot show — the key pair in
+ * headers, the 1,000-SKU task, the price pair and its two decimals, listPrice ≥ salePrice, one integrator
+ * name for every task, the order listing's 15-day window, its November-2024 floor and 1,000 calls a
+ * minute, and the retired SOAP product writes. Each with its sources; VERIFIED.md lists them (a test checks).
+ */
+
+import type { RecordedRequest } from "../../testing/recorder";
+import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
+import { N11_BATCH, N11_ORDER_LIMIT, N11_ORDER_WINDOW_MS, N11_ORDERS_FROM } from "../descriptor";
+import { apiPath, findOperation } from "./requests";
+
+const DEV = "https://developer.n11.com/documentation";
+const SUPPORT = "https://magazadestek.n11.com/satis-surecleri";
+const LONCA = "loncadev/lonca@dbdbaa247bd9abdbaf130af3dbd14114529194ab:sdks/n11/RESEARCH.md";
+const SRC = {
+  priceStockDoc: {
+    kind: "vendor-doc",
+    ref: `${DEV}/n11-marketplace-entegrasyonu/urun-fiyat-stok-guncelleme/`,
+    says: "at most 1000 SKUs per task; listPrice and salePrice sent together, a dot and 2 decimals, listPrice ≥ salePrice, else REJECT; a field left out is not updated",
+  },
+  priceStockSupport: {
+    kind: "vendor-doc",
+    ref: `${SUPPORT}/restapi-urun-bilgileri-ve-fiyat-stok-guncelleme-servisi-10173`,
+    says: "Tek seferde maximum 1000 sku; fiyat güncellemelerinde listPrice ve salePrice birlikte gönderilmelidir; küsurat noktadan sonra 2 hane, aksi takdirde REJECT; listPrice, salePrice'dan yüksek olmalıdır",
+  },
+  productCreate: {
+    kind: "vendor-doc",
+    ref: `${SUPPORT}/restapi-urun-yukleme-10393`,
+    says: "integrator: API Kullanıcı/Entegratör Firma ismini yazınız. Tüm gönderimlerinizde aynı ismi iletiniz.",
+  },
+  auth: {
+    kind: "vendor-doc",
+    ref: `${SUPPORT}/restapi-servisleri-10173`,
+    says: "Header'da key-value olarak appkey ve appsecret iletilmelidir (Satıcı Ofisi > Hesabım > Api Hesapları)",
+  },
+  categoryAuth: {
+    kind: "vendor-changelog",
+    ref: `${DEV}/changelog/ (2025-07-17)`,
+    says: "category services need API Key & Secret from 2025-08-15",
+  },
+  liveRead: {
+    kind: "public-code",
+    ref: LONCA,
+    says: "read live 2026-10-10: /ms and /rest need both headers, /cdn still answers with appkey alone; shipmentPackages clamps windows to 15 days and size to 100 silently",
+  },
+  ordersSupport: {
+    kind: "vendor-doc",
+    ref: `${SUPPORT}/restapi-siparis-listeleme-10413`,
+    says: "1 dakika içerisinde maksimum 1000 adet istek; status tek bir değer; 2024 Kasım öncesi sipariş datası verilmez; yalnız startDate → sonraki 1 aylık kayıtlar",
+  },
+  ordersDoc: {
+    kind: "vendor-doc",
+    ref: `${DEV}/n11-siparis-entegrasyonu/siparis-listeleme-servisi/`,
+    says: "size max 100; only startDate → 15 days forward, only endDate → 15 days back; no orders before November 2024; 1000 requests a minute",
+  },
+  soapClosed: {
+    kind: "vendor-changelog",
+    ref: `${DEV}/changelog/ (2025-01-25)`,
+    says: "SOAP ProductSellingService, ProductStockService and ProductService's product-management methods are closed",
+  },
+  soapClosedSupport: {
+    kind: "vendor-doc",
+    ref: `${SUPPORT}/restapi-servisleri-10173`,
+    says: "1 Haziran 2024 tarihinde SOAP üzerinden yapılan stok fiyat güncellemeleri ve ürün bilgileri güncelleme işlevleri kapatılacaktır",
+  },
+} satisfies Record<string, RuleSource>;
+
+const TASK = /^\/ms\/product\/tasks\//;
+const PRICE_STOCK = /^\/ms\/product\/tasks\/price-stock-update$/;
+const ORDERS = /^\/rest\/delivery\/v1\/shipmentPackages$/;
+const skus = (r: RecordedRequest): Array<Record<string, unknown>> => {
+  const s = (r.body as { payload?: { skus?: unknown } } | undefined)?.payload?.skus;
+  return Array.isArray(s) ? (s as Array<Record<string, unknown>>) : [];
+};
+const integrator = (r: RecordedRequest) =>
+  (r.body as { payload?: { integrator?: unknown } } | undefined)?.payload?.integrator;
+const twoDecimals = (n: unknown) => typeof n !== "number" || Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
+
+/** The rules; the minute of the order-listing limit may be scaled by tests. */
+export function n11Rules(opts: { orderWindowMs?: number } = {}): RuntimeRule[] {
+  const minute = opts.orderWindowMs ?? N11_ORDER_LIMIT.windowMs;
+  return [
+    {
+      id: "n11.auth-headers",
+      kind: "required-header",
+      description:
+        "Every REST request carries the appkey and appsecret headers (categories too since 2025-08-15).",
+      sources: [SRC.auth, SRC.categoryAuth],
+      check: (r) => {
+        const p: string[] = [];
+        if (apiPath(r.path).startsWith("/ws/")) return p; // SOAP carries the pair in its body
+        if (!String(r.headers.appkey ?? "").trim()) p.push("appkey header missing");
+        if (!String(r.headers.appsecret ?? "").trim()) p.push("appsecret header missing");
+        return p;
+      },
+    },
+    {
+      id: "n11.task-1000-skus",
+      kind: "facet",
+      description: `At most ${N11_BATCH} SKUs per product task.`,
+      sources: [SRC.priceStockDoc, SRC.priceStockSupport],
+      check: (r) =>
+        TASK.test(apiPath(r.path)) && skus(r).length > N11_BATCH
+          ? [`${skus(r).length} SKUs (max ${N11_BATCH})`]
+          : [],
+    },
+    {
+      id: "n11.price-pair",
+      kind: "facet",
+      description: "A price change sends listPrice and salePrice together.",
+      sources: [SRC.priceStockDoc, SRC.priceStockSupport],
+      check: (r) =>
+        PRICE_STOCK.test(apiPath(r.path))
+          ? skus(r)
+              .filter((s) => (s.listPrice === undefined) !== (s.salePrice === undefined))
+              .map((s) => `${String(s.stockCode)}: listPrice and salePrice must go together`)
+          : [],
+    },
+    {
+      id: "n11.price-two-decimals",
+      kind: "facet",
+      description: "Prices carry at most two decimals (else the task is REJECTed).",
+      sources: [SRC.priceStockSupport, SRC.priceStockDoc],
+      check: (r) =>
+        PRICE_STOCK.test(apiPath(r.path))
+          ? skus(r)
+              .filter((s) => !twoDecimals(s.listPrice) || !twoDecimals(s.salePrice))
+              .map((s) => `${String(s.stockCode)}: more than two decimals`)
+          : [],
+    },
+    {
+      id: "n11.list-price-not-below-sale",
+      kind: "facet",
+      description: "listPrice may not be lower than salePrice (equal is allowed).",
+      sources: [SRC.priceStockSupport, SRC.priceStockDoc],
+      check: (r) =>
+        PRICE_STOCK.test(apiPath(r.path))
+          ? skus(r)
+              .filter(
+                (s) =>
+                  typeof s.listPrice === "number" &&
+                  typeof s.salePrice === "number" &&
+                  s.listPrice < s.salePrice,
+              )
+              .map((s) => `${String(s.stockCode)}: listPrice below salePrice`)
+          : [],
+    },
+    {
+      id: "n11.same-integrator",
+      kind: "required-sequence",
+      description: "Every product task names the same integrator as the tasks before it.",
+      sources: [SRC.productCreate, SRC.priceStockDoc],
+      check: (r, earlier) => {
+        if (r.method !== "POST" || !TASK.test(apiPath(r.path))) return [];
+        const first = earlier.find((e) => e.method === "POST" && TASK.test(apiPath(e.path)) && integrator(e));
+        const was = first ? integrator(first) : undefined;
+        return was !== undefined && was !== integrator(r)
+          ? [`integrator '${String(integrator(r))}' after '${String(was)}'`]
+          : [];
+      },
+    },
+    {
+      id: "n11.order-window-15-days",
+      kind: "facet",
+      description: "An order listing asks for at most 15 days (n11 silently answers a wider range with 15).",
+      sources: [SRC.ordersDoc, SRC.liveRead, SRC.ordersSupport],
+      check: (r) => {
+        if (!ORDERS.test(apiPath(r.path))) return [];
+        const from = Number(r.query.startDate);
+        const to = Number(r.query.endDate);
+        return r.query.startDate !== undefined &&
+          r.query.endDate !== undefined &&
+          to - from > N11_ORDER_WINDOW_MS
+          ? [`window of ${Math.round((to - from) / 86_400_000)} days (max 15)`]
+          : [];
+      },
+    },
+    {
+      id: "n11.orders-since-2024-11",
+      kind: "version-dated",
+      since: "2024-11-01",
+      description: "The order listing serves no orders from before November 2024.",
+      sources: [SRC.ordersSupport, SRC.ordersDoc],
+      check: (r) =>
+        ORDERS.test(apiPath(r.path)) &&
+        r.query.startDate !== undefined &&
+        Number(r.query.startDate) < N11_ORDERS_FROM
+          ? ["startDate before 2024-11-01: n11 serves no older orders"]
+          : [],
+    },
+    {
+      id: "n11.orders-1000-per-minute",
+      kind: "required-sequence",
+      description: "shipmentPackages: at most 1000 requests a minute.",
+      sources: [SRC.ordersSupport, SRC.ordersDoc],
+      check: (r, earlier) => {
+        if (!ORDERS.test(apiPath(r.path))) return [];
+        const inWindow = earlier.filter((e) => ORDERS.test(apiPath(e.path)) && e.at > r.at - minute).length;
+        return inWindow >= N11_ORDER_LIMIT.requests ? ["over 1000 order-listing requests a minute"] : [];
+      },
+    },
+    {
+      id: "n11.soap-product-writes-retired",
+      kind: "version-dated",
+      since: "2025-01-25",
+      description:
+        "SOAP ProductStockService, ProductSellingService and ProductService writes are closed (REST tasks instead).",
+      sources: [SRC.soapClosed, SRC.soapClosedSupport],
+      check: (r) =>
+        findOperation(r.method, r.path)?.operation === "soap.productWrite"
+          ? ["SOAP product writes are closed since 2025-01-25; use /ms/product/tasks"]
+          : [],
+    },
+  ];
+}
+
+/** Rules the emulator does not refuse: n11 answers them silently (a clamped window), the judge still reports them. */
+export const N11_SILENT_RULES = new Set(["n11.order-window-15-days", "n11.orders-since-2024-11"]);
+
+export { N11_VERSION_PIN } from "../descriptor";
