@@ -1,3 +1,4 @@
+import { message } from "@ep/contracts";
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 import type { ApiVersionPin } from "../sdk/version-pin";
 
@@ -29,10 +30,8 @@ export const N11_VERSION_PIN: ApiVersionPin = {
     "https://developer.n11.com/documentation/changelog/ (SOAP ProductSellingService, ProductStockService and ProductService writes closed 2025-01-25; orders to REST 2024-12-25)",
 };
 
-const NO_LISTING =
-  "n11'e ürün açma henüz bu bağlantıda yok: ürünlerinizi n11 Satıcı Ofisi'nde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.";
-const NO_INVOICE_LINK =
-  "n11 fatura linkini yalnızca eski SOAP servisiyle (SellerInvoiceService) alıyor; bu bağlantı faturayı n11'e göndermez, faturayı n11 Satıcı Ofisi'nden yükleyin.";
+const NO_LISTING = message("connectors.n11ListingUnsupported");
+const NO_INVOICE_LINK = message("connectors.n11InvoiceLinkUnsupported");
 
 export const n11Descriptor = defineConnector("shop", "n11", {
   credentials: [

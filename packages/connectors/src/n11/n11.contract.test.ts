@@ -267,7 +267,7 @@ describe("n11 orders", () => {
     const e = await caught(shop.updateOrderStatus(pkg.id, { status: "Picking" }));
     expect(e.reason).toBe("validation");
     expect(e.systemMessage).toContain("Cancelled statüsünde");
-    const t = await caught(shop.updateOrderStatus(pkg.id, { trackingNumber: "YK1" }));
+    const t = await caught(shop.updateOrderStatus(pkg.id, { status: "Shipped", trackingNumber: "YK1" }));
     expect(t.reason).toBe("unsupported");
     expect(t.merchantMessage).toMatch(/kampanya kodu/);
     const s = await caught(shop.updateOrderStatus(pkg.id, { status: "Shipped" }));

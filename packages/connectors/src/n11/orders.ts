@@ -9,6 +9,7 @@
  * campaign code (`cargoTrackingNumber`), read with the package, not sent to n11.
  */
 
+import { message } from "@ep/contracts";
 import type { OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Address, Option, Order, Page, PageQuery } from "../sdk/model";
@@ -196,8 +197,7 @@ export class N11Orders {
         reason: "unsupported",
         system: "n11",
         operation: "updateOrder",
-        merchantMessage:
-          "n11'de kargo takip numarasını n11 verir (kampanya kodu); siparişle birlikte okunur, n11'e gönderilmez.",
+        merchantMessage: message("connectors.n11TrackingNumberIsN11s"),
       });
     // n11's one seller step is the approval (Picking); an "Invoiced" order is approved first.
     if (update.status !== "Picking" && update.status !== "Invoiced")

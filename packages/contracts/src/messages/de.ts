@@ -249,6 +249,12 @@ export const de: MessageCatalog = {
       "Die Shopier-Verbindung braucht entweder ein persönliches Zugriffstoken (PAT) oder client_id, client_secret und Refresh-Token der OAuth-App.",
     shopierVatRateInvalid:
       'Der MwSt.-Satz "{{rate}}" in der Shopier-Verbindung ist ungültig. Geben Sie 0, 1, 10 oder 20 ein; bis dahin werden keine Produkte übertragen.',
+    n11ListingUnsupported:
+      "Das Einstellen von Produkten auf n11 gehört noch nicht zu dieser Verbindung: Stellen Sie sie im n11 Seller Office ein; Bestand, Preise und Bestellungen fließen von hier. Kategorie- und Merkmallisten werden gelesen.",
+    n11InvoiceLinkUnsupported:
+      "n11 nimmt Rechnungslinks nur über seinen alten SOAP-Dienst (SellerInvoiceService) an; diese Verbindung sendet die Rechnung nicht an n11, laden Sie sie im n11 Seller Office hoch.",
+    n11TrackingNumberIsN11s:
+      "Bei n11 vergibt n11 die Sendungsnummer (Kampagnencode); sie wird mit der Bestellung gelesen und nicht an n11 gesendet.",
     lucaKozaOrderUnsupported:
       "LucaKoza hat keinen Dienst zum Anlegen von Verkaufsaufträgen; Bestellungen, Kundenkarten und Rechnungen werden über diese Verbindung nicht an LucaKoza übertragen. Aus LucaKoza werden Lagerkarten, Lagerbestände, Preise und Kategorien gelesen.",
     lucaKozaBranchChoice:

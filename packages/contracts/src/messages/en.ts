@@ -268,6 +268,12 @@ export const en: MessageCatalog = {
       "The Shopier connection needs either a personal access token (PAT) or the OAuth app's client_id, client_secret and refresh token.",
     shopierVatRateInvalid:
       'The VAT rate "{{rate}}" in the Shopier connection is not valid. Enter 0, 1, 10 or 20; products are not transferred until it is corrected.',
+    n11ListingUnsupported:
+      "Listing products on n11 is not part of this connection yet: list them in the n11 Seller Office; stock, prices and orders flow from here. Category and attribute lists are read.",
+    n11InvoiceLinkUnsupported:
+      "n11 takes invoice links only through its old SOAP service (SellerInvoiceService); this connection does not send the invoice to n11, upload it in the n11 Seller Office.",
+    n11TrackingNumberIsN11s:
+      "On n11 the cargo tracking number is issued by n11 (campaign code); it is read with the order and not sent to n11.",
     lucaKozaOrderUnsupported:
       "LucaKoza has no service that creates sales orders; orders, customer cards and invoices are not transferred to LucaKoza by this connection. Stock cards, depot quantities, prices and categories are read from LucaKoza.",
     lucaKozaBranchChoice:

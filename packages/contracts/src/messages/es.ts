@@ -241,6 +241,12 @@ export const es: MessageCatalog = {
       "La conexión de Shopier necesita un token de acceso personal (PAT) o el client_id, client_secret y token de actualización de la app OAuth.",
     shopierVatRateInvalid:
       'El tipo de IVA "{{rate}}" de la conexión con Shopier no es válido. Introduzca 0, 1, 10 o 20; los productos no se transfieren hasta corregirlo.',
+    n11ListingUnsupported:
+      "Publicar productos en n11 aún no forma parte de esta conexión: publíquelos en la Seller Office de n11; el stock, los precios y los pedidos fluyen desde aquí. Se leen las listas de categorías y atributos.",
+    n11InvoiceLinkUnsupported:
+      "n11 solo acepta enlaces de factura mediante su antiguo servicio SOAP (SellerInvoiceService); esta conexión no envía la factura a n11, súbala en la Seller Office de n11.",
+    n11TrackingNumberIsN11s:
+      "En n11 el número de seguimiento lo asigna n11 (código de campaña); se lee con el pedido y no se envía a n11.",
     lucaKozaOrderUnsupported:
       "LucaKoza no tiene ningún servicio que cree pedidos de venta; esta conexión no transfiere pedidos, fichas de cliente ni facturas a LucaKoza. De LucaKoza se leen fichas de existencias, cantidades por almacén, precios y categorías.",
     lucaKozaBranchChoice:

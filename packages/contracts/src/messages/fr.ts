@@ -245,6 +245,12 @@ export const fr: MessageCatalog = {
       "La connexion Shopier exige soit un jeton d'accès personnel (PAT), soit le client_id, le client_secret et le jeton d'actualisation de l'application OAuth.",
     shopierVatRateInvalid:
       "Le taux de TVA « {{rate}} » de la connexion Shopier n'est pas valide. Saisissez 0, 1, 10 ou 20 ; les produits ne sont pas transférés tant qu'il n'est pas corrigé.",
+    n11ListingUnsupported:
+      "La mise en vente de produits sur n11 ne fait pas encore partie de cette connexion : mettez-les en vente dans le Seller Office de n11 ; le stock, les prix et les commandes passent par ici. Les listes de catégories et d'attributs sont lues.",
+    n11InvoiceLinkUnsupported:
+      "n11 n'accepte les liens de facture que par son ancien service SOAP (SellerInvoiceService) ; cette connexion n'envoie pas la facture à n11, téléversez-la dans le Seller Office de n11.",
+    n11TrackingNumberIsN11s:
+      "Sur n11, le numéro de suivi est attribué par n11 (code de campagne) ; il est lu avec la commande et n'est pas envoyé à n11.",
     lucaKozaOrderUnsupported:
       "LucaKoza n'a aucun service de création de commandes client ; cette connexion ne transfère ni commandes, ni fiches client, ni factures vers LucaKoza. Les fiches de stock, quantités par dépôt, prix et catégories sont lus depuis LucaKoza.",
     lucaKozaBranchChoice:

@@ -228,6 +228,12 @@ export const ja: MessageCatalog = {
       "Shopier 接続には個人アクセストークン (PAT)、または OAuth アプリの client_id・client_secret・リフレッシュトークンが必要です。",
     shopierVatRateInvalid:
       "Shopier 接続の VAT 税率「{{rate}}」は無効です。0、1、10、20 のいずれかを入力してください。修正されるまで製品は転送されません。",
+    n11ListingUnsupported:
+      "n11 への商品出品はこの接続ではまだできません。n11 セラーオフィスで出品してください。在庫・価格・注文はここから連携されます。カテゴリと属性の一覧は読み込まれます。",
+    n11InvoiceLinkUnsupported:
+      "n11 は請求書リンクを旧 SOAP サービス（SellerInvoiceService）でのみ受け付けます。この接続は請求書を n11 に送信しません。n11 セラーオフィスでアップロードしてください。",
+    n11TrackingNumberIsN11s:
+      "n11 では配送追跡番号は n11 が発行します（キャンペーンコード）。注文とともに読み込まれ、n11 には送信されません。",
     lucaKozaOrderUnsupported:
       "LucaKoza には販売注文を作成するサービスがないため、この接続では注文・顧客カード・請求書を LucaKoza に転送しません。LucaKoza からは在庫カード、倉庫別数量、価格、カテゴリを読み取ります。",
     lucaKozaBranchChoice:

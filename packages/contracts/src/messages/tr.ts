@@ -274,6 +274,12 @@ export const tr = {
       "Shopier bağlantısında ya kişisel erişim anahtarı (PAT) ya da OAuth uygulamasının client_id, client_secret ve yenileme anahtarı girilmelidir.",
     shopierVatRateInvalid:
       'Shopier bağlantısındaki KDV oranı "{{rate}}" geçerli değil. 0, 1, 10 veya 20 giriniz; ürünler düzeltilene kadar aktarılmaz.',
+    n11ListingUnsupported:
+      "n11'e ürün açma henüz bu bağlantıda yok: ürünlerinizi n11 Satıcı Ofisi'nde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.",
+    n11InvoiceLinkUnsupported:
+      "n11 fatura linkini yalnızca eski SOAP servisiyle (SellerInvoiceService) alıyor; bu bağlantı faturayı n11'e göndermez, faturayı n11 Satıcı Ofisi'nden yükleyin.",
+    n11TrackingNumberIsN11s:
+      "n11'de kargo takip numarasını n11 verir (kampanya kodu); siparişle birlikte okunur, n11'e gönderilmez.",
     lucaKozaOrderUnsupported:
       "LucaKoza'da satış siparişi oluşturan bir servis yoktur; siparişler, müşteri kartları ve faturalar bu bağlantıyla LucaKoza'ya aktarılmaz. LucaKoza'dan stok kartları, depo miktarları, fiyatlar ve kategoriler okunur.",
     lucaKozaBranchChoice:

@@ -210,6 +210,11 @@ export const zh: MessageCatalog = {
       "Shopier 连接需要个人访问令牌 (PAT)，或 OAuth 应用的 client_id、client_secret 和刷新令牌。",
     shopierVatRateInvalid:
       "Shopier 连接中的增值税税率“{{rate}}”无效。请输入 0、1、10 或 20；更正之前产品不会被传输。",
+    n11ListingUnsupported:
+      "此连接尚不支持在 n11 上架商品：请在 n11 卖家办公室上架；库存、价格和订单从这里同步。会读取类目和属性列表。",
+    n11InvoiceLinkUnsupported:
+      "n11 仅通过其旧 SOAP 服务（SellerInvoiceService）接收发票链接；此连接不会向 n11 发送发票，请在 n11 卖家办公室上传。",
+    n11TrackingNumberIsN11s: "在 n11 上，物流跟踪号由 n11 签发（活动代码）；它随订单读取，不会发送给 n11。",
     lucaKozaOrderUnsupported:
       "LucaKoza 没有创建销售订单的服务；此连接不会向 LucaKoza 传输订单、客户卡和发票。从 LucaKoza 读取库存卡、仓库数量、价格和类别。",
     lucaKozaBranchChoice:
