@@ -312,6 +312,30 @@ describe("n11 faults and refusals", () => {
     emu.recorder.clear();
   });
 
+  it("plays both sides of the category-header disagreement: appkey alone answers (live), not on the changelog's side", async () => {
+    const cats = () =>
+      fetch(`${emu.credentials.apiUrl}/cdn/categories`, { headers: { appkey: emu.credentials.appKey } });
+    expect((await cats()).status).toBe(200);
+    emu.rules.playSide("changelog");
+    try {
+      const refused = await cats();
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toBe("Authentication failed");
+    } finally {
+      emu.rules.playSide(undefined);
+    }
+    const judged = (side?: string) =>
+      judgeWithRules(emu.recorder.list(), judgeN11Request, n11Rules(), { side }).failures.map((f) =>
+        f.problems.join(),
+      );
+    expect(judged()).toEqual([]);
+    expect(judged("changelog")).toEqual([
+      expect.stringContaining("n11.category-secret"),
+      expect.stringContaining("n11.category-secret"),
+    ]);
+    emu.recorder.clear();
+  });
+
   it("is an N11Connector registered as a sales channel, not a registration type", () => {
     expect(listSalesChannels().map((d) => d.system)).toContain("n11");
     expect(listConnectors("shop").map((d) => d.system)).not.toContain("n11");

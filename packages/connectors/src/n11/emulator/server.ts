@@ -120,7 +120,7 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
           body: { "@type": "GoneException", message: "Bu servis kapatılmıştır, REST API kullanınız" },
         };
       // A missing header: /ms answers 500 MissingRequestHeaderException, /rest a 400 (read live).
-      if (v.rule === "n11.auth-headers")
+      if (v.rule === "n11.auth-headers" || v.rule === "n11.category-secret")
         return path.startsWith("/rest/")
           ? {
               status: 400,

@@ -42,7 +42,7 @@ const SRC = {
   liveRead: {
     kind: "public-code",
     ref: LONCA,
-    says: "read live 2026-10-10: /ms and /rest need both headers, /cdn still answers with appkey alone; shipmentPackages clamps windows to 15 days and size to 100 silently",
+    says: "read live 2026-10-10: /ms and /rest need both headers, /cdn still answers with appkey alone (the changelog said key + secret from 2025-08-15); shipmentPackages clamps windows to 15 days and size to 100 silently",
   },
   ordersSupport: {
     kind: "vendor-doc",
@@ -85,15 +85,30 @@ export function n11Rules(opts: { orderWindowMs?: number } = {}): RuntimeRule[] {
       id: "n11.auth-headers",
       kind: "required-header",
       description:
-        "Every REST request carries the appkey and appsecret headers (categories too since 2025-08-15).",
-      sources: [SRC.auth, SRC.categoryAuth],
+        "Every REST request carries the appkey header, and /ms and /rest requests the appsecret header too.",
+      sources: [SRC.auth, SRC.liveRead],
       check: (r) => {
         const p: string[] = [];
-        if (apiPath(r.path).startsWith("/ws/")) return p; // SOAP carries the pair in its body
+        const path = apiPath(r.path);
+        if (path.startsWith("/ws/")) return p; // SOAP carries the pair in its body
         if (!String(r.headers.appkey ?? "").trim()) p.push("appkey header missing");
-        if (!String(r.headers.appsecret ?? "").trim()) p.push("appsecret header missing");
+        if (!path.startsWith("/cdn/") && !String(r.headers.appsecret ?? "").trim())
+          p.push("appsecret header missing");
         return p;
       },
+    },
+    {
+      id: "n11.category-secret",
+      kind: "version-dated",
+      since: "2025-08-15",
+      // The changelog's side; live on 2026-10-10 /cdn still answered with appkey alone (the default side).
+      side: "changelog",
+      description: "Category services need the appsecret header as well from 2025-08-15.",
+      sources: [SRC.categoryAuth, SRC.liveRead],
+      check: (r) =>
+        apiPath(r.path).startsWith("/cdn/") && !String(r.headers.appsecret ?? "").trim()
+          ? ["appsecret header missing on a category service (required since 2025-08-15)"]
+          : [],
     },
     {
       id: "n11.task-1000-skus",
