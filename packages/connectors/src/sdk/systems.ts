@@ -52,6 +52,7 @@ export const SHOP_SYSTEMS: ReadonlyArray<readonly [type: number, name: string, s
 export const SALES_CHANNEL_SYSTEMS: ReadonlyArray<readonly [type: 0, name: string, system: string]> = [
   [0, "Trendyol", "trendyol"],
   [0, "Hepsiburada", "hepsiburada"],
+  [0, "Amazon Türkiye", "amazon"],
 ];
 
 /** A system's type number and the spec's label, by its key; an unknown key is a programming error. */
