@@ -26,11 +26,18 @@ export class AmazonCatalog {
   constructor(private readonly client: AmazonClient) {}
 
   async listCategories(): Promise<ShopCategory[]> {
-    const body = await this.client.get("searchDefinitionsProductTypes", "/definitions/2020-09-01/productTypes", {
-      marketplaceIds: [this.client.marketplaceId],
-      locale: "tr_TR",
-    });
-    return rows(body.productTypes).map((t) => ({ id: String(t.name), name: String(t.displayName ?? t.name) }));
+    const body = await this.client.get(
+      "searchDefinitionsProductTypes",
+      "/definitions/2020-09-01/productTypes",
+      {
+        marketplaceIds: [this.client.marketplaceId],
+        locale: "tr_TR",
+      },
+    );
+    return rows(body.productTypes).map((t) => ({
+      id: String(t.name),
+      name: String(t.displayName ?? t.name),
+    }));
   }
 
   /** A product type's attributes by its property groups (names only: requiredness lives in its JSON schema). */
@@ -48,7 +55,14 @@ export class AmazonCatalog {
     const out: CategoryAttribute[] = [];
     for (const [group, g] of Object.entries((body.propertyGroups ?? {}) as Record<string, Row>)) {
       for (const name of (g.propertyNames as string[] | undefined) ?? [])
-        out.push({ id: name, name: `${String(g.title ?? group)}: ${name}`, required: false, variant: false, allowCustom: true, values: [] });
+        out.push({
+          id: name,
+          name: `${String(g.title ?? group)}: ${name}`,
+          required: false,
+          variant: false,
+          allowCustom: true,
+          values: [],
+        });
     }
     return out;
   }

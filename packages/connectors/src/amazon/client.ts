@@ -140,7 +140,11 @@ export class AmazonClient {
     operation: string,
     method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
     path: string,
-    opts: { query?: Record<string, string | string[] | undefined>; json?: unknown; idempotent?: boolean } = {},
+    opts: {
+      query?: Record<string, string | string[] | undefined>;
+      json?: unknown;
+      idempotent?: boolean;
+    } = {},
   ): Promise<HttpResponse> {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(opts.query ?? {})) {
@@ -169,7 +173,11 @@ export class AmazonClient {
     });
   }
 
-  async get(operation: string, path: string, query?: Record<string, string | string[] | undefined>): Promise<Row> {
+  async get(
+    operation: string,
+    path: string,
+    query?: Record<string, string | string[] | undefined>,
+  ): Promise<Row> {
     return ((await this.call(operation, "GET", path, { query })).json ?? {}) as Row;
   }
 
@@ -177,7 +185,8 @@ export class AmazonClient {
   async createListingsFeed(body: Row): Promise<Row> {
     const ticket = await this.feedLimiter.acquire(1);
     try {
-      return ((await this.call("createFeed", "POST", "/feeds/2021-06-30/feeds", { json: body })).json ?? {}) as Row;
+      return ((await this.call("createFeed", "POST", "/feeds/2021-06-30/feeds", { json: body })).json ??
+        {}) as Row;
     } finally {
       await this.feedLimiter.release(ticket);
     }

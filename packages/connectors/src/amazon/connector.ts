@@ -50,7 +50,9 @@ export class AmazonConnector extends ComposedShopConnector {
 
   /** One offer price per SKU on Amazon.com.tr, VAT included. */
   async listPriceLists(): Promise<PriceGroup[]> {
-    return [{ id: "default", name: "Amazon satış fiyatı", currency: "TRY", vatIncluded: true, isDefault: true }];
+    return [
+      { id: "default", name: "Amazon satış fiyatı", currency: "TRY", vatIncluded: true, isDefault: true },
+    ];
   }
 
   async listSalesChannels(): Promise<Option[]> {

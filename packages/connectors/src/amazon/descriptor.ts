@@ -1,3 +1,4 @@
+import { message } from "@ep/contracts";
 import { defineConnector, secretField, textField, urlField } from "../sdk/skeleton";
 import type { ApiVersionPin } from "../sdk/version-pin";
 
@@ -42,7 +43,8 @@ export const AMAZON_ORDERS_VERSION_PIN: ApiVersionPin = {
   api: "Selling Partner API for Orders",
   version: "2026-01-01",
   endOfSupport: null,
-  noDateReason: "Amazon publishes no end of support for Orders v2026-01-01 (the version v0's reads migrate to)",
+  noDateReason:
+    "Amazon publishes no end of support for Orders v2026-01-01 (the version v0's reads migrate to)",
   source: "https://developer-docs.amazon.com/sp-api/changelog/new-introducing-the-orders-api-v2026-01-01",
 };
 
@@ -52,14 +54,13 @@ export const AMAZON_FEEDS_VERSION_PIN: ApiVersionPin = {
   api: "Selling Partner API for Feeds (JSON_LISTINGS_FEED)",
   version: "2021-06-30",
   endOfSupport: null,
-  noDateReason: "Amazon publishes no end of support for Feeds 2021-06-30 or JSON_LISTINGS_FEED (XML feeds were retired for it)",
+  noDateReason:
+    "Amazon publishes no end of support for Feeds 2021-06-30 or JSON_LISTINGS_FEED (XML feeds were retired for it)",
   source: "https://developer-docs.amazon.com/sp-api/docs/listings-feed-type-values",
 };
 
-const NO_LISTING =
-  "Amazon'da ürün açma henüz bu bağlantıda yok: ürünlerinizi Seller Central'da açın; stok, fiyat ve siparişler buradan akar. Ürün tipleri (kategori) ve özellikleri okunur.";
-const NO_INVOICE =
-  "Amazon Türkiye siparişlerinin faturası Seller Central'a yüklenir: Amazon'un API'sinde Türkiye için fatura bağlantısı gönderme yolu yok.";
+const NO_LISTING = message("connectors.amazonListingUnsupported");
+const NO_INVOICE = message("connectors.amazonInvoiceUnsupported");
 
 export const amazonDescriptor = defineConnector("shop", "amazon", {
   credentials: [
@@ -73,7 +74,11 @@ export const amazonDescriptor = defineConnector("shop", "amazon", {
       "LWA istemci kimliği (Client ID)",
       "Solution Provider Portal / Geliştirici Merkezi'nde uygulamanızın LWA kimlik bilgileri (amzn1.application-oa2-client.…).",
     ),
-    secretField("clientSecret", "LWA istemci sırrı (Client Secret)", "Aynı sayfadaki Client Secret. Şifreli saklanır."),
+    secretField(
+      "clientSecret",
+      "LWA istemci sırrı (Client Secret)",
+      "Aynı sayfadaki Client Secret. Şifreli saklanır.",
+    ),
     secretField(
       "refreshToken",
       "Yenileme belirteci (Refresh Token)",
@@ -83,9 +88,14 @@ export const amazonDescriptor = defineConnector("shop", "amazon", {
       required: false,
       default: AMAZON_TR_MARKETPLACE,
     }),
-    urlField("apiUrl", "SP-API adresi", "Türkiye Avrupa bölgesinden hizmet alır; yalnızca deneme için değiştirin.", {
-      default: AMAZON_EU_ENDPOINT,
-    }),
+    urlField(
+      "apiUrl",
+      "SP-API adresi",
+      "Türkiye Avrupa bölgesinden hizmet alır; yalnızca deneme için değiştirin.",
+      {
+        default: AMAZON_EU_ENDPOINT,
+      },
+    ),
     urlField("tokenUrl", "LWA belirteç adresi", "Yalnızca deneme için değiştirin.", {
       default: AMAZON_LWA_TOKEN_URL,
     }),

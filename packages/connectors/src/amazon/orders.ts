@@ -8,6 +8,7 @@
  * (not read here). Shipment: confirmShipment (Orders v0, not deprecated) with the tracking number.
  */
 
+import { message } from "@ep/contracts";
 import type { OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { Address, Option, Order, Page, PageQuery } from "../sdk/model";
@@ -27,7 +28,14 @@ export const AMAZON_FULFILLMENT_STATUSES = [
 ] as const;
 
 /** What each order is read with (one answer per order, no second call). */
-export const AMAZON_INCLUDED_DATA = ["BUYER", "RECIPIENT", "FULFILLMENT", "CANCELLATION", "PROCEEDS", "PACKAGES"];
+export const AMAZON_INCLUDED_DATA = [
+  "BUYER",
+  "RECIPIENT",
+  "FULFILLMENT",
+  "CANCELLATION",
+  "PROCEEDS",
+  "PACKAGES",
+];
 
 /** lastUpdatedBefore must be at least two minutes before the request (searchOrders' own note). */
 export const AMAZON_ORDERS_LAG_MS = 2 * 60_000;
@@ -89,10 +97,13 @@ export function mapAmazonOrder(o: Row): Order {
       externalVariantId: text(i.orderItemId),
     };
   });
-  const grand = money(((o.proceeds ?? {}) as Row).grandTotal) || round2(lines.reduce((s, l) => s + l.total, 0));
+  const grand =
+    money(((o.proceeds ?? {}) as Row).grandTotal) || round2(lines.reduce((s, l) => s + l.total, 0));
   const packages = Array.isArray(o.packages) ? (o.packages as Row[]) : [];
   const firstPackage = packages[0] ?? {};
-  const [firstName, lastName] = buyer.buyerName ? splitName(text(buyer.buyerName)) : [billing.firstName, billing.lastName];
+  const [firstName, lastName] = buyer.buyerName
+    ? splitName(text(buyer.buyerName))
+    : [billing.firstName, billing.lastName];
   const created = text(o.createdTime);
   return {
     id: text(o.orderId),
@@ -163,9 +174,13 @@ export class AmazonOrders {
 
   /** The order as Amazon has it now (its items), by id. */
   private async readOrder(orderId: string): Promise<Row> {
-    const body = await this.client.get("getOrder", `/orders/2026-01-01/orders/${encodeURIComponent(orderId)}`, {
-      includedData: ["FULFILLMENT", "PACKAGES"],
-    });
+    const body = await this.client.get(
+      "getOrder",
+      `/orders/2026-01-01/orders/${encodeURIComponent(orderId)}`,
+      {
+        includedData: ["FULFILLMENT", "PACKAGES"],
+      },
+    );
     const order = body.order as Row | undefined;
     if (!order)
       throw new ConnectorError(`amazon: order ${orderId} not found`, {
@@ -184,7 +199,12 @@ export class AmazonOrders {
     if (!update.trackingNumber)
       throw new ConnectorError(
         `amazon: status ${update.status} is set by Amazon; the seller confirms shipment with a tracking number`,
-        { reason: "validation", system: "amazon", operation: "confirmShipment" },
+        {
+          reason: "validation",
+          system: "amazon",
+          operation: "confirmShipment",
+          merchantMessage: message("connectors.amazonTrackingRequired"),
+        },
       );
     const order = await this.readOrder(orderId);
     const items = (Array.isArray(order.orderItems) ? (order.orderItems as Row[]) : []).map((i) => ({

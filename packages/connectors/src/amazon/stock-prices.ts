@@ -7,7 +7,13 @@
  * usage plan and the feed type's five per five minutes (client.ts).
  */
 
-import { type AsyncBatchPolicy, type AsyncItemOutcome, asyncBatchResult, pollBatchResults } from "../sdk/async-batch";
+import { message } from "@ep/contracts";
+import {
+  type AsyncBatchPolicy,
+  type AsyncItemOutcome,
+  asyncBatchResult,
+  pollBatchResults,
+} from "../sdk/async-batch";
 import type { PriceUpdate, StockUpdate } from "../sdk/connector";
 import { type BatchResult, ConnectorError } from "../sdk/errors";
 import { chunk, round2 } from "../sdk/util";
@@ -82,6 +88,7 @@ export class AmazonStockPrices {
             system: "amazon",
             operation,
             itemKeys: [u.sku],
+            merchantMessage: message("connectors.amazonListingUnknown", { sku: u.sku }),
           }),
         });
         continue;
@@ -113,7 +120,9 @@ export class AmazonStockPrices {
         for (const m of feed.messages) outcomes.push({ key: m.sku, state: "pending" });
         continue;
       }
-      const report = answer.resultFeedDocumentId ? await this.report(String(answer.resultFeedDocumentId)) : {};
+      const report = answer.resultFeedDocumentId
+        ? await this.report(String(answer.resultFeedDocumentId))
+        : {};
       if (answer.resultFeedDocumentId) result.calls += 2;
       const errors = new Map<number, string[]>();
       let feedLevel: string | undefined;
@@ -131,13 +140,28 @@ export class AmazonStockPrices {
         const own = errors.get(m.messageId);
         if (own) outcomes.push({ key: m.sku, state: "failed", message: own.join("; ") });
         else if (status === "FATAL")
-          outcomes.push({ key: m.sku, state: "failed", message: feedLevel || "FATAL: Amazon did not process the feed" });
+          outcomes.push({
+            key: m.sku,
+            state: "failed",
+            message: feedLevel || "FATAL: Amazon did not process the feed",
+          });
         else outcomes.push({ key: m.sku, state: "applied" });
       }
     }
     const read = asyncBatchResult("amazon", operation, outcomes, 0);
     result.applied += read.applied;
-    result.failed.push(...read.failed);
+    // The merchant reads Amazon's own words (refused) or that the next run sends it again (not processed).
+    result.failed.push(
+      ...read.failed.map((f) => ({
+        ...f,
+        error: f.error.with({
+          merchantMessage:
+            f.error.reason === "validation"
+              ? message("connectors.amazonFeedRefused", { sku: f.key, reason: f.error.systemMessage ?? "" })
+              : message("connectors.amazonFeedPending", { sku: f.key }),
+        }),
+      })),
+    );
     return result;
   }
 
@@ -164,7 +188,10 @@ export class AmazonStockPrices {
   }
 
   private async report(documentId: string): Promise<Row> {
-    const d = await this.client.get("getFeedDocument", `/feeds/2021-06-30/documents/${encodeURIComponent(documentId)}`);
+    const d = await this.client.get(
+      "getFeedDocument",
+      `/feeds/2021-06-30/documents/${encodeURIComponent(documentId)}`,
+    );
     const text = await this.client.download(String(d.url), d.compressionAlgorithm as string | undefined);
     try {
       return JSON.parse(text) as Row;

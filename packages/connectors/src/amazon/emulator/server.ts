@@ -101,12 +101,20 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       rateLimit: false,
       formBodies: true,
       answers: {
-        serverError: { status: 500, body: spError("InternalFailure", "We encountered an internal error. Please try again.") },
-        tooManyRequests: () => spError("QuotaExceeded", "You exceeded your quota for the requested resource."),
+        serverError: {
+          status: 500,
+          body: spError("InternalFailure", "We encountered an internal error. Please try again."),
+        },
+        tooManyRequests: () =>
+          spError("QuotaExceeded", "You exceeded your quota for the requested resource."),
         lock: { status: 503, body: spError("ServiceUnavailable", "Service temporarily unavailable.") },
         unauthorized: {
           status: 403,
-          body: spError("Unauthorized", "Access to requested resource is denied.", "The access token you provided has expired."),
+          body: spError(
+            "Unauthorized",
+            "Access to requested resource is denied.",
+            "The access token you provided has expired.",
+          ),
         },
       },
     },
@@ -118,9 +126,19 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
   const answerProblems: string[] = [];
   const rules = new RuleGate(amazonRules({ rateScale: scale, feedWindowMs: opts.feedWindowMs }), (v) => {
     if (v.rule === "amazon.usage-plan" || v.rule === "amazon.listings-feed-5-per-5-min")
-      return { status: 429, body: spError("QuotaExceeded", "You exceeded your quota for the requested resource.") };
+      return {
+        status: 429,
+        body: spError("QuotaExceeded", "You exceeded your quota for the requested resource."),
+      };
     if (v.rule === "amazon.access-token")
-      return { status: 403, body: spError("Unauthorized", "Access to requested resource is denied.", "The request has an invalid grant parameter : access token") };
+      return {
+        status: 403,
+        body: spError(
+          "Unauthorized",
+          "Access to requested resource is denied.",
+          "The request has an invalid grant parameter : access token",
+        ),
+      };
     if (v.rule === "amazon.xml-feeds-removed") return { status: 0, body: v.problems.join("; ") };
     if (v.rule === "amazon.orders-v0-reads-deprecated")
       return { status: 404, body: spError("NotFound", "Resource not found", v.problems.join("; ")) };
@@ -129,7 +147,9 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
 
   // Listings: the seeded catalogue, one offer each on Amazon.com.tr.
   const listings: Row[] = generateCatalog({ seed, count: opts.productCount ?? 0 }).map((item, i) => {
-    const pt = PRODUCT_TYPES[(item.categoryRoot.length + item.categoryChild.length) % PRODUCT_TYPES.length] ?? PRODUCT_TYPES[0];
+    const pt =
+      PRODUCT_TYPES[(item.categoryRoot.length + item.categoryChild.length) % PRODUCT_TYPES.length] ??
+      PRODUCT_TYPES[0];
     return {
       sku: item.sku,
       asin: `B0${String(1_000_000 + i).padStart(8, "0")}`,
@@ -162,7 +182,12 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
         return {
           orderItemId: String(++itemSeq),
           quantityOrdered: qty,
-          product: { asin: l.asin, title: l.itemName, sellerSku: l.sku, price: { unitPrice: money(Number(l.price)) } },
+          product: {
+            asin: l.asin,
+            title: l.itemName,
+            sellerSku: l.sku,
+            price: { unitPrice: money(Number(l.price)) },
+          },
           proceeds: { proceedsTotal: money(Number(l.price) * qty) },
           fulfillment: { quantityFulfilled: 0, quantityUnfulfilled: qty },
         };
@@ -173,7 +198,11 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
         orderId,
         createdTime: at,
         lastUpdatedTime: at,
-        salesChannel: { channelName: "Amazon.com.tr", marketplaceId: AMAZON_TR_MARKETPLACE, marketplaceName: "Amazon.com.tr" },
+        salesChannel: {
+          channelName: "Amazon.com.tr",
+          marketplaceId: AMAZON_TR_MARKETPLACE,
+          marketplaceName: "Amazon.com.tr",
+        },
         buyer: {
           buyerName: `${c.firstName} ${c.lastName}`,
           buyerEmail: `${orderId.replace(/-/g, "")}@marketplace.amazon.com.tr`,
@@ -190,7 +219,11 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
             phone: c.phone,
           },
         },
-        fulfillment: { fulfillmentStatus: "UNSHIPPED", fulfilledBy: "MERCHANT", fulfillmentServiceLevel: "Standard" },
+        fulfillment: {
+          fulfillmentStatus: "UNSHIPPED",
+          fulfilledBy: "MERCHANT",
+          fulfillmentServiceLevel: "Standard",
+        },
         proceeds: { grandTotal: money(grand) },
         orderItems,
         packages: [],
@@ -202,7 +235,10 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
   }
   generateOrders(opts.orderCount ?? 0);
 
-  const documents = new Map<string, { contentType: string; content?: unknown; bytes?: Buffer; compression?: string }>();
+  const documents = new Map<
+    string,
+    { contentType: string; content?: unknown; bytes?: Buffer; compression?: string }
+  >();
   const feeds = new Map<string, Row>();
   const reports = new Map<string, Row>();
   let docSeq = 0;
@@ -215,6 +251,8 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
     const plan = op ? AMAZON_USAGE_PLANS[op] : undefined;
     return plan ? String(plan.rate * scale) : undefined;
   };
+  // Feed documents of any content type reach the presigned URL as text (XML feeds included).
+  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
   app.addHook("onSend", async (req, reply, payload) => {
     const rate = rateOf(ruleOperation(req.method, req.url.split("?")[0] ?? ""));
     if (rate) reply.header("x-amzn-RateLimit-Limit", rate);
@@ -237,13 +275,17 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       counters.requests++;
       counters.authFailures++;
       counters.errors++;
-      return reply.code(403).send(
-        spError(
-          "Unauthorized",
-          "Access to requested resource is denied.",
-          state === "expired" ? "The access token you provided has expired." : "Access token is missing in the request header.",
-        ),
-      );
+      return reply
+        .code(403)
+        .send(
+          spError(
+            "Unauthorized",
+            "Access to requested resource is denied.",
+            state === "expired"
+              ? "The access token you provided has expired."
+              : "Access token is missing in the request header.",
+          ),
+        );
     }
     const refusal = rules.check(recorded);
     if (refusal && refusal.status !== 0) {
@@ -257,7 +299,9 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
     if (gate === "handled") return reply;
     if (verdict.problems.length > 0) {
       counters.rejected++;
-      return reply.code(verdict.problems.includes("unknown operation") ? 404 : 400).send(spError("InvalidInput", verdict.problems.join("; ")));
+      return reply
+        .code(verdict.problems.includes("unknown operation") ? 404 : 400)
+        .send(spError("InvalidInput", verdict.problems.join("; ")));
     }
     const out = answer() ?? { status: 404, body: spError("NotFound", "Resource not found") };
     if (gate === "drop") return server.drop(req, reply);
@@ -275,13 +319,25 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
   // LWA: refresh-token grant.
   server.tokenEndpoint("/auth/o2/token", "lwaToken", (body, _req, reply) => {
     if (body.grant_type !== "refresh_token")
-      return reply.code(400).send({ error: "unsupported_grant_type", error_description: "Grant type not supported" });
+      return reply
+        .code(400)
+        .send({ error: "unsupported_grant_type", error_description: "Grant type not supported" });
     if (body.client_id !== clientId || body.client_secret !== clientSecret)
-      return reply.code(401).send({ error: "invalid_client", error_description: "Client authentication failed" });
+      return reply
+        .code(401)
+        .send({ error: "invalid_client", error_description: "Client authentication failed" });
     if (body.refresh_token !== refreshToken)
-      return reply.code(400).send({ error: "invalid_grant", error_description: "The request has an invalid grant parameter : refresh_token" });
+      return reply.code(400).send({
+        error: "invalid_grant",
+        error_description: "The request has an invalid grant parameter : refresh_token",
+      });
     const t = tokens.issue();
-    return { access_token: `Atza|${t.token}`, token_type: "bearer", expires_in: t.expiresIn, refresh_token: refreshToken };
+    return {
+      access_token: `Atza|${t.token}`,
+      token_type: "bearer",
+      expires_in: t.expiresIn,
+      refresh_token: refreshToken,
+    };
   });
 
   // Orders v2026-01-01.
@@ -331,10 +387,15 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       const o = orderOf(P(req).orderId ?? "");
       if (!o) return undefined;
       const d = (req.body as Row).packageDetail as Row;
-      const own = new Map((o.orderItems as Row[]).map((i) => [String(i.orderItemId), Number(i.quantityOrdered)]));
+      const own = new Map(
+        (o.orderItems as Row[]).map((i) => [String(i.orderItemId), Number(i.quantityOrdered)]),
+      );
       for (const it of d.orderItems as Row[])
         if (!own.has(String(it.orderItemId)))
-          return { status: 400, body: spError("InvalidInput", `orderItemId ${String(it.orderItemId)} is not in the order`) };
+          return {
+            status: 400,
+            body: spError("InvalidInput", `orderItemId ${String(it.orderItemId)} is not in the order`),
+          };
       const f = o.fulfillment as Row;
       if (f.fulfillmentStatus === "CANCELLED")
         return { status: 400, body: spError("InvalidInput", "The order is cancelled") };
@@ -347,7 +408,10 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
           carrier: String(d.carrierName ?? d.carrierCode),
           shipTime: String(d.shipDate),
           trackingNumber: String(d.trackingNumber),
-          packageItems: (d.orderItems as Row[]).map((i) => ({ orderItemId: String(i.orderItemId), quantity: Number(i.quantity) })),
+          packageItems: (d.orderItems as Row[]).map((i) => ({
+            orderItemId: String(i.orderItemId),
+            quantity: Number(i.quantity),
+          })),
         },
       ];
       counters.shipments++;
@@ -361,7 +425,10 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
     handle(req, reply, "write", () => {
       const id = `amzn1.tortuga.4.eu.${(++docSeq).toString(16).padStart(8, "0")}`;
       documents.set(id, { contentType: String((req.body as Row).contentType) });
-      return { status: 201, body: { feedDocumentId: id, url: `${base}/feed-uploads/${encodeURIComponent(id)}` } };
+      return {
+        status: 201,
+        body: { feedDocumentId: id, url: `${base}/feed-uploads/${encodeURIComponent(id)}` },
+      };
     }),
   );
   // The presigned URL (S3 in production): no access token; the content type must be the one declared.
@@ -400,7 +467,13 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
             : undefined;
         if (problem || !l) {
           invalid++;
-          issues.push({ messageId: m.messageId, sku: m.sku, code: "4000001", severity: "ERROR", message: problem });
+          issues.push({
+            messageId: m.messageId,
+            sku: m.sku,
+            code: "4000001",
+            severity: "ERROR",
+            message: problem,
+          });
           continue;
         }
         for (const p of (m.patches as Row[] | undefined) ?? []) {
@@ -409,7 +482,9 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
             l.quantity = Number(value.quantity);
             counters.stockItems++;
           } else if (p.path === "/attributes/purchasable_offer") {
-            const price = (((value.our_price as Row[] | undefined)?.[0]?.schedule as Row[] | undefined)?.[0] ?? {}) as Row;
+            const price = ((
+              (value.our_price as Row[] | undefined)?.[0]?.schedule as Row[] | undefined
+            )?.[0] ?? {}) as Row;
             l.price = Number(price.value_with_tax);
             counters.priceItems++;
           }
@@ -430,7 +505,8 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
         messagesInvalid: invalid,
       },
     };
-    if (!judge.reportSchema(report)) answerProblems.push(`report: ${JSON.stringify(judge.reportSchema.errors).slice(0, 300)}`);
+    if (!judge.reportSchema(report))
+      answerProblems.push(`report: ${JSON.stringify(judge.reportSchema.errors).slice(0, 300)}`);
     return { report, fatal };
   }
 
@@ -443,7 +519,9 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
         return { status: 400, body: spError("InvalidInput", "The feed document was not uploaded") };
       const feedId = String(++feedSeq);
       // A removed feed type is accepted and then processed as FATAL (the feed type values page).
-      const removed = amazonRules().find((r) => r.id === "amazon.xml-feeds-removed")?.check(recorded, [])[0];
+      const removed = amazonRules()
+        .find((r) => r.id === "amazon.xml-feeds-removed")
+        ?.check(recorded, [])[0];
       const { report, fatal } = processFeed(feedId, inputId, removed) as { report: Row; fatal: boolean };
       const resultId = `amzn1.tortuga.4.eu.result.${feedId}`;
       reports.set(feedId, report);
@@ -523,10 +601,12 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
   });
   app.get("/listings/2021-08-01/items/:sellerId", (req, reply) =>
     handle(req, reply, "read", () => {
-      if (P(req).sellerId !== sellerId) return { status: 403, body: spError("Unauthorized", "Access to requested resource is denied.") };
+      if (P(req).sellerId !== sellerId)
+        return { status: 403, body: spError("Unauthorized", "Access to requested resource is denied.") };
       const q = Q(req);
       const ids = csv(q.identifiers);
-      const list = ids.length > 0 ? ids.flatMap((s) => (bySku.has(s) ? [bySku.get(s) as Row] : [])) : listings;
+      const list =
+        ids.length > 0 ? ids.flatMap((s) => (bySku.has(s) ? [bySku.get(s) as Row] : [])) : listings;
       const size = Number(q.pageSize ?? 10);
       const offset = decodeCursor<number>(q.pageToken) ?? 0;
       const more = offset + size < list.length;
@@ -543,7 +623,9 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
   app.get("/listings/2021-08-01/items/:sellerId/:sku", (req, reply) =>
     handle(req, reply, "read", () => {
       const l = bySku.get(P(req).sku ?? "");
-      return l ? { body: item(l, Q(req).includedData ? csv(Q(req).includedData) : ["summaries"]) } : undefined;
+      return l
+        ? { body: item(l, Q(req).includedData ? csv(Q(req).includedData) : ["summaries"]) }
+        : undefined;
     }),
   );
 
@@ -551,7 +633,11 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
   app.get("/definitions/2020-09-01/productTypes", (req, reply) =>
     handle(req, reply, "read", () => ({
       body: {
-        productTypes: PRODUCT_TYPES.map(([name, displayName]) => ({ name, displayName, marketplaceIds: [AMAZON_TR_MARKETPLACE] })),
+        productTypes: PRODUCT_TYPES.map(([name, displayName]) => ({
+          name,
+          displayName,
+          marketplaceIds: [AMAZON_TR_MARKETPLACE],
+        })),
         productTypeVersion: "UHARM.E36B.0",
       },
     })),
@@ -566,8 +652,14 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
           requirements: "LISTING",
           requirementsEnforced: "ENFORCED",
           propertyGroups: {
-            offer: { title: "Teklif", propertyNames: ["fulfillment_availability", "purchasable_offer", "condition_type"] },
-            product_identity: { title: "Ürün kimliği", propertyNames: ["item_name", "brand", "externally_assigned_product_identifier"] },
+            offer: {
+              title: "Teklif",
+              propertyNames: ["fulfillment_availability", "purchasable_offer", "condition_type"],
+            },
+            product_identity: {
+              title: "Ürün kimliği",
+              propertyNames: ["item_name", "brand", "externally_assigned_product_identifier"],
+            },
           },
           locale: "tr_TR",
           marketplaceIds: [AMAZON_TR_MARKETPLACE],
@@ -602,7 +694,8 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       const o = orderOf(id);
       if (!o) return;
       (o.fulfillment as Row).fulfillmentStatus = "CANCELLED";
-      for (const it of o.orderItems as Row[]) it.cancellation = { cancellationRequest: { requester: "BUYER", cancelReason: "Alıcı vazgeçti" } };
+      for (const it of o.orderItems as Row[])
+        it.cancellation = { cancellationRequest: { requester: "BUYER", cancelReason: "Alıcı vazgeçti" } };
       touch(o);
     },
     expireTokens: () => tokens.expireAll(),

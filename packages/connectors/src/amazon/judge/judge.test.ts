@@ -56,23 +56,32 @@ describe("Amazon judge (the SP-API models, read in place)", () => {
   });
 
   it("accepts searchOrders as the connector sends it", () => {
-    expect(problems(req({ query: { ...req({}).query, includedData: "BUYER,RECIPIENT", maxResultsPerPage: "100" } }))).toEqual([]);
+    expect(
+      problems(
+        req({ query: { ...req({}).query, includedData: "BUYER,RECIPIENT", maxResultsPerPage: "100" } }),
+      ),
+    ).toEqual([]);
   });
 
   it("refuses a missing required parameter, an unknown one, a value outside an enum, and a deprecated operation", () => {
     // searchOrders does not require marketplaceIds (the model); searchListingsItems does.
-    expect(problems(req({ path: "/listings/2021-08-01/items/A1", query: { includedData: "summaries" } }))).toEqual([
-      "query must have required property 'marketplaceIds' (marketplaceIds)",
-    ]);
+    expect(
+      problems(req({ path: "/listings/2021-08-01/items/A1", query: { includedData: "summaries" } })),
+    ).toEqual(["query must have required property 'marketplaceIds' (marketplaceIds)"]);
     expect(problems(req({ query: { ...req({}).query, LastUpdatedAfter: "x" } }))).toEqual([
       "query must NOT have additional properties (LastUpdatedAfter)",
     ]);
     expect(problems(req({ query: { ...req({}).query, includedData: "BUYER,ADDRESS" } }))[0]).toMatch(
       /^query\/includedData\/1 must be equal to one of the allowed values/,
     );
-    expect(problems(req({ path: "/orders/v0/orders", query: { MarketplaceIds: "A33AVAJ2PDY3EV", LastUpdatedAfter: "2026-11-01T00:00:00Z" } }))).toEqual([
-      "getOrders is deprecated in ordersV0 (the model marks it so)",
-    ]);
+    expect(
+      problems(
+        req({
+          path: "/orders/v0/orders",
+          query: { MarketplaceIds: "A33AVAJ2PDY3EV", LastUpdatedAfter: "2026-11-01T00:00:00Z" },
+        }),
+      ),
+    ).toEqual(["getOrders is deprecated in ordersV0 (the model marks it so)"]);
   });
 
   it("refuses bodies the models refuse: createFeed without a document, confirmShipment without a tracking number", () => {
@@ -82,17 +91,26 @@ describe("Amazon judge (the SP-API models, read in place)", () => {
       query: {},
       body: { feedType: "JSON_LISTINGS_FEED", marketplaceIds: ["A33AVAJ2PDY3EV"] },
     });
-    expect(problems(feed)).toEqual(["body must have required property 'inputFeedDocumentId' (inputFeedDocumentId)"]);
+    expect(problems(feed)).toEqual([
+      "body must have required property 'inputFeedDocumentId' (inputFeedDocumentId)",
+    ]);
     const ship = req({
       method: "POST",
       path: "/orders/v0/orders/403-1234567-1234567/shipmentConfirmation",
       query: {},
       body: {
         marketplaceId: "A33AVAJ2PDY3EV",
-        packageDetail: { packageReferenceId: "1", carrierCode: "Other", shipDate: "2026-11-28T10:00:00Z", orderItems: [{ orderItemId: "1", quantity: 1 }] },
+        packageDetail: {
+          packageReferenceId: "1",
+          carrierCode: "Other",
+          shipDate: "2026-11-28T10:00:00Z",
+          orderItems: [{ orderItemId: "1", quantity: 1 }],
+        },
       },
     });
-    expect(problems(ship)).toEqual(["body/packageDetail must have required property 'trackingNumber' (trackingNumber)"]);
+    expect(problems(ship)).toEqual([
+      "body/packageDetail must have required property 'trackingNumber' (trackingNumber)",
+    ]);
   });
 
   it("refuses a feed document the JSON_LISTINGS_FEED schema refuses (PATCH without productType)", () => {
@@ -102,14 +120,26 @@ describe("Amazon judge (the SP-API models, read in place)", () => {
       query: {},
       body: {
         header: { sellerId: "A1", version: "2.0" },
-        messages: [{ messageId: 1, sku: "S", operationType: "PATCH", patches: [{ op: "replace", path: "/attributes/x", value: [{}] }] }],
+        messages: [
+          {
+            messageId: 1,
+            sku: "S",
+            operationType: "PATCH",
+            patches: [{ op: "replace", path: "/attributes/x", value: [{}] }],
+          },
+        ],
       },
     });
     expect(problems(upload).join()).toContain("productType");
   });
 
   it("refuses an LWA request without the refresh token", () => {
-    const lwa = req({ method: "POST", path: "/auth/o2/token", query: {}, body: { grant_type: "refresh_token", client_id: "c", client_secret: "s" } });
+    const lwa = req({
+      method: "POST",
+      path: "/auth/o2/token",
+      query: {},
+      body: { grant_type: "refresh_token", client_id: "c", client_secret: "s" },
+    });
     expect(problems(lwa)).toEqual(["refresh_token missing"]);
   });
 });
@@ -120,17 +150,29 @@ describe("Amazon runtime rules", () => {
   });
 
   it("Orders v0 reads are deprecated; confirmShipment (v0) is not", () => {
-    expect(ruleIds(req({ path: "/orders/v0/orders/403-1-1/orderItems", query: {} }))).toEqual(["amazon.orders-v0-reads-deprecated"]);
-    expect(ruleIds(req({ method: "POST", path: "/orders/v0/orders/403-1-1/shipmentConfirmation", query: {} }))).toEqual([]);
+    expect(ruleIds(req({ path: "/orders/v0/orders/403-1-1/orderItems", query: {} }))).toEqual([
+      "amazon.orders-v0-reads-deprecated",
+    ]);
+    expect(
+      ruleIds(req({ method: "POST", path: "/orders/v0/orders/403-1-1/shipmentConfirmation", query: {} })),
+    ).toEqual([]);
   });
 
   it("an XML inventory feed is removed; a sixth listings feed in five minutes is over the limit", () => {
     const feed = (feedType: string, t = at) =>
-      req({ at: t, method: "POST", path: "/feeds/2021-06-30/feeds", query: {}, body: { feedType, marketplaceIds: ["A33AVAJ2PDY3EV"], inputFeedDocumentId: "d" } });
+      req({
+        at: t,
+        method: "POST",
+        path: "/feeds/2021-06-30/feeds",
+        query: {},
+        body: { feedType, marketplaceIds: ["A33AVAJ2PDY3EV"], inputFeedDocumentId: "d" },
+      });
     expect(ruleIds(feed("POST_INVENTORY_AVAILABILITY_DATA"))).toEqual(["amazon.xml-feeds-removed"]);
     // Spread out enough for createFeed's own bucket (15 burst), not for the feed type's five per five minutes.
     const five = [0, 1, 2, 3, 4].map((i) => feed("JSON_LISTINGS_FEED", at + i * 1000));
-    expect(ruleIds(feed("JSON_LISTINGS_FEED", at + 10_000), five)).toEqual(["amazon.listings-feed-5-per-5-min"]);
+    expect(ruleIds(feed("JSON_LISTINGS_FEED", at + 10_000), five)).toEqual([
+      "amazon.listings-feed-5-per-5-min",
+    ]);
     expect(ruleIds(feed("JSON_LISTINGS_FEED", at + 301_000), five)).toEqual([]);
   });
 
@@ -141,8 +183,18 @@ describe("Amazon runtime rules", () => {
   });
 
   it("the upload's content type must be createFeedDocument's", () => {
-    const created = req({ method: "POST", path: "/feeds/2021-06-30/documents", query: {}, body: { contentType: "application/json; charset=UTF-8" } });
-    const upload = req({ method: "PUT", path: "/feed-uploads/d1", query: {}, headers: { "content-type": "text/xml" } });
+    const created = req({
+      method: "POST",
+      path: "/feeds/2021-06-30/documents",
+      query: {},
+      body: { contentType: "application/json; charset=UTF-8" },
+    });
+    const upload = req({
+      method: "PUT",
+      path: "/feed-uploads/d1",
+      query: {},
+      headers: { "content-type": "text/xml" },
+    });
     expect(ruleIds(upload, [created])).toEqual(["amazon.feed-upload-content-type"]);
   });
 
@@ -155,9 +207,15 @@ describe("Amazon runtime rules", () => {
 
   it("a page by paginationToken must repeat the first request's parameters", () => {
     const first = req({});
-    const moved = req({ at: at + 1, query: { ...req({}).query, lastUpdatedBefore: "2026-11-28T11:55:00.000Z", paginationToken: "t" } });
+    const moved = req({
+      at: at + 1,
+      query: { ...req({}).query, lastUpdatedBefore: "2026-11-28T11:55:00.000Z", paginationToken: "t" },
+    });
     expect(ruleIds(moved, [first])).toEqual(["amazon.pagination-same-parameters"]);
-    const same = req({ at: at + 1, query: { ...req({}).query, paginationToken: "t", maxResultsPerPage: "50" } });
+    const same = req({
+      at: at + 1,
+      query: { ...req({}).query, paginationToken: "t", maxResultsPerPage: "50" },
+    });
     expect(ruleIds(same, [first])).toEqual([]);
   });
 });

@@ -57,9 +57,10 @@ export interface AmazonRoute {
 
 /** The operation's default usage plan, as its description's "Usage Plan" table gives it. */
 export function usagePlanOf(description: string | undefined): { rate: number; burst: number } | undefined {
-  const m = /\|\s*Rate \(requests per second\)\s*\|\s*Burst\s*\|[\s\S]*?\|[-\s|]+\|\s*\|?\s*([\d.]+)\s*\|\s*(\d+)\s*\|/.exec(
-    description ?? "",
-  );
+  const m =
+    /\|\s*Rate \(requests per second\)\s*\|\s*Burst\s*\|[\s\S]*?\|[-\s|]+\|\s*\|?\s*([\d.]+)\s*\|\s*(\d+)\s*\|/.exec(
+      description ?? "",
+    );
   const d = /\|\s*Default\s*\|\s*([\d.]+)\s*\|\s*(\d+)\s*\|/.exec(description ?? "");
   const hit = m ?? d;
   return hit ? { rate: Number(hit[1]), burst: Number(hit[2]) } : undefined;
@@ -147,8 +148,10 @@ export class AmazonJudge {
 
   /** The route of an operation id (the newest model wins where v0 and 2026-01-01 share a name). */
   route(operationId: string): AmazonRoute | undefined {
-    return this.routes.find((r) => r.operationId === operationId && r.model !== "ordersV0")
-      ?? this.routes.find((r) => r.operationId === operationId);
+    return (
+      this.routes.find((r) => r.operationId === operationId && r.model !== "ordersV0") ??
+      this.routes.find((r) => r.operationId === operationId)
+    );
   }
 
   private compile(ajv: Ajv, key: string, schema: Json): ValidateFunction {
@@ -159,16 +162,25 @@ export class AmazonJudge {
     return v;
   }
 
-  judgeRequest(req: { method: string; path: string; query?: Record<string, unknown>; body?: unknown }): Verdict {
+  judgeRequest(req: {
+    method: string;
+    path: string;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  }): Verdict {
     if (req.path.endsWith("/auth/o2/token")) return this.judgeLwa(req);
     if (/\/feed-uploads\//.test(req.path)) return this.judgeFeedUpload(req);
     if (/\/feed-downloads\//.test(req.path))
-      return { operation: "downloadFeedDocument", problems: req.method === "GET" ? [] : ["a download is a GET"] };
+      return {
+        operation: "downloadFeedDocument",
+        problems: req.method === "GET" ? [] : ["a download is a GET"],
+      };
     const route = this.match(req.method, req.path);
     if (!route) return { operation: `${req.method} ${req.path}`, problems: ["unknown operation"] };
     const operation = route.operationId;
     const problems: string[] = [];
-    if (route.op.deprecated) problems.push(`${operation} is deprecated in ${route.model} (the model marks it so)`);
+    if (route.op.deprecated)
+      problems.push(`${operation} is deprecated in ${route.model} (the model marks it so)`);
 
     // Path parameters: present and of the declared type.
     const names = [...route.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
@@ -207,7 +219,11 @@ export class AmazonJudge {
       if (!hasBody) {
         if (bodyParam.required) problems.push("body missing");
       } else {
-        const bv = this.compile(this.ajv, `b:${route.model}:${operation}`, anchored(bodyParam.schema, route.model));
+        const bv = this.compile(
+          this.ajv,
+          `b:${route.model}:${operation}`,
+          anchored(bodyParam.schema, route.model),
+        );
         if (!bv(req.body)) problems.push(...describe(bv.errors, "body"));
       }
     } else if (hasBody) problems.push("body not expected");
@@ -249,7 +265,11 @@ export class AmazonJudge {
     const declared = route.op.responses[String(status)];
     if (!declared) return [`status ${status} not declared for ${operationId}`];
     if (!declared.schema) return [];
-    const v = this.compile(this.ajv, `a:${route.model}:${operationId}:${status}`, anchored(declared.schema, route.model));
+    const v = this.compile(
+      this.ajv,
+      `a:${route.model}:${operationId}:${status}`,
+      anchored(declared.schema, route.model),
+    );
     return v(body) ? [] : describe(v.errors, "answer");
   }
 

@@ -69,10 +69,10 @@ const SRC = {
     ref: `${SALEWEAVER}:sp_api/api/feeds/feeds_2021_06_30.py (create_feed_document)`,
     says: "PUTs the document to the returned url with Content-Type = the content_type passed to createFeedDocument",
   },
-  uploadDoc: {
-    kind: "vendor-doc",
-    ref: `${DOCS}/docs/feeds-api-v2021-06-30-use-case-guide (step 2, upload the feed data)`,
-    says: "upload to the presigned url with the same content type you specified when you created the feed document",
+  uploadPeddler: {
+    kind: "public-code",
+    ref: "https://rubydoc.info/gems/peddler/Peddler/Helpers/Feeds20210630 (upload_feed_document, lib/peddler/helpers/feeds_2021_06_30.rb)",
+    says: "the upload_url is signed: the Host and content-type headers must match the signing, i.e. the content-type requested in create_feed_document",
   },
   searchDates: {
     kind: "vendor-schema",
@@ -172,27 +172,32 @@ export function amazonRules(opts: AmazonRuleOptions = {}): RuntimeRule[] {
     {
       id: "amazon.access-token",
       kind: "required-header",
-      description: "Every SP-API request carries the LWA access token in x-amz-access-token (no SigV4 needed).",
+      description:
+        "Every SP-API request carries the LWA access token in x-amz-access-token (no SigV4 needed).",
       sources: [SRC.connect, SRC.sigv4, SRC.saleweaverHeaders],
-      check: (r) => (isSpApi(r) && !/^Atza\|/.test(String(header(r, "x-amz-access-token") ?? ""))
-        ? ["x-amz-access-token missing or not an LWA access token (Atza|…)"]
-        : []),
+      check: (r) =>
+        isSpApi(r) && !/^Atza\|/.test(String(header(r, "x-amz-access-token") ?? ""))
+          ? ["x-amz-access-token missing or not an LWA access token (Atza|…)"]
+          : [],
     },
     {
       id: "amazon.orders-v0-reads-deprecated",
       kind: "version-dated",
       since: "2026-01-01",
-      description: "Orders v0 reads (getOrders, getOrder, getOrderItems, address and buyer info) are deprecated; removal 2027-03-27.",
+      description:
+        "Orders v0 reads (getOrders, getOrder, getOrderItems, address and buyer info) are deprecated; removal 2027-03-27.",
       sources: [SRC.ordersV2026, SRC.ordersModel],
-      check: (r) => (r.method === "GET" && V0_DEPRECATED.test(r.path)
-        ? ["Orders v0 read: deprecated, removed 27 March 2027 (use Orders v2026-01-01)"]
-        : []),
+      check: (r) =>
+        r.method === "GET" && V0_DEPRECATED.test(r.path)
+          ? ["Orders v0 read: deprecated, removed 27 March 2027 (use Orders v2026-01-01)"]
+          : [],
     },
     {
       id: "amazon.xml-feeds-removed",
       kind: "version-dated",
       since: "2025-07-31",
-      description: "XML and flat-file listings feed types (POST_INVENTORY_AVAILABILITY_DATA …) are removed; JSON_LISTINGS_FEED replaces them.",
+      description:
+        "XML and flat-file listings feed types (POST_INVENTORY_AVAILABILITY_DATA …) are removed; JSON_LISTINGS_FEED replaces them.",
       sources: [SRC.xmlRemoved, SRC.feedTypes],
       check: (r) => {
         if (ruleOperation(r.method, r.path) !== "createFeed") return [];
@@ -226,26 +231,34 @@ export function amazonRules(opts: AmazonRuleOptions = {}): RuntimeRule[] {
         const plan = op ? AMAZON_USAGE_PLANS[op] : undefined;
         if (!op || !plan) return [];
         const left = tokensBefore(earlier, op, r.at, { rate: plan.rate * scale, burst: plan.burst });
-        return left < 1 ? [`${op} over its usage plan (rate ${plan.rate * scale}/s, burst ${plan.burst})`] : [];
+        return left < 1
+          ? [`${op} over its usage plan (rate ${plan.rate * scale}/s, burst ${plan.burst})`]
+          : [];
       },
     },
     {
       id: "amazon.feed-upload-content-type",
       kind: "required-header",
-      description: "The document is PUT to its presigned URL with the content type given to createFeedDocument.",
-      sources: [SRC.uploadDoc, SRC.uploadSaleweaver],
+      description:
+        "The document is PUT to its presigned URL with the content type given to createFeedDocument.",
+      sources: [SRC.uploadPeddler, SRC.uploadSaleweaver],
       check: (r, earlier) => {
         if (!/\/feed-uploads\//.test(r.path)) return [];
-        const created = [...earlier].reverse().find((e) => ruleOperation(e.method, e.path) === "createFeedDocument");
+        const created = [...earlier]
+          .reverse()
+          .find((e) => ruleOperation(e.method, e.path) === "createFeedDocument");
         const want = String((created?.body as { contentType?: unknown } | undefined)?.contentType ?? "");
         const got = String(header(r, "content-type") ?? "");
-        return got !== want ? [`upload Content-Type '${got}' is not '${want}' given to createFeedDocument`] : [];
+        return got !== want
+          ? [`upload Content-Type '${got}' is not '${want}' given to createFeedDocument`]
+          : [];
       },
     },
     {
       id: "amazon.search-orders-dates",
       kind: "facet",
-      description: "searchOrders: exactly one of createdAfter / lastUpdatedAfter; lastUpdatedBefore ≥ lastUpdatedAfter and ≥ 2 minutes old.",
+      description:
+        "searchOrders: exactly one of createdAfter / lastUpdatedAfter; lastUpdatedBefore ≥ lastUpdatedAfter and ≥ 2 minutes old.",
       sources: [SRC.searchDates, SRC.searchDatesV0],
       check: (r) => {
         if (ruleOperation(r.method, r.path) !== "searchOrders") return [];
@@ -253,12 +266,15 @@ export function amazonRules(opts: AmazonRuleOptions = {}): RuntimeRule[] {
         const ca = q(r, "createdAfter");
         const ua = q(r, "lastUpdatedAfter");
         const ub = q(r, "lastUpdatedBefore");
-        if ((ca === undefined) === (ua === undefined)) p.push("exactly one of createdAfter and lastUpdatedAfter");
+        if ((ca === undefined) === (ua === undefined))
+          p.push("exactly one of createdAfter and lastUpdatedAfter");
         if (ca !== undefined && (ua !== undefined || ub !== undefined))
           p.push("createdAfter excludes lastUpdatedAfter / lastUpdatedBefore");
         if (ub !== undefined) {
-          if (ua !== undefined && Date.parse(ub) < Date.parse(ua)) p.push("lastUpdatedBefore before lastUpdatedAfter");
-          if (Date.parse(ub) > r.at - 2 * 60_000) p.push("lastUpdatedBefore less than two minutes before the request");
+          if (ua !== undefined && Date.parse(ub) < Date.parse(ua))
+            p.push("lastUpdatedBefore before lastUpdatedAfter");
+          if (Date.parse(ub) > r.at - 2 * 60_000)
+            p.push("lastUpdatedBefore less than two minutes before the request");
         }
         return p;
       },
@@ -266,10 +282,12 @@ export function amazonRules(opts: AmazonRuleOptions = {}): RuntimeRule[] {
     {
       id: "amazon.pagination-same-parameters",
       kind: "required-sequence",
-      description: "A searchOrders page by paginationToken repeats every parameter but maxResultsPerPage and includedData.",
+      description:
+        "A searchOrders page by paginationToken repeats every parameter but maxResultsPerPage and includedData.",
       sources: [SRC.paging, SRC.pagingSaleweaver],
       check: (r, earlier) => {
-        if (ruleOperation(r.method, r.path) !== "searchOrders" || q(r, "paginationToken") === undefined) return [];
+        if (ruleOperation(r.method, r.path) !== "searchOrders" || q(r, "paginationToken") === undefined)
+          return [];
         const prev = [...earlier].reverse().find((e) => ruleOperation(e.method, e.path) === "searchOrders");
         if (!prev) return ["a paginationToken without the request that gave it"];
         const fixed = (x: RecordedRequest) =>
@@ -278,7 +296,9 @@ export function amazonRules(opts: AmazonRuleOptions = {}): RuntimeRule[] {
               .filter(([k]) => !["maxResultsPerPage", "includedData", "paginationToken"].includes(k))
               .sort(([a], [b]) => a.localeCompare(b)),
           );
-        return fixed(prev) === fixed(r) ? [] : ["parameters differ from the request that gave the paginationToken"];
+        return fixed(prev) === fixed(r)
+          ? []
+          : ["parameters differ from the request that gave the paginationToken"];
       },
     },
   ];
