@@ -128,6 +128,8 @@ describe("Amazon stock and prices (JSON_LISTINGS_FEED)", () => {
     const r = await conn.setStock(items);
     expect(r.failed).toEqual([]);
     expect(r.applied).toBe(2600);
+    // The calls it reports are the calls Amazon received (the token exchange aside).
+    expect(r.calls).toBe(emu.recorder.list().filter((q) => q.path !== "/auth/o2/token").length);
     const uploads = emu.recorder.list().filter((q) => q.path.startsWith("/feed-uploads/"));
     expect(uploads.map((q) => (q.body as { messages: unknown[] }).messages.length)).toEqual([
       1000, 1000, 600,

@@ -22,6 +22,8 @@ export interface AmazonListingRef {
 
 export class AmazonCatalog {
   private readonly known = new Map<string, AmazonListingRef>();
+  /** searchListingsItems calls made by lookups so far (a write reports the calls it caused). */
+  lookups = 0;
 
   constructor(private readonly client: AmazonClient) {}
 
@@ -71,6 +73,7 @@ export class AmazonCatalog {
   async findProductsBySku(skus: string[]): Promise<Map<string, AmazonListingRef>> {
     const missing = [...new Set(skus.filter((s) => !this.known.has(s)))];
     for (const part of chunk(missing, AMAZON_LISTINGS_PAGE)) {
+      this.lookups++;
       const body = await this.client.get(
         "searchListingsItems",
         `/listings/2021-08-01/items/${encodeURIComponent(this.client.sellerId)}`,

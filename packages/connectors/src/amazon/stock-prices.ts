@@ -75,8 +75,9 @@ export class AmazonStockPrices {
     patches: (u: U) => Patch[],
   ): Promise<BatchResult> {
     const need = updates.filter((u) => !u.variantId).map((u) => u.sku);
+    const lookupsBefore = this.catalog.lookups;
     const refs = need.length > 0 ? await this.catalog.findProductsBySku(need) : new Map();
-    const result: BatchResult = { applied: 0, failed: [], calls: Math.ceil(need.length / 20) };
+    const result: BatchResult = { applied: 0, failed: [], calls: this.catalog.lookups - lookupsBefore };
     const messages: Message[] = [];
     for (const u of updates) {
       const productType = u.variantId || refs.get(u.sku)?.variantId;
