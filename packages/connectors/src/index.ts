@@ -1,3 +1,4 @@
+export * from "./amazon/index";
 export * from "./checks";
 export * from "./dia/index";
 export * from "./dynamics-ax/index";

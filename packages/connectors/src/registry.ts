@@ -4,6 +4,7 @@
  */
 
 import type { SystemAvailability } from "@ep/contracts";
+import { amazonModule } from "./amazon/index";
 import { diaModule } from "./dia/index";
 import { axModule } from "./dynamics-ax/index";
 import { d365Module } from "./dynamics-fo/index";
@@ -78,7 +79,12 @@ const MODULES: ConnectorModule[] = [
  * spec's shop list and are not offered at registration; the channel model of the server finds them by
  * `system`. One line each.
  */
-const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [trendyolModule, hepsiburadaModule, n11Module];
+const SALES_CHANNEL_MODULES: ShopConnectorModule[] = [
+  trendyolModule,
+  hepsiburadaModule,
+  n11Module,
+  amazonModule,
+];
 
 function placeholder(
   kind: ConnectorKind,

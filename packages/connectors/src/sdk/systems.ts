@@ -53,6 +53,7 @@ export const SALES_CHANNEL_SYSTEMS: ReadonlyArray<readonly [type: 0, name: strin
   [0, "Trendyol", "trendyol"],
   [0, "Hepsiburada", "hepsiburada"],
   [0, "N11", "n11"],
+  [0, "Amazon Türkiye", "amazon"],
 ];
 
 /** A system's type number and the spec's label, by its key; an unknown key is a programming error. */

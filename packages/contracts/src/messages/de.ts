@@ -259,6 +259,17 @@ export const de: MessageCatalog = {
       "LucaKoza hat keinen Dienst zum Anlegen von Verkaufsaufträgen; Bestellungen, Kundenkarten und Rechnungen werden über diese Verbindung nicht an LucaKoza übertragen. Aus LucaKoza werden Lagerkarten, Lagerbestände, Preise und Kategorien gelesen.",
     lucaKozaBranchChoice:
       'Der Luca-Koza-Benutzer hat mehr als ein Unternehmen/eine Filiale; tragen Sie eines im Feld "Unternehmens-/Filial-ID" der Verbindungseinstellungen ein: {{names}}',
+    amazonListingUnknown:
+      "Auf Amazon.com.tr gibt es kein Angebot mit der SKU {{sku}}. Legen Sie das Produkt in Seller Central an oder gleichen Sie den Lagercode an die Amazon-SKU an; Bestand und Preis werden bis dahin nicht gesendet.",
+    amazonFeedRefused: "Amazon hat den für {{sku}} gesendeten Wert abgelehnt: {{reason}}",
+    amazonFeedPending:
+      "Der Amazon-Feed ist noch nicht verarbeitet ({{sku}}); der Wert wird im nächsten Lauf erneut gesendet.",
+    amazonTrackingRequired:
+      "Den Status einer Amazon-Bestellung setzt Amazon; geben Sie eine Sendungsnummer ein, um den Versand zu bestätigen.",
+    amazonListingUnsupported:
+      "Produkte auf Amazon anzulegen gehört noch nicht zu dieser Verbindung: Legen Sie Ihre Produkte in Seller Central an; Bestand, Preise und Bestellungen fließen von hier. Produkttypen (Kategorien) und ihre Attribute werden gelesen.",
+    amazonInvoiceUnsupported:
+      "Rechnungen zu Bestellungen bei Amazon Türkiye werden in Seller Central hochgeladen: Die Amazon-API bietet für die Türkei keinen Weg, einen Rechnungslink zu senden.",
   },
   failure: {
     someSystem: "Das ERP oder der Shop",

@@ -278,6 +278,17 @@ export const en: MessageCatalog = {
       "LucaKoza has no service that creates sales orders; orders, customer cards and invoices are not transferred to LucaKoza by this connection. Stock cards, depot quantities, prices and categories are read from LucaKoza.",
     lucaKozaBranchChoice:
       'The LucaKoza user has more than one company/branch; enter one in the "Company/branch id" field of the connection settings: {{names}}',
+    amazonListingUnknown:
+      "You have no listing with SKU {{sku}} on Amazon.com.tr. Create the product in Seller Central or make the stock code equal to the Amazon SKU; stock and price are not sent until then.",
+    amazonFeedRefused: "Amazon refused the value sent for {{sku}}: {{reason}}",
+    amazonFeedPending:
+      "The Amazon feed has not been processed yet ({{sku}}); the value is sent again in the next run.",
+    amazonTrackingRequired:
+      "Amazon sets an Amazon order's status; enter a tracking number to confirm the shipment.",
+    amazonListingUnsupported:
+      "Creating products on Amazon is not part of this connection yet: create your products in Seller Central; stock, prices and orders flow from here. Product types (categories) and their attributes are read.",
+    amazonInvoiceUnsupported:
+      "Invoices of Amazon Türkiye orders are uploaded in Seller Central: Amazon's API has no way to send an invoice link for Turkey.",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli password reset",

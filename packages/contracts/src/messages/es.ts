@@ -251,6 +251,17 @@ export const es: MessageCatalog = {
       "LucaKoza no tiene ningún servicio que cree pedidos de venta; esta conexión no transfiere pedidos, fichas de cliente ni facturas a LucaKoza. De LucaKoza se leen fichas de existencias, cantidades por almacén, precios y categorías.",
     lucaKozaBranchChoice:
       'El usuario de LucaKoza tiene más de una empresa/sucursal; indique una en el campo "Id. de empresa/sucursal" de la configuración de la conexión: {{names}}',
+    amazonListingUnknown:
+      "No tiene ninguna oferta con el SKU {{sku}} en Amazon.com.tr. Cree el producto en Seller Central o haga que el código de stock coincida con el SKU de Amazon; hasta entonces no se envían stock ni precio.",
+    amazonFeedRefused: "Amazon rechazó el valor enviado para {{sku}}: {{reason}}",
+    amazonFeedPending:
+      "El feed de Amazon aún no se ha procesado ({{sku}}); el valor se reenvía en la próxima ejecución.",
+    amazonTrackingRequired:
+      "Amazon fija el estado de un pedido de Amazon; introduzca un número de seguimiento para confirmar el envío.",
+    amazonListingUnsupported:
+      "Crear productos en Amazon aún no forma parte de esta conexión: cree sus productos en Seller Central; el stock, los precios y los pedidos fluyen desde aquí. Se leen los tipos de producto (categorías) y sus atributos.",
+    amazonInvoiceUnsupported:
+      "Las facturas de los pedidos de Amazon Türkiye se suben en Seller Central: la API de Amazon no ofrece forma de enviar un enlace de factura para Turquía.",
   },
   failure: {
     someSystem: "El ERP o la tienda",

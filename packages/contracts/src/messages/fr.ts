@@ -255,6 +255,17 @@ export const fr: MessageCatalog = {
       "LucaKoza n'a aucun service de création de commandes client ; cette connexion ne transfère ni commandes, ni fiches client, ni factures vers LucaKoza. Les fiches de stock, quantités par dépôt, prix et catégories sont lus depuis LucaKoza.",
     lucaKozaBranchChoice:
       "L'utilisateur LucaKoza a plusieurs sociétés/agences ; indiquez-en une dans le champ « Id société/agence » des paramètres de connexion : {{names}}",
+    amazonListingUnknown:
+      "Vous n'avez aucune offre avec le SKU {{sku}} sur Amazon.com.tr. Créez le produit dans Seller Central ou alignez le code de stock sur le SKU Amazon ; le stock et le prix ne sont pas envoyés d'ici là.",
+    amazonFeedRefused: "Amazon a refusé la valeur envoyée pour {{sku}} : {{reason}}",
+    amazonFeedPending:
+      "Le flux Amazon n'est pas encore traité ({{sku}}) ; la valeur est renvoyée à la prochaine exécution.",
+    amazonTrackingRequired:
+      "Amazon fixe le statut d'une commande Amazon ; saisissez un numéro de suivi pour confirmer l'expédition.",
+    amazonListingUnsupported:
+      "La création de produits sur Amazon ne fait pas encore partie de cette connexion : créez vos produits dans Seller Central ; le stock, les prix et les commandes passent par ici. Les types de produit (catégories) et leurs attributs sont lus.",
+    amazonInvoiceUnsupported:
+      "Les factures des commandes Amazon Türkiye se téléversent dans Seller Central : l'API d'Amazon n'offre aucun moyen d'envoyer un lien de facture pour la Turquie.",
   },
   failure: {
     someSystem: "L'ERP ou la boutique",

@@ -238,6 +238,16 @@ export const ja: MessageCatalog = {
       "LucaKoza には販売注文を作成するサービスがないため、この接続では注文・顧客カード・請求書を LucaKoza に転送しません。LucaKoza からは在庫カード、倉庫別数量、価格、カテゴリを読み取ります。",
     lucaKozaBranchChoice:
       "LucaKoza ユーザーには複数の会社/支店があります。接続設定の「会社/支店 ID」欄にいずれかを入力してください: {{names}}",
+    amazonListingUnknown:
+      "Amazon.com.tr に SKU {{sku}} の出品がありません。Seller Central で商品を作成するか、在庫コードを Amazon の SKU と同じにしてください。それまで在庫と価格は送信されません。",
+    amazonFeedRefused: "Amazon は {{sku}} に送信した値を拒否しました: {{reason}}",
+    amazonFeedPending: "Amazon のフィードはまだ処理されていません ({{sku}})。値は次回の実行で再送されます。",
+    amazonTrackingRequired:
+      "Amazon の注文ステータスは Amazon が設定します。出荷を確定するには追跡番号を入力してください。",
+    amazonListingUnsupported:
+      "Amazon での商品作成はまだこの接続に含まれていません。商品は Seller Central で作成してください。在庫・価格・注文はここから連携されます。商品タイプ (カテゴリ) とその属性は読み込まれます。",
+    amazonInvoiceUnsupported:
+      "Amazon Türkiye の注文の請求書は Seller Central でアップロードします。Amazon の API にはトルコ向けに請求書リンクを送る手段がありません。",
   },
   failure: {
     someSystem: "ERP またはショップ",

@@ -284,6 +284,17 @@ export const tr = {
       "LucaKoza'da satış siparişi oluşturan bir servis yoktur; siparişler, müşteri kartları ve faturalar bu bağlantıyla LucaKoza'ya aktarılmaz. LucaKoza'dan stok kartları, depo miktarları, fiyatlar ve kategoriler okunur.",
     lucaKozaBranchChoice:
       'LucaKoza kullanıcısının birden fazla şirket/şubesi var; bağlantı ayarlarındaki "Şirket/Şube kimliği" alanına birini yazınız: {{names}}',
+    amazonListingUnknown:
+      "Amazon.com.tr'de {{sku}} SKU'lu ilanınız yok. Ürünü Seller Central'da açın ya da stok kodunu Amazon'daki SKU ile aynı yapın; stok ve fiyat o zamana kadar gönderilmez.",
+    amazonFeedRefused: "Amazon {{sku}} için gönderilen değeri reddetti: {{reason}}",
+    amazonFeedPending:
+      "Amazon beslemesi henüz işlenmedi ({{sku}}); değer bir sonraki çalışmada yeniden gönderilir.",
+    amazonTrackingRequired:
+      "Amazon siparişinin durumunu Amazon belirler; gönderimi onaylamak için kargo takip numarası girin.",
+    amazonListingUnsupported:
+      "Amazon'da ürün açma henüz bu bağlantıda yok: ürünlerinizi Seller Central'da açın; stok, fiyat ve siparişler buradan akar. Ürün tipleri (kategori) ve özellikleri okunur.",
+    amazonInvoiceUnsupported:
+      "Amazon Türkiye siparişlerinin faturası Seller Central'a yüklenir: Amazon'un API'sinde Türkiye için fatura bağlantısı gönderme yolu yok.",
   },
   mail: {
     resetSubject: "Entegrasyon Paneli şifre sıfırlama",

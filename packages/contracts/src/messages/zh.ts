@@ -219,6 +219,15 @@ export const zh: MessageCatalog = {
       "LucaKoza 没有创建销售订单的服务；此连接不会向 LucaKoza 传输订单、客户卡和发票。从 LucaKoza 读取库存卡、仓库数量、价格和类别。",
     lucaKozaBranchChoice:
       "该 LucaKoza 用户有多个公司/分支；请在连接设置的“公司/分支 ID”字段中填写其中一个：{{names}}",
+    amazonListingUnknown:
+      "您在 Amazon.com.tr 上没有 SKU 为 {{sku}} 的商品。请在 Seller Central 创建该商品，或使库存代码与 Amazon SKU 一致；在此之前不会发送库存和价格。",
+    amazonFeedRefused: "Amazon 拒绝了为 {{sku}} 发送的值：{{reason}}",
+    amazonFeedPending: "Amazon 上传数据尚未处理（{{sku}}）；该值将在下次运行时重新发送。",
+    amazonTrackingRequired: "Amazon 订单的状态由 Amazon 设置；请输入运单号以确认发货。",
+    amazonListingUnsupported:
+      "此连接尚不支持在 Amazon 上创建商品：请在 Seller Central 创建商品；库存、价格和订单从这里同步。会读取商品类型（类目）及其属性。",
+    amazonInvoiceUnsupported:
+      "Amazon Türkiye 订单的发票在 Seller Central 上传：Amazon 的 API 没有为土耳其发送发票链接的方式。",
   },
   failure: {
     someSystem: "ERP 或店铺",
