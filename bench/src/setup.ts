@@ -18,6 +18,9 @@ export type SetupReady = {
   /** This process's resident memory before the run and its peak (kB): the first sync's own cost. */
   rssBeforeKb: number;
   peakRssKb: number;
+  /** Peak of V8's live heap (used, sampled every 100 ms) and of memory outside it (kB). */
+  peakHeapKb: number;
+  peakExternalKb: number;
   written: number;
   moved: number;
 };
@@ -42,7 +45,14 @@ async function main() {
   // BENCH_HOLD_WHOLE=1: the catalogue held in memory whole, as before issue 34 (first-sync-memory.ts).
   if (process.env.BENCH_HOLD_WHOLE === "1") SPILL_DEFAULTS.holdAt = Number.POSITIVE_INFINITY;
   const rssBeforeKb = Math.round(process.memoryUsage().rss / 1024);
+  const peaks = { heap: 0, external: 0 };
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peaks.heap = Math.max(peaks.heap, m.heapUsed / 1024);
+    peaks.external = Math.max(peaks.external, (m.external + m.arrayBuffers) / 1024);
+  }, 100);
   const run = await runJob(deps, companyId, "ProductIntegration");
+  clearInterval(sampler);
   // Never due while the bench runs: a worker process's scheduler must not start runs of its own.
   await database.db
     .update(engineSchema.jobs)
@@ -57,6 +67,8 @@ async function main() {
       status: run.status,
       rssBeforeKb,
       peakRssKb: process.resourceUsage().maxRSS,
+      peakHeapKb: Math.round(peaks.heap),
+      peakExternalKb: Math.round(peaks.external),
       written: run.counts?.written ?? 0,
       moved: run.counts?.read ?? 0,
     } satisfies SetupReady,
