@@ -86,6 +86,47 @@ export function percentiles(latencies: number[]) {
 }
 
 /**
+ * People rather than a loop: `users` each ask for `path` every `everyMs` (starting at random
+ * offsets) for `seconds`, whatever the answers' pace; a latency counts from the time the call was
+ * due, so a server that falls behind shows it (no coordinated omission).
+ */
+export async function paced(
+  port: number,
+  path: string,
+  token: string | undefined,
+  users: number,
+  everyMs: number,
+  seconds: number,
+) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: users });
+  const latencies: number[] = [];
+  let failures = 0;
+  const startedAt = performance.now();
+  const calls: Promise<void>[] = [];
+  const user = async () => {
+    let due = startedAt + Math.random() * everyMs;
+    while (due < startedAt + seconds * 1000) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const at = due;
+      calls.push(
+        request(agent, port, "GET", path, token)
+          .catch(() => ({ status: 0 }))
+          .then((reply) => {
+            latencies.push(performance.now() - at);
+            if (reply.status !== 200) failures++;
+          }),
+      );
+      due += everyMs;
+    }
+  };
+  await Promise.all(Array.from({ length: users }, user));
+  await Promise.all(calls);
+  agent.destroy();
+  return { ...percentiles(latencies), latencies, failures };
+}
+
+/**
  * `connections` loops sending one request after another (`path` may change per request) until
  * `stop()` says so; each latency and status is kept.
  */

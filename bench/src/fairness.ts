@@ -7,7 +7,9 @@
  *
  * - alone (the baseline of the same round, so a busy moment of the shared machine hits both);
  * - while the noisy company sends 32 concurrent requests (Dashboard, JobHistory, Notification);
- * - while the noisy company runs 8 concurrent sales exports.
+ * - while the noisy company runs 8 concurrent sales exports;
+ *
+ * in each phase first as two connections calling in a loop, then as people (`paced`).
  *
  * Goal: the quiet company's Dashboard p99 under the 32 requests at most 2× its baseline. The whole
  * run is made twice, with the fairness plugin and with FAIRNESS=off (the server as it was), and the
@@ -21,6 +23,7 @@ import {
   benchDatabase,
   boxLoad,
   load,
+  paced,
   percentiles,
   printVerdicts,
   registerCompany,
@@ -32,6 +35,13 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const GOAL_P99_RATIO = 2;
+/**
+ * The quiet company is measured twice per phase: as two connections calling in a loop (thousands of
+ * calls a second: a second busy company, the original measure), then as people, PEOPLE of them each
+ * opening the Dashboard every PEOPLE_EVERY_MS, latency counted from when the call was due.
+ */
+const PEOPLE = 8;
+const PEOPLE_EVERY_MS = 500;
 
 type Company = { token: string; companyId: number };
 
@@ -75,6 +85,7 @@ type Phase = "alone" | "32 requests" | "8 exports";
 
 async function measure(port: number, quiet: Company, noisy: Company) {
   const latencies: Record<Phase, number[]> = { alone: [], "32 requests": [], "8 exports": [] };
+  const people: Record<Phase, number[]> = { alone: [], "32 requests": [], "8 exports": [] };
   const noise: Record<Phase, { rps: number; statuses: Map<number, number> }[]> = {
     alone: [],
     "32 requests": [],
@@ -113,8 +124,12 @@ async function measure(port: number, quiet: Company, noisy: Company) {
       if (phase !== "alone") await new Promise((r) => setTimeout(r, 500));
       await serverLoopDelay(port);
       const run = await load(port, "/api/Dashboard", quiet.token, 2, until);
+      const users = await paced(port, "/api/Dashboard", quiet.token, PEOPLE, PEOPLE_EVERY_MS, SECONDS);
       loops[phase].push((await serverLoopDelay(port)).max);
       done = true;
+      if (users.failures > 0)
+        throw new Error(`quiet Dashboard (people): ${users.failures} failed (${phase})`);
+      people[phase].push(...users.latencies);
       const n = await background;
       if (run.failures > 0) throw new Error(`quiet Dashboard: ${run.failures} failed (${phase})`);
       latencies[phase].push(...run.latencies);
@@ -122,7 +137,7 @@ async function measure(port: number, quiet: Company, noisy: Company) {
       if (n) noise[phase].push({ rps: n.rps, statuses: n.statuses });
     }
   }
-  return { latencies, noise, loads, loops };
+  return { latencies, people, noise, loads, loops };
 }
 
 async function main() {
@@ -139,7 +154,7 @@ async function main() {
         const noisy = await registerCompany(server.port, `yogun-${fairness}`);
         await seed(pool, [quiet, noisy], noisy);
         console.log(`\nFairness ${fairness} (${database.name}, server on port ${server.port}), ${boxLoad()}`);
-        const { latencies, noise, loads, loops } = await measure(server.port, quiet, noisy);
+        const { latencies, people, noise, loads, loops } = await measure(server.port, quiet, noisy);
         const base = percentiles(latencies.alone);
         for (const phase of ["alone", "32 requests", "8 exports"] as const) {
           const p = percentiles(latencies[phase]);
@@ -158,6 +173,26 @@ async function main() {
             const ratio = p.p99 / base.p99;
             verdicts.push({
               label: `fairness ${fairness}: quiet Dashboard p99 with ${phase} / alone`,
+              value: `${ratio.toFixed(2)}×`,
+              ...(fairness === "on" && phase === "32 requests"
+                ? { goal: `≤ ${GOAL_P99_RATIO}×`, pass: ratio <= GOAL_P99_RATIO }
+                : { pass: null }),
+            });
+          }
+        }
+        const peopleBase = percentiles(people.alone);
+        for (const phase of ["alone", "32 requests", "8 exports"] as const) {
+          const p = percentiles(people[phase]);
+          console.log(
+            `  ${PEOPLE} people's Dashboard, ${phase.padEnd(11)} p50 ${p.p50.toFixed(1).padStart(6)} ms  p99 ${p.p99.toFixed(1).padStart(6)} ms  (${people[phase].length} calls)` +
+              (phase === "alone"
+                ? ""
+                : `  p99 ${(p.p99 / peopleBase.p99).toFixed(2)}× / p50 ${(p.p50 / peopleBase.p50).toFixed(2)}× alone`),
+          );
+          if (phase !== "alone") {
+            const ratio = p.p99 / peopleBase.p99;
+            verdicts.push({
+              label: `fairness ${fairness}: ${PEOPLE} people's Dashboard p99 with ${phase} / alone`,
               value: `${ratio.toFixed(2)}×`,
               ...(fairness === "on" && phase === "32 requests"
                 ? { goal: `≤ ${GOAL_P99_RATIO}×`, pass: ratio <= GOAL_P99_RATIO }

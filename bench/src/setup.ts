@@ -4,7 +4,7 @@
  * variant. A process of its own, so the engine process's peak memory shows the stock and price sync
  * only.
  */
-import { engineSchema, ensureCompanyJobs } from "@ep/engine";
+import { engineSchema, ensureCompanyJobs, SPILL_DEFAULTS } from "@ep/engine";
 import { saveConnection } from "@ep/server/connections";
 import { companies } from "@ep/server/schema";
 import { eq } from "drizzle-orm";
@@ -15,6 +15,12 @@ export type SetupReady = {
   companyId: number;
   seconds: number;
   status: string;
+  /** This process's resident memory before the run and its peak (kB): the first sync's own cost. */
+  rssBeforeKb: number;
+  peakRssKb: number;
+  /** Peak of V8's live heap (used, sampled every 100 ms) and of memory outside it (kB). */
+  peakHeapKb: number;
+  peakExternalKb: number;
   written: number;
   moved: number;
 };
@@ -36,7 +42,17 @@ async function main() {
   await ensureCompanyJobs(database.db, companyId, new Date());
 
   const deps = benchDeps(database, cipher, { erp: UNLIMITED, shop: UNLIMITED });
+  // BENCH_HOLD_WHOLE=1: the catalogue held in memory whole, as before issue 34 (first-sync-memory.ts).
+  if (process.env.BENCH_HOLD_WHOLE === "1") SPILL_DEFAULTS.holdAt = Number.POSITIVE_INFINITY;
+  const rssBeforeKb = Math.round(process.memoryUsage().rss / 1024);
+  const peaks = { heap: 0, external: 0 };
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peaks.heap = Math.max(peaks.heap, m.heapUsed / 1024);
+    peaks.external = Math.max(peaks.external, (m.external + m.arrayBuffers) / 1024);
+  }, 100);
   const run = await runJob(deps, companyId, "ProductIntegration");
+  clearInterval(sampler);
   // Never due while the bench runs: a worker process's scheduler must not start runs of its own.
   await database.db
     .update(engineSchema.jobs)
@@ -49,6 +65,10 @@ async function main() {
       companyId,
       seconds: run.seconds,
       status: run.status,
+      rssBeforeKb,
+      peakRssKb: process.resourceUsage().maxRSS,
+      peakHeapKb: Math.round(peaks.heap),
+      peakExternalKb: Math.round(peaks.external),
       written: run.counts?.written ?? 0,
       moved: run.counts?.read ?? 0,
     } satisfies SetupReady,

@@ -3,6 +3,7 @@ import { isConnectorError } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { contentHash } from "../ledger/sync-ledger.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
+import { GroupSpill } from "./card-spill.ts";
 import { categoryKey, ShopCategories } from "./category-sync.ts";
 import { type Flow, type FlowContext, failBindingConflict, failRecord, failRejected } from "./flow.ts";
 import { bindVariants, resolveVariantBindings } from "./shop-bindings.ts";
@@ -89,19 +90,33 @@ function inFilter(ctx: FlowContext, m: Model): boolean {
   return filter.some((f) => key === f || key.startsWith(`${f} > `));
 }
 
-/** Every ERP stock card, grouped into models (a model's cards may lie on different pages). */
-async function readModels(ctx: FlowContext): Promise<Model[]> {
-  const cards: Product[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await ctx.erp.listProducts({ pageToken, pageSize: ctx.erp.descriptor.batch.page });
-    ctx.tally.read(page.items.length);
-    failRejected(ctx, page);
-    cards.push(...page.items);
-    pageToken = page.nextPageToken;
-  } while (pageToken);
-  // A card listed twice (the ERP paged while it was edited) is one card, as last read.
-  return toModels(uniqueByKey(cards, (c) => c.sku)).filter((m) => inFilter(ctx, m));
+/**
+ * Every ERP stock card, grouped into models, a chunk of at most `LOOKUP_CHUNK` models at a time.
+ * A model's cards may lie on different pages, so the listing is read to its end first; a large one
+ * is spread over files by model key (`GroupSpill`), and memory holds one file's models, not the
+ * catalogue (issue 34: a first sync of 100,000 cards held 200 MB).
+ */
+async function* readModels(ctx: FlowContext): AsyncGenerator<Model[]> {
+  const cards = new GroupSpill<Product>((c) => c.groupKey ?? c.sku);
+  try {
+    let pageToken: string | undefined;
+    do {
+      const page = await ctx.erp.listProducts({ pageToken, pageSize: ctx.erp.descriptor.batch.page });
+      ctx.tally.read(page.items.length);
+      failRejected(ctx, page);
+      // A retry of chosen models needs only their cards.
+      const only = ctx.onlyKeys;
+      await cards.add(only ? page.items.filter((c) => only.has(c.groupKey ?? c.sku)) : page.items);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    for await (const group of cards.groups()) {
+      // A card listed twice (the ERP paged while it was edited) is one card, as last read.
+      const models = toModels(uniqueByKey(group, (c) => c.sku)).filter((m) => inFilter(ctx, m));
+      for (let i = 0; i < models.length; i += LOOKUP_CHUNK) yield models.slice(i, i + LOOKUP_CHUNK);
+    }
+  } finally {
+    await cards.close();
+  }
 }
 
 function failModel(ctx: FlowContext, m: Model, error: unknown) {
@@ -167,94 +182,88 @@ class CreatedProducts {
 export const productSync: Flow = async (ctx) => {
   const categories = new ShopCategories(ctx);
   await categories.load();
-  const models = await readModels(ctx);
   const created = new CreatedProducts(ctx);
-  let skipped: number;
+  let skipped = 0;
   try {
-    skipped = await bindModels(ctx, models, categories, created);
+    for await (const chunk of readModels(ctx)) skipped += await bindModels(ctx, chunk, categories, created);
   } finally {
     await created.flush();
   }
   if (skipped > 0) ctx.tally.note(message("engine.reportCreateDisabled", { count: skipped }));
 };
 
-/** Binds or creates each unbound model; answers how many were left out (creating is off). */
+/** Binds or creates each unbound model of a chunk; answers how many were left out (creating is off). */
 async function bindModels(
   ctx: FlowContext,
-  models: Model[],
+  chunk: Model[],
   categories: ShopCategories,
   created: CreatedProducts,
 ): Promise<number> {
   let skipped = 0;
-  for (let i = 0; i < models.length; i += LOOKUP_CHUNK) {
-    const chunk = models.slice(i, i + LOOKUP_CHUNK);
-    const bound = await ctx.ledger.get(
-      "product",
-      chunk.map((m) => m.key),
-    );
-    const unbound = chunk.filter((m) => !bound.get(m.key)?.externalId);
-    if (unbound.length === 0) continue;
-    const { bound: variants, conflicts } = await resolveVariantBindings(
-      ctx,
-      unbound.flatMap((m) => m.product.variants.map((v) => v.sku)),
-    );
-    const adopted: Array<{ model: Model; row: { key: string; externalId: string; hash: string } }> = [];
-    for (const m of unbound) {
-      // A variant whose shop record another ERP code holds: neither adopt nor create (that would
-      // make a second shop product with its SKU); the model waits as a failed task.
-      const held = m.product.variants.find((v) => conflicts.has(v.sku));
-      if (held) {
-        failBindingConflict(ctx, m.key, { key: held.sku, heldBy: conflicts.get(held.sku)! }, m.product);
-        continue;
-      }
-      const found = m.product.variants.map((v) => variants.get(v.sku));
-      const existing = found.find(Boolean);
-      if (existing) {
-        // Already in the shop: adopt it. If some variants are missing there, ProductUpdate adds them.
-        const complete = found.every(Boolean);
-        adopted.push({
-          model: m,
-          row: {
-            key: m.key,
-            externalId: existing.productId,
-            hash: complete ? productContentHash(m.product) : "incomplete",
-          },
-        });
-        continue;
-      }
-      if (!ctx.mappings.createMissingProducts) {
-        skipped++;
-        continue;
-      }
-      ctx.tally.changed(1);
-      let ref: ShopProductRef;
-      try {
-        const categoryId =
-          m.product.categoryPath.length > 0
-            ? (await categories.ensure(m.product.categoryPath)).id
-            : undefined;
-        ref = await ctx.shop.createProduct({ product: m.product, categoryId });
-      } catch (error) {
-        failModel(ctx, m, error);
-        continue;
-      }
-      await created.add(m, ref);
+  const bound = await ctx.ledger.get(
+    "product",
+    chunk.map((m) => m.key),
+  );
+  const unbound = chunk.filter((m) => !bound.get(m.key)?.externalId);
+  if (unbound.length === 0) return 0;
+  const { bound: variants, conflicts } = await resolveVariantBindings(
+    ctx,
+    unbound.flatMap((m) => m.product.variants.map((v) => v.sku)),
+  );
+  const adopted: Array<{ model: Model; row: { key: string; externalId: string; hash: string } }> = [];
+  for (const m of unbound) {
+    // A variant whose shop record another ERP code holds: neither adopt nor create (that would
+    // make a second shop product with its SKU); the model waits as a failed task.
+    const held = m.product.variants.find((v) => conflicts.has(v.sku));
+    if (held) {
+      failBindingConflict(ctx, m.key, { key: held.sku, heldBy: conflicts.get(held.sku)! }, m.product);
+      continue;
     }
-    // The chunk's adoptions in one statement (nothing was written to the shop for them).
-    const clashes = new Map(
-      (
-        await ctx.ledger.put(
-          "product",
-          adopted.map((a) => a.row),
-        )
-      ).map((c) => [c.key, c]),
-    );
-    for (const { model, row } of adopted) {
-      const clash = clashes.get(row.key);
-      // Two ERP models whose variants sit in one shop product: the first one bound keeps it.
-      if (clash) failBindingConflict(ctx, row.key, { key: row.key, heldBy: clash.heldBy }, model.product);
-      else ctx.tally.moved([row.key]);
+    const found = m.product.variants.map((v) => variants.get(v.sku));
+    const existing = found.find(Boolean);
+    if (existing) {
+      // Already in the shop: adopt it. If some variants are missing there, ProductUpdate adds them.
+      const complete = found.every(Boolean);
+      adopted.push({
+        model: m,
+        row: {
+          key: m.key,
+          externalId: existing.productId,
+          hash: complete ? productContentHash(m.product) : "incomplete",
+        },
+      });
+      continue;
     }
+    if (!ctx.mappings.createMissingProducts) {
+      skipped++;
+      continue;
+    }
+    ctx.tally.changed(1);
+    let ref: ShopProductRef;
+    try {
+      const categoryId =
+        m.product.categoryPath.length > 0 ? (await categories.ensure(m.product.categoryPath)).id : undefined;
+      ref = await ctx.shop.createProduct({ product: m.product, categoryId });
+    } catch (error) {
+      failModel(ctx, m, error);
+      continue;
+    }
+    await created.add(m, ref);
+  }
+  // The chunk's adoptions in one statement (nothing was written to the shop for them).
+  const clashes = new Map(
+    (
+      await ctx.ledger.put(
+        "product",
+        adopted.map((a) => a.row),
+      )
+    ).map((c) => [c.key, c]),
+  );
+  for (const { model, row } of adopted) {
+    const clash = clashes.get(row.key);
+    // Two ERP models whose variants sit in one shop product: the first one bound keeps it.
+    if (clash) failBindingConflict(ctx, row.key, { key: row.key, heldBy: clash.heldBy }, model.product);
+    else ctx.tally.moved([row.key]);
   }
   return skipped;
 }
@@ -263,9 +272,7 @@ async function bindModels(
 export const productUpdate: Flow = async (ctx) => {
   const categories = new ShopCategories(ctx);
   await categories.load();
-  const models = await readModels(ctx);
-  for (let i = 0; i < models.length; i += LOOKUP_CHUNK) {
-    const chunk = models.slice(i, i + LOOKUP_CHUNK);
+  for await (const chunk of readModels(ctx)) {
     const bound = await ctx.ledger.get(
       "product",
       chunk.map((m) => m.key),
