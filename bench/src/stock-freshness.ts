@@ -13,18 +13,17 @@
  *   BENCH_CHANGES (20) changes per mode, BENCH_WINDOW_SECONDS (120) over which they land,
  *   BENCH_PROBE_SECONDS (15) probe interval, BENCH_QUIET_SECONDS (60) the quiet phase.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { generateCatalog, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
-import { engineSchema, enqueueRun, ensureCompanyJobs } from "@ep/engine";
+import { engineSchema, enqueueRun } from "@ep/engine";
 import { buildApp } from "@ep/server/app";
 import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
-import { saveConnection } from "@ep/server/connections";
 import { and, eq, inArray, ne } from "drizzle-orm";
+import { benchCompany } from "./bench-company.ts";
 import { freshPostgres } from "./postgres.ts";
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 20);
@@ -79,37 +78,9 @@ async function measure(mode: Mode) {
     rateLimit: { requests: 500, windowMs: 1000 },
   });
   try {
-    const reg = await app.inject({
-      method: "POST",
-      url: "/api/account/register",
-      payload: {
-        company_Name: "Bench Ticaret",
-        email: `bench.${randomBytes(4).toString("hex")}@example.com`,
-        password: "Guclu.Parola1",
-        first_Name: "Ayşe",
-        last_Name: "Yılmaz",
-        phone: "05321234567",
-        erpType: 9,
-        ecommerceType: 1,
-      },
-    });
-    const companyId = (reg.json() as { data: { company: { id: number } } }).data.company.id;
+    const companyId = await benchCompany(ctx, app, erp, { type: 1, credentials: shop.credentials });
     const db = ctx.database.db;
-    const { jobs, jobRuns, connections } = engineSchema;
-    await saveConnection(db, ctx.credentials, {
-      companyId,
-      kind: "erp",
-      systemType: 9,
-      credentials: { ...erp.credentials },
-    });
-    const shopRow = await saveConnection(db, ctx.credentials, {
-      companyId,
-      kind: "shop",
-      systemType: 1,
-      credentials: { ...shop.credentials },
-    });
-    await db.update(connections).set({ lastTestOk: true }).where(eq(connections.id, shopRow.id));
-    await ensureCompanyJobs(db, companyId, new Date());
+    const { jobs, jobRuns } = engineSchema;
     // Only the stock job runs by itself; the catalogue is bound once by hand first.
     await db
       .update(jobs)

@@ -12,7 +12,6 @@
  *
  * Run: npm run bench:webhooks -w @ep/bench   (BENCH_ORDERS=20 by default)
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,13 +22,13 @@ import {
   startIkasEmulator,
   startMikroEmulator,
 } from "@ep/connectors";
-import { engineSchema, enqueueRun, ensureCompanyJobs } from "@ep/engine";
+import { engineSchema, enqueueRun } from "@ep/engine";
 import { buildApp } from "@ep/server/app";
 import { closeContext, createContext } from "@ep/server/bootstrap";
 import { loadConfig } from "@ep/server/config";
-import { saveConnection } from "@ep/server/connections";
 import { DELIVERIES_PER_MINUTE, WebhookService } from "@ep/server/webhooks";
 import { and, eq, inArray } from "drizzle-orm";
+import { benchCompany } from "./bench-company.ts";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 20);
 const POLL_INTERVAL_MS = 5 * 60_000;
@@ -82,40 +81,8 @@ async function measure(ctx: Ctx, app: App, listenUrl: string, kind: Shop, orders
   const erp = await startMikroEmulator({ host: "127.0.0.1", seed: 5, productCount: 60 });
   const shop = await startShop(kind);
   try {
-    const email = `bench.${randomBytes(4).toString("hex")}@example.com`;
-    const reg = await app.inject({
-      method: "POST",
-      url: "/api/account/register",
-      payload: {
-        company_Name: "Bench Ticaret",
-        email,
-        password: "Guclu.Parola1",
-        first_Name: "Ayşe",
-        last_Name: "Yılmaz",
-        phone: "05321234567",
-        erpType: 9,
-        ecommerceType: shop.type,
-      },
-    });
-    const companyId = (reg.json() as { data: { company: { id: number } } }).data.company.id;
+    const companyId = await benchCompany(ctx, app, erp, shop);
     const db = ctx.database.db;
-    await saveConnection(db, ctx.credentials, {
-      companyId,
-      kind: "erp",
-      systemType: 9,
-      credentials: { ...erp.credentials },
-    });
-    const shopRow = await saveConnection(db, ctx.credentials, {
-      companyId,
-      kind: "shop",
-      systemType: shop.type,
-      credentials: shop.credentials,
-    });
-    await db
-      .update(engineSchema.connections)
-      .set({ lastTestOk: true })
-      .where(eq(engineSchema.connections.id, shopRow.id));
-    await ensureCompanyJobs(db, companyId, new Date());
     const [job] = await db
       .select()
       .from(engineSchema.jobs)

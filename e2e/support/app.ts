@@ -120,3 +120,23 @@ export async function signInAsDemo(page: Page): Promise<void> {
   const demo = await demoUser(page);
   await signIn(page, demo.email, demo.password);
 }
+
+/**
+ * A new company (registered by API) signed in on a new page, with its sandboxes connected through the
+ * dashboard's one-click button; `timeout` is how long the connection may take.
+ */
+export async function signInWithSandboxes(
+  browser: { newPage(): Promise<Page> },
+  systems: Partial<TestUser>,
+  timeout = 30_000,
+): Promise<{ user: TestUser; page: Page }> {
+  const user = newUser(systems);
+  await registerByApi(user);
+  const page = await browser.newPage();
+  await signIn(page, user.email, user.password);
+  await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).first().click();
+  await expect
+    .poll(() => page.getByText("Deneme sistemlerine bağlandınız.", { exact: false }).count(), { timeout })
+    .toBe(1);
+  return { user, page };
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { newUser, registerByApi, signIn, signInSupport, waitForShell } from "../support/app.ts";
+import { signInSupport, signInWithSandboxes, waitForShell } from "../support/app.ts";
 import { baseUrl, useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
@@ -18,14 +18,7 @@ async function tokenOf(email: string, password: string): Promise<string> {
 
 describe("the connection check", () => {
   it("finds the sandboxes compatible, a drifted answer 'uyumsuz' in Turkish, holds the first sync and groups it for support", async () => {
-    const user = newUser({ erpType: 9, ecommerceType: 1 });
-    await registerByApi(user);
-    const page = await browser.newPage();
-    await signIn(page, user.email, user.password);
-    await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).first().click();
-    await eventually(() => page.getByText("Deneme sistemlerine bağlandınız.", { exact: false }).count()).toBe(
-      1,
-    );
+    const { user, page } = await signInWithSandboxes(browser, { erpType: 9, ecommerceType: 1 });
 
     // Saving the connections checked them: every read of both sides is "uyumlu".
     await page.goto("/settings/api-keys");

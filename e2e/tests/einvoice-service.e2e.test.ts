@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { field, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import { field, signInWithSandboxes, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
@@ -50,14 +50,7 @@ async function transferOrders(page: Page) {
 
 describe("issue 35: an e-invoice service beside the ERP", () => {
   it("a Mikro + IKAS company adds Uyumsoft in settings; its web order becomes an e-Arşiv the customer opens", async () => {
-    const user = newUser({ erpType: 9, ecommerceType: 1 });
-    await registerByApi(user);
-    const page = await browser.newPage();
-    await signIn(page, user.email, user.password);
-    await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).first().click();
-    await eventually(() => page.getByText("Deneme sistemlerine bağlandınız.", { exact: false }).count()).toBe(
-      1,
-    );
+    const { page } = await signInWithSandboxes(browser, { erpType: 9, ecommerceType: 1 }, 60_000);
 
     // Company settings: the seller's data an e-Arşiv needs, with the shop's web address.
     await page.goto("/settings/company");

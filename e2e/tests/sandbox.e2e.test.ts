@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import { signInWithSandboxes, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
@@ -9,15 +9,7 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.p
 describe("sandbox systems for a new company", () => {
   it("registers, connects the sandboxes from the dashboard in one click, and a stock run succeeds", async () => {
     // Registered with systems that have no sandbox (Logo, JetStok): Mikro and IKAS stand in.
-    const user = newUser({ erpType: 4, ecommerceType: 7 });
-    await registerByApi(user);
-    const page = await browser.newPage();
-    await signIn(page, user.email, user.password);
-
-    await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).first().click();
-    await eventually(() => page.getByText("Deneme sistemlerine bağlandınız.", { exact: false }).count()).toBe(
-      1,
-    );
+    const { page } = await signInWithSandboxes(browser, { erpType: 4, ecommerceType: 7 });
 
     // Both connections marked as sandboxes, with the company's own sandbox login on the form.
     await page.goto("/settings/api-keys");

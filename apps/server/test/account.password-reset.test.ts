@@ -64,6 +64,19 @@ describe("password recovery over real SMTP", () => {
     await t.close();
     await smtp.close();
   });
+  /** A new user asks for a reset; the mail that arrives. */
+  const newUserResetMail = async () => {
+    const { registration } = await registerAndLogin(t.app);
+    await call(
+      t.app,
+      "POST",
+      `/api/account/recover-password?email=${encodeURIComponent(registration.email)}`,
+    );
+    return waitFor(
+      () => smtp.inbox.find((m) => m.to === registration.email && m.raw.includes("reset-password")),
+      "the reset mail",
+    );
+  };
 
   it("mails a link that resets the password once, then signs in with the new one", async () => {
     const { registration, token } = await registerAndLogin(t.app);
@@ -120,32 +133,14 @@ describe("password recovery over real SMTP", () => {
   });
 
   it("accepts the spec's query-string form of reset-password", async () => {
-    const { registration } = await registerAndLogin(t.app);
-    await call(
-      t.app,
-      "POST",
-      `/api/account/recover-password?email=${encodeURIComponent(registration.email)}`,
-    );
-    const mail = await waitFor(
-      () => smtp.inbox.find((m) => m.to === registration.email && m.raw.includes("reset-password")),
-      "the reset mail",
-    );
+    const mail = await newUserResetMail();
     const rowId = resetCodeIn(mail.raw);
     const q = new URLSearchParams({ rowId, password: "Query.Sifre1", confirmPassword: "Query.Sifre1" });
     expect((await call(t.app, "POST", `/api/account/reset-password?${q}`)).status).toBe(200);
   });
 
   it("expires a link after one hour", async () => {
-    const { registration } = await registerAndLogin(t.app);
-    await call(
-      t.app,
-      "POST",
-      `/api/account/recover-password?email=${encodeURIComponent(registration.email)}`,
-    );
-    const mail = await waitFor(
-      () => smtp.inbox.find((m) => m.to === registration.email && m.raw.includes("reset-password")),
-      "the reset mail",
-    );
+    const mail = await newUserResetMail();
     const rowid = resetCodeIn(mail.raw);
     t.clock.advance(60 * 60_000 + 1000);
     expect((await call(t.app, "POST", `/api/account/check-row-id?rowid=${rowid}`)).status).toBe(404);

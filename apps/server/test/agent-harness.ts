@@ -193,6 +193,37 @@ export async function ordersThroughKilledAgent<Erp>(
   return { kills, documents: docs.size, confirmed };
 }
 
+/**
+ * The kill scenario on a fresh agent: started, bound as the company's ERP route, then
+ * `ordersThroughKilledAgent`; the figures the note quotes are printed as `<label> kill test: …`, `check`
+ * adds the system's own assertions, and the agent is killed and the company closed whatever happens.
+ */
+export async function killScenario<Erp>(
+  t: TestApp,
+  server: string,
+  c: ConnectedCompany<Erp>,
+  scenario: Parameters<typeof ordersThroughKilledAgent>[3] & {
+    label: string;
+    /** Where the documents are counted ("in Netsis"). */
+    where: string;
+    check?: () => void | Promise<void>;
+  },
+): Promise<void> {
+  const agent = await agentProcess(t, server, c.token);
+  try {
+    await agent.start();
+    await bindErpToAgent(t, c.token, agent.agentId);
+    const result = await ordersThroughKilledAgent(t, c, agent, scenario);
+    console.info(
+      `${scenario.label} kill test: ${scenario.count} orders, kills at ${result.kills.join(" and ")} documents, ${result.documents} ${scenario.where}, ${result.confirmed} confirmed in the ledger`,
+    );
+    await scenario.check?.();
+  } finally {
+    await agent.kill();
+    await c.close();
+  }
+}
+
 /** Mikro's orders table: our order number → the ERP documents (series-number) holding it. */
 export function mikroDocumentsByOrder(c: ConnectedCompany) {
   const out = new Map<string, Set<string>>();

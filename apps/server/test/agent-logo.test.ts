@@ -16,7 +16,7 @@ import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { agentProcess, bindErpToAgent, ordersThroughKilledAgent, useAgentTestApp } from "./agent-harness.ts";
+import { agentProcess, bindErpToAgent, killScenario, useAgentTestApp } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
@@ -159,22 +159,13 @@ describe("Logo through the on-site agent", () => {
     `loses and doubles none of ${ORDERS} Logo orders when the agent is SIGKILLed twice mid-writes`,
     async () => {
       const c = await logoCompany(67);
-      const agent = await agentProcess(t, server, c.token);
-      try {
-        await agent.start();
-        await bindErpToAgent(t, c.token, agent.agentId);
-        const result = await ordersThroughKilledAgent(t, c, agent, {
-          count: ORDERS,
-          erpDocumentsByOrder: () => documentsByOrder(c),
-          slowWrites: (on) => c.erp.faults.set(on ? { latencyMs: 15 } : {}),
-        });
-        console.info(
-          `logo agent kill test: ${ORDERS} orders, kills at ${result.kills.join(" and ")} documents, ${result.documents} in Logo, ${result.confirmed} confirmed in the ledger`,
-        );
-      } finally {
-        await agent.kill();
-        await c.close();
-      }
+      await killScenario(t, server, c, {
+        count: ORDERS,
+        erpDocumentsByOrder: () => documentsByOrder(c),
+        slowWrites: (on) => c.erp.faults.set(on ? { latencyMs: 15 } : {}),
+        label: "logo agent",
+        where: "in Logo",
+      });
     },
     Math.max(600_000, ORDERS * 3_000),
   );

@@ -1,7 +1,7 @@
 import { judgeNebimRequest, type NebimEmulator, startNebimEmulator } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { agentProcess, bindErpToAgent, ordersThroughKilledAgent, useAgentTestApp } from "./agent-harness.ts";
+import { agentProcess, bindErpToAgent, killScenario, useAgentTestApp } from "./agent-harness.ts";
 import { connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, type TestApp } from "./harness.ts";
 
@@ -114,24 +114,17 @@ describe("Nebim V3 through the on-site agent", () => {
   const ORDERS = Number(process.env.AGENT_KILL_ORDERS ?? 40);
   it(`loses and doubles none of ${ORDERS} orders when the agent is SIGKILLed twice mid-writes`, async () => {
     const c = await connectedCompanyWithErp(t, await nebim(67), { seed: 67 });
-    const agent = await agentProcess(t, server, c.token);
-    try {
-      await agent.start();
-      await bindErpToAgent(t, c.token, agent.agentId);
-      const result = await ordersThroughKilledAgent(t, c, agent, {
-        count: ORDERS,
-        erpDocumentsByOrder: () => c.erp.documentsByOrder(),
-        // Slow enough writes that each kill lands while orders are being written.
-        slowWrites: (on) => c.erp.faults.set(on ? { latencyMs: 15 } : {}),
-      });
-      console.info(
-        `agent nebim kill test: ${ORDERS} orders, kills at ${result.kills.join(" and ")} documents, ${result.documents} in Nebim, ${result.confirmed} confirmed in the ledger`,
-      );
-      expect(c.erp.orders).toHaveLength(ORDERS);
-      expectJudged(c.erp);
-    } finally {
-      await agent.kill();
-      await c.close();
-    }
+    await killScenario(t, server, c, {
+      count: ORDERS,
+      erpDocumentsByOrder: () => c.erp.documentsByOrder(),
+      // Slow enough writes that each kill lands while orders are being written.
+      slowWrites: (on) => c.erp.faults.set(on ? { latencyMs: 15 } : {}),
+      label: "agent nebim",
+      where: "in Nebim",
+      check: () => {
+        expect(c.erp.orders).toHaveLength(ORDERS);
+        expectJudged(c.erp);
+      },
+    });
   }, 600_000);
 });

@@ -1,12 +1,7 @@
 import { type NetsisEmulator, startNetsisEmulator } from "@ep/connectors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import {
-  agentProcess,
-  bindErpToAgent,
-  ordersThroughKilledAgent,
-  RELAYED_CONNECTOR_TIMEOUT,
-} from "./agent-harness.ts";
+import { agentProcess, killScenario, RELAYED_CONNECTOR_TIMEOUT } from "./agent-harness.ts";
 import { type ConnectedCompany, connectedCompanyWithErp, runJob } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
@@ -129,21 +124,12 @@ describe("Netsis through the on-site agent", () => {
   const ORDERS = Number(process.env.AGENT_KILL_ORDERS ?? 40);
   it(`loses and doubles none of ${ORDERS} orders when the agent is SIGKILLed twice mid-writes`, async () => {
     const c = await netsisCompany(67, 60);
-    const agent = await agentProcess(t, server, c.token);
-    try {
-      await agent.start();
-      await bindErpToAgent(t, c.token, agent.agentId);
-      const result = await ordersThroughKilledAgent(t, c, agent, {
-        count: ORDERS,
-        erpDocumentsByOrder: () => c.erp.documentsByOrder(),
-        slowWrites: (on) => c.erp.setFaults(on ? { latencyMs: 15 } : {}),
-      });
-      console.info(
-        `Netsis agent kill test: ${ORDERS} orders, kills at ${result.kills.join(" and ")} documents, ${result.documents} in Netsis, ${result.confirmed} confirmed in the ledger`,
-      );
-    } finally {
-      await agent.kill();
-      await c.close();
-    }
+    await killScenario(t, server, c, {
+      count: ORDERS,
+      erpDocumentsByOrder: () => c.erp.documentsByOrder(),
+      slowWrites: (on) => c.erp.setFaults(on ? { latencyMs: 15 } : {}),
+      label: "Netsis agent",
+      where: "in Netsis",
+    });
   }, 600_000);
 });

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentClient, AgentStore, pair } from "@ep/agent";
 import { engineSchema } from "@ep/engine";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_OUTAGE_NOTICE_MS, sweepAgentOutages } from "../src/modules/agents/outage.ts";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { type ConnectedCompany, connectedCompany } from "./engine/engine-harness.ts";
+import { type ConnectedCompany, connectedCompany, notificationsLike } from "./engine/engine-harness.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
 let t: TestApp;
@@ -126,17 +126,7 @@ describe("agent picker on the ERP connection", () => {
 });
 
 describe("agent outage notification", () => {
-  const outageNotices = (companyId: number) =>
-    t.ctx.database.db
-      .select()
-      .from(engineSchema.notifications)
-      .where(
-        and(
-          eq(engineSchema.notifications.companyId, companyId),
-          like(engineSchema.notifications.source, "agent-%"),
-        ),
-      )
-      .orderBy(engineSchema.notifications.id);
+  const outageNotices = (companyId: number) => notificationsLike(t, companyId, "agent-%");
 
   it("notifies once per outage past 10 minutes while jobs are due, and says when the agent is back", async () => {
     const c = await connectedCompany(t, { seed: 53 });

@@ -12,6 +12,7 @@ import {
   waitForRun,
 } from "./engine/engine-harness.ts";
 import { call, startTestApp, type TestApp } from "./harness.ts";
+import { uploadFile } from "./support/upload.ts";
 import { farCellWorkbook } from "./xlsx-probes.ts";
 
 let t: TestApp;
@@ -39,25 +40,8 @@ async function erpConnectionId(c: Company): Promise<number> {
   return erp.id;
 }
 
-function upload(token: string, url: string, name: string, content: Buffer | string, type = "text/csv") {
-  const boundary = "----ep-files";
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
-    ),
-    Buffer.isBuffer(content) ? content : Buffer.from(content),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return t.app.inject({
-    method: "POST",
-    url,
-    payload,
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": `multipart/form-data; boundary=${boundary}`,
-    },
-  });
-}
+const upload = (token: string, url: string, name: string, content: Buffer | string, type?: string) =>
+  uploadFile(t, token, url, name, content, type);
 
 const shopVariant = (c: Company, sku: string) => {
   const ids = c.shop.state.skuIndex.get(sku);

@@ -1,10 +1,8 @@
 import { startUyumsoftEmulator } from "@ep/connectors";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findConnection, openCredentials } from "../src/modules/connections/repository.ts";
-import { companies } from "../src/platform/db/schema.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { makeOrders, putOrdersInLedger } from "./invoices/invoice-support.ts";
+import { makeOrders, putOrdersInLedger, setSellerData } from "./invoices/invoice-support.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 const server = listeningServer("sandbox-uyumsoft");
@@ -21,15 +19,7 @@ describe("Uyumsoft sandbox (mounted when ../shared holds the vendor WSDL)", () =
       (await findConnection(server.ctx.database.db, companyId, "erp"))!,
     );
     expect(erp.endpoint).toContain("/sandbox/uyumsoft/");
-    await server.ctx.database.db
-      .update(companies)
-      .set({
-        taxNumber: "3880512345",
-        taxOffice: "Kadıköy",
-        address: "Moda Cad. No: 12, Kadıköy/İstanbul",
-        website: "https://deneme-magaza.com.tr",
-      })
-      .where(eq(companies.id, companyId));
+    await setSellerData(server.ctx, companyId);
     // Orders as the order job would have put them in the ledger (customers from a throwaway emulator's seed).
     const seedEmu = await startUyumsoftEmulator({ seed: 1 });
     const shop = (await findConnection(server.ctx.database.db, companyId, "shop"))!;

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveConnection } from "../src/modules/connections/repository.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
+import { uploadFile } from "./support/upload.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -112,21 +113,8 @@ describe("SQL preview of the generic connector", () => {
 });
 
 describe("file import of the mapping systems", () => {
-  const upload = (token: string, url: string, name: string, content: string) => {
-    const boundary = "----ep-test";
-    const payload = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n--${boundary}--\r\n`,
-    );
-    return t.app.inject({
-      method: "POST",
-      url,
-      payload,
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": `multipart/form-data; boundary=${boundary}`,
-      },
-    });
-  };
+  const upload = (token: string, url: string, name: string, content: string) =>
+    uploadFile(t, token, url, name, content);
 
   it("checks a stock file per row through the connection's mapping, only for the caller's company", async () => {
     const a = await gizsoftCompany();

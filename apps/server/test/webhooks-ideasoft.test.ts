@@ -12,13 +12,12 @@ import {
   startIdeasoftEmulator,
   startMikroEmulator,
 } from "@ep/connectors";
-import { ensureCompanyJobs } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveConnection } from "../src/modules/connections/repository.ts";
 import { webhookDeliveries, webhookEndpoints } from "../src/modules/webhooks/schema.ts";
 import { DELIVERIES_PER_MINUTE, UNSIGNED_REPEAT_WINDOW_MS } from "../src/modules/webhooks/service.ts";
-import { call, registerAndLogin, startTestApp, type TestApp, until } from "./harness.ts";
+import { companyWithConnections } from "./engine/engine-harness.ts";
+import { call, startTestApp, type TestApp, until } from "./harness.ts";
 import { postWebhook, webhookRunsOf, webhooksIdle } from "./webhook-harness.ts";
 
 interface Tenant {
@@ -45,22 +44,11 @@ async function tenant(seed: number): Promise<Tenant> {
     judge,
     storeDomain: `magaza-${seed}.myideasoft.com`,
   });
-  const { token, account } = await registerAndLogin(t.app);
-  const companyId = account.company.id as number;
-  const db = t.ctx.database.db;
-  await saveConnection(db, t.ctx.credentials, {
-    companyId,
-    kind: "erp",
-    systemType: 9,
-    credentials: { ...erp.credentials },
-  });
-  await saveConnection(db, t.ctx.credentials, {
-    companyId,
-    kind: "shop",
-    systemType: ideasoftDescriptor.type,
-    credentials: { ...shop.credentials },
-  });
-  await ensureCompanyJobs(db, companyId, t.ctx.clock.now());
+  const { token, companyId } = await companyWithConnections(
+    t,
+    { systemType: 9, credentials: erp.credentials },
+    { systemType: ideasoftDescriptor.type, credentials: shop.credentials },
+  );
   return { token, companyId, shop, erp };
 }
 

@@ -8,9 +8,10 @@ import {
 } from "@ep/connectors";
 import type { JobType } from "@ep/contracts";
 import { engineSchema, ensureCompanyJobs, insertRun } from "@ep/engine";
-import { eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
+import { afterAll, beforeAll } from "vitest";
 import { saveConnection } from "../../src/modules/connections/repository.ts";
-import { call, registerAndLogin, type TestApp } from "../harness.ts";
+import { call, registerAndLogin, startTestApp, type TestApp } from "../harness.ts";
 
 export type ConnectedCompany<Erp = MikroEmulator> = {
   token: string;
@@ -41,6 +42,32 @@ export async function connectedCompany(
   return connectedCompanyWithErp(t, Object.assign(erp, { systemType: 9 }), { seed, shop: options.shop });
 }
 
+/**
+ * A company registered through the app with its ERP and shop connections saved (not tested) and its jobs
+ * created: what the engine needs to run jobs against the given systems.
+ */
+export async function companyWithConnections(
+  t: TestApp,
+  erp: { systemType: number; credentials: object },
+  shop: { systemType: number; credentials: object },
+): Promise<{ token: string; companyId: number }> {
+  const { token, account } = await registerAndLogin(t.app);
+  const companyId = account.company.id as number;
+  const db = t.ctx.database.db;
+  for (const [kind, side] of [
+    ["erp", erp],
+    ["shop", shop],
+  ] as const)
+    await saveConnection(db, t.ctx.credentials, {
+      companyId,
+      kind,
+      systemType: side.systemType,
+      credentials: { ...(side.credentials as Record<string, string>) },
+    });
+  await ensureCompanyJobs(db, companyId, t.ctx.clock.now());
+  return { token, companyId };
+}
+
 /** As `connectedCompany`, with any ERP emulator (Wolvox, Netsis, Nebim, …) already started by the test. */
 export async function connectedCompanyWithErp<Erp extends ErpUnderTest>(
   t: TestApp,
@@ -56,22 +83,11 @@ export async function connectedCompanyWithErp<Erp extends ErpUnderTest>(
     rateLimit: { requests: 500, windowMs: 1000 },
     ...options.shop,
   });
-  const { token, account } = await registerAndLogin(t.app);
-  const companyId = account.company.id as number;
-  const db = t.ctx.database.db;
-  await saveConnection(db, t.ctx.credentials, {
-    companyId,
-    kind: "erp",
-    systemType: erp.systemType,
-    credentials: { ...erp.credentials },
-  });
-  await saveConnection(db, t.ctx.credentials, {
-    companyId,
-    kind: "shop",
+  const { token, companyId } = await companyWithConnections(t, erp, {
     systemType: 1,
-    credentials: { ...shop.credentials },
+    credentials: shop.credentials,
   });
-  await ensureCompanyJobs(db, companyId, t.ctx.clock.now());
+  const db = t.ctx.database.db;
   const jobs = await db.select().from(engineSchema.jobs).where(eq(engineSchema.jobs.companyId, companyId));
   return {
     token,
@@ -123,3 +139,34 @@ export async function queueStockRun(t: TestApp, c: ConnectedCompany<unknown>) {
   if (!queued) throw new Error("stock run not queued");
   return queued;
 }
+
+/**
+ * The file's test app (captcha off), handed to `set` once started. Answers the list the tests push their
+ * companies on: closed after the file, then the app.
+ */
+export function useEngineTestApp(set: (t: TestApp) => void): ConnectedCompany[] {
+  const companies: ConnectedCompany[] = [];
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp({ CAPTCHA: "off" });
+    set(app);
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of companies) await c.close();
+    await app?.close();
+  });
+  return companies;
+}
+
+/** The company's notifications whose source is like `source` (`quota-warning:%`), oldest first. */
+export const notificationsLike = (t: TestApp, companyId: number, source: string) =>
+  t.ctx.database.db
+    .select()
+    .from(engineSchema.notifications)
+    .where(
+      and(
+        eq(engineSchema.notifications.companyId, companyId),
+        like(engineSchema.notifications.source, source),
+      ),
+    )
+    .orderBy(engineSchema.notifications.id);

@@ -1,20 +1,18 @@
 import { ConnectorError, type ErpConnector } from "@ep/connectors";
 import { type EngineDeps, engineSchema, executeRun, failureText } from "@ep/engine";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany, queueStockRun, runJob } from "./engine-harness.ts";
+import { describe, expect, it } from "vitest";
+import { call, type TestApp } from "../harness.ts";
+import {
+  type ConnectedCompany,
+  connectedCompany,
+  queueStockRun,
+  runJob,
+  useEngineTestApp,
+} from "./engine-harness.ts";
 
 let t: TestApp;
-const companies: ConnectedCompany[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off" });
-}, 60_000);
-afterAll(async () => {
-  for (const c of companies) await c.close();
-  await t?.close();
-});
+const companies = useEngineTestApp((app) => (t = app));
 
 /** SQL, driver and socket text, stack frames, addresses: none of it may reach the merchant. */
 const TECHNICAL =

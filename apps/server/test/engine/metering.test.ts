@@ -8,40 +8,32 @@ import {
   startIsbasiEmulator,
   turkishMonth,
 } from "@ep/connectors";
-import { engineSchema, enqueueRun, ensureCompanyJobs } from "@ep/engine";
-import { and, eq, like } from "drizzle-orm";
+import { engineSchema, enqueueRun } from "@ep/engine";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectionChecks } from "../../src/modules/connection-check/schema.ts";
-import { saveConnection } from "../../src/modules/connections/repository.ts";
-import { call, registerAndLogin, startTestApp, type TestApp } from "../harness.ts";
-import { waitForRun } from "./engine-harness.ts";
+import { call, startTestApp, type TestApp } from "../harness.ts";
+import { companyWithConnections, notificationsLike, waitForRun } from "./engine-harness.ts";
 
 let t: TestApp;
 const closers: Array<() => Promise<void>> = [];
 
 type Company = { token: string; companyId: number; erpConnectionId: number; jobId: number };
 
+/** The company's quota warnings (notifications from the metering). */
+const quotaWarnings = (companyId: number) => notificationsLike(t, companyId, "quota-warning:%");
+
 async function company(
   erpType: number,
   erpCredentials: Record<string, string>,
   shop: IkasEmulator,
 ): Promise<Company> {
-  const { token, account } = await registerAndLogin(t.app);
-  const companyId = account.company.id as number;
+  const { token, companyId } = await companyWithConnections(
+    t,
+    { systemType: erpType, credentials: erpCredentials },
+    { systemType: 1, credentials: shop.credentials },
+  );
   const db = t.ctx.database.db;
-  await saveConnection(db, t.ctx.credentials, {
-    companyId,
-    kind: "erp",
-    systemType: erpType,
-    credentials: erpCredentials,
-  });
-  await saveConnection(db, t.ctx.credentials, {
-    companyId,
-    kind: "shop",
-    systemType: 1,
-    credentials: { ...shop.credentials },
-  });
-  await ensureCompanyJobs(db, companyId, t.ctx.clock.now());
   const { connections, jobs } = engineSchema;
   const [erp] = await db
     .select()
@@ -166,27 +158,11 @@ describe("metered ERPs: calls are counted per company, connection and month", ()
     ).body.data;
     expect(usage.quota).toEqual({ read: 3000, write: 7000 });
     expect(usage.remaining.read).toBe(3000 - usage.used.read);
-    const warnings = await t.ctx.database.db
-      .select()
-      .from(engineSchema.notifications)
-      .where(
-        and(
-          eq(engineSchema.notifications.companyId, b.companyId),
-          like(engineSchema.notifications.source, "quota-warning:%"),
-        ),
-      );
+    const warnings = await quotaWarnings(b.companyId);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.text).toContain("%80");
     await run(b, "manual");
-    const again = await t.ctx.database.db
-      .select()
-      .from(engineSchema.notifications)
-      .where(
-        and(
-          eq(engineSchema.notifications.companyId, b.companyId),
-          like(engineSchema.notifications.source, "quota-warning:%"),
-        ),
-      );
+    const again = await quotaWarnings(b.companyId);
     expect(again).toHaveLength(1);
   }, 120_000);
 

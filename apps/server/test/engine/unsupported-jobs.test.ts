@@ -1,20 +1,12 @@
 import { type ShopConnector, sentosDescriptor } from "@ep/connectors";
 import { type EngineDeps, engineSchema, executeRun } from "@ep/engine";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany, queueStockRun } from "./engine-harness.ts";
+import { describe, expect, it } from "vitest";
+import { call, type TestApp } from "../harness.ts";
+import { connectedCompany, queueStockRun, useEngineTestApp } from "./engine-harness.ts";
 
 let t: TestApp;
-const companies: ConnectedCompany[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off" });
-}, 60_000);
-afterAll(async () => {
-  for (const c of companies) await c.close();
-  await t?.close();
-});
+const companies = useEngineTestApp((app) => (t = app));
 
 describe("a job the shop connector declares it cannot do", () => {
   it("is refused before any call, with the connector's Turkish reason", async () => {

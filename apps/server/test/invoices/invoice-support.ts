@@ -30,7 +30,7 @@ export async function signedInCompany(t: TestApp): Promise<{ companyId: number; 
 export type Emu = Awaited<ReturnType<typeof startUyumsoftEmulator>>;
 
 /** Seller data an e-invoice needs (Ayarlar › Firma). */
-export async function makeInvoicingCompany(ctx: ServerContext, companyId: number, emu: Emu) {
+export async function setSellerData(ctx: ServerContext, companyId: number): Promise<void> {
   await ctx.database.db
     .update(companies)
     .set({
@@ -40,16 +40,16 @@ export async function makeInvoicingCompany(ctx: ServerContext, companyId: number
       website: "https://deneme-magaza.com.tr",
     })
     .where(eq(companies.id, companyId));
-  await saveConnection(ctx.database.db, ctx.credentials, {
-    companyId,
-    kind: "erp",
-    systemType: 8,
-    credentials: {
-      endpoint: emu.endpoint,
-      username: UYUMSOFT_TEST_ACCOUNT.username,
-      password: UYUMSOFT_TEST_ACCOUNT.password,
-    },
-  });
+}
+
+/** Seller data, the e-invoice "ERP" connection (`systemType`, `credentials`) and a shop; the shop's id. */
+export async function invoicingCompanyWith(
+  ctx: ServerContext,
+  companyId: number,
+  erp: { systemType: number; credentials: Record<string, string> },
+): Promise<number> {
+  await setSellerData(ctx, companyId);
+  await saveConnection(ctx.database.db, ctx.credentials, { companyId, kind: "erp", ...erp });
   const shop = await saveConnection(ctx.database.db, ctx.credentials, {
     companyId,
     kind: "shop",
@@ -57,6 +57,18 @@ export async function makeInvoicingCompany(ctx: ServerContext, companyId: number
     credentials: { storeName: "deneme", clientId: "x", clientSecret: "y" },
   });
   return shop.id;
+}
+
+/** Seller data, Uyumsoft (8) on `emu` as the e-invoice service, and a shop; the shop's id. */
+export async function makeInvoicingCompany(ctx: ServerContext, companyId: number, emu: Emu) {
+  return invoicingCompanyWith(ctx, companyId, {
+    systemType: 8,
+    credentials: {
+      endpoint: emu.endpoint,
+      username: UYUMSOFT_TEST_ACCOUNT.username,
+      password: UYUMSOFT_TEST_ACCOUNT.password,
+    },
+  });
 }
 
 /** Seeded Turkish shop orders; every `eInvoiceEvery`-th buyer is a registered e-Fatura user of the emulator. */

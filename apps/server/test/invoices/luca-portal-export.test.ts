@@ -4,13 +4,17 @@ import { and, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveConnection } from "../../src/modules/connections/repository.ts";
 import { runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
-import { companies } from "../../src/platform/db/schema.ts";
 import { turkishDate } from "../../src/platform/time/turkey.ts";
 import { call, startTestApp, type TestApp } from "../harness.ts";
-import { type Emu, makeOrders, putOrdersInLedger, signedInCompany } from "./invoice-support.ts";
+import {
+  type Emu,
+  invoicingCompanyWith,
+  makeOrders,
+  putOrdersInLedger,
+  signedInCompany,
+} from "./invoice-support.ts";
 
 let t: TestApp;
 const noRegisteredBuyers = { state: { users: [] } } as unknown as Emu;
@@ -26,30 +30,10 @@ afterAll(async () => {
 /** A company whose "ERP" is LucaPortal (19): no API, no connection settings. */
 async function lucaCompany(prefix: string, count: number) {
   const { companyId, token } = await signedInCompany(t);
-  await t.ctx.database.db
-    .update(companies)
-    .set({
-      taxNumber: "3880512345",
-      taxOffice: "Kadıköy",
-      address: "Moda Cad. No: 12, Kadıköy/İstanbul",
-      website: "https://deneme-magaza.com.tr",
-    })
-    .where(eq(companies.id, companyId));
-  await saveConnection(t.ctx.database.db, t.ctx.credentials, {
-    companyId,
-    kind: "erp",
-    systemType: 19,
-    credentials: {},
-  });
-  const shop = await saveConnection(t.ctx.database.db, t.ctx.credentials, {
-    companyId,
-    kind: "shop",
-    systemType: 1,
-    credentials: { storeName: "deneme", clientId: "x", clientSecret: "y" },
-  });
+  const shopId = await invoicingCompanyWith(t.ctx, companyId, { systemType: 19, credentials: {} });
   const orders = makeOrders(count, noRegisteredBuyers, { prefix });
-  await putOrdersInLedger(t.ctx, companyId, shop.id, orders);
-  return { companyId, token, shopConnectionId: shop.id, orders };
+  await putOrdersInLedger(t.ctx, companyId, shopId, orders);
+  return { companyId, token, shopConnectionId: shopId, orders };
 }
 
 const download = (url: string, token: string) =>

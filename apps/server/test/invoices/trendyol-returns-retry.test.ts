@@ -7,13 +7,12 @@ import {
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveConnection } from "../../src/modules/connections/repository.ts";
 import { type InvoiceCycleInput, retryDelayMs, runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
-import { companies } from "../../src/platform/db/schema.ts";
 import { call, startTestApp, type TestApp } from "../harness.ts";
 import {
   type Emu,
+  invoicingCompanyWith,
   makeOrders,
   putOrdersInLedger,
   recordingShop,
@@ -57,28 +56,11 @@ function provider(timeoutMs = 400) {
 /** A company whose "ERP" is Trendyol e-Faturam (24), with seller data and a shop connection. */
 async function trendyolCompany() {
   const { companyId, token } = await signedInCompany(t);
-  await t.ctx.database.db
-    .update(companies)
-    .set({
-      taxNumber: "3880512345",
-      taxOffice: "Kadıköy",
-      address: "Moda Cad. No: 12, Kadıköy/İstanbul",
-      website: "https://deneme-magaza.com.tr",
-    })
-    .where(eq(companies.id, companyId));
-  await saveConnection(t.ctx.database.db, t.ctx.credentials, {
-    companyId,
-    kind: "erp",
+  const shopId = await invoicingCompanyWith(t.ctx, companyId, {
     systemType: 24,
     credentials: emu.credentials,
   });
-  const shop = await saveConnection(t.ctx.database.db, t.ctx.credentials, {
-    companyId,
-    kind: "shop",
-    systemType: 1,
-    credentials: { storeName: "deneme", clientId: "x", clientSecret: "y" },
-  });
-  return { companyId, token, shopConnectionId: shop.id };
+  return { companyId, token, shopConnectionId: shopId };
 }
 
 const rowsOf = (companyId: number) =>

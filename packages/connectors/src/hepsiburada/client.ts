@@ -6,6 +6,7 @@
 
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import type { HttpClient, HttpResponse } from "../sdk/http";
+import { basicAuth, MarketplaceRequests } from "../sdk/marketplace";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import {
   HEPSIBURADA_CATALOG_URL,
@@ -22,7 +23,7 @@ export class HepsiburadaClient {
   readonly creds: Record<string, string>;
   readonly merchantId: string;
   private readonly bases: Record<HbService, string>;
-  private readonly headers: Record<string, string>;
+  private readonly requests: MarketplaceRequests;
 
   constructor(
     credentials: Credentials,
@@ -30,8 +31,7 @@ export class HepsiburadaClient {
   ) {
     this.creds = requireCredentials("hepsiburada", hepsiburadaDescriptor.credentials, credentials);
     this.merchantId = this.creds.merchantId ?? "";
-    const auth = `Basic ${Buffer.from(`${this.merchantId}:${this.creds.secretKey}`).toString("base64")}`;
-    this.headers = { authorization: auth, "user-agent": this.creds.userAgent ?? "" };
+    const auth = basicAuth(this.merchantId, this.creds.secretKey);
     const trim = (u: string | undefined, d: string) => (u ?? d).replace(/\/+$/, "");
     this.bases = {
       listing: trim(this.creds.listingUrl, HEPSIBURADA_LISTING_URL),
@@ -40,6 +40,10 @@ export class HepsiburadaClient {
     };
     this.http = createConnectorHttp(hepsiburadaDescriptor, ctx, {
       secrets: [this.creds.secretKey ?? "", auth],
+    });
+    this.requests = new MarketplaceRequests(this.http, {
+      authorization: auth,
+      "user-agent": this.creds.userAgent ?? "",
     });
   }
 
@@ -54,17 +58,7 @@ export class HepsiburadaClient {
     operation: string,
     query: Record<string, string | undefined> = {},
   ): Promise<unknown> {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, v);
-    const qs = q.toString();
-    const res = await this.http.request({
-      method: "GET",
-      url: `${this.bases[service]}${path}${qs ? `?${qs}` : ""}`,
-      operation,
-      kind: "read",
-      headers: () => this.headers,
-    });
-    return res.json;
+    return this.requests.get(`${this.bases[service]}${path}`, operation, query);
   }
 
   send(
@@ -75,14 +69,6 @@ export class HepsiburadaClient {
     json: unknown,
     opts: { idempotent?: boolean } = {},
   ): Promise<HttpResponse> {
-    return this.http.request({
-      method,
-      url: `${this.bases[service]}${path}`,
-      operation,
-      kind: "write",
-      body: { json },
-      idempotent: opts.idempotent,
-      headers: () => this.headers,
-    });
+    return this.requests.send(method, `${this.bases[service]}${path}`, operation, json, opts);
   }
 }

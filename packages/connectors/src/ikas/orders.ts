@@ -3,17 +3,7 @@
 import type { OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { compact, saleDate } from "../sdk/internet-sale";
-import type {
-  Address,
-  InternetSalePaymentMeans,
-  Option,
-  Order,
-  OrderDelivery,
-  OrderLine,
-  OrderPayment,
-  Page,
-  PageQuery,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import type { IkasClient } from "./client";
 
@@ -174,7 +164,7 @@ interface OrderPageToken {
   max: number;
 }
 
-function toAddress(a: IkasAddressDto | null | undefined): Address {
+function toAddress(a: IkasAddressDto | null | undefined): M.Address {
   return {
     firstName: a?.firstName ?? "",
     lastName: a?.lastName ?? "",
@@ -194,7 +184,7 @@ function toAddress(a: IkasAddressDto | null | undefined): Address {
  * KAPIDAODEME; wallets and pay-later services stand between buyer and shop (ödeme aracısı); cash, gift
  * cards, store credit and "pay at store" are none of GİB's named means.
  */
-const IKAS_PAYMENT_MEANS: Record<string, InternetSalePaymentMeans> = {
+const IKAS_PAYMENT_MEANS: Record<string, M.InternetSalePaymentMeans> = {
   CREDIT_CARD: "KREDIKARTI/BANKAKARTI",
   CREDIT_CARD_ON_DELIVERY: "KAPIDAODEME",
   CASH_ON_DELIVERY: "KAPIDAODEME",
@@ -207,7 +197,7 @@ const IKAS_PAYMENT_MEANS: Record<string, InternetSalePaymentMeans> = {
   SLICE_IT: "ODEMEARACISI",
 };
 /** Means settled online at checkout: the order time is the payment time once the order is PAID. */
-const PAID_AT_CHECKOUT = new Set<InternetSalePaymentMeans>(["KREDIKARTI/BANKAKARTI", "ODEMEARACISI"]);
+const PAID_AT_CHECKOUT = new Set<M.InternetSalePaymentMeans>(["KREDIKARTI/BANKAKARTI", "ODEMEARACISI"]);
 /** Package statuses after the goods left the store. */
 const DISPATCHED = new Set(["FULFILLED", "DELIVERED", "UNABLE_TO_DELIVER"]);
 
@@ -215,12 +205,12 @@ const DISPATCHED = new Set(["FULFILLED", "DELIVERED", "UNABLE_TO_DELIVER"]);
  * Payment of the largest payment method (IKAS has no payment date: for card and wallet payments the
  * order time once PAID; none for transfers and cash on delivery, whose date the shop does not record).
  */
-function ikasPayment(o: IkasOrderDto): OrderPayment | undefined {
+function ikasPayment(o: IkasOrderDto): M.OrderPayment | undefined {
   const main = [...(o.paymentMethods ?? [])].sort((a, b) => (b.price ?? 0) - (a.price ?? 0))[0];
   if (!main?.type) return undefined;
   const means = IKAS_PAYMENT_MEANS[main.type] ?? "DIGER";
   const paid = o.orderPaymentStatus === "PAID" && PAID_AT_CHECKOUT.has(means);
-  return compact<OrderPayment>({
+  return compact<M.OrderPayment>({
     means,
     date: paid ? saleDate(o.orderedAt ?? o.createdAt) : undefined,
     agent: PAID_AT_CHECKOUT.has(means) ? (main.paymentGatewayName ?? undefined) : undefined,
@@ -232,7 +222,7 @@ function ikasPayment(o: IkasOrderDto): OrderPayment | undefined {
  * became FULFILLED (its last change while it is FULFILLED, its creation once it moved on; IKAS keeps no
  * separate shipping time).
  */
-function ikasDelivery(o: IkasOrderDto): OrderDelivery | undefined {
+function ikasDelivery(o: IkasOrderDto): M.OrderDelivery | undefined {
   const packages = o.orderPackages ?? [];
   const tracked = packages.find((p) => p.trackingInfo?.cargoCompany || p.trackingInfo?.trackingNumber);
   const shipped = packages.find((p) => DISPATCHED.has(p.orderPackageFulfillStatus));
@@ -240,7 +230,7 @@ function ikasDelivery(o: IkasOrderDto): OrderDelivery | undefined {
     shipped?.orderPackageFulfillStatus === "FULFILLED"
       ? (shipped.updatedAt ?? shipped.createdAt)
       : shipped?.createdAt;
-  return compact<OrderDelivery>({
+  return compact<M.OrderDelivery>({
     carrier: tracked?.trackingInfo?.cargoCompany ?? undefined,
     trackingNumber: tracked?.trackingInfo?.trackingNumber ?? undefined,
     dispatchDate: saleDate(shippedAt),
@@ -252,8 +242,8 @@ function changedAt(o: IkasOrderDto): number {
   return o.updatedAt ?? o.createdAt ?? o.orderedAt ?? 0;
 }
 
-export function mapIkasOrder(o: IkasOrderDto): Order {
-  const lines: OrderLine[] = o.orderLineItems.map((l) => {
+export function mapIkasOrder(o: IkasOrderDto): M.Order {
+  const lines: M.OrderLine[] = o.orderLineItems.map((l) => {
     const total = l.finalPrice ?? round2(l.price * l.quantity);
     return {
       sku: l.variant.sku ?? "",
@@ -320,11 +310,11 @@ export class IkasOrders {
   constructor(private readonly client: IkasClient) {}
 
   /** Order statuses (for filters) first, then those a package can be set to. */
-  listOrderStatuses(): Option[] {
+  listOrderStatuses(): M.Option[] {
     return [...IKAS_ORDER_ONLY_STATUSES, ...IKAS_PACKAGE_STATUSES].map(([id, name]) => ({ id, name }));
   }
 
-  async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
+  async listOrders(q: M.PageQuery = {}): Promise<M.Page<M.Order>> {
     const limit = Math.min(200, Math.max(1, q.pageSize ?? 100));
     const since = q.since !== undefined ? Number(q.since) : 0;
     if (!Number.isFinite(since)) {

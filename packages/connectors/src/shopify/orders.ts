@@ -7,17 +7,7 @@
 import type { InvoiceAttachment, OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import { compact, paymentMeansOfText, saleDate } from "../sdk/internet-sale";
-import type {
-  Address,
-  InternetSalePaymentMeans,
-  Option,
-  Order,
-  OrderDelivery,
-  OrderLine,
-  OrderPayment,
-  Page,
-  PageQuery,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import { decodeToken, encodeToken, round2 } from "../sdk/util";
 import { gid, ShopifyClient, type UserError } from "./client";
 
@@ -132,7 +122,7 @@ export interface ShopifyOrderNode {
 }
 
 /** `PaymentDetails` union members → GİB's means: a card, or PayPal / Shop Pay Installments in between. */
-const DETAILS_MEANS: Record<string, InternetSalePaymentMeans> = {
+const DETAILS_MEANS: Record<string, M.InternetSalePaymentMeans> = {
   CardPaymentDetails: "KREDIKARTI/BANKAKARTI",
   PaypalWalletPaymentDetails: "ODEMEARACISI",
   ShopPayInstallmentsPaymentDetails: "ODEMEARACISI",
@@ -143,7 +133,7 @@ const DETAILS_MEANS: Record<string, InternetSalePaymentMeans> = {
  * date). Manual methods ("Cash on Delivery (COD)", "Bank Deposit", "Money Order") carry no details and
  * are read by name; an order without transactions falls back to its gateway names, with no date.
  */
-function shopifyPayment(o: ShopifyOrderNode): OrderPayment | undefined {
+function shopifyPayment(o: ShopifyOrderNode): M.OrderPayment | undefined {
   const sales = (o.transactions ?? []).filter((t) => t.kind === "SALE" || t.kind === "CAPTURE");
   const paid = sales.find((t) => t.status === "SUCCESS");
   const t = paid ?? sales[0] ?? (o.transactions ?? []).find((x) => x.kind === "AUTHORIZATION");
@@ -152,7 +142,7 @@ function shopifyPayment(o: ShopifyOrderNode): OrderPayment | undefined {
     (t?.paymentDetails && DETAILS_MEANS[t.paymentDetails.__typename]) ?? paymentMeansOfText(gateway);
   if (!means) return undefined;
   const online = means === "KREDIKARTI/BANKAKARTI" || means === "ODEMEARACISI";
-  return compact<OrderPayment>({
+  return compact<M.OrderPayment>({
     means,
     date: saleDate(paid?.processedAt),
     agent: online && gateway && gateway !== "manual" ? gateway : undefined,
@@ -160,10 +150,10 @@ function shopifyPayment(o: ShopifyOrderNode): OrderPayment | undefined {
 }
 
 /** Carrier and tracking number from the first fulfillment that has them; its creation is the dispatch. */
-function shopifyDelivery(o: ShopifyOrderNode): OrderDelivery | undefined {
+function shopifyDelivery(o: ShopifyOrderNode): M.OrderDelivery | undefined {
   const shipped = (o.fulfillments ?? []).filter((f) => f.status === "SUCCESS");
   const tracked = shipped.find((f) => f.trackingInfo.length > 0);
-  return compact<OrderDelivery>({
+  return compact<M.OrderDelivery>({
     carrier: tracked?.trackingInfo[0]?.company ?? undefined,
     trackingNumber: tracked?.trackingInfo[0]?.number ?? undefined,
     dispatchDate: saleDate(shipped[0]?.createdAt),
@@ -172,7 +162,7 @@ function shopifyDelivery(o: ShopifyOrderNode): OrderDelivery | undefined {
 
 const amount = (m: Money | null | undefined) => round2(Number(m?.shopMoney.amount ?? 0));
 
-function mapAddress(a: ShopifyAddress | null, fallbackName: { first: string; last: string }): Address {
+function mapAddress(a: ShopifyAddress | null, fallbackName: { first: string; last: string }): M.Address {
   return {
     firstName: a?.firstName ?? fallbackName.first,
     lastName: a?.lastName ?? fallbackName.last,
@@ -189,14 +179,14 @@ function mapAddress(a: ShopifyAddress | null, fallbackName: { first: string; las
 }
 
 /** Shopify order → the canonical order. Prices are made VAT-included when the store enters them without. */
-export function mapShopifyOrder(o: ShopifyOrderNode): Order {
+export function mapShopifyOrder(o: ShopifyOrderNode): M.Order {
   const name = {
     first: o.customer?.firstName ?? o.billingAddress?.firstName ?? "",
     last: o.customer?.lastName ?? o.billingAddress?.lastName ?? "",
   };
   const billing = mapAddress(o.billingAddress ?? o.shippingAddress, name);
   const shippingAddress = mapAddress(o.shippingAddress ?? o.billingAddress, name);
-  const lines: OrderLine[] = o.lineItems.nodes.map((l) => {
+  const lines: M.OrderLine[] = o.lineItems.nodes.map((l) => {
     const vatRate = l.taxLines[0]?.ratePercentage ?? 0;
     const gross = (n: number) => (o.taxesIncluded ? n : round2(n * (1 + vatRate / 100)));
     return {
@@ -251,7 +241,7 @@ export function mapShopifyOrder(o: ShopifyOrderNode): Order {
 }
 
 /** Turkish names of the statuses we read (Shopify's `OrderDisplayFulfillmentStatus`) and can set. */
-export const SHOPIFY_ORDER_STATUSES: Option[] = [
+export const SHOPIFY_ORDER_STATUSES: M.Option[] = [
   { id: "UNFULFILLED", name: "Gönderilmedi" },
   { id: "PARTIALLY_FULFILLED", name: "Kısmen gönderildi" },
   { id: "IN_PROGRESS", name: "Hazırlanıyor" },
@@ -270,7 +260,7 @@ export class ShopifyOrders {
   constructor(private readonly client: ShopifyClient) {}
 
   /** Orders changed since `q.since` (ISO), oldest change first; `cursor` is the newest `updatedAt` seen. */
-  async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
+  async listOrders(q: M.PageQuery = {}): Promise<M.Page<M.Order>> {
     const state = decodeToken<PageState>(q.pageToken, "shopify") ?? { since: q.since };
     const first = Math.min(q.pageSize ?? ORDERS_PER_PAGE, ORDERS_PER_PAGE);
     const d = await this.client.gql<{
@@ -307,12 +297,12 @@ export class ShopifyOrders {
     };
   }
 
-  async listOrderStatuses(): Promise<Option[]> {
+  async listOrderStatuses(): Promise<M.Option[]> {
     return SHOPIFY_ORDER_STATUSES;
   }
 
   /** Payment gateways and sales channels as the store's recent orders name them (Shopify has no list of either). */
-  async recentFacets(): Promise<{ gateways: Option[]; sources: Option[] }> {
+  async recentFacets(): Promise<{ gateways: M.Option[]; sources: M.Option[] }> {
     const d = await this.client.gql<{
       orders: { nodes: Array<{ paymentGatewayNames: string[]; sourceName: string | null }> };
     }>(

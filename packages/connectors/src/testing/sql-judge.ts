@@ -1,7 +1,7 @@
 /**
  * The T-SQL judge: every SQL text a connector sends to SQL Server is read with node-sql-parser in its
  * TransactSQL dialect, and (given a schema fixture) its tables and columns are checked against the
- * vendor's schema. The canned TDS responder (`tds-server.ts`) runs it on every statement it receives, so
+ * vendor's schema. The canned TDS responder (`tds-server/`) runs it on every statement it receives, so
  * each connector's mssql path is judged in its tests.
  *
  * What it verifies: the text is one statement SQL Server's grammar (as node-sql-parser reads it) accepts,

@@ -5,7 +5,8 @@
  */
 
 import type { ConnectorContext, Credentials } from "../sdk/connector";
-import type { HttpBody, HttpClient, HttpResponse } from "../sdk/http";
+import type { HttpClient, HttpResponse } from "../sdk/http";
+import { basicAuth, MarketplaceRequests } from "../sdk/marketplace";
 import { RateLimiter } from "../sdk/rate-limit";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { TRENDYOL_API_URL, TRENDYOL_CATALOG_LIST_LIMIT, trendyolDescriptor } from "./descriptor";
@@ -22,7 +23,7 @@ export class TrendyolClient {
   readonly http: HttpClient;
   readonly creds: Record<string, string>;
   readonly sellerId: string;
-  private readonly headers: Record<string, string>;
+  private readonly requests: MarketplaceRequests;
   private readonly listLimiter: RateLimiter;
 
   constructor(
@@ -31,14 +32,14 @@ export class TrendyolClient {
   ) {
     this.creds = requireCredentials("trendyol", trendyolDescriptor.credentials, credentials);
     this.sellerId = this.creds.sellerId ?? "";
-    const auth = `Basic ${Buffer.from(`${this.creds.apiKey}:${this.creds.apiSecret}`).toString("base64")}`;
-    this.headers = {
-      authorization: auth,
-      "user-agent": trendyolUserAgent(this.sellerId, this.creds.integratorName ?? ""),
-    };
+    const auth = basicAuth(this.creds.apiKey, this.creds.apiSecret);
     this.http = createConnectorHttp(trendyolDescriptor, ctx, {
       baseUrl: (this.creds.apiUrl ?? TRENDYOL_API_URL).replace(/\/+$/, ""),
       secrets: [this.creds.apiSecret ?? "", auth],
+    });
+    this.requests = new MarketplaceRequests(this.http, {
+      authorization: auth,
+      "user-agent": trendyolUserAgent(this.sellerId, this.creds.integratorName ?? ""),
     });
     this.listLimiter = new RateLimiter({
       store: ctx.rateLimitStore,
@@ -57,19 +58,8 @@ export class TrendyolClient {
     operation: string,
     query: Record<string, string | undefined> = {},
   ): Promise<unknown> {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, v);
-    const qs = q.toString();
-    const res = await this.http.request({
-      method: "GET",
-      url: qs ? `${path}?${qs}` : path,
-      operation,
-      kind: "read",
-      headers: () => this.headers,
-      extraLimiter:
-        operation.startsWith("getCategory") || operation === "getBrands" ? this.listLimiter : undefined,
-    });
-    return res.json;
+    const lists = operation.startsWith("getCategory") || operation === "getBrands";
+    return this.requests.get(path, operation, query, lists ? this.listLimiter : undefined);
   }
 
   send(
@@ -79,15 +69,6 @@ export class TrendyolClient {
     json: unknown,
     opts: { idempotent?: boolean } = {},
   ): Promise<HttpResponse> {
-    const body: HttpBody = { json };
-    return this.http.request({
-      method,
-      url: path,
-      operation,
-      kind: "write",
-      body,
-      idempotent: opts.idempotent,
-      headers: () => this.headers,
-    });
+    return this.requests.send(method, path, operation, json, opts);
   }
 }

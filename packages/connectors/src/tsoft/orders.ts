@@ -5,17 +5,7 @@
  */
 
 import { compact, paymentMeansOfText, saleDate } from "../sdk/internet-sale";
-import type {
-  Address,
-  Customer,
-  Option,
-  Order,
-  OrderDelivery,
-  OrderLine,
-  OrderPayment,
-  Page,
-  PageQuery,
-} from "../sdk/model";
+import type * as M from "../sdk/model";
 import { decodeToken, encodeToken, round2, shopOrderLine } from "../sdk/util";
 import { type Row, rest1Rows, type TsoftClient } from "./client";
 import { TSOFT_ORDER_PAGE } from "./descriptor";
@@ -24,7 +14,7 @@ import { num } from "./products";
 const str = (v: unknown): string => (v === undefined || v === null ? "" : String(v).trim());
 
 /** Statuses the sources name (code id 55903059532: 9 cancelled, 10 returned); the others come with each order. */
-export const TSOFT_KNOWN_STATUSES: Option[] = [
+export const TSOFT_KNOWN_STATUSES: M.Option[] = [
   { id: "9", name: "İptal" },
   { id: "10", name: "İade" },
 ];
@@ -46,7 +36,7 @@ function isoOf(v: unknown): string {
   return Number.isNaN(d.getTime()) ? new Date(0).toISOString() : d.toISOString();
 }
 
-function address(o: Row, prefix: "Invoice" | "Delivery", first: string, last: string): Address {
+function address(o: Row, prefix: "Invoice" | "Delivery", first: string, last: string): M.Address {
   return {
     firstName: first,
     lastName: last,
@@ -63,11 +53,11 @@ function address(o: Row, prefix: "Invoice" | "Delivery", first: string, last: st
  * Ödeme"). REST1 keeps no payment time in the order: a card is charged at checkout, so its date is the
  * order date; a transfer or a payment at the door has none.
  */
-function tsoftPayment(o: Row, createdAt: string): OrderPayment | undefined {
+function tsoftPayment(o: Row, createdAt: string): M.OrderPayment | undefined {
   const means = paymentMeansOfText(str(o.PaymentType));
   if (!means) return undefined;
   const online = means === "KREDIKARTI/BANKAKARTI" || means === "ODEMEARACISI";
-  return compact<OrderPayment>({ means, date: online ? saleDate(createdAt) : undefined });
+  return compact<M.OrderPayment>({ means, date: online ? saleDate(createdAt) : undefined });
 }
 
 /**
@@ -81,11 +71,11 @@ function tsoftExchangeRate(currency: string, lines: Row[]): number | undefined {
   return rates.size === 1 && rate !== undefined && rate > 0 ? rate : undefined;
 }
 
-export function mapTsoftOrder(o: Row): Order {
+export function mapTsoftOrder(o: Row): M.Order {
   const first = str(o.CustomerName);
   const last = str(o.CustomerSurname);
   const details = Array.isArray(o.OrderDetails) ? (o.OrderDetails as Row[]) : [];
-  const lines: OrderLine[] = details.map((l) =>
+  const lines: M.OrderLine[] = details.map((l) =>
     shopOrderLine({
       sku: str(l.ProductCode),
       name: str(l.ProductName),
@@ -100,7 +90,7 @@ export function mapTsoftOrder(o: Row): Order {
   const subtotal = round2(lines.reduce((s, l) => s + l.total, 0));
   const shipping = num(o.CargoPrice);
   const discount = num(o.DiscountAmount);
-  const customer: Customer = {
+  const customer: M.Customer = {
     ref: str(o.CustomerCode)
       ? `TSOFT-${str(o.CustomerCode)}`
       : str(o.CustomerEmail) || `TSOFT-ORDER-${str(o.OrderId)}`,
@@ -136,7 +126,7 @@ export function mapTsoftOrder(o: Row): Order {
     payment: tsoftPayment(o, createdAt),
     // The tracking code under the name order2/updateOrderStatusAsSentToCargo writes it (shops.md); REST1
     // names no carrier or dispatch time in the order.
-    delivery: compact<OrderDelivery>({ trackingNumber: str(o.CargoTrackingCode) || undefined }),
+    delivery: compact<M.OrderDelivery>({ trackingNumber: str(o.CargoTrackingCode) || undefined }),
     exchangeRate: tsoftExchangeRate(currency, details),
   };
 }
@@ -153,7 +143,7 @@ export class TsoftOrders {
     private readonly now: () => number,
   ) {}
 
-  async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
+  async listOrders(q: M.PageQuery = {}): Promise<M.Page<M.Order>> {
     const token = decodeToken<OrderPageToken>(q.pageToken, "tsoft");
     const to = token?.to ?? this.now();
     const from = token?.from ?? (q.since ? Date.parse(q.since) : to - FIRST_READ_DAYS * 86_400_000);
@@ -176,7 +166,7 @@ export class TsoftOrders {
     };
   }
 
-  listOrderStatuses(): Option[] {
+  listOrderStatuses(): M.Option[] {
     return TSOFT_KNOWN_STATUSES;
   }
 }

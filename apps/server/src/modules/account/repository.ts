@@ -86,44 +86,31 @@ export async function recordLoginAttempt(
 }
 
 /** Uses a one-time code atomically: the first caller gets the user id, every later one nothing. */
-export async function consumeCode(
-  db: Executor,
-  purpose: "password_reset" | "login",
-  codeHash: string,
-  now: Date,
-) {
+type CodePurpose = "password_reset" | "login";
+
+/** A code of this purpose, unused and not expired at `now`. */
+const usableCode = (codeHash: string, purpose: CodePurpose, now: Date) =>
+  and(
+    eq(oneTimeCodes.codeHash, codeHash),
+    eq(oneTimeCodes.purpose, purpose),
+    isNull(oneTimeCodes.usedAt),
+    gt(oneTimeCodes.expiresAt, now),
+  );
+
+export async function consumeCode(db: Executor, purpose: CodePurpose, codeHash: string, now: Date) {
   const [row] = await db
     .update(oneTimeCodes)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(oneTimeCodes.codeHash, codeHash),
-        eq(oneTimeCodes.purpose, purpose),
-        isNull(oneTimeCodes.usedAt),
-        gt(oneTimeCodes.expiresAt, now),
-      ),
-    )
+    .where(usableCode(codeHash, purpose, now))
     .returning({ userId: oneTimeCodes.userId });
   return row?.userId;
 }
 
-export async function isCodeUsable(
-  db: Executor,
-  purpose: "password_reset" | "login",
-  codeHash: string,
-  now: Date,
-) {
+export async function isCodeUsable(db: Executor, purpose: CodePurpose, codeHash: string, now: Date) {
   const [row] = await db
     .select({ id: oneTimeCodes.id })
     .from(oneTimeCodes)
-    .where(
-      and(
-        eq(oneTimeCodes.codeHash, codeHash),
-        eq(oneTimeCodes.purpose, purpose),
-        isNull(oneTimeCodes.usedAt),
-        gt(oneTimeCodes.expiresAt, now),
-      ),
-    );
+    .where(usableCode(codeHash, purpose, now));
   return Boolean(row);
 }
 

@@ -44,6 +44,10 @@ export type ImportOutcome = {
   record: ImportedFile;
 };
 
+/** The company's incoming files of a kind. */
+const incoming = (companyId: number, kind: SourceFileKind) =>
+  and(eq(fileImports.companyId, companyId), eq(fileImports.direction, "in"), eq(fileImports.kind, kind));
+
 /** The company's ERP connection when it is a mapping system (generic SQL / file connector). */
 export async function mappingConnectionOf(ctx: Ctx, companyId: number) {
   const { connections } = engineSchema;
@@ -151,14 +155,7 @@ export class FileExchange {
     const [row] = await this.db
       .select(importedColumns)
       .from(fileImports)
-      .where(
-        and(
-          eq(fileImports.companyId, companyId),
-          eq(fileImports.direction, "in"),
-          eq(fileImports.kind, kind),
-          eq(fileImports.contentHash, contentHash),
-        ),
-      );
+      .where(and(incoming(companyId, kind), eq(fileImports.contentHash, contentHash)));
     return row;
   }
 
@@ -182,14 +179,7 @@ export class FileExchange {
     const [row] = await this.db
       .select({ id: fileImports.id })
       .from(fileImports)
-      .where(
-        and(
-          eq(fileImports.companyId, companyId),
-          eq(fileImports.direction, "in"),
-          eq(fileImports.kind, kind),
-          gt(fileImports.rowsAccepted, 0),
-        ),
-      )
+      .where(and(incoming(companyId, kind), gt(fileImports.rowsAccepted, 0)))
       .orderBy(desc(fileImports.uploadedAt), desc(fileImports.id))
       .limit(1);
     return row?.id;

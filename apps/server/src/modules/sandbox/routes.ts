@@ -103,20 +103,10 @@ export function sandboxRoutes(ctx: AppContext & WithEngine & WithSandbox): Fasti
         const userId = authOf(request).userId;
         const erpSystem = pick("erp", company.erpType);
         const shopSystem = pick("shop", company.ecommerceType);
-        const erp = await connections.save(
-          companyId,
-          userId,
-          "erp",
-          erpSystem.type,
-          ctx.sandbox.credentials(erpSystem, companyId),
-        );
-        const shop = await connections.save(
-          companyId,
-          userId,
-          "ecommerce",
-          shopSystem.type,
-          ctx.sandbox.credentials(shopSystem, companyId),
-        );
+        const save = (kind: "erp" | "ecommerce", system: typeof erpSystem) =>
+          connections.save(companyId, userId, kind, system.type, ctx.sandbox.credentials(system, companyId));
+        const erp = await save("erp", erpSystem);
+        const shop = await save("ecommerce", shopSystem);
         const result: SandboxConnectResult = {
           erp: erp.connection,
           ecommerce: shop.connection,

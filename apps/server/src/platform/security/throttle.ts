@@ -13,17 +13,15 @@ export async function recordHit(db: Executor, bucket: string, key: string, now: 
   await db.insert(throttleEvents).values({ bucket, key, createdAt: now });
 }
 
+/** The bucket's hits for `key` since `since`. */
+const inWindow = (bucket: string, key: string, since: Date) =>
+  and(eq(throttleEvents.bucket, bucket), eq(throttleEvents.key, key), gt(throttleEvents.createdAt, since));
+
 export async function countHits(db: Executor, bucket: string, key: string, since: Date): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(throttleEvents)
-    .where(
-      and(
-        eq(throttleEvents.bucket, bucket),
-        eq(throttleEvents.key, key),
-        gt(throttleEvents.createdAt, since),
-      ),
-    );
+    .where(inWindow(bucket, key, since));
   return row?.n ?? 0;
 }
 
@@ -57,13 +55,7 @@ export async function secondsUntilBelow(
   const [row] = await db
     .select({ at: throttleEvents.createdAt })
     .from(throttleEvents)
-    .where(
-      and(
-        eq(throttleEvents.bucket, bucket),
-        eq(throttleEvents.key, key),
-        gt(throttleEvents.createdAt, since),
-      ),
-    )
+    .where(inWindow(bucket, key, since))
     .orderBy(asc(throttleEvents.createdAt))
     .offset(over - 1)
     .limit(1);

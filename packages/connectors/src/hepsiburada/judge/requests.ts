@@ -8,6 +8,7 @@
  */
 
 import type { RecordedRequest, RequestJudge, Verdict } from "../../testing/recorder";
+import { judgeRestCall } from "../../testing/rest-judge";
 
 type Row = Record<string, unknown>;
 type Check = (v: unknown) => string | undefined;
@@ -270,20 +271,5 @@ export function findOperation(method: string, recordedPath: string): Hepsiburada
 
 export const judgeHepsiburadaRequest: RequestJudge = (r: RecordedRequest): Verdict | undefined => {
   const op = findOperation(r.method, r.path);
-  if (!op) return undefined;
-  const p: string[] = [];
-  const auth = /^Basic\s+(.+)$/i.exec(String(r.headers.authorization ?? ""));
-  const pair = auth ? Buffer.from(auth[1] ?? "", "base64").toString("utf8") : "";
-  if (!/^[^:]+:.+$/.test(pair)) p.push("Basic Auth (merchant id and service key) required");
-  for (const k of op.required ?? []) if (r.query[k] === undefined) p.push(`${k} required`);
-  for (const [k, v] of Object.entries(r.query ?? {})) {
-    const check = op.query[k];
-    if (!check) p.push(`${k} is not a parameter of ${op.operation}`);
-    else {
-      const problem = check(v);
-      if (problem) p.push(`${k} ${problem}`);
-    }
-  }
-  if (op.body) p.push(...op.body(r.body));
-  return { operation: op.operation, problems: p };
+  return op ? judgeRestCall(op, r, "Basic Auth (merchant id and service key) required") : undefined;
 };

@@ -25,6 +25,24 @@ export interface PdfTable {
   fields: Record<string, PdfField>;
 }
 
+/**
+ * The addresses, attributes and communications both customer tables (wholesale and retail) end with. The
+ * wholesale table prints CommAddress (string 100) between its header fields; the samples put it in
+ * Communications, as the retail table does.
+ */
+const CUSTOMER_SUB_TABLES: Record<string, PdfField> = {
+  "PostalAddresses[].AddressTypeCode": ["string", 10, "1"],
+  "PostalAddresses[].CountryCode": ["string", 10, "1"],
+  "PostalAddresses[].StateCode": ["string", 10, "0"],
+  "PostalAddresses[].CityCode": ["string", 10, "0"],
+  "PostalAddresses[].DistrictCode": ["string", 30, "0"],
+  "PostalAddresses[].Address": ["string", 200, "0"],
+  "Attributes[].AttributeTypeCode": ["tinyint", undefined, "0"],
+  "Attributes[].AttributeCode": ["string", 20, "0"],
+  "Communications[].CommunicationTypeCode": ["string", 20, "0"],
+  "Communications[].CommAddress": ["string", 100, "0"],
+};
+
 export const PDF_TABLES: Record<string, PdfTable> = {
   "1": {
     title: "Connect",
@@ -53,17 +71,7 @@ export const PDF_TABLES: Record<string, PdfTable> = {
       TaxNumber: ["string", 20, "0"],
       TaxOfficeCode: ["string", 10, "0"],
       MersisNum: ["string", 20, "0"],
-      "PostalAddresses[].AddressTypeCode": ["string", 10, "1"],
-      "PostalAddresses[].CountryCode": ["string", 10, "1"],
-      "PostalAddresses[].StateCode": ["string", 10, "0"],
-      "PostalAddresses[].CityCode": ["string", 10, "0"],
-      "PostalAddresses[].DistrictCode": ["string", 30, "0"],
-      "PostalAddresses[].Address": ["string", 200, "0"],
-      "Attributes[].AttributeTypeCode": ["tinyint", undefined, "0"],
-      "Attributes[].AttributeCode": ["string", 20, "0"],
-      "Communications[].CommunicationTypeCode": ["string", 20, "0"],
-      // The PDF prints CommAddress (string 100) between the header fields; the samples put it in Communications.
-      "Communications[].CommAddress": ["string", 100, "0"],
+      ...CUSTOMER_SUB_TABLES,
     },
   },
   "3": {
@@ -79,16 +87,7 @@ export const PDF_TABLES: Record<string, PdfTable> = {
       RetailSalePriceGroupCode: ["string", 10, "0"],
       CreditLimit: ["money", undefined, "0"],
       CurrencyCode: ["string", 10, "0"],
-      "PostalAddresses[].AddressTypeCode": ["string", 10, "1"],
-      "PostalAddresses[].CountryCode": ["string", 10, "1"],
-      "PostalAddresses[].StateCode": ["string", 10, "0"],
-      "PostalAddresses[].CityCode": ["string", 10, "0"],
-      "PostalAddresses[].DistrictCode": ["string", 30, "0"],
-      "PostalAddresses[].Address": ["string", 200, "0"],
-      "Attributes[].AttributeTypeCode": ["tinyint", undefined, "0"],
-      "Attributes[].AttributeCode": ["string", 20, "0"],
-      "Communications[].CommunicationTypeCode": ["string", 20, "0"],
-      "Communications[].CommAddress": ["string", 100, "0"],
+      ...CUSTOMER_SUB_TABLES,
     },
   },
   "6": {

@@ -8,6 +8,7 @@
  */
 
 import type { RecordedRequest, RequestJudge, Verdict } from "../../testing/recorder";
+import { judgeRestCall } from "../../testing/rest-judge";
 
 type Row = Record<string, unknown>;
 type Check = (v: unknown) => string | undefined;
@@ -255,19 +256,5 @@ export function findOperation(method: string, path: string): TrendyolOperation |
 
 export const judgeTrendyolRequest: RequestJudge = (r: RecordedRequest): Verdict | undefined => {
   const op = findOperation(r.method, r.path);
-  if (!op) return undefined;
-  const p: string[] = [];
-  const auth = /^Basic\s+(.+)$/i.exec(String(r.headers.authorization ?? ""));
-  const pair = auth ? Buffer.from(auth[1] ?? "", "base64").toString("utf8") : "";
-  if (!/^[^:]+:.+$/.test(pair)) p.push("Basic Auth with API key and secret required");
-  for (const [k, v] of Object.entries(r.query ?? {})) {
-    const check = op.query[k];
-    if (!check) p.push(`${k} is not a parameter of ${op.operation}`);
-    else {
-      const problem = check(v);
-      if (problem) p.push(`${k} ${problem}`);
-    }
-  }
-  if (op.body) p.push(...op.body(r.body));
-  return { operation: op.operation, problems: p };
+  return op ? judgeRestCall(op, r, "Basic Auth with API key and secret required") : undefined;
 };
