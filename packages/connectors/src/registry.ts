@@ -12,6 +12,7 @@ import { genericSqlModules } from "./generic-sql/index";
 import { hepsiburadaModule } from "./hepsiburada/index";
 import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
+import { jetstokModule } from "./jetstok/index";
 import { logoModules } from "./logo/index";
 import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
@@ -70,6 +71,7 @@ const MODULES: ConnectorModule[] = [
   ...wolvoxModules,
   ...logoModules,
   netsisModule,
+  jetstokModule,
 ];
 
 /**
@@ -131,11 +133,13 @@ export function getDescriptor(kind: ConnectorKind, type: number): ConnectorDescr
 /**
  * How a merchant reaches the system today. An on-premise ERP with a connector is reached through the
  * on-site agent (or directly, when its API is published to the internet); a system with no API works
- * through a configured SQL / file mapping; the rest wait for theirs.
+ * through a configured SQL / file mapping, or (a shop) through the files it exports and imports itself;
+ * the rest wait for theirs.
  */
 export function availabilityOf(d: ConnectorDescriptor): SystemAvailability {
   if (!d.implemented) return "soon";
   if (d.mapping) return "mapping";
+  if (d.fileShop) return "files";
   return d.onPremOnly ? "agent" : "available";
 }
 

@@ -1,0 +1,26 @@
+import type { ShopConnectorModule } from "../sdk/connector-module";
+import { createJetStokConnector, jetstokDescriptor } from "./connector";
+import { jetstokSandbox } from "./sandbox";
+
+export {
+  createJetStokConnector,
+  JETSTOK_LOCATION_ID,
+  JETSTOK_PANEL_URL,
+  JetStokConnector,
+  jetstokDescriptor,
+} from "./connector";
+export { type JetStokPanel, type PanelOrder, startJetStokPanel } from "./emulator/panel";
+export { InMemoryShopFiles, mergeStockRows, writeJetStokStockFile } from "./files";
+export {
+  checkJetStokOrderRows,
+  JETSTOK_ORDER_COLUMNS,
+  JETSTOK_STOCK_COLUMNS,
+  JETSTOK_STOCK_SHEET,
+  ordersFromFiles,
+} from "./layout";
+
+export const jetstokModule: ShopConnectorModule = {
+  descriptor: jetstokDescriptor,
+  create: createJetStokConnector,
+  sandbox: jetstokSandbox,
+};
