@@ -29,7 +29,12 @@ import type {
   ShopConnector,
   ShopWebhooks,
 } from "./sdk/connector";
-import type { ConnectorModule, ErpConnectorModule, ShopConnectorModule } from "./sdk/connector-module";
+import type {
+  ConnectorModule,
+  ErpConnectorModule,
+  FileShopFiles,
+  ShopConnectorModule,
+} from "./sdk/connector-module";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { countedSqlTransport } from "./sdk/sql";
@@ -215,6 +220,11 @@ export function listSandboxSystems(): SandboxSystem[] {
       ? [{ ...sandbox, kind: descriptor.kind, type: descriptor.type }]
       : [],
   );
+}
+
+/** The files of a shop connected through them (JetStok), when the shop type is one. */
+export function getFileShop(type: number): FileShopFiles | undefined {
+  return shopModules.get(type)?.files;
 }
 
 /** The shop type's webhook support (register + verify), when it publishes order webhooks. */

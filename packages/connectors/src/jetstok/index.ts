@@ -1,5 +1,7 @@
 import type { ShopConnectorModule } from "../sdk/connector-module";
 import { createJetStokConnector, jetstokDescriptor } from "./connector";
+import { writeJetStokStockFile } from "./files";
+import { checkJetStokOrderRows } from "./layout";
 import { jetstokSandbox } from "./sandbox";
 
 export {
@@ -23,4 +25,9 @@ export const jetstokModule: ShopConnectorModule = {
   descriptor: jetstokDescriptor,
   create: createJetStokConnector,
   sandbox: jetstokSandbox,
+  files: {
+    checkOrderRows: checkJetStokOrderRows,
+    writeStockFile: writeJetStokStockFile,
+    stockFileName: "jetstok-stok-fiyat",
+  },
 };

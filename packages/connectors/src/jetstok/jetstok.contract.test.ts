@@ -139,20 +139,17 @@ describe("JetStok through its files", () => {
   it("pages through many files without skipping one", async () => {
     const files = new InMemoryShopFiles();
     const header = Object.values(JETSTOK_ORDER_COLUMNS);
-    const row = (no: string) =>
-      Object.fromEntries(
-        header.map((h) => [
-          h,
-          {
-            "Sipariş No": no,
-            "Sipariş Tarihi": "28.11.2026 14:05",
-            "Müşteri Adı Soyadı": "Ali Veli",
-            "Stok Kodu": "STK-1",
-            Adet: 1,
-            "Birim Fiyat": "1.234,50",
-          }[h] ?? "",
-        ]),
-      );
+    const row = (no: string) => {
+      const filled: Record<string, unknown> = {
+        "Sipariş No": no,
+        "Sipariş Tarihi": "28.11.2026 14:05",
+        "Müşteri Adı Soyadı": "Ali Veli",
+        "Stok Kodu": "STK-1",
+        Adet: 1,
+        "Birim Fiyat": "1.234,50",
+      };
+      return Object.fromEntries(header.map((h) => [h, filled[h] ?? ""]));
+    };
     for (let i = 1; i <= JETSTOK_FILES_PER_PAGE + 3; i++) files.upload(`f${i}.csv`, [row(`N-${i}`)]);
     const shop = connectorWith(files);
     const first = await shop.listOrders();
