@@ -178,19 +178,12 @@ describe.each(WIDTHS)("a newcomer's first steps at %i px (issue 40, Done when)",
     expect(browser.pageErrors).toEqual([]);
   }, 240_000);
 
-  it("a system not ready yet (JetStok): '(Yakında)' at registration, the checklist says so and leads on", async () => {
-    const page = await start(9, 7, "Mikro", "JetStok (Yakında)");
+  // JetStok, the last "(Yakında)" system, connects through its files now: its step leads to its card.
+  it("JetStok (files): no '(Yakında)' at registration, the checklist leads to its connection card", async () => {
+    const page = await start(9, 7, "Mikro", "JetStok");
     const shop = step(page, "shop");
-    await eventually(() => shop.textContent()).toContain(
-      "JetStok için hazır bağlantımız henüz yok (Yakında)",
-    );
-    await shot(page, width, "soon-1-checklist");
-
-    await follow(page, shop, "Destek talebini gör");
-    await eventually(() =>
-      page.getByText("JetStok bağlantısı talebi", { exact: false }).count(),
-    ).toBeGreaterThan(0);
-    await shot(page, width, "soon-2-ticket");
+    await eventually(() => shop.textContent()).toContain("JetStok bağlantı bilgileri henüz girilmedi");
+    await shot(page, width, "files-1-checklist");
     expect(browser.pageErrors).toEqual([]);
   }, 240_000);
 });

@@ -60,14 +60,14 @@ describe("first steps on a new company's dashboard (issue 40 item 1)", () => {
     expect(browser.pageErrors).toEqual([]);
   }, 120_000);
 
-  it("marks a system that is not ready and never shows the card to a company already syncing", async () => {
+  it("leads JetStok (files) to its card and never shows the card to a company already syncing", async () => {
     const user = newUser({ erpType: 5, ecommerceType: 7 });
     await registerByApi(user);
     const page = await browser.newPage();
     await signIn(page, user.email, user.password);
     const shop = page.getByTestId("first-step-shop");
     await shop.waitFor();
-    expect(await shop.textContent()).toContain("JetStok için hazır bağlantımız henüz yok (Yakında)");
+    expect(await shop.textContent()).toContain("JetStok bağlantı bilgileri henüz girilmedi");
     expect(await page.getByTestId("first-step-erp").textContent()).toContain(
       "Dia bağlantı bilgileri henüz girilmedi",
     );

@@ -126,12 +126,11 @@ describe("partner entry links", () => {
     await page.getByRole("button", { name: "Ana sayfaya dön" }).click();
     await expectPath(page, "/dashboard");
 
-    // JetStok is listed but not ready: said so.
+    // JetStok has no API: confirming chooses it and opens its card, which says how its files connect it.
     await page.goto(linkOf("jetstok"));
     await page.getByRole("button", { name: "Evet, bağla" }).click();
-    await expect
-      .poll(() => page.getByTestId("install-error-body").textContent())
-      .toContain("JetStok bağlantısı henüz hazır değil (Yakında)");
+    await expectPath(page, "/settings/api-keys");
+    await page.getByTestId("file-shop-note").waitFor();
 
     // T-Soft has no partner consent: confirming chooses it and opens the connection form.
     await page.goto(linkOf("tsoft"));

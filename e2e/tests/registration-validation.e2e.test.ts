@@ -106,7 +106,7 @@ describe("registration validation (spec section 5)", () => {
       "Tsoft",
       "Shopify",
       "Sopyo",
-      "JetStok (Yakında)",
+      "JetStok",
     ]);
   });
 
@@ -135,8 +135,8 @@ describe("registration validation (spec section 5)", () => {
   });
 });
 
-describe("systems that are not ready yet (issue 12 item 8)", () => {
-  it("says under the list how the picked system connects, and a not-ready one gets a ticket, not dead buttons", async () => {
+describe("how each listed system connects (issue 12 item 8; issue 37 item 7)", () => {
+  it("says under the list how the picked system connects; JetStok connects through its files, no ticket", async () => {
     const page = await browser.newPage();
     await page.goto("/account/registration");
     await combo(page, "Muhasebe Programı").click();
@@ -148,24 +148,21 @@ describe("systems that are not ready yet (issue 12 item 8)", () => {
     await combo(page, "Muhasebe Programı").click();
     await page.getByRole("option", { name: "Netsis", exact: true }).click();
     await page.getByTestId("availability-agent").waitFor();
-    // Every ERP of the list has a connector now; JetStok (an e-commerce system) is the one still to come.
+    // Every system of both lists has a connector now; JetStok, with no API, through its own files.
     await combo(page, "E-Ticaret Yazılımı").click();
-    await page.getByRole("option", { name: "JetStok (Yakında)", exact: true }).click();
+    await page.getByRole("option", { name: "JetStok", exact: true }).click();
     await expect
-      .poll(() => page.getByTestId("availability-soon").textContent())
-      .toContain("sizin için otomatik bir destek talebi açarız");
+      .poll(() => page.getByTestId("availability-files").textContent())
+      .toContain("Excel dosyalarıyla bağlanır");
+    expect(await page.getByText("(Yakında)").count()).toBe(0);
 
     const user = newUser({ erpType: 2, ecommerceType: 7 });
     await registerByApi(user);
     await signIn(page, user.email, user.password);
     await page.goto("/settings/api-keys");
-    await page.getByTestId("not-ready-ecommerce").waitFor();
-    expect(await page.getByTestId("not-ready-ecommerce").textContent()).toContain("destek talebi açtık");
-    // No disabled Test / Save pair on the e-commerce card: its only action leads to the ticket.
-    const shopCard = page.getByRole("form", { name: "E-Ticaret Bağlantısı" });
-    expect(await shopCard.getByRole("button", { name: "Kaydet" }).count()).toBe(0);
-    await page.getByTestId("not-ready-ecommerce").getByRole("link", { name: "Destek taleplerim" }).click();
-    await expect.poll(() => page.getByText("JetStok bağlantısı talebi").count()).toBeGreaterThan(0);
+    await page.getByTestId("file-shop-note").waitFor();
+    expect(await page.getByTestId("file-shop-note").textContent()).toContain("JetStok dosya ile bağlanır");
+    expect(await page.getByTestId("not-ready-ecommerce").count()).toBe(0);
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.p
 
 describe("sandbox systems for a new company", () => {
   it("registers, connects the sandboxes from the dashboard in one click, and a stock run succeeds", async () => {
-    // Registered with systems that have no sandbox (Logo, JetStok): Mikro and IKAS stand in.
+    // Registered with Logo (no sandbox: Mikro stands in) and JetStok (its own files-only sandbox panel).
     const { page } = await signInWithSandboxes(browser, { erpType: 4, ecommerceType: 7 });
 
     // Both connections marked as sandboxes, with the company's own sandbox login on the form.
@@ -22,7 +22,7 @@ describe("sandbox systems for a new company", () => {
     const login = erpCard.getByTestId("sandbox-credentials-erp");
     await eventually(() => login.textContent()).toContain("/sandbox/mikro/");
     expect(await shopCard.getByTestId("sandbox-credentials-ecommerce").textContent()).toContain(
-      "/sandbox/ikas/",
+      "/sandbox/jetstok/",
     );
     // Connected to both: the one-click offer is gone from this screen.
     expect(await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).count()).toBe(0);

@@ -1,21 +1,10 @@
-import {
-  type IkasEmulator,
-  listConnectors,
-  type MikroEmulator,
-  startIkasEmulator,
-  startMikroEmulator,
-} from "@ep/connectors";
+import { type IkasEmulator, type MikroEmulator, startIkasEmulator, startMikroEmulator } from "@ep/connectors";
 import { loadMappings } from "@ep/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 
-/** An ERP type of the lists that has no connector yet (the type changes as connectors are built). */
-/** A listed system without a connector yet, as `{kind}/{type}` of the settings routes (today JetStok). */
-const notBuilt = () => {
-  const d = listConnectors().find((c) => !c.implemented);
-  if (!d) throw new Error("every listed system is implemented: this check needs another unsupported case");
-  return `${d.kind === "erp" ? "erp" : "ecommerce"}/${d.type}`;
-};
+// Every listed system has a connector now (JetStok, the last, through its files): the cases of "a listed
+// system without a connector" are gone with it.
 
 let t: TestApp;
 let erp: MikroEmulator;
@@ -79,6 +68,14 @@ describe("connections", () => {
       "Microsoft Dynamics AX (AX 2012 R3) için üreticinin desteği 10.01.2023 tarihinde sona erdi: güvenlik ve hata düzeltmeleri artık yayımlanmıyor. Bağlantı çalışmaya devam eder; desteklenen bir sürüme geçişinizi planlayınız.",
     );
     expect(mikro.supportWarning).toBeNull();
+    // JetStok has no API: it connects through its files, and its card says what it cannot do.
+    const jetstok = res.body.data.connectors.find(
+      (c: { connectionType: string; productType: number }) =>
+        c.connectionType === "ecommerce" && c.productType === 7,
+    );
+    expect(jetstok).toMatchObject({ implemented: true, availability: "files" });
+    expect(jetstok.fields.every((f: { required: boolean }) => !f.required)).toBe(true);
+    expect(jetstok.limitations.join(" ")).toContain("API yok");
   });
 
   it("tests unsaved values against the live system, in Turkish", async () => {
@@ -94,9 +91,10 @@ describe("connections", () => {
       fields: { ...erp.credentials, apiUrl: "http://127.0.0.1:9" },
     });
     expect(unreachable.body.data.message).toContain("ulaşılamadı");
-    const unsupported = await req("POST", `/api/APIConnection/${notBuilt()}`, { fields: {} });
-    expect(unsupported.body.data).toMatchObject({ ok: false });
-    expect(unsupported.body.data.message).toContain("henüz desteklenmiyor");
+    // JetStok: nothing to call, the file exchange is the connection.
+    const files = await req("POST", "/api/APIConnection/ecommerce/7", { fields: {} });
+    expect(files.body.data).toMatchObject({ ok: true });
+    expect(files.body.data.message).toContain("JetStok dosya ile bağlı");
   });
 
   it("validates the form against the declared fields", async () => {
@@ -111,11 +109,6 @@ describe("connections", () => {
       fields: { ...erp.credentials, hacker: "x" },
     });
     expect(unknown.status).toBe(400);
-    const unsupported = await req("POST", `/api/settings/connection-setting-update/${notBuilt()}`, {
-      fields: {},
-    });
-    expect(unsupported.status).toBe(400);
-    expect(unsupported.body.message).toContain("desteklenmiyor");
     const badType = await req("POST", "/api/settings/connection-setting-update/crm/9", { fields: {} });
     expect(badType.status).toBe(400);
   });

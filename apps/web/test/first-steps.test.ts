@@ -24,8 +24,7 @@ const CONNECTORS = [
     connectionType: "ecommerce",
     productType: 7,
     name: "JetStok",
-    implemented: false,
-    availability: "soon",
+    availability: "files",
   }),
 ];
 
@@ -83,17 +82,19 @@ describe("first steps of a new company", () => {
     expect(requiredDone(Object.values(s))).toBe(false);
   });
 
-  it("names the on-site agent for an agent-only ERP and '(Yakında)' for a system not ready", () => {
+  // Every listed system has a connector now: JetStok, the last "(Yakında)" one, connects through its files,
+  // so the cases of a system not ready (its text and its ticket link) went with it.
+  it("names the on-site agent for an agent-only ERP and leads JetStok (files) to its connection card", () => {
     const s = byId(steps({ registeredErpType: 1, registeredEcommerceType: 7 }));
     expect(s.erp?.text.key).toBe("connection.agent");
-    expect(s.shop?.text.key).toBe("connection.notReady");
+    expect(s.shop?.text).toEqual({ key: "connection.missing", values: { system: "JetStok" } });
     expect(byId(steps({ registeredErpType: 13 })).erp?.text.key).toBe("connection.mapping");
   });
 
-  it("leads each need to where it is met: agent pairing, SQL queries, the ticket, the e-invoice settings", () => {
+  it("leads each need to where it is met: agent pairing, SQL queries, the connection card, the e-invoice settings", () => {
     const s = byId(steps({ registeredErpType: 1, registeredEcommerceType: 7 }));
     expect(s.erp?.link).toEqual({ to: "/settings/api-keys#agents", label: "pairAgent" });
-    expect(s.shop?.link).toEqual({ to: "/tickets", label: "ticket" });
+    expect(s.shop?.link).toEqual({ to: "/settings/api-keys", label: "connect" });
     expect(byId(steps({ registeredErpType: 13 })).erp?.link).toEqual({
       to: "/settings/api-keys#sql-mapping",
       label: "defineQueries",

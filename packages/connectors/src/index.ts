@@ -8,6 +8,7 @@ export * from "./generic-sql/index";
 export * from "./hepsiburada/index";
 export * from "./ideasoft/index";
 export * from "./ikas/index";
+export * from "./jetstok/index";
 export * from "./logo/index";
 export * from "./logo-isbasi/index";
 export * from "./luca-koza/index";

@@ -13,6 +13,7 @@ import { genericSqlModules } from "./generic-sql/index";
 import { hepsiburadaModule } from "./hepsiburada/index";
 import { ideasoftModule } from "./ideasoft/index";
 import { ikasModule } from "./ikas/index";
+import { jetstokModule } from "./jetstok/index";
 import { logoModules } from "./logo/index";
 import { isbasiModule } from "./logo-isbasi/index";
 import { lucaKozaModule } from "./luca-koza/index";
@@ -30,7 +31,12 @@ import type {
   ShopConnector,
   ShopWebhooks,
 } from "./sdk/connector";
-import type { ConnectorModule, ErpConnectorModule, ShopConnectorModule } from "./sdk/connector-module";
+import type {
+  ConnectorModule,
+  ErpConnectorModule,
+  FileShopFiles,
+  ShopConnectorModule,
+} from "./sdk/connector-module";
 import type { EInvoiceProvider } from "./sdk/einvoice";
 import { ConnectorError } from "./sdk/errors";
 import { countedSqlTransport } from "./sdk/sql";
@@ -72,6 +78,7 @@ const MODULES: ConnectorModule[] = [
   ...wolvoxModules,
   ...logoModules,
   netsisModule,
+  jetstokModule,
 ];
 
 /**
@@ -138,11 +145,13 @@ export function getDescriptor(kind: ConnectorKind, type: number): ConnectorDescr
 /**
  * How a merchant reaches the system today. An on-premise ERP with a connector is reached through the
  * on-site agent (or directly, when its API is published to the internet); a system with no API works
- * through a configured SQL / file mapping; the rest wait for theirs.
+ * through a configured SQL / file mapping, or (a shop) through the files it exports and imports itself;
+ * the rest wait for theirs.
  */
 export function availabilityOf(d: ConnectorDescriptor): SystemAvailability {
   if (!d.implemented) return "soon";
   if (d.mapping) return "mapping";
+  if (d.fileShop) return "files";
   return d.onPremOnly ? "agent" : "available";
 }
 
@@ -218,6 +227,11 @@ export function listSandboxSystems(): SandboxSystem[] {
       ? [{ ...sandbox, kind: descriptor.kind, type: descriptor.type }]
       : [],
   );
+}
+
+/** The files of a shop connected through them (JetStok), when the shop type is one. */
+export function getFileShop(type: number): FileShopFiles | undefined {
+  return shopModules.get(type)?.files;
 }
 
 /** The shop type's webhook support (register + verify), when it publishes order webhooks. */

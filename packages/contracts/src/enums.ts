@@ -87,9 +87,10 @@ export const TRANSIENT_FAILURE_REASONS = [
 ] as const;
 /**
  * How a merchant can connect a system today (registration and connection screens say it):
- * directly, through the on-site agent, through a configured SQL / file exchange, or not yet.
+ * directly, through the on-site agent, through a configured SQL / file exchange, through the files the
+ * system itself exports and imports (a shop with no API: JetStok), or not yet.
  */
-export const SYSTEM_AVAILABILITY = ["available", "agent", "mapping", "soon"] as const;
+export const SYSTEM_AVAILABILITY = ["available", "agent", "mapping", "files", "soon"] as const;
 export type SystemAvailability = (typeof SYSTEM_AVAILABILITY)[number];
 
 /**

@@ -113,7 +113,8 @@ const ENTRIES: Record<PartnerProduct, EntryData> = {
     flow: "form",
     storeParams: ["store", "shop"],
   },
-  jetstok: { kind: "shop", systemType: 7, flow: "unavailable", storeParams: [] },
+  // No API: connected through the files JetStok exports and imports; confirming opens its connection card.
+  jetstok: { kind: "shop", systemType: 7, flow: "form", storeParams: [] },
   shopier: {
     kind: "erp",
     systemType: 20,

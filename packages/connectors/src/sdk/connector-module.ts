@@ -8,6 +8,7 @@ import type {
   ConnectorDescriptor,
   ErpConnectorFactory,
   ShopConnectorFactory,
+  ShopStockFileRow,
   ShopWebhooks,
 } from "./connector";
 import type { EInvoiceProviderFactory } from "./einvoice";
@@ -26,8 +27,24 @@ export interface ErpConnectorModule {
   fileInvoices?: true;
 }
 
+/** What a shop connected through its own files (`descriptor.fileShop`) says about them. */
+export interface FileShopFiles {
+  /** Each row of an uploaded orders file checked: accepted, or the Turkish reasons it is not. */
+  checkOrderRows(
+    columns: readonly string[],
+    rows: readonly Record<string, unknown>[],
+    first: number,
+  ): Array<{ row: number; key: string; accepted: boolean; reasons: string[] }>;
+  /** The stock and price file the merchant imports into the shop (.xlsx). */
+  writeStockFile(rows: readonly ShopStockFileRow[]): Promise<Buffer>;
+  /** Its download name, without the extension. */
+  stockFileName: string;
+}
+
 export interface ShopConnectorModule {
   descriptor: ConnectorDescriptor & { kind: "shop" };
+  /** A shop with no API, connected through the files it exports and imports (JetStok). */
+  files?: FileShopFiles;
   create?: ShopConnectorFactory;
   /** The built-in sandbox ("Deneme sistemlerine bağlan"), when the system has one. */
   sandbox?: SandboxEntry;

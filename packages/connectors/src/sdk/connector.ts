@@ -63,6 +63,11 @@ export interface ConnectorDescriptor {
   implemented: boolean;
   /** No API: works through a configured SQL query / file mapping (the generic connector). */
   mapping?: boolean;
+  /**
+   * A shop with no API, connected through the files it exports and imports itself (JetStok): we write
+   * the stock and price file it imports, and read the orders files the merchant exports from it.
+   */
+  fileShop?: boolean;
   credentials: CredentialField[];
   batch: BatchSizes;
   /** Request budget the connector keeps (the rate limiter's default). */
@@ -105,6 +110,8 @@ export interface ConnectorContext {
   sql?: SqlTransport;
   /** Files the merchant gave (panel upload or the agent's watched folder): the generic file connector's source. */
   files?: FileSource;
+  /** The company's files with a shop that has no API (`descriptor.fileShop`): stock file out, orders files in. */
+  shopFiles?: ShopFileExchange;
   /**
    * Keeps credentials the connector obtained itself (a refreshed OAuth token pair) with the stored
    * connection, so the next run starts from them: `changed` holds only the fields that changed.
@@ -141,6 +148,35 @@ export interface FileSource {
   addOrder(orderNo: string, rows: Record<string, string | number | null>[]): Promise<boolean>;
   /** Writes the orders recorded and not yet in a file into a new orders file; its name, or undefined. */
   closeOrders(): Promise<{ fileName: string; orders: number } | undefined>;
+}
+
+/** One SKU's row of a file shop's stock and price file: the newest value of each field. */
+export interface ShopStockFileRow {
+  sku: string;
+  qty?: number;
+  price?: number;
+  listPrice?: number;
+  currency?: string;
+}
+
+/** An orders file the merchant exported from a file shop and uploaded here, with its raw rows. */
+export interface ShopOrdersFile {
+  id: number;
+  fileName: string;
+  uploadedAt: string;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * Files of a shop with no API (the server keeps them per company): absolute stock and prices go into one
+ * stock and price file the merchant downloads and imports into the shop; the orders files the merchant
+ * exports from the shop and uploads are read in the order they came.
+ */
+export interface ShopFileExchange {
+  /** Merges rows into the stock and price file by SKU (a field a row does not name keeps its value). */
+  putStockRows(rows: ShopStockFileRow[]): Promise<void>;
+  /** Orders files with at least one accepted row uploaded after the file `afterId`, oldest first. */
+  ordersFilesAfter(afterId: number | undefined, limit: number): Promise<ShopOrdersFile[]>;
 }
 
 export interface ConnectionInfo {

@@ -326,6 +326,7 @@ describe("registry", () => {
       "shop:4",
       "shop:5",
       "shop:6",
+      "shop:7",
     ]);
     expect(getDescriptor("erp", 9)?.onPremOnly).toBe(true);
     expect(getDescriptor("erp", 9)?.credentials.find((f) => f.name === "password")?.secret).toBe(true);
@@ -334,14 +335,17 @@ describe("registry", () => {
     );
   });
 
-  it("builds implemented connectors and refuses the others as unsupported", () => {
+  // Every listed system has a connector now (JetStok, the last one, through its files): the refusal is
+  // met by a type outside the spec's lists.
+  it("builds implemented connectors and refuses a type without one as unsupported", () => {
     const ctx = { companyId: "c", rateLimitStore: new InMemoryRateLimitStore() };
     expect(
       createShopConnector(1, { storeName: "s", clientId: "i", clientSecret: "x" }, ctx).descriptor.type,
     ).toBe(1);
+    expect(createShopConnector(7, {}, ctx).descriptor).toMatchObject({ name: "JetStok", fileShop: true });
     const e = (() => {
       try {
-        createShopConnector(7, {}, ctx); // JetStok: listed, no connector yet
+        createShopConnector(99, {}, ctx);
       } catch (err) {
         return err;
       }

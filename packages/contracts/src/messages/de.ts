@@ -145,6 +145,8 @@ export const de: MessageCatalog = {
     noErpPriceGroup: "Im ERP gibt es keine Preisgruppe.",
   },
   fileExchange: {
+    notFileShop:
+      "Dieser Shop arbeitet nicht mit Dateien: eine Bestelldatei wird nur für Shops ohne API wie JetStok hochgeladen.",
     unreadable: "Die Datei konnte nicht gelesen werden: Excel (.xlsx), CSV oder XML mit Kopfzeile.",
     tooLarge: "Die Datei ist zu groß: höchstens 20 MB.",
     notFileSystem:
@@ -158,6 +160,41 @@ export const de: MessageCatalog = {
     deleted: "Die Datei wurde gelöscht.",
   },
   connectors: {
+    jetstok: {
+      card: {
+        cardTitle: "JetStok wird über Dateien verbunden",
+        cardBody:
+          "JetStok hat keine öffentliche API: die Verbindung läuft über die Dateien, die JetStok als Excel importiert und exportiert. Keine Einstellungen nötig.",
+        stepStock:
+          'Bestand und Preise: nach einer Bestands- oder Preisübertragung hier auf "Bestands- und Preisdatei herunterladen" klicken und die Datei im JetStok-Panel als Excel-Massenaktualisierung importieren.',
+        stepOrders:
+          "Bestellungen: die Bestellungen im JetStok-Panel als Excel exportieren und die Datei hier hochladen; die Bestellübertragung schreibt jede Bestellung einmal ins ERP (auch wenn dieselbe Datei oder Bestellung zweimal hochgeladen wird).",
+        stockFile: "Bestands- und Preisdatei herunterladen",
+        noStockFile:
+          "Noch keine Bestands- und Preisdatei: zuerst die Bestands- oder Preisübertragung ausführen.",
+        stockFileAt: "Zuletzt aktualisiert: {{at}} ({{count}} Produkte)",
+        ordersHelp: "Die Bestelldatei, die Sie aus dem JetStok-Panel exportiert haben (Excel oder CSV, Kopfzeile in der ersten Zeile). Jede Zeile wird geprüft und gespeichert; dieselbe Datei wird nicht zweimal übernommen.",
+        ordersUsed: "Die nächste Bestellübertragung liest die Bestellungen dieser Datei; jede Bestellung wird einmal ins ERP geschrieben.",
+        ordersUpload: "JetStok-Bestelldatei hochladen",
+        ordersFiles: "Hochgeladene Bestelldateien",
+      },
+      connected:
+        "JetStok über Dateien verbunden: die Bestands- und Preisdatei wird heruntergeladen, die Bestelldatei hochgeladen.",
+      noCatalogue:
+        "Produkte und Kategorien werden nicht per Datei an JetStok gesendet; Produkte in JetStok anlegen, die Bestands- und Preisdatei ordnet sie über den Artikelcode zu.",
+      noStatus:
+        "Bestellstatus können nicht an JetStok gesendet werden (keine API); sie werden in JetStok aktualisiert.",
+      noInvoice:
+        "Rechnungen können nicht an JetStok gesendet werden (keine API); sie werden in der Rechnungsansicht heruntergeladen.",
+      location: "JetStok-Bestand",
+      rows: {
+        missing: "{{column}} ist leer",
+        badNumber: "{{column}} ist keine Zahl: {{value}}",
+        badDate: "{{column}} ist kein Datum: {{value}}",
+        notPositive: "{{column}} muss größer als null sein",
+        noColumn: "Die Datei hat keine Spalte {{column}}",
+      },
+    },
     genericSql: {
       queries: {
         products: "Produkt",

@@ -170,6 +170,8 @@ export const en: MessageCatalog = {
       "{{key}} was not moved: the same shop product is bound to the ERP code {{heldBy}}. A shop product can match only one ERP item; correct the matching on the ERP matchings screen, then retry it from the failed tasks screen.",
   },
   fileExchange: {
+    notFileShop:
+      "This shop does not work with files: an orders file is uploaded only for shops without an API, such as JetStok.",
     unreadable: "The file could not be read: it must be Excel (.xlsx), CSV or XML with a header row.",
     tooLarge: "The file is too large: 20 MB at most.",
     notFileSystem:
@@ -184,6 +186,38 @@ export const en: MessageCatalog = {
     deleted: "The file was deleted.",
   },
   connectors: {
+    jetstok: {
+      card: {
+        cardTitle: "JetStok connects through files",
+        cardBody:
+          "JetStok has no public API: the connection works through the files JetStok imports and exports as Excel. No settings needed.",
+        stepStock:
+          'Stock and prices: after a stock or price transfer has run, click "Download the stock and price file" here and import it in the JetStok panel as an Excel bulk update.',
+        stepOrders:
+          "Orders: export the orders from the JetStok panel as Excel and upload the file here; the order transfer writes each order to the ERP once (even if the same file or order is uploaded twice).",
+        stockFile: "Download the stock and price file",
+        noStockFile: "No stock and price file yet: run the stock or price transfer first.",
+        stockFileAt: "Last updated: {{at}} ({{count}} products)",
+        ordersHelp: "The orders file you exported from the JetStok panel (Excel or CSV, header in the first row). Each row is checked and kept; the same file is not taken twice.",
+        ordersUsed: "The next order transfer reads this file's orders; each order is written to the ERP once.",
+        ordersUpload: "Upload a JetStok orders file",
+        ordersFiles: "Uploaded orders files",
+      },
+      connected:
+        "JetStok connected through files: the stock and price file is downloaded, the orders file uploaded.",
+      noCatalogue:
+        "Products and categories are not sent to JetStok by file; open the products in JetStok, the stock and price file matches them by stock code.",
+      noStatus: "Order statuses cannot be sent to JetStok (no API); update them in JetStok.",
+      noInvoice: "Invoices cannot be sent to JetStok (no API); download them from the Invoices screen.",
+      location: "JetStok stock",
+      rows: {
+        missing: "{{column}} is empty",
+        badNumber: "{{column}} is not a number: {{value}}",
+        badDate: "{{column}} is not a date: {{value}}",
+        notPositive: "{{column}} must be greater than zero",
+        noColumn: "The file has no {{column}} column",
+      },
+    },
     genericSql: {
       queries: {
         products: "Product",

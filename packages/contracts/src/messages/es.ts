@@ -140,6 +140,8 @@ export const es: MessageCatalog = {
     noErpPriceGroup: "El ERP no tiene ningún grupo de precios.",
   },
   fileExchange: {
+    notFileShop:
+      "Esta tienda no trabaja con archivos: un archivo de pedidos solo se sube para tiendas sin API, como JetStok.",
     unreadable: "No se pudo leer el archivo: debe ser Excel (.xlsx), CSV o XML con fila de encabezado.",
     tooLarge: "El archivo es demasiado grande: 20 MB como máximo.",
     notFileSystem:
@@ -154,6 +156,40 @@ export const es: MessageCatalog = {
     deleted: "Se eliminó el archivo.",
   },
   connectors: {
+    jetstok: {
+      card: {
+        cardTitle: "JetStok se conecta mediante archivos",
+        cardBody:
+          "JetStok no tiene una API pública: la conexión funciona con los archivos que JetStok importa y exporta en Excel. No hace falta configuración.",
+        stepStock:
+          'Stock y precios: después de una transferencia de stock o precios, pulse aquí "Descargar el archivo de stock y precios" e impórtelo en el panel de JetStok como actualización masiva por Excel.',
+        stepOrders:
+          "Pedidos: exporte los pedidos desde el panel de JetStok en Excel y suba el archivo aquí; la transferencia de pedidos escribe cada pedido en el ERP una sola vez (aunque el mismo archivo o pedido se suba dos veces).",
+        stockFile: "Descargar el archivo de stock y precios",
+        noStockFile:
+          "Todavía no hay archivo de stock y precios: ejecute primero la transferencia de stock o precios.",
+        stockFileAt: "Última actualización: {{at}} ({{count}} productos)",
+        ordersHelp: "El archivo de pedidos que exportó del panel de JetStok (Excel o CSV, encabezado en la primera fila). Cada fila se comprueba y se guarda; el mismo archivo no se toma dos veces.",
+        ordersUsed: "La próxima transferencia de pedidos lee los pedidos de este archivo; cada pedido se escribe en el ERP una vez.",
+        ordersUpload: "Subir un archivo de pedidos de JetStok",
+        ordersFiles: "Archivos de pedidos subidos",
+      },
+      connected:
+        "JetStok conectado mediante archivos: se descarga el archivo de stock y precios y se sube el de pedidos.",
+      noCatalogue:
+        "Los productos y categorías no se envían a JetStok por archivo; cree los productos en JetStok, el archivo de stock y precios los asocia por código de stock.",
+      noStatus: "Los estados de pedido no se pueden enviar a JetStok (sin API); se actualizan en JetStok.",
+      noInvoice:
+        "Las facturas no se pueden enviar a JetStok (sin API); se descargan en la pantalla de facturas.",
+      location: "Stock de JetStok",
+      rows: {
+        missing: "{{column}} está vacío",
+        badNumber: "{{column}} no es un número: {{value}}",
+        badDate: "{{column}} no es una fecha: {{value}}",
+        notPositive: "{{column}} debe ser mayor que cero",
+        noColumn: "El archivo no tiene la columna {{column}}",
+      },
+    },
     genericSql: {
       queries: {
         products: "Producto",

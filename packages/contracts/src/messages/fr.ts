@@ -142,6 +142,8 @@ export const fr: MessageCatalog = {
     noErpPriceGroup: "L'ERP n'a aucun groupe de prix.",
   },
   fileExchange: {
+    notFileShop:
+      "Cette boutique ne fonctionne pas par fichiers : un fichier de commandes n'est téléversé que pour les boutiques sans API, comme JetStok.",
     unreadable: "Le fichier est illisible : Excel (.xlsx), CSV ou XML avec une ligne d'en-tête.",
     tooLarge: "Le fichier est trop volumineux : 20 Mo au plus.",
     notFileSystem:
@@ -155,6 +157,41 @@ export const fr: MessageCatalog = {
     deleted: "Le fichier a été supprimé.",
   },
   connectors: {
+    jetstok: {
+      card: {
+        cardTitle: "JetStok se connecte par fichiers",
+        cardBody:
+          "JetStok n'a pas d'API publique : la connexion passe par les fichiers que JetStok importe et exporte en Excel. Aucun réglage n'est nécessaire.",
+        stepStock:
+          "Stock et prix : après un transfert de stock ou de prix, cliquez ici sur « Télécharger le fichier de stock et de prix » et importez-le dans le panneau JetStok comme mise à jour groupée Excel.",
+        stepOrders:
+          "Commandes : exportez les commandes depuis le panneau JetStok en Excel et téléversez le fichier ici ; le transfert des commandes écrit chaque commande une seule fois dans l'ERP (même si le même fichier ou la même commande est téléversé deux fois).",
+        stockFile: "Télécharger le fichier de stock et de prix",
+        noStockFile:
+          "Pas encore de fichier de stock et de prix : lancez d'abord le transfert de stock ou de prix.",
+        stockFileAt: "Dernière mise à jour : {{at}} ({{count}} produits)",
+        ordersHelp: "Le fichier de commandes exporté depuis le panneau JetStok (Excel ou CSV, en-tête en première ligne). Chaque ligne est vérifiée et conservée ; le même fichier n'est pas pris deux fois.",
+        ordersUsed: "Le prochain transfert des commandes lit les commandes de ce fichier ; chaque commande est écrite une fois dans l'ERP.",
+        ordersUpload: "Téléverser un fichier de commandes JetStok",
+        ordersFiles: "Fichiers de commandes téléversés",
+      },
+      connected:
+        "JetStok connecté par fichiers : le fichier de stock et de prix est téléchargé, le fichier de commandes téléversé.",
+      noCatalogue:
+        "Les produits et catégories ne sont pas envoyés à JetStok par fichier ; créez les produits dans JetStok, le fichier de stock et de prix les associe par code article.",
+      noStatus:
+        "Les statuts de commande ne peuvent pas être envoyés à JetStok (pas d'API) ; mettez-les à jour dans JetStok.",
+      noInvoice:
+        "Les factures ne peuvent pas être envoyées à JetStok (pas d'API) ; téléchargez-les depuis l'écran Factures.",
+      location: "Stock JetStok",
+      rows: {
+        missing: "{{column}} est vide",
+        badNumber: "{{column}} n'est pas un nombre : {{value}}",
+        badDate: "{{column}} n'est pas une date : {{value}}",
+        notPositive: "{{column}} doit être supérieur à zéro",
+        noColumn: "Le fichier n'a pas de colonne {{column}}",
+      },
+    },
     genericSql: {
       queries: {
         products: "Produit",

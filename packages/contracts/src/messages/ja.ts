@@ -132,6 +132,8 @@ export const ja: MessageCatalog = {
     noErpPriceGroup: "ERPに価格グループがありません。",
   },
   fileExchange: {
+    notFileShop:
+      "このショップはファイルで動作しません。注文ファイルは JetStok のような API のないショップでのみアップロードします。",
     unreadable: "ファイルを読めません: 見出し行のある Excel (.xlsx)、CSV、XML にしてください。",
     tooLarge: "ファイルが大きすぎます（最大 20 MB）。",
     notFileSystem:
@@ -144,6 +146,38 @@ export const ja: MessageCatalog = {
     deleted: "ファイルを削除しました。",
   },
   connectors: {
+    jetstok: {
+      card: {
+        cardTitle: "JetStok はファイルで接続します",
+        cardBody:
+          "JetStok には公開 API がありません。JetStok が Excel でインポート・エクスポートするファイルで接続します。設定は不要です。",
+        stepStock:
+          "在庫と価格: 在庫または価格の転送が実行された後、ここで「在庫・価格ファイルをダウンロード」を押し、JetStok パネルで Excel 一括更新としてインポートしてください。",
+        stepOrders:
+          "注文: JetStok パネルで注文を Excel としてエクスポートし、ここにアップロードしてください。注文転送は各注文を ERP に一度だけ書き込みます(同じファイルや注文を二度アップロードしても)。",
+        stockFile: "在庫・価格ファイルをダウンロード",
+        noStockFile: "在庫・価格ファイルはまだありません。先に在庫または価格の転送を実行してください。",
+        stockFileAt: "最終更新: {{at}}({{count}} 商品)",
+        ordersHelp: "JetStok パネルからエクスポートした注文ファイル(Excel または CSV、1 行目が見出し)。各行を確認して保存します。同じファイルは二度取り込みません。",
+        ordersUsed: "次の注文転送がこのファイルの注文を読み込みます。各注文は ERP に一度だけ書き込まれます。",
+        ordersUpload: "JetStok の注文ファイルをアップロード",
+        ordersFiles: "アップロードした注文ファイル",
+      },
+      connected:
+        "JetStok はファイルで接続されています: 在庫・価格ファイルをダウンロードし、注文ファイルをアップロードします。",
+      noCatalogue:
+        "商品とカテゴリはファイルで JetStok に送られません。商品は JetStok で作成してください。在庫・価格ファイルは在庫コードで照合されます。",
+      noStatus: "注文ステータスは JetStok に送れません(API なし)。JetStok で更新してください。",
+      noInvoice: "請求書は JetStok に送れません(API なし)。請求書画面からダウンロードしてください。",
+      location: "JetStok 在庫",
+      rows: {
+        missing: "{{column}} が空です",
+        badNumber: "{{column}} が数値ではありません: {{value}}",
+        badDate: "{{column}} が日付ではありません: {{value}}",
+        notPositive: "{{column}} は 0 より大きくなければなりません",
+        noColumn: "ファイルに {{column}} 列がありません",
+      },
+    },
     genericSql: {
       queries: {
         products: "商品",

@@ -175,6 +175,8 @@ export const tr = {
       "{{key}} aktarılmadı: mağazadaki aynı ürün ERP'deki {{heldBy}} koduna bağlı. Bir mağaza ürünü yalnızca bir ERP ürünüyle eşleşebilir; ERP Eşleştirmeleri ekranında eşleştirmeyi düzeltip Hatalı Görevler ekranından yeniden deneyiniz.",
   },
   fileExchange: {
+    notFileShop:
+      "Bu mağaza dosya ile çalışmıyor: sipariş dosyası yalnızca JetStok gibi API'si olmayan mağazalar için yüklenir.",
     unreadable: "Dosya okunamadı: Excel (.xlsx), CSV veya XML olmalı, ilk satırı başlık.",
     tooLarge: "Dosya çok büyük: en fazla 20 MB.",
     notFileSystem:
@@ -188,6 +190,37 @@ export const tr = {
     deleted: "Dosya silindi.",
   },
   connectors: {
+    jetstok: {
+      card: {
+        cardTitle: "JetStok dosya ile bağlanır",
+        cardBody:
+          "JetStok'un herkese açık bir API'si yok: bağlantı JetStok'un Excel ile içe ve dışa aktardığı dosyalarla kurulur. Ayar gerekmez.",
+        stepStock:
+          'Stok ve fiyat: stok veya fiyat aktarımı çalıştıktan sonra buradan "Stok ve fiyat dosyasını indir"e basın ve dosyayı JetStok panelinde Excel ile toplu güncelleme olarak içe aktarın.',
+        stepOrders:
+          "Siparişler: JetStok panelinde siparişleri Excel olarak dışa aktarın ve dosyayı buraya yükleyin; sipariş aktarımı her siparişi ERP'ye bir kez yazar (aynı dosya ya da aynı sipariş iki kez yüklense de).",
+        stockFile: "Stok ve fiyat dosyasını indir",
+        noStockFile: "Henüz stok ve fiyat dosyası yok: önce stok veya fiyat aktarımını çalıştırın.",
+        stockFileAt: "Son güncelleme: {{at}} ({{count}} ürün)",
+        ordersHelp: "JetStok panelinden dışa aktardığınız sipariş dosyası (Excel veya CSV, ilk satırı başlık). Her satır kontrol edilip saklanır; aynı dosya ikinci kez alınmaz.",
+        ordersUsed: "Bir sonraki sipariş aktarımı bu dosyanın siparişlerini okur; her sipariş ERP'ye bir kez yazılır.",
+        ordersUpload: "JetStok sipariş dosyasını yükle",
+        ordersFiles: "Yüklenen sipariş dosyaları",
+      },
+      connected: "JetStok dosya ile bağlı: stok ve fiyat dosyası indirilir, sipariş dosyası yüklenir.",
+      noCatalogue:
+        "JetStok'a ürün ve kategori dosya ile aktarılmıyor; ürünleri JetStok'ta açın, stok ve fiyat dosyası stok koduyla eşleşir.",
+      noStatus: "JetStok'a sipariş durumu gönderilemiyor (API yok); durumlar JetStok'ta güncellenir.",
+      noInvoice: "JetStok'a fatura gönderilemiyor (API yok); faturalar Faturalar ekranından indirilir.",
+      location: "JetStok stoğu",
+      rows: {
+        missing: "{{column}} boş",
+        badNumber: "{{column}} sayı değil: {{value}}",
+        badDate: "{{column}} tarih değil: {{value}}",
+        notPositive: "{{column}} sıfırdan büyük olmalı",
+        noColumn: "Dosyada {{column}} sütunu yok",
+      },
+    },
     genericSql: {
       queries: {
         products: "Ürün",

@@ -121,6 +121,7 @@ export const zh: MessageCatalog = {
     noErpPriceGroup: "ERP 中没有价格组。",
   },
   fileExchange: {
+    notFileShop: "此商店不使用文件:订单文件只为没有 API 的商店(如 JetStok)上传。",
     unreadable: "无法读取文件：须为带标题行的 Excel (.xlsx)、CSV 或 XML。",
     tooLarge: "文件过大：最多 20 MB。",
     notFileSystem: "此 ERP 不使用文件：文件仅用于没有 API 的系统（配置的映射）。",
@@ -132,6 +133,36 @@ export const zh: MessageCatalog = {
     deleted: "文件已删除。",
   },
   connectors: {
+    jetstok: {
+      card: {
+        cardTitle: "JetStok 通过文件连接",
+        cardBody: "JetStok 没有公开的 API:连接通过 JetStok 以 Excel 导入和导出的文件完成。无需设置。",
+        stepStock:
+          "库存和价格:库存或价格传输运行后,在此点击“下载库存和价格文件”,并在 JetStok 面板中作为 Excel 批量更新导入。",
+        stepOrders:
+          "订单:在 JetStok 面板中将订单导出为 Excel 并上传到这里;订单传输会将每个订单写入 ERP 一次(即使同一文件或订单上传两次)。",
+        stockFile: "下载库存和价格文件",
+        noStockFile: "还没有库存和价格文件:请先运行库存或价格传输。",
+        stockFileAt: "最后更新:{{at}}({{count}} 个商品)",
+        ordersHelp: "您从 JetStok 面板导出的订单文件(Excel 或 CSV,第一行为标题)。每一行都会检查并保存;同一文件不会被接收两次。",
+        ordersUsed: "下一次订单传输会读取此文件的订单;每个订单只写入 ERP 一次。",
+        ordersUpload: "上传 JetStok 订单文件",
+        ordersFiles: "已上传的订单文件",
+      },
+      connected: "JetStok 已通过文件连接:下载库存和价格文件,上传订单文件。",
+      noCatalogue:
+        "商品和类别不会通过文件发送到 JetStok;请在 JetStok 中创建商品,库存和价格文件按库存代码匹配。",
+      noStatus: "无法向 JetStok 发送订单状态(没有 API);请在 JetStok 中更新。",
+      noInvoice: "无法向 JetStok 发送发票(没有 API);请在发票页面下载。",
+      location: "JetStok 库存",
+      rows: {
+        missing: "{{column}} 为空",
+        badNumber: "{{column}} 不是数字:{{value}}",
+        badDate: "{{column}} 不是日期:{{value}}",
+        notPositive: "{{column}} 必须大于零",
+        noColumn: "文件中没有 {{column}} 列",
+      },
+    },
     genericSql: {
       queries: {
         products: "商品",

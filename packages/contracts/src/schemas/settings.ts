@@ -468,5 +468,7 @@ export const fileExchangeOverviewSchema = z.object({
   imports: z.array(fileImportItemSchema),
   orders: z.array(fileImportItemSchema),
   folders: z.array(watchedFolderSchema),
+  /** A file shop's (JetStok's) stock and price file: when its values last changed and how many rows. */
+  stockFile: z.object({ updatedAt: z.string(), rows: z.number().int() }).nullable().optional(),
 });
 export type FileExchangeOverview = z.infer<typeof fileExchangeOverviewSchema>;

@@ -5,6 +5,7 @@ import {
   createShopConnector,
   type ErpConnector,
   getDescriptor,
+  getFileShop,
   InMemoryRateLimitStore,
   type RateLimitStore,
   type ShopConnector,
@@ -66,6 +67,7 @@ export async function openCompanyConnectors(
     shop: createShopConnector(shopRow.systemType, shopCreds, {
       ...connectorContext,
       fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
+      shopFiles: shopFilesOf(ctx, companyId, shopRow.systemType),
       budget: budget("shop", shopRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
     }),
@@ -107,6 +109,16 @@ export function filesOf(
   );
 }
 
+/** The company's files with a shop that has no API (JetStok): the stock and price file out, orders files in. */
+export function shopFilesOf(
+  ctx: Pick<AppContext, "config" | "database" | "credentials">,
+  companyId: number,
+  systemType: number,
+) {
+  if (!getFileShop(systemType)) return undefined;
+  return new FileExchange(ctx).shopSourceFor(companyId, () => new Date());
+}
+
 let processStore: InMemoryRateLimitStore | undefined;
 
 /**
@@ -137,7 +149,10 @@ export function connectorFor(
   const connectorContext = interactiveConnectorContext(ctx, companyId, kind, credentials, agentId);
   return kind === "erp"
     ? createErpConnector(type, credentials, { ...connectorContext, files: filesOf(ctx, companyId, type) })
-    : createShopConnector(type, credentials, connectorContext);
+    : createShopConnector(type, credentials, {
+        ...connectorContext,
+        shopFiles: shopFilesOf(ctx, companyId, type),
+      });
 }
 
 /** The context of a call someone waits on (see `connectorFor`); also the webhook registration's. */

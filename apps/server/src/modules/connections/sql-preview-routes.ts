@@ -1,7 +1,7 @@
 import { mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GenericSqlConnector, getDescriptor, isConnectorError } from "@ep/connectors";
+import { GenericSqlConnector, getDescriptor, getFileShop, isConnectorError } from "@ep/connectors";
 import {
   envelopeSchema,
   FILE_IMPORT_KINDS,
@@ -90,17 +90,41 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { row, descriptor };
     };
 
+    /** The caller's JetStok-like shop connection (no API, files only) by id; another company's is a 404. */
+    const fileShopConnection = async (companyId: number, connectionId: number) => {
+      const [row] = await ctx.database.db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, connectionId), eq(connections.companyId, companyId)));
+      const shopFiles = row?.kind === "shop" ? getFileShop(row.systemType) : undefined;
+      if (!row || !shopFiles) throw AppError.notFound();
+      return { row, shopFiles };
+    };
+
+    /** Either side's file connection: a mapping ERP's, or a file shop's. */
+    const fileConnection = async (companyId: number, connectionId: number) => {
+      const [row] = await ctx.database.db
+        .select({ kind: connections.kind })
+        .from(connections)
+        .where(and(eq(connections.id, connectionId), eq(connections.companyId, companyId)));
+      if (row?.kind === "shop") return { shop: await fileShopConnection(companyId, connectionId) };
+      return { erp: await mappingConnection(companyId, connectionId) };
+    };
+
     app.post(
       "/api/settings/file-import/:connectionId/:kind",
       {
         schema: {
           tags,
-          params: z.object({ connectionId: idParam(), kind: z.enum(FILE_IMPORT_KINDS) }),
+          // "orders": the orders file a file shop (JetStok) exported; the rest feed a mapping ERP.
+          params: z.object({ connectionId: idParam(), kind: z.enum([...FILE_IMPORT_KINDS, "orders"]) }),
           response: { 200: envelopeSchema(fileImportResultSchema) },
         },
       },
       async (request) => {
-        await mappingConnection(companyOf(request), request.params.connectionId);
+        const { kind } = request.params;
+        if (kind === "orders") await fileShopConnection(companyOf(request), request.params.connectionId);
+        else await mappingConnection(companyOf(request), request.params.connectionId);
         if (!request.isMultipart()) throw new AppError(400, "request.malformedMultipart");
         // The file part goes to disk as it arrives and the reader's worker takes it from there: the
         // event loop never holds the whole body (issue 33, item 3).
@@ -134,11 +158,14 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           throw e;
         }
         const { record } = outcome;
-        const latestId = await files.latestId(companyId, request.params.kind);
+        // An orders file is read once by the next order transfer; a products / stock / prices file is
+        // read while it is the latest accepted one of its kind.
+        const usedForSync =
+          kind === "orders" ? record.rowsAccepted > 0 : (await files.latestId(companyId, kind)) === record.id;
         return ok({
           importId: record.id,
           status: outcome.status,
-          usedForSync: latestId === record.id,
+          usedForSync,
           columns: record.columns,
           accepted: record.rowsAccepted,
           rejected: record.rowsRejected,
@@ -159,7 +186,27 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const companyId = companyOf(request);
-        await mappingConnection(companyId, request.params.connectionId);
+        const side = await fileConnection(companyId, request.params.connectionId);
+        if (side.shop) {
+          // A file shop: the orders files uploaded (each read once) and the stock and price file.
+          const [uploaded, sheet] = await Promise.all([
+            files.list(companyId, "in"),
+            files.shopStockSheet(companyId),
+          ]);
+          return ok({
+            imports: uploaded
+              .filter((r) => r.kind === "orders")
+              .map((r) => ({
+                ...r,
+                uploadedAt: r.uploadedAt.toISOString(),
+                deliveredAt: null,
+                usedForSync: r.rowsAccepted > 0,
+              })),
+            orders: [],
+            folders: [],
+            stockFile: sheet ? { updatedAt: sheet.updatedAt.toISOString(), rows: sheet.rows.length } : null,
+          });
+        }
         const [ins, outs, latestIds, agentRows] = await Promise.all([
           files.list(companyId, "in"),
           files.list(companyId, "out"),
@@ -209,7 +256,7 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const companyId = companyOf(request);
-        await mappingConnection(companyId, request.params.connectionId);
+        await fileConnection(companyId, request.params.connectionId);
         const record = await files.get(companyId, request.params.fileId);
         if (!record) throw AppError.notFound();
         const { page, pageSize, onlyRejected } = request.query;
@@ -252,6 +299,26 @@ export function sqlPreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
           "fileExchange.deleted",
         );
+      },
+    );
+
+    /**
+     * A file shop's stock and price file (JetStok: the Excel the merchant imports there), built from the
+     * values the last stock and price runs wrote. 404 until a run has written one.
+     */
+    app.get(
+      "/api/settings/file-exchange/:connectionId/stock-file",
+      { schema: { tags, params: z.object({ connectionId: idParam() }) } },
+      async (request, reply) => {
+        const companyId = companyOf(request);
+        const { shopFiles } = await fileShopConnection(companyId, request.params.connectionId);
+        const sheet = await files.shopStockSheet(companyId);
+        if (!sheet || sheet.rows.length === 0) throw AppError.notFound();
+        const stamp = sheet.updatedAt.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 13);
+        return reply
+          .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+          .header("content-disposition", `attachment; filename="${shopFiles.stockFileName}-${stamp}.xlsx"`)
+          .send(await shopFiles.writeStockFile(sheet.rows));
       },
     );
 

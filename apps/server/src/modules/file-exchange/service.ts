@@ -6,7 +6,17 @@
  */
 
 import { createHash } from "node:crypto";
-import { type FileSource, getDescriptor, type SourceFile, type SourceFileKind } from "@ep/connectors";
+import {
+  type FileSource,
+  getDescriptor,
+  getFileShop,
+  mergeStockRows,
+  type ShopFileExchange,
+  type ShopOrdersFile,
+  type ShopStockFileRow,
+  type SourceFile,
+  type SourceFileKind,
+} from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { stringify } from "csv-stringify/sync";
 import { and, asc, desc, eq, getTableColumns, gt, inArray, isNull, sql } from "drizzle-orm";
@@ -17,6 +27,7 @@ import {
   checkRows,
   type FileContent,
   type ReadRefusal,
+  type RowBatch,
   sizeOf,
   streamTable,
   TableRefused,
@@ -28,7 +39,7 @@ type Ctx = Pick<AppContext, "database" | "credentials">;
 
 /** Why a whole file is refused (the panel's 400, the agent's `refused` frame), as a message key. */
 export class FileRefused extends Error {
-  constructor(readonly reason: ReadRefusal | "tooLarge" | "notFileSystem" | "empty") {
+  constructor(readonly reason: ReadRefusal | "tooLarge" | "notFileSystem" | "notFileShop" | "empty") {
     super(`file refused: ${reason}`);
   }
 }
@@ -59,6 +70,22 @@ export async function mappingConnectionOf(ctx: Ctx, companyId: number) {
   return row && descriptor?.mapping ? row : undefined;
 }
 
+/** The company's shop connection when the shop has no API and is connected through its files (JetStok). */
+export async function fileShopConnectionOf(ctx: Ctx, companyId: number) {
+  const { connections } = engineSchema;
+  const [row] = await ctx.database.db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.companyId, companyId), eq(connections.kind, "shop")));
+  return row && getFileShop(row.systemType) ? row : undefined;
+}
+
+/** The one stock and price file of a file shop is kept as this "out" record, whatever its content. */
+const SHOP_STOCK_SHEET = "shop-stock-sheet";
+
+/** What a file shop's stock and price file holds: its rows and when they last changed. */
+export type ShopStockSheet = { rows: ShopStockFileRow[]; updatedAt: Date; systemType: number };
+
 /** The column mapping the merchant configured for a kind ("SQL ile bağlantı"), if any. */
 function configuredMapping(
   ctx: Ctx,
@@ -88,7 +115,8 @@ export class FileExchange {
    */
   async importFile(input: {
     companyId: number;
-    kind: SourceFileKind;
+    /** "orders": an orders file a file shop exported (JetStok); the others feed a mapping ERP. */
+    kind: SourceFileKind | "orders";
     fileName: string;
     /** Handed to the reader's worker: not read again after this call. */
     content: FileContent;
@@ -100,9 +128,19 @@ export class FileExchange {
     const { companyId, kind } = input;
     if (sizeOf(input.content) === 0) throw new FileRefused("empty");
     if (sizeOf(input.content) > FILE_MAX_BYTES) throw new FileRefused("tooLarge");
-    const connection = await mappingConnectionOf(this.ctx, companyId);
-    if (!connection) throw new FileRefused("notFileSystem");
-    const configured = configuredMapping(this.ctx, connection, kind);
+    let check: (batch: RowBatch) => StoredRowOutcome[];
+    let configured: Record<string, string> | undefined;
+    if (kind === "orders") {
+      const shop = await fileShopConnectionOf(this.ctx, companyId);
+      const files = shop && getFileShop(shop.systemType);
+      if (!files) throw new FileRefused("notFileShop");
+      check = (batch) => files.checkOrderRows(batch.columns, batch.rows, batch.first);
+    } else {
+      const connection = await mappingConnectionOf(this.ctx, companyId);
+      if (!connection) throw new FileRefused("notFileSystem");
+      configured = configuredMapping(this.ctx, connection, kind);
+      check = (batch) => checkRows(kind, batch, configured, batch.first);
+    }
     // The worker reads the file, hashes it and writes its rows' JSON; the event loop checks the rows a
     // batch at a time as they arrive (import.ts, streamTable).
     const outcomes: StoredRowOutcome[] = [];
@@ -110,7 +148,7 @@ export class FileExchange {
     let table: Awaited<ReturnType<typeof streamTable>>;
     try {
       table = await streamTable(input.content, input.fileName, (batch) => {
-        const checked = checkRows(kind, batch, configured, batch.first);
+        const checked = check(batch);
         for (const outcome of checked) outcomes.push(outcome);
         if (checked.length) resultsJson.push(JSON.stringify(checked).slice(1, -1));
       });
@@ -151,7 +189,7 @@ export class FileExchange {
     return { status: "duplicate", record: first };
   }
 
-  private async byHash(companyId: number, kind: SourceFileKind, contentHash: string) {
+  private async byHash(companyId: number, kind: SourceFileKind | "orders", contentHash: string) {
     const [row] = await this.db
       .select(importedColumns)
       .from(fileImports)
@@ -199,7 +237,14 @@ export class FileExchange {
         deliveredAt: fileImports.deliveredAt,
       })
       .from(fileImports)
-      .where(and(eq(fileImports.companyId, companyId), eq(fileImports.direction, direction)))
+      .where(
+        and(
+          eq(fileImports.companyId, companyId),
+          eq(fileImports.direction, direction),
+          // A file shop's stock sheet is an "out" record too, but no orders file.
+          direction === "out" ? eq(fileImports.kind, "orders") : undefined,
+        ),
+      )
       .orderBy(desc(fileImports.uploadedAt), desc(fileImports.id))
       .limit(limit);
   }
@@ -223,7 +268,13 @@ export class FileExchange {
     const [row] = await this.db
       .delete(fileImports)
       .where(
-        and(eq(fileImports.companyId, companyId), eq(fileImports.id, id), eq(fileImports.direction, "in")),
+        and(
+          eq(fileImports.companyId, companyId),
+          eq(fileImports.id, id),
+          eq(fileImports.direction, "in"),
+          // An uploaded orders file (a file shop's) stays: its orders were read from it.
+          inArray(fileImports.kind, ["products", "stock", "prices"]),
+        ),
       )
       .returning();
     return row;
@@ -310,6 +361,7 @@ export class FileExchange {
         and(
           eq(fileImports.companyId, companyId),
           eq(fileImports.direction, "out"),
+          eq(fileImports.kind, "orders"),
           isNull(fileImports.deliveredAt),
         ),
       )
@@ -322,6 +374,99 @@ export class FileExchange {
       .update(fileImports)
       .set({ deliveredAt: sql`coalesce(${fileImports.deliveredAt}, ${at.toISOString()}::timestamptz)` })
       .where(and(eq(fileImports.companyId, companyId), eq(fileImports.id, id)));
+  }
+
+  /**
+   * Merges rows into the company's stock and price file (one record per company, rows by SKU). The
+   * row lock orders a stock run's and a price run's merges, so neither loses the other's values.
+   */
+  async putShopStockRows(companyId: number, rows: ShopStockFileRow[], now: Date): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      await tx
+        .insert(fileImports)
+        .values({
+          companyId,
+          direction: "out",
+          kind: "stock",
+          fileName: "stock-sheet",
+          source: "sync",
+          contentHash: SHOP_STOCK_SHEET,
+          uploadedAt: now,
+        })
+        .onConflictDoNothing();
+      const [sheet] = await tx
+        .select({ id: fileImports.id, rows: fileImports.rows })
+        .from(fileImports)
+        .where(this.stockSheetOf(companyId))
+        .for("update");
+      if (!sheet) throw new Error("stock sheet vanished");
+      const merged = mergeStockRows(sheet.rows as unknown as ShopStockFileRow[], rows);
+      await tx
+        .update(fileImports)
+        .set({
+          rows: merged as unknown as Record<string, unknown>[],
+          rowsAccepted: merged.length,
+          uploadedAt: now,
+        })
+        .where(eq(fileImports.id, sheet.id));
+    });
+  }
+
+  private stockSheetOf(companyId: number) {
+    return and(
+      eq(fileImports.companyId, companyId),
+      eq(fileImports.direction, "out"),
+      eq(fileImports.kind, "stock"),
+      eq(fileImports.contentHash, SHOP_STOCK_SHEET),
+    );
+  }
+
+  /** The company's stock and price file, when a stock or price run has written one. */
+  async shopStockSheet(companyId: number): Promise<Omit<ShopStockSheet, "systemType"> | undefined> {
+    const [sheet] = await this.db
+      .select({ rows: fileImports.rows, updatedAt: fileImports.uploadedAt })
+      .from(fileImports)
+      .where(this.stockSheetOf(companyId));
+    return sheet
+      ? { rows: sheet.rows as unknown as ShopStockFileRow[], updatedAt: sheet.updatedAt }
+      : undefined;
+  }
+
+  /** Orders files uploaded after the file `afterId` with an accepted row, oldest first. */
+  async ordersFilesAfter(
+    companyId: number,
+    afterId: number | undefined,
+    limit: number,
+  ): Promise<ShopOrdersFile[]> {
+    const rows = await this.db
+      .select({
+        id: fileImports.id,
+        fileName: fileImports.fileName,
+        uploadedAt: fileImports.uploadedAt,
+        rows: fileImports.rows,
+      })
+      .from(fileImports)
+      .where(
+        and(
+          eq(fileImports.companyId, companyId),
+          eq(fileImports.direction, "in"),
+          eq(fileImports.kind, "orders"),
+          gt(fileImports.rowsAccepted, 0),
+          afterId === undefined ? undefined : gt(fileImports.id, afterId),
+        ),
+      )
+      .orderBy(asc(fileImports.id))
+      .limit(limit);
+    return rows.map((r) => ({ ...r, uploadedAt: r.uploadedAt.toISOString() }));
+  }
+
+  /** A file shop connector's view of the company's files (see `ShopFileExchange`). */
+  shopSourceFor(companyId: number, now: () => Date): ShopFileExchange {
+    return {
+      putStockRows: (rows) => this.putShopStockRows(companyId, rows, now()),
+      ordersFilesAfter: (afterId, limit) => this.ordersFilesAfter(companyId, afterId, limit),
+    };
   }
 
   /** The connector's view of the company's files (see `FileSource`). */

@@ -24,7 +24,8 @@ import type {
   SqlQueryName,
 } from "@ep/contracts";
 
-type FileImportKind = "products" | "stock" | "prices";
+/** A mapping ERP's products / stock / prices files, or a file shop's (JetStok's) orders file. */
+type FileImportKind = "products" | "stock" | "prices" | "orders";
 
 import { useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, request, requestBlob } from "@/lib/api-client";
@@ -315,6 +316,14 @@ export function useDeletedFileIds(connectionId: number): number[] {
   return useMutationState({
     filters: { mutationKey: fileDeleteKey(connectionId), status: "success" },
     select: (m) => m.state.variables as number,
+  });
+}
+
+/** Downloads a file shop's (JetStok's) stock and price file, built from the last stock and price runs. */
+export function useStockFileDownload(connectionId: number) {
+  return useMutation({
+    mutationFn: () => requestBlob(`/api/settings/file-exchange/${connectionId}/stock-file`),
+    onSuccess: (blob) => saveFile(blob, blob.fileName ?? "stok-fiyat.xlsx"),
   });
 }
 

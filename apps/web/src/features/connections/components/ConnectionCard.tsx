@@ -27,6 +27,7 @@ import { formatDateTime } from "@/lib/format";
 import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
 import { ConnectionUsageLine } from "./ConnectionUsage";
+import { FileShopSection } from "./FileShopSection";
 import { SandboxBadge, SandboxCredentials } from "./SandboxConnect";
 import { SqlMappingSection } from "./SqlMappingSection";
 import { WebhookLine } from "./WebhookLine";
@@ -229,6 +230,12 @@ export function ConnectionCard({ connectionType, overview }: Props) {
               <Alert color="teal" variant="light" data-testid={`mapping-note-${connectionType}`}>
                 {t("connections.sqlMapping.availability")}
               </Alert>
+            )}
+            {system?.availability === "files" && (
+              <FileShopSection
+                connectionId={savedHere && !switching ? savedHere.id : undefined}
+                panelUrl={savedHere?.values.panelUrl || undefined}
+              />
             )}
             {/* A mapping system's note above already says how it is reached. */}
             {system?.implemented && system.onPremOnly && system.availability !== "mapping" && (

@@ -18,13 +18,25 @@ import {
 } from "../api";
 
 const ROWS_PAGE = 20;
-type Kind = "products" | "stock" | "prices";
+type Kind = "products" | "stock" | "prices" | "orders";
+
+/** Texts of an upload box that is not a mapping tab's (a file shop's orders file). */
+type UploadTexts = { title: string; help: string; used: string };
 
 /**
  * Files in for the open tab's kind: an Excel/CSV/XML file is checked row by row and kept; the latest
- * accepted file of a kind is what the next sync reads (instead of the query).
+ * accepted file of a kind is what the next sync reads (instead of the query). A file shop's orders
+ * file goes through the same box with its own texts.
  */
-export function FileUploadBox({ connectionId, kind }: { connectionId: number; kind: Kind }) {
+export function FileUploadBox({
+  connectionId,
+  kind,
+  texts,
+}: {
+  connectionId: number;
+  kind: Kind;
+  texts?: UploadTexts;
+}) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const upload = useFileImport();
@@ -43,10 +55,10 @@ export function FileUploadBox({ connectionId, kind }: { connectionId: number; ki
   return (
     <Stack gap="xs" data-testid="file-import">
       <Text size="sm" fw={500}>
-        {t("connections.sqlMapping.files")}
+        {texts?.title ?? t("connections.sqlMapping.files")}
       </Text>
       <Text size="xs" c="dimmed">
-        {t("connections.files.uploadHelp")}
+        {texts?.help ?? t("connections.files.uploadHelp")}
       </Text>
       <Group align="flex-end">
         <FileInput
@@ -73,13 +85,21 @@ export function FileUploadBox({ connectionId, kind }: { connectionId: number; ki
             {t("connections.files.resultDeleted")}
           </Text>
         ) : (
-          <UploadResult connectionId={connectionId} result={result} />
+          <UploadResult connectionId={connectionId} result={result} used={texts?.used} />
         ))}
     </Stack>
   );
 }
 
-function UploadResult({ connectionId, result }: { connectionId: number; result: FileImportResult }) {
+function UploadResult({
+  connectionId,
+  result,
+  used,
+}: {
+  connectionId: number;
+  result: FileImportResult;
+  used?: string;
+}) {
   const { t } = useTranslation();
   return (
     <Stack gap={4} data-testid="file-import-result">
@@ -92,7 +112,7 @@ function UploadResult({ connectionId, result }: { connectionId: number; result: 
         </Text>
       )}
       <Text size="xs" c={result.usedForSync ? "teal" : "orange"}>
-        {result.usedForSync ? t("connections.files.usedForSync") : t("connections.files.notUsed")}
+        {result.usedForSync ? (used ?? t("connections.files.usedForSync")) : t("connections.files.notUsed")}
       </Text>
       <RowResults connectionId={connectionId} fileId={result.importId} />
     </Stack>
