@@ -44,13 +44,13 @@ const cmdline = (pid: number) => {
 
 type Kind = "server" | "postgres postmaster" | "postgres backends" | "agent" | "other";
 /** Which part of the product a process is, from its command line (PostgreSQL titles its processes). */
-function kindOf(pid: number, serverPid: number): Kind {
+function kindOf(pid: number, serverPid: number, agentPids: Set<number>): Kind {
   if (pid === serverPid) return "server";
+  if (agentPids.has(pid)) return "agent";
   const args = cmdline(pid);
   const first = args[0] ?? "";
   if (first.startsWith("postgres:")) return "postgres backends";
   if (first.endsWith("/postgres") || first === "postgres") return "postgres postmaster";
-  if (args.some((a) => /agent/.test(a)) && args.includes("run")) return "agent";
   return "other";
 }
 
@@ -105,7 +105,14 @@ async function main() {
         break;
     }
     const readyS = (performance.now() - t0) / 1000;
-    serverPid = descendants([npm.pid!]).find((pid) => cmdline(pid).some((a) => a.endsWith("dist/main.js"))) ?? 0;
+    // The node process itself, not the `sh -c` npm runs it through.
+    serverPid =
+      descendants([npm.pid!]).find((pid) => {
+        const args = cmdline(pid);
+        return args[0] === process.execPath || args[0]?.endsWith("/node") || args[0] === "node"
+          ? args.some((a) => a.endsWith("dist/main.js"))
+          : false;
+      }) ?? 0;
     if (!serverPid) throw new Error("no `node … dist/main.js` process under npm start");
     console.log(`ready in ${readyS.toFixed(1)} s (health ok, demo agent online); idling ${SETTLE} s …`);
     await sleep(SETTLE * 1000);
@@ -123,9 +130,14 @@ async function main() {
     const wrappers = memoryByProcess([npm.pid!]).filter((p) => !last.some((q) => q.pid === p.pid));
     const load = boxLoad();
 
+    // The agent: a node child of the server, and whatever it runs (tsx ran an esbuild service).
+    const agentRoots = last
+      .filter((p) => p.pid !== serverPid && /node$/.test(cmdline(p.pid)[0] ?? ""))
+      .map((p) => p.pid);
+    const agentPids = new Set(descendants(agentRoots));
     const byKind = new Map<Kind, { n: number; pss: number; rss: number; anon: number; file: number; shmem: number }>();
     for (const p of last) {
-      const k = kindOf(p.pid, serverPid);
+      const k = kindOf(p.pid, serverPid, agentPids);
       const row = byKind.get(k) ?? { n: 0, pss: 0, rss: 0, anon: 0, file: 0, shmem: 0 };
       byKind.set(k, {
         n: row.n + 1,
