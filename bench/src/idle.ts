@@ -65,7 +65,15 @@ async function main() {
     BROWSER: "none",
   };
   // The defaults, as on a fresh machine: embedded PostgreSQL, demo on, demo agent on.
-  for (const name of ["DATABASE_URL", "EMBEDDED_DB", "DEMO", "DEMO_AGENT", "NODE_OPTIONS", "ROLE", "PUBLIC_URL"])
+  for (const name of [
+    "DATABASE_URL",
+    "EMBEDDED_DB",
+    "DEMO",
+    "DEMO_AGENT",
+    "NODE_OPTIONS",
+    "ROLE",
+    "PUBLIC_URL",
+  ])
     delete env[name];
   if (heap) {
     env.NODE_OPTIONS = `--import=${join(root, "bench/src/heap-probe.mjs")}`;
@@ -135,7 +143,10 @@ async function main() {
       .filter((p) => p.pid !== serverPid && /node$/.test(cmdline(p.pid)[0] ?? ""))
       .map((p) => p.pid);
     const agentPids = new Set(descendants(agentRoots));
-    const byKind = new Map<Kind, { n: number; pss: number; rss: number; anon: number; file: number; shmem: number }>();
+    const byKind = new Map<
+      Kind,
+      { n: number; pss: number; rss: number; anon: number; file: number; shmem: number }
+    >();
     for (const p of last) {
       const k = kindOf(p.pid, serverPid, agentPids);
       const row = byKind.get(k) ?? { n: 0, pss: 0, rss: 0, anon: 0, file: 0, shmem: 0 };
@@ -154,7 +165,9 @@ async function main() {
     const peakRss = Math.max(...totals.map((t) => t.rss));
 
     console.log(`\nIdle memory of \`npm start\` (server + embedded PostgreSQL + demo agent), ${load}`);
-    console.log(`after ${SETTLE} s idle, ${SAMPLES} samples 1 s apart; MB (PSS split: anon / file / shmem)\n`);
+    console.log(
+      `after ${SETTLE} s idle, ${SAMPLES} samples 1 s apart; MB (PSS split: anon / file / shmem)\n`,
+    );
     console.log("  kind                   procs     PSS     RSS    anon    file   shmem");
     for (const [k, r] of [...byKind].sort((a, b) => b[1].pss - a[1].pss))
       console.log(
@@ -163,7 +176,9 @@ async function main() {
     console.log(
       `  ${"total (last sample)".padEnd(22)} ${String(last.length).padStart(5)} ${mb(totals.at(-1)!.pss).padStart(7)} ${mb(totals.at(-1)!.rss).padStart(7)}`,
     );
-    console.log(`\n  total PSS mean ${mb(meanPss)} MB, peak ${mb(peakPss)} MB; RSS mean ${mb(meanRss)} MB, peak ${mb(peakRss)} MB`);
+    console.log(
+      `\n  total PSS mean ${mb(meanPss)} MB, peak ${mb(peakPss)} MB; RSS mean ${mb(meanRss)} MB, peak ${mb(peakRss)} MB`,
+    );
     console.log(
       `  not counted: ${wrappers.length} npm wrapper process(es) above the server, PSS ${mb(wrappers.reduce((s, p) => s + p.pss, 0))} MB`,
     );
