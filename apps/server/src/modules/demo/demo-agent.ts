@@ -100,13 +100,18 @@ export async function startDemoAgent(
     if (stopped) return;
     starts++;
     const startedAt = Date.now();
-    const proc = spawn(process.execPath, [bundle, "run"], {
-      env: { ...process.env, ENTEGRASYON_AGENT_HOME: store.home, NODE_OPTIONS: "" },
-      stdio: ["ignore", "ignore", "ignore", "ipc"],
-      // Its own process group: Ctrl-C at the terminal reaches the server, which stops the agent after
-      // the runs drain (the agent also exits when the server's IPC channel closes, e.g. on a kill -9).
-      detached: true,
-    });
+    // A small young generation: the idle agent holds little, and a relayed page is short-lived.
+    const proc = spawn(
+      process.execPath,
+      ["--max-semi-space-size=2", "--heap-growing-percent=50", bundle, "run"],
+      {
+        env: { ...process.env, ENTEGRASYON_AGENT_HOME: store.home, NODE_OPTIONS: "" },
+        stdio: ["ignore", "ignore", "ignore", "ipc"],
+        // Its own process group: Ctrl-C at the terminal reaches the server, which stops the agent after
+        // the runs drain (the agent also exits when the server's IPC channel closes, e.g. on a kill -9).
+        detached: true,
+      },
+    );
     child = proc;
     proc.on("error", (e) => ctx.logger.warn({ err: e }, "demo agent could not start"));
     proc.on("exit", (code, signal) => {
