@@ -45,7 +45,7 @@ function classifyFirebirdError(e: unknown): Failure {
 type Driver = { create: (target: SpelledTarget) => Executor; classify: (e: unknown) => Failure };
 /**
  * Each driver loads on the first statement for its dialect: most agents relay HTTP only (the demo's
- * Mikro among them), and mssql with tedious and its Azure auth alone is about 10 MB of an idle agent.
+ * Mikro among them), and mssql with tedious and its Azure auth is a large part of a loaded agent.
  */
 const DRIVERS: Record<SpelledTarget["dialect"], () => Promise<Driver>> = {
   firebird: async () => ({
