@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { buildApp } from "./app.ts";
 import { createContext, listenWhenWarm, StartupError, stopServer } from "./bootstrap.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { AGENT_CLI, type DemoAgent, startDemoAgent } from "./modules/demo/demo-agent.ts";
+import { buildAgentBundle, type DemoAgent, startDemoAgent } from "./modules/demo/demo-agent.ts";
 import { startDemoCompany } from "./modules/demo/demo-company.ts";
 import { openBrowser } from "./platform/os/open-browser.ts";
 
@@ -10,7 +10,7 @@ import { openBrowser } from "./platform/os/open-browser.ts";
 async function main() {
   if (process.env.ROLE === "agent") {
     // `ROLE=agent npm start`: an on-site agent by hand (`entegrasyon-agent run`, paired beforehand).
-    const agent = spawn(process.execPath, ["--import", "tsx", AGENT_CLI, "run"], { stdio: "inherit" });
+    const agent = spawn(process.execPath, [await buildAgentBundle(), "run"], { stdio: "inherit" });
     for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => agent.kill(signal));
     agent.on("exit", (code) => process.exit(code ?? 1));
     return;

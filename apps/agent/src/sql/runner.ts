@@ -4,8 +4,6 @@ import type { SqlTransport } from "@ep/connectors";
 import type { AgentSqlAnswerFrame, AgentSqlRequestFrame, AgentSqlTarget } from "@ep/contracts";
 import { codeOf } from "../relay.ts";
 import type { AgentStore } from "../store.ts";
-import { createFirebirdExecutor } from "./firebird.ts";
-import { classifyMssqlError, createMssqlExecutor } from "./mssql.ts";
 
 type SpelledTarget = Extract<AgentSqlTarget, { dialect: string }>;
 type SqlFailure = Extract<AgentSqlAnswerFrame, { type: "sql-error" }>;
@@ -44,12 +42,20 @@ function classifyFirebirdError(e: unknown): Failure {
   return { kind: "statement", message, code: gds === undefined ? code : String(gds) };
 }
 
-const DRIVERS: Record<
-  SpelledTarget["dialect"],
-  { create: (target: SpelledTarget) => Executor; classify: (e: unknown) => Failure }
-> = {
-  firebird: { create: createFirebirdExecutor, classify: classifyFirebirdError },
-  mssql: { create: createMssqlExecutor, classify: classifyMssqlError },
+type Driver = { create: (target: SpelledTarget) => Executor; classify: (e: unknown) => Failure };
+/**
+ * Each driver loads on the first statement for its dialect: most agents relay HTTP only (the demo's
+ * Mikro among them), and mssql with tedious and its Azure auth is a large part of a loaded agent.
+ */
+const DRIVERS: Record<SpelledTarget["dialect"], () => Promise<Driver>> = {
+  firebird: async () => ({
+    create: (await import("./firebird.ts")).createFirebirdExecutor,
+    classify: classifyFirebirdError,
+  }),
+  mssql: async () => {
+    const { createMssqlExecutor, classifyMssqlError } = await import("./mssql.ts");
+    return { create: createMssqlExecutor, classify: classifyMssqlError };
+  },
 };
 
 /**
@@ -72,8 +78,9 @@ export class SqlRunner {
     const target = this.resolve(frame.target);
     if (!target)
       return fail("config", `no database named "${(frame.target as { alias: string }).alias}" on this agent`);
-    const driver = DRIVERS[target.dialect];
-    if (!driver) return fail("config", `this agent version has no driver for ${target.dialect}`);
+    const load = DRIVERS[target.dialect];
+    if (!load) return fail("config", `this agent version has no driver for ${target.dialect}`);
+    const driver = await load();
     const executor = this.executorFor(target, driver.create);
     try {
       const result = await executor.query(
