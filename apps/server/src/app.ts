@@ -27,6 +27,7 @@ import { invoiceCompanyRoutes, invoicePublicRoutes } from "./modules/invoices/ro
 import { jobRoutes } from "./modules/jobs/routes.ts";
 import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
+import { channelRoutes } from "./modules/channels/routes.ts";
 import { partnerInstallRoutes } from "./modules/partner-install/routes.ts";
 import { privacyRoutes } from "./modules/privacy/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";
@@ -69,6 +70,7 @@ const modules = [
   retentionRoutes,
   sandboxRoutes,
   sandboxMounts,
+  channelRoutes,
   agentRoutes,
   agentUpdateRoutes,
   partnerInstallRoutes,
@@ -99,6 +101,8 @@ export const HEAVY_ROUTES = [
   "/api/APIConnection/:connectionType/:x",
   "/api/sandbox/connect",
   "/api/settings/connection-check",
+  "/api/channels",
+  "/api/channels/:id/test",
 ];
 /** Calls that wait for news rather than work (capped per company on their own): outside fairness. */
 export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];

@@ -875,6 +875,16 @@ export const tr = {
     supportMailBody:
       "Kural: {{rule}}\nAlan: {{field}}\nİlk görülme: {{firstSeen}}\nFirma sayısı: {{companies}}\nBir sistem değişikliği ya da yargıcımızda bir hata olabilir. İlgili kayıt: {{verified}}\nKonsol: {{link}}",
   },
+  channels: {
+    added: "{{name}} satış kanalı kaydedildi.",
+    addedJobsReady: "{{name}} satış kanalı kaydedildi. Stok, fiyat ve sipariş görevleri hazır.",
+    removed: "{{name}} satış kanalı kaldırıldı.",
+    unknownSystem: "Bu pazaryeri için bağlantı henüz desteklenmiyor.",
+    notFound: "Satış kanalı bulunamadı.",
+    settingsSaved: "Satış kanalı ayarları kaydedildi. Değişiklikler bir sonraki çalışmada uygulanır.",
+    shop: "Mağaza",
+    all: "Tüm kanallar",
+  },
   sandbox: {
     driftNoSandbox:
       "Değişiklik tatbikatı yalnızca deneme sistemine bağlı bir tarafta yapılabilir; bu taraf deneme sistemine bağlı değil.",

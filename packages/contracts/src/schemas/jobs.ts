@@ -56,6 +56,8 @@ export const jobSchema = z.object({
   type: jobTypeSchema,
   name: z.string(),
   area: z.enum(["product", "order"]),
+  /** The sales channel (connection id) the job serves; null: the shop, as every job of the spec. */
+  channel_id: z.number().int().nullable().optional(),
   is_enabled: z.boolean(),
   schedule: jobScheduleSchema,
   last_Run_State: z.boolean().nullable(),

@@ -2,6 +2,7 @@ import {
   type CallCounter,
   type ConnectorKind,
   createErpConnector,
+  createSalesChannelConnector,
   createShopConnector,
   type ErpConnector,
   getDescriptor,
@@ -15,7 +16,14 @@ import type { AppContext } from "../../platform/context.ts";
 import { agentHubOf } from "../agents/service.ts";
 import { deliverOrdersFiles } from "../file-exchange/agent-files.ts";
 import { FileExchange } from "../file-exchange/service.ts";
-import { credentialPersister, findConnection, openCredentials } from "./repository.ts";
+import {
+  channelCredentialPersister,
+  channelOf,
+  credentialPersister,
+  findChannel,
+  findConnection,
+  openCredentials,
+} from "./repository.ts";
 import { sqlTransportOf } from "./sql-transport.ts";
 
 export class MissingConnectionError extends Error {}
@@ -29,11 +37,13 @@ export async function openCompanyConnectors(
   companyId: number,
   counter: CallCounter,
   tuning: { timeoutMs?: number; rateMultiplier?: number } = {},
+  /** A sales channel's job: that channel's connector stands in the shop's place. */
+  channelId?: number | null,
 ): Promise<OpenedConnectors> {
   const db = ctx.database.db;
   const [erpRow, shopRow] = await Promise.all([
     findConnection(db, companyId, "erp"),
-    findConnection(db, companyId, "shop"),
+    channelId ? findChannel(db, companyId, channelId) : findConnection(db, companyId, "shop"),
   ]);
   if (!erpRow || !shopRow)
     throw new MissingConnectionError(`company ${companyId} has no ${erpRow ? "shop" : "ERP"} connection`);
@@ -63,14 +73,22 @@ export async function openCompanyConnectors(
       budget: budget("erp", erpRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "erp", erpCreds),
     }),
-    shop: createShopConnector(shopRow.systemType, shopCreds, {
-      ...connectorContext,
-      fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
-      budget: budget("shop", shopRow.systemType),
-      persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
-    }),
+    shop:
+      shopRow.kind === "channel"
+        ? createSalesChannelConnector(shopRow.systemKey ?? "", shopCreds, {
+            ...connectorContext,
+            fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
+            persistCredentials: channelCredentialPersister(db, ctx.credentials, shopRow.id, shopCreds),
+          })
+        : createShopConnector(shopRow.systemType, shopCreds, {
+            ...connectorContext,
+            fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
+            budget: budget("shop", shopRow.systemType),
+            persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
+          }),
     erpConnectionId: erpRow.id,
     shopConnectionId: shopRow.id,
+    ...(shopRow.kind === "channel" ? { channel: channelOf(shopRow) } : {}),
   };
 }
 

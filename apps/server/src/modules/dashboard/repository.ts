@@ -174,8 +174,8 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
         (select json_build_object('id', ${r(jobRuns.id)}, 'status', ${r(jobRuns.status)}, 'counts', ${r(jobRuns.counts)}, 'startedAt', ${r(jobRuns.startedAt)})
           from ${jobRuns} as r where ${r(jobRuns.jobId)} = ${j(jobs.id)} and ${r(jobRuns.status)} in ('Queued', 'Running') limit 1) as "active",
         ${lastRunOf("j")} as "lastRun",
-        (select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.companyId)} = ${j(jobs.companyId)}
-          and ${e(jobErrorReports.jobType)} = ${j(jobs.type)} and ${e(jobErrorReports.status)} = 'Open'
+        (select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.jobId)} = ${j(jobs.id)}
+          and ${e(jobErrorReports.status)} = 'Open'
           order by ${e(jobErrorReports.entityKey)} limit ${COUNT_LIMIT}) as capped) as "openErrors"
       from ${jobs} as j where ${j(jobs.companyId)} = ${companyId}) as x) as "jobs",
     (select coalesce(json_agg(x order by x."id"), '[]'::json) from (
@@ -184,7 +184,8 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
       select ${c(connections.kind)} as "kind", ${c(connections.systemType)} as "systemType",
         ${c(connections.lastTestAt)} as "lastTestAt", ${c(connections.lastTestOk)} as "lastTestOk",
         ${c(connections.lastTestMessage)} as "lastTestMessage", ${c(connections.agentId)} as "agentId"
-      from ${connections} as c where ${c(connections.companyId)} = ${companyId}) as x) as "connections",
+      from ${connections} as c where ${c(connections.companyId)} = ${companyId}
+        and ${c(connections.kind)} <> 'channel') as x) as "connections",
     (select count(*)::int from (select 1 from ${orderLedger} as o where ${o(orderLedger.companyId)} = ${companyId}
       and ${o(orderLedger.state)} in ('received', 'mapped') limit ${COUNT_LIMIT}) as w) as "waiting",
     (select coalesce(json_agg(x), '[]'::json) from (

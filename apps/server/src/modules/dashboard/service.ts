@@ -46,7 +46,7 @@ export class DashboardService {
 
     const jobs = jobRows.map((r) => ({ ...r, dto: toJobDto(r.job, r.active) }));
     const report = (type: JobType) => {
-      const row = jobs.find((j) => j.dto.type === type);
+      const row = jobs.find((j) => j.dto.type === type && j.job.connectionId === null);
       const run = row?.lastRun;
       const name = row?.dto.name ?? type;
       const failed = row?.lastCounts?.failed ?? 0;
@@ -65,7 +65,8 @@ export class DashboardService {
       };
     };
 
-    const runs = jobs.flatMap((j) => j.lastRun ?? []);
+    // The shop's and ERP's status come from the shop's jobs; each channel's runs speak for that channel.
+    const runs = jobs.flatMap((j) => (j.job.connectionId === null ? (j.lastRun ?? []) : []));
     const status = (kind: "erp" | "shop") => {
       const connection = facts.connections.find((c) => c.kind === kind);
       return connectionStatus(kind, connection && { ...connection, kind }, runs);

@@ -28,6 +28,7 @@ export function toJobDto(
     type: job.type as JobType,
     name: job.name,
     area: JOB_CATALOG[job.type as JobType]?.area ?? "product",
+    channel_id: job.connectionId,
     is_enabled: job.isEnabled,
     schedule: job.schedule,
     last_Run_State: job.lastRunState,

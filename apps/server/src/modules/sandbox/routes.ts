@@ -43,7 +43,7 @@ export function sandboxMounts(ctx: AppContext & WithSandbox): FastifyPluginAsync
       if (text === undefined) return payload;
       return ctx.sandbox.drifted(request.url, text, mark) ?? payload;
     });
-    for (const system of ctx.sandbox.systems) {
+    for (const system of [...ctx.sandbox.systems, ...ctx.sandbox.channelSystems]) {
       await mountEmulators(app, {
         prefix: `/sandbox/${system.system}`,
         resolve: (tenant) => ctx.sandbox.app(system.system, tenant),

@@ -23,6 +23,7 @@ import {
 import { engineSchema, ensureCompanyJobs } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
+import { ChannelService } from "../channels/service.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { recordActivity } from "../activities/repository.ts";
@@ -357,6 +358,8 @@ export class ConnectionService {
     if (erp?.lastTestOk && shop?.lastTestOk) {
       await ensureCompanyJobs(this.db, companyId, this.ctx.clock.now());
     }
+    // Marketplace channels connected before the ERP get their jobs once it is there.
+    if (erp?.lastTestOk) await new ChannelService(this.ctx).ensureJobs(companyId);
     const [job] = await this.db
       .select({ id: engineSchema.jobs.id })
       .from(engineSchema.jobs)
