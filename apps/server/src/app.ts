@@ -15,6 +15,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
 import { agentUpdateRoutes } from "./modules/agents/updates.ts";
+import { channelRoutes } from "./modules/channels/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
 import { connectionCheckRoutes, connectionCheckSupportRoutes } from "./modules/connection-check/routes.ts";
 import { sqlPreviewRoutes } from "./modules/connections/sql-preview-routes.ts";
@@ -27,7 +28,6 @@ import { invoiceCompanyRoutes, invoicePublicRoutes } from "./modules/invoices/ro
 import { jobRoutes } from "./modules/jobs/routes.ts";
 import { licenseRoutes } from "./modules/license/routes.ts";
 import { notificationRoutes } from "./modules/notifications/routes.ts";
-import { channelRoutes } from "./modules/channels/routes.ts";
 import { partnerInstallRoutes } from "./modules/partner-install/routes.ts";
 import { privacyRoutes } from "./modules/privacy/routes.ts";
 import { reportRoutes } from "./modules/reports/routes.ts";

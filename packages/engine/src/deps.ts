@@ -77,7 +77,11 @@ export type EngineDeps = {
    * Builds the company's ERP and shop connectors, their calls counted by `counter`; with `channelId` (a
    * sales channel's job), the ERP and that channel's connector in the shop's place.
    */
-  openConnectors(companyId: number, counter: CallCounter, channelId?: number | null): Promise<OpenedConnectors>;
+  openConnectors(
+    companyId: number,
+    counter: CallCounter,
+    channelId?: number | null,
+  ): Promise<OpenedConnectors>;
   /** A reason to refuse the run (e.g. an expired licence), or null to go ahead. */
   refuseRun?(companyId: number, jobType: JobType): Promise<string | null>;
   /**

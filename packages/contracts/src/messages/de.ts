@@ -735,7 +735,8 @@ export const de: MessageCatalog = {
   },
   channels: {
     added: "Der Vertriebskanal {{name}} wurde gespeichert.",
-    addedJobsReady: "Der Vertriebskanal {{name}} wurde gespeichert. Seine Bestands-, Preis- und Bestellaufgaben sind bereit.",
+    addedJobsReady:
+      "Der Vertriebskanal {{name}} wurde gespeichert. Seine Bestands-, Preis- und Bestellaufgaben sind bereit.",
     removed: "Der Vertriebskanal {{name}} wurde entfernt.",
     unknownSystem: "Die Anbindung dieses Marktplatzes wird noch nicht unterstützt.",
     notFound: "Vertriebskanal nicht gefunden.",

@@ -720,7 +720,8 @@ export const es: MessageCatalog = {
   },
   channels: {
     added: "Se guardó el canal de venta {{name}}.",
-    addedJobsReady: "Se guardó el canal de venta {{name}}. Sus tareas de stock, precio y pedidos están listas.",
+    addedJobsReady:
+      "Se guardó el canal de venta {{name}}. Sus tareas de stock, precio y pedidos están listas.",
     removed: "Se eliminó el canal de venta {{name}}.",
     unknownSystem: "La conexión con este marketplace aún no está disponible.",
     notFound: "Canal de venta no encontrado.",

@@ -729,11 +729,13 @@ export const fr: MessageCatalog = {
   },
   channels: {
     added: "Le canal de vente {{name}} a été enregistré.",
-    addedJobsReady: "Le canal de vente {{name}} a été enregistré. Ses tâches de stock, de prix et de commandes sont prêtes.",
+    addedJobsReady:
+      "Le canal de vente {{name}} a été enregistré. Ses tâches de stock, de prix et de commandes sont prêtes.",
     removed: "Le canal de vente {{name}} a été supprimé.",
     unknownSystem: "La connexion à cette place de marché n'est pas encore prise en charge.",
     notFound: "Canal de vente introuvable.",
-    settingsSaved: "Paramètres du canal de vente enregistrés. Les modifications s'appliquent à la prochaine exécution.",
+    settingsSaved:
+      "Paramètres du canal de vente enregistrés. Les modifications s'appliquent à la prochaine exécution.",
     shop: "Boutique",
     all: "Tous les canaux",
   },

@@ -28,7 +28,10 @@ export const channelSettingsSchema = z.object({
   weight: z.number().min(0, err("validation.fieldInvalid")).max(1000).optional(),
   priceRule: z
     .object({
-      markupPercent: z.number().min(-90, err("validation.fieldInvalid")).max(1000, err("validation.fieldInvalid")),
+      markupPercent: z
+        .number()
+        .min(-90, err("validation.fieldInvalid"))
+        .max(1000, err("validation.fieldInvalid")),
       rounding: z.enum(["none", "90", "99"], err("validation.fieldInvalid")),
       minimum: z.number().min(0, err("validation.fieldInvalid")).optional(),
     })

@@ -28,7 +28,11 @@ export const companyJobs = (db: Executor, companyId: number) =>
   db.select().from(jobs).where(eq(jobs.companyId, companyId)).orderBy(jobs.id);
 
 /** What a marketplace channel's jobs do: its stock and prices from the ERP, its orders into the ERP. */
-export const CHANNEL_JOB_TYPES: readonly JobType[] = ["StockIntegration", "PriceIntegration", "OrderIntegration"];
+export const CHANNEL_JOB_TYPES: readonly JobType[] = [
+  "StockIntegration",
+  "PriceIntegration",
+  "OrderIntegration",
+];
 
 /**
  * Gives a sales channel its own jobs (same names and schedules as the shop's, so the screens and icons

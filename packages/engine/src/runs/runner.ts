@@ -205,8 +205,7 @@ async function finishRun(
     // The tally kept only keys whose failed task was open when the run started; `resolveFailures`
     // touches only those still open.
     const toResolve = tally.movedKeys.filter((k) => !failedNow.has(k));
-    if (toResolve.length > 0)
-      resolved = await resolveFailures(deps.db, run.jobId, toResolve, now);
+    if (toResolve.length > 0) resolved = await resolveFailures(deps.db, run.jobId, toResolve, now);
   }
   // A retry answers for every record it was asked to retry: moved (resolved above), failed again (its
   // new reason above), or neither, said on the task with the retry's time. A run that failed as a whole

@@ -51,9 +51,7 @@ export const connections = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("connections_company_kind_uq")
-      .on(t.companyId, t.kind)
-      .where(sql`${t.kind} <> 'channel'`),
+    uniqueIndex("connections_company_kind_uq").on(t.companyId, t.kind).where(sql`${t.kind} <> 'channel'`),
     uniqueIndex("connections_company_channel_uq")
       .on(t.companyId, t.systemKey)
       .where(sql`${t.kind} = 'channel'`),
@@ -84,12 +82,8 @@ export const jobs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("jobs_company_type_uq")
-      .on(t.companyId, t.type)
-      .where(sql`${t.connectionId} is null`),
-    uniqueIndex("jobs_channel_type_uq")
-      .on(t.connectionId, t.type)
-      .where(sql`${t.connectionId} is not null`),
+    uniqueIndex("jobs_company_type_uq").on(t.companyId, t.type).where(sql`${t.connectionId} is null`),
+    uniqueIndex("jobs_channel_type_uq").on(t.connectionId, t.type).where(sql`${t.connectionId} is not null`),
     index("jobs_due_idx").on(t.nextRunAt).where(sql`${t.isEnabled}`),
     index("jobs_probe_idx").on(t.nextProbeAt).where(sql`${t.isEnabled} and ${t.type} = 'StockIntegration'`),
   ],
@@ -181,9 +175,7 @@ export const jobErrorReports = pgTable(
   },
   (t) => [
     // Per job: each sales channel's job keeps its own failed tasks.
-    uniqueIndex("job_error_reports_open_uq")
-      .on(t.jobId, t.entityKey)
-      .where(sql`${t.status} = 'Open'`),
+    uniqueIndex("job_error_reports_open_uq").on(t.jobId, t.entityKey).where(sql`${t.status} = 'Open'`),
     index("job_error_reports_list_idx").on(t.companyId, t.jobType, t.createdAt),
     index("job_error_reports_seen_idx").on(t.companyId, t.jobType, t.lastSeenAt, t.id),
     index("job_error_reports_open_job_idx").on(t.jobId).where(sql`${t.status} = 'Open'`),

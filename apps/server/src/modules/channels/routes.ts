@@ -41,7 +41,13 @@ export function channelRoutes(ctx: AppContext & WithSandbox): FastifyPluginAsync
       { schema: { tags, body: addChannelSchema, response: { 200: envelopeSchema(channelSchema) } } },
       async (request) => {
         const { system, fields, settings } = request.body;
-        const channel = await channels.add(companyOf(request), authOf(request).userId, system, fields, settings);
+        const channel = await channels.add(
+          companyOf(request),
+          authOf(request).userId,
+          system,
+          fields,
+          settings,
+        );
         const key = channel.jobsReady ? "channels.addedJobsReady" : "channels.added";
         return { ...ok(channel), message: message(key, { name: channel.name }) };
       },

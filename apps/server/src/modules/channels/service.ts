@@ -1,6 +1,6 @@
 import {
-  ConnectorError,
   type ConnectorDescriptor,
+  ConnectorError,
   createSalesChannelConnector,
   getSalesChannelDescriptor,
   listSalesChannels,
@@ -86,7 +86,11 @@ export class ChannelService {
     const d = getSalesChannelDescriptor(system);
     if (!d) throw new AppError(400, "channels.unknownSystem");
     const existing = (await listChannels(this.db, companyId)).find((r) => r.systemKey === system);
-    const credentials = this.credentialsOf(d, fields, existing && openCredentials(this.ctx.credentials, existing));
+    const credentials = this.credentialsOf(
+      d,
+      fields,
+      existing && openCredentials(this.ctx.credentials, existing),
+    );
     const saved = await saveChannel(this.db, this.ctx.credentials, {
       companyId,
       system,
@@ -162,7 +166,11 @@ export class ChannelService {
         persistCredentials: channelCredentialPersister(this.db, this.ctx.credentials, row.id, credentials),
       });
       const info = await connector.testConnection();
-      return { ok: true, message: message("connectionSettings.testOk", { description: info.description }), testedAt };
+      return {
+        ok: true,
+        message: message("connectionSettings.testOk", { description: info.description }),
+        testedAt,
+      };
     } catch (error) {
       const key =
         (error instanceof ConnectorError && CONNECTION_FAILURE_MESSAGES[error.reason]) ||

@@ -32,15 +32,13 @@ export async function listChannels(db: Db, companyId: number): Promise<Connectio
 }
 
 /** One of the company's channels by id; another company's id finds nothing. */
-export async function findChannel(
-  db: Db,
-  companyId: number,
-  id: number,
-): Promise<ConnectionRow | undefined> {
+export async function findChannel(db: Db, companyId: number, id: number): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .select()
     .from(connections)
-    .where(and(eq(connections.id, id), eq(connections.companyId, companyId), eq(connections.kind, "channel")));
+    .where(
+      and(eq(connections.id, id), eq(connections.companyId, companyId), eq(connections.kind, "channel")),
+    );
   return row;
 }
 

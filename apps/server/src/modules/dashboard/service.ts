@@ -1,4 +1,4 @@
-import { getDescriptor } from "@ep/connectors";
+import { getDescriptor, getSalesChannelDescriptor } from "@ep/connectors";
 import { type ConnectionStatus, type DashboardDto, type JobType, message } from "@ep/contracts";
 import type { AppContext } from "../../platform/context.ts";
 import { TURKEY_OFFSET_MS, turkishDateRange, turkishDayStart } from "../../platform/time/turkey.ts";
@@ -75,6 +75,12 @@ export class DashboardService {
     const shop = status("shop");
     const einvoiceService = this.einvoiceService(facts.connections, erp);
     const atLimit = (n: number) => n >= repo.COUNT_LIMIT;
+    // Orders waiting for the ERP: a channel's own; the shop's are the rest (its connection id is not read).
+    const channelIds = new Set(facts.channels.map((c) => c.id));
+    const waitingOf = (channelId: number | null) =>
+      channelId !== null
+        ? (facts.waitingOrders.get(channelId) ?? 0)
+        : [...facts.waitingOrders].reduce((sum, [id, n]) => (channelIds.has(id) ? sum : sum + n), 0);
 
     return {
       productIntegrationReport: report("ProductIntegration"),
@@ -101,17 +107,24 @@ export class DashboardService {
           jobType: j.dto.type,
           failedOperationCount: j.openErrors,
           failedOperationCountAtLeast: atLimit(j.openErrors),
+          channel_id: j.job.connectionId,
+          jobId: j.job.id,
         })),
       lastAnnouncements: facts.announcements,
       companyJobs: jobs.map((j) => j.dto),
-      freshness: jobs.map(({ dto, openErrors }) => ({
+      freshness: jobs.map(({ dto, job, openErrors }) => ({
         jobId: dto.id,
         jobType: dto.type,
         name: dto.name,
         is_enabled: dto.is_enabled,
         last_success_date: dto.last_success_date,
         last_run_date: dto.last_run_date,
-        waiting: openErrors + (dto.type === "OrderIntegration" ? facts.waitingOrders : 0),
+        waiting: openErrors + (dto.type === "OrderIntegration" ? waitingOf(job.connectionId) : 0),
+        channel_id: job.connectionId,
+      })),
+      channels: facts.channels.map((c) => ({
+        ...c,
+        name: getSalesChannelDescriptor(c.system)?.name ?? c.system,
       })),
     };
   }

@@ -23,11 +23,11 @@ import {
 import { engineSchema, ensureCompanyJobs } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
-import { ChannelService } from "../channels/service.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { recordActivity } from "../activities/repository.ts";
 import { AgentService, offlineText } from "../agents/service.ts";
+import { ChannelService } from "../channels/service.ts";
 import { ConnectionCheckService } from "../connection-check/service.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
 import {
