@@ -1,3 +1,7 @@
+export * from "./channels/channel-offers.ts";
+export * from "./channels/pending-orders.ts";
+export * from "./channels/price-rule.ts";
+export * from "./channels/stock-pool.ts";
 export * from "./db.ts";
 export * from "./deps.ts";
 export * from "./flows/batch-writer.ts";

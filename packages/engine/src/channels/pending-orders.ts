@@ -1,0 +1,44 @@
+import { CANCELLED_STATUS, statusSays } from "@ep/connectors";
+import { sql } from "drizzle-orm";
+import type { Executor } from "../db.ts";
+
+const SKU_CHUNK = 1000;
+
+/**
+ * Per SKU, the units ordered on any of the company's channels and not yet written to the ERP: what the
+ * stock pool must subtract from the ERP's available stock (`allocateStock`'s `pendingNotInErp`).
+ *
+ * Read from the order ledger, where order transfer keeps every order it ingested with the channel's
+ * order (lines included) as its payload. Every state but `confirmed` counts: `received`/`mapped` are
+ * waiting, `sent` may or may not have reached the ERP (counting it twice for a moment under-offers,
+ * not counting it could oversell), `failed`/`needs_review` are real orders the merchant still has to
+ * settle. An order its channel has since cancelled (cancel/iptal/iade, as order transfer reads it)
+ * holds no stock. SKUs with nothing pending are absent from the map.
+ */
+export async function pendingOrderQuantities(
+  db: Executor,
+  companyId: number,
+  skus: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const wanted = [...new Set(skus)];
+  for (let i = 0; i < wanted.length; i += SKU_CHUNK) {
+    const chunk = wanted.slice(i, i + SKU_CHUNK);
+    // Grouped by status too, so the cancelled ones are told apart by the same words as order transfer.
+    const result = await db.execute<{ sku: string; status: string | null; qty: string | number }>(sql`
+      select l->>'sku' as sku, o.payload->>'status' as status,
+        sum(case when jsonb_typeof(l->'qty') = 'number' then greatest((l->>'qty')::numeric, 0) else 0 end) as qty
+      from order_ledger o cross join lateral jsonb_array_elements(
+        case when jsonb_typeof(o.payload->'lines') = 'array' then o.payload->'lines' else '[]'::jsonb end
+      ) l
+      where o.company_id = ${companyId}::integer and o.state <> 'confirmed'
+        and l->>'sku' = any(${sql.param(chunk)}::text[])
+      group by 1, 2`);
+    for (const row of result.rows) {
+      if (statusSays(CANCELLED_STATUS, row.status ?? undefined)) continue;
+      const qty = Number(row.qty);
+      if (qty > 0) out.set(row.sku, (out.get(row.sku) ?? 0) + qty);
+    }
+  }
+  return out;
+}
