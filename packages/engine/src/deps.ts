@@ -1,5 +1,6 @@
 import type { CallCounter, ErpConnector, ShopConnector } from "@ep/connectors";
 import type { JobType } from "@ep/contracts";
+import type { ChannelShare } from "./channels/stock-pool.ts";
 import type { Db, Tx } from "./db.ts";
 
 export type EngineLogger = {
@@ -28,6 +29,8 @@ export type ChannelSettings = {
   orderPrefix?: string;
   /** ERP document series for this channel's orders (Mikro evrak seri); default: the company's. */
   orderSeries?: string;
+  /** The channel's order statuses that go to the ERP; empty or absent: every order not cancelled. */
+  orderStatuses?: string[];
   /** Stock held back from this channel: units or a percentage of what the pool offers. */
   safety?: { units: number } | { percent: number };
   /** Share of the pool relative to the other channels (default 1). */
@@ -35,6 +38,12 @@ export type ChannelSettings = {
   /** The channel's price: the ERP price with a markup, rounded, never under a minimum. */
   priceRule?: { markupPercent: number; rounding: "none" | "90" | "99"; minimum?: number };
 };
+
+/**
+ * The stock pool of a company that sells on more than one channel (issue 37): which channel a run
+ * writes for (`shop` or the channel's connection id), and every channel's share.
+ */
+export type StockPoolView = { channelKey: string; channels: ChannelShare[] };
 
 export type OpenedConnectors = {
   erp: ErpConnector;
@@ -44,6 +53,8 @@ export type OpenedConnectors = {
   shopConnectionId: number;
   /** Set for a sales channel's job; absent for the shop's. */
   channel?: SalesChannel;
+  /** Set when the company has sales channels beside its shop: the stock pool they share. */
+  stockPool?: StockPoolView;
 };
 
 /** A run's life, as the long-poll call and open panels see it. */

@@ -38,6 +38,7 @@ export const channelSettingsSchema = z.object({
     .strict()
     .optional(),
   orderSeries: z.string().trim().min(1).max(20, err("validation.fieldInvalid")).optional(),
+  orderStatuses: z.array(z.string().trim().min(1).max(50)).max(30).optional(),
   orderPrefix: z.string().trim().min(1).max(8, err("validation.fieldInvalid")).optional(),
 });
 export type ChannelSettingsDto = z.infer<typeof channelSettingsSchema>;

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { EngineDeps, OpenedConnectors } from "../deps.ts";
 import type { Flow } from "../flows/flow.ts";
 import { RunTally } from "../flows/flow.ts";
-import { loadMappings } from "../flows/mappings.ts";
+import { channelMappings, loadMappings } from "../flows/mappings.ts";
 import { FLOWS } from "../flows/registry.ts";
 import { SyncLedger } from "../ledger/sync-ledger.ts";
 import { jobRuns, jobs, type RunCalls, type RunCounts, type RunStatus } from "../store/schema.ts";
@@ -96,7 +96,8 @@ export async function executeRun(
       if (unsupported) throw unsupported;
       const refusal = await quotaRefusal(deps.db, run, opened, deps.now());
       if (refusal) throw new QuotaRefused(refusal);
-      const mappings = await loadMappings(deps.db, run.companyId);
+      const companyMappings = await loadMappings(deps.db, run.companyId);
+      const mappings = opened.channel ? channelMappings(companyMappings, opened.channel) : companyMappings;
       const openFailures = await openFailureKeys(deps.db, run.jobId);
       for (let attempt = 0; ; attempt++) {
         tally = newTally(deps, run, openFailures);
@@ -112,6 +113,7 @@ export async function executeRun(
             erpConnectionId: opened.erpConnectionId,
             shopConnectionId: opened.shopConnectionId,
             channel: opened.channel ?? null,
+            stockPool: opened.stockPool ?? null,
             ledger: new SyncLedger(deps.db, opened.shopConnectionId, run.companyId),
             mappings,
             onlyKeys: run.onlyKeys ? new Set(run.onlyKeys) : null,

@@ -11,7 +11,12 @@ import {
   type ShopConnector,
   type TransportFetch,
 } from "@ep/connectors";
-import { type OpenedConnectors, PgRateLimitStore } from "@ep/engine";
+import {
+  type ChannelSettings,
+  type OpenedConnectors,
+  PgRateLimitStore,
+  type StockPoolView,
+} from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { agentHubOf } from "../agents/service.ts";
 import { deliverOrdersFiles } from "../file-exchange/agent-files.ts";
@@ -22,6 +27,7 @@ import {
   credentialPersister,
   findChannel,
   findConnection,
+  listChannels,
   openCredentials,
 } from "./repository.ts";
 import { sqlTransportOf } from "./sql-transport.ts";
@@ -89,6 +95,38 @@ export async function openCompanyConnectors(
     erpConnectionId: erpRow.id,
     shopConnectionId: shopRow.id,
     ...(shopRow.kind === "channel" ? { channel: channelOf(shopRow) } : {}),
+    ...(await stockPoolOf(db, companyId, shopRow)),
+  };
+}
+
+/**
+ * The stock pool a company's channels share (issue 37), when it sells on marketplaces: the shop (with
+ * no safety stock of its own) and each channel with its safety stock and weight. A company with its
+ * shop alone has none, and its stock runs are as they were.
+ */
+async function stockPoolOf(
+  db: AppContext["database"]["db"],
+  companyId: number,
+  row: { id: number; kind: string },
+): Promise<{ stockPool?: StockPoolView }> {
+  const channels = await listChannels(db, companyId);
+  if (channels.length === 0) return {};
+  const hasShop = row.kind === "shop" || !!(await findConnection(db, companyId, "shop"));
+  return {
+    stockPool: {
+      channelKey: row.kind === "channel" ? String(row.id) : "shop",
+      channels: [
+        ...(hasShop ? [{ channelKey: "shop", safety: { units: 0 } }] : []),
+        ...channels.map((c) => {
+          const settings = c.settings as ChannelSettings;
+          return {
+            channelKey: String(c.id),
+            safety: settings.safety ?? { units: 0 },
+            ...(settings.weight === undefined ? {} : { weight: settings.weight }),
+          };
+        }),
+      ],
+    },
   };
 }
 
