@@ -280,14 +280,14 @@ describe("sales channels beside the shop", () => {
       orderSeries: "HB",
     });
     // The preview shows the channel's prices under its rule before anything is sent (another company: none).
-    const preview = await call(server!.app, "GET", `/api/settings/preview/PriceIntegration?channel=${id}`, {
+    const preview = await call(server!.app, "POST", `/api/settings/preview/PriceIntegration?channel=${id}`, {
       token,
     });
     expect(preview.status).toBe(200);
     expect(preview.body.data.rows.length).toBeGreaterThan(0);
     for (const row of preview.body.data.rows as Array<{ after: number }>)
       expect(Math.round(row.after * 100) % 100, `price ${row.after}`).toBe(90);
-    const theirs = await call(server!.app, "GET", `/api/settings/preview/PriceIntegration?channel=${id}`, {
+    const theirs = await call(server!.app, "POST", `/api/settings/preview/PriceIntegration?channel=${id}`, {
       token: other,
     });
     expect(theirs.status).not.toBe(200);

@@ -743,6 +743,7 @@ export const tr = {
       erp: "ERP",
       shop: "E-ticaret",
       einvoice: "e-Fatura servisi",
+      channel: "Satış kanalı",
       ok: "Başarılı",
       notOk: "Başarısız",
       perCustomer: "Her müşteriye ayrı cari hesap",
