@@ -43,7 +43,7 @@ function held(safety: ChannelShare["safety"], pool: number): number {
 }
 
 /** The split by its definition: D'Hondt unit by unit as the pool grows, compared in exact integers. */
-function reference(pool: number, channels: ChannelShare[]): number[] {
+function reference(pool: number, channels: readonly ChannelShare[]): number[] {
   const w = channels.map((c) =>
     c.weight !== undefined && Number.isFinite(c.weight) && c.weight > 0 ? c.weight : 1,
   );
