@@ -93,7 +93,8 @@ describe("sales channels beside the shop", () => {
     channels = list.body.data;
     expect(channels.map((c) => c.system)).toEqual(["trendyol", "hepsiburada"]);
     expect(list.body.data[0]).toMatchObject({ isEmulated: true, jobsReady: true, lastTest: { ok: true } });
-  });
+    // Four sandboxes start and answer their first calls: seconds each on a busy machine.
+  }, 180_000);
 
   it("keeps the shop's connection and its jobs as they were, and gives each channel its own jobs", async () => {
     const shop = await call(server!.app, "GET", "/api/Job/type-filter/OrderIntegration", { token });
@@ -114,10 +115,25 @@ describe("sales channels beside the shop", () => {
         .sort();
     expect(ofChannel(null)).toHaveLength(7);
     expect(ofChannel(channels[0]!.id)).toEqual(["OrderIntegration", "PriceIntegration", "StockIntegration"]);
+    // The channel filter: the shop's jobs alone, or one channel's.
+    const shopOnly = await call(server!.app, "GET", "/api/Job/type-filter/StockIntegration?channel=shop", {
+      token,
+    });
+    expect(shopOnly.body.data.map((j: { channel_id: number | null }) => j.channel_id)).toEqual([null]);
+    const one = await call(
+      server!.app,
+      "GET",
+      `/api/Job/type-filter/StockIntegration?channel=${channels[1]!.id}`,
+      {
+        token,
+      },
+    );
+    expect(one.body.data.map((j: { channel_id: number | null }) => j.channel_id)).toEqual([channels[1]!.id]);
     // The dashboard's connection status is the shop's, as before.
     const dash = await call(server!.app, "GET", "/api/Dashboard", { token });
     expect(dash.body.data.eCommerceAPIConnectionStatus).toBe(true);
-  });
+    expect(dash.body.data.channels.map((c: { name: string }) => c.name)).toEqual(["Trendyol", "Hepsiburada"]);
+  }, 60_000);
 
   it("answers another company's channel ids as unknown", async () => {
     const b = await registerAndLogin(server!.app);
