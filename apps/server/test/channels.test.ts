@@ -190,6 +190,15 @@ describe("sales channels beside the shop", () => {
     // One ERP document per order, never shared between channels.
     const documents = rows.map((r) => r.erpDocumentId);
     expect(new Set(documents).size).toBe(rows.length);
+    // Each channel's history shows its own runs; without a channel, every channel's (the total).
+    const channelJob = orderJobs.find((j) => j.channel_id === channels[0]!.id)!;
+    const history = await call(server!.app, "GET", `/api/JobHistory?channel=${channels[0]!.id}&pageSize=50`, {
+      token,
+    });
+    expect(history.body.data.dataList.length).toBeGreaterThan(0);
+    for (const run of history.body.data.dataList) expect(run.jobId).toBe(channelJob.id);
+    const total = await call(server!.app, "GET", "/api/JobHistory?pageSize=50", { token });
+    expect(total.body.data.totalCount).toBeGreaterThan(history.body.data.totalCount);
     // Mikro finds each channel's order by its prefixed reference, and the same number unprefixed is not
     // the channel's (it would be the shop's).
     const opened = await openCompanyConnectors(server!.ctx, companyId, new CallCounter());
