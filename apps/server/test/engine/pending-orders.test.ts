@@ -141,6 +141,12 @@ describe("pendingOrderQuantities", () => {
 
     const before = await pendingOrderQuantities(store.db, companyId, ["A", "B", "C", "D"]);
     expect(Object.fromEntries(before)).toEqual({ A: 10, B: 1, C: 1 });
+    // Without SKUs: every SKU with something pending.
+    expect(Object.fromEntries(await pendingOrderQuantities(store.db, companyId))).toEqual({
+      A: 10,
+      B: 1,
+      C: 1,
+    });
     // Only the SKUs asked for; a SKU asked twice counts once.
     expect(Object.fromEntries(await pendingOrderQuantities(store.db, companyId, ["B", "B"]))).toEqual({
       B: 1,

@@ -5,7 +5,13 @@
  * pins the split itself.
  */
 import { Prng } from "@ep/connectors";
-import { allocateStock, allocateStockExplained, type ChannelShare, type StockPoolInput } from "@ep/engine";
+import {
+  allocateStock,
+  allocateStockExplained,
+  type ChannelShare,
+  offerBesideOthers,
+  type StockPoolInput,
+} from "@ep/engine";
 import { describe, expect, it } from "vitest";
 
 const CASES = 1500;
@@ -255,5 +261,75 @@ describe("allocateStock", () => {
       ["shop", 600_000],
       ["trendyol", 400_000],
     ]);
+  });
+
+  it("pushed one channel at a time, stays within the pool beside what the others still show", () => {
+    const shares: ChannelShare[] = [
+      { channelKey: "shop", safety: { units: 0 } },
+      { channelKey: "trendyol", safety: { units: 1 }, weight: 2 },
+      { channelKey: "hepsiburada", safety: { percent: 10 } },
+    ];
+    /** Sales, transfers to the ERP, restocks and per-channel stock runs in a seeded order. */
+    const play = (seed: number, beside: boolean) => {
+      const rng = new Prng(seed);
+      let erp = rng.int(0, 30);
+      let received = erp;
+      let pending = 0;
+      let sold = 0;
+      const shown = shares.map(() => 0);
+      const pushed = shares.map(() => 0);
+      for (let step = 0; step < 400; step++) {
+        const c = rng.int(0, shares.length - 1);
+        const roll = rng.next();
+        if (roll < 0.5) {
+          const qty = rng.int(1, 3);
+          if (shown[c]! >= qty) {
+            shown[c]! -= qty;
+            pending += qty;
+            sold += qty;
+          }
+        } else if (roll < 0.65) {
+          const moved = rng.int(0, pending);
+          pending -= moved;
+          erp -= moved;
+        } else if (roll < 0.7) {
+          const more = rng.int(1, 10);
+          erp += more;
+          received += more;
+        } else {
+          const input = { erpAvailable: erp, pendingNotInErp: pending, channels: shares };
+          const key = shares[c]!.channelKey;
+          const others = pushed.reduce((sum, n, j) => (j === c ? sum : sum + n), 0);
+          const offer = beside
+            ? offerBesideOthers({ ...input, channelKey: key, shownByOthers: others })
+            : allocateStock(input).get(key)!;
+          shown[c] = offer;
+          pushed[c] = offer;
+        }
+        if (sold > received || shown.reduce((a, b) => a + b, 0) > erp - pending) return { ok: false, sold };
+      }
+      return { ok: true, sold };
+    };
+    let soldAll = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const run = play(seed, true);
+      expect(run.ok, `seed ${seed}`).toBe(true);
+      soldAll += run.sold;
+    }
+    expect(soldAll).toBeGreaterThan(300 * 10);
+    // Each channel's own share pushed alone goes over (pool 10 as 5 + 5, 4 sold on one: 6 left, 8 shown).
+    expect(Array.from({ length: 300 }, (_, i) => play(i + 1, false).ok)).toContain(false);
+    expect(
+      offerBesideOthers({
+        erpAvailable: 10,
+        pendingNotInErp: 4,
+        channels: [
+          { channelKey: "a", safety: { units: 0 } },
+          { channelKey: "b", safety: { units: 0 } },
+        ],
+        channelKey: "b",
+        shownByOthers: 5,
+      }),
+    ).toBe(1);
   });
 });

@@ -13,17 +13,22 @@ const SKU_CHUNK = 1000;
  * waiting, `sent` may or may not have reached the ERP (counting it twice for a moment under-offers,
  * not counting it could oversell), `failed`/`needs_review` are real orders the merchant still has to
  * settle. An order its channel has since cancelled (cancel/iptal/iade, as order transfer reads it)
- * holds no stock. SKUs with nothing pending are absent from the map.
+ * holds no stock. SKUs with nothing pending are absent from the map; without `skus`, every SKU pending.
  */
 export async function pendingOrderQuantities(
   db: Executor,
   companyId: number,
-  skus: readonly string[],
+  skus?: readonly string[],
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const wanted = [...new Set(skus)];
-  for (let i = 0; i < wanted.length; i += SKU_CHUNK) {
-    const chunk = wanted.slice(i, i + SKU_CHUNK);
+  // Without SKUs: every SKU with anything pending, in one statement.
+  const chunks: (string[] | undefined)[] = [];
+  if (!skus) chunks.push(undefined);
+  else {
+    const wanted = [...new Set(skus)];
+    for (let i = 0; i < wanted.length; i += SKU_CHUNK) chunks.push(wanted.slice(i, i + SKU_CHUNK));
+  }
+  for (const chunk of chunks) {
     // Grouped by status too, so the cancelled ones are told apart by the same words as order transfer.
     const result = await db.execute<{ sku: string; status: string | null; qty: string | number }>(sql`
       select l->>'sku' as sku, o.payload->>'status' as status,
@@ -32,7 +37,7 @@ export async function pendingOrderQuantities(
         case when jsonb_typeof(o.payload->'lines') = 'array' then o.payload->'lines' else '[]'::jsonb end
       ) l
       where o.company_id = ${companyId}::integer and o.state <> 'confirmed'
-        and l->>'sku' = any(${sql.param(chunk)}::text[])
+        and ${chunk ? sql`l->>'sku' = any(${sql.param(chunk)}::text[])` : sql`l->>'sku' is not null`}
       group by 1, 2`);
     for (const row of result.rows) {
       if (statusSays(CANCELLED_STATUS, row.status ?? undefined)) continue;

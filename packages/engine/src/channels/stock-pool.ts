@@ -202,3 +202,21 @@ function freeFrom(channels: readonly Channel[]): number {
   }
   return from;
 }
+
+/**
+ * A channel's offer when channels are pushed one at a time (a stock job per channel): its share of the
+ * pool, but never more than the pool minus what the other channels show now (what was last pushed to
+ * them). Shares computed at different moments do not add up: after sales on one channel the pool
+ * shrinks, that channel's new share may grow while another still shows its share of the larger pool
+ * (pool 10 split 5 + 5; 4 sold on B: pool 6, B's share is 3, A still shows 5: 8 on sale). Sales since
+ * a push only lower a channel's count and are already out of the pool, so the sum stays within it.
+ */
+export function offerBesideOthers(
+  input: StockPoolInput & { channelKey: string; shownByOthers: number },
+): number {
+  const { offers, pool } = allocateStockExplained(input);
+  const share = offers.get(input.channelKey);
+  if (share === undefined) throw new Error(`offerBesideOthers: channel ${input.channelKey} is not listed`);
+  const others = Number.isFinite(input.shownByOthers) ? Math.max(0, Math.ceil(input.shownByOthers)) : pool;
+  return Math.max(0, Math.min(share, pool - others));
+}
