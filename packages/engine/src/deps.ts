@@ -43,7 +43,12 @@ export type ChannelSettings = {
  * The stock pool of a company that sells on more than one channel (issue 37): which channel a run
  * writes for (`shop` or the channel's connection id), and every channel's share.
  */
-export type StockPoolView = { channelKey: string; channels: ChannelShare[] };
+export type StockPoolView = {
+  channelKey: string;
+  channels: ChannelShare[];
+  /** The other channels' connections: what they show now caps this channel's offer. */
+  otherConnections: number[];
+};
 
 export type OpenedConnectors = {
   erp: ErpConnector;

@@ -111,10 +111,14 @@ async function stockPoolOf(
 ): Promise<{ stockPool?: StockPoolView }> {
   const channels = await listChannels(db, companyId);
   if (channels.length === 0) return {};
-  const hasShop = row.kind === "shop" || !!(await findConnection(db, companyId, "shop"));
+  const shop = row.kind === "shop" ? row : await findConnection(db, companyId, "shop");
+  const hasShop = !!shop;
   return {
     stockPool: {
       channelKey: row.kind === "channel" ? String(row.id) : "shop",
+      otherConnections: [...(shop ? [shop.id] : []), ...channels.map((c) => c.id)].filter(
+        (id) => id !== row.id,
+      ),
       channels: [
         ...(hasShop ? [{ channelKey: "shop", safety: { units: 0 } }] : []),
         ...channels.map((c) => {
