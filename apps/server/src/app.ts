@@ -15,6 +15,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
 import { agentUpdateRoutes } from "./modules/agents/updates.ts";
+import { channelRoutes } from "./modules/channels/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
 import { connectionCheckRoutes, connectionCheckSupportRoutes } from "./modules/connection-check/routes.ts";
 import { sqlPreviewRoutes } from "./modules/connections/sql-preview-routes.ts";
@@ -69,6 +70,7 @@ const modules = [
   retentionRoutes,
   sandboxRoutes,
   sandboxMounts,
+  channelRoutes,
   agentRoutes,
   agentUpdateRoutes,
   partnerInstallRoutes,
@@ -99,6 +101,8 @@ export const HEAVY_ROUTES = [
   "/api/APIConnection/:connectionType/:x",
   "/api/sandbox/connect",
   "/api/settings/connection-check",
+  "/api/channels",
+  "/api/channels/:id/test",
 ];
 /** Calls that wait for news rather than work (capped per company on their own): outside fairness. */
 export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];

@@ -136,7 +136,8 @@ export class MikroOrders {
         sip_vergi: round2(line.total - net),
         sip_vergisiz_fl: false,
         sip_depono: depot,
-        sip_aciklama: `E-ticaret sipariş no ${order.orderNo}`,
+        // A marketplace's order names it in the note (its reference carries the channel's prefix too).
+        sip_aciklama: `${input.channel ?? "E-ticaret"} sipariş no ${order.orderNo}`,
       };
     });
     try {

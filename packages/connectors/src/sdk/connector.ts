@@ -214,6 +214,11 @@ export interface CreateSalesOrderInput {
   location?: string;
   /** Document series to use (Mikro evrak seri). */
   series?: string;
+  /**
+   * The marketplace the order came from (issue 37), for ERPs that keep it in a note; absent for the
+   * shop's orders. The order no already carries the channel's prefix (`TY-…`).
+   */
+  channel?: string;
 }
 
 export interface ErpConnector {

@@ -787,6 +787,17 @@ export const de: MessageCatalog = {
     supportMailBody:
       "Regel: {{rule}}\nFeld: {{field}}\nZuerst gesehen: {{firstSeen}}\nFirmen: {{companies}}\nEine Änderung des Anbieters oder ein Fehler in unserem Prüfer. Eintrag: {{verified}}\nKonsole: {{link}}",
   },
+  channels: {
+    added: "Der Vertriebskanal {{name}} wurde gespeichert.",
+    addedJobsReady:
+      "Der Vertriebskanal {{name}} wurde gespeichert. Seine Bestands-, Preis- und Bestellaufgaben sind bereit.",
+    removed: "Der Vertriebskanal {{name}} wurde entfernt.",
+    unknownSystem: "Die Anbindung dieses Marktplatzes wird noch nicht unterstützt.",
+    notFound: "Vertriebskanal nicht gefunden.",
+    settingsSaved: "Einstellungen des Vertriebskanals gespeichert. Änderungen gelten ab dem nächsten Lauf.",
+    shop: "Shop",
+    all: "Alle Kanäle",
+  },
   sandbox: {
     driftNoSandbox:
       "Die Übung ist nur auf einer mit dem Testsystem verbundenen Seite möglich; diese Seite ist nicht mit dem Testsystem verbunden.",

@@ -745,6 +745,16 @@ export const en: MessageCatalog = {
     supportMailBody:
       "Rule: {{rule}}\nField: {{field}}\nFirst seen: {{firstSeen}}\nCompanies: {{companies}}\nA vendor change or a mistake in our judge. Entry: {{verified}}\nConsole: {{link}}",
   },
+  channels: {
+    added: "The {{name}} sales channel was saved.",
+    addedJobsReady: "The {{name}} sales channel was saved. Its stock, price and order jobs are ready.",
+    removed: "The {{name}} sales channel was removed.",
+    unknownSystem: "Connecting this marketplace is not supported yet.",
+    notFound: "Sales channel not found.",
+    settingsSaved: "Sales channel settings saved. Changes apply on the next run.",
+    shop: "Shop",
+    all: "All channels",
+  },
   sandbox: {
     driftNoSandbox:
       "The drill can only run on a side connected to the sandbox; this side is not connected to the sandbox.",

@@ -771,6 +771,17 @@ export const es: MessageCatalog = {
     supportMailBody:
       "Regla: {{rule}}\nCampo: {{field}}\nVisto por primera vez: {{firstSeen}}\nEmpresas: {{companies}}\nUn cambio del proveedor o un error de nuestro juez. Entrada: {{verified}}\nConsola: {{link}}",
   },
+  channels: {
+    added: "Se guardó el canal de venta {{name}}.",
+    addedJobsReady:
+      "Se guardó el canal de venta {{name}}. Sus tareas de stock, precio y pedidos están listas.",
+    removed: "Se eliminó el canal de venta {{name}}.",
+    unknownSystem: "La conexión con este marketplace aún no está disponible.",
+    notFound: "Canal de venta no encontrado.",
+    settingsSaved: "Ajustes del canal de venta guardados. Los cambios se aplican en la próxima ejecución.",
+    shop: "Tienda",
+    all: "Todos los canales",
+  },
   sandbox: {
     driftNoSandbox:
       "El simulacro solo puede hacerse en un lado conectado al sistema de prueba; este lado no lo está.",

@@ -781,6 +781,18 @@ export const fr: MessageCatalog = {
     supportMailBody:
       "Règle : {{rule}}\nChamp : {{field}}\nVu pour la première fois : {{firstSeen}}\nEntreprises : {{companies}}\nUn changement du fournisseur ou une erreur de notre juge. Entrée : {{verified}}\nConsole : {{link}}",
   },
+  channels: {
+    added: "Le canal de vente {{name}} a été enregistré.",
+    addedJobsReady:
+      "Le canal de vente {{name}} a été enregistré. Ses tâches de stock, de prix et de commandes sont prêtes.",
+    removed: "Le canal de vente {{name}} a été supprimé.",
+    unknownSystem: "La connexion à cette place de marché n'est pas encore prise en charge.",
+    notFound: "Canal de vente introuvable.",
+    settingsSaved:
+      "Paramètres du canal de vente enregistrés. Les modifications s'appliquent à la prochaine exécution.",
+    shop: "Boutique",
+    all: "Tous les canaux",
+  },
   sandbox: {
     driftNoSandbox:
       "L'exercice n'est possible que sur un côté relié au système de test ; ce côté ne l'est pas.",

@@ -741,6 +741,16 @@ export const ja: MessageCatalog = {
     supportMailBody:
       "ルール：{{rule}}\n項目：{{field}}\n初回検出：{{firstSeen}}\n企業数：{{companies}}\nベンダーの変更、または判定側の誤りの可能性があります。該当項目：{{verified}}\nコンソール：{{link}}",
   },
+  channels: {
+    added: "販売チャネル {{name}} を保存しました。",
+    addedJobsReady: "販売チャネル {{name}} を保存しました。在庫・価格・注文のジョブが準備できました。",
+    removed: "販売チャネル {{name}} を削除しました。",
+    unknownSystem: "このマーケットプレイスへの接続はまだサポートされていません。",
+    notFound: "販売チャネルが見つかりません。",
+    settingsSaved: "販売チャネルの設定を保存しました。次回の実行から反映されます。",
+    shop: "ショップ",
+    all: "すべてのチャネル",
+  },
   sandbox: {
     driftNoSandbox:
       "この訓練はテスト環境に接続した側でのみ実行できます。この側はテスト環境に接続されていません。",

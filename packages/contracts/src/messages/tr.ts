@@ -793,6 +793,7 @@ export const tr = {
       erp: "ERP",
       shop: "E-ticaret",
       einvoice: "e-Fatura servisi",
+      channel: "Satış kanalı",
       ok: "Başarılı",
       notOk: "Başarısız",
       perCustomer: "Her müşteriye ayrı cari hesap",
@@ -924,6 +925,16 @@ export const tr = {
     supportMailSubject: "Bağlantı doğrulaması: {{system}} {{operation}} yanıtı {{companies}} firmada farklı",
     supportMailBody:
       "Kural: {{rule}}\nAlan: {{field}}\nİlk görülme: {{firstSeen}}\nFirma sayısı: {{companies}}\nBir sistem değişikliği ya da yargıcımızda bir hata olabilir. İlgili kayıt: {{verified}}\nKonsol: {{link}}",
+  },
+  channels: {
+    added: "{{name}} satış kanalı kaydedildi.",
+    addedJobsReady: "{{name}} satış kanalı kaydedildi. Stok, fiyat ve sipariş görevleri hazır.",
+    removed: "{{name}} satış kanalı kaldırıldı.",
+    unknownSystem: "Bu pazaryeri için bağlantı henüz desteklenmiyor.",
+    notFound: "Satış kanalı bulunamadı.",
+    settingsSaved: "Satış kanalı ayarları kaydedildi. Değişiklikler bir sonraki çalışmada uygulanır.",
+    shop: "Mağaza",
+    all: "Tüm kanallar",
   },
   sandbox: {
     driftNoSandbox:

@@ -679,6 +679,16 @@ export const zh: MessageCatalog = {
     supportMailBody:
       "规则：{{rule}}\n字段：{{field}}\n首次发现：{{firstSeen}}\n公司数：{{companies}}\n可能是供应商变更或我们的判定有误。条目：{{verified}}\n控制台：{{link}}",
   },
+  channels: {
+    added: "销售渠道 {{name}} 已保存。",
+    addedJobsReady: "销售渠道 {{name}} 已保存。其库存、价格和订单任务已就绪。",
+    removed: "销售渠道 {{name}} 已删除。",
+    unknownSystem: "尚不支持连接此电商平台。",
+    notFound: "未找到销售渠道。",
+    settingsSaved: "销售渠道设置已保存。更改将在下次运行时生效。",
+    shop: "商店",
+    all: "所有渠道",
+  },
   sandbox: {
     driftNoSandbox: "此演练只能在连接到测试系统的一侧进行；此侧未连接到测试系统。",
     connected:

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { JOB_TYPES, RUN_TRIGGERS } from "../enums.ts";
 import type { MessageKey } from "../messages/tr.ts";
-import { dateParam, idInput, lineInput, pageNumberParam, pageSizeParam } from "./common.ts";
+import { dateParam, idInput, idParam, lineInput, pageNumberParam, pageSizeParam } from "./common.ts";
 
 const err = (key: MessageKey) => ({ error: key });
 
@@ -56,6 +56,8 @@ export const jobSchema = z.object({
   type: jobTypeSchema,
   name: z.string(),
   area: z.enum(["product", "order"]),
+  /** The sales channel (connection id) the job serves; null: the shop, as every job of the spec. */
+  channel_id: z.number().int().nullable().optional(),
   is_enabled: z.boolean(),
   schedule: jobScheduleSchema,
   last_Run_State: z.boolean().nullable(),
@@ -98,7 +100,15 @@ export type JobHistoryDto = z.infer<typeof jobHistorySchema>;
 export const jobHistoryReportSchema = jobHistorySchema.extend({ report: z.string() });
 export type JobHistoryReportDto = z.infer<typeof jobHistoryReportSchema>;
 
+/**
+ * Which channel's jobs a list shows (issue 37): `shop` (the spec's jobs), a sales channel's connection id,
+ * or, absent, every channel together (the total).
+ */
+export const channelFilterSchema = z.union([z.literal("shop"), idParam()]).optional();
+export type ChannelFilter = z.infer<typeof channelFilterSchema>;
+
 export const jobHistoryQuerySchema = z.object({
+  channel: channelFilterSchema,
   jobTypes: jobTypeListSchema.optional(),
   startDate: dateParam().optional(),
   endDate: dateParam().optional(),
@@ -126,6 +136,7 @@ export const jobErrorReportSchema = z.object({
 export type JobErrorReportDto = z.infer<typeof jobErrorReportSchema>;
 
 export const jobErrorQuerySchema = z.object({
+  channel: channelFilterSchema,
   searchText: lineInput().trim().max(100).optional(),
   status: jobErrorStatusSchema.optional(),
   errorType: lineInput().trim().max(50).optional(),

@@ -93,6 +93,8 @@ export const freshnessSchema = z.object({
   last_run_date: z.string().nullable(),
   /** Records found changed but not yet written (open failed tasks for the job). */
   waiting: z.number().int(),
+  /** The sales channel of the job (issue 37); null: the shop. */
+  channel_id: z.number().int().nullable().optional(),
 });
 
 export const dashboardSchema = z.object({
@@ -128,11 +130,20 @@ export const dashboardSchema = z.object({
       failedOperationCount: z.number().int(),
       /** Counted up to a limit: the job has at least this many (the failed-task page pages the rest). */
       failedOperationCountAtLeast: z.boolean(),
+      /** The sales channel of the job (issue 37); null: the shop. */
+      channel_id: z.number().int().nullable().optional(),
+      jobId: z.number().int().optional(),
     }),
   ),
   lastAnnouncements: z.array(z.object({ created_date: z.string(), type: z.string(), content: z.string() })),
   companyJobs: z.array(jobSchema),
   freshness: z.array(freshnessSchema),
+  /** The marketplace sales channels beside the shop (issue 37): the dashboard's channel selector. */
+  channels: z
+    .array(
+      z.object({ id: z.number().int(), system: z.string(), name: z.string(), ok: z.boolean().nullable() }),
+    )
+    .optional(),
 });
 export type DashboardDto = z.infer<typeof dashboardSchema>;
 

@@ -155,7 +155,24 @@ export const sandboxConnectResultSchema = z.object({
   erp: connectionViewSchema,
   ecommerce: connectionViewSchema,
   jobsReady: z.boolean(),
+  /** The marketplace sandboxes asked for (issue 37), connected as sales channels beside the shop. */
+  channels: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        system: z.string(),
+        name: z.string(),
+        ok: z.boolean(),
+        jobsReady: z.boolean(),
+      }),
+    )
+    .optional(),
 });
+
+/** Which marketplace sandboxes to connect too (their system keys); none: the shop and ERP only. */
+export const sandboxConnectRequestSchema = z
+  .object({ channels: z.array(z.string().max(40)).max(10).optional() })
+  .optional();
 export type SandboxConnectResult = z.infer<typeof sandboxConnectResultSchema>;
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import type { ErpConnector, ShopConnector } from "@ep/connectors";
 import { isConnectorError } from "@ep/connectors";
 import { type JobType, message, type RunTrigger } from "@ep/contracts";
 import type { Db } from "../db.ts";
+import type { SalesChannel, StockPoolView } from "../deps.ts";
 import type { SyncLedger } from "../ledger/sync-ledger.ts";
 import type { ItemFailure } from "../runs/error-reports.ts";
 import { failureText, systemNamesOf } from "../runs/failure-text.ts";
@@ -18,6 +19,10 @@ export type FlowContext = {
   shop: ShopConnector;
   erpConnectionId: number;
   shopConnectionId: number;
+  /** The sales channel whose connector is `shop` here; null: the company's shop. */
+  channel?: SalesChannel | null;
+  /** Set when the company sells on several channels: the stock run writes this channel's share only. */
+  stockPool?: StockPoolView | null;
   ledger: SyncLedger;
   mappings: CompanyMappings;
   /** A retry of selected failed tasks moves only these records; null = everything. */

@@ -63,6 +63,26 @@ export const DEFAULT_MAPPINGS: CompanyMappings = {
 
 export const MAPPING_KEYS = Object.keys(DEFAULT_MAPPINGS) as Array<keyof CompanyMappings>;
 
+/**
+ * A sales channel's view of the company's mappings (issue 37): what names the ERP side (price group,
+ * customer rule, payment and channel codes, series, warehouse, minimum stock) stays the company's; what
+ * names the shop side (its price list and VAT display, its stock locations, its order statuses) means
+ * nothing to a marketplace, so the channel's own settings or the defaults apply there.
+ */
+export function channelMappings(
+  mappings: CompanyMappings,
+  channel: { settings: { orderStatuses?: string[] } },
+): CompanyMappings {
+  return {
+    ...mappings,
+    shopPriceList: null,
+    shopPricesIncludeVat: true,
+    stockLocations: [],
+    orderStatusesToTransfer: channel.settings.orderStatuses ?? [],
+    statusAfterTransfer: null,
+  };
+}
+
 export async function loadMappings(db: Executor, companyId: number): Promise<CompanyMappings> {
   const rows = await db.select().from(companySettings).where(eq(companySettings.companyId, companyId));
   const stored = Object.fromEntries(rows.map((r) => [r.key, r.value]));

@@ -75,7 +75,7 @@ async function ingestOrders(ctx: FlowContext) {
     // An order listed twice on a page (it changed while the shop paged) is ingested once, as last seen.
     const wanted = uniqueByKey(
       page.items.filter((o) => shouldTransfer(ctx, o)),
-      (o) => o.orderNo,
+      (o) => ledgerKeyOf(ctx, o),
     );
     if (wanted.length > 0) {
       await ctx.db
@@ -84,7 +84,7 @@ async function ingestOrders(ctx: FlowContext) {
           wanted.map((o) => ({
             companyId: ctx.companyId,
             shopConnectionId: ctx.shopConnectionId,
-            orderNo: o.orderNo,
+            orderNo: ledgerKeyOf(ctx, o),
             shopOrderId: o.id,
             orderDate: new Date(o.createdAt),
             grandTotal: o.totals.grandTotal,
@@ -114,6 +114,37 @@ async function ingestOrders(ctx: FlowContext) {
         set: { cursor: high, updatedAt: new Date() },
       });
   }
+}
+
+/**
+ * The order's key in the ledger (per shop or channel connection, so two channels may reuse a number):
+ * the order number, or for a sales channel whose packages share one order number (Trendyol splits an
+ * order into shipment packages, each with its own id and lines) `orderNo/packageId`.
+ */
+export function ledgerKeyOf(ctx: Pick<FlowContext, "channel">, order: Order): string {
+  return ctx.channel && order.id !== order.orderNo ? `${order.orderNo}/${order.id}` : order.orderNo;
+}
+
+/** Order reference prefixes of the marketplaces (what a merchant recognises in the ERP's document no). */
+const CHANNEL_PREFIXES: Record<string, string> = {
+  trendyol: "TY-",
+  hepsiburada: "HB-",
+  n11: "N11-",
+  amazon: "AMZ-",
+};
+
+/**
+ * The reference an order carries into the ERP (its document no, what the ERP is searched by before a
+ * retry): the shop's order number unchanged; a channel's with the channel's prefix, so the same number
+ * on two channels makes two ERP documents, never one found for the other.
+ */
+export function erpRefOf(ctx: Pick<FlowContext, "channel">, ledgerKey: string): string {
+  if (!ctx.channel) return ledgerKey;
+  const prefix =
+    ctx.channel.settings.orderPrefix ??
+    CHANNEL_PREFIXES[ctx.channel.system] ??
+    `${ctx.channel.system.slice(0, 3).toUpperCase()}-`;
+  return `${prefix}${ledgerKey}`;
 }
 
 function shouldTransfer(ctx: FlowContext, order: Order): boolean {
@@ -226,10 +257,11 @@ async function transferOne(
   if (!claimed) return "skipped";
   const { row } = claimed;
   const order = row.payload as Order;
+  const erpRef = erpRefOf(ctx, row.orderNo);
   try {
     // Anything that may have reached the ERP before is looked up first.
     if (claimed.triedBefore) {
-      const existing = await ctx.erp.findOrderByRef(row.orderNo);
+      const existing = await ctx.erp.findOrderByRef(erpRef);
       if (existing) {
         await update(ctx, row.id, {
           state: "confirmed",
@@ -246,20 +278,23 @@ async function transferOne(
     // Counted once per run, however often a lock sends the order round again.
     if (!retry) ctx.tally.changed(1);
     const customerCode = row.erpCustomerCode ?? (await customers.codeFor(order));
+    // A channel's order names its channel where the ERP keeps it: the sales channel field (mapped to the
+    // ERP's code like the shop's channels), the document series chosen for the channel, and the reference.
+    const salesChannel = order.salesChannel ?? ctx.channel?.name;
     const mapped: Order = {
       ...order,
+      orderNo: erpRef,
       paymentType: order.paymentType
         ? (ctx.mappings.paymentTypes[order.paymentType] ?? order.paymentType)
         : undefined,
-      salesChannel: order.salesChannel
-        ? (ctx.mappings.salesChannels[order.salesChannel] ?? order.salesChannel)
-        : undefined,
+      salesChannel: salesChannel ? (ctx.mappings.salesChannels[salesChannel] ?? salesChannel) : undefined,
     };
     const created = await ctx.erp.createSalesOrder({
       order: mapped,
       customerCode,
       location: ctx.mappings.orderWarehouse ?? undefined,
-      series: ctx.mappings.orderSeries,
+      series: ctx.channel?.settings.orderSeries ?? ctx.mappings.orderSeries,
+      channel: ctx.channel?.name,
     });
     await update(ctx, row.id, {
       state: "confirmed",

@@ -1,5 +1,6 @@
 import type { PriceUpdate } from "@ep/connectors";
 import { message } from "@ep/contracts";
+import { applyPriceRule } from "../channels/price-rule.ts";
 import { convertVat } from "../pricing/vat.ts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
@@ -21,6 +22,7 @@ export const priceSync: Flow = async (ctx) => {
   if (!group) throw new MerchantFacingError("engine.noErpPriceGroup");
   const priceList = ctx.mappings.shopPriceList ?? undefined;
   const shopIncludesVat = ctx.mappings.shopPricesIncludeVat;
+  const priceRule = ctx.channel?.settings.priceRule;
 
   // VAT rate per SKU, from the ERP's products (a price alone does not carry it). Only needed when a
   // price must change basis (VAT included on one side, excluded on the other): read then, once.
@@ -111,8 +113,10 @@ export const priceSync: Flow = async (ctx) => {
           if (rate === undefined) continue;
           vat = rate;
         }
+        const amount = convertVat(price.amount, vat, price.vatIncluded, shopIncludesVat);
+        // A sales channel's own price: the ERP's with the channel's rule (markup, ,90/,99, minimum).
         pending.set(price.sku, {
-          amount: convertVat(price.amount, vat, price.vatIncluded, shopIncludesVat),
+          amount: priceRule ? applyPriceRule(amount, priceRule) : amount,
           currency: price.currency,
         });
       }

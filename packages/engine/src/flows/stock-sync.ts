@@ -2,6 +2,7 @@ import type { StockUpdate } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
 import { BatchWriter } from "./batch-writer.ts";
+import { channelShareOf, pendingAtStart } from "./channel-stock.ts";
 import { type Flow, failBindingConflict, inSync } from "./flow.ts";
 import { fullReadStarts, readChains } from "./read-ahead.ts";
 import { resolveVariantBindings } from "./shop-bindings.ts";
@@ -14,6 +15,9 @@ const DIFF_CHUNK = 2000;
  * largest stock batches. A run with nothing changed makes no write call.
  */
 export const stockSync: Flow = async (ctx) => {
+  // Selling on several channels, each writes only its share of one pool (read pending orders first).
+  const pool = ctx.stockPool ?? null;
+  const pendingBefore = pool ? await pendingAtStart(ctx) : new Map<string, number>();
   // A run the stock probe started reads only what changed since the last mark (both systems' ledger
   // already holds the rest); without a mark, or for an ERP without stock marks, it reads everything.
   const stream = stockMarkStream(ctx.erpConnectionId);
@@ -61,9 +65,10 @@ export const stockSync: Flow = async (ctx) => {
   let missing = 0;
 
   /** Compares keys (sku@shopLocation) whose totals are complete with the ledger; queues the differences. */
-  const diffAndWrite = async (keys: string[], desired: Map<string, number>) => {
+  const diffAndWrite = async (keys: string[], erpDesired: Map<string, number>) => {
     for (let i = 0; i < keys.length; i += DIFF_CHUNK) {
       const chunk = keys.slice(i, i + DIFF_CHUNK);
+      const desired = pool ? await channelShareOf(ctx, pool, chunk, erpDesired, pendingBefore) : erpDesired;
       const last = await ctx.ledger.get("stock", chunk);
       const changed = chunk.filter(
         (key) => last.get(key)?.hash !== String(shownQty(desired.get(key)!, ctx.mappings.minStock)),

@@ -38,7 +38,7 @@ export async function probeStockChanges(
   const next = new Date(now.getTime() + options.intervalMs);
   const claimed = await deps.db.transaction(async (tx) => {
     const due = await tx
-      .select({ id: jobs.id, companyId: jobs.companyId })
+      .select({ id: jobs.id, companyId: jobs.companyId, connectionId: jobs.connectionId })
       .from(jobs)
       .where(and(eq(jobs.isEnabled, true), eq(jobs.type, "StockIntegration"), lte(jobs.nextProbeAt, now)))
       .orderBy(jobs.nextProbeAt)
@@ -75,7 +75,10 @@ export async function probeStockChanges(
   return outcomes;
 }
 
-async function probeJob(deps: EngineDeps, job: { id: number; companyId: number }): Promise<ProbeOutcome> {
+async function probeJob(
+  deps: EngineDeps,
+  job: { id: number; companyId: number; connectionId: number | null },
+): Promise<ProbeOutcome> {
   const [active] = await deps.db
     .select({ id: jobRuns.id })
     .from(jobRuns)
@@ -83,7 +86,7 @@ async function probeJob(deps: EngineDeps, job: { id: number; companyId: number }
     .limit(1);
   if (active) return "busy";
   if (await deps.refuseRun?.(job.companyId, "StockIntegration")) return "not-probed";
-  const opened = await deps.openConnectors(job.companyId, new CallCounter());
+  const opened = await deps.openConnectors(job.companyId, new CallCounter(), job.connectionId);
   const { erp } = opened;
   if (erp.descriptor.changeCursors?.stock !== true || erp.descriptor.metering) return "not-probed";
   const ledger = new SyncLedger(deps.db, opened.shopConnectionId, job.companyId);

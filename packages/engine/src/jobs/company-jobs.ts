@@ -1,3 +1,4 @@
+import type { JobType } from "@ep/contracts";
 import { eq } from "drizzle-orm";
 import type { Executor } from "../db.ts";
 import { jobs } from "../store/schema.ts";
@@ -25,3 +26,36 @@ export async function ensureCompanyJobs(db: Executor, companyId: number, now: Da
 
 export const companyJobs = (db: Executor, companyId: number) =>
   db.select().from(jobs).where(eq(jobs.companyId, companyId)).orderBy(jobs.id);
+
+/** What a marketplace channel's jobs do: its stock and prices from the ERP, its orders into the ERP. */
+export const CHANNEL_JOB_TYPES: readonly JobType[] = [
+  "StockIntegration",
+  "PriceIntegration",
+  "OrderIntegration",
+];
+
+/**
+ * Gives a sales channel its own jobs (same names and schedules as the shop's, so the screens and icons
+ * read them alike); existing ones keep their settings.
+ */
+export async function ensureChannelJobs(
+  db: Executor,
+  companyId: number,
+  connectionId: number,
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(jobs)
+    .values(
+      JOB_DEFINITIONS.filter((d) => CHANNEL_JOB_TYPES.includes(d.type)).map((d) => ({
+        companyId,
+        connectionId,
+        type: d.type,
+        name: d.name,
+        isEnabled: true,
+        schedule: d.defaultSchedule,
+        nextRunAt: new Date(now.getTime() + d.order * 5_000),
+      })),
+    )
+    .onConflictDoNothing();
+}

@@ -14,7 +14,7 @@ export type ItemFailure = {
 };
 
 /**
- * Failed tasks of a job. One open row per (company, job type, record): a record that keeps failing
+ * Failed tasks of a job. One open row per (job, record), so each sales channel's job keeps its own: a record that keeps failing
  * counts occurrences instead of piling up rows; it resolves itself when a later run moves it.
  */
 export async function recordFailures(
@@ -43,7 +43,7 @@ export async function recordFailures(
         })),
       )
       .onConflictDoUpdate({
-        target: [jobErrorReports.companyId, jobErrorReports.jobType, jobErrorReports.entityKey],
+        target: [jobErrorReports.jobId, jobErrorReports.entityKey],
         targetWhere: sql`${jobErrorReports.status} = 'Open'`,
         set: {
           jobRunId: sql`excluded.job_run_id`,
@@ -57,22 +57,12 @@ export async function recordFailures(
   }
 }
 
-/** Keys of the open failed tasks of a job type (usually few; read once per run). */
-export async function openFailureKeys(
-  db: Executor,
-  companyId: number,
-  jobType: string,
-): Promise<Set<string>> {
+/** Keys of the open failed tasks of a job (usually few; read once per run). */
+export async function openFailureKeys(db: Executor, jobId: number): Promise<Set<string>> {
   const rows = await db
     .select({ key: jobErrorReports.entityKey })
     .from(jobErrorReports)
-    .where(
-      and(
-        eq(jobErrorReports.companyId, companyId),
-        eq(jobErrorReports.jobType, jobType),
-        eq(jobErrorReports.status, "Open"),
-      ),
-    );
+    .where(and(eq(jobErrorReports.jobId, jobId), eq(jobErrorReports.status, "Open")));
   return new Set(rows.map((r) => r.key));
 }
 
@@ -83,7 +73,7 @@ export async function openFailureKeys(
  */
 export async function noteRetriedUntouched(
   db: Executor,
-  run: { companyId: number; jobType: string; runId: number },
+  run: { jobId: number; runId: number },
   keys: string[],
   now: Date,
   text: string,
@@ -99,8 +89,7 @@ export async function noteRetriedUntouched(
       })
       .where(
         and(
-          eq(jobErrorReports.companyId, run.companyId),
-          eq(jobErrorReports.jobType, run.jobType),
+          eq(jobErrorReports.jobId, run.jobId),
           eq(jobErrorReports.status, "Open"),
           inArray(jobErrorReports.entityKey, keys.slice(i, i + 1000)),
         ),
@@ -111,8 +100,7 @@ export async function noteRetriedUntouched(
 /** Records that moved this run close their open failed tasks. */
 export async function resolveFailures(
   db: Executor,
-  companyId: number,
-  jobType: string,
+  jobId: number,
   keys: string[],
   now: Date,
 ): Promise<number> {
@@ -124,8 +112,7 @@ export async function resolveFailures(
       .set({ status: "Resolved", resolvedAt: now })
       .where(
         and(
-          eq(jobErrorReports.companyId, companyId),
-          eq(jobErrorReports.jobType, jobType),
+          eq(jobErrorReports.jobId, jobId),
           eq(jobErrorReports.status, "Open"),
           inArray(jobErrorReports.entityKey, chunk),
         ),

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { EngineDeps, OpenedConnectors } from "../deps.ts";
 import type { Flow } from "../flows/flow.ts";
 import { RunTally } from "../flows/flow.ts";
-import { loadMappings } from "../flows/mappings.ts";
+import { channelMappings, loadMappings } from "../flows/mappings.ts";
 import { FLOWS } from "../flows/registry.ts";
 import { SyncLedger } from "../ledger/sync-ledger.ts";
 import { jobRuns, jobs, type RunCalls, type RunCounts, type RunStatus } from "../store/schema.ts";
@@ -87,7 +87,8 @@ export async function executeRun(
       if (!flow) throw new Error(`No flow for job type ${run.jobType}`);
       const [job] = await deps.db.select().from(jobs).where(eq(jobs.id, run.jobId));
       if (!job) throw new Error(`Job ${run.jobId} is gone`);
-      opened = await deps.openConnectors(run.companyId, counter);
+      // A sales channel's job runs the same flow against that channel's connector.
+      opened = await deps.openConnectors(run.companyId, counter, job.connectionId);
       const { erp, shop } = opened;
       systems = { erp: erp.descriptor.system, shop: shop.descriptor.system };
       names = systemNamesOf(erp, shop);
@@ -95,8 +96,9 @@ export async function executeRun(
       if (unsupported) throw unsupported;
       const refusal = await quotaRefusal(deps.db, run, opened, deps.now());
       if (refusal) throw new QuotaRefused(refusal);
-      const mappings = await loadMappings(deps.db, run.companyId);
-      const openFailures = await openFailureKeys(deps.db, run.companyId, run.jobType);
+      const companyMappings = await loadMappings(deps.db, run.companyId);
+      const mappings = opened.channel ? channelMappings(companyMappings, opened.channel) : companyMappings;
+      const openFailures = await openFailureKeys(deps.db, run.jobId);
       for (let attempt = 0; ; attempt++) {
         tally = newTally(deps, run, openFailures);
         const controller = new AbortController();
@@ -110,6 +112,8 @@ export async function executeRun(
             shop,
             erpConnectionId: opened.erpConnectionId,
             shopConnectionId: opened.shopConnectionId,
+            channel: opened.channel ?? null,
+            stockPool: opened.stockPool ?? null,
             ledger: new SyncLedger(deps.db, opened.shopConnectionId, run.companyId),
             mappings,
             onlyKeys: run.onlyKeys ? new Set(run.onlyKeys) : null,
@@ -203,8 +207,7 @@ async function finishRun(
     // The tally kept only keys whose failed task was open when the run started; `resolveFailures`
     // touches only those still open.
     const toResolve = tally.movedKeys.filter((k) => !failedNow.has(k));
-    if (toResolve.length > 0)
-      resolved = await resolveFailures(deps.db, run.companyId, run.jobType, toResolve, now);
+    if (toResolve.length > 0) resolved = await resolveFailures(deps.db, run.jobId, toResolve, now);
   }
   // A retry answers for every record it was asked to retry: moved (resolved above), failed again (its
   // new reason above), or neither, said on the task with the retry's time. A run that failed as a whole

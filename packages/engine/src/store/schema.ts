@@ -25,15 +25,20 @@ const createdAt = () => ts("created_at").notNull().defaultNow();
 
 /**
  * A company's ERP, shop or e-invoice service connection (the third is optional: it issues the invoices
- * when the ERP does not); credentials are sealed with AES-256-GCM by the server.
+ * when the ERP does not), and its marketplace sales channels (kind `channel`, any number, one per
+ * system key); credentials are sealed with AES-256-GCM by the server.
  */
 export const connections = pgTable(
   "connections",
   {
     id: serial("id").primaryKey(),
     companyId: integer("company_id").notNull(),
-    kind: text("kind", { enum: ["erp", "shop", "einvoice"] }).notNull(),
+    kind: text("kind", { enum: ["erp", "shop", "einvoice", "channel"] }).notNull(),
     systemType: integer("system_type").notNull(),
+    /** A channel's system key (`trendyol`, `hepsiburada`…): marketplaces have no type number in the spec. */
+    systemKey: text("system_key"),
+    /** A channel's settings (safety stock, price rule, order series…); empty for the other kinds. */
+    settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default({}),
     credentialsSealed: text("credentials_sealed").notNull(),
     /** Emulated systems of the demo company (the panel marks them). */
     isEmulated: boolean("is_emulated").notNull().default(false),
@@ -45,7 +50,12 @@ export const connections = pgTable(
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("connections_company_kind_uq").on(t.companyId, t.kind)],
+  (t) => [
+    uniqueIndex("connections_company_kind_uq").on(t.companyId, t.kind).where(sql`${t.kind} <> 'channel'`),
+    uniqueIndex("connections_company_channel_uq")
+      .on(t.companyId, t.systemKey)
+      .where(sql`${t.kind} = 'channel'`),
+  ],
 );
 
 export type JobSchedule = { kind: "interval"; minutes: number } | { kind: "cron"; expression: string };
@@ -55,6 +65,8 @@ export const jobs = pgTable(
   {
     id: serial("id").primaryKey(),
     companyId: integer("company_id").notNull(),
+    /** The sales channel this job serves; null: the shop (every job of the spec's screens). */
+    connectionId: integer("connection_id").references(() => connections.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     name: text("name").notNull(),
     isEnabled: boolean("is_enabled").notNull().default(true),
@@ -70,7 +82,8 @@ export const jobs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("jobs_company_type_uq").on(t.companyId, t.type),
+    uniqueIndex("jobs_company_type_uq").on(t.companyId, t.type).where(sql`${t.connectionId} is null`),
+    uniqueIndex("jobs_channel_type_uq").on(t.connectionId, t.type).where(sql`${t.connectionId} is not null`),
     index("jobs_due_idx").on(t.nextRunAt).where(sql`${t.isEnabled}`),
     index("jobs_probe_idx").on(t.nextProbeAt).where(sql`${t.isEnabled} and ${t.type} = 'StockIntegration'`),
   ],
@@ -161,9 +174,8 @@ export const jobErrorReports = pgTable(
     resolvedAt: ts("resolved_at"),
   },
   (t) => [
-    uniqueIndex("job_error_reports_open_uq")
-      .on(t.companyId, t.jobType, t.entityKey)
-      .where(sql`${t.status} = 'Open'`),
+    // Per job: each sales channel's job keeps its own failed tasks.
+    uniqueIndex("job_error_reports_open_uq").on(t.jobId, t.entityKey).where(sql`${t.status} = 'Open'`),
     index("job_error_reports_list_idx").on(t.companyId, t.jobType, t.createdAt),
     index("job_error_reports_seen_idx").on(t.companyId, t.jobType, t.lastSeenAt, t.id),
     index("job_error_reports_open_job_idx").on(t.jobId).where(sql`${t.status} = 'Open'`),
@@ -198,7 +210,10 @@ export const syncLedger = pgTable(
 export const ORDER_STATES = ["received", "mapped", "sent", "confirmed", "failed", "needs_review"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
-/** Every shop order seen, keyed by (shop connection, order no): the exactly-once record. */
+/**
+ * Every shop or channel order seen, keyed by (shop or channel connection, order no): the exactly-once
+ * record. A channel whose packages share an order number (Trendyol) keys each package `orderNo/packageId`.
+ */
 export const orderLedger = pgTable(
   "order_ledger",
   {

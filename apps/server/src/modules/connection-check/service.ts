@@ -345,7 +345,14 @@ export class ConnectionCheckService {
     const [job] = await this.db
       .select({ lastSuccessAt: engineSchema.jobs.lastSuccessAt })
       .from(engineSchema.jobs)
-      .where(and(eq(engineSchema.jobs.companyId, companyId), eq(engineSchema.jobs.type, jobType)));
+      .where(
+        and(
+          eq(engineSchema.jobs.companyId, companyId),
+          eq(engineSchema.jobs.type, jobType),
+          // The shop's first sync: a marketplace channel's jobs are not held by the shop's check.
+          isNull(engineSchema.jobs.connectionId),
+        ),
+      );
     if (!job || job.lastSuccessAt) return null;
     const rows: CheckRow[] = [];
     const keys: string[] = [];

@@ -2,6 +2,7 @@ import {
   type CallCounter,
   type ConnectorKind,
   createErpConnector,
+  createSalesChannelConnector,
   createShopConnector,
   type ErpConnector,
   getDescriptor,
@@ -11,12 +12,25 @@ import {
   type ShopConnector,
   type TransportFetch,
 } from "@ep/connectors";
-import { type OpenedConnectors, PgRateLimitStore } from "@ep/engine";
+import {
+  type ChannelSettings,
+  type OpenedConnectors,
+  PgRateLimitStore,
+  type StockPoolView,
+} from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { agentHubOf } from "../agents/service.ts";
 import { deliverOrdersFiles } from "../file-exchange/agent-files.ts";
 import { FileExchange } from "../file-exchange/service.ts";
-import { credentialPersister, findConnection, openCredentials } from "./repository.ts";
+import {
+  channelCredentialPersister,
+  channelOf,
+  credentialPersister,
+  findChannel,
+  findConnection,
+  listChannels,
+  openCredentials,
+} from "./repository.ts";
 import { sqlTransportOf } from "./sql-transport.ts";
 
 export class MissingConnectionError extends Error {}
@@ -30,11 +44,13 @@ export async function openCompanyConnectors(
   companyId: number,
   counter: CallCounter,
   tuning: { timeoutMs?: number; rateMultiplier?: number } = {},
+  /** A sales channel's job: that channel's connector stands in the shop's place. */
+  channelId?: number | null,
 ): Promise<OpenedConnectors> {
   const db = ctx.database.db;
   const [erpRow, shopRow] = await Promise.all([
     findConnection(db, companyId, "erp"),
-    findConnection(db, companyId, "shop"),
+    channelId ? findChannel(db, companyId, channelId) : findConnection(db, companyId, "shop"),
   ]);
   if (!erpRow || !shopRow)
     throw new MissingConnectionError(`company ${companyId} has no ${erpRow ? "shop" : "ERP"} connection`);
@@ -64,15 +80,59 @@ export async function openCompanyConnectors(
       budget: budget("erp", erpRow.systemType),
       persistCredentials: credentialPersister(db, ctx.credentials, companyId, "erp", erpCreds),
     }),
-    shop: createShopConnector(shopRow.systemType, shopCreds, {
-      ...connectorContext,
-      fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
-      shopFiles: shopFilesOf(ctx, companyId, shopRow.systemType),
-      budget: budget("shop", shopRow.systemType),
-      persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
-    }),
+    shop:
+      shopRow.kind === "channel"
+        ? createSalesChannelConnector(shopRow.systemKey ?? "", shopCreds, {
+            ...connectorContext,
+            fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
+            persistCredentials: channelCredentialPersister(db, ctx.credentials, shopRow.id, shopCreds),
+          })
+        : createShopConnector(shopRow.systemType, shopCreds, {
+            ...connectorContext,
+            fetch: transportOf(ctx, shopRow.agentId, shopRow.id),
+            shopFiles: shopFilesOf(ctx, companyId, shopRow.systemType),
+            budget: budget("shop", shopRow.systemType),
+            persistCredentials: credentialPersister(db, ctx.credentials, companyId, "shop", shopCreds),
+          }),
     erpConnectionId: erpRow.id,
     shopConnectionId: shopRow.id,
+    ...(shopRow.kind === "channel" ? { channel: channelOf(shopRow) } : {}),
+    ...(await stockPoolOf(db, companyId, shopRow)),
+  };
+}
+
+/**
+ * The stock pool a company's channels share (issue 37), when it sells on marketplaces: the shop (with
+ * no safety stock of its own) and each channel with its safety stock and weight. A company with its
+ * shop alone has none, and its stock runs are as they were.
+ */
+async function stockPoolOf(
+  db: AppContext["database"]["db"],
+  companyId: number,
+  row: { id: number; kind: string },
+): Promise<{ stockPool?: StockPoolView }> {
+  const channels = await listChannels(db, companyId);
+  if (channels.length === 0) return {};
+  const shop = row.kind === "shop" ? row : await findConnection(db, companyId, "shop");
+  const hasShop = !!shop;
+  return {
+    stockPool: {
+      channelKey: row.kind === "channel" ? String(row.id) : "shop",
+      otherConnections: [...(shop ? [shop.id] : []), ...channels.map((c) => c.id)].filter(
+        (id) => id !== row.id,
+      ),
+      channels: [
+        ...(hasShop ? [{ channelKey: "shop", safety: { units: 0 } }] : []),
+        ...channels.map((c) => {
+          const settings = c.settings as ChannelSettings;
+          return {
+            channelKey: String(c.id),
+            safety: settings.safety ?? { units: 0 },
+            ...(settings.weight === undefined ? {} : { weight: settings.weight }),
+          };
+        }),
+      ],
+    },
   };
 }
 

@@ -1,5 +1,6 @@
-import { engineSchema } from "@ep/engine";
-import { and, eq } from "drizzle-orm";
+import { getSalesChannelDescriptor } from "@ep/connectors";
+import { type ChannelSettings, engineSchema, type SalesChannel } from "@ep/engine";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import type { CredentialCipher } from "../../platform/security/credentials.ts";
 import { connectionProfiles } from "./schema.ts";
@@ -19,6 +20,125 @@ export async function findConnection(
     .from(connections)
     .where(and(eq(connections.companyId, companyId), eq(connections.kind, kind)));
   return row;
+}
+
+/** The company's marketplace sales channels (issue 37), in the order they were connected. */
+export async function listChannels(db: Db, companyId: number): Promise<ConnectionRow[]> {
+  return db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.companyId, companyId), eq(connections.kind, "channel")))
+    .orderBy(asc(connections.id));
+}
+
+/** One of the company's channels by id; another company's id finds nothing. */
+export async function findChannel(db: Db, companyId: number, id: number): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(
+      and(eq(connections.id, id), eq(connections.companyId, companyId), eq(connections.kind, "channel")),
+    );
+  return row;
+}
+
+/** The channel as the engine sees it (its system, name and settings). */
+export function channelOf(row: ConnectionRow): SalesChannel {
+  const system = row.systemKey ?? "";
+  return {
+    connectionId: row.id,
+    system,
+    name: getSalesChannelDescriptor(system)?.name ?? system,
+    settings: row.settings as ChannelSettings,
+  };
+}
+
+/**
+ * Connects (or reconnects) a marketplace channel: one row per company and system, credentials sealed.
+ * A sales channel has no type number in the spec: `system_type` stays 0, the system key names it.
+ */
+export async function saveChannel(
+  db: Db,
+  cipher: CredentialCipher,
+  input: {
+    companyId: number;
+    system: string;
+    credentials: Record<string, string>;
+    isEmulated?: boolean;
+    settings?: ChannelSettings;
+  },
+): Promise<ConnectionRow> {
+  const credentialsSealed = cipher.encrypt(JSON.stringify(input.credentials));
+  const [row] = await db
+    .insert(connections)
+    .values({
+      companyId: input.companyId,
+      kind: "channel",
+      systemType: 0,
+      systemKey: input.system,
+      credentialsSealed,
+      isEmulated: input.isEmulated ?? false,
+      settings: input.settings ?? {},
+    })
+    .onConflictDoUpdate({
+      target: [connections.companyId, connections.systemKey],
+      targetWhere: sql`${connections.kind} = 'channel'`,
+      set: {
+        credentialsSealed,
+        isEmulated: input.isEmulated ?? false,
+        ...(input.settings ? { settings: input.settings } : {}),
+        updatedAt: new Date(),
+      },
+    })
+    .returning();
+  return row!;
+}
+
+/** A channel's settings replaced (safety stock, price rule, order series); another company's id: false. */
+export async function saveChannelSettings(
+  db: Db,
+  companyId: number,
+  id: number,
+  settings: ChannelSettings,
+): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .update(connections)
+    .set({ settings, updatedAt: new Date() })
+    .where(and(eq(connections.id, id), eq(connections.companyId, companyId), eq(connections.kind, "channel")))
+    .returning();
+  return row;
+}
+
+/** Removes a channel with its jobs, runs, failed tasks and ledgers (cascades); another company's id: false. */
+export async function removeChannel(db: Db, companyId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(connections)
+    .where(and(eq(connections.id, id), eq(connections.companyId, companyId), eq(connections.kind, "channel")))
+    .returning({ id: connections.id });
+  return rows.length > 0;
+}
+
+/** A channel's rotated token pair merged into its own row (see `credentialPersister`). */
+export function channelCredentialPersister(
+  db: Db,
+  cipher: CredentialCipher,
+  connectionId: number,
+  started: Record<string, string>,
+): (changed: Record<string, string | undefined>) => Promise<void> {
+  let current = started.refreshToken;
+  return async (changed) => {
+    const [row] = await db.select().from(connections).where(eq(connections.id, connectionId));
+    if (!row) return;
+    const stored = openCredentials(cipher, row);
+    if (stored.refreshToken !== current) return;
+    const next: Record<string, string> = { ...stored };
+    for (const [k, v] of Object.entries(changed)) if (v !== undefined) next[k] = v;
+    await db
+      .update(connections)
+      .set({ credentialsSealed: cipher.encrypt(JSON.stringify(next)) })
+      .where(eq(connections.id, row.id));
+    current = next.refreshToken;
+  };
 }
 
 /**
@@ -51,6 +171,7 @@ export async function saveConnection(
     })
     .onConflictDoUpdate({
       target: [connections.companyId, connections.kind],
+      targetWhere: sql`${connections.kind} <> 'channel'`,
       set: {
         systemType: input.systemType,
         credentialsSealed,

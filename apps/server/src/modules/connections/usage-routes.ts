@@ -13,6 +13,8 @@ type ConnectionRow = typeof engineSchema.connections.$inferSelect;
 
 /** This month's billable calls of a metered connection; null for a system that does not meter. */
 async function usageOf(ctx: AppContext, row: ConnectionRow): Promise<ConnectionUsage | null> {
+  // Marketplace channels are not metered systems.
+  if (row.kind === "channel") return null;
   const systems = row.kind === "shop" ? "shop" : "erp";
   const policy = getDescriptor(systems, row.systemType)?.metering;
   if (!policy) return null;

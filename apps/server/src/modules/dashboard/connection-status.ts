@@ -1,7 +1,7 @@
 import { getDescriptor } from "@ep/connectors";
 import { type ConnectionStatus, type MessageKey, message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { formatDateTime } from "../../platform/time/turkey.ts";
 
@@ -50,12 +50,15 @@ export function lastRunOf(jobsAlias: string) {
 export const runOutcomeOf = (json: RunOutcomeJson | null): RunOutcome | null =>
   json ? { ...json, finishedAt: new Date(json.finishedAt) } : null;
 
-/** The newest finished run of each of the company's jobs (one statement). */
+/**
+ * The newest finished run of each of the company's shop jobs (one statement); a marketplace channel's
+ * runs speak for that channel, not for the shop's connection.
+ */
 export async function lastRunOutcomes(db: Db, companyId: number): Promise<RunOutcome[]> {
   const rows = await db
     .select({ run: lastRunOf("jobs") })
     .from(jobs)
-    .where(eq(jobs.companyId, companyId));
+    .where(and(eq(jobs.companyId, companyId), isNull(jobs.connectionId)));
   return rows.flatMap((r) => runOutcomeOf(r.run) ?? []);
 }
 

@@ -165,8 +165,12 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
       openErrors: number;
     })[];
     licences: Json<LicenceRow>[];
-    connections: ConnectionJson[];
-    waiting: number;
+    connections: (Omit<ConnectionJson, "kind"> & {
+      id: number;
+      kind: ConnectionJson["kind"] | "channel";
+      systemKey: string | null;
+    })[];
+    waiting: Record<string, number>;
     announcements: { created_date: string; type: string; content: string }[];
   }>(sql`select
     (select coalesce(json_agg(x order by x."id"), '[]'::json) from (
@@ -174,19 +178,21 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
         (select json_build_object('id', ${r(jobRuns.id)}, 'status', ${r(jobRuns.status)}, 'counts', ${r(jobRuns.counts)}, 'startedAt', ${r(jobRuns.startedAt)})
           from ${jobRuns} as r where ${r(jobRuns.jobId)} = ${j(jobs.id)} and ${r(jobRuns.status)} in ('Queued', 'Running') limit 1) as "active",
         ${lastRunOf("j")} as "lastRun",
-        (select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.companyId)} = ${j(jobs.companyId)}
-          and ${e(jobErrorReports.jobType)} = ${j(jobs.type)} and ${e(jobErrorReports.status)} = 'Open'
+        (select count(*)::int from (select 1 from ${jobErrorReports} as e where ${e(jobErrorReports.jobId)} = ${j(jobs.id)}
+          and ${e(jobErrorReports.status)} = 'Open'
           order by ${e(jobErrorReports.entityKey)} limit ${COUNT_LIMIT}) as capped) as "openErrors"
       from ${jobs} as j where ${j(jobs.companyId)} = ${companyId}) as x) as "jobs",
     (select coalesce(json_agg(x order by x."id"), '[]'::json) from (
       select ${columnsAs("l", licenses)} from ${licenses} as l where ${l(licenses.companyId)} = ${companyId}) as x) as "licences",
     (select coalesce(json_agg(x), '[]'::json) from (
-      select ${c(connections.kind)} as "kind", ${c(connections.systemType)} as "systemType",
+      select ${c(connections.id)} as "id", ${c(connections.kind)} as "kind", ${c(connections.systemType)} as "systemType",
+        ${c(connections.systemKey)} as "systemKey",
         ${c(connections.lastTestAt)} as "lastTestAt", ${c(connections.lastTestOk)} as "lastTestOk",
         ${c(connections.lastTestMessage)} as "lastTestMessage", ${c(connections.agentId)} as "agentId"
       from ${connections} as c where ${c(connections.companyId)} = ${companyId}) as x) as "connections",
-    (select count(*)::int from (select 1 from ${orderLedger} as o where ${o(orderLedger.companyId)} = ${companyId}
-      and ${o(orderLedger.state)} in ('received', 'mapped') limit ${COUNT_LIMIT}) as w) as "waiting",
+    (select coalesce(json_object_agg(w."k", w."n"), '{}'::json) from (select capped."k", count(*)::int as "n" from (
+      select ${o(orderLedger.shopConnectionId)} as "k" from ${orderLedger} as o where ${o(orderLedger.companyId)} = ${companyId}
+      and ${o(orderLedger.state)} in ('received', 'mapped') limit ${COUNT_LIMIT}) as capped group by capped."k") as w) as "waiting",
     (select coalesce(json_agg(x), '[]'::json) from (
       select ${a(announcements.date)} as "created_date", ${a(announcements.type)} as "type", ${a(announcements.content)} as "content"
       from ${announcements} as a order by ${a(announcements.date)} desc, ${a(announcements.id)} desc limit ${announcementCount}) as x) as "announcements"`);
@@ -210,8 +216,15 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
       (x) =>
         ({ ...x, expiresAt: new Date(x.expiresAt), createdAt: new Date(x.createdAt) }) satisfies LicenceRow,
     ),
-    connections: (row?.connections ?? []).map((x) => ({ ...x, lastTestAt: date(x.lastTestAt) })),
-    waitingOrders: Number(row?.waiting ?? 0),
+    // The shop's, ERP's and e-invoice service's connections; the marketplace channels apart (issue 37).
+    connections: (row?.connections ?? []).flatMap(({ kind, ...x }) =>
+      kind === "channel" ? [] : [{ ...x, kind, lastTestAt: date(x.lastTestAt) }],
+    ),
+    channels: (row?.connections ?? []).flatMap((x) =>
+      x.kind === "channel" ? [{ id: x.id, system: x.systemKey ?? "", ok: x.lastTestOk }] : [],
+    ),
+    /** Orders waiting for the ERP, per shop or channel connection id (counted up to COUNT_LIMIT). */
+    waitingOrders: new Map(Object.entries(row?.waiting ?? {}).map(([k, n]) => [Number(k), Number(n)])),
     announcements: (row?.announcements ?? []).map((x) => ({
       ...x,
       created_date: new Date(x.created_date).toISOString(),

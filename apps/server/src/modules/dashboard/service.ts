@@ -1,4 +1,4 @@
-import { getDescriptor } from "@ep/connectors";
+import { getDescriptor, getSalesChannelDescriptor } from "@ep/connectors";
 import { type ConnectionStatus, type DashboardDto, type JobType, message } from "@ep/contracts";
 import type { AppContext } from "../../platform/context.ts";
 import { TURKEY_OFFSET_MS, turkishDateRange, turkishDayStart } from "../../platform/time/turkey.ts";
@@ -46,7 +46,7 @@ export class DashboardService {
 
     const jobs = jobRows.map((r) => ({ ...r, dto: toJobDto(r.job, r.active) }));
     const report = (type: JobType) => {
-      const row = jobs.find((j) => j.dto.type === type);
+      const row = jobs.find((j) => j.dto.type === type && j.job.connectionId === null);
       const run = row?.lastRun;
       const name = row?.dto.name ?? type;
       const failed = row?.lastCounts?.failed ?? 0;
@@ -65,7 +65,8 @@ export class DashboardService {
       };
     };
 
-    const runs = jobs.flatMap((j) => j.lastRun ?? []);
+    // The shop's and ERP's status come from the shop's jobs; each channel's runs speak for that channel.
+    const runs = jobs.flatMap((j) => (j.job.connectionId === null ? (j.lastRun ?? []) : []));
     const status = (kind: "erp" | "shop") => {
       const connection = facts.connections.find((c) => c.kind === kind);
       return connectionStatus(kind, connection && { ...connection, kind }, runs);
@@ -74,6 +75,12 @@ export class DashboardService {
     const shop = status("shop");
     const einvoiceService = this.einvoiceService(facts.connections, erp);
     const atLimit = (n: number) => n >= repo.COUNT_LIMIT;
+    // Orders waiting for the ERP: a channel's own; the shop's are the rest (its connection id is not read).
+    const channelIds = new Set(facts.channels.map((c) => c.id));
+    const waitingOf = (channelId: number | null) =>
+      channelId !== null
+        ? (facts.waitingOrders.get(channelId) ?? 0)
+        : [...facts.waitingOrders].reduce((sum, [id, n]) => (channelIds.has(id) ? sum : sum + n), 0);
 
     return {
       productIntegrationReport: report("ProductIntegration"),
@@ -100,17 +107,24 @@ export class DashboardService {
           jobType: j.dto.type,
           failedOperationCount: j.openErrors,
           failedOperationCountAtLeast: atLimit(j.openErrors),
+          channel_id: j.job.connectionId,
+          jobId: j.job.id,
         })),
       lastAnnouncements: facts.announcements,
       companyJobs: jobs.map((j) => j.dto),
-      freshness: jobs.map(({ dto, openErrors }) => ({
+      freshness: jobs.map(({ dto, job, openErrors }) => ({
         jobId: dto.id,
         jobType: dto.type,
         name: dto.name,
         is_enabled: dto.is_enabled,
         last_success_date: dto.last_success_date,
         last_run_date: dto.last_run_date,
-        waiting: openErrors + (dto.type === "OrderIntegration" ? facts.waitingOrders : 0),
+        waiting: openErrors + (dto.type === "OrderIntegration" ? waitingOf(job.connectionId) : 0),
+        channel_id: job.connectionId,
+      })),
+      channels: facts.channels.map((c) => ({
+        ...c,
+        name: getSalesChannelDescriptor(c.system)?.name ?? c.system,
       })),
     };
   }

@@ -1,10 +1,10 @@
 import { ProductType } from "@ep/contracts";
-import { ensureCompanyJobs } from "@ep/engine";
+import { engineSchema, ensureChannelJobs, ensureCompanyJobs } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { companies, licenses, users } from "../../platform/db/schema.ts";
 import { hashPassword } from "../../platform/security/passwords.ts";
-import { saveConnection } from "../connections/repository.ts";
+import { saveChannel, saveConnection } from "../connections/repository.ts";
 import type { WithSandbox } from "../sandbox/hub.ts";
 import { sandboxFor } from "../sandbox/registry.ts";
 import { clearSandboxLedgers, seedDemoHistory } from "./history.ts";
@@ -117,5 +117,19 @@ export async function startDemoCompany(
   // Started now with the demo's catalogue (and pinned), before its first job calls them.
   await ctx.sandbox.start(erpSystem, companyId, "demo");
   await ctx.sandbox.start(shopSystem, companyId, "demo", arrivals);
+  // Beside its shop the demo sells on the marketplaces' sandboxes (issue 37), each a channel with its jobs.
+  for (const system of ctx.sandbox.channelSystems) {
+    const channel = await saveChannel(db, ctx.credentials, {
+      companyId,
+      system: system.system,
+      credentials: ctx.sandbox.credentials(system, companyId),
+      isEmulated: true,
+    });
+    // Its sandbox and the ERP's start afresh: the orders the ledger remembers are not in this ERP.
+    const { orderLedger } = engineSchema;
+    await db.delete(orderLedger).where(eq(orderLedger.shopConnectionId, channel.id));
+    await ensureChannelJobs(db, companyId, channel.id, now);
+    await ctx.sandbox.start(system, companyId, "demo");
+  }
   return { companyId, erpUrl: erp.apiUrl ?? "", shopUrl: shop.apiUrl ?? "" };
 }

@@ -56,7 +56,7 @@ export type ImportOutcome = {
 };
 
 /** The company's incoming files of a kind. */
-const incoming = (companyId: number, kind: SourceFileKind) =>
+const incoming = (companyId: number, kind: SourceFileKind | "orders") =>
   and(eq(fileImports.companyId, companyId), eq(fileImports.direction, "in"), eq(fileImports.kind, kind));
 
 /** The company's ERP connection when it is a mapping system (generic SQL / file connector). */

@@ -92,11 +92,14 @@ export class EngineHost {
         );
       },
       publish: (event) => this.hub.publish(event),
-      openConnectors: (companyId, counter) =>
-        openCompanyConnectors(ctx, companyId, counter, {
-          timeoutMs: options.connectorTimeoutMs,
-          rateMultiplier: options.connectorRateMultiplier,
-        }),
+      openConnectors: (companyId, counter, channelId) =>
+        openCompanyConnectors(
+          ctx,
+          companyId,
+          counter,
+          { timeoutMs: options.connectorTimeoutMs, rateMultiplier: options.connectorRateMultiplier },
+          channelId,
+        ),
       refuseRun: (companyId, jobType) =>
         expiredLicenceReason(
           ctx.database.db,

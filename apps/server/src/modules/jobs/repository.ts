@@ -1,4 +1,5 @@
 import type {
+  ChannelFilter,
   JobDto,
   JobErrorReportDto,
   JobHistoryDto,
@@ -7,7 +8,7 @@ import type {
   PagedList,
 } from "@ep/contracts";
 import { engineSchema, JOB_CATALOG } from "@ep/engine";
-import { and, desc, eq, gte, ilike, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { countRows } from "../../platform/db/count-rows.ts";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDateRange } from "../../platform/time/turkey.ts";
@@ -28,6 +29,7 @@ export function toJobDto(
     type: job.type as JobType,
     name: job.name,
     area: JOB_CATALOG[job.type as JobType]?.area ?? "product",
+    channel_id: job.connectionId,
     is_enabled: job.isEnabled,
     schedule: job.schedule,
     last_Run_State: job.lastRunState,
@@ -95,12 +97,43 @@ export function toErrorDto(row: ErrorRow): JobErrorReportDto {
   };
 }
 
-/** The company's jobs of some types, each with its active run (if any). */
-export async function listJobs(db: Db, companyId: number, types: string[] | null): Promise<JobDto[]> {
+/** The jobs of one channel: the shop's (no connection), a sales channel's, or every channel's. */
+function ofChannel(channel: ChannelFilter): SQL | undefined {
+  if (channel === undefined) return undefined;
+  return channel === "shop" ? isNull(jobs.connectionId) : eq(jobs.connectionId, channel);
+}
+
+/** Runs or failed tasks of the company's jobs of one channel (`jobIdColumn` names their job). */
+function ofChannelJobs(
+  db: Db,
+  companyId: number,
+  jobIdColumn: typeof jobRuns.jobId | typeof jobErrorReports.jobId,
+  channel: ChannelFilter,
+): SQL | undefined {
+  const only = ofChannel(channel);
+  if (!only) return undefined;
+  return inArray(
+    jobIdColumn,
+    db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.companyId, companyId), only)),
+  );
+}
+
+/** The company's jobs of some types (of one channel, or all), each with its active run (if any). */
+export async function listJobs(
+  db: Db,
+  companyId: number,
+  types: string[] | null,
+  channel?: ChannelFilter,
+): Promise<JobDto[]> {
   const rows = await db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.companyId, companyId), types ? inArray(jobs.type, types) : undefined))
+    .where(
+      and(eq(jobs.companyId, companyId), types ? inArray(jobs.type, types) : undefined, ofChannel(channel)),
+    )
     .orderBy(jobs.id);
   if (rows.length === 0) return [];
   const active = await db
@@ -122,11 +155,19 @@ export async function findJob(db: Db, companyId: number, id: number) {
 export async function listHistory(
   db: Db,
   companyId: number,
-  q: { jobTypes?: string[]; startDate?: string; endDate?: string; pageNumber: number; pageSize: number },
+  q: {
+    jobTypes?: string[];
+    startDate?: string;
+    endDate?: string;
+    pageNumber: number;
+    pageSize: number;
+    channel?: ChannelFilter;
+  },
 ): Promise<PagedList<JobHistoryDto>> {
   const range = turkishDateRange(q);
   const where = and(
     eq(jobRuns.companyId, companyId),
+    ofChannelJobs(db, companyId, jobRuns.jobId, q.channel),
     q.jobTypes && q.jobTypes.length > 0 ? inArray(jobRuns.jobType, q.jobTypes) : undefined,
     range.from ? gte(jobRuns.queuedAt, range.from) : undefined,
     range.to ? lt(jobRuns.queuedAt, range.to) : undefined,
@@ -167,11 +208,13 @@ export async function listErrors(
     searchText?: string;
     status?: "Open" | "Resolved";
     errorType?: string;
+    channel?: ChannelFilter;
   },
 ): Promise<PagedList<JobErrorReportDto>> {
   const search = q.searchText ? `%${q.searchText.replace(/[%_\\]/g, "\\$&")}%` : undefined;
   const where = and(
     eq(jobErrorReports.companyId, companyId),
+    ofChannelJobs(db, companyId, jobErrorReports.jobId, q.channel),
     eq(jobErrorReports.jobType, jobType),
     q.status ? eq(jobErrorReports.status, q.status) : undefined,
     q.errorType ? eq(jobErrorReports.errorType, q.errorType) : undefined,

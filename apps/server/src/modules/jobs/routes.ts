@@ -1,4 +1,5 @@
 import {
+  channelFilterSchema,
   envelopeSchema,
   idParam,
   jobErrorIdListSchema,
@@ -47,10 +48,13 @@ export function jobRoutes(ctx: AppContext & WithEngine): FastifyPluginAsyncZod {
         schema: {
           tags,
           params: z.object({ types: jobTypeListSchema }),
+          // A sales channel's jobs, the shop's, or (absent) every channel's (issue 37).
+          querystring: z.object({ channel: channelFilterSchema }),
           response: { 200: envelopeSchema(z.array(jobSchema)) },
         },
       },
-      async (request) => ok(await service.list(companyOf(request), request.params.types)),
+      async (request) =>
+        ok(await service.list(companyOf(request), request.params.types, request.query.channel)),
     );
 
     app.get(

@@ -1,4 +1,5 @@
 import {
+  type ChannelFilter,
   type JobDto,
   type JobErrorReportDto,
   message as messageOf,
@@ -24,8 +25,8 @@ export class JobService {
     return this.ctx.database.db;
   }
 
-  list(companyId: number, types: string[] | null): Promise<JobDto[]> {
-    return repo.listJobs(this.db, companyId, types);
+  list(companyId: number, types: string[] | null, channel?: ChannelFilter): Promise<JobDto[]> {
+    return repo.listJobs(this.db, companyId, types, channel);
   }
 
   async get(companyId: number, id: number): Promise<JobDto> {

@@ -1,4 +1,4 @@
-import { getDescriptor } from "@ep/connectors";
+import { getDescriptor, getSalesChannelDescriptor } from "@ep/connectors";
 import { type JobType, type MessageCatalog, type MessageKey, message } from "@ep/contracts";
 import { engineSchema, JOB_CATALOG } from "@ep/engine";
 import { eq, inArray } from "drizzle-orm";
@@ -185,7 +185,13 @@ const SHEETS: Record<SheetName, Column[]> = {
   ],
   connections: [
     ["kind", (r) => word(r.kind)],
-    ["system", (r) => systemName(r.kind === "shop" ? "shop" : "erp", r.systemType)],
+    [
+      "system",
+      (r) =>
+        r.kind === "channel"
+          ? (getSalesChannelDescriptor(String(r.systemKey ?? ""))?.name ?? String(r.systemKey ?? ""))
+          : systemName(r.kind === "shop" ? "shop" : "erp", r.systemType),
+    ],
     ["sandbox", (r) => yesNo(r.isEmulated)],
     ["lastTestAt", (r) => r.lastTestAt],
     ["lastTestResult", (r) => (r.lastTestAt ? word(r.lastTestOk ? "ok" : "notOk") : null)],

@@ -3,6 +3,8 @@ import { CHECK_DRIFTS, type ConnectorKind, driftAnswer, type TransportFetch } fr
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import {
+  CHANNEL_SANDBOXES,
+  channelSandboxFor,
   type OrderArrivals,
   SANDBOX_SYSTEMS,
   type SandboxInstance,
@@ -42,6 +44,18 @@ export class SandboxHub {
 
   get systems(): readonly SandboxSystem[] {
     return SANDBOX_SYSTEMS;
+  }
+
+  /** The marketplaces' sandboxes (sales channels beside the shop). */
+  get channelSystems(): readonly SandboxSystem[] {
+    return CHANNEL_SANDBOXES;
+  }
+
+  /** Whether `credentials` are the company's login to its own sandbox of that marketplace. */
+  ownsChannel(companyId: number, system: string, credentials: Record<string, string>): boolean {
+    const sandbox = channelSandboxFor(system);
+    if (!sandbox) return false;
+    return Object.entries(this.credentials(sandbox, companyId)).every(([k, v]) => credentials[k] === v);
   }
 
   private sign(text: string): string {
@@ -134,7 +148,7 @@ export class SandboxHub {
 
   /** The emulator app answering for `tenantKey` of `system`, started on first use. */
   async app(systemName: string, tenantKey: string): Promise<FastifyInstance | undefined> {
-    const system = SANDBOX_SYSTEMS.find((s) => s.system === systemName);
+    const system = [...SANDBOX_SYSTEMS, ...CHANNEL_SANDBOXES].find((s) => s.system === systemName);
     const companyId = this.companyOf(tenantKey);
     if (!system || companyId === undefined) return undefined;
     return (await this.tenant(system, companyId, "standard", false)).app;
@@ -185,7 +199,7 @@ export class SandboxHub {
 
   private evict(): void {
     const system = [...this.tenants.entries()].filter(([, t]) => !t.pinned);
-    if (this.tenants.size < MAX_TENANTS * SANDBOX_SYSTEMS.length) return;
+    if (this.tenants.size < MAX_TENANTS * (SANDBOX_SYSTEMS.length + CHANNEL_SANDBOXES.length)) return;
     const oldest = system.sort((a, b) => a[1].usedAt - b[1].usedAt)[0];
     if (!oldest) return;
     this.tenants.delete(oldest[0]);

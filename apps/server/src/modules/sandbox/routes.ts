@@ -4,6 +4,7 @@ import {
   envelopeSchema,
   type SandboxConnectResult,
   type SandboxSystemInfo,
+  sandboxConnectRequestSchema,
   sandboxConnectResultSchema,
   sandboxSystemSchema,
 } from "@ep/contracts";
@@ -15,6 +16,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { companies } from "../../platform/db/schema.ts";
 import { authOf, companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
+import { ChannelService } from "../channels/service.ts";
 import { findConnection, openCredentials } from "../connections/repository.ts";
 import { issuesInvoices } from "../invoices/route.ts";
 import type { WithEngine } from "../jobs/engine-host.ts";
@@ -43,7 +45,7 @@ export function sandboxMounts(ctx: AppContext & WithSandbox): FastifyPluginAsync
       if (text === undefined) return payload;
       return ctx.sandbox.drifted(request.url, text, mark) ?? payload;
     });
-    for (const system of ctx.sandbox.systems) {
+    for (const system of [...ctx.sandbox.systems, ...ctx.sandbox.channelSystems]) {
       await mountEmulators(app, {
         prefix: `/sandbox/${system.system}`,
         resolve: (tenant) => ctx.sandbox.app(system.system, tenant),
@@ -87,7 +89,13 @@ export function sandboxRoutes(ctx: AppContext & WithEngine & WithSandbox): Fasti
 
     app.post(
       "/api/sandbox/connect",
-      { schema: { tags, response: { 200: envelopeSchema(sandboxConnectResultSchema) } } },
+      {
+        schema: {
+          tags,
+          body: sandboxConnectRequestSchema,
+          response: { 200: envelopeSchema(sandboxConnectResultSchema) },
+        },
+      },
       async (request) => {
         const companyId = companyOf(request);
         const [company] = await ctx.database.db
@@ -112,7 +120,25 @@ export function sandboxRoutes(ctx: AppContext & WithEngine & WithSandbox): Fasti
           ecommerce: shop.connection,
           jobsReady: shop.jobsReady,
         };
-        const bothOk = erp.connection.lastTest?.ok && shop.connection.lastTest?.ok;
+        // The marketplace sandboxes asked for join as sales channels, each with its own jobs.
+        const wanted = request.body?.channels ?? [];
+        let channelsOk = true;
+        if (wanted.length > 0) {
+          const channelService = new ChannelService(ctx);
+          result.channels = [];
+          for (const system of ctx.sandbox.channelSystems.filter((s) => wanted.includes(s.system))) {
+            const c = await channelService.add(
+              companyId,
+              userId,
+              system.system,
+              ctx.sandbox.credentials(system, companyId),
+            );
+            const ok = c.lastTest?.ok ?? false;
+            channelsOk &&= ok;
+            result.channels.push({ id: c.id, system: c.system, name: c.name, ok, jobsReady: c.jobsReady });
+          }
+        }
+        const bothOk = erp.connection.lastTest?.ok && shop.connection.lastTest?.ok && channelsOk;
         return ok(result, bothOk ? "sandbox.connected" : "sandbox.connectFailed");
       },
     );

@@ -27,6 +27,7 @@ import { companies } from "../../platform/db/schema.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { recordActivity } from "../activities/repository.ts";
 import { AgentService, offlineText } from "../agents/service.ts";
+import { ChannelService } from "../channels/service.ts";
 import { ConnectionCheckService } from "../connection-check/service.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
 import {
@@ -357,6 +358,8 @@ export class ConnectionService {
     if (erp?.lastTestOk && shop?.lastTestOk) {
       await ensureCompanyJobs(this.db, companyId, this.ctx.clock.now());
     }
+    // Marketplace channels connected before the ERP get their jobs once it is there.
+    if (erp?.lastTestOk) await new ChannelService(this.ctx).ensureJobs(companyId);
     const [job] = await this.db
       .select({ id: engineSchema.jobs.id })
       .from(engineSchema.jobs)

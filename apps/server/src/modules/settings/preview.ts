@@ -2,6 +2,7 @@ import type { BatchResult, PriceUpdate, ShopConnector, StockUpdate } from "@ep/c
 import { CallCounter } from "@ep/connectors";
 import { type MessageKey, message, type RunPreview } from "@ep/contracts";
 import {
+  channelMappings,
   FLOWS,
   type LedgerConflict,
   type LedgerEntity,
@@ -70,18 +71,25 @@ export async function previewRun(
   ctx: AppContext,
   companyId: number,
   jobType: PreviewJob,
+  /** A sales channel's run (issue 37): its share of the stock pool, its price rule; another company's: 409. */
+  channelId?: number,
 ): Promise<RunPreview> {
   const db = ctx.database.db;
   let opened: Awaited<ReturnType<typeof openCompanyConnectors>>;
   try {
-    opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {
-      timeoutMs: ctx.config.connectorTimeoutMs,
-    });
+    opened = await openCompanyConnectors(
+      ctx,
+      companyId,
+      new CallCounter(),
+      { timeoutMs: ctx.config.connectorTimeoutMs },
+      channelId,
+    );
   } catch (error) {
     if (error instanceof MissingConnectionError) throw new AppError(409, "connectionSettings.notConnected");
     throw error;
   }
-  const mappings = await loadMappings(db, companyId);
+  const companyMappings = await loadMappings(db, companyId);
+  const mappings = opened.channel ? channelMappings(companyMappings, opened.channel) : companyMappings;
   const prices: PriceUpdate[] = [];
   const stock: StockUpdate[] = [];
   const ledger = new ReadOnlyLedger(db, opened.shopConnectionId, companyId);
@@ -96,6 +104,8 @@ export async function previewRun(
       shop: recordingShop(opened.shop, prices, stock),
       erpConnectionId: opened.erpConnectionId,
       shopConnectionId: opened.shopConnectionId,
+      channel: opened.channel ?? null,
+      stockPool: opened.stockPool ?? null,
       ledger,
       mappings,
       onlyKeys: null,

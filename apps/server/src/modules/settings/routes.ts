@@ -5,6 +5,7 @@ import {
   connectionTestSchema,
   connectionTypeSchema,
   envelopeSchema,
+  idParam,
   lineInput,
   optionSchema,
   runPreviewSchema,
@@ -139,10 +140,13 @@ export function settingsRoutes(ctx: AppContext & WithEngine & WithSandbox): Fast
         schema: {
           tags,
           params: z.object({ jobType: z.enum(["PriceIntegration", "StockIntegration"]) }),
+          // A sales channel's run: what it would offer and at what price, before anything is sent.
+          querystring: z.object({ channel: idParam().optional() }),
           response: { 200: envelopeSchema(runPreviewSchema) },
         },
       },
-      async (request) => ok(await previewRun(ctx, companyOf(request), request.params.jobType)),
+      async (request) =>
+        ok(await previewRun(ctx, companyOf(request), request.params.jobType, request.query.channel)),
     );
 
     // Lists from the live systems, by the spec's names.

@@ -251,7 +251,14 @@ export class WebhookService {
     const [job] = await this.db
       .select()
       .from(engineSchema.jobs)
-      .where(and(eq(engineSchema.jobs.companyId, companyId), eq(engineSchema.jobs.type, ORDER_JOB)));
+      .where(
+        and(
+          eq(engineSchema.jobs.companyId, companyId),
+          eq(engineSchema.jobs.type, ORDER_JOB),
+          // The shop's webhook starts the shop's order job, not a marketplace channel's.
+          isNull(engineSchema.jobs.connectionId),
+        ),
+      );
     if (!job?.isEnabled) return;
     const result = await enqueueRun(this.ctx.engine.deps, companyId, job.id, "webhook");
     if ("alreadyActive" in result) await this.requestRerun(endpointId, this.ctx.clock.now());
@@ -294,7 +301,14 @@ export class WebhookService {
       const [job] = await this.db
         .select()
         .from(engineSchema.jobs)
-        .where(and(eq(engineSchema.jobs.companyId, row.companyId), eq(engineSchema.jobs.type, ORDER_JOB)));
+        .where(
+          and(
+            eq(engineSchema.jobs.companyId, row.companyId),
+            eq(engineSchema.jobs.type, ORDER_JOB),
+            // The shop's webhook starts the shop's order job, not a marketplace channel's.
+            isNull(engineSchema.jobs.connectionId),
+          ),
+        );
       if (!job?.isEnabled) continue;
       const result = await enqueueRun(this.ctx.engine.deps, row.companyId, job.id, "webhook");
       // A run is still active: the request stays (with its first time) for a later sweep.

@@ -1,4 +1,5 @@
 import {
+  type ChannelDto,
   type JobDto,
   type JobErrorReportDto,
   type JobHistoryDto,
@@ -20,6 +21,26 @@ export const AREA_JOB_TYPES: Record<Area, readonly string[]> = {
 };
 const FINISHED = new Set(["Succeeded", "PartiallyFailed", "Failed", "Crashed"]);
 export const isFinished = (status: string) => FINISHED.has(status);
+
+/**
+ * Which channel's jobs a screen shows (issue 37): every channel (undefined, the total), the shop, or a
+ * marketplace channel's connection id. A company without channels never sees the selector.
+ */
+export type ChannelChoice = undefined | "shop" | number;
+
+/** The company's marketplace channels, for the channel selector of the job screens and the dashboard. */
+export function useChannels() {
+  return useQuery({
+    queryKey: ["channels"],
+    queryFn: ({ signal }) => api.get<ChannelDto[]>("/api/channels", { signal }),
+    staleTime: 60_000,
+  });
+}
+
+/** Whether a job belongs to the chosen channel. */
+export const inChannel = (job: { channel_id?: number | null }, channel: ChannelChoice) =>
+  channel === undefined ||
+  (channel === "shop" ? (job.channel_id ?? null) === null : job.channel_id === channel);
 
 export const integrationKeys = {
   jobs: (area: Area) => ["jobs", area] as const,
@@ -123,7 +144,12 @@ function jobShowsActiveRun(client: ReturnType<typeof useQueryClient>, area: Area
   return Boolean(jobs?.find((j) => j.id === e.jobId)?.active_run);
 }
 
-export type HistoryFilter = { jobTypes: string[]; startDate?: string; endDate?: string };
+export type HistoryFilter = {
+  jobTypes: string[];
+  startDate?: string;
+  endDate?: string;
+  channel?: ChannelChoice;
+};
 
 export function useJobHistory(filter: HistoryFilter, page: number, size: number) {
   return useQuery({
@@ -133,6 +159,7 @@ export function useJobHistory(filter: HistoryFilter, page: number, size: number)
         signal,
         query: {
           jobTypes: filter.jobTypes.join(","),
+          channel: filter.channel,
           startDate: filter.startDate,
           endDate: filter.endDate,
           pageNumber: page,

@@ -1,9 +1,11 @@
 import type { JobDto } from "@ep/contracts";
 import { Badge, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { IconCircleCheckFilled, IconCircleXFilled, IconClockHour4 } from "@tabler/icons-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DataTable } from "@/components/table/DataTable";
+import { type ChannelChoice, inChannel } from "@/features/integration/api";
+import { ChannelSelect, useChannelName } from "@/features/integration/components/ChannelSelect";
 import { JobIcon } from "@/features/integration/components/JobIcon";
 import { formatDateTime } from "@/lib/format";
 
@@ -15,13 +17,19 @@ const SandboxConnectButton = lazy(() =>
 );
 
 /** 'Entegrasyon Görevleri': name with its icon, last run, Aktif/Pasif and the outcome image. */
-export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
+export function IntegrationJobsCard({ jobs: all }: { jobs: JobDto[] }) {
   const { t } = useTranslation();
+  // Every channel's jobs (the total) by default; a company with marketplaces can pick one (issue 37).
+  const [channel, setChannel] = useState<ChannelChoice>(undefined);
+  const jobs = all.filter((job) => inChannel(job, channel));
   return (
     <Card data-testid="integration-jobs-card">
-      <Title order={2} fz="lg" fw={600} mb="sm">
-        {t("dashboard.jobs.title")}
-      </Title>
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Title order={2} fz="lg" fw={600}>
+          {t("dashboard.jobs.title")}
+        </Title>
+        {all.length > 0 && <ChannelSelect value={channel} onChange={setChannel} />}
+      </Group>
       {jobs.length === 0 ? (
         <Stack gap="sm" align="flex-start">
           <Text size="sm" c="dimmed">
@@ -51,6 +59,7 @@ export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
                   <Text size="sm" fw={500}>
                     {job.name}
                   </Text>
+                  <ChannelBadge channelId={job.channel_id} />
                 </Group>
               </Table.Td>
               <Table.Td style={{ whiteSpace: "nowrap" }}>
@@ -92,4 +101,14 @@ export function IntegrationJobsCard({ jobs }: { jobs: JobDto[] }) {
       )}
     </Card>
   );
+}
+
+/** The marketplace a job serves (none for the shop's jobs, so a shop-only company sees no change). */
+function ChannelBadge({ channelId }: { channelId: number | null | undefined }) {
+  const name = useChannelName(channelId);
+  return name ? (
+    <Badge size="xs" variant="outline">
+      {name}
+    </Badge>
+  ) : null;
 }

@@ -7,6 +7,7 @@ import { errorMessage } from "@/lib/errors";
 import { formatCounts, formatDateTime } from "@/lib/format";
 import { useRunJob, useUpdateJob } from "../api";
 import { describeSchedule } from "../schedule";
+import { useChannelName } from "./ChannelSelect";
 import { JobIcon } from "./JobIcon";
 import { RunStatusBadge } from "./RunStatusBadge";
 import { ScheduleModal } from "./ScheduleModal";
@@ -18,6 +19,7 @@ export function JobCard({ job }: { job: JobDto }) {
   const run = useRunJob();
   const [editing, setEditing] = useState(false);
   const active = job.active_run;
+  const channelName = useChannelName(job.channel_id);
   const error = update.error ?? run.error;
   return (
     <Card data-testid="job-card" data-job-type={job.type}>
@@ -26,7 +28,14 @@ export function JobCard({ job }: { job: JobDto }) {
           <Group gap="sm" wrap="nowrap">
             <JobIcon job={job} />
             <div>
-              <Text fw={600}>{job.name}</Text>
+              <Group gap={6}>
+                <Text fw={600}>{job.name}</Text>
+                {channelName && (
+                  <Badge size="xs" variant="outline" data-testid="job-channel">
+                    {channelName}
+                  </Badge>
+                )}
+              </Group>
               <Text size="xs" c="dimmed">
                 {describeSchedule(job.schedule, t, i18n.language)}
               </Text>

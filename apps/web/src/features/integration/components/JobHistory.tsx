@@ -7,7 +7,7 @@ import { DataTable } from "@/components/table/DataTable";
 import { ServerPagination } from "@/components/table/ServerPagination";
 import { DateRangeFilter, type DayRange, rangeQuery } from "@/features/reports/components/DateRangeFilter";
 import { formatCounts, formatDateTime } from "@/lib/format";
-import { AREA_JOB_TYPES, type Area, useJobHistory } from "../api";
+import { AREA_JOB_TYPES, type Area, type ChannelChoice, useJobHistory } from "../api";
 import { RecentRuns } from "./RecentRuns";
 import { RunReportModal } from "./RunReportModal";
 import { RunStatusBadge } from "./RunStatusBadge";
@@ -15,13 +15,17 @@ import { RunStatusBadge } from "./RunStatusBadge";
 const PAGE_SIZE = 10;
 
 /** Job history with the spec's filters (job types, date range), server paging and a report per run. */
-export function JobHistory({ area, jobs }: { area: Area; jobs: JobDto[] }) {
+export function JobHistory({ area, jobs, channel }: { area: Area; jobs: JobDto[]; channel?: ChannelChoice }) {
   const { t } = useTranslation();
   const [types, setTypes] = useState<string[]>([]);
   const [range, setRange] = useState<DayRange>([null, null]);
   const [page, setPage] = useState(1);
   const [reportId, setReportId] = useState<number | null>(null);
-  const filter = { jobTypes: types.length > 0 ? types : [...AREA_JOB_TYPES[area]], ...rangeQuery(range) };
+  const filter = {
+    jobTypes: types.length > 0 ? types : [...AREA_JOB_TYPES[area]],
+    ...rangeQuery(range),
+    ...(channel === undefined ? {} : { channel }),
+  };
   const history = useJobHistory(filter, page, PAGE_SIZE);
   const options = AREA_JOB_TYPES[area].map((type) => ({
     value: type,

@@ -6,7 +6,16 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
-import { type Area, isFinished, useJobs, useRunEvents, useRunReport } from "../api";
+import {
+  type Area,
+  type ChannelChoice,
+  inChannel,
+  isFinished,
+  useJobs,
+  useRunEvents,
+  useRunReport,
+} from "../api";
+import { ChannelSelect } from "../components/ChannelSelect";
 import { JobCard } from "../components/JobCard";
 import { JobHistory } from "../components/JobHistory";
 import { RunReportModal } from "../components/RunReportModal";
@@ -15,6 +24,7 @@ import { RunReportModal } from "../components/RunReportModal";
 export default function IntegrationPage({ area }: { area: Area }) {
   const { t } = useTranslation();
   const jobs = useJobs(area);
+  const [channel, setChannel] = useState<ChannelChoice>(undefined);
   const [finished, setFinished] = useState<Finished[]>([]);
   const [reportId, setReportId] = useState<number | null>(null);
   const addFinished = useCallback(
@@ -56,6 +66,7 @@ export default function IntegrationPage({ area }: { area: Area }) {
         }
       />
       <Stack gap="lg">
+        <ChannelSelect value={channel} onChange={setChannel} />
         {finished.map((f) => (
           <FinishedAlert
             key={f.runId}
@@ -74,9 +85,11 @@ export default function IntegrationPage({ area }: { area: Area }) {
             <QueryBoundary query={jobs} isEmpty={(d) => d.length === 0} emptyMessage={t("integration.empty")}>
               {(data) => (
                 <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="lg">
-                  {data.map((job) => (
-                    <JobCard key={job.id} job={job} />
-                  ))}
+                  {data
+                    .filter((job) => inChannel(job, channel))
+                    .map((job) => (
+                      <JobCard key={job.id} job={job} />
+                    ))}
                 </SimpleGrid>
               )}
             </QueryBoundary>
@@ -86,7 +99,7 @@ export default function IntegrationPage({ area }: { area: Area }) {
               <Title order={2} fz="lg" fw={600} mb="sm">
                 {t("integration.tabs.history")}
               </Title>
-              <JobHistory area={area} jobs={jobs.data ?? []} />
+              <JobHistory area={area} jobs={jobs.data ?? []} channel={channel} />
             </Card>
           </Tabs.Panel>
         </Tabs>
