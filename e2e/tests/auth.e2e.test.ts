@@ -71,6 +71,30 @@ describe("sign-up, sign-in, sign-out", () => {
     expect(new URL(page.url()).pathname).toBe("/account/login");
   });
 
+  it("shows the captcha widget once the visitor starts on the form, and signs in with its payload", async () => {
+    const user = newUser();
+    await registerByApi(user);
+    const page = await browser.newPage();
+    const captchas: (string | undefined)[] = [];
+    page.on("request", (req) => {
+      if (req.url().endsWith("/api/account/login"))
+        captchas.push((req.postDataJSON() as { captcha?: string }).captcha);
+    });
+    await page.goto("/account/login");
+    // Spec section 2: the sign-in screen holds e-mail, password and a captcha widget.
+    await page.getByTestId("captcha").waitFor();
+    await field(page, "E-Posta").focus();
+    await page.locator("altcha-widget").waitFor();
+    await field(page, "E-Posta").pressSequentially(user.email);
+    await field(page, "Şifre").pressSequentially(user.password);
+    await page.getByRole("button", { name: "Giriş Yap" }).click();
+    await expectPath(page, "/dashboard");
+    await waitForShell(page);
+    expect(captchas).toHaveLength(1);
+    expect(captchas[0]).toBeTruthy();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
   it("after three failures the server wants the captcha, and the widget supplies it", async () => {
     const user = newUser();
     await registerByApi(user);

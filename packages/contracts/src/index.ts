@@ -10,6 +10,7 @@ export * from "./schemas/common.ts";
 export * from "./schemas/connection-check.ts";
 export * from "./schemas/invoices.ts";
 export * from "./schemas/jobs.ts";
+export * from "./schemas/login.ts";
 export * from "./schemas/panel.ts";
 export * from "./schemas/privacy.ts";
 export * from "./schemas/retention.ts";

@@ -47,20 +47,7 @@ export const registerFields = {
 export const registerSchema = z.object(registerFields);
 export type RegisterRequest = z.infer<typeof registerSchema>;
 
-export const loginSchema = z.object({
-  email: requiredText("validation.loginEmailRequired")
-    .min(3, required("validation.loginMin3"))
-    .max(50, required("validation.loginMax50"))
-    .regex(EMAIL_PATTERN, err("validation.emailInvalid")),
-  password: z
-    .string(err("validation.passwordRequired"))
-    .min(1, required("validation.passwordRequired"))
-    .min(3, required("validation.loginMin3"))
-    .max(50, err("validation.loginMax50")),
-  /** ALTCHA payload (base64); required only when the server asks for it. */
-  captcha: textInput().max(4000).optional(),
-});
-export type LoginRequest = z.infer<typeof loginSchema>;
+// The sign-in request (loginSchema) is in login.ts, in zod/mini.
 
 export const forgotPasswordSchema = z.object({
   email: requiredText("validation.forgotEmailRequired")

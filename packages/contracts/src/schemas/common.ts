@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { MessageKey } from "../messages/tr.ts";
+import { storableText, unsafeInLine } from "./text-rules.ts";
 
 /** The one response envelope every API call answers with. */
 export const envelopeSchema = <T extends z.ZodType>(data: T) =>
@@ -14,8 +15,7 @@ export const errorDataSchema = z
   .object({ errors: z.array(fieldErrorSchema).optional(), requestId: z.string().optional() })
   .nullable();
 
-/** Plain ASCII e-mail check: the product refuses Turkish characters in addresses (code 120). */
-export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+export { EMAIL_PATTERN } from "./text-rules.ts";
 export const TURKISH_CHARACTERS = /[çğıöşüÇĞİÖŞÜâîûÂÎÛ]/;
 
 export const pagedListSchema = <T extends z.ZodType>(item: T) =>
@@ -37,28 +37,9 @@ const err = (key: MessageKey) => ({ error: key });
 /** The largest value of a PostgreSQL `integer` (serial ids, counts). */
 export const INT4_MAX = 2_147_483_647;
 
-/** A UTF-16 surrogate without its pair: not a character, and no UTF-8 (the database's) can hold it. */
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** Text a user sends: any string except one with NUL (PostgreSQL refuses it) or a broken surrogate. */
 export const textInput = (params?: Parameters<typeof z.string>[0]) =>
-  z
-    .string(params)
-    .refine((s) => !s.includes("\u0000") && !UNPAIRED_SURROGATE.test(s), err("request.textControlCharacter"));
-
-/**
- * What a name or other one-line field must not hold: C0 and C1 control characters (BEL, ESC, line
- * breaks, tab), DEL, and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
- * U+2066–U+2069) that make a name read differently from what it is.
- */
-function unsafeInLine(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
-      return true;
-  }
-  return false;
-}
+  z.string(params).refine(storableText, err("request.textControlCharacter"));
 
 /** A name or other one-line text: `textInput` without control or bidi-override characters. */
 export const lineInput = (params?: Parameters<typeof z.string>[0]) =>
