@@ -831,6 +831,19 @@ describe("rules pinned by mutation testing", () => {
     expect((await rowsOf(at.companyId)).map((r) => r.state)).toEqual(["queued", "approved"]);
   });
 
+  it("orders waiting for a rate name each currency once, in capitals, in alphabetical order", async () => {
+    const orders = makeOrders(3, buyers, { prefix: "IM10" });
+    const currencies = ["usd", "EUR", "USD"];
+    for (const [i, o] of orders.entries()) o.currency = currencies[i]!;
+    const at = await company(orders);
+    expect(await cycle(at, { provider: service().provider })).toMatchObject({
+      prepared: 0,
+      waitingRate: 3,
+      waitingCurrencies: ["EUR", "USD"],
+    });
+    expect(await rowsOf(at.companyId)).toEqual([]);
+  });
+
   it("a portal pass stops at a failure that is not the document's", async () => {
     const orders = makeOrders(1, buyers, { prefix: "IM9" });
     (orders[0] as { lines: unknown }).lines = null;
