@@ -5,6 +5,8 @@
  * the status refresh and what goes to the shop. The emulator suites (exactly-once, Trendyol) run the
  * same cycle under faults.
  */
+
+import { randomUUID } from "node:crypto";
 import {
   ConnectorError,
   type ConnectorErrorInit,
@@ -21,11 +23,14 @@ import { engineSchema } from "@ep/engine";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
+  buildFor,
   type InvoiceCycleInput,
   type InvoiceJobSettings,
+  invoicesWithOrders,
   runInvoiceCycle,
 } from "../../src/modules/invoices/issue.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
+import { sellerFromCompany } from "../../src/modules/invoices/seller.ts";
 import { moduleDatabase } from "../support/module-database.ts";
 import { type Emu, makeOrders } from "./invoice-support.ts";
 
@@ -949,6 +954,45 @@ describe("rules pinned by mutation testing", () => {
     const after = new Date("2026-12-05T09:00:00Z");
     expect((await cycle(at, limited, after)).returns).toBe(1);
     expect((await cycle(at, { provider: up.provider }, after)).returns).toBe(2);
+  });
+
+  it("a stored return invoice is built with the sale it returns; a row without its time takes its creation's", async () => {
+    const at = await company(makeOrders(1, buyers, { prefix: "IM13" }));
+    expect((await cycle(at)).generated).toBe(1);
+    const [sale] = await rowsOf(at.companyId);
+    // An IADE row as the seller issued them before issue 35, numbered before migration 0048 (no time).
+    await store.db.insert(einvoices).values({
+      ...at,
+      orderNo: sale!.orderNo,
+      shopOrderId: sale!.shopOrderId,
+      ettn: randomUUID(),
+      number: "EPA2026000000002",
+      profile: "EARSIVFATURA",
+      type: "IADE",
+      returnOfId: sale!.id,
+      buyer: sale!.buyer,
+      total: sale!.total,
+      currency: "TRY",
+      issueDate: "2026-11-21",
+      createdAt: new Date("2026-11-21T07:08:09Z"),
+    });
+    expect(await cycle(at)).toMatchObject({ generated: 1, failed: 0 });
+    const rows = await rowsOf(at.companyId);
+    const iade = rows.find((r) => r.type === "IADE")!;
+    expect(iade.state).toBe("generated");
+    // Turkish time of its creation; the sale keeps the time it was numbered at (12:00 UTC is 15:00).
+    expect(iade.ubl).toContain("<cbc:IssueTime>10:08:09</cbc:IssueTime>");
+    expect(sale!.ubl).toContain(`<cbc:IssueTime>${sale!.issueTime}</cbc:IssueTime>`);
+    expect(sale!.issueTime).toBe("15:00:00");
+    expect(iade.ubl).toMatch(
+      new RegExp(
+        `<cac:BillingReference>\\s*<cac:InvoiceDocumentReference>\\s*<cbc:ID>${sale!.number}</cbc:ID>\\s*<cbc:IssueDate>${sale!.issueDate}</cbc:IssueDate>`,
+      ),
+    );
+    expect(sale!.ubl).not.toContain("BillingReference");
+    const [joined] = await invoicesWithOrders(store.db, eq(einvoices.id, iade.id));
+    const { document } = buildFor(joined!, await sellerFromCompany(store.db, at.companyId));
+    expect(document.returnOf).toEqual({ number: sale!.number, issueDate: sale!.issueDate, ettn: sale!.ettn });
   });
 
   it("a portal pass stops at a failure that is not the document's", async () => {
