@@ -5,6 +5,8 @@
  * the status refresh and what goes to the shop. The emulator suites (exactly-once, Trendyol) run the
  * same cycle under faults.
  */
+
+import { randomUUID } from "node:crypto";
 import {
   ConnectorError,
   type ConnectorErrorInit,
@@ -16,15 +18,19 @@ import {
   type SentInvoice,
   type ShopConnector,
 } from "@ep/connectors";
+import { message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
+  buildFor,
   type InvoiceCycleInput,
   type InvoiceJobSettings,
+  invoicesWithOrders,
   runInvoiceCycle,
 } from "../../src/modules/invoices/issue.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
+import { sellerFromCompany } from "../../src/modules/invoices/seller.ts";
 import { moduleDatabase } from "../support/module-database.ts";
 import { type Emu, makeOrders } from "./invoice-support.ts";
 
@@ -74,6 +80,7 @@ function service(script: Script = {}) {
   const sends: SendInvoiceInput[] = [];
   const queries: string[][] = [];
   const cancels: string[] = [];
+  const notes: string[] = [];
   const provider = {
     descriptor: { system: "uyumsoft", name: "Uyumsoft" },
     isEInvoiceUser: (vkn: string) =>
@@ -84,8 +91,9 @@ function service(script: Script = {}) {
       held.set(input.ettn, { ettn: input.ettn, found: true, status: answer?.status ?? "queued" });
       return { ettn: input.ettn, status: "queued", existed: false, ...answer };
     },
-    async cancelEArchive(ettn: string): Promise<void> {
+    async cancelEArchive(ettn: string, note: string): Promise<void> {
       cancels.push(ettn);
+      notes.push(note);
       await script.cancel?.(ettn, cancels.length);
       held.set(ettn, { ettn, found: true, status: "cancelled" });
     },
@@ -96,7 +104,7 @@ function service(script: Script = {}) {
       return ettns.map((ettn) => held.get(ettn) ?? { ettn, found: false });
     },
   } as unknown as EInvoiceProvider;
-  return { provider, held, sends, queries, cancels };
+  return { provider, held, sends, queries, cancels, notes };
 }
 
 function recordingShop(refuse?: (orderId: string) => Error | undefined) {
@@ -829,6 +837,162 @@ describe("rules pinned by mutation testing", () => {
     });
     expect((await cycle(at, { provider: partial.provider })).refreshed).toBe(1);
     expect((await rowsOf(at.companyId)).map((r) => r.state)).toEqual(["queued", "approved"]);
+  });
+
+  it("orders waiting for a rate name each currency once, in capitals, in alphabetical order", async () => {
+    const orders = makeOrders(3, buyers, { prefix: "IM10" });
+    const currencies = ["usd", "EUR", "USD"];
+    for (const [i, o] of orders.entries()) o.currency = currencies[i]!;
+    const at = await company(orders);
+    expect(await cycle(at, { provider: service().provider })).toMatchObject({
+      prepared: 0,
+      waitingRate: 3,
+      waitingCurrencies: ["EUR", "USD"],
+    });
+    expect(await rowsOf(at.companyId)).toEqual([]);
+  });
+
+  it("a cancel that fails is settled by the lookup: done, refused, or tried again on the next pass", async () => {
+    const orders = makeOrders(6, buyers, { prefix: "IM11" });
+    // A company buying as a consumer would (e-Arşiv), returned after the period: the buyer's to answer.
+    orders[5]!.customer = { ...orders[5]!.customer, isCompany: true };
+    const at = await company(orders);
+    await cycle(at, { provider: service().provider });
+    const sold = await byOrder(at.companyId);
+    const ettn = (i: number) => sold.get(orders[i]!.orderNo)!.ettn;
+    expect([...sold.values()].map((r) => r.profile)).toEqual(Array(6).fill("EARSIVFATURA"));
+    for (const o of orders)
+      await store.db
+        .update(engineSchema.orderLedger)
+        .set({ payload: { ...o, status: "RETURNED" } })
+        .where(eq(engineSchema.orderLedger.orderNo, o.orderNo));
+    const failures = new Map<string, ConnectorError>([
+      [ettn(0), fail("timeout")], // transient, surely not applied: tried again
+      [ettn(1), fail("bad_response", "okunamayan cevap", true)], // may have been applied: tried again
+      [ettn(2), fail("validation")], // refused, and the lookup fails: tried again
+      [ettn(3), fail("validation")], // refused, but the service shows it cancelled: done
+      [ettn(4), fail("validation", "İptal edilemez")], // refused, and the service still holds it: refused
+    ]);
+    const lookups = new Map<string, () => Promise<EInvoiceStatusInfo[]>>([
+      [ettn(2), () => Promise.reject(fail("timeout"))],
+      [ettn(3), async () => [{ ettn: ettn(3), found: true, status: "cancelled" }]],
+      [ettn(4), async () => [{ ettn: ettn(4), found: true, status: "sent" }]],
+    ]);
+    const s = service({
+      cancel: (e) => (failures.has(e) ? Promise.reject(failures.get(e)) : undefined),
+      query: (ettns) => (ettns.length === 1 ? lookups.get(ettns[0]!)?.() : undefined),
+    });
+    const within = new Date("2026-11-22T09:00:00Z");
+    expect(await cycle(at, { provider: s.provider }, within)).toMatchObject({
+      cancelled: 2,
+      returns: 3,
+      transient: 3,
+    });
+    expect(s.notes).toEqual(Array(6).fill(message("einvoices.returnCancelNote")));
+    const rows = await byOrder(at.companyId);
+    for (const i of [0, 1, 2]) expect(rows.get(orders[i]!.orderNo)).toMatchObject({ returnRoute: null });
+    expect(rows.get(orders[3]!.orderNo)).toMatchObject({
+      state: "cancelled",
+      returnRoute: "cancel",
+      returnReason: "cancelWithinPeriod",
+    });
+    expect(rows.get(orders[4]!.orderNo)).toMatchObject({
+      state: "queued",
+      returnRoute: "cancel",
+      returnReason: "cancelRefused",
+    });
+    // The company's e-Arşiv cancel that went through; after the period its return is the buyer's.
+    expect(rows.get(orders[5]!.orderNo)).toMatchObject({ state: "cancelled", returnRoute: "cancel" });
+    const late = await company([orders[5]!]);
+    await cycle(late, { provider: service().provider });
+    await store.db
+      .update(engineSchema.orderLedger)
+      .set({ payload: { ...orders[5]!, status: "RETURNED" } })
+      .where(eq(engineSchema.orderLedger.companyId, late.companyId));
+    expect(await cycle(late, { provider: s.provider }, new Date("2026-12-05T09:00:00Z"))).toMatchObject({
+      returns: 1,
+      cancelled: 0,
+    });
+    expect((await rowsOf(late.companyId))[0]).toMatchObject({
+      returnRoute: "iade",
+      returnReason: "companyBuyerIssues",
+    });
+
+    // A failure that is not the service's stops the pass.
+    const broken = await company(makeOrders(1, buyers, { prefix: "IM11b" }));
+    await cycle(broken, { provider: service().provider });
+    await store.db
+      .update(engineSchema.orderLedger)
+      .set({ payload: { ...makeOrders(1, buyers, { prefix: "IM11b" })[0]!, status: "RETURNED" } })
+      .where(eq(engineSchema.orderLedger.companyId, broken.companyId));
+    const bug = service({ cancel: () => Promise.reject(new TypeError("boom")) });
+    await expect(cycle(broken, { provider: bug.provider }, within)).rejects.toThrow("boom");
+  });
+
+  it("each step of a pass takes at most `limit` invoices", async () => {
+    const orders = makeOrders(3, buyers, { prefix: "IM12" });
+    const at = await company(orders);
+    // Three numbered, none sent (every send timed out); then one a pass is sent.
+    const down = service({ send: () => Promise.reject(fail("timeout")) });
+    expect((await cycle(at, { provider: down.provider, leaseMs: 0, retry: { baseMs: 0 } })).prepared).toBe(3);
+    const up = service();
+    const limited = { provider: up.provider, leaseMs: 0, limit: 1 };
+    expect(await cycle(at, limited, new Date(NOW.getTime() + 1))).toMatchObject({ sent: 1 });
+    expect(up.sends).toHaveLength(1);
+    await cycle(at, { provider: up.provider, leaseMs: 0 }, new Date(NOW.getTime() + 2));
+    expect((await rowsOf(at.companyId)).map((r) => r.state)).toEqual(["queued", "queued", "queued"]);
+    // Status and the shop: one a pass.
+    const shop = recordingShop();
+    expect(await cycle(at, { ...limited, shop: shop.shop })).toMatchObject({ refreshed: 1, attached: 1 });
+    expect(up.queries.at(-1)).toHaveLength(1);
+    // Returns: one decided a pass.
+    for (const o of orders)
+      await store.db
+        .update(engineSchema.orderLedger)
+        .set({ payload: { ...o, status: "RETURNED" } })
+        .where(eq(engineSchema.orderLedger.orderNo, o.orderNo));
+    const after = new Date("2026-12-05T09:00:00Z");
+    expect((await cycle(at, limited, after)).returns).toBe(1);
+    expect((await cycle(at, { provider: up.provider }, after)).returns).toBe(2);
+  });
+
+  it("a stored return invoice is built with the sale it returns; a row without its time takes its creation's", async () => {
+    const at = await company(makeOrders(1, buyers, { prefix: "IM13" }));
+    expect((await cycle(at)).generated).toBe(1);
+    const [sale] = await rowsOf(at.companyId);
+    // An IADE row as the seller issued them before issue 35, numbered before migration 0048 (no time).
+    await store.db.insert(einvoices).values({
+      ...at,
+      orderNo: sale!.orderNo,
+      shopOrderId: sale!.shopOrderId,
+      ettn: randomUUID(),
+      number: "EPA2026000000002",
+      profile: "EARSIVFATURA",
+      type: "IADE",
+      returnOfId: sale!.id,
+      buyer: sale!.buyer,
+      total: sale!.total,
+      currency: "TRY",
+      issueDate: "2026-11-21",
+      createdAt: new Date("2026-11-21T07:08:09Z"),
+    });
+    expect(await cycle(at)).toMatchObject({ generated: 1, failed: 0 });
+    const rows = await rowsOf(at.companyId);
+    const iade = rows.find((r) => r.type === "IADE")!;
+    expect(iade.state).toBe("generated");
+    // Turkish time of its creation; the sale keeps the time it was numbered at (12:00 UTC is 15:00).
+    expect(iade.ubl).toContain("<cbc:IssueTime>10:08:09</cbc:IssueTime>");
+    expect(sale!.ubl).toContain(`<cbc:IssueTime>${sale!.issueTime}</cbc:IssueTime>`);
+    expect(sale!.issueTime).toBe("15:00:00");
+    expect(iade.ubl).toMatch(
+      new RegExp(
+        `<cac:BillingReference>\\s*<cac:InvoiceDocumentReference>\\s*<cbc:ID>${sale!.number}</cbc:ID>\\s*<cbc:IssueDate>${sale!.issueDate}</cbc:IssueDate>`,
+      ),
+    );
+    expect(sale!.ubl).not.toContain("BillingReference");
+    const [joined] = await invoicesWithOrders(store.db, eq(einvoices.id, iade.id));
+    const { document } = buildFor(joined!, await sellerFromCompany(store.db, at.companyId));
+    expect(document.returnOf).toEqual({ number: sale!.number, issueDate: sale!.issueDate, ettn: sale!.ettn });
   });
 
   it("a portal pass stops at a failure that is not the document's", async () => {

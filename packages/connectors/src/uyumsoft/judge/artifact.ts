@@ -5,11 +5,25 @@
  * mapped to the local file whose targetNamespace is the one the import names.
  */
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** `../shared/ground-truth/` next to the repository root (this file is packages/connectors/src/uyumsoft/judge/). */
-export const GROUND_TRUTH = fileURLToPath(new URL("../../../../../../shared/ground-truth/", import.meta.url));
+/**
+ * `shared/ground-truth/` next to the repository root (or under `EP_SHARED_DIR`), found by walking up from
+ * this file: a copy of the repository nested deeper (Stryker's sandbox under `<repo>/.stryker-tmp/`) reads
+ * the vendor files in place too. Same rule as einvoice's `findSharedRoot`.
+ */
+function groundTruthDir(from: string, env = process.env.EP_SHARED_DIR): string {
+  if (env) return `${join(resolve(env), "ground-truth")}/`;
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "shared", "ground-truth"))) return `${join(dir, "shared", "ground-truth")}/`;
+    // This file is packages/connectors/src/uyumsoft/judge/: the repository's parent by default.
+    if (dirname(dir) === dir)
+      return fileURLToPath(new URL("../../../../../../shared/ground-truth/", import.meta.url));
+  }
+}
+export const GROUND_TRUTH = groundTruthDir(dirname(fileURLToPath(import.meta.url)));
 export const UYUMSOFT_DIR = `${GROUND_TRUTH}uyumsoft/`;
 export const WSDL_PATH = `${UYUMSOFT_DIR}Integration.wsdl`;
 
