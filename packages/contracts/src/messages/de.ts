@@ -173,8 +173,10 @@ export const de: MessageCatalog = {
         noStockFile:
           "Noch keine Bestands- und Preisdatei: zuerst die Bestands- oder Preisübertragung ausführen.",
         stockFileAt: "Zuletzt aktualisiert: {{at}} ({{count}} Produkte)",
-        ordersHelp: "Die Bestelldatei, die Sie aus dem JetStok-Panel exportiert haben (Excel oder CSV, Kopfzeile in der ersten Zeile). Jede Zeile wird geprüft und gespeichert; dieselbe Datei wird nicht zweimal übernommen.",
-        ordersUsed: "Die nächste Bestellübertragung liest die Bestellungen dieser Datei; jede Bestellung wird einmal ins ERP geschrieben.",
+        ordersHelp:
+          "Die Bestelldatei, die Sie aus dem JetStok-Panel exportiert haben (Excel oder CSV, Kopfzeile in der ersten Zeile). Jede Zeile wird geprüft und gespeichert; dieselbe Datei wird nicht zweimal übernommen.",
+        ordersUsed:
+          "Die nächste Bestellübertragung liest die Bestellungen dieser Datei; jede Bestellung wird einmal ins ERP geschrieben.",
         ordersUpload: "JetStok-Bestelldatei hochladen",
         ordersFiles: "Hochgeladene Bestelldateien",
       },

@@ -198,8 +198,10 @@ export const en: MessageCatalog = {
         stockFile: "Download the stock and price file",
         noStockFile: "No stock and price file yet: run the stock or price transfer first.",
         stockFileAt: "Last updated: {{at}} ({{count}} products)",
-        ordersHelp: "The orders file you exported from the JetStok panel (Excel or CSV, header in the first row). Each row is checked and kept; the same file is not taken twice.",
-        ordersUsed: "The next order transfer reads this file's orders; each order is written to the ERP once.",
+        ordersHelp:
+          "The orders file you exported from the JetStok panel (Excel or CSV, header in the first row). Each row is checked and kept; the same file is not taken twice.",
+        ordersUsed:
+          "The next order transfer reads this file's orders; each order is written to the ERP once.",
         ordersUpload: "Upload a JetStok orders file",
         ordersFiles: "Uploaded orders files",
       },

@@ -169,8 +169,10 @@ export const es: MessageCatalog = {
         noStockFile:
           "Todavía no hay archivo de stock y precios: ejecute primero la transferencia de stock o precios.",
         stockFileAt: "Última actualización: {{at}} ({{count}} productos)",
-        ordersHelp: "El archivo de pedidos que exportó del panel de JetStok (Excel o CSV, encabezado en la primera fila). Cada fila se comprueba y se guarda; el mismo archivo no se toma dos veces.",
-        ordersUsed: "La próxima transferencia de pedidos lee los pedidos de este archivo; cada pedido se escribe en el ERP una vez.",
+        ordersHelp:
+          "El archivo de pedidos que exportó del panel de JetStok (Excel o CSV, encabezado en la primera fila). Cada fila se comprueba y se guarda; el mismo archivo no se toma dos veces.",
+        ordersUsed:
+          "La próxima transferencia de pedidos lee los pedidos de este archivo; cada pedido se escribe en el ERP una vez.",
         ordersUpload: "Subir un archivo de pedidos de JetStok",
         ordersFiles: "Archivos de pedidos subidos",
       },

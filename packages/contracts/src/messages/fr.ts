@@ -170,8 +170,10 @@ export const fr: MessageCatalog = {
         noStockFile:
           "Pas encore de fichier de stock et de prix : lancez d'abord le transfert de stock ou de prix.",
         stockFileAt: "Dernière mise à jour : {{at}} ({{count}} produits)",
-        ordersHelp: "Le fichier de commandes exporté depuis le panneau JetStok (Excel ou CSV, en-tête en première ligne). Chaque ligne est vérifiée et conservée ; le même fichier n'est pas pris deux fois.",
-        ordersUsed: "Le prochain transfert des commandes lit les commandes de ce fichier ; chaque commande est écrite une fois dans l'ERP.",
+        ordersHelp:
+          "Le fichier de commandes exporté depuis le panneau JetStok (Excel ou CSV, en-tête en première ligne). Chaque ligne est vérifiée et conservée ; le même fichier n'est pas pris deux fois.",
+        ordersUsed:
+          "Le prochain transfert des commandes lit les commandes de ce fichier ; chaque commande est écrite une fois dans l'ERP.",
         ordersUpload: "Téléverser un fichier de commandes JetStok",
         ordersFiles: "Fichiers de commandes téléversés",
       },

@@ -158,7 +158,8 @@ export const ja: MessageCatalog = {
         stockFile: "在庫・価格ファイルをダウンロード",
         noStockFile: "在庫・価格ファイルはまだありません。先に在庫または価格の転送を実行してください。",
         stockFileAt: "最終更新: {{at}}({{count}} 商品)",
-        ordersHelp: "JetStok パネルからエクスポートした注文ファイル(Excel または CSV、1 行目が見出し)。各行を確認して保存します。同じファイルは二度取り込みません。",
+        ordersHelp:
+          "JetStok パネルからエクスポートした注文ファイル(Excel または CSV、1 行目が見出し)。各行を確認して保存します。同じファイルは二度取り込みません。",
         ordersUsed: "次の注文転送がこのファイルの注文を読み込みます。各注文は ERP に一度だけ書き込まれます。",
         ordersUpload: "JetStok の注文ファイルをアップロード",
         ordersFiles: "アップロードした注文ファイル",

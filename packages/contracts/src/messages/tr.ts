@@ -202,8 +202,10 @@ export const tr = {
         stockFile: "Stok ve fiyat dosyasını indir",
         noStockFile: "Henüz stok ve fiyat dosyası yok: önce stok veya fiyat aktarımını çalıştırın.",
         stockFileAt: "Son güncelleme: {{at}} ({{count}} ürün)",
-        ordersHelp: "JetStok panelinden dışa aktardığınız sipariş dosyası (Excel veya CSV, ilk satırı başlık). Her satır kontrol edilip saklanır; aynı dosya ikinci kez alınmaz.",
-        ordersUsed: "Bir sonraki sipariş aktarımı bu dosyanın siparişlerini okur; her sipariş ERP'ye bir kez yazılır.",
+        ordersHelp:
+          "JetStok panelinden dışa aktardığınız sipariş dosyası (Excel veya CSV, ilk satırı başlık). Her satır kontrol edilip saklanır; aynı dosya ikinci kez alınmaz.",
+        ordersUsed:
+          "Bir sonraki sipariş aktarımı bu dosyanın siparişlerini okur; her sipariş ERP'ye bir kez yazılır.",
         ordersUpload: "JetStok sipariş dosyasını yükle",
         ordersFiles: "Yüklenen sipariş dosyaları",
       },

@@ -144,7 +144,8 @@ export const zh: MessageCatalog = {
         stockFile: "下载库存和价格文件",
         noStockFile: "还没有库存和价格文件:请先运行库存或价格传输。",
         stockFileAt: "最后更新:{{at}}({{count}} 个商品)",
-        ordersHelp: "您从 JetStok 面板导出的订单文件(Excel 或 CSV,第一行为标题)。每一行都会检查并保存;同一文件不会被接收两次。",
+        ordersHelp:
+          "您从 JetStok 面板导出的订单文件(Excel 或 CSV,第一行为标题)。每一行都会检查并保存;同一文件不会被接收两次。",
         ordersUsed: "下一次订单传输会读取此文件的订单;每个订单只写入 ERP 一次。",
         ordersUpload: "上传 JetStok 订单文件",
         ordersFiles: "已上传的订单文件",

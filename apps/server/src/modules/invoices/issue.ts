@@ -20,7 +20,7 @@ import {
   returnRoute,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
-import { and, asc, eq, inArray, isNull, lt, lte, notExists, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
