@@ -172,7 +172,7 @@ export const sandboxConnectResultSchema = z.object({
 /** Which marketplace sandboxes to connect too (their system keys); none: the shop and ERP only. */
 export const sandboxConnectRequestSchema = z
   .object({ channels: z.array(z.string().max(40)).max(10).optional() })
-  .optional();
+  .nullish();
 export type SandboxConnectResult = z.infer<typeof sandboxConnectResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
