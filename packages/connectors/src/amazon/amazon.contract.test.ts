@@ -5,7 +5,7 @@
  * Every request is judged with the rules after each test; the emulator's own answers are judged too.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createSalesChannelConnector,
   listConnectors,
@@ -20,7 +20,7 @@ import {
   ConformanceTally,
   describeRulesDocumented,
   describeVersionPin,
-  expectConformance,
+  judgeMarketplaceSuite,
   refusedInvoiceLink,
   refusedListing,
   withChannelSandbox,
@@ -63,15 +63,13 @@ beforeAll(async () => {
   });
   shop = createAmazonConnector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expect(emu.answerProblems).toEqual([]);
-  expectConformance("amazon", tally.report, {
-    operations: 10,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite(
+  "amazon",
+  tally,
+  () => emu,
+  10,
+  (e) => expect(e.answerProblems).toEqual([]),
+);
 
 const lwaCalls = () => emu.recorder.list().filter((r) => r.path === "/auth/o2/token").length;
 

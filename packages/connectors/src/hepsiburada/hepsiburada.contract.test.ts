@@ -5,7 +5,7 @@
  * invoice link, the date-format and cancelled-list rules on both sides of the disagreement, faults.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listSalesChannelSandboxes } from "../registry";
 import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
@@ -14,8 +14,8 @@ import { caught, readAllPages, testContext } from "../testing/contract";
 import {
   ConformanceTally,
   describeVersionPin,
-  expectConformance,
   expectRulesDocumented,
+  judgeMarketplaceSuite,
   withChannelSandbox,
 } from "../testing/contract-suite";
 import { judgeWithRules } from "../testing/runtime-rules";
@@ -36,14 +36,7 @@ beforeAll(async () => {
   emu = await startHepsiburadaEmulator({ seed: 5, productCount: 1200, orderCount: 130, uploadDelayMs: 40 });
   shop = createHepsiburadaConnector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expectConformance("hepsiburada", tally.report, {
-    operations: 14,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite("hepsiburada", tally, () => emu, 14);
 
 describe("Hepsiburada catalogue", () => {
   it("connects with Basic Auth (merchant id + service key) and User-Agent", async () => {

@@ -6,7 +6,7 @@
  * rules at the end of each test.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createSalesChannelConnector,
   listConnectors,
@@ -21,7 +21,7 @@ import {
   ConformanceTally,
   describeRulesDocumented,
   describeVersionPin,
-  expectConformance,
+  judgeMarketplaceSuite,
   refusedInvoiceLink,
   refusedListing,
   withChannelSandbox,
@@ -44,14 +44,7 @@ beforeAll(async () => {
   emu = await startN11Emulator({ seed: 7, productCount: 2600, orderCount: 250, taskDelayMs: 40 });
   shop = createN11Connector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expectConformance("n11", tally.report, {
-    operations: 7,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite("n11", tally, () => emu, 7);
 
 describe("n11 catalogue", () => {
   it("connects with the appkey/appsecret headers", async () => {

@@ -175,6 +175,31 @@ export function contractSuite<E extends TestedEmulator & RecordingEmulator, C>(o
   };
 }
 
+/**
+ * The marketplaces' suite frame: what the emulator recorded judged after each test; at the end the
+ * emulator closed, `atEnd` run, and the verdict given (at least `operations`), with its rules' refusals.
+ */
+export function judgeMarketplaceSuite<
+  E extends TestedEmulator & RecordingEmulator & { rules: { refused: number } },
+>(
+  system: string,
+  tally: ConformanceTally,
+  emulator: () => E,
+  operations: number,
+  atEnd?: (emu: E) => void,
+): void {
+  tally.takeAfterEach(emulator);
+  afterAll(async () => {
+    const emu = emulator();
+    await emu.close();
+    atEnd?.(emu);
+    expectConformance(system, tally.report, {
+      operations,
+      note: `${emu.rules.refused} refused by the emulator's rules`,
+    });
+  });
+}
+
 /** The version-pin test (issue 32) every contract suite ends with. */
 export function describeVersionPin(title: string, pin: ApiVersionPin): void {
   describe(title, () => {

@@ -6,7 +6,7 @@
  * Every request is judged with the rules at the end of each test.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createSalesChannelConnector,
   listConnectors,
@@ -21,7 +21,7 @@ import {
   ConformanceTally,
   describeRulesDocumented,
   describeVersionPin,
-  expectConformance,
+  judgeMarketplaceSuite,
   refusedListing,
   withChannelSandbox,
 } from "../testing/contract-suite";
@@ -43,14 +43,7 @@ beforeAll(async () => {
   emu = await startTrendyolEmulator({ seed: 7, productCount: 2600, orderCount: 250, batchDelayMs: 40 });
   shop = createTrendyolConnector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expectConformance("trendyol", tally.report, {
-    operations: 9,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite("trendyol", tally, () => emu, 9);
 
 describe("Trendyol catalogue", () => {
   it("connects with Basic Auth and User-Agent", async () => {
