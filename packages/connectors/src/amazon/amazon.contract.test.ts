@@ -5,8 +5,7 @@
  * Every request is judged with the rules after each test; the emulator's own answers are judged too.
  */
 
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createSalesChannelConnector,
   listConnectors,
@@ -17,8 +16,16 @@ import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { ConformanceTally, describeVersionPin, expectConformance } from "../testing/contract-suite";
-import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import {
+  ConformanceTally,
+  describeRulesDocumented,
+  describeVersionPin,
+  judgeMarketplaceSuite,
+  refusedInvoiceLink,
+  refusedListing,
+  withChannelSandbox,
+} from "../testing/contract-suite";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { AmazonConnector, createAmazonConnector } from "./connector";
 import { AMAZON_FEEDS_VERSION_PIN, AMAZON_ORDERS_VERSION_PIN } from "./descriptor";
 import { type AmazonEmulator, startAmazonEmulator } from "./emulator/server";
@@ -56,15 +63,13 @@ beforeAll(async () => {
   });
   shop = createAmazonConnector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expect(emu.answerProblems).toEqual([]);
-  expectConformance("amazon", tally.report, {
-    operations: 10,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite(
+  "amazon",
+  tally,
+  () => emu,
+  10,
+  (e) => expect(e.answerProblems).toEqual([]),
+);
 
 const lwaCalls = () => emu.recorder.list().filter((r) => r.path === "/auth/o2/token").length;
 
@@ -87,35 +92,10 @@ describe("Amazon catalogue", () => {
 
   it("refuses product listing and the invoice link in Turkish without calling Amazon", async () => {
     const before = emu.counters.writes;
-    const e = await caught(
-      shop.createProduct({
-        product: {
-          sku: "X",
-          name: "X",
-          categoryPath: [],
-          vatRate: 20,
-          unit: "Adet",
-          variants: [],
-          images: [],
-          isActive: true,
-        },
-      }),
-    );
+    const e = await refusedListing(shop);
     expect(e.reason).toBe("unsupported");
     expect(e.merchantMessage).toMatch(/Seller Central/);
-    const inv = await caught(
-      shop.attachInvoice("403-1", {
-        invoice: {
-          orderRef: "403-1",
-          number: "EPA2026000000001",
-          uuid: "u",
-          date: "2026-11-28",
-          currency: "TRY",
-          lines: [],
-          totals: { net: 0, tax: 0, gross: 0 },
-        },
-      }),
-    );
+    const inv = await refusedInvoiceLink(shop, "403-1");
     expect(inv.reason).toBe("unsupported");
     expect(emu.counters.writes).toBe(before);
   });
@@ -358,11 +338,8 @@ describe("Amazon sandbox", () => {
   it("starts from the registry's channel sandboxes with orders placed and the judge in front", async () => {
     const entry = listSalesChannelSandboxes().find((s) => s.system === "amazon");
     expect(entry?.available?.()).toBe(true);
-    const baseUrl = "http://127.0.0.1:1/sandbox/amazon/t1";
-    const credentials = entry?.credentials(baseUrl, (n) => `${n}-0123456789abcdef`) ?? {};
-    const sandbox = await entry?.start({ seed: 3, baseUrl, credentials, profile: "standard" });
-    try {
-      const token = await sandbox?.app.inject({
+    await withChannelSandbox(entry, async (app, credentials) => {
+      const token = await app.inject({
         method: "POST",
         url: "/auth/o2/token",
         headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -374,26 +351,22 @@ describe("Amazon sandbox", () => {
         }).toString(),
       });
       const access = (token?.json() as { access_token?: string } | undefined)?.access_token ?? "";
-      const res = await sandbox?.app.inject({
+      const res = await app.inject({
         method: "GET",
         url: `/listings/2021-08-01/items/${credentials.sellerId}?marketplaceIds=A33AVAJ2PDY3EV&pageSize=5`,
         headers: { "x-amz-access-token": access },
       });
       expect(res?.statusCode).toBe(200);
       expect(((res?.json() as { items?: unknown[] } | undefined)?.items ?? []).length).toBe(5);
-    } finally {
-      await sandbox?.close();
-    }
+    });
   });
 });
 
-describe("Amazon rules are documented and sourced", () => {
-  it("VERIFIED.md names every rule and every rule has a source", () => {
-    const md = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
-    expect(rulesMissingFrom(md, amazonRules())).toEqual([]);
-    expect(unsourcedRules(amazonRules())).toEqual([]);
-  });
-});
+describeRulesDocumented(
+  "Amazon rules are documented and sourced",
+  new URL("./VERIFIED.md", import.meta.url),
+  amazonRules(),
+);
 
 describeVersionPin("Amazon Orders API: version pin", AMAZON_ORDERS_VERSION_PIN);
 describeVersionPin("Amazon Feeds API: version pin", AMAZON_FEEDS_VERSION_PIN);

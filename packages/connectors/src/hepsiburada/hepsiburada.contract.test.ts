@@ -5,15 +5,20 @@
  * invoice link, the date-format and cancelled-list rules on both sides of the disagreement, faults.
  */
 
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listSalesChannelSandboxes } from "../registry";
 import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { ConformanceTally, describeVersionPin, expectConformance } from "../testing/contract-suite";
-import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import {
+  ConformanceTally,
+  describeVersionPin,
+  expectRulesDocumented,
+  judgeMarketplaceSuite,
+  withChannelSandbox,
+} from "../testing/contract-suite";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { createHepsiburadaConnector } from "./connector";
 import { type HepsiburadaEmulator, startHepsiburadaEmulator } from "./emulator/server";
 import { judgeHepsiburadaRequest } from "./judge/requests";
@@ -31,14 +36,7 @@ beforeAll(async () => {
   emu = await startHepsiburadaEmulator({ seed: 5, productCount: 1200, orderCount: 130, uploadDelayMs: 40 });
   shop = createHepsiburadaConnector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expectConformance("hepsiburada", tally.report, {
-    operations: 14,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite("hepsiburada", tally, () => emu, 14);
 
 describe("Hepsiburada catalogue", () => {
   it("connects with Basic Auth (merchant id + service key) and User-Agent", async () => {
@@ -221,21 +219,15 @@ describe("Hepsiburada rules, both sides", () => {
     expect((await createHepsiburadaConnector(emu.credentials, ctx()).testConnection()).ok).toBe(true);
   });
 
-  it("VERIFIED.md names every rule and every rule has a source", () => {
-    const md = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
-    expect(rulesMissingFrom(md, hepsiburadaRules())).toEqual([]);
-    expect(unsourcedRules(hepsiburadaRules())).toEqual([]);
-  });
+  it("VERIFIED.md names every rule and every rule has a source", () =>
+    expectRulesDocumented(new URL("./VERIFIED.md", import.meta.url), hepsiburadaRules()));
 });
 
 describe("Hepsiburada sandbox", () => {
   it("starts from the registry's channel sandboxes with paid orders waiting", async () => {
     const entry = listSalesChannelSandboxes().find((s) => s.system === "hepsiburada");
-    const baseUrl = "http://127.0.0.1:1/sandbox/hepsiburada/t1";
-    const credentials = entry?.credentials(baseUrl, (n) => `${n}-0123456789abcdef`) ?? {};
-    const sandbox = await entry?.start({ seed: 3, baseUrl, credentials, profile: "standard" });
-    try {
-      const res = await sandbox?.app.inject({
+    await withChannelSandbox(entry, async (app, credentials) => {
+      const res = await app.inject({
         method: "GET",
         url: `/oms/orders/merchantid/${credentials.merchantId}?offset=0&limit=100`,
         headers: {
@@ -245,9 +237,7 @@ describe("Hepsiburada sandbox", () => {
       });
       expect(res?.statusCode).toBe(200);
       expect(((res?.json() as { items?: unknown[] } | undefined)?.items ?? []).length).toBeGreaterThan(0);
-    } finally {
-      await sandbox?.close();
-    }
+    });
   });
 });
 

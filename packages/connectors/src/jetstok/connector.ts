@@ -7,22 +7,11 @@
  */
 
 import { message } from "@ep/contracts";
-import type {
-  ConnectionInfo,
-  ConnectorContext,
-  Credentials,
-  PriceUpdate,
-  ShopCapability,
-  ShopCategory,
-  ShopConnector,
-  ShopFileExchange,
-  ShopProductRef,
-  StockUpdate,
-} from "../sdk/connector";
+import type { ConnectionInfo, PriceUpdate, ShopFileExchange, StockUpdate } from "../sdk/connector";
 import { type BatchResult, ConnectorError } from "../sdk/errors";
-import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "../sdk/model";
+import type { Order, Page, PageQuery, StockLocation } from "../sdk/model";
+import { ReadOnlyShopConnector } from "../sdk/read-only-shop";
 import { defineConnector, factoryOf, urlField } from "../sdk/skeleton";
-import { unsupportedOperation } from "../sdk/util";
 import { ordersFromFiles } from "./layout";
 
 export const JETSTOK_PANEL_URL = "https://app.jetstok.com";
@@ -56,48 +45,12 @@ export const jetstokDescriptor = defineConnector("shop", "jetstok", {
     "JetStok: API yok; stok ve fiyat dosyası indirilip JetStok'a Excel ile aktarılır, JetStok'un sipariş dosyası buraya yüklenir.",
 });
 
-export class JetStokConnector implements ShopConnector {
+/**
+ * Category, product, order-status and invoice writes are refused as the read-only shops refuse them;
+ * JetStok's own lists are not in any file it exports, so there are none to offer.
+ */
+export class JetStokConnector extends ReadOnlyShopConnector {
   readonly descriptor = jetstokDescriptor;
-
-  constructor(
-    private readonly credentials: Credentials,
-    private readonly ctx: ConnectorContext,
-  ) {}
-
-  private refuse(capability: ShopCapability, operation: string): Promise<never> {
-    return Promise.reject(unsupportedOperation(this.descriptor, capability, operation));
-  }
-  createCategory(): Promise<ShopCategory> {
-    return this.refuse("categoryWrite", "createCategory");
-  }
-  createProduct(): Promise<ShopProductRef> {
-    return this.refuse("productWrite", "createProduct");
-  }
-  updateProduct(): Promise<ShopProductRef> {
-    return this.refuse("productWrite", "updateProduct");
-  }
-  updateOrderStatus(): Promise<void> {
-    return this.refuse("orderStatusWrite", "updateOrderStatus");
-  }
-  attachInvoice(): Promise<void> {
-    return this.refuse("invoiceWrite", "attachInvoice");
-  }
-  // JetStok's own lists are not in any file it exports: none to offer.
-  async listCategories(): Promise<ShopCategory[]> {
-    return [];
-  }
-  async listOrderStatuses(): Promise<Option[]> {
-    return [];
-  }
-  async listPaymentTypes(): Promise<Option[]> {
-    return [];
-  }
-  async listPriceLists(): Promise<PriceGroup[]> {
-    return [];
-  }
-  async listSalesChannels(): Promise<Option[]> {
-    return [];
-  }
 
   private get files(): ShopFileExchange {
     const files = this.ctx.shopFiles;
@@ -128,13 +81,13 @@ export class JetStokConnector implements ShopConnector {
     return [{ id: JETSTOK_LOCATION_ID, name: message("connectors.jetstok.location") }];
   }
 
-  async setStock(items: StockUpdate[]): Promise<BatchResult> {
+  override async setStock(items: StockUpdate[]): Promise<BatchResult> {
     // One location: the engine sums the ERP's warehouses mapped to it before it writes.
     await this.files.putStockRows(items.map((i) => ({ sku: i.sku, qty: i.qty })));
     return { applied: items.length, failed: [], calls: 0 };
   }
 
-  async setPrices(items: PriceUpdate[]): Promise<BatchResult> {
+  override async setPrices(items: PriceUpdate[]): Promise<BatchResult> {
     await this.files.putStockRows(
       items.map((i) => ({ sku: i.sku, price: i.amount, listPrice: i.listAmount, currency: i.currency })),
     );

@@ -6,6 +6,7 @@
  */
 
 import type { CategoryAttribute, ShopCategory } from "../sdk/connector";
+import { flattenCategoryTree } from "../sdk/marketplace";
 import type { N11Client, Row } from "./client";
 import { N11_PRODUCT_PAGE } from "./descriptor";
 
@@ -26,16 +27,7 @@ export class N11Catalog {
     const body = await this.client.get("/cdn/categories", "getCategories");
     // The tree comes as { categories: [...] } (a bare array in older answers): both are read.
     const top = Array.isArray(body) ? (body as Row[]) : rows((body as Row | undefined)?.categories);
-    const out: ShopCategory[] = [];
-    const walk = (list: Row[], parentId?: string) => {
-      for (const c of list) {
-        const id = String(c.id);
-        out.push({ id, name: String(c.name ?? ""), parentId });
-        walk(rows(c.subCategories), id);
-      }
-    };
-    walk(top);
-    return out;
+    return flattenCategoryTree(top);
   }
 
   async listCategoryAttributes(categoryId: string): Promise<CategoryAttribute[]> {

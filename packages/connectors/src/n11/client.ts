@@ -8,6 +8,7 @@
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
+import { MarketplaceRequests, type QueryValues } from "../sdk/marketplace";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import { N11_API_URL, n11Descriptor } from "./descriptor";
 
@@ -33,7 +34,7 @@ export class N11Client {
   readonly http: HttpClient;
   readonly creds: Record<string, string>;
   readonly integrator: string;
-  private readonly headers: Record<string, string>;
+  private readonly requests: MarketplaceRequests;
 
   constructor(
     credentials: Credentials,
@@ -41,30 +42,19 @@ export class N11Client {
   ) {
     this.creds = requireCredentials("n11", n11Descriptor.credentials, credentials);
     this.integrator = (this.creds.integratorName ?? "").trim() || "EntegrasyonPaneli";
-    this.headers = { appkey: this.creds.appKey ?? "", appsecret: this.creds.appSecret ?? "" };
     this.http = createConnectorHttp(n11Descriptor, ctx, {
       baseUrl: (this.creds.apiUrl ?? N11_API_URL).replace(/\/+$/, ""),
       secrets: [this.creds.appSecret ?? ""],
     });
+    this.requests = new MarketplaceRequests(
+      this.http,
+      { appkey: this.creds.appKey ?? "", appsecret: this.creds.appSecret ?? "" },
+      classify,
+    );
   }
 
-  async get(
-    path: string,
-    operation: string,
-    query: Record<string, string | undefined> = {},
-  ): Promise<unknown> {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, v);
-    const qs = q.toString();
-    const res = await this.http.request({
-      method: "GET",
-      url: qs ? `${path}?${qs}` : path,
-      operation,
-      kind: "read",
-      headers: () => this.headers,
-      classify: classify(operation),
-    });
-    return res.json;
+  get(path: string, operation: string, query: QueryValues = {}): Promise<unknown> {
+    return this.requests.get(path, operation, query);
   }
 
   /** A POST or PUT with a JSON body; `read` for n11's queries that are POSTs (task-details). */
@@ -75,16 +65,6 @@ export class N11Client {
     json: unknown,
     opts: { idempotent?: boolean; read?: boolean } = {},
   ): Promise<unknown> {
-    const res = await this.http.request({
-      method,
-      url: path,
-      operation,
-      kind: opts.read ? "read" : "write",
-      body: { json },
-      idempotent: opts.read ? true : opts.idempotent,
-      headers: () => this.headers,
-      classify: classify(operation),
-    });
-    return res.json;
+    return (await this.requests.send(method, path, operation, json, opts)).json;
   }
 }

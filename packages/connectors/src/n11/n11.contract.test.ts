@@ -6,8 +6,7 @@
  * rules at the end of each test.
  */
 
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createSalesChannelConnector,
   listConnectors,
@@ -18,8 +17,16 @@ import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { ConformanceTally, describeVersionPin, expectConformance } from "../testing/contract-suite";
-import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import {
+  ConformanceTally,
+  describeRulesDocumented,
+  describeVersionPin,
+  judgeMarketplaceSuite,
+  refusedInvoiceLink,
+  refusedListing,
+  withChannelSandbox,
+} from "../testing/contract-suite";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { createN11Connector, N11Connector } from "./connector";
 import { N11_ORDER_WINDOW_MS } from "./descriptor";
 import { type N11Emulator, startN11Emulator } from "./emulator/server";
@@ -37,14 +44,7 @@ beforeAll(async () => {
   emu = await startN11Emulator({ seed: 7, productCount: 2600, orderCount: 250, taskDelayMs: 40 });
   shop = createN11Connector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expectConformance("n11", tally.report, {
-    operations: 7,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite("n11", tally, () => emu, 7);
 
 describe("n11 catalogue", () => {
   it("connects with the appkey/appsecret headers", async () => {
@@ -72,35 +72,10 @@ describe("n11 catalogue", () => {
 
   it("refuses product listing and invoice links in Turkish without calling n11", async () => {
     const before = emu.counters.requests;
-    const e = await caught(
-      shop.createProduct({
-        product: {
-          sku: "X",
-          name: "X",
-          categoryPath: [],
-          vatRate: 20,
-          unit: "Adet",
-          variants: [],
-          images: [],
-          isActive: true,
-        },
-      }),
-    );
+    const e = await refusedListing(shop);
     expect(e.reason).toBe("unsupported");
     expect(e.merchantMessage).toMatch(/Satıcı Ofisi/);
-    const inv = await caught(
-      shop.attachInvoice("1", {
-        invoice: {
-          orderRef: "1",
-          number: "EPA2026000000001",
-          uuid: "u",
-          date: "2026-11-28",
-          currency: "TRY",
-          lines: [],
-          totals: { net: 0, tax: 0, gross: 0 },
-        },
-      }),
-    );
+    const inv = await refusedInvoiceLink(shop, "1");
     expect(inv.merchantMessage).toMatch(/SellerInvoiceService/);
     expect(emu.counters.requests).toBe(before);
   });
@@ -346,29 +321,22 @@ describe("n11 faults and refusals", () => {
 describe("n11 sandbox", () => {
   it("starts from the registry's channel sandboxes with orders placed and the judge in front", async () => {
     const entry = listSalesChannelSandboxes().find((s) => s.system === "n11");
-    const baseUrl = "http://127.0.0.1:1/sandbox/n11/t1";
-    const credentials = entry?.credentials(baseUrl, (n) => `${n}-0123456789abcdef`) ?? {};
-    const sandbox = await entry?.start({ seed: 3, baseUrl, credentials, profile: "standard" });
-    try {
-      const res = await sandbox?.app.inject({
+    await withChannelSandbox(entry, async (app, credentials) => {
+      const res = await app.inject({
         method: "GET",
         url: "/rest/delivery/v1/shipmentPackages?size=50",
         headers: { appkey: String(credentials.appKey), appsecret: String(credentials.appSecret) },
       });
       expect(res?.statusCode).toBe(200);
       expect(((res?.json() as { content?: unknown[] } | undefined)?.content ?? []).length).toBeGreaterThan(0);
-    } finally {
-      await sandbox?.close();
-    }
+    });
   });
 });
 
-describe("n11 rules are documented and sourced", () => {
-  it("VERIFIED.md names every rule and every rule has a source", () => {
-    const md = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
-    expect(rulesMissingFrom(md, n11Rules())).toEqual([]);
-    expect(unsourcedRules(n11Rules())).toEqual([]);
-  });
-});
+describeRulesDocumented(
+  "n11 rules are documented and sourced",
+  new URL("./VERIFIED.md", import.meta.url),
+  n11Rules(),
+);
 
 describeVersionPin("n11 API: version pin", N11_VERSION_PIN);

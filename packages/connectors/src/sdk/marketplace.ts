@@ -4,10 +4,15 @@
  * client's fixed headers (Basic Auth, the User-Agent the marketplace demands).
  */
 
+import type { ShopCategory } from "./connector";
+import type { ConnectorError } from "./errors";
 import type { HttpClient, HttpResponse } from "./http";
 import type { RateLimiter } from "./rate-limit";
 
 export type QueryValues = Record<string, string | undefined>;
+
+/** A marketplace's own reading of an answer (an auth failure inside a 400, say), by operation. */
+export type ClassifyAnswer = (operation: string) => (res: HttpResponse) => ConnectorError | undefined;
 
 /** `Basic base64(user:secret)`, the header both marketplaces authenticate with. */
 export function basicAuth(user: string | undefined, secret: string | undefined): string {
@@ -26,6 +31,7 @@ export class MarketplaceRequests {
   constructor(
     private readonly http: HttpClient,
     private readonly headers: Record<string, string>,
+    private readonly classify?: ClassifyAnswer,
   ) {}
 
   /** A read; `extraLimiter` adds an endpoint's own limit on top of the company's budget. */
@@ -42,26 +48,46 @@ export class MarketplaceRequests {
       kind: "read",
       headers: () => this.headers,
       extraLimiter,
+      classify: this.classify?.(operation),
     });
     return res.json;
   }
 
-  /** A JSON write; `idempotent` lets the SDK retry it after a lost answer. */
+  /**
+   * A JSON write; `idempotent` lets the SDK retry it after a lost answer. `read` marks a query that is
+   * a POST (n11's task-details): counted as a read, and always safe to retry.
+   */
   send(
     method: "POST" | "PUT",
     url: string,
     operation: string,
     json: unknown,
-    opts: { idempotent?: boolean } = {},
+    opts: { idempotent?: boolean; read?: boolean } = {},
   ): Promise<HttpResponse> {
     return this.http.request({
       method,
       url,
       operation,
-      kind: "write",
+      kind: opts.read ? "read" : "write",
       body: { json },
-      idempotent: opts.idempotent,
+      idempotent: opts.read ? true : opts.idempotent,
       headers: () => this.headers,
+      classify: this.classify?.(operation),
     });
   }
+}
+
+/** A marketplace's nested category tree (`subCategories` under each node) as the flat list, parents first. */
+export function flattenCategoryTree(top: unknown): ShopCategory[] {
+  const rows = (v: unknown) => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
+  const out: ShopCategory[] = [];
+  const walk = (list: Record<string, unknown>[], parentId?: string) => {
+    for (const c of list) {
+      const id = String(c.id);
+      out.push({ id, name: String(c.name ?? ""), parentId });
+      walk(rows(c.subCategories), id);
+    }
+  };
+  walk(rows(top));
+  return out;
 }

@@ -9,10 +9,12 @@ import type {
   ConnectorContext,
   ConnectorDescriptor,
   Credentials,
+  PriceUpdate,
   ShopCapability,
   ShopCategory,
   ShopConnector,
   ShopProductRef,
+  StockUpdate,
 } from "./connector";
 import type { BatchResult } from "./errors";
 import type { Option, Order, Page, PageQuery, PriceGroup, StockLocation } from "./model";
@@ -43,10 +45,11 @@ export abstract class ReadOnlyShopConnector implements ShopConnector {
   updateProduct(): Promise<ShopProductRef> {
     return this.refuse("productWrite", "updateProduct");
   }
-  setStock(): Promise<BatchResult> {
+  // The writes' arguments are named so that a connector which can write one (a file shop) overrides it.
+  setStock(_items: StockUpdate[]): Promise<BatchResult> {
     return this.refuse("stockWrite", "setStock");
   }
-  setPrices(): Promise<BatchResult> {
+  setPrices(_items: PriceUpdate[]): Promise<BatchResult> {
     return this.refuse("priceWrite", "setPrices");
   }
   updateOrderStatus(): Promise<void> {

@@ -185,3 +185,47 @@ export function generateCustomers(seed: number | string, count: number): Generat
   const rng = new Prng(`${seed}:customers`);
   return Array.from({ length: count }, (_, i) => generateCustomer(rng, i + 1));
 }
+
+/** A marketplace category node as the Trendyol and n11 trees give it: two levels, leaves under roots. */
+export interface CategoryNode {
+  id: number;
+  name: string;
+  parentId: number | null;
+  subCategories: CategoryNode[] | null;
+}
+
+/**
+ * The two-level category tree of a marketplace emulator, built from its catalogue's roots and children:
+ * `categoryOf` gives a (root, child) pair its leaf id, numbering nodes from `firstId + 1` in the order first
+ * met. `leafChildren` is what a leaf's `subCategories` holds (Trendyol `[]`, n11 `null`).
+ */
+export function categoryTree(firstId: number, leafChildren: [] | null) {
+  const ids = new Map<string, number>();
+  const tree: CategoryNode[] = [];
+  let next = firstId;
+  const categoryOf = (root: string, child: string): number => {
+    let r = ids.get(root);
+    if (r === undefined) {
+      r = ++next;
+      ids.set(root, r);
+      tree.push({ id: r, name: root, parentId: null, subCategories: [] });
+    }
+    const key = `${root}/${child}`;
+    let c = ids.get(key);
+    if (c === undefined) {
+      c = ++next;
+      ids.set(key, c);
+      const rootId = r;
+      tree
+        .find((t) => t.id === rootId)
+        ?.subCategories?.push({
+          id: c,
+          name: child,
+          parentId: r,
+          subCategories: leafChildren === null ? null : [],
+        });
+    }
+    return c;
+  };
+  return { tree, categoryOf };
+}

@@ -5,6 +5,7 @@
  * for test files only (not exported from the package).
  */
 
+import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectorContext, ErpConnector, ShopConnector } from "../sdk/connector";
 import type { HttpLogEntry } from "../sdk/logging";
@@ -19,7 +20,8 @@ import {
   type RecordedRequest,
   type RequestJudge,
 } from "./recorder";
-import { judgeWithRules, type RuntimeRule } from "./runtime-rules";
+import { judgeWithRules, type RuntimeRule, rulesMissingFrom, unsourcedRules } from "./runtime-rules";
+import type { SandboxEntry, SandboxInstance } from "./sandbox";
 import { expectPinnedVersionSupported } from "./version-pin";
 
 /** The conformance report of a suite: judges what its emulators recorded, test by test or at the end. */
@@ -173,6 +175,31 @@ export function contractSuite<E extends TestedEmulator & RecordingEmulator, C>(o
   };
 }
 
+/**
+ * The marketplaces' suite frame: what the emulator recorded judged after each test; at the end the
+ * emulator closed, `atEnd` run, and the verdict given (at least `operations`), with its rules' refusals.
+ */
+export function judgeMarketplaceSuite<
+  E extends TestedEmulator & RecordingEmulator & { rules: { refused: number } },
+>(
+  system: string,
+  tally: ConformanceTally,
+  emulator: () => E,
+  operations: number,
+  atEnd?: (emu: E) => void,
+): void {
+  tally.takeAfterEach(emulator);
+  afterAll(async () => {
+    const emu = emulator();
+    await emu.close();
+    atEnd?.(emu);
+    expectConformance(system, tally.report, {
+      operations,
+      note: `${emu.rules.refused} refused by the emulator's rules`,
+    });
+  });
+}
+
 /** The version-pin test (issue 32) every contract suite ends with. */
 export function describeVersionPin(title: string, pin: ApiVersionPin): void {
   describe(title, () => {
@@ -244,3 +271,75 @@ export async function expectRetriedThroughFaults<T>(
   expected(await read());
   for (const kind of ["429", "5xx", "timeout"]) expect(emu.counters.faults[kind], kind).toBe(1);
 }
+
+/** VERIFIED.md (at `verified`) names every one of `rules`, and every rule says where it comes from. */
+export function expectRulesDocumented<S>(verified: URL, rules: readonly RuntimeRule<S>[]): void {
+  const md = readFileSync(verified, "utf8");
+  expect(rulesMissingFrom(md, rules)).toEqual([]);
+  expect(unsourcedRules(rules)).toEqual([]);
+}
+
+/** The rules test every marketplace suite has, as its own block. */
+export function describeRulesDocumented<S>(
+  title: string,
+  verified: URL,
+  rules: readonly RuntimeRule<S>[],
+): void {
+  describe(title, () => {
+    it("VERIFIED.md names every rule and every rule has a source", () =>
+      expectRulesDocumented(verified, rules));
+  });
+}
+
+/**
+ * A sales channel's sandbox as the registry starts it (tenant t1, seed 3, the standard profile), handed
+ * to `probe` with its credentials and closed after.
+ */
+export async function withChannelSandbox(
+  entry: SandboxEntry | undefined,
+  probe: (app: SandboxInstance["app"], credentials: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  expect(entry).toBeDefined();
+  const baseUrl = `http://127.0.0.1:1/sandbox/${entry?.system}/t1`;
+  const credentials = entry?.credentials(baseUrl, (n) => `${n}-0123456789abcdef`) ?? {};
+  const sandbox = await entry?.start({ seed: 3, baseUrl, credentials, profile: "standard" });
+  try {
+    expect(sandbox).toBeDefined();
+    if (sandbox) await probe(sandbox.app, credentials);
+  } finally {
+    await sandbox?.close();
+  }
+}
+
+/** What a marketplace answers a product listing with (they are made in the seller's panel): the error. */
+export const refusedListing = (shop: ShopConnector) =>
+  caught(
+    shop.createProduct({
+      product: {
+        sku: "X",
+        name: "X",
+        categoryPath: [],
+        vatRate: 20,
+        unit: "Adet",
+        variants: [],
+        images: [],
+        isActive: true,
+      },
+    }),
+  );
+
+/** What a marketplace without an invoice-link call answers `attachInvoice` with: the error. */
+export const refusedInvoiceLink = (shop: ShopConnector, orderRef: string) =>
+  caught(
+    shop.attachInvoice(orderRef, {
+      invoice: {
+        orderRef,
+        number: "EPA2026000000001",
+        uuid: "u",
+        date: "2026-11-28",
+        currency: "TRY",
+        lines: [],
+        totals: { net: 0, tax: 0, gross: 0 },
+      },
+    }),
+  );

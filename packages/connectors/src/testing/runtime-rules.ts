@@ -162,3 +162,17 @@ export function unsourcedRules<S>(rules: readonly RuntimeRule<S>[]): string[] {
     .filter((r) => r.sources.length === 0 || r.sources.some((s) => !s.ref.trim() || !s.says.trim()))
     .map((r) => r.id);
 }
+
+/** The items of a request that are `bad`, each named by its `key` field: `"{key}: {problem}"`. */
+export function itemProblems(
+  items: readonly Record<string, unknown>[],
+  key: string,
+  bad: (item: Record<string, unknown>) => boolean,
+  problem: string,
+): string[] {
+  return items.filter(bad).map((i) => `${String(i[key])}: ${problem}`);
+}
+
+/** A marketplace price item whose list price is below its sale price (equal is allowed). */
+export const listPriceBelowSale = (i: Record<string, unknown>): boolean =>
+  typeof i.listPrice === "number" && typeof i.salePrice === "number" && i.listPrice < i.salePrice;

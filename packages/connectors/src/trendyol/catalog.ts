@@ -5,6 +5,7 @@
  */
 
 import type { CategoryAttribute, ShopCategory } from "../sdk/connector";
+import { flattenCategoryTree } from "../sdk/marketplace";
 import type { Row, TrendyolClient } from "./client";
 import { TRENDYOL_PRODUCT_PAGE } from "./descriptor";
 
@@ -24,16 +25,7 @@ export class TrendyolCatalog {
 
   async listCategories(): Promise<ShopCategory[]> {
     const body = (await this.client.get("/product/product-categories", "getCategoryTree")) as Row;
-    const out: ShopCategory[] = [];
-    const walk = (list: Row[], parentId?: string) => {
-      for (const c of list) {
-        const id = String(c.id);
-        out.push({ id, name: String(c.name ?? ""), parentId });
-        walk(rows(c.subCategories), id);
-      }
-    };
-    walk(rows(body?.categories));
-    return out;
+    return flattenCategoryTree(body?.categories);
   }
 
   async listCategoryAttributes(categoryId: string): Promise<CategoryAttribute[]> {

@@ -6,8 +6,7 @@
  * Every request is judged with the rules at the end of each test.
  */
 
-import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   createSalesChannelConnector,
   listConnectors,
@@ -18,8 +17,15 @@ import type { ShopConnector } from "../sdk/connector";
 import type { Order } from "../sdk/model";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { caught, readAllPages, testContext } from "../testing/contract";
-import { ConformanceTally, describeVersionPin, expectConformance } from "../testing/contract-suite";
-import { judgeWithRules, rulesMissingFrom, unsourcedRules } from "../testing/runtime-rules";
+import {
+  ConformanceTally,
+  describeRulesDocumented,
+  describeVersionPin,
+  judgeMarketplaceSuite,
+  refusedListing,
+  withChannelSandbox,
+} from "../testing/contract-suite";
+import { judgeWithRules } from "../testing/runtime-rules";
 import { createTrendyolConnector, TrendyolConnector } from "./connector";
 import { TRENDYOL_MAX_QUANTITY } from "./descriptor";
 import { startTrendyolEmulator, type TrendyolEmulator } from "./emulator/server";
@@ -37,14 +43,7 @@ beforeAll(async () => {
   emu = await startTrendyolEmulator({ seed: 7, productCount: 2600, orderCount: 250, batchDelayMs: 40 });
   shop = createTrendyolConnector(emu.credentials, ctx());
 });
-tally.takeAfterEach(() => emu);
-afterAll(async () => {
-  await emu.close();
-  expectConformance("trendyol", tally.report, {
-    operations: 9,
-    note: `${emu.rules.refused} refused by the emulator's rules`,
-  });
-});
+judgeMarketplaceSuite("trendyol", tally, () => emu, 9);
 
 describe("Trendyol catalogue", () => {
   it("connects with Basic Auth and User-Agent", async () => {
@@ -63,20 +62,7 @@ describe("Trendyol catalogue", () => {
 
   it("refuses product listing in Turkish without calling Trendyol", async () => {
     const before = emu.counters.writes;
-    const e = await caught(
-      shop.createProduct({
-        product: {
-          sku: "X",
-          name: "X",
-          categoryPath: [],
-          vatRate: 20,
-          unit: "Adet",
-          variants: [],
-          images: [],
-          isActive: true,
-        },
-      }),
-    );
+    const e = await refusedListing(shop);
     expect(e.reason).toBe("unsupported");
     expect(e.merchantMessage).toMatch(/satıcı panelinde/);
     expect(emu.counters.writes).toBe(before);
@@ -285,33 +271,26 @@ describe("Trendyol faults and refusals", () => {
 describe("Trendyol sandbox", () => {
   it("starts from the registry's channel sandboxes with orders placed and the judge in front", async () => {
     const entry = listSalesChannelSandboxes().find((s) => s.system === "trendyol");
-    const baseUrl = "http://127.0.0.1:1/sandbox/trendyol/t1";
-    const credentials = entry?.credentials(baseUrl, (n) => `${n}-0123456789abcdef`) ?? {};
-    const sandbox = await entry?.start({ seed: 3, baseUrl, credentials, profile: "standard" });
-    try {
+    await withChannelSandbox(entry, async (app, credentials) => {
       const headers = {
         authorization: `Basic ${Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString("base64")}`,
         "user-agent": `${credentials.sellerId} - ${credentials.integratorName}`,
       };
-      const res = await sandbox?.app.inject({
+      const res = await app.inject({
         method: "GET",
         url: `/integration/order/sellers/${credentials.sellerId}/orders/stream?size=50`,
         headers,
       });
       expect(res?.statusCode).toBe(200);
       expect(((res?.json() as { content?: unknown[] } | undefined)?.content ?? []).length).toBeGreaterThan(0);
-    } finally {
-      await sandbox?.close();
-    }
+    });
   });
 });
 
-describe("Trendyol rules are documented and sourced", () => {
-  it("VERIFIED.md names every rule and every rule has a source", () => {
-    const md = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
-    expect(rulesMissingFrom(md, trendyolRules())).toEqual([]);
-    expect(unsourcedRules(trendyolRules())).toEqual([]);
-  });
-});
+describeRulesDocumented(
+  "Trendyol rules are documented and sourced",
+  new URL("./VERIFIED.md", import.meta.url),
+  trendyolRules(),
+);
 
 describeVersionPin("Trendyol API: version pin", TRENDYOL_VERSION_PIN);

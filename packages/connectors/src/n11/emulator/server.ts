@@ -11,7 +11,7 @@
  */
 
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { generateCatalog, generateCustomer } from "../../testing/catalog";
+import { categoryTree, generateCatalog, generateCustomer } from "../../testing/catalog";
 import type { EmulatorCounters } from "../../testing/faults";
 import { Prng } from "../../testing/prng";
 import { recordedFrom } from "../../testing/recorder";
@@ -149,30 +149,7 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
 
   // Catalogue: one active product per SKU; categories from the catalogue's two levels (leaves: subCategories null).
   const catalog = generateCatalog({ seed, count: opts.productCount ?? 0 });
-  const categoryIds = new Map<string, number>();
-  const tree: Row[] = [];
-  let nextCategory = 1_000_000;
-  const categoryOf = (root: string, child: string): number => {
-    let r = categoryIds.get(root);
-    if (r === undefined) {
-      r = ++nextCategory;
-      categoryIds.set(root, r);
-      tree.push({ id: r, name: root, parentId: null, subCategories: [] });
-    }
-    const key = `${root}/${child}`;
-    let c = categoryIds.get(key);
-    if (c === undefined) {
-      c = ++nextCategory;
-      categoryIds.set(key, c);
-      ((tree.find((t) => t.id === r)?.subCategories ?? []) as Row[]).push({
-        id: c,
-        name: child,
-        parentId: r,
-        subCategories: null,
-      });
-    }
-    return c;
-  };
+  const { tree, categoryOf } = categoryTree(1_000_000, null);
   const products: Row[] = catalog.map((item, i) => ({
     n11ProductId: 700_000_000 + i,
     sellerId: 4242,
@@ -192,7 +169,7 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
     commissionRate: 15,
   }));
   const byCode = new Map(products.map((p) => [String(p.stockCode), p]));
-  const leaves = new Set(tree.flatMap((t) => (t.subCategories as Row[]).map((c) => Number(c.id))));
+  const leaves = new Set(tree.flatMap((t) => (t.subCategories ?? []).map((c) => c.id)));
 
   const packages: Row[] = [];
   let packageId = 112_999_000_000_000;

@@ -8,9 +8,17 @@
  */
 
 import type { RecordedRequest, RequestJudge, Verdict } from "../../testing/recorder";
-
-type Row = Record<string, unknown>;
-type Check = (v: unknown) => string | undefined;
+import {
+  bodyFields as fields,
+  idsParam as ids,
+  intParam as int,
+  isFiniteNumber as isNum,
+  isRow as isObj,
+  judgeRestCall,
+  oneOfParam as oneOf,
+  type QueryCheck,
+  strParam as str,
+} from "../../testing/rest-judge";
 
 export interface N11Operation {
   operation: string;
@@ -18,34 +26,8 @@ export interface N11Operation {
   path: RegExp;
   /** Where the shape is stated. */
   source: string;
-  query: Record<string, Check>;
+  query: Record<string, QueryCheck>;
   body?: (b: unknown) => string[];
-}
-
-const int =
-  (min = 0, max = Number.MAX_SAFE_INTEGER): Check =>
-  (v) => {
-    const n = typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : Number.NaN;
-    return Number.isInteger(n) && n >= min && n <= max ? undefined : `must be an integer ${min}..${max}`;
-  };
-const str: Check = (v) => (typeof v === "string" && v.length > 0 ? undefined : "must be a non-empty string");
-const oneOf =
-  (...values: string[]): Check =>
-  (v) =>
-    typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`;
-const ids: Check = (v) =>
-  typeof v === "string" && /^\d+(,\d+)*$/.test(v) ? undefined : "must be package ids";
-
-const isObj = (v: unknown): v is Row => !!v && typeof v === "object" && !Array.isArray(v);
-const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-
-/** Fields of an object outside `allowed`, and `required` ones missing. */
-function fields(o: Row, allowed: string[], required: string[], at: string): string[] {
-  const p: string[] = [];
-  for (const k of Object.keys(o))
-    if (!allowed.includes(k)) p.push(`${at}${k} is not a field of this request`);
-  for (const k of required) if (o[k] === undefined || o[k] === null) p.push(`${at}${k} required`);
-  return p;
 }
 
 const DOC = "https://developer.n11.com/documentation";
@@ -221,16 +203,6 @@ export function findOperation(method: string, path: string): N11Operation | unde
 
 export const judgeN11Request: RequestJudge = (r: RecordedRequest): Verdict | undefined => {
   const op = findOperation(r.method, r.path);
-  if (!op) return undefined;
-  const p: string[] = [];
-  for (const [k, v] of Object.entries(r.query ?? {})) {
-    const check = op.query[k];
-    if (!check) p.push(`${k} is not a parameter of ${op.operation}`);
-    else {
-      const problem = check(v);
-      if (problem) p.push(`${k} ${problem}`);
-    }
-  }
-  if (op.body) p.push(...op.body(r.body));
-  return { operation: op.operation, problems: p };
+  // The appkey/appsecret headers are a runtime rule (rules.ts), so no Basic Auth check here.
+  return op ? judgeRestCall(op, r) : undefined;
 };

@@ -6,7 +6,12 @@
  */
 
 import type { RecordedRequest } from "../../testing/recorder";
-import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
+import {
+  itemProblems,
+  listPriceBelowSale,
+  type RuleSource,
+  type RuntimeRule,
+} from "../../testing/runtime-rules";
 import { N11_BATCH, N11_ORDER_LIMIT, N11_ORDER_WINDOW_MS, N11_ORDERS_FROM } from "../descriptor";
 import { apiPath, findOperation } from "./requests";
 
@@ -75,6 +80,12 @@ const skus = (r: RecordedRequest): Array<Record<string, unknown>> => {
 };
 const integrator = (r: RecordedRequest) =>
   (r.body as { payload?: { integrator?: unknown } } | undefined)?.payload?.integrator;
+/** The SKUs of a price-and-stock task that are `bad`, named by stock code. */
+const pricedSkuProblems = (
+  r: RecordedRequest,
+  bad: (s: Record<string, unknown>) => boolean,
+  problem: string,
+) => (PRICE_STOCK.test(apiPath(r.path)) ? itemProblems(skus(r), "stockCode", bad, problem) : []);
 const twoDecimals = (n: unknown) => typeof n !== "number" || Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
 
 /** The rules; the minute of the order-listing limit may be scaled by tests. */
@@ -126,11 +137,11 @@ export function n11Rules(opts: { orderWindowMs?: number } = {}): RuntimeRule[] {
       description: "A price change sends listPrice and salePrice together.",
       sources: [SRC.priceStockDoc, SRC.priceStockSupport],
       check: (r) =>
-        PRICE_STOCK.test(apiPath(r.path))
-          ? skus(r)
-              .filter((s) => (s.listPrice === undefined) !== (s.salePrice === undefined))
-              .map((s) => `${String(s.stockCode)}: listPrice and salePrice must go together`)
-          : [],
+        pricedSkuProblems(
+          r,
+          (s) => (s.listPrice === undefined) !== (s.salePrice === undefined),
+          "listPrice and salePrice must go together",
+        ),
     },
     {
       id: "n11.price-two-decimals",
@@ -138,28 +149,18 @@ export function n11Rules(opts: { orderWindowMs?: number } = {}): RuntimeRule[] {
       description: "Prices carry at most two decimals (else the task is REJECTed).",
       sources: [SRC.priceStockSupport, SRC.priceStockDoc],
       check: (r) =>
-        PRICE_STOCK.test(apiPath(r.path))
-          ? skus(r)
-              .filter((s) => !twoDecimals(s.listPrice) || !twoDecimals(s.salePrice))
-              .map((s) => `${String(s.stockCode)}: more than two decimals`)
-          : [],
+        pricedSkuProblems(
+          r,
+          (s) => !twoDecimals(s.listPrice) || !twoDecimals(s.salePrice),
+          "more than two decimals",
+        ),
     },
     {
       id: "n11.list-price-not-below-sale",
       kind: "facet",
       description: "listPrice may not be lower than salePrice (equal is allowed).",
       sources: [SRC.priceStockSupport, SRC.priceStockDoc],
-      check: (r) =>
-        PRICE_STOCK.test(apiPath(r.path))
-          ? skus(r)
-              .filter(
-                (s) =>
-                  typeof s.listPrice === "number" &&
-                  typeof s.salePrice === "number" &&
-                  s.listPrice < s.salePrice,
-              )
-              .map((s) => `${String(s.stockCode)}: listPrice below salePrice`)
-          : [],
+      check: (r) => pricedSkuProblems(r, listPriceBelowSale, "listPrice below salePrice"),
     },
     {
       id: "n11.same-integrator",

@@ -10,7 +10,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { generateCatalog, generateCustomer } from "../../testing/catalog";
+import { categoryTree, generateCatalog, generateCustomer } from "../../testing/catalog";
 import type { EmulatorCounters } from "../../testing/faults";
 import { decodeCursor, encodeCursor } from "../../testing/paging";
 import { Prng } from "../../testing/prng";
@@ -95,30 +95,7 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
 
   // Catalogue: one approved product per SKU; categories from the catalogue's two levels.
   const catalog = generateCatalog({ seed, count: opts.productCount ?? 0 });
-  const categoryIds = new Map<string, number>();
-  const tree: Row[] = [];
-  let nextCategory = 1000;
-  const categoryOf = (root: string, child: string): number => {
-    let r = categoryIds.get(root);
-    if (r === undefined) {
-      r = ++nextCategory;
-      categoryIds.set(root, r);
-      tree.push({ id: r, name: root, parentId: null, subCategories: [] });
-    }
-    const key = `${root}/${child}`;
-    let c = categoryIds.get(key);
-    if (c === undefined) {
-      c = ++nextCategory;
-      categoryIds.set(key, c);
-      ((tree.find((t) => t.id === r)?.subCategories ?? []) as Row[]).push({
-        id: c,
-        name: child,
-        parentId: r,
-        subCategories: [],
-      });
-    }
-    return c;
-  };
+  const { tree, categoryOf } = categoryTree(1000, []);
   const products: Row[] = catalog.map((item, i) => ({
     id: `p${i + 1}`,
     approved: true,

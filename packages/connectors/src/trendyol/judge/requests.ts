@@ -8,10 +8,18 @@
  */
 
 import type { RecordedRequest, RequestJudge, Verdict } from "../../testing/recorder";
-import { judgeRestCall } from "../../testing/rest-judge";
-
-type Row = Record<string, unknown>;
-type Check = (v: unknown) => string | undefined;
+import {
+  boolParam as bool,
+  bodyFields as fields,
+  idsParam as ids,
+  intParam as int,
+  isFiniteNumber as isNum,
+  isRow as isObj,
+  judgeRestCall,
+  oneOfParam as oneOf,
+  type QueryCheck,
+  strParam as str,
+} from "../../testing/rest-judge";
 
 export interface TrendyolOperation {
   operation: string;
@@ -19,35 +27,8 @@ export interface TrendyolOperation {
   path: RegExp;
   /** Where the shape is stated. */
   source: string;
-  query: Record<string, Check>;
+  query: Record<string, QueryCheck>;
   body?: (b: unknown) => string[];
-}
-
-const int =
-  (min = 0, max = Number.MAX_SAFE_INTEGER): Check =>
-  (v) => {
-    const n = typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : Number.NaN;
-    return Number.isInteger(n) && n >= min && n <= max ? undefined : `must be an integer ${min}..${max}`;
-  };
-const bool: Check = (v) => (v === "true" || v === "false" ? undefined : "must be true or false");
-const str: Check = (v) => (typeof v === "string" && v.length > 0 ? undefined : "must be a non-empty string");
-const oneOf =
-  (...values: string[]): Check =>
-  (v) =>
-    typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.join(", ")}`;
-const ids: Check = (v) =>
-  typeof v === "string" && /^\d+(,\d+)*$/.test(v) ? undefined : "must be package ids";
-
-const isObj = (v: unknown): v is Row => !!v && typeof v === "object" && !Array.isArray(v);
-const isNum = (v: unknown) => typeof v === "number" && Number.isFinite(v);
-
-/** Fields of an object outside `allowed`, and `required` ones missing. */
-function fields(o: Row, allowed: string[], required: string[], at: string): string[] {
-  const p: string[] = [];
-  for (const k of Object.keys(o))
-    if (!allowed.includes(k)) p.push(`${at}${k} is not a field of this request`);
-  for (const k of required) if (o[k] === undefined || o[k] === null) p.push(`${at}${k} required`);
-  return p;
 }
 
 const SELLER = "/sellers/\\d+";

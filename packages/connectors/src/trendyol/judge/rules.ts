@@ -6,7 +6,12 @@
  */
 
 import type { RecordedRequest } from "../../testing/recorder";
-import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
+import {
+  itemProblems,
+  listPriceBelowSale,
+  type RuleSource,
+  type RuntimeRule,
+} from "../../testing/runtime-rules";
 import {
   TRENDYOL_BATCH,
   TRENDYOL_CATALOG_LIST_LIMIT,
@@ -149,14 +154,7 @@ export function trendyolRules(opts: { sameRequestMs?: number; listWindowMs?: num
       sources: [SRC.stockV3, SRC.stockTr],
       check: (r) =>
         PRICE_INVENTORY.test(r.path)
-          ? bodyItems(r)
-              .filter(
-                (i) =>
-                  typeof i.listPrice === "number" &&
-                  typeof i.salePrice === "number" &&
-                  i.listPrice < i.salePrice,
-              )
-              .map((i) => `${String(i.barcode)}: listPrice below salePrice`)
+          ? itemProblems(bodyItems(r), "barcode", listPriceBelowSale, "listPrice below salePrice")
           : [],
     },
     {
