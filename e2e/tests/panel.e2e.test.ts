@@ -27,7 +27,9 @@ describe("signed-in panel (demo company)", () => {
     for (const text of ["Entegrasyon Görevleri", "Görev Adı", "Son İşlem Tarihi", "Aktif/Pasif", "Durum"]) {
       expect(await jobs.textContent()).toContain(text);
     }
-    expect(await page.getByTestId("integration-job-row").count()).toBe(7);
+    // Every channel's jobs by default: the demo sells on its shop (7 jobs) and on two marketplaces
+    // (stock, price and orders each, issue 37).
+    expect(await page.getByTestId("integration-job-row").count()).toBe(13);
     expect(await page.getByTestId("connection-card").textContent()).toContain("API Ayarları");
     expect(
       await page.getByTestId("licence-card").getByTestId("licence-expiry").first().textContent(),
