@@ -91,7 +91,10 @@ describe("the connection check against every sandbox system", () => {
         expect(ops.length).toBeGreaterThan(0);
         for (const op of ops) {
           expect([op.status, op.untriedReason ?? ""], `${row.system} ${op.operation}`).toSatisfy(
-            ([s, why]) => s === "ok" || (s === "untried" && why === "unsupported"),
+            // JetStok's orders come from a file the merchant uploads: none yet on a new sandbox.
+            ([s, why]) =>
+              s === "ok" ||
+              (s === "untried" && (why === "unsupported" || (row.system === "jetstok" && why === "config"))),
           );
         }
         // Said beforehand, exactly: every sign-in, token and paging call is in the word it gives (a read

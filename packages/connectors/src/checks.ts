@@ -9,6 +9,7 @@ import { d365Check } from "./dynamics-fo/check";
 import { entegraCheck } from "./entegra/check";
 import { ideasoftCheck } from "./ideasoft/check";
 import { ikasCheck } from "./ikas/check";
+import { jetstokCheck } from "./jetstok/check";
 import { isbasiCheck } from "./logo-isbasi/check";
 import { kozaCheck } from "./luca-koza/check";
 import { mikroCheck } from "./mikro/check";
@@ -29,6 +30,7 @@ export const CHECK_SPECS: readonly ConnectorCheckSpec[] = [
   entegraCheck,
   ideasoftCheck,
   ikasCheck,
+  jetstokCheck,
   isbasiCheck,
   kozaCheck,
   mikroCheck,
