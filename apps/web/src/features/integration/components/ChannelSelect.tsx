@@ -1,4 +1,4 @@
-import { SegmentedControl } from "@mantine/core";
+import { Select } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { type ChannelChoice, useChannels } from "../api";
 
@@ -23,12 +23,15 @@ export function ChannelSelect({
   ];
   const current = value === undefined ? "all" : String(value);
   return (
-    <SegmentedControl
+    // A list, not a segmented row: five channels do not fit a 390 px screen side by side.
+    <Select
       aria-label={t("integration.channel.label")}
       data-testid="channel-select"
       data={data}
       value={current}
-      onChange={(v) => onChange(v === "all" ? undefined : v === "shop" ? "shop" : Number(v))}
+      allowDeselect={false}
+      w={200}
+      onChange={(v) => onChange(!v || v === "all" ? undefined : v === "shop" ? "shop" : Number(v))}
     />
   );
 }
