@@ -23,6 +23,8 @@ const percent = z.number().min(0, err("validation.fieldInvalid")).max(100, err("
 const units = z.number().int(err("validation.fieldInvalid")).min(0, err("validation.fieldInvalid")).max(1e9);
 
 /** A channel's settings: its share of the stock pool, its price rule and where its orders go in the ERP. */
+// Control characters (NUL among them, which PostgreSQL's jsonb refuses) are no part of a series or status.
+const plain = /^[^\u0000-\u001f\u007f]*$/;
 export const channelSettingsSchema = z.object({
   safety: z.union([z.object({ units }).strict(), z.object({ percent }).strict()]).optional(),
   weight: z.number().min(0, err("validation.fieldInvalid")).max(1000).optional(),
@@ -33,13 +35,28 @@ export const channelSettingsSchema = z.object({
         .min(-90, err("validation.fieldInvalid"))
         .max(1000, err("validation.fieldInvalid")),
       rounding: z.enum(["none", "90", "99"], err("validation.fieldInvalid")),
-      minimum: z.number().min(0, err("validation.fieldInvalid")).optional(),
+      minimum: z.number().min(0, err("validation.fieldInvalid")).max(10_000_000).optional(),
     })
     .strict()
     .optional(),
-  orderSeries: z.string().trim().min(1).max(20, err("validation.fieldInvalid")).optional(),
-  orderStatuses: z.array(z.string().trim().min(1).max(50)).max(30).optional(),
-  orderPrefix: z.string().trim().min(1).max(8, err("validation.fieldInvalid")).optional(),
+  orderSeries: z
+    .string()
+    .trim()
+    .min(1)
+    .max(20, err("validation.fieldInvalid"))
+    .regex(plain, err("validation.fieldInvalid"))
+    .optional(),
+  orderStatuses: z
+    .array(z.string().trim().min(1).max(50).regex(plain, err("validation.fieldInvalid")))
+    .max(30)
+    .optional(),
+  orderPrefix: z
+    .string()
+    .trim()
+    .min(1)
+    .max(8, err("validation.fieldInvalid"))
+    .regex(plain, err("validation.fieldInvalid"))
+    .optional(),
 });
 export type ChannelSettingsDto = z.infer<typeof channelSettingsSchema>;
 
