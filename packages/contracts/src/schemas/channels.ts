@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { MessageKey } from "../messages/tr.ts";
+import { lineInput } from "./common.ts";
 import { connectionFieldSchema, connectionTestSchema } from "./settings.ts";
 
 const err = (key: MessageKey) => ({ error: key });
@@ -23,8 +24,6 @@ const percent = z.number().min(0, err("validation.fieldInvalid")).max(100, err("
 const units = z.number().int(err("validation.fieldInvalid")).min(0, err("validation.fieldInvalid")).max(1e9);
 
 /** A channel's settings: its share of the stock pool, its price rule and where its orders go in the ERP. */
-// Control characters (NUL among them, which PostgreSQL's jsonb refuses) are no part of a series or status.
-const plain = /^[^\u0000-\u001f\u007f]*$/;
 export const channelSettingsSchema = z.object({
   safety: z.union([z.object({ units }).strict(), z.object({ percent }).strict()]).optional(),
   weight: z.number().min(0, err("validation.fieldInvalid")).max(1000).optional(),
@@ -39,24 +38,10 @@ export const channelSettingsSchema = z.object({
     })
     .strict()
     .optional(),
-  orderSeries: z
-    .string()
-    .trim()
-    .min(1)
-    .max(20, err("validation.fieldInvalid"))
-    .regex(plain, err("validation.fieldInvalid"))
-    .optional(),
-  orderStatuses: z
-    .array(z.string().trim().min(1).max(50).regex(plain, err("validation.fieldInvalid")))
-    .max(30)
-    .optional(),
-  orderPrefix: z
-    .string()
-    .trim()
-    .min(1)
-    .max(8, err("validation.fieldInvalid"))
-    .regex(plain, err("validation.fieldInvalid"))
-    .optional(),
+  // One-line text the database can hold (no control characters, no broken surrogates), as every name.
+  orderSeries: lineInput().trim().min(1).max(20, err("validation.fieldInvalid")).optional(),
+  orderStatuses: z.array(lineInput().trim().min(1).max(50)).max(30).optional(),
+  orderPrefix: lineInput().trim().min(1).max(8, err("validation.fieldInvalid")).optional(),
 });
 export type ChannelSettingsDto = z.infer<typeof channelSettingsSchema>;
 
