@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import https from "node:https";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createShopConnector } from "../registry";
 import { InMemoryRateLimitStore } from "../sdk/rate-limit";
 import { JETSTOK_FILES_PER_PAGE, type JetStokConnector, jetstokDescriptor } from "./connector";
@@ -235,5 +237,47 @@ describe("the orders file's columns (explicit, inferred: VERIFIED.md)", () => {
     const verified = readFileSync(new URL("./VERIFIED.md", import.meta.url), "utf8");
     for (const header of [...Object.values(JETSTOK_ORDER_COLUMNS), ...Object.values(JETSTOK_STOCK_COLUMNS)])
       expect(verified).toContain(`\`${header}\``);
+  });
+});
+
+/**
+ * Conformance: JetStok has no API (VERIFIED.md), so what stands for its judge is twofold. Nothing any
+ * operation does leaves the process, and every file the connector writes is one the panel's import
+ * (the columns of `layout.ts`) takes without a refused row.
+ */
+describe("JetStok conformance: nothing sent, every written file imported", () => {
+  let panel: JetStokPanel;
+  beforeAll(async () => {
+    panel = await startJetStokPanel({ seed: 11, productCount: 30, orderCount: 4, listen: false });
+  });
+  afterAll(() => panel.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  it("reads and writes through files only, and the panel imports what it writes", async () => {
+    const exported = await panel.app.inject({ method: "GET", url: "/siparisler/disa-aktar" });
+    const files = new InMemoryShopFiles();
+    files.upload(
+      "jetstok-siparisler.xlsx",
+      await rowsOf(exported.rawPayload),
+      new Date("2026-11-28T10:00:00Z"),
+    );
+    const sent = [vi.spyOn(globalThis, "fetch"), vi.spyOn(http, "request"), vi.spyOn(https, "request")];
+    const shop = connectorWith(files);
+    await shop.testConnection();
+    await shop.listStockLocations();
+    await shop.findProductsBySku([...panel.stock.keys()].slice(0, 3));
+    expect((await shop.listOrders({})).items.length).toBeGreaterThan(0);
+    const skus = [...panel.stock.keys()];
+    await shop.setStock(skus.map((sku, i) => ({ sku, locationId: "jetstok", qty: i })));
+    await shop.setPrices(skus.map((sku, i) => ({ sku, amount: 10 + i, currency: "TRY" })));
+    for (const spy of sent) expect(spy).not.toHaveBeenCalled();
+
+    const imported = await panel.app.inject({
+      method: "POST",
+      url: "/urunler/ice-aktar",
+      payload: await writeJetStokStockFile(files.stockRows),
+    });
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json()).toEqual({ applied: skus.length, unknown: [] });
   });
 });
