@@ -91,10 +91,7 @@ describe("the connection check against every sandbox system", () => {
         expect(ops.length).toBeGreaterThan(0);
         for (const op of ops) {
           expect([op.status, op.untriedReason ?? ""], `${row.system} ${op.operation}`).toSatisfy(
-            // JetStok's orders come from a file the merchant uploads: none yet on a new sandbox.
-            ([s, why]) =>
-              s === "ok" ||
-              (s === "untried" && (why === "unsupported" || (row.system === "jetstok" && why === "config"))),
+            ([s, why]) => s === "ok" || (s === "untried" && why === "unsupported"),
           );
         }
         // Said beforehand, exactly: every sign-in, token and paging call is in the word it gives (a read

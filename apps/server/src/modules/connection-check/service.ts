@@ -29,7 +29,12 @@ import { engineSchema, JOB_CATALOG, meterCalls, type RunHold } from "@ep/engine"
 import { and, asc, count, desc, eq, exists, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { users } from "../../platform/db/schema.ts";
-import { filesOf, interactiveConnectorContext, transportOf } from "../connections/connector-factory.ts";
+import {
+  filesOf,
+  interactiveConnectorContext,
+  shopFilesOf,
+  transportOf,
+} from "../connections/connector-factory.ts";
 import { type ConnectionRow, findConnection, openCredentials } from "../connections/repository.ts";
 import type { WithSandbox } from "../sandbox/hub.ts";
 import { sandboxFor } from "../sandbox/registry.ts";
@@ -219,7 +224,10 @@ export class ConnectionCheckService {
             ...context,
             files: filesOf(this.ctx, companyId, row.systemType),
           })
-        : createShopConnector(row.systemType, credentials, context);
+        : createShopConnector(row.systemType, credentials, {
+            ...context,
+            shopFiles: shopFilesOf(this.ctx, companyId, row.systemType),
+          });
     // Statements through the agent are counted by the counter; HTTP calls by the recorder.
     const sqlCalls = () => (context.sql ? counter.total().read + counter.total().write : 0);
     try {
