@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { startMikroEmulator } from "@ep/connectors";
 import { engineSchema } from "@ep/engine";
 import { eq, sql } from "drizzle-orm";
@@ -27,12 +28,19 @@ afterAll(async () => {
 
 const get = (url: string, token = c.token) => call(t.app, "GET", url, { token });
 
-/** Statements the Drizzle handle sends while `work` runs (the database's query log hook). */
+/**
+ * Statements the Drizzle handle sends for `work` (the database's query log hook): only those `work`
+ * itself sends, by its async context, not the scheduler's or another test's sent meanwhile.
+ */
+const ownWork = new AsyncLocalStorage<symbol>();
 async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
-  const stop = t.ctx.database.observeQueries((q) => seen.push(q));
+  const mine = Symbol("statementsOf");
+  const stop = t.ctx.database.observeQueries((q) => {
+    if (ownWork.getStore() === mine) seen.push(q);
+  });
   try {
-    await work();
+    await ownWork.run(mine, work);
   } finally {
     stop();
   }

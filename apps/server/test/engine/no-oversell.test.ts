@@ -133,8 +133,8 @@ async function simulate(seed: number, reading: Reading) {
       channel.counter.set(sku, left - qty);
       sold.set(sku, (sold.get(sku) ?? 0) + qty);
       const order = saleOrder(`${channel.key}-${i}`, sku, qty);
-      channel.orders.push(order);
-      // Webhook ingestion: the order is in the ledger as order transfer would write it.
+      // Webhook ingestion: the order is in the ledger as order transfer would write it, before the
+      // channel lists it (a transfer run that lists it first would write the same ledger row).
       await store.db.insert(orderLedger).values({
         companyId,
         shopConnectionId: channel.connectionId,
@@ -146,6 +146,7 @@ async function simulate(seed: number, reading: Reading) {
         shopUpdatedAt: new Date(order.updatedAt),
         payload: order,
       });
+      channel.orders.push(order);
     });
   };
 
