@@ -15,6 +15,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { activityRoutes } from "./modules/activities/routes.ts";
 import { agentRoutes } from "./modules/agents/routes.ts";
 import { agentUpdateRoutes } from "./modules/agents/updates.ts";
+import { channelListingRoutes } from "./modules/channels/listing-routes.ts";
 import { channelRoutes } from "./modules/channels/routes.ts";
 import { configRoutes } from "./modules/config/routes.ts";
 import { connectionCheckRoutes, connectionCheckSupportRoutes } from "./modules/connection-check/routes.ts";
@@ -71,6 +72,7 @@ const modules = [
   sandboxRoutes,
   sandboxMounts,
   channelRoutes,
+  channelListingRoutes,
   agentRoutes,
   agentUpdateRoutes,
   partnerInstallRoutes,
@@ -103,6 +105,10 @@ export const HEAVY_ROUTES = [
   "/api/settings/connection-check",
   "/api/channels",
   "/api/channels/:id/test",
+  "/api/channels/:id/categories",
+  "/api/channels/:id/categories/:categoryId/attributes",
+  "/api/channels/:id/brands",
+  "/api/channels/:id/category-mappings",
 ];
 /** Calls that wait for news rather than work (capped per company on their own): outside fairness. */
 export const WAITING_ROUTES = ["/api/JobHistory/do-long-polling"];

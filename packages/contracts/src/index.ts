@@ -5,6 +5,7 @@ export * from "./partner-products.ts";
 export * from "./partners.ts";
 export * from "./schemas/account.ts";
 export * from "./schemas/agent.ts";
+export * from "./schemas/channel-listing.ts";
 export * from "./schemas/channels.ts";
 export * from "./schemas/common.ts";
 export * from "./schemas/connection-check.ts";

@@ -13,6 +13,7 @@ export * from "./einvoice";
 export { EInvoiceServiceConnector, NotAProductSourceConnector } from "./einvoice-connector";
 export * from "./errors";
 export * from "./http";
+export * from "./listing";
 export * from "./logging";
 export * from "./metering";
 export * from "./model";

@@ -58,7 +58,7 @@ export class TrendyolClient {
     operation: string,
     query: Record<string, string | undefined> = {},
   ): Promise<unknown> {
-    const lists = operation.startsWith("getCategory") || operation === "getBrands";
+    const lists = operation.startsWith("getCategory") || operation.startsWith("getBrands");
     return this.requests.get(path, operation, query, lists ? this.listLimiter : undefined);
   }
 

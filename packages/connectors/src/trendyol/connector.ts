@@ -6,15 +6,18 @@
 
 import { ComposedShopConnector } from "../sdk/composed-shop";
 import type { CategoryAttribute, ConnectionInfo } from "../sdk/connector";
+import type { BatchResult } from "../sdk/errors";
+import type { ListingItem, MarketplaceListing } from "../sdk/listing";
 import type { Option, PriceGroup, StockLocation } from "../sdk/model";
 import { factoryOf } from "../sdk/skeleton";
 import { TrendyolCatalog } from "./catalog";
 import { type Row, TrendyolClient } from "./client";
 import { trendyolDescriptor } from "./descriptor";
+import { TrendyolListing } from "./listing";
 import { TrendyolOrders } from "./orders";
 import { TrendyolStockPrices } from "./stock-prices";
 
-export class TrendyolConnector extends ComposedShopConnector {
+export class TrendyolConnector extends ComposedShopConnector implements MarketplaceListing {
   readonly descriptor = trendyolDescriptor;
   private readonly client = new TrendyolClient(this.credentials, this.ctx);
   protected readonly products = new TrendyolCatalog(this.client);
@@ -24,6 +27,7 @@ export class TrendyolConnector extends ComposedShopConnector {
     this.ctx.now ?? Date.now,
   );
   protected readonly orders = new TrendyolOrders(this.client, this.ctx.now ?? Date.now);
+  private readonly listing = new TrendyolListing(this.client);
 
   async testConnection(): Promise<ConnectionInfo> {
     const body = (await this.client.get(this.client.seller("product", "/products"), "filterProducts", {
@@ -42,6 +46,14 @@ export class TrendyolConnector extends ComposedShopConnector {
 
   listCategoryAttributes(categoryId: string): Promise<CategoryAttribute[]> {
     return this.products.listCategoryAttributes(categoryId);
+  }
+
+  listBrands(name?: string): Promise<Option[]> {
+    return this.listing.listBrands(name);
+  }
+
+  createListings(items: ListingItem[]): Promise<BatchResult> {
+    return this.listing.createListings(items);
   }
 
   /** Payment is Trendyol's: one means. */

@@ -29,8 +29,8 @@ export const TRENDYOL_VERSION_PIN: ApiVersionPin = {
     "https://developers.trendyol.com/tr/v3.0/docs/3-product-update (V1 retired 10 Aug 2026; V2 current)",
 };
 
-const NO_LISTING =
-  "Trendyol'a ürün açma henüz bu bağlantıda yok: ürünlerinizi Trendyol satıcı panelinde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.";
+const NO_CATEGORY_WRITE =
+  "Trendyol'un kategori ağacına kategori eklenmez: ERP kategorilerinizi kanalın kategori eşlemesinde Trendyol kategorilerine eşleyin; ürünler o kategorilerde açılır.";
 
 export const trendyolDescriptor = defineConnector("shop", "trendyol", {
   credentials: [
@@ -59,7 +59,8 @@ export const trendyolDescriptor = defineConnector("shop", "trendyol", {
   // "50 requests per 10 s to the same endpoint" is the safe general rule; groups are tighter where listed.
   budget: { requests: 50, windowMs: 10_000 },
   changeCursors: { orders: true },
-  unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING },
+  // Products are opened by the channel's listing (category mapping), not one by one as in a shop.
+  unsupported: { categoryWrite: NO_CATEGORY_WRITE },
   versionPin: TRENDYOL_VERSION_PIN,
   notes:
     "Trendyol Marketplace API (apigw): Basic + User-Agent; stok/fiyat en çok 1000 kalem, sonuç batchRequestId ile okunur; aynı istek 15 dakika içinde tekrar gönderilmez.",

@@ -800,6 +800,31 @@ export const de: MessageCatalog = {
     shop: "Shop",
     all: "Alle Kanäle",
   },
+  listing: {
+    notSupportedChannel:
+      "Das Einstellen von Produkten ist für diesen Marktplatz über diese Verbindung nicht verfügbar; Kategorien können nicht zugeordnet werden.",
+    mappingSaved: "Kategorie {{category}} zugeordnet: {{target}}.",
+    mappingRemoved: "Kategoriezuordnung entfernt.",
+    notSupported:
+      "Für {{name}} ist das Einstellen von Produkten über diese Verbindung nicht verfügbar; Kategorien können nicht zugeordnet werden.",
+    unknownCategory:
+      "Diese Kategorie steht nicht in der Kategorieliste des Marktplatzes (oder hat Unterkategorien): Wählen Sie die unterste Kategorie.",
+    unknownBrand: "Diese Marke steht nicht in der Markenliste des Marktplatzes.",
+    missingAttribute:
+      "Wählen Sie für das Pflichtmerkmal einen Wert aus der Liste des Marktplatzes: {{name}}.",
+    invalidValue: "Wählen Sie für das Merkmal {{name}} einen Wert aus der Liste des Marktplatzes.",
+    unknownAttribute: "Diese Kategorie hat kein Merkmal {{name}}.",
+    started:
+      "Einstellen gestartet: Produkte zugeordneter Kategorien, die der Marktplatz noch nicht hat, werden gesendet.",
+    noMappings:
+      "Keine zugeordnete Kategorie: Ordnen Sie die Kategorien des Kanals zu, um Produkte einzustellen.",
+    noBarcode:
+      "Kein Barcode: {{marketplace}} stellt Produkte per Barcode ein. Tragen Sie im ERP-Artikel einen Barcode ein.",
+    noPrice: "Kein Preis in der ERP-Preisgruppe: Ein Produkt kann ohne Preis nicht eingestellt werden.",
+    reportCreated:
+      "{{count}} Produkte auf {{marketplace}} eingestellt; nach der Freigabe durch den Marktplatz sind sie im Verkauf.",
+    reportListed: "{{count}} Produkte sind bereits auf dem Marktplatz.",
+  },
   sandbox: {
     driftNoSandbox:
       "Die Übung ist nur auf einer mit dem Testsystem verbundenen Seite möglich; diese Seite ist nicht mit dem Testsystem verbunden.",

@@ -757,6 +757,29 @@ export const en: MessageCatalog = {
     shop: "Shop",
     all: "All channels",
   },
+  listing: {
+    notSupportedChannel:
+      "Product listing is not available for this marketplace on this connection; categories cannot be mapped.",
+    mappingSaved: "Category {{category}} mapped to {{target}}.",
+    mappingRemoved: "Category mapping removed.",
+    notSupported:
+      "Product listing is not available for {{name}} on this connection; categories cannot be mapped.",
+    unknownCategory:
+      "This category is not in the marketplace's category list (or has subcategories): pick the lowest category.",
+    unknownBrand: "This brand is not in the marketplace's brand list.",
+    missingAttribute: "Pick a value from the marketplace's list for the required attribute: {{name}}.",
+    invalidValue: "Pick a value from the marketplace's list for the attribute {{name}}.",
+    unknownAttribute: "This category has no attribute {{name}}.",
+    started:
+      "Listing started: the products of mapped categories that the marketplace does not have yet are being sent.",
+    noMappings: "No mapped category: map the channel's categories to list products.",
+    noBarcode:
+      "No barcode: {{marketplace}} lists products by barcode. Enter a barcode on the ERP stock card.",
+    noPrice: "No price in the ERP price group: a product cannot be listed without a price.",
+    reportCreated:
+      "{{count}} products listed on {{marketplace}}; they go on sale after the marketplace approves them.",
+    reportListed: "{{count}} products are already on the marketplace.",
+  },
   sandbox: {
     driftNoSandbox:
       "The drill can only run on a side connected to the sandbox; this side is not connected to the sandbox.",

@@ -784,6 +784,29 @@ export const es: MessageCatalog = {
     shop: "Tienda",
     all: "Todos los canales",
   },
+  listing: {
+    notSupportedChannel:
+      "La publicación de productos no está disponible para este marketplace en esta conexión; no se pueden asignar categorías.",
+    mappingSaved: "Categoría {{category}} asignada a {{target}}.",
+    mappingRemoved: "Asignación de categoría eliminada.",
+    notSupported:
+      "La publicación de productos no está disponible para {{name}} en esta conexión; no se pueden asignar categorías.",
+    unknownCategory:
+      "Esta categoría no está en la lista de categorías del marketplace (o tiene subcategorías): elija la categoría más baja.",
+    unknownBrand: "Esta marca no está en la lista de marcas del marketplace.",
+    missingAttribute: "Elija un valor de la lista del marketplace para el atributo obligatorio: {{name}}.",
+    invalidValue: "Elija un valor de la lista del marketplace para el atributo {{name}}.",
+    unknownAttribute: "Esta categoría no tiene el atributo {{name}}.",
+    started:
+      "Publicación iniciada: se envían los productos de las categorías asignadas que el marketplace aún no tiene.",
+    noMappings: "No hay categorías asignadas: asigne las categorías del canal para publicar productos.",
+    noBarcode:
+      "Sin código de barras: {{marketplace}} publica productos por código de barras. Introduzca uno en la ficha del ERP.",
+    noPrice: "Sin precio en el grupo de precios del ERP: un producto no se puede publicar sin precio.",
+    reportCreated:
+      "{{count}} productos publicados en {{marketplace}}; se venden tras la aprobación del marketplace.",
+    reportListed: "{{count}} productos ya están en el marketplace.",
+  },
   sandbox: {
     driftNoSandbox:
       "El simulacro solo puede hacerse en un lado conectado al sistema de prueba; este lado no lo está.",

@@ -795,6 +795,32 @@ export const fr: MessageCatalog = {
     shop: "Boutique",
     all: "Tous les canaux",
   },
+  listing: {
+    notSupportedChannel:
+      "La mise en ligne de produits n'est pas disponible pour cette marketplace sur cette connexion ; les catégories ne peuvent pas être associées.",
+    mappingSaved: "Catégorie {{category}} associée à {{target}}.",
+    mappingRemoved: "Association de catégorie supprimée.",
+    notSupported:
+      "La mise en ligne de produits n'est pas disponible pour {{name}} sur cette connexion ; les catégories ne peuvent pas être associées.",
+    unknownCategory:
+      "Cette catégorie n'est pas dans la liste de la marketplace (ou a des sous-catégories) : choisissez la catégorie la plus basse.",
+    unknownBrand: "Cette marque n'est pas dans la liste des marques de la marketplace.",
+    missingAttribute:
+      "Choisissez une valeur de la liste de la marketplace pour l'attribut obligatoire : {{name}}.",
+    invalidValue: "Choisissez une valeur de la liste de la marketplace pour l'attribut {{name}}.",
+    unknownAttribute: "Cette catégorie n'a pas d'attribut {{name}}.",
+    started:
+      "Mise en ligne lancée : les produits des catégories associées absents de la marketplace sont envoyés.",
+    noMappings:
+      "Aucune catégorie associée : associez les catégories du canal pour mettre des produits en ligne.",
+    noBarcode:
+      "Pas de code-barres : {{marketplace}} met les produits en ligne par code-barres. Saisissez-en un dans la fiche ERP.",
+    noPrice:
+      "Pas de prix dans le groupe de prix de l'ERP : un produit ne peut pas être mis en ligne sans prix.",
+    reportCreated:
+      "{{count}} produits mis en ligne sur {{marketplace}} ; ils sont en vente après validation par la marketplace.",
+    reportListed: "{{count}} produits sont déjà sur la marketplace.",
+  },
   sandbox: {
     driftNoSandbox:
       "L'exercice n'est possible que sur un côté relié au système de test ; ce côté ne l'est pas.",

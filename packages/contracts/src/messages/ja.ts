@@ -752,6 +752,28 @@ export const ja: MessageCatalog = {
     shop: "ショップ",
     all: "すべてのチャネル",
   },
+  listing: {
+    notSupportedChannel:
+      "この接続ではこのマーケットプレイスへの商品出品は利用できないため、カテゴリを対応付けられません。",
+    mappingSaved: "カテゴリ {{category}} を {{target}} に対応付けました。",
+    mappingRemoved: "カテゴリの対応付けを削除しました。",
+    notSupported: "この接続では {{name}} への商品出品は利用できないため、カテゴリを対応付けられません。",
+    unknownCategory:
+      "このカテゴリはマーケットプレイスのカテゴリ一覧にありません（または下位カテゴリがあります）。最下位のカテゴリを選んでください。",
+    unknownBrand: "このブランドはマーケットプレイスのブランド一覧にありません。",
+    missingAttribute: "必須属性の値をマーケットプレイスの一覧から選んでください: {{name}}。",
+    invalidValue: "属性 {{name}} の値をマーケットプレイスの一覧から選んでください。",
+    unknownAttribute: "このカテゴリに属性 {{name}} はありません。",
+    started:
+      "出品を開始しました。対応付けたカテゴリのうち、マーケットプレイスにまだない商品を送信しています。",
+    noMappings: "対応付けたカテゴリがありません。商品を出品するにはチャネルのカテゴリを対応付けてください。",
+    noBarcode:
+      "バーコードがありません。{{marketplace}} はバーコードで商品を出品します。ERP の在庫カードにバーコードを入力してください。",
+    noPrice: "ERP の価格グループに価格がありません。価格のない商品は出品できません。",
+    reportCreated:
+      "{{count}} 件の商品を {{marketplace}} に出品しました。マーケットプレイスの承認後に販売されます。",
+    reportListed: "{{count}} 件の商品はすでにマーケットプレイスにあります。",
+  },
   sandbox: {
     driftNoSandbox:
       "この訓練はテスト環境に接続した側でのみ実行できます。この側はテスト環境に接続されていません。",

@@ -938,6 +938,25 @@ export const tr = {
     shop: "Mağaza",
     all: "Tüm kanallar",
   },
+  listing: {
+    notSupportedChannel: "Bu pazaryerine ürün açma bu bağlantıda yok; kategori eşlemesi yapılamaz.",
+    mappingSaved: "{{category}} kategorisi eşlendi: {{target}}.",
+    mappingRemoved: "Kategori eşlemesi kaldırıldı.",
+    notSupported: "{{name}} için ürün açma bu bağlantıda yok; kategori eşlemesi yapılamaz.",
+    unknownCategory:
+      "Pazaryerinin kategori listesinde bu kategori yok (ya da alt kategorileri var): en alt kategoriyi seçin.",
+    unknownBrand: "Pazaryerinin marka listesinde bu marka yok.",
+    missingAttribute: "Zorunlu özellik için pazaryerinin listesinden bir değer seçin: {{name}}.",
+    invalidValue: "{{name}} özelliği için pazaryerinin listesindeki bir değeri seçin.",
+    unknownAttribute: "Bu kategoride böyle bir özellik yok: {{name}}.",
+    started: "Ürün açma başlatıldı: eşlenmiş kategorilerin pazaryerinde olmayan ürünleri gönderiliyor.",
+    noMappings: "Eşlenmiş kategori yok: ürün açmak için kanalın kategori eşlemesini yapın.",
+    noBarcode: "Barkodu yok: {{marketplace}} ürünleri barkodla açar. ERP'de stok kartına barkod girin.",
+    noPrice: "ERP fiyat grubunda fiyatı yok: ürün fiyatsız açılamaz.",
+    reportCreated:
+      "{{count}} ürün {{marketplace}} pazaryerinde açıldı; pazaryerinin onayından sonra satışa çıkar.",
+    reportListed: "{{count}} ürün pazaryerinde zaten var.",
+  },
   sandbox: {
     driftNoSandbox:
       "Değişiklik tatbikatı yalnızca deneme sistemine bağlı bir tarafta yapılabilir; bu taraf deneme sistemine bağlı değil.",

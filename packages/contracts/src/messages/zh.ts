@@ -690,6 +690,23 @@ export const zh: MessageCatalog = {
     shop: "商店",
     all: "所有渠道",
   },
+  listing: {
+    notSupportedChannel: "此连接不支持在该平台上架商品，无法对应类目。",
+    mappingSaved: "已将类目 {{category}} 对应到 {{target}}。",
+    mappingRemoved: "已删除类目对应。",
+    notSupported: "此连接不支持在 {{name}} 上架商品，无法对应类目。",
+    unknownCategory: "该类目不在平台的类目列表中（或有下级类目）：请选择最底层类目。",
+    unknownBrand: "该品牌不在平台的品牌列表中。",
+    missingAttribute: "请从平台列表中为必填属性选择一个值：{{name}}。",
+    invalidValue: "请从平台列表中为属性 {{name}} 选择一个值。",
+    unknownAttribute: "该类目没有属性 {{name}}。",
+    started: "已开始上架：正在发送已对应类目中平台尚无的商品。",
+    noMappings: "没有已对应的类目：请先对应渠道的类目再上架商品。",
+    noBarcode: "没有条码：{{marketplace}} 按条码上架商品。请在 ERP 库存卡中填写条码。",
+    noPrice: "ERP 价格组中没有价格：没有价格的商品无法上架。",
+    reportCreated: "已在 {{marketplace}} 上架 {{count}} 个商品；平台审核通过后开始销售。",
+    reportListed: "{{count}} 个商品已在平台上。",
+  },
   sandbox: {
     driftNoSandbox: "此演练只能在连接到测试系统的一侧进行；此侧未连接到测试系统。",
     connected:

@@ -345,3 +345,34 @@ export const connectionUsage = pgTable(
     index("connection_usage_company_idx").on(t.companyId, t.day),
   ],
 );
+
+/** One attribute value of a category mapping: the marketplace's attribute, a listed value id or free text. */
+export type MappedAttribute = { attributeId: string; name: string; valueId?: string; value?: string };
+
+/**
+ * Product listing (issue 37): per sales channel, an ERP category (its path joined by " > ") mapped to
+ * the marketplace's own category, the brand the products are opened under, and the values of the
+ * category's attributes from the marketplace's lists. The channel's listing run opens the ERP's
+ * products of mapped categories that the marketplace does not have yet.
+ */
+export const channelCategoryMappings = pgTable(
+  "channel_category_mappings",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    connectionId: integer("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    erpCategory: text("erp_category").notNull(),
+    categoryId: text("category_id").notNull(),
+    categoryName: text("category_name").notNull(),
+    brandId: text("brand_id").notNull(),
+    brandName: text("brand_name").notNull(),
+    attributes: jsonb("attributes").$type<MappedAttribute[]>().notNull().default([]),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("channel_category_mappings_uq").on(t.connectionId, t.erpCategory),
+    index("channel_category_mappings_company_idx").on(t.companyId, t.connectionId),
+  ],
+);

@@ -20,6 +20,7 @@ import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../..
 import { TRENDYOL_MAX_QUANTITY } from "../descriptor";
 import { apiPath, judgeTrendyolRequest } from "../judge/requests";
 import { trendyolRules } from "../judge/rules";
+import { EMULATED_CATEGORY_ATTRIBUTES, registerListingRoutes } from "./listing";
 
 type Row = Record<string, unknown>;
 
@@ -183,7 +184,7 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
   }
   generateOrders(opts.orderCount ?? 0);
 
-  const batches = new Map<string, { readyAt: number; items: Row[] }>();
+  const batches = new Map<string, { readyAt: number; items: Row[]; create?: boolean }>();
   const expectedAuth = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString("base64")}`;
 
   /** Judge, rules, auth, then the kit's gate (count, latency, injected fault). */
@@ -241,35 +242,7 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
         id,
         name: "Kategori",
         displayName: "Kategori",
-        categoryAttributes: [
-          {
-            allowCustom: false,
-            attribute: { id: 47, name: "Renk" },
-            attributeValues: ["Siyah", "Beyaz", "Lacivert"].map((v, i) => ({ id: 100 + i, name: v })),
-            categoryId: id,
-            required: true,
-            varianter: false,
-            slicer: true,
-          },
-          {
-            allowCustom: false,
-            attribute: { id: 338, name: "Beden" },
-            attributeValues: ["S", "M", "L", "XL"].map((v, i) => ({ id: 200 + i, name: v })),
-            categoryId: id,
-            required: false,
-            varianter: true,
-            slicer: false,
-          },
-          {
-            allowCustom: true,
-            attribute: { id: 14, name: "Materyal" },
-            attributeValues: [],
-            categoryId: id,
-            required: false,
-            varianter: false,
-            slicer: false,
-          },
-        ],
+        categoryAttributes: EMULATED_CATEGORY_ATTRIBUTES.map((a) => ({ ...a, categoryId: id })),
       };
     }),
   );
@@ -325,6 +298,8 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
       const ready = now() >= b.readyAt;
       return {
         batchRequestId: (req.params as Row).id,
+        // Product create batches carry a batch status too; stock/price ones report items only.
+        ...(b.create ? { status: ready ? "COMPLETED" : "IN_PROGRESS" } : {}),
         items: b.items.map((i) =>
           ready ? i : { requestItem: i.requestItem, status: "PROCESSING", failureReasons: [] },
         ),
@@ -413,6 +388,18 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
       return {};
     }),
   );
+  registerListingRoutes({
+    app,
+    prefix: S,
+    handle,
+    categoryOf,
+    tree,
+    products,
+    byBarcode,
+    batches,
+    now,
+    batchDelayMs: opts.batchDelayMs ?? 0,
+  });
   // V1 product writes: the rule refuses them before any handler (410).
   app.route({
     method: ["POST", "PUT"],

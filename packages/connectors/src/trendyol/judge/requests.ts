@@ -20,6 +20,7 @@ import {
   type QueryCheck,
   strParam as str,
 } from "../../testing/rest-judge";
+import { TRENDYOL_LISTING_OPERATIONS } from "./listing-requests";
 
 export interface TrendyolOperation {
   operation: string;
@@ -208,6 +209,7 @@ export const TRENDYOL_OPERATIONS: TrendyolOperation[] = [
       return p;
     },
   },
+  ...TRENDYOL_LISTING_OPERATIONS,
   // Product V1 writes: known so their use is judged by the retirement rule rather than as unknown.
   {
     operation: "createProducts.v1",

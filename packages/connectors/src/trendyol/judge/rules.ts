@@ -68,6 +68,11 @@ const SRC = {
     ref: `${DOC}/docs/paket-statü-bildirimi-updatepackage`,
     says: "Picking first, then Invoiced; Shipped and Delivered are set from the carrier",
   },
+  createV2: {
+    kind: "vendor-doc",
+    ref: `${DOC}/docs/ürün-yaratma-v2.md (updatedAt 2026-09-11); ${DOC}/reference/createproducts (items length ≤ 1000)`,
+    says: "Her istek içerisinde gönderilebilecek maksimum item sayısı 1.000'dir; batchRequestId ile sonuç kontrol edilmelidir",
+  },
   limits: {
     kind: "vendor-doc",
     ref: `${DOC}/docs/1-servis-limitleri`,
@@ -81,6 +86,7 @@ const SRC = {
 } satisfies Record<string, RuleSource>;
 
 const PRICE_INVENTORY = /\/products\/price-and-inventory$/;
+const CREATE_V2 = /^\/product\/sellers\/\d+\/v2\/products$/;
 const bodyItems = (r: RecordedRequest): Array<Record<string, unknown>> => {
   const b = r.body as { items?: unknown } | undefined;
   return Array.isArray(b?.items) ? (b.items as Array<Record<string, unknown>>) : [];
@@ -126,10 +132,11 @@ export function trendyolRules(opts: { sameRequestMs?: number; listWindowMs?: num
     {
       id: "trendyol.batch-1000",
       kind: "facet",
-      description: `At most ${TRENDYOL_BATCH} items per stock/price request.`,
-      sources: [SRC.stockTr, SRC.stockV3],
+      description: `At most ${TRENDYOL_BATCH} items per stock/price or product create request.`,
+      sources: [SRC.stockTr, SRC.stockV3, SRC.createV2],
       check: (r) =>
-        PRICE_INVENTORY.test(r.path) && bodyItems(r).length > TRENDYOL_BATCH
+        (PRICE_INVENTORY.test(r.path) || CREATE_V2.test(apiPath(r.path))) &&
+        bodyItems(r).length > TRENDYOL_BATCH
           ? [`${bodyItems(r).length} items (max ${TRENDYOL_BATCH})`]
           : [],
     },

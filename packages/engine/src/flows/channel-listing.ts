@@ -1,0 +1,188 @@
+import { hasListing, isConnectorError, type ListingItem, type Product } from "@ep/connectors";
+import { message } from "@ep/contracts";
+import { and, eq } from "drizzle-orm";
+import { applyPriceRule } from "../channels/price-rule.ts";
+import type { Executor } from "../db.ts";
+import { JOB_CATALOG } from "../jobs/catalog.ts";
+import { convertVat } from "../pricing/vat.ts";
+import { MerchantFacingError } from "../runs/failure-text.ts";
+import { channelCategoryMappings, jobs } from "../store/schema.ts";
+import { categoryKey } from "./category-sync.ts";
+import { type Flow, type FlowContext, failRecord, failRejected } from "./flow.ts";
+import { readAhead } from "./read-ahead.ts";
+
+/** SKUs asked of the marketplace at once when looking for what it already has. */
+const LOOKUP_CHUNK = 500;
+/** Items handed to the connector at once (it splits them into the marketplace's own batches). */
+const SEND_CHUNK = 5000;
+
+type Candidate = { product: Product; sku: string; barcode?: string; mapping: Mapping };
+type Mapping = typeof channelCategoryMappings.$inferSelect;
+
+/**
+ * Product listing on a marketplace channel (issue 37): the ERP's products whose category is mapped to
+ * one of the marketplace's categories, and that the marketplace does not have yet (by stock code), are
+ * opened there with the mapping's brand and attribute values and the channel's price (the ERP's price
+ * group with the channel's rule). Stock follows with the channel's stock job. Each refusal is a failed
+ * task of the product with the marketplace's own reason; a retry sends just those.
+ */
+export const channelListing: Flow = async (ctx) => {
+  const shop = ctx.shop;
+  const channel = ctx.channel;
+  if (!channel || !hasListing(shop))
+    throw new MerchantFacingError("listing.notSupported", { name: shop.descriptor.name });
+  const maps = await ctx.db
+    .select()
+    .from(channelCategoryMappings)
+    .where(
+      and(
+        eq(channelCategoryMappings.companyId, ctx.companyId),
+        eq(channelCategoryMappings.connectionId, channel.connectionId),
+      ),
+    );
+  if (maps.length === 0) {
+    ctx.tally.note(message("listing.noMappings"));
+    return;
+  }
+  const byCategory = new Map(maps.map((m) => [m.erpCategory, m]));
+
+  const candidates: Candidate[] = [];
+  for await (const page of readAhead((pageToken) => ctx.erp.listProducts({ pageToken }))) {
+    ctx.tally.read(page.items.length);
+    failRejected(ctx, page);
+    for (const product of page.items) {
+      const mapping = byCategory.get(categoryKey(product.categoryPath));
+      if (!mapping || !product.isActive) continue;
+      for (const v of product.variants.length > 0 ? product.variants : [{ sku: product.sku, barcodes: [] }]) {
+        if (ctx.onlyKeys && !ctx.onlyKeys.has(v.sku)) continue;
+        candidates.push({ product, sku: v.sku, barcode: v.barcodes[0], mapping });
+      }
+    }
+  }
+
+  // What the marketplace already has is left alone (its stock and price jobs keep it current).
+  const unlisted: Candidate[] = [];
+  let listed = 0;
+  for (let i = 0; i < candidates.length; i += LOOKUP_CHUNK) {
+    const part = candidates.slice(i, i + LOOKUP_CHUNK);
+    const found = await shop.findProductsBySku(part.map((c) => c.sku));
+    for (const c of part) {
+      if (found.has(c.sku)) {
+        listed++;
+        ctx.tally.moved([c.sku]);
+      } else unlisted.push(c);
+    }
+  }
+  if (listed > 0) ctx.tally.note(message("listing.reportListed", { count: listed }));
+  if (unlisted.length === 0) return;
+
+  const prices = await channelPrices(ctx, new Set(unlisted.map((c) => c.sku)));
+  const items: ListingItem[] = [];
+  for (const c of unlisted) {
+    const price = prices.get(c.sku);
+    const payload = { sku: c.sku, category: c.mapping.categoryName };
+    if (!c.barcode) {
+      ctx.tally.fail({
+        key: c.sku,
+        errorType: "validation",
+        message: message("listing.noBarcode", { marketplace: channel.name }),
+        payload,
+      });
+      continue;
+    }
+    if (price === undefined) {
+      ctx.tally.fail({ key: c.sku, errorType: "validation", message: message("listing.noPrice"), payload });
+      continue;
+    }
+    const variantOf = c.product.variants.find((v) => v.sku === c.sku);
+    const options = Object.values(variantOf?.options ?? {}).join(" ");
+    items.push({
+      sku: c.sku,
+      barcode: c.barcode,
+      modelKey: c.product.groupKey ?? c.product.sku,
+      title: options && !c.product.name.includes(options) ? `${c.product.name} ${options}` : c.product.name,
+      description: c.product.description ?? c.product.name,
+      brandId: c.mapping.brandId,
+      categoryId: c.mapping.categoryId,
+      attributes: c.mapping.attributes.map((a) => ({
+        attributeId: a.attributeId,
+        valueId: a.valueId,
+        value: a.value,
+      })),
+      quantity: 0,
+      salePrice: price,
+      vatRate: c.product.vatRate,
+      images: c.product.images,
+    });
+  }
+  ctx.tally.changed(items.length);
+  let created = 0;
+  for (let i = 0; i < items.length; i += SEND_CHUNK) {
+    const part = items.slice(i, i + SEND_CHUNK);
+    const result = await shop.createListings(part);
+    const failed = new Set(result.failed.map((f) => f.key));
+    const ok = part.filter((it) => !failed.has(it.sku)).map((it) => it.sku);
+    created += ok.length;
+    ctx.tally.written(ok);
+    const bySku = new Map(part.map((it) => [it.sku, it]));
+    for (const f of result.failed) {
+      if (!isConnectorError(f.error)) throw f.error;
+      const it = bySku.get(f.key);
+      failRecord(ctx, f.key, f.error, { sku: f.key, barcode: it?.barcode, categoryId: it?.categoryId });
+    }
+  }
+  if (created > 0)
+    ctx.tally.note(message("listing.reportCreated", { count: created, marketplace: channel.name }));
+};
+
+/** The channel's price per SKU: the ERP's price group, with VAT included, under the channel's rule. */
+async function channelPrices(ctx: FlowContext, skus: Set<string>): Promise<Map<string, number>> {
+  const groups = await ctx.erp.listPriceGroups();
+  const group =
+    groups.find((g) => g.id === ctx.mappings.erpPriceGroup) ?? groups.find((g) => g.isDefault) ?? groups[0];
+  if (!group) throw new MerchantFacingError("engine.noErpPriceGroup");
+  const rule = ctx.channel?.settings.priceRule;
+  const vat = new Map<string, number>();
+  const out = new Map<string, number>();
+  const raw: Array<{ sku: string; amount: number; vatIncluded: boolean }> = [];
+  for await (const page of readAhead((pageToken) =>
+    ctx.erp.listPrices({ pageToken, priceGroups: [group.id] }),
+  )) {
+    for (const p of page.items) if (p.priceGroup === group.id && skus.has(p.sku)) raw.push(p);
+  }
+  if (raw.some((p) => !p.vatIncluded))
+    for await (const page of readAhead((pageToken) => ctx.erp.listProducts({ pageToken })))
+      for (const p of page.items) for (const v of p.variants) vat.set(v.sku, p.vatRate);
+  for (const p of raw) {
+    // Marketplaces take prices with VAT (Trendyol salePrice is what the customer pays).
+    const amount = convertVat(p.amount, vat.get(p.sku) ?? 0, p.vatIncluded, true);
+    if (amount > 0) out.set(p.sku, rule ? applyPriceRule(amount, rule) : amount);
+  }
+  return out;
+}
+
+/**
+ * Gives a channel its listing job (the channel's "Ürün Aktarımı") once a category is mapped: channels
+ * without a mapping, and marketplaces that list nothing by API, never get one.
+ */
+export async function ensureChannelListingJob(
+  db: Executor,
+  companyId: number,
+  connectionId: number,
+  now: Date,
+): Promise<void> {
+  const d = JOB_CATALOG.ProductIntegration;
+  await db
+    .insert(jobs)
+    .values({
+      companyId,
+      connectionId,
+      type: d.type,
+      name: d.name,
+      isEnabled: true,
+      schedule: d.defaultSchedule,
+      // The first run is the merchant's ("Şimdi çalıştır") or the schedule's next turn.
+      nextRunAt: new Date(now.getTime() + 30 * 60_000),
+    })
+    .onConflictDoNothing();
+}
