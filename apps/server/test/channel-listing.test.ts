@@ -1,0 +1,294 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { CallCounter, hasListing, type Product } from "@ep/connectors";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { createContext, stopServer } from "../src/bootstrap.ts";
+import { loadConfig } from "../src/config.ts";
+import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
+import type { ServerContext } from "../src/server-context.ts";
+import { call, registerAndLogin } from "./harness.ts";
+import { freePort } from "./support/free-port.ts";
+import { freshPostgres } from "./support/fresh-database.ts";
+
+/**
+ * Issue 37, product listing: a company on the Mikro sandbox with the Trendyol sandbox as a channel maps
+ * an ERP category to a Trendyol category (checked against Trendyol's own category, brand and attribute
+ * lists), and the channel's listing run opens the ERP's products of that category that Trendyol does not
+ * have. A product whose barcode Trendyol already holds under another listing is refused: a failed task
+ * with Trendyol's reason. Another company's ids are not found.
+ */
+type Running = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
+
+const pg = await freshPostgres();
+const dataDir = mkdtempSync(join(tmpdir(), "ep-listing-"));
+const port = await freePort();
+const env = {
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  DEMO: "0",
+  CAPTCHA: "off",
+  LOG_LEVEL: "warn",
+  ...(pg ? { DATABASE_URL: pg.url } : {}),
+};
+
+async function boot(): Promise<Running> {
+  const config = loadConfig(env);
+  const sink = new Writable({ write: (_c, _e, done) => done() });
+  const ctx = await createContext(config, { logDestination: sink, scheduler: false });
+  const app = await buildApp(ctx);
+  await app.listen({ port, host: "0.0.0.0" });
+  return { app, ctx, stop: () => stopServer(ctx, { app }) };
+}
+
+let server: Running | undefined;
+beforeAll(async () => {
+  server = await boot();
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  await pg?.drop();
+});
+
+async function waitForRun(token: string, runId: number) {
+  for (let i = 0; i < 1200; i++) {
+    const res = await call(server!.app, "GET", `/api/JobHistory/report/${runId}`, { token });
+    const run = res.body.data;
+    if (run && run.status !== "Queued" && run.status !== "Running") return run;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`run ${runId} did not end`);
+}
+
+describe("listing the ERP's products on a marketplace channel", () => {
+  let token = "";
+  let companyId = 0;
+  let channelId = 0;
+  let leafId = "";
+  let brandId = "";
+  let erpCategory = "";
+  let toList: Array<{ sku: string; barcode: string }> = [];
+  let taken = "";
+  let mappingId = 0;
+
+  it("connects Mikro, IKAS and the Trendyol sandbox and reads Trendyol's own lists", async () => {
+    const a = await registerAndLogin(server!.app);
+    token = a.token;
+    companyId = a.account.company.id;
+    const res = await call(server!.app, "POST", "/api/sandbox/connect", {
+      token,
+      body: { channels: ["trendyol"] },
+    });
+    expect(res.status).toBe(200);
+    channelId = (await call(server!.app, "GET", "/api/channels", { token })).body.data[0].id;
+
+    const cats = await call(server!.app, "GET", `/api/channels/${channelId}/categories`, { token });
+    expect(cats.status).toBe(200);
+    const leaf = (
+      cats.body.data as Array<{ id: string; name: string; leaf: boolean; parentId: string | null }>
+    ).find((c) => c.leaf && c.parentId !== null)!;
+    leafId = leaf.id;
+    const attrs = await call(
+      server!.app,
+      "GET",
+      `/api/channels/${channelId}/categories/${leafId}/attributes`,
+      {
+        token,
+      },
+    );
+    expect(attrs.body.data.find((x: { name: string }) => x.name === "Renk")).toMatchObject({
+      required: true,
+      values: expect.arrayContaining([{ id: "100", name: "Siyah" }]),
+    });
+    const brands = await call(server!.app, "GET", `/api/channels/${channelId}/brands?name=Koton`, { token });
+    expect(brands.body.data).toEqual([{ id: expect.any(String), name: "Koton" }]);
+    brandId = brands.body.data[0].id;
+  }, 180_000);
+
+  it("finds an ERP category with products Trendyol does not have yet", async () => {
+    const opened = await openCompanyConnectors(server!.ctx, companyId, new CallCounter(), {}, channelId);
+    const products: Product[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await opened.erp.listProducts({ pageToken });
+      products.push(...page.items);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    const variants = products.flatMap((p) =>
+      p.variants.map((v) => ({
+        category: p.categoryPath.join(" > "),
+        sku: v.sku,
+        barcode: v.barcodes[0] ?? "",
+      })),
+    );
+    const onTrendyol = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
+    const unlisted = variants.filter((v) => !onTrendyol.has(v.sku) && v.barcode);
+    const byCategory = new Map<string, typeof unlisted>();
+    for (const v of unlisted) byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
+    const [category, list] = [...byCategory].sort((x, y) => y[1].length - x[1].length)[0]!;
+    expect(list.length).toBeGreaterThanOrEqual(2);
+    erpCategory = category;
+    toList = list;
+    // Trendyol already holds one of their barcodes under another listing of the seller.
+    taken = list[0]!.sku;
+    const shop = opened.shop;
+    if (!hasListing(shop)) throw new Error("Trendyol lists products");
+    const made = await shop.createListings([
+      {
+        sku: `OTHER-${list[0]!.barcode}`,
+        barcode: list[0]!.barcode,
+        modelKey: "OTHER",
+        title: "Başka bir ürün",
+        description: "Başka bir ürün",
+        brandId,
+        categoryId: leafId,
+        attributes: [{ attributeId: "47", valueId: "101" }],
+        quantity: 0,
+        salePrice: 10,
+        vatRate: 20,
+        images: [],
+      },
+    ]);
+    expect(made.applied).toBe(1);
+  }, 120_000);
+
+  it("refuses a mapping that does not fit Trendyol's lists, field by field", async () => {
+    const res = await call(server!.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+      token,
+      body: {
+        erpCategory,
+        categoryId: leafId,
+        brandId: "424242",
+        attributes: [{ attributeId: "338", valueId: "999" }],
+      },
+    });
+    expect(res.status).toBe(400);
+    const text = JSON.stringify(res.body);
+    expect(text).toContain("marka listesinde bu marka yok");
+    expect(text).toContain("Zorunlu özellik için pazaryerinin listesinden bir değer seçin: Renk");
+    expect(text).toContain("Beden özelliği için pazaryerinin listesindeki bir değeri seçin");
+    const parent = await call(server!.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+      token,
+      body: { erpCategory, categoryId: "999999999", brandId, attributes: [] },
+    });
+    expect(parent.status).toBe(400);
+    // Nothing stored, no listing job yet.
+    const none = await call(server!.app, "POST", `/api/channels/${channelId}/listing`, { token });
+    expect(none.status).toBe(400);
+  });
+
+  it("saves the mapping with Trendyol's names, and gives the channel its listing job", async () => {
+    const res = await call(server!.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+      token,
+      body: {
+        erpCategory,
+        categoryId: leafId,
+        brandId,
+        attributes: [
+          { attributeId: "47", valueId: "100" },
+          { attributeId: "14", value: "Pamuk" },
+        ],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({
+      erpCategory,
+      categoryId: leafId,
+      brandName: "Koton",
+      attributes: [
+        { attributeId: "47", name: "Renk", valueId: "100", value: "Siyah" },
+        { attributeId: "14", name: "Materyal", value: "Pamuk" },
+      ],
+    });
+    mappingId = res.body.data.id;
+    const list = await call(server!.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
+    expect(list.body.data).toHaveLength(1);
+    const jobs = await call(
+      server!.app,
+      "GET",
+      `/api/Job/type-filter/ProductIntegration?channel=${channelId}`,
+      {
+        token,
+      },
+    );
+    expect(jobs.body.data).toEqual([
+      expect.objectContaining({ channel_id: channelId, name: "Ürün Aktarımı" }),
+    ]);
+  });
+
+  it("opens the unlisted products on Trendyol; the refused one is a failed task with Trendyol's reason", async () => {
+    const started = await call(server!.app, "POST", `/api/channels/${channelId}/listing`, { token });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const run = await waitForRun(token, started.body.data.runId);
+    expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
+    const failed = await call(
+      server!.app,
+      "GET",
+      `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
+      { token },
+    );
+    const rows = failed.body.data.dataList as Array<{
+      entityKey: string;
+      errorType: string;
+      message: string;
+    }>;
+    expect(rows).toEqual([
+      expect.objectContaining({
+        entityKey: taken,
+        errorType: "validation",
+        message: expect.stringContaining("Bu barkod ile ürün zaten var"),
+      }),
+    ]);
+    expect(run.counts).toMatchObject({ written: toList.length - 1, failed: 1 });
+    // Every other product of the category is on Trendyol now, under its ERP stock code.
+    const opened = await openCompanyConnectors(server!.ctx, companyId, new CallCounter(), {}, channelId);
+    const found = await opened.shop.findProductsBySku(toList.map((v) => v.sku));
+    expect(toList.filter((v) => v.sku !== taken).every((v) => found.has(v.sku))).toBe(true);
+    expect(found.has(taken)).toBe(false);
+    // A second run sends only the refused one again (the others are listed now): it fails again, alone.
+    const again = await call(server!.app, "POST", `/api/channels/${channelId}/listing`, { token });
+    const second = await waitForRun(token, again.body.data.runId);
+    expect(second.status).toBe("PartiallyFailed");
+    expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
+  }, 180_000);
+
+  it("refuses another company's channel and mapping ids", async () => {
+    const b = await registerAndLogin(server!.app);
+    const other = b.token;
+    const paths: Array<["GET" | "POST" | "DELETE", string, unknown?]> = [
+      ["GET", `/api/channels/${channelId}/categories`],
+      ["GET", `/api/channels/${channelId}/categories/${leafId}/attributes`],
+      ["GET", `/api/channels/${channelId}/brands`],
+      ["GET", `/api/channels/${channelId}/category-mappings`],
+      [
+        "POST",
+        `/api/channels/${channelId}/category-mappings`,
+        { erpCategory, categoryId: leafId, brandId, attributes: [] },
+      ],
+      ["DELETE", `/api/channels/${channelId}/category-mappings/${mappingId}`],
+      ["POST", `/api/channels/${channelId}/listing`],
+    ];
+    for (const [method, path, body] of paths) {
+      const res = await call(server!.app, method, path, { token: other, ...(body ? { body } : {}) });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    const still = await call(server!.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
+    expect(still.body.data).toHaveLength(1);
+  }, 60_000);
+
+  it("removes a mapping", async () => {
+    const res = await call(
+      server!.app,
+      "DELETE",
+      `/api/channels/${channelId}/category-mappings/${mappingId}`,
+      {
+        token,
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe("Kategori eşlemesi kaldırıldı.");
+  });
+});
