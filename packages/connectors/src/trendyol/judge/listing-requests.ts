@@ -12,9 +12,19 @@ import {
   intParam as int,
   isFiniteNumber as isNum,
   isRow as isObj,
+  type QueryCheck,
   strParam as str,
 } from "../../testing/rest-judge";
-import type { TrendyolOperation } from "./requests";
+
+/** The shape of requests.ts's `TrendyolOperation` (not imported: requests.ts imports this file). */
+interface ListingOperation {
+  operation: string;
+  method: "GET" | "POST";
+  path: RegExp;
+  source: string;
+  query: Record<string, QueryCheck>;
+  body?: (b: unknown) => string[];
+}
 
 const DOCS = "https://developers.trendyol.com/docs";
 const ITEM_FIELDS = [
@@ -96,7 +106,7 @@ function createItemProblems(it: unknown, at: string): string[] {
   return p;
 }
 
-export const TRENDYOL_LISTING_OPERATIONS: TrendyolOperation[] = [
+export const TRENDYOL_LISTING_OPERATIONS: ListingOperation[] = [
   {
     operation: "getBrands",
     method: "GET",
