@@ -5,11 +5,11 @@
  * retired (rules.ts), so only V2 is sent. Items are keyed by barcode in the results, by stock code here.
  */
 
-import { type AsyncItemOutcome, asyncBatchResult, pollBatchResults } from "../sdk/async-batch";
 import type { BatchResult } from "../sdk/errors";
 import type { ListingItem, MarketplaceListing } from "../sdk/listing";
 import type { Option } from "../sdk/model";
 import { chunk, round2 } from "../sdk/util";
+import { readBatchResults } from "./batch-results";
 import type { Row, TrendyolClient } from "./client";
 import { TRENDYOL_BATCH, TRENDYOL_MAX_QUANTITY } from "./descriptor";
 
@@ -81,43 +81,17 @@ export class TrendyolListing implements MarketplaceListing {
         barcodes: part.map((i) => i.barcode),
       });
     }
-    // A product create batch carries a batch status; done once it is no longer IN_PROGRESS and every
+    // A product create batch carries a batch status too: done once it is no longer IN_PROGRESS and every
     // item has its own.
-    const { answers, reads } = await pollBatchResults(
-      sent.map((b) => b.id),
-      async (id) =>
-        (await this.client.get(
-          this.client.seller("product", `/products/batch-requests/${encodeURIComponent(id)}`),
-          "getBatchRequestResult",
-        )) as Row,
-      (b: Row) =>
+    const read = await readBatchResults(
+      this.client,
+      sent,
+      skuOf,
+      "createProducts",
+      (b) =>
         String(b?.status ?? "") !== "IN_PROGRESS" &&
         rows(b?.items).every((i) => i.status === "SUCCESS" || i.status === "FAILED"),
-      this.client.ctx.asyncBatch,
     );
-    const outcomes: AsyncItemOutcome[] = sent.flatMap(({ id, barcodes }) => {
-      const statuses = createStatuses(answers.get(id) ?? {});
-      return barcodes.map((barcode): AsyncItemOutcome => {
-        const key = skuOf.get(barcode) ?? barcode;
-        const st = statuses.get(barcode);
-        if (st?.status === "SUCCESS") return { key, state: "applied" };
-        if (st?.status === "FAILED")
-          return { key, state: "failed", message: st.reasons.join("; ") || "FAILED" };
-        return { key, state: "pending" };
-      });
-    });
-    return asyncBatchResult("trendyol", "createProducts", outcomes, calls + reads);
+    return { ...read, calls: read.calls + calls };
   }
-}
-
-/** Item statuses of a create batch by barcode (the request item is the product, or holds it). */
-function createStatuses(batch: Row): Map<string, { status: string; reasons: string[] }> {
-  const out = new Map<string, { status: string; reasons: string[] }>();
-  for (const i of rows(batch?.items)) {
-    const req = (i.requestItem ?? {}) as Row;
-    const barcode = String(req.barcode ?? (req.product as Row | undefined)?.barcode ?? "");
-    const reasons = Array.isArray(i.failureReasons) ? (i.failureReasons as unknown[]).map(String) : [];
-    out.set(barcode, { status: String(i.status ?? ""), reasons });
-  }
-  return out;
 }

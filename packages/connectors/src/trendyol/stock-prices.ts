@@ -6,10 +6,10 @@
  */
 
 import { createHash } from "node:crypto";
-import { type AsyncItemOutcome, asyncBatchResult, pollBatchResults } from "../sdk/async-batch";
 import type { PriceUpdate, StockUpdate } from "../sdk/connector";
 import { type BatchResult, ConnectorError, isConnectorError } from "../sdk/errors";
 import { chunk, round2 } from "../sdk/util";
+import { itemStatuses, readBatchResults } from "./batch-results";
 import type { TrendyolCatalog } from "./catalog";
 import type { Row, TrendyolClient } from "./client";
 import { TRENDYOL_BATCH, TRENDYOL_MAX_QUANTITY, TRENDYOL_SAME_REQUEST_MS } from "./descriptor";
@@ -81,36 +81,13 @@ export class TrendyolStockPrices {
       else result.applied += part.length;
     }
     // Stock/price batches report per item only (no batch status): done when every item has one.
-    const settled = (keys: string[]) => (b: Row) => {
+    const read = await readBatchResults(this.client, sent, skuOf, operation, (b, batch) => {
       const byBarcode = itemStatuses(b);
-      return keys.every((k) => {
+      return batch.barcodes.every((k) => {
         const st = byBarcode.get(k)?.status;
         return st === "SUCCESS" || st === "FAILED";
       });
-    };
-    const barcodesOf = new Map(sent.map((b) => [b.id, b.barcodes]));
-    const { answers, reads } = await pollBatchResults(
-      sent.map((b) => b.id),
-      async (id) =>
-        (await this.client.get(
-          this.client.seller("product", `/products/batch-requests/${encodeURIComponent(id)}`),
-          "getBatchRequestResult",
-        )) as Row,
-      (b: Row, id) => settled(barcodesOf.get(id) ?? [])(b),
-      this.client.ctx.asyncBatch,
-    );
-    const outcomes: AsyncItemOutcome[] = sent.flatMap(({ id, barcodes }) => {
-      const statuses = itemStatuses(answers.get(id) ?? {});
-      return barcodes.map((barcode): AsyncItemOutcome => {
-        const key = skuOf.get(barcode) ?? barcode;
-        const st = statuses.get(barcode);
-        if (st?.status === "SUCCESS") return { key, state: "applied" };
-        if (st?.status === "FAILED")
-          return { key, state: "failed", message: st.reasons.join("; ") || "FAILED" };
-        return { key, state: "pending" };
-      });
     });
-    const read = asyncBatchResult("trendyol", operation, outcomes, reads);
     result.applied += read.applied;
     result.failed.push(...read.failed);
     result.calls += read.calls;
@@ -146,15 +123,4 @@ export class TrendyolStockPrices {
       throw e;
     }
   }
-}
-
-function itemStatuses(batch: Row): Map<string, { status: string; reasons: string[] }> {
-  const out = new Map<string, { status: string; reasons: string[] }>();
-  for (const i of Array.isArray(batch?.items) ? (batch.items as Row[]) : []) {
-    const req = (i.requestItem ?? {}) as Row;
-    const barcode = String(req.barcode ?? (req.product as Row | undefined)?.barcode ?? "");
-    const reasons = Array.isArray(i.failureReasons) ? (i.failureReasons as unknown[]).map(String) : [];
-    out.set(barcode, { status: String(i.status ?? ""), reasons });
-  }
-  return out;
 }

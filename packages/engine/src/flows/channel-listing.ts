@@ -3,10 +3,10 @@ import { message } from "@ep/contracts";
 import { and, eq } from "drizzle-orm";
 import { applyPriceRule } from "../channels/price-rule.ts";
 import type { Executor } from "../db.ts";
-import { JOB_CATALOG } from "../jobs/catalog.ts";
+import { ensureChannelJobs } from "../jobs/company-jobs.ts";
 import { convertVat } from "../pricing/vat.ts";
 import { MerchantFacingError } from "../runs/failure-text.ts";
-import { channelCategoryMappings, jobs } from "../store/schema.ts";
+import { channelCategoryMappings } from "../store/schema.ts";
 import { categoryKey } from "./category-sync.ts";
 import { type Flow, type FlowContext, failRecord, failRejected } from "./flow.ts";
 import { readAhead } from "./read-ahead.ts";
@@ -165,24 +165,11 @@ async function channelPrices(ctx: FlowContext, skus: Set<string>): Promise<Map<s
  * Gives a channel its listing job (the channel's "Ürün Aktarımı") once a category is mapped: channels
  * without a mapping, and marketplaces that list nothing by API, never get one.
  */
-export async function ensureChannelListingJob(
+export function ensureChannelListingJob(
   db: Executor,
   companyId: number,
   connectionId: number,
   now: Date,
 ): Promise<void> {
-  const d = JOB_CATALOG.ProductIntegration;
-  await db
-    .insert(jobs)
-    .values({
-      companyId,
-      connectionId,
-      type: d.type,
-      name: d.name,
-      isEnabled: true,
-      schedule: d.defaultSchedule,
-      // The first run is the merchant's ("Şimdi çalıştır") or the schedule's next turn.
-      nextRunAt: new Date(now.getTime() + 30 * 60_000),
-    })
-    .onConflictDoNothing();
+  return ensureChannelJobs(db, companyId, connectionId, now, ["ProductIntegration"]);
 }

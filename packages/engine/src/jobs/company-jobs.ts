@@ -43,11 +43,13 @@ export async function ensureChannelJobs(
   companyId: number,
   connectionId: number,
   now: Date,
+  /** Which jobs; the listing job (ProductIntegration) is given only once a category is mapped. */
+  types: readonly JobType[] = CHANNEL_JOB_TYPES,
 ): Promise<void> {
   await db
     .insert(jobs)
     .values(
-      JOB_DEFINITIONS.filter((d) => CHANNEL_JOB_TYPES.includes(d.type)).map((d) => ({
+      JOB_DEFINITIONS.filter((d) => types.includes(d.type)).map((d) => ({
         companyId,
         connectionId,
         type: d.type,
