@@ -15,6 +15,7 @@ import {
   useRunEvents,
   useRunReport,
 } from "../api";
+import { CategoryMappingSection } from "../components/CategoryMappingSection";
 import { ChannelSelect } from "../components/ChannelSelect";
 import { JobCard } from "../components/JobCard";
 import { JobHistory } from "../components/JobHistory";
@@ -67,6 +68,7 @@ export default function IntegrationPage({ area }: { area: Area }) {
       />
       <Stack gap="lg">
         <ChannelSelect value={channel} onChange={setChannel} />
+        {area === "product" && typeof channel === "number" && <CategoryMappingSection channelId={channel} />}
         {finished.map((f) => (
           <FinishedAlert
             key={f.runId}
