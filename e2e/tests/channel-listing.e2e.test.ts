@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { combo, field, signInWithSandboxes, waitForShell } from "../support/app.ts";
+import { useBrowser } from "../support/browser.ts";
+
+const browser = useBrowser();
+const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.poll(read, { timeout });
+
+/**
+ * Issue 37, product listing: a new company connects the sandboxes and the Trendyol sandbox channel,
+ * maps an ERP category to a Trendyol category with a brand and the required attribute from Trendyol's own
+ * lists on the product integration screen, and starts the listing; the channel's listing run ends.
+ */
+describe("marketplace category mapping and listing", () => {
+  it("maps a category from Trendyol's lists and lists the products", async () => {
+    const { page } = await signInWithSandboxes(browser, { erpType: 9, ecommerceType: 1 });
+    // The Trendyol sandbox channel, as the connections screen's button does it.
+    const status = await page.evaluate(async () => {
+      // The session token lives in the "authKey" cookie (spec section 4).
+      const token = /(?:^|;\s*)authKey=([^;]*)/.exec(document.cookie)?.[1];
+      const res = await fetch("/api/sandbox/connect", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${decodeURIComponent(token ?? "")}`,
+        },
+        body: JSON.stringify({ channels: ["trendyol"] }),
+        credentials: "same-origin",
+      });
+      return res.status;
+    });
+    expect(status).toBe(200);
+
+    await page.goto("/integration/product");
+    await waitForShell(page);
+    await page.getByTestId("channel-select").click();
+    await page.getByRole("option", { name: "Trendyol", exact: true }).click();
+    const section = page.getByTestId("category-mapping");
+    await eventually(() => section.count()).toBe(1);
+
+    await field(page, "ERP kategorisi").fill("Giyim > Tişört");
+    const category = combo(page, "Pazaryeri kategorisi");
+    await category.click();
+    await category.fill("Tişört");
+    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
+    const brand = combo(page, "Marka");
+    await brand.click();
+    await brand.fill("Koton");
+    await page.getByRole("option", { name: "Koton", exact: true }).click();
+    const colour = combo(page, "Renk");
+    await eventually(() => colour.count()).toBe(1);
+    await colour.click();
+    await page.getByRole("option", { name: "Siyah", exact: true }).click();
+    await section.getByRole("button", { name: "Eşlemeyi kaydet" }).click();
+
+    const row = section.getByRole("row").filter({ hasText: "Giyim > Tişört" });
+    await eventually(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain("Renk: Siyah");
+
+    await section.getByRole("button", { name: "Ürünleri şimdi aç" }).click();
+    await eventually(() => section.getByText("Ürün açma başlatıldı", { exact: false }).count()).toBe(1);
+    // The channel's listing job ("Ürün Aktarımı") ends.
+    const job = page.locator('[data-testid="job-card"][data-job-type="ProductIntegration"]');
+    await eventually(
+      async () =>
+        (await job.getByText("Başarılı", { exact: true }).count()) +
+        (await job.getByText("Kısmen başarılı", { exact: true }).count()),
+      90_000,
+    ).toBeGreaterThan(0);
+  }, 240_000);
+});
