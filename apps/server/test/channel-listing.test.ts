@@ -1,18 +1,8 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
 import { CallCounter, hasListing, type Product } from "@ep/connectors";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { createContext, stopServer } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
+import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
-import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { freePort } from "./support/free-port.ts";
-import { freshPostgres } from "./support/fresh-database.ts";
+import { listeningServer } from "./support/listening-server.ts";
 
 /**
  * Issue 37, product listing: a company on the Mikro sandbox with the Trendyol sandbox as a channel maps
@@ -21,41 +11,11 @@ import { freshPostgres } from "./support/fresh-database.ts";
  * have. A product whose barcode Trendyol already holds under another listing is refused: a failed task
  * with Trendyol's reason. Another company's ids are not found.
  */
-type Running = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
-
-const pg = await freshPostgres();
-const dataDir = mkdtempSync(join(tmpdir(), "ep-listing-"));
-const port = await freePort();
-const env = {
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  DEMO: "0",
-  CAPTCHA: "off",
-  LOG_LEVEL: "warn",
-  ...(pg ? { DATABASE_URL: pg.url } : {}),
-};
-
-async function boot(): Promise<Running> {
-  const config = loadConfig(env);
-  const sink = new Writable({ write: (_c, _e, done) => done() });
-  const ctx = await createContext(config, { logDestination: sink, scheduler: false });
-  const app = await buildApp(ctx);
-  await app.listen({ port, host: "0.0.0.0" });
-  return { app, ctx, stop: () => stopServer(ctx, { app }) };
-}
-
-let server: Running | undefined;
-beforeAll(async () => {
-  server = await boot();
-}, 180_000);
-afterAll(async () => {
-  await server?.stop();
-  await pg?.drop();
-});
+const server = listeningServer("listing");
 
 async function waitForRun(token: string, runId: number) {
   for (let i = 0; i < 1200; i++) {
-    const res = await call(server!.app, "GET", `/api/JobHistory/report/${runId}`, { token });
+    const res = await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token });
     const run = res.body.data;
     if (run && run.status !== "Queued" && run.status !== "Running") return run;
     await new Promise((r) => setTimeout(r, 100));
@@ -75,24 +35,24 @@ describe("listing the ERP's products on a marketplace channel", () => {
   let mappingId = 0;
 
   it("connects Mikro, IKAS and the Trendyol sandbox and reads Trendyol's own lists", async () => {
-    const a = await registerAndLogin(server!.app);
+    const a = await registerAndLogin(server.app);
     token = a.token;
     companyId = a.account.company.id;
-    const res = await call(server!.app, "POST", "/api/sandbox/connect", {
+    const res = await call(server.app, "POST", "/api/sandbox/connect", {
       token,
       body: { channels: ["trendyol"] },
     });
     expect(res.status).toBe(200);
-    channelId = (await call(server!.app, "GET", "/api/channels", { token })).body.data[0].id;
+    channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
 
-    const cats = await call(server!.app, "GET", `/api/channels/${channelId}/categories`, { token });
+    const cats = await call(server.app, "GET", `/api/channels/${channelId}/categories`, { token });
     expect(cats.status).toBe(200);
     const leaf = (
       cats.body.data as Array<{ id: string; name: string; leaf: boolean; parentId: string | null }>
     ).find((c) => c.leaf && c.parentId !== null)!;
     leafId = leaf.id;
     const attrs = await call(
-      server!.app,
+      server.app,
       "GET",
       `/api/channels/${channelId}/categories/${leafId}/attributes`,
       {
@@ -103,13 +63,13 @@ describe("listing the ERP's products on a marketplace channel", () => {
       required: true,
       values: expect.arrayContaining([{ id: "100", name: "Siyah" }]),
     });
-    const brands = await call(server!.app, "GET", `/api/channels/${channelId}/brands?name=Koton`, { token });
+    const brands = await call(server.app, "GET", `/api/channels/${channelId}/brands?name=Koton`, { token });
     expect(brands.body.data).toEqual([{ id: expect.any(String), name: "Koton" }]);
     brandId = brands.body.data[0].id;
   }, 180_000);
 
   it("finds an ERP category with products Trendyol does not have yet", async () => {
-    const opened = await openCompanyConnectors(server!.ctx, companyId, new CallCounter(), {}, channelId);
+    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
     const products: Product[] = [];
     let pageToken: string | undefined;
     do {
@@ -156,7 +116,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
   }, 120_000);
 
   it("refuses a mapping that does not fit Trendyol's lists, field by field", async () => {
-    const res = await call(server!.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+    const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
       token,
       body: {
         erpCategory,
@@ -170,18 +130,18 @@ describe("listing the ERP's products on a marketplace channel", () => {
     expect(text).toContain("marka listesinde bu marka yok");
     expect(text).toContain("Zorunlu özellik için pazaryerinin listesinden bir değer seçin: Renk");
     expect(text).toContain("Beden özelliği için pazaryerinin listesindeki bir değeri seçin");
-    const parent = await call(server!.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+    const parent = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
       token,
       body: { erpCategory, categoryId: "999999999", brandId, attributes: [] },
     });
     expect(parent.status).toBe(400);
     // Nothing stored, no listing job yet.
-    const none = await call(server!.app, "POST", `/api/channels/${channelId}/listing`, { token });
+    const none = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
     expect(none.status).toBe(400);
   });
 
   it("saves the mapping with Trendyol's names, and gives the channel its listing job", async () => {
-    const res = await call(server!.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+    const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
       token,
       body: {
         erpCategory,
@@ -204,10 +164,10 @@ describe("listing the ERP's products on a marketplace channel", () => {
       ],
     });
     mappingId = res.body.data.id;
-    const list = await call(server!.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
+    const list = await call(server.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
     expect(list.body.data).toHaveLength(1);
     const jobs = await call(
-      server!.app,
+      server.app,
       "GET",
       `/api/Job/type-filter/ProductIntegration?channel=${channelId}`,
       {
@@ -220,12 +180,12 @@ describe("listing the ERP's products on a marketplace channel", () => {
   });
 
   it("opens the unlisted products on Trendyol; the refused one is a failed task with Trendyol's reason", async () => {
-    const started = await call(server!.app, "POST", `/api/channels/${channelId}/listing`, { token });
+    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const run = await waitForRun(token, started.body.data.runId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
     const failed = await call(
-      server!.app,
+      server.app,
       "GET",
       `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
       { token },
@@ -244,19 +204,19 @@ describe("listing the ERP's products on a marketplace channel", () => {
     ]);
     expect(run.counts).toMatchObject({ written: toList.length - 1, failed: 1 });
     // Every other product of the category is on Trendyol now, under its ERP stock code.
-    const opened = await openCompanyConnectors(server!.ctx, companyId, new CallCounter(), {}, channelId);
+    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
     const found = await opened.shop.findProductsBySku(toList.map((v) => v.sku));
     expect(toList.filter((v) => v.sku !== taken).every((v) => found.has(v.sku))).toBe(true);
     expect(found.has(taken)).toBe(false);
     // A second run sends only the refused one again (the others are listed now): it fails again, alone.
-    const again = await call(server!.app, "POST", `/api/channels/${channelId}/listing`, { token });
+    const again = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
     const second = await waitForRun(token, again.body.data.runId);
     expect(second.status).toBe("PartiallyFailed");
     expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);
 
   it("refuses another company's channel and mapping ids", async () => {
-    const b = await registerAndLogin(server!.app);
+    const b = await registerAndLogin(server.app);
     const other = b.token;
     const paths: Array<["GET" | "POST" | "DELETE", string, unknown?]> = [
       ["GET", `/api/channels/${channelId}/categories`],
@@ -272,16 +232,16 @@ describe("listing the ERP's products on a marketplace channel", () => {
       ["POST", `/api/channels/${channelId}/listing`],
     ];
     for (const [method, path, body] of paths) {
-      const res = await call(server!.app, method, path, { token: other, ...(body ? { body } : {}) });
+      const res = await call(server.app, method, path, { token: other, ...(body ? { body } : {}) });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
-    const still = await call(server!.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
+    const still = await call(server.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
     expect(still.body.data).toHaveLength(1);
   }, 60_000);
 
   it("removes a mapping", async () => {
     const res = await call(
-      server!.app,
+      server.app,
       "DELETE",
       `/api/channels/${channelId}/category-mappings/${mappingId}`,
       {
