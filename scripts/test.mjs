@@ -1,15 +1,31 @@
-// `npm test`: every workspace's suites, in two lanes. The server's suites (its two passes, PGlite then
-// PostgreSQL, about 21 of CI's 40 minutes) run in one; the others, the browser suite first (12 minutes,
-// mostly waiting on the browser and the server: 45 % of one core), in the other. One after another they
-// passed 30 minutes on a slow 2-core box. `TEST_LANES=1` runs them one after another.
+// `npm test`: every workspace's suites, two at a time from one queue, longest first: each lane takes the
+// next as it frees. The long ones are split so that neither lane is left with a long tail: the server's
+// two passes (embedded database, then PostgreSQL when DATABASE_URL is set) are two entries, and the
+// browser suite is two shards, each on a server of its own. CI on 28 Nov (2 cores): the server's lane
+// (both passes, one after the other) took 2724 s while the other (browser suite, 2128 s, then the rest)
+// took 2334 s. `TEST_LANES=1` runs them one after another (the browser suite unsplit), `TEST_LANES=3`
+// three at a time.
 import { spawnSync } from "node:child_process";
 import { root, runInLanes, workspacesWith } from "./workspace-lanes.mjs";
 
-const all = workspacesWith("test");
-const server = all.filter((w) => w.location === "apps/server");
-const browser = all.filter((w) => w.location === "e2e");
-const others = [...browser, ...all.filter((w) => !server.includes(w) && !browser.includes(w))];
-const lanes = process.env.TEST_LANES === "1" ? [[...server, ...others]] : [server, others];
+const laneCount = Math.max(1, Number(process.env.TEST_LANES ?? 2) || 2);
+const browserShards = laneCount > 1 ? 2 : 1;
+
+const queue = [];
+for (const w of workspacesWith("test")) {
+  if (w.location === "apps/server") {
+    queue.push({ ...w, script: "test:embedded", label: "apps/server (embedded)" });
+    if (process.env.DATABASE_URL)
+      queue.push({ ...w, script: "test:postgres", label: "apps/server (PostgreSQL)" });
+  } else if (w.location === "e2e" && browserShards > 1) {
+    for (let i = 1; i <= browserShards; i++)
+      queue.push({ ...w, args: [`--shard=${i}/${browserShards}`], label: `e2e ${i}/${browserShards}` });
+  } else queue.push(w);
+}
+// Longest first (CI's figures: a server pass about 1300 s, a browser shard about 1000 s, then the
+// connectors 116 s, e-invoice 38 s, web 27 s, agent 25 s), so the short ones fill the lanes' ends.
+const rank = (w) => (w.location === "apps/server" ? 0 : w.location === "e2e" ? 1 : 2);
+queue.sort((a, b) => rank(a) - rank(b));
 
 // Both lanes start the server's bundle and the browser suite builds the web app: build them once here,
 // so that two builds never write the same files at once.
@@ -24,15 +40,27 @@ for (const [what, args] of [
   }
 }
 
-const ended = [];
-const passed = await runInLanes("test", lanes, {
-  live: true,
-  report: (w, code, _out, seconds) => {
-    ended.push(`${code === 0 ? "ok  " : "FAIL"} ${w.location} (${Math.round(seconds)} s)`);
-    console.log(
-      `== ${w.location}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${Math.round(seconds)} s`,
-    );
+const lane = {
+  *[Symbol.iterator]() {
+    while (queue.length > 0) yield queue.shift();
   },
-});
-console.log(`== Suites\n${ended.join("\n")}`);
+};
+const ended = [];
+const started = Date.now();
+const passed = await runInLanes(
+  "test",
+  Array.from({ length: laneCount }, () => lane),
+  {
+    live: true,
+    report: (w, code, _out, seconds) => {
+      const name = w.label ?? w.location;
+      const at = Math.round((Date.now() - started) / 1000);
+      ended.push(`${code === 0 ? "ok  " : "FAIL"} ${name} (${Math.round(seconds)} s, ended at ${at} s)`);
+      console.log(
+        `== ${name}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${Math.round(seconds)} s`,
+      );
+    },
+  },
+);
+console.log(`== Suites (${Math.round((Date.now() - started) / 1000)} s in all)\n${ended.join("\n")}`);
 process.exit(passed ? 0 : 1);
