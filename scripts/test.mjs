@@ -23,9 +23,16 @@ for (const w of workspacesWith("test")) {
   } else queue.push(w);
 }
 // Longest first (CI's figures: a server pass about 1300 s, a browser shard about 1000 s, then the
-// connectors 116 s, e-invoice 38 s, web 27 s, agent 25 s), so the short ones fill the lanes' ends.
-const rank = (w) => (w.location === "apps/server" ? 0 : w.location === "e2e" ? 1 : 2);
-queue.sort((a, b) => rank(a) - rank(b));
+// connectors 116 s, e-invoice 38 s, web 27 s, agent 25 s), so the short ones fill the lanes' ends. A
+// server pass and a browser shard alternate: each lane then pairs the server's CPU-bound pass with the
+// browser's mostly waiting one, as the two lanes ran when CI measured them, instead of two passes at once.
+const servers = queue.filter((w) => w.location === "apps/server");
+const browsers = queue.filter((w) => w.location === "e2e");
+const rest = queue.filter((w) => !servers.includes(w) && !browsers.includes(w));
+const longest = [];
+for (let i = 0; i < Math.max(servers.length, browsers.length); i++)
+  longest.push(...[servers[i], browsers[i]].filter(Boolean));
+queue.splice(0, queue.length, ...longest, ...rest);
 
 // Both lanes start the server's bundle and the browser suite builds the web app: build them once here,
 // so that two builds never write the same files at once.
