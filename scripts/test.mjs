@@ -1,6 +1,6 @@
 // `npm test`: every workspace's suites, two at a time from one queue, longest first: each lane takes the
 // next as it frees. The long ones are split so that neither lane is left with a long tail: the server's
-// two passes (embedded database, then PostgreSQL when DATABASE_URL is set) are two entries, and the
+// two passes (embedded database; PostgreSQL when DATABASE_URL is set) are two entries, and the
 // browser suite is two shards, each on a server of its own. CI on 28 Nov (2 cores): the server's lane
 // (both passes, one after the other) took 2724 s while the other (browser suite, 2128 s, then the rest)
 // took 2334 s. `TEST_LANES=1` runs them one after another (the browser suite unsplit), `TEST_LANES=3`
@@ -23,12 +23,15 @@ for (const w of workspacesWith("test")) {
   } else queue.push(w);
 }
 // Longest first (CI's figures: a server pass about 1300 s, a browser shard about 1000 s, then the
-// connectors 116 s, e-invoice 38 s, web 27 s, agent 25 s), so the short ones fill the lanes' ends. A
+// connectors, e-invoice, web and agent suites below), so the short ones fill the lanes' ends. A
 // server pass and a browser shard alternate: each lane then pairs the server's CPU-bound pass with the
 // browser's mostly waiting one, as the two lanes ran when CI measured them, instead of two passes at once.
 const servers = queue.filter((w) => w.location === "apps/server");
 const browsers = queue.filter((w) => w.location === "e2e");
-const rest = queue.filter((w) => !servers.includes(w) && !browsers.includes(w));
+const ciSeconds = { "packages/connectors": 116, "packages/einvoice": 38, "apps/web": 27, "apps/agent": 25 };
+const rest = queue
+  .filter((w) => !servers.includes(w) && !browsers.includes(w))
+  .sort((a, b) => (ciSeconds[b.location] ?? 0) - (ciSeconds[a.location] ?? 0));
 const longest = [];
 for (let i = 0; i < Math.max(servers.length, browsers.length); i++)
   longest.push(...[servers[i], browsers[i]].filter(Boolean));
