@@ -6,36 +6,35 @@
 // took 2334 s. `TEST_LANES=1` runs them one after another (the browser suite unsplit), `TEST_LANES=3`
 // three at a time.
 import { spawnSync } from "node:child_process";
-import { root, runInLanes, workspacesWith } from "./workspace-lanes.mjs";
+import { root, runInLanes, sharedQueue, workspacesWith } from "./workspace-lanes.mjs";
 
 const laneCount = Math.max(1, Number(process.env.TEST_LANES ?? 2) || 2);
 const browserShards = laneCount > 1 ? 2 : 1;
 
-const queue = [];
+const servers = [];
+const browsers = [];
+const rest = [];
 for (const w of workspacesWith("test")) {
   if (w.location === "apps/server") {
-    queue.push({ ...w, script: "test:embedded", label: "apps/server (embedded)" });
+    servers.push({ ...w, script: "test:embedded", label: "apps/server (embedded)" });
     if (process.env.DATABASE_URL)
-      queue.push({ ...w, script: "test:postgres", label: "apps/server (PostgreSQL)" });
+      servers.push({ ...w, script: "test:postgres", label: "apps/server (PostgreSQL)" });
   } else if (w.location === "e2e" && browserShards > 1) {
     for (let i = 1; i <= browserShards; i++)
-      queue.push({ ...w, args: [`--shard=${i}/${browserShards}`], label: `e2e ${i}/${browserShards}` });
-  } else queue.push(w);
+      browsers.push({ ...w, args: [`--shard=${i}/${browserShards}`], label: `e2e ${i}/${browserShards}` });
+  } else if (w.location === "e2e") browsers.push(w);
+  else rest.push(w);
 }
 // Longest first (CI's figures: a server pass about 1300 s, a browser shard about 1000 s, then the
 // connectors, e-invoice, web and agent suites below), so the short ones fill the lanes' ends. A
 // server pass and a browser shard alternate: each lane then pairs the server's CPU-bound pass with the
 // browser's mostly waiting one, as the two lanes ran when CI measured them, instead of two passes at once.
-const servers = queue.filter((w) => w.location === "apps/server");
-const browsers = queue.filter((w) => w.location === "e2e");
 const ciSeconds = { "packages/connectors": 116, "packages/einvoice": 38, "apps/web": 27, "apps/agent": 25 };
-const rest = queue
-  .filter((w) => !servers.includes(w) && !browsers.includes(w))
-  .sort((a, b) => (ciSeconds[b.location] ?? 0) - (ciSeconds[a.location] ?? 0));
-const longest = [];
+rest.sort((a, b) => (ciSeconds[b.location] ?? 0) - (ciSeconds[a.location] ?? 0));
+const queue = [];
 for (let i = 0; i < Math.max(servers.length, browsers.length); i++)
-  longest.push(...[servers[i], browsers[i]].filter(Boolean));
-queue.splice(0, queue.length, ...longest, ...rest);
+  queue.push(...[servers[i], browsers[i]].filter(Boolean));
+queue.push(...rest);
 
 // Both lanes start the server's bundle and the browser suite builds the web app: build them once here,
 // so that two builds never write the same files at once.
@@ -50,16 +49,11 @@ for (const [what, args] of [
   }
 }
 
-const lane = {
-  *[Symbol.iterator]() {
-    while (queue.length > 0) yield queue.shift();
-  },
-};
 const ended = [];
 const started = Date.now();
 const passed = await runInLanes(
   "test",
-  Array.from({ length: laneCount }, () => lane),
+  Array.from({ length: laneCount }, () => sharedQueue(queue)),
   {
     live: true,
     report: (w, code, _out, seconds) => {

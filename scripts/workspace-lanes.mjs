@@ -11,6 +11,15 @@ export function workspacesWith(script) {
   return all.filter((w) => w.scripts?.[script]).map((w) => ({ location: w.location }));
 }
 
+/** A lane that takes the next item of `queue` as it frees: lanes made over one queue share it. */
+export function sharedQueue(queue) {
+  return {
+    *[Symbol.iterator]() {
+      while (queue.length > 0) yield queue.shift();
+    },
+  };
+}
+
 /**
  * Runs `npm run <script> -w <location>` for each workspace of each lane; lanes run side by side. A
  * workspace may name its own `script` and `args` (passed after `--`, e.g. a shard of its files) and a
