@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 /**
  * Browser tests: one global setup builds the web app when needed, starts a capturing SMTP
  * server and the real server on a fresh embedded database; files then run one after another.
+ * `npm test` runs two shards side by side (`--shard=1/2`, `--shard=2/2`), each with a server of its own.
  */
 export default defineConfig({
   test: {
@@ -15,6 +16,10 @@ export default defineConfig({
     hookTimeout: 240_000,
     fileParallelism: false,
     maxWorkers: 1,
+    // The files share one process's loaded modules (Playwright, vitest's own): each file importing them
+    // afresh cost 3 s of a loaded box, about 80 s of the suite. A file keeps its state in its own
+    // scope (its browser, its emulators), started and stopped by its hooks.
+    isolate: false,
     sequence: { concurrent: false },
     reporters: ["default"],
   },

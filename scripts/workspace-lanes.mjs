@@ -11,18 +11,30 @@ export function workspacesWith(script) {
   return all.filter((w) => w.scripts?.[script]).map((w) => ({ location: w.location }));
 }
 
+/** A lane that takes the next item of `queue` as it frees: lanes made over one queue share it. */
+export function sharedQueue(queue) {
+  return {
+    *[Symbol.iterator]() {
+      while (queue.length > 0) yield queue.shift();
+    },
+  };
+}
+
 /**
- * Runs `npm run <script> -w <location>` for each workspace of each lane; lanes run side by side.
- * `report(workspace, code, output, seconds)` hears of each end, with the workspace's output; with
- * `live`, the output goes to stdout as it comes instead (each line prefixed with the workspace's
- * folder) and `output` is empty. Resolves to true when all passed.
+ * Runs `npm run <script> -w <location>` for each workspace of each lane; lanes run side by side. A
+ * workspace may name its own `script` and `args` (passed after `--`, e.g. a shard of its files) and a
+ * `label` for its output. `report(workspace, code, output, seconds)` hears of each end, with the
+ * workspace's output; with `live`, the output goes to stdout as it comes instead (each line prefixed
+ * with the label or folder) and `output` is empty. Resolves to true when all passed.
  */
 export async function runInLanes(script, lanes, { live = false, report }) {
   const runOne = (w) =>
     new Promise((resolve) => {
       const started = Date.now();
-      const child = spawn("npm", ["run", script, "--silent", "-w", w.location], { cwd: root });
-      const tag = `${w.location} │ `;
+      const args = ["run", w.script ?? script, "--silent", "-w", w.location];
+      if (w.args) args.push("--", ...w.args);
+      const child = spawn("npm", args, { cwd: root });
+      const tag = `${w.label ?? w.location} │ `;
       let out = "";
       let partial = "";
       const take = (chunk) => {

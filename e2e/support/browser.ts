@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core";
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 
 export const CHROMIUM_ARGS = [
@@ -53,6 +53,7 @@ export class BrowserSession {
     });
     this.contexts.push(context);
     const page = await context.newPage();
+    trackRequests(page);
     page.setDefaultTimeout(30_000);
     page.on("pageerror", (error) => this.pageErrors.push(error.message));
     return page;
@@ -67,6 +68,41 @@ export class BrowserSession {
     await this.reset();
     await this.browser.close();
   }
+}
+
+/** The server holds this request open until a run moves: it is never "under way" in `settled`. */
+const LONG_POLL = "/api/JobHistory/do-long-polling";
+const underWay = new WeakMap<Page, Set<Request>>();
+
+function trackRequests(page: Page): void {
+  const open = new Set<Request>();
+  underWay.set(page, open);
+  page.on("request", (request) => {
+    if (!request.url().includes(LONG_POLL)) open.add(request);
+  });
+  page.on("requestfinished", (request) => open.delete(request));
+  page.on("requestfailed", (request) => open.delete(request));
+}
+
+/**
+ * Waits for a screen's first data: no request of the page under way (its long poll aside, which is
+ * why Playwright's 'networkidle' never comes) for `quietMs`, then two frames painted with what came.
+ * Instead of a fixed pause per screen, which was long where the box was quick and short where it
+ * was slow.
+ */
+export async function settled(page: Page, quietMs = 300, timeoutMs = 20_000): Promise<void> {
+  const open = underWay.get(page);
+  if (!open) throw new Error("settled: the page was not made by BrowserSession.newPage");
+  const until = Date.now() + timeoutMs;
+  let quietSince = Date.now();
+  for (;;) {
+    if (open.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) break;
+    if (Date.now() > until)
+      throw new Error(`still loading after ${timeoutMs} ms: ${[...open].map((r) => r.url()).join(", ")}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /**

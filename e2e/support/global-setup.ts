@@ -60,6 +60,9 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 
 export default async function setup(project: TestProject) {
   buildWebIfStale();
+  // Each shard of a sharded run (`npm test`: two side by side) has its own server, and its own log.
+  const shard = project.globalConfig.shard;
+  const serverLog = shard ? `server-${shard.index}-of-${shard.count}.log` : "server.log";
 
   const work = mkdtempSync(join(tmpdir(), "ep-e2e-"));
   const mailboxDir = join(work, "mail");
@@ -79,7 +82,7 @@ export default async function setup(project: TestProject) {
     CAPTCHA: "adaptive",
     // The panel tests sign in as the demo company, which only a DEMO=1 server offers.
     DEMO: "1",
-    // Every request and mail in e2e/test-results/server.log, for reading a failed test against.
+    // Every request and mail in e2e/test-results/server*.log, for reading a failed test against.
     LOG_LEVEL: "info",
     SUPPORT_EMAIL: SUPPORT_ACCOUNT.email,
     SUPPORT_PASSWORD: SUPPORT_ACCOUNT.password,
@@ -125,7 +128,7 @@ export default async function setup(project: TestProject) {
     // The server's warnings and errors outlive the run, so a failed browser test can be read against them.
     const results = join(root, "e2e/test-results");
     mkdirSync(results, { recursive: true });
-    writeFileSync(join(results, "server.log"), log);
+    writeFileSync(join(results, serverLog), log);
   };
 
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signInAsDemo, waitForShell } from "../support/app.ts";
 import { type AxeFinding, axeViolations } from "../support/axe.ts";
-import { useBrowser } from "../support/browser.ts";
+import { settled, useBrowser } from "../support/browser.ts";
 import { COMPANY_ROUTES, PUBLIC_ROUTES } from "../support/routes.ts";
 
 /** Issue 40 item 10: WCAG 2.1 AA on every route, checked by axe-core inside the browser. */
@@ -17,7 +17,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
     for (const route of PUBLIC_ROUTES) {
       await page.goto(route);
       await page.locator("main, form, h1").first().waitFor();
-      await page.waitForTimeout(500);
+      await settled(page);
       findings.push(...(await axeViolations(page, route)));
     }
     expect(readable(findings)).toEqual([]);
@@ -33,7 +33,7 @@ describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
         await page.goto(route);
         await waitForShell(page);
         await page.locator("#main-content").waitFor();
-        await page.waitForTimeout(1_200);
+        await settled(page);
         findings.push(...(await axeViolations(page, `${route} @${width}`)));
       }
     }

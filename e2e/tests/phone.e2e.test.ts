@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { signInAsDemo, waitForShell } from "../support/app.ts";
-import { useBrowser } from "../support/browser.ts";
+import { settled, useBrowser } from "../support/browser.ts";
 import { clippedElements } from "../support/phone.ts";
 import { COMPANY_ROUTES, PUBLIC_ROUTES } from "../support/routes.ts";
 
@@ -20,7 +20,7 @@ describe("phone-first screens at 390 px", () => {
     for (const route of PUBLIC_ROUTES) {
       await page.goto(route);
       await page.locator("main, form, h1").first().waitFor();
-      await page.waitForTimeout(500);
+      await settled(page);
       for (const c of await clippedElements(page)) clipped.push(`${route}: ${c}`);
     }
     expect(clipped).toEqual([]);
@@ -35,8 +35,7 @@ describe("phone-first screens at 390 px", () => {
       await page.goto(route);
       await waitForShell(page);
       await page.locator("#main-content").waitFor();
-      // Some screens hold a long poll open, so no 'networkidle': let the first data settle.
-      await page.waitForTimeout(1_200);
+      await settled(page);
       for (const c of await clippedElements(page)) clipped.push(`${route}: ${c}`);
       if (process.env.PHONE_SHOTS) {
         await page.screenshot({ path: `${SHOTS}phone-390-${shotName(route)}.png`, fullPage: true });

@@ -11,7 +11,7 @@ import {
   signInAsDemo,
   waitForShell,
 } from "../support/app.ts";
-import { mailboxDir, useBrowser } from "../support/browser.ts";
+import { mailboxDir, settled, useBrowser } from "../support/browser.ts";
 import { waitForMail } from "../support/mailbox.ts";
 import { COMPANY_ROUTES } from "../support/routes.ts";
 import { SUPPORT_ACCOUNT } from "../support/support-account.ts";
@@ -166,9 +166,8 @@ describe("issue 12: the panel a merchant trusts", () => {
     for (const route of COMPANY_ROUTES) {
       await page.goto(route);
       await waitForShell(page);
-      // Some screens hold a long poll open, so no 'networkidle': let the page's first data settle.
       await page.locator("#main-content").waitFor();
-      await page.waitForTimeout(1_000);
+      await settled(page);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > 390) wide.push(`${route}: ${width}px`);
       // The header is fixed, so an overflowing one does not widen the document: check it itself.

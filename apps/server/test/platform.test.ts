@@ -6,6 +6,7 @@ import { databaseStartError } from "../src/bootstrap.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { CredentialCipher } from "../src/platform/security/credentials.ts";
 import { loadSecrets } from "../src/platform/security/secrets.ts";
+import { serverDir, serverNodeArgs } from "../src/server-process.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "./harness.ts";
 import { signal } from "./support/signal.ts";
 
@@ -195,8 +196,9 @@ describe("configuration", () => {
 
   it("stops with that one line, and no stack, when the database does not answer", async () => {
     const { spawnSync } = await import("node:child_process");
-    const result = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: join(import.meta.dirname, ".."),
+    // The server as `npm start` runs it (the suite's bundle), not tsx compiling every module cold first.
+    const result = spawnSync(process.execPath, serverNodeArgs("start"), {
+      cwd: serverDir,
       env: {
         PATH: process.env.PATH,
         DATA_DIR: mkdtempSync(join(tmpdir(), "ep-baddb-")),
