@@ -1,15 +1,13 @@
 import { ConnectorError, type EInvoiceProvider, type Order } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { returnRoute } from "@ep/einvoice";
-import { engineSchema } from "@ep/engine";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import type { InvoiceCycleInput, InvoiceCycleReport } from "./cycle-types.ts";
+import { invoicesWithOrders } from "./documents.ts";
 import { isReturned } from "./eligibility.ts";
 import { reasonOf } from "./returns.ts";
 import { einvoices } from "./schema.ts";
-
-const { orderLedger } = engineSchema;
 
 /**
  * A sale whose shop order was cancelled or returned after its invoice went out goes the route einvoice's
@@ -22,26 +20,17 @@ const { orderLedger } = engineSchema;
 export async function routeReturns(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   const { db, companyId, shopConnectionId } = input;
   const now = input.now ?? (() => new Date());
-  const sold = await db
-    .select({ invoice: einvoices, payload: orderLedger.payload })
-    .from(einvoices)
-    .innerJoin(
-      orderLedger,
-      and(
-        eq(orderLedger.shopConnectionId, einvoices.shopConnectionId),
-        eq(orderLedger.orderNo, einvoices.orderNo),
-      ),
-    )
-    .where(
-      and(
-        eq(einvoices.companyId, companyId),
-        eq(einvoices.shopConnectionId, shopConnectionId),
-        eq(einvoices.type, "SATIS"),
-        // Out (sent, or generated for upload): a prepared one is not out yet, a refused one never was.
-        inArray(einvoices.state, ["queued", "sent", "approved", "generated"]),
-        isNull(einvoices.returnRoute),
-      ),
-    )
+  const sold = await invoicesWithOrders(
+    db,
+    and(
+      eq(einvoices.companyId, companyId),
+      eq(einvoices.shopConnectionId, shopConnectionId),
+      eq(einvoices.type, "SATIS"),
+      // Out (sent, or generated for upload): a prepared one is not out yet, a refused one never was.
+      inArray(einvoices.state, ["queued", "sent", "approved", "generated"]),
+      isNull(einvoices.returnRoute),
+    ),
+  )
     .orderBy(asc(einvoices.id))
     .limit(input.limit ?? 500);
   for (const { invoice, payload } of sold) {

@@ -114,19 +114,6 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
     branch: cred.branch,
     now,
   });
-  const {
-    sql,
-    items,
-    accounts,
-    slips,
-    supp,
-    itemsTable,
-    arpsTable,
-    headsTable,
-    listRows,
-    postAccount,
-    postSlip,
-  } = company;
 
   const recorded = (req: FastifyRequest): RecordedRequest => recordedFrom(req, now());
 
@@ -216,16 +203,19 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
       try {
         switch (op) {
           case "Items": {
-            const page = listRows(itemsTable, query, "Stok_Kodu");
+            const page = company.listRows(company.itemsTable, query, "Stok_Kodu");
             answer = ok(
-              page.rows.map((p) => ({ StokTemelBilgi: p, StokEkBilgi: supp.get(s(p.Stok_Kodu)) ?? null })),
+              page.rows.map((p) => ({
+                StokTemelBilgi: p,
+                StokEkBilgi: company.supp.get(s(p.Stok_Kodu)) ?? null,
+              })),
               { Offset: page.offset, Limit: page.limit, TotalCount: page.total },
             );
             break;
           }
           case "ARPs": {
-            const page = listRows(arpsTable, query, "CARI_KOD");
-            const byCode = new Map(accounts.map((a) => [s((a.CariTemelBilgi as Row).CARI_KOD), a]));
+            const page = company.listRows(company.arpsTable, query, "CARI_KOD");
+            const byCode = new Map(company.accounts.map((a) => [s((a.CariTemelBilgi as Row).CARI_KOD), a]));
             answer = ok(
               page.rows.map((p) => byCode.get(s(p.CARI_KOD))),
               { Offset: page.offset, Limit: page.limit, TotalCount: page.total },
@@ -233,7 +223,7 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
             break;
           }
           case "ItemSlips:MainInfo": {
-            const page = listRows(headsTable, query, "FATIRS_NO");
+            const page = company.listRows(company.headsTable, query, "FATIRS_NO");
             answer = ok(page.rows, { Offset: page.offset, Limit: page.limit, TotalCount: page.total });
             break;
           }
@@ -241,21 +231,21 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
             const id = decodeURIComponent(path.slice("/api/v2/ItemSlips/".length).replace(/\/$/, ""));
             const [tipName, no, cari] = id.split(";");
             const tip = ENUMS.JTFaturaTip?.[tipName ?? ""];
-            const slip = slips.find(
+            const slip = company.slips.find(
               (x) => x.FaturaTip === tip && x.FatUst.FATIRS_NO === no && x.FatUst.CariKod === cari,
             );
             answer = slip ? ok(slip) : fail("Kayıt bulunamadı.");
             break;
           }
           case "ARPs:post":
-            answer = postAccount(body);
+            answer = company.postAccount(body);
             break;
           case "ItemSlips:post":
-            answer = postSlip(body);
+            answer = company.postSlip(body);
             break;
           default: {
             // Queries
-            const rows = runSelect(String(body.TSql), sql);
+            const rows = runSelect(String(body.TSql), company.sql);
             answer = ok(rows);
           }
         }
@@ -291,9 +281,9 @@ export async function startNetsisEmulator(opts: NetsisEmulatorOptions = {}): Pro
       customerPrefix: "120.W.",
     },
     setFaults: (c) => server.faults.set(c),
-    items,
-    accounts,
-    slips,
+    items: company.items,
+    accounts: company.accounts,
+    slips: company.slips,
     documentsByOrder: company.documentsByOrder,
     setStock: company.setStock,
     quantity: company.quantity,
