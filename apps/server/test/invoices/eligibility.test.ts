@@ -1,6 +1,7 @@
 import type { Order } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
-import { isEligible, isReturned, retryDelayMs } from "../../src/modules/invoices/issue.ts";
+import { isEligible, isReturned } from "../../src/modules/invoices/eligibility.ts";
+import { retryDelayMs } from "../../src/modules/invoices/send.ts";
 
 const order = (status: string, paymentStatus?: string) => ({ status, paymentStatus }) as Order;
 

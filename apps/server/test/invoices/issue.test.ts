@@ -22,13 +22,9 @@ import { message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  buildFor,
-  type InvoiceCycleInput,
-  type InvoiceJobSettings,
-  invoicesWithOrders,
-  runInvoiceCycle,
-} from "../../src/modules/invoices/issue.ts";
+import type { InvoiceCycleInput, InvoiceJobSettings } from "../../src/modules/invoices/cycle-types.ts";
+import { buildFor, invoicesWithOrders } from "../../src/modules/invoices/documents.ts";
+import { runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
 import { sellerFromCompany } from "../../src/modules/invoices/seller.ts";
 import { moduleDatabase } from "../support/module-database.ts";

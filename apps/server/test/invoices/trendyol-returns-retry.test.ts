@@ -7,8 +7,10 @@ import {
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InvoiceCycleInput, retryDelayMs, runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
+import type { InvoiceCycleInput } from "../../src/modules/invoices/cycle-types.ts";
+import { runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
+import { retryDelayMs } from "../../src/modules/invoices/send.ts";
 import { call, startTestApp, type TestApp } from "../harness.ts";
 import {
   type Emu,

@@ -3,6 +3,7 @@
  * carry it to GİB. They are not product sources; the engine talks to them through this interface only.
  */
 
+import { EINVOICE_PROVIDER_STATES } from "@ep/contracts";
 import type { ConnectionInfo, ConnectorContext, ConnectorDescriptor, Credentials } from "./connector";
 import { ConnectorError } from "./errors";
 import type { OrderDelivery, OrderPayment } from "./model";
@@ -23,15 +24,7 @@ export type EInvoiceStatus =
   /** The provider or GİB refused it (schema, schematron, signature…). */
   | "error";
 
-export const EINVOICE_STATUSES: readonly EInvoiceStatus[] = [
-  "draft",
-  "queued",
-  "sent",
-  "approved",
-  "rejected",
-  "cancelled",
-  "error",
-];
+export const EINVOICE_STATUSES: readonly EInvoiceStatus[] = EINVOICE_PROVIDER_STATES;
 
 /** One registered e-Fatura user (GİB's user list as the provider serves it). */
 export interface EInvoiceUser {

@@ -31,5 +31,24 @@ export type ExchangeRatesView = {
   waiting: Array<{ currency: string; orders: number }>;
 };
 
+/** The GİB processing states an e-invoice service reports for a document (each provider's list reduced to these). */
+export const EINVOICE_PROVIDER_STATES = [
+  "draft",
+  "queued",
+  "sent",
+  "approved",
+  "rejected",
+  "cancelled",
+  "error",
+] as const;
+
+/**
+ * An e-invoice's state in our books (server, Faturalar screen): `prepared` (ETTN and number taken, nothing sent
+ * yet, or a send whose answer never came: look up first), `generated` (for a portal without an API, exported as
+ * a file, never sent by us), then what the service reports.
+ */
+export const EINVOICE_STATES = ["prepared", "generated", ...EINVOICE_PROVIDER_STATES] as const;
+export type EInvoiceState = (typeof EINVOICE_STATES)[number];
+
 /** Who issued an invoice the Faturalar screen lists: the e-invoice service through us, or the ERP. */
 export type InvoiceSource = "service" | "erp";

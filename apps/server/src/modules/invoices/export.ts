@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/database.ts";
 import { excel } from "../../platform/excel.ts";
 import { safeRow } from "../../platform/export-cells.ts";
 import { inTurns } from "../../platform/turns.ts";
-import { buildFor, invoicesWithOrders } from "./issue.ts";
+import { buildFor, invoicesWithOrders } from "./documents.ts";
 import { einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
 

@@ -1,3 +1,4 @@
+import { EINVOICE_STATES } from "@ep/contracts";
 import type { InvoiceProfile } from "@ep/einvoice";
 import {
   type AnyPgColumn,
@@ -41,20 +42,7 @@ export const invoiceNumberCounters = pgTable(
 export const RATE_SOURCES = ["order", "merchant"] as const;
 export type RateSource = (typeof RATE_SOURCES)[number];
 
-export const EINVOICE_STATES = [
-  /** ETTN and number taken, nothing sent yet (or a send whose answer never came: look up first). */
-  "prepared",
-  /** Generated for a portal without an API (LucaPortal): exported as a file, never sent by us. */
-  "generated",
-  "draft",
-  "queued",
-  "sent",
-  "approved",
-  "rejected",
-  "cancelled",
-  "error",
-] as const;
-export type EInvoiceState = (typeof EINVOICE_STATES)[number];
+export { EINVOICE_STATES, type EInvoiceState } from "@ep/contracts";
 
 /**
  * One e-invoice per shop order and type (migrations 0025, 0026: a return adds an IADE row), keyed by its ETTN. The row is written with state

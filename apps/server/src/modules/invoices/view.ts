@@ -3,7 +3,7 @@ import { renderInvoiceHtml, renderInvoicePdf } from "@ep/einvoice";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
-import { buildFor, invoicesWithOrders } from "./issue.ts";
+import { buildFor, invoicesWithOrders } from "./documents.ts";
 import { einvoices } from "./schema.ts";
 import { sellerFromCompany } from "./seller.ts";
 

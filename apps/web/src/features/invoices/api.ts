@@ -1,4 +1,5 @@
 import type {
+  EInvoiceState,
   ExchangeRate,
   ExchangeRateInput,
   ExchangeRatesView,
@@ -8,18 +9,8 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 
-export const INVOICE_STATES = [
-  "prepared",
-  "generated",
-  "draft",
-  "queued",
-  "sent",
-  "approved",
-  "rejected",
-  "cancelled",
-  "error",
-] as const;
-export type InvoiceState = (typeof INVOICE_STATES)[number];
+export { EINVOICE_STATES as INVOICE_STATES } from "@ep/contracts";
+export type InvoiceState = EInvoiceState;
 
 /** A row's state: the GİB state of an invoice issued through the service, or `delivered` for an ERP's invoice. */
 export type InvoiceRowState = InvoiceState | "delivered";

@@ -1,16 +1,14 @@
 /**
  * Ideasoft emulator on the emulator kit (../../testing): the OAuth2 authorization-code flow of the file's
- * securitySchemes (`/panel/auth` consents at once and redirects with a code; `/oauth/v2/token` exchanges
- * codes and rotates refresh tokens), and the Admin API operations the connector uses, answering in the
+ * securitySchemes (oauth.ts), and the Admin API operations the connector uses, answering in the
  * file's schemas. Given the judge (tests), it refuses with 400 every request the OpenAPI would not accept,
  * as the real API refuses a body its validator rejects. Error bodies, 429 and limits are not in the file:
  * their shapes here are inferred (VERIFIED.md).
  */
 
-import { randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { bearerToken, TokenStore } from "../../testing/auth";
-import type { EmulatorCounters, FaultConfig } from "../../testing/faults";
+import { bearerToken } from "../../testing/auth";
+import type { FaultConfig } from "../../testing/faults";
 import {
   createEmulatorServer,
   type Emulator,
@@ -20,7 +18,10 @@ import {
 import { WebhookOutbox } from "../../testing/webhooks";
 import type { IdeasoftJudge } from "../judge/openapi";
 import type { IdeaCategory, IdeaOrder, IdeaProduct, IdeaProductPrice } from "../types";
+import { type IdeasoftEmulatorCounters, serveIdeasoftOAuth } from "./oauth";
 import { IdeasoftState } from "./state";
+
+export type { IdeasoftEmulatorCounters } from "./oauth";
 
 export interface IdeasoftEmulatorOptions extends EmulatorOptions {
   productCount?: number;
@@ -57,12 +58,6 @@ export type IdeasoftEmulatorCredentials = {
   refreshToken: string;
   apiUrl: string;
 };
-
-export interface IdeasoftEmulatorCounters extends EmulatorCounters {
-  tokensIssued: number;
-  refreshes: number;
-  refused: number;
-}
 
 export interface RecordedAnswer {
   method: string;
@@ -143,11 +138,15 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
     orderCount: opts.orderCount,
     now,
   });
-  const tokens = new TokenStore(opts.tokenTtlMs ?? 86_400_000, now);
-  const codes = new Map<string, { redirectUri: string; expiresAt: number }>();
-  const refreshTokens = new Set<string>();
-  const initialRefresh = opts.refreshToken ?? randomBytes(24).toString("base64url");
-  refreshTokens.add(initialRefresh);
+  const { tokens, refreshTokens, initialRefresh } = serveIdeasoftOAuth(server, {
+    storeDomain,
+    clientId,
+    clientSecret,
+    refreshToken: opts.refreshToken,
+    tokenTtlMs: opts.tokenTtlMs,
+    rotateRefreshTokens: opts.rotateRefreshTokens,
+    codeTtlMs: opts.codeTtlMs,
+  });
   const answers: RecordedAnswer[] = [];
 
   if (opts.recordAnswers) {
@@ -169,65 +168,6 @@ export async function startIdeasoftEmulator(opts: IdeasoftEmulatorOptions = {}):
       return payload;
     });
   }
-
-  function issue() {
-    counters.tokensIssued++;
-    const t = tokens.issue();
-    const refresh = randomBytes(24).toString("base64url");
-    refreshTokens.add(refresh);
-    return { access_token: t.token, expires_in: t.expiresIn, token_type: "bearer", refresh_token: refresh };
-  }
-
-  // Consent: the merchant is signed in to the panel and approves at once.
-  app.get("/panel/auth", async (req, reply) => {
-    const q = req.query as Record<string, string | undefined>;
-    if (q.client_id !== clientId || q.response_type !== "code" || !q.redirect_uri) {
-      counters.errors++;
-      return reply.code(400).type("text/html").send("<p>Geçersiz uygulama isteği</p>");
-    }
-    const code = randomBytes(16).toString("hex");
-    codes.set(code, { redirectUri: q.redirect_uri, expiresAt: now() + (opts.codeTtlMs ?? 30_000) });
-    const target = new URL(q.redirect_uri);
-    target.searchParams.set("code", code);
-    if (q.state) target.searchParams.set("state", q.state);
-    target.searchParams.set("domain", storeDomain);
-    return reply.redirect(target.toString(), 302);
-  });
-
-  server.tokenEndpoint("/oauth/v2/token", "oauth/v2/token", async (b, _req, reply) => {
-    const refuse = (error: string, description: string) => {
-      counters.errors++;
-      counters.authFailures++;
-      return reply.code(400).send({ error, error_description: description });
-    };
-    if (b.client_id !== clientId || b.client_secret !== clientSecret)
-      return refuse("invalid_client", "Client authentication failed");
-    if (b.grant_type === "authorization_code") {
-      const c = b.code ? codes.get(b.code) : undefined;
-      if (!c || c.expiresAt < now() || c.redirectUri !== b.redirect_uri)
-        return refuse("invalid_grant", "Invalid or expired authorization code");
-      codes.delete(b.code ?? "");
-      return reply.send(issue());
-    }
-    if (b.grant_type === "refresh_token") {
-      if (!b.refresh_token || !refreshTokens.has(b.refresh_token))
-        return refuse("invalid_grant", "Invalid refresh token");
-      counters.refreshes++;
-      if (opts.rotateRefreshTokens === false) {
-        counters.tokensIssued++;
-        const t = tokens.issue();
-        return reply.send({
-          access_token: t.token,
-          expires_in: t.expiresIn,
-          token_type: "bearer",
-          refresh_token: b.refresh_token,
-        });
-      }
-      refreshTokens.delete(b.refresh_token);
-      return reply.send(issue());
-    }
-    return refuse("unsupported_grant_type", "Unsupported grant type");
-  });
 
   /** Rate limit, auth, faults and (with the judge) request validation; true when already answered. */
   async function guard(

@@ -15,7 +15,7 @@ import { webhookResolvers } from "./resolvers/webhooks";
 
 export type { IkasCallStats, IkasLimits, IkasResolverContext } from "./resolvers/common";
 export { validationError } from "./resolvers/common";
-export type { IkasAddress } from "./state";
+export type { IkasAddress } from "./types";
 
 export function createRoot(ctx: IkasResolverContext): Resolvers {
   return {

@@ -16,7 +16,8 @@ import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../..
 import { WebhookOutbox } from "../../testing/webhooks";
 import { ikasWebhookSignature } from "../webhooks";
 import { createRoot, type IkasCallStats, type IkasLimits, ikasSchema } from "./schema";
-import { type IkasOrder, IkasState } from "./state";
+import { IkasState } from "./state";
+import type { IkasOrder } from "./types";
 
 /** IKAS blocks a client whose error share is over 25 % in an hour, for an hour. */
 export type IkasErrorBlockPolicy = ErrorBlockPolicy;

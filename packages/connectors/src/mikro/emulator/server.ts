@@ -16,7 +16,8 @@ import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { MIKRO_RULES } from "../judge/rules";
 import { type Row, runSelect, SqlError } from "./sql";
-import { MIKRO_VAT_LIST, type MikroReturnColumns, MikroState } from "./state";
+import { type MikroReturnColumns, MikroState } from "./state";
+import { MIKRO_VAT_LIST } from "./tables";
 
 /** Methods a V17 server no longer has (lists go through SqlVeriOkuV2 there). */
 export const MIKRO_V17_REMOVED = [

@@ -1,6 +1,6 @@
 /** IKAS emulator: products, variant types and values, categories, brands. */
 
-import type { IkasCategory, IkasProduct, IkasVariant } from "../state";
+import type { IkasCategory, IkasProduct, IkasVariant } from "../types";
 import {
   type DateFilter,
   type IkasResolverContext,

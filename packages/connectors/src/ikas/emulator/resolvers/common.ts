@@ -2,7 +2,8 @@
 
 import { GraphQLError } from "graphql";
 import type { WebhookOutbox } from "../../../testing/webhooks";
-import type { IkasPrice, IkasProductVariantType, IkasState, IkasValueRef } from "../state";
+import type { IkasState } from "../state";
+import type { IkasPrice, IkasProductVariantType, IkasValueRef } from "../types";
 
 export interface IkasLimits {
   /** Max rows per saveVariantPrices call (documented: 3000). */

@@ -1,6 +1,6 @@
 /** IKAS emulator: stock per location and prices per list, batched, with refused rows named. */
 
-import type { IkasProduct } from "../state";
+import type { IkasProduct } from "../types";
 import {
   type IkasResolverContext,
   type Resolvers,

@@ -1,7 +1,7 @@
 /** IKAS emulator: orders, packages (fulfillOrder, package statuses) and invoices. */
 
 import { GraphQLError } from "graphql";
-import type { IkasOrder, IkasPackage } from "../state";
+import type { IkasOrder, IkasPackage } from "../types";
 import {
   type DateFilter,
   type IkasResolverContext,

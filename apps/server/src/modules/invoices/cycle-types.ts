@@ -1,0 +1,70 @@
+import type { EInvoiceProvider, ShopConnector } from "@ep/connectors";
+import type { EInvoiceProfile, EInvoiceUserDirectory } from "@ep/einvoice";
+import type { Db } from "../../platform/db/database.ts";
+
+/** The invoice job's settings (Sipariş Entegrasyonu › Fatura). */
+export interface InvoiceJobSettings {
+  /** GİB series, three letters/digits. */
+  series: string;
+  /** Keep documents as drafts at the provider (the company approves them there: SaveAsDraft). */
+  draft: boolean;
+  /** Which shop orders get an invoice. */
+  invoiceWhen: "paid" | "shipped" | "all";
+  /** e-Fatura profile for registered buyers. */
+  eInvoiceProfile: EInvoiceProfile;
+}
+
+/** Automatic retry of sends that failed transiently (5xx, timeouts, dropped answers). */
+export interface InvoiceRetryPolicy {
+  /** Wait before the first retry; doubled for each further one (default: `leaseMs`). */
+  baseMs?: number;
+  /** Longest wait between two tries (default 1 hour). */
+  maxMs?: number;
+  /** Sends tried at most; then the ETTN is looked up once more and the row marked `error` if unknown (default 8). */
+  maxAttempts?: number;
+}
+
+export interface InvoiceCycleInput {
+  db: Db;
+  companyId: number;
+  shopConnectionId: number;
+  /**
+   * The e-invoice service. Absent for a portal without an API (LucaPortal): invoices are generated
+   * (number, ETTN, UBL checked) and marked `generated` for the file export; nothing is sent.
+   */
+  provider?: EInvoiceProvider;
+  directory?: EInvoiceUserDirectory;
+  shop?: ShopConnector;
+  settings: InvoiceJobSettings;
+  /** The signed link the shop order carries: the invoice as a page and PDF (routes.ts customerLink). */
+  invoiceLink?: (invoice: { id: number; companyId: number; ettn: string }) => string;
+  now?: () => Date;
+  limit?: number;
+  /** A send left unanswered is only looked up again after this long (another worker may still be on it). */
+  leaseMs?: number;
+  retry?: InvoiceRetryPolicy;
+}
+
+export interface InvoiceCycleReport {
+  prepared: number;
+  /** Sales whose shop order was cancelled or returned after the invoice went out, routed (returns.ts). */
+  returns: number;
+  /** Returned sales answered by cancelling their e-Arşiv within its period (no IADE needed). */
+  cancelled: number;
+  /** Foreign-currency orders left uninvoiced: no rate of their own and none of the merchant's. */
+  waitingRate: number;
+  /** Their currencies (the merchant enters these rates). */
+  waitingCurrencies: string[];
+  /** e-Arşiv orders left unnumbered for lack of internet-sale data (web address, payment means and date). */
+  waitingData: number;
+  /** What they lack, in Turkish (einvoice's internetSaleProblems). */
+  waitingDataReasons: string[];
+  /** Generated for the file export (no provider). */
+  generated: number;
+  sent: number;
+  adopted: number;
+  failed: number;
+  transient: number;
+  refreshed: number;
+  attached: number;
+}
