@@ -106,6 +106,27 @@ export class ChannelService {
     return this.dtoOf(row, jobsReady);
   }
 
+  /**
+   * Tests a login before it is saved (the add form's "Bağlantıyı Test Et"): nothing is stored, and an
+   * empty secret is the one stored for that marketplace, as when saving.
+   */
+  async testLogin(
+    companyId: number,
+    system: string,
+    fields: Record<string, string>,
+  ): Promise<ConnectionTest> {
+    const d = getSalesChannelDescriptor(system);
+    if (!d) throw new AppError(400, "channels.unknownSystem");
+    const existing = (await listChannels(this.db, companyId)).find((r) => r.systemKey === system);
+    const credentials = this.credentialsOf(
+      d,
+      fields,
+      existing && openCredentials(this.ctx.credentials, existing),
+    );
+    // A token the test rotates is not kept: the login it belongs to is not saved yet.
+    return this.probe(companyId, system, credentials, existing?.agentId ?? null, async () => undefined);
+  }
+
   /** Tests a stored channel again (its status is that test); another company's id is not found. */
   async test(companyId: number, id: number): Promise<ChannelDto> {
     const row = await findChannel(this.db, companyId, id);
@@ -143,7 +164,15 @@ export class ChannelService {
     row: ConnectionRow,
     credentials: Record<string, string>,
   ): Promise<ConnectionRow> {
-    const outcome = await this.probe(companyId, row, credentials);
+    const system = row.systemKey ?? "";
+    const outcome = await this.probe(
+      companyId,
+      system,
+      credentials,
+      row.agentId,
+      // Rotated tokens go to this channel's row, never to the shop's.
+      channelCredentialPersister(this.db, this.ctx.credentials, row.id, credentials),
+    );
     const at = new Date(outcome.testedAt);
     await recordConnectionTest(this.db, row.id, { ok: outcome.ok, message: outcome.message, at });
     if (outcome.ok) await this.ensureJobs(companyId);
@@ -153,17 +182,17 @@ export class ChannelService {
   /** The marketplace connector's own test, in Turkish; no credential reaches the log. */
   private async probe(
     companyId: number,
-    row: ConnectionRow,
+    system: string,
     credentials: Record<string, string>,
+    agentId: number | null,
+    persistCredentials: (changed: Record<string, string | undefined>) => Promise<void>,
   ): Promise<ConnectionTest> {
     const testedAt = this.ctx.clock.now().toISOString();
-    const system = row.systemKey ?? "";
     const name = getSalesChannelDescriptor(system)?.name ?? system;
     try {
       const connector = createSalesChannelConnector(system, credentials, {
-        ...interactiveConnectorContext(this.ctx, companyId, "shop", credentials, row.agentId),
-        // Rotated tokens go to this channel's row, never to the shop's.
-        persistCredentials: channelCredentialPersister(this.db, this.ctx.credentials, row.id, credentials),
+        ...interactiveConnectorContext(this.ctx, companyId, "shop", credentials, agentId),
+        persistCredentials,
       });
       const info = await connector.testConnection();
       return {
