@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import { axeViolations } from "../support/axe.ts";
 import { useBrowser } from "../support/browser.ts";
 
 /**
@@ -56,6 +57,8 @@ describe("sales channels beside the shop, for a new company", () => {
     const n11Box = page.getByRole("checkbox", { name: /^n11$/i });
     expect(await n11Box.count()).toBe(1);
     expect(await page.getByRole("checkbox", { name: /amazon/i }).count()).toBe(1);
+    // The offer with its marketplaces, the empty channel list, then each dialog: no WCAG finding (axe).
+    expect(await axeViolations(page, "sandbox offer")).toEqual([]);
     await trendyolBox.check();
     await n11Box.check();
     await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).click();
@@ -84,6 +87,7 @@ describe("sales channels beside the shop, for a new company", () => {
     await eventually(() =>
       addDialog.getByText("Bu alan zorunludur.", { exact: false }).count(),
     ).toBeGreaterThan(0);
+    expect(await axeViolations(page, "add dialog")).toEqual([]);
     await page.keyboard.press("Escape");
     await addDialog.waitFor({ state: "detached" });
 
@@ -96,6 +100,7 @@ describe("sales channels beside the shop, for a new company", () => {
     await settings.getByLabel("Fiyat farkı (%)").fill("10");
     await settings.getByText(",90", { exact: true }).click();
     await settings.getByLabel("Sipariş öneki", { exact: false }).fill("TYE-");
+    expect(await axeViolations(page, "settings dialog")).toEqual([]);
     await settings.getByRole("button", { name: "Kaydet" }).click();
     await eventually(() =>
       page.getByText("Satış kanalı ayarları kaydedildi.", { exact: false }).count(),
@@ -177,6 +182,8 @@ describe("sales channels beside the shop, for a new company", () => {
     await page.goto("/settings/api-keys");
     await waitForShell(page);
     await card.getByTestId("channel-n11").getByRole("button", { name: "Kaldır" }).click();
+    await page.getByTestId("channel-remove-confirm").waitFor();
+    expect(await axeViolations(page, "remove dialog")).toEqual([]);
     await page.getByTestId("channel-remove-confirm").click();
     await eventually(() =>
       page.getByText("satış kanalı kaldırıldı.", { exact: false }).count(),

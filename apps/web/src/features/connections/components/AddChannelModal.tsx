@@ -27,7 +27,14 @@ export function AddChannelModal({
   const { t } = useTranslation();
   const systems = useChannelSystems();
   return (
-    <Modal opened={opened} onClose={onClose} title={t("connections.channels.addTitle")} centered size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t("connections.channels.addTitle")}
+      centered
+      size="lg"
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
       <QueryBoundary query={systems} minHeight={160}>
         {(list) => {
           const open = list.filter((s) => !connected.includes(s.system));
@@ -82,7 +89,11 @@ function AddChannelForm({ systems, onDone }: { systems: ChannelSystemInfo[]; onD
     try {
       const { message, data } = await add.mutateAsync(login);
       if (data.lastTest?.ok) {
-        notifications.show({ color: "green", message });
+        notifications.show({
+          closeButtonProps: { "aria-label": t("common.close") },
+          color: "green",
+          message,
+        });
         onDone();
         // Saved, but its test failed: the form stays so the login can be corrected and added again.
       } else setResult(data.lastTest);

@@ -52,6 +52,7 @@ export function ChannelSettingsModal({
       title={t("connections.channels.settingsTitle", { name: channel.name })}
       centered
       size="lg"
+      closeButtonProps={{ "aria-label": t("common.close") }}
     >
       <SettingsFormBody channel={channel} onDone={onClose} />
     </Modal>
@@ -78,7 +79,11 @@ function SettingsFormBody({ channel, onDone }: { channel: ChannelDto; onDone: ()
         id: channel.id,
         settings: settingsOf(form, channel.settings),
       });
-      notifications.show({ color: "green", message });
+      notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
+        color: "green",
+        message,
+      });
       onDone();
     } catch (error) {
       if (error instanceof ApiError && error.fieldErrors.length > 0) {

@@ -101,11 +101,16 @@ function ChannelRow({ channel }: { channel: ChannelDto }) {
     try {
       const tested = await retest.mutateAsync(channel.id);
       notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
         color: tested.lastTest?.ok ? "green" : "red",
         message: tested.lastTest?.message ?? "",
       });
     } catch (error) {
-      notifications.show({ color: "red", message: errorMessage(error) });
+      notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
+        color: "red",
+        message: errorMessage(error),
+      });
     }
   };
   const onRemove = async () => {
@@ -113,7 +118,11 @@ function ChannelRow({ channel }: { channel: ChannelDto }) {
     try {
       const { message } = await remove.mutateAsync(channel.id);
       setRemoving(false);
-      notifications.show({ color: "green", message });
+      notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
+        color: "green",
+        message,
+      });
     } catch (error) {
       setRemoveError(errorMessage(error));
     }

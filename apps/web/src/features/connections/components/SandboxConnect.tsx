@@ -40,9 +40,18 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
       const { message, data } = await connect.mutateAsync(compact ? [] : channels);
       const ok =
         data.erp.lastTest?.ok && data.ecommerce.lastTest?.ok && (data.channels ?? []).every((c) => c.ok);
-      notifications.show({ color: ok ? "green" : "red", message, autoClose: ok ? 6000 : false });
+      notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
+        color: ok ? "green" : "red",
+        message,
+        autoClose: ok ? 6000 : false,
+      });
     } catch (error) {
-      notifications.show({ color: "red", message: errorMessage(error) });
+      notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
+        color: "red",
+        message: errorMessage(error),
+      });
     }
   };
   const button = (
