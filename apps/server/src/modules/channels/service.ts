@@ -83,14 +83,7 @@ export class ChannelService {
     fields: Record<string, string>,
     settings?: ChannelSettingsDto,
   ): Promise<ChannelDto> {
-    const d = getSalesChannelDescriptor(system);
-    if (!d) throw new AppError(400, "channels.unknownSystem");
-    const existing = (await listChannels(this.db, companyId)).find((r) => r.systemKey === system);
-    const credentials = this.credentialsOf(
-      d,
-      fields,
-      existing && openCredentials(this.ctx.credentials, existing),
-    );
+    const { d, credentials } = await this.loginOf(companyId, system, fields);
     const saved = await saveChannel(this.db, this.ctx.credentials, {
       companyId,
       system,
@@ -115,14 +108,7 @@ export class ChannelService {
     system: string,
     fields: Record<string, string>,
   ): Promise<ConnectionTest> {
-    const d = getSalesChannelDescriptor(system);
-    if (!d) throw new AppError(400, "channels.unknownSystem");
-    const existing = (await listChannels(this.db, companyId)).find((r) => r.systemKey === system);
-    const credentials = this.credentialsOf(
-      d,
-      fields,
-      existing && openCredentials(this.ctx.credentials, existing),
-    );
+    const { credentials, existing } = await this.loginOf(companyId, system, fields);
     // A token the test rotates is not kept: the login it belongs to is not saved yet.
     return this.probe(companyId, system, credentials, existing?.agentId ?? null, async () => undefined);
   }
@@ -206,6 +192,15 @@ export class ChannelService {
         "connectionSettings.testFailed";
       return { ok: false, message: message(key, { system: name }), testedAt };
     }
+  }
+
+  /** The marketplace's descriptor, the company's channel of it if any, and the form's login over it. */
+  private async loginOf(companyId: number, system: string, fields: Record<string, string>) {
+    const d = getSalesChannelDescriptor(system);
+    if (!d) throw new AppError(400, "channels.unknownSystem");
+    const existing = (await listChannels(this.db, companyId)).find((r) => r.systemKey === system);
+    const stored = existing && openCredentials(this.ctx.credentials, existing);
+    return { d, existing, credentials: this.credentialsOf(d, fields, stored) };
   }
 
   /** The form's values over the stored login (an empty secret keeps the stored one), checked. */

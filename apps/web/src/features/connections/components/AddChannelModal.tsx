@@ -1,14 +1,12 @@
 import type { ChannelSystemInfo, ConnectionTest } from "@ep/contracts";
-import { Alert, Button, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Button, Group, Modal, Select, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { IconCircleCheck, IconCircleX } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
-import { translateMessage } from "@/i18n";
-import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { useAddChannel, useChannelSystems, useTestChannelLogin } from "../channels-api";
+import { CredentialField, credentialErrorsOf, TestResultAlert } from "./CredentialField";
 
 /**
  * "Pazaryeri ekle": pick the marketplace, fill exactly the fields its connector declares, test the login,
@@ -66,12 +64,8 @@ function AddChannelForm({ systems, onDone }: { systems: ChannelSystemInfo[]; onD
     setResult(null);
   };
   const fail = (error: unknown) => {
-    if (error instanceof ApiError && error.fieldErrors.length > 0)
-      setErrors(
-        Object.fromEntries(
-          error.fieldErrors.map((e) => [e.field.replace(/^fields\./, ""), translateMessage(e.message)]),
-        ),
-      );
+    const fieldErrors = credentialErrorsOf(error);
+    if (fieldErrors) setErrors(fieldErrors);
     else setFormError(errorMessage(error));
   };
   const login = { system: chosen.system, fields: values };
@@ -123,46 +117,21 @@ function AddChannelForm({ systems, onDone }: { systems: ChannelSystemInfo[]; onD
             {t("connections.channels.sandboxHint")}
           </Text>
         )}
-        {chosen.fields.map((f) => {
-          const common = {
-            label: f.label,
-            description: f.help ?? undefined,
-            withAsterisk: f.required,
-            error: errors[f.name],
-            value: values[f.name] ?? "",
-            onChange: (e: { currentTarget: { value: string } }) => {
-              const value = e.currentTarget.value;
-              setValues((v) => ({ ...v, [f.name]: value }));
-            },
-          };
-          return f.secret ? (
-            <PasswordInput key={f.name} {...common} autoComplete="new-password" />
-          ) : (
-            <TextInput
-              key={f.name}
-              {...common}
-              inputMode={f.type === "number" ? "numeric" : f.type === "url" ? "url" : undefined}
-              placeholder={f.placeholder ?? f.default ?? undefined}
-            />
-          );
-        })}
+        {chosen.fields.map((f) => (
+          <CredentialField
+            key={f.name}
+            field={f}
+            value={values[f.name] ?? ""}
+            error={errors[f.name]}
+            onChange={(value) => setValues((v) => ({ ...v, [f.name]: value }))}
+          />
+        ))}
         {formError && (
           <Alert color="red" variant="light" role="alert">
             {formError}
           </Alert>
         )}
-        {result && (
-          <Alert
-            role="status"
-            data-testid="channel-test-result"
-            color={result.ok ? "green" : "red"}
-            variant="light"
-            icon={result.ok ? <IconCircleCheck size={18} /> : <IconCircleX size={18} />}
-            title={t(result.ok ? "connections.apiKeys.testOk" : "connections.apiKeys.testFailed")}
-          >
-            {result.message}
-          </Alert>
-        )}
+        {result && <TestResultAlert result={result} testId="channel-test-result" />}
         <Group justify="flex-end">
           <Button
             variant="light"
