@@ -11,6 +11,7 @@ import { buildApp } from "../src/app.ts";
 import { createContext, stopServer } from "../src/bootstrap.ts";
 import { loadConfig } from "../src/config.ts";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
+import { channelSandboxFor } from "../src/modules/sandbox/registry.ts";
 import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
@@ -159,6 +160,39 @@ describe("sales channels beside the shop", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe("Bu pazaryeri için bağlantı henüz desteklenmiyor.");
   });
+
+  it("tests a marketplace login before it is saved: the N11 and Amazon sandboxes answer as the others", async () => {
+    for (const system of ["n11", "amazon"]) {
+      const sandbox = channelSandboxFor(system);
+      expect(sandbox, `${system} sandbox`).toBeDefined();
+      const fields = server!.ctx.sandbox.credentials(sandbox!, companyId);
+      const tested = await call(server!.app, "POST", "/api/channels/test", {
+        token,
+        body: { system, fields },
+      });
+      expect(tested.status).toBe(200);
+      expect(tested.body.data, `${system}: ${tested.body.data.message}`).toMatchObject({ ok: true });
+      const secret = Object.keys(fields).find((k) => /secret/i.test(k))!;
+      const wrong = await call(server!.app, "POST", "/api/channels/test", {
+        token,
+        body: { system, fields: { ...fields, [secret]: `${fields[secret]}x` } },
+      });
+      expect(wrong.body.data.ok, `${system} with a wrong secret`).toBe(false);
+    }
+    // Nothing was saved by testing; a field the marketplace does not declare is refused.
+    expect((await call(server!.app, "GET", "/api/channels", { token })).body.data).toHaveLength(2);
+    const unknownField = await call(server!.app, "POST", "/api/channels/test", {
+      token,
+      body: { system: "n11", fields: { nope: "1" } },
+    });
+    expect(unknownField.status).toBe(400);
+    const systems = await call(server!.app, "GET", "/api/channels/systems", { token });
+    expect(
+      systems.body.data
+        .filter((s: { sandbox: boolean }) => s.sandbox)
+        .map((s: { system: string }) => s.system),
+    ).toEqual(["trendyol", "hepsiburada", "n11", "amazon"]);
+  }, 120_000);
 
   it("moves every channel's orders into Mikro once, each under its channel's reference", async () => {
     const { orderLedger } = engineSchema;

@@ -31,6 +31,8 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     "--mantine-color-dimmed": "#5c636a",
     "--mantine-color-placeholder": "#6b7178",
     "--mantine-color-anchor": brand[8],
+    // Field errors: Mantine's red-6 measures 3.3:1 on white.
+    "--mantine-color-error": darkText(t.colors.red[8]),
   };
   for (const [name, shades] of Object.entries(t.colors)) {
     light[`--mantine-color-${name}-text`] = darkText(shades[8]);

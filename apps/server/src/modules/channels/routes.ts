@@ -3,6 +3,7 @@ import {
   channelSchema,
   channelSettingsSchema,
   channelSystemSchema,
+  connectionTestSchema,
   envelopeSchema,
   idParam,
   message,
@@ -51,6 +52,19 @@ export function channelRoutes(ctx: AppContext & WithSandbox): FastifyPluginAsync
         const key = channel.jobsReady ? "channels.addedJobsReady" : "channels.added";
         return { ...ok(channel), message: message(key, { name: channel.name }) };
       },
+    );
+
+    app.post(
+      "/api/channels/test",
+      {
+        schema: {
+          tags,
+          body: addChannelSchema.omit({ settings: true }),
+          response: { 200: envelopeSchema(connectionTestSchema) },
+        },
+      },
+      async (request) =>
+        ok(await channels.testLogin(companyOf(request), request.body.system, request.body.fields)),
     );
 
     app.post(

@@ -83,14 +83,7 @@ export class ChannelService {
     fields: Record<string, string>,
     settings?: ChannelSettingsDto,
   ): Promise<ChannelDto> {
-    const d = getSalesChannelDescriptor(system);
-    if (!d) throw new AppError(400, "channels.unknownSystem");
-    const existing = (await listChannels(this.db, companyId)).find((r) => r.systemKey === system);
-    const credentials = this.credentialsOf(
-      d,
-      fields,
-      existing && openCredentials(this.ctx.credentials, existing),
-    );
+    const { d, credentials } = await this.loginOf(companyId, system, fields);
     const saved = await saveChannel(this.db, this.ctx.credentials, {
       companyId,
       system,
@@ -104,6 +97,20 @@ export class ChannelService {
     this.ctx.logger.info({ companyId, system, ok: row.lastTestOk }, "sales channel saved");
     const jobsReady = (await this.channelsWithJobs(companyId)).has(row.id);
     return this.dtoOf(row, jobsReady);
+  }
+
+  /**
+   * Tests a login before it is saved (the add form's "Bağlantıyı Test Et"): nothing is stored, and an
+   * empty secret is the one stored for that marketplace, as when saving.
+   */
+  async testLogin(
+    companyId: number,
+    system: string,
+    fields: Record<string, string>,
+  ): Promise<ConnectionTest> {
+    const { credentials, existing } = await this.loginOf(companyId, system, fields);
+    // A token the test rotates is not kept: the login it belongs to is not saved yet.
+    return this.probe(companyId, system, credentials, existing?.agentId ?? null, async () => undefined);
   }
 
   /** Tests a stored channel again (its status is that test); another company's id is not found. */
@@ -143,7 +150,15 @@ export class ChannelService {
     row: ConnectionRow,
     credentials: Record<string, string>,
   ): Promise<ConnectionRow> {
-    const outcome = await this.probe(companyId, row, credentials);
+    const system = row.systemKey ?? "";
+    const outcome = await this.probe(
+      companyId,
+      system,
+      credentials,
+      row.agentId,
+      // Rotated tokens go to this channel's row, never to the shop's.
+      channelCredentialPersister(this.db, this.ctx.credentials, row.id, credentials),
+    );
     const at = new Date(outcome.testedAt);
     await recordConnectionTest(this.db, row.id, { ok: outcome.ok, message: outcome.message, at });
     if (outcome.ok) await this.ensureJobs(companyId);
@@ -153,17 +168,17 @@ export class ChannelService {
   /** The marketplace connector's own test, in Turkish; no credential reaches the log. */
   private async probe(
     companyId: number,
-    row: ConnectionRow,
+    system: string,
     credentials: Record<string, string>,
+    agentId: number | null,
+    persistCredentials: (changed: Record<string, string | undefined>) => Promise<void>,
   ): Promise<ConnectionTest> {
     const testedAt = this.ctx.clock.now().toISOString();
-    const system = row.systemKey ?? "";
     const name = getSalesChannelDescriptor(system)?.name ?? system;
     try {
       const connector = createSalesChannelConnector(system, credentials, {
-        ...interactiveConnectorContext(this.ctx, companyId, "shop", credentials, row.agentId),
-        // Rotated tokens go to this channel's row, never to the shop's.
-        persistCredentials: channelCredentialPersister(this.db, this.ctx.credentials, row.id, credentials),
+        ...interactiveConnectorContext(this.ctx, companyId, "shop", credentials, agentId),
+        persistCredentials,
       });
       const info = await connector.testConnection();
       return {
@@ -177,6 +192,15 @@ export class ChannelService {
         "connectionSettings.testFailed";
       return { ok: false, message: message(key, { system: name }), testedAt };
     }
+  }
+
+  /** The marketplace's descriptor, the company's channel of it if any, and the form's login over it. */
+  private async loginOf(companyId: number, system: string, fields: Record<string, string>) {
+    const d = getSalesChannelDescriptor(system);
+    if (!d) throw new AppError(400, "channels.unknownSystem");
+    const existing = (await listChannels(this.db, companyId)).find((r) => r.systemKey === system);
+    const stored = existing && openCredentials(this.ctx.credentials, existing);
+    return { d, existing, credentials: this.credentialsOf(d, fields, stored) };
   }
 
   /** The form's values over the stored login (an empty secret keeps the stored one), checked. */

@@ -34,7 +34,14 @@ export function ConfirmDialog({
   confirmColor?: string;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      // The corner's close does what the cancel button does: it carries its name (an unnamed button fails axe).
+      closeButtonProps={{ "aria-label": cancelLabel }}
+    >
       <Text size="sm" mb="md">
         {message}
       </Text>

@@ -78,11 +78,18 @@ export function useSandboxSystems(enabled = true) {
   });
 }
 
-/** POST /api/sandbox/connect — "Deneme sistemlerine bağlan": ERP and shop sandboxes in one call. */
+/**
+ * POST /api/sandbox/connect — "Deneme sistemlerine bağlan": ERP and shop sandboxes in one call, and the
+ * marketplace sandboxes ticked (their system keys) as sales channels beside the shop.
+ */
 export function useConnectSandbox() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => request<SandboxConnectResult>("/api/sandbox/connect", { method: "POST" }),
+    mutationFn: (channels: string[] = []) =>
+      request<SandboxConnectResult>("/api/sandbox/connect", {
+        method: "POST",
+        body: channels.length > 0 ? { channels } : undefined,
+      }),
     // Connections, the jobs they create and the dashboard's cards all change.
     onSuccess: () => client.invalidateQueries(),
   });

@@ -6,27 +6,24 @@ import {
   Card,
   Divider,
   Group,
-  PasswordInput,
   Select,
   SimpleGrid,
   Stack,
   Text,
-  TextInput,
   Title,
 } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { IconCircleCheck, IconCircleX, IconPlugConnected } from "@tabler/icons-react";
+import { IconPlugConnected } from "@tabler/icons-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { AgentPicker, AgentStatusLine } from "@/features/agents/components/AgentStatus";
-import { translateMessage } from "@/i18n";
-import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
 import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
 import { ConnectionUsageLine } from "./ConnectionUsage";
+import { CredentialField, credentialErrorsOf, TestResultAlert } from "./CredentialField";
 import { FileShopSection } from "./FileShopSection";
 import { SandboxBadge, SandboxCredentials } from "./SandboxConnect";
 import { SqlMappingSection } from "./SqlMappingSection";
@@ -113,13 +110,9 @@ export function ConnectionCard({ connectionType, overview }: Props) {
   };
 
   const fail = (error: unknown) => {
-    if (error instanceof ApiError && error.fieldErrors.length > 0) {
-      setErrors(
-        Object.fromEntries(
-          error.fieldErrors.map((e) => [e.field.replace(/^fields\./, ""), translateMessage(e.message)]),
-        ),
-      );
-    } else setFormError(errorMessage(error));
+    const fieldErrors = credentialErrorsOf(error);
+    if (fieldErrors) setErrors(fieldErrors);
+    else setFormError(errorMessage(error));
   };
 
   const call = { connectionType, productType, fields: values, ...(viaAgent ? { agentId } : {}) };
@@ -313,31 +306,14 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                 .filter((f) => !(isMapping && f.name === SQL_CONFIG_FIELD))
                 .map((f) => {
                   const shown = savedHere && !switching ? savedHere : keptFor(productType);
-                  const stored = f.secret && shown?.secretsSet.includes(f.name);
-                  const common = {
-                    label: f.label,
-                    description: f.help ?? undefined,
-                    withAsterisk: f.required && !stored,
-                    error: errors[f.name],
-                    value: values[f.name] ?? "",
-                    onChange: (e: { currentTarget: { value: string } }) => {
-                      const value = e.currentTarget.value;
-                      setValues((v) => ({ ...v, [f.name]: value }));
-                    },
-                  };
-                  return f.secret ? (
-                    <PasswordInput
+                  return (
+                    <CredentialField
                       key={f.name}
-                      {...common}
-                      autoComplete="new-password"
-                      placeholder={stored ? t("connections.apiKeys.secretKept") : undefined}
-                    />
-                  ) : (
-                    <TextInput
-                      key={f.name}
-                      {...common}
-                      inputMode={f.type === "number" ? "numeric" : f.type === "url" ? "url" : undefined}
-                      placeholder={f.placeholder ?? f.default ?? undefined}
+                      field={f}
+                      value={values[f.name] ?? ""}
+                      error={errors[f.name]}
+                      stored={f.secret && !!shown?.secretsSet.includes(f.name)}
+                      onChange={(value) => setValues((v) => ({ ...v, [f.name]: value }))}
                     />
                   );
                 })}
@@ -362,18 +338,7 @@ export function ConnectionCard({ connectionType, overview }: Props) {
                   {t("connections.sandbox.showCredentials")}
                 </Button>
               ))}
-            {result && (
-              <Alert
-                role="status"
-                data-testid={`connection-test-${connectionType}`}
-                color={result.ok ? "green" : "red"}
-                variant="light"
-                icon={result.ok ? <IconCircleCheck size={18} /> : <IconCircleX size={18} />}
-                title={t(result.ok ? "connections.apiKeys.testOk" : "connections.apiKeys.testFailed")}
-              >
-                {result.message}
-              </Alert>
-            )}
+            {result && <TestResultAlert result={result} testId={`connection-test-${connectionType}`} />}
             {!result && lastTest && (
               <Text size="sm" c="dimmed">
                 {t("connections.apiKeys.lastTest", { date: formatDateTime(lastTest.testedAt) })}:{" "}

@@ -1,5 +1,5 @@
 import type { ConnectionType } from "@ep/contracts";
-import { Alert, Badge, Button, Code, Group, Stack, Table, Text } from "@mantine/core";
+import { Alert, Badge, Button, Checkbox, Code, Group, Stack, Table, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { IconFlask } from "@tabler/icons-react";
 import { useState } from "react";
@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { errorMessage } from "@/lib/errors";
 import { useConnections, useConnectSandbox, useSandboxSystems } from "../api";
+import { useChannelSystems } from "../channels-api";
 
 /** The mark every sandbox connection carries, wherever it is shown. */
 export function SandboxBadge() {
@@ -28,16 +29,29 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
   const connect = useConnectSandbox();
   const overview = useConnections();
   const [confirming, setConfirming] = useState(false);
+  // The marketplace sandboxes to connect too (issue 37), ticked on the full offer; none by default.
+  const marketplaces = useChannelSystems();
+  const [channels, setChannels] = useState<string[]>([]);
   const realSaved = [overview.data?.erp, overview.data?.ecommerce].filter((c) => c && !c.isEmulated);
   const onClick = () => (realSaved.length > 0 ? setConfirming(true) : void run());
   const run = async () => {
     setConfirming(false);
     try {
-      const { message, data } = await connect.mutateAsync();
-      const ok = data.erp.lastTest?.ok && data.ecommerce.lastTest?.ok;
-      notifications.show({ color: ok ? "green" : "red", message, autoClose: ok ? 6000 : false });
+      const { message, data } = await connect.mutateAsync(compact ? [] : channels);
+      const ok =
+        data.erp.lastTest?.ok && data.ecommerce.lastTest?.ok && (data.channels ?? []).every((c) => c.ok);
+      notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
+        color: ok ? "green" : "red",
+        message,
+        autoClose: ok ? 6000 : false,
+      });
     } catch (error) {
-      notifications.show({ color: "red", message: errorMessage(error) });
+      notifications.show({
+        closeButtonProps: { "aria-label": t("common.close") },
+        color: "red",
+        message: errorMessage(error),
+      });
     }
   };
   const button = (
@@ -82,6 +96,22 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
     >
       <Stack gap="sm" align="flex-start">
         <Text size="sm">{t("connections.sandbox.explain")}</Text>
+        {(marketplaces.data ?? []).some((m) => m.sandbox) && (
+          <Checkbox.Group
+            label={t("connections.sandbox.channelsLabel")}
+            description={t("connections.sandbox.channelsHelp")}
+            value={channels}
+            onChange={setChannels}
+          >
+            <Group gap="md" mt={6}>
+              {(marketplaces.data ?? [])
+                .filter((m) => m.sandbox)
+                .map((m) => (
+                  <Checkbox key={m.system} value={m.system} label={m.name} />
+                ))}
+            </Group>
+          </Checkbox.Group>
+        )}
         {button}
         {dialog}
       </Stack>

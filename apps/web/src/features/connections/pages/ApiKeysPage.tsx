@@ -5,11 +5,15 @@ import { PageHeader } from "@/components/layout/PageHeader";
 import { AgentsCard } from "@/features/agents/components/AgentsCard";
 import { useScrollToHash } from "@/lib/scroll-to-hash";
 import { useConnections } from "../api";
+import { ChannelsCard } from "../components/ChannelsCard";
 import { ConnectionCard } from "../components/ConnectionCard";
 import { ConnectionCheckCard } from "../components/ConnectionCheckCard";
 import { SandboxConnectButton } from "../components/SandboxConnect";
 
-/** /settings/api-keys — the ERP, the shop and the optional e-invoice service connection, each with its test. */
+/**
+ * /settings/api-keys — the ERP, the shop, the marketplace channels and the optional e-invoice service
+ * connection, each with its test.
+ */
 export default function ApiKeysPage() {
   const { t } = useTranslation();
   const overview = useConnections();
@@ -35,6 +39,10 @@ export default function ApiKeysPage() {
             </Grid.Col>
             <Grid.Col span={{ base: 12, xl: 6 }}>
               <ConnectionCard connectionType="ecommerce" overview={data} />
+            </Grid.Col>
+            {/* The marketplaces sold on beside the shop (issue 37), each a channel of its own. */}
+            <Grid.Col span={12}>
+              <ChannelsCard />
             </Grid.Col>
             {/* Optional third connection: issues the invoices when the ERP does not. */}
             <Grid.Col span={12}>
