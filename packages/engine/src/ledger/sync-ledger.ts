@@ -44,6 +44,24 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * A `text[]` parameter as PostgreSQL's array literal, built with one `join` when no element is null
+ * or holds a quote or backslash (SKUs and hashes): the driver's own encoding runs two regular
+ * expressions per element, a tenth of a delta sync's CPU at a thousand keys a lookup (issue 34: CPU
+ * per record). Anything else goes as the array, encoded by the driver as before. Cast it `::text[]`.
+ */
+export function textArrayParam(values: Array<string | null>) {
+  let plain = true;
+  for (const v of values) {
+    if (v === null || v.includes('"') || v.includes("\\")) {
+      plain = false;
+      break;
+    }
+  }
+  if (!plain) return sql.param(values);
+  return sql.param(values.length === 0 ? "{}" : `{"${values.join('","')}"}`);
+}
+
 /** Rows written by one ledger before it first refreshes the table's planner statistics; then ×4. */
 const STATISTICS_FIRST_AT = 1000;
 
@@ -76,7 +94,7 @@ export class SyncLedger {
       const result = await this.db.execute(sql`
         select key, external_id, hash from sync_ledger
         where connection_id = ${this.connectionId}::integer and entity = ${entity}::text
-          and key = any(${sql.param(chunk)}::text[])`);
+          and key = any(${textArrayParam(chunk)}::text[])`);
       for (const row of result.rows as Array<{
         key: string;
         external_id: string | null;
@@ -173,8 +191,8 @@ export class SyncLedger {
         insert into sync_ledger (connection_id, company_id, entity, key, external_id, hash, pushed_at)
         select ${this.connectionId}::integer, ${this.companyId}::integer, ${entity}::text, t.key, null, t.hash, ${pushedAt}::timestamptz
         from unnest(
-          ${sql.param(chunk.map((r) => r.key))}::text[],
-          ${sql.param(chunk.map((r) => r.hash ?? null))}::text[]
+          ${textArrayParam(chunk.map((r) => r.key))}::text[],
+          ${textArrayParam(chunk.map((r) => r.hash ?? null))}::text[]
         ) as t(key, hash)
         on conflict (connection_id, entity, key) do update set
           hash = coalesce(excluded.hash, sync_ledger.hash),
@@ -187,9 +205,9 @@ export class SyncLedger {
     const result = await this.db.execute(sql`
       with t as (
         select * from unnest(
-          ${sql.param(chunk.map((r) => r.key))}::text[],
-          ${sql.param(chunk.map((r) => r.externalId ?? null))}::text[],
-          ${sql.param(chunk.map((r) => r.hash ?? null))}::text[]
+          ${textArrayParam(chunk.map((r) => r.key))}::text[],
+          ${textArrayParam(chunk.map((r) => r.externalId ?? null))}::text[],
+          ${textArrayParam(chunk.map((r) => r.hash ?? null))}::text[]
         ) as t(key, external_id, hash)
       ), held as (
         select t.key, t.external_id, s.key as held_by
