@@ -183,7 +183,13 @@ export const boxLoad = () =>
     .map((l) => l.toFixed(2))
     .join(" / ")}`;
 
-export type BenchDatabase = { name: string; url: string; drop(): Promise<void> };
+export type BenchDatabase = {
+  name: string;
+  url: string;
+  /** The embedded cluster's postmaster (its process tree is the database's CPU); none on DATABASE_URL's server. */
+  postmasterPid?: number;
+  drop(): Promise<void>;
+};
 
 /** A fresh database on DATABASE_URL's server, or the embedded default's cluster in a temp dir. */
 export async function benchDatabase(): Promise<BenchDatabase> {
@@ -194,6 +200,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   return {
     name: "the embedded default, a PostgreSQL cluster",
     url: cluster.url,
+    postmasterPid: cluster.pid,
     async drop() {
       await cluster.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -203,6 +210,9 @@ export async function benchDatabase(): Promise<BenchDatabase> {
 
 export type BenchServer = { port: number; child: ChildProcess; stop(): Promise<void> };
 
+/** Where a server's bundle is and the node arguments that start it (default: this checkout's `npm start`). */
+export type ServerCommand = { dir: string; args: string[] };
+
 /**
  * The production server (`npm start`'s bundle) as a child process on `databaseUrl`, once /health
  * answers. BENCH_SERVER_NODE_ARGS: extra node flags for it, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
@@ -210,13 +220,14 @@ export type BenchServer = { port: number; child: ChildProcess; stop(): Promise<v
 export async function startServer(
   databaseUrl: string,
   env: Record<string, string> = {},
+  command: ServerCommand = { dir: serverDir, args: serverNodeArgs("start") },
 ): Promise<BenchServer> {
   const port = await freePort();
   // The server's own data folder (secrets, uploads): removed when it stops, so no bench leaves one behind.
   const dataDir = mkdtempSync(join(tmpdir(), "ep-bench-server-"));
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...serverNodeArgs("start")], {
-    cwd: serverDir,
+  const child = spawn(process.execPath, [...nodeArgs, ...command.args], {
+    cwd: command.dir,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
