@@ -1,6 +1,7 @@
 import { CallCounter, isConnectorError } from "@ep/connectors";
 import { type JobType, type MessageKey, message } from "@ep/contracts";
 import { and, eq } from "drizzle-orm";
+import { requestOtherChannelsStock } from "../channels/stock-trigger.ts";
 import type { EngineDeps, OpenedConnectors } from "../deps.ts";
 import type { Flow } from "../flows/flow.ts";
 import { RunTally } from "../flows/flow.ts";
@@ -123,6 +124,10 @@ export async function executeRun(
             signal: controller.signal,
             workerId: deps.workerId,
             lockMs: Math.round(leaseMs * 1.5),
+            ordersMoved: async (skus) => {
+              const from = opened?.channel ? opened.channel.connectionId : null;
+              await requestOtherChannelsStock(deps, run.companyId, from, skus);
+            },
           });
           break;
         } catch (error) {

@@ -3,6 +3,7 @@ import {
   CANCELLED_STATUS,
   ConnectorError,
   type EInvoiceProvider,
+  isReturned,
   type Order,
   type ShopConnector,
   sendOnce,
@@ -102,12 +103,8 @@ export interface InvoiceCycleReport {
 
 class AlreadyInvoiced extends Error {}
 
-const RETURNED = /cancel|iptal|refund|iade|return/i;
-
-/** A shop order that was cancelled or returned (inferred from the shops' status words, like isEligible). */
-export function isReturned(order: Order): boolean {
-  return statusSays(RETURNED, order.status) || statusSays(RETURNED, order.paymentStatus);
-}
+/** A shop order that was cancelled or returned (the connectors' status words, as order transfer reads them). */
+export { isReturned };
 
 /** Wait before retry number `attempt` (1 = first retry): base × 2^(attempt−1), at most `maxMs`. */
 export function retryDelayMs(attempt: number, policy: Required<InvoiceRetryPolicy>): number {
