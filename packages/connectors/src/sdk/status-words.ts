@@ -12,6 +12,8 @@ export const CANCELLED_STATUS = /cancel|iptal|refund|iade/i;
 
 /** Status words of an order whose goods come back (a return, a refund). */
 const RETURN_WORDS = /return|iade|refund/i;
+/** A cancellation or return the shop or marketplace refused. */
+const REJECTED_WORDS = /reject|reddedildi/i;
 /** Status words of an order that will not ship: cancelled, or a marketplace's "could not supply". */
 const CANCEL_WORDS = /cancel|iptal|unsupplied/i;
 
@@ -23,6 +25,8 @@ export function returnKindOf(order: {
   status?: string;
   paymentStatus?: string;
 }): "return" | "cancel" | undefined {
+  // A refused request ("REFUND_REJECTED", "CANCEL_REJECTED", "İade Reddedildi") leaves the order as it was.
+  if (statusSays(REJECTED_WORDS, order.status)) return undefined;
   if (statusSays(RETURN_WORDS, order.status) || statusSays(RETURN_WORDS, order.paymentStatus))
     return "return";
   if (statusSays(CANCEL_WORDS, order.status) || statusSays(CANCEL_WORDS, order.paymentStatus))

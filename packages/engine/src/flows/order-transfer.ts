@@ -1,5 +1,5 @@
 import type { Order } from "@ep/connectors";
-import { CANCELLED_STATUS, isConnectorError, sleep, statusSays } from "@ep/connectors";
+import { isConnectorError, isReturned, sleep } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { failureText, systemNamesOf } from "../runs/failure-text.ts";
@@ -163,9 +163,10 @@ export function erpRefOf(ctx: Pick<FlowContext, "channel">, ledgerKey: string): 
 }
 
 function shouldTransfer(ctx: FlowContext, order: Order): boolean {
+  // Cancelled or returned before it was ever seen: nothing to write (order-returns.ts records the rest).
+  if (isReturned(order)) return false;
   const allowed = ctx.mappings.orderStatusesToTransfer;
-  if (allowed.length > 0) return allowed.includes(order.status);
-  return !statusSays(CANCELLED_STATUS, order.status);
+  return allowed.length === 0 || allowed.includes(order.status);
 }
 
 async function pendingOrders(ctx: FlowContext): Promise<LedgerRow[]> {
