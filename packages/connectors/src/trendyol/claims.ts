@@ -17,7 +17,6 @@ import type { Order, Page } from "../sdk/model";
 import { encodeToken } from "../sdk/util";
 import type { Row, TrendyolClient } from "./client";
 import { TRENDYOL_STREAM_RANGE_MS } from "./descriptor";
-import { mapTrendyolPackage } from "./orders";
 
 /** How far back claims are read: a claim made then may be accepted only now. */
 export const CLAIM_LOOKBACK_MS = 28 * 86_400_000;
@@ -50,8 +49,8 @@ export function claimsStart(streamFrom: number, until: number, after: string): s
   return encodeToken(token);
 }
 
-/** An accepted claim as its package's order in "Returned", holding the returned lines only. */
-export function returnOfClaim(c: Row): Order | undefined {
+/** An accepted claim as its package in "Returned" (a package row), holding the returned lines only. */
+export function returnOfClaim(c: Row): Row | undefined {
   const packageId = text(c.orderShipmentPackageId);
   if (!packageId) return undefined;
   const lines = rows(c.items).flatMap((item) => {
@@ -63,18 +62,22 @@ export function returnOfClaim(c: Row): Order | undefined {
   });
   if (lines.length === 0) return undefined;
   const when = c.lastModifiedDate ?? c.claimDate;
-  return mapTrendyolPackage({
+  return {
     id: packageId,
     orderNumber: c.orderNumber,
     orderDate: c.orderDate ?? c.claimDate,
     lastModifiedDate: when,
     status: "Returned",
     lines,
-  });
+  };
 }
 
-/** One page of accepted claims; the last one answers the stream's cursor. */
-export async function listTrendyolReturns(client: TrendyolClient, t: ClaimsToken): Promise<Page<Order>> {
+/** One page of accepted claims as orders (`toOrder`: the stream's package mapping); the last page answers the stream's cursor. */
+export async function listTrendyolReturns(
+  client: TrendyolClient,
+  t: ClaimsToken,
+  toOrder: (pkg: Row) => Order,
+): Promise<Page<Order>> {
   const body = (await client.get(client.seller("order", "/claims"), "getClaims", {
     startDate: String(t.from),
     endDate: String(t.to),
@@ -82,7 +85,10 @@ export async function listTrendyolReturns(client: TrendyolClient, t: ClaimsToken
     size: String(CLAIM_PAGE),
     claimItemStatus: "Accepted",
   })) as Row;
-  const items = rows(body?.content).flatMap((c) => returnOfClaim(c) ?? []);
+  const items = rows(body?.content).flatMap((c) => {
+    const pkg = returnOfClaim(c);
+    return pkg ? [toOrder(pkg)] : [];
+  });
   if (t.page + 1 < Number(body?.totalPages ?? 0))
     return { items, nextPageToken: encodeToken({ ...t, page: t.page + 1 } satisfies ClaimsToken) };
   if (t.to < t.until) {

@@ -137,7 +137,7 @@ export class TrendyolOrders {
   async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
     const read = decodeToken<StreamToken | ClaimsToken>(q.pageToken, "trendyol");
     // After the stream, the accepted claims (returns): claims.ts.
-    if (read && "phase" in read) return listTrendyolReturns(this.client, read);
+    if (read && "phase" in read) return listTrendyolReturns(this.client, read, mapTrendyolPackage);
     const token = read;
     const until = token?.until ?? this.now();
     const from =
