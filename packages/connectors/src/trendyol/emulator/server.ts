@@ -358,6 +358,18 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
       return { content, hasMore, nextCursor: hasMore ? encodeCursor(offset + size) : null };
     }),
   );
+  /** One page of a list in Trendyol's page shape (`page` from 0, `size`, totals). */
+  const pageOf = (list: Row[], q: Record<string, string | undefined>) => {
+    const size = Number(q.size ?? 50);
+    const page = Number(q.page ?? 0);
+    return {
+      page,
+      size,
+      totalPages: Math.ceil(list.length / size),
+      totalElements: list.length,
+      content: list.slice(page * size, (page + 1) * size),
+    };
+  };
   // getClaims: claims made in [startDate, endDate], those with an item in `claimItemStatus`, paged from 0.
   app.get(`${S}/order/sellers/:seller/claims`, (req, reply) =>
     handle(req, reply, "read", () => {
@@ -376,15 +388,7 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
         const ids = new Set(q.claimIds.split(","));
         list = list.filter((c) => ids.has(String(c.claimId)));
       }
-      const size = Number(q.size ?? 50);
-      const page = Number(q.page ?? 0);
-      return {
-        page,
-        size,
-        totalPages: Math.ceil(list.length / size),
-        totalElements: list.length,
-        content: list.slice(page * size, (page + 1) * size),
-      };
+      return pageOf(list, q);
     }),
   );
   app.get(`${S}/order/sellers/:seller/orders`, (req, reply) =>
@@ -396,15 +400,7 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
         list = list.filter((p) => ids.has(String(p.id)));
       }
       if (q.orderNumber) list = list.filter((p) => p.orderNumber === q.orderNumber);
-      const size = Number(q.size ?? 50);
-      const page = Number(q.page ?? 0);
-      return {
-        page,
-        size,
-        totalPages: Math.ceil(list.length / size),
-        totalElements: list.length,
-        content: list.slice(page * size, (page + 1) * size),
-      };
+      return pageOf(list, q);
     }),
   );
   const pkgOf = (req: FastifyRequest) =>
