@@ -217,7 +217,8 @@ async function finishRun(
   // A retry answers for every record it was asked to retry: moved (resolved above), failed again (its
   // new reason above), or neither, said on the task with the retry's time. A run that failed as a whole
   // says nothing of them: its own reason stands.
-  if (run.onlyKeys && status !== "Failed") {
+  // (A targeted run that orders on another channel started answers for no task: it notes nothing.)
+  if (run.onlyKeys && run.trigger === "retry" && status !== "Failed") {
     const moved = new Set(tally.movedKeys);
     const untouched = run.onlyKeys.filter((k) => !moved.has(k) && !failedNow.has(k));
     if (untouched.length > 0)
