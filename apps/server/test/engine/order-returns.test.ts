@@ -31,10 +31,9 @@ describe("an order cancelled before it reached the ERP", () => {
             .from(orderLedger)
             .where(and(eq(orderLedger.companyId, c.companyId), eq(orderLedger.orderNo, no)))
         )[0];
-      expect((await row(cancelled!.orderNumber))?.state).not.toBe("confirmed");
-      const sku = String(
-        ((await row(cancelled!.orderNumber))?.payload as { lines: { sku: string }[] }).lines[0]?.sku,
-      );
+      const waiting = await row(cancelled!.orderNumber);
+      expect(waiting?.state).not.toBe("confirmed");
+      const sku = String((waiting!.payload as { lines: { sku: string }[] }).lines[0]?.sku);
       const pendingBefore = (await pendingOrderQuantities(db, c.companyId, [sku])).get(sku) ?? 0;
       expect(pendingBefore).toBeGreaterThan(0);
 
