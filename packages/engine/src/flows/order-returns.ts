@@ -22,9 +22,11 @@ import type { FlowContext } from "./flow.ts";
  */
 export async function recordReturns(ctx: FlowContext, orders: Order[], keyOf: (o: Order) => string) {
   const skus: string[] = [];
+  const chosen = ctx.mappings.orderStatusesToTransfer;
   for (const order of orders) {
     const kind = returnKindOf(order);
-    if (!kind) continue;
+    // A status the merchant chose to transfer is an order to write, not a return to settle.
+    if (!kind || chosen.includes(order.status)) continue;
     const said: Record<string, string> = { status: order.status };
     if (order.paymentStatus) said.paymentStatus = order.paymentStatus;
     const marked = await ctx.db

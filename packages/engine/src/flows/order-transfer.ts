@@ -163,10 +163,10 @@ export function erpRefOf(ctx: Pick<FlowContext, "channel">, ledgerKey: string): 
 }
 
 function shouldTransfer(ctx: FlowContext, order: Order): boolean {
-  // Cancelled or returned before it was ever seen: nothing to write (order-returns.ts records the rest).
-  if (isReturned(order)) return false;
   const allowed = ctx.mappings.orderStatusesToTransfer;
-  return allowed.length === 0 || allowed.includes(order.status);
+  if (allowed.length > 0) return allowed.includes(order.status);
+  // Cancelled or returned before it was ever seen: nothing to write (order-returns.ts records the rest).
+  return !isReturned(order);
 }
 
 async function pendingOrders(ctx: FlowContext): Promise<LedgerRow[]> {
