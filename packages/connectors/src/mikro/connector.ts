@@ -7,6 +7,7 @@
 import { ComposedErpConnector, type ConnectionInfo, type ErpReads } from "../sdk/connector";
 import { factoryOf } from "../sdk/skeleton";
 import { MikroApi, str } from "./api";
+import { cancelMikroOrder } from "./cancel";
 import { MikroCatalog } from "./catalog";
 import { mikroDescriptor } from "./descriptor";
 import { MikroOrders } from "./orders";
@@ -64,6 +65,10 @@ export class MikroConnector extends ComposedErpConnector {
 
   customerCode(ref: string): string {
     return this.writing.customerCode(ref);
+  }
+
+  cancelSalesOrder(ref: string): Promise<"cancelled" | "absent"> {
+    return cancelMikroOrder(this.api, ref);
   }
 }
 

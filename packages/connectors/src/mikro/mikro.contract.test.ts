@@ -284,6 +284,27 @@ describe("Mikro connector against its emulator", () => {
     expect(suite.emu.state.quantity(skus[0] ?? "", 1)).toBeLessThan(before);
   });
 
+  it("removes an order its channel cancelled by our reference (SiparisSilV2), once", async () => {
+    const o = order("TY-2001", [suite.emu.state.randomCode()]);
+    const cust = await suite.conn.createCustomer(o.customer);
+    const created = await suite.conn.createSalesOrder({ order: o, customerCode: cust.code });
+    const other = await suite.conn.createSalesOrder({
+      order: order("TY-2002", [suite.emu.state.randomCode()]),
+      customerCode: cust.code,
+    });
+    const cancel = suite.conn.cancelSalesOrder;
+    expect(cancel).toBeTypeOf("function");
+    expect(await suite.conn.cancelSalesOrder?.("TY-2001")).toBe("cancelled");
+    expect(await suite.conn.findOrderByRef("TY-2001")).toBeNull();
+    expect(suite.emu.state.table("SIPARISLER").rows.some((r) => r.sip_belgeno === "TY-2001")).toBe(false);
+    // Asked again (a repeat after a lost answer): nothing left to remove, no call made.
+    const calls = suite.emu.counters.byOperation.SiparisSilV2 ?? 0;
+    expect(await suite.conn.cancelSalesOrder?.("TY-2001")).toBe("absent");
+    expect(suite.emu.counters.byOperation.SiparisSilV2).toBe(calls);
+    expect((await suite.conn.findOrderByRef("TY-2002"))?.documentId).toBe(other.documentId);
+    expect(created.documentId).not.toBe(other.documentId);
+  });
+
   it("maps an unknown stock code to a permanent unknown-item failure", async () => {
     const o = order("1003", ["YOK-999"]);
     const cust = await suite.conn.createCustomer(o.customer);

@@ -249,6 +249,11 @@ export interface ErpConnector {
   createSalesOrder(input: CreateSalesOrderInput): Promise<ErpOrderRef>;
   /** Invoices issued for an order (by our reference). */
   listInvoicesForOrder(ref: string): Promise<M.Invoice[]>;
+  /**
+   * Removes a sales order its channel cancelled (by our reference), where the ERP's API can; idempotent:
+   * an order no longer there answers `absent`. ERPs without such a call leave it out.
+   */
+  cancelSalesOrder?(ref: string): Promise<"cancelled" | "absent">;
   /** Called once when a run ends (e.g. the file connector writes its orders file): lines for the run's report. */
   afterRun?(): Promise<string[]>;
 }

@@ -11,6 +11,8 @@ export type SandboxProfile = "standard" | "demo";
 export type SandboxInstance = {
   app: FastifyInstance;
   close(): Promise<void>;
+  /** The emulator itself (its controls: cancel a package, place orders), for tests that drive it. */
+  emulator?: unknown;
 };
 
 /** Who decides when a shop tenant's customers order (the demo: at its own past's pace). */
@@ -57,6 +59,7 @@ type OrderingShop = { startOrderGenerator(everyMs: number, perTick: number): () 
 export function sandboxInstance(emulator: Emulator, stop?: () => void): SandboxInstance {
   return {
     app: emulator.app,
+    emulator,
     async close() {
       stop?.();
       await emulator.close();

@@ -10,6 +10,7 @@ import type { InvoiceAttachment, OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError, isConnectorError } from "../sdk/errors";
 import type { Address, Option, Order, Page, PageQuery } from "../sdk/model";
 import { decodeToken, encodeToken, round2, shopOrderLine } from "../sdk/util";
+import { type ClaimsToken, claimsStart, listTrendyolReturns } from "./claims";
 import type { Row, TrendyolClient } from "./client";
 import { TRENDYOL_ORDER_PAGE, TRENDYOL_STREAM_RANGE_MS } from "./descriptor";
 
@@ -134,7 +135,10 @@ export class TrendyolOrders {
   }
 
   async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
-    const token = decodeToken<StreamToken>(q.pageToken, "trendyol");
+    const read = decodeToken<StreamToken | ClaimsToken>(q.pageToken, "trendyol");
+    // After the stream, the accepted claims (returns): claims.ts.
+    if (read && "phase" in read) return listTrendyolReturns(this.client, read, mapTrendyolPackage);
+    const token = read;
     const until = token?.until ?? this.now();
     const from =
       token?.from ?? (q.since ? Math.max(0, Number(q.since) - OVERLAP_MS) : until - FIRST_WINDOW_MS);
@@ -158,7 +162,7 @@ export class TrendyolOrders {
         items,
         nextPageToken: encodeToken({ from: to, to: Math.min(to + TRENDYOL_STREAM_RANGE_MS, until), until }),
       };
-    return { items, cursor: String(to) };
+    return { items, nextPageToken: claimsStart(from, until, String(to)) };
   }
 
   /** The package as Trendyol has it now (lines and status), by its id. */

@@ -169,7 +169,8 @@ describe("Trendyol orders", () => {
     first = read.items;
     cursor = read.cursor;
     expect(first).toHaveLength(250);
-    expect(read.pages).toBe(2);
+    // Two stream pages, then the accepted claims in 14-day windows reaching 28 days further back.
+    expect(read.pages).toBe(2 + 3);
     const o = first[0] as Order;
     expect(o.lines[0]?.sku).toMatch(/^STK-/);
     expect(o.lines[0]?.externalVariantId).toMatch(/^\d{13}$/);
@@ -189,6 +190,17 @@ describe("Trendyol orders", () => {
     const byId = new Map(read.items.map((o) => [o.id, o.status]));
     expect(byId.get(String(a?.id))).toBe("Cancelled");
     expect(byId.get(String(b?.id))).toBe("Returned");
+  });
+
+  it("an accepted return claim comes back as its package in Returned, with the returned lines only", async () => {
+    const c = first[2] as Order;
+    emu.acceptClaim(c.id);
+    const before = emu.counters.byOperation.getClaims ?? 0;
+    const read = await readAllPages((t) => shop.listOrders({ since: cursor, pageToken: t }));
+    const returned = read.items.find((o) => o.id === c.id && o.status === "Returned");
+    expect(returned?.orderNo).toBe(c.orderNo);
+    expect(returned?.lines.map((l) => [l.sku, l.qty])).toEqual(c.lines.map((l) => [l.sku, l.qty]));
+    expect((emu.counters.byOperation.getClaims ?? 0) - before).toBeGreaterThan(0);
   });
 
   it("sets Picking then Invoiced, the tracking number, and the invoice link once", async () => {

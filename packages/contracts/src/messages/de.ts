@@ -125,6 +125,9 @@ export const de: MessageCatalog = {
       "{{count}} Datensätze, die in früheren Läufen fehlgeschlagen waren, wurden in diesem Lauf übertragen.",
     reportNotInShop:
       "{{count}} Datensätze wurden übersprungen, weil der Shop sie nicht kennt (zuerst die Produktübertragung ausführen).",
+    reportReturnsCancelledInErp: "{{count}} stornierte Bestellungen wurden aus dem ERP entfernt.",
+    reportReturnsKeptInErp:
+      "{{count}} stornierte oder retournierte Bestellungen bleiben im ERP (fakturiert oder nicht löschbar); buchen Sie die Retoure im ERP.",
     reportTransientLeft:
       "{{count}} Datensätze wurden nach einem vorübergehenden Fehler für den nächsten Lauf zurückgestellt.",
     reportCreateDisabled:

@@ -111,6 +111,9 @@ export const en: MessageCatalog = {
     reportResolved: "{{count}} records that failed in earlier runs were moved in this run.",
     reportNotInShop:
       "{{count}} records were skipped because the shop does not have them (run Product Transfer first).",
+    reportReturnsCancelledInErp: "{{count}} cancelled orders were removed from the ERP.",
+    reportReturnsKeptInErp:
+      "{{count}} cancelled or returned orders stay in the ERP (invoiced, or the ERP cannot remove them); book the return in the ERP.",
     reportTransientLeft: "{{count}} records were left for the next run after a temporary error.",
     reportCreateDisabled:
       "{{count}} products are missing in the shop and were not created (creation is off in the settings).",

@@ -122,6 +122,9 @@ export const es: MessageCatalog = {
       "{{count}} registros que fallaron en ejecuciones anteriores se transfirieron en esta ejecución.",
     reportNotInShop:
       "Se omitieron {{count}} registros porque la tienda no los tiene (ejecute primero la transferencia de productos).",
+    reportReturnsCancelledInErp: "{{count}} pedidos cancelados se eliminaron del ERP.",
+    reportReturnsKeptInErp:
+      "{{count}} pedidos cancelados o devueltos siguen en el ERP (facturados o no eliminables); registre la devolución en el ERP.",
     reportTransientLeft: "{{count}} registros quedaron para la siguiente ejecución tras un error temporal.",
     reportCreateDisabled:
       "Faltan {{count}} productos en la tienda y no se crearon (la creación está desactivada en la configuración).",

@@ -122,6 +122,9 @@ export const fr: MessageCatalog = {
       "{{count}} enregistrements en échec lors des exécutions précédentes ont été transférés lors de cette exécution.",
     reportNotInShop:
       "{{count}} enregistrements ont été ignorés car la boutique ne les a pas (lancez d'abord le transfert des produits).",
+    reportReturnsCancelledInErp: "{{count}} commandes annulées ont été supprimées de l'ERP.",
+    reportReturnsKeptInErp:
+      "{{count}} commandes annulées ou retournées restent dans l'ERP (facturées ou non supprimables) ; enregistrez le retour dans l'ERP.",
     reportTransientLeft:
       "{{count}} enregistrements ont été reportés à la prochaine exécution après une erreur temporaire.",
     reportCreateDisabled:

@@ -114,6 +114,9 @@ export const ja: MessageCatalog = {
     reportResolved: "以前の実行で転送できなかった{{count}}件を今回の実行で転送しました。",
     reportNotInShop:
       "ショップに存在しないため{{count}}件をスキップしました（先に商品転送を実行してください）。",
+    reportReturnsCancelledInErp: "キャンセルされた{{count}}件の注文をERPから削除しました。",
+    reportReturnsKeptInErp:
+      "キャンセルまたは返品された{{count}}件の注文はERPに残っています（請求済み、またはERPで削除できないため）。ERPで返品を処理してください。",
     reportTransientLeft: "一時的なエラーのため、{{count}}件を次回の実行に持ち越しました。",
     reportCreateDisabled:
       "{{count}}件の商品がショップにありませんが、設定で作成が無効のため作成しませんでした。",

@@ -116,6 +116,9 @@ export const tr = {
       "{{system}} aylık API kotasının %{{percent}} kadarı kullanıldı (kalan okuma {{readLeft}} / yazma {{writeLeft}}). Kota dolunca aktarımlar ay sonuna kadar durur.",
     reportResolved: "Önceki çalışmalarda aktarılamayan {{count}} kayıt bu çalışmada aktarıldı.",
     reportNotInShop: "{{count}} kayıt mağazada bulunmadığı için atlandı (önce Ürün Aktarımı çalışmalı).",
+    reportReturnsCancelledInErp: "{{count}} iptal edilen siparişin ERP kaydı silindi.",
+    reportReturnsKeptInErp:
+      "{{count}} iptal veya iade edilen sipariş ERP'de kaldı (faturalandığı ya da ERP silemediği için); iadeyi ERP'de işleyin.",
     reportTransientLeft: "{{count}} kayıt geçici bir hata nedeniyle bir sonraki çalışmaya bırakıldı.",
     reportCreateDisabled:
       "{{count}} ürün mağazada yok; ayarlarda ürün oluşturma kapalı olduğu için oluşturulmadı.",

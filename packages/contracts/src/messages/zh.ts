@@ -106,6 +106,9 @@ export const zh: MessageCatalog = {
       "{{system}} 月度 API 配额已使用 {{percent}}%（剩余 读取 {{readLeft}} / 写入 {{writeLeft}}）。配额用完后，传输将停止到月底。",
     reportResolved: "之前运行中失败的 {{count}} 条记录已在本次运行中传输。",
     reportNotInShop: "{{count}} 条记录因店铺中不存在而被跳过（请先运行商品传输）。",
+    reportReturnsCancelledInErp: "已从 ERP 中删除 {{count}} 个已取消的订单。",
+    reportReturnsKeptInErp:
+      "{{count}} 个已取消或退货的订单仍在 ERP 中（已开票或 ERP 无法删除）；请在 ERP 中处理退货。",
     reportTransientLeft: "{{count}} 条记录因临时错误留待下次运行处理。",
     reportCreateDisabled: "店铺中缺少 {{count}} 个商品，由于设置中已关闭创建，未予创建。",
     reportCategoriesAdopted: "{{count}} 个类别在商店中已存在：未重新创建，已与现有类别关联。",

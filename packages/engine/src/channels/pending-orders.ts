@@ -12,8 +12,8 @@ const SKU_CHUNK = 1000;
  * order (lines included) as its payload. Every state but `confirmed` counts: `received`/`mapped` are
  * waiting, `sent` may or may not have reached the ERP (counting it twice for a moment under-offers,
  * not counting it could oversell), `failed`/`needs_review` are real orders the merchant still has to
- * settle. An order its channel has since cancelled (cancel/iptal/iade, as order transfer reads it)
- * holds no stock. SKUs with nothing pending are absent from the map; without `skus`, every SKU pending.
+ * settle. An order its channel has since cancelled or returned (recorded once by order transfer,
+ * `order-returns.ts`, or read from its status word) holds no stock. SKUs with nothing pending are absent from the map; without `skus`, every SKU pending.
  */
 export async function pendingOrderQuantities(
   db: Executor,
@@ -36,7 +36,7 @@ export async function pendingOrderQuantities(
       from order_ledger o cross join lateral jsonb_array_elements(
         case when jsonb_typeof(o.payload->'lines') = 'array' then o.payload->'lines' else '[]'::jsonb end
       ) l
-      where o.company_id = ${companyId}::integer and o.state <> 'confirmed'
+      where o.company_id = ${companyId}::integer and o.state <> 'confirmed' and o.return_kind is null
         and ${chunk ? sql`l->>'sku' = any(${sql.param(chunk)}::text[])` : sql`l->>'sku' is not null`}
       group by 1, 2`);
     for (const row of result.rows) {

@@ -36,6 +36,11 @@ export type FlowContext = {
   workerId: string;
   /** How long a per-record lock holds before another worker may take the record over. */
   lockMs: number;
+  /**
+   * New orders (or cancellations) of these SKUs arrived on this shop/channel: the other channels' stock
+   * jobs update them now (`requestOtherChannelsStock`). Absent: nothing to tell (tests, previews).
+   */
+  ordersMoved?: (skus: string[]) => Promise<void>;
 };
 
 export type Flow = (ctx: FlowContext) => Promise<void>;

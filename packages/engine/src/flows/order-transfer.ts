@@ -1,11 +1,12 @@
 import type { Order } from "@ep/connectors";
-import { CANCELLED_STATUS, isConnectorError, sleep, statusSays } from "@ep/connectors";
+import { isConnectorError, isReturned, sleep } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { failureText, systemNamesOf } from "../runs/failure-text.ts";
 import { orderLedger, syncCursors } from "../store/schema.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
 import { type Flow, type FlowContext, failRecord } from "./flow.ts";
+import { notReturned, recordReturns, settleReturns } from "./order-returns.ts";
 
 const ORDER_CONCURRENCY = 8;
 /**
@@ -28,7 +29,12 @@ type LedgerRow = typeof orderLedger.$inferSelect;
  *    (found missing, created once) or one (found, confirmed), never two.
  */
 export const orderTransfer: Flow = async (ctx) => {
-  if (!ctx.onlyKeys) await ingestOrders(ctx);
+  if (!ctx.onlyKeys) {
+    const moved = await ingestOrders(ctx);
+    await settleReturns(ctx, (key) => erpRefOf(ctx, key));
+    // New orders and cancellations change what the other channels may offer: they update those SKUs now.
+    if (moved.length > 0) await ctx.ordersMoved?.(moved);
+  }
   const pending = await pendingOrders(ctx);
   let transientLeft = 0;
   // Why orders were left for the next run, in the merchant's words (e.g. the on-site agent is offline).
@@ -59,7 +65,9 @@ export const orderTransfer: Flow = async (ctx) => {
   for (const text of [...transientTexts].slice(0, 3)) ctx.tally.note(text);
 };
 
-async function ingestOrders(ctx: FlowContext) {
+/** Ingests the orders changed since the cursor; answers the SKUs of new orders and of new cancellations. */
+async function ingestOrders(ctx: FlowContext): Promise<string[]> {
+  const moved: string[] = [];
   const stream = `orders:${ctx.shopConnectionId}`;
   const [cursorRow] = await ctx.db
     .select()
@@ -78,7 +86,7 @@ async function ingestOrders(ctx: FlowContext) {
       (o) => ledgerKeyOf(ctx, o),
     );
     if (wanted.length > 0) {
-      await ctx.db
+      const rows = await ctx.db
         .insert(orderLedger)
         .values(
           wanted.map((o) => ({
@@ -100,8 +108,14 @@ async function ingestOrders(ctx: FlowContext) {
             shopUpdatedAt: sql`excluded.shop_updated_at`,
             payload: sql`case when ${orderLedger.state} in ('received', 'failed', 'needs_review') then excluded.payload else ${orderLedger.payload} end`,
           },
-        });
+        })
+        // xmax = 0: the row was inserted now (a new order), not updated.
+        .returning({ orderNo: orderLedger.orderNo, isNew: sql<boolean>`(xmax = 0)` });
+      const fresh = new Set(rows.filter((r) => r.isNew).map((r) => r.orderNo));
+      for (const o of wanted) if (fresh.has(ledgerKeyOf(ctx, o))) for (const l of o.lines) moved.push(l.sku);
     }
+    // Cancelled or returned since: recorded once on the order's row (order-returns.ts).
+    moved.push(...(await recordReturns(ctx, page.items, (o) => ledgerKeyOf(ctx, o))));
     high = page.cursor ?? high;
     pageToken = page.nextPageToken;
   } while (pageToken);
@@ -114,6 +128,7 @@ async function ingestOrders(ctx: FlowContext) {
         set: { cursor: high, updatedAt: new Date() },
       });
   }
+  return moved;
 }
 
 /**
@@ -150,7 +165,8 @@ export function erpRefOf(ctx: Pick<FlowContext, "channel">, ledgerKey: string): 
 function shouldTransfer(ctx: FlowContext, order: Order): boolean {
   const allowed = ctx.mappings.orderStatusesToTransfer;
   if (allowed.length > 0) return allowed.includes(order.status);
-  return !statusSays(CANCELLED_STATUS, order.status);
+  // Cancelled or returned before it was ever seen: nothing to write (order-returns.ts records the rest).
+  return !isReturned(order);
 }
 
 async function pendingOrders(ctx: FlowContext): Promise<LedgerRow[]> {
@@ -163,14 +179,19 @@ async function pendingOrders(ctx: FlowContext): Promise<LedgerRow[]> {
       .select()
       .from(orderLedger)
       .where(
-        and(base, inArray(orderLedger.orderNo, [...ctx.onlyKeys]), sql`${orderLedger.state} <> 'confirmed'`),
+        and(
+          base,
+          notReturned,
+          inArray(orderLedger.orderNo, [...ctx.onlyKeys]),
+          sql`${orderLedger.state} <> 'confirmed'`,
+        ),
       )
       .orderBy(asc(orderLedger.orderDate));
   }
   return ctx.db
     .select()
     .from(orderLedger)
-    .where(and(base, inArray(orderLedger.state, ["received", "mapped", "sent"])))
+    .where(and(base, notReturned, inArray(orderLedger.state, ["received", "mapped", "sent"])))
     .orderBy(asc(orderLedger.orderDate));
 }
 
@@ -203,6 +224,8 @@ async function claim(
         eq(orderLedger.id, id),
         eq(orderLedger.attempts, before.attempts),
         sql`${orderLedger.state} <> 'confirmed'`,
+        // Cancelled or returned meanwhile: never written (settleReturns decides).
+        notReturned,
         or(
           isNull(orderLedger.lockUntil),
           lt(orderLedger.lockUntil, now),

@@ -1,6 +1,7 @@
 import { CallCounter, isConnectorError } from "@ep/connectors";
 import { type JobType, type MessageKey, message } from "@ep/contracts";
 import { and, eq } from "drizzle-orm";
+import { requestOtherChannelsStock } from "../channels/stock-trigger.ts";
 import type { EngineDeps, OpenedConnectors } from "../deps.ts";
 import type { Flow } from "../flows/flow.ts";
 import { RunTally } from "../flows/flow.ts";
@@ -123,6 +124,10 @@ export async function executeRun(
             signal: controller.signal,
             workerId: deps.workerId,
             lockMs: Math.round(leaseMs * 1.5),
+            ordersMoved: async (skus) => {
+              const from = opened?.channel ? opened.channel.connectionId : null;
+              await requestOtherChannelsStock(deps, run.companyId, from, skus);
+            },
           });
           break;
         } catch (error) {
@@ -212,7 +217,8 @@ async function finishRun(
   // A retry answers for every record it was asked to retry: moved (resolved above), failed again (its
   // new reason above), or neither, said on the task with the retry's time. A run that failed as a whole
   // says nothing of them: its own reason stands.
-  if (run.onlyKeys && status !== "Failed") {
+  // (A targeted run that orders on another channel started answers for no task: it notes nothing.)
+  if (run.onlyKeys && run.trigger === "retry" && status !== "Failed") {
     const moved = new Set(tally.movedKeys);
     const untouched = run.onlyKeys.filter((k) => !moved.has(k) && !failedNow.has(k));
     if (untouched.length > 0)

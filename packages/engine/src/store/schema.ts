@@ -209,6 +209,8 @@ export const syncLedger = pgTable(
 
 export const ORDER_STATES = ["received", "mapped", "sent", "confirmed", "failed", "needs_review"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
+export const RETURN_KINDS = ["cancel", "return"] as const;
+export const RETURN_STATES = ["pending", "erp_cancelled", "not_in_erp", "kept"] as const;
 
 /**
  * Every shop or channel order seen, keyed by (shop or channel connection, order no): the exactly-once
@@ -241,9 +243,17 @@ export const orderLedger = pgTable(
     sentAt: ts("sent_at"),
     confirmedAt: ts("confirmed_at"),
     updatedAt: ts("updated_at").notNull().defaultNow(),
+    /** Cancelled or returned on its shop/channel (recorded once, `order-returns.ts`); null: neither. */
+    returnKind: text("return_kind", { enum: RETURN_KINDS }),
+    /** The shop's or channel's own status word for it. */
+    channelStatus: text("channel_status"),
+    returnedAt: ts("returned_at"),
+    /** How the ERP was settled: pending, erp_cancelled (order removed), not_in_erp, kept (the ERP keeps it). */
+    returnState: text("return_state", { enum: RETURN_STATES }),
   },
   (t) => [
     uniqueIndex("order_ledger_shop_order_uq").on(t.shopConnectionId, t.orderNo),
+    index("order_ledger_return_pending_idx").on(t.shopConnectionId).where(sql`${t.returnState} = 'pending'`),
     index("order_ledger_company_date_idx").on(t.companyId, t.orderDate),
     index("order_ledger_state_idx").on(t.companyId, t.state),
   ],

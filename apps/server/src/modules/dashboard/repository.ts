@@ -192,7 +192,7 @@ export async function dashboardSnapshot(db: Db, companyId: number, announcementC
       from ${connections} as c where ${c(connections.companyId)} = ${companyId}) as x) as "connections",
     (select coalesce(json_object_agg(w."k", w."n"), '{}'::json) from (select capped."k", count(*)::int as "n" from (
       select ${o(orderLedger.shopConnectionId)} as "k" from ${orderLedger} as o where ${o(orderLedger.companyId)} = ${companyId}
-      and ${o(orderLedger.state)} in ('received', 'mapped') limit ${COUNT_LIMIT}) as capped group by capped."k") as w) as "waiting",
+      and ${o(orderLedger.state)} in ('received', 'mapped') and ${o(orderLedger.returnKind)} is null limit ${COUNT_LIMIT}) as capped group by capped."k") as w) as "waiting",
     (select coalesce(json_agg(x), '[]'::json) from (
       select ${a(announcements.date)} as "created_date", ${a(announcements.type)} as "type", ${a(announcements.content)} as "content"
       from ${announcements} as a order by ${a(announcements.date)} desc, ${a(announcements.id)} desc limit ${announcementCount}) as x) as "announcements"`);

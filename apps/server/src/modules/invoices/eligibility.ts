@@ -1,12 +1,8 @@
-import { CANCELLED_STATUS, type Order, statusSays } from "@ep/connectors";
+import { CANCELLED_STATUS, isReturned, type Order, statusSays } from "@ep/connectors";
 import type { InvoiceJobSettings } from "./cycle-types.ts";
 
-const RETURNED = /cancel|iptal|refund|iade|return/i;
-
-/** A shop order that was cancelled or returned (inferred from the shops' status words, like isEligible). */
-export function isReturned(order: Order): boolean {
-  return statusSays(RETURNED, order.status) || statusSays(RETURNED, order.paymentStatus);
-}
+/** A shop order that was cancelled or returned (the connectors' status words, as order transfer reads them). */
+export { isReturned };
 
 /** Inferred: shops name a paid order "PAID"/"paid"/"ÖDENDİ" and a shipped one "SHIPPED"/"DELIVERED"/"KARGO…". */
 export function isEligible(order: Order, when: InvoiceJobSettings["invoiceWhen"]): boolean {

@@ -154,6 +154,12 @@ export class SandboxHub {
     return (await this.tenant(system, companyId, "standard", false)).app;
   }
 
+  /** The company's running emulator of `systemName` (its test controls), or undefined when none runs. */
+  async emulatorOf(systemName: string, companyId: number): Promise<unknown> {
+    const tenant = this.tenants.get(`${systemName}/${companyId}`);
+    return tenant ? (await tenant.instance).emulator : undefined;
+  }
+
   /**
    * Starts (or finds) a company's tenant now. The demo company pins its tenants with the demo's larger
    * catalogue, so they are never evicted or rebuilt smaller.

@@ -333,6 +333,26 @@ export async function startMikroEmulator(opts: MikroEmulatorOptions = {}): Promi
       if (opts.orderAnswer === "id") return out.map((d) => ({ id: d.sira }));
       return opts.orderAnswer === "EvrakNo" ? { EvrakNo: no } : { evrakNo: no };
     },
+    // Deletes whole documents named by series and number (the judge's SiparisSilV2 shape).
+    SiparisSilV2: (p) => {
+      const docs = (p.evraklar ?? []) as Array<{ satirlar?: Array<Record<string, unknown>> }>;
+      if (!Array.isArray(docs) || docs.length === 0) throw new MikroApiError(400, "evraklar listesi boş.");
+      const rows = state.table("SIPARISLER").rows;
+      for (const d of docs) {
+        const first = d.satirlar?.[0] ?? {};
+        const seri = str(first.sip_evrakno_seri);
+        const sira = num(first.sip_evrakno_sira);
+        const before = rows.length;
+        for (let i = rows.length - 1; i >= 0; i--) {
+          const r = rows[i]!;
+          if (str(r.sip_evrakno_seri) === seri && num(r.sip_evrakno_sira) === sira) rows.splice(i, 1);
+        }
+        if (rows.length === before)
+          throw new MikroApiError(400, `${seri}-${sira} numaralı sipariş bulunamadı.`);
+      }
+      state.touch("SIPARISLER");
+      return { ok: true };
+    },
   };
   const methodByLower = new Map(Object.keys(methods).map((k) => [k.toLowerCase(), k]));
 

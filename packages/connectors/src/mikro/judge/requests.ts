@@ -142,8 +142,32 @@ const METHODS: Record<string, (b: Obj) => string[]> = {
   SqlVeriOkuV2: sqlVeriOku,
   VergiListesiV2: () => [],
   SiparisKaydetV2: siparisKaydet,
+  SiparisSilV2: siparisSil,
   CariKaydetV2: cariKaydet,
 };
+
+/** SiparisSilV2: the document to delete, by series and number, in `Mikro.evraklar[].satirlar[]` (cancel.ts). */
+function siparisSil(b: Obj): string[] {
+  const m = b.Mikro;
+  if (!isObj(m)) return [];
+  if ("evraklar" in b) return ["evraklar must sit inside the Mikro block"];
+  if (!Array.isArray(m.evraklar) || m.evraklar.length === 0)
+    return ["Mikro.evraklar must be a non-empty list"];
+  const p: string[] = [];
+  m.evraklar.forEach((d: unknown, i) => {
+    const lines = isObj(d) ? d.satirlar : undefined;
+    const first: unknown = Array.isArray(lines) ? lines[0] : undefined;
+    if (!isObj(first)) {
+      p.push(`evraklar[${i}].satirlar must be a non-empty list of objects`);
+      return;
+    }
+    if (typeof first.sip_evrakno_seri !== "string")
+      p.push(`evraklar[${i}] sip_evrakno_seri must be a string`);
+    if (!(typeof first.sip_evrakno_sira === "number" && first.sip_evrakno_sira > 0))
+      p.push(`evraklar[${i}] sip_evrakno_sira must be a positive number`);
+  });
+  return p;
+}
 
 /** Judge one recorded request against the live request shapes. */
 export const judgeMikroRequest: RequestJudge = (r: RecordedRequest): Verdict | undefined => {

@@ -52,6 +52,8 @@ export interface TrendyolEmulator extends Emulator<TrendyolCounters> {
   /** The customer cancels / returns a package: its status changes and it shows up as changed. */
   cancelPackage(id: string): void;
   returnPackage(id: string): void;
+  /** The seller accepts the customer's return of a package's lines (a claim in `Accepted`; the package keeps its status). */
+  acceptClaim(id: string): void;
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   rules: RuleGate<ReturnType<typeof recordedFrom>, { status: number; body: unknown }>;
 }
@@ -114,6 +116,8 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
   const byBarcode = new Map(products.map((p) => [String(p.barcode), p]));
 
   const packages: Row[] = [];
+  /** Return claims (getClaims), made by `acceptClaim`. */
+  const claims: Row[] = [];
   let packageId = 3_000_000_000;
   let lineId = 5_000_000_000;
   let orderNo = 10_000_000;
@@ -329,6 +333,39 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
       return { content, hasMore, nextCursor: hasMore ? encodeCursor(offset + size) : null };
     }),
   );
+  /** One page of a list in Trendyol's page shape (`page` from 0, `size`, totals). */
+  const pageOf = (list: Row[], q: Record<string, string | undefined>) => {
+    const size = Number(q.size ?? 50);
+    const page = Number(q.page ?? 0);
+    return {
+      page,
+      size,
+      totalPages: Math.ceil(list.length / size),
+      totalElements: list.length,
+      content: list.slice(page * size, (page + 1) * size),
+    };
+  };
+  // getClaims: claims made in [startDate, endDate], those with an item in `claimItemStatus`, paged from 0.
+  app.get(`${S}/order/sellers/:seller/claims`, (req, reply) =>
+    handle(req, reply, "read", () => {
+      const q = Q(req);
+      const to = Number(q.endDate ?? now());
+      const from = Number(q.startDate ?? to - 14 * 86_400_000);
+      let list = claims.filter((c) => Number(c.claimDate) >= from && Number(c.claimDate) <= to);
+      if (q.claimItemStatus)
+        list = list.filter((c) =>
+          (c.items as Row[]).some((i) =>
+            (i.claimItems as Row[]).some((ci) => (ci.claimItemStatus as Row).name === q.claimItemStatus),
+          ),
+        );
+      if (q.orderNumber) list = list.filter((c) => c.orderNumber === q.orderNumber);
+      if (q.claimIds) {
+        const ids = new Set(q.claimIds.split(","));
+        list = list.filter((c) => ids.has(String(c.claimId)));
+      }
+      return pageOf(list, q);
+    }),
+  );
   app.get(`${S}/order/sellers/:seller/orders`, (req, reply) =>
     handle(req, reply, "read", () => {
       const q = Q(req);
@@ -338,15 +375,7 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
         list = list.filter((p) => ids.has(String(p.id)));
       }
       if (q.orderNumber) list = list.filter((p) => p.orderNumber === q.orderNumber);
-      const size = Number(q.size ?? 50);
-      const page = Number(q.page ?? 0);
-      return {
-        page,
-        size,
-        totalPages: Math.ceil(list.length / size),
-        totalElements: list.length,
-        content: list.slice(page * size, (page + 1) * size),
-      };
+      return pageOf(list, q);
     }),
   );
   const pkgOf = (req: FastifyRequest) =>
@@ -422,6 +451,36 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
     returnPackage: (id) => {
       const p = packages.find((x) => String(x.id) === id);
       if (p) touch(p, "Returned");
+    },
+    acceptClaim: (id) => {
+      const p = packages.find((x) => String(x.id) === id);
+      if (!p) return;
+      const at = now();
+      claims.push({
+        id: `c${claims.length + 1}`,
+        claimId: `c${claims.length + 1}`,
+        orderNumber: p.orderNumber,
+        orderDate: p.orderDate,
+        orderShipmentPackageId: p.id,
+        claimDate: at,
+        lastModifiedDate: at,
+        items: (p.lines as Row[]).map((l) => ({
+          orderLine: {
+            id: l.id,
+            barcode: l.barcode,
+            merchantSku: l.merchantSku,
+            productName: l.productName,
+            price: l.price,
+          },
+          // One claim item per unit returned.
+          claimItems: Array.from({ length: Number(l.quantity) || 1 }, (_, i) => ({
+            id: `${l.id}-${i}`,
+            orderLineItemId: l.id,
+            claimItemStatus: { name: "Accepted" },
+            resolved: true,
+          })),
+        })),
+      });
     },
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
   };

@@ -50,6 +50,17 @@ export const PACKAGE_STATUSES = [
   "UnSupplied",
 ];
 
+/** Claim item statuses (İade Entegrasyonu: "Kullanılabilen Statüler"). */
+export const CLAIM_ITEM_STATUSES = [
+  "Created",
+  "WaitingInAction",
+  "Accepted",
+  "Cancelled",
+  "Rejected",
+  "Unresolved",
+  "InAnalysis",
+];
+
 export const TRENDYOL_OPERATIONS: TrendyolOperation[] = [
   {
     operation: "filterProducts",
@@ -131,6 +142,21 @@ export const TRENDYOL_OPERATIONS: TrendyolOperation[] = [
       size: int(1, 200),
       cursor: str,
       status: oneOf(...PACKAGE_STATUSES),
+    },
+  },
+  {
+    operation: "getClaims",
+    method: "GET",
+    path: seller("/order", "/claims"),
+    source: `https://developers.trendyol.com/tr/reference/getclaims (startDate/endDate int64 ms on the claim's creation, page from 0, size ≤ 200, claimItemStatus, orderNumber, claimIds); ${DOCS}/i̇ade-entegrasyonu (statuses); claims.ts`,
+    query: {
+      startDate: int(0),
+      endDate: int(0),
+      page: int(0),
+      size: int(1, 200),
+      claimItemStatus: oneOf(...CLAIM_ITEM_STATUSES),
+      orderNumber: str,
+      claimIds: ids,
     },
   },
   {
