@@ -25,6 +25,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
 import { listRates, rateFor } from "./exchange-rates.ts";
+import { sendMarketplaceFeedback } from "./feedback.ts";
 import { notInvoiced } from "./not-invoiced.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
 import { reasonOf } from "./returns.ts";
@@ -66,6 +67,11 @@ export interface InvoiceCycleInput {
   provider?: EInvoiceProvider;
   directory?: EInvoiceUserDirectory;
   shop?: ShopConnector;
+  /**
+   * `shop` is a marketplace channel's connector: the link and the tracking number go back to it once each,
+   * claimed and recorded (feedback.ts), instead of the shop's attachment.
+   */
+  marketplace?: boolean;
   settings: InvoiceJobSettings;
   /** The signed link the shop order carries: the invoice as a page and PDF (routes.ts customerLink). */
   invoiceLink?: (invoice: { id: number; companyId: number; ettn: string }) => string;
@@ -98,6 +104,20 @@ export interface InvoiceCycleReport {
   transient: number;
   refreshed: number;
   attached: number;
+  /** Marketplace channels: tracking numbers sent, and links or numbers the marketplace refused for good. */
+  tracked: number;
+  feedbackRefused: number;
+}
+
+/** Two passes' reports as one (the manual run: the shop's and each channel's). */
+export function sumReports(a: InvoiceCycleReport, b: InvoiceCycleReport): InvoiceCycleReport {
+  const out = { ...a };
+  for (const key of Object.keys(a) as Array<keyof InvoiceCycleReport>) {
+    const [x, y] = [a[key], b[key]];
+    if (typeof x === "number" && typeof y === "number") Object.assign(out, { [key]: x + y });
+    else if (Array.isArray(x) && Array.isArray(y)) Object.assign(out, { [key]: [...new Set([...x, ...y])] });
+  }
+  return out;
 }
 
 class AlreadyInvoiced extends Error {}
@@ -115,9 +135,20 @@ export function retryDelayMs(attempt: number, policy: Required<InvoiceRetryPolic
 }
 
 /** Inferred: shops name a paid order "PAID"/"paid"/"ÖDENDİ" and a shipped one "SHIPPED"/"DELIVERED"/"KARGO…". */
-export function isEligible(order: Order, when: InvoiceJobSettings["invoiceWhen"]): boolean {
+export function isEligible(
+  order: Order,
+  when: InvoiceJobSettings["invoiceWhen"],
+  marketplace = false,
+): boolean {
   if (statusSays(CANCELLED_STATUS, order.status)) return false;
   if (when === "all") return true;
+  // A marketplace collects the payment before it hands the order to the seller (its connectors map it as
+  // "ödeme aracısı"); only a package still awaiting the payment's approval (Trendyol "Awaiting") is unpaid.
+  if (when === "paid" && marketplace)
+    return (
+      !statusSays(/await|pending|unpaid|bekle/i, order.status) &&
+      !statusSays(/await|pending|unpaid|bekle|fail/i, order.paymentStatus)
+    );
   if (when === "paid") return statusSays(/paid|ödendi|odendi|success|captured/i, order.paymentStatus);
   return statusSays(/ship|deliver|kargo|teslim|fulfill/i, order.status);
 }
@@ -152,13 +183,25 @@ export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<Invoice
     transient: 0,
     refreshed: 0,
     attached: 0,
+    tracked: 0,
+    feedbackRefused: 0,
   };
   await prepare(input, report);
   await prepareReturns(input, report);
   if (input.provider) {
     await send(input, input.provider, report);
     await refresh(input, input.provider, report);
-    if (input.shop) await attach(input, input.shop, report);
+    if (input.shop && input.marketplace && input.invoiceLink) {
+      const fed = await sendMarketplaceFeedback({
+        ...input,
+        shop: input.shop,
+        invoiceLink: input.invoiceLink,
+      });
+      report.attached += fed.linked;
+      report.tracked += fed.tracked;
+      report.feedbackRefused += fed.refused;
+      report.transient += fed.transient;
+    } else if (input.shop) await attach(input, input.shop, report);
   } else await generate(input, report);
   return report;
 }
@@ -196,7 +239,7 @@ async function prepare(input: InvoiceCycleInput, report: InvoiceCycleReport) {
   const lacking = new Set<string>();
   for (const row of orders) {
     const order = row.payload as Order;
-    if (!isEligible(order, input.settings.invoiceWhen)) continue;
+    if (!isEligible(order, input.settings.invoiceWhen, input.marketplace)) continue;
     const at = now();
     const rate = rateFor(order, turkishDate(at), merchantRates);
     if (rate === undefined) {

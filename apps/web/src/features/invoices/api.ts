@@ -31,6 +31,8 @@ export type InvoiceRow = {
   number: string;
   ettn: string;
   orderNo: string;
+  /** The marketplace channel the order came from (Trendyol, Hepsiburada…); null: the shop. */
+  channel?: string | null;
   buyer: string;
   total: number;
   currency: string;
@@ -49,6 +51,10 @@ export type InvoiceRow = {
   returnRoute?: "cancel" | "iade" | "none" | null;
   returnWhy?: string | null;
   attached: boolean;
+  /** The marketplace's words about the link or tracking number it refused or has not taken yet. */
+  marketplaceMessage?: string | null;
+  trackingNumber?: string | null;
+  trackingSent?: boolean;
   cancellable: boolean;
   /** The customer's link (the one the shop order carries): the invoice as a page and its PDF. */
   link?: string | null;

@@ -200,7 +200,19 @@ export default function InvoicesPage() {
                       <Table.Tr key={`${r.source}-${r.id}`} data-testid="invoice-row" data-source={r.source}>
                         <Table.Td>{r.number}</Table.Td>
                         <Table.Td>{r.issueDate}</Table.Td>
-                        <Table.Td>{r.orderNo}</Table.Td>
+                        <Table.Td>
+                          {r.orderNo}
+                          {r.channel && (
+                            <Text size="xs" c="dimmed" data-testid="invoice-channel">
+                              {r.channel}
+                            </Text>
+                          )}
+                          {r.marketplaceMessage && (
+                            <Text size="xs" c="orange" maw={240} data-testid="invoice-marketplace">
+                              {r.marketplaceMessage}
+                            </Text>
+                          )}
+                        </Table.Td>
                         <Table.Td>{r.buyer}</Table.Td>
                         <Table.Td ta="right">
                           {r.currency === "TRY"

@@ -1,0 +1,242 @@
+import {
+  CallCounter,
+  createTrendyolConnector,
+  InMemoryRateLimitStore,
+  type Order,
+  startTrendyolEmulator,
+  startUyumsoftEmulator,
+  type TrendyolEmulator,
+} from "@ep/connectors";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveChannel } from "../../src/modules/connections/repository.ts";
+import { runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
+import { customerLink } from "../../src/modules/invoices/links.ts";
+import { einvoices } from "../../src/modules/invoices/schema.ts";
+import { call } from "../harness.ts";
+import { listeningServer } from "../support/listening-server.ts";
+import {
+  type Emu,
+  putOrdersInLedger,
+  setSellerData,
+  signedInCompany,
+  uyumsoftProvider,
+} from "./invoice-support.ts";
+
+/**
+ * Issue 37 items 4–5: a marketplace channel's orders are invoiced like the shop's, and the invoice link and
+ * the tracking number go back to the marketplace (the Trendyol emulator, built from its judge) exactly once:
+ * through 5xx answers, a lost answer, a killed worker's claim and two passes at once.
+ */
+const server = listeningServer("channel-invoices");
+
+let trendyol: TrendyolEmulator;
+let uyumsoft: Emu;
+beforeAll(async () => {
+  trendyol = await startTrendyolEmulator({ seed: 37, productCount: 40, orderCount: 6 });
+  uyumsoft = await startUyumsoftEmulator({ seed: 37 });
+});
+afterAll(async () => {
+  await trendyol?.close();
+  await uyumsoft?.close();
+});
+
+/** The Trendyol connector with no retries of its own: every 5xx and lost answer reaches the invoice job. */
+function trendyolShop(companyId: number) {
+  return createTrendyolConnector(trendyol.credentials, {
+    companyId: String(companyId),
+    rateLimitStore: new InMemoryRateLimitStore(),
+    budget: { requests: 1000, windowMs: 1000 },
+    counter: new CallCounter(),
+    timeoutMs: 5_000,
+    retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 10 },
+  });
+}
+
+const linkCalls = () => trendyol.recorder.list().filter((r) => r.path.includes("/seller-invoice-links"));
+const trackingCalls = () =>
+  trendyol.recorder.list().filter((r) => r.path.includes("/update-tracking-number"));
+
+describe("a marketplace channel's orders get their invoices, and the link and tracking number go back once", () => {
+  let companyId = 0;
+  let token = "";
+  let channelId = 0;
+  let orders: Order[] = [];
+  let clock = Date.parse("2026-11-28T10:00:00Z");
+  const now = () => new Date(clock);
+
+  const pass = (over: Partial<Parameters<typeof runInvoiceCycle>[0]> = {}) =>
+    runInvoiceCycle({
+      db: server.ctx.database.db,
+      companyId,
+      shopConnectionId: channelId,
+      provider: uyumsoftProvider(uyumsoft, companyId),
+      shop: trendyolShop(companyId),
+      marketplace: true,
+      settings: { series: "TYF", draft: false, invoiceWhen: "paid", eInvoiceProfile: "TEMELFATURA" },
+      invoiceLink: (invoice) => customerLink(server.ctx, invoice),
+      now,
+      leaseMs: 1_000,
+      ...over,
+    });
+
+  it("invoices the channel's orders as the shop's, with the buyer as Trendyol gives it", async () => {
+    ({ companyId, token } = await signedInCompany(server));
+    await setSellerData(server.ctx, companyId);
+    const channel = await saveChannel(server.ctx.database.db, server.ctx.credentials, {
+      companyId,
+      system: "trendyol",
+      credentials: trendyol.credentials,
+    });
+    channelId = channel.id;
+    const read = await trendyolShop(companyId).listOrders({});
+    orders = read.items.filter((o) => o.status !== "Awaiting" && o.status !== "Cancelled").slice(0, 4);
+    expect(orders.length).toBeGreaterThan(1);
+    await putOrdersInLedger(server.ctx, companyId, channelId, orders);
+
+    // The first link answers 500 and another is applied but its answer lost: both wait for the next pass.
+    trendyol.faults.enqueue(
+      { kind: "5xx", operation: "sendInvoiceLink" },
+      { kind: "dropAfterWrite", operation: "sendInvoiceLink" },
+    );
+    const first = await pass();
+    expect(first.prepared).toBe(orders.length);
+    expect(first.sent + first.adopted).toBe(orders.length);
+    expect(first.attached).toBe(orders.length - 2);
+    expect(first.transient).toBeGreaterThanOrEqual(2);
+
+    const rows = await server.ctx.database.db
+      .select()
+      .from(einvoices)
+      .where(and(eq(einvoices.companyId, companyId), eq(einvoices.shopConnectionId, channelId)));
+    expect(rows).toHaveLength(orders.length);
+    for (const row of rows) {
+      const order = orders.find((o) => o.orderNo === row.orderNo)!;
+      // Trendyol's invoice address decides: a company with a 10-digit tax number gets an e-Fatura when it is
+      // a registered user, everyone else an e-Arşiv.
+      if (!order.customer.isCompany) expect(row.profile).toBe("EARSIVFATURA");
+      expect(row.shopOrderId).toBe(order.id);
+    }
+
+    // A retry after the wait: the 500's link goes, the lost one meets Trendyol's 409 and counts as there.
+    clock += 5_000;
+    const second = await pass();
+    expect(second.attached).toBe(2);
+    expect(second.transient).toBe(0);
+    const done = await server.ctx.database.db
+      .select()
+      .from(einvoices)
+      .where(eq(einvoices.shopConnectionId, channelId));
+    for (const row of done) {
+      expect(row.attachedAt).not.toBeNull();
+      const pkg = trendyol.packages.find((p) => String(p.id) === row.shopOrderId);
+      expect(pkg?.invoiceLink).toBe(customerLink(server.ctx, row));
+    }
+    // One call a package, and one more for each of the two faults (the 500, the lost answer's 409).
+    const perPackage = new Map<number, number>();
+    for (const r of linkCalls()) {
+      const id = (r.body as { shipmentPackageId: number }).shipmentPackageId;
+      perPackage.set(id, (perPackage.get(id) ?? 0) + 1);
+    }
+    expect([...perPackage.values()].sort()).toEqual([...Array(orders.length - 2).fill(1), 2, 2]);
+
+    // Nothing more on further passes.
+    clock += 60_000;
+    await pass();
+    expect(linkCalls()).toHaveLength(orders.length + 2);
+  }, 120_000);
+
+  it("shows the channel where the Faturalar list shows the order, and refuses another company's ids", async () => {
+    const list = await call(server.app, "GET", "/api/invoices", { token });
+    expect(list.status).toBe(200);
+    const mine = list.body.data.filter((r: { orderNo: string }) =>
+      orders.some((o) => o.orderNo === r.orderNo),
+    );
+    expect(mine).toHaveLength(orders.length);
+    for (const r of mine) expect(r).toMatchObject({ channel: "Trendyol", attached: true });
+
+    const other = await signedInCompany(server);
+    const id = mine[0].id as number;
+    const refused = await call(server.app, "PUT", `/api/invoices/${id}/shipment`, {
+      token: other.token,
+      body: { trackingNumber: "YK123456789", carrier: "Yurtiçi Kargo" },
+    });
+    expect(refused.status).toBe(404);
+    expect((await call(server.app, "GET", "/api/invoices", { token: other.token })).body.data).toEqual([]);
+    const [row] = await server.ctx.database.db.select().from(einvoices).where(eq(einvoices.id, id));
+    expect(row?.trackingNumber).toBeNull();
+  });
+
+  it("sends the tracking number the merchant entered once, through a 500 and a killed worker's claim", async () => {
+    const rows = await server.ctx.database.db
+      .select()
+      .from(einvoices)
+      .where(eq(einvoices.shopConnectionId, channelId));
+    const [a, b] = rows;
+    for (const [row, number] of [
+      [a!, "YK100000001"],
+      [b!, "YK100000002"],
+    ] as const) {
+      const saved = await call(server.app, "PUT", `/api/invoices/${row.id}/shipment`, {
+        token,
+        body: { trackingNumber: number, carrier: "Yurtiçi Kargo" },
+      });
+      expect(saved.status).toBe(200);
+    }
+    expect(
+      (
+        await call(server.app, "PUT", `/api/invoices/${a!.id}/shipment`, {
+          token,
+          body: { trackingNumber: "x" },
+        })
+      ).status,
+    ).toBe(400);
+    // b's worker claimed it and was killed before calling Trendyol: the claim lapses after the lease.
+    await server.ctx.database.db
+      .update(einvoices)
+      .set({ trackingAttempts: 1, trackingNextAt: new Date(clock + 1_000) })
+      .where(eq(einvoices.id, b!.id));
+    trendyol.faults.enqueue({ kind: "5xx", operation: "updateTrackingNumber" });
+
+    // Two passes at once: the claim lets one of them send a's number (into the 500).
+    const [p1, p2] = await Promise.all([pass(), pass()]);
+    expect(p1.tracked + p2.tracked).toBe(0);
+    expect(trackingCalls()).toHaveLength(1);
+    clock += 5_000;
+    const later = await pass();
+    expect(later.tracked).toBe(2);
+    clock += 60_000;
+    await pass();
+    // a's number twice (the 500, then the send), b's once: never again on later passes.
+    expect(
+      trackingCalls()
+        .map((r) => (r.body as { trackingNumber: string }).trackingNumber)
+        .sort(),
+    ).toEqual(["YK100000001", "YK100000001", "YK100000002"]);
+    expect(trendyol.packages.find((p) => String(p.id) === a!.shopOrderId)?.cargoTrackingNumber).toBe(
+      "YK100000001",
+    );
+    const list = await call(server.app, "GET", "/api/invoices", { token });
+    const shown = list.body.data.find((r: { id: number }) => r.id === b!.id);
+    expect(shown).toMatchObject({
+      trackingNumber: "YK100000002",
+      trackingSent: true,
+      marketplaceMessage: null,
+    });
+  }, 120_000);
+
+  it("keeps a channel's invoice setting (off: its invoice job leaves its orders alone)", async () => {
+    const off = await saveChannel(server.ctx.database.db, server.ctx.credentials, {
+      companyId,
+      system: "hepsiburada",
+      credentials: { merchantId: "m", username: "u", password: "p" },
+      settings: { invoices: false },
+    });
+    const put = await call(server.app, "PUT", `/api/channels/${off.id}/settings`, {
+      token,
+      body: { invoices: false },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.data.settings).toMatchObject({ invoices: false });
+  });
+});
