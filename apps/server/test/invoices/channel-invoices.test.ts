@@ -240,3 +240,84 @@ describe("a marketplace channel's orders get their invoices, and the link and tr
     expect(put.body.data.settings).toMatchObject({ invoices: false });
   });
 });
+
+type Json = Record<string, any>;
+
+/** Runs a job through the job API and waits for its end. */
+async function runJob(token: string, jobId: number): Promise<Json> {
+  const started = await call(server.app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
+  expect(started.status).toBe(200);
+  for (let i = 0; i < 1200; i++) {
+    const run = (
+      await call(server.app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token })
+    ).body.data;
+    if (run && run.status !== "Queued" && run.status !== "Running") return run;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("run did not end");
+}
+
+describe("a Trendyol sandbox channel through the jobs (Mikro, IKAS, Uyumsoft)", () => {
+  it("its invoice job invoices its orders and sends their links, and does nothing while the merchant has it off", async () => {
+    const user = await signedInCompany(server);
+    const { token: t, companyId: id } = user;
+    const connected = await call(server.app, "POST", "/api/sandbox/connect", {
+      token: t,
+      body: { channels: ["trendyol"] },
+    });
+    expect(connected.status).toBe(200);
+    await setSellerData(server.ctx, id);
+    const sandboxes = await call(server.app, "GET", "/api/sandbox", { token: t });
+    const uyumsoftBox = sandboxes.body.data.find(
+      (s: Json) => s.connectionType === "einvoice" && s.productType === 8,
+    ) as Json;
+    const service = await call(server.app, "POST", "/api/settings/connection-setting-update/einvoice/8", {
+      token: t,
+      body: { fields: uyumsoftBox.credentials },
+    });
+    expect(service.status).toBe(200);
+    const [channel] = (await call(server.app, "GET", "/api/channels", { token: t })).body.data as Json[];
+    const jobs = (
+      await call(server.app, "GET", "/api/Job/type-filter/OrderIntegration,InvoiceIntegration", { token: t })
+    ).body.data as Json[];
+    const jobOf = (type: string) => jobs.find((j) => j.type === type && j.channel_id === channel!.id)!;
+    expect(jobOf("InvoiceIntegration")).toBeDefined();
+    const orders = await runJob(t, jobOf("OrderIntegration").id);
+    expect(orders.status).toBe("Succeeded");
+
+    const channelRows = () =>
+      server.ctx.database.db
+        .select()
+        .from(einvoices)
+        .where(and(eq(einvoices.companyId, id), eq(einvoices.shopConnectionId, channel!.id)));
+    // Off: the channel's orders are left alone.
+    const off = await call(server.app, "PUT", `/api/channels/${channel!.id}/settings`, {
+      token: t,
+      body: { ...channel!.settings, invoices: false },
+    });
+    expect(off.status).toBe(200);
+    expect((await runJob(t, jobOf("InvoiceIntegration").id)).status).toBe("Succeeded");
+    expect(await channelRows()).toEqual([]);
+
+    // On (the shop's behaviour): invoiced through Uyumsoft, each link sent to Trendyol once.
+    await call(server.app, "PUT", `/api/channels/${channel!.id}/settings`, {
+      token: t,
+      body: { ...channel!.settings, invoices: true },
+    });
+    const run = await runJob(t, jobOf("InvoiceIntegration").id);
+    expect(run.status, run.report).toBe("Succeeded");
+    const rows = await channelRows();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.state).not.toMatch(/prepared|error/);
+      expect(row.attachedAt, row.attachMessage ?? "").not.toBeNull();
+      expect(row.attachAttempts).toBe(1);
+    }
+    const list = await call(server.app, "GET", "/api/invoices", { token: t });
+    const shown = list.body.data.filter((r: Json) => r.channel === "Trendyol");
+    expect(shown).toHaveLength(rows.length);
+    // A second run sends nothing again.
+    await runJob(t, jobOf("InvoiceIntegration").id);
+    for (const row of await channelRows()) expect(row.attachAttempts).toBe(1);
+  }, 300_000);
+});
