@@ -13,15 +13,9 @@ import { saveChannel } from "../../src/modules/connections/repository.ts";
 import { runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
 import { customerLink } from "../../src/modules/invoices/links.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
-import { call } from "../harness.ts";
+import { call, registerAndLogin } from "../harness.ts";
 import { listeningServer } from "../support/listening-server.ts";
-import {
-  type Emu,
-  putOrdersInLedger,
-  setSellerData,
-  signedInCompany,
-  uyumsoftProvider,
-} from "./invoice-support.ts";
+import { type Emu, putOrdersInLedger, setSellerData, uyumsoftProvider } from "./invoice-support.ts";
 
 /**
  * Issue 37 items 4–5: a marketplace channel's orders are invoiced like the shop's, and the invoice link and
@@ -53,6 +47,12 @@ function trendyolShop(companyId: number) {
   });
 }
 
+/** A new company, its user signed in. */
+async function signedIn(): Promise<{ companyId: number; token: string }> {
+  const { account, token } = await registerAndLogin(server.app);
+  return { companyId: account.company.id as number, token };
+}
+
 const linkCalls = () => trendyol.recorder.list().filter((r) => r.path.includes("/seller-invoice-links"));
 const trackingCalls = () =>
   trendyol.recorder.list().filter((r) => r.path.includes("/update-tracking-number"));
@@ -81,7 +81,7 @@ describe("a marketplace channel's orders get their invoices, and the link and tr
     });
 
   it("invoices the channel's orders as the shop's, with the buyer as Trendyol gives it", async () => {
-    ({ companyId, token } = await signedInCompany(server));
+    ({ companyId, token } = await signedIn());
     await setSellerData(server.ctx, companyId);
     const channel = await saveChannel(server.ctx.database.db, server.ctx.credentials, {
       companyId,
@@ -155,7 +155,7 @@ describe("a marketplace channel's orders get their invoices, and the link and tr
     expect(mine).toHaveLength(orders.length);
     for (const r of mine) expect(r).toMatchObject({ channel: "Trendyol", attached: true });
 
-    const other = await signedInCompany(server);
+    const other = await signedIn();
     const id = mine[0].id as number;
     const refused = await call(server.app, "PUT", `/api/invoices/${id}/shipment`, {
       token: other.token,
@@ -259,7 +259,7 @@ async function runJob(token: string, jobId: number): Promise<Json> {
 
 describe("a Trendyol sandbox channel through the jobs (Mikro, IKAS, Uyumsoft)", () => {
   it("its invoice job invoices its orders and sends their links, and does nothing while the merchant has it off", async () => {
-    const user = await signedInCompany(server);
+    const user = await signedIn();
     const { token: t, companyId: id } = user;
     const connected = await call(server.app, "POST", "/api/sandbox/connect", {
       token: t,
