@@ -1,5 +1,5 @@
-import { ConnectorError, type ShopConnector } from "@ep/connectors";
-import { and, asc, eq, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
+import { ConnectorError, type InvoiceAttachment, type ShopConnector } from "@ep/connectors";
+import { and, asc, eq, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.ts";
 import { einvoices } from "./schema.ts";
 
@@ -52,8 +52,8 @@ function policyOf(input: FeedbackInput): Policy {
 /** The invoice's link, then its tracking number, to the marketplace; see above. */
 export async function sendMarketplaceFeedback(input: FeedbackInput): Promise<FeedbackReport> {
   const report: FeedbackReport = { linked: 0, tracked: 0, refused: 0, transient: 0 };
-  await sendLinks(input, policyOf(input), report);
-  await sendTracking(input, policyOf(input), report);
+  await runStep(input, policyOf(input), report, linkStep(input));
+  await runStep(input, policyOf(input), report, trackingStep(input));
   return report;
 }
 
@@ -78,10 +78,54 @@ function textOf(error: unknown): string {
   return error.merchantMessage ?? error.systemMessage ?? error.message;
 }
 
-async function sendLinks(input: FeedbackInput, policy: Policy, report: FeedbackReport) {
-  const { db, companyId, shopConnectionId, shop } = input;
+type Row = typeof einvoices.$inferSelect;
+
+/** The invoice as the shop or marketplace takes it: number, ETTN, date, total and the customer's link. */
+export function attachmentOf(row: Row, url: string | undefined): InvoiceAttachment {
+  return {
+    invoice: {
+      orderRef: row.orderNo,
+      number: row.number,
+      uuid: row.ettn,
+      date: row.issueDate,
+      currency: row.currency,
+      lines: [],
+      totals: { net: 0, tax: 0, gross: row.total },
+      ...(url ? { url } : {}),
+    },
+  };
+}
+
+/** A step's columns: attempts (the claim), next try, done, refused and the last words. */
+type StepColumns = {
+  attempts: "attachAttempts" | "trackingAttempts";
+  nextAt: "attachNextAt" | "trackingNextAt";
+  doneAt: "attachedAt" | "trackingSentAt";
+  refusedAt: "attachRefusedAt" | "trackingRefusedAt";
+  message: "attachMessage" | "trackingMessage";
+};
+
+/** One thing sent back to the marketplace. */
+interface Step {
+  columns: StepColumns;
+  /** Which rows are due besides the step's own columns. */
+  due: SQL | undefined;
+  send(row: Row): Promise<void>;
+  /** The row as it was claimed still holds (a tracking number changed meanwhile is sent again). */
+  stillSame?: (row: Row) => SQL;
+  counted: "linked" | "tracked";
+}
+
+async function runStep(input: FeedbackInput, policy: Policy, report: FeedbackReport, step: Step) {
+  const { db, companyId, shopConnectionId } = input;
   const now = input.now ?? (() => new Date());
-  const at = now();
+  const k = step.columns;
+  const [attemptsCol, nextAtCol, doneAtCol, refusedAtCol] = [
+    einvoices[k.attempts],
+    einvoices[k.nextAt],
+    einvoices[k.doneAt],
+    einvoices[k.refusedAt],
+  ];
   const rows = await db
     .select()
     .from(einvoices)
@@ -89,58 +133,42 @@ async function sendLinks(input: FeedbackInput, policy: Policy, report: FeedbackR
       and(
         eq(einvoices.companyId, companyId),
         eq(einvoices.shopConnectionId, shopConnectionId),
-        inArray(einvoices.state, ["queued", "sent", "approved"]),
         // The order carries its sale invoice; a return is the buyer's or cancelled (returns.ts).
         eq(einvoices.type, "SATIS"),
-        isNull(einvoices.attachedAt),
-        isNull(einvoices.attachRefusedAt),
-        or(isNull(einvoices.attachNextAt), lte(einvoices.attachNextAt, at)),
+        step.due,
+        isNull(doneAtCol),
+        isNull(refusedAtCol),
+        or(isNull(nextAtCol), lte(nextAtCol, now())),
       ),
     )
     .orderBy(asc(einvoices.id))
     .limit(input.limit ?? 500);
   for (const row of rows) {
-    const attempts = row.attachAttempts + 1;
+    const attempts = row[k.attempts] + 1;
+    // Claim: only the worker that bumps the count from what it read sends; the lease lapses if it dies.
     const claimed = await db
       .update(einvoices)
-      .set({ attachAttempts: attempts, attachNextAt: new Date(now().getTime() + policy.leaseMs) })
-      .where(
-        and(
-          eq(einvoices.id, row.id),
-          eq(einvoices.attachAttempts, row.attachAttempts),
-          isNull(einvoices.attachedAt),
-        ),
-      )
+      .set({ [k.attempts]: attempts, [k.nextAt]: new Date(now().getTime() + policy.leaseMs) })
+      .where(and(eq(einvoices.id, row.id), eq(attemptsCol, attempts - 1), isNull(doneAtCol)))
       .returning({ id: einvoices.id });
     if (claimed.length === 0) continue;
     try {
-      await shop.attachInvoice(row.shopOrderId, {
-        invoice: {
-          orderRef: row.orderNo,
-          number: row.number,
-          uuid: row.ettn,
-          date: row.issueDate,
-          currency: row.currency,
-          lines: [],
-          totals: { net: 0, tax: 0, gross: row.total },
-          url: input.invoiceLink(row),
-        },
-      });
+      await step.send(row);
       await db
         .update(einvoices)
-        .set({ attachedAt: now(), attachNextAt: null, attachMessage: null })
-        .where(eq(einvoices.id, row.id));
-      report.linked++;
+        .set({ [k.doneAt]: now(), [k.nextAt]: null, [k.message]: null })
+        .where(and(eq(einvoices.id, row.id), step.stillSame?.(row)));
+      report[step.counted]++;
     } catch (error) {
       const outcome = outcomeOf(error, attempts, policy);
       await db
         .update(einvoices)
         .set(
           outcome === "refused"
-            ? { attachRefusedAt: now(), attachNextAt: null, attachMessage: textOf(error) }
+            ? { [k.refusedAt]: now(), [k.nextAt]: null, [k.message]: textOf(error) }
             : {
-                attachNextAt: new Date(now().getTime() + waitMs(error, attempts, policy)),
-                attachMessage: textOf(error),
+                [k.nextAt]: new Date(now().getTime() + waitMs(error, attempts, policy)),
+                [k.message]: textOf(error),
               },
         )
         .where(eq(einvoices.id, row.id));
@@ -150,73 +178,47 @@ async function sendLinks(input: FeedbackInput, policy: Policy, report: FeedbackR
   }
 }
 
+/** The invoice's link, once it is out at GİB's side (queued, sent or approved). */
+function linkStep(input: FeedbackInput): Step {
+  return {
+    columns: {
+      attempts: "attachAttempts",
+      nextAt: "attachNextAt",
+      doneAt: "attachedAt",
+      refusedAt: "attachRefusedAt",
+      message: "attachMessage",
+    },
+    due: inArray(einvoices.state, ["queued", "sent", "approved"]),
+    send: (row) => input.shop.attachInvoice(row.shopOrderId, attachmentOf(row, input.invoiceLink(row))),
+    counted: "linked",
+  };
+}
+
 /**
- * The tracking number the merchant entered (PUT /api/invoices/:id/shipment), once the invoice step is
- * settled (sent or refused): the marketplaces want the invoice before the package ships.
+ * The tracking number the merchant entered (PUT /api/invoices/:id/shipment), once the link step is settled
+ * (sent or refused): the marketplaces want the invoice before the package ships.
  */
-async function sendTracking(input: FeedbackInput, policy: Policy, report: FeedbackReport) {
-  const { db, companyId, shopConnectionId, shop } = input;
-  const now = input.now ?? (() => new Date());
-  const at = now();
-  const rows = await db
-    .select()
-    .from(einvoices)
-    .where(
-      and(
-        eq(einvoices.companyId, companyId),
-        eq(einvoices.shopConnectionId, shopConnectionId),
-        eq(einvoices.type, "SATIS"),
-        isNotNull(einvoices.trackingNumber),
-        or(isNotNull(einvoices.attachedAt), isNotNull(einvoices.attachRefusedAt)),
-        isNull(einvoices.trackingSentAt),
-        isNull(einvoices.trackingRefusedAt),
-        or(isNull(einvoices.trackingNextAt), lte(einvoices.trackingNextAt, at)),
-      ),
-    )
-    .orderBy(asc(einvoices.id))
-    .limit(input.limit ?? 500);
-  for (const row of rows) {
-    const attempts = row.trackingAttempts + 1;
-    const claimed = await db
-      .update(einvoices)
-      .set({ trackingAttempts: attempts, trackingNextAt: new Date(now().getTime() + policy.leaseMs) })
-      .where(
-        and(
-          eq(einvoices.id, row.id),
-          eq(einvoices.trackingAttempts, row.trackingAttempts),
-          isNull(einvoices.trackingSentAt),
-        ),
-      )
-      .returning({ id: einvoices.id });
-    if (claimed.length === 0) continue;
-    // The number as it was when claimed: a change meanwhile is sent by the next pass (trackingSentAt reset).
-    const trackingNumber = row.trackingNumber ?? "";
-    try {
-      await shop.updateOrderStatus(row.shopOrderId, {
+function trackingStep(input: FeedbackInput): Step {
+  return {
+    columns: {
+      attempts: "trackingAttempts",
+      nextAt: "trackingNextAt",
+      doneAt: "trackingSentAt",
+      refusedAt: "trackingRefusedAt",
+      message: "trackingMessage",
+    },
+    due: and(
+      isNotNull(einvoices.trackingNumber),
+      or(isNotNull(einvoices.attachedAt), isNotNull(einvoices.attachRefusedAt)),
+    ),
+    send: (row) =>
+      input.shop.updateOrderStatus(row.shopOrderId, {
         status: "Shipped",
-        trackingNumber,
+        trackingNumber: row.trackingNumber ?? "",
         ...(row.carrier ? { cargoCompany: row.carrier } : {}),
-      });
-      await db
-        .update(einvoices)
-        .set({ trackingSentAt: now(), trackingNextAt: null, trackingMessage: null })
-        .where(and(eq(einvoices.id, row.id), eq(einvoices.trackingNumber, trackingNumber)));
-      report.tracked++;
-    } catch (error) {
-      const outcome = outcomeOf(error, attempts, policy);
-      await db
-        .update(einvoices)
-        .set(
-          outcome === "refused"
-            ? { trackingRefusedAt: now(), trackingNextAt: null, trackingMessage: textOf(error) }
-            : {
-                trackingNextAt: new Date(now().getTime() + waitMs(error, attempts, policy)),
-                trackingMessage: textOf(error),
-              },
-        )
-        .where(eq(einvoices.id, row.id));
-      if (outcome === "refused") report.refused++;
-      else report.transient++;
-    }
-  }
+      }),
+    // A number changed while this one was on its way is sent by the next pass.
+    stillSame: (row) => eq(einvoices.trackingNumber, row.trackingNumber ?? ""),
+    counted: "tracked",
+  };
 }

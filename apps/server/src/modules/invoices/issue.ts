@@ -25,7 +25,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
 import { listRates, rateFor } from "./exchange-rates.ts";
-import { sendMarketplaceFeedback } from "./feedback.ts";
+import { attachmentOf, sendMarketplaceFeedback } from "./feedback.ts";
 import { notInvoiced } from "./not-invoiced.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
 import { reasonOf } from "./returns.ts";
@@ -707,18 +707,7 @@ async function attach(input: InvoiceCycleInput, shop: ShopConnector, report: Inv
     .limit(input.limit ?? 500);
   for (const row of rows) {
     try {
-      await shop.attachInvoice(row.shopOrderId, {
-        invoice: {
-          orderRef: row.orderNo,
-          number: row.number,
-          uuid: row.ettn,
-          date: row.issueDate,
-          currency: row.currency,
-          lines: [],
-          totals: { net: 0, tax: 0, gross: row.total },
-          ...(input.invoiceLink ? { url: input.invoiceLink(row) } : {}),
-        },
-      });
+      await shop.attachInvoice(row.shopOrderId, attachmentOf(row, input.invoiceLink?.(row)));
       await db.update(einvoices).set({ attachedAt: now() }).where(eq(einvoices.id, row.id));
       report.attached++;
     } catch (error) {
