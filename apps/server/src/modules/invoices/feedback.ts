@@ -96,6 +96,18 @@ export function attachmentOf(row: Row, url: string | undefined): InvoiceAttachme
   };
 }
 
+/**
+ * The sale invoices of one connection's orders: what its order carries (a return invoice is the buyer's or
+ * a cancellation, returns.ts, and never goes over the sale's).
+ */
+export function salesOf(companyId: number, shopConnectionId: number): SQL | undefined {
+  return and(
+    eq(einvoices.companyId, companyId),
+    eq(einvoices.shopConnectionId, shopConnectionId),
+    eq(einvoices.type, "SATIS"),
+  );
+}
+
 /** A step's columns: attempts (the claim), next try, done, refused and the last words. */
 type StepColumns = {
   attempts: "attachAttempts" | "trackingAttempts";
@@ -131,10 +143,7 @@ async function runStep(input: FeedbackInput, policy: Policy, report: FeedbackRep
     .from(einvoices)
     .where(
       and(
-        eq(einvoices.companyId, companyId),
-        eq(einvoices.shopConnectionId, shopConnectionId),
-        // The order carries its sale invoice; a return is the buyer's or cancelled (returns.ts).
-        eq(einvoices.type, "SATIS"),
+        salesOf(companyId, shopConnectionId),
         step.due,
         isNull(doneAtCol),
         isNull(refusedAtCol),

@@ -25,7 +25,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
 import { listRates, rateFor } from "./exchange-rates.ts";
-import { attachmentOf, sendMarketplaceFeedback } from "./feedback.ts";
+import { attachmentOf, salesOf, sendMarketplaceFeedback } from "./feedback.ts";
 import { notInvoiced } from "./not-invoiced.ts";
 import { allocateInvoiceNumber } from "./numbering.ts";
 import { reasonOf } from "./returns.ts";
@@ -695,11 +695,8 @@ async function attach(input: InvoiceCycleInput, shop: ShopConnector, report: Inv
     .from(einvoices)
     .where(
       and(
-        eq(einvoices.companyId, companyId),
-        eq(einvoices.shopConnectionId, shopConnectionId),
+        salesOf(companyId, shopConnectionId),
         inArray(einvoices.state, ["queued", "sent", "approved"]),
-        // The shop order carries its sale invoice; a return invoice is not attached over it.
-        eq(einvoices.type, "SATIS"),
         isNull(einvoices.attachedAt),
       ),
     )

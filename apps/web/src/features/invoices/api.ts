@@ -136,6 +136,19 @@ export function useCancelInvoice() {
   });
 }
 
+/** The shipment of a marketplace order: its tracking number goes back to the marketplace once. */
+export function useSaveShipment() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: number; trackingNumber: string; carrier?: string }) =>
+      api.put<{ id: number }>(`/api/invoices/${v.id}/shipment`, {
+        trackingNumber: v.trackingNumber,
+        ...(v.carrier ? { carrier: v.carrier } : {}),
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["invoices"] }),
+  });
+}
+
 export function useRunInvoices() {
   const client = useQueryClient();
   return useMutation({
