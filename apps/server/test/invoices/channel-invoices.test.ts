@@ -393,7 +393,7 @@ describe("a Trendyol sandbox channel through the jobs (Mikro, IKAS, Uyumsoft)", 
     const rows = await channelRows();
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
-      expect(row.state).not.toMatch(/prepared|error/);
+      expect(row.state, row.message ?? "").not.toMatch(/prepared|error/);
       expect(row.attachedAt, row.attachMessage ?? "").not.toBeNull();
       expect(row.attachAttempts).toBe(1);
     }

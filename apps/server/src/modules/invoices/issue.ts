@@ -18,6 +18,7 @@ import {
   invoiceDocument,
   paidByInvoiceDay,
   returnRoute,
+  VAT_EXEMPTION_351,
 } from "@ep/einvoice";
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq, inArray, isNull, lt, lte, or, type SQL } from "drizzle-orm";
@@ -348,6 +349,14 @@ function preparedRows(input: InvoiceCycleInput, extra?: ReturnType<typeof and>) 
 
 export type PreparedRow = Awaited<ReturnType<typeof preparedRows>>[number];
 
+/**
+ * Whether the order's line VAT rates are the source's own: Amazon's order answer holds amounts only, so its
+ * connector writes 0 for "unknown" (amazon/VERIFIED.md); the ERP item's rate must come in first.
+ */
+function vatRatesKnown(order: Order): boolean {
+  return !statusSays(/^amazon/i, order.salesChannel);
+}
+
 export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sellerFromCompany>>) {
   const { invoice, payload, returnOf } = row;
   const order =
@@ -362,6 +371,10 @@ export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sel
     issueDate: invoice.issueDate,
     // Rows from before migration 0048 kept no time: they were numbered when created.
     issueTime: invoice.issueTime ?? turkishTime(invoice.createdAt),
+    // 0 % VAT lines (books, …) are issued with 351, as einvoice's README decides; written only on a 0,00
+    // VAT subtotal. Not for a source whose 0 means "unknown" (Amazon): that order stays refused, never a
+    // wrong 0 % invoice.
+    ...(vatRatesKnown(order) ? { vatExemption: VAT_EXEMPTION_351 } : {}),
     ...(invoice.exchangeRate ? { exchangeRate: invoice.exchangeRate } : {}),
     ...(invoice.type === "IADE" && returnOf
       ? { returnOf: { number: returnOf.number, issueDate: returnOf.issueDate } }
