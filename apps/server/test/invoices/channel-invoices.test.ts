@@ -315,7 +315,8 @@ describe("Amazon Türkiye: no invoice link to send, the shipment confirmed once"
       const confirms = amazon.recorder.list().filter((r) => r.path.endsWith("/shipmentConfirmation"));
       expect(confirms).toHaveLength(1);
       const order = amazon.orders.find((o) => String(o.orderId) === row.shopOrderId);
-      expect((order?.packages as Array<{ trackingNumber: string }>)[0]?.trackingNumber).toBe("AR987654321");
+      const packages = (order?.packages ?? []) as Array<{ trackingNumber: string }>;
+      expect(packages[0]?.trackingNumber).toBe("AR987654321");
       // The refused link was never asked again.
       const [after] = await server.ctx.database.db.select().from(einvoices).where(eq(einvoices.id, row.id));
       expect(after?.attachAttempts).toBe(1);
