@@ -37,16 +37,21 @@ afterAll(async () => {
   await uyumsoft?.close();
 });
 
-/** The Trendyol connector with no retries of its own: every 5xx and lost answer reaches the invoice job. */
-function trendyolShop(companyId: number) {
-  return createTrendyolConnector(trendyol.credentials, {
+/** A connector context with no retries of its own: every 5xx and lost answer reaches the invoice job. */
+function noRetries(companyId: number, now?: () => number) {
+  return {
     companyId: String(companyId),
     rateLimitStore: new InMemoryRateLimitStore(),
     budget: { requests: 1000, windowMs: 1000 },
     counter: new CallCounter(),
     timeoutMs: 5_000,
     retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 10 },
-  });
+    ...(now ? { now } : {}),
+  };
+}
+
+function trendyolShop(companyId: number) {
+  return createTrendyolConnector(trendyol.credentials, noRetries(companyId));
 }
 
 /** A new company, its user signed in. */
@@ -259,16 +264,7 @@ describe("Amazon Türkiye: no invoice link to send, the shipment confirmed once"
         system: "amazon",
         credentials: amazon.credentials,
       });
-      const shop = () =>
-        createAmazonConnector(amazon.credentials, {
-          companyId: String(companyId),
-          rateLimitStore: new InMemoryRateLimitStore(),
-          budget: { requests: 1000, windowMs: 1000 },
-          counter: new CallCounter(),
-          timeoutMs: 5_000,
-          retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 10 },
-          now: amazonNow,
-        });
+      const shop = () => createAmazonConnector(amazon.credentials, noRetries(companyId, amazonNow));
       // Amazon's order answer carries no VAT rate (amazon/VERIFIED.md): without one the service refuses the
       // invoice (a 0 % line needs an exemption code). The rate is the catalogue's (20 %), as the merchant's ERP
       // item gives it; taking it from the ERP automatically is not built yet.
