@@ -102,7 +102,7 @@ describe("sales channels beside the shop", () => {
     const orderJobs = shop.body.data as Array<{ id: number; channel_id: number | null; name: string }>;
     expect(orderJobs.map((j) => j.channel_id).sort()).toEqual([null, ...channels.map((c) => c.id)].sort());
     expect(new Set(orderJobs.map((j) => j.name))).toEqual(new Set(["Sipariş Aktarımı"]));
-    // The shop keeps every job type; a channel has its stock, price and order jobs only.
+    // The shop keeps every job type; a channel has its stock, price, order and invoice jobs.
     const all = await call(
       server!.app,
       "GET",
@@ -115,7 +115,12 @@ describe("sales channels beside the shop", () => {
         .map((j) => j.type)
         .sort();
     expect(ofChannel(null)).toHaveLength(7);
-    expect(ofChannel(channels[0]!.id)).toEqual(["OrderIntegration", "PriceIntegration", "StockIntegration"]);
+    expect(ofChannel(channels[0]!.id)).toEqual([
+      "InvoiceIntegration",
+      "OrderIntegration",
+      "PriceIntegration",
+      "StockIntegration",
+    ]);
     // The channel filter: the shop's jobs alone, or one channel's.
     const shopOnly = await call(server!.app, "GET", "/api/Job/type-filter/StockIntegration?channel=shop", {
       token,

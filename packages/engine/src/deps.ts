@@ -25,6 +25,11 @@ export type SalesChannel = {
 
 /** A channel's settings, stored with its connection; every field optional (defaults apply). */
 export type ChannelSettings = {
+  /**
+   * Whether this channel's orders are invoiced by the company's invoice job, as the shop's are (its link and
+   * tracking number then go back to the marketplace); absent: as the shop's (on).
+   */
+  invoices?: boolean;
   /** Prefix of the order reference written into the ERP (order no `TY-…`): channels may reuse numbers. */
   orderPrefix?: string;
   /** ERP document series for this channel's orders (Mikro evrak seri); default: the company's. */

@@ -1,16 +1,17 @@
 /**
  * n11 sales-channel connector: orders in (shipment packages, cancellations and returns as package changes),
  * stock and price out in product tasks of 1,000 SKUs with their asynchronous results read back, the
- * package's approval (Picking) back; the category tree and a category's attributes read for listing.
+ * package's approval (Picking) and the invoice link back; the category tree and a category's attributes read for listing.
  */
 
 import { ComposedShopConnector } from "../sdk/composed-shop";
-import type { CategoryAttribute, ConnectionInfo } from "../sdk/connector";
+import type { CategoryAttribute, ConnectionInfo, InvoiceAttachment } from "../sdk/connector";
 import type { Option, PriceGroup, StockLocation } from "../sdk/model";
 import { factoryOf } from "../sdk/skeleton";
 import { N11Catalog } from "./catalog";
 import { N11Client } from "./client";
 import { n11Descriptor } from "./descriptor";
+import { saveN11InvoiceLink } from "./invoice-link";
 import { N11Orders } from "./orders";
 import { N11StockPrices } from "./stock-prices";
 
@@ -30,6 +31,11 @@ export class N11Connector extends ComposedShopConnector {
       description: `n11 satıcı hesabı: ${count} ürün`,
       details: { products: count },
     };
+  }
+
+  /** The invoice's link on the package's order (SOAP SaveLinkSellerInvoice, invoice-link.ts). */
+  override attachInvoice(packageId: string, attachment: InvoiceAttachment): Promise<void> {
+    return saveN11InvoiceLink(this.client, packageId, attachment);
   }
 
   listCategoryAttributes(categoryId: string): Promise<CategoryAttribute[]> {

@@ -31,7 +31,6 @@ export const N11_VERSION_PIN: ApiVersionPin = {
 };
 
 const NO_LISTING = message("connectors.n11ListingUnsupported");
-const NO_INVOICE_LINK = message("connectors.n11InvoiceLinkUnsupported");
 
 export const n11Descriptor = defineConnector("shop", "n11", {
   credentials: [
@@ -57,7 +56,7 @@ export const n11Descriptor = defineConnector("shop", "n11", {
   // The one published figure (shipmentPackages, 1000 a minute) is the budget for every call.
   budget: N11_ORDER_LIMIT,
   changeCursors: { orders: true },
-  unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING, invoiceWrite: NO_INVOICE_LINK },
+  unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING },
   versionPin: N11_VERSION_PIN,
   notes:
     "n11 REST API: appkey + appsecret başlıkları; stok/fiyat en çok 1000 SKU'luk görevlerle gider, sonuç taskId ile okunur; siparişler paket paket, en çok 15 günlük pencerelerle okunur.",

@@ -22,7 +22,6 @@ import {
   describeRulesDocumented,
   describeVersionPin,
   judgeMarketplaceSuite,
-  refusedInvoiceLink,
   refusedListing,
   withChannelSandbox,
 } from "../testing/contract-suite";
@@ -70,13 +69,11 @@ describe("n11 catalogue", () => {
     expect(pages.map((r) => r.query.size)).toEqual(Array(11).fill("250"));
   });
 
-  it("refuses product listing and invoice links in Turkish without calling n11", async () => {
+  it("refuses product listing in Turkish without calling n11 (the invoice link: invoice-link.contract.test.ts)", async () => {
     const before = emu.counters.requests;
     const e = await refusedListing(shop);
     expect(e.reason).toBe("unsupported");
     expect(e.merchantMessage).toMatch(/Satıcı Ofisi/);
-    const inv = await refusedInvoiceLink(shop, "1");
-    expect(inv.merchantMessage).toMatch(/SellerInvoiceService/);
     expect(emu.counters.requests).toBe(before);
   });
 });

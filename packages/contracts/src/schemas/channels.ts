@@ -42,6 +42,8 @@ export const channelSettingsSchema = z.object({
   orderSeries: lineInput().trim().min(1).max(20, err("validation.fieldInvalid")).optional(),
   orderStatuses: z.array(lineInput().trim().min(1).max(50)).max(30).optional(),
   orderPrefix: lineInput().trim().min(1).max(8, err("validation.fieldInvalid")).optional(),
+  /** The channel's orders get e-invoices like the shop's (absent: as the shop's, on). */
+  invoices: z.boolean().optional(),
 });
 export type ChannelSettingsDto = z.infer<typeof channelSettingsSchema>;
 

@@ -3,6 +3,7 @@ import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
 import { invoiceLedger, orderLedger } from "../store/schema.ts";
 import { type Flow, failRecord } from "./flow.ts";
+import { erpRefOf } from "./order-transfer.ts";
 
 const ORDERS_PER_RUN = 500;
 
@@ -40,7 +41,8 @@ export const invoiceTransfer: Flow = async (ctx) => {
   let transientLeft = 0;
   for (const order of orders) {
     try {
-      const invoices = await ctx.erp.listInvoicesForOrder(order.orderNo);
+      // The ERP knows a channel's order by its prefixed reference (order-transfer's erpRefOf).
+      const invoices = await ctx.erp.listInvoicesForOrder(erpRefOf(ctx, order.orderNo));
       ctx.tally.read(invoices.length);
       for (const invoice of invoices) {
         if (!invoice.uuid) continue;

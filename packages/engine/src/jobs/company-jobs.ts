@@ -27,11 +27,15 @@ export async function ensureCompanyJobs(db: Executor, companyId: number, now: Da
 export const companyJobs = (db: Executor, companyId: number) =>
   db.select().from(jobs).where(eq(jobs.companyId, companyId)).orderBy(jobs.id);
 
-/** What a marketplace channel's jobs do: its stock and prices from the ERP, its orders into the ERP. */
+/**
+ * What a marketplace channel's jobs do: its stock and prices from the ERP, its orders into the ERP, and its
+ * orders' invoices as the shop's (marketplace orders are invoiced by the seller; the link goes back).
+ */
 export const CHANNEL_JOB_TYPES: readonly JobType[] = [
   "StockIntegration",
   "PriceIntegration",
   "OrderIntegration",
+  "InvoiceIntegration",
 ];
 
 /**

@@ -35,6 +35,11 @@ export interface InvoiceCycleInput {
   provider?: EInvoiceProvider;
   directory?: EInvoiceUserDirectory;
   shop?: ShopConnector;
+  /**
+   * `shop` is a marketplace channel's connector: the link and the tracking number go back to it once each,
+   * claimed and recorded (feedback.ts), instead of the shop's attachment.
+   */
+  marketplace?: boolean;
   settings: InvoiceJobSettings;
   /** The signed link the shop order carries: the invoice as a page and PDF (routes.ts customerLink). */
   invoiceLink?: (invoice: { id: number; companyId: number; ettn: string }) => string;
@@ -67,4 +72,18 @@ export interface InvoiceCycleReport {
   transient: number;
   refreshed: number;
   attached: number;
+  /** Marketplace channels: tracking numbers sent, and links or numbers the marketplace refused for good. */
+  tracked: number;
+  feedbackRefused: number;
+}
+
+/** Two passes' reports as one (the manual run: the shop's and each channel's). */
+export function sumReports(a: InvoiceCycleReport, b: InvoiceCycleReport): InvoiceCycleReport {
+  const out = { ...a };
+  for (const key of Object.keys(a) as Array<keyof InvoiceCycleReport>) {
+    const [x, y] = [a[key], b[key]];
+    if (typeof x === "number" && typeof y === "number") Object.assign(out, { [key]: x + y });
+    else if (Array.isArray(x) && Array.isArray(y)) Object.assign(out, { [key]: [...new Set([...x, ...y])] });
+  }
+  return out;
 }

@@ -14,6 +14,8 @@ import { invoiceProviderOf, loadInvoiceSettings } from "./routes.ts";
 export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
   const erpFlow = FLOWS.InvoiceIntegration;
   return async (flow) => {
+    // A marketplace channel's orders are invoiced like the shop's unless the merchant turned it off there.
+    if (flow.channel?.settings.invoices === false) return;
     // The ERP's own invoices go to the shop unless a service issues them (then the ERP's are not moved:
     // one invoice per order).
     const { route } = await invoiceRouteOf(ctx.database.db, flow.companyId);
@@ -25,12 +27,14 @@ export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
       // LucaPortal (no API): undefined, the invoices are generated for the file export.
       provider: await invoiceProviderOf(ctx, flow.companyId),
       shop: flow.shop,
+      // A channel's connector takes the link and the tracking number back (feedback.ts).
+      marketplace: Boolean(flow.channel),
       settings: await loadInvoiceSettings(ctx, flow.companyId),
       invoiceLink: (invoice) => customerLink(ctx, invoice),
       now: () => ctx.clock.now(),
     });
     flow.tally.read(report.prepared + report.refreshed);
-    flow.tally.changed(report.sent + report.adopted + report.generated);
+    flow.tally.changed(report.sent + report.adopted + report.generated + report.tracked);
     // Refused documents stay listed with their reason and next step on the Faturalar screen.
     if (report.waitingRate > 0)
       flow.tally.note(

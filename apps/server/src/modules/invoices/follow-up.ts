@@ -1,6 +1,7 @@
 import { ConnectorError, type EInvoiceProvider, type ShopConnector } from "@ep/connectors";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { InvoiceCycleInput, InvoiceCycleReport } from "./cycle-types.ts";
+import { attachmentOf, salesOf } from "./feedback.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
 import { setState } from "./send.ts";
 
@@ -57,11 +58,8 @@ export async function attach(input: InvoiceCycleInput, shop: ShopConnector, repo
     .from(einvoices)
     .where(
       and(
-        eq(einvoices.companyId, companyId),
-        eq(einvoices.shopConnectionId, shopConnectionId),
+        salesOf(companyId, shopConnectionId),
         inArray(einvoices.state, ["queued", "sent", "approved"]),
-        // The shop order carries its sale invoice; a return invoice is not attached over it.
-        eq(einvoices.type, "SATIS"),
         isNull(einvoices.attachedAt),
       ),
     )
@@ -69,18 +67,7 @@ export async function attach(input: InvoiceCycleInput, shop: ShopConnector, repo
     .limit(input.limit ?? 500);
   for (const row of rows) {
     try {
-      await shop.attachInvoice(row.shopOrderId, {
-        invoice: {
-          orderRef: row.orderNo,
-          number: row.number,
-          uuid: row.ettn,
-          date: row.issueDate,
-          currency: row.currency,
-          lines: [],
-          totals: { net: 0, tax: 0, gross: row.total },
-          ...(input.invoiceLink ? { url: input.invoiceLink(row) } : {}),
-        },
-      });
+      await shop.attachInvoice(row.shopOrderId, attachmentOf(row, input.invoiceLink?.(row)));
       await db.update(einvoices).set({ attachedAt: now() }).where(eq(einvoices.id, row.id));
       report.attached++;
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { InvoiceCycleInput, InvoiceCycleReport } from "./cycle-types.ts";
+import { sendMarketplaceFeedback } from "./feedback.ts";
 import { attach, refresh } from "./follow-up.ts";
 import { prepareSales } from "./prepare.ts";
 import { routeReturns } from "./route-returns.ts";
@@ -29,13 +30,25 @@ export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<Invoice
     transient: 0,
     refreshed: 0,
     attached: 0,
+    tracked: 0,
+    feedbackRefused: 0,
   };
   await prepareSales(input, report);
   await routeReturns(input, report);
   if (input.provider) {
     await send(input, input.provider, report);
     await refresh(input, input.provider, report);
-    if (input.shop) await attach(input, input.shop, report);
+    if (input.shop && input.marketplace && input.invoiceLink) {
+      const fed = await sendMarketplaceFeedback({
+        ...input,
+        shop: input.shop,
+        invoiceLink: input.invoiceLink,
+      });
+      report.attached += fed.linked;
+      report.tracked += fed.tracked;
+      report.feedbackRefused += fed.refused;
+      report.transient += fed.transient;
+    } else if (input.shop) await attach(input, input.shop, report);
   } else await generate(input, report);
   return report;
 }

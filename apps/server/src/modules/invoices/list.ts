@@ -1,8 +1,10 @@
+import { getSalesChannelDescriptor } from "@ep/connectors";
 import { type InvoiceSource, type MessageKey, message } from "@ep/contracts";
 import { engineSchema } from "@ep/engine";
 import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { turkishDate, turkishDateRange } from "../../platform/time/turkey.ts";
+import { listChannels } from "../connections/repository.ts";
 import { ERP_INVOICE_DELIVERED, erpDays, serviceDays } from "./count.ts";
 import { customerLink } from "./links.ts";
 import { cancelRefusal } from "./returns.ts";
@@ -48,12 +50,20 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
         .where(and(eq(einvoices.companyId, companyId), inArray(einvoices.id, originalIds)))
     : [];
   const numberOf = new Map(originals.map((o) => [o.id, o.number]));
+  // The order's source: a marketplace channel by its name, the shop as null (issue 37).
+  const channelOf = new Map(
+    (await listChannels(db, companyId)).map((c) => [
+      c.id,
+      getSalesChannelDescriptor(c.systemKey ?? "")?.name ?? c.systemKey ?? "",
+    ]),
+  );
   const service = rows.map((r) => ({
     source: "service" as InvoiceSource,
     id: r.id,
     number: r.number,
     ettn: r.ettn,
     orderNo: r.orderNo,
+    channel: channelOf.get(r.shopConnectionId) ?? null,
     buyer: r.buyer,
     total: r.total,
     currency: r.currency,
@@ -70,6 +80,10 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
     returnRoute: r.returnRoute,
     returnWhy: r.returnReason ? message(`einvoices.returnWhy.${r.returnReason}` as MessageKey) : null,
     attached: r.attachedAt !== null,
+    // What the marketplace refused or has not taken yet (its words), for the link or the tracking number.
+    marketplaceMessage: r.trackingMessage ?? r.attachMessage,
+    trackingNumber: r.trackingNumber,
+    trackingSent: r.trackingSentAt !== null,
     cancellable: cancelRefusal(r, now) === null,
     // The document exists once it is out (a prepared one has not been accepted anywhere yet).
     link: r.state === "prepared" || r.state === "error" ? null : customerLink(ctx, r),
@@ -83,6 +97,7 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
       ettn: invoiceLedger.ettn,
       orderNo: invoiceLedger.orderNo,
       attachedAt: invoiceLedger.attachedAt,
+      shopConnectionId: invoiceLedger.shopConnectionId,
       buyer,
       total: orderLedger.grandTotal,
       currency: orderLedger.currency,
@@ -104,6 +119,7 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
     number: r.number,
     ettn: r.ettn,
     orderNo: r.orderNo,
+    channel: channelOf.get(r.shopConnectionId) ?? null,
     buyer: r.buyer ?? "",
     total: r.total ?? 0,
     currency: r.currency ?? "TRY",
@@ -120,6 +136,9 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
     returnRoute: null,
     returnWhy: null,
     attached: true,
+    marketplaceMessage: null,
+    trackingNumber: null,
+    trackingSent: false,
     cancellable: false,
     link: null,
   }));

@@ -60,7 +60,7 @@ export async function prepareSales(input: InvoiceCycleInput, report: InvoiceCycl
   const lacking = new Set<string>();
   for (const row of orders) {
     const order = row.payload as Order;
-    if (!isEligible(order, input.settings.invoiceWhen)) continue;
+    if (!isEligible(order, input.settings.invoiceWhen, input.marketplace)) continue;
     const at = now();
     const rate = rateFor(order, turkishDate(at), merchantRates);
     if (rate === undefined) {

@@ -14,9 +14,9 @@ import { companyOf, requireCompanyUser } from "../../platform/http/auth.ts";
 import { AppError, ok } from "../../platform/http/envelope.ts";
 import { turkishDate, turkishDateRange } from "../../platform/time/turkey.ts";
 import { openCompanyConnectors, rateLimitStoreFor } from "../connections/connector-factory.ts";
-import { openCredentials } from "../connections/repository.ts";
+import { listChannels, openCredentials } from "../connections/repository.ts";
 import { countInvoices } from "./count.ts";
-import type { InvoiceJobSettings } from "./cycle-types.ts";
+import { type InvoiceJobSettings, sumReports } from "./cycle-types.ts";
 import { isEligible } from "./eligibility.ts";
 import { deleteRate, listRates, ordersWaitingForRate, saveRate } from "./exchange-rates.ts";
 import { invoicesUblZip, invoicesWorkbook } from "./export.ts";
@@ -53,6 +53,15 @@ const settingsSchema = z.object({
 });
 
 const currencyParam = currencyCode();
+
+// A carrier's tracking number: letters, digits and dashes (Trendyol, Hepsiburada and Amazon take text).
+const shipmentSchema = z.object({
+  trackingNumber: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{4,40}$/),
+  carrier: z.string().trim().min(2).max(60).optional(),
+});
 
 // The shared id rule: text coerced, 1 … int4 max, Turkish message (ids past int4 are a 400, not a 500).
 const idParams = z.object({ id: idParam() });
@@ -325,6 +334,36 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    // The shipment of a marketplace order (the merchant's own carrier): its tracking number goes back to the
+    // marketplace once, after the invoice link (feedback.ts). A changed number is sent again, once.
+    scoped.put(
+      "/api/invoices/:id/shipment",
+      { schema: { tags, params: idParams, body: shipmentSchema } },
+      async (request) => {
+        const row = await companyInvoice(ctx, companyOf(request), request.params.id);
+        const { trackingNumber } = request.body;
+        const carrier = request.body.carrier ?? null;
+        const changed = row.trackingNumber !== trackingNumber;
+        await ctx.database.db
+          .update(einvoices)
+          .set({
+            trackingNumber,
+            carrier,
+            ...(changed
+              ? {
+                  trackingSentAt: null,
+                  trackingRefusedAt: null,
+                  trackingAttempts: 0,
+                  trackingNextAt: null,
+                  trackingMessage: null,
+                }
+              : {}),
+          })
+          .where(and(eq(einvoices.id, row.id), eq(einvoices.companyId, row.companyId)));
+        return ok({ id: row.id, trackingNumber, carrier });
+      },
+    );
+
     scoped.get("/api/invoices/settings", { schema: { tags } }, async (request) =>
       ok(await loadInvoiceSettings(ctx, companyOf(request))),
     );
@@ -345,7 +384,7 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {
         timeoutMs: ctx.config.connectorTimeoutMs,
       });
-      const report = await runInvoiceCycle({
+      let report = await runInvoiceCycle({
         db: ctx.database.db,
         companyId,
         shopConnectionId: opened.shopConnectionId,
@@ -355,6 +394,29 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         invoiceLink: (invoice) => customerLink(ctx, invoice),
         now: () => ctx.clock.now(),
       }).catch(sellerRefusal);
+      // The marketplace channels' orders, each with its own connector (the link and tracking go back to it).
+      for (const channel of await listChannels(ctx.database.db, companyId)) {
+        if ((channel.settings as { invoices?: boolean }).invoices === false) continue;
+        const ofChannel = await openCompanyConnectors(
+          ctx,
+          companyId,
+          new CallCounter(),
+          { timeoutMs: ctx.config.connectorTimeoutMs },
+          channel.id,
+        );
+        const more = await runInvoiceCycle({
+          db: ctx.database.db,
+          companyId,
+          shopConnectionId: channel.id,
+          provider,
+          shop: ofChannel.shop,
+          marketplace: true,
+          settings: await loadInvoiceSettings(ctx, companyId),
+          invoiceLink: (invoice) => customerLink(ctx, invoice),
+          now: () => ctx.clock.now(),
+        }).catch(sellerRefusal);
+        report = sumReports(report, more);
+      }
       return ok(report);
     });
   };

@@ -91,6 +91,22 @@ export const einvoices = pgTable(
     /** The UBL-TR document as it was sent or generated: what the customer's page and PDF show. */
     ubl: text("ubl"),
     attachedAt: timestamp("attached_at", { withTimezone: true }),
+    /**
+     * A marketplace channel's feedback (migration 0052, feedback.ts): the invoice link's claim (attempts),
+     * its next try after a 429/5xx, a permanent refusal with the marketplace's words; then the same for the
+     * shipment's tracking number the merchant entered.
+     */
+    attachAttempts: integer("attach_attempts").notNull().default(0),
+    attachNextAt: timestamp("attach_next_at", { withTimezone: true }),
+    attachRefusedAt: timestamp("attach_refused_at", { withTimezone: true }),
+    attachMessage: text("attach_message"),
+    carrier: text("carrier"),
+    trackingNumber: text("tracking_number"),
+    trackingAttempts: integer("tracking_attempts").notNull().default(0),
+    trackingNextAt: timestamp("tracking_next_at", { withTimezone: true }),
+    trackingSentAt: timestamp("tracking_sent_at", { withTimezone: true }),
+    trackingRefusedAt: timestamp("tracking_refused_at", { withTimezone: true }),
+    trackingMessage: text("tracking_message"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

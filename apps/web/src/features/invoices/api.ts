@@ -22,6 +22,8 @@ export type InvoiceRow = {
   number: string;
   ettn: string;
   orderNo: string;
+  /** The marketplace channel the order came from (Trendyol, Hepsiburada…); null: the shop. */
+  channel?: string | null;
   buyer: string;
   total: number;
   currency: string;
@@ -40,6 +42,10 @@ export type InvoiceRow = {
   returnRoute?: "cancel" | "iade" | "none" | null;
   returnWhy?: string | null;
   attached: boolean;
+  /** The marketplace's words about the link or tracking number it refused or has not taken yet. */
+  marketplaceMessage?: string | null;
+  trackingNumber?: string | null;
+  trackingSent?: boolean;
   cancellable: boolean;
   /** The customer's link (the one the shop order carries): the invoice as a page and its PDF. */
   link?: string | null;
@@ -117,6 +123,19 @@ export function useCancelInvoice() {
   return useMutation({
     mutationFn: (v: { id: number; reason: string }) =>
       api.post<{ id: number }>(`/api/invoices/${v.id}/cancel`, { reason: v.reason }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["invoices"] }),
+  });
+}
+
+/** The shipment of a marketplace order: its tracking number goes back to the marketplace once. */
+export function useSaveShipment() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: number; trackingNumber: string; carrier?: string }) =>
+      api.put<{ id: number }>(`/api/invoices/${v.id}/shipment`, {
+        trackingNumber: v.trackingNumber,
+        ...(v.carrier ? { carrier: v.carrier } : {}),
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["invoices"] }),
   });
 }

@@ -315,6 +315,28 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
     return body;
   }
   const fail = (status: number, error: string) => ({ status, error });
+  /** SaveLinkSellerInvoice on the order's packages; a wrong key pair or order is n11's `failure`. */
+  const saveInvoiceLink = (body: string, reply: FastifyReply) => {
+    const field = (name: string) =>
+      new RegExp(`<(?:\\w+:)?${name}>([\\s\\S]*?)</(?:\\w+:)?${name}>`).exec(body)?.[1]?.trim() ?? "";
+    // The text is returned, not sent: the kit may still drop the connection after the write.
+    reply.type("text/xml; charset=utf-8");
+    const answer = (status: "success" | "failure", errorMessage?: string) =>
+      `<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><ns3:SaveLinkSellerInvoiceResponse xmlns:ns3="http://www.n11.com/ws/schemas"><result><status>${status}</status>${errorMessage ? `<errorCode>SELLER_API.invoice</errorCode><errorMessage>${errorMessage}</errorMessage><errorCategory>SELLER_API</errorCategory>` : ""}</result></ns3:SaveLinkSellerInvoiceResponse></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+    if (field("appKey") !== appKey || field("appSecret") !== appSecret) {
+      counters.authFailures++;
+      return answer("failure", "Yetkisiz erişim: appKey / appSecret hatalı");
+    }
+    const orderNumber = field("orderNumber");
+    const mine = packages.filter((p) => String(p.orderNumber) === orderNumber);
+    if (mine.length === 0) return answer("failure", "Sipariş bulunamadı");
+    // Inferred (no source shows it): a cancelled order takes no invoice.
+    if (mine.every((p) => p.shipmentPackageStatus === "Cancelled"))
+      return answer("failure", "İptal edilmiş siparişe fatura linki eklenemez");
+    const url = field("url").replace(/&amp;/g, "&");
+    for (const p of mine) p.invoiceLink = url;
+    return answer("success");
+  };
   const Q = (req: FastifyRequest) => req.query as Record<string, string>;
   const app = server.app;
 
@@ -481,6 +503,10 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
   // SOAP product writes: the retirement rule refuses them before any handler (410).
   if (!app.hasContentTypeParser("text/xml"))
     app.addContentTypeParser("text/xml", { parseAs: "string" }, (_req, body, done) => done(null, body));
+  // The invoice link (SOAP SaveLinkSellerInvoice): the key pair in the body, n11's `result/status` answer.
+  app.post("/ws/SellerInvoiceService", (req, reply) =>
+    handle(req, reply, "write", () => saveInvoiceLink(String(req.body ?? ""), reply)),
+  );
   app.post("/ws/:service", (req, reply) => handle(req, reply, "write", () => fail(410, "closed")));
 
   const started = await server.start(opts);

@@ -181,6 +181,15 @@ export const N11_OPERATIONS: N11Operation[] = [
       return p;
     },
   },
+  // The invoice link is still SOAP (n11's "Fatura Linki Gönderme" page; public clients of other authors).
+  {
+    operation: "saveLinkSellerInvoice",
+    method: "POST",
+    path: /^\/ws\/sellerinvoiceservice\/?$/i,
+    source: `${DOC}/n11-siparis-entegrasyonu/fatura-linki-gonderme/ (SellerInvoiceService SaveLinkSellerInvoice: auth, url, orderNumber)`,
+    query: {},
+    body: judgeSaveLinkBody,
+  },
   // The SOAP product-write services: known so their use is judged by the retirement rule, not as unknown.
   {
     operation: "soap.productWrite",
@@ -190,6 +199,33 @@ export const N11_OPERATIONS: N11Operation[] = [
     query: {},
   },
 ];
+
+const element = (xml: string, name: string) =>
+  new RegExp(`<(?:\\w+:)?${name}>([\\s\\S]*?)</(?:\\w+:)?${name}>`).exec(xml)?.[1];
+
+/**
+ * SaveLinkSellerInvoiceRequest in n11's schema namespace: `auth` with `appKey` and `appSecret`, a `url` on
+ * HTTPS of at most 2048 characters, an `orderNumber`; nothing else (the page lists no other field).
+ */
+export function judgeSaveLinkBody(b: unknown): string[] {
+  if (typeof b !== "string") return ["body must be a SOAP envelope (text/xml)"];
+  const p: string[] = [];
+  const request = element(b, "SaveLinkSellerInvoiceRequest");
+  if (request === undefined) return ["no SaveLinkSellerInvoiceRequest in the SOAP body"];
+  if (!b.includes('"http://www.n11.com/ws/schemas"'))
+    p.push("the request must be in http://www.n11.com/ws/schemas");
+  const auth = element(request, "auth");
+  if (!auth?.trim() || !element(auth, "appKey")?.trim() || !element(auth, "appSecret")?.trim())
+    p.push("auth must carry appKey and appSecret");
+  const url = element(request, "url")?.replace(/&amp;/g, "&") ?? "";
+  if (!/^https:\/\//i.test(url)) p.push("url must be an https address");
+  if (url.length > 2048) p.push("url must be at most 2048 characters");
+  if (!element(request, "orderNumber")?.trim()) p.push("orderNumber is required");
+  const known = new Set(["auth", "url", "orderNumber"]);
+  for (const m of request.matchAll(/<(?:\w+:)?(\w+)>[\s\S]*?<\/(?:\w+:)?\1>/g))
+    if (!known.has(m[1] ?? "")) p.push(`${m[1]} is not a field of SaveLinkSellerInvoiceRequest`);
+  return p;
+}
 
 /** The API's own path: from /cdn, /ms, /rest or /ws on (a sandbox mounts the emulator under a prefix). */
 export function apiPath(path: string): string {

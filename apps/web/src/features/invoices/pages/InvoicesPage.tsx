@@ -40,6 +40,7 @@ import {
 } from "../api";
 import { ExchangeRatesCard } from "../components/ExchangeRatesCard";
 import { RouteSummary } from "../components/RouteSummary";
+import { ShipmentDialog } from "../components/ShipmentDialog";
 
 const STATE_COLOR: Record<InvoiceRowState, string> = {
   delivered: "green",
@@ -72,6 +73,7 @@ export default function InvoicesPage() {
   const invoices = useInvoices({ from: from || undefined, to: to || undefined, state: state || undefined });
   const run = useRunInvoices();
   const [cancelling, setCancelling] = useState<InvoiceRow | null>(null);
+  const [shipping, setShipping] = useState<InvoiceRow | null>(null);
 
   const failed = (e: unknown) =>
     notifications.show({ color: "red", message: e instanceof ApiError && e.message ? e.message : String(e) });
@@ -200,7 +202,25 @@ export default function InvoicesPage() {
                       <Table.Tr key={`${r.source}-${r.id}`} data-testid="invoice-row" data-source={r.source}>
                         <Table.Td>{r.number}</Table.Td>
                         <Table.Td>{r.issueDate}</Table.Td>
-                        <Table.Td>{r.orderNo}</Table.Td>
+                        <Table.Td>
+                          {r.orderNo}
+                          {r.channel && (
+                            <Text size="xs" c="dimmed" data-testid="invoice-channel">
+                              {r.channel}
+                            </Text>
+                          )}
+                          {r.trackingNumber && (
+                            <Text size="xs" data-testid="invoice-tracking">
+                              {t("einvoices.trackingNumber")}: {r.trackingNumber} —{" "}
+                              {t(r.trackingSent ? "einvoices.trackingSent" : "einvoices.trackingWaiting")}
+                            </Text>
+                          )}
+                          {r.marketplaceMessage && (
+                            <Text size="xs" c="orange" maw={240} data-testid="invoice-marketplace">
+                              {r.marketplaceMessage}
+                            </Text>
+                          )}
+                        </Table.Td>
                         <Table.Td>{r.buyer}</Table.Td>
                         <Table.Td ta="right">
                           {r.currency === "TRY"
@@ -276,6 +296,16 @@ export default function InvoicesPage() {
                                 </Anchor>
                               </>
                             )}
+                            {r.channel && r.source === "service" && r.kind === "SATIS" && !r.trackingSent && (
+                              <Button
+                                size="xs"
+                                variant="subtle"
+                                onClick={() => setShipping(r)}
+                                data-testid="invoice-shipment"
+                              >
+                                {t("einvoices.trackingNumber")}
+                              </Button>
+                            )}
                             {r.cancellable && (
                               <Button size="xs" variant="subtle" color="red" onClick={() => setCancelling(r)}>
                                 {t("einvoices.cancel")}
@@ -293,6 +323,7 @@ export default function InvoicesPage() {
         </Card>
       </Stack>
       <CancelDialog row={cancelling} onClose={() => setCancelling(null)} onError={failed} />
+      <ShipmentDialog row={shipping} onClose={() => setShipping(null)} onError={failed} />
     </>
   );
 }
