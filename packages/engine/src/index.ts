@@ -18,6 +18,7 @@ export * from "./jobs/company-jobs.ts";
 export * from "./jobs/schedule.ts";
 export * from "./jobs/scheduler.ts";
 export * from "./ledger/sync-ledger.ts";
+export * from "./pricing/order-vat.ts";
 export * from "./pricing/vat.ts";
 export * from "./rate-limit/pg-rate-limit-store.ts";
 export * from "./runs/capabilities.ts";

@@ -89,10 +89,10 @@ export function mapAmazonOrder(o: Row): Order {
         qty,
         price: unit,
         total,
-        // Amazon.com.tr prices include VAT; the rate is the ERP item's (the answer carries amounts only).
-        vatRate: 0,
         discount: 0,
       }),
+      // Amazon.com.tr prices include VAT; the rate is the ERP item's (the answer carries amounts only).
+      vatRateUnknown: true,
       externalProductId: text(product.asin),
       externalVariantId: text(i.orderItemId),
     };

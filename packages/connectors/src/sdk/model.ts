@@ -114,7 +114,13 @@ export interface OrderLine {
   qty: number;
   /** Unit price as charged, VAT included. */
   unitPrice: number;
+  /** 0 while `vatRateUnknown`: never a rate to issue or write then. */
   vatRate: number;
+  /**
+   * The source gave no rate (Amazon's order answer holds amounts only): the ERP item's rate fills it in
+   * (engine `fillVatRates`) before the order reaches the ERP or an invoice.
+   */
+  vatRateUnknown?: boolean;
   discount: number;
   /** Line total after discount, VAT included. */
   total: number;

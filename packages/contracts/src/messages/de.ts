@@ -145,6 +145,8 @@ export const de: MessageCatalog = {
     runRefusedLicence: "{{job}} wurde nicht ausgeführt: Ihre Lizenz {{licence}} ist abgelaufen.",
     alreadyRunning: "Dieser Auftrag ist bereits in der Warteschlange oder läuft.",
     noShopStockLocation: "Der Shop hat keinen Lagerort.",
+    vatRateMissing:
+      "Bestellung wartet: Für die Artikelnummer {{skus}} gibt es im ERP keinen MwSt.-Satz (der Verkaufskanal liefert keinen; es gilt der Satz der ERP-Lagerkarte). Legen Sie die Lagerkarte mit MwSt.-Satz im ERP an; die Bestellung wird beim nächsten Lauf übertragen.",
     noErpPriceGroup: "Im ERP gibt es keine Preisgruppe.",
   },
   fileExchange: {
@@ -597,6 +599,8 @@ export const de: MessageCatalog = {
     returnCancelNote: "Bestellung zurückgegeben / storniert",
     waitingRate:
       "{{count}} Fremdwährungsbestellungen warten auf einen Kurs ({{currencies}}). Geben Sie den Kurs im Abschnitt Wechselkurse der Rechnungsseite ein; sie werden beim nächsten Lauf fakturiert.",
+    waitingVat:
+      "{{count}} Bestellungen warten auf einen MwSt.-Satz: Für die Artikelnummern {{skus}} gibt es im ERP keinen (der Verkaufskanal liefert keinen). Legen Sie die Lagerkarten im ERP an; die Rechnungen werden beim nächsten Lauf erstellt.",
     waitingData:
       "{{count}} Bestellungen warten auf ihr e-Archiv: {{reasons}}. Ergänzen Sie das Fehlende; sie werden beim nächsten Lauf fakturiert.",
     ratesTitle: "Wechselkurse",

@@ -130,6 +130,8 @@ export const en: MessageCatalog = {
     alreadyRunning: "This job is already queued or running.",
     noShopStockLocation:
       "The shop has no stock location. Define one in your shop's panel and run the job again.",
+    vatRateMissing:
+      "Order waiting: no VAT rate for SKU {{skus}} in the ERP (the sales channel gives no VAT rate on its orders; the ERP stock card's rate is used). Define the stock card with its VAT rate in the ERP; the order is transferred on the next run.",
     noErpPriceGroup:
       "The ERP has no price group. Define a sales price list in the ERP and run the job again.",
   },
@@ -560,6 +562,8 @@ export const en: MessageCatalog = {
     returnCancelNote: "Order returned / cancelled",
     waitingRate:
       "{{count}} foreign-currency orders wait for a rate ({{currencies}}). Enter the rate in the Exchange rates section of the Invoices screen; they are invoiced on the next run.",
+    waitingVat:
+      "{{count}} orders are waiting for a VAT rate: no VAT rate in the ERP for SKUs {{skus}} (the sales channel gives none on its orders). Define the stock cards in the ERP; the invoices are issued on the next run.",
     waitingData:
       "{{count}} orders wait for their e-Archive: {{reasons}}. Complete what is missing; they are invoiced on the next run.",
     ratesTitle: "Exchange rates",

@@ -140,6 +140,8 @@ export const es: MessageCatalog = {
     runRefusedLicence: "{{job}} no se ejecutó: su licencia {{licence}} ha caducado.",
     alreadyRunning: "Esta tarea ya está en cola o en ejecución.",
     noShopStockLocation: "La tienda no tiene ninguna ubicación de stock.",
+    vatRateMissing:
+      "Pedido en espera: el ERP no tiene tipo de IVA para el SKU {{skus}} (el canal de venta no lo indica en sus pedidos; se usa el de la ficha de stock del ERP). Defina la ficha con su tipo de IVA en el ERP; el pedido se transfiere en la próxima ejecución.",
     noErpPriceGroup: "El ERP no tiene ningún grupo de precios.",
   },
   fileExchange: {
@@ -581,6 +583,8 @@ export const es: MessageCatalog = {
     returnCancelNote: "Pedido devuelto / cancelado",
     waitingRate:
       "{{count}} pedidos en moneda extranjera esperan un tipo de cambio ({{currencies}}). Introduzca el tipo en la sección Tipos de cambio de la pantalla de Facturas; se facturan en la siguiente ejecución.",
+    waitingVat:
+      "{{count}} pedidos esperan un tipo de IVA: el ERP no tiene tipo para los SKU {{skus}} (el canal de venta no lo indica). Defina las fichas de stock en el ERP; las facturas se emiten en la próxima ejecución.",
     waitingData:
       "{{count}} pedidos esperan su e-Archivo: {{reasons}}. Complete lo que falta; se facturan en la siguiente ejecución.",
     ratesTitle: "Tipos de cambio",

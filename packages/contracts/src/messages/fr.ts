@@ -142,6 +142,8 @@ export const fr: MessageCatalog = {
     runRefusedLicence: "{{job}} n'a pas été exécutée : votre licence {{licence}} a expiré.",
     alreadyRunning: "Cette tâche est déjà en file d'attente ou en cours.",
     noShopStockLocation: "La boutique n'a aucun emplacement de stock.",
+    vatRateMissing:
+      "Commande en attente : l'ERP n'a pas de taux de TVA pour le SKU {{skus}} (le canal de vente n'en donne pas sur ses commandes ; le taux de la fiche article de l'ERP s'applique). Définissez la fiche avec son taux de TVA dans l'ERP ; la commande sera transférée à la prochaine exécution.",
     noErpPriceGroup: "L'ERP n'a aucun groupe de prix.",
   },
   fileExchange: {
@@ -592,6 +594,8 @@ export const fr: MessageCatalog = {
     returnCancelNote: "Commande retournée / annulée",
     waitingRate:
       "{{count}} commandes en devises attendent un taux ({{currencies}}). Saisissez le taux dans la section Taux de change de l'écran Factures ; elles seront facturées à la prochaine exécution.",
+    waitingVat:
+      "{{count}} commandes attendent un taux de TVA : l'ERP n'en a pas pour les SKU {{skus}} (le canal de vente n'en donne pas). Définissez les fiches article dans l'ERP ; les factures seront émises à la prochaine exécution.",
     waitingData:
       "{{count}} commandes attendent leur e-Archive : {{reasons}}. Complétez ce qui manque ; elles seront facturées à la prochaine exécution.",
     ratesTitle: "Taux de change",

@@ -132,6 +132,8 @@ export const ja: MessageCatalog = {
     runRefusedLicence: "{{job}}は実行されませんでした: {{licence}}ライセンスの有効期限が切れています。",
     alreadyRunning: "このタスクはすでに待機中または実行中です。",
     noShopStockLocation: "ショップに在庫ロケーションがありません。",
+    vatRateMissing:
+      "注文は保留中です：ERPにSKU {{skus}} の消費税率がありません（販売チャネルは注文に税率を含めないため、ERPの在庫カードの税率を使います）。ERPで税率付きの在庫カードを定義してください。次回の実行で注文が転送されます。",
     noErpPriceGroup: "ERPに価格グループがありません。",
   },
   fileExchange: {
@@ -556,6 +558,8 @@ export const ja: MessageCatalog = {
     returnCancelNote: "注文が返品 / キャンセルされました",
     waitingRate:
       "外貨建ての注文 {{count}} 件がレート待ちです（{{currencies}}）。請求書画面の為替レート欄でレートを入力してください。次回の実行で請求書が発行されます。",
+    waitingVat:
+      "{{count}} 件の注文が税率待ちです：ERPにSKU {{skus}} の税率がありません（販売チャネルは税率を含めません）。ERPで在庫カードを定義してください。次回の実行で請求書が発行されます。",
     waitingData:
       "{{count}} 件の注文が e-Arşiv を待っています: {{reasons}}。不足を補ってください。次回の実行で請求書が発行されます。",
     ratesTitle: "為替レート",

@@ -135,6 +135,8 @@ export const tr = {
     alreadyRunning: "Bu görev zaten sırada veya çalışıyor.",
     noShopStockLocation:
       "Mağazada stok lokasyonu bulunamadı. Mağaza panelinizde bir stok lokasyonu tanımlayıp görevi yeniden çalıştırınız.",
+    vatRateMissing:
+      "Sipariş bekliyor: {{skus}} stok kodunun KDV oranı ERP'de bulunamadı (satış kanalı siparişte KDV oranı vermiyor, oran ERP'deki stok kartından alınır). Stok kartını KDV oranıyla ERP'de tanımlayın; sipariş sonraki çalışmada aktarılır.",
     noErpPriceGroup:
       "ERP'de fiyat grubu bulunamadı. ERP'de bir satış fiyat listesi tanımlayıp görevi yeniden çalıştırınız.",
   },
@@ -567,6 +569,8 @@ export const tr = {
     returnCancelNote: "Sipariş iade edildi / iptal edildi",
     waitingRate:
       "{{count}} döviz siparişi kur bekliyor ({{currencies}}). Faturalar ekranındaki Döviz Kurları bölümünden kuru girin; faturalar sonraki çalışmada kesilir.",
+    waitingVat:
+      "{{count}} sipariş KDV oranı bekliyor: {{skus}} stok kodlarının KDV oranı ERP'de bulunamadı (satış kanalı siparişte KDV oranı vermiyor). Stok kartlarını ERP'de tanımlayın; faturalar sonraki çalışmada kesilir.",
     waitingData:
       "{{count}} sipariş e-Arşiv için bekliyor: {{reasons}}. Eksikleri tamamlayın; faturalar bir sonraki çalışmada kesilir.",
     ratesTitle: "Döviz Kurları",

@@ -121,6 +121,8 @@ export const zh: MessageCatalog = {
     runRefusedLicence: "{{job}} 未运行：您的 {{licence}} 许可证已过期。",
     alreadyRunning: "此任务已在排队或运行中。",
     noShopStockLocation: "店铺中没有库存位置。",
+    vatRateMissing:
+      "订单等待中：ERP 中没有 SKU {{skus}} 的增值税率（销售渠道的订单不含税率，税率取自 ERP 库存卡）。请在 ERP 中定义带税率的库存卡；订单将在下次运行时传输。",
     noErpPriceGroup: "ERP 中没有价格组。",
   },
   fileExchange: {
@@ -508,6 +510,8 @@ export const zh: MessageCatalog = {
     returnCancelNote: "订单已退货 / 已取消",
     waitingRate:
       "{{count}} 个外币订单正在等待汇率（{{currencies}}）。请在发票页面的汇率部分输入汇率；下次运行时开具发票。",
+    waitingVat:
+      "{{count}} 个订单正在等待增值税率：ERP 中没有 SKU {{skus}} 的税率（销售渠道不提供税率）。请在 ERP 中定义库存卡；发票将在下次运行时开具。",
     waitingData: "{{count}} 个订单正在等待电子存档发票：{{reasons}}。请补全缺失信息；下次运行时开具发票。",
     ratesTitle: "汇率",
     ratesHint:

@@ -2,7 +2,8 @@ import type { Order } from "@ep/connectors";
 import { isConnectorError, isReturned, sleep } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { failureText, systemNamesOf } from "../runs/failure-text.ts";
+import { erpVatRates, fillVatRates, lacksVatRates, type VatRatesOf } from "../pricing/order-vat.ts";
+import { failureText, MerchantFacingError, systemNamesOf } from "../runs/failure-text.ts";
 import { orderLedger, syncCursors } from "../store/schema.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
 import { type Flow, type FlowContext, failRecord } from "./flow.ts";
@@ -29,8 +30,9 @@ type LedgerRow = typeof orderLedger.$inferSelect;
  *    (found missing, created once) or one (found, confirmed), never two.
  */
 export const orderTransfer: Flow = async (ctx) => {
+  const vatRates = erpVatRates(ctx.erp);
   if (!ctx.onlyKeys) {
-    const moved = await ingestOrders(ctx);
+    const moved = await ingestOrders(ctx, vatRates);
     await settleReturns(ctx, (key) => erpRefOf(ctx, key));
     // New orders and cancellations change what the other channels may offer: they update those SKUs now.
     if (moved.length > 0) await ctx.ordersMoved?.(moved);
@@ -46,7 +48,7 @@ export const orderTransfer: Flow = async (ctx) => {
   const worker = async () => {
     while (next < queue.length && !ctx.signal.aborted) {
       const item = queue[next++]!;
-      const outcome = await transferOne(ctx, item.row, customers, item.lockRetries > 0);
+      const outcome = await transferOne(ctx, item.row, customers, vatRates, item.lockRetries > 0);
       if (typeof outcome === "string") continue;
       if (outcome.locked && item.lockRetries < LOCK_RETRIES) {
         item.lockRetries++;
@@ -66,7 +68,7 @@ export const orderTransfer: Flow = async (ctx) => {
 };
 
 /** Ingests the orders changed since the cursor; answers the SKUs of new orders and of new cancellations. */
-async function ingestOrders(ctx: FlowContext): Promise<string[]> {
+async function ingestOrders(ctx: FlowContext, vatRates: VatRatesOf): Promise<string[]> {
   const moved: string[] = [];
   const stream = `orders:${ctx.shopConnectionId}`;
   const [cursorRow] = await ctx.db
@@ -81,9 +83,12 @@ async function ingestOrders(ctx: FlowContext): Promise<string[]> {
     const page = await ctx.shop.listOrders({ since, pageToken });
     ctx.tally.read(page.items.length);
     // An order listed twice on a page (it changed while the shop paged) is ingested once, as last seen.
-    const wanted = uniqueByKey(
-      page.items.filter((o) => shouldTransfer(ctx, o)),
-      (o) => ledgerKeyOf(ctx, o),
+    const wanted = await withErpVatRates(
+      uniqueByKey(
+        page.items.filter((o) => shouldTransfer(ctx, o)),
+        (o) => ledgerKeyOf(ctx, o),
+      ),
+      vatRates,
     );
     if (wanted.length > 0) {
       const rows = await ctx.db
@@ -129,6 +134,17 @@ async function ingestOrders(ctx: FlowContext): Promise<string[]> {
       });
   }
   return moved;
+}
+
+/**
+ * Orders as the ledger keeps them: lines without their source's VAT rate take the ERP item's now, so the
+ * invoice flow reads them too (payloads are refreshed here). Best effort: an ERP that cannot answer now
+ * leaves them unknown, and the transfer asks again (refusing the order if the ERP has no rate).
+ */
+async function withErpVatRates(orders: Order[], vatRates: VatRatesOf): Promise<Order[]> {
+  if (!orders.some(lacksVatRates)) return orders;
+  const rates = await vatRates().catch(() => undefined);
+  return rates ? orders.map((o) => (lacksVatRates(o) ? fillVatRates(o, rates).order : o)) : orders;
 }
 
 /**
@@ -274,12 +290,13 @@ async function transferOne(
   ctx: FlowContext,
   candidate: LedgerRow,
   customers: CustomerAccounts,
+  vatRates: VatRatesOf,
   retry: boolean,
 ): Promise<"done" | "skipped" | "failed" | Transient> {
   const claimed = await claim(ctx, candidate.id);
   if (!claimed) return "skipped";
   const { row } = claimed;
-  const order = row.payload as Order;
+  let order = row.payload as Order;
   const erpRef = erpRefOf(ctx, row.orderNo);
   try {
     // Anything that may have reached the ERP before is looked up first.
@@ -300,6 +317,13 @@ async function transferOne(
     }
     // Counted once per run, however often a lock sends the order round again.
     if (!retry) ctx.tally.changed(1);
+    // A line without its source's rate (Amazon) takes the ERP item's; none there: refused, never 0 %.
+    if (lacksVatRates(order)) {
+      const filled = fillVatRates(order, await vatRates());
+      if (filled.missing.length > 0)
+        throw new MerchantFacingError("engine.vatRateMissing", { skus: filled.missing.join(", ") });
+      order = filled.order;
+    }
     const customerCode = row.erpCustomerCode ?? (await customers.codeFor(order));
     // A channel's order names its channel where the ERP keeps it: the sales channel field (mapped to the
     // ERP's code like the shop's channels), the document series chosen for the channel, and the reference.
@@ -323,6 +347,8 @@ async function transferOne(
       state: "confirmed",
       erpDocumentId: created.documentId,
       erpCustomerCode: customerCode,
+      // With the rates the ERP document was written with: the invoice issues the same ones.
+      payload: order,
       confirmedAt: ctx.now(),
       lastError: null,
       lockOwner: null,

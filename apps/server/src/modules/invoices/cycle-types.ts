@@ -1,5 +1,6 @@
 import type { EInvoiceProvider, ShopConnector } from "@ep/connectors";
 import type { EInvoiceProfile, EInvoiceUserDirectory } from "@ep/einvoice";
+import type { VatRatesOf } from "@ep/engine";
 import type { Db } from "../../platform/db/database.ts";
 
 /** The invoice job's settings (Sipariş Entegrasyonu › Fatura). */
@@ -40,6 +41,11 @@ export interface InvoiceCycleInput {
    * claimed and recorded (feedback.ts), instead of the shop's attachment.
    */
   marketplace?: boolean;
+  /**
+   * The ERP items' VAT rates, for lines whose source gave none (Amazon). Absent (no ERP): such an order
+   * waits, never a 0 % invoice.
+   */
+  vatRates?: VatRatesOf;
   settings: InvoiceJobSettings;
   /** The signed link the shop order carries: the invoice as a page and PDF (routes.ts customerLink). */
   invoiceLink?: (invoice: { id: number; companyId: number; ettn: string }) => string;
@@ -64,6 +70,10 @@ export interface InvoiceCycleReport {
   waitingData: number;
   /** What they lack, in Turkish (einvoice's internetSaleProblems). */
   waitingDataReasons: string[];
+  /** Orders left unnumbered: a line without its source's VAT rate and none on its ERP item. */
+  waitingVat: number;
+  /** Those SKUs. */
+  waitingVatSkus: string[];
   /** Generated for the file export (no provider). */
   generated: number;
   sent: number;

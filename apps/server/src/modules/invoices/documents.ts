@@ -1,6 +1,7 @@
-import { type Order, statusSays } from "@ep/connectors";
+import type { Order } from "@ep/connectors";
+import { message } from "@ep/contracts";
 import { buildUblInvoice, invoiceDocument, paidByInvoiceDay, VAT_EXEMPTION_351 } from "@ep/einvoice";
-import { engineSchema } from "@ep/engine";
+import { engineSchema, lacksVatRates } from "@ep/engine";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.ts";
@@ -51,20 +52,17 @@ export function preparedRows(input: InvoiceCycleInput, extra?: ReturnType<typeof
 
 export type PreparedRow = Awaited<ReturnType<typeof preparedRows>>[number];
 
-/**
- * Whether the order's line VAT rates are the source's own: Amazon's order answer holds amounts only, so its
- * connector writes 0 for "unknown" (amazon/VERIFIED.md); the ERP item's rate must come in first.
- */
-function vatRatesKnown(order: Order): boolean {
-  return !statusSays(/^amazon/i, order.salesChannel);
-}
-
 export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sellerFromCompany>>) {
   const { invoice, payload, returnOf } = row;
   const order =
     invoice.profile === "EARSIVFATURA"
       ? paidByInvoiceDay(payload as Order, invoice.issueDate)
       : (payload as Order);
+  // prepareSales numbers only orders whose rates are known; never a 0 % document for an unknown rate.
+  if (lacksVatRates(order)) {
+    const skus = order.lines.filter((l) => l.vatRateUnknown).map((l) => l.sku);
+    throw new RangeError(message("einvoices.waitingVat", { count: 1, skus: skus.join(", ") }));
+  }
   const header = {
     profile: invoice.profile,
     type: invoice.type,
@@ -74,9 +72,8 @@ export function buildFor(row: PreparedRow, seller: Awaited<ReturnType<typeof sel
     // Rows from before migration 0048 kept no time: they were numbered when created.
     issueTime: invoice.issueTime ?? turkishTime(invoice.createdAt),
     // 0 % VAT lines (books, …) are issued with 351, as einvoice's README decides; written only on a 0,00
-    // VAT subtotal. Not for a source whose 0 means "unknown" (Amazon): that order stays refused, never a
-    // wrong 0 % invoice.
-    ...(vatRatesKnown(order) ? { vatExemption: VAT_EXEMPTION_351 } : {}),
+    // VAT subtotal (a rate the source did not give was filled from the ERP item above).
+    vatExemption: VAT_EXEMPTION_351,
     ...(invoice.exchangeRate ? { exchangeRate: invoice.exchangeRate } : {}),
     ...(invoice.type === "IADE" && returnOf
       ? { returnOf: { number: returnOf.number, issueDate: returnOf.issueDate } }

@@ -1,5 +1,5 @@
 import { message } from "@ep/contracts";
-import { FLOWS, type Flow } from "@ep/engine";
+import { erpVatRates, FLOWS, type Flow } from "@ep/engine";
 import type { AppContext } from "../../platform/context.ts";
 import { runInvoiceCycle } from "./issue.ts";
 import { customerLink } from "./links.ts";
@@ -29,6 +29,7 @@ export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
       shop: flow.shop,
       // A channel's connector takes the link and the tracking number back (feedback.ts).
       marketplace: Boolean(flow.channel),
+      vatRates: erpVatRates(flow.erp),
       settings: await loadInvoiceSettings(ctx, flow.companyId),
       invoiceLink: (invoice) => customerLink(ctx, invoice),
       now: () => ctx.clock.now(),
@@ -49,6 +50,10 @@ export function invoiceFlow(ctx: Omit<AppContext, "engine">): Flow {
           count: report.waitingData,
           reasons: report.waitingDataReasons.join("; "),
         }),
+      );
+    if (report.waitingVat > 0)
+      flow.tally.note(
+        message("einvoices.waitingVat", { count: report.waitingVat, skus: report.waitingVatSkus.join(", ") }),
       );
     if (report.transient > 0)
       flow.tally.note(message("engine.reportTransientLeft", { count: report.transient }));

@@ -23,6 +23,8 @@ export async function runInvoiceCycle(input: InvoiceCycleInput): Promise<Invoice
     waitingCurrencies: [],
     waitingData: 0,
     waitingDataReasons: [],
+    waitingVat: 0,
+    waitingVatSkus: [],
     generated: 0,
     sent: 0,
     adopted: 0,

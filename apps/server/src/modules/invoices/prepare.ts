@@ -6,7 +6,7 @@ import {
   internetSaleProblems,
   paidByInvoiceDay,
 } from "@ep/einvoice";
-import { engineSchema } from "@ep/engine";
+import { engineSchema, fillVatRates, lacksVatRates } from "@ep/engine";
 import { and, asc, eq } from "drizzle-orm";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
 import type { InvoiceCycleInput, InvoiceCycleReport } from "./cycle-types.ts";
@@ -58,9 +58,25 @@ export async function prepareSales(input: InvoiceCycleInput, report: InvoiceCycl
   const seller = await sellerFromCompany(db, companyId);
   const waiting = new Set<string>();
   const lacking = new Set<string>();
+  const noVat = new Set<string>();
+  // Read once a pass, only when an order needs them; an ERP that cannot answer leaves those orders waiting.
+  let erpRates: Promise<ReadonlyMap<string, number>> | undefined;
+  const vatRates = () => {
+    erpRates ??= input.vatRates?.().catch(() => new Map()) ?? Promise.resolve(new Map());
+    return erpRates;
+  };
   for (const row of orders) {
-    const order = row.payload as Order;
+    let order = row.payload as Order;
     if (!isEligible(order, input.settings.invoiceWhen, input.marketplace)) continue;
+    // A line without its source's VAT rate (Amazon) takes the ERP item's, kept on the ledger's order for
+    // the document; none there (or no ERP): the order waits unnumbered, never a 0 % invoice.
+    const withRates = lacksVatRates(order) ? fillVatRates(order, await vatRates()) : undefined;
+    if (withRates && withRates.missing.length > 0) {
+      report.waitingVat++;
+      for (const sku of withRates.missing) noVat.add(sku);
+      continue;
+    }
+    if (withRates) order = withRates.order;
     const at = now();
     const rate = rateFor(order, turkishDate(at), merchantRates);
     if (rate === undefined) {
@@ -119,6 +135,13 @@ export async function prepareSales(input: InvoiceCycleInput, report: InvoiceCycl
           .returning({ id: einvoices.id });
         // Another worker invoiced it meanwhile: give the number back with the rollback.
         if (inserted.length === 0) throw new AlreadyInvoiced();
+        if (withRates)
+          await tx
+            .update(orderLedger)
+            .set({ payload: withRates.order })
+            .where(
+              and(eq(orderLedger.shopConnectionId, shopConnectionId), eq(orderLedger.orderNo, row.orderNo)),
+            );
       });
       report.prepared++;
     } catch (error) {
@@ -127,4 +150,5 @@ export async function prepareSales(input: InvoiceCycleInput, report: InvoiceCycl
   }
   report.waitingCurrencies = [...waiting].sort();
   report.waitingDataReasons = [...lacking];
+  report.waitingVatSkus = [...noVat];
 }

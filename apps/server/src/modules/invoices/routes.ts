@@ -6,6 +6,7 @@ import {
   isFileInvoiceType,
 } from "@ep/connectors";
 import { currencyCode, dayParam, exchangeRateSchema, idParam } from "@ep/contracts";
+import { erpVatRates } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -390,6 +391,7 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         shopConnectionId: opened.shopConnectionId,
         provider,
         shop: opened.shop,
+        vatRates: erpVatRates(opened.erp),
         settings: await loadInvoiceSettings(ctx, companyId),
         invoiceLink: (invoice) => customerLink(ctx, invoice),
         now: () => ctx.clock.now(),
@@ -411,6 +413,7 @@ export function invoiceCompanyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           provider,
           shop: ofChannel.shop,
           marketplace: true,
+          vatRates: erpVatRates(ofChannel.erp),
           settings: await loadInvoiceSettings(ctx, companyId),
           invoiceLink: (invoice) => customerLink(ctx, invoice),
           now: () => ctx.clock.now(),
