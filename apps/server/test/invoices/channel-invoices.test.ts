@@ -1,14 +1,17 @@
 import {
   CallCounter,
   createAmazonConnector,
+  createMikroConnector,
   createTrendyolConnector,
   InMemoryRateLimitStore,
   type Order,
   startAmazonEmulator,
+  startMikroEmulator,
   startTrendyolEmulator,
   startUyumsoftEmulator,
   type TrendyolEmulator,
 } from "@ep/connectors";
+import { erpVatRates } from "@ep/engine";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveChannel } from "../../src/modules/connections/repository.ts";
@@ -256,6 +259,8 @@ describe("Amazon Türkiye: no invoice link to send, the shipment confirmed once"
     const amazonNow = () => Date.now() + offset;
     const amazon = await startAmazonEmulator({ seed: 38, productCount: 20, orderCount: 6, now: amazonNow });
     offset = 5 * 60_000;
+    // The merchant's ERP holds the same catalogue (same seed and count: same SKUs, with their VAT rates).
+    const mikro = await startMikroEmulator({ host: "127.0.0.1", seed: 38, productCount: 20 });
     try {
       const { companyId, token } = await signedIn();
       await setSellerData(server.ctx, companyId);
@@ -265,13 +270,8 @@ describe("Amazon Türkiye: no invoice link to send, the shipment confirmed once"
         credentials: amazon.credentials,
       });
       const shop = () => createAmazonConnector(amazon.credentials, noRetries(companyId, amazonNow));
-      // Amazon's order answer carries no VAT rate (amazon/VERIFIED.md): without one the service refuses the
-      // invoice (a 0 % line needs an exemption code). The rate is the catalogue's (20 %), as the merchant's ERP
-      // item gives it; taking it from the ERP automatically is not built yet.
-      const orders = (await shop().listOrders({})).items.slice(0, 3).map((o) => ({
-        ...o,
-        lines: o.lines.map((l) => ({ ...l, vatRate: l.vatRate || 20 })),
-      }));
+      // Amazon's order answer carries no VAT rate (amazon/VERIFIED.md): the invoice takes the ERP item's.
+      const orders = (await shop().listOrders({})).items.slice(0, 3);
       expect(orders.length).toBeGreaterThan(0);
       await putOrdersInLedger(server.ctx, companyId, channel.id, orders);
       let clock = Date.parse("2026-11-28T10:00:00Z");
@@ -283,6 +283,7 @@ describe("Amazon Türkiye: no invoice link to send, the shipment confirmed once"
           provider: uyumsoftProvider(uyumsoft, companyId),
           shop: shop(),
           marketplace: true,
+          vatRates: erpVatRates(createMikroConnector(mikro.credentials, noRetries(companyId))),
           settings: { series: "AMZ", draft: false, invoiceWhen: "paid", eInvoiceProfile: "TEMELFATURA" },
           invoiceLink: (invoice) => customerLink(server.ctx, invoice),
           now: () => new Date(clock),
@@ -317,7 +318,7 @@ describe("Amazon Türkiye: no invoice link to send, the shipment confirmed once"
       const [after] = await server.ctx.database.db.select().from(einvoices).where(eq(einvoices.id, row.id));
       expect(after?.attachAttempts).toBe(1);
     } finally {
-      await amazon.close();
+      await Promise.all([amazon.close(), mikro.close()]);
     }
   }, 120_000);
 });

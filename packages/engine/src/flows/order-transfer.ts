@@ -348,7 +348,7 @@ async function transferOne(
       erpDocumentId: created.documentId,
       erpCustomerCode: customerCode,
       // With the rates the ERP document was written with: the invoice issues the same ones.
-      payload: order,
+      ...(order !== row.payload ? { payload: order } : {}),
       confirmedAt: ctx.now(),
       lastError: null,
       lockOwner: null,
