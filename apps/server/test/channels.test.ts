@@ -46,7 +46,12 @@ async function boot(): Promise<Running> {
 }
 
 async function runJob(app: FastifyInstance, token: string, jobId: number) {
-  const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
+  // A targeted stock run (an order on another channel starts one) may hold the job: 409 until it ends.
+  let started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
+  for (let i = 0; i < 600 && started.status === 409; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
+  }
   expect(started.status).toBe(200);
   const runId = started.body.data.runId as number;
   for (let i = 0; i < 1200; i++) {
