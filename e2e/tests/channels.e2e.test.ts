@@ -179,9 +179,10 @@ describe("sales channels beside the shop, for a new company", () => {
     await page.goto("/dashboard");
     await waitForShell(page);
     const jobs = page.getByTestId("integration-jobs-card");
-    await eventually(() => page.getByTestId("integration-job-row").count()).toBe(7 + 3 * 2);
+    // Each marketplace's stock, price, order and invoice jobs.
+    await eventually(() => page.getByTestId("integration-job-row").count()).toBe(7 + 4 * 2);
     for (const name of ["Trendyol", channels[1]!.name]) {
-      expect(await jobs.getByText(name, { exact: true }).count()).toBe(3);
+      expect(await jobs.getByText(name, { exact: true }).count()).toBe(4);
     }
 
     // Removing a channel asks first, then takes its jobs with it.

@@ -28,8 +28,8 @@ describe("signed-in panel (demo company)", () => {
       expect(await jobs.textContent()).toContain(text);
     }
     // Every channel's jobs by default: the demo sells on its shop (7 jobs) and on two marketplaces
-    // (stock, price and orders each, issue 37).
-    expect(await page.getByTestId("integration-job-row").count()).toBe(13);
+    // (stock, price, orders and invoices each, issue 37).
+    expect(await page.getByTestId("integration-job-row").count()).toBe(7 + 4 * 2);
     expect(await page.getByTestId("connection-card").textContent()).toContain("API Ayarları");
     expect(
       await page.getByTestId("licence-card").getByTestId("licence-expiry").first().textContent(),

@@ -19,7 +19,12 @@ export const DRILL_HEADER = "x-sandbox-drill";
 /** Tenants kept in memory per system; the least recently used (never a pinned one) make room. */
 const MAX_TENANTS = 100;
 
-type Tenant = { instance: Promise<SandboxInstance>; usedAt: number; pinned: boolean };
+type Tenant = {
+  instance: Promise<SandboxInstance>;
+  usedAt: number;
+  pinned: boolean;
+  profile: SandboxProfile;
+};
 
 /**
  * The sandbox tenants of every built-in system. A company's tenant key and logins are derived from
@@ -182,10 +187,17 @@ export class SandboxHub {
   ): Promise<SandboxInstance> {
     const key = `${system.system}/${companyId}`;
     const found = this.tenants.get(key);
-    if (found) {
+    // The demo's tenants hold the demo's larger catalogue: one a run started first (a run queued before a
+    // restart, picked up before the demo pinned its tenants) with the standard one is rebuilt, or the
+    // demo's orders would name SKUs its ERP does not have.
+    if (found && !(profile === "demo" && found.profile !== "demo")) {
       found.usedAt = Date.now();
       found.pinned ||= pin;
       return found.instance;
+    }
+    if (found) {
+      this.tenants.delete(key);
+      void found.instance.then((t) => t.close()).catch(() => undefined);
     }
     this.evict();
     const credentials = this.credentials(system, companyId);
@@ -197,7 +209,7 @@ export class SandboxHub {
       profile,
       arrivals,
     });
-    this.tenants.set(key, { instance, usedAt: Date.now(), pinned: pin });
+    this.tenants.set(key, { instance, usedAt: Date.now(), pinned: pin, profile });
     instance.catch(() => this.tenants.delete(key));
     this.logger.info({ system: system.system, companyId, profile }, "sandbox tenant started");
     return instance;

@@ -291,13 +291,6 @@ export class WebhookService {
     let started = 0;
     for (const row of rows) {
       const requestedAt = row.rerunRequestedAt ?? new Date(0);
-      const cleared = await this.db
-        .update(webhookEndpoints)
-        .set({ rerunRequestedAt: null })
-        .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.rerunRequestedAt, requestedAt)))
-        .returning({ id: webhookEndpoints.id });
-      // Another sweep (another server process) took this request.
-      if (cleared.length === 0) continue;
       const [job] = await this.db
         .select()
         .from(engineSchema.jobs)
@@ -309,11 +302,19 @@ export class WebhookService {
             isNull(engineSchema.jobs.connectionId),
           ),
         );
-      if (!job?.isEnabled) continue;
-      const result = await enqueueRun(this.ctx.engine.deps, row.companyId, job.id, "webhook");
-      // A run is still active: the request stays (with its first time) for a later sweep.
-      if ("alreadyActive" in result) await this.requestRerun(row.id, requestedAt);
-      else if ("runId" in result) started++;
+      // The request is cleared only once its run is queued: there is never a moment with neither (a
+      // process stopped in between leaves the request, and the next sweep queues a run: one too many,
+      // never one too few). A run still active (or queued by another sweep) keeps the request, with its
+      // first time, for a later sweep. A delivery arriving before the clear is covered by the queued run.
+      const result = job?.isEnabled
+        ? await enqueueRun(this.ctx.engine.deps, row.companyId, job.id, "webhook")
+        : undefined;
+      if (result && "alreadyActive" in result) continue;
+      await this.db
+        .update(webhookEndpoints)
+        .set({ rerunRequestedAt: null })
+        .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.rerunRequestedAt, requestedAt)));
+      if (result && "runId" in result) started++;
     }
     return started;
   }
