@@ -97,7 +97,7 @@ describe("sales channels beside the shop, for a new company", () => {
     await page.keyboard.press("Escape");
     await addDialog.waitFor({ state: "detached" });
 
-    // Trendyol's settings: 2 units held back, 10 % markup rounded to ,90, orders prefixed "TYE-".
+    // Trendyol's settings: 2 units held back, 10 % markup rounded to ,90, orders prefixed "TYE-", not invoiced.
     const trendyol = card.getByTestId("channel-trendyol");
     await trendyol.getByRole("button", { name: "Ayarlar" }).click();
     const settings = page.getByRole("dialog", { name: "Trendyol ayarları" });
@@ -106,6 +106,11 @@ describe("sales channels beside the shop, for a new company", () => {
     await settings.getByLabel("Fiyat farkı (%)").fill("10");
     await settings.getByText(",90", { exact: true }).click();
     await settings.getByLabel("Sipariş öneki", { exact: false }).fill("TYE-");
+    // Its orders are not invoiced by the panel (on by default).
+    const invoices = settings.getByRole("switch", { name: "Bu kanalın siparişlerini faturala" });
+    expect(await invoices.isChecked()).toBe(true);
+    await settings.getByText("Bu kanalın siparişlerini faturala", { exact: true }).click();
+    expect(await invoices.isChecked()).toBe(false);
     expect(await settledAxe(page, "settings dialog")).toEqual([]);
     await settings.getByRole("button", { name: "Kaydet" }).click();
     await eventually(() =>
@@ -116,6 +121,7 @@ describe("sales channels beside the shop, for a new company", () => {
       safety: { units: 2 },
       priceRule: { markupPercent: 10, rounding: "90" },
       orderPrefix: "TYE-",
+      invoices: false,
     });
     // Tested again from its row: still connected.
     await trendyol.getByRole("button", { name: "Bağlantıyı Test Et" }).click();
