@@ -122,19 +122,33 @@ export async function signInAsDemo(page: Page): Promise<void> {
 }
 
 /**
+ * "Deneme sistemlerine bağlan" from a compact button (dashboard, first steps) in `scope`: its dialog,
+ * with the marketplace sandboxes named in `channels` ticked, confirmed.
+ */
+export async function connectSandboxes(scope: Page | Locator, channels: string[] = []): Promise<void> {
+  const page = "goto" in scope ? scope : scope.page();
+  await scope.getByRole("button", { name: "Deneme sistemlerine bağlan" }).first().click();
+  const dialog = page.getByRole("dialog");
+  for (const name of channels) await dialog.getByRole("checkbox", { name, exact: true }).check();
+  await dialog.getByTestId("sandbox-confirm").click();
+}
+
+/**
  * A new company (registered by API) signed in on a new page, with its sandboxes connected through the
- * dashboard's one-click button; `timeout` is how long the connection may take.
+ * dashboard's button (and the marketplaces named in `channels` as sandbox channels); `timeout` is how
+ * long the connection may take.
  */
 export async function signInWithSandboxes(
   browser: { newPage(): Promise<Page> },
   systems: Partial<TestUser>,
   timeout = 30_000,
+  channels: string[] = [],
 ): Promise<{ user: TestUser; page: Page }> {
   const user = newUser(systems);
   await registerByApi(user);
   const page = await browser.newPage();
   await signIn(page, user.email, user.password);
-  await page.getByRole("button", { name: "Deneme sistemlerine bağlan" }).first().click();
+  await connectSandboxes(page, channels);
   await expect
     .poll(() => page.getByText("Deneme sistemlerine bağlandınız.", { exact: false }).count(), { timeout })
     .toBe(1);

@@ -97,7 +97,7 @@ describe("sales channels beside the shop, for a new company", () => {
     await page.keyboard.press("Escape");
     await addDialog.waitFor({ state: "detached" });
 
-    // Trendyol's settings: 2 units held back, 10 % markup rounded to ,90, orders prefixed "TYE-".
+    // Trendyol's settings: 2 units held back, 10 % markup rounded to ,90, orders prefixed "TYE-", not invoiced.
     const trendyol = card.getByTestId("channel-trendyol");
     await trendyol.getByRole("button", { name: "Ayarlar" }).click();
     const settings = page.getByRole("dialog", { name: "Trendyol ayarları" });
@@ -106,6 +106,11 @@ describe("sales channels beside the shop, for a new company", () => {
     await settings.getByLabel("Fiyat farkı (%)").fill("10");
     await settings.getByText(",90", { exact: true }).click();
     await settings.getByLabel("Sipariş öneki", { exact: false }).fill("TYE-");
+    // Its orders are not invoiced by the panel (on by default).
+    const invoices = settings.getByRole("switch", { name: "Bu kanalın siparişlerini faturala" });
+    expect(await invoices.isChecked()).toBe(true);
+    await invoices.uncheck();
+    expect(await invoices.isChecked()).toBe(false);
     expect(await settledAxe(page, "settings dialog")).toEqual([]);
     await settings.getByRole("button", { name: "Kaydet" }).click();
     await eventually(() =>
@@ -116,12 +121,14 @@ describe("sales channels beside the shop, for a new company", () => {
       safety: { units: 2 },
       priceRule: { markupPercent: 10, rounding: "90" },
       orderPrefix: "TYE-",
+      invoices: false,
     });
     // Tested again from its row: still connected.
     await trendyol.getByRole("button", { name: "Bağlantıyı Test Et" }).click();
     await eventually(() => page.getByText("Bağlantı başarılı", { exact: false }).count()).toBeGreaterThan(0);
 
-    // Each channel's jobs through the channel selector: stock and price on the product screen, orders here.
+    // Each channel's jobs through the channel selector: stock and price on the product screen, orders and
+    // invoices here.
     await page.goto("/integration/order");
     await waitForShell(page);
     const select = page.getByRole("combobox", { name: "Satış kanalı" });
@@ -130,7 +137,10 @@ describe("sales channels beside the shop, for a new company", () => {
       await select.click();
       await page.getByRole("option", { name: channel.name, exact: true }).click();
       const orderCard = page.locator('[data-testid="job-card"][data-job-type="OrderIntegration"]');
-      await eventually(() => cards.count()).toBe(1);
+      // Its order transfer and its invoice job (marketplace orders are invoiced by the seller).
+      await eventually(async () =>
+        (await cards.evaluateAll((els) => els.map((e) => e.getAttribute("data-job-type")))).sort(),
+      ).toEqual(["InvoiceIntegration", "OrderIntegration"]);
       expect(await orderCard.getByTestId("job-channel").textContent()).toBe(channel.name);
       // Run its order transfer now (unless the scheduler's first run of it is under way) and wait for it.
       const before = (await orderRuns(page, channel.id)).length;
@@ -179,7 +189,7 @@ describe("sales channels beside the shop, for a new company", () => {
     await page.goto("/dashboard");
     await waitForShell(page);
     const jobs = page.getByTestId("integration-jobs-card");
-    // Each marketplace's stock, price, order and invoice jobs.
+    // The shop's 7, and each marketplace's stock, price, order and invoice jobs.
     await eventually(() => page.getByTestId("integration-job-row").count()).toBe(7 + 4 * 2);
     for (const name of ["Trendyol", channels[1]!.name]) {
       expect(await jobs.getByText(name, { exact: true }).count()).toBe(4);

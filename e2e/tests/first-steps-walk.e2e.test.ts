@@ -1,7 +1,14 @@
 import { mkdirSync } from "node:fs";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { expectPath, fillRegistration, newUser, type TestUser, waitForShell } from "../support/app.ts";
+import {
+  connectSandboxes,
+  expectPath,
+  fillRegistration,
+  newUser,
+  type TestUser,
+  waitForShell,
+} from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 /**
@@ -78,7 +85,7 @@ describe.each(WIDTHS)("a newcomer's first steps at %i px (issue 40, Done when)",
     expect(await page.getByTestId("freshness-empty").count()).toBe(1);
     await shot(page, width, "api-1-checklist");
 
-    await step(page, "erp").getByRole("button", { name: "Deneme sistemlerine bağlan" }).click();
+    await connectSandboxes(step(page, "erp"));
     await eventually(() => step(page, "erp").getAttribute("data-done")).toBe("true");
     await eventually(() => step(page, "shop").getAttribute("data-done")).toBe("true");
     await eventually(() => step(page, "firstSync").getByRole("link").count()).toBe(1);
@@ -171,7 +178,7 @@ describe.each(WIDTHS)("a newcomer's first steps at %i px (issue 40, Done when)",
 
     await page.goBack();
     await waitForShell(page);
-    await step(page, "erp").getByRole("button", { name: "Deneme sistemlerine bağlan" }).click();
+    await connectSandboxes(step(page, "erp"));
     await eventually(() => step(page, "erp").getAttribute("data-done")).toBe("true");
     await eventually(() => step(page, "einvoice").getAttribute("data-done")).toBe("true");
     await shot(page, width, "einvoice-3-sandbox");

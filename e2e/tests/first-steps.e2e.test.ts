@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { expectPath, newUser, registerByApi, signIn, waitForShell } from "../support/app.ts";
+import {
+  connectSandboxes,
+  expectPath,
+  newUser,
+  registerByApi,
+  signIn,
+  waitForShell,
+} from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
@@ -39,7 +46,7 @@ describe("first steps on a new company's dashboard (issue 40 item 1)", () => {
     await waitForShell(page);
 
     // The sandbox, offered in the ERP step at the top: both connection steps tick.
-    await card.getByRole("button", { name: "Deneme sistemlerine bağlan" }).click();
+    await connectSandboxes(card);
     await eventually(() => card.getByTestId("first-step-erp").getAttribute("data-done")).toBe("true");
     await eventually(() => card.getByTestId("first-step-shop").getAttribute("data-done")).toBe("true");
     // The toast names the screens the runs start from.

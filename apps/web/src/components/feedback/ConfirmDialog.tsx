@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Text } from "@mantine/core";
+import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import type { ReactNode } from "react";
 
 /**
@@ -18,6 +18,7 @@ export function ConfirmDialog({
   onClose,
   confirmTestId,
   confirmColor = "red",
+  children,
 }: {
   opened: boolean;
   title: string;
@@ -32,6 +33,8 @@ export function ConfirmDialog({
   confirmTestId?: string;
   /** Red for what cannot be undone; another colour for a change that keeps everything. */
   confirmColor?: string;
+  /** A choice the action takes (below the message, outside its paragraph). */
+  children?: ReactNode;
 }) {
   return (
     <Modal
@@ -45,6 +48,7 @@ export function ConfirmDialog({
       <Text size="sm" mb="md">
         {message}
       </Text>
+      {children && <Stack mb="md">{children}</Stack>}
       {error && (
         <Alert color="red" variant="light" role="alert" mb="md">
           {error}

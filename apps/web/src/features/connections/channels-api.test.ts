@@ -34,4 +34,22 @@ describe("a channel's settings form (Pazaryeri Kanalları › Ayarlar)", () => {
     });
     expect(settingsOf(settingsForm({}), {})).toEqual({});
   });
+
+  it("shows invoicing on when the channel never set it, and sends only a switch turned off", () => {
+    // Absent means on (the server invoices the channel's orders like the shop's).
+    expect(settingsForm({}).invoices).toBe(true);
+    expect(settingsForm({ invoices: true }).invoices).toBe(true);
+    expect(settingsForm({ invoices: false }).invoices).toBe(false);
+    expect(settingsOf({ ...settingsForm({}), invoices: false }, {})).toEqual({ invoices: false });
+    expect(settingsOf(settingsForm({}), {})).toEqual({});
+    // Turned back on: no longer false; an explicit "on" stored before stays as it was.
+    expect(settingsOf({ ...settingsForm({ invoices: false }), invoices: true }, { invoices: false })).toEqual(
+      {},
+    );
+    expect(settingsOf(settingsForm({ invoices: true }), { invoices: true })).toEqual({ invoices: true });
+    expect(settingsOf(settingsForm({ invoices: false, orderPrefix: "N-" }), { invoices: false })).toEqual({
+      orderPrefix: "N-",
+      invoices: false,
+    });
+  });
 });

@@ -62,6 +62,8 @@ export type ChannelSettingsForm = {
   minimum: string;
   orderPrefix: string;
   orderSeries: string;
+  /** The channel's orders get e-invoices (the PUT's `invoices`; absent means on). */
+  invoices: boolean;
 };
 
 const text = (n: number | undefined) => (n === undefined ? "" : String(n));
@@ -79,6 +81,7 @@ export function settingsForm(s: ChannelSettingsDto): ChannelSettingsForm {
     minimum: text(s.priceRule?.minimum),
     orderPrefix: s.orderPrefix ?? "",
     orderSeries: s.orderSeries ?? "",
+    invoices: s.invoices !== false,
   };
 }
 
@@ -109,5 +112,8 @@ export function settingsOf(form: ChannelSettingsForm, kept: ChannelSettingsDto):
     };
   if (form.orderPrefix.trim()) out.orderPrefix = form.orderPrefix.trim();
   if (form.orderSeries.trim()) out.orderSeries = form.orderSeries.trim();
+  // Off is sent as false; on stays absent (the server's default) unless it was stored explicitly.
+  if (!form.invoices) out.invoices = false;
+  else if (kept.invoices) out.invoices = true;
   return out;
 }

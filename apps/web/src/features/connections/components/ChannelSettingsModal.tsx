@@ -8,6 +8,7 @@ import {
   SegmentedControl,
   SimpleGrid,
   Stack,
+  Switch,
   Text,
   TextInput,
 } from "@mantine/core";
@@ -18,6 +19,9 @@ import { translateMessage } from "@/i18n";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
 import { type ChannelSettingsForm, settingsForm, settingsOf, useSaveChannelSettings } from "../channels-api";
+
+/** The form's typed fields (the invoicing switch is not text). */
+type TextField = Exclude<keyof ChannelSettingsForm, "invoices">;
 
 /** Where a field error of the settings PUT (`safety.units`, `priceRule.minimum`…) shows on the form. */
 const FIELD_OF: Record<string, keyof ChannelSettingsForm> = {
@@ -33,7 +37,7 @@ const FIELD_OF: Record<string, keyof ChannelSettingsForm> = {
 
 /**
  * A channel's settings: its safety stock (units or % of the pool), its share weight, its price rule
- * (markup, rounding to ,90 / ,99, a minimum) and how its orders are named in the ERP.
+ * (markup, rounding to ,90 / ,99, a minimum), how its orders are named in the ERP and whether they are invoiced.
  */
 export function ChannelSettingsModal({
   channel,
@@ -65,7 +69,7 @@ function SettingsFormBody({ channel, onDone }: { channel: ChannelDto; onDone: ()
   const [errors, setErrors] = useState<Partial<Record<keyof ChannelSettingsForm, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const save = useSaveChannelSettings();
-  const set = (key: keyof ChannelSettingsForm) => (e: { currentTarget: { value: string } }) => {
+  const set = (key: TextField) => (e: { currentTarget: { value: string } }) => {
     const value = e.currentTarget.value;
     setForm((f) => ({ ...f, [key]: value }));
   };
@@ -98,7 +102,7 @@ function SettingsFormBody({ channel, onDone }: { channel: ChannelDto; onDone: ()
     }
   };
 
-  const decimal = (key: keyof ChannelSettingsForm, label: string, description?: string) => (
+  const decimal = (key: TextField, label: string, description?: string) => (
     <TextInput
       label={label}
       description={description}
@@ -168,24 +172,35 @@ function SettingsFormBody({ channel, onDone }: { channel: ChannelDto; onDone: ()
           </Stack>
         </Fieldset>
         <Fieldset legend={t("connections.channels.ordersLegend")}>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput
-              label={t("connections.channels.orderPrefix")}
-              description={t("connections.channels.orderPrefixHelp")}
-              value={form.orderPrefix}
-              error={errors.orderPrefix}
-              onChange={set("orderPrefix")}
-              maxLength={8}
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <TextInput
+                label={t("connections.channels.orderPrefix")}
+                description={t("connections.channels.orderPrefixHelp")}
+                value={form.orderPrefix}
+                error={errors.orderPrefix}
+                onChange={set("orderPrefix")}
+                maxLength={8}
+              />
+              <TextInput
+                label={t("connections.channels.orderSeries")}
+                description={t("connections.channels.orderSeriesHelp")}
+                value={form.orderSeries}
+                error={errors.orderSeries}
+                onChange={set("orderSeries")}
+                maxLength={20}
+              />
+            </SimpleGrid>
+            <Switch
+              label={t("connections.channels.invoices")}
+              description={t("connections.channels.invoicesHelp")}
+              checked={form.invoices}
+              onChange={(e) => {
+                const invoices = e.currentTarget.checked;
+                setForm((f) => ({ ...f, invoices }));
+              }}
             />
-            <TextInput
-              label={t("connections.channels.orderSeries")}
-              description={t("connections.channels.orderSeriesHelp")}
-              value={form.orderSeries}
-              error={errors.orderSeries}
-              onChange={set("orderSeries")}
-              maxLength={20}
-            />
-          </SimpleGrid>
+          </Stack>
         </Fieldset>
         {formError && (
           <Alert color="red" variant="light" role="alert">

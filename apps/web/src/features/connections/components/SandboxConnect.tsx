@@ -20,24 +20,47 @@ export function SandboxBadge() {
 }
 
 /**
- * "Deneme sistemlerine bağlan": connects the company's ERP and shop to its own seeded sandboxes in
- * one click (the connections screen, the settings screens and the new company's dashboard). A company
- * that has saved a real login is asked first; that login is kept and comes back with "Gerçek sisteme geç".
+ * The marketplace sandboxes to connect as sales channels beside the shop (issue 37), none ticked by
+ * default: the same choice inline on the connections screen and in the compact button's dialog.
+ */
+function MarketplaceChoice({ value, onChange }: { value: string[]; onChange: (v: string[]) => void }) {
+  const { t } = useTranslation();
+  const offered = (useChannelSystems().data ?? []).filter((m) => m.sandbox);
+  if (offered.length === 0) return null;
+  return (
+    <Checkbox.Group
+      label={t("connections.sandbox.channelsLabel")}
+      description={t("connections.sandbox.channelsHelp")}
+      value={value}
+      onChange={onChange}
+    >
+      <Group gap="md" mt={6}>
+        {offered.map((m) => (
+          <Checkbox key={m.system} value={m.system} label={m.name} />
+        ))}
+      </Group>
+    </Checkbox.Group>
+  );
+}
+
+/**
+ * "Deneme sistemlerine bağlan": connects the company's ERP and shop to its own seeded sandboxes, with
+ * the marketplace sandboxes ticked. Full (the connections screen): the choice inline, one click. Compact
+ * (the dashboard, first steps, settings screens): a dialog with the choice, so ERP and shop alone are one
+ * click more. A company that has saved a real login is warned first; that login is kept and comes back
+ * with "Gerçek sisteme geç".
  */
 export function SandboxConnectButton({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const connect = useConnectSandbox();
   const overview = useConnections();
   const [confirming, setConfirming] = useState(false);
-  // The marketplace sandboxes to connect too (issue 37), ticked on the full offer; none by default.
-  const marketplaces = useChannelSystems();
   const [channels, setChannels] = useState<string[]>([]);
   const realSaved = [overview.data?.erp, overview.data?.ecommerce].filter((c) => c && !c.isEmulated);
-  const onClick = () => (realSaved.length > 0 ? setConfirming(true) : void run());
+  const onClick = () => (compact || realSaved.length > 0 ? setConfirming(true) : void run());
   const run = async () => {
-    setConfirming(false);
     try {
-      const { message, data } = await connect.mutateAsync(compact ? [] : channels);
+      const { message, data } = await connect.mutateAsync(channels);
       const ok =
         data.erp.lastTest?.ok && data.ecommerce.lastTest?.ok && (data.channels ?? []).every((c) => c.ok);
       notifications.show({
@@ -52,6 +75,8 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
         color: "red",
         message: errorMessage(error),
       });
+    } finally {
+      setConfirming(false);
     }
   };
   const button = (
@@ -65,20 +90,24 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
       {t("connections.sandbox.connect")}
     </Button>
   );
+  const warning = t("connections.sandbox.confirmText", {
+    systems: realSaved.map((c) => c?.name).join(", "),
+  });
   const dialog = (
     <ConfirmDialog
       opened={confirming}
-      title={t("connections.sandbox.confirmTitle")}
-      message={t("connections.sandbox.confirmText", {
-        systems: realSaved.map((c) => c?.name).join(", "),
-      })}
+      title={t(realSaved.length > 0 ? "connections.sandbox.confirmTitle" : "connections.sandbox.title")}
+      message={realSaved.length > 0 || !compact ? warning : t("connections.sandbox.explain")}
       confirmLabel={t("connections.sandbox.connect")}
       cancelLabel={t("connections.sandbox.confirmCancel")}
       confirmColor="violet"
+      loading={connect.isPending}
       onConfirm={() => void run()}
       onClose={() => setConfirming(false)}
       confirmTestId="sandbox-confirm"
-    />
+    >
+      {compact && <MarketplaceChoice value={channels} onChange={setChannels} />}
+    </ConfirmDialog>
   );
   if (compact)
     return (
@@ -96,22 +125,7 @@ export function SandboxConnectButton({ compact = false }: { compact?: boolean })
     >
       <Stack gap="sm" align="flex-start">
         <Text size="sm">{t("connections.sandbox.explain")}</Text>
-        {(marketplaces.data ?? []).some((m) => m.sandbox) && (
-          <Checkbox.Group
-            label={t("connections.sandbox.channelsLabel")}
-            description={t("connections.sandbox.channelsHelp")}
-            value={channels}
-            onChange={setChannels}
-          >
-            <Group gap="md" mt={6}>
-              {(marketplaces.data ?? [])
-                .filter((m) => m.sandbox)
-                .map((m) => (
-                  <Checkbox key={m.system} value={m.system} label={m.name} />
-                ))}
-            </Group>
-          </Checkbox.Group>
-        )}
+        <MarketplaceChoice value={channels} onChange={setChannels} />
         {button}
         {dialog}
       </Stack>
