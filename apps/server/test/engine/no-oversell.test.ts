@@ -260,7 +260,9 @@ describe("one stock pool on three channels", () => {
     // An order confirmed between the two reads is in neither: its units are offered again. The first
     // seed that shows it is enough (the same harness, so the test above can fail).
     let oversoldAt: number | undefined;
-    for (let seed = 1; seed <= 4 * SEEDS && oversoldAt === undefined; seed++) {
+    // Searched over many seeds: how the turns interleave depends on the database's answer times (on a
+    // loaded PostgreSQL the first 24 seeds once showed none), and the first seed that shows it ends the search.
+    for (let seed = 1; seed <= 20 * SEEDS && oversoldAt === undefined; seed++) {
       const { sold } = await simulate(seed, "erp first");
       if (SKUS.some((sku) => (sold.get(sku) ?? 0) > ERP_STOCK[sku]!)) oversoldAt = seed;
     }

@@ -525,6 +525,7 @@ describe("Mikro conformance", () => {
     expect(ops).toEqual([
       "CariKaydetV2",
       "SiparisKaydetV2",
+      "SiparisSilV2",
       "SqlVeriOkuV2",
       "StokListesiV2",
       "VergiListesiV2",

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 /**
  * The panel's confirmation before an action that cannot be undone (a deletion), or that replaces what is
@@ -36,14 +37,16 @@ export function ConfirmDialog({
   /** A choice the action takes (below the message, outside its paragraph). */
   children?: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <Modal
       opened={opened}
       onClose={onClose}
       title={title}
       centered
-      // The corner's close does what the cancel button does: it carries its name (an unnamed button fails axe).
-      closeButtonProps={{ "aria-label": cancelLabel }}
+      // The corner's close needs a name (an unnamed button fails axe), and not the cancel button's: two
+      // buttons of one name in a dialog leave a screen-reader user (and a test) unable to tell them apart.
+      closeButtonProps={{ "aria-label": t("common.close") }}
     >
       <Text size="sm" mb="md">
         {message}
