@@ -47,7 +47,7 @@ describe("sandbox systems for a new company", () => {
     const runNow = stock.getByTestId("run-now");
     await eventually(() => runNow.isEnabled()).toBe(true);
     await runNow.click();
-    await eventually(() => stock.getByText("Başarılı", { exact: true }).count(), 60_000).toBe(1);
+    await eventually(() => stock.getByText("Başarılı", { exact: true }).count(), 150_000).toBe(1);
 
     // "Gerçek sisteme geç" opens an empty form for the real login; the sandbox login stays listed until saved.
     await page.goto("/settings/api-keys");
