@@ -1,12 +1,13 @@
 import type { ErpConnector, ShopConnector } from "@ep/connectors";
 import { isConnectorError } from "@ep/connectors";
 import { type JobType, message, type RunTrigger } from "@ep/contracts";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db.ts";
 import type { SalesChannel, StockPoolView } from "../deps.ts";
 import type { SyncLedger } from "../ledger/sync-ledger.ts";
 import type { ItemFailure } from "../runs/error-reports.ts";
 import { failureText, systemNamesOf } from "../runs/failure-text.ts";
-import type { RunCounts } from "../store/schema.ts";
+import { orderLedger, type RunCounts } from "../store/schema.ts";
 import type { CompanyMappings } from "./mappings.ts";
 
 /** What a flow gets for one run: both systems, the ledger, the company's mappings, and its tallies. */
@@ -143,3 +144,7 @@ export function failBindingConflict(
     payload,
   });
 }
+
+/** The order ledger's rows of the run's company and shop or channel connection (every order flow's scope). */
+export const ordersOfConnection = (ctx: Pick<FlowContext, "companyId" | "shopConnectionId">) =>
+  and(eq(orderLedger.companyId, ctx.companyId), eq(orderLedger.shopConnectionId, ctx.shopConnectionId));

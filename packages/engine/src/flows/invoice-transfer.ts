@@ -2,7 +2,7 @@ import { isConnectorError } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, notExists, sql } from "drizzle-orm";
 import { invoiceLedger, orderLedger } from "../store/schema.ts";
-import { type Flow, failRecord } from "./flow.ts";
+import { type Flow, failRecord, ordersOfConnection } from "./flow.ts";
 import { erpRefOf } from "./order-transfer.ts";
 
 const ORDERS_PER_RUN = 500;
@@ -18,8 +18,7 @@ export const invoiceTransfer: Flow = async (ctx) => {
     .from(orderLedger)
     .where(
       and(
-        eq(orderLedger.companyId, ctx.companyId),
-        eq(orderLedger.shopConnectionId, ctx.shopConnectionId),
+        ordersOfConnection(ctx),
         eq(orderLedger.state, "confirmed"),
         ctx.onlyKeys ? inArray(orderLedger.orderNo, [...ctx.onlyKeys]) : undefined,
         notExists(

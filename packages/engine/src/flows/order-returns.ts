@@ -4,7 +4,7 @@ import { message } from "@ep/contracts";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { failureText, systemNamesOf } from "../runs/failure-text.ts";
 import { orderLedger } from "../store/schema.ts";
-import type { FlowContext } from "./flow.ts";
+import { type FlowContext, ordersOfConnection } from "./flow.ts";
 
 /**
  * Cancellations and returns coming back from the shop or a sales channel (a Trendyol package Cancelled /
@@ -40,12 +40,7 @@ export async function recordReturns(ctx: FlowContext, orders: Order[], keyOf: (o
         updatedAt: ctx.now(),
       })
       .where(
-        and(
-          eq(orderLedger.companyId, ctx.companyId),
-          eq(orderLedger.shopConnectionId, ctx.shopConnectionId),
-          eq(orderLedger.orderNo, keyOf(order)),
-          isNull(orderLedger.returnKind),
-        ),
+        and(ordersOfConnection(ctx), eq(orderLedger.orderNo, keyOf(order)), isNull(orderLedger.returnKind)),
       )
       .returning({ id: orderLedger.id });
     if (marked.length > 0) for (const line of order.lines) skus.push(line.sku);
@@ -57,13 +52,7 @@ export async function settleReturns(ctx: FlowContext, erpRefOf: (key: string) =>
   const rows = await ctx.db
     .select()
     .from(orderLedger)
-    .where(
-      and(
-        eq(orderLedger.companyId, ctx.companyId),
-        eq(orderLedger.shopConnectionId, ctx.shopConnectionId),
-        eq(orderLedger.returnState, "pending"),
-      ),
-    );
+    .where(and(ordersOfConnection(ctx), eq(orderLedger.returnState, "pending")));
   let cancelledInErp = 0;
   let kept = 0;
   for (const row of rows) {

@@ -6,7 +6,7 @@ import { erpVatRates, fillVatRates, lacksVatRates, type VatRatesOf } from "../pr
 import { failureText, MerchantFacingError, systemNamesOf } from "../runs/failure-text.ts";
 import { orderLedger, syncCursors } from "../store/schema.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
-import { type Flow, type FlowContext, failRecord } from "./flow.ts";
+import { type Flow, type FlowContext, failRecord, ordersOfConnection } from "./flow.ts";
 import { notReturned, recordReturns, settleReturns } from "./order-returns.ts";
 
 const ORDER_CONCURRENCY = 8;
@@ -186,10 +186,7 @@ function shouldTransfer(ctx: FlowContext, order: Order): boolean {
 }
 
 async function pendingOrders(ctx: FlowContext): Promise<LedgerRow[]> {
-  const base = and(
-    eq(orderLedger.companyId, ctx.companyId),
-    eq(orderLedger.shopConnectionId, ctx.shopConnectionId),
-  );
+  const base = ordersOfConnection(ctx);
   if (ctx.onlyKeys) {
     return ctx.db
       .select()

@@ -5,7 +5,8 @@ import { readAhead } from "../flows/read-ahead.ts";
 export type VatRatesOf = () => Promise<ReadonlyMap<string, number>>;
 
 /** Whether some line's source gave no VAT rate (Amazon: amounts only) and the ERP item's must fill it. */
-export const lacksVatRates = (order: Order): boolean => order.lines.some((l) => l.vatRateUnknown);
+// An order without readable lines lacks nothing here: what reads its lines next reports it.
+export const lacksVatRates = (order: Order): boolean => order.lines?.some((l) => l.vatRateUnknown) ?? false;
 
 /**
  * The ERP's item rates, from its product/stock cards (the rate the product sync sends the shops): the

@@ -108,6 +108,19 @@ export function salesOf(companyId: number, shopConnectionId: number): SQL | unde
   );
 }
 
+/** A page (oldest first) of one connection's sale invoices that meet `where`: what a follow-up step works on. */
+export function salesPage(
+  input: { db: Db; companyId: number; shopConnectionId: number; limit?: number },
+  where: SQL | undefined,
+) {
+  return input.db
+    .select()
+    .from(einvoices)
+    .where(and(salesOf(input.companyId, input.shopConnectionId), where))
+    .orderBy(asc(einvoices.id))
+    .limit(input.limit ?? 500);
+}
+
 /** A step's columns: attempts (the claim), next try, done, refused and the last words. */
 type StepColumns = {
   attempts: "attachAttempts" | "trackingAttempts";
@@ -138,20 +151,10 @@ async function runStep(input: FeedbackInput, policy: Policy, report: FeedbackRep
     einvoices[k.doneAt],
     einvoices[k.refusedAt],
   ];
-  const rows = await db
-    .select()
-    .from(einvoices)
-    .where(
-      and(
-        salesOf(companyId, shopConnectionId),
-        step.due,
-        isNull(doneAtCol),
-        isNull(refusedAtCol),
-        or(isNull(nextAtCol), lte(nextAtCol, now())),
-      ),
-    )
-    .orderBy(asc(einvoices.id))
-    .limit(input.limit ?? 500);
+  const rows = await salesPage(
+    input,
+    and(step.due, isNull(doneAtCol), isNull(refusedAtCol), or(isNull(nextAtCol), lte(nextAtCol, now()))),
+  );
   for (const row of rows) {
     const attempts = row[k.attempts] + 1;
     // Claim: only the worker that bumps the count from what it read sends; the lease lapses if it dies.

@@ -1,7 +1,7 @@
 import { ConnectorError, type EInvoiceProvider, type ShopConnector } from "@ep/connectors";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { InvoiceCycleInput, InvoiceCycleReport } from "./cycle-types.ts";
-import { attachmentOf, salesOf } from "./feedback.ts";
+import { attachmentOf, salesPage } from "./feedback.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
 import { setState } from "./send.ts";
 
@@ -53,18 +53,10 @@ export async function refresh(
 export async function attach(input: InvoiceCycleInput, shop: ShopConnector, report: InvoiceCycleReport) {
   const { db, companyId, shopConnectionId } = input;
   const now = input.now ?? (() => new Date());
-  const rows = await db
-    .select()
-    .from(einvoices)
-    .where(
-      and(
-        salesOf(companyId, shopConnectionId),
-        inArray(einvoices.state, ["queued", "sent", "approved"]),
-        isNull(einvoices.attachedAt),
-      ),
-    )
-    .orderBy(asc(einvoices.id))
-    .limit(input.limit ?? 500);
+  const rows = await salesPage(
+    input,
+    and(inArray(einvoices.state, ["queued", "sent", "approved"]), isNull(einvoices.attachedAt)),
+  );
   for (const row of rows) {
     try {
       await shop.attachInvoice(row.shopOrderId, attachmentOf(row, input.invoiceLink?.(row)));
