@@ -1,7 +1,9 @@
-import { CallCounter, hasListing, type Product } from "@ep/connectors";
+import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
+import { waitForRun } from "./engine/engine-harness.ts";
 import { call, registerAndLogin } from "./harness.ts";
+import { largestUnlistedCategory } from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -13,16 +15,6 @@ import { listeningServer } from "./support/listening-server.ts";
  * task with Hepsiburada's words. Another company's channel id is not found.
  */
 const server = listeningServer("listing-hb");
-
-async function waitForRun(token: string, runId: number) {
-  for (let i = 0; i < 1200; i++) {
-    const res = await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
-}
 
 describe("listing the ERP's products on a Hepsiburada channel", () => {
   let token = "";
@@ -69,33 +61,11 @@ describe("listing the ERP's products on a Hepsiburada channel", () => {
   }, 180_000);
 
   it("finds an ERP category with products Hepsiburada does not have yet; one barcode is already in use", async () => {
-    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
-    const products: Product[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await opened.erp.listProducts({ pageToken });
-      products.push(...page.items);
-      pageToken = page.nextPageToken;
-    } while (pageToken);
-    const variants = products
-      .filter((p) => p.isActive)
-      .flatMap((p) =>
-        p.variants.map((v) => ({
-          category: p.categoryPath.join(" > "),
-          sku: v.sku,
-          barcode: v.barcodes[0] ?? "",
-        })),
-      );
-    const onHb = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
-    const unlisted = variants.filter((v) => !onHb.has(v.sku) && v.barcode);
-    const byCategory = new Map<string, typeof unlisted>();
-    for (const v of unlisted) byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
-    const [category, list] = [...byCategory].sort((x, y) => y[1].length - x[1].length)[0]!;
+    const { category, list, shop } = await largestUnlistedCategory(server.ctx, companyId, channelId);
     expect(list.length).toBeGreaterThanOrEqual(2);
     erpCategory = category;
     toList = list;
     taken = list[0]!.sku;
-    const shop = opened.shop;
     if (!hasListing(shop)) throw new Error("Hepsiburada lists products");
     const made = await shop.createListings([
       {
@@ -178,7 +148,7 @@ describe("listing the ERP's products on a Hepsiburada channel", () => {
   it("opens the unlisted products on Hepsiburada; the refused one is a failed task with Hepsiburada's words", async () => {
     const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await waitForRun(token, started.body.data.runId);
+    const run = await waitForRun(server, token, started.body.data.runId, 120_000);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
     const failed = await call(
       server.app,

@@ -1,0 +1,34 @@
+import { CallCounter, type Product } from "@ep/connectors";
+import { openCompanyConnectors } from "../../src/modules/connections/connector-factory.ts";
+import type { ServerContext } from "../../src/server-context.ts";
+
+/**
+ * For the channel listing suites: the ERP category with the most active variants (each with a barcode)
+ * the marketplace channel does not have yet, with the company's connectors opened on that channel.
+ */
+export async function largestUnlistedCategory(ctx: ServerContext, companyId: number, channelId: number) {
+  const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {}, channelId);
+  const products: Product[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await opened.erp.listProducts({ pageToken });
+    products.push(...page.items);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  const variants = products
+    .filter((p) => p.isActive)
+    .flatMap((p) =>
+      p.variants.map((v) => ({
+        category: p.categoryPath.join(" > "),
+        sku: v.sku,
+        barcode: v.barcodes[0] ?? "",
+      })),
+    );
+  const listed = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
+  const byCategory = new Map<string, typeof variants>();
+  for (const v of variants)
+    if (!listed.has(v.sku) && v.barcode)
+      byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
+  const [category, list] = [...byCategory].sort((x, y) => y[1].length - x[1].length)[0] ?? ["", []];
+  return { category, list, shop: opened.shop };
+}
