@@ -1,9 +1,8 @@
 import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
-import { waitForRun } from "./engine/engine-harness.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { largestUnlistedCategory } from "./support/channel-listing.ts";
+import { largestUnlistedCategory, runChannelListing } from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -146,17 +145,9 @@ describe("listing the ERP's products on a Hepsiburada channel", () => {
   });
 
   it("opens the unlisted products on Hepsiburada; the refused one is a failed task with Hepsiburada's words", async () => {
-    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await waitForRun(server, token, started.body.data.runId, 120_000);
+    const { run, failed } = await runChannelListing(server, token, channelId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
-    const failed = await call(
-      server.app,
-      "GET",
-      `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
-      { token },
-    );
-    expect(failed.body.data.dataList).toEqual([
+    expect(failed).toEqual([
       expect.objectContaining({
         entityKey: taken,
         errorType: "validation",

@@ -1,9 +1,8 @@
 import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
-import { waitForRun } from "./engine/engine-harness.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { largestUnlistedCategory } from "./support/channel-listing.ts";
+import { largestUnlistedCategory, runChannelListing } from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -152,21 +151,8 @@ describe("listing the ERP's products on a marketplace channel", () => {
   });
 
   it("opens the unlisted products on Trendyol; the refused one is a failed task with Trendyol's reason", async () => {
-    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await waitForRun(server, token, started.body.data.runId, 120_000);
+    const { run, failed: rows } = await runChannelListing(server, token, channelId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
-    const failed = await call(
-      server.app,
-      "GET",
-      `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
-      { token },
-    );
-    const rows = failed.body.data.dataList as Array<{
-      entityKey: string;
-      errorType: string;
-      message: string;
-    }>;
     expect(rows).toEqual([
       expect.objectContaining({
         entityKey: taken,
@@ -181,8 +167,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
     expect(toList.filter((v) => v.sku !== taken).every((v) => found.has(v.sku))).toBe(true);
     expect(found.has(taken)).toBe(false);
     // A second run sends only the refused one again (the others are listed now): it fails again, alone.
-    const again = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    const second = await waitForRun(server, token, again.body.data.runId, 120_000);
+    const { run: second } = await runChannelListing(server, token, channelId);
     expect(second.status).toBe("PartiallyFailed");
     expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);
