@@ -126,6 +126,8 @@ export const de: MessageCatalog = {
     reportNotInShop:
       "{{count}} Datensätze wurden übersprungen, weil der Shop sie nicht kennt (zuerst die Produktübertragung ausführen).",
     reportReturnsCancelledInErp: "{{count}} stornierte Bestellungen wurden aus dem ERP entfernt.",
+    reportReturnsPartial:
+      "Bei {{count}} Bestellungen wurden einzelne Positionen retourniert ({{units}} Stück); buchen Sie diese Stückzahl im ERP als Retoure.",
     reportReturnsKeptInErp:
       "{{count}} stornierte oder retournierte Bestellungen bleiben im ERP (fakturiert oder nicht löschbar); buchen Sie die Retoure im ERP.",
     reportTransientLeft:

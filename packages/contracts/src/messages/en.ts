@@ -112,6 +112,8 @@ export const en: MessageCatalog = {
     reportNotInShop:
       "{{count}} records were skipped because the shop does not have them (run Product Transfer first).",
     reportReturnsCancelledInErp: "{{count}} cancelled orders were removed from the ERP.",
+    reportReturnsPartial:
+      "{{count}} orders had some of their lines returned ({{units}} units); book those units as returns in the ERP.",
     reportReturnsKeptInErp:
       "{{count}} cancelled or returned orders stay in the ERP (invoiced, or the ERP cannot remove them); book the return in the ERP.",
     reportTransientLeft: "{{count}} records were left for the next run after a temporary error.",

@@ -123,6 +123,8 @@ export const es: MessageCatalog = {
     reportNotInShop:
       "Se omitieron {{count}} registros porque la tienda no los tiene (ejecute primero la transferencia de productos).",
     reportReturnsCancelledInErp: "{{count}} pedidos cancelados se eliminaron del ERP.",
+    reportReturnsPartial:
+      "{{count}} pedidos tuvieron devoluciones de algunas líneas ({{units}} unidades); registre esas unidades como devolución en el ERP.",
     reportReturnsKeptInErp:
       "{{count}} pedidos cancelados o devueltos siguen en el ERP (facturados o no eliminables); registre la devolución en el ERP.",
     reportTransientLeft: "{{count}} registros quedaron para la siguiente ejecución tras un error temporal.",

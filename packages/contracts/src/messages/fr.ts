@@ -123,6 +123,8 @@ export const fr: MessageCatalog = {
     reportNotInShop:
       "{{count}} enregistrements ont été ignorés car la boutique ne les a pas (lancez d'abord le transfert des produits).",
     reportReturnsCancelledInErp: "{{count}} commandes annulées ont été supprimées de l'ERP.",
+    reportReturnsPartial:
+      "{{count}} commandes ont eu une partie de leurs lignes retournée ({{units}} unités) ; enregistrez ces unités comme retour dans l'ERP.",
     reportReturnsKeptInErp:
       "{{count}} commandes annulées ou retournées restent dans l'ERP (facturées ou non supprimables) ; enregistrez le retour dans l'ERP.",
     reportTransientLeft:

@@ -115,6 +115,8 @@ export const ja: MessageCatalog = {
     reportNotInShop:
       "ショップに存在しないため{{count}}件をスキップしました（先に商品転送を実行してください）。",
     reportReturnsCancelledInErp: "キャンセルされた{{count}}件の注文をERPから削除しました。",
+    reportReturnsPartial:
+      "{{count}}件の注文で一部の明細が返品されました（{{units}}点）。ERPでその数量を返品として処理してください。",
     reportReturnsKeptInErp:
       "キャンセルまたは返品された{{count}}件の注文はERPに残っています（請求済み、またはERPで削除できないため）。ERPで返品を処理してください。",
     reportTransientLeft: "一時的なエラーのため、{{count}}件を次回の実行に持ち越しました。",

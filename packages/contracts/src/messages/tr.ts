@@ -117,6 +117,8 @@ export const tr = {
     reportResolved: "Önceki çalışmalarda aktarılamayan {{count}} kayıt bu çalışmada aktarıldı.",
     reportNotInShop: "{{count}} kayıt mağazada bulunmadığı için atlandı (önce Ürün Aktarımı çalışmalı).",
     reportReturnsCancelledInErp: "{{count}} iptal edilen siparişin ERP kaydı silindi.",
+    reportReturnsPartial:
+      "{{count}} siparişin bazı kalemleri iade edildi ({{units}} adet); bu adetleri ERP'de iade olarak işleyin.",
     reportReturnsKeptInErp:
       "{{count}} iptal veya iade edilen sipariş ERP'de kaldı (faturalandığı ya da ERP silemediği için); iadeyi ERP'de işleyin.",
     reportTransientLeft: "{{count}} kayıt geçici bir hata nedeniyle bir sonraki çalışmaya bırakıldı.",

@@ -107,6 +107,8 @@ export const zh: MessageCatalog = {
     reportResolved: "之前运行中失败的 {{count}} 条记录已在本次运行中传输。",
     reportNotInShop: "{{count}} 条记录因店铺中不存在而被跳过（请先运行商品传输）。",
     reportReturnsCancelledInErp: "已从 ERP 中删除 {{count}} 个已取消的订单。",
+    reportReturnsPartial:
+      "{{count}} 个订单的部分明细已退货（{{units}} 件）；请在 ERP 中将这些数量登记为退货。",
     reportReturnsKeptInErp:
       "{{count}} 个已取消或退货的订单仍在 ERP 中（已开票或 ERP 无法删除）；请在 ERP 中处理退货。",
     reportTransientLeft: "{{count}} 条记录因临时错误留待下次运行处理。",
