@@ -578,6 +578,7 @@ export const ja: MessageCatalog = {
     colRate: "レート",
     rateFrom_order: "注文のレート",
     rateFrom_merchant: "入力したレート",
+    returnPart: "一部返品：{{lines}} — {{amount}}",
     return_cancel: "返品: e-Arşiv の取消",
     return_iade: "返品: 買い手が返品請求書を発行",
     return_none: "返品: 経費伝票",
@@ -606,6 +607,8 @@ export const ja: MessageCatalog = {
         "買い手は e-Fatura 利用者です。返品請求書（TEMELFATURA）は買い手が発行してあなたに送ります。あなたが発行する必要はありません。",
       companyBuyerIssues:
         "買い手は法人です。返品請求書は買い手が発行します。あなたが発行する必要はありません。",
+      partialConsumer:
+        "消費者による一部返品：e-Arşivは全体でしか取り消せないため取り消していません。返品された明細はgider pusulasıで記録してください。",
       consumerAfterPeriod:
         "8 日間の取消期間を過ぎた消費者の返品です。消費者は請求書を発行しないため、経費伝票（gider pusulası）で返品を記録してください。",
       cancelRefused:
@@ -650,6 +653,8 @@ export const ja: MessageCatalog = {
           "買い手は e-Fatura 利用者です: 返品請求書 (TEMELFATURA) は買い手が発行します。パネルは発行しません。",
         companyBuyerIssues:
           "買い手は会社です: 返品請求書は買い手が発行します (紙または e-Arşiv)。パネルは発行しません。",
+        partialConsumer:
+          "消費者による一部返品：e-Arşivは全体でしか取り消せません。返品された明細はgider pusulasıで記録してください。",
         consumerAfterPeriod:
           "取消期間 (8 日) が過ぎ、買い手は請求書を発行しない消費者です: 返品は経費伝票 (gider pusulası) で記録してください。",
       },
