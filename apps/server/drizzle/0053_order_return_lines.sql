@@ -1,7 +1,8 @@
 -- Issue 37: returns line by line. Each return a marketplace reports (a Trendyol claim item, a Hepsiburada
 -- claim, an Amazon returns-report row) is recorded once per order (`ref`), as units of one line of the
 -- ledger's order (`line_no`: its index in the payload's lines); the units of a line never exceed what was
--- ordered. The invoice cycle decides each returned part once (`route`, `reason`, against the sale `einvoice_id`).
+-- ordered. The invoice cycle decides each returned part once (`route`, `reason`, against the sale `einvoice_id`;
+-- `part`: the sale's 1st, 2nd … partial return).
 CREATE TABLE "order_return_lines" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"company_id" integer NOT NULL,
@@ -14,6 +15,7 @@ CREATE TABLE "order_return_lines" (
 	"route" text,
 	"reason" text,
 	"einvoice_id" integer,
+	"part" integer,
 	"routed_at" timestamp with time zone
 );
 --> statement-breakpoint

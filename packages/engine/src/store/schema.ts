@@ -280,6 +280,8 @@ export const orderReturnLines = pgTable(
     route: text("route", { enum: ["cancel", "iade", "none"] }),
     reason: text("reason"),
     einvoiceId: integer("einvoice_id"),
+    /** The sale's 1st, 2nd … decided return: the lines decided together. */
+    part: integer("part"),
     routedAt: ts("routed_at"),
   },
   (t) => [

@@ -30,7 +30,7 @@ export async function returnedPartsOf(db: Db, saleIds: number[]): Promise<Map<nu
     .from(orderReturnLines)
     .innerJoin(orderLedger, eq(orderLedger.id, orderReturnLines.ledgerId))
     .where(inArray(orderReturnLines.einvoiceId, saleIds))
-    .orderBy(asc(orderReturnLines.routedAt), asc(orderReturnLines.id));
+    .orderBy(asc(orderReturnLines.part), asc(orderReturnLines.id));
   const before = new Map<string, number>();
   const groups = new Map<
     string,
@@ -44,8 +44,8 @@ export async function returnedPartsOf(db: Db, saleIds: number[]): Promise<Map<nu
     }
   >();
   for (const { line, payload } of rows) {
-    if (line.einvoiceId === null || line.routedAt === null) continue;
-    const at = `${line.einvoiceId}@${line.routedAt.toISOString()}`;
+    if (line.einvoiceId === null || line.part === null) continue;
+    const at = `${line.einvoiceId}#${line.part}`;
     const group = groups.get(at) ?? {
       saleId: line.einvoiceId,
       order: payload as Order,

@@ -97,7 +97,12 @@ async function routeReturnedLines(input: InvoiceCycleInput, report: InvoiceCycle
     if (whole) await markSale(db, invoice.id, decided, input);
     await db
       .update(orderReturnLines)
-      .set({ ...decided, einvoiceId: invoice.id, routedAt: now(input) })
+      .set({
+        ...decided,
+        einvoiceId: invoice.id,
+        part: Math.max(0, ...all.map((l) => l.part ?? 0)) + 1,
+        routedAt: now(input),
+      })
       .where(
         and(
           inArray(

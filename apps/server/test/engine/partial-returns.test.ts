@@ -1,0 +1,178 @@
+import { type Order, startTrendyolEmulator, startUyumsoftEmulator } from "@ep/connectors";
+import { returnedPart } from "@ep/einvoice";
+import { engineSchema, ensureChannelJobs, pendingOrderQuantities } from "@ep/engine";
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveChannel } from "../../src/modules/connections/repository.ts";
+import { runInvoiceCycle } from "../../src/modules/invoices/issue.ts";
+import { einvoices } from "../../src/modules/invoices/schema.ts";
+import { call, startTestApp, type TestApp } from "../harness.ts";
+import { setSellerData, uyumsoftProvider } from "../invoices/invoice-support.ts";
+import { connectedCompany, waitForRun } from "./engine-harness.ts";
+
+type Row = Record<string, unknown>;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ CAPTCHA: "off" });
+});
+afterAll(() => t.close());
+
+/**
+ * Issue 37, partial returns: a Trendyol package of three lines (1, 2 and 1 units, with an order discount)
+ * whose buyer returns the first line, then one unit of the second, through Trendyol's claims. Each claim is
+ * recorded once per unit (however often the claims are read again), only the returned units leave the
+ * stock pool's hold, and the invoice cycle decides each returned part once, never cancelling the sale's
+ * e-Arşiv for a part; the Faturalar list shows each part with its amount.
+ */
+describe("a partial return, line by line", () => {
+  it("records each returned unit once, releases only those from the pool, and documents only them", async () => {
+    const trendyol = await startTrendyolEmulator({ seed: 53, productCount: 10, orderCount: 0 });
+    const uyumsoft = await startUyumsoftEmulator({ seed: 53 });
+    const c = await connectedCompany(t, { seed: 53 });
+    try {
+      const db = t.ctx.database.db;
+      const { orderLedger, orderReturnLines, jobs } = engineSchema;
+      // One package of three lines, a consumer's, 30 TL off the whole package.
+      const [pkg] = trendyol.generateOrders(1) as [Row];
+      const products = trendyol.products.slice(0, 3);
+      pkg.lines = products.map((p, i) => {
+        const qty = i === 1 ? 2 : 1;
+        return {
+          id: 900 + i,
+          quantity: qty,
+          barcode: p.barcode,
+          merchantSku: p.stockCode,
+          productName: p.title,
+          price: p.salePrice,
+          amount: Math.round(Number(p.salePrice) * qty * 100) / 100,
+          discount: 0,
+          vatBaseAmount: p.vatRate,
+          currencyCode: "TRY",
+          orderLineItemStatusName: "Created",
+        };
+      });
+      const gross = Math.round((pkg.lines as Row[]).reduce((s, l) => s + Number(l.amount), 0) * 100) / 100;
+      Object.assign(pkg, { grossAmount: gross, totalDiscount: 30, totalPrice: gross - 30 });
+      (pkg.invoiceAddress as Row).company = "";
+      const skus = products.map((p) => String(p.stockCode));
+
+      const channel = await saveChannel(db, t.ctx.credentials, {
+        companyId: c.companyId,
+        system: "trendyol",
+        credentials: trendyol.credentials,
+      });
+      await ensureChannelJobs(db, c.companyId, channel.id, new Date());
+      const [job] = await db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.connectionId, channel.id), eq(jobs.type, "OrderIntegration")));
+      const run = async () => {
+        const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${job!.id}`, { token: c.token });
+        expect(started.status).toBe(200);
+        return waitForRun(t, c.token, started.body.data.runId as number);
+      };
+      // Mikro takes no order for now: the package stays waiting, holding its units in the pool.
+      c.erp.setFaults({ queue: [{ kind: "5xx", operation: "SiparisKaydetV2", times: 100_000 }] });
+      await run();
+      const key = `${pkg.orderNumber}/${pkg.id}`;
+      const [row] = await db
+        .select()
+        .from(orderLedger)
+        .where(and(eq(orderLedger.shopConnectionId, channel.id), eq(orderLedger.orderNo, key)));
+      expect(row, "the package is in the ledger").toBeDefined();
+      expect((row!.payload as Order).lines.map((l) => l.qty)).toEqual([1, 2, 1]);
+      const held = async () => {
+        const pool = await pendingOrderQuantities(db, c.companyId, skus);
+        return skus.map((s) => pool.get(s) ?? 0);
+      };
+      const before = await held();
+      expect(before.every((q, i) => q >= [1, 2, 1][i]!)).toBe(true);
+
+      // The sale's e-Arşiv goes out (consumer, today: within its 8 days).
+      await setSellerData(t.ctx, c.companyId);
+      const clock = new Date();
+      const pass = () =>
+        runInvoiceCycle({
+          db,
+          companyId: c.companyId,
+          shopConnectionId: channel.id,
+          provider: uyumsoftProvider(uyumsoft, c.companyId),
+          settings: { series: "TYF", draft: false, invoiceWhen: "paid", eInvoiceProfile: "TEMELFATURA" },
+          marketplace: true,
+          now: () => clock,
+          leaseMs: 1_000,
+        });
+      await pass();
+      const saleOf = async () =>
+        (
+          await db
+            .select()
+            .from(einvoices)
+            .where(and(eq(einvoices.shopConnectionId, channel.id), eq(einvoices.orderNo, key)))
+        )[0];
+      const sale = await saleOf();
+      expect(sale?.profile).toBe("EARSIVFATURA");
+      expect(sale?.state).not.toMatch(/prepared|error/);
+
+      const returnsOf = () =>
+        db
+          .select()
+          .from(orderReturnLines)
+          .where(eq(orderReturnLines.ledgerId, row!.id))
+          .orderBy(asc(orderReturnLines.id));
+
+      // 1. The first line comes back (its only unit); the claims are read on every run, twice here.
+      trendyol.acceptClaim(String(pkg.id), { "900": 1 });
+      const first = await run();
+      expect(first.report).toContain("1 siparişin bazı kalemleri iade edildi (1 adet)");
+      await run();
+      expect((await returnsOf()).map((r) => [r.lineNo, r.sku, r.qty])).toEqual([[0, skus[0], 1]]);
+      expect(await held()).toEqual([before[0]! - 1, before[1]!, before[2]!]);
+      const [afterFirst] = await db.select().from(orderLedger).where(eq(orderLedger.id, row!.id));
+      // A part, not the order: it is neither marked returned nor left out of the pool.
+      expect(afterFirst?.returnKind).toBeNull();
+
+      await pass();
+      const one = await returnsOf();
+      expect(one[0]).toMatchObject({ route: "none", reason: "partialConsumer", einvoiceId: sale!.id });
+      // The e-Arşiv stays: it can only be cancelled whole.
+      expect((await saleOf())?.state).not.toBe("cancelled");
+      expect((await saleOf())?.returnRoute).toBeNull();
+
+      // 2. One unit of the second line (of two); then the claims again, and a third read that adds nothing.
+      trendyol.acceptClaim(String(pkg.id), { "901": 1 });
+      await run();
+      await run();
+      const two = await returnsOf();
+      expect(two.map((r) => [r.lineNo, r.qty])).toEqual([
+        [0, 1],
+        [1, 1],
+      ]);
+      expect(await held()).toEqual([before[0]! - 1, before[1]! - 1, before[2]!]);
+      await pass();
+      await pass();
+      const routed = await returnsOf();
+      expect(routed.map((r) => r.route)).toEqual(["none", "none"]);
+      expect(routed[1]!.routedAt!.getTime()).toBeGreaterThanOrEqual(routed[0]!.routedAt!.getTime());
+      expect((await saleOf())?.state).not.toBe("cancelled");
+
+      // The Faturalar list: the sale with its two returned parts, each with its own amount.
+      const list = await call(t.app, "GET", "/api/invoices", { token: c.token });
+      const shown = list.body.data.find((r: { id: number }) => r.id === sale!.id);
+      const order = row!.payload as Order;
+      const part1 = returnedPart(order, [{ line: 0, qty: 1 }]).totals.grandTotal;
+      const part2 = returnedPart(order, [{ line: 1, qty: 1 }]).totals.grandTotal;
+      expect(shown.returnedParts).toEqual([
+        expect.objectContaining({ lines: `${skus[0]} × 1`, total: part1, route: "none" }),
+        expect.objectContaining({ lines: `${skus[1]} × 1`, total: part2, route: "none" }),
+      ]);
+      expect(shown.returnedParts[0].why).toContain("gider pusulası");
+      // The parts carry their share of the 30 TL discount: less than the lines' list prices.
+      expect(part1).toBeLessThan(Number(products[0]!.salePrice));
+      expect(part1 + part2).toBeLessThan(order.totals.grandTotal);
+    } finally {
+      await Promise.all([trendyol.close(), uyumsoft.close(), c.close()]);
+    }
+  }, 180_000);
+});
