@@ -469,22 +469,24 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
         orderShipmentPackageId: p.id,
         claimDate: at,
         lastModifiedDate: at,
-        items: (p.lines as Row[]).filter((l) => returnedOf(l) > 0).map((l) => ({
-          orderLine: {
-            id: l.id,
-            barcode: l.barcode,
-            merchantSku: l.merchantSku,
-            productName: l.productName,
-            price: l.price,
-          },
-          // One claim item per unit returned.
-          claimItems: Array.from({ length: returnedOf(l) }, (_, i) => ({
-            id: `${claimId}-${l.id}-${i}`,
-            orderLineItemId: l.id,
-            claimItemStatus: { name: "Accepted" },
-            resolved: true,
+        items: (p.lines as Row[])
+          .filter((l) => returnedOf(l) > 0)
+          .map((l) => ({
+            orderLine: {
+              id: l.id,
+              barcode: l.barcode,
+              merchantSku: l.merchantSku,
+              productName: l.productName,
+              price: l.price,
+            },
+            // One claim item per unit returned.
+            claimItems: Array.from({ length: returnedOf(l) }, (_, i) => ({
+              id: `${claimId}-${l.id}-${i}`,
+              orderLineItemId: l.id,
+              claimItemStatus: { name: "Accepted" },
+              resolved: true,
+            })),
           })),
-        })),
       });
     },
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
