@@ -1,4 +1,9 @@
-import { type Order, startTrendyolEmulator, startUyumsoftEmulator } from "@ep/connectors";
+import {
+  type Order,
+  startAmazonEmulator,
+  startTrendyolEmulator,
+  startUyumsoftEmulator,
+} from "@ep/connectors";
 import { returnedPart } from "@ep/einvoice";
 import { engineSchema, ensureChannelJobs, pendingOrderQuantities } from "@ep/engine";
 import { and, asc, eq } from "drizzle-orm";
@@ -173,6 +178,70 @@ describe("a partial return, line by line", () => {
       expect(part1 + part2).toBeLessThan(order.totals.grandTotal);
     } finally {
       await Promise.all([trendyol.close(), uyumsoft.close(), c.close()]);
+    }
+  }, 180_000);
+
+  it("Amazon: a returns-report row takes back only its units, once, however often the report is read", async () => {
+    // Orders and the return are made on a clock run back, past Amazon's two-minute lag on reads.
+    let offset = -10 * 60_000;
+    const amazon = await startAmazonEmulator({
+      seed: 54,
+      productCount: 20,
+      orderCount: 4,
+      now: () => Date.now() + offset,
+    });
+    offset = 0;
+    const c = await connectedCompany(t, { seed: 54, erp: { productCount: 20 } });
+    try {
+      const db = t.ctx.database.db;
+      const { orderLedger, orderReturnLines, jobs } = engineSchema;
+      c.erp.setFaults({ queue: [{ kind: "5xx", operation: "SiparisKaydetV2", times: 100_000 }] });
+      const channel = await saveChannel(db, t.ctx.credentials, {
+        companyId: c.companyId,
+        system: "amazon",
+        credentials: amazon.credentials,
+      });
+      await ensureChannelJobs(db, c.companyId, channel.id, new Date());
+      const [job] = await db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.connectionId, channel.id), eq(jobs.type, "OrderIntegration")));
+      const run = async () => {
+        const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${job!.id}`, { token: c.token });
+        expect(started.status).toBe(200);
+        return waitForRun(t, c.token, started.body.data.runId as number);
+      };
+      const ingest = await run();
+      const picked = amazon.orders.find((o) => (o.orderItems as unknown[]).length > 1) ?? amazon.orders[0]!;
+      const orderId = String(picked.orderId);
+      const items = picked.orderItems as Array<{ product: { sellerSku: string }; quantityOrdered: number }>;
+      const sku = items[0]!.product.sellerSku;
+      const [row] = await db
+        .select()
+        .from(orderLedger)
+        .where(and(eq(orderLedger.shopConnectionId, channel.id), eq(orderLedger.orderNo, orderId)));
+      expect(row, `the Amazon order is in the ledger: ${ingest.report}`).toBeDefined();
+      const pool = async () => (await pendingOrderQuantities(db, c.companyId, [sku])).get(sku) ?? 0;
+      const before = await pool();
+
+      offset = -5 * 60_000;
+      amazon.returnOrder(orderId, { [sku]: 1 });
+      offset = 0;
+      const reports = () => amazon.recorder.list().filter((r) => r.path === "/reports/2021-06-30/reports");
+      const first = await run();
+      expect(first.report).toContain("(1 adet)");
+      await run();
+      // One returns report a run, and the same row read by both recorded once.
+      expect(reports()).toHaveLength(3);
+      const lines = await db.select().from(orderReturnLines).where(eq(orderReturnLines.ledgerId, row!.id));
+      expect(lines.map((l) => [l.sku, l.qty, l.ref.startsWith("rma:")])).toEqual([[sku, 1, true]]);
+      expect(await pool()).toBe(before - 1);
+      const [after] = await db.select().from(orderLedger).where(eq(orderLedger.id, row!.id));
+      expect(after?.returnKind ?? null).toBe(
+        items.length === 1 && items[0]!.quantityOrdered === 1 ? "return" : null,
+      );
+    } finally {
+      await Promise.all([amazon.close(), c.close()]);
     }
   }, 180_000);
 });
