@@ -23,6 +23,28 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The channel saved for the company, its jobs made, and a function that runs its order job to the end. */
+async function channelOrderJob(
+  c: Awaited<ReturnType<typeof connectedCompany>>,
+  system: "trendyol" | "amazon",
+  credentials: Record<string, string>,
+) {
+  const db = t.ctx.database.db;
+  const { jobs } = engineSchema;
+  const channel = await saveChannel(db, t.ctx.credentials, { companyId: c.companyId, system, credentials });
+  await ensureChannelJobs(db, c.companyId, channel.id, new Date());
+  const [job] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.connectionId, channel.id), eq(jobs.type, "OrderIntegration")));
+  const run = async () => {
+    const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${job!.id}`, { token: c.token });
+    expect(started.status).toBe(200);
+    return waitForRun(t, c.token, started.body.data.runId as number);
+  };
+  return { channel, run };
+}
+
 /**
  * Issue 37, partial returns: a Trendyol package of three lines (1, 2 and 1 units, with an order discount)
  * whose buyer returns the first line, then one unit of the second, through Trendyol's claims. Each claim is
@@ -37,7 +59,7 @@ describe("a partial return, line by line", () => {
     const c = await connectedCompany(t, { seed: 53 });
     try {
       const db = t.ctx.database.db;
-      const { orderLedger, orderReturnLines, jobs } = engineSchema;
+      const { orderLedger, orderReturnLines } = engineSchema;
       // One package of three lines, a consumer's, 30 TL off the whole package.
       const [pkg] = trendyol.generateOrders(1) as [Row];
       const products = trendyol.products.slice(0, 3);
@@ -62,21 +84,7 @@ describe("a partial return, line by line", () => {
       (pkg.invoiceAddress as Row).company = "";
       const skus = products.map((p) => String(p.stockCode));
 
-      const channel = await saveChannel(db, t.ctx.credentials, {
-        companyId: c.companyId,
-        system: "trendyol",
-        credentials: trendyol.credentials,
-      });
-      await ensureChannelJobs(db, c.companyId, channel.id, new Date());
-      const [job] = await db
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.connectionId, channel.id), eq(jobs.type, "OrderIntegration")));
-      const run = async () => {
-        const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${job!.id}`, { token: c.token });
-        expect(started.status).toBe(200);
-        return waitForRun(t, c.token, started.body.data.runId as number);
-      };
+      const { channel, run } = await channelOrderJob(c, "trendyol", trendyol.credentials);
       // Mikro takes no order for now: the package stays waiting, holding its units in the pool.
       c.erp.setFaults({ queue: [{ kind: "5xx", operation: "SiparisKaydetV2", times: 100_000 }] });
       await run();
@@ -194,23 +202,9 @@ describe("a partial return, line by line", () => {
     const c = await connectedCompany(t, { seed: 54, erp: { productCount: 20 } });
     try {
       const db = t.ctx.database.db;
-      const { orderLedger, orderReturnLines, jobs } = engineSchema;
+      const { orderLedger, orderReturnLines } = engineSchema;
       c.erp.setFaults({ queue: [{ kind: "5xx", operation: "SiparisKaydetV2", times: 100_000 }] });
-      const channel = await saveChannel(db, t.ctx.credentials, {
-        companyId: c.companyId,
-        system: "amazon",
-        credentials: amazon.credentials,
-      });
-      await ensureChannelJobs(db, c.companyId, channel.id, new Date());
-      const [job] = await db
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.connectionId, channel.id), eq(jobs.type, "OrderIntegration")));
-      const run = async () => {
-        const started = await call(t.app, "POST", `/api/Job/run-job?jobId=${job!.id}`, { token: c.token });
-        expect(started.status).toBe(200);
-        return waitForRun(t, c.token, started.body.data.runId as number);
-      };
+      const { channel, run } = await channelOrderJob(c, "amazon", amazon.credentials);
       const ingest = await run();
       const picked = amazon.orders.find((o) => (o.orderItems as unknown[]).length > 1) ?? amazon.orders[0]!;
       const orderId = String(picked.orderId);

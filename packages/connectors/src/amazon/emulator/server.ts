@@ -571,19 +571,20 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       };
     }),
   );
+  /** A stored document's presigned download (feeds' and reports' alike, each under its own id name). */
+  const documentAnswer = (idName: "feedDocumentId" | "reportDocumentId", id: string) => {
+    const d = documents.get(id);
+    if (!d?.bytes) return undefined;
+    return {
+      body: {
+        [idName]: id,
+        url: `${base}/feed-downloads/${encodeURIComponent(id)}`,
+        ...(d.compression ? { compressionAlgorithm: d.compression } : {}),
+      },
+    };
+  };
   app.get("/feeds/2021-06-30/documents/:id", (req, reply) =>
-    handle(req, reply, "read", () => {
-      const id = P(req).id ?? "";
-      const d = documents.get(id);
-      if (!d?.bytes) return undefined;
-      return {
-        body: {
-          feedDocumentId: id,
-          url: `${base}/feed-downloads/${encodeURIComponent(id)}`,
-          ...(d.compression ? { compressionAlgorithm: d.compression } : {}),
-        },
-      };
-    }),
+    handle(req, reply, "read", () => documentAnswer("feedDocumentId", P(req).id ?? "")),
   );
 
   // Reports 2021-06-30: the returns report only (judge/returns-report.ts); its rows from `returnOrder`.
@@ -656,18 +657,7 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
     }),
   );
   app.get("/reports/2021-06-30/documents/:id", (req, reply) =>
-    handle(req, reply, "read", () => {
-      const id = P(req).id ?? "";
-      const d = documents.get(id);
-      if (!d?.bytes) return undefined;
-      return {
-        body: {
-          reportDocumentId: id,
-          url: `${base}/feed-downloads/${encodeURIComponent(id)}`,
-          ...(d.compression ? { compressionAlgorithm: d.compression } : {}),
-        },
-      };
-    }),
+    handle(req, reply, "read", () => documentAnswer("reportDocumentId", P(req).id ?? "")),
   );
 
   // Listings Items 2021-08-01.
