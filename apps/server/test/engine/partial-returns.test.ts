@@ -5,7 +5,14 @@ import {
   startUyumsoftEmulator,
 } from "@ep/connectors";
 import { returnedPart } from "@ep/einvoice";
-import { engineSchema, ensureChannelJobs, pendingOrderQuantities } from "@ep/engine";
+import {
+  engineSchema,
+  ensureChannelJobs,
+  type FlowContext,
+  pendingOrderQuantities,
+  RunTally,
+  recordReturns,
+} from "@ep/engine";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveChannel } from "../../src/modules/connections/repository.ts";
@@ -238,4 +245,75 @@ describe("a partial return, line by line", () => {
       await Promise.all([amazon.close(), c.close()]);
     }
   }, 180_000);
+
+  it("runs reading the same returns at once take each one once, and never more units than were sold", async () => {
+    const c = await connectedCompany(t, { seed: 55 });
+    try {
+      const db = t.ctx.database.db;
+      const { orderLedger, orderReturnLines, connections } = engineSchema;
+      const [shop] = await db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.companyId, c.companyId), eq(connections.kind, "shop")));
+      const line = (sku: string, qty: number) => ({
+        sku,
+        name: sku,
+        qty,
+        unitPrice: 10,
+        vatRate: 20,
+        discount: 0,
+        total: 10 * qty,
+      });
+      const order = {
+        id: "R-1",
+        orderNo: "R-1",
+        status: "Delivered",
+        lines: [line("A", 1), line("B", 2), line("C", 1)],
+      } as unknown as Order;
+      const [row] = await db
+        .insert(orderLedger)
+        .values({
+          companyId: c.companyId,
+          shopConnectionId: shop!.id,
+          orderNo: "R-1",
+          shopOrderId: "R-1",
+          orderDate: new Date(),
+          payload: order,
+        })
+        .returning();
+      const ctx = {
+        db,
+        companyId: c.companyId,
+        shopConnectionId: shop!.id,
+        mappings: { orderStatusesToTransfer: [] },
+        now: () => new Date(),
+        tally: new RunTally(),
+      } as unknown as FlowContext;
+      const back = (...returned: { ref: string; sku: string; qty: number }[]) =>
+        recordReturns(ctx, [{ ...order, status: "Returned", returned }], (o) => o.orderNo);
+      // The same claim read by two runs at once, and a second claim for the same line asking for both units.
+      const round = () =>
+        Promise.all([
+          back({ ref: "x1", sku: "B", qty: 1 }),
+          back({ ref: "x1", sku: "B", qty: 1 }),
+          back({ ref: "x2", sku: "B", qty: 2 }),
+        ]);
+      await round();
+      await round();
+      const taken = await db.select().from(orderReturnLines).where(eq(orderReturnLines.ledgerId, row!.id));
+      expect(taken.filter((r) => r.ref === "x1").length).toBeLessThanOrEqual(1);
+      expect(taken.reduce((sum, r) => sum + (r.lineNo === 1 ? r.qty : 0), 0)).toBe(2);
+      // The order stays an order: two of its lines were never returned.
+      const [after] = await db.select().from(orderLedger).where(eq(orderLedger.id, row!.id));
+      expect(after?.returnKind).toBeNull();
+      // The rest comes back: now the whole order is returned, once.
+      await back({ ref: "x3", sku: "A", qty: 1 }, { ref: "x4", sku: "C", qty: 5 });
+      const [whole] = await db.select().from(orderLedger).where(eq(orderLedger.id, row!.id));
+      expect(whole).toMatchObject({ returnKind: "return", returnState: "pending" });
+      const all = await db.select().from(orderReturnLines).where(eq(orderReturnLines.ledgerId, row!.id));
+      expect(all.find((r) => r.ref === "x4")?.qty).toBe(1);
+    } finally {
+      await c.close();
+    }
+  }, 120_000);
 });
