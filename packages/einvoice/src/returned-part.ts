@@ -24,7 +24,9 @@ export function returnedPart(order: Order, returned: readonly ReturnedUnits[]): 
     if (!line) throw new RangeError(`Siparişte ${r.line + 1}. kalem yok`);
     const before = r.before ?? 0;
     if (!(r.qty > 0) || before < 0 || before + r.qty > line.qty)
-      throw new RangeError(`İade miktarı satılandan fazla olamaz (${line.sku}: ${before} + ${r.qty} > ${line.qty})`);
+      throw new RangeError(
+        `İade miktarı satılandan fazla olamaz (${line.sku}: ${before} + ${r.qty} > ${line.qty})`,
+      );
     // Cumulative rounding: the amount of units [0, u) of the line is round(amount × u / qty).
     const upTo = (amountK: number, units: number) => Math.round((amountK * units) / line.qty);
     const part = (amountK: number) => upTo(amountK, before + r.qty) - upTo(amountK, before);

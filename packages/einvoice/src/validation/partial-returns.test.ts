@@ -77,7 +77,11 @@ describe("partial returns: the returned part of a sale", () => {
     const built = [
       buildUblInvoice(returnedPart(consumer, book), seller, header(1, iadeProfile("EARSIVFATURA"))),
       buildUblInvoice(returnedPart(consumer, sweater), seller, header(2, iadeProfile("EARSIVFATURA"))),
-      buildUblInvoice(returnedPart(company, [...book, ...sweater]), seller, header(3, iadeProfile("TEMELFATURA"))),
+      buildUblInvoice(
+        returnedPart(company, [...book, ...sweater]),
+        seller,
+        header(3, iadeProfile("TEMELFATURA")),
+      ),
       buildUblInvoice(returnedPart(company, sweater), seller, header(4, iadeProfile("TICARIFATURA"))),
     ];
     const xmls = built.map((b) => b.xml);
