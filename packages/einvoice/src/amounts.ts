@@ -81,6 +81,21 @@ function spread(totalK: number, weights: number[]): number[] {
   return parts;
 }
 
+/**
+ * The order's own discount, per goods line (kuruş, one per `order.lines`). Inferred: a discount of the whole
+ * order is what the lines and shipping add up to above the grand total (shops report it either inside
+ * totals.discount or not at all); it is spread over the goods lines by their amounts, so each VAT base
+ * shrinks with it, and a returned part of a line takes its share in proportion (`returnedPart`).
+ */
+export function orderDiscountShares(order: Order, includesVat = true): number[] {
+  const goods = order.lines.map((l) => toKurus(l.total));
+  const goodsK = goods.reduce((a, b) => a + b, 0);
+  const targetK = toKurus(includesVat ? order.totals.grandTotal : order.totals.grandTotal - order.totals.tax);
+  const orderDiscountK = Math.max(0, goodsK + toKurus(order.shipping.cost) - targetK);
+  if (orderDiscountK > goodsK) throw new RangeError("Sipariş indirimi ürün tutarlarından büyük");
+  return spread(orderDiscountK, goods);
+}
+
 export function computeAmounts(order: Order, options: AmountOptions = {}): InvoiceAmounts {
   const includesVat = options.pricesIncludeVat ?? true;
   const shippingRate = options.shippingVatRate ?? 20;
@@ -111,15 +126,7 @@ export function computeAmounts(order: Order, options: AmountOptions = {}): Invoi
     if (!(l.qty > 0)) throw new RangeError(`Miktar sıfırdan büyük olmalı (${l.sku})`);
     if (l.totalK < 0 || l.discountK < 0) throw new RangeError(`Tutarlar negatif olamaz (${l.sku})`);
   }
-  // Inferred: a discount of the whole order is what the lines and shipping add up to above the grand
-  // total (shops report it either inside totals.discount or not at all); it is spread over the goods
-  // lines by their amounts, so each VAT base shrinks with it.
-  const targetK = toKurus(includesVat ? order.totals.grandTotal : order.totals.grandTotal - order.totals.tax);
-  const orderDiscountK = Math.max(0, source.reduce((a, l) => a + l.totalK, 0) - targetK);
-  const goods = source.map((l) => (l.isShipping ? 0 : l.totalK));
-  if (orderDiscountK > goods.reduce((a, b) => a + b, 0))
-    throw new RangeError("Sipariş indirimi ürün tutarlarından büyük");
-  const shares = spread(orderDiscountK, goods);
+  const shares = orderDiscountShares(order, includesVat);
 
   const lines: AmountLine[] = source.map((l, i) => {
     const afterK = l.totalK - (shares[i] ?? 0);

@@ -5,5 +5,6 @@ export * from "./profile.ts";
 export { renderInvoiceHtml } from "./render/html.ts";
 export { renderInvoicePdf } from "./render/pdf.ts";
 export { type InvoiceView, readInvoice } from "./render/read.ts";
+export * from "./returned-part.ts";
 export * from "./returns.ts";
 export * from "./ubl.ts";

@@ -82,6 +82,28 @@ describe("returnRoute: the decision table of the README (Returns)", () => {
     expect(message("einvoice.doc.return.consumerAfterPeriod")).toContain("gider pusulası");
   });
 
+  it("a partial return is never a cancellation: a consumer's part is a gider pusulası at once", () => {
+    const part = {
+      profile: "EARSIVFATURA" as const,
+      issueDate: "2026-11-27",
+      buyerIsEInvoiceUser: false,
+      partial: true,
+    };
+    expect(returnRoute(part, now)).toEqual({
+      route: "none",
+      reasonKey: "einvoice.doc.return.partialConsumer",
+    });
+    expect(returnRoute({ ...part, buyerIsCompany: true }, now)).toMatchObject({ route: "iade", by: "buyer" });
+    // After the period a part goes as the whole would.
+    expect(returnRoute({ ...part, issueDate: "2026-10-01" }, now).reasonKey).toBe(
+      "einvoice.doc.return.consumerAfterPeriod",
+    );
+    expect(message("einvoice.doc.return.partialConsumer")).toContain("gider pusulası");
+    expect(message("einvoice.doc.return.partialConsumer", {}, "en")).not.toBe(
+      message("einvoice.doc.return.partialConsumer"),
+    );
+  });
+
   it("a malformed date is refused", () => {
     expect(() =>
       returnRoute({ profile: "EARSIVFATURA", issueDate: "20.11.2026", buyerIsEInvoiceUser: false }, now),

@@ -46,12 +46,18 @@ export function returnRoute(
     buyerIsEInvoiceUser: boolean;
     /** The buyer is a company or a taxpayer who issues invoices (Customer.isCompany), not a consumer. */
     buyerIsCompany?: boolean;
+    /**
+     * Only some lines or units came back (`returnedPart`): an e-Arşiv is cancelled only whole, so the part
+     * goes the way a later return does, and a consumer's part is the merchant's gider pusulası at once.
+     */
+    partial?: boolean;
   },
   now: Date,
 ): ReturnRoute {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(original.issueDate))
     throw new RangeError(`Geçersiz fatura tarihi: ${original.issueDate}`);
-  if (original.profile === "EARSIVFATURA" && daysSinceIssue(original.issueDate, now) <= CANCELLATION_DAYS)
+  const inPeriod = daysSinceIssue(original.issueDate, now) <= CANCELLATION_DAYS;
+  if (original.profile === "EARSIVFATURA" && inPeriod && !original.partial)
     return { route: "cancel", by: "seller", reasonKey: "einvoice.doc.return.cancelWithinPeriod" };
   if (original.buyerIsEInvoiceUser || original.profile !== "EARSIVFATURA")
     return {
@@ -62,6 +68,7 @@ export function returnRoute(
     };
   if (original.buyerIsCompany)
     return { route: "iade", by: "buyer", reasonKey: "einvoice.doc.return.companyBuyerIssues" };
+  if (inPeriod) return { route: "none", reasonKey: "einvoice.doc.return.partialConsumer" };
   return { route: "none", reasonKey: "einvoice.doc.return.consumerAfterPeriod" };
 }
 

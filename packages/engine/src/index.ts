@@ -9,6 +9,7 @@ export { GroupSpill, SPILL_DEFAULTS, type SpillLimits } from "./flows/card-spill
 export { channelListing, ensureChannelListingJob } from "./flows/channel-listing.ts";
 export * from "./flows/flow.ts";
 export * from "./flows/mappings.ts";
+export { recordReturns } from "./flows/order-returns.ts";
 export { FLOWS } from "./flows/registry.ts";
 export { encodeBinding } from "./flows/shop-bindings.ts";
 export { shownQty } from "./flows/stock-sync.ts";

@@ -30,7 +30,9 @@ import { AmazonConnector, createAmazonConnector } from "./connector";
 import { AMAZON_FEEDS_VERSION_PIN, AMAZON_ORDERS_VERSION_PIN } from "./descriptor";
 import { type AmazonEmulator, startAmazonEmulator } from "./emulator/server";
 import { amazonJudge } from "./judge/openapi";
+import { AMAZON_RETURNS_COLUMNS } from "./judge/returns-report";
 import { amazonRules } from "./judge/rules";
+import { parseAmazonReturns } from "./returns";
 
 // Usage plans × 1000 and a 50 ms listings-feed window keep the suite quick; the rules are judged at that scale.
 const SCALE = { rateScale: 1000, feedWindowMs: 50 };
@@ -221,7 +223,8 @@ describe("Amazon orders (Orders v2026-01-01)", () => {
     first = read.items;
     cursor = read.cursor;
     expect(first).toHaveLength(250);
-    expect(read.pages).toBe(3);
+    // Three pages of orders, then the scan's returns report (none yet).
+    expect(read.pages).toBe(4);
     const o = first[0] as Order;
     expect(o.lines[0]?.sku).toMatch(/^STK-/);
     expect(o.lines[0]?.externalProductId).toMatch(/^B0/);
@@ -242,6 +245,89 @@ describe("Amazon orders (Orders v2026-01-01)", () => {
     offset += 3 * 60_000;
     const read = await readAllPages((t) => shop.listOrders({ since: cursor, pageToken: t }));
     expect(read.items.find((o) => o.id === a?.id)?.status).toBe("CANCELLED");
+  });
+
+  it("returns come from one returns report a scan, line by line: the returned units and nothing else", async () => {
+    const reports = () => emu.recorder.list().filter((r) => r.path === "/reports/2021-06-30/reports");
+    const before = reports().length;
+    const o = first.find((x) => x.lines.length > 1 || (x.lines[0]?.qty ?? 0) > 1) as Order;
+    const [line] = o.lines;
+    emu.returnOrder(o.id, { [line!.sku]: 1 });
+    offset += 3 * 60_000;
+    const read = await readAllPages((t) => shop.listOrders({ since: cursor, pageToken: t }));
+    expect(reports().length - before, "one createReport a scan").toBe(1);
+    const body = reports().at(-1)?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      reportType: "GET_FLAT_FILE_RETURNS_DATA_BY_RETURN_DATE",
+      marketplaceIds: ["A33AVAJ2PDY3EV"],
+    });
+    const back = read.items.find((x) => x.id === o.id && x.status === "Returned");
+    expect(back?.returned).toEqual([{ ref: expect.stringMatching(/^rma:D/), sku: line!.sku, qty: 1 }]);
+    // The whole order comes with it (what the ledger keys and the invoice reads), not only the line.
+    expect(back?.lines.length).toBe(o.lines.length);
+    expect(read.cursor).not.toContain("#report=");
+    cursor = read.cursor ?? cursor;
+  });
+
+  it("a report still being made is polled by the next scan, never requested twice", async () => {
+    const slow = await startAmazonEmulator({
+      seed: 9,
+      productCount: 20,
+      orderCount: 3,
+      reportDelayMs: 60_000,
+      now: clock,
+      ...SCALE,
+    });
+    try {
+      const amazon = createAmazonConnector(
+        slow.credentials,
+        ctx({ asyncBatch: { intervalMs: 1, maxPolls: 5 } }),
+      );
+      const reports = () => slow.recorder.list().filter((r) => r.path === "/reports/2021-06-30/reports");
+      const [o] = slow.orders;
+      slow.returnOrder(String(o?.orderId));
+      offset += 3 * 60_000; // the return is older than the scan's two-minute lag
+      const firstScan = await readAllPages((t) => amazon.listOrders({ pageToken: t }));
+      expect(firstScan.cursor).toMatch(/#report=\d+$/);
+      expect(firstScan.items.some((x) => x.status === "Returned")).toBe(false);
+      offset += 61_000;
+      const second = await readAllPages((t) => amazon.listOrders({ since: firstScan.cursor, pageToken: t }));
+      expect(reports()).toHaveLength(1);
+      expect(second.items.find((x) => x.status === "Returned")?.returned?.length).toBeGreaterThan(0);
+      expect(second.cursor).not.toContain("#report=");
+      expect(slow.answerProblems).toEqual([]);
+      expect(judgeWithRules(slow.recorder.list(), judge.requestJudge, amazonRules(SCALE)).failures).toEqual(
+        [],
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("reads the tab-delimited report with its header, quotes as text, rows of pending requests left out", () => {
+    const head = AMAZON_RETURNS_COLUMNS.join("\t");
+    const row = (over: Record<string, string>) => AMAZON_RETURNS_COLUMNS.map((c) => over[c] ?? "").join("\t");
+    const rows = parseAmazonReturns(
+      [
+        head,
+        row({
+          "Order ID": "405-1",
+          "Merchant SKU": "STK-1",
+          "Return quantity": "2",
+          "Amazon RMA ID": "DAbc",
+          "Item Name": '12" cetvel',
+          "Return request status": "Approved",
+        }),
+        row({
+          "Order ID": "405-2",
+          "Merchant SKU": "STK-2",
+          "Return quantity": "1",
+          "Return request status": "Pending Approval",
+        }),
+        "",
+      ].join("\n"),
+    );
+    expect(rows).toEqual([{ orderId: "405-1", line: { ref: "rma:DAbc:STK-1", sku: "STK-1", qty: 2 } }]);
   });
 
   it("confirms the shipment with the tracking number (confirmShipment, every item of the order)", async () => {

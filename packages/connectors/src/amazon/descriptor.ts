@@ -35,6 +35,10 @@ export const AMAZON_USAGE_PLANS: Record<string, { rate: number; burst: number }>
   searchDefinitionsProductTypes: { rate: 5, burst: 10 },
   getDefinitionsProductType: { rate: 5, burst: 10 },
   createRestrictedDataToken: { rate: 1, burst: 10 },
+  // Reports 2021-06-30: the returns report (returns.ts).
+  createReport: { rate: 0.0167, burst: 15 },
+  getReport: { rate: 2, burst: 15 },
+  getReportDocument: { rate: 0.0167, burst: 15 },
 };
 
 /** Orders: v2026-01-01 (v0's reads are deprecated, removal 27 Mar 2027). */

@@ -4,17 +4,20 @@
  * `paginationToken` with every other parameter repeated; items, buyer, recipient, fulfilment, cancellation,
  * proceeds and packages come in the same answer (`includedData`), so no getOrderItems call and no
  * Restricted Data Token (v2026-01-01 replaced the RDT with role-based access). Cancellations come back as
- * orders whose fulfilment status turns CANCELLED. Returns are not in any Orders API: they live in reports
- * (not read here). Shipment: confirmShipment (Orders v0, not deprecated) with the tracking number.
+ * orders whose fulfilment status turns CANCELLED. Returns are not in any Orders API: they live in a report,
+ * read once a scan after the orders (returns.ts) and given as the returned orders (status Returned, with
+ * each returned line in `returned`). Shipment: confirmShipment (Orders v0, not deprecated) with the
+ * tracking number.
  */
 
 import { message } from "@ep/contracts";
 import type { OrderStatusUpdate } from "../sdk/connector";
 import { ConnectorError } from "../sdk/errors";
-import type { Address, Option, Order, Page, PageQuery } from "../sdk/model";
+import type { Address, Option, Order, Page, PageQuery, ReturnedLine } from "../sdk/model";
 import { decodeToken, encodeToken, round2, shopOrderLine, splitName } from "../sdk/util";
 import type { AmazonClient, Row } from "./client";
 import { AMAZON_ORDER_PAGE } from "./descriptor";
+import { AmazonReturns, returnsWindow } from "./returns";
 
 /** Fulfilment statuses of an order (`FulfillmentStatus` in the model). */
 export const AMAZON_FULFILLMENT_STATUSES = [
@@ -48,7 +51,13 @@ interface ScanToken {
   after: string;
   before: string;
   paginationToken?: string;
+  /** After the orders: the returns report (a report id an earlier run left in its cursor, if any). */
+  phase?: "returns";
+  report?: string;
 }
+
+/** A cursor carries a returns report still being made: `<before>#report=<id>`. */
+const PENDING = "#report=";
 
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 const money = (m: unknown) => Number((m as Row | undefined)?.amount ?? 0) || 0;
@@ -138,10 +147,13 @@ export function mapAmazonOrder(o: Row): Order {
 }
 
 export class AmazonOrders {
+  private readonly returns: AmazonReturns;
   constructor(
     private readonly client: AmazonClient,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.returns = new AmazonReturns(client, client.ctx.asyncBatch?.intervalMs ?? 2_000);
+  }
 
   listOrderStatuses(): Option[] {
     return AMAZON_FULFILLMENT_STATUSES.map((s) => ({ id: s, name: s }));
@@ -149,13 +161,15 @@ export class AmazonOrders {
 
   async listOrders(q: PageQuery = {}): Promise<Page<Order>> {
     const token = decodeToken<ScanToken>(q.pageToken, "amazon");
+    if (token?.phase === "returns") return this.listReturns(token);
+    const [since, report] = (q.since ?? "").split(PENDING);
     const before = token?.before ?? new Date(this.now() - AMAZON_ORDERS_LAG_MS).toISOString();
     const after =
       token?.after ??
       new Date(
         Math.min(
           Date.parse(before),
-          q.since ? Math.max(0, Date.parse(q.since) - OVERLAP_MS) : Date.parse(before) - FIRST_WINDOW_MS,
+          since ? Math.max(0, Date.parse(since) - OVERLAP_MS) : Date.parse(before) - FIRST_WINDOW_MS,
         ),
       ).toISOString();
     const body = await this.client.get("searchOrders", "/orders/2026-01-01/orders", {
@@ -168,18 +182,37 @@ export class AmazonOrders {
     });
     const items = (Array.isArray(body.orders) ? (body.orders as Row[]) : []).map(mapAmazonOrder);
     const next = text((body.pagination as Row | undefined)?.nextToken);
-    if (next) return { items, nextPageToken: encodeToken({ after, before, paginationToken: next }) };
-    return { items, cursor: before };
+    if (next) return { items, nextPageToken: encodeToken({ after, before, paginationToken: next, report }) };
+    return {
+      items,
+      nextPageToken: encodeToken({ after, before, phase: "returns", report } satisfies ScanToken),
+    };
+  }
+
+  /** The scan's returns report (returns.ts) as the returned orders; the cursor keeps a report still being made. */
+  private async listReturns(t: ScanToken): Promise<Page<Order>> {
+    const read = await this.returns.read(returnsWindow(t.after, t.before), t.report || undefined);
+    if ("pending" in read) return { items: [], cursor: `${t.before}${PENDING}${read.pending}` };
+    const byOrder = new Map<string, ReturnedLine[]>();
+    for (const r of read.rows) byOrder.set(r.orderId, [...(byOrder.get(r.orderId) ?? []), r.line]);
+    const items: Order[] = [];
+    for (const [orderId, returned] of byOrder) {
+      const read = await this.readOrder(orderId, AMAZON_INCLUDED_DATA).catch((e: unknown) => {
+        // An order the seller's account no longer answers for has nothing of ours to take back.
+        if (e instanceof ConnectorError && e.reason === "not_found") return undefined;
+        throw e;
+      });
+      if (read) items.push({ ...mapAmazonOrder(read), status: "Returned", returned });
+    }
+    return { items, cursor: t.before };
   }
 
   /** The order as Amazon has it now (its items), by id. */
-  private async readOrder(orderId: string): Promise<Row> {
+  private async readOrder(orderId: string, includedData = ["FULFILLMENT", "PACKAGES"]): Promise<Row> {
     const body = await this.client.get(
       "getOrder",
       `/orders/2026-01-01/orders/${encodeURIComponent(orderId)}`,
-      {
-        includedData: ["FULFILLMENT", "PACKAGES"],
-      },
+      { includedData },
     );
     const order = body.order as Row | undefined;
     if (!order)

@@ -138,6 +138,12 @@ describe("Hepsiburada orders", () => {
       status: "Returned",
       paymentStatus: "Refunded",
     });
+    // One entry per claim (its number), naming the line by Hepsiburada's SKU and the units coming back.
+    const back = last.get(String(second?.orderNo));
+    for (const r of back?.returned ?? []) expect(r.ref).toMatch(/^claim:C\d+$/);
+    expect(back?.returned?.map((r) => [r.sku, r.qty])).toEqual(
+      back?.lines.map((l) => [l.externalVariantId, l.qty]),
+    );
     expect(read.items.length).toBeGreaterThanOrEqual(2);
   });
 

@@ -209,14 +209,22 @@ export class HepsiburadaOrders {
       ),
     );
     const items: Order[] = [];
-    const byOrder = new Map<string, Row>();
-    for (const c of claims) if (RETURNED_CLAIM.test(text(c.status))) byOrder.set(text(c.orderNumber), c);
-    for (const [no, claim] of byOrder) {
+    const byOrder = new Map<string, Row[]>();
+    for (const c of claims)
+      if (RETURNED_CLAIM.test(text(c.status)))
+        byOrder.set(text(c.orderNumber), [...(byOrder.get(text(c.orderNumber)) ?? []), c]);
+    for (const [no, ofOrder] of byOrder) {
       const o = mapHepsiburadaOrder(await this.detail(no));
       items.push({
         ...o,
         status: "Returned",
-        paymentStatus: text(claim.status) === "Refunded" ? "Refunded" : o.paymentStatus,
+        paymentStatus: ofOrder.some((c) => text(c.status) === "Refunded") ? "Refunded" : o.paymentStatus,
+        // Each claim names one line (its Hepsiburada SKU) and the units coming back: recorded once by number.
+        returned: ofOrder.map((c) => ({
+          ref: `claim:${text(c.number) || text(c.id)}`,
+          sku: text(c.sku),
+          qty: Number(c.quantity ?? 0) || 1,
+        })),
       });
     }
     if (claims.length === CLAIM_PAGE)

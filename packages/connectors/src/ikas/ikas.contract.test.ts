@@ -327,6 +327,20 @@ describe("IKAS connector against its emulator", () => {
     expect(Number(next.cursor)).toBeGreaterThan(Number(cursor));
   });
 
+  it("a partial refund gives back only its refunded line items, each once by its id", async () => {
+    const [o] = emu.generateOrders(1);
+    const line = o!.orderLineItems[0]!;
+    line.status = "REFUNDED";
+    o!.orderPackageStatus = "PARTIALLY_REFUNDED";
+    emu.state.touchOrder(o!);
+    const read = await conn.listOrders({ since: String(Date.now() - 60_000), pageSize: 50 });
+    const back = read.items.find((x) => x.id === o!.id);
+    expect(back?.status).toBe("PARTIALLY_REFUNDED");
+    expect(back?.returned).toEqual([
+      { ref: `lineItem:${line.id}`, sku: line.variant.sku, qty: line.quantity },
+    ]);
+  });
+
   it("does not skip orders that share one updatedAt across a page edge", async () => {
     // Past every updatedAt the emulator has handed out (its clock runs ahead of Date.now() while
     // seeding) by more than the connector's 5-minute re-read window.

@@ -70,7 +70,7 @@ const ORDER_FIELDS = `
   shippingAddress { ...Addr }
   shippingLines { title price finalPrice }
   paymentMethods { type paymentGatewayName price }
-  orderLineItems { id quantity price finalPrice discountPrice taxValue variant { id sku name productId barcodeList } }
+  orderLineItems { id status quantity price finalPrice discountPrice taxValue variant { id sku name productId barcodeList } }
   orderPackages { id orderPackageNumber orderPackageFulfillStatus orderLineItemIds createdAt updatedAt
     trackingInfo { trackingNumber cargoCompany trackingLink } }
 `;
@@ -128,6 +128,8 @@ interface IkasOrderDto {
   }> | null;
   orderLineItems: Array<{
     id: string;
+    /** OrderLineItemStatusEnum: a refunded part of an order is its own line item in REFUNDED. */
+    status?: string | null;
     quantity: number;
     price: number;
     finalPrice: number | null;
@@ -257,6 +259,10 @@ export function mapIkasOrder(o: IkasOrderDto): M.Order {
       externalVariantId: l.variant.id,
     };
   });
+  // Refunded line items, one return each (its id): an order "Kısmen İade Edildi" gives back only these.
+  const returned = o.orderLineItems
+    .filter((l) => l.status === "REFUNDED")
+    .map((l) => ({ ref: `lineItem:${l.id}`, sku: l.variant.sku ?? "", qty: l.quantity }));
   const shippingCost = (o.shippingLines ?? []).reduce((a, s) => a + (s.finalPrice ?? s.price ?? 0), 0);
   const tax = round2(lines.reduce((a, l) => a + l.total - l.total / (1 + l.vatRate / 100), 0));
   const subtotal = round2(lines.reduce((a, l) => a + l.unitPrice * l.qty, 0));
@@ -296,6 +302,7 @@ export function mapIkasOrder(o: IkasOrderDto): M.Order {
     note: o.note ?? undefined,
     payment: ikasPayment(o),
     delivery: ikasDelivery(o),
+    ...(returned.length > 0 ? { returned } : {}),
   };
 }
 

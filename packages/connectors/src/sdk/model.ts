@@ -193,6 +193,22 @@ export interface Order {
   delivery?: OrderDelivery;
   /** TRY per one unit of `currency`, when the shop carries one. */
   exchangeRate?: number;
+  /**
+   * What came back, line by line, when the marketplace reports a return of some lines or units (a Trendyol
+   * claim item, a Hepsiburada claim, an Amazon returns-report row): recorded once per `ref`. Absent: the
+   * status alone says the whole order was cancelled or returned.
+   */
+  returned?: ReturnedLine[];
+}
+
+/** One return the marketplace reports: `qty` units of one line of the order. */
+export interface ReturnedLine {
+  /** The marketplace's own id of this return (claim item, claim number, report row): the idempotency key. */
+  ref: string;
+  sku: string;
+  qty: number;
+  /** The order line's own id where the marketplace names it (`OrderLine.externalProductId`). */
+  lineId?: string;
 }
 
 export interface InvoiceLine {

@@ -13,7 +13,7 @@
  * they were made are caught by reading that far back each run (the ledger keeps each return once).
  */
 
-import type { Order, Page } from "../sdk/model";
+import type { Order, Page, ReturnedLine } from "../sdk/model";
 import { encodeToken } from "../sdk/util";
 import { type Row, rows, type TrendyolClient } from "./client";
 import { TRENDYOL_STREAM_RANGE_MS } from "./descriptor";
@@ -48,16 +48,28 @@ export function claimsStart(streamFrom: number, until: number, after: string): s
   return encodeToken(token);
 }
 
-/** An accepted claim as its package in "Returned" (a package row), holding the returned lines only. */
+/**
+ * An accepted claim as its package in "Returned" (a package row), holding the returned lines only, and
+ * `returned`: one entry per accepted claim item (what order transfer records line by line).
+ */
 export function returnOfClaim(c: Row): Row | undefined {
   const packageId = text(c.orderShipmentPackageId);
   if (!packageId) return undefined;
+  const returned: ReturnedLine[] = [];
   const lines = rows(c.items).flatMap((item) => {
     const accepted = rows(item.claimItems).filter(
       (ci) => text((ci.claimItemStatus as Row | undefined)?.name) === "Accepted",
-    ).length;
+    );
     const line = (item.orderLine ?? {}) as Row;
-    return accepted > 0 ? [{ ...line, quantity: accepted }] : [];
+    // One claim item per unit: its id is the return's key, so a claim read again adds nothing.
+    for (const ci of accepted)
+      returned.push({
+        ref: `claimItem:${text(ci.id)}`,
+        sku: text(line.merchantSku) || text(line.barcode),
+        qty: 1,
+        lineId: text(line.id) || undefined,
+      });
+    return accepted.length > 0 ? [{ ...line, quantity: accepted.length }] : [];
   });
   if (lines.length === 0) return undefined;
   const when = c.lastModifiedDate ?? c.claimDate;
@@ -68,6 +80,7 @@ export function returnOfClaim(c: Row): Row | undefined {
     lastModifiedDate: when,
     status: "Returned",
     lines,
+    returned,
   };
 }
 
@@ -86,7 +99,7 @@ export async function listTrendyolReturns(
   })) as Row;
   const items = rows(body?.content).flatMap((c) => {
     const pkg = returnOfClaim(c);
-    return pkg ? [toOrder(pkg)] : [];
+    return pkg ? [{ ...toOrder(pkg), returned: pkg.returned as ReturnedLine[] }] : [];
   });
   if (t.page + 1 < Number(body?.totalPages ?? 0))
     return { items, nextPageToken: encodeToken({ ...t, page: t.page + 1 } satisfies ClaimsToken) };

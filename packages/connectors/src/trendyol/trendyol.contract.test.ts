@@ -264,6 +264,12 @@ describe("Trendyol orders", () => {
     const returned = read.items.find((o) => o.id === c.id && o.status === "Returned");
     expect(returned?.orderNo).toBe(c.orderNo);
     expect(returned?.lines.map((l) => [l.sku, l.qty])).toEqual(c.lines.map((l) => [l.sku, l.qty]));
+    // Line by line for the ledger: one entry per claim item (a unit), each with its own id and order line.
+    const units = c.lines.reduce((n, l) => n + l.qty, 0);
+    expect(returned?.returned).toHaveLength(units);
+    expect(new Set(returned?.returned?.map((r) => r.ref)).size).toBe(units);
+    for (const r of returned?.returned ?? [])
+      expect(c.lines.find((l) => l.externalProductId === r.lineId)?.sku).toBe(r.sku);
     expect((emu.counters.byOperation.getClaims ?? 0) - before).toBeGreaterThan(0);
   });
 

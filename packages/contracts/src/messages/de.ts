@@ -126,6 +126,8 @@ export const de: MessageCatalog = {
     reportNotInShop:
       "{{count}} Datensätze wurden übersprungen, weil der Shop sie nicht kennt (zuerst die Produktübertragung ausführen).",
     reportReturnsCancelledInErp: "{{count}} stornierte Bestellungen wurden aus dem ERP entfernt.",
+    reportReturnsPartial:
+      "Bei {{count}} Bestellungen wurden einzelne Positionen retourniert ({{units}} Stück); buchen Sie diese Stückzahl im ERP als Retoure.",
     reportReturnsKeptInErp:
       "{{count}} stornierte oder retournierte Bestellungen bleiben im ERP (fakturiert oder nicht löschbar); buchen Sie die Retoure im ERP.",
     reportTransientLeft:
@@ -617,6 +619,7 @@ export const de: MessageCatalog = {
     colRate: "Kurs",
     rateFrom_order: "Kurs der Bestellung",
     rateFrom_merchant: "Ihr Kurs",
+    returnPart: "Teilretoure: {{lines}} — {{amount}}",
     return_cancel: "Rückgabe: e-Archiv-Stornierung",
     return_iade: "Rückgabe: der Käufer stellt eine Rückgaberechnung aus",
     return_none: "Rückgabe: Ausgabenbeleg",
@@ -645,6 +648,8 @@ export const de: MessageCatalog = {
         "Der Käufer ist E-Rechnungsnutzer: er stellt die Rückgaberechnung (TEMELFATURA) aus und sendet sie Ihnen; Sie stellen nichts aus.",
       companyBuyerIssues:
         "Der Käufer ist eine Firma: er stellt die Rückgaberechnung aus; Sie stellen nichts aus.",
+      partialConsumer:
+        "Teilretoure eines Verbrauchers: das e-Arşiv wurde nicht storniert (nur als Ganzes möglich); belegen Sie die retournierten Positionen mit einem Gider Pusulası.",
       consumerAfterPeriod:
         "Rückgabe eines Verbrauchers nach der 8-tägigen Stornofrist: Verbraucher stellen keine Rechnung aus; belegen Sie die Rückgabe mit einem Ausgabenbeleg (gider pusulası).",
       cancelRefused:
@@ -690,6 +695,8 @@ export const de: MessageCatalog = {
           "Der Käufer ist e-Fatura-Nutzer: Er stellt die Rückgaberechnung (TEMELFATURA) aus; das Panel stellt keine aus.",
         companyBuyerIssues:
           "Der Käufer ist ein Unternehmen: Er stellt die Rückgaberechnung aus (Papier oder e-Arşiv); das Panel stellt keine aus.",
+        partialConsumer:
+          "Teilretoure eines Verbrauchers: ein e-Arşiv kann nur ganz storniert werden; belegen Sie die retournierten Positionen mit einem Gider Pusulası.",
         consumerAfterPeriod:
           "Die Stornofrist (8 Tage) ist abgelaufen und der Käufer ist Verbraucher und stellt keine Rechnung aus: Erfassen Sie die Rückgabe mit einem Ausgabenbeleg (gider pusulası).",
       },

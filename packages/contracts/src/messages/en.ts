@@ -112,6 +112,8 @@ export const en: MessageCatalog = {
     reportNotInShop:
       "{{count}} records were skipped because the shop does not have them (run Product Transfer first).",
     reportReturnsCancelledInErp: "{{count}} cancelled orders were removed from the ERP.",
+    reportReturnsPartial:
+      "{{count}} orders had some of their lines returned ({{units}} units); book those units as returns in the ERP.",
     reportReturnsKeptInErp:
       "{{count}} cancelled or returned orders stay in the ERP (invoiced, or the ERP cannot remove them); book the return in the ERP.",
     reportTransientLeft: "{{count}} records were left for the next run after a temporary error.",
@@ -580,6 +582,7 @@ export const en: MessageCatalog = {
     colRate: "Rate",
     rateFrom_order: "order's rate",
     rateFrom_merchant: "your rate",
+    returnPart: "Partial return: {{lines}} — {{amount}}",
     return_cancel: "Return: e-Archive cancellation",
     return_iade: "Return: the buyer issues a return invoice",
     return_none: "Return: expense voucher",
@@ -607,6 +610,8 @@ export const en: MessageCatalog = {
       buyerIssuesIade:
         "The buyer is an e-Invoice user: the buyer issues the return invoice (TEMELFATURA) and sends it to you; you issue nothing.",
       companyBuyerIssues: "The buyer is a company: the buyer issues the return invoice; you issue nothing.",
+      partialConsumer:
+        "Partial return by a consumer: the e-Arşiv was not cancelled (it can only be cancelled as a whole); document the returned lines with a gider pusulası.",
       consumerAfterPeriod:
         "A consumer's return after the 8-day cancellation period: consumers issue no invoice; document the return with an expense voucher (gider pusulası).",
       cancelRefused:
@@ -650,6 +655,8 @@ export const en: MessageCatalog = {
           "The buyer is an e-Fatura user: the buyer issues the return invoice (TEMELFATURA); the panel issues none.",
         companyBuyerIssues:
           "The buyer is a company: the buyer issues the return invoice (paper or e-Arşiv); the panel issues none.",
+        partialConsumer:
+          "Partial return by a consumer: an e-Arşiv can only be cancelled as a whole; document the returned lines with a gider pusulası.",
         consumerAfterPeriod:
           "The cancellation period (8 days) has passed and the buyer is a consumer, who issues no invoice: record the return with an expense voucher (gider pusulası).",
       },

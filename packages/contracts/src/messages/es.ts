@@ -123,6 +123,8 @@ export const es: MessageCatalog = {
     reportNotInShop:
       "Se omitieron {{count}} registros porque la tienda no los tiene (ejecute primero la transferencia de productos).",
     reportReturnsCancelledInErp: "{{count}} pedidos cancelados se eliminaron del ERP.",
+    reportReturnsPartial:
+      "{{count}} pedidos tuvieron devoluciones de algunas líneas ({{units}} unidades); registre esas unidades como devolución en el ERP.",
     reportReturnsKeptInErp:
       "{{count}} pedidos cancelados o devueltos siguen en el ERP (facturados o no eliminables); registre la devolución en el ERP.",
     reportTransientLeft: "{{count}} registros quedaron para la siguiente ejecución tras un error temporal.",
@@ -601,6 +603,7 @@ export const es: MessageCatalog = {
     colRate: "Tipo",
     rateFrom_order: "tipo del pedido",
     rateFrom_merchant: "su tipo",
+    returnPart: "Devolución parcial: {{lines}} — {{amount}}",
     return_cancel: "Devolución: anulación del e-Archivo",
     return_iade: "Devolución: el comprador emite una factura de devolución",
     return_none: "Devolución: justificante de gasto",
@@ -630,6 +633,8 @@ export const es: MessageCatalog = {
         "El comprador es usuario de e-Factura: el comprador emite la factura de devolución (TEMELFATURA) y se la envía; usted no emite nada.",
       companyBuyerIssues:
         "El comprador es una empresa: el comprador emite la factura de devolución; usted no emite nada.",
+      partialConsumer:
+        "Devolución parcial de un consumidor: el e-Arşiv no se anuló (solo puede anularse entero); documente las líneas devueltas con un gider pusulası.",
       consumerAfterPeriod:
         "Devolución de un consumidor pasado el plazo de anulación de 8 días: el consumidor no emite factura; documente la devolución con un justificante de gasto (gider pusulası).",
       cancelRefused:
@@ -675,6 +680,8 @@ export const es: MessageCatalog = {
           "El comprador usa e-Fatura: él emite la factura de devolución (TEMELFATURA); el panel no emite ninguna.",
         companyBuyerIssues:
           "El comprador es una empresa: él emite la factura de devolución (en papel o e-Arşiv); el panel no emite ninguna.",
+        partialConsumer:
+          "Devolución parcial de un consumidor: un e-Arşiv solo se anula entero; documente las líneas devueltas con un gider pusulası.",
         consumerAfterPeriod:
           "Pasó el plazo de anulación (8 días) y el comprador es un consumidor, que no emite facturas: registre la devolución con un comprobante de gastos (gider pusulası).",
       },

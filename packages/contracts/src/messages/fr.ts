@@ -123,6 +123,8 @@ export const fr: MessageCatalog = {
     reportNotInShop:
       "{{count}} enregistrements ont été ignorés car la boutique ne les a pas (lancez d'abord le transfert des produits).",
     reportReturnsCancelledInErp: "{{count}} commandes annulées ont été supprimées de l'ERP.",
+    reportReturnsPartial:
+      "{{count}} commandes ont eu une partie de leurs lignes retournée ({{units}} unités) ; enregistrez ces unités comme retour dans l'ERP.",
     reportReturnsKeptInErp:
       "{{count}} commandes annulées ou retournées restent dans l'ERP (facturées ou non supprimables) ; enregistrez le retour dans l'ERP.",
     reportTransientLeft:
@@ -612,6 +614,7 @@ export const fr: MessageCatalog = {
     colRate: "Taux",
     rateFrom_order: "taux de la commande",
     rateFrom_merchant: "votre taux",
+    returnPart: "Retour partiel : {{lines}} — {{amount}}",
     return_cancel: "Retour : annulation e-Archive",
     return_iade: "Retour : l'acheteur émet une facture de retour",
     return_none: "Retour : bon de dépense",
@@ -639,6 +642,8 @@ export const fr: MessageCatalog = {
       buyerIssuesIade:
         "L'acheteur est utilisateur e-Facture : il émet la facture de retour (TEMELFATURA) et vous l'envoie ; vous n'émettez rien.",
       companyBuyerIssues: "L'acheteur est une société : il émet la facture de retour ; vous n'émettez rien.",
+      partialConsumer:
+        "Retour partiel d'un consommateur : l'e-Arşiv n'a pas été annulé (seulement possible en entier) ; justifiez les lignes retournées par un gider pusulası.",
       consumerAfterPeriod:
         "Retour d'un consommateur après le délai d'annulation de 8 jours : le consommateur n'émet pas de facture ; documentez le retour par un bon de dépense (gider pusulası).",
       cancelRefused:
@@ -684,6 +689,8 @@ export const fr: MessageCatalog = {
           "L'acheteur utilise e-Fatura : c'est lui qui émet la facture de retour (TEMELFATURA) ; le panneau n'en émet pas.",
         companyBuyerIssues:
           "L'acheteur est une entreprise : c'est lui qui émet la facture de retour (papier ou e-Arşiv) ; le panneau n'en émet pas.",
+        partialConsumer:
+          "Retour partiel d'un consommateur : un e-Arşiv ne s'annule qu'en entier ; justifiez les lignes retournées par un gider pusulası.",
         consumerAfterPeriod:
           "Le délai d'annulation (8 jours) est dépassé et l'acheteur est un consommateur, qui n'émet pas de facture : enregistrez le retour avec un bon de dépense (gider pusulası).",
       },

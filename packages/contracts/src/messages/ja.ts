@@ -115,6 +115,8 @@ export const ja: MessageCatalog = {
     reportNotInShop:
       "ショップに存在しないため{{count}}件をスキップしました（先に商品転送を実行してください）。",
     reportReturnsCancelledInErp: "キャンセルされた{{count}}件の注文をERPから削除しました。",
+    reportReturnsPartial:
+      "{{count}}件の注文で一部の明細が返品されました（{{units}}点）。ERPでその数量を返品として処理してください。",
     reportReturnsKeptInErp:
       "キャンセルまたは返品された{{count}}件の注文はERPに残っています（請求済み、またはERPで削除できないため）。ERPで返品を処理してください。",
     reportTransientLeft: "一時的なエラーのため、{{count}}件を次回の実行に持ち越しました。",
@@ -576,6 +578,7 @@ export const ja: MessageCatalog = {
     colRate: "レート",
     rateFrom_order: "注文のレート",
     rateFrom_merchant: "入力したレート",
+    returnPart: "一部返品：{{lines}} — {{amount}}",
     return_cancel: "返品: e-Arşiv の取消",
     return_iade: "返品: 買い手が返品請求書を発行",
     return_none: "返品: 経費伝票",
@@ -604,6 +607,8 @@ export const ja: MessageCatalog = {
         "買い手は e-Fatura 利用者です。返品請求書（TEMELFATURA）は買い手が発行してあなたに送ります。あなたが発行する必要はありません。",
       companyBuyerIssues:
         "買い手は法人です。返品請求書は買い手が発行します。あなたが発行する必要はありません。",
+      partialConsumer:
+        "消費者による一部返品：e-Arşivは全体でしか取り消せないため取り消していません。返品された明細はgider pusulasıで記録してください。",
       consumerAfterPeriod:
         "8 日間の取消期間を過ぎた消費者の返品です。消費者は請求書を発行しないため、経費伝票（gider pusulası）で返品を記録してください。",
       cancelRefused:
@@ -648,6 +653,8 @@ export const ja: MessageCatalog = {
           "買い手は e-Fatura 利用者です: 返品請求書 (TEMELFATURA) は買い手が発行します。パネルは発行しません。",
         companyBuyerIssues:
           "買い手は会社です: 返品請求書は買い手が発行します (紙または e-Arşiv)。パネルは発行しません。",
+        partialConsumer:
+          "消費者による一部返品：e-Arşivは全体でしか取り消せません。返品された明細はgider pusulasıで記録してください。",
         consumerAfterPeriod:
           "取消期間 (8 日) が過ぎ、買い手は請求書を発行しない消費者です: 返品は経費伝票 (gider pusulası) で記録してください。",
       },

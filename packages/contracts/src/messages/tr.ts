@@ -117,6 +117,8 @@ export const tr = {
     reportResolved: "Önceki çalışmalarda aktarılamayan {{count}} kayıt bu çalışmada aktarıldı.",
     reportNotInShop: "{{count}} kayıt mağazada bulunmadığı için atlandı (önce Ürün Aktarımı çalışmalı).",
     reportReturnsCancelledInErp: "{{count}} iptal edilen siparişin ERP kaydı silindi.",
+    reportReturnsPartial:
+      "{{count}} siparişin bazı kalemleri iade edildi ({{units}} adet); bu adetleri ERP'de iade olarak işleyin.",
     reportReturnsKeptInErp:
       "{{count}} iptal veya iade edilen sipariş ERP'de kaldı (faturalandığı ya da ERP silemediği için); iadeyi ERP'de işleyin.",
     reportTransientLeft: "{{count}} kayıt geçici bir hata nedeniyle bir sonraki çalışmaya bırakıldı.",
@@ -587,6 +589,7 @@ export const tr = {
     colRate: "Kur",
     rateFrom_order: "siparişin kuru",
     rateFrom_merchant: "sizin kurunuz",
+    returnPart: "Kısmi iade: {{lines}} — {{amount}}",
     return_cancel: "İade: e-Arşiv iptali",
     return_iade: "İade: alıcı iade faturası düzenler",
     return_none: "İade: gider pusulası",
@@ -614,6 +617,8 @@ export const tr = {
       buyerIssuesIade:
         "Alıcı e-Fatura kullanıcısı: iade faturasını (TEMELFATURA) alıcı düzenler ve size gönderir; sizin fatura kesmeniz gerekmez.",
       companyBuyerIssues: "Alıcı bir firma: iade faturasını alıcı düzenler; sizin fatura kesmeniz gerekmez.",
+      partialConsumer:
+        "Kısmi iade ve alıcı tüketici: e-Arşiv faturası yalnız bütünüyle iptal edilebildiği için iptal edilmedi; iade edilen kalemleri gider pusulası ile belgeleyin.",
       consumerAfterPeriod:
         "Tüketici iadesi ve 8 günlük iptal süresi geçti: tüketici fatura kesmez; iadeyi gider pusulası ile belgeleyin.",
       cancelRefused:
@@ -657,6 +662,8 @@ export const tr = {
           "Alıcı e-Fatura kullanıcısı: iade faturasını (TEMELFATURA) alıcı düzenler; panel fatura kesmez.",
         companyBuyerIssues:
           "Alıcı bir şirket: iade faturasını alıcı düzenler (kâğıt veya e-Arşiv); panel fatura kesmez.",
+        partialConsumer:
+          "Kısmi iade ve alıcı tüketici: e-Arşiv yalnız bütünüyle iptal edilebilir; iade edilen kalemler için gider pusulası düzenleyin.",
         consumerAfterPeriod:
           "İptal süresi (8 gün) geçti ve alıcı tüketici: tüketici fatura düzenlemez; iade için gider pusulası düzenleyin.",
       },

@@ -107,6 +107,8 @@ export const zh: MessageCatalog = {
     reportResolved: "之前运行中失败的 {{count}} 条记录已在本次运行中传输。",
     reportNotInShop: "{{count}} 条记录因店铺中不存在而被跳过（请先运行商品传输）。",
     reportReturnsCancelledInErp: "已从 ERP 中删除 {{count}} 个已取消的订单。",
+    reportReturnsPartial:
+      "{{count}} 个订单的部分明细已退货（{{units}} 件）；请在 ERP 中将这些数量登记为退货。",
     reportReturnsKeptInErp:
       "{{count}} 个已取消或退货的订单仍在 ERP 中（已开票或 ERP 无法删除）；请在 ERP 中处理退货。",
     reportTransientLeft: "{{count}} 条记录因临时错误留待下次运行处理。",
@@ -527,6 +529,7 @@ export const zh: MessageCatalog = {
     colRate: "汇率",
     rateFrom_order: "订单汇率",
     rateFrom_merchant: "您的汇率",
+    returnPart: "部分退货：{{lines}} — {{amount}}",
     return_cancel: "退货：作废电子存档发票",
     return_iade: "退货：由买方开具退货发票",
     return_none: "退货：费用凭单",
@@ -552,6 +555,8 @@ export const zh: MessageCatalog = {
       cancelWithinPeriod: "电子存档发票仍在 8 天作废期限内：按 GİB 规则已在电子发票服务中作废。",
       buyerIssuesIade: "买方是电子发票用户：退货发票（TEMELFATURA）由买方开具并发送给您；您无需开具。",
       companyBuyerIssues: "买方是企业：退货发票由买方开具；您无需开具。",
+      partialConsumer:
+        "消费者部分退货：e-Arşiv 只能整张作废，因此未作废；请用 gider pusulası 记录退回的明细。",
       consumerAfterPeriod:
         "消费者退货且已过 8 天作废期限：消费者不开发票；请用费用凭单（gider pusulası）记录退货。",
       cancelRefused: "电子发票服务拒绝了作废：请在服务门户中检查发票状态。",
@@ -591,6 +596,7 @@ export const zh: MessageCatalog = {
         cancelWithinPeriod: "该 e-Arşiv 发票仍在 8 天撤销期内: 撤销发票, 不开具退货发票。",
         buyerIssuesIade: "买方是 e-Fatura 用户: 退货发票 (TEMELFATURA) 由买方开具; 面板不开具。",
         companyBuyerIssues: "买方是公司: 退货发票由买方开具 (纸质或 e-Arşiv); 面板不开具。",
+        partialConsumer: "消费者部分退货：e-Arşiv 只能整张作废；请用 gider pusulası 记录退回的明细。",
         consumerAfterPeriod:
           "撤销期 (8 天) 已过且买方是不开发票的消费者: 请用费用凭单 (gider pusulası) 记录退货。",
       },

@@ -13,7 +13,8 @@ const SKU_CHUNK = 1000;
  * waiting, `sent` may or may not have reached the ERP (counting it twice for a moment under-offers,
  * not counting it could oversell), `failed`/`needs_review` are real orders the merchant still has to
  * settle. An order its channel has since cancelled or returned (recorded once by order transfer,
- * `order-returns.ts`, or read from its status word) holds no stock. SKUs with nothing pending are absent from the map; without `skus`, every SKU pending.
+ * `order-returns.ts`, or read from its status word) holds no stock; units returned line by line
+ * (`order_return_lines`) leave the hold, the rest of the order keeps it. SKUs with nothing pending are absent from the map; without `skus`, every SKU pending.
  */
 export async function pendingOrderQuantities(
   db: Executor,
@@ -32,10 +33,14 @@ export async function pendingOrderQuantities(
     // Grouped by status too, so the cancelled ones are told apart by the same words as order transfer.
     const result = await db.execute<{ sku: string; status: string | null; qty: string | number }>(sql`
       select l->>'sku' as sku, o.payload->>'status' as status,
-        sum(case when jsonb_typeof(l->'qty') = 'number' then greatest((l->>'qty')::numeric, 0) else 0 end) as qty
+        sum(greatest(case when jsonb_typeof(l->'qty') = 'number' then (l->>'qty')::numeric else 0 end
+          - coalesce(r.qty, 0), 0)) as qty
       from order_ledger o cross join lateral jsonb_array_elements(
         case when jsonb_typeof(o.payload->'lines') = 'array' then o.payload->'lines' else '[]'::jsonb end
-      ) l
+      ) with ordinality as e(l, n)
+      left join lateral (
+        select sum(x.qty)::numeric as qty from order_return_lines x where x.ledger_id = o.id and x.line_no = e.n - 1
+      ) r on true
       where o.company_id = ${companyId}::integer and o.state <> 'confirmed' and o.return_kind is null
         and ${chunk ? sql`l->>'sku' = any(${sql.param(chunk)}::text[])` : sql`l->>'sku' is not null`}
       group by 1, 2`);

@@ -259,6 +259,37 @@ export const orderLedger = pgTable(
   ],
 );
 
+/**
+ * Returns line by line (migration 0053, `order-returns.ts`): each return the marketplace reports, once per
+ * order by its own `ref`, as `qty` units of the ledger payload's line `lineNo`. A line's units never exceed
+ * what was ordered. The invoice cycle decides each once (`route`, `reason`, against the sale `einvoiceId`).
+ */
+export const orderReturnLines = pgTable(
+  "order_return_lines",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    ledgerId: integer("ledger_id")
+      .notNull()
+      .references(() => orderLedger.id, { onDelete: "cascade" }),
+    ref: text("ref").notNull(),
+    lineNo: integer("line_no").notNull(),
+    sku: text("sku").notNull(),
+    qty: doublePrecision("qty").notNull(),
+    returnedAt: ts("returned_at").notNull().defaultNow(),
+    route: text("route", { enum: ["cancel", "iade", "none"] }),
+    reason: text("reason"),
+    einvoiceId: integer("einvoice_id"),
+    /** The sale's 1st, 2nd … decided return: the lines decided together. */
+    part: integer("part"),
+    routedAt: ts("routed_at"),
+  },
+  (t) => [
+    uniqueIndex("order_return_lines_ref_uq").on(t.ledgerId, t.ref),
+    index("order_return_lines_unrouted_idx").on(t.companyId).where(sql`${t.routedAt} is null`),
+  ],
+);
+
 /** Invoices moved to the shop, keyed by their ETTN (UBL-TR UUID). */
 export const invoiceLedger = pgTable(
   "invoice_ledger",

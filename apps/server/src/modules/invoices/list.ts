@@ -7,6 +7,7 @@ import { turkishDate, turkishDateRange } from "../../platform/time/turkey.ts";
 import { listChannels } from "../connections/repository.ts";
 import { ERP_INVOICE_DELIVERED, erpDays, serviceDays } from "./count.ts";
 import { customerLink } from "./links.ts";
+import { returnedPartsOf } from "./returned-parts.ts";
 import { cancelRefusal } from "./returns.ts";
 import { type EInvoiceState, einvoices } from "./schema.ts";
 
@@ -50,6 +51,11 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
         .where(and(eq(einvoices.companyId, companyId), inArray(einvoices.id, originalIds)))
     : [];
   const numberOf = new Map(originals.map((o) => [o.id, o.number]));
+  // Partial returns (issue 37): each part that came back, under its sale.
+  const partsOf = await returnedPartsOf(
+    db,
+    rows.flatMap((r) => (r.type === "SATIS" ? [r.id] : [])),
+  );
   // The order's source: a marketplace channel by its name, the shop as null (issue 37).
   const channelOf = new Map(
     (await listChannels(db, companyId)).map((c) => [
@@ -79,6 +85,7 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
     rateSource: r.rateSource,
     returnRoute: r.returnRoute,
     returnWhy: r.returnReason ? message(`einvoices.returnWhy.${r.returnReason}` as MessageKey) : null,
+    returnedParts: partsOf.get(r.id) ?? [],
     attached: r.attachedAt !== null,
     // What the marketplace refused or has not taken yet (its words), for the link or the tracking number.
     marketplaceMessage: r.trackingMessage ?? r.attachMessage,
@@ -135,6 +142,7 @@ export async function listInvoices(ctx: AppContext, companyId: number, q: Invoic
     rateSource: null,
     returnRoute: null,
     returnWhy: null,
+    returnedParts: [],
     attached: true,
     marketplaceMessage: null,
     trackingNumber: null,

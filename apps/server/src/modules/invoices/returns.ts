@@ -6,6 +6,7 @@ export const RETURN_REASONS = [
   "buyerIssuesIade",
   "companyBuyerIssues",
   "consumerAfterPeriod",
+  "partialConsumer",
   "cancelRefused",
   "noApi",
 ] as const;

@@ -41,6 +41,13 @@ export type InvoiceRow = {
   /** A returned sale's route (cancelled, the buyer's IADE, or a gider pusulası) and why (Turkish). */
   returnRoute?: "cancel" | "iade" | "none" | null;
   returnWhy?: string | null;
+  /** Parts of the sale that came back (a partial return each), with their document's amount and route. */
+  returnedParts?: {
+    lines: string;
+    total: number | null;
+    route: "cancel" | "iade" | "none" | null;
+    why: string | null;
+  }[];
   attached: boolean;
   /** The marketplace's words about the link or tracking number it refused or has not taken yet. */
   marketplaceMessage?: string | null;

@@ -21,6 +21,7 @@ import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { AMAZON_TR_MARKETPLACE, AMAZON_USAGE_PLANS } from "../descriptor";
 import { type AmazonJudge, amazonJudge } from "../judge/openapi";
+import { AMAZON_RETURNS_COLUMNS, AMAZON_RETURNS_REPORT_TYPE } from "../judge/returns-report";
 import { amazonRules, ruleOperation } from "../judge/rules";
 
 type Row = Record<string, unknown>;
@@ -34,6 +35,8 @@ export interface AmazonEmulatorOptions extends EmulatorOptions {
   refreshToken?: string;
   /** When a created feed reports DONE (Amazon: minutes). */
   feedDelayMs?: number;
+  /** When a requested returns report is made (Amazon: minutes). */
+  reportDelayMs?: number;
   /** Usage plan rates multiplied (tests): advertised in x-amzn-RateLimit-Limit and enforced. */
   rateScale?: number;
   /** The JSON_LISTINGS_FEED five-per-five-minutes window, scaled by tests. */
@@ -69,6 +72,13 @@ export interface AmazonEmulator extends Emulator<AmazonCounters> {
   answerProblems: string[];
   generateOrders(n: number): Row[];
   cancelOrder(orderId: string): void;
+  /**
+   * The buyer returns units of an order (every unit, or `units`: SKU → units), approved now: one row per
+   * line in the returns report (judge/returns-report.ts), under one RMA.
+   */
+  returnOrder(orderId: string, units?: Record<string, number>): void;
+  /** Returns reports requested (createReport). */
+  returnReports: Map<string, Row>;
   expireTokens(): void;
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   rules: RuleGate<RecordedRequest, { status: number; body: unknown }>;
@@ -561,19 +571,93 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       };
     }),
   );
+  /** A stored document's presigned download (feeds' and reports' alike, each under its own id name). */
+  const documentAnswer = (idName: "feedDocumentId" | "reportDocumentId", id: string) => {
+    const d = documents.get(id);
+    if (!d?.bytes) return undefined;
+    return {
+      body: {
+        [idName]: id,
+        url: `${base}/feed-downloads/${encodeURIComponent(id)}`,
+        ...(d.compression ? { compressionAlgorithm: d.compression } : {}),
+      },
+    };
+  };
   app.get("/feeds/2021-06-30/documents/:id", (req, reply) =>
+    handle(req, reply, "read", () => documentAnswer("feedDocumentId", P(req).id ?? "")),
+  );
+
+  // Reports 2021-06-30: the returns report only (judge/returns-report.ts); its rows from `returnOrder`.
+  const returnRows: Row[] = [];
+  const returnReports = new Map<string, Row>();
+  let reportSeq = 60_000_000_000;
+  const returnsDocument = (from: number, to: number) => {
+    const rows = returnRows.filter((r) => {
+      const at = Date.parse(String(r["Return request date"]));
+      return at >= from && at <= to;
+    });
+    const cell = (v: unknown) => String(v ?? "").replace(/[\t\n]/g, " ");
+    const lines = [
+      AMAZON_RETURNS_COLUMNS.join("\t"),
+      ...rows.map((r) => AMAZON_RETURNS_COLUMNS.map((c) => cell(r[c])).join("\t")),
+    ];
+    return { rows: rows.length, text: `${lines.join("\n")}\n` };
+  };
+  app.post("/reports/2021-06-30/reports", (req, reply) =>
+    handle(req, reply, "write", () => {
+      const b = req.body as Row;
+      if (b.reportType !== AMAZON_RETURNS_REPORT_TYPE)
+        return {
+          status: 400,
+          body: spError("InvalidInput", `Report type not served here: ${String(b.reportType)}`),
+        };
+      const from = Date.parse(String(b.dataStartTime ?? clock()));
+      const to = Date.parse(String(b.dataEndTime ?? clock()));
+      const reportId = String(++reportSeq);
+      returnReports.set(reportId, {
+        reportId,
+        reportType: b.reportType,
+        marketplaceIds: b.marketplaceIds,
+        dataStartTime: new Date(from).toISOString(),
+        dataEndTime: new Date(to).toISOString(),
+        createdTime: clock(),
+        readyAt: now() + (opts.reportDelayMs ?? 0),
+      });
+      return { status: 202, body: { reportId } };
+    }),
+  );
+  app.get("/reports/2021-06-30/reports/:reportId", (req, reply) =>
     handle(req, reply, "read", () => {
-      const id = P(req).id ?? "";
-      const d = documents.get(id);
-      if (!d?.bytes) return undefined;
+      const r = returnReports.get(P(req).reportId ?? "");
+      if (!r) return undefined;
+      const { readyAt, documentId, ...shown } = r;
+      if (now() < Number(readyAt)) return { body: { ...shown, processingStatus: "IN_QUEUE" } };
+      let id = documentId as string | undefined;
+      if (id === undefined) {
+        const doc = returnsDocument(Date.parse(String(r.dataStartTime)), Date.parse(String(r.dataEndTime)));
+        // A report with no data is CANCELLED, without a document (the Reports FAQ).
+        id = doc.rows === 0 ? "" : `amzn1.spdoc.1.4.eu.${r.reportId}`;
+        if (id)
+          documents.set(id, {
+            contentType: "text/tab-separated-values",
+            bytes: gzipSync(Buffer.from(doc.text)),
+            compression: "GZIP",
+          });
+        r.documentId = id;
+      }
       return {
         body: {
-          feedDocumentId: id,
-          url: `${base}/feed-downloads/${encodeURIComponent(id)}`,
-          ...(d.compression ? { compressionAlgorithm: d.compression } : {}),
+          ...shown,
+          processingStatus: id ? "DONE" : "CANCELLED",
+          processingStartTime: r.createdTime,
+          processingEndTime: clock(),
+          ...(id ? { reportDocumentId: id } : {}),
         },
       };
     }),
+  );
+  app.get("/reports/2021-06-30/documents/:id", (req, reply) =>
+    handle(req, reply, "read", () => documentAnswer("reportDocumentId", P(req).id ?? "")),
   );
 
   // Listings Items 2021-08-01.
@@ -698,6 +782,38 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
         it.cancellation = { cancellationRequest: { requester: "BUYER", cancelReason: "Alıcı vazgeçti" } };
       touch(o);
     },
+    returnOrder: (id, units) => {
+      const o = orderOf(id);
+      if (!o) return;
+      const rma = `D${(++reportSeq).toString(36).toUpperCase()}`;
+      for (const it of o.orderItems as Row[]) {
+        const product = it.product as Row;
+        const sku = String(product.sellerSku);
+        const qty = units ? (units[sku] ?? 0) : Number(it.quantityOrdered);
+        if (!qty) continue;
+        returnRows.push({
+          "Order ID": o.orderId,
+          "Order date": o.createdTime,
+          "Return request date": clock(),
+          "Return request status": "Approved",
+          "Amazon RMA ID": rma,
+          "Currency code": "TRY",
+          "Label to be paid by": "Seller",
+          "A-to-Z Claim": "N",
+          "Is prime": "N",
+          ASIN: product.asin,
+          "Merchant SKU": sku,
+          "Item Name": product.title,
+          "Return quantity": qty,
+          "Return Reason": "CR-UNWANTED_ITEM",
+          "In policy": "Y",
+          "Return type": "C-Returns",
+          Resolution: "StandardRefund",
+          "Order quantity": it.quantityOrdered,
+        });
+      }
+    },
+    returnReports,
     expireTokens: () => tokens.expireAll(),
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
   };

@@ -33,7 +33,7 @@ const ruleIds = (r: RecordedRequest, earlier: RecordedRequest[] = []) =>
   applyRuntimeRules(amazonRules(), r, earlier).map((v) => v.rule);
 
 describe("Amazon judge (the SP-API models, read in place)", () => {
-  it("reads the six models at the pinned commit and knows their operations", () => {
+  it("reads the seven models at the pinned commit and knows their operations", () => {
     const ids = judge.routes.map((r) => r.operationId);
     for (const op of Object.keys(AMAZON_USAGE_PLANS)) expect(ids).toContain(op);
     expect(ids).toContain("getOrders"); // v0, deprecated in the model

@@ -9,6 +9,7 @@
 import type { RecordedRequest } from "../../testing/recorder";
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
 import { AMAZON_LISTINGS_FEED_LIMIT, AMAZON_USAGE_PLANS } from "../descriptor";
+import { AMAZON_RETURNS_REPORT_MAX_DAYS, AMAZON_RETURNS_REPORT_TYPE } from "./returns-report";
 
 const DOCS = "https://developer-docs.amazon.com/sp-api";
 const MODELS = "amzn/selling-partner-api-models@34dc93fe";
@@ -94,6 +95,16 @@ const SRC = {
     ref: `${SALEWEAVER}:sp_api/api/orders/orders_2026_01_01.py (search_orders)`,
     says: "passes paginationToken together with the caller's other keyword arguments",
   },
+  returnsReportPage: {
+    kind: "vendor-doc",
+    ref: `${DOCS}/docs/returns-reports-attributes`,
+    says: "GET_FLAT_FILE_RETURNS_DATA_BY_RETURN_DATE: tab-delimited flat file; you can request up to 60 days of data in a single report",
+  },
+  returnsReportAirbyte: {
+    kind: "public-code",
+    ref: "airbytehq/airbyte@1b0afce7:airbyte-integrations/connectors/source-amazon-seller-partner/source_amazon_seller_partner/schemas/GET_FLAT_FILE_RETURNS_DATA_BY_RETURN_DATE.json",
+    says: "the report's 32 columns (Order ID … Refunded Amount), every value a string",
+  },
 } satisfies Record<string, RuleSource>;
 
 /** The operations the rules tell apart, by method and path (the judge knows every one of the models). */
@@ -110,6 +121,9 @@ const OPERATIONS: Array<[string, string, RegExp]> = [
   ["searchDefinitionsProductTypes", "GET", /\/definitions\/2020-09-01\/productTypes$/],
   ["getDefinitionsProductType", "GET", /\/definitions\/2020-09-01\/productTypes\/[^/]+$/],
   ["createRestrictedDataToken", "POST", /\/tokens\/2021-03-01\/restrictedDataToken$/],
+  ["createReport", "POST", /\/reports\/2021-06-30\/reports$/],
+  ["getReport", "GET", /\/reports\/2021-06-30\/reports\/[^/]+$/],
+  ["getReportDocument", "GET", /\/reports\/2021-06-30\/documents\/[^/]+$/],
 ];
 export function ruleOperation(method: string, path: string): string | undefined {
   return OPERATIONS.find(([, m, re]) => m === method && re.test(path))?.[0];
@@ -218,6 +232,22 @@ export function amazonRules(opts: AmazonRuleOptions = {}): RuntimeRule[] {
         const within = earlier.filter((e) => isListingsFeed(e) && e.at > r.at - feedWindow).length;
         return within >= AMAZON_LISTINGS_FEED_LIMIT.requests
           ? [`a sixth JSON_LISTINGS_FEED within ${feedWindow / 1000} s`]
+          : [];
+      },
+    },
+    {
+      id: "amazon.returns-report-60-days",
+      kind: "facet",
+      description:
+        "A returns report covers at most 60 days of return requests (dataStartTime … dataEndTime).",
+      sources: [SRC.returnsReportPage, SRC.returnsReportAirbyte],
+      check: (r) => {
+        if (ruleOperation(r.method, r.path) !== "createReport") return [];
+        const b = (r.body ?? {}) as { reportType?: unknown; dataStartTime?: unknown; dataEndTime?: unknown };
+        if (b.reportType !== AMAZON_RETURNS_REPORT_TYPE) return [];
+        const days = (Date.parse(String(b.dataEndTime)) - Date.parse(String(b.dataStartTime))) / 86_400_000;
+        return Number.isNaN(days) || days > AMAZON_RETURNS_REPORT_MAX_DAYS
+          ? [`returns report over ${AMAZON_RETURNS_REPORT_MAX_DAYS} days (or without its window)`]
           : [];
       },
     },

@@ -19,6 +19,7 @@ export const SP_API_MODELS = {
     listings: "models/listings-items-api-model/listingsItems_2021-08-01.json",
     productTypes: "models/product-type-definitions-api-model/definitionsProductTypes_2020-09-01.json",
     tokens: "models/tokens-api-model/tokens_2021-03-01.json",
+    reports: "models/reports-api-model/reports_2021-06-30.json",
   },
   listingsFeed: "schemas/feeds/listings-feed-schema-v2.json",
   listingsReport: "schemas/feeds/listings-feed-processing-report-schema-v2.json",

@@ -47,8 +47,11 @@ export interface HepsiburadaEmulator extends Emulator<HepsiburadaCounters> {
   packages: Map<string, Row>;
   generateOrders(n: number): Row[];
   cancelOrder(orderNumber: string): void;
-  /** The customer's return is accepted (a claim in `Accepted`, or `Refunded`). */
-  returnOrder(orderNumber: string, status?: "Accepted" | "Refunded"): void;
+  /**
+   * The customer's return is accepted (a claim in `Accepted`, or `Refunded`): one claim per line, for every
+   * unit or only `units` (Hepsiburada SKU → units returned).
+   */
+  returnOrder(orderNumber: string, status?: "Accepted" | "Refunded", units?: Record<string, number>): void;
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   rules: RuleGate<ReturnType<typeof recordedFrom>, { status: number; body: unknown }>;
 }
@@ -457,9 +460,11 @@ export async function startHepsiburadaEmulator(
         });
       }
     },
-    returnOrder: (no, status = "Accepted") => {
+    returnOrder: (no, status = "Accepted", units) => {
       const o = orders.get(no);
-      for (const l of (o?.items ?? []) as Row[])
+      for (const l of (o?.items ?? []) as Row[]) {
+        const quantity = units ? (units[String(l.sku)] ?? 0) : l.quantity;
+        if (!quantity) continue;
         claims.push({
           id: randomUUID(),
           number: `C${claims.length + 1}`,
@@ -469,11 +474,12 @@ export async function startHepsiburadaEmulator(
           orderNumber: no,
           orderDate: o?.orderDate,
           sku: l.sku,
-          quantity: l.quantity,
+          quantity,
           customerName: (o?.customer as Row | undefined)?.name,
           priceAmount: (l.unitPrice as Row).amount,
           priceCurrency: "TRY",
         });
+      }
     },
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),
   };

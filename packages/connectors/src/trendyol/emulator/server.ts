@@ -52,8 +52,11 @@ export interface TrendyolEmulator extends Emulator<TrendyolCounters> {
   /** The customer cancels / returns a package: its status changes and it shows up as changed. */
   cancelPackage(id: string): void;
   returnPackage(id: string): void;
-  /** The seller accepts the customer's return of a package's lines (a claim in `Accepted`; the package keeps its status). */
-  acceptClaim(id: string): void;
+  /**
+   * The seller accepts the customer's return of a package's lines (a claim in `Accepted`; the package keeps
+   * its status): every unit, or only `units` (order line id → units returned by this claim).
+   */
+  acceptClaim(id: string, units?: Record<string, number>): void;
   startOrderGenerator(intervalMs: number, perTick?: number): () => void;
   rules: RuleGate<ReturnType<typeof recordedFrom>, { status: number; body: unknown }>;
 }
@@ -452,34 +455,38 @@ export async function startTrendyolEmulator(opts: TrendyolEmulatorOptions = {}):
       const p = packages.find((x) => String(x.id) === id);
       if (p) touch(p, "Returned");
     },
-    acceptClaim: (id) => {
+    acceptClaim: (id, units) => {
       const p = packages.find((x) => String(x.id) === id);
       if (!p) return;
       const at = now();
+      const claimId = `c${claims.length + 1}`;
+      const returnedOf = (l: Row) => (units ? (units[String(l.id)] ?? 0) : Number(l.quantity) || 1);
       claims.push({
-        id: `c${claims.length + 1}`,
-        claimId: `c${claims.length + 1}`,
+        id: claimId,
+        claimId,
         orderNumber: p.orderNumber,
         orderDate: p.orderDate,
         orderShipmentPackageId: p.id,
         claimDate: at,
         lastModifiedDate: at,
-        items: (p.lines as Row[]).map((l) => ({
-          orderLine: {
-            id: l.id,
-            barcode: l.barcode,
-            merchantSku: l.merchantSku,
-            productName: l.productName,
-            price: l.price,
-          },
-          // One claim item per unit returned.
-          claimItems: Array.from({ length: Number(l.quantity) || 1 }, (_, i) => ({
-            id: `${l.id}-${i}`,
-            orderLineItemId: l.id,
-            claimItemStatus: { name: "Accepted" },
-            resolved: true,
+        items: (p.lines as Row[])
+          .filter((l) => returnedOf(l) > 0)
+          .map((l) => ({
+            orderLine: {
+              id: l.id,
+              barcode: l.barcode,
+              merchantSku: l.merchantSku,
+              productName: l.productName,
+              price: l.price,
+            },
+            // One claim item per unit returned.
+            claimItems: Array.from({ length: returnedOf(l) }, (_, i) => ({
+              id: `${claimId}-${l.id}-${i}`,
+              orderLineItemId: l.id,
+              claimItemStatus: { name: "Accepted" },
+              resolved: true,
+            })),
           })),
-        })),
       });
     },
     startOrderGenerator: (intervalMs, perTick = 1) => server.every(intervalMs, () => generateOrders(perTick)),

@@ -269,6 +269,23 @@ export default function InvoicesPage() {
                               {r.returnWhy ? ` — ${r.returnWhy}` : ""}
                             </Text>
                           )}
+                          {r.returnedParts?.map((p) => (
+                            <Text
+                              key={`${p.lines}-${p.total}`}
+                              size="xs"
+                              maw={320}
+                              data-testid="invoice-returned-part"
+                            >
+                              <b>
+                                {t("einvoices.returnPart", {
+                                  lines: p.lines,
+                                  amount: p.total === null ? "—" : formatMoney(p.total),
+                                })}
+                              </b>
+                              {p.route ? ` · ${t(`einvoices.return_${p.route}`)}` : ""}
+                              {p.why ? ` — ${p.why}` : ""}
+                            </Text>
+                          ))}
                         </Table.Td>
                         <Table.Td>
                           <Group gap="xs" wrap="nowrap">
