@@ -7,6 +7,8 @@ export * from "./deps.ts";
 export * from "./flows/batch-writer.ts";
 export { GroupSpill, SPILL_DEFAULTS, type SpillLimits } from "./flows/card-spill.ts";
 export { channelListing, ensureChannelListingJob } from "./flows/channel-listing.ts";
+export { categoryKey } from "./flows/category-sync.ts";
+export { erpVariantOptions } from "./flows/listing-variants.ts";
 export * from "./flows/flow.ts";
 export * from "./flows/mappings.ts";
 export { FLOWS } from "./flows/registry.ts";
