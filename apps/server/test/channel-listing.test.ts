@@ -25,6 +25,21 @@ async function waitForRun(token: string, runId: number) {
   throw new Error(`run ${runId} did not end`);
 }
 
+/** Starts the channel's listing, waits for its run, and answers the run with the job's failed tasks. */
+async function listAndReadFailures(token: string, channelId: number) {
+  const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const run = await waitForRun(token, started.body.data.runId);
+  const failed = await call(
+    server.app,
+    "GET",
+    `/api/JobErrorReport/1/100/ProductIntegration?channel=${channelId}`,
+    { token },
+  );
+  const rows = failed.body.data.dataList as Array<{ entityKey: string; errorType: string; message: string }>;
+  return { run, rows };
+}
+
 describe("listing the ERP's products on a marketplace channel", () => {
   let token = "";
   let companyId = 0;
@@ -208,21 +223,8 @@ describe("listing the ERP's products on a marketplace channel", () => {
   });
 
   it("opens the unlisted products on Trendyol; the refused one is a failed task with Trendyol's reason", async () => {
-    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await waitForRun(token, started.body.data.runId);
+    const { run, rows } = await listAndReadFailures(token, channelId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
-    const failed = await call(
-      server.app,
-      "GET",
-      `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
-      { token },
-    );
-    const rows = failed.body.data.dataList as Array<{
-      entityKey: string;
-      errorType: string;
-      message: string;
-    }>;
     expect(rows).toEqual([
       expect.objectContaining({
         entityKey: taken,
@@ -308,16 +310,8 @@ describe("listing the ERP's products on a marketplace channel", () => {
       }),
     ]);
 
-    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    const run = await waitForRun(token, started.body.data.runId);
+    const { run, rows } = await listAndReadFailures(token, channelId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
-    const failed = await call(
-      server.app,
-      "GET",
-      `/api/JobErrorReport/1/100/ProductIntegration?channel=${channelId}`,
-      { token },
-    );
-    const rows = failed.body.data.dataList as Array<{ entityKey: string; message: string }>;
     const unmapped = sizedList.filter((v) => v.size === left).map((v) => v.sku);
     const refused = rows.filter((r) => r.message.includes("eşlenmemiş"));
     expect(refused.map((r) => r.entityKey).sort()).toEqual([...unmapped].sort());

@@ -15,6 +15,7 @@ import {
 import { useDebouncedValue } from "@mantine/hooks";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ErrorState } from "@/components/feedback/ErrorState";
 import { useLiveList } from "@/features/connections/api";
 import { ApiError } from "@/lib/api-client";
 import { errorMessage } from "@/lib/errors";
@@ -239,14 +240,12 @@ function ErpCategoryPicker(props: { value: string; onChange: (v: string) => void
         <Text size="sm" fw={500}>
           {label}
         </Text>
-        <Alert color="red" p="xs">
-          <Group justify="space-between" wrap="nowrap">
-            <Text size="sm">{`${t("integration.listing.erpCategoriesFailed")} ${errorMessage(list.error)}`}</Text>
-            <Button size="xs" variant="light" onClick={() => list.refetch()}>
-              {t("common.retry")}
-            </Button>
-          </Group>
-        </Alert>
+        <ErrorState
+          message={`${t("integration.listing.erpCategoriesFailed")} ${errorMessage(list.error)}`}
+          onRetry={() => list.refetch()}
+          retrying={list.isFetching}
+          minHeight={0}
+        />
       </Stack>
     );
   if (list.data && list.data.length === 0)
@@ -307,14 +306,12 @@ function VariantMapping(props: {
         </Group>
       )}
       {options.isError && (
-        <Alert color="red" p="xs">
-          <Group justify="space-between" wrap="nowrap">
-            <Text size="sm">{`${t("integration.listing.variantOptionsFailed")} ${errorMessage(options.error)}`}</Text>
-            <Button size="xs" variant="light" onClick={() => options.refetch()}>
-              {t("common.retry")}
-            </Button>
-          </Group>
-        </Alert>
+        <ErrorState
+          message={`${t("integration.listing.variantOptionsFailed")} ${errorMessage(options.error)}`}
+          onRetry={() => options.refetch()}
+          retrying={options.isFetching}
+          minHeight={0}
+        />
       )}
       {options.data?.length === 0 && (
         <Text size="sm" c="dimmed">
