@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { combo, field, signInWithSandboxes, waitForShell } from "../support/app.ts";
+import { combo, signInWithSandboxes, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
@@ -7,8 +7,10 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.p
 
 /**
  * Issue 37, product listing: a new company connects the sandboxes and the Trendyol sandbox channel,
- * maps an ERP category to a Trendyol category with a brand and the required attribute from Trendyol's own
- * lists on the product integration screen, and starts the listing; the channel's listing run ends.
+ * picks an ERP category from the ERP's own list, maps it to a Trendyol category with a brand and the
+ * required attribute from Trendyol's own lists, feeds Trendyol's variant attribute Beden from the ERP's
+ * size option (values suggested by name) on the product integration screen, and starts the listing; the
+ * channel's listing run ends.
  */
 describe("marketplace category mapping and listing", () => {
   it("maps a category from Trendyol's lists and lists the products", async () => {
@@ -37,7 +39,11 @@ describe("marketplace category mapping and listing", () => {
     const section = page.getByTestId("category-mapping");
     await eventually(() => section.count()).toBe(1);
 
-    await field(page, "ERP kategorisi").fill("Giyim > Tişört");
+    const erp = combo(page, "ERP kategorisi");
+    await eventually(() => erp.isEnabled()).toBe(true);
+    await erp.click();
+    await erp.fill("Tişört");
+    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
     const category = combo(page, "Pazaryeri kategorisi");
     await category.click();
     await category.fill("Tişört");
@@ -50,11 +56,19 @@ describe("marketplace category mapping and listing", () => {
     await eventually(() => colour.count()).toBe(1);
     await colour.click();
     await page.getByRole("option", { name: "Siyah", exact: true }).click();
+    // Beden is a variant attribute: fed from the ERP's size option, each size suggested by name.
+    const source = combo(page, "Beden için ERP seçeneği");
+    await eventually(() => source.count()).toBe(1);
+    await source.click();
+    await page.getByRole("option", { name: "Seçenek", exact: true }).click();
+    await eventually(() => combo(page, "Beden: M").inputValue()).toBe("M");
     await section.getByRole("button", { name: "Eşlemeyi kaydet" }).click();
 
     const row = section.getByRole("row").filter({ hasText: "Giyim > Tişört" });
     await eventually(() => row.count()).toBe(1);
     expect(await row.textContent()).toContain("Renk: Siyah");
+    expect(await row.textContent()).toContain("Beden ← Seçenek (");
+    expect(await row.textContent()).toContain("M → M");
 
     await section.getByRole("button", { name: "Ürünleri şimdi aç" }).click();
     await eventually(() => section.getByText("Ürün açma başlatıldı", { exact: false }).count()).toBe(1);

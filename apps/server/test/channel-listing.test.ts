@@ -1,8 +1,8 @@
-import { CallCounter, hasListing } from "@ep/connectors";
+import { CallCounter, hasListing, type Product } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { largestUnlistedCategory, runChannelListing } from "./support/channel-listing.ts";
+import { runChannelListing } from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -10,7 +10,9 @@ import { listeningServer } from "./support/listening-server.ts";
  * an ERP category to a Trendyol category (checked against Trendyol's own category, brand and attribute
  * lists), and the channel's listing run opens the ERP's products of that category that Trendyol does not
  * have. A product whose barcode Trendyol already holds under another listing is refused: a failed task
- * with Trendyol's reason. Another company's ids are not found.
+ * with Trendyol's reason. A category of sized models maps the ERP's size option onto Trendyol's variant
+ * attribute Beden: each variant goes with its size, and a size the mapping leaves out is a failed task
+ * in our words. Another company's ids are not found.
  */
 const server = listeningServer("listing");
 
@@ -24,6 +26,8 @@ describe("listing the ERP's products on a marketplace channel", () => {
   let toList: Array<{ sku: string; barcode: string }> = [];
   let taken = "";
   let mappingId = 0;
+  let sizedCategory = "";
+  let sizedList: Array<{ sku: string; barcode: string; size?: string }> = [];
 
   it("connects Mikro, IKAS and the Trendyol sandbox and reads Trendyol's own lists", async () => {
     const a = await registerAndLogin(server.app);
@@ -60,12 +64,48 @@ describe("listing the ERP's products on a marketplace channel", () => {
   }, 180_000);
 
   it("finds an ERP category with products Trendyol does not have yet", async () => {
-    const { category, list, shop } = await largestUnlistedCategory(server.ctx, companyId, channelId);
+    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
+    const products: Product[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await opened.erp.listProducts({ pageToken });
+      products.push(...page.items);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    // Mikro keeps a model's sizes as cards of one model code, each named "<model> <size>".
+    const cardsOf = new Map<string, number>();
+    for (const p of products) cardsOf.set(p.groupKey ?? p.sku, (cardsOf.get(p.groupKey ?? p.sku) ?? 0) + 1);
+    const variants = products
+      .filter((p) => p.isActive)
+      .flatMap((p) =>
+        p.variants.map((v) => ({
+          category: p.categoryPath.join(" > "),
+          sku: v.sku,
+          barcode: v.barcodes[0] ?? "",
+          size: (cardsOf.get(p.groupKey ?? p.sku) ?? 0) > 1 ? p.name.split(" ").at(-1) : undefined,
+        })),
+      );
+    const sized = new Set(variants.filter((v) => v.size).map((v) => v.category));
+    const onTrendyol = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
+    const unlisted = variants.filter((v) => !onTrendyol.has(v.sku) && v.barcode);
+    const byCategory = new Map<string, typeof unlisted>();
+    for (const v of unlisted) byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
+    const most = (keep: (category: string) => boolean) =>
+      [...byCategory].filter(([c]) => keep(c)).sort((x, y) => y[1].length - x[1].length)[0]!;
+    // Products without sizes first; a category whose sizes are all among Trendyol's Beden values for the
+    // variant mapping.
+    const [category, list] = most((c) => !sized.has(c));
     expect(list.length).toBeGreaterThanOrEqual(2);
     erpCategory = category;
     toList = list;
+    const fits = (c: string) =>
+      sized.has(c) &&
+      variants.every((v) => v.category !== c || !v.size || ["S", "M", "L", "XL"].includes(v.size));
+    [sizedCategory, sizedList] = most(fits);
+    expect(sizedList.filter((v) => v.size).length).toBeGreaterThanOrEqual(2);
     // Trendyol already holds one of their barcodes under another listing of the seller.
     taken = list[0]!.sku;
+    const shop = opened.shop;
     if (!hasListing(shop)) throw new Error("Trendyol lists products");
     const made = await shop.createListings([
       {
@@ -85,6 +125,14 @@ describe("listing the ERP's products on a marketplace channel", () => {
     ]);
     expect(made.applied).toBe(1);
   }, 120_000);
+
+  it("lists the ERP's own categories for the picker, by the paths products carry", async () => {
+    const res = await call(server.app, "GET", "/api/settings/custom-data/category-list", { token });
+    expect(res.status).toBe(200);
+    const paths = (res.body.data as Array<{ id: string; name: string }>).map((o) => o.id);
+    expect(paths).toEqual(expect.arrayContaining([erpCategory, sizedCategory]));
+    expect(res.body.data).toContainEqual({ id: erpCategory, name: erpCategory });
+  }, 60_000);
 
   it("refuses a mapping that does not fit Trendyol's lists, field by field", async () => {
     const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
@@ -172,6 +220,88 @@ describe("listing the ERP's products on a marketplace channel", () => {
     expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);
 
+  it("reads the ERP's size option of a category, and refuses variant mappings Trendyol's list does not allow", async () => {
+    const options = await call(
+      server.app,
+      "GET",
+      `/api/channels/${channelId}/erp-variant-options?category=${encodeURIComponent(sizedCategory)}`,
+      { token },
+    );
+    expect(options.status, JSON.stringify(options.body)).toBe(200);
+    const sizes = [...new Set(sizedList.flatMap((v) => (v.size ? [v.size] : [])))];
+    expect(options.body.data).toEqual([{ name: "Seçenek", values: expect.arrayContaining(sizes) }]);
+    const bad = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+      token,
+      body: {
+        erpCategory: sizedCategory,
+        categoryId: leafId,
+        brandId,
+        attributes: [{ attributeId: "47", valueId: "100" }],
+        variants: [
+          // Materyal does not make variants; Renk is already a fixed value; 999 is no Beden value.
+          { attributeId: "14", erpOption: "Seçenek", values: [{ erpValue: "S", value: "Pamuk" }] },
+          { attributeId: "47", erpOption: "Renk", values: [{ erpValue: "Siyah", valueId: "100" }] },
+          { attributeId: "338", erpOption: "Seçenek", values: [{ erpValue: "S", valueId: "999" }] },
+        ],
+      },
+    });
+    expect(bad.status).toBe(400);
+    const text = JSON.stringify(bad.body);
+    expect(text).toContain("Materyal pazaryerinde varyant özelliği değil");
+    expect(text).toContain("Renk özelliği iki kez eşlenmiş");
+    expect(text).toContain("Beden özelliği için pazaryerinin listesindeki bir değeri seçin");
+  }, 180_000);
+
+  it("lists each size as a variant with its Beden value; a size left out of the mapping is a failed task", async () => {
+    const bedenIds: Record<string, string> = { S: "200", M: "201", L: "202", XL: "203" };
+    const sizes = [...new Set(sizedList.flatMap((v) => (v.size ? [v.size] : [])))].sort();
+    // One size is left out of the mapping: its variants are refused before anything is sent.
+    const left = sizes.at(-1)!;
+    const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+      token,
+      body: {
+        erpCategory: sizedCategory,
+        categoryId: leafId,
+        brandId,
+        attributes: [{ attributeId: "47", valueId: "101" }],
+        variants: [
+          {
+            attributeId: "338",
+            erpOption: "Seçenek",
+            values: sizes.filter((z) => z !== left).map((z) => ({ erpValue: z, valueId: bedenIds[z] })),
+          },
+        ],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.variants).toEqual([
+      expect.objectContaining({
+        attributeId: "338",
+        name: "Beden",
+        erpOption: "Seçenek",
+        values: expect.arrayContaining([
+          { erpValue: sizes[0], valueId: bedenIds[sizes[0]!], value: sizes[0] },
+        ]),
+      }),
+    ]);
+
+    const { run, failed: rows } = await runChannelListing(server, token, channelId);
+    expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
+    const unmapped = sizedList.filter((v) => v.size === left).map((v) => v.sku);
+    const refused = rows.filter((r) => r.message.includes("eşlenmemiş"));
+    expect(refused.map((r) => r.entityKey).sort()).toEqual([...unmapped].sort());
+    expect(refused[0]!.message).toContain(
+      `Seçenek seçeneğinin "${left}" değeri Beden özelliğine eşlenmemiş: kategori eşlemesinde bu değer için pazaryerinin değerini seçin.`,
+    );
+    // Every other variant is on Trendyol: two sizes of one model went as two variants (Trendyol refuses
+    // a product's second item with the same variant values), so each carried its own Beden value.
+    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
+    const found = await opened.shop.findProductsBySku(sizedList.map((v) => v.sku));
+    expect(sizedList.filter((v) => v.size !== left).every((v) => found.has(v.sku))).toBe(true);
+    expect(unmapped.some((sku) => found.has(sku))).toBe(false);
+    expect(rows.filter((r) => r.message.includes("aynı varyant"))).toEqual([]);
+  }, 180_000);
+
   it("refuses another company's channel and mapping ids", async () => {
     const b = await registerAndLogin(server.app);
     const other = b.token;
@@ -179,6 +309,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
       ["GET", `/api/channels/${channelId}/categories`],
       ["GET", `/api/channels/${channelId}/categories/${leafId}/attributes`],
       ["GET", `/api/channels/${channelId}/brands`],
+      ["GET", `/api/channels/${channelId}/erp-variant-options?category=${encodeURIComponent(sizedCategory)}`],
       ["GET", `/api/channels/${channelId}/category-mappings`],
       [
         "POST",
@@ -193,7 +324,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     const still = await call(server.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
-    expect(still.body.data).toHaveLength(1);
+    expect(still.body.data).toHaveLength(2);
   }, 60_000);
 
   it("removes a mapping", async () => {

@@ -239,6 +239,7 @@ describe("integration settings", () => {
       "ecommerce-price-group-list",
       "ecommerce-payment-type-list",
       "custom-data/depo-list",
+      "custom-data/category-list",
       "e-commerce/custom-data/depo-list",
     ]) {
       const res = await req("GET", `/api/Settings/${path}`);

@@ -7,6 +7,7 @@ import { ConnectorError, parseRetryAfter } from "./errors";
 import { HttpClient, TRANSPORT_LOST, TRANSPORT_OFFLINE } from "./http";
 import { CallCounter, type HttpLogEntry, maskText } from "./logging";
 import { InMemoryRateLimitStore, RateLimiter } from "./rate-limit";
+import { chunkGroups } from "./util";
 
 type FetchStep =
   | { status: number; body?: string; headers?: Record<string, string> }
@@ -369,5 +370,24 @@ describe("seeded Turkish data", () => {
     const customers = generateCustomers(11, 50);
     expect(customers.every((c) => isValidTckn(c.tckn))).toBe(true);
     expect(customers.every((c) => /^05\d{9}$/.test(c.phone))).toBe(true);
+  });
+});
+
+describe("chunkGroups", () => {
+  const key = (s: string) => s[0]!;
+  it("keeps a group in one chunk, starting a new chunk rather than splitting it", () => {
+    expect(chunkGroups(["a1", "a2", "b1", "b2", "b3", "c1"], 4, key)).toEqual([
+      ["a1", "a2"],
+      ["b1", "b2", "b3", "c1"],
+    ]);
+  });
+  it("splits only a group larger than a chunk", () => {
+    expect(chunkGroups(["a1", "b1", "b2", "b3", "b4", "b5"], 2, key)).toEqual([
+      ["a1"],
+      ["b1", "b2"],
+      ["b3", "b4"],
+      ["b5"],
+    ]);
+    expect(chunkGroups([], 3, key)).toEqual([]);
   });
 });

@@ -18,6 +18,36 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/**
+ * Chunks of at most `size` that keep items of one group (consecutive items with the same key) together:
+ * a group starts a new chunk when it would not fit in the current one; only a group larger than `size`
+ * is split.
+ */
+export function chunkGroups<T>(items: readonly T[], size: number, key: (item: T) => string): T[][] {
+  const n = Math.max(1, Math.floor(size));
+  const out: T[][] = [];
+  let current: T[] = [];
+  for (let i = 0; i < items.length; ) {
+    let end = i + 1;
+    while (end < items.length && key(items[end]!) === key(items[i]!)) end++;
+    const group = items.slice(i, end);
+    if (current.length > 0 && current.length + group.length > n) {
+      out.push(current);
+      current = [];
+    }
+    for (const part of chunk(group, n)) {
+      if (current.length + part.length > n) {
+        out.push(current);
+        current = [];
+      }
+      current.push(...part);
+    }
+    i = end;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
 const TURKISH_TO_ASCII: Record<string, string> = { Ç: "C", Ğ: "G", İ: "I", Ö: "O", Ş: "S", Ü: "U" };
 
 /** The upper-case ASCII letters and digits of a Turkish text (ç → C, ğ → G, …): what ERP codes take. */

@@ -1,8 +1,9 @@
 /**
  * Trendyol product listing against its emulator (issue 37): the brand list, product create V2 in
  * requests of at most 1,000 items answered through getBatchRequestResult, per-item refusals in
- * Trendyol's words (a required attribute missing, a brand not in the list, a barcode already taken), and
- * the judge refusing a create body Trendyol would refuse. Every request is judged with the rules.
+ * Trendyol's words (a required attribute missing, a brand not in the list, a barcode already taken, a
+ * variant its product already has), the variants of one productMainId kept in one request, and the judge
+ * refusing a create body Trendyol would refuse. Every request is judged with the rules.
  */
 
 import { beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +35,11 @@ const item = (n: number, over: Partial<ListingItem> = {}): ListingItem => ({
   description: "Pamuklu tişört",
   brandId,
   categoryId: leafId,
-  attributes: [{ attributeId: "47", valueId: "100" }],
+  // Three variants a product: Renk Siyah, Beden S / M / L (the emulator's slicer and varianter).
+  attributes: [
+    { attributeId: "47", valueId: "100" },
+    { attributeId: "338", valueId: String(200 + (n % 3)) },
+  ],
   quantity: 0,
   salePrice: 199.9,
   vatRate: 10,
@@ -69,7 +74,7 @@ describe("Trendyol listing", () => {
     expect(all.find((b) => b.id === brandId)?.name).toBe("Koton");
   });
 
-  it("creates 2,400 products in requests of at most 1,000 and reads each batch's result", async () => {
+  it("creates 2,400 products in requests of at most 1,000, a product's variants together, and reads each batch's result", async () => {
     const before = tally.report.operations["createProducts.v2"]?.requests ?? 0;
     const items = Array.from({ length: 2400 }, (_, n) => item(n));
     const r = await shop.createListings(items);
@@ -82,9 +87,17 @@ describe("Trendyol listing", () => {
       productMainId: "LSTM-0",
       categoryId: Number(leafId),
     });
-    // Three create requests (1000 + 1000 + 400), judged after the test with the batch-1000 rule.
+    // Three create requests, judged after the test with the batch-1000 rule: 1,000 would split a product
+    // of three variants, so each request ends at a product's end (999 + 999 + 402).
     const creates = emu.recorder.list().filter((q) => q.path.endsWith("/v2/products"));
-    expect(creates.map((q) => (q.body as { items: unknown[] }).items.length)).toEqual([1000, 1000, 400]);
+    const bodies = creates.map((q) => (q.body as { items: Array<{ productMainId: string }> }).items);
+    expect(bodies.map((b) => b.length)).toEqual([999, 999, 402]);
+    const requestOf = new Map<string, Set<number>>();
+    bodies.forEach((b, i) => {
+      for (const it of b)
+        requestOf.set(it.productMainId, (requestOf.get(it.productMainId) ?? new Set()).add(i));
+    });
+    expect([...requestOf.values()].every((s) => s.size === 1)).toBe(true);
     expect(before).toBe(0);
   });
 
@@ -106,6 +119,60 @@ describe("Trendyol listing", () => {
     expect(why.get("LST-5003")?.systemMessage).toMatch(/Renk için geçersiz değer/);
     // The same barcode again: the marketplace refuses it as taken.
     expect(why.get("LST-0")?.systemMessage).toMatch(/Bu barkod ile ürün zaten var/);
+  });
+
+  it("refuses a variant its product already has, and two values on a single-value attribute", async () => {
+    const r = await shop.createListings([
+      // LSTM-0 already has Siyah S (LST-0): the same variant under a new barcode is refused.
+      item(6000, { modelKey: "LSTM-0", attributes: item(0).attributes }),
+      // A new size of LSTM-0 is a new variant.
+      item(6001, {
+        modelKey: "LSTM-0",
+        attributes: [
+          { attributeId: "47", valueId: "100" },
+          { attributeId: "338", valueId: "203" },
+        ],
+      }),
+      // Two items of one new product that do not differ in their variant attributes: the second is refused.
+      item(6002, { modelKey: "LSTM-NEW", attributes: [{ attributeId: "47", valueId: "101" }] }),
+      item(6003, { modelKey: "LSTM-NEW", attributes: [{ attributeId: "47", valueId: "101" }] }),
+    ]);
+    const why = new Map(r.failed.map((f) => [f.key, f.error.systemMessage]));
+    expect([...why.keys()].sort()).toEqual(["LST-6000", "LST-6003"]);
+    expect(why.get("LST-6000")).toMatch(/aynı varyant özellikleriyle ürün zaten var: LSTM-0/);
+    expect(r.applied).toBe(2);
+  });
+
+  it("refuses two values on an attribute that takes one (the connector never sends two)", async () => {
+    const { sellerId, apiKey, apiSecret, apiUrl } = emu.credentials;
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString("base64")}`,
+      "user-agent": `${sellerId} - SelfIntegration`,
+      "content-type": "application/json",
+    };
+    const body = trendyolCreateItem(item(6010, { modelKey: "LSTM-MULTI" }));
+    body.attributes = [
+      { attributeId: 47, attributeValueIds: [100] },
+      { attributeId: 338, attributeValueIds: [200, 201] },
+    ];
+    const res = await fetch(`${apiUrl}/product/sellers/${sellerId}/v2/products`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ items: [body] }),
+    });
+    const { batchRequestId } = (await res.json()) as { batchRequestId: string };
+    let result: { items?: Array<{ status: string; failureReasons: string[] }> } = {};
+    for (let i = 0; i < 50 && result.items?.[0]?.status !== "FAILED"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const answer = await fetch(
+        `${apiUrl}/product/sellers/${sellerId}/products/batch-requests/${batchRequestId}`,
+        {
+          headers,
+        },
+      );
+      result = (await answer.json()) as typeof result;
+    }
+    expect(result.items?.[0]?.failureReasons).toEqual(["Beden özelliği tek değer alır"]);
   });
 
   it("sends a free-text value only as attributeValue, a listed one only by id", () => {

@@ -3,12 +3,14 @@
  * (`POST /product/sellers/{id}/v2/products`, at most 1,000 items a request, answered with a
  * `batchRequestId` whose item results are read from getBatchRequestResult). Product V1 writes are
  * retired (rules.ts), so only V2 is sent. Items are keyed by barcode in the results, by stock code here.
+ * Variants of one product share its `productMainId` and differ in the category's variant attributes
+ * (varianter/slicer), each with one value.
  */
 
 import type { BatchResult } from "../sdk/errors";
 import type { ListingItem, MarketplaceListing } from "../sdk/listing";
 import type { Option } from "../sdk/model";
-import { chunk, round2 } from "../sdk/util";
+import { chunkGroups, round2 } from "../sdk/util";
 import { readBatchResults } from "./batch-results";
 import type { Row, TrendyolClient } from "./client";
 import { TRENDYOL_BATCH, TRENDYOL_MAX_QUANTITY } from "./descriptor";
@@ -68,7 +70,8 @@ export class TrendyolListing implements MarketplaceListing {
     const sent: Array<{ id: string; barcodes: string[] }> = [];
     const skuOf = new Map(items.map((i) => [i.barcode, i.sku]));
     let calls = 0;
-    for (const part of chunk(items, TRENDYOL_BATCH)) {
+    // The variants of one product (one productMainId) go in the same request where they fit.
+    for (const part of chunkGroups(items, TRENDYOL_BATCH, (i) => i.modelKey)) {
       const res = await this.client.send(
         "POST",
         this.client.seller("product", "/v2/products"),

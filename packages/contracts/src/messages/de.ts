@@ -843,6 +843,13 @@ export const de: MessageCatalog = {
     reportCreated:
       "{{count}} Produkte auf {{marketplace}} eingestellt; nach der Freigabe durch den Marktplatz sind sie im Verkauf.",
     reportListed: "{{count}} Produkte sind bereits auf dem Marktplatz.",
+    unmappedVariantValue:
+      'Der Wert "{{value}}" der Option {{option}} ist dem Merkmal {{attribute}} nicht zugeordnet: Wählen Sie in der Kategoriezuordnung den Wert des Marktplatzes dafür.',
+    notVariantAttribute:
+      "{{name}} ist auf dem Marktplatz kein Variantenmerkmal: Ordnen Sie einen festen Wert zu.",
+    attributeTwice:
+      "Das Merkmal {{name}} ist zweimal zugeordnet (als fester Wert oder ERP-Option): Behalten Sie eine Zuordnung.",
+    duplicateVariantValue: "Der ERP-Wert {{value}} ist für das Merkmal {{name}} zweimal zugeordnet.",
   },
   sandbox: {
     driftNoSandbox:

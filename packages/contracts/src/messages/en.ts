@@ -798,6 +798,11 @@ export const en: MessageCatalog = {
     reportCreated:
       "{{count}} products listed on {{marketplace}}; they go on sale after the marketplace approves them.",
     reportListed: "{{count}} products are already on the marketplace.",
+    unmappedVariantValue:
+      'The value "{{value}}" of option {{option}} is not mapped to attribute {{attribute}}: choose the marketplace\'s value for it in the category mapping.',
+    notVariantAttribute: "{{name}} is not a variant attribute on the marketplace: map it to a fixed value.",
+    attributeTwice: "Attribute {{name}} is mapped twice (as a fixed value or an ERP option): keep one.",
+    duplicateVariantValue: "ERP value {{value}} is mapped twice for attribute {{name}}.",
   },
   sandbox: {
     driftNoSandbox:

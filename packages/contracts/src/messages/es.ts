@@ -825,6 +825,12 @@ export const es: MessageCatalog = {
     reportCreated:
       "{{count}} productos publicados en {{marketplace}}; se venden tras la aprobación del marketplace.",
     reportListed: "{{count}} productos ya están en el marketplace.",
+    unmappedVariantValue:
+      'El valor "{{value}}" de la opción {{option}} no está asignado al atributo {{attribute}}: elija el valor del marketplace en la asignación de categoría.',
+    notVariantAttribute: "{{name}} no es un atributo de variante en el marketplace: asígnele un valor fijo.",
+    attributeTwice:
+      "El atributo {{name}} está asignado dos veces (como valor fijo u opción del ERP): deje uno.",
+    duplicateVariantValue: "El valor del ERP {{value}} está asignado dos veces para el atributo {{name}}.",
   },
   sandbox: {
     driftNoSandbox:

@@ -839,6 +839,13 @@ export const fr: MessageCatalog = {
     reportCreated:
       "{{count}} produits mis en ligne sur {{marketplace}} ; ils sont en vente après validation par la marketplace.",
     reportListed: "{{count}} produits sont déjà sur la marketplace.",
+    unmappedVariantValue:
+      "La valeur \"{{value}}\" de l'option {{option}} n'est pas associée à l'attribut {{attribute}} : choisissez la valeur de la marketplace dans l'association de catégorie.",
+    notVariantAttribute:
+      "{{name}} n'est pas un attribut de variante sur la marketplace : associez-lui une valeur fixe.",
+    attributeTwice:
+      "L'attribut {{name}} est associé deux fois (valeur fixe ou option de l'ERP) : n'en gardez qu'une.",
+    duplicateVariantValue: "La valeur ERP {{value}} est associée deux fois pour l'attribut {{name}}.",
   },
   sandbox: {
     driftNoSandbox:

@@ -792,6 +792,13 @@ export const ja: MessageCatalog = {
     reportCreated:
       "{{count}} 件の商品を {{marketplace}} に出品しました。マーケットプレイスの承認後に販売されます。",
     reportListed: "{{count}} 件の商品はすでにマーケットプレイスにあります。",
+    unmappedVariantValue:
+      "オプション {{option}} の値「{{value}}」は属性 {{attribute}} に対応付けられていません。カテゴリ対応付けでマーケットプレイスの値を選んでください。",
+    notVariantAttribute:
+      "{{name}} はマーケットプレイスのバリエーション属性ではありません。固定値で対応付けてください。",
+    attributeTwice:
+      "属性 {{name}} が二重に対応付けられています（固定値または ERP オプション）。一方だけにしてください。",
+    duplicateVariantValue: "ERP の値 {{value}} が属性 {{name}} で二重に対応付けられています。",
   },
   sandbox: {
     driftNoSandbox:

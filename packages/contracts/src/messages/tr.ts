@@ -975,6 +975,12 @@ export const tr = {
     reportCreated:
       "{{count}} ürün {{marketplace}} pazaryerinde açıldı; pazaryerinin onayından sonra satışa çıkar.",
     reportListed: "{{count}} ürün pazaryerinde zaten var.",
+    unmappedVariantValue:
+      '{{option}} seçeneğinin "{{value}}" değeri {{attribute}} özelliğine eşlenmemiş: kategori eşlemesinde bu değer için pazaryerinin değerini seçin.',
+    notVariantAttribute: "{{name}} pazaryerinde varyant özelliği değil: sabit bir değerle eşleyin.",
+    attributeTwice:
+      "{{name}} özelliği iki kez eşlenmiş (sabit değer ya da ERP seçeneği olarak): birini bırakın.",
+    duplicateVariantValue: "{{value}} ERP değeri {{name}} özelliğinde iki kez eşlenmiş.",
   },
   sandbox: {
     driftNoSandbox:

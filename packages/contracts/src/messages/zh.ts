@@ -724,6 +724,11 @@ export const zh: MessageCatalog = {
     noPrice: "ERP 价格组中没有价格：没有价格的商品无法上架。",
     reportCreated: "已在 {{marketplace}} 上架 {{count}} 个商品；平台审核通过后开始销售。",
     reportListed: "{{count}} 个商品已在平台上。",
+    unmappedVariantValue:
+      "选项 {{option}} 的值“{{value}}”未映射到属性 {{attribute}}：请在类目映射中为其选择平台的值。",
+    notVariantAttribute: "{{name}} 在平台上不是变体属性：请映射为固定值。",
+    attributeTwice: "属性 {{name}} 被映射了两次（固定值或 ERP 选项）：请只保留一个。",
+    duplicateVariantValue: "ERP 值 {{value}} 在属性 {{name}} 中被映射了两次。",
   },
   sandbox: {
     driftNoSandbox: "此演练只能在连接到测试系统的一侧进行；此侧未连接到测试系统。",

@@ -39,6 +39,27 @@ export const mappedAttributeSchema = z
   })
   .strict();
 
+/** One ERP option value onto a marketplace value: a listed value's id, or free text where allowed. */
+export const mappedVariantValueSchema = z
+  .object({
+    erpValue: text,
+    valueId: text.optional(),
+    value: text.optional(),
+  })
+  .strict();
+
+/**
+ * Which ERP variant option (e.g. "Beden") feeds which variant attribute of the marketplace (Trendyol
+ * varianter/slicer), and each of the option's ERP values onto the marketplace's value.
+ */
+export const mappedVariantSchema = z
+  .object({
+    attributeId: text,
+    erpOption: text,
+    values: z.array(mappedVariantValueSchema).min(1).max(500),
+  })
+  .strict();
+
 /** What the merchant saves: an ERP category onto a marketplace category, brand and attribute values. */
 export const categoryMappingInputSchema = z
   .object({
@@ -46,6 +67,7 @@ export const categoryMappingInputSchema = z
     categoryId: text,
     brandId: text,
     attributes: z.array(mappedAttributeSchema).max(200).default([]),
+    variants: z.array(mappedVariantSchema).max(20).default([]),
   })
   .strict();
 export type CategoryMappingInput = z.infer<typeof categoryMappingInputSchema>;
@@ -65,6 +87,18 @@ export const categoryMappingSchema = z.object({
       value: z.string().optional(),
     }),
   ),
+  variants: z.array(
+    z.object({
+      attributeId: z.string(),
+      name: z.string(),
+      erpOption: z.string(),
+      values: z.array(z.object({ erpValue: z.string(), valueId: z.string().optional(), value: z.string() })),
+    }),
+  ),
   updatedAt: z.string(),
 });
 export type CategoryMappingDto = z.infer<typeof categoryMappingSchema>;
+
+/** An ERP variant option of a category's products and the values its variants carry. */
+export const erpVariantOptionSchema = z.object({ name: z.string(), values: z.array(z.string()) });
+export type ErpVariantOptionDto = z.infer<typeof erpVariantOptionSchema>;

@@ -1,4 +1,4 @@
-import { hasListing, isConnectorError, type ListingItem, type Product } from "@ep/connectors";
+import { chunkGroups, hasListing, isConnectorError, type ListingItem, type Product } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, eq } from "drizzle-orm";
 import { applyPriceRule } from "../channels/price-rule.ts";
@@ -9,6 +9,7 @@ import { MerchantFacingError } from "../runs/failure-text.ts";
 import { channelCategoryMappings } from "../store/schema.ts";
 import { categoryKey } from "./category-sync.ts";
 import { type Flow, type FlowContext, failRecord, failRejected } from "./flow.ts";
+import { type ModelVariant, modelVariants, variantValues } from "./listing-variants.ts";
 import { readAhead } from "./read-ahead.ts";
 
 /** SKUs asked of the marketplace at once when looking for what it already has. */
@@ -16,15 +17,17 @@ const LOOKUP_CHUNK = 500;
 /** Items handed to the connector at once (it splits them into the marketplace's own batches). */
 const SEND_CHUNK = 5000;
 
-type Candidate = { product: Product; sku: string; barcode?: string; mapping: Mapping };
+type Candidate = ModelVariant & { mapping: Mapping };
 type Mapping = typeof channelCategoryMappings.$inferSelect;
 
 /**
  * Product listing on a marketplace channel (issue 37): the ERP's products whose category is mapped to
  * one of the marketplace's categories, and that the marketplace does not have yet (by stock code), are
  * opened there with the mapping's brand and attribute values and the channel's price (the ERP's price
- * group with the channel's rule). Stock follows with the channel's stock job. Each refusal is a failed
- * task of the product with the marketplace's own reason; a retry sends just those.
+ * group with the channel's rule), each variant with its variant attribute values (the mapping's ERP
+ * option values onto the marketplace's), the variants of one ERP model together under its key. Stock
+ * follows with the channel's stock job. Each refusal is a failed task of the product with the
+ * marketplace's own reason (or ours: an ERP value the mapping does not name); a retry sends just those.
  */
 export const channelListing: Flow = async (ctx) => {
   const shop = ctx.shop;
@@ -46,18 +49,16 @@ export const channelListing: Flow = async (ctx) => {
   }
   const byCategory = new Map(maps.map((m) => [m.erpCategory, m]));
 
-  const candidates: Candidate[] = [];
+  const cards: Product[] = [];
   for await (const page of readAhead((pageToken) => ctx.erp.listProducts({ pageToken }))) {
     ctx.tally.read(page.items.length);
     failRejected(ctx, page);
-    for (const product of page.items) {
-      const mapping = byCategory.get(categoryKey(product.categoryPath));
-      if (!mapping || !product.isActive) continue;
-      for (const v of product.variants.length > 0 ? product.variants : [{ sku: product.sku, barcodes: [] }]) {
-        if (ctx.onlyKeys && !ctx.onlyKeys.has(v.sku)) continue;
-        candidates.push({ product, sku: v.sku, barcode: v.barcodes[0], mapping });
-      }
-    }
+    for (const card of page.items) if (byCategory.has(categoryKey(card.categoryPath))) cards.push(card);
+  }
+  const candidates: Candidate[] = [];
+  for (const v of modelVariants(cards)) {
+    const mapping = byCategory.get(categoryKey(v.model.categoryPath));
+    if (mapping && (!ctx.onlyKeys || ctx.onlyKeys.has(v.sku))) candidates.push({ ...v, mapping });
   }
 
   // What the marketplace already has is left alone (its stock and price jobs keep it current).
@@ -90,35 +91,46 @@ export const channelListing: Flow = async (ctx) => {
       });
       continue;
     }
+    const variant = variantValues(c.mapping.variants, c.options);
+    if ("unmapped" in variant) {
+      ctx.tally.fail({
+        key: c.sku,
+        errorType: "validation",
+        message: message("listing.unmappedVariantValue", variant.unmapped),
+        payload: { ...payload, options: c.options },
+      });
+      continue;
+    }
     if (price === undefined) {
       ctx.tally.fail({ key: c.sku, errorType: "validation", message: message("listing.noPrice"), payload });
       continue;
     }
-    const variantOf = c.product.variants.find((v) => v.sku === c.sku);
-    const options = Object.values(variantOf?.options ?? {}).join(" ");
+    const options = Object.values(c.options).join(" ");
+    const fed = new Set(variant.attributes.map((a) => a.attributeId));
     items.push({
       sku: c.sku,
       barcode: c.barcode,
-      modelKey: c.product.groupKey ?? c.product.sku,
-      title: options && !c.product.name.includes(options) ? `${c.product.name} ${options}` : c.product.name,
-      description: c.product.description ?? c.product.name,
+      modelKey: c.model.sku,
+      title: options && !c.model.name.includes(options) ? `${c.model.name} ${options}` : c.model.name,
+      description: c.model.description ?? c.model.name,
       brandId: c.mapping.brandId,
       categoryId: c.mapping.categoryId,
-      attributes: c.mapping.attributes.map((a) => ({
-        attributeId: a.attributeId,
-        valueId: a.valueId,
-        value: a.value,
-      })),
+      attributes: [
+        ...c.mapping.attributes
+          .filter((a) => !fed.has(a.attributeId))
+          .map((a) => ({ attributeId: a.attributeId, valueId: a.valueId, value: a.value })),
+        ...variant.attributes,
+      ],
       quantity: 0,
       salePrice: price,
-      vatRate: c.product.vatRate,
-      images: c.product.images,
+      vatRate: c.model.vatRate,
+      images: c.model.images,
     });
   }
   ctx.tally.changed(items.length);
   let created = 0;
-  for (let i = 0; i < items.length; i += SEND_CHUNK) {
-    const part = items.slice(i, i + SEND_CHUNK);
+  // A model's variants go in one call: the marketplace groups them by the model key.
+  for (const part of chunkGroups(items, SEND_CHUNK, (it) => it.modelKey)) {
     const result = await shop.createListings(part);
     const failed = new Set(result.failed.map((f) => f.key));
     const ok = part.filter((it) => !failed.has(it.sku)).map((it) => it.sku);

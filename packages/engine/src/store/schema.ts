@@ -391,6 +391,17 @@ export const connectionUsage = pgTable(
 export type MappedAttribute = { attributeId: string; name: string; valueId?: string; value?: string };
 
 /**
+ * A variant attribute of a category mapping: the ERP variant option that feeds the marketplace's variant
+ * attribute, and each ERP value of it onto the marketplace's value (listed id and name, or free text).
+ */
+export type MappedVariant = {
+  attributeId: string;
+  name: string;
+  erpOption: string;
+  values: Array<{ erpValue: string; valueId?: string; value: string }>;
+};
+
+/**
  * Product listing (issue 37): per sales channel, an ERP category (its path joined by " > ") mapped to
  * the marketplace's own category, the brand the products are opened under, and the values of the
  * category's attributes from the marketplace's lists. The channel's listing run opens the ERP's
@@ -410,6 +421,7 @@ export const channelCategoryMappings = pgTable(
     brandId: text("brand_id").notNull(),
     brandName: text("brand_name").notNull(),
     attributes: jsonb("attributes").$type<MappedAttribute[]>().notNull().default([]),
+    variants: jsonb("variants").$type<MappedVariant[]>().notNull().default([]),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [

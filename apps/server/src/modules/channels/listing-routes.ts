@@ -2,6 +2,7 @@ import {
   categoryMappingInputSchema,
   categoryMappingSchema,
   envelopeSchema,
+  erpVariantOptionSchema,
   idParam,
   marketplaceAttributeSchema,
   marketplaceBrandSchema,
@@ -60,6 +61,20 @@ export function channelListingRoutes(ctx: AppContext & WithEngine): FastifyPlugi
         },
       },
       async (request) => ok(await listing.brands(companyOf(request), request.params.id, request.query.name)),
+    );
+
+    app.get(
+      "/api/channels/:id/erp-variant-options",
+      {
+        schema: {
+          tags,
+          params: byId,
+          querystring: z.object({ category: z.string().trim().min(1).max(500) }),
+          response: { 200: envelopeSchema(z.array(erpVariantOptionSchema)) },
+        },
+      },
+      async (request) =>
+        ok(await listing.erpVariantOptions(companyOf(request), request.params.id, request.query.category)),
     );
 
     app.get(

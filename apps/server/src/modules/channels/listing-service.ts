@@ -8,12 +8,13 @@ import {
 import {
   type CategoryMappingDto,
   type CategoryMappingInput,
+  type ErpVariantOptionDto,
   type FieldError,
   type MarketplaceAttributeDto,
   type MarketplaceCategoryDto,
   message,
 } from "@ep/contracts";
-import { engineSchema, ensureChannelListingJob } from "@ep/engine";
+import { engineSchema, ensureChannelListingJob, erpVariantOptions } from "@ep/engine";
 import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
@@ -21,6 +22,7 @@ import { interactiveConnectorContext } from "../connections/connector-factory.ts
 import { channelCredentialPersister, findChannel, openCredentials } from "../connections/repository.ts";
 import type { WithEngine } from "../jobs/engine-host.ts";
 import { JobService } from "../jobs/service.ts";
+import { readLive } from "../settings/service.ts";
 
 const { channelCategoryMappings: mappings, jobs } = engineSchema;
 type MappingRow = typeof mappings.$inferSelect;
@@ -71,6 +73,28 @@ export class ChannelListingService {
     return (await this.open(companyId, id)).listBrands(name);
   }
 
+  /**
+   * The variant options of the ERP's products in one ERP category (e.g. Beden: S, M, L), read from the
+   * ERP's product list: what a mapping's variant attributes can be fed from.
+   */
+  async erpVariantOptions(
+    companyId: number,
+    id: number,
+    erpCategory: string,
+  ): Promise<ErpVariantOptionDto[]> {
+    if (!(await findChannel(this.db, companyId, id))) throw AppError.notFound();
+    return readLive(this.ctx, companyId, "erp", "variant-options", async (erp) => {
+      const cards = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await erp.listProducts({ pageToken, pageSize: erp.descriptor.batch.page });
+        cards.push(...page.items);
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+      return erpVariantOptions(cards, erpCategory);
+    });
+  }
+
   async list(companyId: number, id: number): Promise<CategoryMappingDto[]> {
     if (!(await findChannel(this.db, companyId, id))) throw AppError.notFound();
     const rows = await this.db
@@ -102,7 +126,13 @@ export class ChannelListingService {
       : (await connector.listBrands()).find((b) => b.id === input.brandId);
     if (!brand) errors.push({ field: "brandId", message: message("listing.unknownBrand") });
     const listed = (await connector.listCategoryAttributes?.(input.categoryId)) ?? [];
-    const attributes = checkAttributes(listed, input.attributes, errors);
+    const variants = checkVariants(listed, input, errors);
+    const fed = new Set(variants.map((v) => v.attributeId));
+    const attributes = checkAttributes(
+      listed.filter((a) => !fed.has(a.id)),
+      input.attributes.filter((a) => !fed.has(a.attributeId)),
+      errors,
+    );
     if (errors.length > 0) throw AppError.validation(errors);
     const now = this.ctx.clock.now();
     const values = {
@@ -114,6 +144,7 @@ export class ChannelListingService {
       brandId: brand!.id,
       brandName: brand!.name,
       attributes,
+      variants,
       updatedAt: now,
     };
     const [row] = await this.db
@@ -152,6 +183,64 @@ export class ChannelListingService {
     const { runId } = await new JobService(this.ctx).run(companyId, job.id, userId);
     return { runId, jobId: job.id };
   }
+}
+
+/**
+ * The mapping's variant attributes as the marketplace lists them: each a variant attribute of the
+ * category, mapped once (not also to a fixed value), every ERP value onto a listed value (free text only
+ * where the attribute allows it), no ERP value twice. What does not fit goes into `errors`.
+ */
+function checkVariants(listed: CategoryAttribute[], input: CategoryMappingInput, errors: FieldError[]) {
+  const out: Array<{
+    attributeId: string;
+    name: string;
+    erpOption: string;
+    values: Array<{ erpValue: string; valueId?: string; value: string }>;
+  }> = [];
+  const fixed = new Set(input.attributes.map((a) => a.attributeId));
+  const seen = new Set<string>();
+  input.variants.forEach((v, i) => {
+    const attr = listed.find((a) => a.id === v.attributeId);
+    const field = `variants.${i}`;
+    if (!attr) {
+      errors.push({ field, message: message("listing.unknownAttribute", { name: v.attributeId }) });
+      return;
+    }
+    if (!attr.variant) {
+      errors.push({ field, message: message("listing.notVariantAttribute", { name: attr.name }) });
+      return;
+    }
+    if (fixed.has(attr.id) || seen.has(attr.id)) {
+      errors.push({ field, message: message("listing.attributeTwice", { name: attr.name }) });
+      return;
+    }
+    seen.add(attr.id);
+    const erpValues = new Set<string>();
+    const values: (typeof out)[number]["values"] = [];
+    v.values.forEach((x, j) => {
+      const key = x.erpValue.toLocaleLowerCase("tr-TR");
+      if (erpValues.has(key)) {
+        errors.push({
+          field: `${field}.values.${j}`,
+          message: message("listing.duplicateVariantValue", { value: x.erpValue, name: attr.name }),
+        });
+        return;
+      }
+      erpValues.add(key);
+      const listedValue = x.valueId !== undefined ? attr.values.find((l) => l.id === x.valueId) : undefined;
+      if (listedValue)
+        values.push({ erpValue: x.erpValue, valueId: listedValue.id, value: listedValue.name });
+      else if (x.valueId === undefined && x.value !== undefined && attr.allowCustom)
+        values.push({ erpValue: x.erpValue, value: x.value });
+      else
+        errors.push({
+          field: `${field}.values.${j}`,
+          message: message("listing.invalidValue", { name: attr.name }),
+        });
+    });
+    out.push({ attributeId: attr.id, name: attr.name, erpOption: v.erpOption, values });
+  });
+  return out;
 }
 
 /** The mapping's attributes as the marketplace lists them; what does not fit goes into `errors`. */
@@ -201,6 +290,7 @@ function dtoOf(r: MappingRow): CategoryMappingDto {
     brandId: r.brandId,
     brandName: r.brandName,
     attributes: r.attributes,
+    variants: r.variants,
     updatedAt: r.updatedAt.toISOString(),
   };
 }

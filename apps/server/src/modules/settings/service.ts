@@ -15,7 +15,14 @@ import {
   type SettingValues,
   settingValueSchemas,
 } from "@ep/contracts";
-import { type CompanyMappings, DEFAULT_MAPPINGS, engineSchema, JOB_CATALOG, saveMapping } from "@ep/engine";
+import {
+  type CompanyMappings,
+  categoryKey,
+  DEFAULT_MAPPINGS,
+  engineSchema,
+  JOB_CATALOG,
+  saveMapping,
+} from "@ep/engine";
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
@@ -23,7 +30,6 @@ import { recordActivity } from "../activities/repository.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
 import { findConnection, openCredentials } from "../connections/repository.ts";
 import { listLicenses } from "../license/repository.ts";
-import { SYSTEMS_OF } from "./connection-service.ts";
 
 // The settings API stores exactly what the engine reads: the two shapes must stay the same.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -41,7 +47,28 @@ const options = <T extends { id: string; name: string }>(list: T[]): OptionDto[]
 export const ERP_LISTS: Record<string, ErpList> = {
   "depo-list": async (erp) => options(await erp.listStockLocations()),
   "price-group-list": async (erp) => options(await erp.listPriceGroups()),
+  "category-list": erpCategoryPaths,
 };
+
+/**
+ * Every ERP category as its path (id and name both the path the engine keys categories by, the way
+ * products carry it). An ERP that keeps no category list answers none (the panel then takes a typed path).
+ */
+async function erpCategoryPaths(erp: ErpConnector): Promise<OptionDto[]> {
+  const paths = new Set<string>();
+  let pageToken: string | undefined;
+  try {
+    do {
+      const page = await erp.listCategories({ pageToken, pageSize: erp.descriptor.batch.page });
+      for (const c of page.items) if (c.path.length > 0) paths.add(categoryKey(c.path));
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  } catch (error) {
+    if (error instanceof ConnectorError && error.reason === "unsupported") return [];
+    throw error;
+  }
+  return [...paths].sort(new Intl.Collator("tr-TR").compare).map((p) => ({ id: p, name: p }));
+}
 export const SHOP_LISTS: Record<string, ShopList> = {
   "depo-list": async (shop) => options(await shop.listStockLocations()),
   "price-group-list": async (shop) => options(await shop.listPriceLists()),
@@ -147,31 +174,46 @@ export class SettingsService {
   async liveList(companyId: number, side: ConnectionType, list: string): Promise<OptionDto[]> {
     // The e-invoice service keeps no lists the settings read.
     if (side === "einvoice") throw AppError.notFound();
-    const read = side === "erp" ? ERP_LISTS[list] : SHOP_LISTS[list];
-    if (!read) throw AppError.notFound();
-    const kind = SYSTEMS_OF[side];
-    const row = await findConnection(this.db, companyId, kind);
-    if (!row) throw new AppError(409, "connectionSettings.notConnected");
-    try {
-      const connector = connectorFor(
-        this.ctx,
-        companyId,
-        kind,
-        row.systemType,
-        openCredentials(this.ctx.credentials, row),
-        row.agentId,
-      );
-      return side === "erp"
-        ? await (read as ErpList)(connector as ErpConnector)
-        : await (read as ShopList)(connector as ShopConnector);
-    } catch (error) {
-      this.ctx.logger.warn(
-        { companyId, kind, list, reason: error instanceof ConnectorError ? error.reason : "unexpected" },
-        "live list failed",
-      );
-      // A busy or slow system is not a broken connection: say so, so nobody re-tests good settings.
-      const busy = error instanceof ConnectorError && error.kind === "transient";
-      throw new AppError(409, busy ? "connectionSettings.listBusy" : "connectionSettings.listFailed");
+    if (side === "erp") {
+      const read = ERP_LISTS[list];
+      if (!read) throw AppError.notFound();
+      return readLive(this.ctx, companyId, "erp", list, read);
     }
+    const read = SHOP_LISTS[list];
+    if (!read) throw AppError.notFound();
+    return readLive(this.ctx, companyId, "shop", list, read);
+  }
+}
+
+/**
+ * A read from the company's connected ERP or shop for a screen. A system that cannot be read answers 409
+ * with why: a busy or slow system is not a broken connection, so nobody re-tests good settings.
+ */
+export async function readLive<K extends "erp" | "shop", T>(
+  ctx: AppContext,
+  companyId: number,
+  kind: K,
+  what: string,
+  read: (connector: K extends "erp" ? ErpConnector : ShopConnector) => Promise<T>,
+): Promise<T> {
+  const row = await findConnection(ctx.database.db, companyId, kind);
+  if (!row) throw new AppError(409, "connectionSettings.notConnected");
+  try {
+    const connector = connectorFor(
+      ctx,
+      companyId,
+      kind,
+      row.systemType,
+      openCredentials(ctx.credentials, row),
+      row.agentId,
+    );
+    return await read(connector as K extends "erp" ? ErpConnector : ShopConnector);
+  } catch (error) {
+    ctx.logger.warn(
+      { companyId, kind, list: what, reason: error instanceof ConnectorError ? error.reason : "unexpected" },
+      "live list failed",
+    );
+    const busy = error instanceof ConnectorError && error.kind === "transient";
+    throw new AppError(409, busy ? "connectionSettings.listBusy" : "connectionSettings.listFailed");
   }
 }

@@ -1,6 +1,7 @@
 import type {
   CategoryMappingDto,
   CategoryMappingInput,
+  ErpVariantOptionDto,
   MarketplaceAttributeDto,
   MarketplaceCategoryDto,
 } from "@ep/contracts";
@@ -36,6 +37,20 @@ export function useMarketplaceBrands(channelId: number) {
     queryFn: ({ signal }) =>
       api.get<Array<{ id: string; name: string }>>(`${base(channelId)}/brands`, { signal }),
     staleTime: 10 * 60_000,
+  });
+}
+
+/** The variant options (and their values) of the ERP's products in one ERP category. */
+export function useErpVariantOptions(channelId: number, erpCategory: string) {
+  return useQuery({
+    queryKey: ["channel-listing", channelId, "erp-variant-options", erpCategory],
+    queryFn: ({ signal }) =>
+      api.get<ErpVariantOptionDto[]>(
+        `${base(channelId)}/erp-variant-options?category=${encodeURIComponent(erpCategory)}`,
+        { signal },
+      ),
+    enabled: erpCategory.trim() !== "",
+    staleTime: 5 * 60_000,
   });
 }
 

@@ -4,6 +4,9 @@
  * (Renk required and closed, Beden closed, Materyal free text), so a create is checked against the
  * marketplace's own lists the way Trendyol checks it: a leaf category, a listed brand, every required
  * attribute with a listed value, a barcode not taken. Refusals come back per item as FAILED with reasons.
+ * Variants: no attribute takes more than one value (none of these allows multiple values), and two
+ * products of one productMainId must differ in their variant attributes (slicer or varianter), else the
+ * second is the first again and is refused.
  */
 
 import { randomUUID } from "node:crypto";
@@ -83,6 +86,26 @@ export function registerListingRoutes(d: ListingDeps): void {
     }),
   );
 
+  const variantIds = EMULATED_CATEGORY_ATTRIBUTES.filter((a) => a.varianter || a.slicer).map(
+    (a) => a.attribute.id,
+  );
+  /** A product's variant attribute values (ids or text), the same for two products that are one variant. */
+  const variantKey = (attributes: Row[]): string =>
+    JSON.stringify(
+      variantIds.map((id) => {
+        const a = attributes.find((x) => Number(x.attributeId) === id);
+        return a ? (a.attributeValueIds ?? a.attributeValue ?? null) : null;
+      }),
+    );
+  /** Variant keys per productMainId of the products opened through product create (their attributes known). */
+  const variantsOf = new Map<string, Set<string>>();
+  for (const p of d.products)
+    if (Array.isArray(p.attributes)) {
+      const set = variantsOf.get(String(p.productMainId)) ?? new Set<string>();
+      set.add(variantKey(p.attributes as Row[]));
+      variantsOf.set(String(p.productMainId), set);
+    }
+
   const refusals = (it: Row): string[] => {
     const reasons: string[] = [];
     if (!leaves.has(Number(it.categoryId))) reasons.push(`Kategori bulunamadı: ${it.categoryId}`);
@@ -99,11 +122,15 @@ export function registerListingRoutes(d: ListingDeps): void {
       const ids = Array.isArray(v.attributeValueIds) ? (v.attributeValueIds as number[]) : [];
       if (ids.length === 0 && !a.allowCustom)
         reasons.push(`${a.attribute.name} özelliği listedeki bir değerle gönderilmeli`);
+      if (ids.length > 1) reasons.push(`${a.attribute.name} özelliği tek değer alır`);
       for (const id of ids)
         if (!a.attributeValues.some((x) => x.id === id))
           reasons.push(`${a.attribute.name} için geçersiz değer: ${id}`);
     }
     for (const id of given.keys()) reasons.push(`Kategoride olmayan özellik: ${id}`);
+    const key = variantKey((it.attributes as Row[]) ?? []);
+    if (reasons.length === 0 && variantsOf.get(String(it.productMainId))?.has(key))
+      reasons.push(`Bu ana ürün kodunda aynı varyant özellikleriyle ürün zaten var: ${it.productMainId}`);
     return reasons;
   };
 
@@ -127,10 +154,14 @@ export function registerListingRoutes(d: ListingDeps): void {
             salePrice: it.salePrice,
             listPrice: it.listPrice,
             vatRate: it.vatRate,
+            attributes: it.attributes,
             batchRequestId: id,
           };
           d.products.push(p);
           d.byBarcode.set(String(it.barcode), p);
+          const set = variantsOf.get(String(it.productMainId)) ?? new Set<string>();
+          set.add(variantKey((it.attributes as Row[]) ?? []));
+          variantsOf.set(String(it.productMainId), set);
         }
         return { requestItem: it, status: reasons.length ? "FAILED" : "SUCCESS", failureReasons: reasons };
       });
