@@ -1,7 +1,7 @@
 // Writes src/app/fonts/inter.css and the two cuts of Inter it declares, so Turkish text downloads
 // about 22 kB of font instead of fontsource's 47 kB latin file (and its 85 kB latin-ext one):
 // - inter-core-wght-normal.woff2: ASCII (U+0000-007E), the Turkish letters of Latin-1 (Ç ç Ö ö Ü ü Â â Î î Û û), the
-//   no-break space, ©, ·, … and • (a password field's mask), from fontsource's latin file;
+//   no-break space, ©, ·, – and — (the dashboard's), … and • (a password field's mask), from fontsource's latin file;
 // - inter-turkish-wght-normal.woff2: Ğ ğ İ ı Ş ş and ₺, from its latin-ext file.
 // Both keep the weight axis from 400 to 900 (nothing in the panel is lighter: Mantine's and our
 // weights are 400-800) and the layout features a browser applies by default, plus tabular figures
@@ -42,7 +42,7 @@ export const WEIGHTS = { min: 400, max: 900 };
 /** Each cut: the characters it holds (its @font-face's unicode-range), its source and its file. */
 export const CUTS = {
   core: {
-    text: `${ASCII}\u00a0©·ÇçÖöÜüÂâÎîÛû•…`,
+    text: `${ASCII}\u00a0©·ÇçÖöÜüÂâÎîÛû–—•…`,
     source: require.resolve("@fontsource-variable/inter/files/inter-latin-wght-normal.woff2"),
     target: fileURLToPath(new URL("../src/app/fonts/inter-core-wght-normal.woff2", import.meta.url)),
   },
