@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { tr as sharedTr } from "../../packages/contracts/src/messages/tr.ts";
 
 /**
  * @ep/contracts is pure declarations (schemas, enums, catalogues) but its package.json does not
@@ -17,6 +18,27 @@ function contractsSideEffectFree(): Plugin {
     transform(code, id) {
       if (id.includes("/packages/contracts/src/")) return { code, map: null, moduleSideEffects: false };
       return null;
+    },
+  };
+}
+
+/**
+ * The groups of the shared Turkish catalogue that the signed-out screens use: the zod schemas'
+ * `validation` and `request` keys and the account answers' `api` texts. They ship in the entry as
+ * `virtual:signed-out-messages` (taken from @ep/contracts when the build starts, so the texts stay in
+ * one place); the whole catalogue (67 kB, 18 kB gzip) loads with the signed-in screens.
+ */
+export const SIGNED_OUT_GROUPS = ["validation", "api", "request"] as const;
+
+function signedOutMessages(): Plugin {
+  const id = "virtual:signed-out-messages";
+  return {
+    name: "ep:signed-out-messages",
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      const groups = Object.fromEntries(SIGNED_OUT_GROUPS.map((group) => [group, sharedTr[group]]));
+      return `export default ${JSON.stringify(groups)};`;
     },
   };
 }
@@ -63,7 +85,7 @@ function precompress(): Plugin {
 
 /** The web app: `vite` serves it with /api proxied to the server; `vite build` writes dist/ for the server. */
 export default defineConfig({
-  plugins: [react(), contractsSideEffectFree(), precompress()],
+  plugins: [react(), contractsSideEffectFree(), signedOutMessages(), precompress()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   server: {
     port: 5173,

@@ -130,7 +130,8 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; outp
  */
 const QUIET_MS = 500;
 function recordResponses(context: BrowserContext) {
-  const pending: Promise<Loaded>[] = [];
+  const pending: Promise<Loaded | undefined>[] = [];
+  let failed: unknown;
   let inFlight = 0;
   let lastChange = Date.now();
   context.on("request", () => {
@@ -152,7 +153,13 @@ function recordResponses(context: BrowserContext) {
         const body = response ? await response.body().catch(() => null) : null;
         const type = response?.headers()["content-type"]?.split(";")[0] ?? request.resourceType();
         return { url: request.url(), type, received: sizes.responseBodySize, body };
-      })(),
+      })().catch((error: unknown) => {
+        // A request still finishing when its context closes (after the last step was counted) is
+        // not read; rejected unhandled, it killed the bench before it stopped the server and
+        // removed its temporary directory. One read while the steps run is an error as before.
+        failed ??= error;
+        return undefined;
+      }),
     );
   });
   return {
@@ -164,7 +171,11 @@ function recordResponses(context: BrowserContext) {
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    take: async () => Promise.all(pending.splice(0)),
+    take: async () => {
+      const loaded = await Promise.all(pending.splice(0));
+      if (failed) throw failed;
+      return loaded.filter((l): l is Loaded => l !== undefined);
+    },
   };
 }
 

@@ -10,7 +10,10 @@ import { appendFileSync, renameSync, writeFileSync } from "node:fs";
 import { getHeapCodeStatistics, getHeapSpaceStatistics } from "node:v8";
 
 const file = process.env.BENCH_HEAP_PROBE;
-if (file) {
+// Under `npm start` (the idle bench) every node process inherits NODE_OPTIONS: npm, the build
+// scripts, the demo agent. BENCH_HEAP_PROBE_SCRIPT names the one to probe (how its script path ends).
+const only = process.env.BENCH_HEAP_PROBE_SCRIPT;
+if (file && (!only || process.argv[1]?.endsWith(only))) {
   let c = getHeapCodeStatistics();
   let writes = 0;
   const write = () => {

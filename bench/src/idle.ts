@@ -78,6 +78,7 @@ async function main() {
   if (heap) {
     env.NODE_OPTIONS = `--import=${join(root, "bench/src/heap-probe.mjs")}`;
     env.BENCH_HEAP_PROBE = probeFile;
+    env.BENCH_HEAP_PROBE_SCRIPT = "dist/main.js";
   }
   let stderr = "";
   const t0 = performance.now();
@@ -199,11 +200,19 @@ async function main() {
     if (strict && !pass) process.exitCode = 1;
   } finally {
     // SIGTERM to the server: it drains, stops the agent and the cluster; then npm returns.
-    if (serverPid) process.kill(serverPid, "SIGTERM");
-    else if (npm.pid) process.kill(-npm.pid, "SIGTERM");
+    // Whatever is still running: a kill that finds nothing must not hide the error that got here.
+    const signal = (pid: number, name: NodeJS.Signals) => {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // already gone
+      }
+    };
+    if (serverPid) signal(serverPid, "SIGTERM");
+    else if (npm.pid) signal(-npm.pid, "SIGTERM");
     const exited = npm.exitCode !== null ? Promise.resolve() : new Promise((r) => npm.once("exit", r));
     const hard = setTimeout(() => {
-      if (npm.pid) process.kill(-npm.pid, "SIGKILL");
+      if (npm.pid) signal(-npm.pid, "SIGKILL");
     }, 30_000);
     await exited;
     clearTimeout(hard);

@@ -1,9 +1,8 @@
 import "./lib/zod-jitless";
 import "./app/styles-sign-in";
-// Inter, bundled (no font CDN): every Turkish letter and ₺; font-display: swap never blocks the first paint.
-import "@fontsource-variable/inter/wght.css";
-// After it: Turkish letters come from a 3 kB cut of the same font, not the 85 kB latin-ext file.
-import "./app/fonts/inter-turkish.css";
+// Inter, bundled (no font CDN): fontsource's faces, ASCII and every Turkish letter and ₺ from 22 kB of
+// cuts of the same font (scripts/subset-inter.mjs); font-display: swap never blocks the first paint.
+import "./app/fonts/inter.css";
 import "./app/global.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

@@ -3,55 +3,59 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error a plain .mjs script, no declarations
-import { SOURCE, subsetInter, TARGET, TURKISH_LETTERS } from "../scripts/subset-inter.mjs";
+import { CSS_TARGET, CUTS, codePoints, interCss, subsetInter } from "../scripts/subset-inter.mjs";
 
 const require = createRequire(import.meta.url);
-const css = readFileSync(require.resolve("@fontsource-variable/inter/wght.css"), "utf8");
+const fontsource = readFileSync(require.resolve("@fontsource-variable/inter/wght.css"), "utf8");
+const css = readFileSync(CSS_TARGET, "utf8");
 const main = readFileSync(join(dirname(require.resolve("../package.json")), "src/main.tsx"), "utf8");
 
-/** [from, to] code point ranges of every @font-face of the bundled font. */
-function coveredRanges(): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
-  for (const match of css.matchAll(/unicode-range:\s*([^;]+);/g)) {
-    for (const part of (match[1] ?? "").split(",")) {
-      const [from, to] = part.trim().replace(/^U\+/i, "").split("-");
-      ranges.push([Number.parseInt(from ?? "", 16), Number.parseInt(to ?? from ?? "", 16)]);
-    }
-  }
-  return ranges;
-}
+/** Each @font-face of a stylesheet: its file and its code points. */
+const faces = (sheet: string): Array<{ file: string; codes: number[] }> =>
+  [...sheet.matchAll(/url\(([^)]+)\)[^}]*unicode-range:\s*([^;]+);/g)].map((m) => ({
+    file: (m[1] ?? "").replace(/.*\//, ""),
+    codes: codePoints(m[2] ?? ""),
+  }));
 
 describe("the bundled web font", () => {
   it("covers every Turkish letter and the lira sign, and never blocks the first paint", () => {
-    const ranges = coveredRanges();
-    const missing = [..."ÇçĞğİıÖöŞşÜüÂâÎîÛû₺"].filter((ch) => {
-      const code = ch.codePointAt(0) ?? 0;
-      return !ranges.some(([from, to]) => code >= from && code <= to);
-    });
+    const covered = new Set(faces(css).flatMap((f) => f.codes));
+    const missing = [..."ÇçĞğİıÖöŞşÜüÂâÎîÛû₺"].filter((ch) => !covered.has(ch.codePointAt(0) ?? 0));
     expect(missing).toEqual([]);
-    expect(css).toContain("font-display: swap");
-    // Loaded from our own bundle (woff2 files next to the CSS), not from a font CDN.
+    expect(css.match(/font-display: swap/g)?.length).toBe(faces(css).length);
+    // Loaded from our own bundle (woff2 files of the font package and the cuts), not from a font CDN.
     expect(css).not.toMatch(/https?:\/\//);
-    expect(main).toContain('import "@fontsource-variable/inter/wght.css"');
+    expect(main).toContain('import "./app/fonts/inter.css"');
   });
 
-  it("takes Turkish letters from the 3 kB cut of the same font, declared after fontsource's faces", async () => {
-    const cut = readFileSync(join(dirname(TARGET), "inter-turkish.css"), "utf8");
-    const range = /unicode-range:\s*([^;]+);/.exec(cut)?.[1] ?? "";
-    const codes = range.split(",").flatMap((part) => {
-      const [from, to] = part.trim().replace(/^U\+/i, "").split("-");
-      const a = Number.parseInt(from ?? "", 16);
-      const b = Number.parseInt(to ?? from ?? "", 16);
-      return Array.from({ length: b - a + 1 }, (_, i) => a + i);
-    });
-    expect(codes.map((c) => String.fromCodePoint(c)).join("")).toBe(TURKISH_LETTERS);
-    // Every one of them is in the latin-ext face it stands in for.
-    expect(SOURCE).toMatch(/inter-latin-ext-wght-normal\.woff2$/);
-    expect(main.indexOf('import "./app/fonts/inter-turkish.css"')).toBeGreaterThan(
-      main.indexOf('import "@fontsource-variable/inter/wght.css"'),
+  it("covers what fontsource covers, each character in one face, ASCII and Turkish from the cuts", async () => {
+    const ours = faces(css);
+    expect(new Set(ours.flatMap((f) => f.codes))).toEqual(new Set(faces(fontsource).flatMap((f) => f.codes)));
+    // No other face lists a cut's character: one still loading would make Chromium fetch it too.
+    const cutCodes = new Set(
+      ours
+        .filter((f) => f.file.startsWith("inter-core") || f.file.startsWith("inter-turkish"))
+        .flatMap((f) => f.codes),
     );
-    // The committed file is what the script makes from the installed font package.
-    const made = Buffer.from(await subsetInter());
-    expect(made.equals(readFileSync(TARGET))).toBe(true);
+    const elsewhere = ours.filter((f) => !/^inter-(core|turkish)-/.test(f.file)).flatMap((f) => f.codes);
+    expect(elsewhere.filter((code) => cutCodes.has(code))).toEqual([]);
+    for (const [cut, file] of [
+      ["core", "inter-core-wght-normal.woff2"],
+      ["turkish", "inter-turkish-wght-normal.woff2"],
+    ] as const) {
+      const face = ours.find((f) => f.file === file);
+      expect(face?.codes.sort((a, b) => a - b)).toEqual(
+        [...CUTS[cut].text].map((ch) => ch.codePointAt(0) ?? 0).sort((a, b) => a - b),
+      );
+      // The committed file is what the script makes from the installed font package.
+      const made = Buffer.from(await subsetInter(cut));
+      expect(made.equals(readFileSync(CUTS[cut].target))).toBe(true);
+    }
+    // Each cut comes from the fontsource file that held its characters.
+    expect(CUTS.core.source).toMatch(/inter-latin-wght-normal\.woff2$/);
+    expect(CUTS.turkish.source).toMatch(/inter-latin-ext-wght-normal\.woff2$/);
+    // The committed stylesheet is what the script writes (Biome wraps its long lines).
+    const spaced = (text: string) => text.replace(/\s+/g, " ");
+    expect(spaced(css)).toBe(spaced(await interCss()));
   });
 });

@@ -1,8 +1,8 @@
 // Mantine's styles for what a signed-out visitor sees (sign-in, registration, password pages,
 // error pages), in Mantine's own order; the rest waits for the signed-in shell
-// (styles-signed-in.ts), so the sign-in page does not download the whole panel's CSS.
+// (styles-signed-in.ts), so the sign-in page does not download the whole panel's CSS. The theme's
+// variables come from MantineProvider (App.tsx), not default-css-variables.css.
 import "@mantine/core/styles/baseline.css";
-import "@mantine/core/styles/default-css-variables.css";
 import "@mantine/core/styles/global.css";
 import "@mantine/core/styles/ScrollArea.css";
 import "@mantine/core/styles/UnstyledButton.css";

@@ -1,3 +1,4 @@
+import signedOutTr from "virtual:signed-out-messages";
 import {
   DEFAULT_LANGUAGE,
   type Language,
@@ -7,15 +8,14 @@ import {
 } from "@ep/contracts";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
-// The Turkish shared catalogue is read straight from its file so the other six stay out of the
-// entry chunk (the package index exports them only all together).
-import { tr as sharedTr } from "../../../../packages/contracts/src/messages/tr.ts";
 import tr from "./locales/tr.json";
 
 /**
  * i18next with two namespaces: `translation` (this app's texts, src/i18n/locales) and `shared`
  * (the contracts catalogues the server also uses — zod issues carry their keys).
- * Turkish ships in the main bundle; another stored language is fetched before the first render.
+ * Turkish ships in the main bundle, of the shared catalogue only the groups the signed-out screens
+ * use (vite.config.ts); the rest of it loads with the signed-in screens (`ensureFeatureLocales`).
+ * Another stored language is fetched, whole, before the first render.
  */
 export const LANGUAGE_STORAGE_KEY = "i18nConfig";
 
@@ -40,22 +40,29 @@ async function loadFeatureLocales(lang: Language): Promise<Record<string, Locale
 
 let featureLocales: Promise<void> | undefined;
 
-/** Adds every feature's texts (the current language and the Turkish fallback) to i18next, once. */
+/**
+ * Adds every feature's texts and the whole Turkish shared catalogue (the current language and the
+ * Turkish fallback) to i18next, once.
+ */
 export function ensureFeatureLocales(): Promise<void> {
   featureLocales ??= (async () => {
     const languages = [...new Set([i18next.language, DEFAULT_LANGUAGE])].filter(isLanguage);
-    for (const lang of languages) {
-      i18next.addResourceBundle(lang, "translation", await loadFeatureLocales(lang), true, true);
-    }
+    const [sharedTr, ...features] = await Promise.all([
+      loadShared("tr"),
+      ...languages.map((lang) => loadFeatureLocales(lang)),
+    ]);
+    i18next.addResourceBundle(DEFAULT_LANGUAGE, "shared", sharedTr, true, false);
+    languages.forEach((lang, i) => {
+      i18next.addResourceBundle(lang, "translation", features[i], true, true);
+    });
   })();
   return featureLocales;
 }
 
 const sharedLoaders = import.meta.glob<Record<string, MessageCatalog>>([
   "../../../../packages/contracts/src/messages/*.ts",
-  // Negations relative to this file: `**/tr.ts` does not reach outside the app's root.
+  // Negations relative to this file: `**/index.ts` does not reach outside the app's root.
   "!../../../../packages/contracts/src/messages/index.ts",
-  "!../../../../packages/contracts/src/messages/tr.ts",
 ]);
 
 export function isLanguage(value: unknown): value is Language {
@@ -85,14 +92,17 @@ async function loadLocale(lang: Language): Promise<typeof tr> {
   return loader ? (await loader()).default : tr;
 }
 
-async function loadShared(lang: Language): Promise<MessageCatalog> {
-  if (lang === "tr") return sharedTr;
+/** A whole shared catalogue (its own chunk, Turkish's too). */
+async function loadShared(lang: Language): Promise<Partial<MessageCatalog>> {
   const loader = sharedLoaders[`../../../../packages/contracts/src/messages/${lang}.ts`];
-  return (loader && (await loader())[lang]) || sharedTr;
+  return (loader && (await loader())[lang]) || signedOutTr;
 }
 
 export async function initI18n(lang: Language = getStoredLanguage()) {
-  const [translation, shared] = await Promise.all([loadLocale(lang), loadShared(lang)]);
+  const [translation, shared] = await Promise.all([
+    loadLocale(lang),
+    lang === "tr" ? signedOutTr : loadShared(lang),
+  ]);
   await i18next.use(initReactI18next).init({
     lng: lang,
     fallbackLng: DEFAULT_LANGUAGE,
@@ -100,7 +110,7 @@ export async function initI18n(lang: Language = getStoredLanguage()) {
     defaultNS: "translation",
     resources: {
       [lang]: { translation, shared },
-      ...(lang === DEFAULT_LANGUAGE ? {} : { [DEFAULT_LANGUAGE]: { translation: tr, shared: sharedTr } }),
+      ...(lang === DEFAULT_LANGUAGE ? {} : { [DEFAULT_LANGUAGE]: { translation: tr, shared: signedOutTr } }),
     },
     interpolation: { escapeValue: false },
     returnNull: false,

@@ -6,7 +6,7 @@
  * with the configured company. Windows authentication (NTLM/Kerberos) is the agent's side: see VERIFIED.md.
  */
 
-import { type Client, createClientAsync } from "soap";
+import type { Client } from "soap";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
@@ -123,17 +123,20 @@ export class AxClient {
   }
 
   private client(): Promise<Client> {
-    this.created ??= createClientAsync(AX_WSDL_PATH, {
-      httpClient: soapHttpClient(this.http, {
-        operation: (_url, soapAction) => axOperation(soapAction),
-        writes: AX_WRITES,
-        classify: classifyAxFault,
+    // `soap` (and its HTTP and XML stacks) loads with the first call, not with the server.
+    this.created ??= import("soap").then(({ createClientAsync }) =>
+      createClientAsync(AX_WSDL_PATH, {
+        httpClient: soapHttpClient(this.http, {
+          operation: (_url, soapAction) => axOperation(soapAction),
+          writes: AX_WRITES,
+          classify: classifyAxFault,
+        }),
+        endpoint: this.cfg.endpoint,
+      }).then((client) => {
+        client.addSoapHeader(this.callContext());
+        return client;
       }),
-      endpoint: this.cfg.endpoint,
-    }).then((client) => {
-      client.addSoapHeader(this.callContext());
-      return client;
-    });
+    );
     return this.created;
   }
 

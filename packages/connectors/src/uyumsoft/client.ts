@@ -6,7 +6,7 @@
  * IncludeTimestamp, SignedSupportingTokens/WssUsernameToken10).
  */
 
-import { type Client, createClientAsync, WSSecurity } from "soap";
+import type { Client } from "soap";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import { ConnectorError, type FailureReason } from "../sdk/errors";
 import type { HttpClient, HttpResponse } from "../sdk/http";
@@ -136,31 +136,34 @@ export function createUyumsoftSession(credentials: Credentials, ctx: ConnectorCo
   });
   let created: Promise<Client> | undefined;
   const client = () => {
-    created ??= createClientAsync(`${endpoint}?wsdl`, {
-      httpClient: transport,
-      endpoint,
-      // `soap` keeps each parsed WSDL per address for the process's life: one download per endpoint,
-      // not one per connector (the description is public and the same for every company).
-      wsdl_options: {
-        // The WSDL imports its schema parts by the vendor host's absolute URL: fetch them from ours.
-        overrideImportLocation: (location: string) => {
-          const part = location.match(/[?&](xsd=xsd\d+)/i)?.[1];
-          return part ? `${endpoint}?${part}` : location;
-        },
-      },
-    }).then(
-      (soapClient) => {
-        soapClient.setSecurity(
-          new WSSecurity(username, password, {
-            passwordType: "PasswordText",
-            hasTimeStamp: true,
-            hasNonce: false,
-            hasTokenCreated: false,
-          }),
-        );
-        return soapClient;
-      },
-      (e: unknown) => {
+    // `soap` (and its HTTP and XML stacks) loads with the first call, not with the server.
+    created ??= import("soap")
+      .then(({ createClientAsync, WSSecurity }) =>
+        createClientAsync(`${endpoint}?wsdl`, {
+          httpClient: transport,
+          endpoint,
+          // `soap` keeps each parsed WSDL per address for the process's life: one download per endpoint,
+          // not one per connector (the description is public and the same for every company).
+          wsdl_options: {
+            // The WSDL imports its schema parts by the vendor host's absolute URL: fetch them from ours.
+            overrideImportLocation: (location: string) => {
+              const part = location.match(/[?&](xsd=xsd\d+)/i)?.[1];
+              return part ? `${endpoint}?${part}` : location;
+            },
+          },
+        }).then((soapClient) => {
+          soapClient.setSecurity(
+            new WSSecurity(username, password, {
+              passwordType: "PasswordText",
+              hasTimeStamp: true,
+              hasNonce: false,
+              hasTokenCreated: false,
+            }),
+          );
+          return soapClient;
+        }),
+      )
+      .catch((e: unknown) => {
         created = undefined;
         throw e instanceof ConnectorError
           ? e
@@ -171,8 +174,7 @@ export function createUyumsoftSession(credentials: Credentials, ctx: ConnectorCo
               systemMessage: e instanceof Error ? e.message : String(e),
               cause: e,
             });
-      },
-    );
+      });
     return created;
   };
   return { http, endpoint, username, client };

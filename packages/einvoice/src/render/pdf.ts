@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-import PDFDocument from "pdfkit";
 import { readInvoice } from "./read.ts";
 import { LABELS, partyLines, printedForm } from "./view.ts";
 
@@ -16,7 +15,9 @@ const FONT_BOLD = require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf");
 const MARGIN = 36;
 const SIZE = 8;
 
-export function renderInvoicePdf(xml: string): Promise<Buffer> {
+export async function renderInvoicePdf(xml: string): Promise<Buffer> {
+  // pdfkit and its font engine (about 10 MB of a server's heap) load with the first PDF asked for.
+  const { default: PDFDocument } = await import("pdfkit");
   const v = readInvoice(xml);
   const form = printedForm(v);
   const doc = new PDFDocument({

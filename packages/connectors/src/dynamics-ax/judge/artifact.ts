@@ -8,7 +8,7 @@
 
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type Client, createClientAsync } from "soap";
+import type { Client } from "soap";
 
 export const AX_WSDL_PATH = fileURLToPath(new URL("./ax-2012.wsdl", import.meta.url));
 /** SOAP 1.1 envelope: CallContext header, one service element (or a Fault with an AifFault) in the body. */
@@ -30,7 +30,8 @@ let loaded: Promise<Client> | undefined;
 
 /** A soap Client over the judge's WSDL (never used to call anything: it describes the service). */
 export function loadAxWsdl(): Promise<Client> {
-  loaded ??= createClientAsync(AX_WSDL_PATH);
+  // `soap` loads with the first use, not with a server that only might serve this sandbox.
+  loaded ??= import("soap").then(({ createClientAsync }) => createClientAsync(AX_WSDL_PATH));
   return loaded;
 }
 

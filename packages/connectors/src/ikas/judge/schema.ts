@@ -42,7 +42,8 @@ function strictTimestamp(schema: GraphQLSchema): void {
 /** The derived schema (built once per process). */
 export function ikasJudgeSchema(): GraphQLSchema {
   if (!cached) {
-    cached = buildSchema(readFileSync(IKAS_SDL_PATH, "utf8"));
+    // Without source locations: 17,000 tokens and their texts a server would keep for nothing.
+    cached = buildSchema(readFileSync(IKAS_SDL_PATH, "utf8"), { noLocation: true });
     strictTimestamp(cached);
   }
   return cached;

@@ -13,6 +13,6 @@ let cached: GraphQLSchema | undefined;
 
 /** The pinned schema (built once per process; the emulator executes against it too). */
 export function shopifyJudgeSchema(): GraphQLSchema {
-  cached ??= buildSchema(readFileSync(SHOPIFY_SDL_PATH, "utf8"), { assumeValidSDL: true });
+  cached ??= buildSchema(readFileSync(SHOPIFY_SDL_PATH, "utf8"), { assumeValidSDL: true, noLocation: true });
   return cached;
 }

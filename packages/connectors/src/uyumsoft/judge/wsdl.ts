@@ -3,7 +3,7 @@
  * its schema imports resolved in place. The judge's list of operations and SOAP actions comes from here.
  */
 
-import { type Client, createClientAsync } from "soap";
+import type { Client } from "soap";
 import { schemaFileFor, WSDL_PATH } from "./artifact";
 
 export interface WsdlOperation {
@@ -15,12 +15,15 @@ let loaded: Promise<Client> | undefined;
 
 /** A soap Client over the ground-truth WSDL (never used to call anything: it describes the service). */
 export function loadWsdlClient(): Promise<Client> {
-  loaded ??= createClientAsync(WSDL_PATH, {
-    wsdl_options: {
-      // The XSDs are imported by the vendor's URLs: read the local part instead of going online.
-      overrideImportLocation: (location: string) => schemaFileFor(location) ?? location,
-    },
-  });
+  // `soap` loads with the first use, not with a server that only might serve this sandbox.
+  loaded ??= import("soap").then(({ createClientAsync }) =>
+    createClientAsync(WSDL_PATH, {
+      wsdl_options: {
+        // The XSDs are imported by the vendor's URLs: read the local part instead of going online.
+        overrideImportLocation: (location: string) => schemaFileFor(location) ?? location,
+      },
+    }),
+  );
   return loaded;
 }
 
