@@ -41,7 +41,8 @@ export const N11_VERSION_PIN: ApiVersionPin = {
     "https://developer.n11.com/documentation/changelog/ (SOAP ProductSellingService, ProductStockService and ProductService writes closed 2025-01-25; orders to REST 2024-12-25)",
 };
 
-const NO_PRODUCT_WRITE = message("connectors.n11ListingUnsupported");
+/** Products open through the channel's listing (createListings), so the product job runs; categories are n11's. */
+const NO_CATEGORY_WRITE = message("connectors.n11ListingUnsupported");
 
 export const n11Descriptor = defineConnector("shop", "n11", {
   credentials: [
@@ -79,7 +80,7 @@ export const n11Descriptor = defineConnector("shop", "n11", {
   // The one published figure (shipmentPackages, 1000 a minute) is the budget for every call.
   budget: N11_ORDER_LIMIT,
   changeCursors: { orders: true },
-  unsupported: { productWrite: NO_PRODUCT_WRITE, categoryWrite: NO_PRODUCT_WRITE },
+  unsupported: { categoryWrite: NO_CATEGORY_WRITE },
   versionPin: N11_VERSION_PIN,
   notes:
     "n11 REST API: appkey + appsecret başlıkları; ürün açma, stok ve fiyat en çok 1000 SKU'luk görevlerle gider, sonuç taskId ile okunur; siparişler paket paket, en çok 15 günlük pencerelerle okunur.",
