@@ -38,7 +38,10 @@ describe("listing the ERP's products on an n11 channel", () => {
     const a = await registerAndLogin(server.app);
     token = a.token;
     companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", { token, body: { channels: ["n11"] } });
+    const res = await call(server.app, "POST", "/api/sandbox/connect", {
+      token,
+      body: { channels: ["n11"] },
+    });
     expect(res.status).toBe(200);
     channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
 
@@ -47,9 +50,14 @@ describe("listing the ERP's products on an n11 channel", () => {
     leafId = (cats.body.data as Array<{ id: string; leaf: boolean; parentId: string | null }>).find(
       (c) => c.leaf && c.parentId !== null,
     )!.id;
-    const attrs = await call(server.app, "GET", `/api/channels/${channelId}/categories/${leafId}/attributes`, {
-      token,
-    });
+    const attrs = await call(
+      server.app,
+      "GET",
+      `/api/channels/${channelId}/categories/${leafId}/attributes`,
+      {
+        token,
+      },
+    );
     const names = (attrs.body.data as Array<{ name: string }>).map((x) => x.name);
     expect(names).toEqual(["Renk", "Beden"]);
     expect(attrs.body.data[0]).toMatchObject({
@@ -97,7 +105,12 @@ describe("listing the ERP's products on an n11 channel", () => {
   it("refuses a mapping that does not fit n11's lists, field by field", async () => {
     const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
       token,
-      body: { erpCategory, categoryId: leafId, brandId: "Koton", attributes: [{ attributeId: "3", valueId: "9" }] },
+      body: {
+        erpCategory,
+        categoryId: leafId,
+        brandId: "Koton",
+        attributes: [{ attributeId: "3", valueId: "9" }],
+      },
     });
     expect(res.status).toBe(400);
     const text = JSON.stringify(res.body);
@@ -110,7 +123,12 @@ describe("listing the ERP's products on an n11 channel", () => {
   it("saves the mapping with the typed brand and n11's names, and gives the channel its listing job", async () => {
     const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
       token,
-      body: { erpCategory, categoryId: leafId, brandId: "Koton", attributes: [{ attributeId: "2", valueId: "2000" }] },
+      body: {
+        erpCategory,
+        categoryId: leafId,
+        brandId: "Koton",
+        attributes: [{ attributeId: "2", valueId: "2000" }],
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({
@@ -138,7 +156,9 @@ describe("listing the ERP's products on an n11 channel", () => {
       expect.objectContaining({
         entityKey: taken,
         errorType: "validation",
-        message: expect.stringContaining(`Girdiğiniz ${taken} seller stock code tarafınızdan kullanılmaktadır`),
+        message: expect.stringContaining(
+          `Girdiğiniz ${taken} seller stock code tarafınızdan kullanılmaktadır`,
+        ),
       }),
     ]);
     expect(run.counts).toMatchObject({ written: toList.length - 1, failed: 1 });
