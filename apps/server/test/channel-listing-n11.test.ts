@@ -1,7 +1,7 @@
 import { CallCounter, type N11Emulator, type Product } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
-import { call, registerAndLogin } from "./harness.ts";
+import { call, registerAndLogin, runEnded } from "./harness.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -14,16 +14,6 @@ import { listeningServer } from "./support/listening-server.ts";
  */
 const server = listeningServer("listing-n11");
 
-async function waitForRun(token: string, runId: number) {
-  for (let i = 0; i < 1200; i++) {
-    const res = await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
-}
-
 describe("listing the ERP's products on an n11 channel", () => {
   let token = "";
   let companyId = 0;
@@ -33,6 +23,12 @@ describe("listing the ERP's products on an n11 channel", () => {
   let toList: Array<{ sku: string; barcode: string }> = [];
   let taken = "";
   let mappingId = 0;
+  /** The mapping of the chosen ERP category onto the n11 leaf, the brand typed as "Koton". */
+  const saveMapping = (attributes: Array<{ attributeId: string; valueId: string }>) =>
+    call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
+      token,
+      body: { erpCategory, categoryId: leafId, brandId: "Koton", attributes },
+    });
 
   it("connects the n11 sandbox and reads n11's own lists; the brand is typed, not listed", async () => {
     const a = await registerAndLogin(server.app);
@@ -103,15 +99,7 @@ describe("listing the ERP's products on an n11 channel", () => {
   }, 120_000);
 
   it("refuses a mapping that does not fit n11's lists, field by field", async () => {
-    const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
-      token,
-      body: {
-        erpCategory,
-        categoryId: leafId,
-        brandId: "Koton",
-        attributes: [{ attributeId: "3", valueId: "9" }],
-      },
-    });
+    const res = await saveMapping([{ attributeId: "3", valueId: "9" }]);
     expect(res.status).toBe(400);
     const text = JSON.stringify(res.body);
     expect(text).toContain("Zorunlu özellik için pazaryerinin listesinden bir değer seçin: Renk");
@@ -121,15 +109,7 @@ describe("listing the ERP's products on an n11 channel", () => {
   });
 
   it("saves the mapping with the typed brand and n11's names, and gives the channel its listing job", async () => {
-    const res = await call(server.app, "POST", `/api/channels/${channelId}/category-mappings`, {
-      token,
-      body: {
-        erpCategory,
-        categoryId: leafId,
-        brandId: "Koton",
-        attributes: [{ attributeId: "2", valueId: "2000" }],
-      },
-    });
+    const res = await saveMapping([{ attributeId: "2", valueId: "2000" }]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({
       erpCategory,
@@ -144,7 +124,7 @@ describe("listing the ERP's products on an n11 channel", () => {
   it("opens the unlisted products on n11; the refused one is a failed task with n11's reason", async () => {
     const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await waitForRun(token, started.body.data.runId);
+    const run = await runEnded(server.app, token, started.body.data.runId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
     const failed = await call(
       server.app,
@@ -179,7 +159,7 @@ describe("listing the ERP's products on an n11 channel", () => {
     });
     // A second run sends only the refused one again: it fails again, alone.
     const again = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    const second = await waitForRun(token, again.body.data.runId);
+    const second = await runEnded(server.app, token, again.body.data.runId);
     expect(second.status).toBe("PartiallyFailed");
     expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);

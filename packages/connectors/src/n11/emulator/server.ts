@@ -437,89 +437,73 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
       };
     }),
   );
+  /**
+   * A product task: each SKU applied by `apply` (its FAIL reasons, none for SUCCESS), its lines readable
+   * through task-details after `taskDelayMs`; answered `IN_QUEUE` with the task id.
+   */
+  const queueTask = (req: FastifyRequest, type: string, apply: (sku: Row) => string[]) => {
+    const skus = ((req.body as Row).payload as Row).skus as Row[];
+    const id = ++nextTask;
+    const items = skus.map((s, i) => {
+      const reasons = apply(s);
+      const status = reasons.length ? "FAIL" : "SUCCESS";
+      return { id: id * 10_000 + i, ownerId: 4242, itemCode: s.stockCode, status, reasons, sku: s };
+    });
+    tasks.set(id, { readyAt: now() + (opts.taskDelayMs ?? 0), createdAt: now(), items });
+    return { id, type, status: "IN_QUEUE", reasons: [`${skus.length} sku işlenmeye alındı.`] };
+  };
   app.post("/ms/product/tasks/price-stock-update", (req, reply) =>
-    handle(req, reply, "write", () => {
-      const skus = ((req.body as Row).payload as Row).skus as Row[];
-      const id = ++nextTask;
-      const items = skus.map((s, i) => {
+    handle(req, reply, "write", () =>
+      queueTask(req, "SKU_UPDATE", (s) => {
         const p = byCode.get(String(s.stockCode));
-        const reasons: string[] = [];
-        if (!p) reasons.push("Stok kodu bulunamadı.");
-        if (p) {
-          if (s.quantity !== undefined) {
-            p.quantity = s.quantity;
-            counters.stockItems++;
-          }
-          if (s.salePrice !== undefined) {
-            p.salePrice = s.salePrice;
-            p.listPrice = s.listPrice;
-            counters.priceItems++;
-          }
+        if (!p) return ["Stok kodu bulunamadı."];
+        if (s.quantity !== undefined) {
+          p.quantity = s.quantity;
+          counters.stockItems++;
         }
-        return {
-          id: id * 10_000 + i,
-          ownerId: 4242,
-          itemCode: s.stockCode,
-          status: reasons.length ? "FAIL" : "SUCCESS",
-          reasons,
-          sku: s,
-        };
-      });
-      tasks.set(id, { readyAt: now() + (opts.taskDelayMs ?? 0), createdAt: now(), items });
-      return { id, type: "SKU_UPDATE", status: "IN_QUEUE", reasons: [] };
-    }),
+        if (s.salePrice !== undefined) {
+          p.salePrice = s.salePrice;
+          p.listPrice = s.listPrice;
+          counters.priceItems++;
+        }
+        return [];
+      }),
+    ),
   );
   app.post("/ms/product/tasks/product-create", (req, reply) =>
-    handle(req, reply, "write", () => {
-      const skus = ((req.body as Row).payload as Row).skus as Row[];
-      const id = ++nextTask;
-      const items = skus.map((s, i) => {
+    handle(req, reply, "write", () =>
+      queueTask(req, "PRODUCT_CREATE", (s) => {
         const reasons = createProblems(s);
-        if (reasons.length === 0) {
-          const p: Row = {
-            n11ProductId: 700_000_000 + products.length,
-            sellerId: 4242,
-            sellerNickname: "emulatormagaza",
-            stockCode: s.stockCode,
-            title: s.title,
-            description: s.description,
-            categoryId: s.categoryId,
-            productMainId: s.productMainId,
-            // A new product waits for n11's catalogue approval.
-            status: "InCatalogApproval",
-            saleStatus: "Before_Sale",
-            barcode: s.barcode,
-            salePrice: s.salePrice,
-            listPrice: s.listPrice,
-            quantity: s.quantity,
-            currencyType: s.currencyType,
-            vatRate: s.vatRate,
-            preparingDay: s.preparingDay,
-            shipmentTemplate: s.shipmentTemplate,
-            attributes: s.attributes,
-            imageUrls: ((s.images as Row[]) ?? []).map((img) => img.url),
-            sender: "SELLER",
-          };
-          products.push(p);
-          byCode.set(String(s.stockCode), p);
-        }
-        return {
-          id: id * 10_000 + i,
-          ownerId: 4242,
-          itemCode: s.stockCode,
-          status: reasons.length ? "FAIL" : "SUCCESS",
-          reasons,
-          sku: s,
+        if (reasons.length > 0) return reasons;
+        const p: Row = {
+          n11ProductId: 700_000_000 + products.length,
+          sellerId: 4242,
+          sellerNickname: "emulatormagaza",
+          stockCode: s.stockCode,
+          title: s.title,
+          description: s.description,
+          categoryId: s.categoryId,
+          productMainId: s.productMainId,
+          // A new product waits for n11's catalogue approval.
+          status: "InCatalogApproval",
+          saleStatus: "Before_Sale",
+          barcode: s.barcode,
+          salePrice: s.salePrice,
+          listPrice: s.listPrice,
+          quantity: s.quantity,
+          currencyType: s.currencyType,
+          vatRate: s.vatRate,
+          preparingDay: s.preparingDay,
+          shipmentTemplate: s.shipmentTemplate,
+          attributes: s.attributes,
+          imageUrls: ((s.images as Row[]) ?? []).map((img) => img.url),
+          sender: "SELLER",
         };
-      });
-      tasks.set(id, { readyAt: now() + (opts.taskDelayMs ?? 0), createdAt: now(), items });
-      return {
-        id,
-        type: "PRODUCT_CREATE",
-        status: "IN_QUEUE",
-        reasons: [`${skus.length} sku işlenmeye alındı.`],
-      };
-    }),
+        products.push(p);
+        byCode.set(String(s.stockCode), p);
+        return [];
+      }),
+    ),
   );
   app.post("/ms/product/task-details/page-query", (req, reply) =>
     handle(req, reply, "read", () => {
