@@ -157,7 +157,7 @@ describe("n11 listing", () => {
       shipmentTemplate: undefined,
     };
     expect(judgeN11Request(req([bad]))?.problems.join("; ")).toMatch(
-      /shipmentTemplate required.*currencyType must be one of.*vatRate must be 0, 1, 10 or 20.*https.*neither valueId nor customValue/,
+      /shipmentTemplate required.*currencyType must be one of.*vatRate must be one of 0, 1, 10, 20.*https.*neither valueId nor customValue/,
     );
     const ruled = judgeWithRules(
       [req([{ ...good, title: "Kısa", listPrice: 100, salePrice: 120 }])],

@@ -19,6 +19,7 @@ import {
   type QueryCheck,
   strParam as str,
 } from "../../testing/rest-judge";
+import { N11_MAX_QUANTITY, N11_STOCK_CODE_MAX, N11_VAT_RATES } from "../descriptor";
 
 export interface N11Operation {
   operation: string;
@@ -92,12 +93,7 @@ export const N11_OPERATIONS: N11Operation[] = [
     query: {},
     body: taskBody((s, at) => {
       const p = [
-        ...fields(
-          s,
-          ["stockCode", "listPrice", "salePrice", "quantity", "currencyType"],
-          ["stockCode"],
-          at,
-        ),
+        ...fields(s, ["stockCode", "listPrice", "salePrice", "quantity", "currencyType"], ["stockCode"], at),
       ];
       if (typeof s.stockCode !== "string" || s.stockCode === "") p.push(`${at}stockCode must be a string`);
       if (s.quantity !== undefined && !(Number.isInteger(s.quantity) && (s.quantity as number) >= 0))
@@ -231,8 +227,8 @@ export const judgeCreateProductBody = taskBody((s, at) => {
   p.push(...fields(s, CREATE_FIELDS, CREATE_REQUIRED, at));
   for (const k of ["title", "description", "productMainId", "shipmentTemplate", "stockCode"])
     if (s[k] !== undefined && !nonBlank(s[k])) p.push(`${at}${k} must be a non-empty string`);
-  if (typeof s.stockCode === "string" && s.stockCode.length > 255)
-    p.push(`${at}stockCode must be at most 255 characters`);
+  if (typeof s.stockCode === "string" && s.stockCode.length > N11_STOCK_CODE_MAX)
+    p.push(`${at}stockCode must be at most ${N11_STOCK_CODE_MAX} characters`);
   if (s.categoryId !== undefined && !(Number.isInteger(s.categoryId) && (s.categoryId as number) > 0))
     p.push(`${at}categoryId must be a category id (number)`);
   if (s.currencyType !== undefined && !CURRENCIES.includes(String(s.currencyType)))
@@ -241,13 +237,17 @@ export const judgeCreateProductBody = taskBody((s, at) => {
     p.push(`${at}preparingDay must be a whole number of days > 0`);
   if (
     s.quantity !== undefined &&
-    !(Number.isInteger(s.quantity) && (s.quantity as number) >= 0 && (s.quantity as number) <= 999_999)
+    !(
+      Number.isInteger(s.quantity) &&
+      (s.quantity as number) >= 0 &&
+      (s.quantity as number) <= N11_MAX_QUANTITY
+    )
   )
-    p.push(`${at}quantity must be a whole number 0–999999`);
+    p.push(`${at}quantity must be a whole number 0–${N11_MAX_QUANTITY}`);
   for (const k of ["listPrice", "salePrice"])
     if (s[k] !== undefined && !(isNum(s[k]) && s[k] > 0)) p.push(`${at}${k} must be a positive number`);
-  if (s.vatRate !== undefined && ![0, 1, 10, 20].includes(s.vatRate as number))
-    p.push(`${at}vatRate must be 0, 1, 10 or 20`);
+  if (s.vatRate !== undefined && !N11_VAT_RATES.includes(s.vatRate as number))
+    p.push(`${at}vatRate must be one of ${N11_VAT_RATES.join(", ")}`);
   if (s.barcode !== undefined && s.barcode !== null && typeof s.barcode !== "string")
     p.push(`${at}barcode must be a string`);
   if (s.images !== undefined)
