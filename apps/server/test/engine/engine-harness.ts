@@ -112,7 +112,7 @@ export async function runJob(t: TestApp, c: ConnectedCompany<unknown>, type: Job
   return waitForRun(t, c.token, started.body.data.runId as number, timeoutMs);
 }
 
-export async function waitForRun(t: TestApp, token: string, runId: number, timeoutMs = 60_000) {
+export async function waitForRun(t: Pick<TestApp, "app">, token: string, runId: number, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const res = await call(t.app, "GET", `/api/JobHistory/report/${runId}`, { token });

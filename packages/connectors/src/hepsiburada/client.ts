@@ -4,9 +4,10 @@
  * operation of Hepsiburada's OpenAPI files declares required.
  */
 
+import { randomUUID } from "node:crypto";
 import type { ConnectorContext, Credentials } from "../sdk/connector";
 import type { HttpClient, HttpResponse } from "../sdk/http";
-import { basicAuth, MarketplaceRequests } from "../sdk/marketplace";
+import { basicAuth, MarketplaceRequests, withQuery } from "../sdk/marketplace";
 import { createConnectorHttp, requireCredentials } from "../sdk/util";
 import {
   HEPSIBURADA_CATALOG_URL,
@@ -24,6 +25,7 @@ export class HepsiburadaClient {
   readonly merchantId: string;
   private readonly bases: Record<HbService, string>;
   private readonly requests: MarketplaceRequests;
+  private readonly headers: Record<string, string>;
 
   constructor(
     credentials: Credentials,
@@ -41,10 +43,8 @@ export class HepsiburadaClient {
     this.http = createConnectorHttp(hepsiburadaDescriptor, ctx, {
       secrets: [this.creds.secretKey ?? "", auth],
     });
-    this.requests = new MarketplaceRequests(this.http, {
-      authorization: auth,
-      "user-agent": this.creds.userAgent ?? "",
-    });
+    this.headers = { authorization: auth, "user-agent": this.creds.userAgent ?? "" };
+    this.requests = new MarketplaceRequests(this.http, this.headers);
   }
 
   /** `/…/merchantid/{id}{rest}` with this merchant's id. */
@@ -71,4 +71,43 @@ export class HepsiburadaClient {
   ): Promise<HttpResponse> {
     return this.requests.send(method, `${this.bases[service]}${path}`, operation, json, opts);
   }
+
+  /**
+   * A JSON file as the `file` part of a multipart/form-data POST (the catalogue import takes the
+   * products as an uploaded `.json` file, not as a JSON body). A create: never sent twice.
+   */
+  uploadFile(
+    service: HbService,
+    path: string,
+    operation: string,
+    file: { name: string; json: unknown },
+    query: Record<string, string> = {},
+  ): Promise<HttpResponse> {
+    const { contentType, body } = multipartJsonFile(file.name, file.json);
+    return this.http.request({
+      method: "POST",
+      url: withQuery(`${this.bases[service]}${path}`, query),
+      operation,
+      kind: "write",
+      body: { text: body, contentType },
+      idempotent: false,
+      headers: () => this.headers,
+    });
+  }
+}
+
+/** One `file` part holding `json` as `name` (application/json), with a boundary the content cannot hold. */
+export function multipartJsonFile(name: string, json: unknown): { contentType: string; body: string } {
+  const content = JSON.stringify(json);
+  const boundary = `----hbImport${randomUUID().replace(/-/g, "")}`;
+  const body = [
+    `--${boundary}`,
+    `Content-Disposition: form-data; name="file"; filename="${name}"`,
+    "Content-Type: application/json",
+    "",
+    content,
+    `--${boundary}--`,
+    "",
+  ].join("\r\n");
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body };
 }

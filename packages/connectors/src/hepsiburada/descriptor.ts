@@ -28,8 +28,13 @@ export const HEPSIBURADA_VERSION_PIN: ApiVersionPin = {
     "developers.hepsiburada.com/api/v1/public/docs/hepsiburada/{slug}/{version}/openapi (manifest in taha-kanar/hepsiburada-sdk)",
 };
 
-const NO_LISTING =
-  "Hepsiburada'ya ürün açma henüz bu bağlantıda yok: ürünlerinizi Hepsiburada mağaza panelinde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.";
+/** Products in one catalogue import file: none is published; the status read's page (size ≤ 1000) bounds it. */
+export const HEPSIBURADA_IMPORT_BATCH = 1000;
+/** Images a catalogue import takes per product: Image1…Image10 (changelog Haziran 2025). */
+export const HEPSIBURADA_IMAGES = 10;
+
+const NO_CATEGORY_WRITE =
+  "Hepsiburada'nın kategori ağacına kategori eklenmez: ERP kategorilerinizi kanalın kategori eşlemesinde Hepsiburada kategorilerine eşleyin; ürünler o kategorilerde açılır.";
 
 export const hepsiburadaDescriptor = defineConnector("shop", "hepsiburada", {
   credentials: [
@@ -61,8 +66,9 @@ export const hepsiburadaDescriptor = defineConnector("shop", "hepsiburada", {
   batch: { stock: HEPSIBURADA_BATCH, prices: HEPSIBURADA_BATCH, page: HEPSIBURADA_ORDER_PAGE },
   budget: HEPSIBURADA_BUDGET,
   changeCursors: { orders: true },
-  unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING },
+  // Products are opened by the channel's listing (category mapping, catalogue import), not one by one.
+  unsupported: { categoryWrite: NO_CATEGORY_WRITE },
   versionPin: HEPSIBURADA_VERSION_PIN,
   notes:
-    "Hepsiburada Marketplace API: Basic (Mağaza ID + servis anahtarı) ve User-Agent; stok/fiyat yüklemeleri id ile sonradan okunur; siparişler kalem bazında gelir, paketlenir, fatura linki pakete gönderilir.",
+    "Hepsiburada Marketplace API: Basic (Mağaza ID + servis anahtarı) ve User-Agent; stok/fiyat yüklemeleri id ile sonradan okunur; ürünler katalog dosyasıyla açılır, trackingId ile okunur; siparişler kalem bazında gelir, paketlenir, fatura linki pakete gönderilir.",
 });

@@ -52,7 +52,9 @@ describe("Hepsiburada catalogue", () => {
       required: true,
       allowCustom: false,
     });
-    expect(attrs?.find((a) => a.name === "Barkod")?.allowCustom).toBe(true);
+    // Base attributes the import fills from the product (barcode, SKU…) are not offered for mapping.
+    expect(attrs?.find((a) => a.name === "Barkod")).toBeUndefined();
+    expect(attrs?.find((a) => a.name === "Garanti Süresi (Ay)")?.allowCustom).toBe(true);
   });
 
   it("finds listings by merchant SKU, 50 a request", async () => {

@@ -29,6 +29,11 @@ export interface ConnectorErrorInit {
    * look the record up before any retry.
    */
   maybeApplied?: boolean;
+  /**
+   * The answer to a repeat of a request already sent in the same call (after a timeout or a dropped
+   * answer): a refusal of a duplicate may then mean the first attempt got through.
+   */
+  afterRetry?: boolean;
   system?: string;
   operation?: string;
   /** Keys of the items (sku, order no...) this failure concerns, for item-level reports. */
@@ -47,6 +52,7 @@ export class ConnectorError extends Error {
   readonly httpStatus?: number;
   readonly retryAfterMs?: number;
   readonly maybeApplied: boolean;
+  readonly afterRetry: boolean;
   readonly system?: string;
   readonly operation?: string;
   readonly itemKeys?: string[];
@@ -63,6 +69,7 @@ export class ConnectorError extends Error {
     this.httpStatus = init.httpStatus;
     this.retryAfterMs = init.retryAfterMs;
     this.maybeApplied = init.maybeApplied ?? false;
+    this.afterRetry = init.afterRetry ?? false;
     this.system = init.system;
     this.operation = init.operation;
     this.itemKeys = init.itemKeys;
@@ -93,6 +100,7 @@ export class ConnectorError extends Error {
       httpStatus: this.httpStatus,
       retryAfterMs: this.retryAfterMs,
       maybeApplied: this.maybeApplied,
+      afterRetry: this.afterRetry,
       system: this.system,
       operation: this.operation,
       itemKeys: this.itemKeys,

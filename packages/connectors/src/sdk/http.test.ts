@@ -274,6 +274,19 @@ describe("retries", () => {
     ).rejects.toBe(bug);
   });
 
+  it("says when its final answer came to a repeat: a refused duplicate may mean the first arrived", async () => {
+    const repeated = setup([{ status: 503 }, { status: 400, body: "duplicate" }]);
+    const e = await caught(repeated.http.request({ ...write, idempotent: true }));
+    expect([e.reason, e.afterRetry, repeated.calls.length]).toEqual(["validation", true, 2]);
+    const first = setup([{ status: 400, body: "duplicate" }]);
+    expect((await caught(first.http.request({ ...write, idempotent: true }))).afterRetry).toBe(false);
+    // A re-send after a refreshed token is not a repeat: the first was refused.
+    const auth = setup([{ status: 401 }, { status: 400 }]);
+    expect((await caught(auth.http.request({ ...write, onAuthFailure: async () => true }))).afterRetry).toBe(
+      false,
+    );
+  });
+
   it("an auth failure is re-sent once, only when the token was refreshed", async () => {
     let refreshes = 0;
     const refreshed = setup([{ status: 401 }, { status: 401 }, { status: 200 }]);

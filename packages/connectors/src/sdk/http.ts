@@ -317,6 +317,10 @@ export class HttpClient {
         return await this.once(req, attempt);
       } catch (e) {
         if (!(e instanceof ConnectorError)) throw e;
+        // What this call finally throws says whether it answered a repeat: a refusal of a duplicate may
+        // then mean the first attempt got through (Trendyol's 15-minute rule).
+        const final = () =>
+          attempt > 0 ? e.with({ afterRetry: true, merchantMessage: e.merchantMessage }) : e;
         if (e.reason === "auth" && req.onAuthFailure && !authRetried) {
           authRetried = true;
           if (await req.onAuthFailure()) {
@@ -325,12 +329,12 @@ export class HttpClient {
             continue;
           }
         }
-        if (e.kind !== "transient" || attempt >= this.retry.maxRetries) throw e;
+        if (e.kind !== "transient" || attempt >= this.retry.maxRetries) throw final();
         // The transport already waited its bound for its peer: the next run tries again, not this loop.
-        if (e.systemCode === TRANSPORT_OFFLINE) throw e;
+        if (e.systemCode === TRANSPORT_OFFLINE) throw final();
         // A write whose outcome is unknown is never re-sent here.
-        if (!idempotent && e.maybeApplied) throw e;
-        if (e.retryAfterMs !== undefined && e.retryAfterMs > this.retry.maxRetryAfterMs) throw e;
+        if (!idempotent && e.maybeApplied) throw final();
+        if (e.retryAfterMs !== undefined && e.retryAfterMs > this.retry.maxRetryAfterMs) throw final();
         if (e.reason === "rate_limited" && e.retryAfterMs !== undefined) {
           await this.rateLimiter?.pause(e.retryAfterMs);
         }

@@ -6,10 +6,8 @@
 
 import type { CategoryAttribute, ShopCategory } from "../sdk/connector";
 import { flattenCategoryTree } from "../sdk/marketplace";
-import type { Row, TrendyolClient } from "./client";
+import { type Row, rows, type TrendyolClient } from "./client";
 import { TRENDYOL_PRODUCT_PAGE } from "./descriptor";
-
-const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
 
 export interface TrendyolProductRef {
   productId: string;

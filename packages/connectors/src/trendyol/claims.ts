@@ -15,7 +15,7 @@
 
 import type { Order, Page } from "../sdk/model";
 import { encodeToken } from "../sdk/util";
-import type { Row, TrendyolClient } from "./client";
+import { type Row, rows, type TrendyolClient } from "./client";
 import { TRENDYOL_STREAM_RANGE_MS } from "./descriptor";
 
 /** How far back claims are read: a claim made then may be accepted only now. */
@@ -33,7 +33,6 @@ export interface ClaimsToken {
 }
 
 const text = (v: unknown) => (v === undefined || v === null ? "" : String(v));
-const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
 
 /** The first page token of the claims read that follows a stream read ending at `streamFrom`. */
 export function claimsStart(streamFrom: number, until: number, after: string): string {

@@ -13,6 +13,9 @@ import { TRENDYOL_API_URL, TRENDYOL_CATALOG_LIST_LIMIT, trendyolDescriptor } fro
 
 export type Row = Record<string, unknown>;
 
+/** A JSON array of objects, or none. */
+export const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
+
 /** `{sellerId} - {integrator}`: alphanumeric integrator name of at most 30 characters (Authorization page). */
 export function trendyolUserAgent(sellerId: string, integrator: string): string {
   const name = integrator.replace(/[^A-Za-z0-9]/g, "").slice(0, 30) || "SelfIntegration";

@@ -9,9 +9,9 @@ import { createHash } from "node:crypto";
 import type { PriceUpdate, StockUpdate } from "../sdk/connector";
 import { type BatchResult, ConnectorError, isConnectorError } from "../sdk/errors";
 import { chunk, round2 } from "../sdk/util";
-import { itemStatuses, readBatchResults } from "./batch-results";
+import { itemStatuses, readBatchResults, type SentBatch } from "./batch-results";
 import type { TrendyolCatalog } from "./catalog";
-import type { Row, TrendyolClient } from "./client";
+import { type Row, rows, type TrendyolClient } from "./client";
 import { TRENDYOL_BATCH, TRENDYOL_MAX_QUANTITY, TRENDYOL_SAME_REQUEST_MS } from "./descriptor";
 
 type Item = { barcode: string; quantity?: number; salePrice?: number; listPrice?: number };
@@ -22,6 +22,8 @@ export const SAME_REQUEST_REFUSAL = /15 dakika boyunca aynı isteği/;
 export class TrendyolStockPrices {
   /** Bodies sent (sha-256) → when, for the 15-minute rule. */
   private readonly sent = new Map<string, number>();
+  /** Barcode → the values of the last body that carried it (see `heldValues`). */
+  private readonly last = new Map<string, string>();
 
   constructor(
     private readonly client: TrendyolClient,
@@ -73,12 +75,13 @@ export class TrendyolStockPrices {
       items.push(toItem(u, barcode));
     }
     // Every batch goes out first; their results are read together afterwards (one wait per run).
-    const sent: Array<{ id: string; barcodes: string[] }> = [];
+    const sent: SentBatch[] = [];
     for (const part of chunk(items, this.client.ctx.batch?.stock ?? TRENDYOL_BATCH)) {
-      const r = await this.sendBatch(part);
+      const r = await this.sendBatch(part, skuOf, operation);
       result.calls += r.calls;
-      if (r.batchRequestId) sent.push({ id: r.batchRequestId, barcodes: part.map((i) => i.barcode) });
-      else result.applied += part.length;
+      result.applied += r.applied;
+      result.failed.push(...r.failed);
+      sent.push(...r.batches);
     }
     // Stock/price batches report per item only (no batch status): done when every item has one.
     const read = await readBatchResults(this.client, sent, skuOf, operation, (b, batch) => {
@@ -95,15 +98,28 @@ export class TrendyolStockPrices {
   }
 
   /**
-   * One batch: skipped when its body went out in the last 15 minutes (Trendyol has those values), else
-   * sent; the batchRequestId to read, or none when nothing is left to read.
+   * One batch. Trendyol refuses a body it received in the last 15 minutes, so a body is skipped when it
+   * went out in that window and every item's value is still the last one sent for its barcode (Trendyol
+   * holds them). A body that is the same as an earlier one while a later body changed some barcode
+   * (low → high → low) must still go out: its stale items are sent alone, and a refusal is settled below.
    */
-  private async sendBatch(items: Item[]): Promise<{ batchRequestId?: string; calls: number }> {
+  private async sendBatch(
+    items: Item[],
+    skuOf: ReadonlyMap<string, string>,
+    operation: string,
+  ): Promise<Sent> {
     const body = { items };
     const hash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
     const now = this.now();
     for (const [h, at] of this.sent) if (at <= now - TRENDYOL_SAME_REQUEST_MS) this.sent.delete(h);
-    if (this.sent.has(hash)) return { calls: 0 };
+    if (this.sent.has(hash)) {
+      const stale = items.filter((i) => this.last.get(i.barcode) !== heldValues(i));
+      if (stale.length === 0) return { ...NOTHING_SENT, applied: items.length };
+      if (stale.length < items.length) {
+        const r = await this.sendBatch(stale, skuOf, operation);
+        return { ...r, applied: r.applied + items.length - stale.length };
+      }
+    }
     try {
       const res = await this.client.send(
         "POST",
@@ -112,15 +128,85 @@ export class TrendyolStockPrices {
         body,
         { idempotent: true },
       );
-      this.sent.set(hash, now);
-      return { batchRequestId: String((res.json as Row)?.batchRequestId ?? ""), calls: 1 };
+      this.remember(hash, items, now);
+      const id = String((res.json as Row)?.batchRequestId ?? "");
+      return id
+        ? { ...NOTHING_SENT, calls: 1, batches: [{ id, barcodes: items.map((i) => i.barcode) }] }
+        : { ...NOTHING_SENT, calls: 1, applied: items.length };
     } catch (e) {
-      // A retry after a lost answer meets the 15-minute refusal: the first send was received.
-      if (isConnectorError(e) && SAME_REQUEST_REFUSAL.test(e.systemMessage ?? "")) {
-        this.sent.set(hash, now);
-        return { calls: 1 };
+      if (!(isConnectorError(e) && SAME_REQUEST_REFUSAL.test(e.systemMessage ?? ""))) throw e;
+      // A repeat inside this call (its first answer was lost) is refused because the first arrived.
+      if (e.afterRetry) {
+        this.remember(hash, items, now);
+        return { ...NOTHING_SENT, calls: 1, applied: items.length };
       }
-      throw e;
+      // Refused at the first try: an earlier run sent this very body, and Trendyol may since have taken
+      // another value. Halves are bodies of their own; a single item is checked against Trendyol.
+      if (items.length > 1) {
+        const half = Math.ceil(items.length / 2);
+        const [a, b] = [
+          await this.sendBatch(items.slice(0, half), skuOf, operation),
+          await this.sendBatch(items.slice(half), skuOf, operation),
+        ];
+        return {
+          calls: 1 + a.calls + b.calls,
+          applied: a.applied + b.applied,
+          failed: [...a.failed, ...b.failed],
+          batches: [...a.batches, ...b.batches],
+        };
+      }
+      return { ...(await this.settleRefused(items[0] as Item, skuOf, operation, e)), calls: 2 };
     }
   }
+
+  /**
+   * A one-item body Trendyol refused as a repeat: applied if Trendyol already shows the value, else left
+   * for the next run (after the window the same body is accepted) and said so, never counted applied.
+   */
+  private async settleRefused(
+    item: Item,
+    skuOf: ReadonlyMap<string, string>,
+    operation: string,
+    e: ConnectorError,
+  ): Promise<Sent> {
+    const body = (await this.client.get(this.client.seller("product", "/products"), "filterProducts", {
+      barcode: item.barcode,
+    })) as Row;
+    const shown = rows(body?.content).find((p) => String(p.barcode) === item.barcode);
+    const holds =
+      shown !== undefined &&
+      (item.quantity === undefined || Number(shown.quantity) === item.quantity) &&
+      (item.salePrice === undefined || Number(shown.salePrice) === item.salePrice) &&
+      (item.listPrice === undefined || Number(shown.listPrice) === item.listPrice);
+    if (holds) return { ...NOTHING_SENT, applied: 1 };
+    const key = skuOf.get(item.barcode) ?? item.barcode;
+    return {
+      ...NOTHING_SENT,
+      failed: [
+        {
+          key,
+          error: e.with({
+            reason: "rate_limited",
+            retryAfterMs: TRENDYOL_SAME_REQUEST_MS,
+            itemKeys: [key],
+            operation,
+            merchantMessage:
+              "Trendyol aynı stok/fiyat isteğini 15 dakika içinde ikinci kez kabul etmiyor; bu değer bir sonraki çalışmada yeniden gönderilecek.",
+          }),
+        },
+      ],
+    };
+  }
+
+  private remember(hash: string, items: Item[], at: number): void {
+    this.sent.set(hash, at);
+    for (const i of items) this.last.set(i.barcode, heldValues(i));
+  }
 }
+
+type Sent = Omit<BatchResult, "failed"> & { failed: BatchResult["failed"]; batches: SentBatch[] };
+
+const NOTHING_SENT: Sent = { applied: 0, failed: [], calls: 0, batches: [] };
+
+/** An item's values without its barcode: what Trendyol holds for that barcode once the item is applied. */
+const heldValues = (i: Item): string => JSON.stringify([i.quantity, i.salePrice, i.listPrice]);

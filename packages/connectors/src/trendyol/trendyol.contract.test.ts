@@ -147,6 +147,70 @@ describe("Trendyol stock and prices", () => {
     emu.recorder.clear();
   });
 
+  it("low → high → low within 15 minutes across runs: never counted applied while Trendyol shows high", async () => {
+    const p = emu.products[40];
+    const set = (qty: number) =>
+      createTrendyolConnector(emu.credentials, ctx()).setStock([
+        { sku: String(p?.stockCode), locationId: "default", qty },
+      ]);
+    expect((await set(4)).applied).toBe(1);
+    expect((await set(9)).applied).toBe(1);
+    // The third run's body is the first run's: refused, and Trendyol still shows 9.
+    const third = await set(4);
+    expect(third.applied).toBe(0);
+    expect(third.failed).toHaveLength(1);
+    expect(third.failed[0]?.error).toMatchObject({ kind: "transient", itemKeys: [String(p?.stockCode)] });
+    expect(third.failed[0]?.error.merchantMessage).toContain("15 dakika");
+    expect(emu.products[40]?.quantity).toBe(9);
+    // Within one connector's life the same: the repeated body is not taken for one Trendyol holds.
+    const one = createTrendyolConnector(emu.credentials, ctx());
+    const q = emu.products[41];
+    const change = (qty: number) => one.setStock([{ sku: String(q?.stockCode), locationId: "default", qty }]);
+    await change(5);
+    await change(8);
+    expect((await change(5)).applied).toBe(0);
+    expect(emu.products[41]?.quantity).toBe(8);
+    const refused = judgeWithRules(emu.recorder.list(), judgeTrendyolRequest, trendyolRules()).failures;
+    expect(refused.map((f) => f.problems.join())).toEqual([
+      expect.stringContaining("trendyol.same-request-15-min"),
+      expect.stringContaining("trendyol.same-request-15-min"),
+    ]);
+    emu.recorder.clear();
+  });
+
+  it("a repeated many-item body goes out in halves, each a body of its own", async () => {
+    const [a, b] = [emu.products[50], emu.products[51]];
+    const both = (qa: number, qb: number) =>
+      createTrendyolConnector(emu.credentials, ctx()).setStock([
+        { sku: String(a?.stockCode), locationId: "default", qty: qa },
+        { sku: String(b?.stockCode), locationId: "default", qty: qb },
+      ]);
+    await both(3, 6);
+    await createTrendyolConnector(emu.credentials, ctx()).setStock([
+      { sku: String(a?.stockCode), locationId: "default", qty: 7 },
+    ]);
+    const again = await both(3, 6);
+    expect(again).toMatchObject({ applied: 2, failed: [] });
+    expect([emu.products[50]?.quantity, emu.products[51]?.quantity]).toEqual([3, 6]);
+    const refused = judgeWithRules(emu.recorder.list(), judgeTrendyolRequest, trendyolRules()).failures;
+    expect(refused).toHaveLength(1);
+    emu.recorder.clear();
+  });
+
+  it("a repeated body Trendyol already holds counts as applied", async () => {
+    const p = emu.products[60];
+    const set = () =>
+      createTrendyolConnector(emu.credentials, ctx()).setStock([
+        { sku: String(p?.stockCode), locationId: "default", qty: 12 },
+      ]);
+    await set();
+    expect(await set()).toMatchObject({ applied: 1, failed: [] });
+    expect(judgeWithRules(emu.recorder.list(), judgeTrendyolRequest, trendyolRules()).failures).toHaveLength(
+      1,
+    );
+    emu.recorder.clear();
+  });
+
   it("an unknown stock code fails as unknown_item without a call; a refused item keeps Trendyol's words", async () => {
     const r = await shop.setStock([
       { sku: "YOK-1", locationId: "default", qty: 1 },

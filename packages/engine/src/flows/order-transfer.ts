@@ -2,7 +2,13 @@ import type { Order } from "@ep/connectors";
 import { isConnectorError, isReturned, sleep } from "@ep/connectors";
 import { message } from "@ep/contracts";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { erpVatRates, fillVatRates, lacksVatRates, type VatRatesOf } from "../pricing/order-vat.ts";
+import {
+  erpVatRates,
+  fillVatRates,
+  lacksVatRates,
+  skusLackingVat,
+  type VatRatesOf,
+} from "../pricing/order-vat.ts";
 import { failureText, MerchantFacingError, systemNamesOf } from "../runs/failure-text.ts";
 import { orderLedger, syncCursors } from "../store/schema.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
@@ -143,7 +149,7 @@ async function ingestOrders(ctx: FlowContext, vatRates: VatRatesOf): Promise<str
  */
 async function withErpVatRates(orders: Order[], vatRates: VatRatesOf): Promise<Order[]> {
   if (!orders.some(lacksVatRates)) return orders;
-  const rates = await vatRates().catch(() => undefined);
+  const rates = await vatRates(skusLackingVat(orders)).catch(() => undefined);
   return rates ? orders.map((o) => (lacksVatRates(o) ? fillVatRates(o, rates).order : o)) : orders;
 }
 
@@ -316,7 +322,7 @@ async function transferOne(
     if (!retry) ctx.tally.changed(1);
     // A line without its source's rate (Amazon) takes the ERP item's; none there: refused, never 0 %.
     if (lacksVatRates(order)) {
-      const filled = fillVatRates(order, await vatRates());
+      const filled = fillVatRates(order, await vatRates(skusLackingVat([order])));
       if (filled.missing.length > 0)
         throw new MerchantFacingError("engine.vatRateMissing", { skus: filled.missing.join(", ") });
       order = filled.order;

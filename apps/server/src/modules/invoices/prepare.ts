@@ -6,7 +6,7 @@ import {
   internetSaleProblems,
   paidByInvoiceDay,
 } from "@ep/einvoice";
-import { engineSchema, fillVatRates, lacksVatRates } from "@ep/engine";
+import { engineSchema, fillVatRates, lacksVatRates, skusLackingVat } from "@ep/engine";
 import { and, asc, eq } from "drizzle-orm";
 import { turkishDate, turkishTime } from "../../platform/time/turkey.ts";
 import type { InvoiceCycleInput, InvoiceCycleReport } from "./cycle-types.ts";
@@ -59,18 +59,17 @@ export async function prepareSales(input: InvoiceCycleInput, report: InvoiceCycl
   const waiting = new Set<string>();
   const lacking = new Set<string>();
   const noVat = new Set<string>();
-  // Read once a pass, only when an order needs them; an ERP that cannot answer leaves those orders waiting.
-  let erpRates: Promise<ReadonlyMap<string, number>> | undefined;
-  const vatRates = () => {
-    erpRates ??= input.vatRates?.().catch(() => new Map()) ?? Promise.resolve(new Map());
-    return erpRates;
-  };
+  // Read only when an order needs them, as far as its SKUs (one scan a pass); an ERP that cannot answer
+  // leaves those orders waiting.
+  const vatRates = (order: Order) =>
+    input.vatRates?.(skusLackingVat([order])).catch(() => new Map<string, number>()) ??
+    Promise.resolve(new Map<string, number>());
   for (const row of orders) {
     let order = row.payload as Order;
     if (!isEligible(order, input.settings.invoiceWhen, input.marketplace)) continue;
     // A line without its source's VAT rate (Amazon) takes the ERP item's, kept on the ledger's order for
     // the document; none there (or no ERP): the order waits unnumbered, never a 0 % invoice.
-    const withRates = lacksVatRates(order) ? fillVatRates(order, await vatRates()) : undefined;
+    const withRates = lacksVatRates(order) ? fillVatRates(order, await vatRates(order)) : undefined;
     if (withRates && withRates.missing.length > 0) {
       report.waitingVat++;
       for (const sku of withRates.missing) noVat.add(sku);

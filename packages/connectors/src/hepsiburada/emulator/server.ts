@@ -5,7 +5,8 @@
  * Swagger declares, `WrongDateFormat` for a date on the cancelled list — the live side by default — and an
  * ISO begindate silently matching nothing). State: listings from the seeded catalogue, categories and
  * attributes, orders as lines (open → packaged → in transit; cancelled by the customer), stock and price
- * uploads whose results are `InProgress` until `uploadDelayMs`, then `Done` with only the refused rows.
+ * uploads whose results are `InProgress` until `uploadDelayMs`, then `Done` with only the refused rows;
+ * the catalogue import with its status read (listing.ts).
  */
 
 import { randomUUID } from "node:crypto";
@@ -19,6 +20,7 @@ import { RuleGate } from "../../testing/runtime-rules";
 import { createEmulatorServer, type Emulator, type EmulatorOptions } from "../../testing/server";
 import { judgeHepsiburadaRequest } from "../judge/requests";
 import { hepsiburadaRules } from "../judge/rules";
+import { registerListingRoutes } from "./listing";
 
 type Row = Record<string, unknown>;
 
@@ -410,21 +412,16 @@ export async function startHepsiburadaEmulator(
       };
     }),
   );
-  app.get(`${C}/:id/attributes`, (req, reply) =>
-    handle(req, reply, "read", () => ({
-      success: true,
-      data: {
-        baseAttributes: [
-          { id: "merchantSku", name: "Satıcı Stok Kodu", mandatory: true, type: "string", multiValue: false },
-          { id: "Barcode", name: "Barkod", mandatory: true, type: "string", multiValue: false },
-        ],
-        attributes: [{ id: "00000MU", name: "Materyal", mandatory: false, type: "enum", multiValue: false }],
-        variantAttributes: [
-          { id: "renk_variant_property", name: "Renk", mandatory: true, type: "enum", multiValue: false },
-        ],
-      },
-    })),
-  );
+  registerListingRoutes({
+    app,
+    handle,
+    merchantId,
+    categories,
+    listings,
+    bySku,
+    now,
+    uploadDelayMs: opts.uploadDelayMs ?? 0,
+  });
 
   const started = await server.start(opts);
   return {

@@ -9,6 +9,7 @@
 
 import type { RecordedRequest, RequestJudge, Verdict } from "../../testing/recorder";
 import { judgeRestCall } from "../../testing/rest-judge";
+import { HEPSIBURADA_LISTING_OPERATIONS } from "./listing-requests";
 
 type Row = Record<string, unknown>;
 type Check = (v: unknown) => string | undefined;
@@ -238,7 +239,15 @@ export const HEPSIBURADA_OPERATIONS: HepsiburadaOperation[] = [
     method: "GET",
     path: /^\/api\/categories\/get-all-categories$/,
     source: `${OPS} getCategoriesGetAllCategories (page/size, first page 0, items in data)`,
-    query: { page: int(0), size: int(1, 10_000) },
+    query: {
+      page: int(0),
+      size: int(1, 10_000),
+      leaf: bool,
+      status: (v) => (["ACTIVE", "INACTIVE", "ARCHIVED"].includes(String(v)) ? undefined : "unknown status"),
+      available: bool,
+      type: (v) => (["HX", "HB", "HC"].includes(String(v)) ? undefined : "unknown type"),
+      version: int(1),
+    },
   },
   {
     operation: "getCategoryAttributes",
@@ -246,8 +255,9 @@ export const HEPSIBURADA_OPERATIONS: HepsiburadaOperation[] = [
     method: "GET",
     path: /^\/api\/categories\/\d+\/attributes$/,
     source: `${OPS} getCategoriesAttributes "Kategori Özelliklerini Alma"`,
-    query: {},
+    query: { version: int(1), modifiedAtSince: str },
   },
+  ...HEPSIBURADA_LISTING_OPERATIONS,
 ];
 
 /** Which service a recorded path belongs to (the emulator serves them under /listing, /oms, /mpop/product). */

@@ -6,7 +6,8 @@
  */
 
 import type { RuleSource, RuntimeRule } from "../../testing/runtime-rules";
-import { HEPSIBURADA_SKU_LIST } from "../descriptor";
+import { HEPSIBURADA_IMPORT_BATCH, HEPSIBURADA_SKU_LIST } from "../descriptor";
+import { importFile } from "./listing-requests";
 import { findOperation } from "./requests";
 
 const SRC = {
@@ -44,6 +45,16 @@ const SRC = {
     kind: "vendor-doc",
     ref: "https://developers.hepsiburada.com/hepsiburada/reference/hx-listeleme-entegrasyonu-önemli-bilgiler",
     says: "merchantSku bazlı almak için belirtebileceğiniz maksimum merchantSku sayı adedi 50",
+  },
+  catalogSchema: {
+    kind: "vendor-schema",
+    ref: "developers.hepsiburada.com Katalog Ürün Entegrasyonu OpenAPI, as mirrored in taha-kanar/hepsiburada-sdk@ec318b85:openapi/catalog.json",
+    says: "getProductStatusByTraceId: page (default 0), size 'Her sayfada görmek istediğiniz data sayısı' (default 1000); uploadProductViaFile answers a ResponseObject",
+  },
+  importClient: {
+    kind: "public-code",
+    ref: "onurkanbakirci/Integration@3654fe1a:src/Marketplaces/Integration.Marketplaces.Hepsiburada/Infrastructure/ProductIntegration/HepsiburadaProductIntegration.cs",
+    says: "CreateProductsAsync posts a bulk list to product/api/products/import; GetProductStatusByTrackingIdAsync reads product/api/products/status/{trackingId}",
   },
 } satisfies Record<string, RuleSource>;
 
@@ -100,6 +111,20 @@ export function hepsiburadaRules(): RuntimeRule[] {
         if (opOf(r.method, r.path) !== "getListings" || r.query.merchantSkuList === undefined) return [];
         const n = String(r.query.merchantSkuList).split(",").length;
         return n > HEPSIBURADA_SKU_LIST ? [`${n} merchant SKUs (max ${HEPSIBURADA_SKU_LIST})`] : [];
+      },
+    },
+    {
+      id: "hepsiburada.import-file-1000",
+      kind: "facet",
+      description: `At most ${HEPSIBURADA_IMPORT_BATCH} products per catalogue import file: one status page (size ≤ 1000) then reads them all (none is published: our bound).`,
+      sources: [SRC.catalogSchema, SRC.importClient],
+      check: (r) => {
+        if (opOf(r.method, r.path) !== "importProducts") return [];
+        const f = importFile(r.body);
+        const n = "items" in f ? f.items.length : 0;
+        return n > HEPSIBURADA_IMPORT_BATCH
+          ? [`${n} products in one file (max ${HEPSIBURADA_IMPORT_BATCH})`]
+          : [];
       },
     },
     {

@@ -1,0 +1,52 @@
+import { CallCounter, type Product } from "@ep/connectors";
+import type { FastifyInstance } from "fastify";
+import { openCompanyConnectors } from "../../src/modules/connections/connector-factory.ts";
+import type { ServerContext } from "../../src/server-context.ts";
+import { waitForRun } from "../engine/engine-harness.ts";
+import { call } from "../harness.ts";
+
+/**
+ * For the channel listing suites: the ERP category with the most active variants (each with a barcode)
+ * the marketplace channel does not have yet, with the company's connectors opened on that channel.
+ */
+export async function largestUnlistedCategory(ctx: ServerContext, companyId: number, channelId: number) {
+  const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {}, channelId);
+  const products: Product[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await opened.erp.listProducts({ pageToken });
+    products.push(...page.items);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  const variants = products
+    .filter((p) => p.isActive)
+    .flatMap((p) =>
+      p.variants.map((v) => ({
+        category: p.categoryPath.join(" > "),
+        sku: v.sku,
+        barcode: v.barcodes[0] ?? "",
+      })),
+    );
+  const listed = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
+  const byCategory = new Map<string, typeof variants>();
+  for (const v of variants)
+    if (!listed.has(v.sku) && v.barcode)
+      byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
+  const [category, list] = [...byCategory].sort((x, y) => y[1].length - x[1].length)[0] ?? ["", []];
+  return { category, list, shop: opened.shop };
+}
+
+/** Starts the channel's listing run, waits for it, and answers it with its failed tasks. */
+export async function runChannelListing(server: { app: FastifyInstance }, token: string, channelId: number) {
+  const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
+  if (started.status !== 200) throw new Error(`listing: ${JSON.stringify(started.body)}`);
+  const run = await waitForRun(server, token, started.body.data.runId, 120_000);
+  const failed = await call(
+    server.app,
+    "GET",
+    `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
+    { token },
+  );
+  const rows = failed.body.data.dataList as Array<{ entityKey: string; errorType: string; message: string }>;
+  return { run, failed: rows };
+}
