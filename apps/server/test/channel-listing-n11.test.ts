@@ -1,7 +1,8 @@
-import { CallCounter, type N11Emulator, type Product } from "@ep/connectors";
+import { CallCounter, type N11Emulator } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
-import { call, registerAndLogin, runEnded } from "./harness.ts";
+import { call, registerAndLogin } from "./harness.ts";
+import { largestUnlistedCategory, runChannelListing } from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -65,37 +66,15 @@ describe("listing the ERP's products on an n11 channel", () => {
   }, 180_000);
 
   it("finds an ERP category with products n11 does not have yet; n11depom holds one of their codes", async () => {
-    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
-    const products: Product[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await opened.erp.listProducts({ pageToken });
-      products.push(...page.items);
-      pageToken = page.nextPageToken;
-    } while (pageToken);
-    const variants = products.flatMap((p) =>
-      p.variants.map((v) => ({
-        category: p.categoryPath.join(" > "),
-        sku: v.sku,
-        barcode: v.barcodes[0] ?? "",
-        // n11 refuses titles under 15 characters: the category chosen has none.
-        short: p.name.length < 15,
-      })),
-    );
-    const onN11 = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
-    const byCategory = new Map<string, typeof variants>();
-    for (const v of variants)
-      if (!onN11.has(v.sku)) byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
-    const [category, list] = [...byCategory]
-      .filter(([, l]) => l.every((v) => v.barcode && !v.short))
-      .sort((x, y) => y[1].length - x[1].length)[0]!;
-    expect(list.length).toBeGreaterThanOrEqual(2);
-    erpCategory = category;
-    toList = list;
-    taken = list[0]!.sku;
+    // n11 refuses titles under 15 characters: the category chosen has none.
+    const found = await largestUnlistedCategory(server.ctx, companyId, channelId, (p) => p.name.length >= 15);
+    expect(found.list.length).toBeGreaterThanOrEqual(2);
+    erpCategory = found.category;
+    toList = found.list;
+    taken = toList[0]!.sku;
     const emu = (await server.ctx.sandbox.emulatorOf("n11", companyId)) as N11Emulator;
     emu.products.push({ ...emu.products[0], stockCode: taken, sender: "N11" });
-    expect((await opened.shop.findProductsBySku([taken])).size).toBe(0);
+    expect((await found.shop.findProductsBySku([taken])).size).toBe(0);
   }, 120_000);
 
   it("refuses a mapping that does not fit n11's lists, field by field", async () => {
@@ -122,17 +101,9 @@ describe("listing the ERP's products on an n11 channel", () => {
   });
 
   it("opens the unlisted products on n11; the refused one is a failed task with n11's reason", async () => {
-    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await runEnded(server.app, token, started.body.data.runId);
+    const { run, failed } = await runChannelListing(server, token, channelId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
-    const failed = await call(
-      server.app,
-      "GET",
-      `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
-      { token },
-    );
-    expect(failed.body.data.dataList).toEqual([
+    expect(failed).toEqual([
       expect.objectContaining({
         entityKey: taken,
         errorType: "validation",
@@ -158,8 +129,7 @@ describe("listing the ERP's products on an n11 channel", () => {
       ],
     });
     // A second run sends only the refused one again: it fails again, alone.
-    const again = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    const second = await runEnded(server.app, token, again.body.data.runId);
+    const { run: second } = await runChannelListing(server, token, channelId);
     expect(second.status).toBe("PartiallyFailed");
     expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);

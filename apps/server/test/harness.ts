@@ -149,15 +149,3 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
-
-/** Waits until a job run has ended (neither Queued nor Running) and answers its report. */
-export function runEnded(app: FastifyInstance, token: string, runId: number, timeoutMs = 120_000) {
-  return until(
-    `run ${runId} to end`,
-    async () => {
-      const run = (await call(app, "GET", `/api/JobHistory/report/${runId}`, { token })).body.data;
-      return run && run.status !== "Queued" && run.status !== "Running" ? run : undefined;
-    },
-    timeoutMs,
-  );
-}

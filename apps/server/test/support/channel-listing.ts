@@ -8,8 +8,15 @@ import { call } from "../harness.ts";
 /**
  * For the channel listing suites: the ERP category with the most active variants (each with a barcode)
  * the marketplace channel does not have yet, with the company's connectors opened on that channel.
+ * `fits` leaves out categories holding an active product the marketplace would refuse anyway (n11's
+ * titles under 15 characters).
  */
-export async function largestUnlistedCategory(ctx: ServerContext, companyId: number, channelId: number) {
+export async function largestUnlistedCategory(
+  ctx: ServerContext,
+  companyId: number,
+  channelId: number,
+  fits: (p: Product) => boolean = () => true,
+) {
   const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {}, channelId);
   const products: Product[] = [];
   let pageToken: string | undefined;
@@ -27,10 +34,13 @@ export async function largestUnlistedCategory(ctx: ServerContext, companyId: num
         barcode: v.barcodes[0] ?? "",
       })),
     );
+  const unfit = new Set(
+    products.filter((p) => p.isActive && !fits(p)).map((p) => p.categoryPath.join(" > ")),
+  );
   const listed = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
   const byCategory = new Map<string, typeof variants>();
   for (const v of variants)
-    if (!listed.has(v.sku) && v.barcode)
+    if (!listed.has(v.sku) && v.barcode && !unfit.has(v.category))
       byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
   const [category, list] = [...byCategory].sort((x, y) => y[1].length - x[1].length)[0] ?? ["", []];
   return { category, list, shop: opened.shop };
