@@ -2,7 +2,11 @@ import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { largestUnlistedCategory, runChannelListing } from "./support/channel-listing.ts";
+import {
+  connectListingChannel,
+  largestUnlistedCategory,
+  runChannelListing,
+} from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -25,21 +29,7 @@ describe("listing the ERP's products on a Hepsiburada channel", () => {
   let taken = "";
 
   it("connects the Hepsiburada sandbox and reads its category, attribute and (free-text) brand lists", async () => {
-    const a = await registerAndLogin(server.app);
-    token = a.token;
-    companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", {
-      token,
-      body: { channels: ["hepsiburada"] },
-    });
-    expect(res.status).toBe(200);
-    channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
-
-    const cats = await call(server.app, "GET", `/api/channels/${channelId}/categories`, { token });
-    expect(cats.status).toBe(200);
-    leafId = (cats.body.data as Array<{ id: string; leaf: boolean; parentId: string | null }>).find(
-      (c) => c.leaf && c.parentId !== null,
-    )!.id;
+    ({ token, companyId, channelId, leafId } = await connectListingChannel(server.app, "hepsiburada"));
     const attrs = await call(
       server.app,
       "GET",

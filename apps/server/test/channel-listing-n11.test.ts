@@ -2,7 +2,11 @@ import { CallCounter, type N11Emulator } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { largestUnlistedCategory, runChannelListing } from "./support/channel-listing.ts";
+import {
+  connectListingChannel,
+  largestUnlistedCategory,
+  runChannelListing,
+} from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -32,21 +36,7 @@ describe("listing the ERP's products on an n11 channel", () => {
     });
 
   it("connects the n11 sandbox and reads n11's own lists; the brand is typed, not listed", async () => {
-    const a = await registerAndLogin(server.app);
-    token = a.token;
-    companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", {
-      token,
-      body: { channels: ["n11"] },
-    });
-    expect(res.status).toBe(200);
-    channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
-
-    const cats = await call(server.app, "GET", `/api/channels/${channelId}/categories`, { token });
-    expect(cats.status).toBe(200);
-    leafId = (cats.body.data as Array<{ id: string; leaf: boolean; parentId: string | null }>).find(
-      (c) => c.leaf && c.parentId !== null,
-    )!.id;
+    ({ token, companyId, channelId, leafId } = await connectListingChannel(server.app, "n11"));
     const attrs = await call(
       server.app,
       "GET",

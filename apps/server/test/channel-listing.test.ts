@@ -2,7 +2,11 @@ import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { largestUnlistedCategory, runChannelListing } from "./support/channel-listing.ts";
+import {
+  connectListingChannel,
+  largestUnlistedCategory,
+  runChannelListing,
+} from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -26,22 +30,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
   let mappingId = 0;
 
   it("connects Mikro, IKAS and the Trendyol sandbox and reads Trendyol's own lists", async () => {
-    const a = await registerAndLogin(server.app);
-    token = a.token;
-    companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", {
-      token,
-      body: { channels: ["trendyol"] },
-    });
-    expect(res.status).toBe(200);
-    channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
-
-    const cats = await call(server.app, "GET", `/api/channels/${channelId}/categories`, { token });
-    expect(cats.status).toBe(200);
-    const leaf = (
-      cats.body.data as Array<{ id: string; name: string; leaf: boolean; parentId: string | null }>
-    ).find((c) => c.leaf && c.parentId !== null)!;
-    leafId = leaf.id;
+    ({ token, companyId, channelId, leafId } = await connectListingChannel(server.app, "trendyol"));
     const attrs = await call(
       server.app,
       "GET",

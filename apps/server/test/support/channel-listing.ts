@@ -3,7 +3,24 @@ import type { FastifyInstance } from "fastify";
 import { openCompanyConnectors } from "../../src/modules/connections/connector-factory.ts";
 import type { ServerContext } from "../../src/server-context.ts";
 import { waitForRun } from "../engine/engine-harness.ts";
-import { call } from "../harness.ts";
+import { call, registerAndLogin } from "../harness.ts";
+
+/**
+ * For the channel listing suites: a new company on the sandboxes with `system`'s sandbox as its channel,
+ * and the first leaf (under a parent) of the marketplace's category list.
+ */
+export async function connectListingChannel(app: FastifyInstance, system: string) {
+  const { token, account } = await registerAndLogin(app);
+  const res = await call(app, "POST", "/api/sandbox/connect", { token, body: { channels: [system] } });
+  if (res.status !== 200) throw new Error(`sandbox connect: ${JSON.stringify(res.body)}`);
+  const channelId = (await call(app, "GET", "/api/channels", { token })).body.data[0].id as number;
+  const cats = await call(app, "GET", `/api/channels/${channelId}/categories`, { token });
+  if (cats.status !== 200) throw new Error(`categories: ${JSON.stringify(cats.body)}`);
+  const leaf = (cats.body.data as Array<{ id: string; leaf: boolean; parentId: string | null }>).find(
+    (c) => c.leaf && c.parentId !== null,
+  )!;
+  return { token, companyId: account.company.id as number, channelId, leafId: leaf.id };
+}
 
 /**
  * For the channel listing suites: the ERP category with the most active variants (each with a barcode)
