@@ -77,3 +77,33 @@ export async function runChannelListing(server: { app: FastifyInstance }, token:
   const rows = failed.body.data.dataList as Array<{ entityKey: string; errorType: string; message: string }>;
   return { run, failed: rows };
 }
+
+/**
+ * What a user of another company gets from every listing route of the channel (`mappingId`: the delete
+ * route too): the status by "METHOD path".
+ */
+export async function listingStatusesForStranger(
+  app: FastifyInstance,
+  ids: { channelId: number; leafId: string; mappingId?: number },
+  mapping: { erpCategory: string; brandId: string },
+): Promise<Record<string, number>> {
+  const other = (await registerAndLogin(app)).token;
+  const base = `/api/channels/${ids.channelId}`;
+  const paths: Array<["GET" | "POST" | "DELETE", string, unknown?]> = [
+    ["GET", `${base}/categories`],
+    ["GET", `${base}/categories/${ids.leafId}/attributes`],
+    ["GET", `${base}/brands?name=${encodeURIComponent(mapping.brandId)}`],
+    ["GET", `${base}/category-mappings`],
+    ["POST", `${base}/category-mappings`, { ...mapping, categoryId: ids.leafId, attributes: [] }],
+    ...(ids.mappingId
+      ? [["DELETE", `${base}/category-mappings/${ids.mappingId}`] as ["DELETE", string]]
+      : []),
+    ["POST", `${base}/listing`],
+  ];
+  const seen: Record<string, number> = {};
+  for (const [method, path, body] of paths)
+    seen[`${method} ${path}`] = (
+      await call(app, method, path, { token: other, ...(body ? { body } : {}) })
+    ).status;
+  return seen;
+}
