@@ -2,7 +2,11 @@ import { CallCounter, hasListing, type Product } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { runChannelListing } from "./support/channel-listing.ts";
+import {
+  connectListingChannel,
+  listingStatusesForStranger,
+  runChannelListing,
+} from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -30,22 +34,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
   let sizedList: Array<{ sku: string; barcode: string; size?: string }> = [];
 
   it("connects Mikro, IKAS and the Trendyol sandbox and reads Trendyol's own lists", async () => {
-    const a = await registerAndLogin(server.app);
-    token = a.token;
-    companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", {
-      token,
-      body: { channels: ["trendyol"] },
-    });
-    expect(res.status).toBe(200);
-    channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
-
-    const cats = await call(server.app, "GET", `/api/channels/${channelId}/categories`, { token });
-    expect(cats.status).toBe(200);
-    const leaf = (
-      cats.body.data as Array<{ id: string; name: string; leaf: boolean; parentId: string | null }>
-    ).find((c) => c.leaf && c.parentId !== null)!;
-    leafId = leaf.id;
+    ({ token, companyId, channelId, leafId } = await connectListingChannel(server.app, "trendyol"));
     const attrs = await call(
       server.app,
       "GET",
@@ -303,26 +292,21 @@ describe("listing the ERP's products on a marketplace channel", () => {
   }, 180_000);
 
   it("refuses another company's channel and mapping ids", async () => {
-    const b = await registerAndLogin(server.app);
-    const other = b.token;
-    const paths: Array<["GET" | "POST" | "DELETE", string, unknown?]> = [
-      ["GET", `/api/channels/${channelId}/categories`],
-      ["GET", `/api/channels/${channelId}/categories/${leafId}/attributes`],
-      ["GET", `/api/channels/${channelId}/brands`],
-      ["GET", `/api/channels/${channelId}/erp-variant-options?category=${encodeURIComponent(sizedCategory)}`],
-      ["GET", `/api/channels/${channelId}/category-mappings`],
-      [
-        "POST",
-        `/api/channels/${channelId}/category-mappings`,
-        { erpCategory, categoryId: leafId, brandId, attributes: [] },
-      ],
-      ["DELETE", `/api/channels/${channelId}/category-mappings/${mappingId}`],
-      ["POST", `/api/channels/${channelId}/listing`],
-    ];
-    for (const [method, path, body] of paths) {
-      const res = await call(server.app, method, path, { token: other, ...(body ? { body } : {}) });
-      expect(res.status, `${method} ${path}`).toBe(404);
-    }
+    const seen = await listingStatusesForStranger(
+      server.app,
+      { channelId, leafId, mappingId },
+      { erpCategory, brandId },
+    );
+    expect(Object.keys(seen).length).toBeGreaterThanOrEqual(6);
+    expect(Object.entries(seen).filter(([, status]) => status !== 404)).toEqual([]);
+    const stranger = (await registerAndLogin(server.app)).token;
+    const options = await call(
+      server.app,
+      "GET",
+      `/api/channels/${channelId}/erp-variant-options?category=${encodeURIComponent(sizedCategory)}`,
+      { token: stranger },
+    );
+    expect(options.status).toBe(404);
     const still = await call(server.app, "GET", `/api/channels/${channelId}/category-mappings`, { token });
     expect(still.body.data).toHaveLength(2);
   }, 60_000);

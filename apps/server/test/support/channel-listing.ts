@@ -3,13 +3,37 @@ import type { FastifyInstance } from "fastify";
 import { openCompanyConnectors } from "../../src/modules/connections/connector-factory.ts";
 import type { ServerContext } from "../../src/server-context.ts";
 import { waitForRun } from "../engine/engine-harness.ts";
-import { call } from "../harness.ts";
+import { call, registerAndLogin } from "../harness.ts";
+
+/**
+ * For the channel listing suites: a new company on the sandboxes with `system`'s sandbox as its channel,
+ * and the first leaf (under a parent) of the marketplace's category list.
+ */
+export async function connectListingChannel(app: FastifyInstance, system: string) {
+  const { token, account } = await registerAndLogin(app);
+  const res = await call(app, "POST", "/api/sandbox/connect", { token, body: { channels: [system] } });
+  if (res.status !== 200) throw new Error(`sandbox connect: ${JSON.stringify(res.body)}`);
+  const channelId = (await call(app, "GET", "/api/channels", { token })).body.data[0].id as number;
+  const cats = await call(app, "GET", `/api/channels/${channelId}/categories`, { token });
+  if (cats.status !== 200) throw new Error(`categories: ${JSON.stringify(cats.body)}`);
+  const leaf = (cats.body.data as Array<{ id: string; leaf: boolean; parentId: string | null }>).find(
+    (c) => c.leaf && c.parentId !== null,
+  )!;
+  return { token, companyId: account.company.id as number, channelId, leafId: leaf.id };
+}
 
 /**
  * For the channel listing suites: the ERP category with the most active variants (each with a barcode)
  * the marketplace channel does not have yet, with the company's connectors opened on that channel.
+ * `fits` leaves out categories holding an active product the marketplace would refuse anyway (n11's
+ * titles under 15 characters).
  */
-export async function largestUnlistedCategory(ctx: ServerContext, companyId: number, channelId: number) {
+export async function largestUnlistedCategory(
+  ctx: ServerContext,
+  companyId: number,
+  channelId: number,
+  fits: (p: Product) => boolean = () => true,
+) {
   const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {}, channelId);
   const products: Product[] = [];
   let pageToken: string | undefined;
@@ -27,10 +51,13 @@ export async function largestUnlistedCategory(ctx: ServerContext, companyId: num
         barcode: v.barcodes[0] ?? "",
       })),
     );
+  const unfit = new Set(
+    products.filter((p) => p.isActive && !fits(p)).map((p) => p.categoryPath.join(" > ")),
+  );
   const listed = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
   const byCategory = new Map<string, typeof variants>();
   for (const v of variants)
-    if (!listed.has(v.sku) && v.barcode)
+    if (!listed.has(v.sku) && v.barcode && !unfit.has(v.category))
       byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
   const [category, list] = [...byCategory].sort((x, y) => y[1].length - x[1].length)[0] ?? ["", []];
   return { category, list, shop: opened.shop };
@@ -49,4 +76,34 @@ export async function runChannelListing(server: { app: FastifyInstance }, token:
   );
   const rows = failed.body.data.dataList as Array<{ entityKey: string; errorType: string; message: string }>;
   return { run, failed: rows };
+}
+
+/**
+ * What a user of another company gets from every listing route of the channel (`mappingId`: the delete
+ * route too): the status by "METHOD path".
+ */
+export async function listingStatusesForStranger(
+  app: FastifyInstance,
+  ids: { channelId: number; leafId: string; mappingId?: number },
+  mapping: { erpCategory: string; brandId: string },
+): Promise<Record<string, number>> {
+  const other = (await registerAndLogin(app)).token;
+  const base = `/api/channels/${ids.channelId}`;
+  const paths: Array<["GET" | "POST" | "DELETE", string, unknown?]> = [
+    ["GET", `${base}/categories`],
+    ["GET", `${base}/categories/${ids.leafId}/attributes`],
+    ["GET", `${base}/brands?name=${encodeURIComponent(mapping.brandId)}`],
+    ["GET", `${base}/category-mappings`],
+    ["POST", `${base}/category-mappings`, { ...mapping, categoryId: ids.leafId, attributes: [] }],
+    ...(ids.mappingId
+      ? [["DELETE", `${base}/category-mappings/${ids.mappingId}`] as ["DELETE", string]]
+      : []),
+    ["POST", `${base}/listing`],
+  ];
+  const seen: Record<string, number> = {};
+  for (const [method, path, body] of paths)
+    seen[`${method} ${path}`] = (
+      await call(app, method, path, { token: other, ...(body ? { body } : {}) })
+    ).status;
+  return seen;
 }

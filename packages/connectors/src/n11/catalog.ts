@@ -8,7 +8,7 @@
 import type { CategoryAttribute, ShopCategory } from "../sdk/connector";
 import { flattenCategoryTree } from "../sdk/marketplace";
 import type { N11Client, Row } from "./client";
-import { N11_PRODUCT_PAGE } from "./descriptor";
+import { N11_BRAND_ATTRIBUTE, N11_PRODUCT_PAGE } from "./descriptor";
 
 const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
 
@@ -30,19 +30,34 @@ export class N11Catalog {
     return flattenCategoryTree(top);
   }
 
-  async listCategoryAttributes(categoryId: string): Promise<CategoryAttribute[]> {
+  /** The category's attributes as n11 lists them (listing resolves the brand's `Marka` value here). */
+  async categoryAttributes(categoryId: string): Promise<Row[]> {
     const body = (await this.client.get(
       `/cdn/category/${encodeURIComponent(categoryId)}/attribute`,
       "getCategoryAttributes",
     )) as Row;
-    return rows(body?.categoryAttributes).map((a) => ({
-      id: String(a.attributeId),
-      name: String(a.attributeName ?? ""),
-      required: a.isMandatory === true,
-      variant: a.isVariant === true || a.isSlicer === true,
-      allowCustom: a.isCustomValue === true,
-      values: rows(a.attributeValues).map((v) => ({ id: String(v.id), name: String(v.value ?? "") })),
-    }));
+    return rows(body?.categoryAttributes);
+  }
+
+  /** What a listing mapping fills: every attribute but `Marka`, which the mapping's brand fills. */
+  async listCategoryAttributes(categoryId: string): Promise<CategoryAttribute[]> {
+    const listed = await this.categoryAttributes(categoryId);
+    const brand = N11_BRAND_ATTRIBUTE.toLocaleLowerCase("tr");
+    return listed
+      .filter(
+        (a) =>
+          String(a.attributeName ?? "")
+            .trim()
+            .toLocaleLowerCase("tr") !== brand,
+      )
+      .map((a) => ({
+        id: String(a.attributeId),
+        name: String(a.attributeName ?? ""),
+        required: a.isMandatory === true,
+        variant: a.isVariant === true || a.isSlicer === true,
+        allowCustom: a.isCustomValue === true,
+        values: rows(a.attributeValues).map((v) => ({ id: String(v.id), name: String(v.value ?? "") })),
+      }));
   }
 
   /** Ids by stock code: the product list is read page by page until every code is found or it ends. */

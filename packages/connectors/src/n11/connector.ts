@@ -1,26 +1,32 @@
 /**
  * n11 sales-channel connector: orders in (shipment packages, cancellations and returns as package changes),
  * stock and price out in product tasks of 1,000 SKUs with their asynchronous results read back, the
- * package's approval (Picking) and the invoice link back; the category tree and a category's attributes read for listing.
+ * package's approval (Picking) and the invoice link back; products opened by product-create tasks in the
+ * category and with the attribute values a listing mapping names (listing.ts).
  */
 
 import { ComposedShopConnector } from "../sdk/composed-shop";
 import type { CategoryAttribute, ConnectionInfo, InvoiceAttachment } from "../sdk/connector";
+import type { BatchResult } from "../sdk/errors";
+import type { ListingItem, MarketplaceListing } from "../sdk/listing";
 import type { Option, PriceGroup, StockLocation } from "../sdk/model";
 import { factoryOf } from "../sdk/skeleton";
 import { N11Catalog } from "./catalog";
 import { N11Client } from "./client";
 import { n11Descriptor } from "./descriptor";
 import { saveN11InvoiceLink } from "./invoice-link";
+import { N11Listing } from "./listing";
 import { N11Orders } from "./orders";
 import { N11StockPrices } from "./stock-prices";
 
-export class N11Connector extends ComposedShopConnector {
+export class N11Connector extends ComposedShopConnector implements MarketplaceListing {
   readonly descriptor = n11Descriptor;
   private readonly client = new N11Client(this.credentials, this.ctx);
   protected readonly products = new N11Catalog(this.client);
   protected readonly stockPrices = new N11StockPrices(this.client);
   protected readonly orders = new N11Orders(this.client, this.ctx.now ?? Date.now);
+  private readonly listing = new N11Listing(this.client, (id) => this.products.categoryAttributes(id));
+  readonly freeTextBrand = this.listing.freeTextBrand;
 
   async testConnection(): Promise<ConnectionInfo> {
     const count = await this.products.countProducts();
@@ -40,6 +46,15 @@ export class N11Connector extends ComposedShopConnector {
 
   listCategoryAttributes(categoryId: string): Promise<CategoryAttribute[]> {
     return this.products.listCategoryAttributes(categoryId);
+  }
+
+  listBrands(name?: string): Promise<Option[]> {
+    return this.listing.listBrands(name);
+  }
+
+  /** Product listing: product-create tasks (listing.ts). */
+  createListings(items: ListingItem[]): Promise<BatchResult> {
+    return this.listing.createListings(items);
   }
 
   /** Payment is n11's: one means. */

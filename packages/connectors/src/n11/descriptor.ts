@@ -16,6 +16,17 @@ export const N11_ORDER_WINDOW_MS = 15 * 86_400_000;
 export const N11_ORDERS_FROM = Date.parse("2024-11-01T00:00:00+03:00");
 /** shipmentPackages: "Servise 1 dakika içerisinde maksimum 1000 adet istek atılabilir." */
 export const N11_ORDER_LIMIT = { requests: 1000, windowMs: 60_000 };
+/** product-create: titles under 15 characters are refused ("15 karakter altında ürün adları"). */
+export const N11_TITLE_MIN = 15;
+/** product-create: quantity at most 999,999; stockCode at most 255 characters. */
+export const N11_MAX_QUANTITY = 999_999;
+export const N11_STOCK_CODE_MAX = 255;
+/** VAT rates n11 takes (product-create `vatRate`). */
+export const N11_VAT_RATES = [0, 1, 10, 20];
+/** Days to hand a parcel to the carrier when the connection names none. */
+export const N11_PREPARING_DAY = 3;
+/** The category attribute n11 carries the brand in (there is no brand service). */
+export const N11_BRAND_ATTRIBUTE = "Marka";
 /** Production API host: /cdn (categories), /ms (products), /rest (orders), /ws (SOAP). */
 export const N11_API_URL = "https://api.n11.com";
 
@@ -30,7 +41,8 @@ export const N11_VERSION_PIN: ApiVersionPin = {
     "https://developer.n11.com/documentation/changelog/ (SOAP ProductSellingService, ProductStockService and ProductService writes closed 2025-01-25; orders to REST 2024-12-25)",
 };
 
-const NO_LISTING = message("connectors.n11ListingUnsupported");
+/** Products open through the channel's listing (createListings), so the product job runs; categories are n11's. */
+const NO_CATEGORY_WRITE = message("connectors.n11ListingUnsupported");
 
 export const n11Descriptor = defineConnector("shop", "n11", {
   credentials: [
@@ -50,14 +62,26 @@ export const n11Descriptor = defineConnector("shop", "n11", {
       "n11 her ürün görevinde entegratör adını ister; tüm gönderimlerde aynı ad kullanılır.",
       { required: false, default: "EntegrasyonPaneli" },
     ),
+    textField(
+      "shipmentTemplate",
+      "Kargo şablonu adı",
+      "Ürün açarken kullanılacak, n11 Satıcı Ofisi → Kargo Ayarları'ndaki kargo şablonunun adı (ürün aktarımı için gerekli).",
+      { required: false },
+    ),
+    textField(
+      "preparingDay",
+      "Kargoya verme süresi (gün)",
+      "Açılan ürünlerin kargoya verilme süresi; mağazanızın n11'deki en kısa süresinden az olamaz.",
+      { required: false, type: "number", default: String(N11_PREPARING_DAY) },
+    ),
     urlField("apiUrl", "API adresi", "Yalnızca test için değiştirin.", { default: N11_API_URL }),
   ],
   batch: { stock: N11_BATCH, prices: N11_BATCH, page: N11_ORDER_PAGE },
   // The one published figure (shipmentPackages, 1000 a minute) is the budget for every call.
   budget: N11_ORDER_LIMIT,
   changeCursors: { orders: true },
-  unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING },
+  unsupported: { categoryWrite: NO_CATEGORY_WRITE },
   versionPin: N11_VERSION_PIN,
   notes:
-    "n11 REST API: appkey + appsecret başlıkları; stok/fiyat en çok 1000 SKU'luk görevlerle gider, sonuç taskId ile okunur; siparişler paket paket, en çok 15 günlük pencerelerle okunur.",
+    "n11 REST API: appkey + appsecret başlıkları; ürün açma, stok ve fiyat en çok 1000 SKU'luk görevlerle gider, sonuç taskId ile okunur; siparişler paket paket, en çok 15 günlük pencerelerle okunur.",
 });

@@ -8,6 +8,7 @@ export const n11Sandbox = shopSandbox(
     appKey: secret("appKey"),
     appSecret: secret("appSecret"),
     integratorName: "EntegrasyonPaneli",
+    shipmentTemplate: "Standart Kargo",
     apiUrl: baseUrl,
   }),
   startN11Emulator,

@@ -296,7 +296,9 @@ export const de: MessageCatalog = {
     shopierVatRateInvalid:
       'Der MwSt.-Satz "{{rate}}" in der Shopier-Verbindung ist ungültig. Geben Sie 0, 1, 10 oder 20 ein; bis dahin werden keine Produkte übertragen.',
     n11ListingUnsupported:
-      "Das Einstellen von Produkten auf n11 gehört noch nicht zu dieser Verbindung: Stellen Sie sie im n11 Seller Office ein; Bestand, Preise und Bestellungen fließen von hier. Kategorie- und Merkmallisten werden gelesen.",
+      "Produkte werden auf n11 über das Produkt-Listing des Kanals eingestellt: Ordnen Sie Ihre ERP-Kategorien in der Kategoriezuordnung des Kanals n11-Kategorien zu. Einzelne Produktschreibvorgänge und das Anlegen von Kategorien auf n11 gibt es nicht.",
+    n11ShipmentTemplateMissing:
+      "Um Produkte auf n11 einzustellen, tragen Sie in den Verbindungseinstellungen den Namen Ihrer Versandvorlage aus dem n11 Seller Office ein; n11 stellt jedes Produkt mit einer Versandvorlage ein.",
     n11InvoiceLinkUnsupported:
       "n11 nimmt Rechnungslinks nur über seinen alten SOAP-Dienst (SellerInvoiceService) an; diese Verbindung sendet die Rechnung nicht an n11, laden Sie sie im n11 Seller Office hoch.",
     n11TrackingNumberIsN11s:

@@ -312,7 +312,9 @@ export const en: MessageCatalog = {
     shopierVatRateInvalid:
       'The VAT rate "{{rate}}" in the Shopier connection is not valid. Enter 0, 1, 10 or 20; products are not transferred until it is corrected.',
     n11ListingUnsupported:
-      "Listing products on n11 is not part of this connection yet: list them in the n11 Seller Office; stock, prices and orders flow from here. Category and attribute lists are read.",
+      "Products are opened on n11 by the channel's product listing: map your ERP categories to n11 categories in the channel's category mapping. Single product writes and adding categories to n11 are not available.",
+    n11ShipmentTemplateMissing:
+      "To open products on n11, enter the name of your shipment template from the n11 Seller Office in the connection settings; n11 opens every product with a shipment template.",
     n11InvoiceLinkUnsupported:
       "n11 takes invoice links only through its old SOAP service (SellerInvoiceService); this connection does not send the invoice to n11, upload it in the n11 Seller Office.",
     n11TrackingNumberIsN11s:

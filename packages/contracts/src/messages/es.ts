@@ -287,7 +287,9 @@ export const es: MessageCatalog = {
     shopierVatRateInvalid:
       'El tipo de IVA "{{rate}}" de la conexión con Shopier no es válido. Introduzca 0, 1, 10 o 20; los productos no se transfieren hasta corregirlo.',
     n11ListingUnsupported:
-      "Publicar productos en n11 aún no forma parte de esta conexión: publíquelos en la Seller Office de n11; el stock, los precios y los pedidos fluyen desde aquí. Se leen las listas de categorías y atributos.",
+      "Los productos se publican en n11 mediante la publicación de productos del canal: asigne sus categorías del ERP a categorías de n11 en la asignación de categorías del canal. No hay escritura de productos individuales ni creación de categorías en n11.",
+    n11ShipmentTemplateMissing:
+      "Para publicar productos en n11, escriba en los ajustes de la conexión el nombre de su plantilla de envío de la Seller Office de n11; n11 publica cada producto con una plantilla de envío.",
     n11InvoiceLinkUnsupported:
       "n11 solo acepta enlaces de factura mediante su antiguo servicio SOAP (SellerInvoiceService); esta conexión no envía la factura a n11, súbala en la Seller Office de n11.",
     n11TrackingNumberIsN11s:

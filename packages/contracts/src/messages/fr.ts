@@ -292,7 +292,9 @@ export const fr: MessageCatalog = {
     shopierVatRateInvalid:
       "Le taux de TVA « {{rate}} » de la connexion Shopier n'est pas valide. Saisissez 0, 1, 10 ou 20 ; les produits ne sont pas transférés tant qu'il n'est pas corrigé.",
     n11ListingUnsupported:
-      "La mise en vente de produits sur n11 ne fait pas encore partie de cette connexion : mettez-les en vente dans le Seller Office de n11 ; le stock, les prix et les commandes passent par ici. Les listes de catégories et d'attributs sont lues.",
+      "Les produits sont mis en vente sur n11 par la mise en vente du canal : associez vos catégories ERP à des catégories n11 dans l'association de catégories du canal. L'écriture de produits un par un et l'ajout de catégories sur n11 ne sont pas disponibles.",
+    n11ShipmentTemplateMissing:
+      "Pour mettre des produits en vente sur n11, saisissez dans les paramètres de la connexion le nom de votre modèle d'expédition du Seller Office de n11 ; n11 met chaque produit en vente avec un modèle d'expédition.",
     n11InvoiceLinkUnsupported:
       "n11 n'accepte les liens de facture que par son ancien service SOAP (SellerInvoiceService) ; cette connexion n'envoie pas la facture à n11, téléversez-la dans le Seller Office de n11.",
     n11TrackingNumberIsN11s:

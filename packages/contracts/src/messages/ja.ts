@@ -271,7 +271,9 @@ export const ja: MessageCatalog = {
     shopierVatRateInvalid:
       "Shopier 接続の VAT 税率「{{rate}}」は無効です。0、1、10、20 のいずれかを入力してください。修正されるまで製品は転送されません。",
     n11ListingUnsupported:
-      "n11 への商品出品はこの接続ではまだできません。n11 セラーオフィスで出品してください。在庫・価格・注文はここから連携されます。カテゴリと属性の一覧は読み込まれます。",
+      "n11 への商品出品はチャネルの商品出品で行います。チャネルのカテゴリ対応付けで ERP のカテゴリを n11 のカテゴリに対応付けてください。商品の個別書き込みと n11 へのカテゴリ追加はできません。",
+    n11ShipmentTemplateMissing:
+      "n11 に商品を出品するには、接続設定に n11 セラーオフィスの配送テンプレート名を入力してください。n11 はすべての商品を配送テンプレート付きで出品します。",
     n11InvoiceLinkUnsupported:
       "n11 は請求書リンクを旧 SOAP サービス（SellerInvoiceService）でのみ受け付けます。この接続は請求書を n11 に送信しません。n11 セラーオフィスでアップロードしてください。",
     n11TrackingNumberIsN11s:

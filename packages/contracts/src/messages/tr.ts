@@ -317,7 +317,9 @@ export const tr = {
     shopierVatRateInvalid:
       'Shopier bağlantısındaki KDV oranı "{{rate}}" geçerli değil. 0, 1, 10 veya 20 giriniz; ürünler düzeltilene kadar aktarılmaz.',
     n11ListingUnsupported:
-      "n11'e ürün açma henüz bu bağlantıda yok: ürünlerinizi n11 Satıcı Ofisi'nde açın; stok, fiyat ve siparişler buradan akar. Kategori ve özellik listeleri okunur.",
+      "n11'de ürünler kanalın ürün aktarımıyla açılır: ERP kategorilerinizi kanalın kategori eşlemesinde n11 kategorilerine eşleyin. Tek tek ürün yazma ve n11'e kategori ekleme yoktur.",
+    n11ShipmentTemplateMissing:
+      "n11'e ürün açmak için bağlantı ayarlarına n11 Satıcı Ofisi'ndeki kargo şablonunuzun adını yazın; n11 her ürünü bir kargo şablonuyla açar.",
     n11InvoiceLinkUnsupported:
       "n11 fatura linkini yalnızca eski SOAP servisiyle (SellerInvoiceService) alıyor; bu bağlantı faturayı n11'e göndermez, faturayı n11 Satıcı Ofisi'nden yükleyin.",
     n11TrackingNumberIsN11s:

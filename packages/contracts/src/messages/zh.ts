@@ -250,7 +250,9 @@ export const zh: MessageCatalog = {
     shopierVatRateInvalid:
       "Shopier 连接中的增值税税率“{{rate}}”无效。请输入 0、1、10 或 20；更正之前产品不会被传输。",
     n11ListingUnsupported:
-      "此连接尚不支持在 n11 上架商品：请在 n11 卖家办公室上架；库存、价格和订单从这里同步。会读取类目和属性列表。",
+      "n11 上的商品通过渠道的商品上架开设：请在渠道的类目映射中将 ERP 类目映射到 n11 类目。不支持逐个写入商品，也不能在 n11 上添加类目。",
+    n11ShipmentTemplateMissing:
+      "要在 n11 上架商品，请在连接设置中填写 n11 卖家办公室中的运费模板名称；n11 上架每个商品都需要运费模板。",
     n11InvoiceLinkUnsupported:
       "n11 仅通过其旧 SOAP 服务（SellerInvoiceService）接收发票链接；此连接不会向 n11 发送发票，请在 n11 卖家办公室上传。",
     n11TrackingNumberIsN11s: "在 n11 上，物流跟踪号由 n11 签发（活动代码）；它随订单读取，不会发送给 n11。",

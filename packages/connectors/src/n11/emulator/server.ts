@@ -5,8 +5,9 @@
  * and 403 "Authentication failed" on /cdn; a task that breaks a price rule is answered `REJECT` inside
  * HTTP 200; the retired SOAP product writes are refused. What n11 does silently it does silently here: an
  * order window wider than 15 days is answered with its last 15 days, a page size over 100 with 100.
- * State: the seller's products from the seeded catalogue (stockCode, barcode, productMainId), the category
- * tree and attributes, shipment packages with status changes, cancellations and returns, and product tasks
+ * State: the seller's products from the seeded catalogue (stockCode, barcode, productMainId) and those
+ * product-create tasks opened (checked as n11 checks them: stock code, brand, attribute values, shipment
+ * template), the category tree and attributes, shipment packages with status changes, cancellations and returns, and product tasks
  * whose SKU results are ready after `taskDelayMs`.
  */
 
@@ -32,6 +33,8 @@ export interface N11EmulatorOptions extends EmulatorOptions {
   taskDelayMs?: number;
   /** The order listing's minute, scaled by tests. */
   orderWindowMs?: number;
+  /** The seller's shipment templates (Seller Office → Kargo Ayarları), by name. */
+  shipmentTemplates?: string[];
 }
 
 export interface N11Counters extends EmulatorCounters {
@@ -43,7 +46,13 @@ export interface N11Counters extends EmulatorCounters {
 }
 
 export interface N11Emulator extends Emulator<N11Counters> {
-  credentials: { appKey: string; appSecret: string; integratorName: string; apiUrl: string };
+  credentials: {
+    appKey: string;
+    appSecret: string;
+    integratorName: string;
+    shipmentTemplate: string;
+    apiUrl: string;
+  };
   products: Row[];
   packages: Row[];
   generateOrders(n: number): Row[];
@@ -143,7 +152,8 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
               };
       // Task rules: n11 takes the request and REJECTs the task (HTTP 200).
       counters.rejectedTasks++;
-      return { status: 200, body: { id: null, type: "SKU_UPDATE", status: "REJECT", reasons: v.problems } };
+      const type = path.endsWith("/product-create") ? "PRODUCT_CREATE" : "SKU_UPDATE";
+      return { status: 200, body: { id: null, type, status: "REJECT", reasons: v.problems } };
     },
   );
 
@@ -167,6 +177,8 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
     currencyType: "TL",
     vatRate: item.vatRate,
     commissionRate: 15,
+    // Who ships it: the seller, or n11's own warehouse (n11depom, `sender: "N11"`).
+    sender: "SELLER",
   }));
   const byCode = new Map(products.map((p) => [String(p.stockCode), p]));
   const leaves = new Set(tree.flatMap((t) => (t.subCategories ?? []).map((c) => c.id)));
@@ -251,6 +263,61 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
     return out;
   }
   generateOrders(opts.orderCount ?? 0);
+
+  const NOT_LEAF = "Kategori bulunamadı veya en alt kırılım değil";
+  const templates = new Set(opts.shipmentTemplates ?? ["Standart Kargo"]);
+  /** Every leaf's attributes: Marka (the brand; free text allowed), Renk (mandatory, listed), Beden (variant). */
+  const attributesOf = (_categoryId: number): Row[] => {
+    const attr = (attributeId: number, attributeName: string, flags: Row, values: string[]) => ({
+      attributeId,
+      attributeName,
+      isMandatory: false,
+      isVariant: false,
+      isSlicer: false,
+      isCustomValue: false,
+      isN11Grouping: false,
+      attributeOrder: attributeId,
+      ...flags,
+      attributeValues: values.map((value, i) => ({ id: attributeId * 1000 + i, value })),
+    });
+    return [
+      attr(1, "Marka", { isMandatory: true, isCustomValue: true }, ["Koton", "LC Waikiki", "Mavi"]),
+      attr(2, "Renk", { isMandatory: true, isSlicer: true }, ["Siyah", "Beyaz", "Lacivert"]),
+      attr(3, "Beden", { isVariant: true }, ["S", "M", "L", "XL"]),
+    ];
+  };
+  /**
+   * One product-create SKU checked as n11 checks it; its FAIL reasons in n11's words where the error list
+   * gives them (stock code used, brand missing, value id unknown, shipment template), else inferred.
+   */
+  const createProblems = (s: Row): string[] => {
+    const code = String(s.stockCode);
+    const category = Number(s.categoryId);
+    if (!leaves.has(category)) return [NOT_LEAF];
+    const out: string[] = [];
+    // Any sender's: a code held in n11depom is used too.
+    if (products.some((p) => p.stockCode === code))
+      out.push(`Girdiğiniz ${code} seller stock code tarafınızdan kullanılmaktadır`);
+    if (!templates.has(String(s.shipmentTemplate))) out.push("shipmentTemplate alanı geçersizdir");
+    const given = new Map(((s.attributes as Row[]) ?? []).map((a) => [Number(a.id), a]));
+    for (const a of attributesOf(category)) {
+      const v = given.get(Number(a.attributeId));
+      const values = a.attributeValues as Row[];
+      if (!v) {
+        if (a.isMandatory)
+          out.push(
+            a.attributeName === "Marka"
+              ? "Marka bilgisi girilmelidir"
+              : `${a.attributeName} özelliği zorunludur`,
+          );
+      } else if (v.valueId !== null && v.valueId !== undefined) {
+        if (!values.some((x) => x.id === v.valueId))
+          out.push(`${String(v.valueId)} idli özellik değeri kategorisinde bulunmamaktadır`);
+      } else if (!a.isCustomValue)
+        out.push(`${a.attributeName} için listedeki değerlerden biri seçilmelidir`);
+    }
+    return out;
+  };
 
   const tasks = new Map<number, { readyAt: number; createdAt: number; items: Row[] }>();
   let nextTask = 1000;
@@ -344,28 +411,8 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
   app.get("/cdn/category/:id/attribute", (req, reply) =>
     handle(req, reply, "read", () => {
       const id = Number((req.params as Row).id);
-      if (!leaves.has(id)) return fail(400, "Kategori bulunamadı veya en alt kırılım değil");
-      const attr = (attributeId: number, attributeName: string, flags: Row, values: string[]) => ({
-        attributeId,
-        attributeName,
-        isMandatory: false,
-        isVariant: false,
-        isSlicer: false,
-        isCustomValue: false,
-        isN11Grouping: false,
-        attributeOrder: attributeId,
-        ...flags,
-        attributeValues: values.map((value, i) => ({ id: attributeId * 1000 + i, value })),
-      });
-      return {
-        id,
-        name: "Kategori",
-        categoryAttributes: [
-          attr(1, "Marka", { isMandatory: true, isCustomValue: true }, []),
-          attr(2, "Renk", { isMandatory: true, isSlicer: true }, ["Siyah", "Beyaz", "Lacivert"]),
-          attr(3, "Beden", { isVariant: true }, ["S", "M", "L", "XL"]),
-        ],
-      };
+      if (!leaves.has(id)) return fail(400, NOT_LEAF);
+      return { id, name: "Kategori", categoryAttributes: attributesOf(id) };
     }),
   );
   app.get("/ms/product-query", (req, reply) =>
@@ -373,7 +420,9 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
       const q = Q(req);
       const size = Number(q.size ?? 20);
       const page = Number(q.page ?? 0);
-      let list = products;
+      // Without `sender` only the seller's own products (n11depom stock is n11's: `sender=N11` or `ALL`).
+      const sender = q.sender ?? "SELLER";
+      let list = sender === "ALL" ? products : products.filter((p) => p.sender === sender);
       if (q.stockCode) list = list.filter((p) => p.stockCode === q.stockCode);
       // A page past the end is an empty page (read live), not an error.
       return {
@@ -388,37 +437,73 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
       };
     }),
   );
+  /**
+   * A product task: each SKU applied by `apply` (its FAIL reasons, none for SUCCESS), its lines readable
+   * through task-details after `taskDelayMs`; answered `IN_QUEUE` with the task id.
+   */
+  const queueTask = (req: FastifyRequest, type: string, apply: (sku: Row) => string[]) => {
+    const skus = ((req.body as Row).payload as Row).skus as Row[];
+    const id = ++nextTask;
+    const items = skus.map((s, i) => {
+      const reasons = apply(s);
+      const status = reasons.length ? "FAIL" : "SUCCESS";
+      return { id: id * 10_000 + i, ownerId: 4242, itemCode: s.stockCode, status, reasons, sku: s };
+    });
+    tasks.set(id, { readyAt: now() + (opts.taskDelayMs ?? 0), createdAt: now(), items });
+    return { id, type, status: "IN_QUEUE", reasons: [`${skus.length} sku işlenmeye alındı.`] };
+  };
   app.post("/ms/product/tasks/price-stock-update", (req, reply) =>
-    handle(req, reply, "write", () => {
-      const skus = ((req.body as Row).payload as Row).skus as Row[];
-      const id = ++nextTask;
-      const items = skus.map((s, i) => {
+    handle(req, reply, "write", () =>
+      queueTask(req, "SKU_UPDATE", (s) => {
         const p = byCode.get(String(s.stockCode));
-        const reasons: string[] = [];
-        if (!p) reasons.push("Stok kodu bulunamadı.");
-        if (p) {
-          if (s.quantity !== undefined) {
-            p.quantity = s.quantity;
-            counters.stockItems++;
-          }
-          if (s.salePrice !== undefined) {
-            p.salePrice = s.salePrice;
-            p.listPrice = s.listPrice;
-            counters.priceItems++;
-          }
+        if (!p) return ["Stok kodu bulunamadı."];
+        if (s.quantity !== undefined) {
+          p.quantity = s.quantity;
+          counters.stockItems++;
         }
-        return {
-          id: id * 10_000 + i,
-          ownerId: 4242,
-          itemCode: s.stockCode,
-          status: reasons.length ? "FAIL" : "SUCCESS",
-          reasons,
-          sku: s,
+        if (s.salePrice !== undefined) {
+          p.salePrice = s.salePrice;
+          p.listPrice = s.listPrice;
+          counters.priceItems++;
+        }
+        return [];
+      }),
+    ),
+  );
+  app.post("/ms/product/tasks/product-create", (req, reply) =>
+    handle(req, reply, "write", () =>
+      queueTask(req, "PRODUCT_CREATE", (s) => {
+        const reasons = createProblems(s);
+        if (reasons.length > 0) return reasons;
+        const p: Row = {
+          n11ProductId: 700_000_000 + products.length,
+          sellerId: 4242,
+          sellerNickname: "emulatormagaza",
+          stockCode: s.stockCode,
+          title: s.title,
+          description: s.description,
+          categoryId: s.categoryId,
+          productMainId: s.productMainId,
+          // A new product waits for n11's catalogue approval.
+          status: "InCatalogApproval",
+          saleStatus: "Before_Sale",
+          barcode: s.barcode,
+          salePrice: s.salePrice,
+          listPrice: s.listPrice,
+          quantity: s.quantity,
+          currencyType: s.currencyType,
+          vatRate: s.vatRate,
+          preparingDay: s.preparingDay,
+          shipmentTemplate: s.shipmentTemplate,
+          attributes: s.attributes,
+          imageUrls: ((s.images as Row[]) ?? []).map((img) => img.url),
+          sender: "SELLER",
         };
-      });
-      tasks.set(id, { readyAt: now() + (opts.taskDelayMs ?? 0), createdAt: now(), items });
-      return { id, type: "SKU_UPDATE", status: "IN_QUEUE", reasons: [] };
-    }),
+        products.push(p);
+        byCode.set(String(s.stockCode), p);
+        return [];
+      }),
+    ),
   );
   app.post("/ms/product/task-details/page-query", (req, reply) =>
     handle(req, reply, "read", () => {
@@ -512,7 +597,13 @@ export async function startN11Emulator(opts: N11EmulatorOptions = {}): Promise<N
   const started = await server.start(opts);
   return {
     ...started,
-    credentials: { appKey, appSecret, integratorName: "EntegrasyonPaneli", apiUrl: started.url },
+    credentials: {
+      appKey,
+      appSecret,
+      integratorName: "EntegrasyonPaneli",
+      shipmentTemplate: [...templates][0] ?? "",
+      apiUrl: started.url,
+    },
     products,
     packages,
     rules,

@@ -19,6 +19,7 @@ import {
   type QueryCheck,
   strParam as str,
 } from "../../testing/rest-judge";
+import { N11_MAX_QUANTITY, N11_STOCK_CODE_MAX, N11_VAT_RATES } from "../descriptor";
 
 export interface N11Operation {
   operation: string;
@@ -72,7 +73,17 @@ export const N11_OPERATIONS: N11Operation[] = [
       saleStatus: oneOf("Before_Sale", "On_Sale", "Out_Of_Stock", "Sale_Closed"),
       productStatus: str,
       categoryIds: ids,
+      sender: oneOf("SELLER", "N11", "ALL"),
     },
+  },
+  {
+    operation: "createProduct",
+    method: "POST",
+    path: /^\/ms\/product\/tasks\/product-create$/,
+    source: `${DOC}/n11-marketplace-entegrasyonu/urun-yukleme/ and magazadestek restapi-urun-yukleme-10393 ({ payload: { integrator, skus: [{ title, description, categoryId, currencyType, productMainId, preparingDay, shipmentTemplate, stockCode, quantity, images: [{ url, order }], attributes: [{ id, valueId, customValue }], salePrice, listPrice, vatRate }] } })`,
+    query: {},
+    // Declared below with the envelope helper (a const: read when a body is judged).
+    body: (b) => judgeCreateProductBody(b),
   },
   {
     operation: "updateProductPriceAndStock",
@@ -80,40 +91,21 @@ export const N11_OPERATIONS: N11Operation[] = [
     path: /^\/ms\/product\/tasks\/price-stock-update$/,
     source: `${DOC}/n11-marketplace-entegrasyonu/urun-fiyat-stok-guncelleme/ ({ payload: { integrator, skus: [{ stockCode, listPrice, salePrice, quantity, currencyType }] } })`,
     query: {},
-    body: (b) => {
-      if (!isObj(b) || !isObj(b.payload)) return ["body must be { payload: { integrator, skus } }"];
-      const p = fields(b, ["payload"], ["payload"], "");
-      const pl = b.payload;
-      p.push(...fields(pl, ["integrator", "skus"], ["integrator", "skus"], "payload."));
-      if (typeof pl.integrator !== "string" || pl.integrator.trim() === "")
-        p.push("payload.integrator must be the integrator's name");
-      if (!Array.isArray(pl.skus) || pl.skus.length === 0) return [...p, "payload.skus must not be empty"];
-      pl.skus.forEach((s, i) => {
-        const at = `payload.skus[${i}].`;
-        if (!isObj(s)) {
-          p.push(`${at} must be an object`);
-          return;
-        }
-        p.push(
-          ...fields(
-            s,
-            ["stockCode", "listPrice", "salePrice", "quantity", "currencyType"],
-            ["stockCode"],
-            at,
-          ),
-        );
-        if (typeof s.stockCode !== "string" || s.stockCode === "") p.push(`${at}stockCode must be a string`);
-        if (s.quantity !== undefined && !(Number.isInteger(s.quantity) && (s.quantity as number) >= 0))
-          p.push(`${at}quantity must be a whole number ≥ 0`);
-        for (const k of ["listPrice", "salePrice"])
-          if (s[k] !== undefined && !(isNum(s[k]) && s[k] > 0)) p.push(`${at}${k} must be a positive number`);
-        if (s.currencyType !== undefined && !CURRENCIES.includes(String(s.currencyType)))
-          p.push(`${at}currencyType must be one of ${CURRENCIES.join(", ")}`);
-        if (s.quantity === undefined && s.listPrice === undefined && s.salePrice === undefined)
-          p.push(`${at} carries neither stock nor price`);
-      });
+    body: taskBody((s, at) => {
+      const p = [
+        ...fields(s, ["stockCode", "listPrice", "salePrice", "quantity", "currencyType"], ["stockCode"], at),
+      ];
+      if (typeof s.stockCode !== "string" || s.stockCode === "") p.push(`${at}stockCode must be a string`);
+      if (s.quantity !== undefined && !(Number.isInteger(s.quantity) && (s.quantity as number) >= 0))
+        p.push(`${at}quantity must be a whole number ≥ 0`);
+      for (const k of ["listPrice", "salePrice"])
+        if (s[k] !== undefined && !(isNum(s[k]) && s[k] > 0)) p.push(`${at}${k} must be a positive number`);
+      if (s.currencyType !== undefined && !CURRENCIES.includes(String(s.currencyType)))
+        p.push(`${at}currencyType must be one of ${CURRENCIES.join(", ")}`);
+      if (s.quantity === undefined && s.listPrice === undefined && s.salePrice === undefined)
+        p.push(`${at} carries neither stock nor price`);
       return p;
-    },
+    }),
   },
   {
     operation: "getTaskDetails",
@@ -199,6 +191,108 @@ export const N11_OPERATIONS: N11Operation[] = [
     query: {},
   },
 ];
+
+const CREATE_FIELDS = [
+  "title",
+  "description",
+  "categoryId",
+  "currencyType",
+  "productMainId",
+  "preparingDay",
+  "shipmentTemplate",
+  "maxPurchaseQuantity",
+  "stockCode",
+  "catalogId",
+  "barcode",
+  "quantity",
+  "images",
+  "attributes",
+  "salePrice",
+  "listPrice",
+  "vatRate",
+  "bundle",
+];
+const CREATE_REQUIRED = CREATE_FIELDS.filter(
+  (f) => !["maxPurchaseQuantity", "catalogId", "barcode", "bundle"].includes(f),
+);
+const nonBlank = (v: unknown) => typeof v === "string" && v.trim() !== "";
+
+/**
+ * A product-create task: every SKU a whole product with the page's required fields, a leaf category id,
+ * `TL|USD|EUR`, VAT 0/1/10/20, stockCode ≤ 255, quantity 0–999,999, HTTPS images with their order, and
+ * attributes `{ id, valueId, customValue }` carrying a value id or a free value.
+ */
+export const judgeCreateProductBody = taskBody((s, at) => {
+  const p: string[] = [];
+  p.push(...fields(s, CREATE_FIELDS, CREATE_REQUIRED, at));
+  for (const k of ["title", "description", "productMainId", "shipmentTemplate", "stockCode"])
+    if (s[k] !== undefined && !nonBlank(s[k])) p.push(`${at}${k} must be a non-empty string`);
+  if (typeof s.stockCode === "string" && s.stockCode.length > N11_STOCK_CODE_MAX)
+    p.push(`${at}stockCode must be at most ${N11_STOCK_CODE_MAX} characters`);
+  if (s.categoryId !== undefined && !(Number.isInteger(s.categoryId) && (s.categoryId as number) > 0))
+    p.push(`${at}categoryId must be a category id (number)`);
+  if (s.currencyType !== undefined && !CURRENCIES.includes(String(s.currencyType)))
+    p.push(`${at}currencyType must be one of ${CURRENCIES.join(", ")}`);
+  if (s.preparingDay !== undefined && !(Number.isInteger(s.preparingDay) && (s.preparingDay as number) > 0))
+    p.push(`${at}preparingDay must be a whole number of days > 0`);
+  if (
+    s.quantity !== undefined &&
+    !(
+      Number.isInteger(s.quantity) &&
+      (s.quantity as number) >= 0 &&
+      (s.quantity as number) <= N11_MAX_QUANTITY
+    )
+  )
+    p.push(`${at}quantity must be a whole number 0–${N11_MAX_QUANTITY}`);
+  for (const k of ["listPrice", "salePrice"])
+    if (s[k] !== undefined && !(isNum(s[k]) && s[k] > 0)) p.push(`${at}${k} must be a positive number`);
+  if (s.vatRate !== undefined && !N11_VAT_RATES.includes(s.vatRate as number))
+    p.push(`${at}vatRate must be one of ${N11_VAT_RATES.join(", ")}`);
+  if (s.barcode !== undefined && s.barcode !== null && typeof s.barcode !== "string")
+    p.push(`${at}barcode must be a string`);
+  if (s.images !== undefined)
+    if (!Array.isArray(s.images)) p.push(`${at}images must be a list`);
+    else
+      s.images.forEach((img, j) => {
+        if (!isObj(img) || typeof img.url !== "string" || !/^https:\/\//i.test(img.url))
+          p.push(`${at}images[${j}].url must be an https address`);
+        else if (!Number.isInteger(img.order)) p.push(`${at}images[${j}].order must be a number`);
+      });
+  if (s.attributes !== undefined)
+    if (!Array.isArray(s.attributes)) p.push(`${at}attributes must be a list`);
+    else
+      s.attributes.forEach((a, j) => {
+        const aat = `${at}attributes[${j}]`;
+        if (!isObj(a)) {
+          p.push(`${aat} must be { id, valueId, customValue }`);
+          return;
+        }
+        p.push(...fields(a, ["id", "valueId", "customValue"], ["id"], `${aat}.`));
+        if (!Number.isInteger(a.id)) p.push(`${aat}.id must be an attribute id (number)`);
+        const hasId = a.valueId !== undefined && a.valueId !== null;
+        if (hasId && !Number.isInteger(a.valueId)) p.push(`${aat}.valueId must be a value id (number)`);
+        if (!hasId && !nonBlank(a.customValue)) p.push(`${aat} carries neither valueId nor customValue`);
+      });
+  return p;
+});
+
+/** A product task's `{ payload: { integrator, skus } }` envelope, each SKU (an object) judged by `sku`. */
+function taskBody(sku: (s: Record<string, unknown>, at: string) => string[]): (b: unknown) => string[] {
+  return (b) => {
+    if (!isObj(b) || !isObj(b.payload)) return ["body must be { payload: { integrator, skus } }"];
+    const p = fields(b, ["payload"], ["payload"], "");
+    const pl = b.payload;
+    p.push(...fields(pl, ["integrator", "skus"], ["integrator", "skus"], "payload."));
+    if (!nonBlank(pl.integrator)) p.push("payload.integrator must be the integrator's name");
+    if (!Array.isArray(pl.skus) || pl.skus.length === 0) return [...p, "payload.skus must not be empty"];
+    pl.skus.forEach((s, i) => {
+      const at = `payload.skus[${i}].`;
+      if (isObj(s)) p.push(...sku(s, at));
+      else p.push(`${at} must be an object`);
+    });
+    return p;
+  };
+}
 
 const element = (xml: string, name: string) =>
   new RegExp(`<(?:\\w+:)?${name}>([\\s\\S]*?)</(?:\\w+:)?${name}>`).exec(xml)?.[1];

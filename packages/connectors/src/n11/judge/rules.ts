@@ -1,6 +1,7 @@
 /**
  * n11's runtime rules (src/testing/runtime-rules.ts): what the request shapes cannot show — the key pair in
- * headers, the 1,000-SKU task, the price pair and its two decimals, listPrice ≥ salePrice, one integrator
+ * headers, the 1,000-SKU task, the price pair and its two decimals, listPrice ≥ salePrice (on price updates
+ * and product creates), product titles of at least 15 characters, one integrator
  * name for every task, the order listing's 15-day window, its November-2024 floor and 1,000 calls a
  * minute, and the retired SOAP product writes. Each with its sources; VERIFIED.md lists them (a test checks).
  */
@@ -59,6 +60,16 @@ const SRC = {
     ref: `${DEV}/n11-siparis-entegrasyonu/siparis-listeleme-servisi/`,
     says: "size max 100; only startDate → 15 days forward, only endDate → 15 days back; no orders before November 2024; 1000 requests a minute",
   },
+  createDoc: {
+    kind: "vendor-doc",
+    ref: `${DEV}/n11-marketplace-entegrasyonu/urun-yukleme/ (as copied 2026-03-30 from magazadestek restapi-urun-yukleme-10393 into public notes, code id 65723354961)`,
+    says: "error list: 'Ürün ekleme isteğinizde 15 karakter altında ürün adları tespit edilmiştir'; 'listPrice salePrice dan küçük olamaz'",
+  },
+  createNotes: {
+    kind: "public-code",
+    ref: "public integration notes (code id 70097535651, 'Ürün açma', citing developer.n11.com urun-yukleme and api-hata-mesajlari-ve-aciklamalari)",
+    says: "title en az 15 karakter; images https; stockCode en çok 255; Marka is attribute id 1, free text (customValue) where the category allows it",
+  },
   soapClosed: {
     kind: "vendor-changelog",
     ref: `${DEV}/changelog/ (2025-01-25)`,
@@ -72,7 +83,9 @@ const SRC = {
 } satisfies Record<string, RuleSource>;
 
 const TASK = /^\/ms\/product\/tasks\//;
-const PRICE_STOCK = /^\/ms\/product\/tasks\/price-stock-update$/;
+/** The tasks that carry prices: price-stock-update and product-create. */
+const PRICED = /^\/ms\/product\/tasks\/(price-stock-update|product-create)$/;
+const CREATE = /^\/ms\/product\/tasks\/product-create$/;
 const ORDERS = /^\/rest\/delivery\/v1\/shipmentPackages$/;
 const skus = (r: RecordedRequest): Array<Record<string, unknown>> => {
   const s = (r.body as { payload?: { skus?: unknown } } | undefined)?.payload?.skus;
@@ -80,12 +93,12 @@ const skus = (r: RecordedRequest): Array<Record<string, unknown>> => {
 };
 const integrator = (r: RecordedRequest) =>
   (r.body as { payload?: { integrator?: unknown } } | undefined)?.payload?.integrator;
-/** The SKUs of a price-and-stock task that are `bad`, named by stock code. */
+/** The SKUs of a priced task (price-stock-update, product-create) that are `bad`, named by stock code. */
 const pricedSkuProblems = (
   r: RecordedRequest,
   bad: (s: Record<string, unknown>) => boolean,
   problem: string,
-) => (PRICE_STOCK.test(apiPath(r.path)) ? itemProblems(skus(r), "stockCode", bad, problem) : []);
+) => (PRICED.test(apiPath(r.path)) ? itemProblems(skus(r), "stockCode", bad, problem) : []);
 const twoDecimals = (n: unknown) => typeof n !== "number" || Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
 
 /** The rules; the minute of the order-listing limit may be scaled by tests. */
@@ -161,6 +174,21 @@ export function n11Rules(opts: { orderWindowMs?: number } = {}): RuntimeRule[] {
       description: "listPrice may not be lower than salePrice (equal is allowed).",
       sources: [SRC.priceStockSupport, SRC.priceStockDoc],
       check: (r) => pricedSkuProblems(r, listPriceBelowSale, "listPrice below salePrice"),
+    },
+    {
+      id: "n11.title-15-chars",
+      kind: "facet",
+      description: "product-create: every title has at least 15 characters (else the task is REJECTed).",
+      sources: [SRC.createDoc, SRC.createNotes],
+      check: (r) =>
+        CREATE.test(apiPath(r.path))
+          ? itemProblems(
+              skus(r),
+              "stockCode",
+              (s) => typeof s.title === "string" && s.title.trim().length < 15,
+              "Ürün ekleme isteğinizde 15 karakter altında ürün adları tespit edilmiştir",
+            )
+          : [],
     },
     {
       id: "n11.same-integrator",
