@@ -16,6 +16,7 @@ import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
+import { runJobById } from "./support/job-run.ts";
 
 /**
  * Issue 37: one ERP, many sales channels. A company on Mikro and IKAS sandboxes connects the Trendyol and
@@ -43,24 +44,6 @@ async function boot(): Promise<Running> {
   const app = await buildApp(ctx);
   await app.listen({ port, host: "0.0.0.0" });
   return { app, ctx, stop: () => stopServer(ctx, { app }) };
-}
-
-async function runJob(app: FastifyInstance, token: string, jobId: number) {
-  // A targeted stock run (an order on another channel starts one) may hold the job: 409 until it ends.
-  let started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
-  for (let i = 0; i < 600 && started.status === 409; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
-  }
-  expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  for (let i = 0; i < 1200; i++) {
-    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
 }
 
 let server: Running | undefined;
@@ -210,7 +193,7 @@ describe("sales channels beside the shop", () => {
       .body.data as Array<{ id: number; channel_id: number | null }>;
     // Run every channel's order job (and the shop's) twice: the second run finds nothing new to write.
     const first = [];
-    for (const job of orderJobs) first.push({ job, run: await runJob(server!.app, token, job.id) });
+    for (const job of orderJobs) first.push({ job, run: await runJobById(server!.app, token, job.id) });
     for (const { job, run } of first) {
       expect(run.status, `order run of channel ${job.channel_id}`).toBe("Succeeded");
       expect(
@@ -219,7 +202,7 @@ describe("sales channels beside the shop", () => {
       ).toBeGreaterThan(0);
     }
     for (const job of orderJobs) {
-      const again = await runJob(server!.app, token, job.id);
+      const again = await runJobById(server!.app, token, job.id);
       expect(again.counts.written).toBe(0);
     }
     const db = server!.ctx.database.db;
@@ -325,11 +308,11 @@ describe("sales channels beside the shop", () => {
     for (let round = 0; round < 3; round++) {
       // Orders on all three channels at once, while the three stock runs go.
       await Promise.all([
-        ...stockJobs.map((j) => runJob(server!.app, token, j.id)),
+        ...stockJobs.map((j) => runJobById(server!.app, token, j.id)),
         ...skus.flatMap((sku, i) => connectionIds.map((id, c) => order(id, sku, 1 + ((i + c + round) % 2)))),
       ]);
       // The runs after the orders: every channel's offer now counts them.
-      const runs = await Promise.all(stockJobs.map((j) => runJob(server!.app, token, j.id)));
+      const runs = await Promise.all(stockJobs.map((j) => runJobById(server!.app, token, j.id)));
       for (const r of runs) expect(["Succeeded", "PartiallyFailed"]).toContain(r.status);
       const pending = await pendingOrderQuantities(db, companyId, skus);
       const offered = await offeredSum();

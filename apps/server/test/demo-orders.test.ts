@@ -16,6 +16,7 @@ import type { ServerContext } from "../src/server-context.ts";
 import { call, TestClock } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
+import { runJobOfType } from "./support/job-run.ts";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -56,16 +57,7 @@ async function boot(): Promise<Running> {
 }
 
 async function runOrders({ app, token }: Running) {
-  const jobs = await call(app, "GET", "/api/Job/type-filter/OrderIntegration", { token });
-  const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, { token });
-  expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  for (;;) {
-    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return runJobOfType(app, token, "OrderIntegration", 600_000);
 }
 
 /** The demo shop's orders of today in the ledger, oldest first. */

@@ -11,6 +11,7 @@ import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
+import { runJobOfType } from "./support/job-run.ts";
 import { signal } from "./support/signal.ts";
 
 type Running = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
@@ -39,21 +40,6 @@ async function boot(): Promise<Running> {
     ctx,
     stop: () => stopServer(ctx, { app }),
   };
-}
-
-async function runStock(app: FastifyInstance, token: string) {
-  const jobs = await call(app, "GET", "/api/Job/type-filter/StockIntegration", { token });
-  const jobId = jobs.body.data[0].id as number;
-  const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
-  expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  for (let i = 0; i < 600; i++) {
-    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
 }
 
 let server: Running | undefined;
@@ -120,7 +106,7 @@ describe("sandbox systems under /sandbox/{system}", () => {
   it("keeps the saved sandbox connection working after a restart on the same DATA_DIR", async () => {
     await server!.stop();
     server = await boot();
-    const run = await runStock(server.app, token);
+    const run = await runJobOfType(server.app, token, "StockIntegration");
     expect(run.status).toBe("Succeeded");
     const overview = await call(server.app, "GET", "/api/settings/connections", { token });
     expect(overview.body.data.erp.isEmulated).toBe(true);

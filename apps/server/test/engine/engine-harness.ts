@@ -12,6 +12,7 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { saveConnection } from "../../src/modules/connections/repository.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "../harness.ts";
+import { waitForRun as waitForAppRun } from "../support/job-run.ts";
 
 export type ConnectedCompany<Erp = MikroEmulator> = {
   token: string;
@@ -112,15 +113,8 @@ export async function runJob(t: TestApp, c: ConnectedCompany<unknown>, type: Job
   return waitForRun(t, c.token, started.body.data.runId as number, timeoutMs);
 }
 
-export async function waitForRun(t: TestApp, token: string, runId: number, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call(t.app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    if (Date.now() > until) throw new Error(`run ${runId} still ${run?.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function waitForRun(t: TestApp, token: string, runId: number, timeoutMs = 60_000) {
+  return waitForAppRun(t.app, token, runId, timeoutMs);
 }
 
 /**
