@@ -2,6 +2,9 @@ import { Button, Group, Modal, Stack } from "@mantine/core";
 import type { ReactNode } from "react";
 import type { InvoiceRow } from "../api";
 
+/** What the page gives a row dialog: the row (null: closed), closing, and its failure handler. */
+export type RowDialogProps = { row: InvoiceRow | null; onClose: () => void; onError: (e: unknown) => void };
+
 /**
  * A dialog on one invoice row: its inputs, and one button that sends them; a success clears the inputs
  * (`onSent`) and closes, a failure goes to the page's handler.
@@ -17,11 +20,8 @@ export function RowDialog({
   disabled,
   confirm,
   children,
-}: {
-  row: InvoiceRow | null;
+}: RowDialogProps & {
   title: string;
-  onClose: () => void;
-  onError: (e: unknown) => void;
   send: (row: InvoiceRow, callbacks: { onSuccess: () => void; onError: (e: unknown) => void }) => void;
   onSent: () => void;
   pending: boolean;

@@ -1,19 +1,11 @@
 import { TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type InvoiceRow, useSaveShipment } from "../api";
-import { RowDialog } from "./RowDialog";
+import { useSaveShipment } from "../api";
+import { RowDialog, type RowDialogProps } from "./RowDialog";
 
 /** The tracking number of a marketplace order's shipment (the merchant's own carrier). */
-export function ShipmentDialog({
-  row,
-  onClose,
-  onError,
-}: {
-  row: InvoiceRow | null;
-  onClose: () => void;
-  onError: (e: unknown) => void;
-}) {
+export function ShipmentDialog({ row, onClose, onError }: RowDialogProps) {
   const { t } = useTranslation("shared");
   const save = useSaveShipment();
   const [trackingNumber, setTrackingNumber] = useState("");

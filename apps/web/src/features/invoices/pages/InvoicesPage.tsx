@@ -39,7 +39,7 @@ import {
 } from "../api";
 import { ExchangeRatesCard } from "../components/ExchangeRatesCard";
 import { RouteSummary } from "../components/RouteSummary";
-import { RowDialog } from "../components/RowDialog";
+import { RowDialog, type RowDialogProps } from "../components/RowDialog";
 import { ShipmentDialog } from "../components/ShipmentDialog";
 
 const STATE_COLOR: Record<InvoiceRowState, string> = {
@@ -328,15 +328,7 @@ export default function InvoicesPage() {
   );
 }
 
-function CancelDialog({
-  row,
-  onClose,
-  onError,
-}: {
-  row: InvoiceRow | null;
-  onClose: () => void;
-  onError: (e: unknown) => void;
-}) {
+function CancelDialog({ row, onClose, onError }: RowDialogProps) {
   const { t } = useTranslation("shared");
   const cancel = useCancelInvoice();
   const [reason, setReason] = useState("");
