@@ -1,58 +1,27 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
 import { CallCounter } from "@ep/connectors";
 import { engineSchema, pendingOrderQuantities } from "@ep/engine";
 import { and, eq, inArray } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { createContext, stopServer } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { channelSandboxFor } from "../src/modules/sandbox/registry.ts";
-import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { freePort } from "./support/free-port.ts";
-import { freshPostgres } from "./support/fresh-database.ts";
 import { runJobById } from "./support/job-run.ts";
+import { type BootedServer, restartableServer } from "./support/listening-server.ts";
 
 /**
  * Issue 37: one ERP, many sales channels. A company on Mikro and IKAS sandboxes connects the Trendyol and
  * Hepsiburada sandboxes as channels; each channel has its own jobs, and the orders of every channel land
  * in Mikro once, under a reference naming the channel.
  */
-type Running = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
+const restartable = await restartableServer("channels");
 
-const pg = await freshPostgres();
-const dataDir = mkdtempSync(join(tmpdir(), "ep-channels-"));
-const port = await freePort();
-const env = {
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  DEMO: "0",
-  CAPTCHA: "off",
-  LOG_LEVEL: "warn",
-  ...(pg ? { DATABASE_URL: pg.url } : {}),
-};
-
-async function boot(): Promise<Running> {
-  const config = loadConfig(env);
-  const sink = new Writable({ write: (_c, _e, done) => done() });
-  const ctx = await createContext(config, { logDestination: sink, scheduler: false });
-  const app = await buildApp(ctx);
-  await app.listen({ port, host: "0.0.0.0" });
-  return { app, ctx, stop: () => stopServer(ctx, { app }) };
-}
-
-let server: Running | undefined;
+let server: BootedServer | undefined;
 beforeAll(async () => {
-  server = await boot();
+  server = await restartable.boot();
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
-  await pg?.drop();
+  await restartable.drop();
 });
 
 describe("sales channels beside the shop", () => {
