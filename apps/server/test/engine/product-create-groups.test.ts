@@ -4,17 +4,18 @@
  * database went away) loses and doubles nothing: the next run finds those products by SKU.
  */
 import { FLOWS, SyncLedger } from "@ep/engine";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany, productRunContext } from "./engine-harness.ts";
+import { expect, it } from "vitest";
+import type { TestApp } from "../harness.ts";
+import {
+  type ConnectedCompany,
+  connectedCompany,
+  productRunContext,
+  useEngineTestApp,
+} from "./engine-harness.ts";
 
 let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off" });
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
+useEngineTestApp((app) => {
+  t = app;
 });
 
 /** A ledger that counts its product writes, and can refuse them like a database gone away. */

@@ -7,9 +7,14 @@
 import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { FLOWS, GroupSpill, SPILL_DEFAULTS } from "@ep/engine";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany, productRunContext } from "./engine-harness.ts";
+import { describe, expect, it } from "vitest";
+import type { TestApp } from "../harness.ts";
+import {
+  type ConnectedCompany,
+  connectedCompany,
+  productRunContext,
+  useEngineTestApp,
+} from "./engine-harness.ts";
 
 type Card = { sku: string; group: string; n: number };
 
@@ -79,11 +84,8 @@ describe("GroupSpill", () => {
 
 describe("ProductIntegration over a spilled catalogue", () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ CAPTCHA: "off" });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
+  useEngineTestApp((app) => {
+    t = app;
   });
 
   async function firstSync(c: ConnectedCompany) {
