@@ -36,7 +36,9 @@ describe("sandbox systems under /sandbox/{system}", () => {
     });
     expect(res.body.data.jobsReady).toBe(true);
     const erpUrl = res.body.data.erp.values.apiUrl as string;
-    expect(erpUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${restartable.port}/sandbox/mikro/c${companyId}-`));
+    expect(erpUrl).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${restartable.port}/sandbox/mikro/c${companyId}-`),
+    );
   });
 
   it("shows each company only its own logins, and another company's tenant refuses them", async () => {
