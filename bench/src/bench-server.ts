@@ -164,6 +164,20 @@ export async function load(
 /** The token the bench's servers take for `/metrics` (METRICS_TOKEN). */
 export const METRICS_TOKEN = "ep-bench-metrics";
 
+/** A bench's server process environment: this one's, quiet, no captcha, demo or browser, on `port`. */
+export function serverEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    CAPTCHA: "off",
+    DEMO: "0",
+    LOG_LEVEL: "warn",
+    BROWSER: "none",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
+}
+
 /**
  * The server's own event-loop delay since the last call (prom-client's default metrics: a
  * monitorEventLoopDelay histogram, reset at each scrape), in ms. A bench calls it just before and just
@@ -228,19 +242,7 @@ export async function startServer(
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...command.args], {
     cwd: command.dir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      CAPTCHA: "off",
-      DEMO: "0",
-      LOG_LEVEL: "warn",
-      BROWSER: "none",
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      METRICS_TOKEN,
-      ...env,
-    },
+    env: { ...serverEnv(port, dataDir), DATABASE_URL: databaseUrl, METRICS_TOKEN, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const agent = new http.Agent({ keepAlive: false });

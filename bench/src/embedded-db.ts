@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { alive } from "@ep/server/embedded-postgres";
 import { serverNodeArgs } from "@ep/server/server-process";
-import { request } from "./bench-server.ts";
+import { request, serverEnv } from "./bench-server.ts";
 import { freshPostgres } from "./postgres.ts";
 import { memoryOf } from "./process-memory.ts";
 
@@ -46,16 +46,7 @@ async function startServer(
   dataDir: string,
   database: { url: string } | { embedded: "postgres" | "pglite" },
 ): Promise<Server> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    CAPTCHA: "off",
-    DEMO: "0",
-    LOG_LEVEL: "warn",
-    BROWSER: "none",
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-  };
+  const env = serverEnv(port, dataDir);
   delete env.DATABASE_URL;
   delete env.NODE_OPTIONS;
   if ("url" in database) env.DATABASE_URL = database.url;

@@ -1,10 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startAxEmulator } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
 import {
+  agentCli,
   agentProcess,
   bindErpToAgent,
   erpCheckCallsSince,
@@ -18,7 +17,6 @@ let t: TestApp;
 let server: string;
 useAgentTestApp("1.5", (app) => ({ t, server } = app));
 
-const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 /** Runs the agent's CLI (`entegrasyon-agent …`) on an agent home, as the merchant's IT would. */
 function agentCommand(home: string, args: string[]) {
   return spawnSync(process.execPath, ["--import", "tsx", agentCli, ...args], {

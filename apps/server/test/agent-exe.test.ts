@@ -33,13 +33,7 @@ const wine = "/usr/lib/wine/wine64";
 let t: TestApp;
 let server: string;
 const children: ChildProcess[] = [];
-useAgentTestApp(
-  "2",
-  (app) => ({ t, server } = app),
-  () => {
-    for (const c of children) c.kill("SIGKILL");
-  },
-);
+useAgentTestApp("2", (app) => ({ t, server } = app), children);
 
 const pairingCode = async (token: string) => {
   const res = await call(t.app, "POST", "/api/agents/pairing-code", { token });

@@ -12,7 +12,8 @@ import { connectionChecks } from "../src/modules/connection-check/schema.ts";
 import { type ConnectedCompany, runJob, waitForRun } from "./engine/engine-harness.ts";
 import { call, startTestApp, type TestApp } from "./harness.ts";
 
-const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
+/** The agent's CLI, run with tsx by the suites that start agent processes. */
+export const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
 /**
  * The connector timeout of a suite whose jobs reach the ERP through an agent process. The suites' 1 s
@@ -50,13 +51,13 @@ export async function startAgentTestApp(offlineWaitSeconds: string): Promise<{ t
 export type AgentTestApp = Awaited<ReturnType<typeof startAgentTestApp>>;
 
 /**
- * Starts the agent suites' server before the file's tests (handing it to `set`) and closes it after;
- * `beforeClose` ends what the suite started itself (agent processes).
+ * Starts the agent suites' server before the file's tests (handing it to `set`) and closes it after,
+ * killing first the processes the suite started itself and put in `spawned` (agent processes).
  */
 export function useAgentTestApp(
   offlineWaitSeconds: string,
   set: (app: AgentTestApp) => void,
-  beforeClose?: () => void,
+  spawned: readonly ChildProcess[] = [],
 ): void {
   let app: AgentTestApp | undefined;
   beforeAll(async () => {
@@ -64,7 +65,7 @@ export function useAgentTestApp(
     set(app);
   });
   afterAll(async () => {
-    beforeClose?.();
+    for (const c of spawned) c.kill("SIGKILL");
     await app?.t.close();
   });
 }

@@ -10,28 +10,19 @@ import { mkdtempSync } from "node:fs";
 import { get } from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { AgentStore, proxyAgentFor } from "@ep/agent";
 import { ntlmMessage, type2Message, verifyType3, type WindowsAccount } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { agentHubOf } from "../src/modules/agents/service.ts";
-import { bindErpToAgent, useAgentTestApp } from "./agent-harness.ts";
+import { agentCli, bindErpToAgent, useAgentTestApp } from "./agent-harness.ts";
 import { connectedCompany, runJob } from "./engine/engine-harness.ts";
 import { call, type TestApp } from "./harness.ts";
-
-const agentCli = resolve(dirname(fileURLToPath(import.meta.url)), "../../agent/src/cli.ts");
 
 let t: TestApp;
 let server: string;
 const children: ChildProcess[] = [];
-useAgentTestApp(
-  "2",
-  (app) => ({ t, server } = app),
-  () => {
-    for (const c of children) c.kill("SIGKILL");
-  },
-);
+useAgentTestApp("2", (app) => ({ t, server } = app), children);
 
 type Seen = { target: string; type: number; header: string };
 

@@ -1,75 +1,27 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
 import { CallCounter } from "@ep/connectors";
 import { engineSchema, pendingOrderQuantities } from "@ep/engine";
 import { and, eq, inArray } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { createContext, stopServer } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { channelSandboxFor } from "../src/modules/sandbox/registry.ts";
-import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { freePort } from "./support/free-port.ts";
-import { freshPostgres } from "./support/fresh-database.ts";
+import { runJobById } from "./support/job-run.ts";
+import { type BootedServer, restartableServer } from "./support/listening-server.ts";
 
 /**
  * Issue 37: one ERP, many sales channels. A company on Mikro and IKAS sandboxes connects the Trendyol and
  * Hepsiburada sandboxes as channels; each channel has its own jobs, and the orders of every channel land
  * in Mikro once, under a reference naming the channel.
  */
-type Running = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
+const restartable = await restartableServer("channels");
 
-const pg = await freshPostgres();
-const dataDir = mkdtempSync(join(tmpdir(), "ep-channels-"));
-const port = await freePort();
-const env = {
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  DEMO: "0",
-  CAPTCHA: "off",
-  LOG_LEVEL: "warn",
-  ...(pg ? { DATABASE_URL: pg.url } : {}),
-};
-
-async function boot(): Promise<Running> {
-  const config = loadConfig(env);
-  const sink = new Writable({ write: (_c, _e, done) => done() });
-  const ctx = await createContext(config, { logDestination: sink, scheduler: false });
-  const app = await buildApp(ctx);
-  await app.listen({ port, host: "0.0.0.0" });
-  return { app, ctx, stop: () => stopServer(ctx, { app }) };
-}
-
-async function runJob(app: FastifyInstance, token: string, jobId: number) {
-  // A targeted stock run (an order on another channel starts one) may hold the job: 409 until it ends.
-  let started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
-  for (let i = 0; i < 600 && started.status === 409; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
-  }
-  expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  for (let i = 0; i < 1200; i++) {
-    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
-}
-
-let server: Running | undefined;
+let server: BootedServer | undefined;
 beforeAll(async () => {
-  server = await boot();
+  server = await restartable.boot();
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
-  await pg?.drop();
+  await restartable.drop();
 });
 
 describe("sales channels beside the shop", () => {
@@ -210,7 +162,7 @@ describe("sales channels beside the shop", () => {
       .body.data as Array<{ id: number; channel_id: number | null }>;
     // Run every channel's order job (and the shop's) twice: the second run finds nothing new to write.
     const first = [];
-    for (const job of orderJobs) first.push({ job, run: await runJob(server!.app, token, job.id) });
+    for (const job of orderJobs) first.push({ job, run: await runJobById(server!.app, token, job.id) });
     for (const { job, run } of first) {
       expect(run.status, `order run of channel ${job.channel_id}`).toBe("Succeeded");
       expect(
@@ -219,7 +171,7 @@ describe("sales channels beside the shop", () => {
       ).toBeGreaterThan(0);
     }
     for (const job of orderJobs) {
-      const again = await runJob(server!.app, token, job.id);
+      const again = await runJobById(server!.app, token, job.id);
       expect(again.counts.written).toBe(0);
     }
     const db = server!.ctx.database.db;
@@ -325,11 +277,11 @@ describe("sales channels beside the shop", () => {
     for (let round = 0; round < 3; round++) {
       // Orders on all three channels at once, while the three stock runs go.
       await Promise.all([
-        ...stockJobs.map((j) => runJob(server!.app, token, j.id)),
+        ...stockJobs.map((j) => runJobById(server!.app, token, j.id)),
         ...skus.flatMap((sku, i) => connectionIds.map((id, c) => order(id, sku, 1 + ((i + c + round) % 2)))),
       ]);
       // The runs after the orders: every channel's offer now counts them.
-      const runs = await Promise.all(stockJobs.map((j) => runJob(server!.app, token, j.id)));
+      const runs = await Promise.all(stockJobs.map((j) => runJobById(server!.app, token, j.id)));
       for (const r of runs) expect(["Succeeded", "PartiallyFailed"]).toContain(r.status);
       const pending = await pendingOrderQuantities(db, companyId, skus);
       const offered = await offeredSum();

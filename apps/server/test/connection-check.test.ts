@@ -19,6 +19,7 @@ import { SANDBOX_SYSTEMS, type SandboxSystem } from "../src/modules/sandbox/regi
 import { createSupportUser } from "../src/modules/support/create-support-user.ts";
 import { mailMessages } from "../src/platform/db/schema.ts";
 import { call, registerAndLogin } from "./harness.ts";
+import { waitForRun } from "./support/job-run.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 const server = listeningServer("connection-check");
@@ -62,13 +63,8 @@ function saidRight(row: {
   return upTo ? row.calls <= row.plannedCalls : row.calls === row.plannedCalls;
 }
 
-async function waitRun(token: string, runId: number) {
-  let run: { status: string } | undefined;
-  for (let i = 0; i < 1200 && (!run || run.status === "Queued" || run.status === "Running"); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    run = (await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token })).body.data;
-  }
-  return run as { status: string } & Record<string, unknown>;
+function waitRun(token: string, runId: number) {
+  return waitForRun(server.app, token, runId);
 }
 
 beforeAll(async () => {

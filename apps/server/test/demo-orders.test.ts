@@ -1,71 +1,36 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
 import { engineSchema } from "@ep/engine";
 import { and, asc, eq, gte, like, lt, notLike } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { createContext, stopServer } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
 import { startDemoCompany } from "../src/modules/demo/demo-company.ts";
 import { HISTORY_ORDER_PREFIX } from "../src/modules/demo/history.ts";
 import { TURKEY_OFFSET_MS, turkishDayStart } from "../src/platform/time/turkey.ts";
-import type { ServerContext } from "../src/server-context.ts";
 import { call, TestClock } from "./harness.ts";
-import { freePort } from "./support/free-port.ts";
-import { freshPostgres } from "./support/fresh-database.ts";
+import { runJobOfType } from "./support/job-run.ts";
+import { type BootedServer, restartableServer } from "./support/listening-server.ts";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const DEMO = { email: "demo@entegrasyonpaneli.com", password: "Demo.Panel2026", orderCheckMs: 200 };
 
-const pg = await freshPostgres();
-const port = await freePort();
-const env = {
-  DATA_DIR: mkdtempSync(join(tmpdir(), "ep-demo-orders-")),
-  PORT: String(port),
-  DEMO: "0",
-  CAPTCHA: "off",
-  LOG_LEVEL: "warn",
-  ...(pg ? { DATABASE_URL: pg.url } : {}),
-};
 // 14:00 in Turkey today: the demo shop's customers have been ordering since the morning.
 const clock = new TestClock();
 clock.advance(turkishDayStart(new Date()).getTime() + 14 * HOUR_MS - Date.now());
 
-type Running = {
-  app: FastifyInstance;
-  ctx: ServerContext;
-  companyId: number;
-  token: string;
-  stop(): Promise<void>;
-};
+const restartable = await restartableServer("demo-orders", { host: "127.0.0.1", clock });
+
+type Running = BootedServer & { companyId: number; token: string };
 
 /** `npm start` with the demo, on the same data directory and database each time. */
 async function boot(): Promise<Running> {
-  const config = loadConfig(env);
-  const sink = new Writable({ write: (_c, _e, done) => done() });
-  const ctx = await createContext(config, { clock, logDestination: sink, scheduler: false });
-  const app = await buildApp(ctx);
-  await app.listen({ port, host: "127.0.0.1" });
+  const server = await restartable.boot();
+  const { app, ctx } = server;
   const { companyId } = await startDemoCompany(ctx, DEMO);
   const login = await call(app, "POST", "/api/account/login", { body: DEMO, ip: "10.41.0.1" });
-  return { app, ctx, companyId, token: login.body.data.token, stop: () => stopServer(ctx, { app }) };
+  return { ...server, companyId, token: login.body.data.token };
 }
 
 async function runOrders({ app, token }: Running) {
-  const jobs = await call(app, "GET", "/api/Job/type-filter/OrderIntegration", { token });
-  const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, { token });
-  expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  for (;;) {
-    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return runJobOfType(app, token, "OrderIntegration", 600_000);
 }
 
 /** The demo shop's orders of today in the ledger, oldest first. */
@@ -114,7 +79,7 @@ const turkishHour = (at: Date) => new Date(at.getTime() + TURKEY_OFFSET_MS).getU
 let server: Running | undefined;
 afterAll(async () => {
   await server?.stop();
-  await pg?.drop();
+  await restartable.drop();
 });
 
 describe("the demo shop's orders of today", () => {

@@ -1,45 +1,15 @@
 import { engineSchema } from "@ep/engine";
 import { eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
-import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
 import { findConnection, openCredentials } from "../src/modules/connections/repository.ts";
 import { call, registerAndLogin } from "./harness.ts";
+import { runJobOfType } from "./support/job-run.ts";
 import { listeningServer } from "./support/listening-server.ts";
+import { uploadFile } from "./support/upload.ts";
 
 const server = listeningServer("sandbox-jetstok");
-
-async function runJob(app: FastifyInstance, token: string, type: string) {
-  const jobs = await call(app, "GET", `/api/Job/type-filter/${type}`, { token });
-  const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, { token });
-  expect(started.status).toBe(200);
-  let run: { status: string } | undefined;
-  for (let i = 0; i < 1200 && (!run || run.status === "Queued" || run.status === "Running"); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    run = (await call(app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token })).body.data;
-  }
-  return run;
-}
-
-function upload(app: FastifyInstance, token: string, url: string, name: string, content: Buffer) {
-  const boundary = "----ep-jetstok";
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return app.inject({
-    method: "POST",
-    url,
-    payload,
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": `multipart/form-data; boundary=${boundary}`,
-    },
-  });
-}
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 async function sheetRows(xlsx: Buffer): Promise<string[][]> {
   const book = new ExcelJS.Workbook();
@@ -67,8 +37,8 @@ describe("JetStok through its files", () => {
 
     // Before any stock run there is no stock file.
     expect((await call(server.app, "GET", `${files}/stock-file`, { token: a.token })).status).toBe(404);
-    expect((await runJob(server.app, a.token, "StockIntegration"))?.status).toBe("Succeeded");
-    expect((await runJob(server.app, a.token, "PriceIntegration"))?.status).toBe("Succeeded");
+    expect((await runJobOfType(server.app, a.token, "StockIntegration"))?.status).toBe("Succeeded");
+    expect((await runJobOfType(server.app, a.token, "PriceIntegration"))?.status).toBe("Succeeded");
     const stockFile = await server.app.inject({
       method: "GET",
       url: `${files}/stock-file`,
@@ -102,10 +72,17 @@ describe("JetStok through its files", () => {
     expect(exported.statusCode).toBe(200);
     const orderNos = new Set((await sheetRows(exported.rawPayload)).slice(1).map((r) => r[0]));
     const url = `/api/settings/file-import/${shop.id}/orders`;
-    const first = await upload(server.app, a.token, url, "jetstok-siparisler.xlsx", exported.rawPayload);
+    const first = await uploadFile(
+      server,
+      a.token,
+      url,
+      "jetstok-siparisler.xlsx",
+      exported.rawPayload,
+      XLSX,
+    );
     expect(first.statusCode).toBe(200);
     expect(first.json().data).toMatchObject({ status: "imported", rejected: 0, usedForSync: true });
-    expect((await runJob(server.app, a.token, "OrderIntegration"))?.status).toBe("Succeeded");
+    expect((await runJobOfType(server.app, a.token, "OrderIntegration"))?.status).toBe("Succeeded");
     const ledger = () =>
       server.ctx.database.db
         .select({ orderNo: engineSchema.orderLedger.orderNo, state: engineSchema.orderLedger.state })
@@ -116,15 +93,17 @@ describe("JetStok through its files", () => {
     expect(landed.every((o) => o.state === "confirmed")).toBe(true);
 
     // The same file again: kept once, nothing read twice; the orders stay once.
-    const again = await upload(server.app, a.token, url, "kopya.xlsx", exported.rawPayload);
+    const again = await uploadFile(server, a.token, url, "kopya.xlsx", exported.rawPayload, XLSX);
     expect(again.json().data).toMatchObject({ status: "duplicate", importId: first.json().data.importId });
-    expect((await runJob(server.app, a.token, "OrderIntegration"))?.status).toBe("Succeeded");
+    expect((await runJobOfType(server.app, a.token, "OrderIntegration"))?.status).toBe("Succeeded");
     expect(await ledger()).toHaveLength(landed.length);
 
     // Another company cannot see or fill this company's files.
     const b = await registerAndLogin(server.app, { ecommerceType: 7 });
     expect((await call(server.app, "GET", `${files}/stock-file`, { token: b.token })).status).toBe(404);
     expect((await call(server.app, "GET", files, { token: b.token })).status).toBe(404);
-    expect((await upload(server.app, b.token, url, "x.xlsx", exported.rawPayload)).statusCode).toBe(404);
+    expect((await uploadFile(server, b.token, url, "x.xlsx", exported.rawPayload, XLSX)).statusCode).toBe(
+      404,
+    );
   }, 240_000);
 });

@@ -1,69 +1,19 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../src/app.ts";
-import { createContext, stopServer } from "../src/bootstrap.ts";
-import { loadConfig } from "../src/config.ts";
-import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { freePort } from "./support/free-port.ts";
-import { freshPostgres } from "./support/fresh-database.ts";
+import { runJobOfType } from "./support/job-run.ts";
+import { type BootedServer, restartableServer } from "./support/listening-server.ts";
 import { signal } from "./support/signal.ts";
 
-type Running = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
+const restartable = await restartableServer("sandbox");
 
-const pg = await freshPostgres();
-const dataDir = mkdtempSync(join(tmpdir(), "ep-sandbox-"));
-const port = await freePort();
-const env = {
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  DEMO: "0",
-  CAPTCHA: "off",
-  LOG_LEVEL: "warn",
-  ...(pg ? { DATABASE_URL: pg.url } : {}),
-};
-
-/** The real server process's start: context on the same DATA_DIR, app listening on PORT. */
-async function boot(): Promise<Running> {
-  const config = loadConfig(env);
-  const sink = new Writable({ write: (_c, _e, done) => done() });
-  const ctx = await createContext(config, { logDestination: sink, scheduler: false });
-  const app = await buildApp(ctx);
-  await app.listen({ port, host: "0.0.0.0" });
-  return {
-    app,
-    ctx,
-    stop: () => stopServer(ctx, { app }),
-  };
-}
-
-async function runStock(app: FastifyInstance, token: string) {
-  const jobs = await call(app, "GET", "/api/Job/type-filter/StockIntegration", { token });
-  const jobId = jobs.body.data[0].id as number;
-  const started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
-  expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  for (let i = 0; i < 600; i++) {
-    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
-}
-
-let server: Running | undefined;
+let server: BootedServer | undefined;
 // Opening the embedded database on disk (and migrating it) takes a while on a busy machine.
 beforeAll(async () => {
-  server = await boot();
+  server = await restartable.boot();
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
-  await pg?.drop();
+  await restartable.drop();
 });
 
 describe("sandbox systems under /sandbox/{system}", () => {
@@ -86,7 +36,9 @@ describe("sandbox systems under /sandbox/{system}", () => {
     });
     expect(res.body.data.jobsReady).toBe(true);
     const erpUrl = res.body.data.erp.values.apiUrl as string;
-    expect(erpUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/sandbox/mikro/c${companyId}-`));
+    expect(erpUrl).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${restartable.port}/sandbox/mikro/c${companyId}-`),
+    );
   });
 
   it("shows each company only its own logins, and another company's tenant refuses them", async () => {
@@ -119,8 +71,8 @@ describe("sandbox systems under /sandbox/{system}", () => {
 
   it("keeps the saved sandbox connection working after a restart on the same DATA_DIR", async () => {
     await server!.stop();
-    server = await boot();
-    const run = await runStock(server.app, token);
+    server = await restartable.boot();
+    const run = await runJobOfType(server.app, token, "StockIntegration");
     expect(run.status).toBe("Succeeded");
     const overview = await call(server.app, "GET", "/api/settings/connections", { token });
     expect(overview.body.data.erp.isEmulated).toBe(true);
@@ -153,7 +105,7 @@ describe("sandbox systems under /sandbox/{system}", () => {
     released.fire();
     await stopped;
 
-    server = await boot();
+    server = await restartable.boot();
     const res = await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token });
     const run = res.body.data;
     expect(run.status, run.report).toBe("Succeeded");

@@ -1,17 +1,29 @@
 import {
+  createErpConnector,
+  createShopConnector,
   type IkasEmulator,
   type IkasEmulatorOptions,
+  InMemoryRateLimitStore,
   type MikroEmulator,
   type MikroEmulatorOptions,
   startIkasEmulator,
   startMikroEmulator,
 } from "@ep/connectors";
 import type { JobType } from "@ep/contracts";
-import { engineSchema, ensureCompanyJobs, insertRun } from "@ep/engine";
+import {
+  DEFAULT_MAPPINGS,
+  engineSchema,
+  ensureCompanyJobs,
+  type FlowContext,
+  insertRun,
+  RunTally,
+  SyncLedger,
+} from "@ep/engine";
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
-import { saveConnection } from "../../src/modules/connections/repository.ts";
+import { findConnection, saveConnection } from "../../src/modules/connections/repository.ts";
 import { call, registerAndLogin, startTestApp, type TestApp } from "../harness.ts";
+import { waitForRun as waitForAppRun } from "../support/job-run.ts";
 
 export type ConnectedCompany<Erp = MikroEmulator> = {
   token: string;
@@ -112,15 +124,8 @@ export async function runJob(t: TestApp, c: ConnectedCompany<unknown>, type: Job
   return waitForRun(t, c.token, started.body.data.runId as number, timeoutMs);
 }
 
-export async function waitForRun(t: Pick<TestApp, "app">, token: string, runId: number, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call(t.app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    if (Date.now() > until) throw new Error(`run ${runId} still ${run?.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function waitForRun(t: Pick<TestApp, "app">, token: string, runId: number, timeoutMs = 60_000) {
+  return waitForAppRun(t.app, token, runId, timeoutMs);
 }
 
 /**
@@ -170,3 +175,42 @@ export const notificationsLike = (t: TestApp, companyId: number, source: string)
       ),
     )
     .orderBy(engineSchema.notifications.id);
+
+/**
+ * A ProductIntegration run's context around the company's real connectors (Mikro and IKAS, no retries),
+ * creating missing products, on a clock that stands at `now`; `ledger` replaces the shop connection's
+ * own (a watched one). For suites that call the flow directly.
+ */
+export async function productRunContext(
+  t: TestApp,
+  c: ConnectedCompany,
+  now: string,
+  ledger?: (shopConnectionId: number) => SyncLedger,
+): Promise<FlowContext> {
+  const db = t.ctx.database.db;
+  const shopId = (await findConnection(db, c.companyId, "shop"))!.id;
+  const common = {
+    companyId: String(c.companyId),
+    rateLimitStore: new InMemoryRateLimitStore(),
+    retry: { maxRetries: 0 },
+  };
+  return {
+    db,
+    companyId: c.companyId,
+    runId: 0,
+    job: { id: c.jobId("ProductIntegration"), type: "ProductIntegration", name: "Ürün", options: {} },
+    erp: createErpConnector(9, { ...c.erp.credentials }, common),
+    shop: createShopConnector(1, { ...c.shop.credentials }, common),
+    erpConnectionId: 0,
+    shopConnectionId: shopId,
+    ledger: ledger?.(shopId) ?? new SyncLedger(db, shopId, c.companyId),
+    mappings: { ...DEFAULT_MAPPINGS, createMissingProducts: true },
+    onlyKeys: null,
+    trigger: "manual",
+    now: () => new Date(now),
+    tally: new RunTally(),
+    signal: new AbortController().signal,
+    workerId: "test",
+    lockMs: 60_000,
+  };
+}

@@ -3,20 +3,19 @@
  * ledger statements per group, not per product. A group not written (the worker died, the
  * database went away) loses and doubles nothing: the next run finds those products by SKU.
  */
-import { createErpConnector, createShopConnector, InMemoryRateLimitStore } from "@ep/connectors";
-import { DEFAULT_MAPPINGS, FLOWS, type FlowContext, RunTally, SyncLedger } from "@ep/engine";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { findConnection } from "../../src/modules/connections/repository.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany } from "./engine-harness.ts";
+import { FLOWS, SyncLedger } from "@ep/engine";
+import { expect, it } from "vitest";
+import type { TestApp } from "../harness.ts";
+import {
+  type ConnectedCompany,
+  connectedCompany,
+  productRunContext,
+  useEngineTestApp,
+} from "./engine-harness.ts";
 
 let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({ CAPTCHA: "off" });
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
+useEngineTestApp((app) => {
+  t = app;
 });
 
 /** A ledger that counts its product writes, and can refuse them like a database gone away. */
@@ -35,33 +34,12 @@ class WatchedLedger extends SyncLedger {
 
 /** A ProductIntegration context around the company's real connectors, on a clock that stands still. */
 async function productRun(c: ConnectedCompany, ledger?: WatchedLedger) {
-  const shopId = (await findConnection(t.ctx.database.db, c.companyId, "shop"))!.id;
-  const common = {
-    companyId: String(c.companyId),
-    rateLimitStore: new InMemoryRateLimitStore(),
-    retry: { maxRetries: 0 },
-  };
-  const watched = ledger ?? new WatchedLedger(t.ctx.database.db, shopId, c.companyId);
-  const ctx: FlowContext = {
-    db: t.ctx.database.db,
-    companyId: c.companyId,
-    runId: 0,
-    job: { id: c.jobId("ProductIntegration"), type: "ProductIntegration", name: "Ürün", options: {} },
-    erp: createErpConnector(9, { ...c.erp.credentials }, common),
-    shop: createShopConnector(1, { ...c.shop.credentials }, common),
-    erpConnectionId: 0,
-    shopConnectionId: shopId,
-    ledger: watched,
-    mappings: { ...DEFAULT_MAPPINGS, createMissingProducts: true },
-    onlyKeys: null,
-    trigger: "manual",
-    now: () => new Date("2026-11-27T09:00:00+03:00"),
-    tally: new RunTally(),
-    signal: new AbortController().signal,
-    workerId: "test",
-    lockMs: 60_000,
-  };
-  return { ctx, ledger: watched };
+  let watched = ledger;
+  const ctx = await productRunContext(t, c, "2026-11-27T09:00:00+03:00", (shopId) => {
+    watched ??= new WatchedLedger(t.ctx.database.db, shopId, c.companyId);
+    return watched;
+  });
+  return { ctx, ledger: watched as WatchedLedger };
 }
 
 const shopSkus = (c: ConnectedCompany) => [...c.shop.state.skuIndex.keys()];

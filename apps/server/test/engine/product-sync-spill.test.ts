@@ -6,20 +6,15 @@
  */
 import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { createErpConnector, createShopConnector, InMemoryRateLimitStore } from "@ep/connectors";
+import { FLOWS, GroupSpill, SPILL_DEFAULTS } from "@ep/engine";
+import { describe, expect, it } from "vitest";
+import type { TestApp } from "../harness.ts";
 import {
-  DEFAULT_MAPPINGS,
-  FLOWS,
-  type FlowContext,
-  GroupSpill,
-  RunTally,
-  SPILL_DEFAULTS,
-  SyncLedger,
-} from "@ep/engine";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findConnection } from "../../src/modules/connections/repository.ts";
-import { startTestApp, type TestApp } from "../harness.ts";
-import { type ConnectedCompany, connectedCompany } from "./engine-harness.ts";
+  type ConnectedCompany,
+  connectedCompany,
+  productRunContext,
+  useEngineTestApp,
+} from "./engine-harness.ts";
 
 type Card = { sku: string; group: string; n: number };
 
@@ -89,40 +84,13 @@ describe("GroupSpill", () => {
 
 describe("ProductIntegration over a spilled catalogue", () => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ CAPTCHA: "off" });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
+  useEngineTestApp((app) => {
+    t = app;
   });
 
   async function firstSync(c: ConnectedCompany) {
-    const shopId = (await findConnection(t.ctx.database.db, c.companyId, "shop"))!.id;
-    const common = {
-      companyId: String(c.companyId),
-      rateLimitStore: new InMemoryRateLimitStore(),
-      retry: { maxRetries: 0 },
-    };
-    const ledger = new SyncLedger(t.ctx.database.db, shopId, c.companyId);
-    const ctx: FlowContext = {
-      db: t.ctx.database.db,
-      companyId: c.companyId,
-      runId: 0,
-      job: { id: c.jobId("ProductIntegration"), type: "ProductIntegration", name: "Ürün", options: {} },
-      erp: createErpConnector(9, { ...c.erp.credentials }, common),
-      shop: createShopConnector(1, { ...c.shop.credentials }, common),
-      erpConnectionId: 0,
-      shopConnectionId: shopId,
-      ledger,
-      mappings: { ...DEFAULT_MAPPINGS, createMissingProducts: true },
-      onlyKeys: null,
-      trigger: "manual",
-      now: () => new Date("2026-11-28T09:00:00+03:00"),
-      tally: new RunTally(),
-      signal: new AbortController().signal,
-      workerId: "test",
-      lockMs: 60_000,
-    };
+    const ctx = await productRunContext(t, c, "2026-11-28T09:00:00+03:00");
+    const ledger = ctx.ledger;
     await FLOWS.ProductIntegration(ctx);
     const shopModels = [...c.shop.state.products.values()]
       .map((p) => JSON.stringify([...p.variants.map((v) => v.sku ?? "")].sort()))

@@ -19,59 +19,61 @@ afterAll(async () => {
 const { rateLimitWindows } = engineSchema;
 const WINDOW = 10_000;
 const T0 = 1_800_000_000_000;
+/** One unit of `key`'s window of `limit`, at `now`, held `holdMs` when given. */
+const takeOne = (store: PgRateLimitStore, key: string, limit: number, now: number, holdMs?: number) =>
+  store.take({ key, cost: 1, limit, windowMs: WINDOW, now, holdMs });
 
 describe("the database rate limiter", () => {
   it("counts a request from the moment it is answered, not from when it was sent", async () => {
     const store = new PgRateLimitStore(t.ctx.database.db);
     const key = "rl-test:held";
-    const sent = await store.take(key, 1, 1, WINDOW, T0, 30_000);
+    const sent = await takeOne(store, key, 1, T0, 30_000);
     expect(sent.allowed).toBe(true);
     expect(sent.ticket).toBeDefined();
     // While in flight the place stays taken, whatever the window says.
-    const during = await store.take(key, 1, 1, WINDOW, T0 + WINDOW + 5_000, 30_000);
+    const during = await takeOne(store, key, 1, T0 + WINDOW + 5_000, 30_000);
     expect(during.allowed).toBe(false);
     // Answered 2 s after it left: the place frees a whole window after the answer.
     await store.settle(key, sent.ticket as string, T0 + 2_000);
-    const early = await store.take(key, 1, 1, WINDOW, T0 + 2_000 + WINDOW - 500, 30_000);
+    const early = await takeOne(store, key, 1, T0 + 2_000 + WINDOW - 500, 30_000);
     expect(early.allowed).toBe(false);
     expect(early.retryAfterMs).toBeGreaterThan(0);
     expect(early.retryAfterMs).toBeLessThanOrEqual(600);
-    const after = await store.take(key, 1, 1, WINDOW, T0 + 2_000 + WINDOW + 50, 30_000);
+    const after = await takeOne(store, key, 1, T0 + 2_000 + WINDOW + 50, 30_000);
     expect(after.allowed).toBe(true);
   });
 
   it("frees a held place that is never settled (a worker died) once its hold and a window have passed", async () => {
     const store = new PgRateLimitStore(t.ctx.database.db);
     const key = "rl-test:lost";
-    expect((await store.take(key, 1, 1, WINDOW, T0, 5_000)).allowed).toBe(true);
-    expect((await store.take(key, 1, 1, WINDOW, T0 + 5_000 + WINDOW - 200)).allowed).toBe(false);
-    expect((await store.take(key, 1, 1, WINDOW, T0 + 5_000 + WINDOW + 50)).allowed).toBe(true);
+    expect((await takeOne(store, key, 1, T0, 5_000)).allowed).toBe(true);
+    expect((await takeOne(store, key, 1, T0 + 5_000 + WINDOW - 200)).allowed).toBe(false);
+    expect((await takeOne(store, key, 1, T0 + 5_000 + WINDOW + 50)).allowed).toBe(true);
   });
 
   it("keeps only the stamps inside the window, and refuses once the window is full, with when to look again", async () => {
     const store = new PgRateLimitStore(t.ctx.database.db);
     const key = "rl-test:pruned";
     // One request per window for 20 windows: each is let through, and the old stamps are dropped.
-    for (let i = 0; i < 20; i++)
-      expect((await store.take(key, 1, 3, WINDOW, T0 + i * WINDOW)).allowed).toBe(true);
+    for (let i = 0; i < 20; i++) expect((await takeOne(store, key, 3, T0 + i * WINDOW)).allowed).toBe(true);
     const stampsOf = async () =>
       (await t.ctx.database.db.select().from(rateLimitWindows).where(eq(rateLimitWindows.key, key)))[0]
         ?.stamps;
     expect(await stampsOf()).toEqual([T0 + 19 * WINDOW]);
     // Two more fill the window; the fourth waits until the first of the three leaves it.
     const at = T0 + 19 * WINDOW;
-    expect((await store.take(key, 1, 3, WINDOW, at + 100)).allowed).toBe(true);
-    expect((await store.take(key, 1, 3, WINDOW, at + 200)).allowed).toBe(true);
-    const refused = await store.take(key, 1, 3, WINDOW, at + 300);
+    expect((await takeOne(store, key, 3, at + 100)).allowed).toBe(true);
+    expect((await takeOne(store, key, 3, at + 200)).allowed).toBe(true);
+    const refused = await takeOne(store, key, 3, at + 300);
     expect(refused).toMatchObject({ allowed: false, retryAfterMs: WINDOW - 300 + 1 });
     expect(await stampsOf()).toEqual([at, at + 100, at + 200]);
     // A block (a 429's Retry-After) refuses until it ends.
     await store.blockUntil(key, at + 2 * WINDOW);
-    expect(await store.take(key, 1, 3, WINDOW, at + WINDOW + 500)).toMatchObject({
+    expect(await takeOne(store, key, 3, at + WINDOW + 500)).toMatchObject({
       allowed: false,
       retryAfterMs: WINDOW - 500,
     });
-    expect((await store.take(key, 1, 3, WINDOW, at + 2 * WINDOW)).allowed).toBe(true);
+    expect((await takeOne(store, key, 3, at + 2 * WINDOW)).allowed).toBe(true);
   });
 
   it("a limiter on it settles each request: two limiters on one key never have more than the limit out", async () => {

@@ -5,6 +5,7 @@ import { findConnection } from "../../src/modules/connections/repository.ts";
 import { einvoices } from "../../src/modules/invoices/schema.ts";
 import { companies } from "../../src/platform/db/schema.ts";
 import { call, registerAndLogin } from "../harness.ts";
+import { runJobOfType } from "../support/job-run.ts";
 import { listeningServer } from "../support/listening-server.ts";
 import { makeOrders, putOrdersInLedger } from "./invoice-support.ts";
 
@@ -13,17 +14,8 @@ const server = listeningServer("einvoice-service");
 type Json = Record<string, any>;
 
 /** Runs a company's job of that type through the job API and waits for its end. */
-async function runJob(token: string, type: string) {
-  const jobs = await call(server.app, "GET", `/api/Job/type-filter/${type}`, { token });
-  const started = await call(server.app, "POST", `/api/Job/run-job?jobId=${jobs.body.data[0].id}`, { token });
-  expect(started.status).toBe(200);
-  let run: Json | undefined;
-  for (let i = 0; i < 600 && (!run || run.status === "Queued" || run.status === "Running"); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    run = (await call(server.app, "GET", `/api/JobHistory/report/${started.body.data.runId}`, { token })).body
-      .data;
-  }
-  return run!;
+function runJob(token: string, type: string) {
+  return runJobOfType(server.app, token, type);
 }
 
 /** A Mikro + IKAS company on the sandboxes, its seller settings filled in (web address included). */

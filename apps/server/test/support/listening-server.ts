@@ -6,9 +6,10 @@ import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.ts";
-import { createContext, stopServer } from "../../src/bootstrap.ts";
+import { type BootOptions, createContext, stopServer } from "../../src/bootstrap.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { ServerContext } from "../../src/server-context.ts";
+import { freePort } from "./free-port.ts";
 import { freshPostgres } from "./fresh-database.ts";
 
 /**
@@ -60,4 +61,43 @@ export function listeningServer(name: string, options: { host?: string } = {}) {
     await pg?.drop();
   });
   return server;
+}
+
+/** One start of a restartable server: its app, context and stop. */
+export type BootedServer = { app: FastifyInstance; ctx: ServerContext; stop(): Promise<void> };
+
+/**
+ * A server a suite stops and starts again (a restart test): each `boot()` is the real process's start
+ * on the same data directory, database and port. `drop()` removes the fresh PostgreSQL database, if any.
+ */
+export async function restartableServer(
+  name: string,
+  options: { host?: string; clock?: BootOptions["clock"] } = {},
+) {
+  const pg = await freshPostgres();
+  const port = await freePort();
+  const env = {
+    DATA_DIR: mkdtempSync(join(tmpdir(), `ep-${name}-`)),
+    PORT: String(port),
+    DEMO: "0",
+    CAPTCHA: "off",
+    LOG_LEVEL: "warn",
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+  };
+  return {
+    port,
+    async boot(): Promise<BootedServer> {
+      const ctx = await createContext(loadConfig(env), {
+        clock: options.clock,
+        logDestination: new Writable({ write: (_c, _e, d) => d() }),
+        scheduler: false,
+      });
+      const app = await buildApp(ctx);
+      await app.listen({ port, host: options.host ?? "0.0.0.0" });
+      return { app, ctx, stop: () => stopServer(ctx, { app }) };
+    },
+    drop: async () => {
+      await pg?.drop();
+    },
+  };
 }

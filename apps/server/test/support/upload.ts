@@ -2,7 +2,7 @@ import type { TestApp } from "../harness.ts";
 
 /** A signed-in multipart upload of one file (field `file`), as the panel's file inputs send it. */
 export function uploadFile(
-  t: TestApp,
+  t: Pick<TestApp, "app">,
   token: string,
   url: string,
   name: string,

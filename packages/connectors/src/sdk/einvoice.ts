@@ -150,6 +150,19 @@ export interface EInvoiceProvider {
 export type EInvoiceProviderFactory = (credentials: Credentials, ctx: ConnectorContext) => EInvoiceProvider;
 
 /**
+ * A send's answer that does not name the ETTN we sent: the document may be stored under another id, so
+ * the outcome is unknown (`maybeApplied`) and `sendOnce` looks ours up before sending again.
+ */
+export function ettnNotNamed(system: string, operation: string, ettn: string): ConnectorError {
+  return new ConnectorError(`${system} ${operation}: the answer does not name ETTN ${ettn}`, {
+    reason: "bad_response",
+    system,
+    operation,
+    maybeApplied: true,
+  });
+}
+
+/**
  * Send a document exactly once. A send whose answer never came (timeout, connection cut, 5xx) may have
  * been stored: the ETTN is looked up before anything is sent again, and only a provider that does not
  * know it gets the document again (`attempts` sends at most).

@@ -12,6 +12,16 @@ export interface RateLimitDecision {
   ticket?: string;
 }
 
+/** What one `take` asks of a store. */
+export interface RateLimitTake {
+  key: string;
+  cost: number;
+  limit: number;
+  windowMs: number;
+  now: number;
+  holdMs?: number;
+}
+
 export interface RateLimitStore {
   /**
    * Atomically try to take `cost` units from the sliding window of `key` whose capacity is `limit`: a unit
@@ -20,14 +30,7 @@ export interface RateLimitStore {
    * in flight counts until it is answered) and a ticket is returned; `settle` then re-stamps them with
    * the answer time.
    */
-  take(
-    key: string,
-    cost: number,
-    limit: number,
-    windowMs: number,
-    now: number,
-    holdMs?: number,
-  ): Promise<RateLimitDecision>;
+  take(request: RateLimitTake): Promise<RateLimitDecision>;
   /** Re-stamp the units of `ticket` with `at` (the time the request was answered). */
   settle?(key: string, ticket: string, at: number): Promise<void>;
   /**
@@ -35,6 +38,22 @@ export interface RateLimitStore {
    * Optional for stores that cannot do it.
    */
   blockUntil?(key: string, until: number): Promise<void>;
+}
+
+/**
+ * A refused take: when to look again, from the stamps inside the window. The stamp that must leave the
+ * window before `cost` units fit decides; held stamps lie in the future (so the stamps are not in order),
+ * and one still held frees a window after its answer at the earliest: look again then, not after its
+ * whole hold.
+ */
+export function refusal(
+  stamps: readonly number[],
+  { cost, limit, windowMs, now }: RateLimitTake,
+): RateLimitDecision {
+  const times = [...stamps].sort((x, y) => x - y);
+  const idx = Math.min(stamps.length + cost - limit - 1, times.length - 1);
+  const oldest = Math.min(times[Math.max(0, idx)] ?? now, now);
+  return { allowed: false, retryAfterMs: Math.max(1, oldest + windowMs - now + 1) };
 }
 
 interface Stamp {
@@ -51,14 +70,8 @@ export class InMemoryRateLimitStore implements RateLimitStore {
   private readonly blocks = new Map<string, number>();
   private seq = 0;
 
-  async take(
-    key: string,
-    cost: number,
-    limit: number,
-    windowMs: number,
-    now: number,
-    holdMs?: number,
-  ): Promise<RateLimitDecision> {
+  async take(request: RateLimitTake): Promise<RateLimitDecision> {
+    const { key, cost, limit, windowMs, now, holdMs } = request;
     const blocked = this.blocks.get(key);
     if (blocked !== undefined && blocked > now) return { allowed: false, retryAfterMs: blocked - now };
     const from = now - windowMs;
@@ -69,12 +82,10 @@ export class InMemoryRateLimitStore implements RateLimitStore {
       for (let i = 0; i < cost; i++) log.push({ t: now + (holdMs ?? 0), ticket });
       return { allowed: true, retryAfterMs: 0, ticket };
     }
-    // The stamp that must leave the window before `cost` units fit. One still held (in flight) frees a
-    // window after its answer at the earliest: look again then, not after its whole hold.
-    const times = log.map((s) => s.t).sort((x, y) => x - y);
-    const idx = Math.min(log.length + cost - limit - 1, times.length - 1);
-    const oldest = Math.min(times[Math.max(0, idx)] ?? now, now);
-    return { allowed: false, retryAfterMs: Math.max(1, oldest + windowMs - now + 1) };
+    return refusal(
+      log.map((s) => s.t),
+      request,
+    );
   }
 
   async settle(key: string, ticket: string, at: number): Promise<void> {
@@ -175,14 +186,14 @@ export class RateLimiter {
     // A pace of our own is never held: the place is taken at the send, whatever the caller asks.
     const holdMs = this.budget.ownPace ? undefined : requestedHoldMs;
     for (;;) {
-      const d = await this.store.take(
-        this.key,
+      const d = await this.store.take({
+        key: this.key,
         cost,
-        this.budget.requests,
-        this.windowMs(holdMs !== undefined),
-        this.now(),
+        limit: this.budget.requests,
+        windowMs: this.windowMs(holdMs !== undefined),
+        now: this.now(),
         holdMs,
-      );
+      });
       if (d.allowed) return d.ticket;
       const wait = Math.min(d.retryAfterMs, 30_000);
       this.waitedMs += wait;

@@ -55,12 +55,13 @@ function client(steps: FetchStep[], extra: Partial<ConstructorParameters<typeof 
 describe("rate limiter", () => {
   it("allows at most `limit` units in any sliding window and says how long to wait", async () => {
     const s = new InMemoryRateLimitStore();
-    for (let i = 0; i < 3; i++) expect((await s.take("k", 1, 3, 1000, i)).allowed).toBe(true);
-    const d = await s.take("k", 1, 3, 1000, 500);
+    for (let i = 0; i < 3; i++)
+      expect((await s.take({ key: "k", cost: 1, limit: 3, windowMs: 1000, now: i })).allowed).toBe(true);
+    const d = await s.take({ key: "k", cost: 1, limit: 3, windowMs: 1000, now: 500 });
     expect(d.allowed).toBe(false);
     expect(d.retryAfterMs).toBe(501);
-    expect((await s.take("k", 1, 3, 1000, 1001)).allowed).toBe(true);
-    expect((await s.take("other", 1, 3, 1000, 500)).allowed).toBe(true);
+    expect((await s.take({ key: "k", cost: 1, limit: 3, windowMs: 1000, now: 1001 })).allowed).toBe(true);
+    expect((await s.take({ key: "other", cost: 1, limit: 3, windowMs: 1000, now: 500 })).allowed).toBe(true);
   });
 
   it("waits in acquire() and honours a pause shared through the store", async () => {

@@ -7,15 +7,16 @@
  */
 
 import type { ConnectionInfo, ConnectorContext, ConnectorDescriptor, Credentials } from "../sdk/connector";
-import type {
-  EInvoiceDocument,
-  EInvoiceInternetSale,
-  EInvoiceProvider,
-  EInvoiceStatus,
-  EInvoiceStatusInfo,
-  EInvoiceUser,
-  SendInvoiceInput,
-  SentInvoice,
+import {
+  type EInvoiceDocument,
+  type EInvoiceInternetSale,
+  type EInvoiceProvider,
+  type EInvoiceStatus,
+  type EInvoiceStatusInfo,
+  type EInvoiceUser,
+  ettnNotNamed,
+  type SendInvoiceInput,
+  type SentInvoice,
 } from "../sdk/einvoice";
 import { ConnectorError, reasonForHttpStatus } from "../sdk/errors";
 import type { HttpClient, HttpRequest, HttpResponse } from "../sdk/http";
@@ -369,16 +370,7 @@ export class TrendyolEFaturamProvider implements EInvoiceProvider {
     });
     const answer = isObj(res.json) ? res.json : {};
     if (str(answer.invoiceUuid)?.toLowerCase() !== input.ettn.toLowerCase()) {
-      throw new ConnectorError(
-        `trendyol-efaturam ${operation}: the answer does not name ETTN ${input.ettn}`,
-        {
-          reason: "bad_response",
-          system: this.descriptor.system,
-          operation,
-          // It may be stored under another uuid: look ours up before sending again.
-          maybeApplied: true,
-        },
-      );
+      throw ettnNotNamed(this.descriptor.system, operation, input.ettn);
     }
     return {
       ettn: input.ettn,

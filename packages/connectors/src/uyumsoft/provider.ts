@@ -6,14 +6,15 @@
  */
 
 import type { ConnectionInfo, ConnectorContext, ConnectorDescriptor, Credentials } from "../sdk/connector";
-import type {
-  EInvoiceInternetSale,
-  EInvoiceProvider,
-  EInvoiceStatus,
-  EInvoiceStatusInfo,
-  EInvoiceUser,
-  SendInvoiceInput,
-  SentInvoice,
+import {
+  type EInvoiceInternetSale,
+  type EInvoiceProvider,
+  type EInvoiceStatus,
+  type EInvoiceStatusInfo,
+  type EInvoiceUser,
+  ettnNotNamed,
+  type SendInvoiceInput,
+  type SentInvoice,
 } from "../sdk/einvoice";
 import { ConnectorError } from "../sdk/errors";
 import { callOperation, createUyumsoftSession, type UyumsoftSession } from "./client";
@@ -175,13 +176,7 @@ export class UyumsoftProvider implements EInvoiceProvider {
       .map(attrs)
       .find((a) => str(a.Id)?.toLowerCase() === input.ettn.toLowerCase());
     if (!identity) {
-      throw new ConnectorError(`uyumsoft ${operation}: the answer does not name ETTN ${input.ettn}`, {
-        reason: "bad_response",
-        system: this.descriptor.system,
-        operation,
-        // It was probably stored under another id: look it up before sending again.
-        maybeApplied: true,
-      });
+      throw ettnNotNamed(this.descriptor.system, operation, input.ettn);
     }
     return {
       ettn: input.ettn,

@@ -142,3 +142,25 @@ export type AgentFileOutDoneFrame = {
   ok: boolean;
   message: string | null;
 };
+
+/** One on-site agent as the panel lists it (GET /api/agents). */
+export type AgentView = {
+  id: number;
+  machineName: string;
+  version: string;
+  online: boolean;
+  lastSeenAt: string | null;
+  /** For the panel: "Yerel bağlantı aracı çevrimdışı (son görülme: …)" while offline, else null. */
+  statusText: string | null;
+  /** WebSocket ping round trip, when this process holds the agent's socket. */
+  roundTripMs: number | null;
+  /** The version this server offers for download, when the agent runs another one (else null). */
+  newerVersion: string | null;
+  /** The company's connections this agent serves, and whether it is the one carrying their calls now. */
+  serves: { kind: "erp" | "shop"; active: boolean }[];
+  /** The agent is installing a new version now (panel: "Güncelleniyor"). */
+  updating: boolean;
+  /** The hours (agent's local clock) it may update in: [from, to), from = to: any hour. */
+  updateWindow: { from: number; to: number };
+  createdAt: string;
+};

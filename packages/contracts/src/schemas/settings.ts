@@ -489,3 +489,14 @@ export const fileExchangeOverviewSchema = z.object({
   stockFile: z.object({ updatedAt: z.string(), rows: z.number().int() }).nullable().optional(),
 });
 export type FileExchangeOverview = z.infer<typeof fileExchangeOverviewSchema>;
+
+/** The shop connection's order webhooks (GET /api/webhooks/status). */
+export interface WebhookStatus {
+  /** The shop system publishes order webhooks we can register and verify. */
+  supported: boolean;
+  registered: boolean;
+  registeredAt: string | null;
+  lastDeliveryAt: string | null;
+  topics: string[];
+  lastError: string | null;
+}

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { companyOrder, saleHeader, sampleOrder, seller } from "../testing/fixtures.ts";
+import { visibleText as visible } from "../testing/html-text.ts";
 import { buildUblInvoice, VAT_EXEMPTION_351 } from "../ubl.ts";
 import { gibUblTrPackage } from "../validation/gib-package.ts";
 import { renderInvoiceHtml } from "./html.ts";
@@ -18,21 +19,6 @@ import { renderInvoiceHtml } from "./html.ts";
 const run = promisify(execFile);
 const saxon = () => process.env.SAXON_JAR ?? "/usr/share/java/Saxon-HE.jar";
 
-/** The text a reader sees, cell by cell. */
-function visible(html: string): string[] {
-  return html
-    .replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/g, "")
-    .replace(/<[^>]+>/g, "|")
-    .replace(/&#160;|&nbsp;|\u00a0/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .split("|")
-    .map((s) => s.replace(/\s+/g, " ").trim())
-    .filter(Boolean);
-}
 const MONEY = /^-?\d{1,3}(?:\.\d{3})*,\d{2} (?:TL|USD|EUR)$/;
 
 const header = saleHeader;

@@ -1,6 +1,7 @@
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { saleHeader, sampleOrder, seller } from "../testing/fixtures.ts";
+import { visibleText as visible } from "../testing/html-text.ts";
 import { pdfText } from "../testing/pdf-text.ts";
 import { buildUblInvoice } from "../ubl.ts";
 import { renderInvoiceHtml } from "./html.ts";
@@ -9,20 +10,6 @@ import { formatDecimal } from "./view.ts";
 
 const header = saleHeader;
 const built = () => buildUblInvoice(sampleOrder(), { ...seller, website: "https://anadolu.example" }, header);
-
-/** The text between tags, in document order, with blanks collapsed (what a reader sees). */
-const visible = (html: string) =>
-  html
-    .replace(/<style>[\s\S]*?<\/style>/g, "")
-    .replace(/<[^>]+>/g, "|")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .split("|")
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 describe("GİB's number format", () => {
   it("groups thousands with '.', decimals with ',', half up, prices up to 8 decimals", () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { invoiceDocument } from "../document.ts";
 import { iadeProfile } from "../returns.ts";
-import { sampleOrder, seller } from "../testing/fixtures.ts";
+import { companyOrder, sampleOrder, seller } from "../testing/fixtures.ts";
 import { buildUblInvoice } from "../ubl.ts";
 import { GibValidator } from "./gib-package.ts";
 import { SchematronValidator, totalsSchematron, validateXsd } from "./validate.ts";
@@ -14,14 +14,7 @@ import { SchematronValidator, totalsSchematron, validateXsd } from "./validate.t
 
 const sale = { number: "WEB2026000000007", issueDate: "2026-11-20" };
 const consumer = sampleOrder();
-const company = sampleOrder({
-  customer: {
-    ...sampleOrder().customer,
-    taxNumber: "9876543210",
-    companyName: "Deniz Gıda Ltd. Şti.",
-    isCompany: true,
-  },
-});
+const company = companyOrder();
 const headers = [
   { order: consumer, profile: "EARSIVFATURA" as const, uuid: "8d0c7a1e-2222-4b3c-8d4e-0123456789ab" },
   { order: company, profile: "TEMELFATURA" as const, uuid: "8d0c7a1e-3333-4b3c-8d4e-0123456789ab" },

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sampleOrder, seller } from "../testing/fixtures.ts";
+import { companyOrder, seller } from "../testing/fixtures.ts";
 import { buildUblInvoice } from "../ubl.ts";
 import {
   groundTruth,
@@ -42,14 +42,7 @@ const header = {
   issueDate: "2026-11-23",
   issueTime: "14:05:00",
 };
-const company = sampleOrder({
-  customer: {
-    ...sampleOrder().customer,
-    taxNumber: "9876543210",
-    companyName: "Deniz Gıda Ltd. Şti.",
-    isCompany: true,
-  },
-});
+const company = companyOrder();
 // Built inside each test, not at import: a mutation tool then knows which tests run the builder.
 const buildGood = () => buildUblInvoice(company, seller, header).xml;
 

@@ -9,11 +9,24 @@ import { JOB_DEFINITIONS } from "./catalog.ts";
  * new ones start shortly, in dependency order (categories, products, then stock and prices).
  */
 export async function ensureCompanyJobs(db: Executor, companyId: number, now: Date): Promise<void> {
+  await insertJobs(db, JOB_DEFINITIONS, { companyId }, now);
+}
+
+/**
+ * Inserts the jobs of `definitions` for `owner` (a company, and a channel's connection), enabled on
+ * their default schedules, first runs staggered by the definitions' order; existing ones are kept.
+ */
+async function insertJobs(
+  db: Executor,
+  definitions: typeof JOB_DEFINITIONS,
+  owner: { companyId: number; connectionId?: number },
+  now: Date,
+): Promise<void> {
   await db
     .insert(jobs)
     .values(
-      JOB_DEFINITIONS.map((d) => ({
-        companyId,
+      definitions.map((d) => ({
+        ...owner,
         type: d.type,
         name: d.name,
         isEnabled: true,
@@ -50,18 +63,6 @@ export async function ensureChannelJobs(
   /** Which jobs; the listing job (ProductIntegration) is given only once a category is mapped. */
   types: readonly JobType[] = CHANNEL_JOB_TYPES,
 ): Promise<void> {
-  await db
-    .insert(jobs)
-    .values(
-      JOB_DEFINITIONS.filter((d) => types.includes(d.type)).map((d) => ({
-        companyId,
-        connectionId,
-        type: d.type,
-        name: d.name,
-        isEnabled: true,
-        schedule: d.defaultSchedule,
-        nextRunAt: new Date(now.getTime() + d.order * 5_000),
-      })),
-    )
-    .onConflictDoNothing();
+  const definitions = JOB_DEFINITIONS.filter((d) => types.includes(d.type));
+  await insertJobs(db, definitions, { companyId, connectionId }, now);
 }

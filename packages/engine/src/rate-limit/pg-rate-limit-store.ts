@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimitStore } from "@ep/connectors";
+import { type RateLimitDecision, type RateLimitStore, type RateLimitTake, refusal } from "@ep/connectors";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db.ts";
 import { rateLimitWindows } from "../store/schema.ts";
@@ -17,14 +17,8 @@ import { rateLimitWindows } from "../store/schema.ts";
 export class PgRateLimitStore implements RateLimitStore {
   constructor(private readonly db: Db) {}
 
-  async take(
-    key: string,
-    cost: number,
-    limit: number,
-    windowMs: number,
-    now: number,
-    holdMs?: number,
-  ): Promise<RateLimitDecision> {
+  async take(request: RateLimitTake): Promise<RateLimitDecision> {
+    const { key, cost, limit, windowMs, now, holdMs } = request;
     // More than the window holds never fits.
     if (cost > limit) return { allowed: false, retryAfterMs: windowMs };
     // A held stamp is its own ticket: unique by a fraction of a millisecond, exact through jsonb.
@@ -55,11 +49,7 @@ export class PgRateLimitStore implements RateLimitStore {
     const stamps = (row?.stamps ?? []).filter((t) => t > cutoff);
     // A place freed (settled, or the window moved) since the statement: look again at once.
     if (stamps.length + cost <= limit) return { allowed: false, retryAfterMs: 1 };
-    // Held stamps lie in the future, so the stamps are not in order: the place that frees first.
-    // A place still held frees a window after its answer at the earliest: look again then.
-    const times = [...stamps].sort((a, b) => a - b);
-    const oldest = Math.min(times[stamps.length + cost - limit - 1] ?? now, now);
-    return { allowed: false, retryAfterMs: Math.max(1, oldest + windowMs - now + 1) };
+    return refusal(stamps, request);
   }
 
   /** The request of `ticket` was answered at `at`: its units count from then on (one statement). */

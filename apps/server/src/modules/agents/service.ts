@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { message } from "@ep/contracts";
+import { type AgentView, message } from "@ep/contracts";
 import { isNewerVersion } from "@ep/contracts/agent-update";
 import { engineSchema } from "@ep/engine";
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
@@ -80,27 +80,6 @@ function newPairingCode(): string {
 }
 
 const normalizeCode = (code: string) => code.trim().toUpperCase().replace(/\s+/g, "");
-
-export type AgentView = {
-  id: number;
-  machineName: string;
-  version: string;
-  online: boolean;
-  lastSeenAt: string | null;
-  /** For the panel: "Yerel bağlantı aracı çevrimdışı (son görülme: …)" while offline, else null. */
-  statusText: string | null;
-  /** WebSocket ping round trip, when this process holds the agent's socket. */
-  roundTripMs: number | null;
-  /** The version this server offers for download, when the agent runs another one (else null). */
-  newerVersion: string | null;
-  /** The company's connections this agent serves, and whether it is the one carrying their calls now. */
-  serves: { kind: ConnectionKind; active: boolean }[];
-  /** The agent is installing a new version now (panel: "Güncelleniyor"). */
-  updating: boolean;
-  /** The hours (agent's local clock) it may update in: [from, to), from = to: any hour. */
-  updateWindow: { from: number; to: number };
-  createdAt: string;
-};
 
 export class AgentService {
   constructor(private readonly ctx: AppContext) {}

@@ -19,6 +19,7 @@ import type { AppContext } from "../../platform/context.ts";
 import { AppError } from "../../platform/http/envelope.ts";
 import { recordActivity } from "../activities/repository.ts";
 import { interactiveConnectorContext } from "../connections/connector-factory.ts";
+import { credentialFieldsOf } from "../connections/credential-fields.ts";
 import {
   type ConnectionRow,
   channelCredentialPersister,
@@ -53,16 +54,7 @@ export class ChannelService {
       system: d.system,
       name: d.name,
       sandbox: sandboxes.has(d.system),
-      fields: d.credentials.map((f) => ({
-        name: f.name,
-        label: f.label,
-        help: f.help ?? null,
-        secret: f.secret,
-        required: f.required,
-        type: f.type ?? (f.secret ? "password" : "text"),
-        default: f.default ?? null,
-        placeholder: f.placeholder ?? null,
-      })),
+      fields: credentialFieldsOf(d),
     }));
   }
 

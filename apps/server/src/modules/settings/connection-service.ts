@@ -30,6 +30,7 @@ import { AgentService, offlineText } from "../agents/service.ts";
 import { ChannelService } from "../channels/service.ts";
 import { ConnectionCheckService } from "../connection-check/service.ts";
 import { connectorFor } from "../connections/connector-factory.ts";
+import { credentialFieldsOf } from "../connections/credential-fields.ts";
 import {
   type ConnectionKind,
   type ConnectionRow,
@@ -85,16 +86,7 @@ function infoOf(d: ConnectorDescriptor, connectionType?: ConnectionType): Connec
     availability: availabilityOf(d),
     limitations: [...new Set([...Object.values(d.unsupported ?? {}), ...(d.notice ? [d.notice] : [])])],
     supportWarning: supportWarningOf(d),
-    fields: d.credentials.map((f) => ({
-      name: f.name,
-      label: f.label,
-      help: f.help ?? null,
-      secret: f.secret,
-      required: f.required,
-      type: f.type ?? (f.secret ? "password" : "text"),
-      default: f.default ?? null,
-      placeholder: f.placeholder ?? null,
-    })),
+    fields: credentialFieldsOf(d),
   };
 }
 

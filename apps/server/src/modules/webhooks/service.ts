@@ -6,6 +6,7 @@ import {
   type WebhookDelivery,
   type WebhookHeaders,
 } from "@ep/connectors";
+import type { WebhookStatus } from "@ep/contracts";
 import { engineSchema, enqueueRun } from "@ep/engine";
 import { and, count, eq, gt, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../../platform/context.ts";
@@ -16,16 +17,6 @@ import type { WithEngine } from "../jobs/engine-host.ts";
 import { webhookDeliveries, webhookEndpoints } from "./schema.ts";
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
-
-export interface WebhookStatus {
-  /** The shop system publishes order webhooks we can register and verify. */
-  supported: boolean;
-  registered: boolean;
-  registeredAt: string | null;
-  lastDeliveryAt: string | null;
-  topics: string[];
-  lastError: string | null;
-}
 
 export type DeliveryOutcome = "unknown" | "unauthorized" | "duplicate" | "throttled" | "accepted";
 

@@ -6,11 +6,12 @@ import {
   PasswordInput,
   type PasswordInputProps,
   SimpleGrid,
+  Stack,
   TextInput,
   type TextInputProps,
 } from "@mantine/core";
 import { IconAlertCircle } from "@tabler/icons-react";
-import type { ReactNode } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { type Control, type FieldValues, type Path, useController } from "react-hook-form";
 import { fieldError } from "@/lib/form-errors";
 import { PasswordStrengthMeter } from "./PasswordStrengthMeter";
@@ -109,6 +110,28 @@ export function FormErrorAlert({ message }: { message: string | null }) {
     <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
       {message}
     </Alert>
+  );
+}
+
+/** A form's frame: its accessible name, the browser's own validation off, and its failure alert on top. */
+export function FormFrame({
+  label,
+  onSubmit,
+  error,
+  children,
+}: {
+  label: string;
+  onSubmit: (event?: FormEvent) => unknown;
+  error: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={label}>
+      <Stack gap="md">
+        <FormErrorAlert message={error} />
+        {children}
+      </Stack>
+    </form>
   );
 }
 

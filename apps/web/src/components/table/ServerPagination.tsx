@@ -1,5 +1,6 @@
 import { Group, Pagination } from "@mantine/core";
 import type { TFunction } from "i18next";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
 /** Names for a pagination's arrow buttons, which show only an icon (axe: button-name). */
@@ -8,11 +9,18 @@ export const paginationControlProps =
     "aria-label": t(`common.pagination.${control}`),
   });
 
-type Props = { totalCount: number; pageSize: number; page: number; onChange: (page: number) => void };
+/** The page a server-paged list shows, and its size: what its query asks for and its pagination moves. */
+export function usePager(pageSize: number) {
+  const [page, setPage] = useState(1);
+  return { page, setPage, pageSize };
+}
+
+export type Pager = ReturnType<typeof usePager>;
 
 /** Pages of a server-paged list, on the right; nothing when everything fits on one page. */
-export function ServerPagination({ totalCount, pageSize, page, onChange }: Props) {
+export function ServerPagination({ pager, totalCount }: { pager: Pager; totalCount: number }) {
   const { t } = useTranslation();
+  const { page, setPage: onChange, pageSize } = pager;
   if (totalCount <= pageSize) return null;
   return (
     <Group justify="flex-end">

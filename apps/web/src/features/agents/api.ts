@@ -1,25 +1,7 @@
+import type { AgentView } from "@ep/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, request, requestBlob } from "@/lib/api-client";
 import { saveFile } from "@/lib/spreadsheet";
-
-export type AgentDto = {
-  id: number;
-  machineName: string;
-  version: string;
-  online: boolean;
-  lastSeenAt: string | null;
-  statusText: string | null;
-  roundTripMs: number | null;
-  /** The version offered for download when the agent runs another one. */
-  newerVersion: string | null;
-  /** The company's connections it serves; `active`: the one of them carrying the calls now. */
-  serves: { kind: "erp" | "shop"; active: boolean }[];
-  /** The agent is installing a new version now ("Güncelleniyor"). */
-  updating: boolean;
-  /** Hours (agent's clock) it may update itself in: [from, to); from = to: any hour. */
-  updateWindow: { from: number; to: number };
-  createdAt: string;
-};
 
 export type AgentReleaseDto = {
   version: string;
@@ -51,7 +33,7 @@ export function useDownloadAgent() {
 export function useAgents() {
   return useQuery({
     queryKey: agentKeys.list,
-    queryFn: ({ signal }) => api.get<AgentDto[]>("/api/agents", { signal }),
+    queryFn: ({ signal }) => api.get<AgentView[]>("/api/agents", { signal }),
     refetchInterval: 15_000,
   });
 }

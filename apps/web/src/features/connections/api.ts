@@ -22,6 +22,7 @@ import type {
   SettingType,
   SqlPreview,
   SqlQueryName,
+  WebhookStatus,
 } from "@ep/contracts";
 
 /** A mapping ERP's products / stock / prices files, or a file shop's (JetStok's) orders file. */
@@ -209,16 +210,6 @@ export function useConnectionUsage() {
     queryFn: ({ signal }) => api.get<ConnectionUsage[]>("/api/settings/connection-usage", { signal }),
   });
 }
-
-/** The shop connection's webhook state (GET /api/webhooks/status). */
-export type WebhookStatus = {
-  supported: boolean;
-  registered: boolean;
-  registeredAt: string | null;
-  lastDeliveryAt: string | null;
-  topics: string[];
-  lastError: string | null;
-};
 
 export function useWebhookStatus() {
   return useQuery({

@@ -1,14 +1,11 @@
 import { type Company, updateCompanySchema } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { SimpleGrid, Textarea, TextInput } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { FormErrorAlert, PhoneField, SubmitRow } from "@/components/form/fields";
-import { errorMessage } from "@/lib/errors";
-import { applyServerFieldErrors, fieldError } from "@/lib/form-errors";
+import { FormFrame, PhoneField, SubmitRow } from "@/components/form/fields";
+import { useServerForm } from "@/components/form/useServerForm";
+import { fieldError } from "@/lib/form-errors";
 import { ANY_PHONE_MASK } from "@/lib/phone-mask";
 import { useUpdateCompany } from "../api";
 
@@ -27,23 +24,16 @@ const valuesOf = (c: Company): Values => ({
 export function CompanyForm({ company }: { company: Company }) {
   const { t } = useTranslation();
   const update = useUpdateCompany();
-  const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<Values>({
-    resolver: zodResolver(updateCompanySchema),
-    defaultValues: valuesOf(company),
-    mode: "onTouched",
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
+    formError,
+    onSubmit,
+  } = useServerForm<Values>(
+    { resolver: zodResolver(updateCompanySchema), defaultValues: valuesOf(company) },
+    FIELDS,
+    async (values) => {
       const { data } = await update.mutateAsync({
         company_Name: values.company_Name,
         tax_Office: values.tax_Office ?? "",
@@ -52,61 +42,58 @@ export function CompanyForm({ company }: { company: Company }) {
         phone: values.phone ?? "",
         website: values.website ?? "",
       });
-      if (data.company) reset(valuesOf(data.company));
-      notifications.show({ color: "green", message: t("api.companyUpdated", { ns: "shared" }) });
-    } catch (error) {
-      if (!applyServerFieldErrors(error, setError, FIELDS)) setFormError(errorMessage(error));
-    }
-  });
+      return {
+        values: data.company ? valuesOf(data.company) : undefined,
+        message: t("api.companyUpdated", { ns: "shared" }),
+      };
+    },
+  );
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t("company.title")}>
-      <Stack gap="md">
-        <FormErrorAlert message={formError} />
+    <FormFrame label={t("company.title")} onSubmit={onSubmit} error={formError}>
+      <TextInput
+        label={t("company.companyName")}
+        autoComplete="organization"
+        withAsterisk
+        error={fieldError(errors.company_Name)}
+        {...register("company_Name")}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <TextInput
-          label={t("company.companyName")}
-          autoComplete="organization"
-          withAsterisk
-          error={fieldError(errors.company_Name)}
-          {...register("company_Name")}
+          label={t("company.taxOffice")}
+          error={fieldError(errors.tax_Office)}
+          {...register("tax_Office")}
         />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput
-            label={t("company.taxOffice")}
-            error={fieldError(errors.tax_Office)}
-            {...register("tax_Office")}
-          />
-          <TextInput
-            label={t("company.taxNumber")}
-            inputMode="numeric"
-            maxLength={11}
-            error={fieldError(errors.tax_Number)}
-            {...register("tax_Number")}
-          />
-        </SimpleGrid>
-        <Textarea
-          label={t("company.address")}
-          autosize
-          minRows={3}
-          maxRows={6}
-          autoComplete="street-address"
-          error={fieldError(errors.address)}
-          {...register("address")}
-        />
-        <PhoneField control={control} name="phone" label={t("company.phone")} mask={ANY_PHONE_MASK} />
         <TextInput
-          label={t("company.website")}
-          description={t("company.websiteHelp")}
-          inputMode="url"
-          autoComplete="url"
-          placeholder="https://"
-          error={fieldError(errors.website)}
-          {...register("website")}
+          label={t("company.taxNumber")}
+          inputMode="numeric"
+          maxLength={11}
+          error={fieldError(errors.tax_Number)}
+          {...register("tax_Number")}
         />
-        <SubmitRow loading={isSubmitting} disabled={!isDirty}>
-          {t("common.saveChanges")}
-        </SubmitRow>
-      </Stack>
-    </form>
+      </SimpleGrid>
+      <Textarea
+        label={t("company.address")}
+        autosize
+        minRows={3}
+        maxRows={6}
+        autoComplete="street-address"
+        error={fieldError(errors.address)}
+        {...register("address")}
+      />
+      <PhoneField control={control} name="phone" label={t("company.phone")} mask={ANY_PHONE_MASK} />
+      <TextInput
+        label={t("company.website")}
+        description={t("company.websiteHelp")}
+        inputMode="url"
+        autoComplete="url"
+        placeholder="https://"
+        error={fieldError(errors.website)}
+        {...register("website")}
+      />
+      <SubmitRow loading={isSubmitting} disabled={!isDirty}>
+        {t("common.saveChanges")}
+      </SubmitRow>
+    </FormFrame>
   );
 }

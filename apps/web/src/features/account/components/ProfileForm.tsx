@@ -1,14 +1,10 @@
 import { type Account, updateAccountSchema } from "@ep/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Stack, TextInput } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { TextInput } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { FormErrorAlert, NameFields, PhoneField, SubmitRow } from "@/components/form/fields";
-import { errorMessage } from "@/lib/errors";
-import { applyServerFieldErrors } from "@/lib/form-errors";
+import { FormFrame, NameFields, PhoneField, SubmitRow } from "@/components/form/fields";
+import { useServerForm } from "@/components/form/useServerForm";
 import { useUpdateProfile } from "../api";
 
 type Values = z.input<typeof updateAccountSchema>;
@@ -22,52 +18,33 @@ const valuesOf = (account: Account): Values => ({
 export function ProfileForm({ account }: { account: Account }) {
   const { t } = useTranslation();
   const update = useUpdateProfile();
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { isDirty, isSubmitting },
-  } = useForm<Values>({
-    resolver: zodResolver(updateAccountSchema),
-    defaultValues: valuesOf(account),
-    mode: "onTouched",
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
+  const { control, formState, formError, onSubmit } = useServerForm<Values>(
+    { resolver: zodResolver(updateAccountSchema), defaultValues: valuesOf(account) },
+    ["first_Name", "last_Name", "phone"],
+    async (values) => {
       const { data } = await update.mutateAsync(values);
-      reset(valuesOf(data));
-      notifications.show({ color: "green", message: t("api.profileUpdated", { ns: "shared" }) });
-    } catch (error) {
-      if (!applyServerFieldErrors(error, setError, ["first_Name", "last_Name", "phone"]))
-        setFormError(errorMessage(error));
-    }
-  });
+      return { values: valuesOf(data), message: t("api.profileUpdated", { ns: "shared" }) };
+    },
+  );
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t("account.profileSection")}>
-      <Stack gap="md">
-        <FormErrorAlert message={formError} />
-        <NameFields
-          control={control}
-          first={{ name: "first_Name", label: t("account.firstName") }}
-          last={{ name: "last_Name", label: t("account.lastName") }}
-        />
-        <TextInput
-          label={t("account.email")}
-          value={account.companyUser.email}
-          readOnly
-          variant="filled"
-          description={t("account.emailHelp")}
-        />
-        <PhoneField control={control} name="phone" label={t("account.phone")} withAsterisk />
-        <SubmitRow loading={isSubmitting} disabled={!isDirty}>
-          {t("common.saveChanges")}
-        </SubmitRow>
-      </Stack>
-    </form>
+    <FormFrame label={t("account.profileSection")} onSubmit={onSubmit} error={formError}>
+      <NameFields
+        control={control}
+        first={{ name: "first_Name", label: t("account.firstName") }}
+        last={{ name: "last_Name", label: t("account.lastName") }}
+      />
+      <TextInput
+        label={t("account.email")}
+        value={account.companyUser.email}
+        readOnly
+        variant="filled"
+        description={t("account.emailHelp")}
+      />
+      <PhoneField control={control} name="phone" label={t("account.phone")} withAsterisk />
+      <SubmitRow loading={formState.isSubmitting} disabled={!formState.isDirty}>
+        {t("common.saveChanges")}
+      </SubmitRow>
+    </FormFrame>
   );
 }

@@ -1,15 +1,16 @@
+import type { AgentView } from "@ep/contracts";
 import { Badge, Button, Group } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "@/lib/errors";
-import { type AgentDto, useServeConnection } from "../api";
+import { useServeConnection } from "../api";
 
 /**
  * The agents card's "Bağlantı" cell: the connections an agent serves ("ERP · etkin" for the one carrying
  * the calls now, "ERP · yedek" for another machine standing by), and adding it to (or taking it off) the
  * ERP connection, so a second machine can carry on when the first one stops or updates.
  */
-export function AgentServes({ agent }: { agent: AgentDto }) {
+export function AgentServes({ agent }: { agent: AgentView }) {
   const { t } = useTranslation();
   const serve = useServeConnection();
   const servesErp = agent.serves.some((s) => s.kind === "erp");

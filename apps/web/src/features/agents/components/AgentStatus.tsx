@@ -1,7 +1,8 @@
+import type { AgentView } from "@ep/contracts";
 import { Badge, Group, Select, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "@/lib/format";
-import { type AgentDto, useAgents } from "../api";
+import { useAgents } from "../api";
 
 /**
  * The on-site agent a connection goes through: online/offline, last seen, version, machine and round
@@ -61,8 +62,8 @@ export function AgentPicker({
 }) {
   const { t } = useTranslation();
   const agents = useAgents();
-  const list: AgentDto[] = agents.data ?? [];
-  const label = (a: AgentDto) =>
+  const list: AgentView[] = agents.data ?? [];
+  const label = (a: AgentView) =>
     t("agents.picker.agent", {
       machine: a.machineName || `#${a.id}`,
       state: a.online ? t("agents.card.online") : t("agents.card.offline"),

@@ -1,3 +1,4 @@
+import type { AgentView } from "@ep/contracts";
 import {
   Alert,
   Badge,
@@ -22,7 +23,6 @@ import { errorMessage } from "@/lib/errors";
 import { formatDateTime, formatDecimal } from "@/lib/format";
 import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import {
-  type AgentDto,
   type AgentReleaseDto,
   useAgentDownloads,
   useAgents,
@@ -99,7 +99,7 @@ const HOURS = Array.from({ length: 24 }, (_, h) => ({
 }));
 
 /** The hours an agent may update itself in (from – to, the agent's clock), saved as soon as one changes. */
-function UpdateWindow({ agent }: { agent: AgentDto }) {
+function UpdateWindow({ agent }: { agent: AgentView }) {
   const { t } = useTranslation();
   const save = useSetUpdateWindow();
   const onChange = async (part: "from" | "to", value: string | null) => {

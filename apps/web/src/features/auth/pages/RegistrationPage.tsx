@@ -15,7 +15,7 @@ import { Link } from "react-router";
 import type { z } from "zod";
 import {
   EmailField,
-  FormErrorAlert,
+  FormFrame,
   NameFields,
   NewPasswordField,
   PhoneField,
@@ -179,90 +179,87 @@ export default function RegistrationPage() {
         </Anchor>
       </FormHeading>
 
-      <form onSubmit={onSubmit} noValidate aria-label={t("auth.register.title")}>
-        <Stack gap="md">
-          <FormErrorAlert message={formStatus} />
-          <TextField
-            control={control}
-            name="company_Name"
-            label={t("auth.register.companyName")}
-            autoComplete="organization"
-            withAsterisk
-          />
-          <EmailField control={control} name="email" label={t("auth.register.email")} />
-          <NewPasswordField control={control} name="password" label={t("auth.register.password")} />
-          <NameFields
-            control={control}
-            first={{ name: "first_Name", label: t("auth.register.firstName") }}
-            last={{ name: "last_Name", label: t("auth.register.lastName") }}
-          />
-          <PhoneField control={control} name="phone" label={t("auth.register.phone")} withAsterisk />
-          <Controller
-            control={control}
-            name="erpType"
-            render={({ field }) => (
-              <Select
-                label={t("auth.register.erpType")}
-                placeholder={t("auth.register.erpTypePlaceholder")}
-                data={erpOptions}
-                searchable
-                withAsterisk
-                maxDropdownHeight={280}
-                error={fieldError(errors.erpType)}
-                value={field.value === undefined ? null : String(field.value)}
-                onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
-                onBlur={field.onBlur}
-                name={field.name}
-                ref={field.ref}
-                data-testid="erp-select"
-              />
-            )}
-          />
-          <AvailabilityHelp type={erpType} availability={config.data?.systems.erp} />
-          <Controller
-            control={control}
-            name="ecommerceType"
-            render={({ field }) => (
-              <Select
-                label={t("auth.register.ecommerceType")}
-                placeholder={t("auth.register.ecommerceTypePlaceholder")}
-                data={ecommerceOptions}
-                withAsterisk
-                error={fieldError(errors.ecommerceType)}
-                value={field.value === undefined ? null : String(field.value)}
-                onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
-                onBlur={field.onBlur}
-                name={field.name}
-                ref={field.ref}
-                data-testid="ecommerce-select"
-              />
-            )}
-          />
-          <AvailabilityHelp type={ecommerceType} availability={config.data?.systems.ecommerce} />
-          {needsCaptcha && <CaptchaField ref={captcha} onChange={setCaptchaPayload} />}
-          <Stack gap="sm" mt="xs">
-            <Button
-              type="submit"
-              size="md"
-              fullWidth
-              loading={isSubmitting}
-              // Spec section 5: disabled while the form is invalid, from the first render on.
-              disabled={!isValid && !isSubmitting}
-              aria-describedby={isValid ? undefined : "registration-incomplete"}
-            >
-              {t("auth.register.submit")}
-            </Button>
-            {!isValid && (
-              <Text id="registration-incomplete" size="xs" c="dimmed" ta="center">
-                {t("auth.register.incomplete")}
-              </Text>
-            )}
-            <Button component={Link} to="/account/login" variant="light" color="gray" size="md" fullWidth>
-              {t("auth.register.backToLogin")}
-            </Button>
-          </Stack>
+      <FormFrame label={t("auth.register.title")} onSubmit={onSubmit} error={formStatus}>
+        <TextField
+          control={control}
+          name="company_Name"
+          label={t("auth.register.companyName")}
+          autoComplete="organization"
+          withAsterisk
+        />
+        <EmailField control={control} name="email" label={t("auth.register.email")} />
+        <NewPasswordField control={control} name="password" label={t("auth.register.password")} />
+        <NameFields
+          control={control}
+          first={{ name: "first_Name", label: t("auth.register.firstName") }}
+          last={{ name: "last_Name", label: t("auth.register.lastName") }}
+        />
+        <PhoneField control={control} name="phone" label={t("auth.register.phone")} withAsterisk />
+        <Controller
+          control={control}
+          name="erpType"
+          render={({ field }) => (
+            <Select
+              label={t("auth.register.erpType")}
+              placeholder={t("auth.register.erpTypePlaceholder")}
+              data={erpOptions}
+              searchable
+              withAsterisk
+              maxDropdownHeight={280}
+              error={fieldError(errors.erpType)}
+              value={field.value === undefined ? null : String(field.value)}
+              onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
+              onBlur={field.onBlur}
+              name={field.name}
+              ref={field.ref}
+              data-testid="erp-select"
+            />
+          )}
+        />
+        <AvailabilityHelp type={erpType} availability={config.data?.systems.erp} />
+        <Controller
+          control={control}
+          name="ecommerceType"
+          render={({ field }) => (
+            <Select
+              label={t("auth.register.ecommerceType")}
+              placeholder={t("auth.register.ecommerceTypePlaceholder")}
+              data={ecommerceOptions}
+              withAsterisk
+              error={fieldError(errors.ecommerceType)}
+              value={field.value === undefined ? null : String(field.value)}
+              onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
+              onBlur={field.onBlur}
+              name={field.name}
+              ref={field.ref}
+              data-testid="ecommerce-select"
+            />
+          )}
+        />
+        <AvailabilityHelp type={ecommerceType} availability={config.data?.systems.ecommerce} />
+        {needsCaptcha && <CaptchaField ref={captcha} onChange={setCaptchaPayload} />}
+        <Stack gap="sm" mt="xs">
+          <Button
+            type="submit"
+            size="md"
+            fullWidth
+            loading={isSubmitting}
+            // Spec section 5: disabled while the form is invalid, from the first render on.
+            disabled={!isValid && !isSubmitting}
+            aria-describedby={isValid ? undefined : "registration-incomplete"}
+          >
+            {t("auth.register.submit")}
+          </Button>
+          {!isValid && (
+            <Text id="registration-incomplete" size="xs" c="dimmed" ta="center">
+              {t("auth.register.incomplete")}
+            </Text>
+          )}
+          <Button component={Link} to="/account/login" variant="light" color="gray" size="md" fullWidth>
+            {t("auth.register.backToLogin")}
+          </Button>
         </Stack>
-      </form>
+      </FormFrame>
 
       <Modal
         opened={dialog !== null}

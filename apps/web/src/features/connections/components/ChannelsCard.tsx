@@ -1,15 +1,15 @@
 import type { ChannelDto } from "@ep/contracts";
-import { Badge, Button, Card, Divider, Group, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { IconBuildingStore, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
+import { SectionCard } from "@/features/account/components/SectionCard";
 import { useChannels } from "@/features/integration/api";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
-import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import { useRemoveChannel, useRetestChannel } from "../channels-api";
 import { AddChannelModal } from "./AddChannelModal";
 import { ChannelSettingsModal } from "./ChannelSettingsModal";
@@ -33,21 +33,11 @@ export function ChannelsCard() {
   const [adding, setAdding] = useState(false);
   const title = t("connections.channels.title");
   return (
-    <Card
-      component="section"
-      aria-label={title}
-      data-testid="channels-card"
-      id="channels"
-      style={HASH_TARGET}
-    >
-      <Card.Section px="lg" py="md">
-        <Group justify="space-between">
-          <Group gap="xs">
-            <IconBuildingStore size={20} aria-hidden />
-            <Title order={2} fz="lg" fw={600}>
-              {title}
-            </Title>
-          </Group>
+    <>
+      <SectionCard
+        title={title}
+        icon={<IconBuildingStore size={20} aria-hidden />}
+        aside={
           <Button
             size="xs"
             variant="light"
@@ -56,10 +46,10 @@ export function ChannelsCard() {
           >
             {t("connections.channels.add")}
           </Button>
-        </Group>
-      </Card.Section>
-      <Divider color="gray.2" />
-      <Card.Section p="lg">
+        }
+        anchor="channels"
+        testId="channels-card"
+      >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
             {t("connections.channels.explain")}
@@ -79,13 +69,13 @@ export function ChannelsCard() {
             )}
           </QueryBoundary>
         </Stack>
-      </Card.Section>
+      </SectionCard>
       <AddChannelModal
         opened={adding}
         connected={channels.data?.map((c) => c.system) ?? []}
         onClose={() => setAdding(false)}
       />
-    </Card>
+    </>
   );
 }
 

@@ -1,26 +1,14 @@
 import type { ConnectionField, ConnectionsOverview, ConnectionTest, ConnectionType } from "@ep/contracts";
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Divider,
-  Group,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from "@mantine/core";
+import { Alert, Badge, Button, Group, Select, SimpleGrid, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { IconPlugConnected } from "@tabler/icons-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
+import { SectionCard } from "@/features/account/components/SectionCard";
 import { AgentPicker, AgentStatusLine } from "@/features/agents/components/AgentStatus";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
-import { HASH_TARGET } from "@/lib/scroll-to-hash";
 import { useSandboxSystems, useSaveConnection, useTestConnection } from "../api";
 import { ConnectionUsageLine } from "./ConnectionUsage";
 import { CredentialField, credentialErrorsOf, TestResultAlert } from "./CredentialField";
@@ -149,231 +137,215 @@ export function ConnectionCard({ connectionType, overview }: Props) {
     (s) => s.connectionType === connectionType && s.productType === productType,
   );
   return (
-    <Card
-      component="section"
-      aria-label={title}
-      data-testid={`connection-${connectionType}`}
-      id={`connection-${connectionType}`}
-      style={HASH_TARGET}
-    >
-      <Card.Section px="lg" py="md">
-        <Group justify="space-between">
-          <Group gap="xs">
-            <IconPlugConnected size={20} aria-hidden />
-            <Title order={2} fz="lg" fw={600}>
-              {title}
-            </Title>
-          </Group>
-          <Group gap={6}>
-            {savedHere?.isEmulated && <SandboxBadge />}
-            {savedHere ? (
-              // The server's one status (last test or last runs, whichever is newer), as on the dashboard.
-              <Badge
-                color={STATUS_LOOK[savedHere.status.state].color}
-                variant="light"
-                title={savedHere.status.message}
-                data-testid={`connection-status-${connectionType}`}
-              >
-                {t(STATUS_LOOK[savedHere.status.state].label)}
-              </Badge>
-            ) : (
-              <Badge color="gray" variant="light">
-                {t("connections.apiKeys.statusNotSaved")}
-              </Badge>
-            )}
-          </Group>
+    <SectionCard
+      title={title}
+      icon={<IconPlugConnected size={20} aria-hidden />}
+      aside={
+        <Group gap={6}>
+          {savedHere?.isEmulated && <SandboxBadge />}
+          {savedHere ? (
+            // The server's one status (last test or last runs, whichever is newer), as on the dashboard.
+            <Badge
+              color={STATUS_LOOK[savedHere.status.state].color}
+              variant="light"
+              title={savedHere.status.message}
+              data-testid={`connection-status-${connectionType}`}
+            >
+              {t(STATUS_LOOK[savedHere.status.state].label)}
+            </Badge>
+          ) : (
+            <Badge color="gray" variant="light">
+              {t("connections.apiKeys.statusNotSaved")}
+            </Badge>
+          )}
         </Group>
-      </Card.Section>
-      <Divider color="gray.2" />
-      <Card.Section p="lg">
-        <form onSubmit={onSave} noValidate aria-label={title}>
-          <Stack gap="md">
-            {connectionType === "einvoice" && (
-              <Text size="sm" c="dimmed" data-testid="einvoice-help">
-                {t("connections.apiKeys.einvoiceHelp")}
-              </Text>
-            )}
-            {connectionType === "einvoice" && !saved && overview.invoiceRoute === "erpService" && (
-              <Alert color="blue" variant="light" data-testid="einvoice-via-erp">
-                {t("connections.apiKeys.einvoiceViaErp", { system: overview.erp?.name ?? "" })}
-              </Alert>
-            )}
-            <Select
-              label={t("connections.apiKeys.system")}
-              data={systems.map((s) => ({
-                value: String(s.productType),
-                label: s.implemented ? s.name : `${s.name} ${t("connections.apiKeys.soon")}`,
-              }))}
-              value={String(productType)}
-              onChange={changeSystem}
-              allowDeselect={false}
-              searchable
+      }
+      anchor={`connection-${connectionType}`}
+      testId={`connection-${connectionType}`}
+    >
+      <form onSubmit={onSave} noValidate aria-label={title}>
+        <Stack gap="md">
+          {connectionType === "einvoice" && (
+            <Text size="sm" c="dimmed" data-testid="einvoice-help">
+              {t("connections.apiKeys.einvoiceHelp")}
+            </Text>
+          )}
+          {connectionType === "einvoice" && !saved && overview.invoiceRoute === "erpService" && (
+            <Alert color="blue" variant="light" data-testid="einvoice-via-erp">
+              {t("connections.apiKeys.einvoiceViaErp", { system: overview.erp?.name ?? "" })}
+            </Alert>
+          )}
+          <Select
+            label={t("connections.apiKeys.system")}
+            data={systems.map((s) => ({
+              value: String(s.productType),
+              label: s.implemented ? s.name : `${s.name} ${t("connections.apiKeys.soon")}`,
+            }))}
+            value={String(productType)}
+            onChange={changeSystem}
+            allowDeselect={false}
+            searchable
+          />
+          {system && !system.implemented && (
+            <Alert color="yellow" variant="light" data-testid={`not-ready-${connectionType}`}>
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{t("connections.apiKeys.notImplemented")}</Text>
+                <Button size="xs" variant="light" color="yellow" component={Link} to="/tickets">
+                  {t("connections.apiKeys.myTickets")}
+                </Button>
+              </Stack>
+            </Alert>
+          )}
+          {system?.availability === "mapping" && (
+            <Alert color="teal" variant="light" data-testid={`mapping-note-${connectionType}`}>
+              {t("connections.sqlMapping.availability")}
+            </Alert>
+          )}
+          {system?.availability === "files" && (
+            <FileShopSection
+              connectionId={savedHere && !switching ? savedHere.id : undefined}
+              panelUrl={savedHere?.values.panelUrl || undefined}
             />
-            {system && !system.implemented && (
-              <Alert color="yellow" variant="light" data-testid={`not-ready-${connectionType}`}>
-                <Stack gap="xs" align="flex-start">
-                  <Text size="sm">{t("connections.apiKeys.notImplemented")}</Text>
-                  <Button size="xs" variant="light" color="yellow" component={Link} to="/tickets">
-                    {t("connections.apiKeys.myTickets")}
-                  </Button>
-                </Stack>
-              </Alert>
-            )}
-            {system?.availability === "mapping" && (
-              <Alert color="teal" variant="light" data-testid={`mapping-note-${connectionType}`}>
-                {t("connections.sqlMapping.availability")}
-              </Alert>
-            )}
-            {system?.availability === "files" && (
-              <FileShopSection
-                connectionId={savedHere && !switching ? savedHere.id : undefined}
-                panelUrl={savedHere?.values.panelUrl || undefined}
-              />
-            )}
-            {/* A mapping system's note above already says how it is reached. */}
-            {system?.implemented && system.onPremOnly && system.availability !== "mapping" && (
-              <Text size="sm" c="dimmed">
-                {t("connections.apiKeys.onPrem")}
-              </Text>
-            )}
-            {system?.implemented && system.supportWarning && (
-              <Alert color="red" variant="light" data-testid={`support-ended-${connectionType}`}>
-                {system.supportWarning}
-              </Alert>
-            )}
-            {system?.implemented && (system.limitations?.length ?? 0) > 0 && (
-              <Alert color="yellow" variant="light" data-testid={`limitations-${connectionType}`}>
-                <Stack gap={4}>
-                  <Text size="sm" fw={500}>
-                    {t("connections.apiKeys.limitations")}
+          )}
+          {/* A mapping system's note above already says how it is reached. */}
+          {system?.implemented && system.onPremOnly && system.availability !== "mapping" && (
+            <Text size="sm" c="dimmed">
+              {t("connections.apiKeys.onPrem")}
+            </Text>
+          )}
+          {system?.implemented && system.supportWarning && (
+            <Alert color="red" variant="light" data-testid={`support-ended-${connectionType}`}>
+              {system.supportWarning}
+            </Alert>
+          )}
+          {system?.implemented && (system.limitations?.length ?? 0) > 0 && (
+            <Alert color="yellow" variant="light" data-testid={`limitations-${connectionType}`}>
+              <Stack gap={4}>
+                <Text size="sm" fw={500}>
+                  {t("connections.apiKeys.limitations")}
+                </Text>
+                {system.limitations?.map((line) => (
+                  <Text size="sm" key={line}>
+                    {line}
                   </Text>
-                  {system.limitations?.map((line) => (
-                    <Text size="sm" key={line}>
-                      {line}
-                    </Text>
-                  ))}
-                </Stack>
-              </Alert>
-            )}
-            {viaAgent && system?.implemented && (
-              <AgentPicker
-                value={agentId}
-                onChange={(next) => {
-                  setAgentId(next);
-                  setResult(null);
-                }}
-              />
-            )}
-            {viaAgent && savedHere?.agentId && (
-              <AgentStatusLine agentId={savedHere.agentId} testId="connection-agent-status" />
-            )}
-            {savedHere && <ConnectionUsageLine connectionType={connectionType} />}
-            {savedHere && connectionType === "ecommerce" && <WebhookLine />}
-            {savedHere?.isEmulated && !switching && (
-              <Alert color="violet" variant="light" data-testid={`sandbox-note-${connectionType}`}>
-                <Stack gap="xs" align="flex-start">
-                  <Text size="sm">{t("connections.sandbox.connectedNote")}</Text>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="violet"
-                    onClick={() => {
-                      // The real login kept for this system (empty if none); mappings and settings stay.
-                      const kept = keptFor(productType);
-                      setValues(valuesFor(system?.fields ?? [], kept?.values));
-                      if (kept) setAgentId(kept.agentId);
-                      setSwitching(true);
-                      setResult(null);
-                    }}
-                  >
-                    {t("connections.sandbox.switchToReal")}
-                  </Button>
-                </Stack>
-              </Alert>
-            )}
-            {switching && (
-              <Alert color="blue" variant="light">
-                {t("connections.sandbox.switchHelp")}
-              </Alert>
-            )}
-            {formError && (
-              <Alert color="red" variant="light" role="alert">
-                {formError}
-              </Alert>
-            )}
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              {(system?.fields ?? [])
-                .filter((f) => !(isMapping && f.name === SQL_CONFIG_FIELD))
-                .map((f) => {
-                  const shown = savedHere && !switching ? savedHere : keptFor(productType);
-                  return (
-                    <CredentialField
-                      key={f.name}
-                      field={f}
-                      value={values[f.name] ?? ""}
-                      error={errors[f.name]}
-                      stored={f.secret && !!shown?.secretsSet.includes(f.name)}
-                      onChange={(value) => setValues((v) => ({ ...v, [f.name]: value }))}
-                    />
-                  );
-                })}
-            </SimpleGrid>
-            {isMapping && (
-              <SqlMappingSection
-                value={values[SQL_CONFIG_FIELD] ?? ""}
-                onChange={(value) => setValues((v) => ({ ...v, [SQL_CONFIG_FIELD]: value }))}
-                connectionId={savedHere?.id}
-              />
-            )}
-            {system?.implemented &&
-              hasSandbox &&
-              ((savedHere?.isEmulated && !switching) || showSandbox ? (
-                <SandboxCredentials
-                  connectionType={connectionType}
-                  productType={productType}
-                  labels={labels}
-                />
-              ) : (
-                <Button variant="subtle" size="xs" color="violet" onClick={() => setShowSandbox(true)}>
-                  {t("connections.sandbox.showCredentials")}
-                </Button>
-              ))}
-            {result && <TestResultAlert result={result} testId={`connection-test-${connectionType}`} />}
-            {!result && lastTest && (
-              <Text size="sm" c="dimmed">
-                {t("connections.apiKeys.lastTest", { date: formatDateTime(lastTest.testedAt) })}:{" "}
-                {lastTest.message}
-              </Text>
-            )}
-            {!result && savedHere?.status.source === "run" && (
-              <Text size="sm" c={savedHere.status.state === "failed" ? "red" : "dimmed"}>
-                {savedHere.status.message}
-              </Text>
-            )}
-            {/* A system without a connector has nothing to test or save: no dead buttons. */}
-            {system?.implemented !== false && (
-              <Group justify="flex-end">
+                ))}
+              </Stack>
+            </Alert>
+          )}
+          {viaAgent && system?.implemented && (
+            <AgentPicker
+              value={agentId}
+              onChange={(next) => {
+                setAgentId(next);
+                setResult(null);
+              }}
+            />
+          )}
+          {viaAgent && savedHere?.agentId && (
+            <AgentStatusLine agentId={savedHere.agentId} testId="connection-agent-status" />
+          )}
+          {savedHere && <ConnectionUsageLine connectionType={connectionType} />}
+          {savedHere && connectionType === "ecommerce" && <WebhookLine />}
+          {savedHere?.isEmulated && !switching && (
+            <Alert color="violet" variant="light" data-testid={`sandbox-note-${connectionType}`}>
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{t("connections.sandbox.connectedNote")}</Text>
                 <Button
+                  size="xs"
                   variant="light"
-                  onClick={onTest}
-                  loading={test.isPending}
-                  disabled={!system?.implemented || save.isPending}
+                  color="violet"
+                  onClick={() => {
+                    // The real login kept for this system (empty if none); mappings and settings stay.
+                    const kept = keptFor(productType);
+                    setValues(valuesFor(system?.fields ?? [], kept?.values));
+                    if (kept) setAgentId(kept.agentId);
+                    setSwitching(true);
+                    setResult(null);
+                  }}
                 >
-                  {t("connections.apiKeys.test")}
+                  {t("connections.sandbox.switchToReal")}
                 </Button>
-                <Button
-                  type="submit"
-                  loading={save.isPending}
-                  disabled={!system?.implemented || test.isPending}
-                >
-                  {t("connections.apiKeys.save")}
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        </form>
-      </Card.Section>
-    </Card>
+              </Stack>
+            </Alert>
+          )}
+          {switching && (
+            <Alert color="blue" variant="light">
+              {t("connections.sandbox.switchHelp")}
+            </Alert>
+          )}
+          {formError && (
+            <Alert color="red" variant="light" role="alert">
+              {formError}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            {(system?.fields ?? [])
+              .filter((f) => !(isMapping && f.name === SQL_CONFIG_FIELD))
+              .map((f) => {
+                const shown = savedHere && !switching ? savedHere : keptFor(productType);
+                return (
+                  <CredentialField
+                    key={f.name}
+                    field={f}
+                    value={values[f.name] ?? ""}
+                    error={errors[f.name]}
+                    stored={f.secret && !!shown?.secretsSet.includes(f.name)}
+                    onChange={(value) => setValues((v) => ({ ...v, [f.name]: value }))}
+                  />
+                );
+              })}
+          </SimpleGrid>
+          {isMapping && (
+            <SqlMappingSection
+              value={values[SQL_CONFIG_FIELD] ?? ""}
+              onChange={(value) => setValues((v) => ({ ...v, [SQL_CONFIG_FIELD]: value }))}
+              connectionId={savedHere?.id}
+            />
+          )}
+          {system?.implemented &&
+            hasSandbox &&
+            ((savedHere?.isEmulated && !switching) || showSandbox ? (
+              <SandboxCredentials connectionType={connectionType} productType={productType} labels={labels} />
+            ) : (
+              <Button variant="subtle" size="xs" color="violet" onClick={() => setShowSandbox(true)}>
+                {t("connections.sandbox.showCredentials")}
+              </Button>
+            ))}
+          {result && <TestResultAlert result={result} testId={`connection-test-${connectionType}`} />}
+          {!result && lastTest && (
+            <Text size="sm" c="dimmed">
+              {t("connections.apiKeys.lastTest", { date: formatDateTime(lastTest.testedAt) })}:{" "}
+              {lastTest.message}
+            </Text>
+          )}
+          {!result && savedHere?.status.source === "run" && (
+            <Text size="sm" c={savedHere.status.state === "failed" ? "red" : "dimmed"}>
+              {savedHere.status.message}
+            </Text>
+          )}
+          {/* A system without a connector has nothing to test or save: no dead buttons. */}
+          {system?.implemented !== false && (
+            <Group justify="flex-end">
+              <Button
+                variant="light"
+                onClick={onTest}
+                loading={test.isPending}
+                disabled={!system?.implemented || save.isPending}
+              >
+                {t("connections.apiKeys.test")}
+              </Button>
+              <Button
+                type="submit"
+                loading={save.isPending}
+                disabled={!system?.implemented || test.isPending}
+              >
+                {t("connections.apiKeys.save")}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
+    </SectionCard>
   );
 }
 

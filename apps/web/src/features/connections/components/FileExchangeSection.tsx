@@ -5,7 +5,7 @@ import { type ComponentProps, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/components/feedback/ConfirmDialog";
 import { DataTable } from "@/components/table/DataTable";
-import { ServerPagination } from "@/components/table/ServerPagination";
+import { ServerPagination, usePager } from "@/components/table/ServerPagination";
 import { errorMessage } from "@/lib/errors";
 import { formatDateTime } from "@/lib/format";
 import {
@@ -122,8 +122,8 @@ function UploadResult({
 /** A kept file's per-row results, paged from the server. */
 function RowResults({ connectionId, fileId }: { connectionId: number; fileId: number }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const rows = useFileRows(connectionId, fileId, page, ROWS_PAGE);
+  const pager = usePager(ROWS_PAGE);
+  const rows = useFileRows(connectionId, fileId, pager.page, ROWS_PAGE);
   if (rows.isPending) return <Loader size="xs" aria-label={t("connections.files.loading")} />;
   if (rows.isError)
     return (
@@ -150,7 +150,7 @@ function RowResults({ connectionId, fileId }: { connectionId: number; fileId: nu
           </Table.Tr>
         ))}
       </DataTable>
-      <ServerPagination totalCount={rows.data.total} pageSize={ROWS_PAGE} page={page} onChange={setPage} />
+      <ServerPagination pager={pager} totalCount={rows.data.total} />
     </Stack>
   );
 }

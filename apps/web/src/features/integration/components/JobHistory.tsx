@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { DataTable } from "@/components/table/DataTable";
-import { ServerPagination } from "@/components/table/ServerPagination";
+import { ServerPagination, usePager } from "@/components/table/ServerPagination";
 import { DateRangeFilter, type DayRange, rangeQuery } from "@/features/reports/components/DateRangeFilter";
 import { formatCounts, formatDateTime } from "@/lib/format";
 import { AREA_JOB_TYPES, type Area, type ChannelChoice, useJobHistory } from "../api";
@@ -19,7 +19,8 @@ export function JobHistory({ area, jobs, channel }: { area: Area; jobs: JobDto[]
   const { t } = useTranslation();
   const [types, setTypes] = useState<string[]>([]);
   const [range, setRange] = useState<DayRange>([null, null]);
-  const [page, setPage] = useState(1);
+  const pager = usePager(PAGE_SIZE);
+  const { page, setPage } = pager;
   const [reportId, setReportId] = useState<number | null>(null);
   const filter = {
     jobTypes: types.length > 0 ? types : [...AREA_JOB_TYPES[area]],
@@ -97,12 +98,7 @@ export function JobHistory({ area, jobs, channel }: { area: Area; jobs: JobDto[]
                 </Table.Tr>
               ))}
             </DataTable>
-            <ServerPagination
-              totalCount={data.totalCount}
-              pageSize={PAGE_SIZE}
-              page={page}
-              onChange={setPage}
-            />
+            <ServerPagination pager={pager} totalCount={data.totalCount} />
           </Stack>
         )}
       </QueryBoundary>

@@ -5,7 +5,6 @@ import {
   Card,
   Checkbox,
   Group,
-  Modal,
   Select,
   Stack,
   Table,
@@ -40,6 +39,7 @@ import {
 } from "../api";
 import { ExchangeRatesCard } from "../components/ExchangeRatesCard";
 import { RouteSummary } from "../components/RouteSummary";
+import { RowDialog, type RowDialogProps } from "../components/RowDialog";
 import { ShipmentDialog } from "../components/ShipmentDialog";
 
 const STATE_COLOR: Record<InvoiceRowState, string> = {
@@ -345,52 +345,29 @@ export default function InvoicesPage() {
   );
 }
 
-function CancelDialog({
-  row,
-  onClose,
-  onError,
-}: {
-  row: InvoiceRow | null;
-  onClose: () => void;
-  onError: (e: unknown) => void;
-}) {
+function CancelDialog({ row, onClose, onError }: RowDialogProps) {
   const { t } = useTranslation("shared");
   const cancel = useCancelInvoice();
   const [reason, setReason] = useState("");
   return (
-    <Modal opened={row !== null} onClose={onClose} title={`${t("einvoices.cancel")}: ${row?.number ?? ""}`}>
-      <Stack>
-        <TextInput
-          label={t("einvoices.cancelReason")}
-          value={reason}
-          onChange={(e) => setReason(e.currentTarget.value)}
-          data-testid="cancel-reason"
-        />
-        <Group justify="flex-end">
-          <Button
-            color="red"
-            disabled={reason.trim().length < 3}
-            loading={cancel.isPending}
-            onClick={() =>
-              row &&
-              cancel.mutate(
-                { id: row.id, reason },
-                {
-                  onSuccess: () => {
-                    setReason("");
-                    onClose();
-                  },
-                  onError,
-                },
-              )
-            }
-            data-testid="cancel-confirm"
-          >
-            {t("einvoices.cancel")}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <RowDialog
+      row={row}
+      title={`${t("einvoices.cancel")}: ${row?.number ?? ""}`}
+      onClose={onClose}
+      onError={onError}
+      send={(r, callbacks) => cancel.mutate({ id: r.id, reason }, callbacks)}
+      onSent={() => setReason("")}
+      pending={cancel.isPending}
+      disabled={reason.trim().length < 3}
+      confirm={{ label: t("einvoices.cancel"), testId: "cancel-confirm", color: "red" }}
+    >
+      <TextInput
+        label={t("einvoices.cancelReason")}
+        value={reason}
+        onChange={(e) => setReason(e.currentTarget.value)}
+        data-testid="cancel-reason"
+      />
+    </RowDialog>
   );
 }
 

@@ -1,9 +1,9 @@
 import { Card, Group, Stack, Text } from "@mantine/core";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
-import { ServerPagination } from "@/components/table/ServerPagination";
+import { ServerPagination, usePager } from "@/components/table/ServerPagination";
 import { useAccount } from "@/features/account/api";
 import { firstStepsStorageKey } from "@/features/dashboard/first-steps";
 import { formatDateTime } from "@/lib/format";
@@ -15,8 +15,8 @@ const PAGE_SIZE = 20;
 /** Every notification of the company, newest first, paged on the server. */
 export default function NotificationsPage() {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const list = useNotifications(page, PAGE_SIZE);
+  const pager = usePager(PAGE_SIZE);
+  const list = useNotifications(pager.page, PAGE_SIZE);
   const markRead = useMarkAsRead();
   const companyId = useAccount().data?.company?.id;
   // Ticks the dashboard's first-steps "Bildirimler" step: the user has found this screen.
@@ -45,12 +45,7 @@ export default function NotificationsPage() {
                   </Text>
                 </Group>
               ))}
-              <ServerPagination
-                totalCount={data.totalCount}
-                pageSize={PAGE_SIZE}
-                page={page}
-                onChange={setPage}
-              />
+              <ServerPagination pager={pager} totalCount={data.totalCount} />
             </Stack>
           )}
         </QueryBoundary>

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { QueryBoundary } from "@/components/feedback/QueryBoundary";
 import { PageHeader } from "@/components/layout/PageHeader";
 import { DataTable } from "@/components/table/DataTable";
-import { ServerPagination } from "@/components/table/ServerPagination";
+import { ServerPagination, usePager } from "@/components/table/ServerPagination";
 import { ApiError, requestBlob } from "@/lib/api-client";
 import { formatDateTime, formatMoney, formatNumber } from "@/lib/format";
 import { saveFile } from "@/lib/spreadsheet";
@@ -24,7 +24,8 @@ export default function ReportsPage() {
     dayjs().startOf("month").format("YYYY-MM-DD"),
     dayjs().format("YYYY-MM-DD"),
   ]);
-  const [page, setPage] = useState(1);
+  const pager = usePager(PAGE_SIZE);
+  const { page, setPage } = pager;
   const query = rangeQuery(range);
   const sales = useSalesReport(page, PAGE_SIZE, query);
   const stats = useRunStatistics(query);
@@ -105,12 +106,7 @@ export default function ReportsPage() {
                     </Table.Tr>
                   ))}
                 </DataTable>
-                <ServerPagination
-                  totalCount={data.totalCount}
-                  pageSize={PAGE_SIZE}
-                  page={page}
-                  onChange={setPage}
-                />
+                <ServerPagination pager={pager} totalCount={data.totalCount} />
               </Stack>
             )}
           </QueryBoundary>
