@@ -142,7 +142,7 @@ interface Step {
 }
 
 async function runStep(input: FeedbackInput, policy: Policy, report: FeedbackReport, step: Step) {
-  const { db, companyId, shopConnectionId } = input;
+  const { db } = input;
   const now = input.now ?? (() => new Date());
   const k = step.columns;
   const [attemptsCol, nextAtCol, doneAtCol, refusedAtCol] = [

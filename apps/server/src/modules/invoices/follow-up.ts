@@ -51,7 +51,7 @@ export async function refresh(
 
 /** Step 4: the number and the customer link go to the shop order (sale invoices only). */
 export async function attach(input: InvoiceCycleInput, shop: ShopConnector, report: InvoiceCycleReport) {
-  const { db, companyId, shopConnectionId } = input;
+  const { db } = input;
   const now = input.now ?? (() => new Date());
   const rows = await salesPage(
     input,
