@@ -35,6 +35,11 @@ export interface ListingItem {
 }
 
 export interface MarketplaceListing {
+  /**
+   * The marketplace takes the brand as free text and keeps no list (Hepsiburada's `Marka`): a mapping's
+   * brand is then stored as typed, and `listBrands(name)` answers that name back.
+   */
+  readonly freeTextBrand?: boolean;
   /** The marketplace's brand list (its own ids), by name where the marketplace searches by name. */
   listBrands(name?: string): Promise<Option[]>;
   /**
