@@ -96,7 +96,8 @@ describe("Amazon catalogue", () => {
     const before = emu.counters.writes;
     const e = await refusedListing(shop);
     expect(e.reason).toBe("unsupported");
-    expect(e.merchantMessage).toMatch(/Ürün Aktarımı/);
+    const cat = await caught(shop.createCategory({ name: "Yeni tip" }));
+    expect(cat.merchantMessage).toMatch(/ürün tipi eklenmez.*Ürün Aktarımı/);
     const inv = await refusedInvoiceLink(shop, "403-1");
     expect(inv.reason).toBe("unsupported");
     expect(emu.counters.writes).toBe(before);

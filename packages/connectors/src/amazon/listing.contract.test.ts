@@ -15,12 +15,12 @@ import { ConformanceTally, judgeMarketplaceSuite } from "../testing/contract-sui
 import type { RecordedRequest } from "../testing/recorder";
 import { judgeWithRules } from "../testing/runtime-rules";
 import { type AmazonConnector, createAmazonConnector } from "./connector";
+import { productTypeSchema } from "./emulator/listing";
 import { type AmazonEmulator, startAmazonEmulator } from "./emulator/server";
 import { amazonJudge } from "./judge/openapi";
 import { amazonRules } from "./judge/rules";
 import { amazonPutBody, barcodeType } from "./listing";
 import { mappableAttributes } from "./product-types";
-import { productTypeSchema } from "./emulator/listing";
 
 const SCALE = { rateScale: 1000, feedWindowMs: 50 };
 const store = new InMemoryRateLimitStore();
@@ -110,7 +110,10 @@ describe("Amazon listing: putListingsItem", () => {
     expect((q.body as { productType: string }).productType).toBe("SHIRT");
     const found = await shop.findProductsBySku(items.map((i) => i.sku));
     expect(found.size).toBe(60);
-    expect(found.get("AMZ-LST-0")).toMatchObject({ variantId: "SHIRT", productId: expect.stringMatching(/^B0/) });
+    expect(found.get("AMZ-LST-0")).toMatchObject({
+      variantId: "SHIRT",
+      productId: expect.stringMatching(/^B0/),
+    });
     expect(emu.listings.find((l) => l.sku === "AMZ-LST-1")).toMatchObject({
       brand: "Koton",
       price: 499.9,
@@ -192,7 +195,9 @@ describe("Amazon listing: putListingsItem", () => {
     const v = judge.judgeRequest(req(0, { attributes: {} }));
     expect(v.operation).toBe("putListingsItem");
     expect(v.problems.join("; ")).toMatch(/productType/);
-    const burst = Array.from({ length: 11 }, (_, n) => req(1000 + n, { productType: "SHIRT", attributes: {} }));
+    const burst = Array.from({ length: 11 }, (_, n) =>
+      req(1000 + n, { productType: "SHIRT", attributes: {} }),
+    );
     const ruled = judgeWithRules(burst, judge.requestJudge, amazonRules());
     expect(JSON.stringify(ruled)).toMatch(/putListingsItem over its usage plan/);
   });

@@ -6,7 +6,7 @@
  * issues' own words. The brand is free text (an attribute), not an id from a list.
  */
 
-import { ConnectorError, isConnectorError, isTransient, type BatchResult } from "../sdk/errors";
+import { type BatchResult, ConnectorError, isConnectorError, isTransient } from "../sdk/errors";
 import type { ListingItem, MarketplaceListing } from "../sdk/listing";
 import type { Option } from "../sdk/model";
 import { round2 } from "../sdk/util";
@@ -65,9 +65,8 @@ export function amazonPutBody(i: ListingItem, schema: ProductTypeSchema, marketp
   });
   const [main, ...others] = i.images;
   if (main) put("main_product_image_locator", { media_location: main });
-  others
-    .slice(0, OTHER_IMAGES)
-    .forEach((url, n) => put(`other_product_image_locator_${n + 1}`, { media_location: url }));
+  for (const [n, url] of others.slice(0, OTHER_IMAGES).entries())
+    put(`other_product_image_locator_${n + 1}`, { media_location: url });
   for (const a of i.attributes) {
     const value = a.valueId ?? a.value;
     if (value !== undefined) put(a.attributeId, { value: typed(schema, a.attributeId, value) });
@@ -132,11 +131,7 @@ export class AmazonListing implements MarketplaceListing {
           result.calls++;
           const res = await this.client.call("putListingsItem", "PUT", path(item.sku), {
             query: { marketplaceIds: [this.client.marketplaceId], issueLocale: AMAZON_TR_LOCALE },
-            json: amazonPutBody(
-              item,
-              schemas.get(item.categoryId) ?? {},
-              this.client.marketplaceId,
-            ),
+            json: amazonPutBody(item, schemas.get(item.categoryId) ?? {}, this.client.marketplaceId),
             idempotent: true,
           });
           const answer = (res.json ?? {}) as Row;

@@ -83,8 +83,8 @@ export class ChannelListingService {
 
   /**
    * Saves (or replaces) the mapping of one ERP category, after checking it against the marketplace's
-   * own lists: a leaf category, a listed brand, every required attribute with a listed value (free
-   * text only where the category allows it). The channel then gets its listing job.
+   * own lists: a leaf category, a listed brand (or any name where the brand is free text), every
+   * required attribute with a listed value (free text only where the category allows it). The channel then gets its listing job.
    */
   async save(companyId: number, id: number, input: CategoryMappingInput): Promise<CategoryMappingDto> {
     const connector = await this.open(companyId, id);
@@ -95,8 +95,10 @@ export class ChannelListingService {
       errors.push({ field: "categoryId", message: message("listing.unknownCategory") });
       throw AppError.validation(errors);
     }
-    const brands = await connector.listBrands();
-    const brand = brands.find((b) => b.id === input.brandId);
+    // A marketplace without a brand list (the brand is written on the listing) answers the name back.
+    const brand = connector.freeTextBrand
+      ? (await connector.listBrands(input.brandId))[0]
+      : (await connector.listBrands()).find((b) => b.id === input.brandId);
     if (!brand) errors.push({ field: "brandId", message: message("listing.unknownBrand") });
     const listed = (await connector.listCategoryAttributes?.(input.categoryId)) ?? [];
     const attributes = checkAttributes(listed, input.attributes, errors);

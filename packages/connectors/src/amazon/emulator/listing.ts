@@ -8,8 +8,8 @@
  * conflicting product id.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Ajv2019, { type ErrorObject, type ValidateFunction } from "ajv/dist/2019";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AMAZON_TR_MARKETPLACE } from "../descriptor";
 
 type Row = Record<string, unknown>;
@@ -291,7 +291,9 @@ function issueOf(e: ErrorObject, schema: Row): Row {
       attributeNames: [name],
       categories: ["INVALID_ATTRIBUTE"],
     };
-  const allowed = Array.isArray(p.allowedValues) ? ` (izin verilen: ${(p.allowedValues as string[]).join(", ")})` : "";
+  const allowed = Array.isArray(p.allowedValues)
+    ? ` (izin verilen: ${(p.allowedValues as string[]).join(", ")})`
+    : "";
   return {
     code: "4000001",
     message: `'${title}' için sağlanan değer geçersiz: ${e.message ?? "geçersiz"}${allowed}.`,
@@ -364,10 +366,12 @@ export function registerListingRoutes(d: ListingDeps): void {
           },
         ]);
       const validate = validatorOf(body.productType, schema);
-      if (!validate(body.attributes)) return answer("INVALID", (validate.errors ?? []).map((e) => issueOf(e, schema)));
-      const ean = String(
-        ((body.attributes.externally_assigned_product_identifier as Row[])[0] as Row).value,
-      );
+      if (!validate(body.attributes))
+        return answer(
+          "INVALID",
+          (validate.errors ?? []).map((e) => issueOf(e, schema)),
+        );
+      const ean = String(((body.attributes.externally_assigned_product_identifier as Row[])[0] as Row).value);
       const holder = d.listings.find((l) => l.ean === ean && l.sku !== sku);
       if (holder)
         return answer("INVALID", [
