@@ -1,7 +1,8 @@
-import { CallCounter, hasListing, type Product } from "@ep/connectors";
+import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
+import { endedRun, unlistedCategory } from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -12,16 +13,6 @@ import { listeningServer } from "./support/listening-server.ts";
  * carries is refused: a failed task with Amazon's issue message. Another company's channel is not found.
  */
 const server = listeningServer("listing-amazon");
-
-async function waitForRun(token: string, runId: number) {
-  for (let i = 0; i < 1200; i++) {
-    const res = await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
-}
 
 /** The HOME type's required attributes the mapping gives (the rest the listing fills from the product). */
 const HOME_ATTRIBUTES = [
@@ -67,27 +58,7 @@ describe("listing the ERP's products on an Amazon Türkiye channel", () => {
   }, 180_000);
 
   it("finds an ERP category with products Amazon does not have; another SKU holds one's EAN", async () => {
-    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
-    const products: Product[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await opened.erp.listProducts({ pageToken });
-      products.push(...page.items);
-      pageToken = page.nextPageToken;
-    } while (pageToken);
-    const variants = products.flatMap((p) =>
-      p.variants.map((v) => ({
-        category: p.categoryPath.join(" > "),
-        sku: v.sku,
-        barcode: v.barcodes[0] ?? "",
-      })),
-    );
-    const onAmazon = await opened.shop.findProductsBySku(variants.map((v) => v.sku));
-    const unlisted = variants.filter((v) => !onAmazon.has(v.sku) && v.barcode);
-    const byCategory = new Map<string, typeof unlisted>();
-    for (const v of unlisted) byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
-    const [category, list] = [...byCategory].sort((x, y) => y[1].length - x[1].length)[0]!;
-    expect(list.length).toBeGreaterThanOrEqual(2);
+    const { opened, category, list } = await unlistedCategory(server.ctx, companyId, channelId);
     erpCategory = category;
     toList = list;
     taken = list[0]!.sku;
@@ -145,7 +116,7 @@ describe("listing the ERP's products on an Amazon Türkiye channel", () => {
 
     const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await waitForRun(token, started.body.data.runId);
+    const run = await endedRun(server.app, token, started.body.data.runId);
     expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
     const failed = await call(
       server.app,
@@ -167,6 +138,11 @@ describe("listing the ERP's products on an Amazon Türkiye channel", () => {
       true,
     );
     expect(found.has(taken)).toBe(false);
+    // A second run sends only the refused one again (the others are on Amazon now): refused again, alone.
+    const again = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
+    const second = await endedRun(server.app, token, again.body.data.runId);
+    expect(second.status).toBe("PartiallyFailed");
+    expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);
 
   it("refuses another company's Amazon channel", async () => {
