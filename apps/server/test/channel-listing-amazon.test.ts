@@ -1,8 +1,11 @@
-import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
-import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { endedRun, unlistedCategory } from "./support/channel-listing.ts";
+import {
+  connectSandboxChannel,
+  expectListingRefusesOne,
+  holdFirstBarcode,
+  unlistedCategory,
+} from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -31,15 +34,7 @@ describe("listing the ERP's products on an Amazon Türkiye channel", () => {
   let taken = "";
 
   it("connects the Amazon sandbox and reads its product types and a type's attributes", async () => {
-    const a = await registerAndLogin(server.app);
-    token = a.token;
-    companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", {
-      token,
-      body: { channels: ["amazon"] },
-    });
-    expect(res.status).toBe(200);
-    channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
+    ({ token, companyId, channelId } = await connectSandboxChannel(server.app, "amazon"));
 
     const cats = await call(server.app, "GET", `/api/channels/${channelId}/categories`, { token });
     expect(cats.status).toBe(200);
@@ -58,29 +53,14 @@ describe("listing the ERP's products on an Amazon Türkiye channel", () => {
   }, 180_000);
 
   it("finds an ERP category with products Amazon does not have; another SKU holds one's EAN", async () => {
-    const { opened, category, list } = await unlistedCategory(server.ctx, companyId, channelId);
-    erpCategory = category;
-    toList = list;
-    taken = list[0]!.sku;
-    const shop = opened.shop;
-    if (!hasListing(shop)) throw new Error("Amazon lists products");
-    const made = await shop.createListings([
-      {
-        sku: `OTHER-${list[0]!.barcode}`,
-        barcode: list[0]!.barcode,
-        modelKey: "OTHER",
-        title: "Başka bir ürün",
-        description: "Başka bir ürün",
-        brandId: "Başka",
-        categoryId: "HOME",
-        attributes: HOME_ATTRIBUTES,
-        quantity: 0,
-        salePrice: 10,
-        vatRate: 20,
-        images: [],
-      },
-    ]);
-    expect(made).toMatchObject({ applied: 1, failed: [] });
+    const unlisted = await unlistedCategory(server.ctx, companyId, channelId);
+    erpCategory = unlisted.category;
+    toList = unlisted.list;
+    taken = await holdFirstBarcode(unlisted, {
+      brandId: "Başka",
+      categoryId: "HOME",
+      attributes: HOME_ATTRIBUTES,
+    });
   }, 120_000);
 
   it("refuses a mapping that misses the type's required attributes or leaves its value list", async () => {
@@ -114,35 +94,17 @@ describe("listing the ERP's products on an Amazon Türkiye channel", () => {
       value: "Türkiye",
     });
 
-    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await endedRun(server.app, token, started.body.data.runId);
-    expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
-    const failed = await call(
-      server.app,
-      "GET",
-      `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
-      { token },
+    const found = await expectListingRefusesOne(
+      server,
+      { token, companyId, channelId },
+      toList,
+      taken,
+      `EAN ${toList[0]!.barcode}`,
     );
-    expect(failed.body.data.dataList).toEqual([
-      expect.objectContaining({
-        entityKey: taken,
-        errorType: "validation",
-        message: expect.stringContaining(`EAN ${toList[0]!.barcode}`),
-      }),
-    ]);
-    expect(run.counts).toMatchObject({ written: toList.length - 1, failed: 1 });
-    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
-    const found = await opened.shop.findProductsBySku(toList.map((v) => v.sku));
+    // Listed under the mapped product type (what the stock and price feeds then name).
     expect(toList.filter((v) => v.sku !== taken).every((v) => found.get(v.sku)?.variantId === "HOME")).toBe(
       true,
     );
-    expect(found.has(taken)).toBe(false);
-    // A second run sends only the refused one again (the others are on Amazon now): refused again, alone.
-    const again = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    const second = await endedRun(server.app, token, again.body.data.runId);
-    expect(second.status).toBe("PartiallyFailed");
-    expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);
 
   it("refuses another company's Amazon channel", async () => {

@@ -1,8 +1,11 @@
-import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
-import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
-import { endedRun, unlistedCategory } from "./support/channel-listing.ts";
+import {
+  connectSandboxChannel,
+  expectListingRefusesOne,
+  holdFirstBarcode,
+  unlistedCategory,
+} from "./support/channel-listing.ts";
 import { listeningServer } from "./support/listening-server.ts";
 
 /**
@@ -26,15 +29,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
   let mappingId = 0;
 
   it("connects Mikro, IKAS and the Trendyol sandbox and reads Trendyol's own lists", async () => {
-    const a = await registerAndLogin(server.app);
-    token = a.token;
-    companyId = a.account.company.id;
-    const res = await call(server.app, "POST", "/api/sandbox/connect", {
-      token,
-      body: { channels: ["trendyol"] },
-    });
-    expect(res.status).toBe(200);
-    channelId = (await call(server.app, "GET", "/api/channels", { token })).body.data[0].id;
+    ({ token, companyId, channelId } = await connectSandboxChannel(server.app, "trendyol"));
 
     const cats = await call(server.app, "GET", `/api/channels/${channelId}/categories`, { token });
     expect(cats.status).toBe(200);
@@ -60,30 +55,15 @@ describe("listing the ERP's products on a marketplace channel", () => {
   }, 180_000);
 
   it("finds an ERP category with products Trendyol does not have yet", async () => {
-    const { opened, category, list } = await unlistedCategory(server.ctx, companyId, channelId);
-    erpCategory = category;
-    toList = list;
+    const unlisted = await unlistedCategory(server.ctx, companyId, channelId);
+    erpCategory = unlisted.category;
+    toList = unlisted.list;
     // Trendyol already holds one of their barcodes under another listing of the seller.
-    taken = list[0]!.sku;
-    const shop = opened.shop;
-    if (!hasListing(shop)) throw new Error("Trendyol lists products");
-    const made = await shop.createListings([
-      {
-        sku: `OTHER-${list[0]!.barcode}`,
-        barcode: list[0]!.barcode,
-        modelKey: "OTHER",
-        title: "Başka bir ürün",
-        description: "Başka bir ürün",
-        brandId,
-        categoryId: leafId,
-        attributes: [{ attributeId: "47", valueId: "101" }],
-        quantity: 0,
-        salePrice: 10,
-        vatRate: 20,
-        images: [],
-      },
-    ]);
-    expect(made.applied).toBe(1);
+    taken = await holdFirstBarcode(unlisted, {
+      brandId,
+      categoryId: leafId,
+      attributes: [{ attributeId: "47", valueId: "101" }],
+    });
   }, 120_000);
 
   it("refuses a mapping that does not fit Trendyol's lists, field by field", async () => {
@@ -151,39 +131,13 @@ describe("listing the ERP's products on a marketplace channel", () => {
   });
 
   it("opens the unlisted products on Trendyol; the refused one is a failed task with Trendyol's reason", async () => {
-    const started = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const run = await endedRun(server.app, token, started.body.data.runId);
-    expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
-    const failed = await call(
-      server.app,
-      "GET",
-      `/api/JobErrorReport/1/50/ProductIntegration?channel=${channelId}`,
-      { token },
+    await expectListingRefusesOne(
+      server,
+      { token, companyId, channelId },
+      toList,
+      taken,
+      "Bu barkod ile ürün zaten var",
     );
-    const rows = failed.body.data.dataList as Array<{
-      entityKey: string;
-      errorType: string;
-      message: string;
-    }>;
-    expect(rows).toEqual([
-      expect.objectContaining({
-        entityKey: taken,
-        errorType: "validation",
-        message: expect.stringContaining("Bu barkod ile ürün zaten var"),
-      }),
-    ]);
-    expect(run.counts).toMatchObject({ written: toList.length - 1, failed: 1 });
-    // Every other product of the category is on Trendyol now, under its ERP stock code.
-    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
-    const found = await opened.shop.findProductsBySku(toList.map((v) => v.sku));
-    expect(toList.filter((v) => v.sku !== taken).every((v) => found.has(v.sku))).toBe(true);
-    expect(found.has(taken)).toBe(false);
-    // A second run sends only the refused one again (the others are listed now): it fails again, alone.
-    const again = await call(server.app, "POST", `/api/channels/${channelId}/listing`, { token });
-    const second = await endedRun(server.app, token, again.body.data.runId);
-    expect(second.status).toBe("PartiallyFailed");
-    expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
   }, 180_000);
 
   it("refuses another company's channel and mapping ids", async () => {

@@ -16,6 +16,7 @@ import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
+import { endedRun } from "./support/runs.ts";
 
 /**
  * Issue 37: one ERP, many sales channels. A company on Mikro and IKAS sandboxes connects the Trendyol and
@@ -53,14 +54,7 @@ async function runJob(app: FastifyInstance, token: string, jobId: number) {
     started = await call(app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
   }
   expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  for (let i = 0; i < 1200; i++) {
-    const res = await call(app, "GET", `/api/JobHistory/report/${runId}`, { token });
-    const run = res.body.data;
-    if (run && run.status !== "Queued" && run.status !== "Running") return run;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`run ${runId} did not end`);
+  return endedRun(app, token, started.body.data.runId as number);
 }
 
 let server: Running | undefined;
