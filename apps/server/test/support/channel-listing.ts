@@ -1,5 +1,6 @@
-import { CallCounter, type Product } from "@ep/connectors";
+import { CallCounter, hasListing, type ListingItem, type Product } from "@ep/connectors";
 import type { FastifyInstance } from "fastify";
+import { expect } from "vitest";
 import { openCompanyConnectors } from "../../src/modules/connections/connector-factory.ts";
 import type { ServerContext } from "../../src/server-context.ts";
 import { waitForRun } from "../engine/engine-harness.ts";
@@ -18,8 +19,9 @@ export async function connectListingChannel(app: FastifyInstance, system: string
   if (cats.status !== 200) throw new Error(`categories: ${JSON.stringify(cats.body)}`);
   const leaf = (cats.body.data as Array<{ id: string; leaf: boolean; parentId: string | null }>).find(
     (c) => c.leaf && c.parentId !== null,
-  )!;
-  return { token, companyId: account.company.id as number, channelId, leafId: leaf.id };
+  );
+  // Amazon's product types are a flat list: no leaf under a parent.
+  return { token, companyId: account.company.id as number, channelId, leafId: leaf?.id ?? "" };
 }
 
 /**
@@ -106,4 +108,67 @@ export async function listingStatusesForStranger(
       await call(app, method, path, { token: other, ...(body ? { body } : {}) })
     ).status;
   return seen;
+}
+
+/**
+ * Opens, under another SKU of the seller, a listing carrying the first unlisted product's barcode: the
+ * marketplace then refuses that product as a taken barcode. Returns that product's SKU.
+ */
+export async function holdFirstBarcode(
+  unlisted: Awaited<ReturnType<typeof largestUnlistedCategory>>,
+  as: Pick<ListingItem, "brandId" | "categoryId" | "attributes">,
+): Promise<string> {
+  const shop = unlisted.shop;
+  if (!hasListing(shop)) throw new Error(`${shop.descriptor.name} lists no products`);
+  const first = unlisted.list[0]!;
+  const made = await shop.createListings([
+    {
+      sku: `OTHER-${first.barcode}`,
+      barcode: first.barcode,
+      modelKey: "OTHER",
+      title: "Başka bir ürün",
+      description: "Başka bir ürün",
+      quantity: 0,
+      salePrice: 10,
+      vatRate: 20,
+      images: [],
+      ...as,
+    },
+  ]);
+  expect(made).toMatchObject({ applied: 1, failed: [] });
+  return first.sku;
+}
+
+/**
+ * Runs the channel's listing twice: the first opens every unlisted product but `taken`, which fails as one
+ * failed task whose message holds `says` (the marketplace's words); the second sends only that one again.
+ * Returns what the marketplace then holds of `list`, by SKU.
+ */
+export async function expectListingRefusesOne(
+  server: { app: FastifyInstance; ctx: ServerContext },
+  s: { token: string; companyId: number; channelId: number },
+  list: Array<{ sku: string }>,
+  taken: string,
+  says: string,
+) {
+  const { run, failed } = await runChannelListing(server, s.token, s.channelId);
+  expect(run.status, JSON.stringify(run)).toBe("PartiallyFailed");
+  expect(failed).toEqual([
+    expect.objectContaining({
+      entityKey: taken,
+      errorType: "validation",
+      message: expect.stringContaining(says),
+    }),
+  ]);
+  expect(run.counts).toMatchObject({ written: list.length - 1, failed: 1 });
+  // Every other product is on the marketplace now, under its ERP stock code.
+  const opened = await openCompanyConnectors(server.ctx, s.companyId, new CallCounter(), {}, s.channelId);
+  const found = await opened.shop.findProductsBySku(list.map((v) => v.sku));
+  expect(list.filter((v) => v.sku !== taken).every((v) => found.has(v.sku))).toBe(true);
+  expect(found.has(taken)).toBe(false);
+  // The second run sends only the refused one again (the others are listed now): it fails again, alone.
+  const { run: second } = await runChannelListing(server, s.token, s.channelId);
+  expect(second.status).toBe("PartiallyFailed");
+  expect(second.counts).toMatchObject({ changed: 1, written: 0, failed: 1 });
+  return found;
 }

@@ -89,14 +89,17 @@ describe("Amazon catalogue", () => {
     const types = await shop.listCategories();
     expect(types.find((t) => t.id === "SHOES")?.name).toBe("Ayakkabı");
     const attrs = await shop.listCategoryAttributes?.("SHOES");
-    expect(attrs?.map((a) => a.id)).toContain("fulfillment_availability");
+    // The type's schema: required attributes and listed values, less what the listing fills itself.
+    expect(attrs?.map((a) => a.id)).toEqual(expect.arrayContaining(["department", "bullet_point"]));
+    expect(attrs?.map((a) => a.id)).not.toContain("fulfillment_availability");
   });
 
-  it("refuses product listing and the invoice link in Turkish without calling Amazon", async () => {
+  it("refuses a single product write (listing goes through the mapping) and the invoice link, without calling Amazon", async () => {
     const before = emu.counters.writes;
     const e = await refusedListing(shop);
     expect(e.reason).toBe("unsupported");
-    expect(e.merchantMessage).toMatch(/Seller Central/);
+    const cat = await caught(shop.createCategory({ name: "Yeni tip" }));
+    expect(cat.merchantMessage).toMatch(/ürün tipi eklenmez.*Ürün Aktarımı/);
     const inv = await refusedInvoiceLink(shop, "403-1");
     expect(inv.reason).toBe("unsupported");
     expect(emu.counters.writes).toBe(before);

@@ -121,6 +121,20 @@ export class AmazonClient {
   private classify(operation: string, r: HttpResponse): ConnectorError | undefined {
     const rate = rateLimitHeader(r.headers);
     if (rate !== undefined) this.limiterOf(operation, rate);
+    if (r.status === 400) {
+      // Amazon's own words of an InvalidInput (a listing's refusal reads them), not the raw body.
+      const e = spErrors(r);
+      return e.message
+        ? new ConnectorError(`amazon ${operation}: HTTP 400`, {
+            reason: "validation",
+            httpStatus: 400,
+            systemCode: e.code,
+            systemMessage: e.message,
+            system: "amazon",
+            operation,
+          })
+        : undefined;
+    }
     if (r.status !== 429) return undefined;
     const perToken = rate ?? AMAZON_USAGE_PLANS[operation]?.rate ?? 1;
     const e = spErrors(r);
@@ -205,12 +219,12 @@ export class AmazonClient {
     });
   }
 
-  /** GET a result document (gzip when `compressionAlgorithm` says so). */
-  async download(url: string, compression?: string): Promise<string> {
+  /** GET a result document or a product type's schema (gzip when `compressionAlgorithm` says so). */
+  async download(url: string, compression?: string, operation = "downloadFeedDocument"): Promise<string> {
     const res = await this.http.request({
       method: "GET",
       url,
-      operation: "downloadFeedDocument",
+      operation,
       kind: "read",
       skipRateLimit: true,
       binary: true,

@@ -2,23 +2,30 @@
  * Amazon Türkiye sales-channel connector (Selling Partner API, Europe endpoint, Amazon.com.tr): orders in
  * through Orders v2026-01-01 (cancellations as status changes), stock and price out through
  * JSON_LISTINGS_FEED with the processing report read back, shipment confirmation with the tracking number,
- * product types and their attributes read for listing.
+ * product types (categories) and their schema's attributes read, products listed by putListingsItem.
  */
 
 import { ComposedShopConnector } from "../sdk/composed-shop";
 import type { CategoryAttribute, ConnectionInfo } from "../sdk/connector";
+import type { BatchResult } from "../sdk/errors";
+import type { ListingItem, MarketplaceListing } from "../sdk/listing";
 import type { Option, PriceGroup, StockLocation } from "../sdk/model";
 import { factoryOf } from "../sdk/skeleton";
 import { AmazonCatalog } from "./catalog";
 import { AmazonClient } from "./client";
 import { amazonDescriptor } from "./descriptor";
+import { AmazonListing } from "./listing";
 import { AmazonOrders } from "./orders";
+import { AmazonProductTypes } from "./product-types";
 import { AmazonStockPrices } from "./stock-prices";
 
-export class AmazonConnector extends ComposedShopConnector {
+export class AmazonConnector extends ComposedShopConnector implements MarketplaceListing {
   readonly descriptor = amazonDescriptor;
+  readonly freeTextBrand = true;
   private readonly client = new AmazonClient(this.credentials, this.ctx);
-  protected readonly products = new AmazonCatalog(this.client);
+  private readonly productTypes = new AmazonProductTypes(this.client);
+  private readonly listing = new AmazonListing(this.client, this.productTypes);
+  protected readonly products = new AmazonCatalog(this.client, this.productTypes);
   protected readonly stockPrices = new AmazonStockPrices(this.client, this.products);
   protected readonly orders = new AmazonOrders(this.client, this.ctx.now ?? Date.now);
 
@@ -39,8 +46,17 @@ export class AmazonConnector extends ComposedShopConnector {
     };
   }
 
+  /** A product type's required attributes and those with listed values (its schema, product-types.ts). */
   listCategoryAttributes(productType: string): Promise<CategoryAttribute[]> {
-    return this.products.listCategoryAttributes(productType);
+    return this.productTypes.attributes(productType);
+  }
+
+  listBrands(name?: string): Promise<Option[]> {
+    return this.listing.listBrands(name);
+  }
+
+  createListings(items: ListingItem[]): Promise<BatchResult> {
+    return this.listing.createListings(items);
   }
 
   /** Amazon collects the payment: one means. */

@@ -32,6 +32,7 @@ export const AMAZON_USAGE_PLANS: Record<string, { rate: number; burst: number }>
   getFeedDocument: { rate: 0.0222, burst: 10 },
   searchListingsItems: { rate: 5, burst: 5 },
   getListingsItem: { rate: 5, burst: 10 },
+  putListingsItem: { rate: 5, burst: 10 },
   searchDefinitionsProductTypes: { rate: 5, burst: 10 },
   getDefinitionsProductType: { rate: 5, burst: 10 },
   createRestrictedDataToken: { rate: 1, burst: 10 },
@@ -108,8 +109,10 @@ export const amazonDescriptor = defineConnector("shop", "amazon", {
   // The general pace; each operation also keeps its own usage plan (client.ts).
   budget: { requests: 10, windowMs: 1_000 },
   changeCursors: { orders: true },
-  unsupported: { productWrite: NO_LISTING, categoryWrite: NO_LISTING, invoiceWrite: NO_INVOICE },
+  // Products open through the channel's listing job (category mappings, putListingsItem): the product
+  // write capability stays, so that job runs; Amazon's product types are never added to.
+  unsupported: { categoryWrite: NO_LISTING, invoiceWrite: NO_INVOICE },
   versionPin: AMAZON_ORDERS_VERSION_PIN,
   notes:
-    "Amazon Selling Partner API (Avrupa uç noktası, Amazon.com.tr): LWA yenileme belirteci; stok ve fiyat JSON_LISTINGS_FEED ile (en çok 25.000 mesaj, 5 dakikada 5 besleme); siparişler Orders v2026-01-01.",
+    "Amazon Selling Partner API (Avrupa uç noktası, Amazon.com.tr): LWA yenileme belirteci; stok ve fiyat JSON_LISTINGS_FEED ile (en çok 25.000 mesaj, 5 dakikada 5 besleme); siparişler Orders v2026-01-01; ürün açma putListingsItem ile (ürün tipi = kategori).",
 });

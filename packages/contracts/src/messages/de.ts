@@ -315,7 +315,7 @@ export const de: MessageCatalog = {
     amazonTrackingRequired:
       "Den Status einer Amazon-Bestellung setzt Amazon; geben Sie eine Sendungsnummer ein, um den Versand zu bestätigen.",
     amazonListingUnsupported:
-      "Produkte auf Amazon anzulegen gehört noch nicht zu dieser Verbindung: Legen Sie Ihre Produkte in Seller Central an; Bestand, Preise und Bestellungen fließen von hier. Produkttypen (Kategorien) und ihre Attribute werden gelesen.",
+      "Produkte werden nicht einzeln zu Amazon geschrieben und Produkttypen nicht angelegt: Ordnen Sie Ihre ERP-Kategorie in der Kategoriezuordnung des Kanals einem Amazon-Produkttyp, einer Marke und Attributen zu; der Produktübertragungs-Job legt die Produkte auf Amazon an, Bestand und Preise fließen mit den Jobs des Kanals.",
     amazonInvoiceUnsupported:
       "Rechnungen zu Bestellungen bei Amazon Türkiye werden in Seller Central hochgeladen: Die Amazon-API bietet für die Türkei keinen Weg, einen Rechnungslink zu senden.",
   },

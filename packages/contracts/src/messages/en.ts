@@ -331,7 +331,7 @@ export const en: MessageCatalog = {
     amazonTrackingRequired:
       "Amazon sets an Amazon order's status; enter a tracking number to confirm the shipment.",
     amazonListingUnsupported:
-      "Creating products on Amazon is not part of this connection yet: create your products in Seller Central; stock, prices and orders flow from here. Product types (categories) and their attributes are read.",
+      "Products are not written to Amazon one by one and product types are not added: map your ERP category to an Amazon product type, brand and attributes in the channel's category mapping; the Product Transfer job opens the products on Amazon, stock and prices flow with the channel's jobs.",
     amazonInvoiceUnsupported:
       "Invoices of Amazon Türkiye orders are uploaded in Seller Central: Amazon's API has no way to send an invoice link for Turkey.",
   },

@@ -306,7 +306,7 @@ export const es: MessageCatalog = {
     amazonTrackingRequired:
       "Amazon fija el estado de un pedido de Amazon; introduzca un número de seguimiento para confirmar el envío.",
     amazonListingUnsupported:
-      "Crear productos en Amazon aún no forma parte de esta conexión: cree sus productos en Seller Central; el stock, los precios y los pedidos fluyen desde aquí. Se leen los tipos de producto (categorías) y sus atributos.",
+      "Los productos no se escriben en Amazon uno a uno ni se añaden tipos de producto: asigne su categoría del ERP a un tipo de producto de Amazon, una marca y atributos en la asignación de categorías del canal; el trabajo de Transferencia de productos crea los productos en Amazon, el stock y los precios fluyen con los trabajos del canal.",
     amazonInvoiceUnsupported:
       "Las facturas de los pedidos de Amazon Türkiye se suben en Seller Central: la API de Amazon no ofrece forma de enviar un enlace de factura para Turquía.",
   },

@@ -311,7 +311,7 @@ export const fr: MessageCatalog = {
     amazonTrackingRequired:
       "Amazon fixe le statut d'une commande Amazon ; saisissez un numéro de suivi pour confirmer l'expédition.",
     amazonListingUnsupported:
-      "La création de produits sur Amazon ne fait pas encore partie de cette connexion : créez vos produits dans Seller Central ; le stock, les prix et les commandes passent par ici. Les types de produit (catégories) et leurs attributs sont lus.",
+      "Les produits ne sont pas écrits un par un sur Amazon et aucun type de produit n'est ajouté : associez votre catégorie ERP à un type de produit Amazon, une marque et des attributs dans l'association des catégories du canal ; la tâche Transfert de produits crée les produits sur Amazon, le stock et les prix suivent avec les tâches du canal.",
     amazonInvoiceUnsupported:
       "Les factures des commandes Amazon Türkiye se téléversent dans Seller Central : l'API d'Amazon n'offre aucun moyen d'envoyer un lien de facture pour la Turquie.",
   },

@@ -289,7 +289,7 @@ export const ja: MessageCatalog = {
     amazonTrackingRequired:
       "Amazon の注文ステータスは Amazon が設定します。出荷を確定するには追跡番号を入力してください。",
     amazonListingUnsupported:
-      "Amazon での商品作成はまだこの接続に含まれていません。商品は Seller Central で作成してください。在庫・価格・注文はここから連携されます。商品タイプ (カテゴリ) とその属性は読み込まれます。",
+      "商品は 1 件ずつ Amazon に書き込まれず、商品タイプも追加されません。チャネルのカテゴリ対応付けで ERP カテゴリを Amazon の商品タイプ・ブランド・属性に対応付けてください。商品転送ジョブが Amazon に商品を作成し、在庫と価格はチャネルのジョブで連携されます。",
     amazonInvoiceUnsupported:
       "Amazon Türkiye の注文の請求書は Seller Central でアップロードします。Amazon の API にはトルコ向けに請求書リンクを送る手段がありません。",
   },

@@ -336,7 +336,7 @@ export const tr = {
     amazonTrackingRequired:
       "Amazon siparişinin durumunu Amazon belirler; gönderimi onaylamak için kargo takip numarası girin.",
     amazonListingUnsupported:
-      "Amazon'da ürün açma henüz bu bağlantıda yok: ürünlerinizi Seller Central'da açın; stok, fiyat ve siparişler buradan akar. Ürün tipleri (kategori) ve özellikleri okunur.",
+      "Amazon'a ürünler tek tek yazılmaz ve ürün tipi eklenmez: kanalın kategori eşlemesinde ERP kategorinizi bir Amazon ürün tipine, markaya ve özelliklere eşleyin; Ürün Aktarımı işi ürünleri Amazon'da açar, stok ve fiyat kanalın işleriyle akar.",
     amazonInvoiceUnsupported:
       "Amazon Türkiye siparişlerinin faturası Seller Central'a yüklenir: Amazon'un API'sinde Türkiye için fatura bağlantısı gönderme yolu yok.",
   },

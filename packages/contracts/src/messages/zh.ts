@@ -266,7 +266,7 @@ export const zh: MessageCatalog = {
     amazonFeedPending: "Amazon 上传数据尚未处理（{{sku}}）；该值将在下次运行时重新发送。",
     amazonTrackingRequired: "Amazon 订单的状态由 Amazon 设置；请输入运单号以确认发货。",
     amazonListingUnsupported:
-      "此连接尚不支持在 Amazon 上创建商品：请在 Seller Central 创建商品；库存、价格和订单从这里同步。会读取商品类型（类目）及其属性。",
+      "商品不会逐个写入 Amazon，也不会新增商品类型：请在渠道的类目映射中把 ERP 类目映射到 Amazon 商品类型、品牌和属性；商品传输任务会在 Amazon 上创建商品，库存和价格随渠道任务同步。",
     amazonInvoiceUnsupported:
       "Amazon Türkiye 订单的发票在 Seller Central 上传：Amazon 的 API 没有为土耳其发送发票链接的方式。",
   },

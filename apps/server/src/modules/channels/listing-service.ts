@@ -120,7 +120,7 @@ export class ChannelListingService {
       errors.push({ field: "categoryId", message: message("listing.unknownCategory") });
       throw AppError.validation(errors);
     }
-    // A marketplace without a brand list (Hepsiburada's free-text Marka) takes the brand as typed.
+    // A marketplace without a brand list (Hepsiburada's and n11's Marka, Amazon's brand) takes it as typed.
     const brand = connector.freeTextBrand
       ? { id: input.brandId, name: input.brandId }
       : (await connector.listBrands()).find((b) => b.id === input.brandId);

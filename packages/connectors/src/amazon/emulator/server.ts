@@ -5,7 +5,8 @@
  * `Unauthorized` for a missing or expired access token, 429 `QuotaExceeded` over an operation's usage plan
  * (a token bucket; `x-amzn-RateLimit-Limit` on every answer), a removed XML feed type processed as FATAL.
  * LWA (`/auth/o2/token`), Orders v2026-01-01 + confirmShipment, Feeds 2021-06-30 with presigned upload and
- * download URLs, Listings Items and Product Type Definitions. Feeds are processed when created and report
+ * download URLs, Listings Items (putListingsItem against each product type's schema: emulator/listing.ts)
+ * and Product Type Definitions. Feeds are processed when created and report
  * DONE after `feedDelayMs`, with a processing report (gzip) valid against Amazon's report schema.
  */
 
@@ -23,6 +24,7 @@ import { AMAZON_TR_MARKETPLACE, AMAZON_USAGE_PLANS } from "../descriptor";
 import { type AmazonJudge, amazonJudge } from "../judge/openapi";
 import { AMAZON_RETURNS_COLUMNS, AMAZON_RETURNS_REPORT_TYPE } from "../judge/returns-report";
 import { amazonRules, ruleOperation } from "../judge/rules";
+import { PRODUCT_TYPES, registerListingRoutes } from "./listing";
 
 type Row = Record<string, unknown>;
 
@@ -87,14 +89,6 @@ export interface AmazonEmulator extends Emulator<AmazonCounters> {
 const spError = (code: string, message: string, details?: string) => ({
   errors: [{ code, message, ...(details ? { details } : {}) }],
 });
-const PRODUCT_TYPES: Array<[string, string]> = [
-  ["SHIRT", "Gömlek"],
-  ["SHOES", "Ayakkabı"],
-  ["HOME", "Ev"],
-  ["KITCHEN", "Mutfak"],
-  ["TOY_FIGURE", "Oyuncak figür"],
-  ["BEAUTY", "Güzellik"],
-];
 const money = (n: number) => ({ amount: (Math.round(n * 100) / 100).toFixed(2), currencyCode: "TRY" });
 
 export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Promise<AmazonEmulator> {
@@ -165,6 +159,7 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       asin: `B0${String(1_000_000 + i).padStart(8, "0")}`,
       productType: pt?.[0] ?? "HOME",
       itemName: item.name,
+      ean: item.barcode,
       quantity: item.stock1,
       price: item.retailPrice,
       createdDate: new Date(item.updatedAt).toISOString(),
@@ -732,7 +727,10 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       if (!pt) return undefined;
       return {
         body: {
-          schema: { link: { resource: `${base}/schemas/${pt[0]}.json`, verb: "GET" }, checksum: "c2NoZW1h" },
+          schema: {
+            link: { resource: `${base}/product-type-schemas/${pt[0]}`, verb: "GET" },
+            checksum: "c2NoZW1h",
+          },
           requirements: "LISTING",
           requirementsEnforced: "ENFORCED",
           propertyGroups: {
@@ -754,6 +752,8 @@ export async function startAmazonEmulator(opts: AmazonEmulatorOptions = {}): Pro
       };
     }),
   );
+
+  registerListingRoutes({ app, handle, sellerId, listings, bySku, now });
 
   const started = await server.start(opts);
   base = (opts.baseUrl ?? started.url).replace(/\/+$/, "");

@@ -170,6 +170,11 @@ export class AmazonJudge {
   }): Verdict {
     if (req.path.endsWith("/auth/o2/token")) return this.judgeLwa(req);
     if (/\/feed-uploads\//.test(req.path)) return this.judgeFeedUpload(req);
+    if (/\/product-type-schemas\//.test(req.path))
+      return {
+        operation: "getProductTypeSchema",
+        problems: req.method === "GET" ? [] : ["a product type schema is read with GET (the link's verb)"],
+      };
     if (/\/feed-downloads\//.test(req.path))
       return {
         operation: "downloadFeedDocument",

@@ -118,6 +118,7 @@ const OPERATIONS: Array<[string, string, RegExp]> = [
   ["getFeedDocument", "GET", /\/feeds\/2021-06-30\/documents\/[^/]+$/],
   ["searchListingsItems", "GET", /\/listings\/2021-08-01\/items\/[^/]+$/],
   ["getListingsItem", "GET", /\/listings\/2021-08-01\/items\/[^/]+\/[^/]+$/],
+  ["putListingsItem", "PUT", /\/listings\/2021-08-01\/items\/[^/]+\/[^/]+$/],
   ["searchDefinitionsProductTypes", "GET", /\/definitions\/2020-09-01\/productTypes$/],
   ["getDefinitionsProductType", "GET", /\/definitions\/2020-09-01\/productTypes\/[^/]+$/],
   ["createRestrictedDataToken", "POST", /\/tokens\/2021-03-01\/restrictedDataToken$/],
@@ -146,7 +147,8 @@ export const REMOVED_FEED_TYPES = [
   "POST_UIEE_BOOKLOADER_DATA",
 ];
 
-const isSpApi = (r: RecordedRequest) => !/\/auth\/o2\/token$|\/feed-(uploads|downloads)\//.test(r.path);
+const isSpApi = (r: RecordedRequest) =>
+  !/\/auth\/o2\/token$|\/feed-(uploads|downloads)\/|\/product-type-schemas\//.test(r.path);
 const header = (r: RecordedRequest, name: string) => {
   const v = r.headers[name];
   return Array.isArray(v) ? v[0] : v;
