@@ -48,6 +48,9 @@ describe("listing the ERP's products on an Amazon Türkiye channel", () => {
       .map((x) => x.id);
     expect(ids.sort()).toEqual(HOME_ATTRIBUTES.map((x) => x.attributeId).sort());
     // No brand list at Amazon: a name asked for is the brand as written.
+    // The mapping form types the brand where the marketplace keeps no brand list.
+    const profile = await call(server.app, "GET", `/api/channels/${channelId}/listing-profile`, { token });
+    expect(profile.body.data).toEqual({ freeTextBrand: true });
     const brands = await call(server.app, "GET", `/api/channels/${channelId}/brands?name=Koton`, { token });
     expect(brands.body.data).toEqual([{ id: "Koton", name: "Koton" }]);
   }, 180_000);

@@ -46,6 +46,9 @@ describe("listing the ERP's products on a Hepsiburada channel", () => {
     });
     // The fields the import fills from the product are not offered for mapping.
     expect(attrs.body.data.some((x: { id: string }) => x.id === "Barcode")).toBe(false);
+    // The mapping form types the brand where the marketplace keeps no brand list.
+    const profile = await call(server.app, "GET", `/api/channels/${channelId}/listing-profile`, { token });
+    expect(profile.body.data).toEqual({ freeTextBrand: true });
     const brands = await call(server.app, "GET", `/api/channels/${channelId}/brands?name=Koton`, { token });
     expect(brands.body.data).toEqual([{ id: "Koton", name: "Koton" }]);
   }, 180_000);

@@ -52,6 +52,9 @@ describe("listing the ERP's products on an n11 channel", () => {
       required: true,
       values: expect.arrayContaining([{ id: "2000", name: "Siyah" }]),
     });
+    // The mapping form types the brand where the marketplace keeps no brand list.
+    const profile = await call(server.app, "GET", `/api/channels/${channelId}/listing-profile`, { token });
+    expect(profile.body.data).toEqual({ freeTextBrand: true });
     const brands = await call(server.app, "GET", `/api/channels/${channelId}/brands?name=Koton`, { token });
     expect(brands.body.data).toEqual([{ id: "Koton", name: "Koton" }]);
   }, 180_000);

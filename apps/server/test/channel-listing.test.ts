@@ -47,6 +47,9 @@ describe("listing the ERP's products on a marketplace channel", () => {
       required: true,
       values: expect.arrayContaining([{ id: "100", name: "Siyah" }]),
     });
+    // The mapping form types the brand where the marketplace keeps no brand list.
+    const profile = await call(server.app, "GET", `/api/channels/${channelId}/listing-profile`, { token });
+    expect(profile.body.data).toEqual({ freeTextBrand: false });
     const brands = await call(server.app, "GET", `/api/channels/${channelId}/brands?name=Koton`, { token });
     expect(brands.body.data).toEqual([{ id: expect.any(String), name: "Koton" }]);
     brandId = brands.body.data[0].id;

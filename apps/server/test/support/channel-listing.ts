@@ -93,6 +93,7 @@ export async function listingStatusesForStranger(
   const base = `/api/channels/${ids.channelId}`;
   const paths: Array<["GET" | "POST" | "DELETE", string, unknown?]> = [
     ["GET", `${base}/categories`],
+    ["GET", `${base}/listing-profile`],
     ["GET", `${base}/categories/${ids.leafId}/attributes`],
     ["GET", `${base}/brands?name=${encodeURIComponent(mapping.brandId)}`],
     ["GET", `${base}/category-mappings`],

@@ -29,6 +29,10 @@ export type MarketplaceAttributeDto = z.infer<typeof marketplaceAttributeSchema>
 
 export const marketplaceBrandSchema = z.object({ id: z.string(), name: z.string() });
 
+/** How a channel takes a listing's fields: `freeTextBrand`, the brand is typed (no brand list). */
+export const listingProfileSchema = z.object({ freeTextBrand: z.boolean() });
+export type ListingProfileDto = z.infer<typeof listingProfileSchema>;
+
 const text = z.string().trim().min(1, err("validation.fieldInvalid")).max(500);
 
 export const mappedAttributeSchema = z

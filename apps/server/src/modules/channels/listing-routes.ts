@@ -4,6 +4,7 @@ import {
   envelopeSchema,
   erpVariantOptionSchema,
   idParam,
+  listingProfileSchema,
   marketplaceAttributeSchema,
   marketplaceBrandSchema,
   marketplaceCategorySchema,
@@ -61,6 +62,12 @@ export function channelListingRoutes(ctx: AppContext & WithEngine): FastifyPlugi
         },
       },
       async (request) => ok(await listing.brands(companyOf(request), request.params.id, request.query.name)),
+    );
+
+    app.get(
+      "/api/channels/:id/listing-profile",
+      { schema: { tags, params: byId, response: { 200: envelopeSchema(listingProfileSchema) } } },
+      async (request) => ok(await listing.profile(companyOf(request), request.params.id)),
     );
 
     app.get(

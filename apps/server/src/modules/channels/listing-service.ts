@@ -10,6 +10,7 @@ import {
   type CategoryMappingInput,
   type ErpVariantOptionDto,
   type FieldError,
+  type ListingProfileDto,
   type MarketplaceAttributeDto,
   type MarketplaceCategoryDto,
   message,
@@ -67,6 +68,11 @@ export class ChannelListingService {
   async attributes(companyId: number, id: number, categoryId: string): Promise<MarketplaceAttributeDto[]> {
     const connector = await this.open(companyId, id);
     return (await connector.listCategoryAttributes?.(categoryId)) ?? [];
+  }
+
+  /** Whether the channel's brand is typed rather than picked from its list (the mapping form's field). */
+  async profile(companyId: number, id: number): Promise<ListingProfileDto> {
+    return { freeTextBrand: (await this.open(companyId, id)).freeTextBrand === true };
   }
 
   async brands(companyId: number, id: number, name?: string) {

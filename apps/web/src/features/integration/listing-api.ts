@@ -2,6 +2,7 @@ import type {
   CategoryMappingDto,
   CategoryMappingInput,
   ErpVariantOptionDto,
+  ListingProfileDto,
   MarketplaceAttributeDto,
   MarketplaceCategoryDto,
 } from "@ep/contracts";
@@ -31,11 +32,21 @@ export function useMarketplaceAttributes(channelId: number, categoryId: string |
   });
 }
 
-export function useMarketplaceBrands(channelId: number) {
+export function useListingProfile(channelId: number) {
+  return useQuery({
+    queryKey: ["channel-listing", channelId, "profile"],
+    queryFn: ({ signal }) => api.get<ListingProfileDto>(`${base(channelId)}/listing-profile`, { signal }),
+    staleTime: 10 * 60_000,
+  });
+}
+
+/** The marketplace's brand list (none where the brand is typed: see `useListingProfile`). */
+export function useMarketplaceBrands(channelId: number, enabled = true) {
   return useQuery({
     queryKey: ["channel-listing", channelId, "brands"],
     queryFn: ({ signal }) =>
       api.get<Array<{ id: string; name: string }>>(`${base(channelId)}/brands`, { signal }),
+    enabled,
     staleTime: 10 * 60_000,
   });
 }

@@ -22,6 +22,7 @@ import { errorMessage } from "@/lib/errors";
 import {
   useCategoryMappings,
   useErpVariantOptions,
+  useListingProfile,
   useMarketplaceAttributes,
   useMarketplaceBrands,
   useMarketplaceCategories,
@@ -120,7 +121,9 @@ export function CategoryMappingSection({ channelId }: { channelId: number }) {
 function MappingForm({ channelId }: { channelId: number }) {
   const { t } = useTranslation();
   const categories = useMarketplaceCategories(channelId);
-  const brands = useMarketplaceBrands(channelId);
+  const profile = useListingProfile(channelId);
+  const typedBrand = profile.data?.freeTextBrand === true;
+  const brands = useMarketplaceBrands(channelId, profile.data !== undefined && !typedBrand);
   const save = useSaveCategoryMapping(channelId);
   const [erpCategory, setErpCategory] = useState("");
   const [categoryId, setCategoryId] = useState<string | null>(null);
@@ -143,7 +146,7 @@ function MappingForm({ channelId }: { channelId: number }) {
       {
         erpCategory: erpCategory.trim(),
         categoryId,
-        brandId,
+        brandId: brandId.trim(),
         ...mappingAttributes(listed, values, variants),
       },
       {
@@ -177,14 +180,26 @@ function MappingForm({ channelId }: { channelId: number }) {
           searchable
           required
         />
-        <Select
-          label={t("integration.listing.brand")}
-          data={(brands.data ?? []).map((b) => ({ value: b.id, label: b.name }))}
-          value={brandId}
-          onChange={setBrandId}
-          searchable
-          required
-        />
+        {typedBrand ? (
+          <TextInput
+            label={t("integration.listing.brand")}
+            description={t("integration.listing.brandTyped")}
+            value={brandId ?? ""}
+            onChange={(e) => setBrandId(e.currentTarget.value.trim() ? e.currentTarget.value : null)}
+            maxLength={200}
+            required
+          />
+        ) : (
+          <Select
+            label={t("integration.listing.brand")}
+            data={(brands.data ?? []).map((b) => ({ value: b.id, label: b.name }))}
+            value={brandId}
+            onChange={setBrandId}
+            disabled={profile.isPending}
+            searchable
+            required
+          />
+        )}
       </Group>
       {listed.some((a) => !fedByErp(a)) && (
         <Group grow align="flex-start">
