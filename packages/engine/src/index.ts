@@ -7,7 +7,7 @@ export * from "./deps.ts";
 export * from "./flows/batch-writer.ts";
 export { GroupSpill, SPILL_DEFAULTS, type SpillLimits } from "./flows/card-spill.ts";
 export { categoryKey } from "./flows/category-sync.ts";
-export { channelListing, ensureChannelListingJob } from "./flows/channel-listing.ts";
+export { channelListing, ensureChannelListingJob, LISTING_REVIEW_MS } from "./flows/channel-listing.ts";
 export * from "./flows/flow.ts";
 export { erpVariantOptions } from "./flows/listing-variants.ts";
 export * from "./flows/mappings.ts";

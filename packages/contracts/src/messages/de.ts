@@ -845,6 +845,8 @@ export const de: MessageCatalog = {
     reportCreated:
       "{{count}} Produkte auf {{marketplace}} eingestellt; nach der Freigabe durch den Marktplatz sind sie im Verkauf.",
     reportListed: "{{count}} Produkte sind bereits auf dem Marktplatz.",
+    reportInReview:
+      "{{count}} Produkte wurden an den Marktplatz gesendet und warten auf Freigabe; sie werden in der Zwischenzeit nicht erneut gesendet.",
     unmappedVariantValue:
       'Der Wert "{{value}}" der Option {{option}} ist dem Merkmal {{attribute}} nicht zugeordnet: Wählen Sie in der Kategoriezuordnung den Wert des Marktplatzes dafür.',
     notVariantAttribute:

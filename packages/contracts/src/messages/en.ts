@@ -800,6 +800,8 @@ export const en: MessageCatalog = {
     reportCreated:
       "{{count}} products listed on {{marketplace}}; they go on sale after the marketplace approves them.",
     reportListed: "{{count}} products are already on the marketplace.",
+    reportInReview:
+      "{{count}} products were sent to the marketplace and await its approval; they are not sent again meanwhile.",
     unmappedVariantValue:
       'The value "{{value}}" of option {{option}} is not mapped to attribute {{attribute}}: choose the marketplace\'s value for it in the category mapping.',
     notVariantAttribute: "{{name}} is not a variant attribute on the marketplace: map it to a fixed value.",

@@ -827,6 +827,8 @@ export const es: MessageCatalog = {
     reportCreated:
       "{{count}} productos publicados en {{marketplace}}; se venden tras la aprobación del marketplace.",
     reportListed: "{{count}} productos ya están en el marketplace.",
+    reportInReview:
+      "{{count}} productos se enviaron al marketplace y esperan su aprobación; mientras tanto no se vuelven a enviar.",
     unmappedVariantValue:
       'El valor "{{value}}" de la opción {{option}} no está asignado al atributo {{attribute}}: elija el valor del marketplace en la asignación de categoría.',
     notVariantAttribute: "{{name}} no es un atributo de variante en el marketplace: asígnele un valor fijo.",

@@ -841,6 +841,8 @@ export const fr: MessageCatalog = {
     reportCreated:
       "{{count}} produits mis en ligne sur {{marketplace}} ; ils sont en vente après validation par la marketplace.",
     reportListed: "{{count}} produits sont déjà sur la marketplace.",
+    reportInReview:
+      "{{count}} produits ont été envoyés à la place de marché et attendent sa validation ; ils ne sont pas renvoyés entre-temps.",
     unmappedVariantValue:
       "La valeur \"{{value}}\" de l'option {{option}} n'est pas associée à l'attribut {{attribute}} : choisissez la valeur de la marketplace dans l'association de catégorie.",
     notVariantAttribute:

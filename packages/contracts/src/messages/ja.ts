@@ -794,6 +794,7 @@ export const ja: MessageCatalog = {
     reportCreated:
       "{{count}} 件の商品を {{marketplace}} に出品しました。マーケットプレイスの承認後に販売されます。",
     reportListed: "{{count}} 件の商品はすでにマーケットプレイスにあります。",
+    reportInReview: "{{count}} 件の商品をマーケットプレイスに送信し、承認待ちです。その間は再送信しません。",
     unmappedVariantValue:
       "オプション {{option}} の値「{{value}}」は属性 {{attribute}} に対応付けられていません。カテゴリ対応付けでマーケットプレイスの値を選んでください。",
     notVariantAttribute:

@@ -977,6 +977,8 @@ export const tr = {
     reportCreated:
       "{{count}} ürün {{marketplace}} pazaryerinde açıldı; pazaryerinin onayından sonra satışa çıkar.",
     reportListed: "{{count}} ürün pazaryerinde zaten var.",
+    reportInReview:
+      "{{count}} ürün pazaryerine gönderildi ve onay bekliyor; onaylanınca listede görünür, bu sürede yeniden gönderilmez.",
     unmappedVariantValue:
       '{{option}} seçeneğinin "{{value}}" değeri {{attribute}} özelliğine eşlenmemiş: kategori eşlemesinde bu değer için pazaryerinin değerini seçin.',
     notVariantAttribute: "{{name}} pazaryerinde varyant özelliği değil: sabit bir değerle eşleyin.",

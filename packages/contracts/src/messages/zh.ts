@@ -726,6 +726,7 @@ export const zh: MessageCatalog = {
     noPrice: "ERP 价格组中没有价格：没有价格的商品无法上架。",
     reportCreated: "已在 {{marketplace}} 上架 {{count}} 个商品；平台审核通过后开始销售。",
     reportListed: "{{count}} 个商品已在平台上。",
+    reportInReview: "{{count}} 个商品已发送至平台，正在等待审核；在此期间不会重复发送。",
     unmappedVariantValue:
       "选项 {{option}} 的值“{{value}}”未映射到属性 {{attribute}}：请在类目映射中为其选择平台的值。",
     notVariantAttribute: "{{name}} 在平台上不是变体属性：请映射为固定值。",

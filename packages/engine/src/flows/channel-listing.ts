@@ -16,6 +16,12 @@ import { readAhead } from "./read-ahead.ts";
 const LOOKUP_CHUNK = 500;
 /** Items handed to the connector at once (it splits them into the marketplace's own batches). */
 const SEND_CHUNK = 5000;
+/**
+ * How long an accepted product is left to the marketplace's review before it is sent again. Accepted
+ * products are reviewed before they show in the seller's list (Trendyol, Hepsiburada: approval), and a
+ * second send meanwhile is refused as a taken barcode or stock code.
+ */
+export const LISTING_REVIEW_MS = 3 * 24 * 60 * 60_000;
 
 type Candidate = ModelVariant & { mapping: Mapping };
 type Mapping = typeof channelCategoryMappings.$inferSelect;
@@ -75,6 +81,16 @@ export const channelListing: Flow = async (ctx) => {
     }
   }
   if (listed > 0) ctx.tally.note(message("listing.reportListed", { count: listed }));
+  // Sent and accepted lately, not in the list yet: still under the marketplace's review.
+  const inReview = await ctx.ledger.pushedSince(
+    "listing",
+    unlisted.map((c) => c.sku),
+    new Date(ctx.now().getTime() - LISTING_REVIEW_MS),
+  );
+  if (inReview.size > 0) {
+    ctx.tally.note(message("listing.reportInReview", { count: inReview.size }));
+    unlisted.splice(0, unlisted.length, ...unlisted.filter((c) => !inReview.has(c.sku)));
+  }
   if (unlisted.length === 0) return;
 
   const prices = await channelPrices(ctx, new Set(unlisted.map((c) => c.sku)));
@@ -135,6 +151,10 @@ export const channelListing: Flow = async (ctx) => {
     const failed = new Set(result.failed.map((f) => f.key));
     const ok = part.filter((it) => !failed.has(it.sku)).map((it) => it.sku);
     created += ok.length;
+    await ctx.ledger.put(
+      "listing",
+      ok.map((key) => ({ key })),
+    );
     ctx.tally.written(ok);
     const bySku = new Map(part.map((it) => [it.sku, it]));
     for (const f of result.failed) {

@@ -5,7 +5,8 @@ import { isUniqueViolation } from "../runs/failure-text.ts";
 import { syncCursors, syncLedger } from "../store/schema.ts";
 import { uniqueByKey } from "../store/unique-by-key.ts";
 
-export type LedgerEntity = "category" | "product" | "variant" | "stock" | "price";
+/** `listing`: a product sent to a marketplace's review (channel listing), kept while it is reviewed. */
+export type LedgerEntity = "category" | "product" | "variant" | "stock" | "price" | "listing";
 export type LedgerRow = { key: string; externalId: string | null; hash: string | null };
 /** A row not written because another key (`heldBy`) already holds its external record. */
 export type LedgerConflict = { key: string; externalId: string; heldBy: string };
@@ -101,6 +102,20 @@ export class SyncLedger {
         hash: string | null;
       }>)
         out.set(row.key, { key: row.key, externalId: row.external_id, hash: row.hash });
+    }
+    return out;
+  }
+
+  /** The keys among `keys` whose row was written at `since` or later. */
+  async pushedSince(entity: LedgerEntity, keys: string[], since: Date): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < keys.length; i += 1000) {
+      const result = await this.db.execute(sql`
+        select key from sync_ledger
+        where connection_id = ${this.connectionId}::integer and entity = ${entity}::text
+          and key = any(${textArrayParam(keys.slice(i, i + 1000))}::text[])
+          and pushed_at >= ${since.toISOString()}::timestamptz`);
+      for (const row of result.rows as Array<{ key: string }>) out.add(row.key);
     }
     return out;
   }
