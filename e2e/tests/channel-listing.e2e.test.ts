@@ -1,9 +1,28 @@
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { combo, signInWithSandboxes, waitForShell } from "../support/app.ts";
 import { useBrowser } from "../support/browser.ts";
 
 const browser = useBrowser();
 const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.poll(read, { timeout });
+
+/** Connects the marketplace's sandbox as a channel, as the connections screen's button does. */
+function connectSandboxChannel(page: Page, channel: string) {
+  return page.evaluate(async (system) => {
+    // The session token lives in the "authKey" cookie (spec section 4).
+    const token = /(?:^|;\s*)authKey=([^;]*)/.exec(document.cookie)?.[1];
+    const res = await fetch("/api/sandbox/connect", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${decodeURIComponent(token ?? "")}`,
+      },
+      body: JSON.stringify({ channels: [system] }),
+      credentials: "same-origin",
+    });
+    return res.status;
+  }, channel);
+}
 
 /**
  * Issue 37, product listing: a new company connects the sandboxes and the Trendyol sandbox channel,
@@ -15,22 +34,7 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.p
 describe("marketplace category mapping and listing", () => {
   it("maps a category from Trendyol's lists and lists the products", async () => {
     const { page } = await signInWithSandboxes(browser, { erpType: 9, ecommerceType: 1 });
-    // The Trendyol sandbox channel, as the connections screen's button does it.
-    const status = await page.evaluate(async () => {
-      // The session token lives in the "authKey" cookie (spec section 4).
-      const token = /(?:^|;\s*)authKey=([^;]*)/.exec(document.cookie)?.[1];
-      const res = await fetch("/api/sandbox/connect", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          authorization: `Bearer ${decodeURIComponent(token ?? "")}`,
-        },
-        body: JSON.stringify({ channels: ["trendyol"] }),
-        credentials: "same-origin",
-      });
-      return res.status;
-    });
-    expect(status).toBe(200);
+    expect(await connectSandboxChannel(page, "trendyol")).toBe(200);
 
     await page.goto("/integration/product");
     await waitForShell(page);
@@ -80,5 +84,42 @@ describe("marketplace category mapping and listing", () => {
         (await job.getByText("Kısmen başarılı", { exact: true }).count()),
       90_000,
     ).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("types the brand where the marketplace keeps no brand list (Hepsiburada)", async () => {
+    const { page } = await signInWithSandboxes(browser, { erpType: 9, ecommerceType: 1 });
+    expect(await connectSandboxChannel(page, "hepsiburada")).toBe(200);
+    await page.goto("/integration/product");
+    await waitForShell(page);
+    await page.getByTestId("channel-select").click();
+    await page.getByRole("option", { name: "Hepsiburada", exact: true }).click();
+    const section = page.getByTestId("category-mapping");
+    await eventually(() => section.count()).toBe(1);
+
+    const erp = combo(page, "ERP kategorisi");
+    await eventually(() => erp.isEnabled()).toBe(true);
+    await erp.click();
+    await erp.fill("Tişört");
+    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
+    const category = combo(page, "Pazaryeri kategorisi");
+    await category.click();
+    await category.fill("Tişört");
+    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
+    // No brand list at Hepsiburada: a text field with the hint, not a list to pick from.
+    const brand = section.getByRole("textbox", { name: "Marka" });
+    await eventually(() => brand.count()).toBe(1);
+    await eventually(() => section.getByText("marka listesi yok", { exact: false }).count()).toBe(1);
+    await brand.fill("Koton");
+    const colour = combo(page, "Renk");
+    await eventually(() => colour.count()).toBe(1);
+    await colour.click();
+    await page.getByRole("option", { name: "Siyah", exact: true }).click();
+    await section.getByRole("textbox", { name: "Garanti Süresi (Ay)" }).fill("24");
+    await section.getByRole("button", { name: "Eşlemeyi kaydet" }).click();
+
+    const row = section.getByRole("row").filter({ hasText: "Giyim > Tişört" });
+    await eventually(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain("Koton");
+    expect(await row.textContent()).toContain("Renk: Siyah");
   }, 240_000);
 });

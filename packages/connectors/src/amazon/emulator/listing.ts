@@ -8,7 +8,7 @@
  * conflicting product id.
  */
 
-import Ajv2019, { type ErrorObject, type ValidateFunction } from "ajv/dist/2019";
+import Ajv2019, { type ErrorObject, type ValidateFunction } from "ajv/dist/2019.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AMAZON_TR_MARKETPLACE } from "../descriptor";
 
