@@ -6,6 +6,29 @@ import { useBrowser } from "../support/browser.ts";
 const browser = useBrowser();
 const eventually = <T>(read: () => Promise<T> | T, timeout = 30_000) => expect.poll(read, { timeout });
 
+/**
+ * Opens the product integration screen on the channel and starts a mapping of the ERP's "Giyim > Tişört"
+ * (picked from the ERP's own list) onto the marketplace's category of that name; the mapping section.
+ */
+async function mapTeeShirts(page: Page, channel: string) {
+  await page.goto("/integration/product");
+  await waitForShell(page);
+  await page.getByTestId("channel-select").click();
+  await page.getByRole("option", { name: channel, exact: true }).click();
+  const section = page.getByTestId("category-mapping");
+  await eventually(() => section.count()).toBe(1);
+  const erp = combo(page, "ERP kategorisi");
+  await eventually(() => erp.isEnabled()).toBe(true);
+  await erp.click();
+  await erp.fill("Tişört");
+  await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
+  const category = combo(page, "Pazaryeri kategorisi");
+  await category.click();
+  await category.fill("Tişört");
+  await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
+  return section;
+}
+
 /** Connects the marketplace's sandbox as a channel, as the connections screen's button does. */
 function connectSandboxChannel(page: Page, channel: string) {
   return page.evaluate(async (system) => {
@@ -36,22 +59,7 @@ describe("marketplace category mapping and listing", () => {
     const { page } = await signInWithSandboxes(browser, { erpType: 9, ecommerceType: 1 });
     expect(await connectSandboxChannel(page, "trendyol")).toBe(200);
 
-    await page.goto("/integration/product");
-    await waitForShell(page);
-    await page.getByTestId("channel-select").click();
-    await page.getByRole("option", { name: "Trendyol", exact: true }).click();
-    const section = page.getByTestId("category-mapping");
-    await eventually(() => section.count()).toBe(1);
-
-    const erp = combo(page, "ERP kategorisi");
-    await eventually(() => erp.isEnabled()).toBe(true);
-    await erp.click();
-    await erp.fill("Tişört");
-    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
-    const category = combo(page, "Pazaryeri kategorisi");
-    await category.click();
-    await category.fill("Tişört");
-    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
+    const section = await mapTeeShirts(page, "Trendyol");
     const brand = combo(page, "Marka");
     await brand.click();
     await brand.fill("Koton");
@@ -89,22 +97,7 @@ describe("marketplace category mapping and listing", () => {
   it("types the brand where the marketplace keeps no brand list (Hepsiburada)", async () => {
     const { page } = await signInWithSandboxes(browser, { erpType: 9, ecommerceType: 1 });
     expect(await connectSandboxChannel(page, "hepsiburada")).toBe(200);
-    await page.goto("/integration/product");
-    await waitForShell(page);
-    await page.getByTestId("channel-select").click();
-    await page.getByRole("option", { name: "Hepsiburada", exact: true }).click();
-    const section = page.getByTestId("category-mapping");
-    await eventually(() => section.count()).toBe(1);
-
-    const erp = combo(page, "ERP kategorisi");
-    await eventually(() => erp.isEnabled()).toBe(true);
-    await erp.click();
-    await erp.fill("Tişört");
-    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
-    const category = combo(page, "Pazaryeri kategorisi");
-    await category.click();
-    await category.fill("Tişört");
-    await page.getByRole("option", { name: "Giyim > Tişört", exact: true }).click();
+    const section = await mapTeeShirts(page, "Hepsiburada");
     // No brand list at Hepsiburada: a text field with the hint, not a list to pick from.
     const brand = section.getByRole("textbox", { name: "Marka" });
     await eventually(() => brand.count()).toBe(1);
