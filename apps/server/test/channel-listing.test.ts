@@ -1,9 +1,10 @@
-import { CallCounter, hasListing, type Product } from "@ep/connectors";
+import { CallCounter, hasListing } from "@ep/connectors";
 import { describe, expect, it } from "vitest";
 import { openCompanyConnectors } from "../src/modules/connections/connector-factory.ts";
 import { call, registerAndLogin } from "./harness.ts";
 import {
   connectListingChannel,
+  erpProductsOf,
   listingStatusesForStranger,
   runChannelListing,
 } from "./support/channel-listing.ts";
@@ -56,14 +57,7 @@ describe("listing the ERP's products on a marketplace channel", () => {
   }, 180_000);
 
   it("finds an ERP category with products Trendyol does not have yet", async () => {
-    const opened = await openCompanyConnectors(server.ctx, companyId, new CallCounter(), {}, channelId);
-    const products: Product[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await opened.erp.listProducts({ pageToken });
-      products.push(...page.items);
-      pageToken = page.nextPageToken;
-    } while (pageToken);
+    const { opened, products } = await erpProductsOf(server.ctx, companyId, channelId);
     // Mikro keeps a model's sizes as cards of one model code, each named "<model> <size>".
     const cardsOf = new Map<string, number>();
     for (const p of products) cardsOf.set(p.groupKey ?? p.sku, (cardsOf.get(p.groupKey ?? p.sku) ?? 0) + 1);

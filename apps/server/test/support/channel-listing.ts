@@ -24,6 +24,19 @@ export async function connectListingChannel(app: FastifyInstance, system: string
   return { token, companyId: account.company.id as number, channelId, leafId: leaf?.id ?? "" };
 }
 
+/** The company's connectors opened on the channel, and every card the ERP lists. */
+export async function erpProductsOf(ctx: ServerContext, companyId: number, channelId: number) {
+  const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {}, channelId);
+  const products: Product[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await opened.erp.listProducts({ pageToken });
+    products.push(...page.items);
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return { opened, products };
+}
+
 /**
  * For the channel listing suites: the ERP category with the most active variants (each with a barcode)
  * the marketplace channel does not have yet, with the company's connectors opened on that channel.
@@ -36,14 +49,7 @@ export async function largestUnlistedCategory(
   channelId: number,
   fits: (p: Product) => boolean = () => true,
 ) {
-  const opened = await openCompanyConnectors(ctx, companyId, new CallCounter(), {}, channelId);
-  const products: Product[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await opened.erp.listProducts({ pageToken });
-    products.push(...page.items);
-    pageToken = page.nextPageToken;
-  } while (pageToken);
+  const { opened, products } = await erpProductsOf(ctx, companyId, channelId);
   const variants = products
     .filter((p) => p.isActive)
     .flatMap((p) =>
