@@ -20,6 +20,7 @@ import type { ServerContext } from "../src/server-context.ts";
 import { call, registerAndLogin, until } from "./harness.ts";
 import { freePort } from "./support/free-port.ts";
 import { freshPostgres } from "./support/fresh-database.ts";
+import { runJobById } from "./support/job-run.ts";
 
 /**
  * Issue 37, items 2 and 4: cancellations and returns coming back from Trendyol and Hepsiburada reach
@@ -55,19 +56,8 @@ afterAll(async () => {
   await pg?.drop();
 });
 
-async function runJob(token: string, jobId: number) {
-  const started = await call(server.app, "POST", `/api/Job/run-job?jobId=${jobId}`, { token });
-  expect(started.status).toBe(200);
-  const runId = started.body.data.runId as number;
-  return until(
-    `run ${runId}`,
-    async () => {
-      const run = (await call(server.app, "GET", `/api/JobHistory/report/${runId}`, { token })).body.data;
-      return run && run.status !== "Queued" && run.status !== "Running" ? run : undefined;
-    },
-    120_000,
-  );
-}
+/** A stock job a targeted run holds (an order on another channel starts one) answers 409 until it ends. */
+const runJob = (token: string, jobId: number) => runJobById(server.app, token, jobId);
 
 type Job = { id: number; channel_id: number | null };
 const jobsOf = async (token: string, type: string) =>
