@@ -204,7 +204,8 @@ export class TrendyolStockPrices {
   }
 }
 
-type Sent = Omit<BatchResult, "failed"> & { failed: BatchResult["failed"]; batches: SentBatch[] };
+/** What one batch came to: the result so far and the batches whose item results are still to read. */
+type Sent = BatchResult & { batches: SentBatch[] };
 
 const NOTHING_SENT: Sent = { applied: 0, failed: [], calls: 0, batches: [] };
 

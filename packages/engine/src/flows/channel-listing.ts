@@ -87,15 +87,13 @@ export const channelListing: Flow = async (ctx) => {
     unlisted.map((c) => c.sku),
     new Date(ctx.now().getTime() - LISTING_REVIEW_MS),
   );
-  if (inReview.size > 0) {
-    ctx.tally.note(message("listing.reportInReview", { count: inReview.size }));
-    unlisted.splice(0, unlisted.length, ...unlisted.filter((c) => !inReview.has(c.sku)));
-  }
-  if (unlisted.length === 0) return;
+  if (inReview.size > 0) ctx.tally.note(message("listing.reportInReview", { count: inReview.size }));
+  const toSend = unlisted.filter((c) => !inReview.has(c.sku));
+  if (toSend.length === 0) return;
 
-  const prices = await channelPrices(ctx, new Set(unlisted.map((c) => c.sku)));
+  const prices = await channelPrices(ctx, new Set(toSend.map((c) => c.sku)));
   const items: ListingItem[] = [];
-  for (const c of unlisted) {
+  for (const c of toSend) {
     const price = prices.get(c.sku);
     const payload = { sku: c.sku, category: c.mapping.categoryName };
     if (!c.barcode) {
